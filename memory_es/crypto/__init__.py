@@ -1,0 +1,1 @@
+"""Per-entity keys, authenticated sealing of event payloads, and crypto-shredding."""

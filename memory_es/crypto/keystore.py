@@ -1,0 +1,258 @@
+"""The key store: data keys, shredding tombstones and natural-key lookups.
+
+Kept apart from the event log (its own SQLite file, or its own tables in PostgreSQL).
+Destroying a key here is what erases content everywhere the log's ciphertext went.
+The store never re-issues a key it has shredded, and forgets cached keys at once.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+from memory_es.crypto.master import MasterKey
+from memory_es.crypto.sealing import DataKey, new_key_material
+from memory_es.errors import ErasedContent, IntegrityViolation, MemoryESError
+
+CHECK_PLAINTEXT = b"memory-es master key check"
+
+
+def entity_key_id(stream_id: str) -> str:
+    return f"e/{stream_id}"
+
+
+def chain_key_id(chain_id: str) -> str:
+    return f"c/{chain_id}"
+
+
+class SqlBackend(Protocol):
+    """The little SQL the key store needs; ``?`` placeholders on every backend."""
+
+    blob_type: str
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]: ...
+
+    def compact(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SqliteKeyBackend:
+    blob_type = "BLOB"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                                     timeout=30)
+        self._lock = threading.RLock()
+        self._conn.execute("PRAGMA secure_delete=ON")
+        if self._conn.execute("PRAGMA secure_delete").fetchone()[0] != 1:
+            raise MemoryESError("this SQLite build refuses secure_delete; keys could linger")
+        self._conn.execute("PRAGMA journal_mode=DELETE")
+        self._conn.execute("PRAGMA synchronous=FULL")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._conn.execute(sql, tuple(params)).fetchall()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def compact(self) -> None:
+        with self._lock:
+            self._conn.execute("VACUUM")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class PostgresKeyBackend:
+    blob_type = "BYTEA"
+
+    def __init__(self, conninfo: str, schema: str) -> None:
+        import psycopg  # noqa: PLC0415  (only needed on PostgreSQL)
+
+        self._conn = psycopg.connect(conninfo, autocommit=True)
+        self._lock = threading.RLock()
+        self._schema = schema
+        self._conn.execute(f'SET search_path TO "{schema}"')
+        self._in_tx = False
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            cur = self._conn.execute(sql.replace("?", "%s"), tuple(params))  # type: ignore[arg-type]
+            rows = cur.fetchall() if cur.description else []
+            return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in r) for r in rows]
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock, self._conn.transaction():
+            yield
+
+    def compact(self) -> None:
+        with self._lock:
+            for table in ("me_keys", "me_names"):
+                self._conn.execute(f"VACUUM FULL {table}")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class KeyStore:
+    """Per-stream entity keys and per-chain sub-keys (wrapped by the entity key)."""
+
+    def __init__(self, backend: SqlBackend, master: MasterKey) -> None:
+        self.backend = backend
+        self.master = master
+        self._cache: dict[str, DataKey] = {}
+        self._lock = threading.RLock()
+        blob = backend.blob_type
+        for ddl in (
+            f"CREATE TABLE IF NOT EXISTS me_keys (key_id TEXT PRIMARY KEY, stream_id TEXT NOT NULL,"
+            f" parent TEXT, wrapped {blob} NOT NULL, created_at BIGINT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS me_keys_stream ON me_keys (stream_id)",
+            "CREATE TABLE IF NOT EXISTS me_shredded (key_id TEXT PRIMARY KEY,"
+            " stream_id TEXT NOT NULL, shredded_at BIGINT NOT NULL)",
+            f"CREATE TABLE IF NOT EXISTS me_names (digest {blob} PRIMARY KEY,"
+            " stream_id TEXT NOT NULL, kind TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS me_names_stream ON me_names (stream_id)",
+            f"CREATE TABLE IF NOT EXISTS me_meta (name TEXT PRIMARY KEY, value {blob})",
+        ):
+            backend.execute(ddl)
+        self._check_master()
+
+    def _check_master(self) -> None:
+        rows = self.backend.execute("SELECT value FROM me_meta WHERE name = 'check'")
+        if not rows:
+            self.backend.execute(
+                "INSERT INTO me_meta (name, value) VALUES ('check', ?) ON CONFLICT DO NOTHING",
+                (self.master.wrap("check", CHECK_PLAINTEXT),),
+            )
+            return
+        try:
+            self.master.unwrap("check", bytes(rows[0][0]))
+        except IntegrityViolation:
+            raise IntegrityViolation(
+                "the master key does not match this key store (wrong key file?)"
+            ) from None
+
+    # natural keys -------------------------------------------------------------------------
+
+    def lookup(self, kind: str, *parts: str) -> str | None:
+        digest = self.master.digest(kind, *parts)
+        rows = self.backend.execute("SELECT stream_id FROM me_names WHERE digest = ?", (digest,))
+        return str(rows[0][0]) if rows else None
+
+    def bind(self, kind: str, stream_id: str, *parts: str) -> str:
+        """Bind a natural key to a stream; returns the stream that holds it (first writer wins)."""
+        digest = self.master.digest(kind, *parts)
+        self.backend.execute(
+            "INSERT INTO me_names (digest, stream_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            (digest, stream_id, kind),
+        )
+        rows = self.backend.execute("SELECT stream_id FROM me_names WHERE digest = ?", (digest,))
+        return str(rows[0][0])
+
+    # data keys --------------------------------------------------------------------------
+
+    def is_shredded(self, key_id: str) -> bool:
+        return bool(self.backend.execute("SELECT 1 FROM me_shredded WHERE key_id = ?", (key_id,)))
+
+    def key(self, key_id: str, stream_id: str, *, create: bool, parent: str | None = None) -> DataKey:
+        """The data key ``key_id``; created on first use unless it was ever shredded."""
+        with self._lock:
+            cached = self._cache.get(key_id)
+            if cached is not None:
+                return cached
+            rows = self.backend.execute(
+                "SELECT wrapped, parent FROM me_keys WHERE key_id = ?", (key_id,))
+            if rows:
+                material = self._unwrap(key_id, bytes(rows[0][0]), rows[0][1], stream_id)
+            else:
+                if self.is_shredded(key_id):
+                    raise ErasedContent(f"key {key_id} was destroyed; its content is erased")
+                if not create:
+                    raise ErasedContent(f"key {key_id} does not exist; its content is unreadable")
+                material = new_key_material()
+                wrapped = self._wrap(key_id, material, parent, stream_id)
+                with self.backend.transaction():
+                    if self.is_shredded(key_id):
+                        raise ErasedContent(f"key {key_id} was destroyed; it is never re-issued")
+                    self.backend.execute(
+                        "INSERT INTO me_keys (key_id, stream_id, parent, wrapped, created_at)"
+                        " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (key_id, stream_id, parent, wrapped, time.time_ns() // 1000),
+                    )
+                rows = self.backend.execute(
+                    "SELECT wrapped, parent FROM me_keys WHERE key_id = ?", (key_id,))
+                material = self._unwrap(key_id, bytes(rows[0][0]), rows[0][1], stream_id)
+            data_key = DataKey(key_id, material)
+            self._cache[key_id] = data_key
+            return data_key
+
+    def _wrap(self, key_id: str, material: bytes, parent: str | None, stream_id: str) -> bytes:
+        if parent is None:
+            return self.master.wrap(key_id, material)
+        return self.key(parent, stream_id, create=True).seal(material, b"key:" + key_id.encode())
+
+    def _unwrap(self, key_id: str, wrapped: bytes, parent: str | None, stream_id: str) -> bytes:
+        if parent is None:
+            return self.master.unwrap(key_id, wrapped)
+        return self.key(parent, stream_id, create=False).open(wrapped, b"key:" + key_id.encode())
+
+    def entity_key(self, stream_id: str, *, create: bool = True) -> DataKey:
+        return self.key(entity_key_id(stream_id), stream_id, create=create)
+
+    def chain_key(self, stream_id: str, chain_id: str, *, create: bool = True) -> DataKey:
+        return self.key(chain_key_id(chain_id), stream_id, create=create,
+                        parent=entity_key_id(stream_id))
+
+    def for_id(self, key_id: str, stream_id: str) -> DataKey:
+        """The key for decrypting; raises :class:`ErasedContent` once it is destroyed."""
+        cached = self._cache.get(key_id)
+        if cached is not None:
+            return cached
+        parent = entity_key_id(stream_id) if key_id.startswith("c/") else None
+        return self.key(key_id, stream_id, create=False, parent=parent)
+
+    # shredding --------------------------------------------------------------------------
+
+    def shred(self, key_ids: Sequence[str], stream_id: str, *, unlink_names: bool) -> list[str]:
+        """Destroy keys (tombstoned, never re-issued) and, for a whole entity, its name rows."""
+        now = time.time_ns() // 1000
+        with self._lock, self.backend.transaction():
+            for key_id in key_ids:
+                self.backend.execute("DELETE FROM me_keys WHERE key_id = ?", (key_id,))
+                self.backend.execute(
+                    "INSERT INTO me_shredded (key_id, stream_id, shredded_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT DO NOTHING", (key_id, stream_id, now))
+                self._cache.pop(key_id, None)
+            if unlink_names:
+                self.backend.execute("DELETE FROM me_names WHERE stream_id = ?", (stream_id,))
+        return list(key_ids)
+
+    def keys_of_stream(self, stream_id: str) -> list[str]:
+        rows = self.backend.execute("SELECT key_id FROM me_keys WHERE stream_id = ?", (stream_id,))
+        return [str(r[0]) for r in rows]
+
+    def close(self) -> None:
+        self._cache.clear()
+        self.backend.close()

@@ -1,0 +1,53 @@
+"""AES-256-GCM with random 96-bit nonces and associated data that binds the event's identity.
+
+A nonce is never derived from a version: a retried write at the same version would
+reuse it. Associated data makes a ciphertext copied into another event's row fail
+authentication instead of decrypting silently.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from memory_es.errors import IntegrityViolation
+
+NONCE_BYTES = 12
+
+
+class DataKey:
+    """An unwrapped 256-bit key. It prints redacted, so it cannot leak through logs."""
+
+    __slots__ = ("_aead", "key_id")
+
+    def __init__(self, key_id: str, material: bytes) -> None:
+        self.key_id = key_id
+        self._aead = AESGCM(material)
+
+    def seal(self, plaintext: bytes, aad: bytes) -> bytes:
+        nonce = os.urandom(NONCE_BYTES)
+        return nonce + self._aead.encrypt(nonce, plaintext, aad)
+
+    def open(self, blob: bytes, aad: bytes) -> bytes:
+        try:
+            return self._aead.decrypt(blob[:NONCE_BYTES], blob[NONCE_BYTES:], aad)
+        except InvalidTag:
+            raise IntegrityViolation(
+                f"authentication failed under key {self.key_id}: the ciphertext was altered,"
+                " moved to another event, or sealed under another key"
+            ) from None
+
+    def __repr__(self) -> str:
+        return f"DataKey({self.key_id!r}, <redacted>)"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple[object, ...]:
+        raise TypeError("data keys cannot be pickled")
+
+
+def new_key_material() -> bytes:
+    return secrets.token_bytes(32)

@@ -1,0 +1,328 @@
+"""Write-time control: every decision is a pure function of state, request and time.
+
+Guard, then emit: each ``decide_*`` checks its rules (raising domain errors) and
+returns the events to append; state only changes when those events are applied.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory_es.domain.entity import EntityState, FactState
+from memory_es.domain.events import (
+    AliasRegistered,
+    ConflictOpened,
+    ConflictResolved,
+    DomainEvent,
+    EntityForgotten,
+    FactAsserted,
+    FactChange,
+    FactContent,
+    FactCorrected,
+    FactDecayed,
+    FactDeprecated,
+    FactReinforced,
+    FactRetracted,
+    FactStateChanged,
+    FactSuperseded,
+)
+from memory_es.domain.intervals import Interval, clip_end, overlaps, subtract
+from memory_es.domain.lifecycle import TERMINAL_STATES, TRANSITIONS, check_transition
+from memory_es.domain.validation import PRECEDENCE, default_text
+from memory_es.errors import ConflictError, InvalidInput, NotFound
+
+IdFactory = Callable[[], str]
+
+
+@dataclass(frozen=True)
+class AttributeDef:
+    """A tenant's declaration of an attribute (``define_attribute``)."""
+
+    cardinality: str = "one"
+    volatility: str = "stable"
+    ttl_seconds: int | None = None
+    classification: str = "internal"
+
+
+@dataclass(frozen=True)
+class NewFact:
+    """A validated request to write one fact (the shape is checked at the edge)."""
+
+    tenant: str
+    entity: str | None
+    attribute: str
+    value: Any
+    valid_from: int
+    valid_until: int | None
+    text: str | None = None
+    mention: str | None = None
+    source: str | None = None
+    asserted_by: str = "user"
+    confidence: float = 1.0
+    volatility: str | None = None
+    classification: str | None = None
+    derived_from: tuple[str, ...] = ()
+    interpretation: dict[str, Any] | None = field(default=None, compare=False)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """JSON equality (1 and True differ, key order does not matter)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _portions(portions: list[Interval]) -> tuple[tuple[int, int | None], ...]:
+    return tuple((p.start, p.end) for p in portions)
+
+
+def _keep(fact: FactState, **overrides: Any) -> FactChange:
+    values: dict[str, Any] = {
+        "fact_id": fact.fact_id,
+        "portions": _portions(fact.portions),
+        "state": fact.state,
+    }
+    values.update(overrides)
+    return FactChange(**values)
+
+
+def _overlapping(state: EntityState, nf: NewFact) -> list[FactState]:
+    return [
+        f for f in state.slot(nf.attribute)
+        if any(overlaps(p, nf.valid_from, nf.valid_until) for p in f.portions)
+    ]
+
+
+def _new_fact(
+    state: EntityState, nf: NewFact, attr: AttributeDef, fact_id: str, new_chain: IdFactory,
+    *, status: str, supersedes: tuple[str, ...] = (),
+) -> FactChange:
+    chain_id = state.slots.get(nf.attribute) or new_chain()
+    content = FactContent(
+        tenant=nf.tenant,
+        entity=nf.entity,
+        mention=nf.mention,
+        attribute=nf.attribute,
+        chain_id=chain_id,
+        value=nf.value,
+        text=nf.text if nf.text is not None else default_text(nf.entity, nf.attribute, nf.value),
+        source=nf.source,
+        asserted_by=nf.asserted_by,
+        volatility=nf.volatility or attr.volatility,
+        confidence=nf.confidence,
+        classification=nf.classification or attr.classification,
+        derived_from=nf.derived_from,
+        supersedes=supersedes,
+    )
+    return FactChange(
+        fact_id=fact_id,
+        portions=((nf.valid_from, nf.valid_until),),
+        state=status,
+        content=content,
+    )
+
+
+def _trim(facts: list[FactState], start: int | None, end: int | None,
+          superseded_by: str | None) -> list[FactChange]:
+    return [
+        _keep(f, portions=_portions(subtract(f.portions, start, end)), superseded_by=superseded_by)
+        for f in facts
+    ]
+
+
+def decide_assert(
+    state: EntityState, nf: NewFact, attr: AttributeDef, *, now: int, fact_id: str,
+    new_chain: IdFactory, new_conflict: IdFactory,
+) -> list[DomainEvent]:
+    """Assert with the §5 control plane: new, reinforce, outranking supersede, or conflict."""
+    if nf.entity is None:  # unresolved mention: stored, never part of supersession
+        return [FactAsserted(
+            tenant=nf.tenant, interpretation=nf.interpretation,
+            changes=(_new_fact(state, nf, attr, fact_id, new_chain, status="active"),),
+        )]
+    overlapping = _overlapping(state, nf)
+    same = [f for f in overlapping if same_value(f.content["value"], nf.value)]
+    different = [f for f in overlapping if not same_value(f.content["value"], nf.value)]
+    if attr.cardinality == "many":
+        different = []
+    if same and not different:
+        return [FactReinforced(
+            tenant=nf.tenant,
+            changes=tuple(_keep(f, state="reinforced", verified_at=now) for f in same),
+        )]
+    if not different:
+        return [FactAsserted(
+            tenant=nf.tenant, interpretation=nf.interpretation,
+            changes=(_new_fact(state, nf, attr, fact_id, new_chain, status="active"),),
+        )]
+    rank = PRECEDENCE[nf.asserted_by]
+    if all(rank > PRECEDENCE[f.content["asserted_by"]] for f in different):
+        trims = _trim(overlapping, nf.valid_from, nf.valid_until, fact_id)
+        new = _new_fact(state, nf, attr, fact_id, new_chain, status="active",
+                        supersedes=tuple(f.fact_id for f in overlapping))
+        return [FactAsserted(
+            tenant=nf.tenant, interpretation=nf.interpretation, changes=(*trims, new),
+            reason=f"asserted_by={nf.asserted_by} outranks the current value",
+        )]
+    conflict_id = new_conflict()
+    new = _new_fact(state, nf, attr, fact_id, new_chain, status="conflicted")
+    return [
+        FactAsserted(tenant=nf.tenant, interpretation=nf.interpretation, changes=(new,),
+                     reason="contradicts present belief without outranking it"),
+        ConflictOpened(tenant=nf.tenant, conflict_id=conflict_id, fact_id=fact_id,
+                       against=tuple(f.fact_id for f in different)),
+    ]
+
+
+def decide_supersede(
+    state: EntityState, nf: NewFact, attr: AttributeDef, *, fact_id: str,
+    new_chain: IdFactory, reason: str | None = None,
+) -> list[DomainEvent]:
+    """UPDATE ... FOR PORTION OF: overlapping facts keep only their portions outside."""
+    if nf.entity is None:
+        raise InvalidInput("an unresolved mention cannot supersede; resolve it first")
+    overlapping = _overlapping(state, nf)
+    trims = _trim(overlapping, nf.valid_from, nf.valid_until, fact_id)
+    new = _new_fact(state, nf, attr, fact_id, new_chain, status="active",
+                    supersedes=tuple(f.fact_id for f in overlapping))
+    return [FactSuperseded(
+        tenant=nf.tenant, changes=(*trims, new), reason=reason,
+        period=(nf.valid_from, nf.valid_until), interpretation=nf.interpretation,
+    )]
+
+
+def _existing(state: EntityState, fact_id: str) -> FactState:
+    fact = state.get(fact_id)
+    if fact is None:
+        raise NotFound(f"fact {fact_id} not found")
+    return fact
+
+
+def _not_terminal(fact: FactState, operation: str) -> None:
+    if fact.state in TERMINAL_STATES:
+        raise ConflictError(f"cannot {operation} fact {fact.fact_id}: it is {fact.state}")
+
+
+def decide_correct(
+    state: EntityState, fact_id: str, value: Any, text: str | None, reason: str | None,
+) -> list[DomainEvent]:
+    """Same fact, same valid interval, new value; the old version closes in record time only."""
+    fact = _existing(state, fact_id)
+    _not_terminal(fact, "correct")
+    content = dict(fact.content)
+    content["value"] = value
+    content["text"] = text if text is not None else default_text(
+        content["entity"], content["attribute"], value)
+    return [FactCorrected(
+        tenant=str(content["tenant"]), reason=reason,
+        changes=(_keep(fact, content=FactContent(**content)),),
+    )]
+
+
+def decide_retract(
+    state: EntityState, tenant: str, attribute: str, start: int | None, end: int | None,
+    reason: str | None,
+) -> list[DomainEvent]:
+    """DELETE ... FOR PORTION OF: the period reads empty, the rest is untouched."""
+    facts = [
+        f for f in state.slot(attribute)
+        if any(overlaps(p, start, end) for p in f.portions)
+    ]
+    return [FactRetracted(
+        tenant=tenant, reason=reason, period=(start, end),
+        changes=tuple(_trim(facts, start, end, None)),
+    )]
+
+
+def decide_decay(state: EntityState, fact_id: str, until: int,
+                 reason: str | None) -> list[DomainEvent]:
+    """Release: validity ends at ``until``; lifecycle state and row are kept."""
+    fact = _existing(state, fact_id)
+    _not_terminal(fact, "decay")
+    return [FactDecayed(
+        tenant=str(fact.content["tenant"]), reason=reason, valid_until=until,
+        changes=(_keep(fact, portions=_portions(clip_end(fact.portions, until))),),
+    )]
+
+
+def decide_forget_entity(state: EntityState, tenant: str, entity: str,
+                         reason: str | None) -> list[DomainEvent]:
+    """Amnesia of exactly one entity: every fact becomes ``forgotten`` (terminal)."""
+    changes = tuple(
+        _keep(f, state="forgotten") for f in state.facts.values()
+        if "forgotten" in TRANSITIONS[f.state]
+    )
+    return [EntityForgotten(tenant=tenant, entity=entity, changes=changes, reason=reason)]
+
+
+def decide_deprecate(state: EntityState, fact_id: str, premise: str) -> list[DomainEvent]:
+    """Invalidate a derived fact whose premise changed (nothing if it is already out)."""
+    fact = state.get(fact_id)
+    if fact is None or fact.state in ("deprecated", "archived", "rejected", *TERMINAL_STATES):
+        return []
+    return [FactDeprecated(
+        tenant=str(fact.content["tenant"]), premise=premise,
+        reason=f"premise {premise} left present belief or changed",
+        changes=(_keep(fact, state="deprecated"),),
+    )]
+
+
+def decide_state_change(state: EntityState, fact_id: str, target: str, operation: str,
+                        reason: str | None) -> list[DomainEvent]:
+    """An explicit lifecycle operation, checked against the declared transition table."""
+    fact = _existing(state, fact_id)
+    check_transition(fact.state, target)
+    return [FactStateChanged(
+        tenant=str(fact.content["tenant"]), operation=operation, reason=reason,
+        changes=(_keep(fact, state=target),),
+    )]
+
+
+def decide_resolve(state: EntityState, conflict_id: str, winner: str,
+                   reason: str | None) -> list[DomainEvent]:
+    """Settle a conflict: the winner is current; the loser is trimmed or rejected."""
+    conflict = state.conflicts.get(conflict_id)
+    if conflict is None:
+        raise NotFound(f"conflict {conflict_id} not found")
+    if not conflict.open:
+        raise ConflictError(f"conflict {conflict_id} is already resolved")
+    if winner != conflict.fact_id and winner not in conflict.against:
+        raise InvalidInput(f"winner must be {conflict.fact_id} or one of the facts it contradicts")
+    new = _existing(state, conflict.fact_id)
+    tenant = str(new.content["tenant"])
+    changes: list[FactChange] = []
+    if winner == conflict.fact_id:
+        if new.state != "conflicted":
+            raise ConflictError(f"fact {new.fact_id} is no longer conflicted ({new.state})")
+        for fid in conflict.against:
+            old = state.get(fid)
+            if old is None or not old.retrievable:
+                continue
+            for p in new.portions:
+                old_portions = subtract(old.portions, p.start, p.end)
+                old = FactState(old.fact_id, old.content, old_portions, old.state)
+            changes.append(_keep(old, superseded_by=new.fact_id))
+        changes.append(_keep(new, state="active"))
+    elif new.state == "conflicted":
+        changes.append(_keep(new, state="rejected"))
+    return [ConflictResolved(tenant=tenant, conflict_id=conflict_id, winner=winner,
+                             changes=tuple(changes), reason=reason)]
+
+
+def decide_alias(tenant: str, surface: str, entity: str) -> list[DomainEvent]:
+    return [AliasRegistered(tenant=tenant, surface=surface, entity=entity)]
+
+
+def changed_premises(events: list[DomainEvent], state: EntityState) -> list[tuple[str, str]]:
+    """(premise, dependent) pairs to invalidate: facts with dependents that changed or left."""
+    pairs: list[tuple[str, str]] = []
+    for event in events:
+        if isinstance(event, FactReinforced):
+            continue
+        for change in event.changes:
+            fact = state.get(change.fact_id)
+            if fact is None or change.content is not None and not fact.dependents:
+                continue
+            pairs.extend((change.fact_id, dep) for dep in sorted(fact.dependents))
+    return pairs

@@ -1,0 +1,191 @@
+"""Immutable domain events, named in the past tense.
+
+Each event is frozen, forbids unknown fields and has a stable stored topic that does
+not depend on module paths. Times are UTC microseconds. Every event that changes
+facts lists its effect as :class:`FactChange` records: the fact's complete present
+belief after the event. Projections and the aggregate fold the same records, so a
+replay cannot drift from what the write side decided.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FactContent(Frozen):
+    """Everything about a fact that is fixed when it is written (sealed in the log)."""
+
+    tenant: str
+    entity: str | None = Field(description="canonical entity id; None for an unresolved mention")
+    mention: str | None = None
+    attribute: str
+    chain_id: str = Field(description="drift-chain (slot) id; also names the chain's sub-key")
+    value: Any
+    text: str
+    source: str | None = None
+    asserted_by: str = "user"
+    volatility: str = "stable"
+    confidence: float = 1.0
+    classification: str = "internal"
+    derived_from: tuple[str, ...] = ()
+    supersedes: tuple[str, ...] = ()
+
+
+class FactChange(Frozen):
+    """A fact's present belief after an event: its valid portions and lifecycle state."""
+
+    fact_id: str
+    portions: tuple[tuple[int, int | None], ...] = Field(
+        description="disjoint valid-time portions [start, end) still believed; empty = withdrawn"
+    )
+    state: str
+    content: FactContent | None = Field(
+        default=None, description="set for a new fact or a corrected value"
+    )
+    superseded_by: str | None = None
+    verified_at: int | None = None
+
+
+class DomainEvent(Frozen):
+    """Base of all events. ``TOPIC`` is the stable stored name; bump its suffix on change."""
+
+    TOPIC: ClassVar[str] = ""
+    SCOPE: ClassVar[str] = "chain"  # which key seals it: a chain's sub-key, or the entity key
+    tenant: str
+    changes: tuple[FactChange, ...] = ()
+    reason: str | None = None
+
+
+class FactAsserted(DomainEvent):
+    """A new fact (possibly conflicted, possibly superseding facts it outranks)."""
+
+    TOPIC = "memory_es.FactAsserted.v1"
+    interpretation: dict[str, Any] | None = Field(
+        default=None, description="how a text interpreter produced it, when it came from text"
+    )
+
+
+class FactSuperseded(DomainEvent):
+    """A new value for a slot over a valid period; overlapping facts trimmed or split."""
+
+    TOPIC = "memory_es.FactSuperseded.v1"
+    period: tuple[int, int | None]
+    interpretation: dict[str, Any] | None = None
+
+
+class FactCorrected(DomainEvent):
+    """The recorded value was wrong over its whole valid interval."""
+
+    TOPIC = "memory_es.FactCorrected.v1"
+
+
+class FactRetracted(DomainEvent):
+    """A slot's value removed over a valid period (DELETE ... FOR PORTION OF)."""
+
+    TOPIC = "memory_es.FactRetracted.v1"
+    period: tuple[int | None, int | None]
+
+
+class FactDecayed(DomainEvent):
+    """A fact released: its validity closed, its row kept for audit."""
+
+    TOPIC = "memory_es.FactDecayed.v1"
+    valid_until: int
+
+
+class FactReinforced(DomainEvent):
+    """The same value asserted again: freshness renewed, no new fact."""
+
+    TOPIC = "memory_es.FactReinforced.v1"
+
+
+class FactDeprecated(DomainEvent):
+    """A derived fact invalidated because a premise left present belief or changed."""
+
+    TOPIC = "memory_es.FactDeprecated.v1"
+    premise: str
+
+
+class FactStateChanged(DomainEvent):
+    """An explicit lifecycle operation on one fact (archive, restore, quarantine, ...)."""
+
+    TOPIC = "memory_es.FactStateChanged.v1"
+    operation: str
+
+
+class DependentLinked(DomainEvent):
+    """A fact derived from one of this stream's facts was written (drives cascades)."""
+
+    TOPIC = "memory_es.DependentLinked.v1"
+    premise: str
+    dependent: str
+
+
+class ConflictOpened(DomainEvent):
+    """An assertion contradicted present belief without outranking it."""
+
+    TOPIC = "memory_es.ConflictOpened.v1"
+    conflict_id: str
+    fact_id: str
+    against: tuple[str, ...]
+
+
+class ConflictResolved(DomainEvent):
+    """A conflict settled in favour of one side."""
+
+    TOPIC = "memory_es.ConflictResolved.v1"
+    conflict_id: str
+    winner: str
+
+
+class EntityForgotten(DomainEvent):
+    """Amnesia: every fact of exactly this entity became ``forgotten``."""
+
+    TOPIC = "memory_es.EntityForgotten.v1"
+    SCOPE = "entity"
+    entity: str
+
+
+class AliasRegistered(DomainEvent):
+    """A surface form now resolves to this stream's canonical entity."""
+
+    TOPIC = "memory_es.AliasRegistered.v1"
+    SCOPE = "entity"
+    surface: str
+    entity: str
+
+
+class AttributeDefined(DomainEvent):
+    """A tenant declared an attribute's cardinality, volatility, TTL and classification."""
+
+    TOPIC = "memory_es.AttributeDefined.v1"
+    SCOPE = "none"
+    attribute: str
+    cardinality: str
+    volatility: str
+    ttl_seconds: int | None
+    classification: str
+
+
+class WriteAcknowledged(DomainEvent):
+    """The receipt of a write made with an idempotency key (its stream is keyed by it)."""
+
+    TOPIC = "memory_es.WriteAcknowledged.v1"
+    SCOPE = "none"
+    receipt: dict[str, Any]
+
+
+EVENT_TYPES: dict[str, type[DomainEvent]] = {
+    cls.TOPIC: cls
+    for cls in (
+        FactAsserted, FactSuperseded, FactCorrected, FactRetracted, FactDecayed,
+        FactReinforced, FactDeprecated, FactStateChanged, DependentLinked, ConflictOpened,
+        ConflictResolved, EntityForgotten, AliasRegistered, AttributeDefined, WriteAcknowledged,
+    )
+}

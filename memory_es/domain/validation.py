@@ -1,0 +1,104 @@
+"""Shape rules for input, checked before anything is decided or appended."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from memory_es.errors import InvalidInput
+
+ENTITY_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}:[A-Za-z0-9][A-Za-z0-9._@+\-/#]{0,255}$")
+ATTRIBUTE_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")
+TENANT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+ASSERTED_BY = ("user", "third_party", "inference")
+PRECEDENCE = {"user": 3, "third_party": 2, "inference": 1}
+VOLATILITY = ("stable", "periodic", "volatile")
+CLASSIFICATIONS = ("public", "internal", "restricted", "confidential")
+CLASSIFICATION_RANK = {c: i for i, c in enumerate(CLASSIFICATIONS)}
+CARDINALITIES = ("one", "many")
+
+
+def is_canonical_entity(value: str) -> bool:
+    return isinstance(value, str) and ENTITY_RE.match(value) is not None
+
+
+def check_tenant(tenant: str) -> str:
+    if not isinstance(tenant, str) or not TENANT_RE.match(tenant):
+        raise InvalidInput("tenant must be 1-128 characters of letters, digits, '.', '_' or '-'")
+    return tenant
+
+
+def check_entity(entity: str) -> str:
+    if not is_canonical_entity(entity):
+        raise InvalidInput(
+            "entity must be a canonical id 'namespace:local' (lower-case namespace, no spaces)"
+            " or a registered alias"
+        )
+    return entity
+
+
+def check_attribute(attribute: str) -> str:
+    if not isinstance(attribute, str) or not ATTRIBUTE_RE.match(attribute) or len(attribute) > 128:
+        raise InvalidInput(
+            "attribute must be a lower-case dotted path such as 'home.city' (max 128 characters)"
+        )
+    return attribute
+
+
+def check_value(value: Any) -> Any:
+    """A JSON value: str, number, bool, null, list or object (finite numbers only)."""
+    def walk(v: Any, depth: int) -> None:
+        if depth > 32:
+            raise InvalidInput("value nests deeper than 32 levels")
+        if v is None or isinstance(v, bool | str | int):
+            return
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                raise InvalidInput("value must not contain NaN or infinity")
+            return
+        if isinstance(v, list):
+            for item in v:
+                walk(item, depth + 1)
+            return
+        if isinstance(v, dict):
+            for key, item in v.items():
+                if not isinstance(key, str):
+                    raise InvalidInput("object keys in a value must be strings")
+                walk(item, depth + 1)
+            return
+        raise InvalidInput(f"value must be JSON (got {type(v).__name__})")
+
+    walk(value, 0)
+    return value
+
+
+def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise InvalidInput(f"{name} must be one of {', '.join(choices)}")
+    return value
+
+
+def check_confidence(value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+        raise InvalidInput("confidence must be a number between 0 and 1")
+    return float(value)
+
+
+def check_text(name: str, value: str | None, limit: int = 8192) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string")
+    if len(value) > limit:
+        raise InvalidInput(f"{name} is longer than {limit} characters")
+    return value
+
+
+def default_text(entity: str | None, attribute: str, value: Any) -> str:
+    """The natural-language rendering used for recall when the caller gives none."""
+    rendered = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    subject = entity or "unresolved mention"
+    return f"{subject} {attribute.replace('.', ' ').replace('_', ' ')}: {rendered}"

@@ -1,0 +1,540 @@
+"""MemoryStore: the facade. Writes go to the write side, reads to the projections.
+
+command -> event -> log -> projections -> queries: a write appends sealed events and
+returns a receipt; a read first lets the projections catch up with the log
+(read-your-writes), then queries DuckDB.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from memory_es.application import (
+    UnitOfWork,
+    WriteSide,
+    op_alias,
+    op_assert,
+    op_on_entity,
+    op_on_fact,
+)
+from memory_es.clock import ClockFn, TransactionClock, from_micros, optional_micros, to_micros
+from memory_es.crypto.master import load_master_key
+from memory_es.domain import control
+from memory_es.domain.control import AttributeDef, NewFact
+from memory_es.domain.validation import (
+    ASSERTED_BY,
+    CARDINALITIES,
+    CLASSIFICATIONS,
+    VOLATILITY,
+    check_attribute,
+    check_choice,
+    check_confidence,
+    check_entity,
+    check_tenant,
+    check_text,
+    check_value,
+    is_canonical_entity,
+)
+from memory_es.errors import InvalidInput, NotFound, StoreClosed
+from memory_es.eventlog import EventLog, PostgresEventLog, SqliteEventLog
+from memory_es.ids import stream_of
+from memory_es.models import Fact, Receipt
+from projections import queries
+from projections.catchup import Catchup, Progress
+from projections.connection import arrow, connect
+from projections.schema import DDL, PUBLIC_COLUMNS, VIEWS
+from projections.versions import VersionProjector
+
+TEXT_COLUMNS = ("value", "text", "entity", "mention", "source", "attribute")
+
+
+def rows_to_facts(table: pa.Table) -> list[Fact]:
+    facts = []
+    for row in table.to_pylist():
+        row["value"] = json.loads(row["value"]) if row["value"] is not None else None
+        row["supersedes"] = row["supersedes"] or []
+        row["derived_from"] = row["derived_from"] or []
+        facts.append(Fact.model_validate(row))
+    return facts
+
+
+class _Writes:
+    """The write operations, shared by the store (one commit each) and ``transact``."""
+
+    def _run(self, op: Callable[[UnitOfWork], Receipt], tenant: str | None = None,
+             idempotency_key: str | None = None) -> Receipt:
+        raise NotImplementedError
+
+    _ws: WriteSide
+
+    def _new_fact(self, tenant: str, entity: str | None, attribute: str, value: Any,
+                  valid_from: datetime | None, valid_until: datetime | None,
+                  now_default: bool, **kw: Any) -> Callable[[int], NewFact]:
+        check_tenant(tenant)
+        mention = check_text("mention", kw.get("mention"), 512)
+        if entity is None:
+            if not mention:
+                raise InvalidInput("give an entity, or entity=None with mention='...'")
+        elif not is_canonical_entity(entity):
+            if not isinstance(entity, str) or not entity.strip():
+                raise InvalidInput("entity must be a canonical id 'namespace:local' or an alias")
+        check_attribute(attribute)
+        check_value(value)
+        vf = optional_micros(valid_from, "valid_from")
+        vu = optional_micros(valid_until, "valid_until")
+        asserted_by = check_choice("asserted_by", kw.get("asserted_by") or "user", ASSERTED_BY)
+        volatility = kw.get("volatility")
+        if volatility is not None:
+            check_choice("volatility", volatility, VOLATILITY)
+        classification = kw.get("classification")
+        if classification is not None:
+            check_choice("classification", classification, CLASSIFICATIONS)
+        confidence = check_confidence(kw.get("confidence", 1.0))
+        derived = tuple(kw.get("derived_from") or ())
+        for premise in derived:
+            stream_of(premise)
+        text = check_text("text", kw.get("text"))
+        source = check_text("source", kw.get("source"), 512)
+        interpretation = kw.get("interpretation")
+
+        def build(now: int) -> NewFact:
+            start = now if vf is None else vf
+            if vu is not None and vu <= start:
+                raise InvalidInput("valid_until must be after valid_from")
+            return NewFact(
+                tenant=tenant, entity=entity, attribute=attribute, value=value, valid_from=start,
+                valid_until=vu, text=text, mention=mention, source=source,
+                asserted_by=asserted_by, confidence=confidence, volatility=volatility,
+                classification=classification, derived_from=derived,
+                interpretation=interpretation)
+        del now_default
+        return build
+
+    def assert_fact(self, tenant: str, entity: str | None, attribute: str, value: Any, *,
+                    valid_from: datetime | None = None, valid_until: datetime | None = None,
+                    text: str | None = None, source: str | None = None,
+                    asserted_by: str = "user", confidence: float = 1.0,
+                    volatility: str | None = None, classification: str | None = None,
+                    derived_from: Sequence[str] = (), mention: str | None = None,
+                    idempotency_key: str | None = None,
+                    interpretation: dict[str, Any] | None = None) -> Receipt:
+        """Write a fact through the §5 control plane (new, reinforce, outrank or conflict)."""
+        build = self._new_fact(tenant, entity, attribute, value, valid_from, valid_until, True,
+                               text=text, source=source, asserted_by=asserted_by,
+                               confidence=confidence, volatility=volatility,
+                               classification=classification, derived_from=derived_from,
+                               mention=mention, interpretation=interpretation)
+        return self._run(lambda uow: op_assert(self._ws, uow, build(uow.recorded_at)),
+                         tenant, idempotency_key)
+
+    def supersede(self, tenant: str, entity: str, attribute: str, value: Any, *,
+                  valid_from: datetime | None = None, valid_until: datetime | None = None,
+                  text: str | None = None, source: str | None = None,
+                  asserted_by: str = "user", confidence: float = 1.0,
+                  volatility: str | None = None, classification: str | None = None,
+                  derived_from: Sequence[str] = (), reason: str | None = None,
+                  idempotency_key: str | None = None,
+                  interpretation: dict[str, Any] | None = None) -> Receipt:
+        """New value for the slot over ``[valid_from, valid_until)`` (UPDATE FOR PORTION OF)."""
+        if entity is None:
+            raise InvalidInput("supersede needs an entity")
+        build = self._new_fact(tenant, entity, attribute, value, valid_from, valid_until, True,
+                               text=text, source=source, asserted_by=asserted_by,
+                               confidence=confidence, volatility=volatility,
+                               classification=classification, derived_from=derived_from,
+                               interpretation=interpretation)
+        check_text("reason", reason, 1024)
+        return self._run(
+            lambda uow: op_assert(self._ws, uow, build(uow.recorded_at), supersede=True,
+                                  reason=reason), tenant, idempotency_key)
+
+    def correct(self, fact_id: str, value: Any, *, text: str | None = None,
+                reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
+        """The value was wrong over the fact's whole valid interval: record the right one."""
+        stream_of(fact_id)
+        check_value(value)
+        check_text("text", text)
+        check_text("reason", reason, 1024)
+        return self._run(lambda uow: op_on_fact(
+            self._ws, uow, "correct", fact_id,
+            lambda st: control.decide_correct(st, fact_id, value, text, reason)),
+            None, idempotency_key)
+
+    def decay(self, fact_id: str, *, valid_until: datetime | None = None,
+              reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
+        """Release: the fact stops being valid at ``valid_until`` (default now); row kept."""
+        stream_of(fact_id)
+        until = optional_micros(valid_until, "valid_until")
+        return self._run(lambda uow: op_on_fact(
+            self._ws, uow, "decay", fact_id,
+            lambda st: control.decide_decay(
+                st, fact_id, uow.recorded_at if until is None else until, reason)),
+            None, idempotency_key)
+
+    def retract(self, tenant: str, entity: str, attribute: str, *,
+                valid_from: datetime | None = None, valid_until: datetime | None = None,
+                reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
+        """Remove the slot's value over ``[valid_from, valid_until)`` (DELETE FOR PORTION OF)."""
+        check_tenant(tenant)
+        check_attribute(attribute)
+        start = optional_micros(valid_from, "valid_from")
+        end = optional_micros(valid_until, "valid_until")
+        if start is not None and end is not None and end <= start:
+            raise InvalidInput("valid_until must be after valid_from")
+        return self._run(lambda uow: op_on_entity(
+            self._ws, uow, "retract", tenant, entity,
+            lambda st, _e: control.decide_retract(st, tenant, attribute, start, end, reason)),
+            tenant, idempotency_key)
+
+    def forget_entity(self, tenant: str, entity: str, *, reason: str | None = None,
+                      idempotency_key: str | None = None) -> Receipt:
+        """Amnesia of exactly this entity: every fact becomes ``forgotten`` (terminal)."""
+        check_tenant(tenant)
+        return self._run(lambda uow: op_on_entity(
+            self._ws, uow, "forget_entity", tenant, entity,
+            lambda st, canonical: control.decide_forget_entity(st, tenant, canonical, reason)),
+            tenant, idempotency_key)
+
+    def forget_fact(self, fact_id: str, *, reason: str | None = None,
+                    idempotency_key: str | None = None) -> Receipt:
+        """Cascade soft delete: the fact becomes ``forgotten``; derived facts are invalidated."""
+        return self._state_op("forget_fact", fact_id, "forgotten", reason, idempotency_key)
+
+    def archive(self, fact_id: str, *, reason: str | None = None,
+                idempotency_key: str | None = None) -> Receipt:
+        """Mark delete: hidden from every default read; reversible with ``restore``."""
+        return self._state_op("archive", fact_id, "archived", reason, idempotency_key)
+
+    def restore(self, fact_id: str, *, reason: str | None = None,
+                idempotency_key: str | None = None) -> Receipt:
+        """Undo ``archive``: the fact returns to the state it had before."""
+        stream_of(fact_id)
+
+        def decide(uow: UnitOfWork) -> Receipt:
+            st, _ = self._ws.fact_state(uow, fact_id)
+            fact = st.facts[fact_id]
+            if fact.state != "archived":
+                raise InvalidInput(f"fact {fact_id} is not archived ({fact.state})")
+            target = fact.prior_state or "active"
+            return op_on_fact(self._ws, uow, "restore", fact_id, lambda s: control.
+                              decide_state_change(s, fact_id, target, "restore", reason))
+        return self._run(decide, None, idempotency_key)
+
+    def _state_op(self, op: str, fact_id: str, target: str, reason: str | None,
+                  idempotency_key: str | None) -> Receipt:
+        stream_of(fact_id)
+        check_text("reason", reason, 1024)
+        return self._run(lambda uow: op_on_fact(
+            self._ws, uow, op, fact_id,
+            lambda st: control.decide_state_change(st, fact_id, target, op, reason)),
+            None, idempotency_key)
+
+    def resolve_conflict(self, conflict_id: str, winner: str, *,
+                         reason: str | None = None) -> Receipt:
+        """Settle an open conflict in favour of ``winner`` (the new fact or one it contradicts)."""
+        stream_of(winner)
+        return self._run(lambda uow: op_on_fact(
+            self._ws, uow, "resolve_conflict", winner,
+            lambda st: control.decide_resolve(st, conflict_id, winner, reason)))
+
+    def alias(self, tenant: str, surface: str, canonical_id: str) -> Receipt:
+        """Register ``surface`` (e.g. a name or e-mail) as another way to say ``canonical_id``."""
+        check_tenant(tenant)
+        check_entity(canonical_id)
+        if not isinstance(surface, str) or not surface.strip() or len(surface) > 512:
+            raise InvalidInput("surface must be a non-empty string of at most 512 characters")
+        if is_canonical_entity(surface):
+            raise InvalidInput("a canonical id cannot be an alias of another entity")
+        return self._run(lambda uow: op_alias(self._ws, uow, tenant, surface, canonical_id),
+                         tenant)
+
+    def define_attribute(self, tenant: str, attribute: str, *, cardinality: str = "one",
+                         volatility: str = "stable", ttl_seconds: int | None = None,
+                         classification: str = "internal") -> Receipt:
+        """Declare an attribute's cardinality (``one``/``many``), volatility, TTL, class."""
+        check_tenant(tenant)
+        check_attribute(attribute)
+        check_choice("cardinality", cardinality, CARDINALITIES)
+        check_choice("volatility", volatility, VOLATILITY)
+        check_choice("classification", classification, CLASSIFICATIONS)
+        if ttl_seconds is not None and (not isinstance(ttl_seconds, int) or ttl_seconds <= 0):
+            raise InvalidInput("ttl_seconds must be a positive integer")
+        definition = AttributeDef(cardinality, volatility, ttl_seconds, classification)
+        return self._run(lambda uow: self._ws.define_attribute(uow, tenant, attribute,
+                                                               definition), tenant)
+
+
+class Transaction(_Writes):
+    """Several operations, one atomic commit (``with store.transact() as tx``)."""
+
+    def __init__(self, ws: WriteSide, uow: UnitOfWork) -> None:
+        self._ws = ws
+        self._uow = uow
+        self.receipts: list[Receipt] = []
+
+    def _run(self, op: Callable[[UnitOfWork], Receipt], tenant: str | None = None,
+             idempotency_key: str | None = None) -> Receipt:
+        receipt = op(self._uow)
+        if idempotency_key is not None and tenant is not None:
+            self._ws.acknowledge(self._uow, tenant, idempotency_key, receipt)
+        return receipt
+
+
+class MemoryStore(_Writes):
+    """An open memory-es store. Use :func:`memory_es.open` to get one."""
+
+    def __init__(self, log: EventLog, views: Path, clock: ClockFn | None = None) -> None:
+        self._log = log
+        self._clock = TransactionClock(clock)
+        self._ws = WriteSide(log, self._clock)
+        self._lock = threading.RLock()
+        self.path = views
+        views.mkdir(parents=True, exist_ok=True)
+        self._views_file = views / "views.duckdb"
+        self._con = connect(self._views_file)
+        for ddl in DDL:
+            self._con.execute(ddl)
+        self._projector = VersionProjector(self._con)
+        self._catchup = Catchup(log.recorder, self._ws.mapper, self._projector)
+        self._closed = False
+        self._catchup.run()
+
+    # plumbing -----------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosed("the store is closed")
+
+    def _run(self, op: Callable[[UnitOfWork], Receipt], tenant: str | None = None,
+             idempotency_key: str | None = None) -> Receipt:
+        self._check_open()
+        if idempotency_key is not None:
+            if tenant is None:
+                tenant = self._tenant_of(op)
+            check_text("idempotency_key", idempotency_key, 256)
+        with self._lock:
+            if idempotency_key is not None and tenant is not None:
+                replay = self._ws.replayed_receipt(tenant, idempotency_key)
+                if replay is not None:
+                    return replay
+            uow = UnitOfWork(self._ws, self._clock.tick())
+            try:
+                receipt = op(uow)
+                if idempotency_key is not None and tenant is not None:
+                    self._ws.acknowledge(uow, tenant, idempotency_key, receipt)
+            except BaseException:
+                self._ws.discard(uow)
+                raise
+            receipts = self._ws.commit(uow)
+            return receipts[0] if receipts else receipt
+
+    def _tenant_of(self, op: Callable[[UnitOfWork], Receipt]) -> str | None:
+        """Fact-id operations name no tenant: a dry run on a scratch unit finds it."""
+        uow = UnitOfWork(self._ws, self._clock.tick())
+        try:
+            return op(uow).tenant
+        finally:
+            self._ws.discard(uow)
+
+    @contextlib.contextmanager
+    def transact(self) -> Iterator[Transaction]:
+        """Several operations, one atomic commit; nothing is written if the block raises."""
+        self._check_open()
+        with self._lock:
+            uow = UnitOfWork(self._ws, self._clock.tick())
+            tx = Transaction(self._ws, uow)
+            try:
+                yield tx
+            except BaseException:
+                self._ws.discard(uow)
+                raise
+            tx.receipts = self._ws.commit(uow)
+
+    def catch_up(self, progress: Progress | None = None) -> int:
+        """Bring the projections up to the log's head; returns events applied."""
+        self._check_open()
+        with self._lock:
+            return self._catchup.run(progress)
+
+    def _now(self) -> int:
+        return self._clock.now()
+
+    def _entity_filter(self, tenant: str, entity: str | None) -> str | None:
+        if entity is None or is_canonical_entity(entity):
+            return entity
+        found = self._ws.entity_stream(tenant, entity, create=False)
+        return None if found is None else found[1]
+
+    # reads --------------------------------------------------------------------------------
+
+    def current(self, tenant: str, entity: str | None = None,
+                attribute: str | None = None) -> list[Fact]:
+        """Facts true now (at the clock's time when read), in retrievable states."""
+        check_tenant(tenant)
+        if attribute is not None:
+            check_attribute(attribute)
+        with self._lock:
+            self.catch_up()
+            ent = self._entity_filter(tenant, entity)
+            return rows_to_facts(queries.current(self._con, self._now(), tenant, ent, attribute))
+
+    def as_of(self, tenant: str, *, valid_at: datetime | None = None,
+              known_at: datetime | None = None, entity: str | None = None,
+              attribute: str | None = None) -> list[Fact]:
+        """What the store believed at ``known_at`` about valid time ``valid_at`` (default now)."""
+        check_tenant(tenant)
+        if attribute is not None:
+            check_attribute(attribute)
+        now = self._now()
+        v = now if valid_at is None else to_micros(valid_at, "valid_at")
+        k = now if known_at is None else to_micros(known_at, "known_at")
+        with self._lock:
+            self.catch_up()
+            ent = self._entity_filter(tenant, entity)
+            return rows_to_facts(queries.as_of(self._con, v, k, tenant, ent, attribute))
+
+    def chain(self, tenant: str, fact_id: str) -> list[Fact]:
+        """Every fact of the drift chain containing ``fact_id``, oldest first."""
+        check_tenant(tenant)
+        stream_of(fact_id)
+        with self._lock:
+            self.catch_up()
+            if not queries.fact_exists(self._con, tenant, fact_id):
+                raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
+            return rows_to_facts(queries.chain(self._con, tenant, fact_id))
+
+    def _set_read_time(self, valid_at: int | None = None, known_at: int | None = None) -> None:
+        now = self._now()
+        for name, value in (("memory_es_now", now), ("memory_es_valid_at", valid_at or now),
+                            ("memory_es_known_at", known_at or now)):
+            self._con.execute(f"SET VARIABLE {name} = make_timestamptz({int(value)}::BIGINT)")
+
+    def table(self, name: str, *, tenant: str | None = None) -> pa.Table:
+        """A view or table as Arrow: ``fact_versions``, ``facts_current``, ``facts_as_of``..."""
+        if name not in VIEWS:
+            raise InvalidInput(f"unknown table {name!r}; choose one of {', '.join(VIEWS)}")
+        with self._lock:
+            self.catch_up()
+            self._set_read_time()
+            if tenant is None:
+                return arrow(self._con, f"SELECT * FROM {name}")
+            return arrow(self._con, f"SELECT * FROM {name} WHERE tenant = ?", [check_tenant(tenant)])
+
+    def sql(self, query: str, params: Sequence[Any] | None = None) -> pa.Table:
+        """Run SQL over the views (``memory_es_now`` and friends are set to the clock)."""
+        with self._lock:
+            self.catch_up()
+            self._set_read_time()
+            return arrow(self._con, query, list(params) if params else None)
+
+    def export(self, path: str | Path, tenant: str | None = None, *,
+               valid_at: datetime | None = None, known_at: datetime | None = None) -> Path:
+        """Write an as-of snapshot (one tenant, or all) to Parquet; returns the file's path.
+
+        Free-text columns carry no min/max statistics, so a purge that regenerates the
+        file leaves no personal data behind in footers.
+        """
+        if tenant is not None:
+            check_tenant(tenant)
+        now = self._now()
+        v = now if valid_at is None else to_micros(valid_at, "valid_at")
+        k = now if known_at is None else to_micros(known_at, "known_at")
+        with self._lock:
+            self.catch_up()
+            snapshot = queries.as_of(self._con, v, k, tenant)
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_suffix(out.suffix + ".tmp")
+        stats = [c for c in PUBLIC_COLUMNS if c not in TEXT_COLUMNS]
+        pq.write_table(snapshot, tmp, write_statistics=stats)
+        tmp.replace(out)
+        return out
+
+    def rebuild(self, progress: Progress | None = None) -> int:
+        """Drop every view and replay the whole log; returns events replayed."""
+        self._check_open()
+        with self._lock:
+            self._con.execute("BEGIN TRANSACTION")
+            self._con.execute("DROP VIEW IF EXISTS facts_current")
+            self._con.execute("DROP VIEW IF EXISTS facts_as_of")
+            self._con.execute("DROP VIEW IF EXISTS fact_chains")
+            self._con.execute("DROP TABLE IF EXISTS fact_versions")
+            self._con.execute("DROP TABLE IF EXISTS tracking")
+            for ddl in DDL:
+                self._con.execute(ddl)
+            self._con.execute("COMMIT")
+            self._ws.forget_cached()
+            return self._catchup.run(progress)
+
+    def log_position(self) -> int:
+        """The log's head position (global order of the last event)."""
+        return int(self._log.recorder.max_notification_id() or 0)
+
+    def projection_position(self) -> int:
+        return self._catchup.position()
+
+    def now(self) -> datetime:
+        return from_micros(self._now())
+
+    # lifecycle ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        with self._lock:
+            self._closed = True
+            with contextlib.suppress(Exception):
+                self._con.close()
+            self._log.close()
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_store(path: str | Path | None = None, *, dsn: str | None = None,
+               views: str | Path | None = None, clock: ClockFn | None = None,
+               key_file: str | Path | None = None, schema: str | None = None) -> MemoryStore:
+    """Open (or create) a store.
+
+    Args:
+        path: folder of the embedded store (SQLite log, key store, DuckDB views, key file).
+        dsn: a PostgreSQL connection string; the log and key store go there instead.
+        views: with ``dsn``, the local folder for DuckDB views (and the default key file).
+        clock: a callable returning aware datetimes (tests, deterministic replays).
+        key_file: the master key file (default: ``MEMORY_ES_KEY_FILE``, then
+            ``MEMORY_ES_MASTER_KEY``, then ``<folder>/master.key``, created on first use).
+        schema: with ``dsn``, the PostgreSQL schema to use (default ``public``).
+    """
+    if dsn is not None:
+        if path is not None:
+            raise InvalidInput("give either a folder or dsn=, not both")
+        if views is None:
+            raise InvalidInput("with dsn=, give views= (a local folder for the DuckDB views)")
+        folder = Path(views)
+        folder.mkdir(parents=True, exist_ok=True)
+        master = load_master_key(key_file, folder / "master.key")
+        log: EventLog = PostgresEventLog(dsn, master, schema)
+    else:
+        if path is None:
+            raise InvalidInput("give a folder for the embedded store, or dsn= for PostgreSQL")
+        folder = Path(path)
+        folder.mkdir(parents=True, exist_ok=True)
+        master = load_master_key(key_file, folder / "master.key")
+        log = SqliteEventLog(folder, master)
+    try:
+        return MemoryStore(log, folder, clock)
+    except BaseException:
+        log.close()
+        raise

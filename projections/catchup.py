@@ -1,0 +1,56 @@
+"""Following the log: pull notifications in global order and feed the projections.
+
+SQLite cannot push new events (its recorder has no ``subscribe``), so projections
+pull with ``select_notifications`` from their tracked position; the same loop serves
+PostgreSQL, where a polling reader never waits on a lost NOTIFY.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from eventsourcing.persistence import ApplicationRecorder
+
+from memory_es.crypto.mapper import SealingMapper, Unsealed
+from projections.versions import VersionProjector
+
+BATCH = 5_000
+
+Progress = Callable[[int, int], None]
+
+
+class Catchup:
+    """Applies every event after the tracked position, one DuckDB transaction per batch."""
+
+    def __init__(self, recorder: ApplicationRecorder, mapper: SealingMapper,
+                 projector: VersionProjector, batch: int = BATCH) -> None:
+        self.recorder = recorder
+        self.mapper = mapper
+        self.projector = projector
+        self.batch = batch
+
+    def position(self) -> int:
+        rows = self.projector.con.execute(
+            "SELECT position FROM tracking WHERE name = ?", [self.projector.name]).fetchall()
+        return int(rows[0][0]) if rows else 0
+
+    def run(self, progress: Progress | None = None, stop: int | None = None) -> int:
+        """Catch up to the log's head (or ``stop``); returns how many events were applied."""
+        start = self.position()
+        head = self.recorder.max_notification_id() or 0
+        if stop is not None:
+            head = min(head, stop)
+        applied = 0
+        position = start
+        while position < head:
+            notes = self.recorder.select_notifications(
+                start=position + 1, limit=self.batch, stop=head)
+            if not notes:
+                break
+            batch: list[tuple[int, Unsealed]] = [(n.id, self.mapper.open(n)) for n in notes]
+            position = notes[-1].id
+            self.projector.apply(batch, position)
+            applied += len(notes)
+            if progress is not None:
+                progress(position - start, head - start)
+        return applied

@@ -1,0 +1,89 @@
+"""DuckDB schema of the bitemporal read model (SPEC §9).
+
+``fact_versions`` holds one row per version of every fact not purged. The views are
+derived from :data:`memory_es.domain.lifecycle.RETRIEVABLE_STATES` and
+:data:`INELIGIBLE_NOW`, never from state lists of their own. ``facts_current`` is a
+view evaluated at the store clock's time when read (the ``memory_es_now`` variable),
+so a change scheduled for a future valid time takes effect with no new event.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from memory_es.domain.lifecycle import INELIGIBLE_NOW, RETRIEVABLE_STATES
+
+TS = pa.timestamp("us", tz="UTC")
+STRINGS = pa.list_(pa.string())
+
+VERSION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
+    ("version_id", pa.string(), "VARCHAR NOT NULL"),
+    ("fact_id", pa.string(), "VARCHAR NOT NULL"),
+    ("tenant", pa.string(), "VARCHAR NOT NULL"),
+    ("entity", pa.string(), "VARCHAR"),
+    ("mention", pa.string(), "VARCHAR"),
+    ("attribute", pa.string(), "VARCHAR NOT NULL"),
+    ("value", pa.string(), "VARCHAR"),
+    ("text", pa.string(), "VARCHAR"),
+    ("valid_from", TS, "TIMESTAMPTZ NOT NULL"),
+    ("valid_until", TS, "TIMESTAMPTZ"),
+    ("recorded_at", TS, "TIMESTAMPTZ NOT NULL"),
+    ("recorded_until", TS, "TIMESTAMPTZ"),
+    ("supersedes", STRINGS, "VARCHAR[]"),
+    ("superseded_by", pa.string(), "VARCHAR"),
+    ("derived_from", STRINGS, "VARCHAR[]"),
+    ("source", pa.string(), "VARCHAR"),
+    ("asserted_by", pa.string(), "VARCHAR NOT NULL"),
+    ("volatility", pa.string(), "VARCHAR NOT NULL"),
+    ("confidence", pa.float64(), "DOUBLE NOT NULL"),
+    ("verified_at", TS, "TIMESTAMPTZ"),
+    ("state", pa.string(), "VARCHAR NOT NULL"),
+    ("present_state", pa.string(), "VARCHAR NOT NULL"),
+    ("classification", pa.string(), "VARCHAR NOT NULL"),
+    ("chain_id", pa.string(), "VARCHAR NOT NULL"),
+    ("masked", pa.bool_(), "BOOLEAN NOT NULL"),
+    ("stream_id", pa.string(), "VARCHAR NOT NULL"),
+    ("position", pa.int64(), "BIGINT NOT NULL"),
+]
+COLUMN_NAMES = [name for name, _, _ in VERSION_COLUMNS]
+ARROW_SCHEMA = pa.schema([(name, typ) for name, typ, _ in VERSION_COLUMNS])
+TIME_COLUMNS = frozenset(n for n, t, _ in VERSION_COLUMNS if t == TS)
+
+PUBLIC_COLUMNS = [c for c in COLUMN_NAMES if c not in ("present_state", "stream_id", "position")]
+
+
+def _sql_list(values: frozenset[str]) -> str:
+    return ", ".join(f"'{v}'" for v in sorted(values))
+
+
+RETRIEVABLE_SQL = _sql_list(RETRIEVABLE_STATES)
+INELIGIBLE_SQL = _sql_list(INELIGIBLE_NOW)
+
+ELIGIBLE = f"state IN ({RETRIEVABLE_SQL}) AND present_state NOT IN ({INELIGIBLE_SQL})"
+"""Row filter every normal read applies: retrievable then, not revoked now."""
+
+NOW = "getvariable('memory_es_now')"
+
+DDL = [
+    "CREATE TABLE IF NOT EXISTS fact_versions ("
+    + ", ".join(f"{name} {sql}" for name, _, sql in VERSION_COLUMNS)
+    + ")",
+    "CREATE TABLE IF NOT EXISTS tracking (name VARCHAR PRIMARY KEY, position BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, value VARCHAR)",
+    f"""CREATE OR REPLACE VIEW facts_current AS
+        SELECT {", ".join(PUBLIC_COLUMNS)} FROM fact_versions
+        WHERE recorded_until IS NULL AND {ELIGIBLE}
+          AND valid_from <= {NOW} AND (valid_until IS NULL OR {NOW} < valid_until)""",
+    f"""CREATE OR REPLACE VIEW facts_as_of AS
+        SELECT {", ".join(PUBLIC_COLUMNS)} FROM fact_versions
+        WHERE recorded_at <= getvariable('memory_es_known_at')
+          AND (recorded_until IS NULL OR getvariable('memory_es_known_at') < recorded_until)
+          AND valid_from <= getvariable('memory_es_valid_at')
+          AND (valid_until IS NULL OR getvariable('memory_es_valid_at') < valid_until)
+          AND {ELIGIBLE}""",
+    f"""CREATE OR REPLACE VIEW fact_chains AS
+        SELECT {", ".join(PUBLIC_COLUMNS)} FROM fact_versions
+        WHERE present_state NOT IN ({INELIGIBLE_SQL})""",
+]
+
+VIEWS = ("fact_versions", "facts_current", "facts_as_of", "fact_chains")
