@@ -65,3 +65,75 @@ class Hit(_Model):
     fact: Fact
     score: float
     parts: dict[str, float] = Field(default_factory=dict)
+
+
+class StoreCheck(_Model):
+    """What one store was checked for after an erasure, and what was found."""
+
+    name: str
+    method: str = Field(description="how the store was checked")
+    result: str = Field(description="clean | residue | pending | not_verifiable")
+    checked: list[str] = Field(default_factory=list, description="what was looked at")
+    residues: list[str] = Field(default_factory=list, description="what is still there (ids)")
+    pending: list[str] = Field(default_factory=list, description="steps not done yet")
+    reason: str | None = None
+
+
+class ErasureReport(_Model):
+    """A residue report: every store checked; ``complete`` only when all are clean."""
+
+    receipt_id: str | None = None
+    complete: bool
+    stores: list[StoreCheck]
+    checked_at: datetime
+
+
+class DeletionReceipt(Receipt):
+    """Proof of a destructive operation. Holds no personal data: the subject appears only
+    as a keyed-hash commitment. Chained by hash into the audit log and signed (Ed25519)."""
+
+    receipt_id: str
+    motive: str | None = None
+    requested_by: str | None = None
+    subject: str = Field(description="keyed-hash commitment to (tenant, entity)")
+    stream_id: str
+    chain_id: str | None = None
+    key_ids: list[str] = Field(default_factory=list)
+    fact_count: int = 0
+    stores: list[str] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    report: ErasureReport | None = None
+    residue_digest: str = ""
+    seq: int = 0
+    prev_hash: str = ""
+    hash: str = ""
+    signature: str = ""
+    public_key: str = ""
+
+
+class Preview(_Model):
+    """What a destructive operation would touch, listed (not counted), and its token."""
+
+    op: str
+    tenant: str
+    token: str
+    facts: list[str]
+    derived: list[str] = Field(description="derived facts outside the operation's scope")
+    stores: list[str]
+    caches: list[str]
+    exports: list[str]
+    irreversible: list[str] = Field(description="steps that cannot be undone")
+    high_risk: bool
+    reasons: list[str] = Field(default_factory=list)
+
+
+class AuditReport(_Model):
+    """``audit_verify``: the log's hash chains and the receipt chain, recomputed."""
+
+    ok: bool
+    events_checked: int
+    streams_checked: int
+    authenticated: int = Field(description="events whose ciphertext was authenticated")
+    shredded: int = Field(description="events whose key is destroyed (chain-checked only)")
+    receipts_checked: int
+    problems: list[str] = Field(default_factory=list)

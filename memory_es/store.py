@@ -44,13 +44,15 @@ from memory_es.domain.validation import (
     check_value,
     is_canonical_entity,
 )
+from memory_es.erasure import MOTIVES, Erasable, ErasureService
 from memory_es.errors import InvalidInput, NotFound, StoreClosed
 from memory_es.eventlog import EventLog, PostgresEventLog, SqliteEventLog
 from memory_es.ids import stream_of
-from memory_es.models import Fact, Receipt
+from memory_es.models import AuditReport, DeletionReceipt, ErasureReport, Fact, Preview, Receipt
 from projections import queries
 from projections.catchup import Catchup, Progress
 from projections.connection import arrow, connect
+from projections.erasure import EXPORTS_DDL, rewrite_database
 from projections.schema import DDL, PUBLIC_COLUMNS, VIEWS
 from projections.versions import VersionProjector
 
@@ -229,6 +231,22 @@ class _Writes:
                               decide_state_change(s, fact_id, target, "restore", reason))
         return self._run(decide, None, idempotency_key)
 
+    def mask(self, fact_id: str, *, reason: str | None = None,
+             idempotency_key: str | None = None) -> Receipt:
+        """Replace the fact's content by a placeholder in every view (reversible: ``unmask``)."""
+        stream_of(fact_id)
+        return self._run(lambda uow: op_on_fact(
+            self._ws, uow, "mask", fact_id,
+            lambda st: control.decide_mask(st, fact_id, reason)), None, idempotency_key)
+
+    def unmask(self, fact_id: str, *, reason: str | None = None,
+               idempotency_key: str | None = None) -> Receipt:
+        """Show a masked fact's content again (the original was kept sealed in the log)."""
+        stream_of(fact_id)
+        return self._run(lambda uow: op_on_fact(
+            self._ws, uow, "unmask", fact_id,
+            lambda st: control.decide_unmask(st, fact_id, reason)), None, idempotency_key)
+
     def _state_op(self, op: str, fact_id: str, target: str, reason: str | None,
                   idempotency_key: str | None) -> Receipt:
         stream_of(fact_id)
@@ -292,21 +310,33 @@ class Transaction(_Writes):
 class MemoryStore(_Writes):
     """An open memory-es store. Use :func:`memory_es.open` to get one."""
 
-    def __init__(self, log: EventLog, views: Path, clock: ClockFn | None = None) -> None:
+    def __init__(self, log: EventLog, views: Path, clock: ClockFn | None = None,
+                 views_settings: dict[str, str] | None = None) -> None:
         self._log = log
+        self._views_settings = dict(views_settings or {})
+        self._erasables: list[Erasable] = []
+        self._last_rewrite = 0
         self._clock = TransactionClock(clock)
         self._ws = WriteSide(log, self._clock)
         self._lock = threading.RLock()
         self.path = views
         views.mkdir(parents=True, exist_ok=True)
         self._views_file = views / "views.duckdb"
-        self._con = connect(self._views_file)
-        for ddl in DDL:
-            self._con.execute(ddl)
+        self._con = self._connect_views()
         self._projector = VersionProjector(self._con)
         self._catchup = Catchup(log.recorder, self._ws.mapper, self._projector)
         self._closed = False
+        self._erasure = ErasureService(self)
+        self._erasure.finish_pending()
         self._catchup.run()
+
+    def _connect_views(self) -> Any:
+        con = connect(self._views_file)
+        for name, value in self._views_settings.items():
+            con.execute(f"SET {name} = '{value}'")
+        for ddl in (*DDL, EXPORTS_DDL):
+            con.execute(ddl)
+        return con
 
     # plumbing -----------------------------------------------------------------------------
 
@@ -457,7 +487,95 @@ class MemoryStore(_Writes):
         stats = [c for c in PUBLIC_COLUMNS if c not in TEXT_COLUMNS]
         pq.write_table(snapshot, tmp, write_statistics=stats)
         tmp.replace(out)
+        with self._lock:
+            self._con.execute(
+                "INSERT INTO exports VALUES (?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
+                "tenant = excluded.tenant, valid_at = excluded.valid_at, "
+                "known_at = excluded.known_at, written_at = excluded.written_at",
+                [str(out.resolve()), tenant, v, k, self._clock.now()])
         return out
+
+    def _regenerate_exports(self) -> None:
+        """Rewrite every export the store wrote, so purged rows leave the files too."""
+        for path, tenant, v, k in self._con.execute(
+                "SELECT path, tenant, valid_at, known_at FROM exports").fetchall():
+            if Path(path).exists():
+                self.export(path, tenant, valid_at=from_micros(v), known_at=from_micros(k))
+
+    def _compact(self) -> None:
+        """Physically drop deleted bytes from every store file (SPEC §8)."""
+        self._log.compact()
+        rewrite_database(self._con, self._views_file)
+        self._con = self._connect_views()
+        self._projector.con = self._con
+        self._last_rewrite = self._clock.now()
+        for erasable in self._erasables:
+            compact = getattr(erasable, "compact", None)
+            if compact is not None:
+                compact()
+
+    def _rewritten_after(self, at: int) -> bool:
+        return self._last_rewrite >= at
+
+    # erasure ------------------------------------------------------------------------------
+
+    def preview(self, op: str, tenant: str, entity: str | None = None, *,
+                fact_id: str | None = None, motive: str | None = None) -> Preview:
+        """List what a destructive operation would touch, with its confirmation token."""
+        check_tenant(tenant)
+        return self._erasure.preview(op, tenant, entity, fact_id, motive)
+
+    def purge(self, tenant: str, entity: str | None = None, *, fact_id: str | None = None,
+              confirm: str | None = None, motive: str | None = "legal_erasure",
+              requested_by: str | None = None) -> DeletionReceipt:
+        """Crypto-shred an entity, or one fact with its whole drift chain (irreversible)."""
+        check_tenant(tenant)
+        if fact_id is not None:
+            stream_of(fact_id)
+        return self._erasure.purge(tenant, entity, fact_id, confirm=confirm, motive=motive,
+                                   requested_by=requested_by)
+
+    def erase(self, tenant: str, entity: str | None = None, *, motive: str,
+              requested_by: str | None = None, fact_id: str | None = None,
+              confirm: str | None = None) -> DeletionReceipt | list[Receipt]:
+        """Route an erasure request by motive (SPEC §6): mask, purge, archive or forget."""
+        check_tenant(tenant)
+        if motive not in MOTIVES:
+            raise InvalidInput(f"motive must be one of {', '.join(MOTIVES)}")
+        effect = MOTIVES[motive]
+        if effect == "purge":
+            return self._erasure.purge(tenant, entity, fact_id, confirm=confirm, motive=motive,
+                                       requested_by=requested_by, op="erase")
+        if effect == "forget" and fact_id is None and entity is not None:
+            return [self.forget_entity(tenant, entity, reason=f"erase: {motive}")]
+        with self._lock:
+            self.catch_up()
+            scope = self._erasure.scope(tenant, entity, fact_id)
+            targets = [fact_id] if fact_id is not None else scope.fact_ids
+            live = {f for f in targets
+                    if (fs := self._ws.load(stream_of(f)).get(f)) is not None
+                    and fs.state not in ("forgotten", "deleted")
+                    and not (effect == "mask" and fs.masked)
+                    and not (effect == "archive" and fs.state == "archived")}
+            operation = {"mask": "mask", "archive": "archive", "forget": "forget_fact"}[effect]
+            with self.transact() as tx:
+                for f in sorted(live):
+                    getattr(tx, operation)(f, reason=f"erase: {motive}")
+            return tx.receipts
+
+    def verify_erasure(self, receipt: DeletionReceipt | dict[str, Any]) -> ErasureReport:
+        """Check every store again for what the receipt's purge removed (a residue report)."""
+        return self._erasure.verify(receipt)
+
+    def audit_verify(self) -> AuditReport:
+        """Recompute the log's hash chains over stored ciphertext and the receipt chain."""
+        with self._lock:
+            return self._erasure.audit_verify()
+
+    def receipts(self) -> list[dict[str, Any]]:
+        """The deletion receipts of the audit log, oldest first."""
+        with self._lock:
+            return self._erasure.receipts()
 
     def rebuild(self, progress: Progress | None = None) -> int:
         """Drop every view and replay the whole log; returns events replayed."""
@@ -505,7 +623,8 @@ class MemoryStore(_Writes):
 
 def open_store(path: str | Path | None = None, *, dsn: str | None = None,
                views: str | Path | None = None, clock: ClockFn | None = None,
-               key_file: str | Path | None = None, schema: str | None = None) -> MemoryStore:
+               key_file: str | Path | None = None, schema: str | None = None,
+               views_settings: dict[str, str] | None = None) -> MemoryStore:
     """Open (or create) a store.
 
     Args:
@@ -516,6 +635,8 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
         key_file: the master key file (default: ``MEMORY_ES_KEY_FILE``, then
             ``MEMORY_ES_MASTER_KEY``, then ``<folder>/master.key``, created on first use).
         schema: with ``dsn``, the PostgreSQL schema to use (default ``public``).
+        views_settings: DuckDB settings for the views connection (e.g. forensic tests set
+            ``force_compression='uncompressed'`` so a byte scan sees what compression hides).
     """
     if dsn is not None:
         if path is not None:
@@ -534,7 +655,7 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
         master = load_master_key(key_file, folder / "master.key")
         log = SqliteEventLog(folder, master)
     try:
-        return MemoryStore(log, folder, clock)
+        return MemoryStore(log, folder, clock, views_settings)
     except BaseException:
         log.close()
         raise

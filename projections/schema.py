@@ -42,6 +42,7 @@ VERSION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
     ("classification", pa.string(), "VARCHAR NOT NULL"),
     ("chain_id", pa.string(), "VARCHAR NOT NULL"),
     ("masked", pa.bool_(), "BOOLEAN NOT NULL"),
+    ("content_rev", pa.int64(), "INTEGER NOT NULL"),
     ("stream_id", pa.string(), "VARCHAR NOT NULL"),
     ("position", pa.int64(), "BIGINT NOT NULL"),
 ]
@@ -49,7 +50,11 @@ COLUMN_NAMES = [name for name, _, _ in VERSION_COLUMNS]
 ARROW_SCHEMA = pa.schema([(name, typ) for name, typ, _ in VERSION_COLUMNS])
 TIME_COLUMNS = frozenset(n for n, t, _ in VERSION_COLUMNS if t == TS)
 
-PUBLIC_COLUMNS = [c for c in COLUMN_NAMES if c not in ("present_state", "stream_id", "position")]
+PUBLIC_COLUMNS = [c for c in COLUMN_NAMES
+                  if c not in ("present_state", "stream_id", "position", "content_rev")]
+
+MASKED_TEXT = "[masked]"
+"""Placeholder that replaces masked content in every view (value holds it as a JSON string)."""
 
 
 def _sql_list(values: frozenset[str]) -> str:

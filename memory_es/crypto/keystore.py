@@ -135,6 +135,8 @@ class KeyStore:
             " stream_id TEXT NOT NULL, kind TEXT NOT NULL)",
             "CREATE INDEX IF NOT EXISTS me_names_stream ON me_names (stream_id)",
             f"CREATE TABLE IF NOT EXISTS me_meta (name TEXT PRIMARY KEY, value {blob})",
+            "CREATE TABLE IF NOT EXISTS me_pending (stream_id TEXT NOT NULL, version BIGINT NOT NULL,"
+            " key_ids TEXT NOT NULL, unlink INTEGER NOT NULL, PRIMARY KEY (stream_id, version))",
         ):
             backend.execute(ddl)
         self._check_master()
@@ -248,6 +250,31 @@ class KeyStore:
             if unlink_names:
                 self.backend.execute("DELETE FROM me_names WHERE stream_id = ?", (stream_id,))
         return list(key_ids)
+
+    def mark_pending(self, stream_id: str, version: int, key_ids: Sequence[str],
+                     unlink: bool) -> None:
+        """Record a shredding about to be committed, so a crash after the purge event
+        and before the keys are destroyed is finished at the next open."""
+        self.backend.execute(
+            "INSERT INTO me_pending (stream_id, version, key_ids, unlink) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING", (stream_id, version, "\n".join(key_ids), int(unlink)))
+
+    def clear_pending(self, stream_id: str, version: int) -> None:
+        self.backend.execute("DELETE FROM me_pending WHERE stream_id = ? AND version = ?",
+                             (stream_id, version))
+
+    def pending(self) -> list[tuple[str, int, list[str], bool]]:
+        rows = self.backend.execute("SELECT stream_id, version, key_ids, unlink FROM me_pending")
+        return [(str(r[0]), int(r[1]), [k for k in str(r[2]).split("\n") if k], bool(r[3]))
+                for r in rows]
+
+    def names_of_stream(self, stream_id: str) -> int:
+        rows = self.backend.execute("SELECT count(*) FROM me_names WHERE stream_id = ?",
+                                    (stream_id,))
+        return int(rows[0][0])
+
+    def cached(self, key_ids: Sequence[str]) -> list[str]:
+        return [k for k in key_ids if k in self._cache]
 
     def keys_of_stream(self, stream_id: str) -> list[str]:
         rows = self.backend.execute("SELECT key_id FROM me_keys WHERE stream_id = ?", (stream_id,))

@@ -39,8 +39,10 @@ def chain_hash(previous: bytes, stored: StoredEvent) -> bytes:
     return h.digest()
 
 
-def _aad(stream_id: str, version: int, topic: str, kid: str) -> bytes:
-    return f"{stream_id}|{version}|{topic}|{kid}".encode()
+def _aad(stream_id: str, version: int, topic: str, header: bytes) -> bytes:
+    """Associated data: the event's identity and its whole clear header (time, previous
+    hash, key id), so neither can be edited or re-hashed without failing authentication."""
+    return f"{stream_id}|{version}|{topic}|".encode() + header
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +66,12 @@ class SealingMapper:
 
     def to_stored(self, stream_id: str, version: int, topic: str, payload: bytes,
                   recorded_at: int, prev_hash: bytes, key: DataKey | None) -> StoredEvent:
-        kid = key.key_id if key is not None else ""
-        kid_bytes = kid.encode()
-        body = payload if key is None else key.seal(payload, _aad(stream_id, version, topic, kid))
-        state = _HEAD.pack(MAGIC, recorded_at, prev_hash or bytes(32), len(kid_bytes))
+        kid_bytes = (key.key_id if key is not None else "").encode()
+        header = _HEAD.pack(MAGIC, recorded_at, prev_hash or bytes(32), len(kid_bytes)) + kid_bytes
+        body = payload if key is None else key.seal(payload, _aad(stream_id, version, topic, header))
         return StoredEvent(
             originator_id=stream_id, originator_version=version, topic=topic,
-            state=state + kid_bytes + body,
+            state=header + body,
         )
 
     @staticmethod
@@ -97,7 +98,8 @@ class SealingMapper:
             except ErasedContent:
                 body = None
             else:
-                aad = _aad(stream_id, stored.originator_version, stored.topic, kid)
+                aad = _aad(stream_id, stored.originator_version, stored.topic,
+                           stored.state[:offset])
                 body = json.loads(key.open(raw, aad))
         return Unsealed(stream_id, stored.originator_version, stored.topic, recorded_at, prev,
                         kid, body)

@@ -41,6 +41,10 @@ class MasterKey:
         message = "\x1f".join(parts).encode()
         return hmac.new(self._hmac_key, message, hashlib.sha256).digest()
 
+    def signing_seed(self) -> bytes:
+        """Seed of the Ed25519 key that signs deletion receipts."""
+        return hmac.new(self._hmac_key, b"receipt-signing", hashlib.sha256).digest()
+
     def __repr__(self) -> str:
         return "MasterKey(<redacted>)"
 

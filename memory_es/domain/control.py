@@ -24,10 +24,12 @@ from memory_es.domain.events import (
     FactCorrected,
     FactDecayed,
     FactDeprecated,
+    FactMasked,
     FactReinforced,
     FactRetracted,
     FactStateChanged,
     FactSuperseded,
+    FactUnmasked,
 )
 from memory_es.domain.intervals import Interval, clip_end, overlaps, subtract
 from memory_es.domain.lifecycle import TERMINAL_STATES, TRANSITIONS, check_transition
@@ -211,6 +213,7 @@ def decide_correct(
     fact = _existing(state, fact_id)
     _not_terminal(fact, "correct")
     content = dict(fact.content)
+    content["rev"] = int(content.get("rev", 0)) + 1
     content["value"] = value
     content["text"] = text if text is not None else default_text(
         content["entity"], content["attribute"], value)
@@ -308,6 +311,27 @@ def decide_resolve(state: EntityState, conflict_id: str, winner: str,
         changes.append(_keep(new, state="rejected"))
     return [ConflictResolved(tenant=tenant, conflict_id=conflict_id, winner=winner,
                              changes=tuple(changes), reason=reason)]
+
+
+def decide_mask(state: EntityState, fact_id: str, reason: str | None) -> list[DomainEvent]:
+    """Mask: the views show a placeholder instead of the content (reversible)."""
+    fact = _existing(state, fact_id)
+    _not_terminal(fact, "mask")
+    if fact.masked:
+        raise ConflictError(f"fact {fact_id} is already masked")
+    return [FactMasked(tenant=str(fact.content["tenant"]), fact_id=fact_id, reason=reason)]
+
+
+def decide_unmask(state: EntityState, fact_id: str, reason: str | None) -> list[DomainEvent]:
+    """Unmask: restate every content revision so the views can show it again."""
+    fact = _existing(state, fact_id)
+    _not_terminal(fact, "unmask")
+    if not fact.masked:
+        raise ConflictError(f"fact {fact_id} is not masked")
+    return [FactUnmasked(
+        tenant=str(fact.content["tenant"]), fact_id=fact_id, reason=reason,
+        contents=tuple(FactContent(**c) for c in fact.revisions),
+    )]
 
 
 def decide_alias(tenant: str, surface: str, entity: str) -> list[DomainEvent]:

@@ -22,7 +22,9 @@ class FactState:
     superseded_by: str | None = None
     verified_at: int | None = None
     dependents: set[str] = field(default_factory=set)
-    prior_state: str | None = None  # what `restore`/`unmask` return to
+    prior_state: str | None = None  # what `restore` returns to
+    masked: bool = False
+    revisions: list[dict[str, Any]] = field(default_factory=list)  # every content, for unmask
 
     @property
     def attribute(self) -> str:
@@ -89,6 +91,22 @@ class EntityState:
         elif kind == "EntityForgotten":
             self.forgotten = True
             self.entity = body["entity"]
+        elif kind == "FactMasked":
+            if body["fact_id"] in self.facts:
+                self.facts[body["fact_id"]].masked = True
+        elif kind == "FactUnmasked":
+            if body["fact_id"] in self.facts:
+                self.facts[body["fact_id"]].masked = False
+        elif kind in ("EntityPurged", "FactChainPurged"):
+            for fid in body["fact_ids"]:
+                self.facts.pop(fid, None)
+            if kind == "EntityPurged":
+                self.entity = None
+                self.aliases.clear()
+                self.slots.clear()
+                self.conflicts.clear()
+            else:
+                self.slots = {a: c for a, c in self.slots.items() if c != body["chain_id"]}
 
     def _apply_change(self, change: dict[str, Any]) -> None:
         fid = change["fact_id"]
@@ -98,7 +116,7 @@ class EntityState:
         if fact is None:
             if content is None:
                 return  # a fact whose chain was purged: nothing left to change
-            fact = FactState(fid, content, portions, change["state"])
+            fact = FactState(fid, content, portions, change["state"], revisions=[content])
             self.facts[fid] = fact
             self.slots.setdefault(fact.attribute, fact.chain_id)
             if content.get("entity"):
@@ -107,6 +125,7 @@ class EntityState:
             self.next_seq = max(self.next_seq, seq + 1)
         elif content is not None:
             fact.content = content
+            fact.revisions.append(content)
         if fact.state != change["state"]:
             fact.prior_state = fact.state
         fact.portions = portions

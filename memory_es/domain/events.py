@@ -35,6 +35,7 @@ class FactContent(Frozen):
     classification: str = "internal"
     derived_from: tuple[str, ...] = ()
     supersedes: tuple[str, ...] = ()
+    rev: int = Field(default=0, description="content revision: 0 when written, +1 per correction")
 
 
 class FactChange(Frozen):
@@ -144,6 +145,50 @@ class ConflictResolved(DomainEvent):
     winner: str
 
 
+class FactMasked(DomainEvent):
+    """Content replaced by a placeholder in every view; the original stays sealed in the log."""
+
+    TOPIC = "memory_es.FactMasked.v1"
+    fact_id: str
+
+
+class FactUnmasked(DomainEvent):
+    """Masking undone: the fact's content revisions are restated (sealed) for the views."""
+
+    TOPIC = "memory_es.FactUnmasked.v1"
+    fact_id: str
+    contents: tuple[FactContent, ...]
+
+
+class EntityPurged(DomainEvent):
+    """Crypto-shredding of a whole entity stream. Holds ids only, never personal data."""
+
+    TOPIC = "memory_es.EntityPurged.v1"
+    SCOPE = "none"
+    fact_ids: tuple[str, ...]
+    key_ids: tuple[str, ...]
+    motive: str | None = None
+
+
+class FactChainPurged(DomainEvent):
+    """Crypto-shredding of one drift chain (its sub-key); siblings are untouched."""
+
+    TOPIC = "memory_es.FactChainPurged.v1"
+    SCOPE = "none"
+    chain_id: str
+    fact_ids: tuple[str, ...]
+    key_ids: tuple[str, ...]
+    motive: str | None = None
+
+
+class DeletionReceiptIssued(DomainEvent):
+    """A signed deletion receipt appended to the audit chain (no personal data)."""
+
+    TOPIC = "memory_es.DeletionReceiptIssued.v1"
+    SCOPE = "none"
+    receipt: dict[str, Any]
+
+
 class EntityForgotten(DomainEvent):
     """Amnesia: every fact of exactly this entity became ``forgotten``."""
 
@@ -187,5 +232,6 @@ EVENT_TYPES: dict[str, type[DomainEvent]] = {
         FactAsserted, FactSuperseded, FactCorrected, FactRetracted, FactDecayed,
         FactReinforced, FactDeprecated, FactStateChanged, DependentLinked, ConflictOpened,
         ConflictResolved, EntityForgotten, AliasRegistered, AttributeDefined, WriteAcknowledged,
+        FactMasked, FactUnmasked, EntityPurged, FactChainPurged, DeletionReceiptIssued,
     )
 }
