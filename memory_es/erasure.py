@@ -68,7 +68,7 @@ IRREVERSIBLE = {
 CLEAR_TOPICS = frozenset({
     "memory_es.EntityPurged.v1", "memory_es.FactChainPurged.v1",
     "memory_es.WriteAcknowledged.v1", "memory_es.AttributeDefined.v1",
-    "memory_es.DeletionReceiptIssued.v1",
+    "memory_es.DeletionReceiptIssued.v1", "memory_es.ConsumptionRecorded.v1",
 })
 """Topics stored in clear: by construction they hold ids and counts, no personal data."""
 

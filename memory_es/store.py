@@ -18,6 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from memory_es import audit
 from memory_es.application import (
     UnitOfWork,
     WriteSide,
@@ -571,6 +572,30 @@ class MemoryStore(_Writes):
         """Recompute the log's hash chains over stored ciphertext and the receipt chain."""
         with self._lock:
             return self._erasure.audit_verify()
+
+    # audit reads --------------------------------------------------------------------------
+
+    def replay(self, known_at: datetime, valid_at: datetime | None = None, *,
+               progress: Progress | None = None) -> pa.Table:
+        """Belief at transaction time ``known_at`` rebuilt from the log alone (hash chains
+        checked), as an Arrow table with ``fact_versions``' columns. Unlike ``as_of`` it keeps
+        facts forgotten or archived since (``present_state`` says so)."""
+        self._check_open()
+        with self._lock:
+            return audit.replay(self, known_at, valid_at, progress)
+
+    def history(self, tenant: str, fact_id: str) -> list[audit.HistoryEntry]:
+        """Every event that touched the fact and its drift chain, oldest first."""
+        check_tenant(tenant)
+        with self._lock:
+            return audit.history(self, tenant, fact_id)
+
+    def served(self, tenant: str, *, since: datetime | None = None,
+               fact_id: str | None = None) -> list[audit.ServedRecord]:
+        """Consumption receipts: who was given which facts, when."""
+        check_tenant(tenant)
+        with self._lock:
+            return audit.served(self, tenant, since, fact_id)
 
     def receipts(self) -> list[dict[str, Any]]:
         """The deletion receipts of the audit log, oldest first."""

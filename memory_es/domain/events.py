@@ -189,6 +189,20 @@ class DeletionReceiptIssued(DomainEvent):
     receipt: dict[str, Any]
 
 
+class ConsumptionRecorded(DomainEvent):
+    """Facts served to a caller (recall receipt). Ids and a keyed query digest only."""
+
+    TOPIC = "memory_es.ConsumptionRecorded.v1"
+    SCOPE = "none"
+    caller: str | None
+    query_digest: str
+    valid_at: int | None
+    known_at: int | None
+    fact_ids: tuple[str, ...]
+    version_ids: tuple[str, ...]
+    states: tuple[str, ...]
+
+
 class EntityForgotten(DomainEvent):
     """Amnesia: every fact of exactly this entity became ``forgotten``."""
 
@@ -233,5 +247,6 @@ EVENT_TYPES: dict[str, type[DomainEvent]] = {
         FactReinforced, FactDeprecated, FactStateChanged, DependentLinked, ConflictOpened,
         ConflictResolved, EntityForgotten, AliasRegistered, AttributeDefined, WriteAcknowledged,
         FactMasked, FactUnmasked, EntityPurged, FactChainPurged, DeletionReceiptIssued,
+        ConsumptionRecorded,
     )
 }

@@ -1,0 +1,213 @@
+"""Audit reads: what the store knew at any moment, from the log alone (SPEC §1, §11).
+
+``replay`` never reads the live projections: it folds the whole log into a scratch
+DuckDB database with the same projection code, checking each stream's hash chain on
+the way, then selects the belief at the requested transaction time. Comparing it
+with ``as_of`` from the live views is therefore an independent check. ``history``
+lists every event that touched a fact's drift chain; ``served`` answers who was given
+a fact and when, from a hash-chained consumption log that holds no plaintext.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+from pydantic import BaseModel, ConfigDict, Field
+
+from memory_es.clock import from_micros, optional_datetime, to_micros
+from memory_es.crypto.mapper import Unsealed, chain_hash
+from memory_es.domain.events import ConsumptionRecorded
+from memory_es.errors import IntegrityViolation, NotFound
+from memory_es.ids import stream_of
+from projections.catchup import Progress
+from projections.connection import arrow, connect
+from projections.schema import DDL
+from projections.versions import VersionProjector
+
+if TYPE_CHECKING:
+    from memory_es.models import Fact
+    from memory_es.store import MemoryStore
+
+SHREDDED = "[shredded]"
+
+
+class HistoryEntry(BaseModel):
+    """One event in a fact's history (``history`` / ``memory-es blame``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    event_id: str
+    position: int | None
+    op: str
+    recorded_at: datetime
+    fact_ids: list[str] = Field(default_factory=list)
+    valid: list[tuple[datetime, datetime | None]] = Field(default_factory=list)
+    state: str | None = None
+    value: Any = None
+    asserted_by: str | None = None
+    source: str | None = None
+    reason: str | None = None
+    interpretation: dict[str, Any] | None = None
+    shredded: bool = False
+
+
+class ServedRecord(BaseModel):
+    """One consumption receipt: what was served, to whom, when (no plaintext)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    event_id: str
+    served_at: datetime
+    caller: str | None
+    tenant: str
+    query_digest: str
+    valid_at: datetime | None
+    known_at: datetime | None
+    fact_ids: list[str]
+    version_ids: list[str]
+
+
+def replay(store: MemoryStore, known_at: datetime, valid_at: datetime | None = None,
+           progress: Progress | None = None) -> pa.Table:
+    """Belief at transaction time ``known_at`` rebuilt from the log alone (Arrow table)."""
+    k = to_micros(known_at, "known_at")
+    v = None if valid_at is None else to_micros(valid_at, "valid_at")
+    log = store._log
+    mapper = store._ws.mapper
+    con = connect(":memory:")
+    for ddl in DDL:
+        con.execute(ddl)
+    projector = VersionProjector(con)
+    heads: dict[str, bytes] = {}
+    head = log.recorder.max_notification_id() or 0
+    position = 0
+    while position < head:
+        notes = log.recorder.select_notifications(start=position + 1, limit=5000, stop=head)
+        if not notes:
+            break
+        batch: list[tuple[int, Unsealed]] = []
+        for n in notes:
+            opened = mapper.open(n)
+            sid = opened.stream_id
+            if opened.prev_hash != (heads.get(sid) or bytes(32)):
+                raise IntegrityViolation(
+                    f"replay: hash chain broken at {sid}:{n.originator_version}")
+            heads[sid] = chain_hash(heads.get(sid, b""), n)
+            batch.append((n.id, opened))
+        position = notes[-1].id
+        projector.apply(batch, position)
+        if progress is not None:
+            progress(position, head)
+    kt = f"make_timestamptz({k}::BIGINT)"
+    where = f"recorded_at <= {kt} AND (recorded_until IS NULL OR {kt} < recorded_until)"
+    if v is not None:
+        vt = f"make_timestamptz({v}::BIGINT)"
+        where += f" AND valid_from <= {vt} AND (valid_until IS NULL OR {vt} < valid_until)"
+    try:
+        return arrow(con, f"SELECT * EXCLUDE (stream_id, position) FROM fact_versions "
+                          f"WHERE {where} ORDER BY tenant, entity, attribute, valid_from, fact_id")
+    finally:
+        con.close()
+
+
+def history(store: MemoryStore, tenant: str, fact_id: str) -> list[HistoryEntry]:
+    """Every event that touched the fact or its drift chain, oldest first."""
+    sid = stream_of(fact_id)
+    ws = store._ws
+    state = ws.load(sid)
+    fact = state.get(fact_id)
+    if fact is None or state.tenant != tenant:
+        raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
+    chain = {f.fact_id for f in state.facts.values() if f.chain_id == fact.chain_id}
+    entries: list[HistoryEntry] = []
+    for stored in ws.log.recorder.select_events(sid):
+        opened = ws.mapper.open(stored)
+        event_id = f"{sid}:{stored.originator_version}"
+        op = stored.topic.split(".")[1]
+        at = from_micros(opened.recorded_at)
+        body = opened.body
+        if body is None:
+            if opened.kid.endswith(fact.chain_id) or opened.kid.startswith("e/"):
+                entries.append(HistoryEntry(event_id=event_id, position=None, op=op,
+                                            recorded_at=at, shredded=True, value=SHREDDED))
+            continue
+        changes = [c for c in body.get("changes", ()) if c["fact_id"] in chain]
+        named = {body.get(n) for n in ("fact_id", "premise", "dependent")} & chain
+        if not changes and not named:
+            continue
+        content = next((c["content"] for c in changes if c.get("content")), None)
+        entries.append(HistoryEntry(
+            event_id=event_id, position=ws.log.position_of(sid, stored.originator_version),
+            op=op, recorded_at=at,
+            fact_ids=sorted({c["fact_id"] for c in changes} | {str(n) for n in named}),
+            valid=[(from_micros(s), optional_datetime(e))
+                   for c in changes for s, e in c["portions"]],
+            state=changes[-1]["state"] if changes else None,
+            value=(SHREDDED if content is None else content.get("value")),
+            asserted_by=content.get("asserted_by") if content else None,
+            source=content.get("source") if content else None,
+            reason=body.get("reason"), interpretation=body.get("interpretation")))
+    return entries
+
+
+def query_digest(store: MemoryStore, tenant: str, query: str) -> str:
+    """A keyed hash of the query text: the log proves what was asked without holding it."""
+    return store._ws.keys.master.digest("query", tenant, query).hex()
+
+
+def record_served(store: MemoryStore, tenant: str, query: str, facts: list[Fact],
+                  caller: str | None, valid_at: int | None, known_at: int | None) -> str:
+    """Append a consumption receipt to the tenant's consumption stream (ids only)."""
+    from memory_es.application import UnitOfWork  # noqa: PLC0415
+
+    ws = store._ws
+    with store._lock:
+        uow = UnitOfWork(ws, store._clock.tick())
+        st = uow.state(ws.system_stream("consumption", tenant))
+        try:
+            uow.emit(st, ConsumptionRecorded(
+                tenant=tenant, caller=caller, query_digest=query_digest(store, tenant, query),
+                valid_at=valid_at, known_at=known_at,
+                fact_ids=tuple(f.fact_id for f in facts),
+                version_ids=tuple(f.version_id for f in facts),
+                states=tuple(f.state for f in facts)))
+        except BaseException:
+            ws.discard(uow)
+            raise
+        ws.commit(uow)
+        return f"{st.stream_id}:{st.version}"
+
+
+def served(store: MemoryStore, tenant: str, since: datetime | None = None,
+           fact_id: str | None = None) -> list[ServedRecord]:
+    """Consumption receipts of a tenant, optionally since a time or for one fact."""
+    ws = store._ws
+    sid = ws.keys.lookup("consumption", tenant)
+    if sid is None:
+        return []
+    floor = None if since is None else to_micros(since, "since")
+    out: list[ServedRecord] = []
+    previous = b""
+    for stored in ws.log.recorder.select_events(sid):
+        opened = ws.mapper.open(stored)
+        if opened.prev_hash != (previous or bytes(32)):
+            raise IntegrityViolation(f"consumption log broken at {sid}:{stored.originator_version}")
+        previous = chain_hash(previous, stored)
+        body = opened.body or {}
+        if floor is not None and opened.recorded_at < floor:
+            continue
+        if fact_id is not None and fact_id not in body.get("fact_ids", ()):
+            continue
+        out.append(ServedRecord(
+            event_id=f"{sid}:{stored.originator_version}",
+            served_at=from_micros(opened.recorded_at), caller=body.get("caller"),
+            tenant=tenant, query_digest=body["query_digest"],
+            valid_at=optional_datetime(body.get("valid_at")),
+            known_at=optional_datetime(body.get("known_at")),
+            fact_ids=list(body["fact_ids"]), version_ids=list(body["version_ids"])))
+    return out
+
+
+
