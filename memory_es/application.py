@@ -19,6 +19,7 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from memory_es.clock import TransactionClock, from_micros
+from memory_es.crypto.keystore import chain_key_id
 from memory_es.crypto.mapper import SealingMapper, chain_hash
 from memory_es.crypto.sealing import DataKey
 from memory_es.domain import control
@@ -63,6 +64,12 @@ class UnitOfWork:
         self.receipts: list[tuple[Receipt, int]] = []  # receipt, index of its main event
 
     # loading ------------------------------------------------------------------------------
+
+    def new_chain(self) -> str:
+        """A new drift-chain id; its sub-key is known not to exist yet."""
+        chain_id = new_id()
+        self.app.keys.mark_fresh(chain_key_id(chain_id))
+        return chain_id
 
     def state(self, stream_id: str) -> EntityState:
         st = self.states.get(stream_id)
@@ -288,6 +295,7 @@ class WriteSide:
         if not uow.stored:
             return []
         try:
+            self.keys.flush()
             positions = self.log.recorder.insert_events(uow.stored)
         except IntegrityError:
             self.forget_cached(list(uow.states))
@@ -302,11 +310,12 @@ class WriteSide:
             raise
         for st in uow.states.values():
             self._remember(st)
+        events = [f"{s.originator_id}:{s.originator_version}" for s in uow.stored]
         out = []
         for receipt, index in uow.receipts:
             position = positions[index] if positions else 0
-            events = [f"{s.originator_id}:{s.originator_version}" for s in uow.stored]
-            out.append(receipt.model_copy(update={"position": position, "event_ids": events}))
+            mine = events if len(uow.receipts) == 1 else [events[index]]
+            out.append(receipt.model_copy(update={"position": position, "event_ids": mine}))
         return out
 
     def discard(self, uow: UnitOfWork) -> None:
@@ -345,11 +354,11 @@ def op_assert(app: WriteSide, uow: UnitOfWork, nf: NewFact, *, supersede: bool =
             raise InvalidInput(f"premise {premise} is {fact.state} and cannot support a fact")
     new_fact_id = make_fact_id(sid, st.next_seq)
     if supersede:
-        events = control.decide_supersede(st, nf, attr, fact_id=new_fact_id, new_chain=new_id,
-                                          reason=reason)
+        events = control.decide_supersede(st, nf, attr, fact_id=new_fact_id,
+                                          new_chain=uow.new_chain, reason=reason)
     else:
         events = control.decide_assert(st, nf, attr, now=uow.recorded_at, fact_id=new_fact_id,
-                                       new_chain=new_id, new_conflict=new_id)
+                                       new_chain=uow.new_chain, new_conflict=new_id)
     indexes = uow.emit_all(st, events)
     kind = events[0].TOPIC.split(".")[1]
     created = any(c.fact_id == new_fact_id for e in events for c in e.changes)

@@ -263,7 +263,7 @@ class ErasureService:
     def _issue(self, committed: Receipt, op: str, motive: str | None,
                requested_by: str | None, subject: str, stream_id: str, chain_id: str | None,
                key_ids: list[str], fact_count: int, report: ErasureReport | None,
-               timings: dict[str, float]) -> DeletionReceipt:
+               timings: dict[str, float], effect: str = "purge") -> DeletionReceipt:
         st, uow = self._audit_state()
         prev = self._last_receipt(st)
         body: dict[str, Any] = {
@@ -278,8 +278,7 @@ class ErasureService:
             "prev_hash": prev["hash"] if prev else "",
             "public_key": self.public_key,
         }
-        body["fact_ids"] = []  # ids are not personal data, but a receipt needs only counts
-        body["fact_id"] = None
+        body["effect"] = effect
         digest = hashlib.sha256(canonical_json(body)).hexdigest()
         body["hash"] = digest
         body["signature"] = self._signer.sign(digest.encode()).hex()
@@ -289,9 +288,7 @@ class ErasureService:
             self.ws.discard(uow)
             raise
         self.ws.commit(uow)
-        return DeletionReceipt.model_validate(
-            {**body, "report": report, "timings_ms": timings,
-             "fact_ids": committed.fact_ids, "fact_id": committed.fact_id})
+        return DeletionReceipt.model_validate({**body, "report": report, "timings_ms": timings})
 
     def _last_receipt(self, st: EntityState) -> dict[str, Any] | None:
         if st.version == 0:
@@ -382,6 +379,10 @@ class ErasureService:
         if not match:
             raise NotFound("no such receipt in the audit log")
         r = match[0]
+        if r.get("effect", "purge") != "purge":
+            with self.store._lock:
+                self.store.catch_up()
+                return self.verify_layer(r["effect"], list(r["fact_ids"]), r["receipt_id"])
         whole = r.get("chain_id") is None
         with self.store._lock:
             self.store.catch_up()
@@ -420,6 +421,38 @@ class ErasureService:
         complete = all(c.result == "clean" for c in checks)
         return ErasureReport(receipt_id=receipt_id, complete=complete, stores=checks,
                              checked_at=from_micros(store._clock.now()))
+
+    def verify_layer(self, effect: str, fact_ids: list[str],
+                     receipt_id: str | None = None) -> ErasureReport:
+        """For mask, archive and forget: every view shows the layer's effect on every fact."""
+        expected = {"mask": "masked", "archive": "archived", "forget": "forgotten"}[effect]
+        rows = self.store._con.execute(
+            "SELECT fact_id, bool_and(masked), min(present_state), count(*) FROM fact_versions "
+            "WHERE fact_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY fact_id",
+            [fact_ids]).fetchall()
+        bad = [r[0] for r in rows if (effect == "mask" and not r[1])
+               or (effect != "mask" and r[2] != expected)]
+        erasables = [e.residue(fact_ids) for e in self.store._erasables]
+        checks = [StoreCheck(
+            name="duckdb_views",
+            method=f"every version row of the facts is {expected}",
+            result="residue" if bad else "clean",
+            checked=[f"{len(rows)} facts in fact_versions"], residues=bad), *erasables]
+        return ErasureReport(receipt_id=receipt_id, complete=all(c.result == "clean"
+                                                                 for c in checks),
+                             stores=checks, checked_at=from_micros(self.store._clock.now()))
+
+    def issue_layer(self, receipts: list[Receipt], effect: str, motive: str,
+                    requested_by: str | None, tenant: str, entity: str | None,
+                    stream_id: str) -> DeletionReceipt:
+        """The deletion receipt of a reversible or soft layer (mask, archive, forget)."""
+        fact_ids = sorted({f for r in receipts for f in r.fact_ids})
+        committed = receipts[0].model_copy(update={"fact_ids": fact_ids,
+                                                   "fact_id": fact_ids[0] if fact_ids else None})
+        subject = self.keys.master.digest("subject", tenant, entity or "").hex()
+        report = self.verify_layer(effect, fact_ids)
+        return self._issue(committed, "erase", motive, requested_by, subject, stream_id, None,
+                           [], len(fact_ids), report, {}, effect=effect)
 
     def _log_residue(self, stream_id: str, key_ids: list[str], whole: bool) -> StoreCheck:
         """Every event of the stream that held content must be sealed under a destroyed key."""

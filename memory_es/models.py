@@ -93,6 +93,7 @@ class DeletionReceipt(Receipt):
     as a keyed-hash commitment. Chained by hash into the audit log and signed (Ed25519)."""
 
     receipt_id: str
+    effect: str = Field(default="purge", description="purge | mask | archive | forget")
     motive: str | None = None
     requested_by: str | None = None
     subject: str = Field(description="keyed-hash commitment to (tenant, entity)")

@@ -538,7 +538,7 @@ class MemoryStore(_Writes):
 
     def erase(self, tenant: str, entity: str | None = None, *, motive: str,
               requested_by: str | None = None, fact_id: str | None = None,
-              confirm: str | None = None) -> DeletionReceipt | list[Receipt]:
+              confirm: str | None = None) -> DeletionReceipt:
         """Route an erasure request by motive (SPEC §6): mask, purge, archive or forget."""
         check_tenant(tenant)
         if motive not in MOTIVES:
@@ -547,22 +547,29 @@ class MemoryStore(_Writes):
         if effect == "purge":
             return self._erasure.purge(tenant, entity, fact_id, confirm=confirm, motive=motive,
                                        requested_by=requested_by, op="erase")
-        if effect == "forget" and fact_id is None and entity is not None:
-            return [self.forget_entity(tenant, entity, reason=f"erase: {motive}")]
         with self._lock:
             self.catch_up()
             scope = self._erasure.scope(tenant, entity, fact_id)
-            targets = [fact_id] if fact_id is not None else scope.fact_ids
-            live = {f for f in targets
+            if effect == "forget" and fact_id is None:
+                receipts = [self.forget_entity(tenant, scope.entity or "", reason=f"erase: {motive}")]
+            else:
+                targets = [fact_id] if fact_id is not None else scope.fact_ids
+                live = sorted(
+                    f for f in targets
                     if (fs := self._ws.load(stream_of(f)).get(f)) is not None
                     and fs.state not in ("forgotten", "deleted")
                     and not (effect == "mask" and fs.masked)
-                    and not (effect == "archive" and fs.state == "archived")}
-            operation = {"mask": "mask", "archive": "archive", "forget": "forget_fact"}[effect]
-            with self.transact() as tx:
-                for f in sorted(live):
-                    getattr(tx, operation)(f, reason=f"erase: {motive}")
-            return tx.receipts
+                    and not (effect == "archive" and fs.state == "archived"))
+                if not live:
+                    raise NotFound("nothing left to erase: every fact already has that layer")
+                operation = {"mask": "mask", "archive": "archive", "forget": "forget_fact"}[effect]
+                with self.transact() as tx:
+                    for f in live:
+                        getattr(tx, operation)(f, reason=f"erase: {motive}")
+                receipts = tx.receipts
+            self.catch_up()
+            return self._erasure.issue_layer(receipts, effect, motive, requested_by, tenant,
+                                             scope.entity, scope.stream_id)
 
     def verify_erasure(self, receipt: DeletionReceipt | dict[str, Any]) -> ErasureReport:
         """Check every store again for what the receipt's purge removed (a residue report)."""

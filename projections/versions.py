@@ -139,11 +139,12 @@ class VersionProjector:
         created: set[str] = set()
         for _, ev in batch:
             for ch in ev.body["changes"] if ev.body else ():
-                if ch.get("content") is not None:
-                    created.add(ch["fact_id"])
+                content = ch.get("content")
+                if content is not None and not content.get("rev"):
+                    created.add(ch["fact_id"])  # a new fact: nothing of it can be in the table
                 elif ch["fact_id"] not in created:
                     needed.add(ch["fact_id"])
-        latest = self._latest_from_db(sorted(needed | created))
+        latest = self._latest_from_db(sorted(needed))
         in_db = set(latest)
         open_rows: dict[str, list[dict[str, Any]]] = {}
         new_rows: list[dict[str, Any]] = []
@@ -220,6 +221,7 @@ class VersionProjector:
                         "AND fact_versions.present_state <> s.state")
             con.unregister("_states")
         if rows:
-            con.register("_rows", pa.Table.from_pylist(rows, schema=ARROW_SCHEMA))
+            columns = {name: [r[name] for r in rows] for name in ARROW_SCHEMA.names}
+            con.register("_rows", pa.table(columns, schema=ARROW_SCHEMA))
             con.execute("INSERT INTO fact_versions SELECT * FROM _rows")
             con.unregister("_rows")

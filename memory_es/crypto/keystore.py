@@ -56,7 +56,7 @@ class SqliteKeyBackend:
         self._conn.execute("PRAGMA secure_delete=ON")
         if self._conn.execute("PRAGMA secure_delete").fetchone()[0] != 1:
             raise MemoryESError("this SQLite build refuses secure_delete; keys could linger")
-        self._conn.execute("PRAGMA journal_mode=DELETE")
+        self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -77,6 +77,7 @@ class SqliteKeyBackend:
     def compact(self) -> None:
         with self._lock:
             self._conn.execute("VACUUM")
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         with self._lock:
@@ -97,7 +98,7 @@ class PostgresKeyBackend:
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            cur = self._conn.execute(sql.replace("?", "%s"), tuple(params))  # type: ignore[arg-type]
+            cur = self._conn.execute(sql.replace("?", "%s"), tuple(params))
             rows = cur.fetchall() if cur.description else []
             return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in r) for r in rows]
 
@@ -123,6 +124,10 @@ class KeyStore:
         self.backend = backend
         self.master = master
         self._cache: dict[str, DataKey] = {}
+        self._names: dict[bytes, str] = {}
+        self._staged_keys: dict[str, tuple[str, str | None, bytes]] = {}
+        self._staged_names: dict[bytes, tuple[str, str]] = {}
+        self._fresh: set[str] = set()  # key ids minted here this session: no lookup needed
         self._lock = threading.RLock()
         blob = backend.blob_type
         for ddl in (
@@ -160,52 +165,93 @@ class KeyStore:
 
     def lookup(self, kind: str, *parts: str) -> str | None:
         digest = self.master.digest(kind, *parts)
-        rows = self.backend.execute("SELECT stream_id FROM me_names WHERE digest = ?", (digest,))
-        return str(rows[0][0]) if rows else None
+        with self._lock:
+            cached = self._names.get(digest)
+            if cached is not None:
+                return cached
+            rows = self.backend.execute("SELECT stream_id FROM me_names WHERE digest = ?",
+                                        (digest,))
+            if rows:
+                self._names[digest] = str(rows[0][0])
+            return str(rows[0][0]) if rows else None
 
     def bind(self, kind: str, stream_id: str, *parts: str) -> str:
-        """Bind a natural key to a stream; returns the stream that holds it (first writer wins)."""
+        """Bind a natural key to a stream (staged: written by :meth:`flush` with the keys)."""
         digest = self.master.digest(kind, *parts)
-        self.backend.execute(
-            "INSERT INTO me_names (digest, stream_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            (digest, stream_id, kind),
-        )
-        rows = self.backend.execute("SELECT stream_id FROM me_names WHERE digest = ?", (digest,))
-        return str(rows[0][0])
+        with self._lock:
+            existing = self.lookup(kind, *parts)
+            if existing is not None:
+                return existing
+            self._staged_names[digest] = (stream_id, kind)
+            self._names[digest] = stream_id
+            self._fresh.add(entity_key_id(stream_id))
+            return stream_id
+
+    def mark_fresh(self, key_id: str) -> None:
+        """Declare a key id that was just minted (a new chain): it cannot exist or be shredded."""
+        self._fresh.add(key_id)
+
+    def flush(self) -> None:
+        """Write staged keys and names in one transaction, before the events that use them.
+
+        A natural key that another writer bound first makes the write fail rather than
+        split an entity over two streams."""
+        from memory_es.errors import ConcurrentWriteError  # noqa: PLC0415
+
+        with self._lock:
+            if not self._staged_keys and not self._staged_names:
+                return
+            now = time.time_ns() // 1000
+            keys, names = self._staged_keys, self._staged_names
+            self._staged_keys, self._staged_names = {}, {}
+            with self.backend.transaction():
+                for key_id, (stream_id, parent, wrapped) in keys.items():
+                    self.backend.execute(
+                        "INSERT INTO me_keys (key_id, stream_id, parent, wrapped, created_at)"
+                        " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (key_id, stream_id, parent, wrapped, now))
+                for digest, (stream_id, kind) in names.items():
+                    self.backend.execute(
+                        "INSERT INTO me_names (digest, stream_id, kind) VALUES (?, ?, ?)"
+                        " ON CONFLICT DO NOTHING", (digest, stream_id, kind))
+                    rows = self.backend.execute(
+                        "SELECT stream_id FROM me_names WHERE digest = ?", (digest,))
+                    if str(rows[0][0]) != stream_id:
+                        self._names.pop(digest, None)
+                        raise ConcurrentWriteError(
+                            "another writer created this entity at the same time; retry")
+            for key_id in keys:
+                rows = self.backend.execute(
+                    "SELECT wrapped FROM me_keys WHERE key_id = ?", (key_id,))
+                if rows and bytes(rows[0][0]) != keys[key_id][2]:
+                    self._cache.pop(key_id, None)  # another writer's key won: use theirs
 
     # data keys --------------------------------------------------------------------------
 
     def is_shredded(self, key_id: str) -> bool:
         return bool(self.backend.execute("SELECT 1 FROM me_shredded WHERE key_id = ?", (key_id,)))
 
-    def key(self, key_id: str, stream_id: str, *, create: bool, parent: str | None = None) -> DataKey:
-        """The data key ``key_id``; created on first use unless it was ever shredded."""
+    def key(self, key_id: str, stream_id: str, *, create: bool,
+            parent: str | None = None) -> DataKey:
+        """The data key ``key_id``; created (staged) on first use unless it was ever shredded."""
         with self._lock:
             cached = self._cache.get(key_id)
             if cached is not None:
                 return cached
-            rows = self.backend.execute(
+            fresh = key_id in self._fresh
+            self._fresh.discard(key_id)
+            rows = [] if fresh else self.backend.execute(
                 "SELECT wrapped, parent FROM me_keys WHERE key_id = ?", (key_id,))
             if rows:
                 material = self._unwrap(key_id, bytes(rows[0][0]), rows[0][1], stream_id)
             else:
-                if self.is_shredded(key_id):
-                    raise ErasedContent(f"key {key_id} was destroyed; its content is erased")
+                if not fresh and self.is_shredded(key_id):
+                    raise ErasedContent(f"key {key_id} was destroyed; it is never re-issued")
                 if not create:
                     raise ErasedContent(f"key {key_id} does not exist; its content is unreadable")
                 material = new_key_material()
-                wrapped = self._wrap(key_id, material, parent, stream_id)
-                with self.backend.transaction():
-                    if self.is_shredded(key_id):
-                        raise ErasedContent(f"key {key_id} was destroyed; it is never re-issued")
-                    self.backend.execute(
-                        "INSERT INTO me_keys (key_id, stream_id, parent, wrapped, created_at)"
-                        " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                        (key_id, stream_id, parent, wrapped, time.time_ns() // 1000),
-                    )
-                rows = self.backend.execute(
-                    "SELECT wrapped, parent FROM me_keys WHERE key_id = ?", (key_id,))
-                material = self._unwrap(key_id, bytes(rows[0][0]), rows[0][1], stream_id)
+                self._staged_keys[key_id] = (
+                    stream_id, parent, self._wrap(key_id, material, parent, stream_id))
             data_key = DataKey(key_id, material)
             self._cache[key_id] = data_key
             return data_key
@@ -240,6 +286,7 @@ class KeyStore:
     def shred(self, key_ids: Sequence[str], stream_id: str, *, unlink_names: bool) -> list[str]:
         """Destroy keys (tombstoned, never re-issued) and, for a whole entity, its name rows."""
         now = time.time_ns() // 1000
+        self.flush()
         with self._lock, self.backend.transaction():
             for key_id in key_ids:
                 self.backend.execute("DELETE FROM me_keys WHERE key_id = ?", (key_id,))
@@ -249,6 +296,7 @@ class KeyStore:
                 self._cache.pop(key_id, None)
             if unlink_names:
                 self.backend.execute("DELETE FROM me_names WHERE stream_id = ?", (stream_id,))
+                self._names = {d: s for d, s in self._names.items() if s != stream_id}
         return list(key_ids)
 
     def mark_pending(self, stream_id: str, version: int, key_ids: Sequence[str],

@@ -1,0 +1,158 @@
+"""Core write/read figures (issue 2): single writes/s, batched facts/s, catch-up events/s,
+as-of point-query latency, with a same-run floor (plain SQLite inserts) for ratios.
+
+    python -m benchmarks.core_bench --facts 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import memory_es
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def machine() -> dict[str, object]:
+    import duckdb
+    import eventsourcing
+
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return {"cores": os.cpu_count(), "memory_gib": round(mem, 1),
+            "python": platform.python_version(), "duckdb": duckdb.__version__,
+            "eventsourcing": getattr(eventsourcing, "__version__", "9.5")}
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def floor_sqlite(folder: Path, n: int) -> float:
+    """Same row count into a bare SQLite table with a (stream, version) key, one txn per 1,000."""
+    con = sqlite3.connect(folder / "floor.db")
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("CREATE TABLE t (s TEXT, v INTEGER, topic TEXT, state BLOB, PRIMARY KEY (s, v))")
+    payload = os.urandom(300)
+    t = time.perf_counter()
+    for b in range(0, n, 1000):
+        with con:
+            con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)",
+                            [(f"{i:032x}", 1, "x", payload) for i in range(b, min(n, b + 1000))])
+    rate = n / (time.perf_counter() - t)
+    con.close()
+    return rate
+
+
+class Timer:
+    """Wall and CPU time of one phase (CPU = this process, every thread: other processes
+    loading the machine inflate the wall figure, not the CPU one)."""
+
+    def __enter__(self) -> Timer:
+        self.wall0, self.cpu0 = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall = time.perf_counter() - self.wall0
+        self.cpu = time.process_time() - self.cpu0
+
+
+def run(n_facts: int, single: int, queries: int) -> dict[str, object]:
+    folder = Path(tempfile.mkdtemp(prefix="me-bench-"))
+    out: dict[str, object] = {"facts": n_facts, "machine": machine()}
+    try:
+        store = memory_es.open(folder / "store")
+        base = datetime(2024, 1, 1, tzinfo=UTC)
+        # single-operation durable writes
+        with Timer() as t:
+            for i in range(single):
+                store.assert_fact("bench", f"user:s{i}", "home.city", f"city-{i}")
+        out["single_writes_per_s"] = single / t.wall
+        out["single_writes_per_cpu_s"] = single / t.cpu
+        # batched writes: transact of 1,000 (10 attributes x 100 entities per batch)
+        written = 0
+        with Timer() as t:
+            while written < n_facts:
+                with store.transact() as tx:
+                    for j in range(1000):
+                        k = written + j
+                        tx.assert_fact("bench", f"user:u{k // 10}", f"attr.a{k % 10}", f"v{k}",
+                                       valid_from=base + timedelta(seconds=k))
+                written += 1000
+        out["batched_facts_per_s"] = n_facts / t.wall
+        out["batched_facts_per_cpu_s"] = n_facts / t.cpu
+        # projection catch-up of everything written above
+        with Timer() as t:
+            applied = store.catch_up()
+        out["catchup_events"] = applied
+        out["catchup_events_per_s"] = applied / t.wall
+        out["catchup_events_per_cpu_s"] = applied / t.cpu
+        # supersede a tenth so as-of has history to look through
+        with store.transact() as tx:
+            for k in range(0, min(n_facts, 10_000), 10):
+                tx.supersede("bench", f"user:u{k // 10}", "attr.a0", f"w{k}",
+                             valid_from=base + timedelta(days=400))
+        store.catch_up()
+        lat, cpu = [], []
+        rng = random.Random(7)
+        known = store.now()
+        for _ in range(queries):
+            u = rng.randrange(n_facts // 10)
+            with Timer() as t:
+                store.as_of("bench", valid_at=base + timedelta(days=200), known_at=known,
+                            entity=f"user:u{u}", attribute="attr.a0")
+            lat.append(t.wall * 1e3)
+            cpu.append(t.cpu * 1e3)
+        out["as_of_p50_ms"] = pct(lat, 0.5)
+        out["as_of_p95_ms"] = pct(lat, 0.95)
+        out["as_of_p50_cpu_ms"] = pct(cpu, 0.5)
+        lat, cpu = [], []
+        for _ in range(queries):
+            u = rng.randrange(n_facts // 10)
+            with Timer() as t:
+                store.current("bench", entity=f"user:u{u}")
+            lat.append(t.wall * 1e3)
+            cpu.append(t.cpu * 1e3)
+        out["current_entity_p50_ms"] = pct(lat, 0.5)
+        out["current_entity_p50_cpu_ms"] = pct(cpu, 0.5)
+        with Timer() as t:
+            events = store.rebuild()
+        out["rebuild_events_per_s"] = events / t.wall
+        out["rebuild_events_per_cpu_s"] = events / t.cpu
+        store.close()
+        out["floor_sqlite_rows_per_s"] = floor_sqlite(folder, n_facts)
+        out["batched_vs_floor"] = out["batched_facts_per_s"] / out["floor_sqlite_rows_per_s"]  # type: ignore[operator]
+        out["median_of"] = statistics.median([1.0])
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--facts", type=int, default=100_000)
+    ap.add_argument("--single", type=int, default=2_000)
+    ap.add_argument("--queries", type=int, default=300)
+    args = ap.parse_args()
+    result = run(args.facts, args.single, args.queries)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"core_{args.facts}.json").write_text(json.dumps(result, indent=2))
+    width = max(len(k) for k in result)
+    for key, value in result.items():
+        shown = f"{value:,.2f}" if isinstance(value, float) else value
+        print(f"{key:<{width}}  {shown}")
+
+
+if __name__ == "__main__":
+    main()
