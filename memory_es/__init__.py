@@ -18,7 +18,7 @@ from memory_es.errors import (
 )
 from memory_es.models import Fact, Hit, Receipt
 from memory_es.store import MemoryStore, Transaction
-from memory_es.store import open_store as open  # noqa: A001  (SPEC §11: memory_es.open)
+from memory_es.store import open_store as open
 
 __all__ = [
     "INELIGIBLE_NOW",

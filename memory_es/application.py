@@ -9,18 +9,18 @@ topics, and the library's per-event protocol checks cost half of ``save()`` (NOT
 
 from __future__ import annotations
 
-import json
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from memory_es.clock import TransactionClock, from_micros
 from memory_es.crypto.keystore import chain_key_id
-from memory_es.crypto.mapper import SealingMapper, chain_hash
+from memory_es.crypto.mapper import SealingMapper, chain_hash, parse_body
 from memory_es.crypto.sealing import DataKey
 from memory_es.domain import control
 from memory_es.domain.control import AttributeDef, NewFact
@@ -42,7 +42,7 @@ from memory_es.errors import (
 )
 from memory_es.eventlog import EventLog
 from memory_es.ids import fact_id as make_fact_id
-from memory_es.ids import new_stream_id, stream_of, uuid7
+from memory_es.ids import new_stream_id, stream_of, uuid7_str
 from memory_es.models import Receipt
 
 CACHE_SIZE = 50_000
@@ -61,7 +61,9 @@ class UnitOfWork:
         self.recorded_at = recorded_at
         self.states: dict[str, EntityState] = {}
         self.stored: list[Any] = []
-        self.receipts: list[tuple[Receipt, int]] = []  # receipt, index of its main event
+        # receipt, index of its main event, end (exclusive) of the events its operation appended
+        self.receipts: list[tuple[Receipt, int, int]] = []
+        self._recorded_dt: datetime | None = None  # recorded_at as a datetime, made once
 
     # loading ------------------------------------------------------------------------------
 
@@ -90,7 +92,7 @@ class UnitOfWork:
         version = st.version + 1
         stored = self.app.mapper.to_stored(
             st.stream_id, version, event.TOPIC, payload, self.recorded_at, st.last_hash, key)
-        st.apply(event.TOPIC, json.loads(payload))
+        st.apply(event.TOPIC, parse_body(payload))
         st.version = version
         st.last_hash = chain_hash(st.last_hash, stored)
         self.stored.append(stored)
@@ -106,15 +108,20 @@ class UnitOfWork:
     def receipt(self, op: str, tenant: str | None, first: int, fact_ids: list[str],
                 outcome: str = "applied", conflict_id: str | None = None) -> Receipt:
         ev = self.stored[first]
+        if self._recorded_dt is None:
+            self._recorded_dt = from_micros(self.recorded_at)
         receipt = Receipt(
             op=op, tenant=tenant, event_id=f"{ev.originator_id}:{ev.originator_version}",
             event_ids=[f"{ev.originator_id}:{ev.originator_version}"],
             fact_id=fact_ids[0] if fact_ids else None, fact_ids=fact_ids,
-            position=0, recorded_at=from_micros(self.recorded_at), outcome=outcome,
+            position=0, recorded_at=self._recorded_dt, outcome=outcome,
             conflict_id=conflict_id,
         )
-        self.receipts.append((receipt, first))
+        self.receipts.append((receipt, first, len(self.stored)))
         return receipt
+
+    def event_ids(self, first: int, end: int) -> list[str]:
+        return [f"{s.originator_id}:{s.originator_version}" for s in self.stored[first:end]]
 
     # cascades -----------------------------------------------------------------------------
 
@@ -213,12 +220,14 @@ class WriteSide:
 
     def entity_stream(self, tenant: str, entity: str, *, create: bool) -> tuple[str, str] | None:
         """(stream id, canonical entity) for a canonical id or a registered alias."""
+        if not isinstance(entity, str):
+            raise InvalidInput("entity must be a canonical id 'namespace:local' or an alias")
         if is_canonical_entity(entity):
             sid = self.keys.lookup("entity", tenant, entity)
             if sid is None:
                 if not create:
                     return None
-                sid = self.keys.bind("entity", new_stream_id(), tenant, entity)
+                sid = self._bind("entity", tenant, entity)
             return sid, entity
         sid = self.keys.lookup("alias", tenant, _surface(entity))
         if sid is None:
@@ -229,9 +238,25 @@ class WriteSide:
             raise NotFound("the alias points at an entity that no longer exists")
         return sid, canonical
 
+    def _bind(self, kind: str, *parts: str) -> str:
+        """Bind a natural key to a new stream (or get the stream another bind gave it). A
+        stream created here has no events yet: its empty state is cached, not loaded."""
+        fresh = new_stream_id()
+        sid = self.keys.bind(kind, fresh, *parts)
+        if sid == fresh:
+            self._remember(EntityState(sid))
+        return sid
+
+    def resolve(self, tenant: str, entity: str) -> tuple[str, str]:
+        """(stream id, canonical entity), creating the stream on first use."""
+        found = self.entity_stream(tenant, entity, create=True)
+        if found is None:  # unreachable: create=True always yields a stream
+            raise NotFound("entity could not be resolved")
+        return found
+
     def system_stream(self, kind: str, tenant: str) -> str:
         sid = self.keys.lookup(kind, tenant)
-        return sid or self.keys.bind(kind, new_stream_id(), tenant)
+        return sid or self._bind(kind, tenant)
 
     def fact_state(self, uow: UnitOfWork, fact_id: str) -> tuple[EntityState, str]:
         st = uow.state(stream_of(fact_id))
@@ -283,16 +308,25 @@ class WriteSide:
         return Receipt.model_validate(receipt)
 
     def acknowledge(self, uow: UnitOfWork, tenant: str, key: str, receipt: Receipt) -> None:
+        """Record ``receipt`` under the key. The stored copy names the events the write
+        appended, this acknowledgement included, so a replay returns the receipt the
+        original caller got (``commit`` fills in the same list)."""
         sid = _ack_stream(self.keys.master.digest("idempotency", tenant, key))
         st = EntityState(sid)
         uow.states[sid] = st
+        k = next(i for i, entry in enumerate(uow.receipts) if entry[0] is receipt)
+        _, first, end = uow.receipts[k]
+        stored = receipt.model_copy(update={
+            "event_ids": [*uow.event_ids(first, end), f"{sid}:{st.version + 1}"]})
         uow.emit(st, WriteAcknowledged(
-            tenant=tenant, receipt=receipt.model_dump(mode="json", exclude={"position"})))
+            tenant=tenant, receipt=stored.model_dump(mode="json", exclude={"position"})))
+        uow.receipts[k] = (receipt, first, len(uow.stored))
 
     # commit -------------------------------------------------------------------------------
 
     def commit(self, uow: UnitOfWork) -> list[Receipt]:
-        if not uow.stored:
+        if not uow.stored:  # an empty transaction is no commit: its time is not used up
+            self.discard(uow)
             return []
         try:
             self.keys.flush()
@@ -310,16 +344,17 @@ class WriteSide:
             raise
         for st in uow.states.values():
             self._remember(st)
-        events = [f"{s.originator_id}:{s.originator_version}" for s in uow.stored]
         out = []
-        for receipt, index in uow.receipts:
+        for receipt, index, end in uow.receipts:
             position = positions[index] if positions else 0
-            mine = events if len(uow.receipts) == 1 else [events[index]]
-            out.append(receipt.model_copy(update={"position": position, "event_ids": mine}))
+            out.append(receipt.model_copy(update={"position": position,
+                                                  "event_ids": uow.event_ids(index, end)}))
         return out
 
     def discard(self, uow: UnitOfWork) -> None:
+        """Drop a unit of work that will not be committed (its states and its time)."""
         self.forget_cached(list(uow.states))
+        self.clock.release(uow.recorded_at)
 
 
 def _surface(text: str) -> str:
@@ -327,7 +362,7 @@ def _surface(text: str) -> str:
 
 
 def new_id() -> str:
-    return str(uuid7())
+    return uuid7_str()
 
 
 # operations -------------------------------------------------------------------------------
@@ -338,9 +373,7 @@ def op_assert(app: WriteSide, uow: UnitOfWork, nf: NewFact, *, supersede: bool =
     if nf.entity is None:
         sid = app.system_stream("unresolved", nf.tenant)
     else:
-        found = app.entity_stream(nf.tenant, nf.entity, create=True)
-        assert found is not None
-        sid, canonical = found
+        sid, canonical = app.resolve(nf.tenant, nf.entity)
         if canonical != nf.entity:
             nf = NewFact(**{**nf.__dict__, "entity": canonical})
     st = uow.state(sid)
@@ -389,9 +422,7 @@ def op_on_fact(app: WriteSide, uow: UnitOfWork, op: str, fact_id: str,
 
 def op_on_entity(app: WriteSide, uow: UnitOfWork, op: str, tenant: str, entity: str,
                  decide: Callable[[EntityState, str], list[DomainEvent]]) -> Receipt:
-    found = app.entity_stream(tenant, entity, create=True)
-    assert found is not None
-    sid, canonical = found
+    sid, canonical = app.resolve(tenant, entity)
     st = uow.state(sid)
     events = decide(st, canonical)
     indexes = uow.emit_all(st, events)
@@ -401,9 +432,7 @@ def op_on_entity(app: WriteSide, uow: UnitOfWork, op: str, tenant: str, entity: 
 
 
 def op_alias(app: WriteSide, uow: UnitOfWork, tenant: str, surface: str, entity: str) -> Receipt:
-    found = app.entity_stream(tenant, entity, create=True)
-    assert found is not None
-    sid, canonical = found
+    sid, canonical = app.resolve(tenant, entity)
     existing = app.keys.lookup("alias", tenant, _surface(surface))
     if existing is not None and existing != sid:
         from memory_es.errors import ConflictError  # noqa: PLC0415

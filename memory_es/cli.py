@@ -4,7 +4,8 @@ Readable aligned tables for people, ``--json`` for scripts (receipts and facts e
 as the pydantic models dump them). Values are JSON when they parse as JSON, else plain
 strings (``Detroit`` and ``'"Detroit"'`` are the same value; ``42`` is a number).
 Times are ISO-8601 and must carry a timezone. A user error prints one line on stderr
-and exits with status 2; no traceback.
+and exits with status 2, never a traceback; ``verify-erasure`` and ``audit-verify``
+exit with 1 when the report is not complete or not ok.
 
 Examples::
 
@@ -30,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from memory_es.errors import InvalidInput, MemoryESError
+from memory_es.errors import InvalidInput, MemoryESError, NotFound
 from memory_es.models import Fact, Receipt
 from memory_es.store import MemoryStore, open_store
 
@@ -299,6 +300,126 @@ def cmd_sql(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
     out.line(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
 
 
+def report_text(report: Any) -> str:
+    """An erasure report as lines: complete or not, then one line per store checked."""
+    lines = [f"erasure complete: {'yes' if report.complete else 'NO'}"]
+    rows = [[c.name, c.result, ", ".join(c.residues) or "-", ", ".join(c.pending) or "-"]
+            for c in report.stores]
+    lines.append(render_table(("store", "result", "residues", "pending"), rows))
+    return "\n".join(lines)
+
+
+def cmd_fact_op(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    operation = getattr(store, args.operation)
+    out.receipt(operation(args.fact_id, reason=args.reason,
+                          idempotency_key=args.idempotency_key))
+
+
+def cmd_resolve_conflict(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.resolve_conflict(args.conflict_id, args.winner, reason=args.reason))
+
+
+def cmd_preview(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    p = store.preview(args.op, args.tenant, args.entity, fact_id=args.fact_id,
+                      motive=args.motive)
+    lines = [f"{p.op} in {p.tenant}: {'HIGH RISK' if p.high_risk else 'not high risk'}",
+             f"confirmation token: {p.token}",
+             f"facts ({len(p.facts)}): {', '.join(p.facts) or '-'}",
+             f"derived facts outside it ({len(p.derived)}): {', '.join(p.derived) or '-'}",
+             f"stores: {', '.join(p.stores) or '-'}",
+             f"caches: {', '.join(p.caches) or '-'}",
+             f"exports: {', '.join(p.exports) or '-'}",
+             f"irreversible: {', '.join(p.irreversible) or 'nothing'}"]
+    lines += [f"why: {r}" for r in p.reasons]
+    out.data(p.model_dump(mode="json"), "\n".join(lines))
+
+
+def _deletion(out: Output, receipt: Any) -> None:
+    text = (f"{receipt.op}: {receipt.effect}  receipt {receipt.receipt_id}"
+            f"  facts {receipt.fact_count}  keys destroyed {len(receipt.key_ids)}"
+            f"  recorded {show_time(receipt.recorded_at)}")
+    if receipt.report is not None:
+        text += "\n" + report_text(receipt.report)
+    out.data(receipt.model_dump(mode="json"), text)
+
+
+def cmd_purge(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _deletion(out, store.purge(args.tenant, args.entity, fact_id=args.fact_id,
+                               confirm=args.confirm, requested_by=args.requested_by))
+
+
+def cmd_erase(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _deletion(out, store.erase(args.tenant, args.entity, motive=args.motive,
+                               requested_by=args.requested_by, fact_id=args.fact_id,
+                               confirm=args.confirm))
+
+
+def cmd_verify_erasure(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    given = args.receipt
+    receipt: dict[str, Any]
+    if given == "-" or Path(given).is_file():
+        text = sys.stdin.read() if given == "-" else Path(given).read_text()
+        try:
+            receipt = json.loads(text)
+        except ValueError as e:
+            raise InvalidInput("the receipt file is not JSON") from e
+        if not isinstance(receipt, dict):
+            raise InvalidInput("the receipt file must hold one JSON object")
+    else:
+        found = [r for r in store.receipts() if r.get("receipt_id") == given]
+        if not found:
+            raise NotFound(f"no deletion receipt {given} in the audit log")
+        receipt = found[0]
+    report = store.verify_erasure(receipt)
+    out.data(report.model_dump(mode="json"), report_text(report))
+    return 0 if report.complete else 1
+
+
+def cmd_audit_verify(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    r = store.audit_verify()
+    text = (f"audit log {'verified' if r.ok else 'FAILED'}: {r.events_checked} events in"
+            f" {r.streams_checked} streams ({r.authenticated} authenticated,"
+            f" {r.shredded} shredded), {r.receipts_checked} deletion receipts")
+    text += "".join(f"\n  problem: {p}" for p in r.problems)
+    out.data(r.model_dump(mode="json"), text)
+    return 0 if r.ok else 1
+
+
+def cmd_replay(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    table = store.replay(args.known_at, args.valid_at)
+    if args.out:
+        import pyarrow.parquet as pq  # noqa: PLC0415
+
+        pq.write_table(table, args.out)
+        out.data({"path": args.out, "rows": table.num_rows},
+                 f"wrote {table.num_rows} versions to {args.out}")
+        return
+    rows = table.to_pylist()
+    for row in rows:  # fact_versions keeps values as JSON text; show them as values
+        if isinstance(row.get("value"), str):
+            row["value"] = json.loads(row["value"])
+    if out.as_json:
+        out.line(dumps(rows))
+        return
+    columns = [c for c in ("fact_id", "entity", "attribute", "value", "valid_from",
+                           "valid_until", "state", "present_state") if c in table.column_names]
+    if not rows:
+        out.line("(no facts)")
+        return
+    out.line(render_table(columns, [[r[c] for c in columns] for r in rows]))
+
+
+def cmd_history(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    entries = store.history(args.tenant, args.fact_id)
+    if out.as_json:
+        out.line(dumps([e.model_dump(mode="json") for e in entries]))
+        return
+    rows = [[e.recorded_at, e.op, ", ".join(e.fact_ids), e.value, e.state, e.source, e.reason]
+            for e in entries]
+    out.line(render_table(("recorded_at", "op", "facts", "value", "state", "source", "reason"),
+                          rows))
+
+
 # the demo -------------------------------------------------------------------------------
 
 def _day(text: str) -> datetime:
@@ -373,13 +494,9 @@ def _demo_erasure(store: MemoryStore, tenant: str, say: Callable[..., None]) -> 
     receipt = store.purge(tenant, "user:dana", **kwargs)
     report = store.verify_erasure(receipt)
     dump = report.model_dump(mode="json") if hasattr(report, "model_dump") else report
-    say(f"   purge receipt: {getattr(receipt, 'event_id', receipt)}")
-    say(f"   erasure complete: {getattr(report, 'complete', '?')}")
-    for entry in getattr(report, "stores", []) or []:
-        name = getattr(entry, "name", None) or getattr(entry, "store", "?")
-        residues = getattr(entry, "residues", None)
-        found = "clean" if not residues else f"{len(residues)} residue(s)"
-        say(f"     {name}: {found}")
+    say(f"   deletion receipt {getattr(receipt, 'receipt_id', '?')}"
+        f" (keys destroyed: {len(getattr(receipt, 'key_ids', []) or [])})")
+    say(_indent(report_text(report)))
     left = store.current(tenant, entity="user:dana")
     say(f"   facts about user:dana left: {len(left)}")
     return {"receipt": receipt.model_dump(mode="json") if hasattr(receipt, "model_dump")
@@ -416,7 +533,7 @@ def cmd_demo(args: argparse.Namespace, out: Output) -> None:
 
 # the parser -----------------------------------------------------------------------------
 
-Handler = Callable[[MemoryStore, argparse.Namespace, Output], None]
+Handler = Callable[[MemoryStore, argparse.Namespace, Output], int | None]
 
 
 def _globals(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -459,7 +576,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="memory-es",
         description="Event-sourced, bitemporal fact store for AI-agent memory.",
         epilog="Times are ISO-8601 with a timezone, e.g. 2025-07-01T00:00:00Z. "
-               "Exit status: 0 ok, 2 user error.")
+               "Exit status: 0 ok, 1 an erasure or audit report that is not clean, 2 user error.")
     _globals(parser, top=True)
     common = argparse.ArgumentParser(add_help=False)
     _globals(common, top=False)
@@ -528,6 +645,67 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--classification", default="internal",
                    choices=["public", "internal", "restricted", "confidential"])
 
+    for name, help_text in (("archive", "mark delete: hidden from every read; reversible"),
+                            ("restore", "undo archive"),
+                            ("mask", "replace the content by a placeholder everywhere"),
+                            ("unmask", "undo mask"),
+                            ("forget-fact", "cascade soft delete (terminal)")):
+        p = command(name, cmd_fact_op, help_text)
+        p.set_defaults(operation=name.replace("-", "_"))
+        p.add_argument("fact_id")
+        p.add_argument("--reason")
+        p.add_argument("--idempotency-key", metavar="KEY")
+
+    p = command("resolve-conflict", cmd_resolve_conflict,
+                "settle an open conflict in favour of WINNER (a fact id)")
+    p.add_argument("conflict_id")
+    p.add_argument("winner")
+    p.add_argument("--reason")
+
+    p = command("preview", cmd_preview,
+                "list what a destructive operation would touch, with its confirmation token")
+    p.add_argument("op", help="purge, erase, forget_entity, ...")
+    p.add_argument("tenant")
+    p.add_argument("entity", nargs="?")
+    p.add_argument("--fact-id")
+    p.add_argument("--motive")
+
+    p = command("purge", cmd_purge,
+                "crypto-shred an entity, or one fact with its drift chain (irreversible)")
+    p.add_argument("tenant")
+    p.add_argument("entity", nargs="?")
+    p.add_argument("--fact-id")
+    p.add_argument("--confirm", metavar="TOKEN", help="the preview's token (high-risk purges)")
+    p.add_argument("--requested-by")
+
+    p = command("erase", cmd_erase, "route an erasure request by motive (mask, purge, ...)")
+    p.add_argument("tenant")
+    p.add_argument("entity", nargs="?")
+    p.add_argument("--motive", required=True,
+                   choices=["user_request", "legal_erasure", "system_cleanup",
+                            "security_incident"])
+    p.add_argument("--fact-id")
+    p.add_argument("--confirm", metavar="TOKEN")
+    p.add_argument("--requested-by")
+
+    p = command("verify-erasure", cmd_verify_erasure,
+                "check every store again for what a deletion receipt removed (exit 1 if not"
+                " complete)")
+    p.add_argument("receipt", help="a receipt id, a JSON file of the receipt, or - for stdin")
+
+    command("audit-verify", cmd_audit_verify,
+            "recompute the log's hash chains and the receipt chain (exit 1 on a problem)")
+
+    p = command("replay", cmd_replay,
+                "belief at --known-at rebuilt from the log alone (audit read)")
+    p.add_argument("--known-at", type=parse_time, metavar="TIME", required=True)
+    p.add_argument("--valid-at", type=parse_time, metavar="TIME")
+    p.add_argument("--out", metavar="PATH", help="write Parquet instead of printing")
+
+    p = command("history", cmd_history, "every event that touched a fact and its chain")
+    p.add_argument("tenant")
+    p.add_argument("fact_id")
+
     p = command("current", cmd_current, "facts true now")
     p.add_argument("tenant")
     p.add_argument("--entity")
@@ -573,14 +751,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         handler: Handler = args.handler
         with opened(args) as store:
-            handler(store, args, out)
+            status = handler(store, args, out)
     except MemoryESError as e:
         print(f"memory-es: error: {e}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print("memory-es: interrupted", file=sys.stderr)
         return 130
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":

@@ -51,17 +51,33 @@ class TransactionClock:
     def __init__(self, clock: ClockFn | None = None, last: int = 0) -> None:
         self._clock = clock or system_clock
         self._last = last
+        self._prev = last
         self._lock = threading.Lock()
 
     def now(self) -> int:
-        """The clock's present time, for reads ("current" is evaluated when read)."""
+        """The present time for reads ("current" is evaluated when read).
+
+        Never before the last commit: with a clock that stands still or stepped back,
+        a read right after a write still sees it (read-your-writes).
+        """
+        return max(self._read(), self._last)
+
+    def _read(self) -> int:
         return to_micros(self._clock(), "clock()")
 
     def tick(self) -> int:
         """The next transaction time."""
         with self._lock:
-            self._last = max(self.now(), self._last + 1)
+            self._prev = self._last
+            self._last = max(self._read(), self._last + 1)
             return self._last
+
+    def release(self, handed_out: int) -> None:
+        """Take back a time from :meth:`tick` whose unit of work wrote nothing, so the
+        next commit still gets ``max(clock(), previous commit + 1 µs)``."""
+        with self._lock:
+            if self._last == handed_out:
+                self._last = self._prev
 
     def observe(self, recorded_at: int) -> None:
         """Never hand out a time at or before one already in the log."""

@@ -29,7 +29,6 @@ from memory_es.domain.events import DeletionReceiptIssued, EntityPurged, FactCha
 from memory_es.domain.lifecycle import TERMINAL_STATES
 from memory_es.errors import (
     ConfirmationRequired,
-    ErasedContent,
     IntegrityViolation,
     InvalidInput,
     NotFound,
@@ -43,7 +42,6 @@ from memory_es.models import (
     Receipt,
     StoreCheck,
 )
-
 from projections.erasure import exports_residue, versions_residue
 
 if TYPE_CHECKING:

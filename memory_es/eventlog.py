@@ -8,16 +8,27 @@ the few statements the library has no call for (a position lookup, compaction).
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from eventsourcing.persistence import ApplicationRecorder, InfrastructureFactory
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    InfrastructureFactory,
+    PersistenceError,
+)
 from eventsourcing.utils import Environment
 
-from memory_es.crypto.keystore import KeyStore, PostgresKeyBackend, SqliteKeyBackend
+from memory_es.crypto.keystore import (
+    KeyStore,
+    PostgresKeyBackend,
+    SqlBackend,
+    SqliteKeyBackend,
+)
 from memory_es.crypto.master import MasterKey
-from memory_es.errors import InvalidInput
+from memory_es.errors import InvalidInput, MemoryESError
 
 APP_NAME = "memory_es"
 
@@ -47,6 +58,17 @@ class EventLog:
     _factory: Any
 
 
+def _key_store(backend: Callable[[], SqlBackend], master: MasterKey) -> KeyStore:
+    """A key store on a new backend connection, closed again if the store refuses to open
+    (a wrong master key, say)."""
+    opened = backend()
+    try:
+        return KeyStore(opened, master)
+    except BaseException:
+        opened.close()
+        raise
+
+
 class SqliteEventLog(EventLog):
     kind = "sqlite"
 
@@ -59,7 +81,11 @@ class SqliteEventLog(EventLog):
         })
         self._factory = InfrastructureFactory.construct(env)
         self.recorder = self._factory.application_recorder()
-        self.keys = KeyStore(SqliteKeyBackend(root / "keys.db"), master)
+        try:
+            self.keys = _key_store(lambda: SqliteKeyBackend(root / "keys.db"), master)
+        except BaseException:
+            self._factory.close()
+            raise
         with self._raw() as conn:
             conn.execute("PRAGMA secure_delete=ON")
 
@@ -86,35 +112,73 @@ class SqliteEventLog(EventLog):
         self.keys.backend.compact()
 
 
+SCHEMA_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
+# DSN parameters the eventsourcing postgres module can be given; anything else (sslmode,
+# options, ...) would be dropped silently, so it is refused: set it as a libpq environment
+# variable instead (PGSSLMODE, PGOPTIONS, ...), which both connections honour.
+DSN_KEYS = frozenset({"host", "hostaddr", "port", "dbname", "user", "password",
+                      "connect_timeout"})
+
+
+def _postgres_settings(dsn: str, schema: str) -> dict[str, str]:
+    """eventsourcing's POSTGRES_* settings for ``dsn``; refuses what it cannot carry."""
+    import psycopg  # noqa: PLC0415  (only needed on PostgreSQL)
+    from psycopg.conninfo import conninfo_to_dict  # noqa: PLC0415
+
+    try:
+        info = conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError as e:
+        raise InvalidInput("dsn is not a valid PostgreSQL connection string") from e
+    unsupported = sorted(set(info) - DSN_KEYS)
+    if unsupported:
+        raise InvalidInput(
+            f"dsn parameter(s) {', '.join(unsupported)} cannot be passed to the event log;"
+            " set them as libpq environment variables (e.g. PGSSLMODE) instead")
+    host = str(info.get("host") or info.get("hostaddr") or "127.0.0.1")
+    settings = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": str(info.get("dbname") or "postgres"),
+        "POSTGRES_HOST": host,
+        "POSTGRES_PORT": str(info.get("port") or "5432"),
+        "POSTGRES_USER": str(info.get("user") or "postgres"),
+        "POSTGRES_PASSWORD": str(info.get("password") or ""),
+        "POSTGRES_SCHEMA": schema,
+        "ORIGINATOR_ID_TYPE": "text",
+    }
+    if info.get("connect_timeout"):
+        settings["POSTGRES_CONNECT_TIMEOUT"] = str(info["connect_timeout"])
+    return settings
+
+
 class PostgresEventLog(EventLog):
     kind = "postgres"
 
     def __init__(self, dsn: str, master: MasterKey, schema: str | None = None) -> None:
         import psycopg  # noqa: PLC0415
-        from psycopg.conninfo import conninfo_to_dict  # noqa: PLC0415
 
-        try:
-            info = conninfo_to_dict(dsn)
-        except psycopg.ProgrammingError as e:
-            raise InvalidInput("dsn is not a valid PostgreSQL connection string") from e
-        options = str(info.pop("options", "") or "")
         self.schema = schema or "public"
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
-        env = Environment(APP_NAME, {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": str(info.get("dbname", "postgres")),
-            "POSTGRES_HOST": str(info.get("host", "127.0.0.1")),
-            "POSTGRES_PORT": str(info.get("port", "5432")),
-            "POSTGRES_USER": str(info.get("user", "postgres")),
-            "POSTGRES_PASSWORD": str(info.get("password", "")),
-            "POSTGRES_SCHEMA": self.schema,
-            "ORIGINATOR_ID_TYPE": "text",
-        })
-        del options
-        self._factory = InfrastructureFactory.construct(env)
-        self.recorder = self._factory.application_recorder()
-        self.keys = KeyStore(PostgresKeyBackend(dsn, self.schema), master)
+        if not SCHEMA_RE.match(self.schema):
+            raise InvalidInput("schema must be a plain identifier (letters, digits, '_')")
+        env = Environment(APP_NAME, _postgres_settings(dsn, self.schema))
+        try:
+            # Two processes creating the schema at once: one wins, the other sees it.
+            with (psycopg.connect(dsn, autocommit=True) as conn,
+                  contextlib.suppress(psycopg.errors.UniqueViolation)):
+                conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+            self._factory = InfrastructureFactory.construct(env)
+            self.recorder = self._factory.application_recorder()
+        except (psycopg.Error, PersistenceError) as e:
+            with contextlib.suppress(Exception):
+                self._factory.close()
+            raise MemoryESError(f"cannot open the event log on PostgreSQL: {_reason(e)}") from e
+        try:
+            self.keys = _key_store(lambda: PostgresKeyBackend(dsn, self.schema), master)
+        except psycopg.Error as e:
+            self._factory.close()
+            raise MemoryESError(f"cannot open the key store on PostgreSQL: {_reason(e)}") from e
+        except BaseException:
+            self._factory.close()
+            raise
 
     def position_of(self, stream_id: str, version: int) -> int | None:
         with self.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
@@ -126,3 +190,9 @@ class PostgresEventLog(EventLog):
 
     def compact(self) -> None:
         self.keys.backend.compact()
+
+
+def _reason(error: BaseException) -> str:
+    """The driver's first line (names host, port, database or user; never the password)."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")

@@ -23,7 +23,8 @@ class Receipt(_Model):
     fact_ids: list[str] = Field(default_factory=list, description="every fact it wrote or touched")
     position: int = Field(description="global log position of the main event")
     recorded_at: datetime = Field(description="transaction time of the commit (UTC)")
-    conflict_id: str | None = Field(default=None, description="set when the write opened a conflict")
+    conflict_id: str | None = Field(default=None,
+                                    description="set when the write opened a conflict")
     outcome: str = Field(default="applied",
                          description="applied | reinforced | conflicted | noop")
     idempotent_replay: bool = Field(

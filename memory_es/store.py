@@ -52,7 +52,7 @@ from memory_es.ids import stream_of
 from memory_es.models import AuditReport, DeletionReceipt, ErasureReport, Fact, Preview, Receipt
 from projections import queries
 from projections.catchup import Catchup, Progress
-from projections.connection import arrow, connect
+from projections.connection import arrow, connect, user_query
 from projections.erasure import EXPORTS_DDL, rewrite_database
 from projections.schema import DDL, PUBLIC_COLUMNS, VIEWS
 from projections.versions import VersionProjector
@@ -84,12 +84,10 @@ class _Writes:
                   now_default: bool, **kw: Any) -> Callable[[int], NewFact]:
         check_tenant(tenant)
         mention = check_text("mention", kw.get("mention"), 512)
-        if entity is None:
-            if not mention:
-                raise InvalidInput("give an entity, or entity=None with mention='...'")
-        elif not is_canonical_entity(entity):
-            if not isinstance(entity, str) or not entity.strip():
-                raise InvalidInput("entity must be a canonical id 'namespace:local' or an alias")
+        if entity is None and not mention:
+            raise InvalidInput("give an entity, or entity=None with mention='...'")
+        if entity is not None and (not isinstance(entity, str) or not entity.strip()):
+            raise InvalidInput("entity must be a canonical id 'namespace:local' or an alias")
         check_attribute(attribute)
         check_value(value)
         vf = optional_micros(valid_from, "valid_from")
@@ -302,6 +300,10 @@ class Transaction(_Writes):
 
     def _run(self, op: Callable[[UnitOfWork], Receipt], tenant: str | None = None,
              idempotency_key: str | None = None) -> Receipt:
+        if idempotency_key is not None and tenant is not None:
+            replay = self._ws.replayed_receipt(tenant, idempotency_key)
+            if replay is not None:  # committed before: the original receipt, nothing staged
+                return replay
         receipt = op(self._uow)
         if idempotency_key is not None and tenant is not None:
             self._ws.acknowledge(self._uow, tenant, idempotency_key, receipt)
@@ -316,7 +318,7 @@ class MemoryStore(_Writes):
         self._log = log
         self._views_settings = dict(views_settings or {})
         self._erasables: list[Erasable] = []
-        self._last_rewrite = 0
+        self._last_rewrite = 0  # read from the views' meta table once it is open
         self._clock = TransactionClock(clock)
         self._ws = WriteSide(log, self._clock)
         self._lock = threading.RLock()
@@ -327,6 +329,8 @@ class MemoryStore(_Writes):
         self._projector = VersionProjector(self._con)
         self._catchup = Catchup(log.recorder, self._ws.mapper, self._projector)
         self._closed = False
+        rows = self._con.execute("SELECT value FROM meta WHERE name = 'last_rewrite'").fetchall()
+        self._last_rewrite = int(rows[0][0]) if rows else 0
         self._erasure = ErasureService(self)
         self._erasure.finish_pending()
         self._catchup.run()
@@ -458,14 +462,15 @@ class MemoryStore(_Writes):
             self._set_read_time()
             if tenant is None:
                 return arrow(self._con, f"SELECT * FROM {name}")
-            return arrow(self._con, f"SELECT * FROM {name} WHERE tenant = ?", [check_tenant(tenant)])
+            return arrow(self._con, f"SELECT * FROM {name} WHERE tenant = ?",
+                         [check_tenant(tenant)])
 
     def sql(self, query: str, params: Sequence[Any] | None = None) -> pa.Table:
         """Run SQL over the views (``memory_es_now`` and friends are set to the clock)."""
         with self._lock:
             self.catch_up()
             self._set_read_time()
-            return arrow(self._con, query, list(params) if params else None)
+            return user_query(self._con, query, list(params) if params else None)
 
     def export(self, path: str | Path, tenant: str | None = None, *,
                valid_at: datetime | None = None, known_at: datetime | None = None) -> Path:
@@ -506,10 +511,12 @@ class MemoryStore(_Writes):
     def _compact(self) -> None:
         """Physically drop deleted bytes from every store file (SPEC §8)."""
         self._log.compact()
+        self._last_rewrite = self._clock.now()
+        self._con.execute("INSERT INTO meta VALUES ('last_rewrite', ?) ON CONFLICT (name) "
+                          "DO UPDATE SET value = excluded.value", [str(self._last_rewrite)])
         rewrite_database(self._con, self._views_file)
         self._con = self._connect_views()
         self._projector.con = self._con
-        self._last_rewrite = self._clock.now()
         for erasable in self._erasables:
             compact = getattr(erasable, "compact", None)
             if compact is not None:
@@ -551,7 +558,8 @@ class MemoryStore(_Writes):
             self.catch_up()
             scope = self._erasure.scope(tenant, entity, fact_id)
             if effect == "forget" and fact_id is None:
-                receipts = [self.forget_entity(tenant, scope.entity or "", reason=f"erase: {motive}")]
+                receipts = [self.forget_entity(tenant, scope.entity or "",
+                                               reason=f"erase: {motive}")]
             else:
                 targets = [fact_id] if fact_id is not None else scope.fact_ids
                 live = sorted(

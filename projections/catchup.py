@@ -17,17 +17,23 @@ from projections.versions import VersionProjector
 BATCH = 5_000
 
 Progress = Callable[[int, int], None]
+Follower = Callable[[list[str], int, int], None]
+"""Called after each applied batch with (fact ids touched, position after the batch,
+position before it), e.g. :meth:`projections.recall.RecallIndex.follow`. Followers
+derive from ``fact_versions`` and keep their own tracking position; they must not raise."""
 
 
 class Catchup:
     """Applies every event after the tracked position, one DuckDB transaction per batch."""
 
     def __init__(self, recorder: ApplicationRecorder, mapper: SealingMapper,
-                 projector: VersionProjector, batch: int = BATCH) -> None:
+                 projector: VersionProjector, batch: int = BATCH,
+                 followers: list[Follower] | None = None) -> None:
         self.recorder = recorder
         self.mapper = mapper
         self.projector = projector
         self.batch = batch
+        self.followers: list[Follower] = list(followers or [])
 
     def position(self) -> int:
         rows = self.projector.con.execute(
@@ -47,9 +53,13 @@ class Catchup:
                 start=position + 1, limit=self.batch, stop=head)
             if not notes:
                 break
-            batch: list[tuple[int, Unsealed]] = [(n.id, self.mapper.open(n)) for n in notes]
-            position = notes[-1].id
-            self.projector.apply(batch, position)
+            opened = self.mapper.open_many(notes)  # keys fetched once per batch
+            batch: list[tuple[int, Unsealed]] = [
+                (n.id, u) for n, u in zip(notes, opened, strict=True)]
+            since, position = position, notes[-1].id
+            touched = sorted(self.projector.apply(batch, position))
+            for follower in self.followers:
+                follower(touched, position, since)
             applied += len(notes)
             if progress is not None:
                 progress(position - start, head - start)

@@ -30,10 +30,9 @@ def rewrite_database(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     fresh = path.with_name(path.name + ".rewrite")
     for leftover in (fresh, fresh.with_name(fresh.name + ".wal")):
         leftover.unlink(missing_ok=True)
-    current = con.execute("SELECT current_database()").fetchone()
-    assert current is not None
+    (current,) = con.execute("SELECT current_database()").fetchall()[0]
     con.execute(f"ATTACH '{fresh}' AS memory_es_fresh")
-    con.execute(f'COPY FROM DATABASE "{current[0]}" TO memory_es_fresh')
+    con.execute(f'COPY FROM DATABASE "{current}" TO memory_es_fresh')
     con.execute("DETACH memory_es_fresh")
     con.execute("CHECKPOINT")
     con.close()

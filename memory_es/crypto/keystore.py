@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -20,6 +20,8 @@ from memory_es.crypto.sealing import DataKey, new_key_material
 from memory_es.errors import ErasedContent, IntegrityViolation, MemoryESError
 
 CHECK_PLAINTEXT = b"memory-es master key check"
+PREFETCH_CHUNK = 500  # ids per IN (...) query
+FLUSH_CHUNK = 100  # rows per INSERT statement
 
 
 def entity_key_id(stream_id: str) -> str:
@@ -140,7 +142,8 @@ class KeyStore:
             " stream_id TEXT NOT NULL, kind TEXT NOT NULL)",
             "CREATE INDEX IF NOT EXISTS me_names_stream ON me_names (stream_id)",
             f"CREATE TABLE IF NOT EXISTS me_meta (name TEXT PRIMARY KEY, value {blob})",
-            "CREATE TABLE IF NOT EXISTS me_pending (stream_id TEXT NOT NULL, version BIGINT NOT NULL,"
+            "CREATE TABLE IF NOT EXISTS me_pending (stream_id TEXT NOT NULL,"
+            " version BIGINT NOT NULL,"
             " key_ids TEXT NOT NULL, unlink INTEGER NOT NULL, PRIMARY KEY (stream_id, version))",
         ):
             backend.execute(ddl)
@@ -203,28 +206,56 @@ class KeyStore:
                 return
             now = time.time_ns() // 1000
             keys, names = self._staged_keys, self._staged_names
+            try:
+                with self.backend.transaction():
+                    # A few multi-row statements, not two per key (a batch stages thousands).
+                    self._insert_many(
+                        "INSERT INTO me_keys (key_id, stream_id, parent, wrapped, created_at)",
+                        [(k, sid, parent, wrapped, now)
+                         for k, (sid, parent, wrapped) in keys.items()])
+                    stored = {str(k): bytes(w) for k, w in self._select_in(
+                        "SELECT key_id, wrapped FROM me_keys WHERE key_id", list(keys))}
+                    for key_id, (_, _, wrapped) in keys.items():
+                        if stored.get(key_id) != wrapped:
+                            raise ConcurrentWriteError(
+                                "another writer created the same key at the same time; retry")
+                    self._insert_many("INSERT INTO me_names (digest, stream_id, kind)",
+                                      [(d, sid, kind) for d, (sid, kind) in names.items()])
+                    bound = {bytes(d): str(sid) for d, sid in self._select_in(
+                        "SELECT digest, stream_id FROM me_names WHERE digest", list(names))}
+                    for digest, (stream_id, _) in names.items():
+                        if bound.get(digest) != stream_id:
+                            raise ConcurrentWriteError(
+                                "another writer created this entity at the same time; retry")
+            except ConcurrentWriteError:
+                # Events sealed under our keys must not be written: forget what was staged.
+                for key_id in keys:
+                    self._cache.pop(key_id, None)
+                for digest in names:
+                    self._names.pop(digest, None)
+                self._staged_keys, self._staged_names = {}, {}
+                raise
+            # Only a committed flush empties the stage; a failed one is retried next commit.
             self._staged_keys, self._staged_names = {}, {}
-            with self.backend.transaction():
-                for key_id, (stream_id, parent, wrapped) in keys.items():
-                    self.backend.execute(
-                        "INSERT INTO me_keys (key_id, stream_id, parent, wrapped, created_at)"
-                        " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                        (key_id, stream_id, parent, wrapped, now))
-                for digest, (stream_id, kind) in names.items():
-                    self.backend.execute(
-                        "INSERT INTO me_names (digest, stream_id, kind) VALUES (?, ?, ?)"
-                        " ON CONFLICT DO NOTHING", (digest, stream_id, kind))
-                    rows = self.backend.execute(
-                        "SELECT stream_id FROM me_names WHERE digest = ?", (digest,))
-                    if str(rows[0][0]) != stream_id:
-                        self._names.pop(digest, None)
-                        raise ConcurrentWriteError(
-                            "another writer created this entity at the same time; retry")
-            for key_id in keys:
-                rows = self.backend.execute(
-                    "SELECT wrapped FROM me_keys WHERE key_id = ?", (key_id,))
-                if rows and bytes(rows[0][0]) != keys[key_id][2]:
-                    self._cache.pop(key_id, None)  # another writer's key won: use theirs
+
+    def _insert_many(self, insert: str, rows: list[tuple[Any, ...]]) -> None:
+        """``insert`` (``INSERT INTO t (columns)``) of ``rows``, many rows per statement."""
+        if not rows:
+            return
+        per_row = "(" + ", ".join("?" * len(rows[0])) + ")"
+        for i in range(0, len(rows), FLUSH_CHUNK):
+            part = rows[i:i + FLUSH_CHUNK]
+            self.backend.execute(
+                f"{insert} VALUES {', '.join([per_row] * len(part))} ON CONFLICT DO NOTHING",
+                [v for row in part for v in row])
+
+    def _select_in(self, select: str, ids: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """Rows of ``select`` (ending ``WHERE column``) whose column is one of ``ids``."""
+        rows: list[tuple[Any, ...]] = []
+        for i in range(0, len(ids), PREFETCH_CHUNK):
+            part = ids[i:i + PREFETCH_CHUNK]
+            rows += self.backend.execute(f"{select} IN ({', '.join('?' * len(part))})", part)
+        return rows
 
     # data keys --------------------------------------------------------------------------
 
@@ -255,6 +286,34 @@ class KeyStore:
             data_key = DataKey(key_id, material)
             self._cache[key_id] = data_key
             return data_key
+
+    def prefetch(self, wanted: Mapping[str, str]) -> None:
+        """Load the uncached keys of ``wanted`` (key id -> stream id) with one query per
+        500 ids, chain keys' parents included, instead of one query per key. Keys missing
+        or destroyed are left alone: :meth:`key` reports them when they are asked for."""
+        with self._lock:
+            todo = [k for k in wanted if k not in self._cache and k not in self._fresh]
+            if len(todo) < 2:
+                return
+            ids = dict.fromkeys(todo)
+            for key_id in todo:
+                if key_id.startswith("c/"):
+                    parent = entity_key_id(wanted[key_id])
+                    if parent not in self._cache and parent not in self._fresh:
+                        ids[parent] = None
+            found: dict[str, tuple[bytes, str | None]] = {
+                str(key_id): (bytes(wrapped), None if parent is None else str(parent))
+                for key_id, wrapped, parent in self._select_in(
+                    "SELECT key_id, wrapped, parent FROM me_keys WHERE key_id", list(ids))}
+            for key_id, (wrapped, parent) in found.items():
+                if parent is None:
+                    self._cache[key_id] = DataKey(key_id, self.master.unwrap(key_id, wrapped))
+            for key_id, (wrapped, parent) in found.items():
+                if parent is not None:
+                    parent_key = self._cache.get(parent)
+                    if parent_key is not None:
+                        material = parent_key.open(wrapped, b"key:" + key_id.encode())
+                        self._cache[key_id] = DataKey(key_id, material)
 
     def _wrap(self, key_id: str, material: bytes, parent: str | None, stream_id: str) -> bytes:
         if parent is None:

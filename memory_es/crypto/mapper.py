@@ -16,10 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from eventsourcing.persistence import StoredEvent
+from pydantic_core import from_json
 
 from memory_es.crypto.keystore import KeyStore
 from memory_es.crypto.sealing import DataKey
@@ -27,6 +28,7 @@ from memory_es.errors import ErasedContent, IntegrityViolation
 
 MAGIC = b"ME1"
 _HEAD = struct.Struct(">3sq32sB")
+_KID_LEN_AT = _HEAD.size - 1
 
 
 def chain_hash(previous: bytes, stored: StoredEvent) -> bytes:
@@ -39,23 +41,74 @@ def chain_hash(previous: bytes, stored: StoredEvent) -> bytes:
     return h.digest()
 
 
+def parse_body(plaintext: bytes) -> Any:
+    """An event body from its JSON: pydantic-core's parser (about twice as fast as
+    ``json.loads``, with string keys cached), which yields the same values for every
+    body the mapper writes (pydantic's own JSON: UTF-8, finite numbers, no surrogates)."""
+    return from_json(plaintext, cache_strings="keys")
+
+
+def _kid_len(state: bytes) -> int:
+    return state[_KID_LEN_AT] if len(state) > _KID_LEN_AT and state[:3] == MAGIC else 0
+
+
 def _aad(stream_id: str, version: int, topic: str, header: bytes) -> bytes:
     """Associated data: the event's identity and its whole clear header (time, previous
     hash, key id), so neither can be edited or re-hashed without failing authentication."""
     return f"{stream_id}|{version}|{topic}|".encode() + header
 
 
-@dataclass(frozen=True, slots=True)
-class Unsealed:
-    """One stored event opened: header fields and the body (None when shredded)."""
+_LAZY: Any = object()
 
-    stream_id: str
-    version: int
-    topic: str
-    recorded_at: int
-    prev_hash: bytes
-    kid: str
-    body: dict[str, Any] | None
+
+class Unsealed:
+    """One stored event opened: header fields and the body (None when shredded).
+
+    The body is parsed from the decrypted ``plaintext`` on first access: the columnar
+    projection hands plaintexts to DuckDB in bulk and never builds the dicts."""
+
+    __slots__ = ("_body", "_plaintext", "kid", "prev_hash", "recorded_at", "stream_id", "topic",
+                 "version")
+
+    def __init__(self, stream_id: str, version: int, topic: str, recorded_at: int,
+                 prev_hash: bytes, kid: str, body: dict[str, Any] | None = _LAZY, *,
+                 plaintext: bytes | None = None) -> None:
+        self.stream_id = stream_id
+        self.version = version
+        self.topic = topic
+        self.recorded_at = recorded_at
+        self.prev_hash = prev_hash
+        self.kid = kid
+        self._body = body
+        self._plaintext = plaintext
+
+    @property
+    def body(self) -> dict[str, Any] | None:
+        body = self._body
+        if body is _LAZY:
+            body = self._body = None if self._plaintext is None else parse_body(self._plaintext)
+        return body
+
+    @property
+    def plaintext(self) -> bytes | None:
+        """The body's JSON as stored (None when shredded)."""
+        if self._plaintext is None and self._body is not _LAZY and self._body is not None:
+            self._plaintext = json.dumps(self._body, ensure_ascii=False,
+                                         separators=(",", ":")).encode()
+        return self._plaintext
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.stream_id, self.version, self.topic, self.recorded_at, self.prev_hash,
+                self.kid, self.body)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unsealed) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  (like the mutable-bodied dataclass it replaced)
+
+    def __repr__(self) -> str:
+        return (f"Unsealed(stream_id={self.stream_id!r}, version={self.version}, "
+                f"topic={self.topic!r}, kid={self.kid!r}, shredded={self.plaintext is None})")
 
 
 class SealingMapper:
@@ -68,7 +121,8 @@ class SealingMapper:
                   recorded_at: int, prev_hash: bytes, key: DataKey | None) -> StoredEvent:
         kid_bytes = (key.key_id if key is not None else "").encode()
         header = _HEAD.pack(MAGIC, recorded_at, prev_hash or bytes(32), len(kid_bytes)) + kid_bytes
-        body = payload if key is None else key.seal(payload, _aad(stream_id, version, topic, header))
+        body = (payload if key is None
+                else key.seal(payload, _aad(stream_id, version, topic, header)))
         return StoredEvent(
             originator_id=stream_id, originator_version=version, topic=topic,
             state=header + body,
@@ -80,7 +134,8 @@ class SealingMapper:
         magic, recorded_at, prev, kid_len = _HEAD.unpack_from(stored.state)
         if magic != MAGIC:
             raise IntegrityViolation(
-                f"event {stored.originator_id}:{stored.originator_version} is not a memory-es record")
+                f"event {stored.originator_id}:{stored.originator_version}"
+                " is not a memory-es record")
         kid = stored.state[_HEAD.size:_HEAD.size + kid_len].decode()
         return recorded_at, prev, kid, _HEAD.size + kid_len
 
@@ -88,18 +143,50 @@ class SealingMapper:
         """Decode one stored event; a body sealed under a destroyed key comes back as None."""
         recorded_at, prev, kid, offset = self.header(stored)
         stream_id = str(stored.originator_id)
-        raw = stored.state[offset:]
-        body: dict[str, Any] | None
+        state = stored.state
         if not kid:
-            body = json.loads(raw)
+            return Unsealed(stream_id, stored.originator_version, stored.topic, recorded_at,
+                            prev, kid, plaintext=state[offset:])
+        try:
+            key = self.keys.for_id(kid, stream_id)
+        except ErasedContent:
+            plaintext = None
         else:
-            try:
-                key = self.keys.for_id(kid, stream_id)
-            except ErasedContent:
-                body = None
-            else:
-                aad = _aad(stream_id, stored.originator_version, stored.topic,
-                           stored.state[:offset])
-                body = json.loads(key.open(raw, aad))
+            aad = _aad(stream_id, stored.originator_version, stored.topic, state[:offset])
+            plaintext = key.open(state[offset:], aad)
         return Unsealed(stream_id, stored.originator_version, stored.topic, recorded_at, prev,
-                        kid, body)
+                        kid, plaintext=plaintext)
+
+    def open_many(self, stored: Sequence[StoredEvent]) -> list[Unsealed]:
+        """:meth:`open` for a batch: the keys it needs are fetched in one key-store query
+        first, and a key found destroyed is asked for once per batch, not once per event."""
+        wanted: dict[str, str] = {}
+        for event in stored:
+            state = event.state
+            kid_len = _kid_len(state)
+            if kid_len:
+                kid = state[_HEAD.size:_HEAD.size + kid_len].decode()
+                if kid not in wanted:
+                    wanted[kid] = str(event.originator_id)
+        self.keys.prefetch(wanted)
+        erased: set[str] = set()
+        out = []
+        for event in stored:
+            if not _kid_len(event.state):
+                out.append(self.open(event))  # stored in clear (or not ours: open raises)
+                continue
+            recorded_at, prev, kid, offset = self.header(event)
+            stream_id = str(event.originator_id)
+            plaintext: bytes | None = None
+            if kid not in erased:
+                try:
+                    key = self.keys.for_id(kid, stream_id)
+                except ErasedContent:
+                    erased.add(kid)
+                else:
+                    state = event.state
+                    aad = _aad(stream_id, event.originator_version, event.topic, state[:offset])
+                    plaintext = key.open(state[offset:], aad)
+            out.append(Unsealed(stream_id, event.originator_version, event.topic, recorded_at,
+                                prev, kid, plaintext=plaintext))
+        return out

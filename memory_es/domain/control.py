@@ -298,15 +298,22 @@ def decide_resolve(state: EntityState, conflict_id: str, winner: str,
     if winner == conflict.fact_id:
         if new.state != "conflicted":
             raise ConflictError(f"fact {new.fact_id} is no longer conflicted ({new.state})")
+        # The winner takes the contradicted facts' place, not that of facts written since
+        # (a later supersede keeps its period): at most one present value per valid time.
+        won = list(new.portions)
+        for other in state.slot(new.attribute):
+            if other.fact_id not in conflict.against and other.fact_id != new.fact_id:
+                for p in other.portions:
+                    won = subtract(won, p.start, p.end)
         for fid in conflict.against:
             old = state.get(fid)
             if old is None or not old.retrievable:
                 continue
-            for p in new.portions:
+            for p in won:
                 old_portions = subtract(old.portions, p.start, p.end)
                 old = FactState(old.fact_id, old.content, old_portions, old.state)
             changes.append(_keep(old, superseded_by=new.fact_id))
-        changes.append(_keep(new, state="active"))
+        changes.append(_keep(new, state="active", portions=_portions(won)))
     elif new.state == "conflicted":
         changes.append(_keep(new, state="rejected"))
     return [ConflictResolved(tenant=tenant, conflict_id=conflict_id, winner=winner,
@@ -346,7 +353,7 @@ def changed_premises(events: list[DomainEvent], state: EntityState) -> list[tupl
             continue
         for change in event.changes:
             fact = state.get(change.fact_id)
-            if fact is None or change.content is not None and not fact.dependents:
+            if fact is None or (change.content is not None and not fact.dependents):
                 continue
             pairs.extend((change.fact_id, dep) for dep in sorted(fact.dependents))
     return pairs

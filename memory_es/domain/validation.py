@@ -9,9 +9,10 @@ from typing import Any
 
 from memory_es.errors import InvalidInput
 
-ENTITY_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}:[A-Za-z0-9][A-Za-z0-9._@+\-/#]{0,255}$")
-ATTRIBUTE_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")
-TENANT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+# Matched with ``fullmatch``: ``^...$`` would also accept a trailing newline ("user:alex\n").
+ENTITY_RE = re.compile(r"[a-z][a-z0-9_-]{0,63}:[A-Za-z0-9][A-Za-z0-9._@+\-/#]{0,255}")
+ATTRIBUTE_RE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*")
+TENANT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 ASSERTED_BY = ("user", "third_party", "inference")
 PRECEDENCE = {"user": 3, "third_party": 2, "inference": 1}
@@ -22,11 +23,11 @@ CARDINALITIES = ("one", "many")
 
 
 def is_canonical_entity(value: str) -> bool:
-    return isinstance(value, str) and ENTITY_RE.match(value) is not None
+    return isinstance(value, str) and ENTITY_RE.fullmatch(value) is not None
 
 
 def check_tenant(tenant: str) -> str:
-    if not isinstance(tenant, str) or not TENANT_RE.match(tenant):
+    if not isinstance(tenant, str) or not TENANT_RE.fullmatch(tenant):
         raise InvalidInput("tenant must be 1-128 characters of letters, digits, '.', '_' or '-'")
     return tenant
 
@@ -41,11 +42,21 @@ def check_entity(entity: str) -> str:
 
 
 def check_attribute(attribute: str) -> str:
-    if not isinstance(attribute, str) or not ATTRIBUTE_RE.match(attribute) or len(attribute) > 128:
+    if (not isinstance(attribute, str) or len(attribute) > 128
+            or not ATTRIBUTE_RE.fullmatch(attribute)):
         raise InvalidInput(
             "attribute must be a lower-case dotted path such as 'home.city' (max 128 characters)"
         )
     return attribute
+
+
+def _is_unicode(text: str) -> bool:
+    """Whether ``text`` encodes as UTF-8 (a lone surrogate such as '\\ud800' does not)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def check_value(value: Any) -> Any:
@@ -53,7 +64,11 @@ def check_value(value: Any) -> Any:
     def walk(v: Any, depth: int) -> None:
         if depth > 32:
             raise InvalidInput("value nests deeper than 32 levels")
-        if v is None or isinstance(v, bool | str | int):
+        if isinstance(v, str):
+            if not _is_unicode(v):
+                raise InvalidInput("strings in a value must be valid Unicode (no lone surrogates)")
+            return
+        if v is None or isinstance(v, bool | int):
             return
         if isinstance(v, float):
             if not math.isfinite(v):
@@ -65,8 +80,8 @@ def check_value(value: Any) -> Any:
             return
         if isinstance(v, dict):
             for key, item in v.items():
-                if not isinstance(key, str):
-                    raise InvalidInput("object keys in a value must be strings")
+                if not isinstance(key, str) or not _is_unicode(key):
+                    raise InvalidInput("object keys in a value must be valid Unicode strings")
                 walk(item, depth + 1)
             return
         raise InvalidInput(f"value must be JSON (got {type(v).__name__})")
@@ -94,6 +109,8 @@ def check_text(name: str, value: str | None, limit: int = 8192) -> str | None:
         raise InvalidInput(f"{name} must be a string")
     if len(value) > limit:
         raise InvalidInput(f"{name} is longer than {limit} characters")
+    if not _is_unicode(value):
+        raise InvalidInput(f"{name} must be valid Unicode (no lone surrogates)")
     return value
 
 

@@ -1,0 +1,462 @@
+"""Which current facts a text query names: exact identifier, then names, then words.
+
+Pure functions over :class:`~memory_es.models.Fact` values (no store access), so the
+targeting rules are testable on their own. The tiers, in order:
+
+1. **Identifier** — the query carries an identifier (e-mail, phone, key, account id,
+   URL…) and some facts carry the same canonical identifier (``identifiers.matches``).
+   Only those facts are targets; nothing lexical is consulted.
+2. **Entity name** — a word sequence of the query names an entity exactly (its
+   canonical local part, a registered surface, a name the fact's subject carries:
+   ``Sam``, ``patient Tanaka Taro``, ``The Empire Hotel``). Width control: a name
+   matches whole names only (``John Smith`` never ``John Smithson``).
+3. **Words** — the query's content words are compared with each candidate fact's
+   words (light stems), identifier parts and topic domains, weighted by rarity in the
+   tenant (IDF). A fact is a target when its coverage clears ``min_coverage`` and
+   ``ratio`` of the best fact's coverage (see :class:`Thresholds`).
+4. **Semantic** — only when nothing clears tier 3: the store's own recall ranking,
+   restricted to the named entity if any, accepting its top hit when the hit's
+   lexical coverage is at least ``semantic_floor``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from memory_es.models import Fact
+from memory_es.text import lexicon as lx
+from memory_es.text.identifiers import Identifier, find_identifiers, matches
+from memory_es.text.interpreter import interpret
+from memory_es.text.lexicon import words
+from memory_es.text.normalize import ascii_fold, clean, name_keys, strip_symbols
+
+IDENTIFIER_NAMESPACES = frozenset({"email", "phone", "url", "domain", "path", "ip", "mac",
+                                   "token", "date", "time", "handle", "code", "id", "card",
+                                   "secret"})
+"""Entity namespaces that stand for one identifier: erasing it erases the entity."""
+
+PERSON_WORDS = words("""
+people person persons who whom whose someone somebody anyone anybody everyone individuals
+employees employee staff colleagues members member customers clients patients users team
+teammates coworkers friends humans names
+""")
+
+
+PERSON_NAMESPACES = frozenset({"person", "user"} | lx.ROLE_NOUNS)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The documented thresholds below which the text interface does not act.
+
+    Attributes:
+        min_coverage: share of the query's (IDF-weighted) content words a fact must
+            cover to be a lexical target (0..1).
+        ratio: a lexical target must reach this share of the best fact's coverage, so
+            only the facts the query describes best are touched.
+        purge_ratio: the same ratio for purges (irreversible, so stricter).
+        semantic_floor: the store's semantic top hit is accepted only if it also covers
+            at least this share of the query's words or topics.
+        domain_credit: credit for a query word that only meets a fact through its topic
+            domain (``vehicle`` ~ ``drives``), relative to an exact word (1.0).
+        part_credit: credit for a query word found only as part of a compound token.
+    """
+
+    min_coverage: float = 0.30
+    ratio: float = 0.75
+    purge_ratio: float = 0.85
+    semantic_floor: float = 0.15
+    domain_credit: float = 0.5
+    part_credit: float = 0.7
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+
+
+# --- analysis of facts and queries ----------------------------------------------------------
+
+_SPLIT = re.compile(r"[^\w@#+]+")
+_PARTS = re.compile(r"[^\W_]+")
+
+
+def _terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(whole terms, compound parts, topic domains) of a text."""
+    whole: set[str] = set()
+    parts: set[str] = set()
+    domains: set[str] = set()
+    cleaned = clean(strip_symbols(text))
+    for raw in cleaned.split():
+        token = raw.strip(".,;:!?()[]{}\"'“”‘’").replace("’", "'")
+        if not token:
+            continue
+        low = ascii_fold(token) if token.isascii() else token.casefold()
+        if low.endswith("'s"):
+            low = low[:-2]
+        if low.endswith(lx.NEGATED_CONTRACTIONS) or low in lx.NEGATORS or (
+                low in lx.NEGATING_VERBS):
+            whole.add("¬")
+        compound = bool(re.search(r"[\-_./:@+#]", low.strip("-")))
+        if compound:
+            whole.add(low.strip("-#"))
+            for p in _PARTS.findall(low):
+                if p in lx.STOPWORDS:
+                    continue
+                parts.add(lx.stem(p) if p.isalpha() else p)
+                domains |= lx.domains_of(p)
+            continue
+        if low in lx.STOPWORDS:
+            continue
+        whole.add(lx.stem(low) if low.isalpha() else low)
+        domains |= lx.domains_of(low)
+    if "no longer" in cleaned.lower():
+        whole.add("¬")
+    return frozenset(whole), frozenset(parts), frozenset(domains)
+
+
+@dataclass(frozen=True)
+class FactView:
+    """A current fact analysed for targeting."""
+
+    fact: Fact
+    terms: frozenset[str]
+    parts: frozenset[str]
+    domains: frozenset[str]
+    identifiers: tuple[Identifier, ...]
+    subject_names: frozenset[str]
+    """Name keys that denote this fact's entity."""
+    mentions: frozenset[str]
+    """Name keys of every proper name in the text."""
+    proper: frozenset[str]
+    """Capitalised words and identifiers as written (for back-references)."""
+
+
+@lru_cache(maxsize=65_536)
+def _analyse(text: str, attribute: str, entity: str | None
+             ) -> tuple[frozenset[str], frozenset[str], frozenset[str], tuple[Identifier, ...],
+                        frozenset[str], frozenset[str], frozenset[str]]:
+    terms, parts, domains = _terms(text)
+    attr_words = [w for w in re.split(r"[._]", attribute) if w and w not in ("not", "n")]
+    a_terms = {lx.stem(w) for w in attr_words if w.isalpha() and w not in lx.STOPWORDS}
+    a_domains: set[str] = set()
+    for w in attr_words:
+        a_domains |= lx.domains_of(w)
+    subject: set[str] = set()
+    mentions: set[str] = set()
+    reading = interpret(text)
+    for clause in reading.clauses:
+        for name in clause.subject_names:
+            subject |= name_keys(name)
+        for name in clause.names:
+            mentions |= name_keys(name)
+    if entity is not None:
+        subject |= entity_keys(entity)
+    proper = frozenset(
+        w.strip(".,;:!?()[]{}\"'“”‘’") for i, w in enumerate(text.split())
+        if i > 0 and w[:1].isupper())
+    return (terms | frozenset(a_terms), parts, domains | frozenset(a_domains),
+            find_identifiers(text), frozenset(subject), frozenset(mentions | subject), proper)
+
+
+def view_terms(text: str) -> frozenset[str]:
+    """The whole terms of a text (light stems, identifiers), as facts are indexed."""
+    return _terms(text)[0]
+
+
+def entity_terms(entity: str) -> frozenset[str]:
+    """Terms that only name an entity (``user``, a person's name): not content."""
+    out: set[str] = set()
+    for key in entity_keys(entity):
+        out |= {lx.stem(w) for w in key.split()}
+    return frozenset(out | {"user"})
+
+
+def view(fact: Fact) -> FactView:
+    """Analyse one fact (cached by its text, attribute and entity)."""
+    terms, parts, domains, ids, subject, mentions, proper = _analyse(
+        fact.text, fact.attribute, fact.entity)
+    return FactView(fact, terms, parts, domains, ids, subject, mentions, proper)
+
+
+@lru_cache(maxsize=65_536)
+def entity_keys(entity: str) -> frozenset[str]:
+    """Name keys under which an entity id can be named: ``customer:ivan-petrov`` ->
+    {``ivan petrov``, ``customer ivan petrov``}; ``user:self`` -> {``user``}."""
+    namespace, _, local = entity.partition(":")
+    if entity == "user:self":
+        return frozenset({"user", "the user", "me", "i"})
+    if local == "self":
+        return frozenset({namespace.replace("-", " ").replace("_", " ")})
+    if namespace in IDENTIFIER_NAMESPACES or re.match(r"^u[0-9a-f]{16}$", local) or (
+            re.match(r"^h[0-9a-f]{20}$", local)):
+        return frozenset()
+    words = " ".join(w for w in re.split(r"[-_.]+", local) if w)
+    ns_words = namespace.replace("-", " ").replace("_", " ")
+    keys = {words}
+    if namespace not in ("person", "name", "topic"):
+        keys.add(f"{ns_words} {words}")
+    return frozenset(k for k in keys if k)
+
+
+@dataclass(frozen=True)
+class Query:
+    """A targeting query, analysed."""
+
+    text: str
+    identifiers: tuple[Identifier, ...]
+    ngrams: tuple[tuple[str, frozenset[str], bool], ...]
+    """(surface, name keys, capitalised-or-foreign) for each word sequence (1-4 words)."""
+    terms: tuple[str, ...]
+    parts: dict[str, frozenset[str]]
+    domains: dict[str, frozenset[str]]
+    totality: bool
+    """``everything``/``all``/``profile information``: the entity as a whole."""
+    person_intent: bool
+    negated: bool
+    id_terms: frozenset[str] = frozenset()
+    """Terms that are (parts of) identifiers: in recall they count only when exact."""
+
+
+@lru_cache(maxsize=16_384)
+def analyse_query(text: str) -> Query:
+    cleaned = clean(strip_symbols(text))
+    ids = find_identifiers(text)
+    words = [w for w in re.split(r"[\s/|]+", cleaned) if w]
+    ngrams: list[tuple[str, frozenset[str], bool]] = []
+    for n in range(min(4, len(words)), 0, -1):
+        for i in range(len(words) - n + 1):
+            chunk = words[i:i + n]
+            stripped = [c.strip(".,;:!?()[]{}\"'“”‘’") for c in chunk]
+            if any(not s for s in stripped):
+                continue
+            if (stripped[0].lower() in lx.STOPWORDS and not stripped[0][:1].isupper()) or (
+                    stripped[-1].lower() in lx.STOPWORDS and not stripped[-1][:1].isupper()):
+                continue
+            surface = " ".join(stripped)
+            surface = re.sub(r"['’]s$", "", surface)
+            capital = any(s[:1].isupper() or not s.isascii() or s.startswith("@")
+                          for s in stripped)
+            ngrams.append((surface, name_keys(surface), capital))
+    terms: list[str] = []
+    parts: dict[str, frozenset[str]] = {}
+    domains: dict[str, frozenset[str]] = {}
+    low_words = []
+    for raw in cleaned.split():
+        token = raw.strip(".,;:!?()[]{}\"'“”‘’").replace("’", "'")
+        if not token:
+            continue
+        low = ascii_fold(token) if token.isascii() else token.casefold()
+        if low.endswith("'s"):
+            low = low[:-2]
+        low_words.append(low)
+        if low.endswith(lx.NEGATED_CONTRACTIONS) or low in lx.NEGATORS or (
+                low in lx.NEGATING_VERBS):
+            terms.append("¬")
+            continue
+        if low in lx.STOPWORDS or low in lx.TOTALITY or low in lx.INFO_NOUNS:
+            continue
+        if re.search(r"[\-_./:@+#]", low.strip("-")):
+            term = low.strip("-#")
+            p = frozenset(lx.stem(x) if x.isalpha() else x for x in _PARTS.findall(low)
+                          if x not in lx.STOPWORDS)
+            parts[term] = p
+            dom: set[str] = set()
+            for x in _PARTS.findall(low):
+                dom |= lx.domains_of(x)
+            domains[term] = frozenset(dom)
+        else:
+            term = lx.stem(low) if low.isalpha() else low
+            domains[term] = lx.domains_of(low)
+        if term not in terms:
+            terms.append(term)
+    if "no longer" in cleaned.lower() and "¬" not in terms:
+        terms.append("¬")
+    totality = any(w in lx.TOTALITY for w in low_words) or any(
+        w in lx.INFO_NOUNS for w in low_words)
+    person_intent = any(w in PERSON_WORDS for w in low_words)
+    id_terms: set[str] = set()
+    for ident in ids:
+        for raw in ident.surface.split():
+            low = ascii_fold(raw.strip(".,;:!?()[]{}\"'“”‘’"))
+            id_terms.add(low.strip("-#") if re.search(r"[\-_./:@+#]", low) else
+                         (lx.stem(low) if low.isalpha() else low))
+    return Query(text, ids, tuple(ngrams), tuple(dict.fromkeys(terms)), parts, domains,
+                 totality, person_intent, "¬" in terms, frozenset(id_terms))
+
+
+# --- tiers -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    """A fact a query targets, with the tier and score that selected it."""
+
+    fact: Fact
+    by: str
+    """``identifier``, ``entity``, ``mention``, ``lexical`` or ``semantic``."""
+    score: float
+    detail: str = ""
+
+
+def identifier_matches(query: Query, views: Sequence[FactView]) -> list[Match]:
+    """Tier 1: facts carrying an identifier the query names (exact canonical form)."""
+    out: list[Match] = []
+    if not query.identifiers:
+        return out
+    for v in views:
+        hits = [f"{q.kind}:{q.canonical}" for q in query.identifiers for f in v.identifiers
+                if matches(q, f)]
+        if hits:
+            out.append(Match(v.fact, "identifier", 1.0, ", ".join(sorted(set(hits)))))
+    return out
+
+
+def named_entities(query: Query, views: Sequence[FactView]) -> dict[str, str]:
+    """Tier 2: entities the query names (entity id -> the words that named it).
+
+    Longest word sequences first; a sequence that names an entity consumes its words.
+    Single lower-case words only name the user (``user``) or a role entity
+    (``the patient``); proper names must be written with a capital or a non-Latin script.
+    """
+    index: dict[str, set[str]] = {}
+    for v in views:
+        if v.fact.entity is None:
+            continue
+        for key in v.subject_names:
+            index.setdefault(key, set()).add(v.fact.entity)
+    found: dict[str, str] = {}
+    used: set[str] = set()
+    for surface, keys, capital in query.ngrams:
+        words = surface.lower().split()
+        if any(w in used for w in words):
+            continue
+        if len(words) == 1 and not capital and words[0] not in ("user", "users", "me", "i"):
+            continue
+        if (all(w in lx.ROLE_NOUNS or w in lx.INFO_NOUNS for w in words) and not capital
+                and words != ["user"]):
+            continue
+        hit: set[str] = set()
+        for key in keys:
+            hit |= index.get(key, set())
+        if hit:
+            for entity in hit:
+                found.setdefault(entity, surface)
+            used.update(words)
+    return found
+
+
+def mention_matches(entities: dict[str, str], query: Query,
+                    views: Sequence[FactView]) -> list[Match]:
+    """Facts of the named entities, and facts that mention one of them by name."""
+    out: list[Match] = []
+    named_keys: set[str] = set()
+    for surface in entities.values():
+        named_keys |= name_keys(surface)
+    for v in views:
+        if v.fact.entity in entities:
+            out.append(Match(v.fact, "entity", 1.0, entities[v.fact.entity]))
+        elif named_keys & v.mentions:
+            out.append(Match(v.fact, "mention", 0.9, ", ".join(sorted(named_keys & v.mentions))))
+    return out
+
+
+def _idf(views: Sequence[FactView]) -> dict[str, float]:
+    df: Counter[str] = Counter()
+    for v in views:
+        for t in v.terms | v.parts:
+            df[t] += 1
+    n = len(views)
+    return {t: 1.0 + math.log((n + 1) / (c + 1)) for t, c in df.items()} | {"": n}
+
+
+def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
+             skip: Iterable[str] = (), exact_ids: bool = False) -> float:
+    """Share of the query's IDF-weighted content words that the fact covers.
+
+    With ``exact_ids`` an identifier of the query counts only when the fact carries the
+    same identifier (``2024-1001`` earns nothing from ``2024-10012``)."""
+    skip_set = set(skip)
+    n = idf.get("", 1.0)
+    total = 0.0
+    got = 0.0
+    for term in query.terms:
+        if term in skip_set:
+            continue
+        weight = idf.get(term, 1.0 + math.log(n + 1))
+        total += weight
+        if exact_ids and term in query.id_terms:
+            if any(matches(q, f) for q in query.identifiers for f in v.identifiers):
+                got += weight
+            continue
+        if term in v.terms:
+            got += weight
+            continue
+        qparts = query.parts.get(term)
+        if qparts:
+            found = len(qparts & (v.parts | v.terms)) / max(len(qparts), 1)
+            if found:
+                got += weight * th.part_credit * found
+                continue
+        if term in v.parts:
+            got += weight * th.part_credit
+            continue
+        doms = query.domains.get(term, frozenset())
+        if doms and doms & v.domains:
+            got += weight * th.domain_credit
+    return got / total if total else 0.0
+
+
+def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
+                    ratio: float, skip: Iterable[str] = (),
+                    all_views: Sequence[FactView] | None = None) -> list[Match]:
+    """Tier 3: facts whose coverage clears ``min_coverage`` and ``ratio`` x the best."""
+    if not views:
+        return []
+    idf = _idf(all_views or views)
+    scored = [(coverage(query, v, idf, th, skip), v) for v in views]
+    best = max((s for s, _ in scored), default=0.0)
+    if best < th.min_coverage:
+        return []
+    floor = max(th.min_coverage, ratio * best)
+    return sorted((Match(v.fact, "lexical", round(s, 4)) for s, v in scored if s >= floor),
+                  key=lambda m: -m.score)
+
+
+def query_terms_naming(entities: dict[str, str]) -> set[str]:
+    """Query terms that were used to name an entity (not content)."""
+    out: set[str] = set()
+    for surface in entities.values():
+        for w in surface.split():
+            low = ascii_fold(w.strip(".,;:!?()[]{}\"'")).lower()
+            if low.endswith("'s"):
+                low = low[:-2]
+            out.add(lx.stem(low) if low.isalpha() else low)
+    return out
+
+
+def relevance(query: Query, v: FactView, idf: dict[str, float], th: Thresholds) -> float:
+    """How much a fact has to do with a recall query (0 = nothing in common)."""
+    score = coverage(query, v, idf, th, exact_ids=True)
+    if query.person_intent and v.fact.entity and v.fact.entity.split(":", 1)[0] in (
+            PERSON_NAMESPACES):
+        score = max(score, 0.2)
+    if any(matches(q, f) for q in query.identifiers for f in v.identifiers):
+        score = max(score, 1.0)
+    for _surface, keys, _cap in query.ngrams:
+        if keys & v.mentions:
+            score = max(score, 0.5)
+    return score
+
+
+@dataclass
+class Targeting:
+    """The outcome of targeting: the matches and how they were found."""
+
+    matches: list[Match] = field(default_factory=list)
+    tier: str = "none"
+    entities: dict[str, str] = field(default_factory=dict)
+    whole_entity: bool = False

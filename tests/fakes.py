@@ -1,0 +1,36 @@
+"""Fakes at the ports: a clock the test drives by hand, and a valid-time grid."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+START = dt.datetime(2025, 6, 1, 12, 0, tzinfo=dt.UTC)
+
+
+class FakeClock:
+    """A store clock that stands still until the test moves it.
+
+    Call it like the real clock (``clock()`` returns an aware UTC datetime); move it
+    with :meth:`advance` or :meth:`set`. Standing still is allowed: the store then
+    hands out ``previous + 1 µs`` as transaction time (SPEC §4).
+    """
+
+    def __init__(self, start: dt.datetime = START) -> None:
+        self.now = start
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, delta: dt.timedelta | None = None, **kwargs: float) -> dt.datetime:
+        """Move forward by ``delta`` (or ``timedelta(**kwargs)``); returns the new time."""
+        self.now += delta if delta is not None else dt.timedelta(**kwargs)
+        return self.now
+
+    def set(self, when: dt.datetime) -> dt.datetime:
+        self.now = when
+        return self.now
+
+
+def day(n: int) -> dt.datetime:
+    """Midnight UTC of 2025-01-01 plus ``n`` days (the valid-time grid tests use)."""
+    return dt.datetime(2025, 1, 1, tzinfo=dt.UTC) + dt.timedelta(days=n)

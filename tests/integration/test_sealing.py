@@ -1,0 +1,172 @@
+"""Sealed payloads: no plaintext in the log's or key store's bytes; no ciphertext swaps."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import memory_es
+from memory_es.crypto.mapper import SealingMapper
+from memory_es.eventlog import SqliteEventLog
+from tests.conftest import StoreFactory
+from tests.fakes import FakeClock, day
+
+MARKER = "qv7-plaintext-marker-90210"
+VIEW_FILES = ("views.duckdb",)  # the DuckDB read model holds plaintext by design (§9)
+
+
+def owned_files(folder: Path) -> list[Path]:
+    """Every file of the store except the DuckDB views and the master key file."""
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and not p.name.startswith(VIEW_FILES) and p.name != "master.key")
+
+
+def files_with(folder: Path, needle: bytes) -> list[str]:
+    return [p.name for p in owned_files(folder) if needle in p.read_bytes()]
+
+
+def write_marked_history(store: memory_es.MemoryStore, clock: FakeClock) -> None:
+    """Put the marker in every field that is content: value, text, source, entity, mention."""
+    entity = f"user:{MARKER}"
+    r = store.assert_fact("acme", entity, "home.city", f"{MARKER}-value", valid_from=day(0),
+                          text=f"{MARKER} lives somewhere", source=f"chat:{MARKER}")
+    clock.advance(minutes=1)
+    store.correct(r.fact_id, {"city": f"{MARKER}-corrected"}, reason="typo")
+    store.supersede("acme", entity, "home.city", [f"{MARKER}-list"], valid_from=day(5))
+    store.assert_fact("acme", None, "home.city", "Oslo", mention=f"{MARKER} the neighbour")
+    store.alias("acme", f"{MARKER} Surname", entity)
+    with store.transact() as tx:
+        tx.assert_fact("acme", entity, "pref.browser", f"{MARKER}-tx", idempotency_key=MARKER)
+        tx.retract("acme", entity, "home.city", valid_from=day(6), valid_until=day(7))
+    readable = store.as_of("acme", valid_at=day(1), known_at=clock() + dt.timedelta(hours=1))
+    assert any(MARKER in f.text for f in readable), "the views must hold what was written"
+    store.forget_entity("acme", entity)
+
+
+def test_marker_never_reaches_the_log_or_key_store_bytes(
+    fresh_store: memory_es.MemoryStore, clock: FakeClock, store_path: Path,
+) -> None:
+    """A grep of events.db, its WAL/SHM and keys.db finds no plaintext, open or closed."""
+    write_marked_history(fresh_store, clock)
+    files = [p.name for p in owned_files(store_path)]
+    assert "events.db" in files and "keys.db" in files
+    assert files_with(store_path, MARKER.encode()) == []
+    fresh_store.close()
+    assert files_with(store_path, MARKER.encode()) == []
+    assert files_with(store_path, MARKER.encode("utf-16-le")) == []
+
+
+def test_log_stores_ciphertext_only(
+    fresh_store: memory_es.MemoryStore, store_path: Path,
+) -> None:
+    """Every stored event with personal content carries a key id and no readable value."""
+    fresh_store.assert_fact("acme", "user:alex", "home.city", MARKER)
+    fresh_store.close()
+    with sqlite3.connect(store_path / "events.db") as conn:
+        states = [bytes(r[0]) for r in conn.execute("SELECT state FROM stored_events")]
+    assert states
+    for state in states:
+        assert MARKER.encode() not in state
+        assert b"user:alex" not in state
+
+
+def _events(path: Path) -> list[tuple[int, str, int, bytes]]:
+    with sqlite3.connect(path) as conn:
+        return [(r[0], r[1], r[2], bytes(r[3])) for r in conn.execute(
+            "SELECT rowid, originator_id, originator_version, state FROM stored_events "
+            "ORDER BY rowid")]
+
+
+def _body_offset(state: bytes) -> int:
+    from eventsourcing.persistence import StoredEvent
+
+    return SealingMapper.header(StoredEvent("x", 1, "t", state))[3]
+
+
+def _overwrite(path: Path, states: dict[int, bytes]) -> None:
+    """Write ``state`` blobs straight into the log's rows (rowid -> new state)."""
+    conn = sqlite3.connect(path)
+    try:
+        for rowid, state in states.items():
+            conn.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (state, rowid))
+        conn.commit()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("what", ["sealed body", "whole record"])
+@pytest.mark.parametrize("between", ["same stream and key", "two entities"])
+def test_swapped_ciphertext_is_rejected_on_reload(
+    store_factory: StoreFactory, clock: FakeClock, store_path: Path, what: str, between: str,
+) -> None:
+    """Ciphertext moved between two events' rows fails authentication (IntegrityViolation)."""
+    store = store_factory()
+    alex = store.assert_fact("acme", "user:alex", "home.city", "Detroit", valid_from=day(0))
+    clock.advance(minutes=1)
+    store.correct(alex.fact_id, "Chicago")
+    store.assert_fact("acme", "user:bo", "home.city", "Oslo", valid_from=day(0))
+    store.current("acme")  # the views are up to date when the tampering happens
+    store.close()
+    events = _events(store_path / "events.db")
+    alex_stream = alex.event_id.rsplit(":", 1)[0]
+    first = next(e for e in events if e[1] == alex_stream and e[2] == 1)
+    if between == "same stream and key":
+        second = next(e for e in events if e[1] == alex_stream and e[2] == 2)
+    else:
+        second = next(e for e in events if e[1] != alex_stream and e[2] == 1)
+    if what == "sealed body":  # each row keeps its clear header, the ciphertexts trade places
+        a, b = _body_offset(first[3]), _body_offset(second[3])
+        swapped = {first[0]: first[3][:a] + second[3][b:], second[0]: second[3][:b] + first[3][a:]}
+    else:
+        swapped = {first[0]: second[3], second[0]: first[3]}
+    assert swapped[first[0]] != first[3] and swapped[second[0]] != second[3]
+    _overwrite(store_path / "events.db", swapped)
+
+    reopened = store_factory()
+    with pytest.raises(memory_es.IntegrityViolation):
+        reopened.correct(alex.fact_id, "Oslo")  # loading the stream opens every event
+    with pytest.raises(memory_es.IntegrityViolation):
+        reopened.rebuild()
+    reopened.close()
+    with pytest.raises(memory_es.IntegrityViolation):
+        store_factory()  # the views are behind the log now: catching up on open fails
+
+
+def test_wrong_master_key_is_refused(store_factory: StoreFactory, store_path: Path,
+                                     tmp_path: Path) -> None:
+    """Opening a store with another master key fails instead of reading garbage."""
+    store_factory().assert_fact("acme", "user:alex", "home.city", "Detroit")
+    other = tmp_path / "other.key"
+    other.write_text("11" * 32 + "\n")
+    with pytest.raises(memory_es.IntegrityViolation):
+        store_factory(key_file=other)
+
+
+def test_log_files_listed_for_scans_are_the_ones_on_disk(
+    fresh_store: memory_es.MemoryStore, store_path: Path,
+) -> None:
+    """The event log reports its own files, so forensic scans know what to read."""
+    fresh_store.assert_fact("acme", "user:alex", "home.city", "Detroit")
+    log = fresh_store._log  # white box: the embedded log's file list
+    assert isinstance(log, SqliteEventLog)
+    listed = {p.name for p in log.files()}
+    assert {"events.db", "keys.db"} <= listed
+    assert listed == {p.name for p in owned_files(store_path)}
+
+
+def test_edited_transaction_time_is_rejected_on_reload(
+    store_factory: StoreFactory, store_path: Path,
+) -> None:
+    """The clear header (transaction time) is authenticated too: editing it is detected."""
+    store = store_factory()
+    store.assert_fact("acme", "user:alex", "home.city", "Detroit", valid_from=day(0))
+    store.close()
+    [(rowid, _, _, state)] = _events(store_path / "events.db")
+    moved = bytearray(state)
+    moved[9] ^= 0x01  # a low byte of recorded_at (magic: 3 bytes, then 8 bytes of µs)
+    _overwrite(store_path / "events.db", {rowid: bytes(moved)})
+    with pytest.raises(memory_es.IntegrityViolation):
+        store_factory()

@@ -1,0 +1,153 @@
+"""Hypothesis strategies shared by the suite.
+
+Intervals for the pure interval algebra, and operation sequences for the reference
+model test. Operations are small frozen records; times are whole days on a grid
+(``tests.fakes.day``) so that random sequences collide on boundaries often.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+# -- intervals (µs integers, None = open) -----------------------------------------------------
+
+bounds = st.integers(min_value=-1_000, max_value=1_000)
+
+
+@st.composite
+def intervals(draw: st.DrawFn, *, open_end: bool = True) -> tuple[int, int | None]:
+    """A non-empty half-open interval ``[start, end)``; ``end`` may be None (open)."""
+    start = draw(bounds)
+    if open_end and draw(st.booleans()):
+        return (start, None)
+    return (start, start + draw(st.integers(min_value=1, max_value=500)))
+
+
+@st.composite
+def disjoint_portions(draw: st.DrawFn) -> list[tuple[int, int | None]]:
+    """A sorted list of disjoint, non-touching-or-touching portions (as a fact holds them)."""
+    cuts = sorted(draw(st.sets(bounds, min_size=0, max_size=8)))
+    pairs = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts) - 1, 2)]
+    portions: list[tuple[int, int | None]] = list(pairs)
+    if portions and draw(st.booleans()):
+        last_start = portions[-1][0]
+        portions[-1] = (last_start, None)
+    return portions
+
+
+optional_bound = st.none() | bounds
+
+
+@st.composite
+def periods(draw: st.DrawFn) -> tuple[int | None, int | None]:
+    """A valid removal period ``[lo, hi)``: either bound may be None (infinite), and
+    ``lo < hi`` when both are given (the store rejects anything else)."""
+    lo, hi = draw(optional_bound), draw(optional_bound)
+    if lo is not None and hi is not None and hi <= lo:
+        lo, hi = hi, lo + 1 if hi == lo else lo
+    return lo, hi
+
+# -- operation sequences for the reference model ---------------------------------------------
+
+ENTITIES = ("user:alex", "user:alexandra", "project:atlas")
+ATTRIBUTES = ("home.city", "pref.browser")
+VALUES: tuple[Any, ...] = ("Detroit", "Chicago", "Oslo", 1, True)
+ASSERTED_BY = ("user", "third_party", "inference")
+
+entities = st.sampled_from(ENTITIES)
+attributes = st.sampled_from(ATTRIBUTES)
+values = st.sampled_from(VALUES)
+valid_days = st.integers(min_value=0, max_value=30)
+optional_days = st.none() | valid_days
+
+
+@dataclass(frozen=True)
+class Assert:
+    entity: str
+    attribute: str
+    value: Any
+    valid_from: int | None
+    valid_until: int | None
+    asserted_by: str
+
+
+@dataclass(frozen=True)
+class Supersede:
+    entity: str
+    attribute: str
+    value: Any
+    valid_from: int | None
+    valid_until: int | None
+
+
+@dataclass(frozen=True)
+class Correct:
+    fact: int  # index into the facts written so far (modulo their count)
+    value: Any
+
+
+@dataclass(frozen=True)
+class Decay:
+    fact: int
+    valid_until: int | None
+
+
+@dataclass(frozen=True)
+class Retract:
+    entity: str
+    attribute: str
+    valid_from: int | None
+    valid_until: int | None
+
+
+@dataclass(frozen=True)
+class Forget:
+    entity: str
+
+
+@dataclass(frozen=True)
+class Resolve:
+    conflict: int  # index into the conflicts opened so far (modulo their count)
+    favour_new: bool  # True: the conflicted newcomer wins; False: the incumbent does
+
+
+@dataclass(frozen=True)
+class Advance:
+    """Move the clock forward by ``minutes`` (0: a clock standing still)."""
+
+    minutes: int
+
+
+@dataclass(frozen=True)
+class Transact:
+    ops: tuple[Any, ...]
+
+
+Op = Assert | Supersede | Correct | Decay | Retract | Forget | Resolve | Advance | Transact
+
+asserts = st.builds(Assert, entities, attributes, values, optional_days, optional_days,
+                    st.sampled_from(ASSERTED_BY))
+supersedes = st.builds(Supersede, entities, attributes, values, optional_days, optional_days)
+corrects = st.builds(Correct, st.integers(min_value=0, max_value=50), values)
+decays = st.builds(Decay, st.integers(min_value=0, max_value=50), optional_days)
+retracts = st.builds(Retract, entities, attributes, optional_days, optional_days)
+forgets = st.builds(Forget, entities)
+resolves = st.builds(Resolve, st.integers(min_value=0, max_value=20), st.booleans())
+advances = st.builds(Advance, st.sampled_from((0, 0, 1, 60, 60 * 24, 60 * 24 * 3)))
+
+tx_ops = st.one_of(asserts, supersedes, corrects, decays, retracts, resolves)
+transacts = st.builds(Transact, st.lists(tx_ops, min_size=1, max_size=3).map(tuple))
+
+operations = st.one_of(
+    asserts, asserts, supersedes, supersedes, corrects, decays, retracts, forgets, resolves,
+    advances, advances, transacts,
+)
+
+
+def op_sequences(max_size: int = 14) -> st.SearchStrategy[list[Op]]:
+    """Random operation sequences, each starting with an assertion so reads have data."""
+    return st.tuples(asserts, st.lists(operations, max_size=max_size)).map(
+        lambda t: [t[0], *t[1]])

@@ -1,0 +1,243 @@
+"""The mechanisms behind each ForgetEval-Adv attack category, two or more tests each.
+
+Hand-written against the mechanism (none is a copy of a benchmark case): each test
+states the rule that defeats one attack, on a small embedded store.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import memory_es
+from memory_es.text import TextInterface, interpret
+
+T = "acme"
+
+
+@pytest.fixture
+def text(fresh_store: memory_es.MemoryStore) -> TextInterface:
+    """The text interface over an empty store."""
+    return TextInterface(fresh_store)
+
+
+def current_texts(ti: TextInterface) -> list[str]:
+    return sorted(f.text for f in ti.store.current(T))
+
+
+def remember(ti: TextInterface, *texts: str) -> None:
+    for t in texts:
+        ti.remember(T, t)
+
+
+# --- substring_trap ------------------------------------------------------------------------
+
+
+def test_substring_trap_purge_by_description_spares_a_fact_sharing_a_word(
+        text: TextInterface) -> None:
+    """Purging "the staging token" erases the token, not prose that shares its word."""
+    remember(text, "The staging token is orbit77#kelp.",
+             "The orbit of the moon was the talk topic.")
+    text.purge_matching(T, "staging token")
+    assert current_texts(text) == ["The orbit of the moon was the talk topic"]
+    assert text.recall_texts(T, "orbit77", 5) == []
+
+
+def test_substring_trap_a_lower_case_common_word_is_not_the_person(
+        text: TextInterface) -> None:
+    """Forgetting Rose leaves "a rose bush": names are matched as names, not substrings."""
+    remember(text, "Rose manages the payroll team.", "A rose bush grows by the entrance.")
+    text.release(T, "everything about Rose")
+    assert current_texts(text) == ["A rose bush grows by the entrance"]
+
+
+# --- prefix_collision ----------------------------------------------------------------------
+
+
+def test_prefix_collision_purge_keeps_the_longer_identifier(text: TextInterface) -> None:
+    """Purging INV-300 keeps INV-3001, and INV-300 no longer retrieves anything."""
+    remember(text, "Invoice INV-300 was paid in cash.", "Invoice INV-3001 is overdue.")
+    result = text.purge_matching(T, "INV-300")
+    assert [t.by for t in result.targets] == ["identifier"]
+    assert current_texts(text) == ["Invoice INV-3001 is overdue"]
+    assert text.recall_texts(T, "INV-300", 5) == []
+
+
+def test_prefix_collision_email_local_part_is_exact(text: TextInterface) -> None:
+    """``li@corp.io`` is not ``li.wei@corp.io`` (nor ``li@corp.io.cn``)."""
+    remember(text, "Customer li@corp.io chose the basic tier.",
+             "Customer li.wei@corp.io chose the team tier.",
+             "Customer li@corp.io.cn chose the free tier.")
+    text.purge_matching(T, "li@corp.io")
+    assert current_texts(text) == ["Customer li.wei@corp.io chose the team tier",
+                                   "Customer li@corp.io.cn chose the free tier"]
+
+
+# --- paraphrase_supersession -----------------------------------------------------------------
+
+
+def test_paraphrase_supersession_reaches_the_fact_through_its_topic(
+        text: TextInterface) -> None:
+    """"user vehicle" finds "drives a hatchback" through the transport domain."""
+    remember(text, "The user drives a hatchback.", "The user knits scarves.")
+    result = text.revise(T, "user vehicle", "The user now cycles to work every day.")
+    assert [t.text for t in result.targets] == ["The user drives a hatchback"]
+    assert current_texts(text) == ["The user knits scarves",
+                                   "The user now cycles to work every day"]
+
+
+def test_paraphrase_supersession_of_residence_keeps_one_city(text: TextInterface) -> None:
+    """A reworded move supersedes the home slot: one current city, a drift chain of two."""
+    remember(text, "The user has lived in Perth since 2019.")
+    text.revise(T, "user place of residence", "The user relocated to Hobart.")
+    (now,) = text.store.current(T)
+    assert now.text == "The user relocated to Hobart"
+    assert [f.text for f in text.store.chain(T, now.fact_id)][0].startswith("The user has lived")
+
+
+# --- negation_trap ------------------------------------------------------------------------------
+
+
+def test_negation_trap_the_negation_and_its_elaboration_leave_together(
+        text: TextInterface) -> None:
+    """"has no pets and never wanted one" is one claim; adopting a dog replaces all of it."""
+    remember(text, "The user has no pets and never wanted one.", "The user rents a loft.")
+    text.revise(T, "user pet ownership", "The user adopted a beagle.")
+    assert current_texts(text) == ["The user adopted a beagle", "The user rents a loft"]
+
+
+def test_negation_trap_release_respects_polarity(text: TextInterface) -> None:
+    """Releasing "does not drink cola" leaves "drinks sparkling water"."""
+    remember(text, "The user does not drink cola.", "The user drinks sparkling water.")
+    text.release(T, "user does not drink cola")
+    assert current_texts(text) == ["The user drinks sparkling water"]
+
+
+# --- temporal_qualifier --------------------------------------------------------------------------
+
+
+def test_temporal_qualifier_is_kept_and_the_chain_links(text: TextInterface) -> None:
+    """The dated replacement keeps its date in the text and extends the drift chain."""
+    remember(text, "The user joined Orbis in 2019.")
+    text.revise(T, "user employer 2019", "The user moved to Vantage in March 2023.")
+    (now,) = text.store.current(T)
+    assert "March 2023" in now.text
+    assert len(text.store.chain(T, now.fact_id)) == 2
+
+
+def test_temporal_qualifier_leading_phrase_does_not_become_the_subject() -> None:
+    """"Since 2020 the user …" is about the user, with the period recorded."""
+    (c,) = interpret("Since 2020 the user has coached hockey.").clauses
+    assert c.entity == "user:self"
+    assert any("2020" in t for t in c.temporal)
+
+
+# --- shared_attribute ----------------------------------------------------------------------------
+
+
+def test_shared_attribute_amnesia_keeps_the_neighbour(text: TextInterface) -> None:
+    """Two people live in Tartu; forgetting one leaves the other answerable."""
+    remember(text, "Mari lives in Tartu and studies law.", "Juhan lives in Tartu and sings.")
+    text.release(T, "everything about Mari")
+    assert current_texts(text) == ["Juhan lives in Tartu", "Juhan sings"]
+    assert "Juhan lives in Tartu" in text.recall_texts(T, "Who lives in Tartu?", 5)
+
+
+def test_shared_attribute_value_is_not_an_identity(text: TextInterface) -> None:
+    """The same coupon used by two customers: releasing one customer keeps the other."""
+    remember(text, "Customer a1@shop.io redeemed coupon SPRING9.",
+             "Customer b2@shop.io redeemed coupon SPRING9.")
+    text.release(T, "everything about a1@shop.io")
+    assert current_texts(text) == ["Customer b2@shop.io redeemed coupon SPRING9"]
+
+
+# --- compound_fact -------------------------------------------------------------------------------
+
+
+def test_compound_fact_supersede_one_clause_keeps_the_other(text: TextInterface) -> None:
+    """Updating the job in "plays cello and teaches physics" keeps the cello."""
+    remember(text, "The user plays cello and teaches physics at a college.")
+    text.revise(T, "user teaching job college", "The user now teaches at a high school.")
+    assert current_texts(text) == ["The user now teaches at a high school",
+                                   "The user plays cello"]
+
+
+def test_compound_fact_release_one_clause_keeps_the_other(text: TextInterface) -> None:
+    """Releasing one half of a compound sentence leaves the other half current."""
+    remember(text, "Bram collects stamps and runs a food blog.")
+    text.release(T, "Bram stamp collection")
+    assert current_texts(text) == ["Bram runs a food blog"]
+
+
+# --- identifier_obfuscation ----------------------------------------------------------------------
+
+
+def test_identifier_obfuscation_spelled_out_address_is_purged(text: TextInterface) -> None:
+    """``ops [at] corp [dot] io`` is purged by ``OPS@CORP.IO``; other addresses stay."""
+    remember(text, "Escalations go to ops [at] corp [dot] io.",
+             "Billing questions go to bills@corp.io.")
+    text.purge_matching(T, "OPS@CORP.IO")
+    assert current_texts(text) == ["Billing questions go to bills@corp.io"]
+
+
+def test_identifier_obfuscation_homoglyph_address_is_one_identity(text: TextInterface) -> None:
+    """A Cyrillic look-alike letter does not hide an address from erasure."""
+    remember(text, "Customer r\u043eot@corp.io opened a dispute.",
+             "Customer rita@corp.io opened a dispute.")
+    text.purge_matching(T, "root@corp.io")
+    assert current_texts(text) == ["Customer rita@corp.io opened a dispute"]
+
+
+def test_identifier_obfuscation_alternate_form_is_erased_with_its_record(
+        text: TextInterface) -> None:
+    """"Same line, national form: …" joins the record; purging one form erases both."""
+    remember(text, "Clinic line: +1 303 555 0142.", "Same line, national form: 303-555-0142.",
+             "Pharmacy line: 303-555-0199.")
+    text.purge_matching(T, "303-555-0142")
+    assert current_texts(text) == ["Pharmacy line: 303-555-0199"]
+
+
+# --- cross_lingual_identifier --------------------------------------------------------------------
+
+
+def test_cross_lingual_transliteration_names_the_same_entity(text: TextInterface) -> None:
+    """Cyrillic and Latin spellings of a name resolve to one entity without an alias."""
+    remember(text, "Client \u041e\u043b\u0435\u0433 \u041e\u0440\u043b\u043e\u0432 renewed.",
+             "Client Oleg Orlov asked for an invoice.", "Client Ivo Petri renewed.")
+    text.purge_matching(T, "client Oleg Orlov")
+    assert current_texts(text) == ["Client Ivo Petri renewed"]
+
+
+def test_cross_lingual_same_as_phrase_registers_the_latin_name(text: TextInterface) -> None:
+    """"Same client as Wang Fang …" attaches to the Han-named client; purging the Latin
+    name erases both forms and spares another client."""
+    remember(text, "Client \u738b\u82b3 signed the lease.", "Same client as Wang Fang paid.",
+             "Client \u674e\u519b signed a lease too.")
+    assert text.store.current(T, entity="Wang Fang")  # the alias resolves before the purge
+    text.purge_matching(T, "Wang Fang")
+    assert current_texts(text) == ["Client \u674e\u519b signed a lease too"]
+    with pytest.raises(memory_es.InvalidInput):
+        text.store.current(T, entity="Wang Fang")  # the alias is erased with the entity
+
+
+# --- recursive_supersession ----------------------------------------------------------------------
+
+
+def test_recursive_supersession_a_b_a_leaves_one_current_value(text: TextInterface) -> None:
+    """A → B → A: only the last is current; the chain holds all three."""
+    remember(text, "The team uses Trello for planning.")
+    text.revise(T, "team planning tool Trello", "The team switched to Asana in 2023.")
+    text.revise(T, "team planning tool Asana", "The team went back to Trello in 2025.")
+    (now,) = text.store.current(T)
+    assert now.text == "The team went back to Trello in 2025"
+    assert len(text.store.chain(T, now.fact_id)) == 3
+
+
+def test_recursive_supersession_back_reference_becomes_the_reason(
+        text: TextInterface) -> None:
+    """"… after <the retired value> failed" describes history: it moves to the reason."""
+    remember(text, "The lab uses Jenkins for builds.")
+    text.revise(T, "lab build tool", "The lab switched to Drone after Jenkins kept crashing.")
+    (now,) = text.store.current(T)
+    assert "Jenkins" not in now.text
+    history = text.store.history(T, now.fact_id)
+    assert any("Jenkins kept crashing" in (h.reason or "") for h in history)

@@ -1,0 +1,150 @@
+"""Canonical identifiers in text: normalisation, disguises, and exact (never prefix) matching."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memory_es.domain.validation import is_canonical_entity
+from memory_es.text.identifiers import Identifier, find_identifiers, matches
+from memory_es.text.normalize import (
+    ascii_fold,
+    deobfuscate,
+    fold_confusables,
+    name_keys,
+    transliterate,
+)
+
+
+def canon(text: str) -> list[tuple[str, str]]:
+    return [(i.kind, i.canonical) for i in find_identifiers(text)]
+
+
+def one(text: str) -> Identifier:
+    found = find_identifiers(text)
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Write to Nora.Quist@Example.ORG today", ("email", "nora.quist@example.org")),
+    ('Owner "nora.quist"@example.org', ("email", "nora.quist@example.org")),
+    ("Site https://www.Example.org/Docs/ is live", ("url", "example.org/docs")),
+    ("Mirror example.org/docs (no scheme)", ("url", "example.org/docs")),
+    ("Host 10.001.020.003 answers", ("ip", "10.1.20.3")),
+    ("Call +49 30 1234 5678 please", ("phone", "+493012345678")),
+    ("Call (212) 555-0143 please", ("phone", "2125550143")),
+    ("Key QZ81-77RT-0PLM in vault", ("code", "qz8177rt0plm")),
+    ("Key QZ81.77RT.0PLM in vault", ("code", "qz8177rt0plm")),
+    ("Due 03/14/2027 at noon", ("date", "2027-03-14")),
+    ("Standup at 4:45 PM daily", ("time", "16:45")),
+    ("Config at D:\\\\deploy\\\\app.cfg", ("path", "d:/deploy/app.cfg")),
+    ("Ping @Ops_Lead when done", ("handle", "ops_lead")),
+])
+def test_identifiers_are_found_and_normalised(text: str, expected: tuple[str, str]) -> None:
+    """Each identifier kind is found and reduced to the form compared for identity."""
+    assert expected in canon(text)
+
+
+def test_written_forms_of_one_card_number_share_a_canonical_form() -> None:
+    """Grouped by dashes, by spaces or not at all, a card number is one identifier."""
+    forms = ["9999-8888-7777-6666", "9999 8888 7777 6666", "9999888877776666"]
+    assert {one(f"card {f} on file").canonical for f in forms} == {"9999888877776666"}
+
+
+def test_uuid_with_and_without_dashes_is_one_identifier() -> None:
+    """The compact form of a UUID has the same canonical form as the dashed one."""
+    a = one("token 123e4567-e89b-12d3-a456-426614174000 issued")
+    b = one("token 123e4567e89b12d3a456426614174000 issued")
+    assert a.canonical == b.canonical
+
+
+def test_obfuscated_addresses_are_restored() -> None:
+    """``[at]``/``(dot)`` disguises and spaced letters are undone before extraction."""
+    assert deobfuscate("mail zed [at] corp [dot] example") == "mail zed@corp.example"
+    assert ("email", "zed@corp.example") in canon("reach zed (at) corp (dot) example now")
+    assert ("email", "kim@corp.io") in canon("it is k i m @ corp.io")
+
+
+def test_a_spoken_at_only_counts_when_it_forms_an_address() -> None:
+    """``works at Acme`` is prose, not an e-mail address."""
+    assert canon("Rosa works at Acme since spring") == []
+
+
+def test_mixed_script_homoglyphs_fold_to_latin() -> None:
+    """A Cyrillic ``о`` inside a Latin address is a disguise and folds to ``o``."""
+    disguised = "r\u043eot@corp.io"  # Cyrillic small o
+    assert ("email", "root@corp.io") in canon(f"admin is {disguised}")
+    assert fold_confusables("p\u0430ypal") == "paypal"
+
+
+def test_words_wholly_in_another_script_are_not_folded() -> None:
+    """A real Cyrillic word is a name to transliterate, not a disguise to fold."""
+    word = "\u041e\u043b\u0435\u0433"  # Олег
+    assert fold_confusables(word) == word
+    assert transliterate(word) == "oleg"
+
+
+def test_names_have_every_plausible_ascii_key() -> None:
+    """Accents, ß and umlauts give the spellings people actually type."""
+    assert "bruckner anton" in name_keys("Brückner, Anton")
+    assert "brueckner anton" in name_keys("Brückner, Anton")
+    assert "strasser" in name_keys("Straßer")
+    assert ascii_fold("Ελένη") == "eleni"
+
+
+@pytest.mark.parametrize(("query", "fact"), [
+    ("ref KX-200", "ref KX-2001"),
+    ("user pat@corp.io", "user pat.lee@corp.io"),
+    ("domain corp.io", "domain corp.io.uk"),
+    ("phone +1-555-0177", "phone +1-555-01770"),
+    ("path /srv/app/conf", "path /srv/app/conf.old"),
+])
+def test_prefix_neighbours_do_not_match(query: str, fact: str) -> None:
+    """Width control: an identifier never matches one it is only a prefix of."""
+    q, f = one(query), one(fact)
+    assert not matches(q, f)
+    assert not matches(f, q)
+
+
+def test_a_less_specific_query_matches_the_more_specific_forms_only() -> None:
+    """No country code matches with one; a country code never matches a bare number."""
+    national = one("phone 303-555-0142")
+    full = one("phone +1 303 555 0142")
+    assert matches(national, full)
+    assert not matches(full, national)
+    base, tagged = one("mail rae@corp.io"), one("mail rae+news@corp.io")
+    assert matches(base, tagged)
+    assert not matches(tagged, base)
+    rel, absolute = one("file reports/q3/sheet.csv"), one("file E:/reports/q3/sheet.csv")
+    assert matches(rel, absolute)
+
+
+def test_identifier_entities_are_canonical_and_hide_secrets() -> None:
+    """Entity ids of identifiers are valid ids; secrets and cards carry a digest."""
+    secret = one("wifi: lantern88!dusk")
+    assert secret.kind == "secret"
+    assert "lantern" not in secret.entity
+    card = one("card 9999-8888-7777-6666")
+    assert "9999" not in card.entity
+    for text in ["mail a.b@c.io", "call +1 303 555 0142", "see https://x.io/a/b",
+                 "path C:\\\\x\\\\y.txt", "ip 10.0.0.1"]:
+        assert is_canonical_entity(one(text).entity), text
+
+
+@given(st.from_regex(r"[A-Z]{2,4}-[0-9]{2,5}", fullmatch=True),
+       st.sampled_from(["-", ".", ""]))
+def test_code_canonical_form_ignores_case_and_separators(code: str, sep: str) -> None:
+    """However a code's groups are separated or cased, it keeps one canonical form."""
+    letters, digits = code.split("-")
+    variant = f"{letters.lower()}{sep}{digits}"
+    assert one(f"ref {code} open").canonical == one(f"ref {variant} open").canonical
+
+
+@given(st.from_regex(r"[a-z]{2,6}-[0-9]{3,6}", fullmatch=True), st.integers(0, 9))
+def test_appending_a_character_makes_a_different_identifier(code: str, extra: int) -> None:
+    """``X`` and ``X`` + one more digit never match, in either direction."""
+    a, b = one(f"id {code} set"), one(f"id {code}{extra} set")
+    assert not matches(a, b)
+    assert not matches(b, a)
