@@ -138,13 +138,28 @@ def store_recall(store: memory_es.MemoryStore, config: str) -> RecallFn | str:
     if config == "full":
         return lambda tenant, q, k: _hits_to_texts(fn(tenant, q, k=k))
     channel = "keyword" if config == "lexical only" else "semantic"
+    off = "semantic" if channel == "keyword" else "keyword"
     params = inspect.signature(fn).parameters
     if "channels" in params:
-        return lambda tenant, q, k: _hits_to_texts(fn(tenant, q, k=k, channels=(channel,)))
-    if "weights" in params:
-        off = "semantic" if channel == "keyword" else "keyword"
-        return lambda tenant, q, k: _hits_to_texts(fn(tenant, q, k=k, weights={off: 0.0}))
-    return not_yet("store.recall has no channel switch (channels= or weights=)")
+        switch: dict[str, Any] = {"channels": (channel,)}
+    elif "weights" in params:
+        switch = {"weights": {off: 0.0}}
+    else:
+        return not_yet("store.recall has no channel switch (channels= or weights=)")
+    explain = "explain" in params
+
+    def single_channel(tenant: str, q: str, k: int) -> list[str]:
+        hits = fn(tenant, q, k=k, **switch, **({"explain": True} if explain else {}))
+        for h in hits:  # a switch that is accepted but not honoured must not pass silently
+            if (getattr(h, "parts", None) or {}).get(off, 0.0) > 0.0:
+                raise ChannelNotHonoured(f"{switch} accepted but hits still carry '{off}'")
+        return _hits_to_texts(hits)
+
+    return single_channel
+
+
+class ChannelNotHonoured(RuntimeError):
+    """``recall`` took the channel switch but still scored the other channel."""
 
 
 def _ranking_constants() -> dict[str, Any]:
@@ -275,7 +290,10 @@ def evaluate(store: memory_es.MemoryStore, config: str, cases: tuple[Case, ...],
     results, lat = [], []
     for case in progress.bar(cases, f"ablation [{config}]", len(cases), "case"):
         tenant = f"case-{case.id}"
-        fn(tenant, case.query, case.k)  # warm (index build, caches)
+        try:
+            fn(tenant, case.query, case.k)  # warm (index build, caches)
+        except ChannelNotHonoured as e:
+            return {"config": config, "unavailable": f"n/a: {e}"}
         t = time.perf_counter()
         texts = fn(tenant, case.query, case.k)
         lat.append(time.perf_counter() - t)

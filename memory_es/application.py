@@ -239,10 +239,10 @@ class WriteSide:
         return sid, canonical
 
     def _bind(self, kind: str, *parts: str) -> str:
-        """Bind a natural key to a new stream (or get the stream another bind gave it). A
-        stream created here has no events yet: its empty state is cached, not loaded."""
+        """Bind a natural key, which the caller has just looked up in vain, to a new stream.
+        A stream created here has no events yet: its empty state is cached, not loaded."""
         fresh = new_stream_id()
-        sid = self.keys.bind(kind, fresh, *parts)
+        sid = self.keys.bind(kind, fresh, *parts, looked_up=True)
         if sid == fresh:
             self._remember(EntityState(sid))
         return sid

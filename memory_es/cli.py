@@ -739,6 +739,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 user error)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["bench"]:
+        from memory_es.bench import main as bench  # noqa: PLC0415  (heavy, optional imports)
+
+        return bench(arguments[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -49,11 +49,22 @@ from memory_es.erasure import MOTIVES, Erasable, ErasureService
 from memory_es.errors import InvalidInput, NotFound, StoreClosed
 from memory_es.eventlog import EventLog, PostgresEventLog, SqliteEventLog
 from memory_es.ids import stream_of
-from memory_es.models import AuditReport, DeletionReceipt, ErasureReport, Fact, Preview, Receipt
+from memory_es.models import (
+    AuditReport,
+    DeletionReceipt,
+    ErasureReport,
+    Fact,
+    Hit,
+    Preview,
+    Receipt,
+)
 from projections import queries
 from projections.catchup import Catchup, Progress
 from projections.connection import arrow, connect, user_query
+from projections.embedder import Embedder
 from projections.erasure import EXPORTS_DDL, rewrite_database
+from projections.recall import RecallIndex
+from projections.recall import recall as recall_query
 from projections.schema import DDL, PUBLIC_COLUMNS, VIEWS
 from projections.versions import VersionProjector
 
@@ -314,7 +325,8 @@ class MemoryStore(_Writes):
     """An open memory-es store. Use :func:`memory_es.open` to get one."""
 
     def __init__(self, log: EventLog, views: Path, clock: ClockFn | None = None,
-                 views_settings: dict[str, str] | None = None) -> None:
+                 views_settings: dict[str, str] | None = None,
+                 embedder: Embedder | None = None) -> None:
         self._log = log
         self._views_settings = dict(views_settings or {})
         self._erasables: list[Erasable] = []
@@ -334,6 +346,10 @@ class MemoryStore(_Writes):
         self._erasure = ErasureService(self)
         self._erasure.finish_pending()
         self._catchup.run()
+        self._recall = RecallIndex(lambda: self._con, views, embedder)
+        self._catchup.followers.append(self._recall.follow)
+        self._erasables.append(self._recall)
+        self._text: Any = None
 
     def _connect_views(self) -> Any:
         con = connect(self._views_file)
@@ -588,6 +604,71 @@ class MemoryStore(_Writes):
         with self._lock:
             return self._erasure.audit_verify()
 
+    # recall and the text interface --------------------------------------------------------
+
+    def recall(self, tenant: str, query: str, k: int = 8, *, valid_at: datetime | None = None,
+               known_at: datetime | None = None, max_classification: str | None = None,
+               explain: bool = False, channels: Sequence[str] | None = None,
+               receipt: bool = False, caller: str | None = None) -> list[Hit]:
+        """Blended keyword + semantic recall over eligible facts only (filtered before top-k).
+
+        Args:
+            valid_at, known_at: recall over the belief at that point instead of now.
+            max_classification: classification ceiling (public < internal < restricted <
+                confidential).
+            explain: fill each hit's score parts.
+            channels: ``("keyword",)`` or ``("semantic",)`` to use one channel only.
+            receipt: record what was served (ids and a keyed query digest) in the tenant's
+                hash-chained consumption log; ``caller`` names who was served.
+        """
+        check_tenant(tenant)
+        if max_classification is not None:
+            check_choice("max_classification", max_classification, CLASSIFICATIONS)
+        v = optional_micros(valid_at, "valid_at")
+        k_at = optional_micros(known_at, "known_at")
+        with self._lock:
+            self._check_open()
+            self.catch_up()
+            hits = recall_query(self._recall, tenant, query, k, self._now(), valid_at_us=v,
+                                known_at_us=k_at, max_classification=max_classification,
+                                explain=explain, channels=channels)
+            if receipt:
+                audit.record_served(self, tenant, query, [h.fact for h in hits], caller, v, k_at)
+            return hits
+
+    @property
+    def text(self) -> Any:
+        """The text interface for agents (``memory_es.text.TextInterface``) over this store."""
+        if self._text is None:
+            from memory_es.text.interface import TextInterface  # noqa: PLC0415
+
+            self._text = TextInterface(self)
+        return self._text
+
+    def remember(self, tenant: str, text: str, **kw: Any) -> list[Receipt]:
+        """Interpret ``text`` into facts (one per clause) and write them."""
+        return self.text.remember(tenant, text, **kw)  # type: ignore[no-any-return]
+
+    def revise(self, tenant: str, old_query: str, new_text: str, **kw: Any) -> Any:
+        """Find the memory ``old_query`` describes and replace it with ``new_text``."""
+        return self.text.revise(tenant, old_query, new_text, **kw)
+
+    def release(self, tenant: str, query: str, **kw: Any) -> Any:
+        """Decay (release) what clearly matches ``query``."""
+        return self.text.release(tenant, query, **kw)
+
+    def forget(self, tenant: str, query: str, **kw: Any) -> Any:
+        """Amnesia of the entity the query names (exact identifier first)."""
+        return self.text.forget(tenant, query, **kw)
+
+    def purge_matching(self, tenant: str, identifier: str, **kw: Any) -> Any:
+        """Crypto-shred what holds ``identifier`` (exact identifier first)."""
+        return self.text.purge_matching(tenant, identifier, **kw)
+
+    def recall_texts(self, tenant: str, query: str, k: int = 5) -> list[str]:
+        """Recall, returning only the texts."""
+        return self.text.recall_texts(tenant, query, k)  # type: ignore[no-any-return]
+
     # audit reads --------------------------------------------------------------------------
 
     def replay(self, known_at: datetime, valid_at: datetime | None = None, *,
@@ -631,7 +712,9 @@ class MemoryStore(_Writes):
                 self._con.execute(ddl)
             self._con.execute("COMMIT")
             self._ws.forget_cached()
-            return self._catchup.run(progress)
+            replayed = self._catchup.run(progress)
+            self._recall.rebuild()
+            return replayed
 
     def log_position(self) -> int:
         """The log's head position (global order of the last event)."""
@@ -651,6 +734,8 @@ class MemoryStore(_Writes):
         with self._lock:
             self._closed = True
             with contextlib.suppress(Exception):
+                self._recall.close()
+            with contextlib.suppress(Exception):
                 self._con.close()
             self._log.close()
 
@@ -664,7 +749,8 @@ class MemoryStore(_Writes):
 def open_store(path: str | Path | None = None, *, dsn: str | None = None,
                views: str | Path | None = None, clock: ClockFn | None = None,
                key_file: str | Path | None = None, schema: str | None = None,
-               views_settings: dict[str, str] | None = None) -> MemoryStore:
+               views_settings: dict[str, str] | None = None,
+               embedder: Embedder | None = None) -> MemoryStore:
     """Open (or create) a store.
 
     Args:
@@ -677,6 +763,8 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
         schema: with ``dsn``, the PostgreSQL schema to use (default ``public``).
         views_settings: DuckDB settings for the views connection (e.g. forensic tests set
             ``force_compression='uncompressed'`` so a byte scan sees what compression hides).
+        embedder: the recall embedder (default: the deterministic hashing embedder; the
+            ``semantic`` extra offers ``projections.embedder.SentenceEmbedder``).
     """
     if dsn is not None:
         if path is not None:
@@ -695,7 +783,7 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
         master = load_master_key(key_file, folder / "master.key")
         log = SqliteEventLog(folder, master)
     try:
-        return MemoryStore(log, folder, clock, views_settings)
+        return MemoryStore(log, folder, clock, views_settings, embedder)
     except BaseException:
         log.close()
         raise

@@ -723,8 +723,10 @@ class RecallIndex:
 
     def search(self, tenant: str, query: str, k: int, now_us: int, *,
                valid_at: int | None = None, known_at: int | None = None,
-               max_classification: str | None = None, explain: bool = False) -> list[Hit]:
+               max_classification: str | None = None, explain: bool = False,
+               channels: Sequence[str] | None = None) -> list[Hit]:
         """Recall: see :func:`recall`."""
+        channels = _check_channels(channels)
         _check_k(k)
         max_rank = class_ceiling(max_classification)
         if not isinstance(query, str) or not query.strip():
@@ -733,7 +735,7 @@ class RecallIndex:
             return self._search_as_of(tenant, query, k,
                                       now_us if valid_at is None else valid_at,
                                       now_us if known_at is None else known_at,
-                                      max_rank, explain)
+                                      max_rank, explain, channels)
         self.catch_up()
         mask, slot_of = self._candidates(tenant, now_us, max_rank)
         if not mask.any():
@@ -756,7 +758,7 @@ class RecallIndex:
             "recency": recency(self._anchor[labels], now_us),
         }
         fids = [self._fact_of[int(lab)] for lab in labels.tolist()]
-        order, scores = _rank(parts, fids)
+        order, scores = _rank(parts, fids, channels)
         chosen = order[:k]
         if chosen.size == 0:
             return []
@@ -775,7 +777,8 @@ class RecallIndex:
             log.warning("recall mirror disagreed with DuckDB on %d facts", len(misses))
 
     def _search_as_of(self, tenant: str, query: str, k: int, valid_at: int, known_at: int,
-                      max_rank: int, explain: bool) -> list[Hit]:
+                      max_rank: int, explain: bool,
+                      channels: tuple[str, ...] = ("keyword", "semantic")) -> list[Hit]:
         """As-of recall: rank the belief at ``(valid_at, known_at)`` itself, embedding
         texts that today's index does not hold (or holds with another text)."""
         self.catch_up()
@@ -840,7 +843,7 @@ class RecallIndex:
             "recency": recency(anchors, known_at),
         }
         fids = [cols["fact_id"][i] for i in labels.tolist()]
-        order, scores = _rank(parts, fids)
+        order, scores = _rank(parts, fids, channels)
         chosen = order[:k]
         return _hits(table, [int(labels[i]) for i in chosen], scores[chosen],
                      {p: v[chosen] for p, v in parts.items()}, explain)
@@ -848,7 +851,8 @@ class RecallIndex:
 
 def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
            valid_at_us: int | None = None, known_at_us: int | None = None,
-           max_classification: str | None = None, explain: bool = False) -> list[Hit]:
+           max_classification: str | None = None, explain: bool = False,
+           channels: Sequence[str] | None = None) -> list[Hit]:
     """Blended recall over the tenant's eligible facts (SPEC §9).
 
     Args:
@@ -862,9 +866,11 @@ def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
         max_classification: ceiling (``public`` < ``internal`` < ``restricted`` <
             ``confidential``); ``None`` allows every level.
         explain: fill each hit's ``parts`` (score = Σ WEIGHTS[p] · parts[p]).
+        channels: retrieval channels to use (default both ``keyword`` and ``semantic``).
     """
     return index.search(tenant, query, k, now_us, valid_at=valid_at_us, known_at=known_at_us,
-                        max_classification=max_classification, explain=explain)
+                        max_classification=max_classification, explain=explain,
+                        channels=channels)
 
 
 # ranking helpers ----------------------------------------------------------------------------
@@ -893,8 +899,27 @@ def _normalised(kw_labels: np.ndarray, kw_scores: np.ndarray, labels: np.ndarray
     return out
 
 
-def _rank(parts: dict[str, np.ndarray], fact_ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
+CHANNELS = ("keyword", "semantic")
+"""The retrieval channels; ``channels=`` switches one off (the governance ablation)."""
+
+
+def _check_channels(channels: Sequence[str] | None) -> tuple[str, ...]:
+    if channels is None:
+        return CHANNELS
+    chosen = tuple(channels)
+    if not chosen or any(c not in CHANNELS for c in chosen):
+        from memory_es.errors import InvalidInput  # noqa: PLC0415
+
+        raise InvalidInput(f"channels must be a non-empty subset of {', '.join(CHANNELS)}")
+    return chosen
+
+
+def _rank(parts: dict[str, np.ndarray], fact_ids: list[str],
+          channels: tuple[str, ...] = CHANNELS) -> tuple[np.ndarray, np.ndarray]:
     """Blend, drop what fails the relevance floor, order best first (ties by fact id)."""
+    for channel in CHANNELS:
+        if channel not in channels:
+            parts[channel] = np.zeros_like(parts[channel])
     scores = np.zeros(len(fact_ids), np.float64)
     for name, weight in WEIGHTS.items():
         scores += weight * parts[name].astype(np.float64)

@@ -57,11 +57,28 @@ ATTRIBUTES = ("home.city", "pref.browser")
 VALUES: tuple[Any, ...] = ("Detroit", "Chicago", "Oslo", 1, True)
 ASSERTED_BY = ("user", "third_party", "inference")
 
-entities = st.sampled_from(ENTITIES)
-attributes = st.sampled_from(ATTRIBUTES)
-values = st.sampled_from(VALUES)
+# Weighted towards one slot, so that writes collide (reinforce, conflict, trim, split).
+entities = st.sampled_from(ENTITIES[:1] * 4 + ENTITIES[1:])
+attributes = st.sampled_from(ATTRIBUTES[:1] * 3 + ATTRIBUTES[1:])
+values = st.sampled_from(VALUES[:2] * 3 + VALUES[2:])
 valid_days = st.integers(min_value=0, max_value=30)
 optional_days = st.none() | valid_days
+
+
+@st.composite
+def valid_periods(draw: st.DrawFn) -> tuple[int | None, int | None]:
+    """Mostly well-formed ``(valid_from, valid_until)`` day pairs, sometimes not at all.
+
+    ``valid_from=None`` means "from the commit time"; an empty or inverted period is
+    kept now and then, since the store must refuse it without writing anything.
+    """
+    if draw(st.integers(min_value=0, max_value=9)) == 0:
+        return draw(optional_days), draw(optional_days)
+    start = draw(optional_days)
+    if draw(st.booleans()):
+        return start, None
+    base = 12 if start is None else start  # the clock runs from day 10 on
+    return start, base + draw(st.integers(min_value=1, max_value=15))
 
 
 @dataclass(frozen=True)
@@ -128,13 +145,18 @@ class Transact:
 
 Op = Assert | Supersede | Correct | Decay | Retract | Forget | Resolve | Advance | Transact
 
-asserts = st.builds(Assert, entities, attributes, values, optional_days, optional_days,
-                    st.sampled_from(ASSERTED_BY))
-supersedes = st.builds(Supersede, entities, attributes, values, optional_days, optional_days)
+asserts = st.builds(
+    lambda e, a, v, p, by: Assert(e, a, v, p[0], p[1], by),
+    entities, attributes, values, valid_periods(),
+    st.sampled_from(ASSERTED_BY[:1] * 2 + ASSERTED_BY))  # mostly the default, user
+supersedes = st.builds(
+    lambda e, a, v, p: Supersede(e, a, v, p[0], p[1]),
+    entities, attributes, values, valid_periods())
 corrects = st.builds(Correct, st.integers(min_value=0, max_value=50), values)
 decays = st.builds(Decay, st.integers(min_value=0, max_value=50), optional_days)
-retracts = st.builds(Retract, entities, attributes, optional_days, optional_days)
-forgets = st.builds(Forget, entities)
+retracts = st.builds(lambda e, a, p: Retract(e, a, p[0], p[1]),
+                     entities, attributes, valid_periods())
+forgets = st.builds(Forget, st.sampled_from(ENTITIES))  # uniform: forgetting ends a slot's story
 resolves = st.builds(Resolve, st.integers(min_value=0, max_value=20), st.booleans())
 advances = st.builds(Advance, st.sampled_from((0, 0, 1, 60, 60 * 24, 60 * 24 * 3)))
 
@@ -142,12 +164,13 @@ tx_ops = st.one_of(asserts, supersedes, corrects, decays, retracts, resolves)
 transacts = st.builds(Transact, st.lists(tx_ops, min_size=1, max_size=3).map(tuple))
 
 operations = st.one_of(
-    asserts, asserts, supersedes, supersedes, corrects, decays, retracts, forgets, resolves,
+    asserts, asserts, asserts, supersedes, supersedes, corrects, decays, retracts, forgets,
+    resolves, resolves,
     advances, advances, transacts,
 )
 
 
 def op_sequences(max_size: int = 14) -> st.SearchStrategy[list[Op]]:
     """Random operation sequences, each starting with an assertion so reads have data."""
-    return st.tuples(asserts, st.lists(operations, max_size=max_size)).map(
-        lambda t: [t[0], *t[1]])
+    return st.tuples(asserts, st.lists(operations, min_size=min(3, max_size),
+                                       max_size=max_size)).map(lambda t: [t[0], *t[1]])

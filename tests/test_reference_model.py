@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import memory_es
@@ -307,34 +307,6 @@ class Run:
             return target.retract(TENANT, op.entity, op.attribute,
                                   valid_from=when(op.valid_from),
                                   valid_until=when(op.valid_until))
-        if isinstance(op, Resolve):
-            picked = self.pick_conflict(op)
-            assert picked is not None
-            conflict = next(c for c in self.conflicts if c.conflict_id == picked[0])
-            if not conflict.open:
-                raise ConflictError("already resolved")
-            newcomer = self.facts[conflict.fact_id]
-            if picked[1] == conflict.fact_id:
-                if newcomer.state != "conflicted":
-                    raise ConflictError("no longer conflicted")
-                # The newcomer takes the contradicted facts' place; facts written since
-                # (not part of the dispute) keep theirs.
-                won = list(newcomer.portions)
-                for f in self._slot(newcomer.entity, newcomer.attribute):
-                    if f.fact_id not in conflict.against:
-                        for start, end in f.portions:
-                            won = cut(won, start, end)
-                for fid in conflict.against:
-                    old = self.facts[fid]
-                    if old.state in RETRIEVABLE and old.portions:
-                        for start, end in won:
-                            old.portions = cut(old.portions, start, end)
-                newcomer.portions = won
-                newcomer.state = "active"
-            elif newcomer.state == "conflicted":
-                newcomer.state = "rejected"
-            conflict.open = False
-            return "applied"
         if isinstance(op, Forget):
             return target.forget_entity(TENANT, op.entity)
         if isinstance(op, Resolve):
@@ -354,9 +326,11 @@ class Run:
         try:
             receipt = self.call(target, op, fact_id)
         except MemoryESError as err:
+            event(f"{type(op).__name__} -> {type(err).__name__}")
             with pytest.raises(type(err)):
                 staged.apply(op, t, fact_id, lambda: "unused")
             raise
+        event(f"{type(op).__name__} -> {receipt.outcome}")
         outcome = staged.apply(op, t, fact_id, lambda: str(receipt.fact_id),
                                lambda: receipt.conflict_id)
         assert receipt.outcome == outcome, (op, receipt)

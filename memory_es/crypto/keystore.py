@@ -167,10 +167,12 @@ class KeyStore:
     # natural keys -------------------------------------------------------------------------
 
     def lookup(self, kind: str, *parts: str) -> str | None:
-        digest = self.master.digest(kind, *parts)
+        return self._lookup(self.master.digest(kind, *parts))
+
+    def _lookup(self, digest: bytes, *, query: bool = True) -> str | None:
         with self._lock:
             cached = self._names.get(digest)
-            if cached is not None:
+            if cached is not None or not query:
                 return cached
             rows = self.backend.execute("SELECT stream_id FROM me_names WHERE digest = ?",
                                         (digest,))
@@ -178,11 +180,14 @@ class KeyStore:
                 self._names[digest] = str(rows[0][0])
             return str(rows[0][0]) if rows else None
 
-    def bind(self, kind: str, stream_id: str, *parts: str) -> str:
-        """Bind a natural key to a stream (staged: written by :meth:`flush` with the keys)."""
+    def bind(self, kind: str, stream_id: str, *parts: str, looked_up: bool = False) -> str:
+        """Bind a natural key to a stream (staged: written by :meth:`flush` with the keys).
+
+        ``looked_up``: the caller's :meth:`lookup` has just found nothing, so the store is
+        not asked a second time (a bind by another writer in between fails :meth:`flush`)."""
         digest = self.master.digest(kind, *parts)
         with self._lock:
-            existing = self.lookup(kind, *parts)
+            existing = self._lookup(digest, query=not looked_up)
             if existing is not None:
                 return existing
             self._staged_names[digest] = (stream_id, kind)
@@ -298,9 +303,9 @@ class KeyStore:
             ids = dict.fromkeys(todo)
             for key_id in todo:
                 if key_id.startswith("c/"):
-                    parent = entity_key_id(wanted[key_id])
-                    if parent not in self._cache and parent not in self._fresh:
-                        ids[parent] = None
+                    entity_key = entity_key_id(wanted[key_id])
+                    if entity_key not in self._cache and entity_key not in self._fresh:
+                        ids[entity_key] = None
             found: dict[str, tuple[bytes, str | None]] = {
                 str(key_id): (bytes(wrapped), None if parent is None else str(parent))
                 for key_id, wrapped, parent in self._select_in(

@@ -89,6 +89,14 @@ class Unsealed:
             body = self._body = None if self._plaintext is None else parse_body(self._plaintext)
         return body
 
+    def transient_body(self) -> dict[str, Any] | None:
+        """The body, parsed without keeping it (unless it was parsed already), so that a
+        batch's parsed bodies can be freed as soon as the batch is applied."""
+        body = self._body
+        if body is _LAZY:
+            return None if self._plaintext is None else parse_body(self._plaintext)
+        return body
+
     @property
     def plaintext(self) -> bytes | None:
         """The body's JSON as stored (None when shredded)."""
@@ -104,7 +112,8 @@ class Unsealed:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Unsealed) and self._key() == other._key()
 
-    __hash__ = None  # type: ignore[assignment]  (like the mutable-bodied dataclass it replaced)
+    # Unhashable, like the frozen dataclass with a dict field that it replaced.
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return (f"Unsealed(stream_id={self.stream_id!r}, version={self.version}, "

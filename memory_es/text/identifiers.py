@@ -1,10 +1,10 @@
 """Canonical identifiers in free text: find them, normalise them, compare them exactly.
 
 An identifier is matched by its canonical form, never by prefix or substring
-(SPEC §2.7): ``alice@acme.io`` is not ``alice.smith@acme.io``, ``TKT-100`` is not
-``TKT-1000``. Normalisation removes only what does not change the identity:
+(SPEC §2.7): ``nora@corp.io`` is not ``nora.q@corp.io``, ``OPS-41`` is not
+``OPS-412``. Normalisation removes only what does not change the identity:
 
-* e-mail: case, quotes around the local part (``"john.doe"@x.org``);
+* e-mail: case, quotes around the local part (``"nora.q"@corp.io``);
 * phone: punctuation and spacing, digits kept with a leading ``+`` when written;
 * URL: scheme, ``www.``, trailing slash, case;
 * path: ``\\`` vs ``/``, repeated separators, case;

@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from memory_es.errors import ConfirmationRequired, ConflictError, InvalidInput, NotFound
-from memory_es.models import Fact, Receipt
+from memory_es.models import Receipt
 from memory_es.text import lexicon as lx
 from memory_es.text.identifiers import Identifier
 from memory_es.text.interpreter import (
@@ -364,7 +364,7 @@ class TextInterface:
         The new clause that continues the matched fact supersedes its slot (a drift-chain
         link; the slot comes from the new clause when it reads one confidently, else from
         the matched fact). Matched facts outside that slot are released (decay). A clause
-        that only reports the end of the old state (``sold the car``) and adjuncts that
+        that only reports the end of the old state (``sold the piano``) and adjuncts that
         name only retired content (``after <old value> …``) become the supersession's
         reason instead of present belief. Without a match, the text is remembered with
         change-of-state semantics.
@@ -505,7 +505,7 @@ class TextInterface:
     def release(self, tenant: str, query: str, *, reason: str | None = None) -> TextResult:
         """Decay (release) what the query describes; rows stay for audit.
 
-        A query that names an entity as a whole (``everything about Dana``, ``Sam's
+        A query that names an entity as a whole (``everything about Mira``, ``Ilya's
         profile``) releases every current fact of that entity and every fact that
         names it; otherwise the best-matching facts are released.
         """
@@ -652,30 +652,33 @@ class TextInterface:
     def recall_texts(self, tenant: str, query: str, k: int = 5) -> list[str]:
         """The texts of up to ``k`` current facts for a query, best first.
 
-        Ranking is the store's ``recall`` (currency and eligibility are enforced there,
-        before top-k). Facts that share something with the query — a word, a topic, an
-        identifier, a name, or a person when the query asks about people — come first;
-        if none does, the store's ranking is returned as is, except for a query that is
-        only identifiers: it returns nothing rather than near-identical identifiers.
+        The store's ``recall`` ranks (currency, eligibility and tenant are enforced there,
+        before top-k); facts that share something with the query — a word, a topic, an
+        exact identifier, a name, or a person when the query asks about people — come
+        first, topped up from the current facts when recall returns fewer than ``k``.
+        When nothing is related, the ranking is returned as is, except for a query made
+        only of identifiers: it returns nothing rather than near-identical identifiers.
         """
         if k <= 0:
             return []
-        recall = getattr(self.store, "recall", None)
         q = analyse_query(query)
+        recall = getattr(self.store, "recall", None)
+        ranked: list[FactView] = []
         if recall is not None:
-            hits = recall(tenant, query, k=max(4 * k, 20))
-            facts: list[Fact] = [h.fact for h in hits]
-            views = [view(f) for f in facts]
-            idf = _idf(views)
-        else:
-            views = self._views(tenant)
-            idf = _idf(views)
-            views.sort(key=lambda v: -relevance(q, v, idf, self.thresholds))
-        relevant = [v for v in views if relevance(q, v, idf, self.thresholds) > 0]
+            ranked = [view(h.fact) for h in recall(tenant, query, k=max(4 * k, 20))]
+        current: list[FactView] = []
+        if len(ranked) < k:
+            seen = {v.fact.fact_id for v in ranked}
+            current = [v for v in self._views(tenant) if v.fact.fact_id not in seen]
+        idf = _idf(ranked + current)
+        score = {v.fact.fact_id: relevance(q, v, idf, self.thresholds) for v in ranked + current}
+        current.sort(key=lambda v: (-score[v.fact.fact_id], v.fact.recorded_at), reverse=False)
+        pool = ranked + current
+        relevant = [v for v in pool if score[v.fact.fact_id] > 0]
         if not relevant and q.identifiers and all(t in q.id_terms for t in q.terms):
             # an identifier that names nothing retrieves nothing (never a near-identical one)
             return []
-        chosen = relevant or views
+        chosen = relevant or pool
         return [v.fact.text for v in chosen[:k]]
 
 

@@ -3,27 +3,27 @@
 The default interpreter reads an agent's sentence the way a careful clerk would:
 
 1. **Identifiers** are found and normalised first (``identifiers``), including
-   obfuscated and mixed-script forms, so ``ALICE@ACME.IO``, ``alice [at] acme [dot] io``
-   and ``аlice@acme.io`` (Cyrillic ``а``) are one address.
+   obfuscated and mixed-script forms, so ``NORA@CORP.IO``, ``nora [at] corp [dot] io``
+   and ``nоra@corp.io`` (Cyrillic ``о``) are one address.
 2. **Sentences and clauses.** A sentence is split where two verb phrases are
-   coordinated (``lives in Berlin and works at Stripe``) so that one clause can later
+   coordinated (``rents a flat in Ghent and teaches yoga``) so that one clause can later
    be superseded while the other survives. The elided subject is restored in the
    clause text. A conjunct is *not* split off when it leans on the first one: an
    anaphor (``there``, ``it``, ``them``, ``one``), an elided verb phrase
-   (``doesn't plan to``), or an elaboration of a negation in the same topic
-   (``does not own a car and has never driven``).
+   (``does not intend to``), or an elaboration of a negation in the same topic
+   (``does not own a bike and commutes on foot``).
 3. **Subject -> entity.** ``user:self`` for the user, ``email:…``/``phone:…`` when an
    identifier anchors the subject, ``<role>:<name>`` for an appositive (``Patient
-   John`` -> ``patient:john``), ``person:<name>`` for a personal name (honorifics
-   dropped), ``topic:<noun phrase>`` for anything else. ``Same customer as Zhang
-   Wei …`` refers back: the interface resolves it to the entity mentioned last.
+   Tomas`` -> ``patient:tomas``), ``person:<name>`` for a personal name (honorifics
+   dropped), ``topic:<noun phrase>`` for anything else. ``Same client as Wang
+   Fang …`` refers back: the interface resolves it to the entity mentioned last.
 4. **Predicate -> attribute.** A lower dotted path from the predicate: ``home.city``,
    ``work.employer``, ``pref.<topic>``, ``not.<attribute>`` under negation; otherwise a
    generic path from the verb and its object's keywords, so unrelated facts never
    share a slot.
 5. **Qualifiers** stay with the fact: negation, temporal phrases (``since 2022``,
-   ``from 2015 to 2018``), change markers (``now``, ``switched to``), cessation
-   (``sold the car``) and reason adjuncts (``after …``, ``due to …``).
+   ``from 2012 to 2016``), change markers (``now``, ``switched to``), cessation
+   (``sold the piano``) and reason adjuncts (``after …``, ``due to …``).
 
 Every decision is recorded under ``rules`` in the clause's interpretation, which
 the store keeps with the event: the store can say why it remembers a fact.
@@ -78,7 +78,7 @@ class Clause:
     """Set when the subject is ``the same <role>`` (the role noun, or ``""``): the
     entity is the one mentioned last."""
     elided: bool = False
-    """The sentence had no subject at all (``Departed Mountain View, …``)."""
+    """The sentence had no subject at all (``Left the harbour town, …``)."""
     adjuncts: tuple[tuple[str, str], ...] = ()
     """Reason or circumstance adjuncts as ``(marker, text)``, kept inside ``text``."""
     has_purpose: bool = False
@@ -379,7 +379,7 @@ def analyse_subject(region: str, region_toks: list[Tok],
                        rules=("subject:user",))
     if low[0] in lx.FIRST_PERSON or low[0] in ("we", "us"):
         return Subject("user:self", surface, "user", rules=("subject:user",))
-    # identifiers anchor the subject ("Customer alice@acme.io", "Ticket TKT-100")
+    # identifiers anchor the subject ("Customer ruth@corp.io", "Ticket OPS-412")
     anchors = [i for i in identifiers if i.kind not in ("date", "time")]
     if anchors:
         ident = anchors[0]
@@ -397,7 +397,7 @@ def analyse_subject(region: str, region_toks: list[Tok],
         hint = _head_attribute(low[1:]) if possessive == 0 else None
         return Subject("user:self", surface, "user", attribute_hint=hint,
                        rules=("subject:user",))
-    # possessive owner: "Frank's favorite color", "Alice's employee ID"
+    # possessive owner: "Kai's favorite colour", "Ines's badge number"
     if possessive is not None:
         owner_toks = region_toks[:possessive + 1]
         owner_words = [t.word for t in owner_toks]
@@ -426,7 +426,9 @@ def _head_attribute(words: Sequence[str]) -> str | None:
 def _named(words: list[str], toks: list[Tok]) -> Subject:
     """Subjects without identifiers: role + name, honorific + name, names, noun phrases."""
     low = [w.lower() for w in words]
-    # compound subject "Hannah and Ivan"
+    if not low:
+        return Subject(None, "", "none", rules=("subject:none",))
+    # compound subject "Mara and Pol"
     if "and" in low:
         idx = low.index("and")
         left = _named(words[:idx], toks[:idx])
@@ -441,14 +443,14 @@ def _named(words: list[str], toks: list[Tok]) -> Subject:
         name = " ".join(body)
         return Subject(_name_entity("person", name), " ".join(words), "person",
                        names=(name, " ".join(words)), rules=("subject:honorific+name",))
-    # determiners make a common noun phrase, unless a proper name follows ("The Empire Hotel")
+    # determiners make a common noun phrase, unless a proper name follows ("The Blue Lantern Inn")
     lead = low[0].rstrip(".,:")
     rest_words = words[1:] if lead in _DETERMINERS else words
     if lead in _DETERMINERS and rest_words and all(_is_cap(w) for w in rest_words):
         name = " ".join(rest_words)
         return Subject(_name_entity("name", name), " ".join(words), "name",
                        names=(name, " ".join(words)), rules=("subject:the+proper-name",))
-    # role + name: "Patient John", "Client Riya", "Vendor 阿里巴巴", "Department engineering"
+    # role + name: "Patient Tomas", "Client Oleg", "Vendor 王芳", "User admin2"
     if len(words) >= 2:
         role_end = _role_prefix(low)
         if role_end:
@@ -470,7 +472,7 @@ def _named(words: list[str], toks: list[Tok]) -> Subject:
                                             else "name", name),
                                " ".join(words), "role", names=(name, " ".join(words)),
                                role=role, rules=("subject:role+name",))
-    # proper names: "Dana", "Alan Turing", "Singapore Airlines", "Tesla Model 3"
+    # proper names: "Mira", "Ines Caro", "Nordic Rail", "Lumen X2"
     cleaned = [strip_symbols(w).strip(_EDGE) for w in words]
     cleaned = [w for w in cleaned if w]
     if (cleaned and all(_is_cap(w) or _is_foreign_word(w) or w.isdigit()
@@ -945,7 +947,7 @@ def _subject_split(sentence: str, toks: list[Tok],
 
 
 def _leading_temporal(toks: Sequence[Tok]) -> int:
-    """Length of a leading temporal phrase (``Throughout 2022``, ``In March 2020,``)."""
+    """Length of a leading temporal phrase (``Throughout 2021``, ``In May 2019,``)."""
     if not toks or toks[0].low not in lx.TEMPORAL_PREPOSITIONS | {"last", "this", "next"}:
         return 0
     i = 1
@@ -1018,7 +1020,7 @@ def _coref_names(sentence: str, toks: list[Tok]) -> tuple[str, ...]:
                 break
         if found:
             names.append(" ".join(found))
-    # "Mueller, Hans" style (surname, given name)
+    # "Brückner, Anton" style (surname, given name)
     m4 = re.search(r"\b([A-Z][\w\-]+),\s+([A-Z][\w\-]+)\b", sentence)
     if m4:
         names.append(f"{m4.group(1)}, {m4.group(2)}")
@@ -1066,7 +1068,7 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     cue = _same_cue(low_body)
     pred_index, colon, _plural = _subject_split(body, toks, anchored)
     rules: list[str] = []
-    # key-value lines: "Account password for backup: raven42#secure"
+    # key-value lines: "Backup router IP: 172.16.0.9"
     if colon is not None:
         key_toks = toks[:colon + 1]
         key = body[:key_toks[-1].end].rstrip(":").strip()
@@ -1083,7 +1085,7 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
                 break
         if after_ids and vp_in_value is not None and after_ids[0].start < after_toks[
                 vp_in_value].start:
-            # "Employee ID: emp-789-1234 is assigned to John Doe": the identifier is the subject
+            # "Badge: BX-7741 belongs to Ines Caro": the identifier is the subject
             subj_toks = after_toks[:vp_in_value]
             subject = analyse_subject(body[:after_toks[vp_in_value].start], subj_toks,
                                       after_ids)
@@ -1116,10 +1118,10 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     else:
         subject_toks = toks[:pred_index]
         while subject_toks and subject_toks[0].low in lx.ADVERBS and len(subject_toks) > 1:
-            subject_toks = subject_toks[1:]  # "Now Quinn prefers …": the adverb is no name
+            subject_toks = subject_toks[1:]  # "Now Ada prefers …": the adverb is no name
         lead = _leading_temporal(subject_toks)
         if lead and lead < len(subject_toks):
-            subject_toks = subject_toks[lead:]  # "Throughout 2022 user was …"
+            subject_toks = subject_toks[lead:]  # "Throughout 2021 the user was …"
             rules.append("temporal:leading-phrase")
         region = body[subject_toks[0].start:subject_toks[-1].end] if subject_toks else ""
         subject = analyse_subject(region, subject_toks,
@@ -1212,7 +1214,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
         rules.append("ends-a-prior-state")
     if cessation and not purpose and not negated and not dated:
         # an undated cessation only says the prior state ended (the supersession records
-        # that); a dated one ("sold the house in October 2024") is an event to remember
+        # that); a dated one ("sold the piano in May 2024") is an event to remember
         op = "cease"
         rules.append("cessation:ends-a-prior-state")
     elif cessation:

@@ -194,7 +194,7 @@ CESSATION_VERBS: frozenset[str] = words("""
 quit leave sell stop abandon outgrow retire resign cancel end drop liquidate depart divest
 overcome withdraw
 """)
-"""Lemmas that report that a prior state ended (``sold the car``, ``quit the job``)."""
+"""Lemmas that report that a prior state ended (``sold the piano``, ``quit the job``)."""
 CESSATION_PHRASES: tuple[str, ...] = (
     "no longer", "gave up", "give up", "gives up", "stepped back from", "stepped down",
     "steps down", "moved out of", "moved away from", "broke up with", "dropped out",
@@ -265,106 +265,146 @@ ADJUNCT_MARKERS: tuple[str, ...] = (
 # --- topic thesaurus -----------------------------------------------------------------
 # domain -> common words. ``functional`` domains hold one value per entity at a time
 # (where one lives, who one works for); the others are lists (languages, pets).
-DOMAINS: dict[str, tuple[str, ...]] = {
-    "home": ("live", "lives", "lived", "living", "reside", "resides", "resided", "residence",
-             "resident", "residency", "home", "house", "apartment", "flat", "condo",
-             "cottage", "address", "street", "avenue", "road", "lane", "city", "town",
-             "relocate", "relocated", "relocation", "hometown", "neighborhood",
-             "neighbourhood", "rent", "rents", "based", "dwell", "moved", "move", "settled"),
-    "work": ("work", "works", "worked", "working", "job", "jobs", "employer", "employ",
-             "employed", "employment", "employee", "occupation", "profession", "professional",
-             "career", "position", "role", "company", "firm", "hired", "colleague", "boss",
-             "engineer", "developer", "designer", "manager", "architect", "scientist",
-             "consultant", "analyst", "lawyer", "doctor", "nurse", "teacher", "professor",
-             "researcher", "founder", "founded", "ceo", "cto", "vp", "director", "intern",
-             "freelance", "startup", "industry", "office", "team", "lead", "leads",
-             "reports", "reporting", "promotion", "promoted", "salary", "quant", "surgeon",
-             "biologist", "pilot", "instructor", "chef", "attendant", "firefighter",
-             "pediatrician", "neurosurgeon", "journalist", "coaching", "business"),
-    "diet": ("diet", "dietary", "vegan", "vegetarian", "pescatarian", "keto", "paleo",
-             "omnivore", "meat", "fish", "eat", "eats", "eating", "ate", "food", "cuisine",
-             "meal", "meals", "spicy", "dish", "animal", "mediterranean", "carnivore",
-             "gluten", "lactose", "dairy"),
-    "drink": ("drink", "drinks", "drinking", "coffee", "tea", "alcohol", "beverage", "soda",
-              "juice", "wine", "beer", "espresso", "latte"),
-    "language": ("language", "languages", "speak", "speaks", "spoke", "spoken", "fluent",
-                 "fluently", "proficiency", "proficient", "native", "natively", "tongue",
-                 "bilingual", "english", "french", "spanish", "german", "italian",
-                 "portuguese", "mandarin", "chinese", "cantonese", "japanese", "korean",
-                 "arabic", "russian", "hindi", "dutch", "swedish", "greek", "hebrew",
-                 "turkish", "polish", "learning", "immersion"),
-    "transport": ("car", "cars", "vehicle", "vehicles", "drive", "drives", "drove",
-                  "driven", "driving", "driver", "truck", "sedan", "suv", "van", "pickup",
-                  "motorcycle", "scooter", "bike", "bicycle", "cycling", "transit", "bus",
-                  "train", "subway", "commute", "commutes", "commuting", "lease", "leasing",
-                  "electric", "hybrid", "transportation"),
-    "pet": ("pet", "pets", "dog", "dogs", "cat", "cats", "puppy", "kitten", "retriever",
-            "poodle", "collie", "terrier", "labrador", "greyhound", "spaniel", "shepherd",
-            "hamster", "parrot", "rabbit", "adopted", "adopt", "rescue"),
-    "relationship": ("married", "marry", "marriage", "marital", "spouse", "wife",
-                     "husband", "partner", "divorce", "divorced", "engaged", "engagement",
-                     "single", "wedding", "widowed", "separated", "dating", "girlfriend",
-                     "boyfriend", "remarried"),
-    "family": ("sibling", "siblings", "brother", "sister", "twin", "child", "children",
-               "son", "daughter", "parent", "parents", "mother", "father", "half-sister",
-               "half-brother", "family", "kids"),
-    "health": ("allergy", "allergies", "allergic", "anaphylaxis", "sensitivity",
-               "intolerance", "diagnosed", "diagnosis", "medication", "medicine",
-               "medical", "prescribed", "prescription", "disease", "condition", "diabetes",
-               "hypertension", "asthma", "surgery", "injury", "therapy", "immunotherapy",
-               "remission", "health", "cholesterol", "treatment", "glasses", "vision",
-               "fear", "afraid", "phobia", "nut", "nuts", "peanut", "shellfish"),
-    "education": ("phd", "degree", "degrees", "doctorate", "master", "masters", "bachelor",
-                  "university", "college", "school", "studied", "study", "studies",
-                  "student", "graduate", "graduated", "graduating", "education",
-                  "academic", "academia", "bootcamp", "postdoc", "diploma", "enrolled",
-                  "course", "courses", "semester", "thesis", "research", "alma"),
-    "music": ("music", "musical", "instrument", "instruments", "piano", "violin", "cello",
-              "guitar", "drums", "flute", "saxophone", "trumpet", "sing", "singing",
-              "band", "orchestra", "pitch", "vinyl"),
-    "sport": ("sport", "sports", "run", "runs", "running", "marathon", "marathons",
-              "triathlon", "triathlons", "gym", "yoga", "tennis", "soccer", "football",
-              "basketball", "hiking", "climbing", "swimming", "athletic", "athlete",
-              "archery", "judo", "karate", "taekwondo", "martial", "belt", "chess",
-              "shooting", "crossfit", "fitness", "workout"),
-    "media": ("tv", "television", "watch", "watches", "watching", "movie", "movies",
-              "film", "films", "cinema", "cinematic", "series", "show", "shows", "podcast",
-              "podcasts", "streaming", "stream", "documentary", "documentaries",
-              "subscription", "video"),
-    "reading": ("book", "books", "read", "reads", "reading", "novel", "novels", "author",
-                "literary", "literature", "fiction", "genre", "poetry", "poem", "poems",
-                "poet", "poetic", "writing", "writes", "wrote", "writer", "stories",
-                "published", "publishing", "bestseller", "blog"),
-    "travel": ("travel", "travels", "traveled", "travelled", "visit", "visited", "trip",
-               "trips", "flight", "flights", "vacation", "abroad", "backpacking", "tour",
-               "journey", "booked", "passport"),
-    "politics": ("political", "politics", "party", "democrat", "democratic", "republican",
-                 "independent", "libertarian", "vote", "voter", "voting", "registered",
-                 "registration", "affiliation", "allegiance", "election"),
-    "tech": ("phone", "smartphone", "device", "devices", "laptop", "computer",
-             "workstation", "browser", "os", "software", "app", "apps", "smart",
-             "thermostat", "tablet", "database", "cloud", "server"),
-    "personality": ("introvert", "introverted", "extrovert", "extroverted", "shy",
-                    "outgoing", "social", "temperament", "personality", "gatherings",
-                    "meetup", "quiet", "reserved", "sociable"),
-    "sleep": ("sleep", "sleeps", "sleeping", "morning", "night", "shift", "shifts",
-              "schedule", "early", "late", "nocturnal", "owl"),
-    "preference": ("prefer", "prefers", "preferred", "preference", "favorite",
-                   "favourite", "likes", "like", "love", "loves", "enjoy", "enjoys",
-                   "theme", "mode", "color", "colour"),
-    "credential": ("password", "passcode", "passphrase", "pin", "otp", "token", "key",
-                   "secret", "credential", "credentials", "login", "code", "codes",
-                   "verification", "2fa", "mfa", "apikey"),
-    "money": ("payment", "pay", "pays", "paid", "card", "billing", "invoice", "invoices",
-              "plan", "tier", "subscription", "refund", "price", "budget", "salary",
-              "balance", "wire", "transfer", "crypto", "cryptocurrency", "investments",
-              "invests", "invest", "finance", "financial", "holdings", "coupon"),
-    "hobby": ("hobby", "hobbies", "pastime", "spare", "collect", "collects", "collection",
-              "collector", "gardening", "garden", "baking", "bake", "painting", "paint",
-              "photography", "photographer", "knitting", "volunteer", "volunteers",
-              "volunteering", "pottery"),
-    "aviation": ("pilot", "aviation", "flying", "aircraft", "license", "licence",
-                 "licensed"),
+DOMAINS: dict[str, frozenset[str]] = {
+    "home": words("""
+live lives lived living reside resides resided residence resident residency home homes house
+houses apartment flat condo cottage cabin bungalow villa loft dorm address street avenue road
+lane boulevard city town village suburb hometown neighborhood neighbourhood district rent rents
+rented renting landlord tenant lease mortgage relocate relocated relocation based dwell moved
+move settled household roommate housemate homeowner
+"""),
+    "work": words("""
+work works worked working job jobs employer employ employed employment employee occupation
+profession professional career position role company firm hired hire colleague coworker boss
+manager supervisor engineer developer programmer designer architect scientist consultant
+analyst lawyer attorney doctor physician nurse surgeon dentist pharmacist teacher professor
+lecturer researcher founder founded cofounder ceo cto cfo coo vp director executive intern
+freelance freelancer contractor startup industry office team lead leads reports reporting
+promotion promoted salary quant banker trader accountant auditor actuary biologist chemist
+physicist economist pilot instructor chef cook waiter bartender attendant firefighter
+paramedic officer detective clerk cashier electrician plumber carpenter mechanic technician
+pediatrician neurosurgeon journalist editor writer reporter photographer coaching coach
+business shop retail warehouse factory clinic hospital agency shift employer's workplace
+"""),
+    "diet": words("""
+diet dietary vegan vegetarian pescatarian keto ketogenic paleo omnivore carnivore flexitarian
+meat pork beef chicken fish seafood eat eats eating ate food foods cuisine meal meals spicy
+dish dishes animal gluten lactose dairy kosher halal fasting calories carbs protein
+"""),
+    "drink": words("""
+drink drinks drinking drank coffee tea alcohol beverage soda juice wine beer espresso latte
+cappuccino cocktail whisky whiskey water smoothie caffeine decaf sober
+"""),
+    "language": words("""
+language languages speak speaks spoke spoken speaking fluent fluently fluency proficiency
+proficient native natively tongue bilingual multilingual accent dialect english french
+spanish german italian portuguese mandarin chinese cantonese japanese korean arabic russian
+hindi urdu bengali dutch swedish norwegian danish finnish greek hebrew turkish polish czech
+ukrainian vietnamese thai indonesian swahili persian farsi learning immersion
+"""),
+    "transport": words("""
+car cars vehicle vehicles drive drives drove driven driving driver truck trucks sedan suv
+van pickup hatchback minivan convertible coupe motorcycle motorbike scooter moped bike bikes
+bicycle cycling cycles cyclist transit bus buses train trains tram subway metro ferry
+commute commutes commuting commuter lease leasing electric hybrid transportation taxi
+carpool walks walking foot
+"""),
+    "pet": words("""
+pet pets dog dogs puppy puppies cat cats kitten kittens retriever poodle collie terrier
+labrador greyhound spaniel shepherd beagle bulldog husky dachshund hamster parrot rabbit
+guinea turtle tortoise goldfish horse pony adopted adopt adoption rescue vet veterinarian
+"""),
+    "relationship": words("""
+married marry marriage marital spouse wife husband partner divorce divorced engaged
+engagement fiance fiancee single wedding widowed widow widower separated dating girlfriend
+boyfriend remarried relationship
+"""),
+    "family": words("""
+sibling siblings brother brothers sister sisters twin twins child children son sons daughter
+daughters parent parents mother father mom dad grandmother grandfather grandparent uncle
+aunt cousin niece nephew half-sister half-brother stepmother stepfather family kids baby
+"""),
+    "health": words("""
+allergy allergies allergic anaphylaxis sensitivity intolerance intolerant diagnosed
+diagnosis medication medications medicine medical prescribed prescription disease condition
+diabetes hypertension asthma migraine arthritis cancer surgery injury injured therapy
+immunotherapy remission health healthy cholesterol treatment symptoms chronic illness sick
+glasses vision hearing fear afraid phobia anxiety depression nut nuts peanut peanuts
+shellfish pollen penicillin insulin vaccine vaccinated blood pressure
+"""),
+    "education": words("""
+phd degree degrees doctorate master masters bachelor bachelors university college school
+studied study studies studying student students graduate graduated graduating graduation
+education academic academia bootcamp postdoc diploma enrolled enrollment course courses
+semester thesis dissertation research major minor alumnus alumna campus tuition scholarship
+"""),
+    "music": words("""
+music musical musician instrument instruments piano violin cello viola guitar bass drums
+flute clarinet saxophone trumpet trombone harp ukulele sing singing singer choir band
+orchestra pitch vinyl concert concerts composer song songs
+"""),
+    "sport": words("""
+sport sports run runs running runner marathon marathons ultramarathon triathlon triathlons
+gym yoga pilates tennis soccer football basketball baseball volleyball rugby cricket golf
+hockey hiking hike climbing swimming swim surfing skiing snowboarding rowing boxing
+wrestling fencing athletic athlete archery judo karate taekwondo martial belt chess
+shooting fitness workout workouts training
+"""),
+    "media": words("""
+tv television watch watches watching movie movies film films cinema cinematic series show
+shows podcast podcasts streaming stream documentary documentaries subscription video videos
+channel episode episodes anime sitcom
+"""),
+    "reading": words("""
+book books read reads reading reader novel novels author authors literary literature fiction
+nonfiction genre poetry poem poems poet poetic writing writes wrote writer stories story
+published publishing publisher bestseller blog library magazine comics
+"""),
+    "travel": words("""
+travel travels traveled travelled traveling travelling visit visited visiting trip trips
+flight flights fly vacation holiday abroad backpacking tour touring journey booked booking
+passport itinerary hotel airport cruise
+"""),
+    "politics": words("""
+political politics party democrat democratic republican independent libertarian
+conservative liberal progressive socialist vote voter voted voting registered
+registration affiliation allegiance election elections campaign
+"""),
+    "tech": words("""
+phone phones smartphone device devices laptop computer workstation desktop tablet browser
+os software app apps smart thermostat database databases cloud server servers operating
+system linux windows keyboard monitor gadget
+"""),
+    "personality": words("""
+introvert introverted extrovert extroverted ambivert shy outgoing social temperament
+personality gatherings meetup quiet reserved sociable talkative
+"""),
+    "sleep": words("""
+sleep sleeps sleeping slept morning night nights shift shifts schedule early late nocturnal
+insomnia nap naps bedtime wake
+"""),
+    "preference": words("""
+prefer prefers preferred preference preferences favorite favourite likes like liked love
+loves loved enjoy enjoys enjoyed theme mode color colour
+"""),
+    "credential": words("""
+password passwords passcode passphrase pin otp token tokens key keys secret secrets
+credential credentials login logins code codes verification 2fa mfa apikey username
+"""),
+    "money": words("""
+payment payments pay pays paid card cards billing invoice invoices plan plans tier tiers
+subscription refund price budget salary balance wire transfer crypto cryptocurrency
+investments investment invests invest investing finance financial holdings coupon loan
+savings bank account stocks shares portfolio
+"""),
+    "hobby": words("""
+hobby hobbies pastime spare collect collects collecting collection collector gardening
+garden baking bake bakes painting paint paints photography knitting sewing crafts
+woodworking volunteer volunteers volunteering pottery fishing camping birdwatching
+"""),
+    "aviation": words("""
+pilot pilots aviation flying aircraft airplane plane license licence licensed
+"""),
 }
 FUNCTIONAL_DOMAINS: frozenset[str] = frozenset(
     {"home", "work", "diet", "transport", "relationship", "politics", "sleep",

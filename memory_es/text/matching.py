@@ -8,8 +8,8 @@ targeting rules are testable on their own. The tiers, in order:
    Only those facts are targets; nothing lexical is consulted.
 2. **Entity name** — a word sequence of the query names an entity exactly (its
    canonical local part, a registered surface, a name the fact's subject carries:
-   ``Sam``, ``patient Tanaka Taro``, ``The Empire Hotel``). Width control: a name
-   matches whole names only (``John Smith`` never ``John Smithson``).
+   ``Mira``, ``patient Wang Fang``, ``The Blue Lantern Inn``). Width control: a name
+   matches whole names only (``Ann Lee`` never ``Ann Leeds``).
 3. **Words** — the query's content words are compared with each candidate fact's
    words (light stems), identifier parts and topic domains, weighted by rarity in the
    tenant (IDF). A fact is a target when its coverage clears ``min_coverage`` and
@@ -184,8 +184,8 @@ def view(fact: Fact) -> FactView:
 
 @lru_cache(maxsize=65_536)
 def entity_keys(entity: str) -> frozenset[str]:
-    """Name keys under which an entity id can be named: ``customer:ivan-petrov`` ->
-    {``ivan petrov``, ``customer ivan petrov``}; ``user:self`` -> {``user``}."""
+    """Name keys under which an entity id can be named: ``client:oleg-orlov`` ->
+    {``oleg orlov``, ``client oleg orlov``}; ``user:self`` -> {``user``}."""
     namespace, _, local = entity.partition(":")
     if entity == "user:self":
         return frozenset({"user", "the user", "me", "i"})

@@ -2,7 +2,7 @@
 
 Pure functions over strings. The rules are the ones Unicode itself documents (NFKC
 compatibility folding, UTS #39 confusable look-alikes, combining marks) plus the
-common ways people hide an address in prose (``alice [at] acme [dot] io``, spaced
+common ways people hide an address in prose (``nora [at] corp [dot] io``, spaced
 letters). Nothing here knows any particular name.
 """
 
@@ -170,7 +170,7 @@ def is_latin_text(text: str) -> bool:
 def name_keys(name: str) -> frozenset[str]:
     """Comparison keys of a personal or organisation name (every plausible ASCII form).
 
-    ``Müller, Hans`` -> {``muller hans``, ``mueller hans``}; honorifics and
+    ``Brückner, Anton`` -> {``bruckner anton``, ``brueckner anton``}; honorifics and
     punctuation are dropped, word order kept.
     """
     from memory_es.text.lexicon import HONORIFICS  # noqa: PLC0415  (avoid a cycle)
@@ -210,9 +210,9 @@ def _bracketed(sep: str) -> bool:
 def deobfuscate(text: str) -> str:
     """Undo the usual disguises of an address in prose.
 
-    ``alice [at] acme [dot] io`` -> ``alice@acme.io``; ``a l i c e`` -> ``alice``.
+    ``nora [at] corp [dot] io`` -> ``nora@corp.io``; ``n o r a`` -> ``nora``.
     A bare `` at `` / `` dot `` only counts when the result is a complete address
-    with a dotted domain (``bob at example dot com``), so ``works at Acme`` stays.
+    with a dotted domain (``zed at corp dot example``), so ``works at Nordlys`` stays.
     """
     def email(match: re.Match[str]) -> str:
         local, sep, domain = match.group(1), match.group(2), match.group(3)

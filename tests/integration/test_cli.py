@@ -322,8 +322,6 @@ def test_preview_purge_and_audit(cli: Cli) -> None:
     assert cli.fails("verify-erasure", "no-such-receipt")
 
 
-@pytest.mark.xfail(strict=True, reason="verify_erasure in a new process reports duckdb_views "
-                   "'pending': the store keeps the time of its last file rewrite in memory only")
 def test_verify_erasure_is_complete_after_a_reopen(cli: Cli, tmp_path: Path) -> None:
     """A purge's receipt verifies as complete from a later process (the CLI opens anew)."""
     cli.ok("assert", "acme", "user:dana", "home.city", "Oslo")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 import memory_es
@@ -189,3 +190,25 @@ def test_reads_return_utc_aware_times(fresh_store: memory_es.MemoryStore) -> Non
     assert fact.valid_from == start
     assert fact.valid_from.utcoffset() == dt.timedelta(0)
     assert fact.recorded_at.utcoffset() == dt.timedelta(0)
+
+
+def test_export_writes_the_as_of_snapshot_to_parquet(
+    fresh_store: memory_es.MemoryStore, clock: FakeClock, tmp_path: Path,
+) -> None:
+    """export() writes exactly what as_of returns, for one tenant or all."""
+    import pyarrow.parquet as pq
+
+    busy_history(fresh_store, clock, read_between=False)
+    fresh_store.assert_fact("globex", "user:zed", "home.city", "Oslo", valid_from=day(0))
+    before = clock()
+    clock.advance(hours=1)
+    fresh_store.supersede("acme", "user:alex", "home.city", "Toledo", valid_from=day(0))
+    path = fresh_store.export(tmp_path / "out" / "acme.parquet", "acme", valid_at=day(10),
+                              known_at=before)
+    exported = pq.read_table(path).to_pylist()
+    expected = fresh_store.as_of("acme", valid_at=day(10), known_at=before)
+    assert sorted(r["version_id"] for r in exported) == sorted(f.version_id for f in expected)
+    assert {r["tenant"] for r in exported} == {"acme"}
+    assert "Toledo" not in {r["value"] for r in exported}
+    everything = pq.read_table(fresh_store.export(tmp_path / "all.parquet")).to_pylist()
+    assert {r["tenant"] for r in everything} == {"acme", "globex"}

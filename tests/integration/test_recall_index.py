@@ -31,6 +31,15 @@ class Wired:
                  checkpoint_seconds: float = 60.0) -> None:
         self.store = store
         store.catch_up()
+        own = getattr(store, "_recall", None)  # the store's own index, once it has one
+        if own is not None and (embedder is None or own.embedder.name == embedder.name):
+            self.index = own
+            own.verify = True
+            return
+        if own is not None:  # a test of another embedder: take the store's place
+            own.close()
+            store._catchup.followers.remove(own.follow)
+            store._erasables.remove(own)
         self.index = RecallIndex(lambda: store._con, store.path, embedder,
                                  checkpoint_seconds=checkpoint_seconds, verify=True)
         store._catchup.followers.append(self.index.follow)

@@ -15,7 +15,7 @@ from tests.conftest import StoreFactory
 from tests.fakes import FakeClock, day
 
 MARKER = "qv7-plaintext-marker-90210"
-VIEW_FILES = ("views.duckdb",)  # the DuckDB read model holds plaintext by design (§9)
+VIEW_FILES = ("views.duckdb", "recall.npz")  # read models hold plaintext by design (§9)
 
 
 def owned_files(folder: Path) -> list[Path]:

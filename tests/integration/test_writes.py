@@ -260,3 +260,16 @@ def test_empty_transaction_appends_nothing_and_uses_no_time(
     assert fresh_store.log_position() == first.position
     second = fresh_store.assert_fact("acme", "user:bo", "home.city", "Oslo")
     assert (second.recorded_at - first.recorded_at).microseconds == 1
+
+
+def test_resolving_a_conflict_keeps_one_value_per_valid_time(
+    fresh_store: memory_es.MemoryStore,
+) -> None:
+    """After a later supersede, resolving an older conflict still leaves one current value."""
+    fresh_store.assert_fact("acme", "user:alex", "home.city", "Detroit", valid_from=day(0))
+    c = fresh_store.assert_fact("acme", "user:alex", "home.city", "Chicago", valid_from=day(10))
+    fresh_store.supersede("acme", "user:alex", "home.city", "Oslo", valid_from=day(20))
+    fresh_store.resolve_conflict(str(c.conflict_id), str(c.fact_id))
+    timeline = [[f.value for f in fresh_store.as_of("acme", valid_at=day(n))]
+                for n in (5, 15, 25)]
+    assert timeline == [["Detroit"], ["Chicago"], ["Oslo"]]

@@ -331,3 +331,19 @@ def test_changed_premises_lists_dependents_of_changed_facts(alex: Entity) -> Non
                                        fact_id=alex.next_id(), new_chain=lambda: "c",
                                        new_conflict=lambda: "k")
     assert control.changed_premises(reinforced, alex.state) == []
+
+
+def test_resolving_for_the_newcomer_keeps_later_supersessions(alex: Entity) -> None:
+    """A fact superseded into part of the disputed period after the conflict opened keeps
+    that part: the slot never holds two present values at one valid time."""
+    old = new_fact_id(alex.assert_(fact("Detroit", 0)))
+    events = alex.assert_(fact("Chicago", 10 * D))
+    new = new_fact_id(events)
+    conflict = next(e for e in events if isinstance(e, ConflictOpened)).conflict_id
+    later = new_fact_id(alex.supersede(fact("Oslo", 20 * D)))
+    alex.apply(control.decide_resolve(alex.state, conflict, new, None))
+    assert alex.fact(old).portions == [Interval(0, 10 * D)]
+    assert alex.fact(new).portions == [Interval(10 * D, 20 * D)]
+    assert alex.fact(later).portions == [Interval(20 * D, None)]
+    covered = sorted(p for f in alex.state.slot("home.city") for p in f.portions)
+    assert all(a.stop <= b.start for a, b in itertools.pairwise(covered))

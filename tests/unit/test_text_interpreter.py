@@ -270,3 +270,29 @@ def test_unknown_fields_from_a_model_are_rejected() -> None:
     """A proposal with fields the clause does not have is an error, not silently dropped."""
     with pytest.raises(ValueError, match="unknown clause fields"):
         as_interpreter(lambda t: [{"text": t, "sentiment": "happy"}])("x")
+
+
+# --- robustness --------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = st.sampled_from([
+    "User", "the", "user", "Dana", "lives", "in", "Oslo", "and", "works", "at", "Acme", "not",
+    "never", "since", "2021", "Same", "customer", "as", "Zoë", "Müller", "Иван", "张伟", "@ops",
+    "kim@corp.io", "+1-303-555-0142", "TKT-100", "moved", "to", "sold", "the", "car", ",",
+    ";", ".", ":", "(aka", "Bo)", "🚀", "doesn't", "left", "after", "due", "its", "her", "My",
+])
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_WORDS, min_size=1, max_size=18).map(" ".join))
+def test_any_text_reads_into_valid_store_operations(text: str) -> None:
+    """Whatever the text, every clause has a valid attribute and a canonical entity or None."""
+    reading = interpret(text)
+    assert reading.clauses
+    for c in reading.clauses:
+        assert ATTRIBUTE_RE.match(c.attribute) and len(c.attribute) <= 128, c.attribute
+        assert c.entity is None or is_canonical_entity(c.entity), c.entity
+        assert c.text
+        assert c.op in ("assert", "supersede", "cease")
