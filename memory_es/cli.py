@@ -420,6 +420,68 @@ def cmd_history(store: MemoryStore, args: argparse.Namespace, out: Output) -> No
                           rows))
 
 
+def cmd_recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    hits = store.recall(args.tenant, args.query, args.k, valid_at=args.valid_at,
+                        known_at=args.known_at, explain=args.explain,
+                        receipt=args.receipt, caller=args.caller)
+    if out.as_json:
+        out.line(dumps([h.model_dump(mode="json") for h in hits]))
+        return
+    rows = [[f"{h.score:.3f}", h.fact.fact_id, h.fact.text,
+             " ".join(f"{k}={v:.2f}" for k, v in h.parts.items())] for h in hits]
+    out.line(render_table(("score", "fact_id", "text", "parts"), rows) if rows else "(no hits)")
+
+
+def cmd_recall_texts(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    texts = store.recall_texts(args.tenant, args.query, args.k)
+    out.data(texts, "\n".join(texts) if texts else "(nothing)")
+
+
+def cmd_remember(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    receipts = store.remember(args.tenant, args.text)
+    if out.as_json:
+        out.line(dumps([r.model_dump(mode="json") for r in receipts]))
+        return
+    for r in receipts:
+        out.receipt(r)
+
+
+def cmd_text_op(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    operation = getattr(store, args.operation)
+    result = operation(args.tenant, *args.texts)
+    data = result.model_dump(mode="json") if hasattr(result, "model_dump") else result
+    out.data(data, dumps(data))
+
+
+def cmd_served(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    records = store.served(args.tenant, since=args.since, fact_id=args.fact_id)
+    if out.as_json:
+        out.line(dumps([r.model_dump(mode="json") for r in records]))
+        return
+    rows = [[r.served_at, r.caller, r.query_digest[:12], ", ".join(r.fact_ids)] for r in records]
+    out.line(render_table(("served_at", "caller", "query digest", "facts"), rows)
+             if rows else "(nothing served)")
+
+
+def cmd_receipts(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    receipts = store.receipts()
+    if out.as_json:
+        out.line(dumps(receipts))
+        return
+    rows = [[r["seq"], r["receipt_id"], r["op"], r.get("effect"), r.get("motive"),
+             r.get("requested_by"), r["fact_count"], r["recorded_at"], r["hash"][:16]]
+            for r in receipts]
+    out.line(render_table(("seq", "receipt_id", "op", "effect", "motive", "requested_by",
+                           "facts", "recorded_at", "hash"), rows) if rows else "(no receipts)")
+
+
+def cmd_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    from memory_es.mcp_server import serve  # noqa: PLC0415  (optional extra: mcp)
+
+    del out
+    serve(store, args.tenant)
+
+
 # the demo -------------------------------------------------------------------------------
 
 def _day(text: str) -> datetime:
@@ -702,9 +764,51 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--valid-at", type=parse_time, metavar="TIME")
     p.add_argument("--out", metavar="PATH", help="write Parquet instead of printing")
 
-    p = command("history", cmd_history, "every event that touched a fact and its chain")
+    for name in ("history", "blame"):
+        p = command(name, cmd_history, "every event that touched a fact and its chain")
+        p.add_argument("tenant")
+        p.add_argument("fact_id")
+
+    p = command("recall", cmd_recall, "blended keyword + semantic recall over eligible facts")
     p.add_argument("tenant")
-    p.add_argument("fact_id")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=8)
+    p.add_argument("--valid-at", type=parse_time, metavar="TIME")
+    p.add_argument("--known-at", type=parse_time, metavar="TIME")
+    p.add_argument("--explain", action="store_true", help="show each hit's score parts")
+    p.add_argument("--receipt", action="store_true", help="record what was served")
+    p.add_argument("--caller", help="who is served (with --receipt)")
+
+    p = command("recall-texts", cmd_recall_texts, "recall, texts only")
+    p.add_argument("tenant")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=5)
+
+    p = command("remember", cmd_remember, "interpret TEXT into facts and write them")
+    p.add_argument("tenant")
+    p.add_argument("text")
+
+    for name, texts, help_text in (
+            ("revise", ("old_query", "new_text"), "replace the memory OLD_QUERY describes"),
+            ("release", ("query",), "decay what clearly matches QUERY"),
+            ("forget", ("query",), "amnesia of the entity QUERY names"),
+            ("purge-matching", ("identifier",), "crypto-shred what holds IDENTIFIER")):
+        p = command(name, cmd_text_op, help_text)
+        p.set_defaults(operation=name.replace("-", "_"))
+        p.add_argument("tenant")
+        p.add_argument("texts", nargs=len(texts), metavar=tuple(t.upper() for t in texts))
+
+    p = command("served", cmd_served, "consumption receipts: who was given which facts")
+    p.add_argument("tenant")
+    p.add_argument("--since", type=parse_time, metavar="TIME")
+    p.add_argument("--fact-id")
+
+    command("receipts", cmd_receipts, "the deletion receipts of the audit log")
+
+    p = command("mcp", cmd_mcp, "serve the text interface as MCP tools over stdio")
+    p.add_argument("tenant", help="the one tenant this server acts for")
+
+    command("bench", None, "run the benchmark suite (memory-es bench --help)")
 
     p = command("current", cmd_current, "facts true now")
     p.add_argument("tenant")

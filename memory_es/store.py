@@ -90,6 +90,15 @@ class _Writes:
 
     _ws: WriteSide
 
+    def _tenant_for(self, fact_id: str, idempotency_key: str | None) -> str | None:
+        """The tenant owning ``fact_id`` (idempotency keys are per tenant); a read only."""
+        if idempotency_key is None:
+            return None
+        tenant = self._ws.load(stream_of(fact_id)).tenant
+        if tenant is None:
+            raise NotFound(f"fact {fact_id} not found")
+        return tenant
+
     def _new_fact(self, tenant: str, entity: str | None, attribute: str, value: Any,
                   valid_from: datetime | None, valid_until: datetime | None,
                   now_default: bool, **kw: Any) -> Callable[[int], NewFact]:
@@ -117,6 +126,10 @@ class _Writes:
         text = check_text("text", kw.get("text"))
         source = check_text("source", kw.get("source"), 512)
         interpretation = kw.get("interpretation")
+        if interpretation is not None:
+            if not isinstance(interpretation, dict):
+                raise InvalidInput("interpretation must be a JSON object (dict)")
+            check_value(interpretation)
 
         def build(now: int) -> NewFact:
             start = now if vf is None else vf
@@ -179,7 +192,7 @@ class _Writes:
         return self._run(lambda uow: op_on_fact(
             self._ws, uow, "correct", fact_id,
             lambda st: control.decide_correct(st, fact_id, value, text, reason)),
-            None, idempotency_key)
+            self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
     def decay(self, fact_id: str, *, valid_until: datetime | None = None,
               reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
@@ -190,7 +203,7 @@ class _Writes:
             self._ws, uow, "decay", fact_id,
             lambda st: control.decide_decay(
                 st, fact_id, uow.recorded_at if until is None else until, reason)),
-            None, idempotency_key)
+            self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
     def retract(self, tenant: str, entity: str, attribute: str, *,
                 valid_from: datetime | None = None, valid_until: datetime | None = None,
@@ -239,7 +252,7 @@ class _Writes:
             target = fact.prior_state or "active"
             return op_on_fact(self._ws, uow, "restore", fact_id, lambda s: control.
                               decide_state_change(s, fact_id, target, "restore", reason))
-        return self._run(decide, None, idempotency_key)
+        return self._run(decide, self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
     def mask(self, fact_id: str, *, reason: str | None = None,
              idempotency_key: str | None = None) -> Receipt:
@@ -247,7 +260,8 @@ class _Writes:
         stream_of(fact_id)
         return self._run(lambda uow: op_on_fact(
             self._ws, uow, "mask", fact_id,
-            lambda st: control.decide_mask(st, fact_id, reason)), None, idempotency_key)
+            lambda st: control.decide_mask(st, fact_id, reason)),
+            self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
     def unmask(self, fact_id: str, *, reason: str | None = None,
                idempotency_key: str | None = None) -> Receipt:
@@ -255,7 +269,8 @@ class _Writes:
         stream_of(fact_id)
         return self._run(lambda uow: op_on_fact(
             self._ws, uow, "unmask", fact_id,
-            lambda st: control.decide_unmask(st, fact_id, reason)), None, idempotency_key)
+            lambda st: control.decide_unmask(st, fact_id, reason)),
+            self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
     def _state_op(self, op: str, fact_id: str, target: str, reason: str | None,
                   idempotency_key: str | None) -> Receipt:
@@ -264,7 +279,7 @@ class _Writes:
         return self._run(lambda uow: op_on_fact(
             self._ws, uow, op, fact_id,
             lambda st: control.decide_state_change(st, fact_id, target, op, reason)),
-            None, idempotency_key)
+            self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
     def resolve_conflict(self, conflict_id: str, winner: str, *,
                          reason: str | None = None) -> Receipt:
@@ -278,8 +293,9 @@ class _Writes:
         """Register ``surface`` (e.g. a name or e-mail) as another way to say ``canonical_id``."""
         check_tenant(tenant)
         check_entity(canonical_id)
-        if not isinstance(surface, str) or not surface.strip() or len(surface) > 512:
+        if not isinstance(surface, str) or not surface.strip():
             raise InvalidInput("surface must be a non-empty string of at most 512 characters")
+        check_text("surface", surface, 512)
         if is_canonical_entity(surface):
             raise InvalidInput("a canonical id cannot be an alias of another entity")
         return self._run(lambda uow: op_alias(self._ws, uow, tenant, surface, canonical_id),
@@ -369,8 +385,6 @@ class MemoryStore(_Writes):
              idempotency_key: str | None = None) -> Receipt:
         self._check_open()
         if idempotency_key is not None:
-            if tenant is None:
-                tenant = self._tenant_of(op)
             check_text("idempotency_key", idempotency_key, 256)
         with self._lock:
             if idempotency_key is not None and tenant is not None:
@@ -387,14 +401,6 @@ class MemoryStore(_Writes):
                 raise
             receipts = self._ws.commit(uow)
             return receipts[0] if receipts else receipt
-
-    def _tenant_of(self, op: Callable[[UnitOfWork], Receipt]) -> str | None:
-        """Fact-id operations name no tenant: a dry run on a scratch unit finds it."""
-        uow = UnitOfWork(self._ws, self._clock.tick())
-        try:
-            return op(uow).tenant
-        finally:
-            self._ws.discard(uow)
 
     @contextlib.contextmanager
     def transact(self) -> Iterator[Transaction]:

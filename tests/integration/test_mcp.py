@@ -1,0 +1,42 @@
+"""The MCP server exposes the text interface and as-of reads for one fixed tenant."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import memory_es
+from memory_es.mcp_server import build_server
+
+
+def _call(server: Any, name: str, arguments: dict[str, Any]) -> Any:
+    result = asyncio.run(server.call_tool(name, arguments))
+    assert not result.is_error
+    data = result.structured_content
+    if data is None:
+        return json.loads(result.content[0].text)
+    return data.get("result", data)
+
+
+def test_tools_are_listed(tmp_path: Path) -> None:
+    """The server lists the text-interface tools and the as-of read."""
+    with memory_es.open(tmp_path / "m") as store:
+        names = {t.name for t in asyncio.run(build_server(store, "acme").list_tools())}
+    assert {"remember", "recall_texts", "recall", "as_of", "current", "revise", "release",
+            "forget", "purge_matching"} <= names
+
+
+def test_remember_then_recall_stays_in_its_tenant(tmp_path: Path) -> None:
+    """What one tenant's server remembers is recalled there and never by another tenant's."""
+    with memory_es.open(tmp_path / "m") as store:
+        acme, other = build_server(store, "acme"), build_server(store, "other")
+        _call(acme, "remember", {"text": "Alex lives in Detroit."})
+        texts = _call(acme, "recall_texts", {"query": "where does Alex live", "k": 3})
+        assert any("Detroit" in t for t in texts)
+        assert _call(other, "recall_texts", {"query": "where does Alex live", "k": 3}) == []
+        assert _call(acme, "as_of", {}) != []
+        assert store.served("acme") == []  # recall_texts is not the receipt-taking recall
+        _call(acme, "recall", {"query": "Detroit", "k": 2})
+        assert len(store.served("acme")) == 1
