@@ -537,7 +537,19 @@ def run_demo(folder: Path, out: Output, *, kept: bool = True) -> dict[str, Any]:
         say(_indent(facts_table(chain)))
         summary["chain"] = [f.model_dump(mode="json") for f in chain]
 
+        say()
+        say('5. Recall for an agent: "which browser does alex use?" (only current facts compete)')
+        hits = store.recall(tenant, "which browser does alex use", 2)
+        for h in hits:
+            say(f"   {h.score:.3f}  {h.fact.text}")
+        summary["recall"] = [h.model_dump(mode="json") for h in hits]
+
         summary["erasure"] = _demo_erasure(store, tenant, say)
+        audit = store.audit_verify()
+        say()
+        say(f"7. Tamper evidence: {audit.events_checked} events re-hashed over their ciphertext,"
+            f" {audit.receipts_checked} signed receipt(s): {'ok' if audit.ok else 'FAILED'}")
+        summary["audit"] = audit.model_dump(mode="json")
         if kept:
             say()
             say(f"Try it yourself: memory-es --store {folder} current {tenant}")
@@ -545,24 +557,17 @@ def run_demo(folder: Path, out: Output, *, kept: bool = True) -> dict[str, Any]:
 
 
 def _demo_erasure(store: MemoryStore, tenant: str, say: Callable[..., None]) -> Any:
-    if not (hasattr(store, "purge") and hasattr(store, "verify_erasure")):
-        return None
     say()
-    say("5. Legal erasure of user:dana: crypto-shred, then verify")
-    kwargs: dict[str, Any] = {}
-    if hasattr(store, "preview"):
-        preview = store.preview("purge", tenant, "user:dana")
-        kwargs["confirm"] = preview.token
-    receipt = store.purge(tenant, "user:dana", **kwargs)
+    say("6. Legal erasure of user:dana: crypto-shred, then verify")
+    preview = store.preview("purge", tenant, "user:dana")
+    receipt = store.purge(tenant, "user:dana", confirm=preview.token)
     report = store.verify_erasure(receipt)
-    dump = report.model_dump(mode="json") if hasattr(report, "model_dump") else report
-    say(f"   deletion receipt {getattr(receipt, 'receipt_id', '?')}"
-        f" (keys destroyed: {len(getattr(receipt, 'key_ids', []) or [])})")
+    dump = report.model_dump(mode="json")
+    say(f"   deletion receipt {receipt.receipt_id} (keys destroyed: {len(receipt.key_ids)})")
     say(_indent(report_text(report)))
     left = store.current(tenant, entity="user:dana")
     say(f"   facts about user:dana left: {len(left)}")
-    return {"receipt": receipt.model_dump(mode="json") if hasattr(receipt, "model_dump")
-            else receipt, "report": dump}
+    return {"receipt": receipt.model_dump(mode="json"), "report": dump}
 
 
 def _indent(text: str) -> str:
