@@ -116,11 +116,11 @@ def speed_tables(results: dict[str, Any], markdown: bool) -> list[str]:
                    render(SPEED_HEADERS, speed_rows(size)))
         cb = size.get("core_bench")
         if cb:
-            out.append(_core_bench(cb, "core_bench.py (the performance helper's harness) at "
+            out.append(_core_bench(cb, "core_bench.py at "
                                        f"{size['facts']:,} facts, same run", markdown))
     smoke = results.get("speed", {}).get("core_bench_smoke")
     if smoke:
-        out.append(_core_bench(smoke, "core_bench.py (the performance helper's harness), "
+        out.append(_core_bench(smoke, "core_bench.py, "
                                       f"called once at {smoke['facts']:,} facts as a smoke check",
                                markdown))
     return out

@@ -2,9 +2,9 @@
 
 Parts, in order: speed at each size on the embedded default and PostgreSQL, with the
 floor (bare SQLite and DuckDB), the hand-written table and the peer (pylethe) measured
-beside it on the same rows; the performance helper's ``core_bench`` at the same size;
+beside it on the same rows; ``core_bench`` at the same size;
 the governance ablation; the longitudinal life script; cProfile summaries. The other
-helpers' suites (``forgeteval``, ``recall_bench``) are run when present.
+suites (``forgeteval``, ``recall_bench``) are run when present.
 
 ``--quick`` (CI smoke test, < 3 minutes on 2 cores) runs 10k facts only and smaller
 case loads; the full run adds 100k and 1M facts. Results go to
@@ -122,7 +122,7 @@ def run_speed(p: dict[str, Any], args: argparse.Namespace, progress: Progress,
 
 
 def run_others(quick: bool, out_dir: Path, sizes: list[int]) -> dict[str, Any]:
-    """The other helpers' suites, when they exist: called, never reimplemented here.
+    """The ForgetEval and recall suites, when present: called, never reimplemented here.
 
     The quick run only notes them (they have their own CI entries); the full run calls
     ``recall_bench.run_size`` at 10k/100k and ``forgeteval.main`` on the whole suite.
@@ -149,7 +149,7 @@ def run_others(quick: bool, out_dir: Path, sizes: list[int]) -> dict[str, Any]:
                 target = out_dir / "forgeteval_full.json"
                 code = mod.main(["--out", str(target)])
                 out[name] = {"exit_code": code, "results": str(target.name)}
-        except Exception as e:  # another helper's suite failing is reported, not fatal
+        except Exception as e:  # a sibling suite failing is reported, not fatal
             out[name] = {"error": f"{type(e).__name__}: {e}"}
     return out
 

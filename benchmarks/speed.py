@@ -198,7 +198,7 @@ def measure(backend: Backend, n: int, *, single: int, queries: int, purges: int,
 
 
 def core_bench_figures(n: int, single: int, queries: int) -> dict[str, Any]:
-    """The performance helper's own harness (``benchmarks/core_bench.py``), called as is."""
+    """Issue 2's harness (``benchmarks/core_bench.py``), called as is."""
     try:
         from benchmarks import core_bench
     except ImportError as e:
