@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
@@ -367,8 +368,8 @@ class MemoryStore(_Writes):
         self._erasables.append(self._recall)
         self._text: Any = None
 
-    def _connect_views(self) -> Any:
-        con = connect(self._views_file)
+    def _connect_views(self, path: Path | None = None) -> Any:
+        con = connect(path or self._views_file)
         for name, value in self._views_settings.items():
             con.execute(f"SET {name} = '{value}'")
         for ddl in (*DDL, EXPORTS_DDL):
@@ -705,20 +706,37 @@ class MemoryStore(_Writes):
             return self._erasure.receipts()
 
     def rebuild(self, progress: Progress | None = None) -> int:
-        """Drop every view and replay the whole log; returns events replayed."""
+        """Replay the whole log into fresh views; returns events replayed.
+
+        The new views are built in a separate file and swapped in only when complete, so
+        a rebuild that fails (a tampered event, a full disk) leaves the old views intact.
+        """
         self._check_open()
         with self._lock:
-            self._con.execute("BEGIN TRANSACTION")
-            self._con.execute("DROP VIEW IF EXISTS facts_current")
-            self._con.execute("DROP VIEW IF EXISTS facts_as_of")
-            self._con.execute("DROP VIEW IF EXISTS fact_chains")
-            self._con.execute("DROP TABLE IF EXISTS fact_versions")
-            self._con.execute("DROP TABLE IF EXISTS tracking")
-            for ddl in DDL:
-                self._con.execute(ddl)
-            self._con.execute("COMMIT")
             self._ws.forget_cached()
-            replayed = self._catchup.run(progress)
+            fresh = self._views_file.with_name(self._views_file.name + ".rebuild")
+            for leftover in (fresh, Path(str(fresh) + ".wal")):
+                leftover.unlink(missing_ok=True)
+            con = self._connect_views(fresh)
+            try:
+                for table in ("exports", "meta"):
+                    rows = self._con.execute(f"SELECT * FROM {table}").fetchall()
+                    if rows:
+                        marks = ", ".join("?" * len(rows[0]))
+                        con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+                replayed = Catchup(self._log.recorder, self._ws.mapper,
+                                   VersionProjector(con)).run(progress)
+                con.execute("CHECKPOINT")
+            except BaseException:
+                con.close()
+                fresh.unlink(missing_ok=True)
+                raise
+            con.close()
+            self._con.close()
+            os.replace(fresh, self._views_file)
+            Path(str(self._views_file) + ".wal").unlink(missing_ok=True)
+            self._con = self._connect_views()
+            self._projector.con = self._con
             self._recall.rebuild()
             return replayed
 
