@@ -401,7 +401,7 @@ def op_assert(app: WriteSide, uow: UnitOfWork, nf: NewFact, *, supersede: bool =
             uow.emit(pst, DependentLinked(tenant=nf.tenant, premise=premise,
                                           dependent=new_fact_id), pst.facts[premise].chain_id)
     uow.cascade(st, events)
-    conflict_id = getattr(events[-1], "conflict_id", None)
+    conflict_id = events[-1].__dict__.get("conflict_id")  # no AttributeError round trip
     outcome = ("reinforced" if kind == "FactReinforced"
                else "conflicted" if conflict_id else "applied")
     touched = [new_fact_id] if created else []

@@ -417,6 +417,16 @@ class MemoryStore(_Writes):
                 raise
             tx.receipts = self._ws.commit(uow)
 
+    def receipt_for(self, tenant: str, idempotency_key: str) -> Receipt:
+        """The receipt of the write made with ``idempotency_key`` (durable across restarts)."""
+        check_tenant(tenant)
+        check_text("idempotency_key", idempotency_key, 256)
+        with self._lock:
+            receipt = self._ws.replayed_receipt(tenant, idempotency_key)
+        if receipt is None:
+            raise NotFound("no write was made with that idempotency key in this tenant")
+        return receipt
+
     def catch_up(self, progress: Progress | None = None) -> int:
         """Bring the projections up to the log's head; returns events applied."""
         self._check_open()

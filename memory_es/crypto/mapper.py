@@ -14,7 +14,6 @@ record is detected over the ciphertext alone, even after its key is destroyed.
 from __future__ import annotations
 
 import hashlib
-import json
 import struct
 from collections.abc import Sequence
 from typing import Any
@@ -64,8 +63,9 @@ _LAZY: Any = object()
 class Unsealed:
     """One stored event opened: header fields and the body (None when shredded).
 
-    The body is parsed from the decrypted ``plaintext`` on first access: the columnar
-    projection hands plaintexts to DuckDB in bulk and never builds the dicts."""
+    The body is parsed from the decrypted JSON on first access (with pydantic-core's
+    parser): opening a batch decrypts, and the projection parses each body once, without
+    keeping it (:meth:`transient_body`)."""
 
     __slots__ = ("_body", "_plaintext", "kid", "prev_hash", "recorded_at", "stream_id", "topic",
                  "version")
@@ -98,12 +98,9 @@ class Unsealed:
         return body
 
     @property
-    def plaintext(self) -> bytes | None:
-        """The body's JSON as stored (None when shredded)."""
-        if self._plaintext is None and self._body is not _LAZY and self._body is not None:
-            self._plaintext = json.dumps(self._body, ensure_ascii=False,
-                                         separators=(",", ":")).encode()
-        return self._plaintext
+    def shredded(self) -> bool:
+        """Whether the body is gone (sealed under a destroyed key)."""
+        return self._plaintext is None if self._body is _LAZY else self._body is None
 
     def _key(self) -> tuple[Any, ...]:
         return (self.stream_id, self.version, self.topic, self.recorded_at, self.prev_hash,
@@ -117,7 +114,7 @@ class Unsealed:
 
     def __repr__(self) -> str:
         return (f"Unsealed(stream_id={self.stream_id!r}, version={self.version}, "
-                f"topic={self.topic!r}, kid={self.kid!r}, shredded={self.plaintext is None})")
+                f"topic={self.topic!r}, kid={self.kid!r}, shredded={self.shredded})")
 
 
 class SealingMapper:

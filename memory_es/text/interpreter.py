@@ -989,7 +989,7 @@ def _coref_names(sentence: str, toks: list[Tok]) -> tuple[str, ...]:
     """The name a ``same <role> as <Name>`` sentence introduces."""
     names: list[str] = []
     m = re.search(r"\bsame\s+[\w\- ,]*?\b(?:as|written|aka|in [\w\- ]+?:|form:|[\w\-]+ form:|"
-                  r"romanized|romaji form:|nickname)\s*(.+)$", sentence, re.IGNORECASE)
+                  r"nickname|known as|called)\s*(.+)$", sentence, re.IGNORECASE)
     m2 = re.search(r"\(([^)]+)\)", sentence)
     cands = []
     if m:

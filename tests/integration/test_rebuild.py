@@ -42,3 +42,18 @@ def test_rebuild_keeps_the_export_registry(tmp_path: Path) -> None:
         exports = next(c for c in receipt.report.stores if c.name == "exports")
         assert exports.result == "clean"
         assert str(out.resolve()) in exports.checked
+
+
+def test_receipt_is_retrievable_by_its_idempotency_key(tmp_path: Path) -> None:
+    """After a restart the receipt of a keyed write comes back from its key alone."""
+    with memory_es.open(tmp_path / "m") as store:
+        original = store.forget_entity("acme", "user:alex", idempotency_key="forget-42")
+    with memory_es.open(tmp_path / "m") as store:
+        again = store.receipt_for("acme", "forget-42")
+        assert (again.event_id, again.position, again.recorded_at) == (
+            original.event_id, original.position, original.recorded_at)
+        assert again.idempotent_replay
+        with pytest.raises(memory_es.NotFound):
+            store.receipt_for("acme", "never-used")
+        with pytest.raises(memory_es.NotFound):
+            store.receipt_for("other", "forget-42")
