@@ -550,6 +550,7 @@ class MemoryStore(_Writes):
         rewrite_database(self._con, self._views_file)
         self._con = self._connect_views()
         self._projector.con = self._con
+        self._catchup.forget_position()
         for erasable in self._erasables:
             compact = getattr(erasable, "compact", None)
             if compact is not None:
@@ -747,6 +748,7 @@ class MemoryStore(_Writes):
             Path(str(self._views_file) + ".wal").unlink(missing_ok=True)
             self._con = self._connect_views()
             self._projector.con = self._con
+            self._catchup.forget_position()
             self._recall.rebuild()
             return replayed
 

@@ -34,11 +34,19 @@ class Catchup:
         self.projector = projector
         self.batch = batch
         self.followers: list[Follower] = list(followers or [])
+        self._known: int | None = None  # the tracked position, once read or written here
 
     def position(self) -> int:
-        rows = self.projector.con.execute(
-            "SELECT position FROM tracking WHERE name = ?", [self.projector.name]).fetchall()
-        return int(rows[0][0]) if rows else 0
+        """The tracked position (read from DuckDB once, then kept: only this object moves it)."""
+        if self._known is None:
+            rows = self.projector.con.execute(
+                "SELECT position FROM tracking WHERE name = ?", [self.projector.name]).fetchall()
+            self._known = int(rows[0][0]) if rows else 0
+        return self._known
+
+    def forget_position(self) -> None:
+        """Re-read the tracked position next time (the database was replaced)."""
+        self._known = None
 
     def run(self, progress: Progress | None = None, stop: int | None = None) -> int:
         """Catch up to the log's head (or ``stop``); returns how many events were applied."""
@@ -57,7 +65,9 @@ class Catchup:
             batch: list[tuple[int, Unsealed]] = [
                 (n.id, u) for n, u in zip(notes, opened, strict=True)]
             since, position = position, notes[-1].id
+            self._known = None  # unknown until the batch's transaction has committed
             touched = sorted(self.projector.apply(batch, position))
+            self._known = position
             for follower in self.followers:
                 follower(touched, position, since)
             applied += len(notes)
