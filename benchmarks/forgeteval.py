@@ -285,9 +285,7 @@ def baselines(data: Path) -> dict[str, list[tuple[str, dict[str, Any]]]]:
                 continue
             row = {"overall": run["overall"]["pass"]}
             row |= {k: v["pass"] for k, v in run.get("by_category", {}).items()}
-            name = run["system"].split(" (")[0] + (" + LLM" if "LLM hook" in run["system"]
-                                                   else "")
-            out[suite].append((name, row))
+            out[suite].append((run["system"].split(" (")[0], row))
     oracle = adv["degenerate_and_reference_baselines"]["matrix"].get("oracle", {})
     if "none" in oracle:
         out["adversarial_v0.5.1_k10"].append(

@@ -9,14 +9,22 @@ targeting rules are testable on their own. The tiers, in order:
 2. **Entity name** — a word sequence of the query names an entity exactly (its
    canonical local part, a registered surface, a name the fact's subject carries:
    ``Mira``, ``patient Wang Fang``, ``The Blue Lantern Inn``). Width control: a name
-   matches whole names only (``Ann Lee`` never ``Ann Leeds``).
+   matches whole names only (``Ann Lee`` never ``Ann Leeds``). The words left in the
+   query then pick among that entity's facts (tier 3); when the query asks for the
+   entity as a whole (``everything``, ``all``, ``profile``, ``information``…) or nothing
+   more specific matches, release/forget/purge act on the whole entity: its facts and
+   the facts that name it.
 3. **Words** — the query's content words are compared with each candidate fact's
    words (light stems), identifier parts and topic domains, weighted by rarity in the
    tenant (IDF). A fact is a target when its coverage clears ``min_coverage`` and
    ``ratio`` of the best fact's coverage (see :class:`Thresholds`).
-4. **Semantic** — only when nothing clears tier 3: the store's own recall ranking,
-   restricted to the named entity if any, accepting its top hit when the hit's
-   lexical coverage is at least ``semantic_floor``.
+4. **Semantic** (revise only) — when nothing clears tier 3, a fact is still the target
+   if it is the *clear best*: coverage (words or topic domains) at least
+   ``semantic_floor`` and no other candidate reaching half of it; otherwise the store's
+   ``recall`` ranking (when the store has one) picks among the contenders. A query that
+   names an entity holding a single current fact targets that fact.
+
+Release, forget and purge never use tier 4: below the thresholds they do nothing.
 """
 
 from __future__ import annotations
@@ -60,8 +68,8 @@ class Thresholds:
         ratio: a lexical target must reach this share of the best fact's coverage, so
             only the facts the query describes best are touched.
         purge_ratio: the same ratio for purges (irreversible, so stricter).
-        semantic_floor: the store's semantic top hit is accepted only if it also covers
-            at least this share of the query's words or topics.
+        semantic_floor: tier 4 (revise only) accepts a fact below ``min_coverage`` only
+            if it covers at least this share of the query's words or topics.
         domain_credit: credit for a query word that only meets a fact through its topic
             domain (``vehicle`` ~ ``drives``), relative to an exact word (1.0).
         part_credit: credit for a query word found only as part of a compound token.

@@ -91,7 +91,8 @@ def test_paraphrase_supersession_of_residence_keeps_one_city(text: TextInterface
     text.revise(T, "user place of residence", "The user relocated to Hobart.")
     (now,) = text.store.current(T)
     assert now.text == "The user relocated to Hobart"
-    assert [f.text for f in text.store.chain(T, now.fact_id)][0].startswith("The user has lived")
+    first = text.store.chain(T, now.fact_id)[0]
+    assert first.text.startswith("The user has lived")
 
 
 # --- negation_trap ------------------------------------------------------------------------------

@@ -73,7 +73,7 @@ def test_a_spoken_at_only_counts_when_it_forms_an_address() -> None:
 
 
 def test_mixed_script_homoglyphs_fold_to_latin() -> None:
-    """A Cyrillic ``о`` inside a Latin address is a disguise and folds to ``o``."""
+    """A Cyrillic small o (U+043E) inside a Latin address is a disguise: it folds to o."""
     disguised = "r\u043eot@corp.io"  # Cyrillic small o
     assert ("email", "root@corp.io") in canon(f"admin is {disguised}")
     assert fold_confusables("p\u0430ypal") == "paypal"
