@@ -312,7 +312,9 @@ class _Versions:
         fresh.end[:k] = self.end[order]
         fresh.row[:k] = np.arange(k)
         fresh.n, fresh.dead = int(k), 0
-        fresh.tables, fresh.live_rows = {}, {}
+        # a table added for rows not yet placed (``sync`` -> ``set_many`` -> ``_room``) stays
+        fresh.tables = {t: self.tables[t] for t, n in self.live_rows.items() if n == 0}
+        fresh.live_rows = dict.fromkeys(fresh.tables, 0)
         fresh._next_table = self._next_table
         if k:
             tid = fresh.add_table(pa.concat_tables(pieces).combine_chunks())

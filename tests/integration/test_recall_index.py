@@ -473,3 +473,22 @@ def test_rebuild_of_the_store_is_followed(wired: Wired, clock: FakeClock) -> Non
     assert wired.values("Oslo") == before
     assert np.array_equal(np.sort(wired.index.vectors.ids()), np.sort(
         np.array([wired.index.label(f) for f in wired.index.fact_ids()])))
+
+
+def test_compaction_while_placing_rows_keeps_their_table() -> None:
+    """Growing the version mirror mid-placement never drops the table being placed."""
+    import pyarrow as pa
+
+    from projections.recall import _Versions
+
+    versions = _Versions()
+    first = versions.add_table(pa.table({"x": list(range(1024))}))
+    versions.set_many(list(range(1024)), [[(0, 10, i)] for i in range(1024)], first)
+    for label in range(600):  # most slots dead: the next growth compacts first
+        versions.drop(label)
+    second = versions.add_table(pa.table({"x": list(range(700))}))
+    versions.set_many(list(range(2000, 2700)), [[(0, 10, i)] for i in range(700)], second)
+    versions.compact()
+    labels, slots = versions.current(5)
+    assert sorted(labels.tolist()) == [*range(600, 1024), *range(2000, 2700)]
+    assert versions.rows(slots.tolist()).num_rows == len(labels)
