@@ -264,9 +264,12 @@ class ErasureService:
                timings: dict[str, float], effect: str = "purge") -> DeletionReceipt:
         st, uow = self._audit_state()
         prev = self._last_receipt(st)
+        receipt_id = f"{st.stream_id}:{st.version + 1}"
+        if report is not None:  # the report names the receipt it proves, as verify's does
+            report = report.model_copy(update={"receipt_id": receipt_id})
         body: dict[str, Any] = {
             **committed.model_dump(mode="json"),
-            "receipt_id": f"{st.stream_id}:{st.version + 1}",
+            "receipt_id": receipt_id,
             "op": op, "motive": motive, "requested_by": requested_by, "subject": subject,
             "stream_id": stream_id, "chain_id": chain_id, "key_ids": key_ids,
             "fact_count": fact_count, "stores": self.store_names(),
@@ -448,6 +451,12 @@ class ErasureService:
         committed = receipts[0].model_copy(update={"fact_ids": fact_ids,
                                                    "fact_id": fact_ids[0] if fact_ids else None})
         subject = self.keys.master.digest("subject", tenant, entity or "").hex()
+        # The read models dropped the facts' entries; rewrite their files too, or the
+        # masked (or forgotten) content lingers on disk until the next checkpoint.
+        for erasable in self.store._erasables:
+            compact = getattr(erasable, "compact", None)
+            if compact is not None:
+                compact()
         report = self.verify_layer(effect, fact_ids)
         return self._issue(committed, "erase", motive, requested_by, subject, stream_id, None,
                            [], len(fact_ids), report, {}, effect=effect)

@@ -66,14 +66,17 @@ class Backend:
         """The embedded store's folder, or the views folder on PostgreSQL."""
         return self.root / ("mem" if self.name == "sqlite" else "views")
 
-    def open(self, clock: ClockFn | None = None, *,
-             views: Path | None = None) -> memory_es.MemoryStore:
-        """Open (or reopen) the store; ``views`` gives a PostgreSQL reader its own replica."""
+    def open(self, clock: ClockFn | None = None, *, views: Path | None = None,
+             views_settings: dict[str, str] | None = None) -> memory_es.MemoryStore:
+        """Open (or reopen) the store; ``views`` gives a PostgreSQL reader its own replica,
+        ``views_settings`` are DuckDB settings (forensic tests force no compression)."""
         if self.name == "sqlite":
-            store = memory_es.open(self.folder, clock=clock, key_file=self.key_file)
+            store = memory_es.open(self.folder, clock=clock, key_file=self.key_file,
+                                   views_settings=views_settings)
         else:
             store = memory_es.open(dsn=PG_DSN, views=views or self.folder, schema=self.schema,
-                                   clock=clock, key_file=self.key_file)
+                                   clock=clock, key_file=self.key_file,
+                                   views_settings=views_settings)
         self._stores.append(store)
         return store
 
@@ -94,13 +97,51 @@ class Backend:
                 conn.close()
         return [bytes(r[0]) for r in self.pg_rows(f"SELECT state FROM {EVENTS_TABLE}")]
 
+    def events(self) -> list[tuple[int, str, int, str, bytes]]:
+        """Every stored event as (position, stream id, version, topic, state), in log order,
+        read behind the store's back."""
+        if self.name == "sqlite":
+            import sqlite3
+
+            conn = sqlite3.connect(self.folder / "events.db")
+            try:
+                rows = conn.execute("SELECT rowid, originator_id, originator_version, topic, "
+                                    "state FROM stored_events ORDER BY rowid").fetchall()
+            finally:
+                conn.close()
+        else:
+            rows = self.pg_rows(f"SELECT notification_id, originator_id, originator_version, "
+                                f"topic, state FROM {EVENTS_TABLE} ORDER BY notification_id")
+        return [(int(p), str(s), int(v), str(t), bytes(b))  # type: ignore[call-overload]
+                for p, s, v, t, b in rows]
+
+    def tamper(self, sql: str, params: tuple[object, ...] = ()) -> int:
+        """Run an UPDATE or DELETE on the events table behind the store's back (``EVENTS``
+        names the table, ``?`` marks parameters); returns the number of rows changed."""
+        if self.name == "sqlite":
+            import sqlite3
+
+            conn = sqlite3.connect(self.folder / "events.db")
+            try:
+                with conn:
+                    return conn.execute(sql.replace("EVENTS", "stored_events"), params).rowcount
+            finally:
+                conn.close()
+        import psycopg
+
+        with psycopg.connect(PG_DSN, autocommit=True) as conn:
+            conn.execute(f'SET search_path TO "{self.schema}"')
+            query = sql.replace("EVENTS", EVENTS_TABLE).replace("?", "%s")
+            return conn.execute(query, params).rowcount  # type: ignore[arg-type]
+
     def raw_bytes(self) -> bytes:
         """Every byte the log and key store hold: files on SQLite, table rows on PostgreSQL."""
         if self.name == "sqlite":
             return b"".join(p.read_bytes() for p in sorted(self.folder.iterdir())
                             if p.name.startswith(("events.db", "keys.db")))
         chunks: list[bytes] = []
-        for table in (EVENTS_TABLE, "me_keys", "me_names", "me_meta", "me_shredded"):
+        for table in (EVENTS_TABLE, "me_keys", "me_names", "me_meta", "me_shredded",
+                      "me_pending"):
             for row in self.pg_rows(f"SELECT * FROM {table}"):
                 for value in row:
                     chunks.append(bytes(value) if isinstance(value, bytes | memoryview)
