@@ -36,6 +36,7 @@ from memory_es.domain.lifecycle import TERMINAL_STATES
 from memory_es.domain.validation import is_canonical_entity
 from memory_es.errors import (
     ConcurrentWriteError,
+    ConflictError,
     InvalidInput,
     MemoryESError,
     NotFound,
@@ -295,19 +296,27 @@ class WriteSide:
 
     # idempotency --------------------------------------------------------------------------
 
-    def replayed_receipt(self, tenant: str, key: str) -> Receipt | None:
+    def replayed_receipt(self, tenant: str, key: str,
+                         request: str | None = None) -> Receipt | None:
+        """The receipt stored under ``key``; a different ``request`` with the same key is a
+        conflict (the key is being reused for another operation or target)."""
         sid = _ack_stream(self.keys.master.digest("idempotency", tenant, key))
         events = self.log.recorder.select_events(sid, limit=1)
         if not events:
             return None
         body = self.mapper.open(events[0]).body or {}
+        stored_request = body.get("request")
+        if request is not None and stored_request is not None and stored_request != request:
+            raise ConflictError("this idempotency key was already used for a different "
+                                "operation or target")
         receipt = dict(body["receipt"])
         stream, version = receipt["event_id"].rsplit(":", 1)
         receipt["position"] = self.log.position_of(stream, int(version)) or 0
         receipt["idempotent_replay"] = True
         return Receipt.model_validate(receipt)
 
-    def acknowledge(self, uow: UnitOfWork, tenant: str, key: str, receipt: Receipt) -> None:
+    def acknowledge(self, uow: UnitOfWork, tenant: str, key: str, receipt: Receipt,
+                    request: str | None = None) -> None:
         """Record ``receipt`` under the key. The stored copy names the events the write
         appended, this acknowledgement included, so a replay returns the receipt the
         original caller got (``commit`` fills in the same list)."""
@@ -319,7 +328,8 @@ class WriteSide:
         stored = receipt.model_copy(update={
             "event_ids": [*uow.event_ids(first, end), f"{sid}:{st.version + 1}"]})
         uow.emit(st, WriteAcknowledged(
-            tenant=tenant, receipt=stored.model_dump(mode="json", exclude={"position"})))
+            tenant=tenant, receipt=stored.model_dump(mode="json", exclude={"position"}),
+            request=request))
         uow.receipts[k] = (receipt, first, len(uow.stored))
 
     # commit -------------------------------------------------------------------------------

@@ -118,7 +118,9 @@ def history(store: MemoryStore, tenant: str, fact_id: str) -> list[HistoryEntry]
     ws = store._ws
     state = ws.load(sid)
     fact = state.get(fact_id)
-    if fact is None or state.tenant != tenant:
+    if fact is None:
+        return _purged_history(store, tenant, sid, fact_id)
+    if state.tenant != tenant:
         raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
     chain = {f.fact_id for f in state.facts.values() if f.chain_id == fact.chain_id}
     entries: list[HistoryEntry] = []
@@ -149,6 +151,34 @@ def history(store: MemoryStore, tenant: str, fact_id: str) -> list[HistoryEntry]
             asserted_by=content.get("asserted_by") if content else None,
             source=content.get("source") if content else None,
             reason=body.get("reason"), interpretation=body.get("interpretation")))
+    return entries
+
+
+def _purged_history(store: MemoryStore, tenant: str, sid: str,
+                    fact_id: str) -> list[HistoryEntry]:
+    """A purged fact's history: its stream's events, shredded ones as typed placeholders.
+
+    Which shredded event touched which fact cannot be read any more (that is the point);
+    the purge event, kept in clear, names the fact and proves when it was erased."""
+    ws = store._ws
+    entries: list[HistoryEntry] = []
+    purged = False
+    for stored in ws.log.recorder.select_events(sid):
+        opened = ws.mapper.open(stored)
+        body = opened.body
+        op = stored.topic.split(".")[1]
+        common = {"event_id": f"{sid}:{stored.originator_version}",
+                  "recorded_at": from_micros(opened.recorded_at), "op": op}
+        if body is None:
+            entries.append(HistoryEntry(position=None, shredded=True, value=SHREDDED,
+                                        **common))
+        elif fact_id in body.get("fact_ids", ()) and body.get("tenant") == tenant:
+            purged = True
+            entries.append(HistoryEntry(
+                position=ws.log.position_of(sid, stored.originator_version),
+                fact_ids=[fact_id], state="deleted", reason=body.get("motive"), **common))
+    if not purged:
+        raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
     return entries
 
 

@@ -8,13 +8,16 @@ returns a receipt; a read first lets the projections catch up with the log
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import json
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -70,6 +73,32 @@ from projections.schema import DDL, PUBLIC_COLUMNS, VIEWS
 from projections.versions import VersionProjector
 
 TEXT_COLUMNS = ("value", "text", "entity", "mention", "source", "attribute")
+TARGET_FIELDS = ("fact_id", "attribute", "conflict_id", "winner")
+"""What an idempotency key is bound to besides the operation: ids and attribute names only
+(never values or entity ids, which would outlive a purge as a confirmable digest)."""
+
+_REQUEST: ContextVar[str | None] = ContextVar("memory_es_request", default=None)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def keyed(method: F) -> F:
+    """Bind a write's idempotency key to its operation and target, so that reusing the key
+    for another request raises :class:`ConflictError` instead of returning a stale receipt."""
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("idempotency_key") is None:
+            return method(self, *args, **kwargs)
+        bound = signature.bind(self, *args, **kwargs)
+        target = {k: v for k, v in bound.arguments.items() if k in TARGET_FIELDS}
+        token = _REQUEST.set(json.dumps([method.__name__, target], sort_keys=True))
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            _REQUEST.reset(token)
+    return wrapper  # type: ignore[return-value]
 
 
 def rows_to_facts(table: pa.Table) -> list[Fact]:
@@ -145,6 +174,7 @@ class _Writes:
         del now_default
         return build
 
+    @keyed
     def assert_fact(self, tenant: str, entity: str | None, attribute: str, value: Any, *,
                     valid_from: datetime | None = None, valid_until: datetime | None = None,
                     text: str | None = None, source: str | None = None,
@@ -162,6 +192,7 @@ class _Writes:
         return self._run(lambda uow: op_assert(self._ws, uow, build(uow.recorded_at)),
                          tenant, idempotency_key)
 
+    @keyed
     def supersede(self, tenant: str, entity: str, attribute: str, value: Any, *,
                   valid_from: datetime | None = None, valid_until: datetime | None = None,
                   text: str | None = None, source: str | None = None,
@@ -183,6 +214,7 @@ class _Writes:
             lambda uow: op_assert(self._ws, uow, build(uow.recorded_at), supersede=True,
                                   reason=reason), tenant, idempotency_key)
 
+    @keyed
     def correct(self, fact_id: str, value: Any, *, text: str | None = None,
                 reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
         """The value was wrong over the fact's whole valid interval: record the right one."""
@@ -195,6 +227,7 @@ class _Writes:
             lambda st: control.decide_correct(st, fact_id, value, text, reason)),
             self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
+    @keyed
     def decay(self, fact_id: str, *, valid_until: datetime | None = None,
               reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
         """Release: the fact stops being valid at ``valid_until`` (default now); row kept."""
@@ -206,6 +239,7 @@ class _Writes:
                 st, fact_id, uow.recorded_at if until is None else until, reason)),
             self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
+    @keyed
     def retract(self, tenant: str, entity: str, attribute: str, *,
                 valid_from: datetime | None = None, valid_until: datetime | None = None,
                 reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
@@ -221,6 +255,7 @@ class _Writes:
             lambda st, _e: control.decide_retract(st, tenant, attribute, start, end, reason)),
             tenant, idempotency_key)
 
+    @keyed
     def forget_entity(self, tenant: str, entity: str, *, reason: str | None = None,
                       idempotency_key: str | None = None) -> Receipt:
         """Amnesia of exactly this entity: every fact becomes ``forgotten`` (terminal)."""
@@ -230,16 +265,19 @@ class _Writes:
             lambda st, canonical: control.decide_forget_entity(st, tenant, canonical, reason)),
             tenant, idempotency_key)
 
+    @keyed
     def forget_fact(self, fact_id: str, *, reason: str | None = None,
                     idempotency_key: str | None = None) -> Receipt:
         """Cascade soft delete: the fact becomes ``forgotten``; derived facts are invalidated."""
         return self._state_op("forget_fact", fact_id, "forgotten", reason, idempotency_key)
 
+    @keyed
     def archive(self, fact_id: str, *, reason: str | None = None,
                 idempotency_key: str | None = None) -> Receipt:
         """Mark delete: hidden from every default read; reversible with ``restore``."""
         return self._state_op("archive", fact_id, "archived", reason, idempotency_key)
 
+    @keyed
     def restore(self, fact_id: str, *, reason: str | None = None,
                 idempotency_key: str | None = None) -> Receipt:
         """Undo ``archive``: the fact returns to the state it had before."""
@@ -255,6 +293,7 @@ class _Writes:
                               decide_state_change(s, fact_id, target, "restore", reason))
         return self._run(decide, self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
+    @keyed
     def mask(self, fact_id: str, *, reason: str | None = None,
              idempotency_key: str | None = None) -> Receipt:
         """Replace the fact's content by a placeholder in every view (reversible: ``unmask``)."""
@@ -264,6 +303,7 @@ class _Writes:
             lambda st: control.decide_mask(st, fact_id, reason)),
             self._tenant_for(fact_id, idempotency_key), idempotency_key)
 
+    @keyed
     def unmask(self, fact_id: str, *, reason: str | None = None,
                idempotency_key: str | None = None) -> Receipt:
         """Show a masked fact's content again (the original was kept sealed in the log)."""
@@ -329,12 +369,12 @@ class Transaction(_Writes):
     def _run(self, op: Callable[[UnitOfWork], Receipt], tenant: str | None = None,
              idempotency_key: str | None = None) -> Receipt:
         if idempotency_key is not None and tenant is not None:
-            replay = self._ws.replayed_receipt(tenant, idempotency_key)
+            replay = self._ws.replayed_receipt(tenant, idempotency_key, _REQUEST.get())
             if replay is not None:  # committed before: the original receipt, nothing staged
                 return replay
         receipt = op(self._uow)
         if idempotency_key is not None and tenant is not None:
-            self._ws.acknowledge(self._uow, tenant, idempotency_key, receipt)
+            self._ws.acknowledge(self._uow, tenant, idempotency_key, receipt, _REQUEST.get())
         return receipt
 
 
@@ -388,15 +428,16 @@ class MemoryStore(_Writes):
         if idempotency_key is not None:
             check_text("idempotency_key", idempotency_key, 256)
         with self._lock:
+            request = _REQUEST.get()
             if idempotency_key is not None and tenant is not None:
-                replay = self._ws.replayed_receipt(tenant, idempotency_key)
+                replay = self._ws.replayed_receipt(tenant, idempotency_key, request)
                 if replay is not None:
                     return replay
             uow = UnitOfWork(self._ws, self._clock.tick())
             try:
                 receipt = op(uow)
                 if idempotency_key is not None and tenant is not None:
-                    self._ws.acknowledge(uow, tenant, idempotency_key, receipt)
+                    self._ws.acknowledge(uow, tenant, idempotency_key, receipt, request)
             except BaseException:
                 self._ws.discard(uow)
                 raise

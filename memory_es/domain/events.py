@@ -238,6 +238,8 @@ class WriteAcknowledged(DomainEvent):
     TOPIC = "memory_es.WriteAcknowledged.v1"
     SCOPE = "none"
     receipt: dict[str, Any]
+    request: str | None = Field(
+        default=None, description="operation and target (never values) the key was used for")
 
 
 EVENT_TYPES: dict[str, type[DomainEvent]] = {

@@ -54,3 +54,19 @@ def test_forget_survives_sigkill_right_after_commit(store_factory: StoreFactory,
     retried = check_forget_survived(reopened, T, gone.fact_id, "forget-alex", first,
                                     kept.fact_id)
     assert retried.position == head + 1
+
+
+def test_history_of_a_purged_fact_shows_typed_placeholders(tmp_path: Path) -> None:
+    """After a purge, history lists the fact's stream with shredded placeholders and the purge."""
+    import memory_es
+    from memory_es.audit import SHREDDED
+
+    with memory_es.open(tmp_path / "m") as store:
+        first = store.assert_fact("acme", "user:a", "x.y", "v1")
+        store.supersede("acme", "user:a", "x.y", "v2")
+        store.purge("acme", "user:a")
+        entries = store.history("acme", first.fact_id)
+        assert [e.op for e in entries] == ["FactAsserted", "FactSuperseded", "EntityPurged"]
+        assert all(e.shredded and e.value == SHREDDED for e in entries[:2])
+        assert entries[2].fact_ids == [first.fact_id] and entries[2].state == "deleted"
+        assert "v1" not in str([e.model_dump() for e in entries])

@@ -57,3 +57,21 @@ def test_receipt_is_retrievable_by_its_idempotency_key(tmp_path: Path) -> None:
             store.receipt_for("acme", "never-used")
         with pytest.raises(memory_es.NotFound):
             store.receipt_for("other", "forget-42")
+
+
+def test_idempotency_key_reused_for_another_request_is_a_conflict(tmp_path: Path) -> None:
+    """A key already used for one operation or target raises instead of replaying."""
+    with memory_es.open(tmp_path / "m") as store:
+        a = store.assert_fact("acme", "user:a", "x.y", 1)
+        b = store.assert_fact("acme", "user:a", "x.z", 2)
+        store.forget_fact(a.fact_id, idempotency_key="k")
+        position = store.log_position()
+        assert store.forget_fact(a.fact_id, idempotency_key="k").idempotent_replay
+        with pytest.raises(memory_es.ConflictError):
+            store.forget_fact(b.fact_id, idempotency_key="k")
+        with pytest.raises(memory_es.ConflictError):
+            store.archive(a.fact_id, idempotency_key="k")
+        with store.transact() as tx, pytest.raises(memory_es.ConflictError):
+            tx.forget_fact(b.fact_id, idempotency_key="k")
+        assert store.log_position() == position
+        assert [f.fact_id for f in store.current("acme")] == [b.fact_id]
