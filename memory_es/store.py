@@ -101,9 +101,10 @@ def keyed(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def rows_to_facts(table: pa.Table) -> list[Fact]:
+def rows_to_facts(rows: pa.Table | list[dict[str, Any]]) -> list[Fact]:
+    """Version rows (an Arrow table or dicts) as ``Fact`` models, values decoded from JSON."""
     facts = []
-    for row in table.to_pylist():
+    for row in rows.to_pylist() if isinstance(rows, pa.Table) else rows:
         row["value"] = json.loads(row["value"]) if row["value"] is not None else None
         row["supersedes"] = row["supersedes"] or []
         row["derived_from"] = row["derived_from"] or []
@@ -494,7 +495,8 @@ class MemoryStore(_Writes):
         with self._lock:
             self.catch_up()
             ent = self._entity_filter(tenant, entity)
-            return rows_to_facts(queries.current(self._con, self._now(), tenant, ent, attribute))
+            return rows_to_facts(queries.current(self._con, self._now(), tenant, ent, attribute,
+                                                 as_records=True))
 
     def as_of(self, tenant: str, *, valid_at: datetime | None = None,
               known_at: datetime | None = None, entity: str | None = None,
@@ -509,7 +511,8 @@ class MemoryStore(_Writes):
         with self._lock:
             self.catch_up()
             ent = self._entity_filter(tenant, entity)
-            return rows_to_facts(queries.as_of(self._con, v, k, tenant, ent, attribute))
+            return rows_to_facts(queries.as_of(self._con, v, k, tenant, ent, attribute,
+                                               as_records=True))
 
     def chain(self, tenant: str, fact_id: str) -> list[Fact]:
         """Every fact of the drift chain containing ``fact_id``, oldest first."""

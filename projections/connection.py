@@ -24,6 +24,15 @@ def arrow(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None =
     return relation.to_arrow_table() if hasattr(relation, "to_arrow_table") else relation.arrow()
 
 
+def records(con: duckdb.DuckDBPyConnection, query: str,
+            params: list[Any] | None = None) -> list[dict[str, Any]]:
+    """Run a query and return its rows as dicts: the fast path for a few rows (point
+    reads), where building an Arrow table costs more than the rows themselves."""
+    cursor = con.execute(query, params or [])
+    names = [d[0] for d in cursor.description or ()]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
 READ_ONLY = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN})
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from projections.connection import arrow
+from projections.connection import arrow, records
 from projections.schema import ELIGIBLE, INELIGIBLE_SQL, PUBLIC_COLUMNS
 
 COLUMNS = ", ".join(PUBLIC_COLUMNS)
@@ -36,31 +36,38 @@ def _filters(tenant: str | None, entity: str | None, attribute: str | None,
     return sql
 
 
+def _run(con: duckdb.DuckDBPyConnection, query: str, params: list[Any],
+         as_records: bool) -> Any:
+    return records(con, query, params) if as_records else arrow(con, query, params)
+
+
 def current(con: duckdb.DuckDBPyConnection, now: int, tenant: str | None,
-            entity: str | None = None, attribute: str | None = None) -> pa.Table:
-    """Present belief valid at the clock's time ``now``."""
+            entity: str | None = None, attribute: str | None = None, *,
+            as_records: bool = False) -> Any:
+    """Present belief valid at the clock's time ``now`` (Arrow, or dicts with as_records)."""
     params: list[Any] = []
     where = _filters(tenant, entity, attribute, params)
-    return arrow(con, f"""
+    return _run(con, f"""
         SELECT {COLUMNS} FROM fact_versions
         WHERE recorded_until IS NULL AND {ELIGIBLE}
           AND valid_from <= {_ts(now)} AND (valid_until IS NULL OR {_ts(now)} < valid_until)
           {where}
-        ORDER BY entity, attribute, valid_from, fact_id""", params)
+        ORDER BY entity, attribute, valid_from, fact_id""", params, as_records)
 
 
 def as_of(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, tenant: str | None,
-          entity: str | None = None, attribute: str | None = None) -> pa.Table:
+          entity: str | None = None, attribute: str | None = None, *,
+          as_records: bool = False) -> Any:
     """What was believed at transaction time ``known_at`` to hold at valid time ``valid_at``."""
     params: list[Any] = []
     where = _filters(tenant, entity, attribute, params)
     k, v = _ts(known_at), _ts(valid_at)
-    return arrow(con, f"""
+    return _run(con, f"""
         SELECT {COLUMNS} FROM fact_versions
         WHERE recorded_at <= {k} AND (recorded_until IS NULL OR {k} < recorded_until)
           AND valid_from <= {v} AND (valid_until IS NULL OR {v} < valid_until)
           AND {ELIGIBLE} {where}
-        ORDER BY entity, attribute, valid_from, fact_id""", params)
+        ORDER BY entity, attribute, valid_from, fact_id""", params, as_records)
 
 
 def chain(con: duckdb.DuckDBPyConnection, tenant: str, fact_id: str) -> pa.Table:
