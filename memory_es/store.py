@@ -132,7 +132,8 @@ class _Writes:
 
     def _new_fact(self, tenant: str, entity: str | None, attribute: str, value: Any,
                   valid_from: datetime | None, valid_until: datetime | None,
-                  now_default: bool, **kw: Any) -> Callable[[int], NewFact]:
+                  **kw: Any) -> Callable[[int], NewFact]:
+        """Check a fact's shape now; return a builder that fills in the commit time."""
         check_tenant(tenant)
         mention = check_text("mention", kw.get("mention"), 512)
         if entity is None and not mention:
@@ -172,7 +173,6 @@ class _Writes:
                 asserted_by=asserted_by, confidence=confidence, volatility=volatility,
                 classification=classification, derived_from=derived,
                 interpretation=interpretation)
-        del now_default
         return build
 
     @keyed
@@ -185,7 +185,7 @@ class _Writes:
                     idempotency_key: str | None = None,
                     interpretation: dict[str, Any] | None = None) -> Receipt:
         """Write a fact through the §5 control plane (new, reinforce, outrank or conflict)."""
-        build = self._new_fact(tenant, entity, attribute, value, valid_from, valid_until, True,
+        build = self._new_fact(tenant, entity, attribute, value, valid_from, valid_until,
                                text=text, source=source, asserted_by=asserted_by,
                                confidence=confidence, volatility=volatility,
                                classification=classification, derived_from=derived_from,
@@ -205,7 +205,7 @@ class _Writes:
         """New value for the slot over ``[valid_from, valid_until)`` (UPDATE FOR PORTION OF)."""
         if entity is None:
             raise InvalidInput("supersede needs an entity")
-        build = self._new_fact(tenant, entity, attribute, value, valid_from, valid_until, True,
+        build = self._new_fact(tenant, entity, attribute, value, valid_from, valid_until,
                                text=text, source=source, asserted_by=asserted_by,
                                confidence=confidence, volatility=volatility,
                                classification=classification, derived_from=derived_from,
