@@ -37,6 +37,7 @@ from memory_es.domain.validation import is_canonical_entity
 from memory_es.errors import (
     ConcurrentWriteError,
     ConflictError,
+    IntegrityViolation,
     InvalidInput,
     MemoryESError,
     NotFound,
@@ -195,8 +196,6 @@ class WriteSide:
         for stored in self.log.recorder.select_events(stream_id):
             opened = self.mapper.open(stored)
             if opened.prev_hash != (st.last_hash or bytes(32)):
-                from memory_es.errors import IntegrityViolation  # noqa: PLC0415
-
                 raise IntegrityViolation(
                     f"hash chain broken at {stream_id}:{stored.originator_version}")
             st.apply(stored.topic, opened.body)
@@ -445,8 +444,6 @@ def op_alias(app: WriteSide, uow: UnitOfWork, tenant: str, surface: str, entity:
     sid, canonical = app.resolve(tenant, entity)
     existing = app.keys.lookup("alias", tenant, _surface(surface))
     if existing is not None and existing != sid:
-        from memory_es.errors import ConflictError  # noqa: PLC0415
-
         raise ConflictError("that alias already names another entity")
     st = uow.state(sid)
     indexes = uow.emit_all(st, control.decide_alias(tenant, surface, canonical))

@@ -17,7 +17,12 @@ from typing import Any, Protocol
 
 from memory_es.crypto.master import MasterKey
 from memory_es.crypto.sealing import DataKey, new_key_material
-from memory_es.errors import ErasedContent, IntegrityViolation, MemoryESError
+from memory_es.errors import (
+    ConcurrentWriteError,
+    ErasedContent,
+    IntegrityViolation,
+    MemoryESError,
+)
 
 CHECK_PLAINTEXT = b"memory-es master key check"
 PREFETCH_CHUNK = 500  # ids per IN (...) query
@@ -204,8 +209,6 @@ class KeyStore:
 
         A natural key that another writer bound first makes the write fail rather than
         split an entity over two streams."""
-        from memory_es.errors import ConcurrentWriteError  # noqa: PLC0415
-
         with self._lock:
             if not self._staged_keys and not self._staged_names:
                 return
