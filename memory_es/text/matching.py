@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -92,19 +92,23 @@ _SPLIT = re.compile(r"[^\w@#+]+")
 _PARTS = re.compile(r"[^\W_]+")
 
 
+def _words(cleaned: str) -> Iterator[str]:
+    """Each word of a cleaned text: punctuation stripped, folded, without a possessive 's."""
+    for raw in cleaned.split():
+        token = raw.strip(".,;:!?()[]{}\"'“”‘’").replace("’", "'")
+        if not token:
+            continue
+        low = ascii_fold(token) if token.isascii() else token.casefold()
+        yield low[:-2] if low.endswith("'s") else low
+
+
 def _terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(whole terms, compound parts, topic domains) of a text."""
     whole: set[str] = set()
     parts: set[str] = set()
     domains: set[str] = set()
     cleaned = clean(strip_symbols(text))
-    for raw in cleaned.split():
-        token = raw.strip(".,;:!?()[]{}\"'“”‘’").replace("’", "'")
-        if not token:
-            continue
-        low = ascii_fold(token) if token.isascii() else token.casefold()
-        if low.endswith("'s"):
-            low = low[:-2]
+    for low in _words(cleaned):
         if low.endswith(lx.NEGATED_CONTRACTIONS) or low in lx.NEGATORS or (
                 low in lx.NEGATING_VERBS):
             whole.add("¬")
@@ -253,13 +257,7 @@ def analyse_query(text: str) -> Query:
     parts: dict[str, frozenset[str]] = {}
     domains: dict[str, frozenset[str]] = {}
     low_words = []
-    for raw in cleaned.split():
-        token = raw.strip(".,;:!?()[]{}\"'“”‘’").replace("’", "'")
-        if not token:
-            continue
-        low = ascii_fold(token) if token.isascii() else token.casefold()
-        if low.endswith("'s"):
-            low = low[:-2]
+    for low in _words(cleaned):
         low_words.append(low)
         if low.endswith(lx.NEGATED_CONTRACTIONS) or low in lx.NEGATORS or (
                 low in lx.NEGATING_VERBS):
