@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import inspect
 import json
 import os
@@ -33,6 +32,7 @@ from memory_es.application import (
     op_on_fact,
 )
 from memory_es.clock import ClockFn, TransactionClock, from_micros, optional_micros, to_micros
+from memory_es.collector import collector_paused
 from memory_es.crypto.master import load_master_key
 from memory_es.domain import control
 from memory_es.domain.control import AttributeDef, NewFact
@@ -81,20 +81,6 @@ TARGET_FIELDS = ("fact_id", "attribute", "conflict_id", "winner")
 _REQUEST: ContextVar[str | None] = ContextVar("memory_es_request", default=None)
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for one unit of work: a write allocates many
-    short-lived objects and the collector's passes cost ≈ 15 % of a batched write (measured);
-    what a unit allocates is bounded by the unit, and collection resumes right after."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def keyed(method: F) -> F:
@@ -443,7 +429,7 @@ class MemoryStore(_Writes):
         self._check_open()
         if idempotency_key is not None:
             check_text("idempotency_key", idempotency_key, 256)
-        with self._lock, _collector_paused():
+        with self._lock, collector_paused():
             request = _REQUEST.get()
             if idempotency_key is not None and tenant is not None:
                 replay = self._ws.replayed_receipt(tenant, idempotency_key, request)
@@ -464,7 +450,7 @@ class MemoryStore(_Writes):
     def transact(self) -> Iterator[Transaction]:
         """Several operations, one atomic commit; nothing is written if the block raises."""
         self._check_open()
-        with self._lock, _collector_paused():
+        with self._lock, collector_paused():
             uow = UnitOfWork(self._ws, self._clock.tick())
             tx = Transaction(self._ws, uow)
             try:
