@@ -1,20 +1,29 @@
 """Plain read functions over the DuckDB views: current, as-of, chains, snapshots.
 
-Every query filters with :data:`projections.schema.ELIGIBLE`, which derives from
-``RETRIEVABLE_STATES``/``INELIGIBLE_NOW``: no read path keeps a state list of its own.
+Every query filters with :data:`projections.schema.ELIGIBLE` (or, for rows already
+fetched, :func:`projections.schema.eligible`), which derive from ``RETRIEVABLE_STATES``/
+``INELIGIBLE_NOW``: no read path keeps a state list of its own.
+
+Reads of one entity take a different route: DuckDB uses the ``entity`` index only when
+the scan has no other selective filter, and planning the full bitemporal query costs
+≈ 1.5 ms of its own, so they fetch the entity's few versions through the index and
+apply the same bitemporal test in Python (≈ 0.9 ms at 1M facts instead of 3-8 ms).
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import duckdb
 import pyarrow as pa
 
 from projections.connection import arrow, records
-from projections.schema import ELIGIBLE, INELIGIBLE_SQL, PUBLIC_COLUMNS
+from projections.schema import ELIGIBLE, INELIGIBLE_SQL, PUBLIC_COLUMNS, eligible
 
 COLUMNS = ", ".join(PUBLIC_COLUMNS)
+_ENTITY_VERSIONS = f"SELECT {COLUMNS}, present_state FROM fact_versions WHERE entity = ?"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _ts(us: int) -> str:
@@ -41,10 +50,38 @@ def _run(con: duckdb.DuckDBPyConnection, query: str, params: list[Any],
     return records(con, query, params) if as_records else arrow(con, query, params)
 
 
+def _entity_versions(con: duckdb.DuckDBPyConnection, tenant: str | None, entity: str,
+                     attribute: str | None, valid_at: int,
+                     known_at: int | None) -> list[dict[str, Any]]:
+    """The rows :func:`as_of` (or, with ``known_at=None``, :func:`current`) returns for one
+    entity, in the same order."""
+    v = _EPOCH + timedelta(microseconds=valid_at)
+    k = None if known_at is None else _EPOCH + timedelta(microseconds=known_at)
+    found = []
+    for row in records(con, _ENTITY_VERSIONS, [entity]):
+        if not eligible(row["state"], row.pop("present_state")):
+            continue
+        if ((tenant is not None and row["tenant"] != tenant)
+                or (attribute is not None and row["attribute"] != attribute)):
+            continue
+        until = row["recorded_until"]
+        if k is None:
+            if until is not None:
+                continue
+        elif not (row["recorded_at"] <= k and (until is None or k < until)):
+            continue
+        if row["valid_from"] <= v and (row["valid_until"] is None or v < row["valid_until"]):
+            found.append(row)
+    found.sort(key=lambda r: (r["attribute"], r["valid_from"], r["fact_id"]))
+    return found
+
+
 def current(con: duckdb.DuckDBPyConnection, now: int, tenant: str | None,
             entity: str | None = None, attribute: str | None = None, *,
             as_records: bool = False) -> Any:
     """Present belief valid at the clock's time ``now`` (Arrow, or dicts with as_records)."""
+    if entity is not None and as_records:
+        return _entity_versions(con, tenant, entity, attribute, now, None)
     params: list[Any] = []
     where = _filters(tenant, entity, attribute, params)
     return _run(con, f"""
@@ -59,6 +96,8 @@ def as_of(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, tenant: 
           entity: str | None = None, attribute: str | None = None, *,
           as_records: bool = False) -> Any:
     """What was believed at transaction time ``known_at`` to hold at valid time ``valid_at``."""
+    if entity is not None and as_records:
+        return _entity_versions(con, tenant, entity, attribute, valid_at, known_at)
     params: list[Any] = []
     where = _filters(tenant, entity, attribute, params)
     k, v = _ts(known_at), _ts(valid_at)

@@ -14,11 +14,15 @@ import pyarrow as pa
 from memory_es.domain.lifecycle import INELIGIBLE_NOW, RETRIEVABLE_STATES
 
 TS = pa.timestamp("us", tz="UTC")
+IDS = "USING COMPRESSION uncompressed"
+"""For the random id columns: fetching a row through the entity index from DuckDB's
+default string compression costs ≈ 0.15 ms per column, and ids barely compress
+(measured at 100k facts: point read 1.66 -> 1.09 ms, file 7 -> 16 MiB)."""
 STRINGS = pa.list_(pa.string())
 
 VERSION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
-    ("version_id", pa.string(), "VARCHAR NOT NULL"),
-    ("fact_id", pa.string(), "VARCHAR NOT NULL"),
+    ("version_id", pa.string(), f"VARCHAR {IDS} NOT NULL"),
+    ("fact_id", pa.string(), f"VARCHAR {IDS} NOT NULL"),
     ("tenant", pa.string(), "VARCHAR NOT NULL"),
     ("entity", pa.string(), "VARCHAR"),
     ("mention", pa.string(), "VARCHAR"),
@@ -40,10 +44,10 @@ VERSION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
     ("state", pa.string(), "VARCHAR NOT NULL"),
     ("present_state", pa.string(), "VARCHAR NOT NULL"),
     ("classification", pa.string(), "VARCHAR NOT NULL"),
-    ("chain_id", pa.string(), "VARCHAR NOT NULL"),
+    ("chain_id", pa.string(), f"VARCHAR {IDS} NOT NULL"),
     ("masked", pa.bool_(), "BOOLEAN NOT NULL"),
     ("content_rev", pa.int64(), "INTEGER NOT NULL"),
-    ("stream_id", pa.string(), "VARCHAR NOT NULL"),
+    ("stream_id", pa.string(), f"VARCHAR {IDS} NOT NULL"),
     ("position", pa.int64(), "BIGINT NOT NULL"),
 ]
 COLUMN_NAMES = [name for name, _, _ in VERSION_COLUMNS]
@@ -67,12 +71,21 @@ INELIGIBLE_SQL = _sql_list(INELIGIBLE_NOW)
 ELIGIBLE = f"state IN ({RETRIEVABLE_SQL}) AND present_state NOT IN ({INELIGIBLE_SQL})"
 """Row filter every normal read applies: retrievable then, not revoked now."""
 
+
+
+def eligible(state: str, present_state: str) -> bool:
+    """:data:`ELIGIBLE` for one row already fetched (the point-read path)."""
+    return state in RETRIEVABLE_STATES and present_state not in INELIGIBLE_NOW
+
+
 NOW = "getvariable('memory_es_now')"
 
 DDL = [
     "CREATE TABLE IF NOT EXISTS fact_versions ("
     + ", ".join(f"{name} {sql}" for name, _, sql in VERSION_COLUMNS)
     + ")",
+    # Point reads (one entity) look rows up through this index instead of a scan.
+    "CREATE INDEX IF NOT EXISTS fact_versions_entity ON fact_versions (entity)",
     "CREATE TABLE IF NOT EXISTS tracking (name VARCHAR PRIMARY KEY, position BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, value VARCHAR)",
     f"""CREATE OR REPLACE VIEW facts_current AS
