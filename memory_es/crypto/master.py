@@ -38,8 +38,7 @@ class MasterKey:
 
     def digest(self, *parts: str) -> bytes:
         """Keyed hash of a natural key: not reversible by a dictionary without the master key."""
-        message = "\x1f".join(parts).encode()
-        return hmac.new(self._hmac_key, message, hashlib.sha256).digest()
+        return hmac.digest(self._hmac_key, "\x1f".join(parts).encode(), "sha256")
 
     def signing_seed(self) -> bytes:
         """Seed of the Ed25519 key that signs deletion receipts."""
