@@ -1,8 +1,9 @@
 """Recall figures (issue 4): latency p50/p95 at 10k and 100k eligible facts, index build
-time, and the cost of following single writes, with the default (hashing) embedder.
+time, and the cost of following single writes, for each embedder.
 
-    python -m benchmarks.recall_bench                   # 10k and 100k
+    python -m benchmarks.recall_bench                   # 10k and 100k, default embedder
     python -m benchmarks.recall_bench --sizes 10000     # quicker
+    python -m benchmarks.recall_bench --sizes 10000 --embedder semantic   # needs the extra
 
 Every fact goes through the real write path (``transact`` of 1,000) and the version
 projection; a tenth of the entities then get a superseded home city, so the index also
@@ -23,6 +24,7 @@ import random
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,7 @@ from typing import Any
 import memory_es
 from benchmarks.common import machine, machine_line, summary_ms, text_table
 from memory_es.store import rows_to_facts
-from projections.embedder import HashingEmbedder, SentenceEmbedder
+from projections.embedder import Embedder, HashingEmbedder, SentenceEmbedder
 from projections.recall import RecallIndex, _current_rows, class_ceiling, recall
 
 RESULTS = Path(__file__).parent / "results"
@@ -138,10 +140,19 @@ def build_store(folder: Path, n_facts: int, rng: random.Random) -> memory_es.Mem
     return store
 
 
-def run_size(n_facts: int, n_queries: int, seed: int) -> dict[str, Any]:
+EMBEDDERS: dict[str, Callable[[], Embedder]] = {"default": HashingEmbedder,
+                                                "semantic": SentenceEmbedder}
+"""The default (deterministic hashing) embedder and the ``semantic`` extra's MiniLM."""
+
+
+def run_size(n_facts: int, n_queries: int, seed: int, embedder: str = "default",
+             as_of_queries: int = 10) -> dict[str, Any]:
+    """Every figure at ``n_facts`` with one embedder (as-of recall embeds the whole
+    belief per query: keep ``as_of_queries`` small for a model embedder)."""
+    make = EMBEDDERS[embedder]
     rng = random.Random(seed)
     folder = Path(tempfile.mkdtemp(prefix=f"recall-bench-{n_facts}-"))
-    out: dict[str, Any] = {"eligible_facts": n_facts}
+    out: dict[str, Any] = {"eligible_facts": n_facts, "embedder": make().name}
     try:
         t = time.perf_counter()
         store = build_store(folder / "store", n_facts, rng)
@@ -151,7 +162,7 @@ def run_size(n_facts: int, n_queries: int, seed: int) -> dict[str, Any]:
         out["eligible_facts_measured"] = int(counted.column("n")[0].as_py())
 
         t = time.perf_counter()
-        index = RecallIndex(con, store.path, HashingEmbedder(), checkpoint_seconds=1e9)
+        index = RecallIndex(con, store.path, make(), checkpoint_seconds=1e9)
         out["index_build_s"] = time.perf_counter() - t
         out["indexed_facts"] = len(index)
         out["faiss_ntotal"] = index.vectors.ntotal
@@ -161,7 +172,7 @@ def run_size(n_facts: int, n_queries: int, seed: int) -> dict[str, Any]:
         out["index_file_mb"] = index.path.stat().st_size / 2**20
         index.close()
         t = time.perf_counter()
-        index = RecallIndex(con, store.path, HashingEmbedder(), checkpoint_seconds=1e9)
+        index = RecallIndex(con, store.path, make(), checkpoint_seconds=1e9)
         out["index_open_s"] = time.perf_counter() - t
         follow_times: list[float] = []
 
@@ -216,7 +227,7 @@ def run_size(n_facts: int, n_queries: int, seed: int) -> dict[str, Any]:
         # as-of recall (belief embedded on the fly, keyword index built per query)
         as_of = []
         known = now - 1
-        for q in qs[:10]:
+        for q in qs[:as_of_queries]:
             t = time.perf_counter()
             recall(index, TENANT, q, 8, now, valid_at_us=known, known_at_us=known)
             as_of.append(time.perf_counter() - t)
@@ -250,12 +261,13 @@ def run_size(n_facts: int, n_queries: int, seed: int) -> dict[str, Any]:
     return out
 
 
-def semantic_status() -> str:
+def semantic_status() -> str | None:
+    """None when the ``semantic`` extra loads, else why not."""
     try:
         SentenceEmbedder().embed(["probe"])
     except ImportError as e:
         return f"n/a: {e}"
-    return "available (not benchmarked here: CPU torch embedding dominates build time)"
+    return None
 
 
 def main() -> None:
@@ -263,32 +275,42 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--seed", type=int, default=4)
-    parser.add_argument("--out", type=Path, default=RESULTS / "recall.json")
+    parser.add_argument("--embedder", choices=sorted(EMBEDDERS), default="default")
+    parser.add_argument("--out", type=Path,
+                        help="default: results/recall.json (recall_semantic.json)")
     args = parser.parse_args()
+    if args.out is None:
+        args.out = RESULTS / ("recall.json" if args.embedder == "default"
+                              else f"recall_{args.embedder}.json")
     m = machine()
-    results = {"machine": m, "embedder": HashingEmbedder().name,
-               "semantic_embedder": semantic_status(), "k": 8,
-               "target": "recall p95 <= 20 ms at 100k eligible facts (issue 5)", "sizes": []}
+    why_not = semantic_status()
+    if args.embedder == "semantic" and why_not is not None:
+        parser.error(f"the semantic embedder is not available: {why_not}")
+    results: dict[str, Any] = {"machine": m, "embedder": EMBEDDERS[args.embedder]().name,
+                               "semantic_embedder": why_not or "available", "k": 8,
+                               "target": "recall p95 <= 20 ms at 100k eligible facts (issue 5)",
+                               "sizes": []}
     for n in args.sizes:
         print(f"building {n:,} facts ...", flush=True)
-        results["sizes"].append(run_size(n, args.queries, args.seed))
+        results["sizes"].append(run_size(n, args.queries, args.seed, args.embedder,
+                                         10 if args.embedder == "default" else 2))
     rows = []
     for r in results["sizes"]:
-        rows.append([r["eligible_facts_measured"], r["indexed_facts"], r["recall"]["p50_ms"],
+        rows.append([r["embedder"], r["eligible_facts_measured"], r["indexed_facts"],
+                     r["recall"]["p50_ms"],
                      r["recall"]["p95_ms"], r["recall_cpu"]["p95_ms"],
                      r["as_of_recall"]["p50_ms"], r["index_build_s"],
                      r["index_open_s"], r["index_file_mb"],
                      r["recall_sync_after_assert"]["p50_ms"],
                      r["recall_sync_after_forget"]["p50_ms"], r["quality"]["hit_at_1"],
                      r["quality"]["hit_at_8"]])
-    print(text_table(["eligible", "indexed", "recall p50 ms", "recall p95 ms",
+    print(text_table(["embedder", "eligible", "indexed", "recall p50 ms", "recall p95 ms",
                       "p95 cpu ms", "as-of p50 ms", "build s", "open s", "file MB",
                       "sync/assert ms", "sync/forget ms", "hit@1", "hit@8"], rows))
     for r in results["sizes"]:
         print(f"\n{r['eligible_facts']:,} facts, phases (p50/p95 ms): " + ", ".join(
             f"{k} {v['p50_ms']:.2f}/{v['p95_ms']:.2f}" for k, v in r["phases"].items()))
-    print(f"\n{machine_line(m)}; embedder {results['embedder']}; semantic extra: "
-          f"{results['semantic_embedder']}")
+    print(f"\n{machine_line(m)}; semantic extra: {results['semantic_embedder']}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2, default=float) + "\n")
     print(f"wrote {args.out}")

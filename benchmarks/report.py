@@ -311,7 +311,8 @@ def others_text(others: dict[str, Any], markdown: bool) -> str:
                 rec = s.get("recall", {})
                 lines.append(f"- `recall_bench` at {s.get('eligible_facts', 0):,} eligible facts: "
                              f"recall p50 {rec.get('p50_ms', float('nan')):.2f} ms, "
-                             f"p95 {rec.get('p95_ms', float('nan')):.2f} ms (default embedder)")
+                             f"p95 {rec.get('p95_ms', float('nan')):.2f} ms "
+                             f"({s.get('embedder', 'default embedder')})")
             if "semantic_embedder" in r:
                 lines.append(f"- `recall_bench` semantic embedder: {r['semantic_embedder']}")
         else:
