@@ -70,7 +70,7 @@ from projections.embedder import Embedder
 from projections.erasure import EXPORTS_DDL, rewrite_database
 from projections.recall import RecallIndex
 from projections.recall import recall as recall_query
-from projections.schema import DDL, PUBLIC_COLUMNS, VIEWS
+from projections.schema import DDL, KEPT_TABLES, PUBLIC_COLUMNS, VIEWS, outdated_views
 from projections.versions import VersionProjector
 
 TEXT_COLUMNS = ("value", "text", "entity", "mention", "source", "attribute")
@@ -411,11 +411,22 @@ class MemoryStore(_Writes):
         self._text: Any = None
 
     def _connect_views(self, path: Path | None = None) -> Any:
-        con = connect(path or self._views_file)
+        path = path or self._views_file
+        con = connect(path)
+        kept = outdated_views(con)
+        if kept is not None:  # an older layout: the views are derived, so replay them
+            con.close()
+            for stale in (path, Path(str(path) + ".wal")):
+                stale.unlink(missing_ok=True)
+            con = connect(path)
         for name, value in self._views_settings.items():
             con.execute(f"SET {name} = '{value}'")
         for ddl in (*DDL, EXPORTS_DDL):
             con.execute(ddl)
+        for table, rows in (kept or {}).items():
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
         return con
 
     # plumbing -----------------------------------------------------------------------------
@@ -775,7 +786,7 @@ class MemoryStore(_Writes):
                 leftover.unlink(missing_ok=True)
             con = self._connect_views(fresh)
             try:
-                for table in ("exports", "meta"):
+                for table in KEPT_TABLES:
                     rows = self._con.execute(f"SELECT * FROM {table}").fetchall()
                     if rows:
                         marks = ", ".join("?" * len(rows[0]))

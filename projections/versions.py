@@ -32,7 +32,7 @@ import pyarrow as pa
 
 from memory_es.collector import collector_paused
 from memory_es.crypto.mapper import Unsealed
-from projections.schema import ARROW_SCHEMA, MASKED_TEXT, TS
+from projections.schema import ARROW_SCHEMA, MASKED_TEXT, TS, tenant_entity
 
 _dumps = json.JSONEncoder(ensure_ascii=False).encode  # == json.dumps(v, ensure_ascii=False)
 MASKED_VALUE = json.dumps(MASKED_TEXT)
@@ -103,7 +103,8 @@ class _Rows:
             recorded_until=self.recorded_until, superseded_by=self.superseded_by,
             verified_at=self.verified_at, state=self.state, masked=self.masked,
             position=self.position,
-            present_state=[final_state[f] for f in self.fact_id])
+            present_state=[final_state[f] for f in self.fact_id],
+            tenant_entity=list(map(tenant_entity, columns["tenant"], columns["entity"])))
         return pa.table([pa.array(columns[f.name], f.type) for f in ARROW_SCHEMA],
                         schema=ARROW_SCHEMA)
 

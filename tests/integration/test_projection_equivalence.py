@@ -31,7 +31,7 @@ import memory_es
 from memory_es import MemoryESError
 from memory_es.crypto.mapper import Unsealed
 from projections.connection import connect
-from projections.schema import ARROW_SCHEMA, COLUMN_NAMES, DDL, MASKED_TEXT
+from projections.schema import ARROW_SCHEMA, COLUMN_NAMES, DDL, MASKED_TEXT, tenant_entity
 from projections.versions import VersionProjector
 from tests.fakes import FakeClock, day
 
@@ -74,6 +74,7 @@ def _content_row(content: dict[str, Any], stream_id: str) -> dict[str, Any]:
         "classification": content.get("classification", "internal"),
         "chain_id": content["chain_id"], "masked": False, "stream_id": stream_id,
         "content_rev": int(content.get("rev", 0)),
+        "tenant_entity": tenant_entity(content["tenant"], content.get("entity")),
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import duckdb
 import pytest
 
 import memory_es
@@ -75,3 +76,24 @@ def test_idempotency_key_reused_for_another_request_is_a_conflict(tmp_path: Path
             tx.forget_fact(b.fact_id, idempotency_key="k")
         assert store.log_position() == position
         assert [f.fact_id for f in store.current("acme")] == [b.fact_id]
+
+
+def test_views_of_an_older_layout_are_replayed_on_open(tmp_path: Path) -> None:
+    """Views written with another column layout (an older release) are rebuilt from the
+    log when the store opens; the export registry survives."""
+    with memory_es.open(tmp_path / "m") as store:
+        store.assert_fact("acme", "user:alex", "home.city", "Detroit")
+        store.supersede("acme", "user:alex", "home.city", "Chicago")
+        store.assert_fact("other", "user:alex", "home.city", "Lima")
+        out = store.export(tmp_path / "snap.parquet", "acme")
+        before = store.table("fact_versions").sort_by("version_id")
+    con = duckdb.connect(str(tmp_path / "m" / "views.duckdb"))
+    con.execute("DROP INDEX fact_versions_tenant_entity")
+    con.execute("ALTER TABLE fact_versions DROP COLUMN tenant_entity")
+    con.close()
+    with memory_es.open(tmp_path / "m") as store:
+        assert store.table("fact_versions").sort_by("version_id").equals(before)
+        assert [f.value for f in store.current("acme", "user:alex")] == ["Chicago"]
+        assert [f.value for f in store.current("other", "user:alex")] == ["Lima"]
+        exports = store.sql("SELECT path FROM exports").column("path").to_pylist()
+        assert exports == [str(out)]

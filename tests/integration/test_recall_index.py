@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.clock import to_micros
 from memory_es.models import Hit
-from projections.embedder import HashingEmbedder
+from projections.embedder import HashingEmbedder, SentenceEmbedder
 from projections.recall import WEIGHTS, RecallIndex, recall
 from tests.conftest import StoreFactory
 from tests.fakes import FakeClock
@@ -492,3 +492,24 @@ def test_compaction_while_placing_rows_keeps_their_table() -> None:
     labels, slots = versions.current(5)
     assert sorted(labels.tolist()) == [*range(600, 1024), *range(2000, 2700)]
     assert versions.rows(slots.tolist()).num_rows == len(labels)
+
+
+def test_semantic_embedder_connects_other_wording(tmp_path: Path) -> None:
+    """With the ``semantic`` extra, the semantic channel alone finds a fact worded
+    differently from the query; a superseded value still never comes back."""
+    pytest.importorskip("sentence_transformers")
+    store = memory_es.open(tmp_path / "store", embedder=SentenceEmbedder())
+    try:
+        store.assert_fact("acme", "user:alex", "home.city", "Detroit",
+                          text="Alex lives in Detroit")
+        store.assert_fact("acme", "user:alex", "pet.name", "Rex",
+                          text="Alex has a dog called Rex")
+        store.supersede("acme", "user:alex", "home.city", "Oslo", text="Alex moved to Oslo")
+        hits = store.recall("acme", "which town is alex's home", k=1, channels=("semantic",))
+        assert [h.fact.value for h in hits] == ["Oslo"]
+        hits = store.recall("acme", "what animal does alex own", k=1, channels=("semantic",))
+        assert [h.fact.value for h in hits] == ["Rex"]
+        everything = store.recall("acme", "where did alex live", k=8)
+        assert "Detroit" not in [h.fact.value for h in everything]
+    finally:
+        store.close()
