@@ -410,7 +410,9 @@ class MemoryStore(_Writes):
         self._erasables.append(self._recall)
         self._text: Any = None
 
-    def _connect_views(self, path: Path | None = None) -> Any:
+    def _connect_views(self, path: Path | None = None,
+                       carry: dict[str, list[tuple[Any, ...]]] | None = None) -> Any:
+        """Open (or create) a views file; ``carry``: rows of :data:`KEPT_TABLES` to insert."""
         path = path or self._views_file
         con = connect(path)
         kept = outdated_views(con)
@@ -419,11 +421,12 @@ class MemoryStore(_Writes):
             for stale in (path, Path(str(path) + ".wal")):
                 stale.unlink(missing_ok=True)
             con = connect(path)
+            carry = kept
         for name, value in self._views_settings.items():
             con.execute(f"SET {name} = '{value}'")
         for ddl in (*DDL, EXPORTS_DDL):
             con.execute(ddl)
-        for table, rows in (kept or {}).items():
+        for table, rows in (carry or {}).items():
             if rows:
                 marks = ", ".join("?" * len(rows[0]))
                 con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
@@ -784,13 +787,10 @@ class MemoryStore(_Writes):
             fresh = self._views_file.with_name(self._views_file.name + ".rebuild")
             for leftover in (fresh, Path(str(fresh) + ".wal")):
                 leftover.unlink(missing_ok=True)
-            con = self._connect_views(fresh)
+            con = self._connect_views(fresh, carry={
+                table: self._con.execute(f"SELECT * FROM {table}").fetchall()
+                for table in KEPT_TABLES})
             try:
-                for table in KEPT_TABLES:
-                    rows = self._con.execute(f"SELECT * FROM {table}").fetchall()
-                    if rows:
-                        marks = ", ".join("?" * len(rows[0]))
-                        con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
                 replayed = Catchup(self._log.recorder, self._ws.mapper,
                                    VersionProjector(con)).run(progress)
                 con.execute("CHECKPOINT")

@@ -66,6 +66,7 @@ def tenant_entity(tenant: str, entity: str | None) -> str | None:
     would also fetch every other tenant's rows of a common id such as ``user:me``."""
     return None if entity is None else f"{tenant}\x1f{entity}"
 
+
 MASKED_TEXT = "[masked]"
 """Placeholder that replaces masked content in every view (value holds it as a JSON string)."""
 
@@ -79,7 +80,6 @@ INELIGIBLE_SQL = _sql_list(INELIGIBLE_NOW)
 
 ELIGIBLE = f"state IN ({RETRIEVABLE_SQL}) AND present_state NOT IN ({INELIGIBLE_SQL})"
 """Row filter every normal read applies: retrievable then, not revoked now."""
-
 
 
 def eligible(state: str, present_state: str) -> bool:
