@@ -91,8 +91,9 @@ def set_state(backend: Backend, stream_id: str, version: int, state: bytes) -> N
 
 
 def test_purge_leaves_the_marker_in_no_store(backend: Backend, tmp_path: Path) -> None:
-    """A marker planted in an entity's facts, alias, text and source, recalled and exported,
-    is in no byte the backend stores after the purge; its wrapped keys are gone too."""
+    """A marker planted in an entity's id, alias, values, text and source, recalled and
+    exported, is in no byte the backend stores after the purge, while the store is open
+    (-wal files included) and after it is closed; its wrapped keys are gone too."""
     clock = FakeClock()
     store = backend.open(clock, views_settings=UNCOMPRESSED)
     m = new_marker()
@@ -126,7 +127,12 @@ def test_purge_leaves_the_marker_in_no_store(backend: Backend, tmp_path: Path) -
 
     receipt = store.purge(T, entity, requested_by="dpo")
     assert receipt.report is not None and receipt.report.complete, receipt.report
+    assert receipt.report.receipt_id == receipt.receipt_id
     assert store.verify_erasure(receipt).complete
+    while_open = folder_files(backend.folder, outside)
+    if backend.name == "sqlite":  # the open log and key store have their -wal files
+        assert {"events.db-wal", "keys.db-wal"} <= {Path(p).name for p in while_open}
+    assert holding(m.encode(), while_open) == []
     store.close()
 
     after = folder_files(backend.folder, outside)
