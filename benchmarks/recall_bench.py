@@ -31,7 +31,7 @@ from typing import Any
 
 import memory_es
 from benchmarks.common import machine, machine_line, summary_ms, text_table
-from memory_es.store import rows_to_facts
+from projections.rows import rows_to_facts
 from projections.embedder import Embedder, HashingEmbedder, SentenceEmbedder
 from projections.recall import RecallIndex, _current_rows, class_ceiling, recall
 

@@ -69,6 +69,7 @@ from projections.connection import arrow, connect, user_query
 from projections.embedder import Embedder
 from projections.erasure import EXPORTS_DDL, rewrite_database
 from projections.recall import RecallIndex
+from projections.rows import rows_to_facts
 from projections.recall import recall as recall_query
 from projections.schema import DDL, KEPT_TABLES, PUBLIC_COLUMNS, VIEWS, outdated_views
 from projections.versions import VersionProjector
@@ -100,17 +101,6 @@ def keyed(method: F) -> F:
         finally:
             _REQUEST.reset(token)
     return wrapper  # type: ignore[return-value]
-
-
-def rows_to_facts(rows: pa.Table | list[dict[str, Any]]) -> list[Fact]:
-    """Version rows (an Arrow table or dicts) as ``Fact`` models, values decoded from JSON."""
-    facts = []
-    for row in rows.to_pylist() if isinstance(rows, pa.Table) else rows:
-        row["value"] = json.loads(row["value"]) if row["value"] is not None else None
-        row["supersedes"] = row["supersedes"] or []
-        row["derived_from"] = row["derived_from"] or []
-        facts.append(Fact.model_validate(row))
-    return facts
 
 
 class _Writes:

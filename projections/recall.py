@@ -77,6 +77,7 @@ from projections import queries
 from projections.connection import arrow
 from projections.embedder import Embedder, default_embedder
 from projections.keywords import KeywordIndex, bm25
+from projections.rows import rows_to_facts
 from projections.schema import ELIGIBLE, PUBLIC_COLUMNS
 from projections.vectors import VectorIndex
 
@@ -948,7 +949,6 @@ def _current_rows(con: duckdb.DuckDBPyConnection, tenant: str, fact_ids: list[st
 
 def _hits(table: pa.Table, rows: list[int], scores: np.ndarray,
           parts: dict[str, np.ndarray], explain: bool) -> list[Hit]:
-    from memory_es.store import rows_to_facts  # noqa: PLC0415  (store imports projections)
 
     facts = rows_to_facts(table.take(pa.array(rows, pa.int64()))) if rows else []
     hits = []

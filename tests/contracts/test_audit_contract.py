@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es import INELIGIBLE_NOW, RETRIEVABLE_STATES, IntegrityViolation, MemoryESError
 from memory_es.audit import query_digest
-from memory_es.store import rows_to_facts
+from projections.rows import rows_to_facts
 from projections.schema import PUBLIC_COLUMNS
 from tests.contracts.conftest import PG_DSN, Backend
 from tests.failures import WHEN, check_forget_survived, forget_then_die
