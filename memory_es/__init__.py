@@ -4,6 +4,7 @@
 >>> store = memory_es.open("./mem")
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from memory_es.domain.lifecycle import INELIGIBLE_NOW, RETRIEVABLE_STATES
@@ -33,15 +34,19 @@ if TYPE_CHECKING:
     from memory_es.store import MemoryStore, Transaction
     from memory_es.store import open_store as open
 
+_FACADE = {"open": "open_store", "MemoryStore": "MemoryStore", "Transaction": "Transaction"}
+
 
 def __getattr__(name: str) -> Any:
-    """The store is imported on first use: ``projections`` imports this package's errors
-    and models, and the store imports ``projections`` (an import cycle otherwise)."""
-    if name in ("open", "MemoryStore", "Transaction"):
-        from memory_es import store  # noqa: PLC0415
+    """The facade is loaded on first use (PEP 562), not when the package is.
 
-        return {"open": store.open_store, "MemoryStore": store.MemoryStore,
-                "Transaction": store.Transaction}[name]
+    Python initialises this package whenever any of its modules is imported, and the
+    read models (``projections``) import the kernel modules (errors, models, domain,
+    crypto) that live here; the facade in turn imports the read models. Loading the facade
+    eagerly would make ``import projections.views`` re-enter itself half-initialised."""
+    if name in _FACADE:
+        store = importlib.import_module("memory_es.store")
+        return getattr(store, _FACADE[name])
     raise AttributeError(f"module 'memory_es' has no attribute {name!r}")
 
 

@@ -32,11 +32,20 @@ import pyarrow as pa
 
 from memory_es.collector import collector_paused
 from memory_es.crypto.mapper import Unsealed
+from memory_es.domain.events import (
+    EVENT_TYPES,
+    DomainEvent,
+    EntityPurged,
+    FactChainPurged,
+    FactMasked,
+    FactUnmasked,
+)
 from projections.schema import ARROW_SCHEMA, MASKED_TEXT, TS, tenant_entity
 
 _dumps = json.JSONEncoder(ensure_ascii=False).encode  # == json.dumps(v, ensure_ascii=False)
 MASKED_VALUE = json.dumps(MASKED_TEXT)
-ROW_REWRITES = frozenset({"FactMasked", "FactUnmasked", "EntityPurged", "FactChainPurged"})
+ROW_REWRITES: frozenset[type[DomainEvent]] = frozenset(
+    {FactMasked, FactUnmasked, EntityPurged, FactChainPurged})
 
 CONTENT = ("tenant", "entity", "mention", "attribute", "value", "text", "supersedes",
            "derived_from", "source", "asserted_by", "volatility", "confidence",
@@ -52,10 +61,6 @@ _SELECT_LATEST = (
 Content = tuple[Any, ...]
 Carried = tuple[Content, str | None, int | None, bool]
 """A fact's latest belief: (content, superseded_by, verified_at, masked)."""
-
-
-def _kind(topic: str) -> str:
-    return topic.split(".")[1] if "." in topic else topic
 
 
 def _content(c: dict[str, Any], stream_id: str) -> Content:
@@ -135,7 +140,7 @@ class VersionProjector:
                 body = ev.transient_body()
                 if body is None:
                     continue
-                kind = _kind(ev.topic)
+                kind = EVENT_TYPES.get(ev.topic)
                 if kind in ROW_REWRITES:
                     touched |= self._apply_changes(segment)
                     segment = []
@@ -154,14 +159,14 @@ class VersionProjector:
 
     # row rewrites -------------------------------------------------------------------------
 
-    def _rewrite(self, kind: str, body: dict[str, Any]) -> set[str]:
+    def _rewrite(self, kind: type[DomainEvent], body: dict[str, Any]) -> set[str]:
         con = self.con
-        if kind == "FactMasked":
+        if kind is FactMasked:
             con.execute("UPDATE fact_versions SET value = ?, text = ?, mention = NULL, "
                         "source = NULL, masked = true WHERE fact_id = ?",
                         [MASKED_VALUE, MASKED_TEXT, body["fact_id"]])
             return {body["fact_id"]}
-        if kind == "FactUnmasked":
+        if kind is FactUnmasked:
             for content in body["contents"]:
                 con.execute(
                     "UPDATE fact_versions SET value = ?, text = ?, mention = ?, source = ?, "

@@ -36,13 +36,13 @@ CHILD = textwrap.dedent("""
         os.kill(os.getpid(), signal.SIGKILL)
 
     if when == "inside-commit":
-        commit = store._ws.commit
+        append = store.runtime.side.append
 
-        def commit_then_die(uow):
-            commit(uow)  # the log has the events: the receipt never reaches the caller
+        def append_then_die(uow):
+            append(uow)  # the log has the events: the receipt never reaches the caller
             die()
 
-        store._ws.commit = commit_then_die
+        store.runtime.side.append = append_then_die
     receipt = store.forget_fact(fact_id, idempotency_key=key)
     print(receipt.model_dump_json())
     die()
@@ -84,6 +84,6 @@ def check_forget_survived(store: Any, tenant: str, fact_id: str, key: str,
     assert retried.position == history[-1].position
     if first is not None:  # the caller's copy, printed before it died
         assert retried.model_copy(update={"idempotent_replay": False}) == first
-    assert store._ws.replayed_receipt(tenant, key) == retried  # the key alone finds it
+    assert store.runtime.side.replayed_receipt(tenant, key) == retried  # the key alone finds it
     assert [f.fact_id for f in store.current(tenant)] == [survivor]
     return retried

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory_es.domain.choices import Effect, State
 from memory_es.domain.entity import EntityState, FactState
 from memory_es.domain.events import (
     AliasRegistered,
@@ -280,6 +281,27 @@ def decide_state_change(state: EntityState, fact_id: str, target: str, operation
         tenant=str(fact.content["tenant"]), operation=operation, reason=reason,
         changes=(_keep(fact, state=target),),
     )]
+
+
+def decide_restore(state: EntityState, fact_id: str, reason: str | None) -> list[DomainEvent]:
+    """Undo ``archive``: the fact returns to the state it had before it was archived."""
+    fact = _existing(state, fact_id)
+    if fact.state != State.ARCHIVED:
+        raise InvalidInput(f"fact {fact_id} is not archived ({fact.state})")
+    return decide_state_change(state, fact_id, fact.prior_state or State.ACTIVE, "restore",
+                               reason)
+
+
+def needs_layer(fact: FactState | None, effect: Effect) -> bool:
+    """Whether erasing ``fact`` with a soft or reversible layer would still change it:
+    a fact that is gone, terminal, or already has that layer is left alone."""
+    if fact is None or fact.state in TERMINAL_STATES:
+        return False
+    if effect is Effect.MASK:
+        return not fact.masked
+    if effect is Effect.ARCHIVE:
+        return fact.state != State.ARCHIVED
+    return True
 
 
 def decide_resolve(state: EntityState, conflict_id: str, winner: str,

@@ -6,9 +6,21 @@ the log), so the write side, a cold load and a replay all go through ``apply``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from memory_es.domain.events import (
+    EVENT_TYPES,
+    AliasRegistered,
+    ConflictOpened,
+    ConflictResolved,
+    DependentLinked,
+    EntityForgotten,
+    EntityPurged,
+    FactChainPurged,
+    FactMasked,
+    FactUnmasked,
+)
 from memory_es.domain.intervals import Interval
 from memory_es.domain.lifecycle import RETRIEVABLE_STATES
 
@@ -25,6 +37,11 @@ class FactState:
     prior_state: str | None = None  # what `restore` returns to
     masked: bool = False
     revisions: list[dict[str, Any]] = field(default_factory=list)  # every content, for unmask
+
+    def clone(self) -> FactState:
+        """A copy whose mutable parts are its own (content dicts are never mutated)."""
+        return replace(self, portions=list(self.portions), dependents=set(self.dependents),
+                       revisions=list(self.revisions))
 
     @property
     def attribute(self) -> str:
@@ -63,6 +80,34 @@ class EntityState:
     aliases: set[str] = field(default_factory=set)
     forgotten: bool = False
     next_seq: int = 1
+    owned: set[str] = field(default_factory=set, repr=False, compare=False)
+    """Ids of the facts and conflicts this state may mutate in place: those it created or
+    already copied. Everything else is shared with the state it was copied from."""
+
+    def copy(self) -> EntityState:
+        """A copy-on-write copy: folding events into it never changes ``self``.
+
+        The containers are copied now (cheap, C-level); each fact or conflict is copied the
+        first time the copy changes it, so a unit of work pays for what it touches only."""
+        return EntityState(
+            stream_id=self.stream_id, version=self.version, last_hash=self.last_hash,
+            tenant=self.tenant, entity=self.entity, facts=dict(self.facts),
+            slots=dict(self.slots), conflicts=dict(self.conflicts), aliases=set(self.aliases),
+            forgotten=self.forgotten, next_seq=self.next_seq)
+
+    def _own_fact(self, fact_id: str) -> FactState | None:
+        fact = self.facts.get(fact_id)
+        if fact is not None and fact_id not in self.owned:
+            fact = self.facts[fact_id] = fact.clone()
+            self.owned.add(fact_id)
+        return fact
+
+    def _own_conflict(self, conflict_id: str) -> Conflict | None:
+        conflict = self.conflicts.get(conflict_id)
+        if conflict is not None and conflict_id not in self.owned:
+            conflict = self.conflicts[conflict_id] = replace(conflict)
+            self.owned.add(conflict_id)
+        return conflict
 
     def apply(self, topic: str, body: dict[str, Any] | None) -> None:
         """Fold one event. ``body`` is None when its content was shredded (purged)."""
@@ -71,46 +116,46 @@ class EntityState:
         self.tenant = body.get("tenant", self.tenant)
         for change in body.get("changes", ()):
             self._apply_change(change)
-        kind = topic.split(".")[1] if "." in topic else topic
-        if kind == "ConflictOpened":
+        kind = EVENT_TYPES.get(topic)
+        if kind is ConflictOpened:
             self.conflicts[body["conflict_id"]] = Conflict(
                 body["conflict_id"], body["fact_id"], tuple(body["against"])
             )
-        elif kind == "ConflictResolved":
-            conflict = self.conflicts.get(body["conflict_id"])
+            self.owned.add(body["conflict_id"])
+        elif kind is ConflictResolved:
+            conflict = self._own_conflict(body["conflict_id"])
             if conflict is not None:
                 conflict.open = False
                 conflict.winner = body["winner"]
-        elif kind == "DependentLinked":
-            premise = self.facts.get(body["premise"])
+        elif kind is DependentLinked:
+            premise = self._own_fact(body["premise"])
             if premise is not None:
                 premise.dependents.add(body["dependent"])
-        elif kind == "AliasRegistered":
+        elif kind is AliasRegistered:
             self.aliases.add(body["surface"])
             self.entity = body["entity"]
-        elif kind == "EntityForgotten":
+        elif kind is EntityForgotten:
             self.forgotten = True
             self.entity = body["entity"]
-        elif kind == "FactMasked":
-            if body["fact_id"] in self.facts:
-                self.facts[body["fact_id"]].masked = True
-        elif kind == "FactUnmasked":
-            if body["fact_id"] in self.facts:
-                self.facts[body["fact_id"]].masked = False
-        elif kind in ("EntityPurged", "FactChainPurged"):
+        elif kind is FactMasked or kind is FactUnmasked:
+            fact = self._own_fact(body["fact_id"])
+            if fact is not None:
+                fact.masked = kind is FactMasked
+        elif kind is EntityPurged:
             for fid in body["fact_ids"]:
                 self.facts.pop(fid, None)
-            if kind == "EntityPurged":
-                self.entity = None
-                self.aliases.clear()
-                self.slots.clear()
-                self.conflicts.clear()
-            else:
-                self.slots = {a: c for a, c in self.slots.items() if c != body["chain_id"]}
+            self.entity = None
+            self.aliases.clear()
+            self.slots.clear()
+            self.conflicts.clear()
+        elif kind is FactChainPurged:
+            for fid in body["fact_ids"]:
+                self.facts.pop(fid, None)
+            self.slots = {a: c for a, c in self.slots.items() if c != body["chain_id"]}
 
     def _apply_change(self, change: dict[str, Any]) -> None:
         fid = change["fact_id"]
-        fact = self.facts.get(fid)
+        fact = self._own_fact(fid)
         content = change.get("content")
         portions = [Interval(int(s), None if e is None else int(e)) for s, e in change["portions"]]
         if fact is None:
@@ -118,6 +163,7 @@ class EntityState:
                 return  # a fact whose chain was purged: nothing left to change
             fact = FactState(fid, content, portions, change["state"], revisions=[content])
             self.facts[fid] = fact
+            self.owned.add(fid)
             self.slots.setdefault(fact.attribute, fact.chain_id)
             if content.get("entity"):
                 self.entity = content["entity"]

@@ -252,3 +252,7 @@ EVENT_TYPES: dict[str, type[DomainEvent]] = {
         ConsumptionRecorded,
     )
 }
+
+CLEAR_TOPICS: frozenset[str] = frozenset(
+    topic for topic, cls in EVENT_TYPES.items() if cls.SCOPE == "none")
+"""Topics stored in clear: by construction they hold ids and counts, no personal data."""

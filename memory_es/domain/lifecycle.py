@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
+from memory_es.domain.choices import State, names
 from memory_es.errors import ConflictError
 
-STATES = (
-    "candidate",
-    "active",
-    "reinforced",
-    "stale",
-    "conflicted",
-    "deprecated",
-    "archived",
-    "quarantined",
-    "rejected",
-    "forgotten",
-    "deleted",
-)
+STATES = names(State)
 
 RETRIEVABLE_STATES: frozenset[str] = frozenset({"active", "reinforced", "stale"})
 """States whose versions any read may return. Every read path derives from this."""

@@ -7,6 +7,7 @@ import math
 import re
 from typing import Any
 
+from memory_es.domain.choices import AssertedBy, Cardinality, Classification, Volatility, names
 from memory_es.errors import InvalidInput
 
 # Matched with ``fullmatch``: ``^...$`` would also accept a trailing newline ("user:alex\n").
@@ -14,12 +15,12 @@ ENTITY_RE = re.compile(r"[a-z][a-z0-9_-]{0,63}:[A-Za-z0-9][A-Za-z0-9._@+\-/#]{0,
 ATTRIBUTE_RE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*")
 TENANT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
-ASSERTED_BY = ("user", "third_party", "inference")
-PRECEDENCE = {"user": 3, "third_party": 2, "inference": 1}
-VOLATILITY = ("stable", "periodic", "volatile")
-CLASSIFICATIONS = ("public", "internal", "restricted", "confidential")
+ASSERTED_BY = names(AssertedBy)
+PRECEDENCE = {who: len(ASSERTED_BY) - rank for rank, who in enumerate(ASSERTED_BY)}
+VOLATILITY = names(Volatility)
+CLASSIFICATIONS = names(Classification)
 CLASSIFICATION_RANK = {c: i for i, c in enumerate(CLASSIFICATIONS)}
-CARDINALITIES = ("one", "many")
+CARDINALITIES = names(Cardinality)
 
 
 def is_canonical_entity(value: str) -> bool:

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es import INELIGIBLE_NOW, RETRIEVABLE_STATES, IntegrityViolation, MemoryESError
-from memory_es.audit import query_digest
+from memory_es.services.audit import query_digest
 from projections.rows import rows_to_facts
 from projections.schema import PUBLIC_COLUMNS
 from tests.contracts.conftest import PG_DSN, Backend
@@ -259,10 +259,10 @@ def test_tampered_projection_row_is_caught_by_replay(backend: Backend, how: str)
     assert replayed(store, now, now)[0] == served_live(store, now, now)  # control
     key = (target.fact_id, target.version_id)
     if how == "edit value":
-        store._con.execute("UPDATE fact_versions SET value = ? WHERE fact_id = ? AND "
+        store.runtime.views.con.execute("UPDATE fact_versions SET value = ? WHERE fact_id = ? AND "
                            "version_id = ?", [json.dumps("Forged"), *key])
     else:
-        store._con.execute("DELETE FROM fact_versions WHERE fact_id = ? AND version_id = ?",
+        store.runtime.views.con.execute("DELETE FROM fact_versions WHERE fact_id = ? AND version_id = ?",
                            list(key))
 
     live = served_live(store, now, now)
@@ -302,9 +302,9 @@ def test_consumption_log_proves_serving_and_a_removed_entry_is_detected(
     records = store.served(T)
     assert [r.caller for r in records] == ["agent-1", "agent-2", "agent-3"]
     assert [r.fact_ids for r in records] == [[a.fact_id], [a.fact_id], []]
-    digest = query_digest(store, T, query)
+    digest = query_digest(store.runtime, T, query)
     assert {r.query_digest for r in records} == {digest}
-    assert digest != query_digest(store, T, query + "?")
+    assert digest != query_digest(store.runtime, T, query + "?")
     given_a = store.served(T, fact_id=a.fact_id)
     assert [r.caller for r in given_a] == ["agent-1", "agent-2"]
     assert all(r.served_at < forget.recorded_at for r in given_a)
@@ -337,7 +337,7 @@ def test_consumption_log_holds_no_plaintext(backend: Backend) -> None:
     records = [state for _, _, _, topic, state in backend.events()
                if topic == CONSUMPTION_TOPIC]
     assert len(records) == 1
-    digest = query_digest(store, T, f"{v} {q}")
+    digest = query_digest(store.runtime, T, f"{v} {q}")
     # The scan can see the record: its ids and digest are there, in clear.
     assert fact.fact_id.encode() in records[0] and digest.encode() in records[0]
     raw = backend.raw_bytes()

@@ -26,7 +26,7 @@ import memory_es
 from memory_es import ConfirmationRequired, IntegrityViolation, InvalidInput, NotFound
 from memory_es.crypto.keystore import entity_key_id
 from memory_es.crypto.mapper import SealingMapper
-from memory_es.erasure import canonical_json
+from memory_es.services.receipts import canonical_json
 from memory_es.errors import ErasedContent
 from tests.contracts.conftest import Backend
 from tests.fakes import FakeClock
@@ -111,8 +111,8 @@ def test_purge_leaves_the_marker_in_no_store(backend: Backend, tmp_path: Path) -
     outside = tmp_path / "outside"
     store.export(backend.folder / "exports" / "snap.parquet", T)
     store.export(outside / "snap.parquet", T)
-    store._recall.flush()
-    store._con.execute("CHECKPOINT")
+    store.runtime.recall.flush()
+    store.runtime.views.con.execute("CHECKPOINT")
     sid = stream(first)
     keys = wrapped_keys(backend, sid)
     assert len(keys) >= 3  # the entity key and one sub-key per chain
@@ -223,7 +223,7 @@ def test_no_key_is_reissued_after_erasure(backend: Backend) -> None:
         if reopen:
             store.close()
             store = backend.open(clock)
-        keys = store._ws.keys
+        keys = store.runtime.side.keys
         assert set(keys.keys_of_stream(new_sid)).isdisjoint(old_keys)
         for key_id in old_keys:
             parent = None if key_id.startswith("e/") else entity_key_id(old_sid)
@@ -275,7 +275,7 @@ def test_three_link_chain_purged_while_a_sibling_survives(backend: Backend) -> N
     purged = store.history(T, a.fact_id)  # typed placeholders, then the purge that names it
     assert purged[-1].op == "FactChainPurged" and purged[-1].fact_ids == [a.fact_id]
     assert all(e.shredded for e in purged[:-1]) and m not in str([e.model_dump() for e in purged])
-    keys = store._ws.keys
+    keys = store.runtime.side.keys
     assert not keys.is_shredded(entity_key_id(stream(a)))
     assert keys.is_shredded(f"c/{chain_id}")
     # The entity lives on in the same stream: a new value starts a new chain.
@@ -312,7 +312,7 @@ def test_prefix_neighbours_are_untouched(backend: Backend) -> None:
                         for t in ("acme", "globex")},
             "history": {k: [e.model_dump() for e in store.history(k[0], r.fact_id)]
                         for k, r in kept.items()},
-            "keys": {k: sorted(store._ws.keys.keys_of_stream(stream(r)))
+            "keys": {k: sorted(store.runtime.side.keys.keys_of_stream(stream(r)))
                      for k, r in kept.items()},
             "replay": [r for r in store.replay(known_at=known).to_pylist()
                        if r["entity"] != "user:alex" or r["tenant"] != T],
@@ -332,7 +332,7 @@ def test_prefix_neighbours_are_untouched(backend: Backend) -> None:
     assert after["current"]["globex"] == before["current"]["globex"]
     assert after["recall"]  # another tenant's user:alex is still recalled
     for key_ids in after["keys"].values():
-        assert key_ids and not any(store._ws.keys.is_shredded(k) for k in key_ids)
+        assert key_ids and not any(store.runtime.side.keys.is_shredded(k) for k in key_ids)
 
 
 # -- receipts ---------------------------------------------------------------------------------
@@ -461,12 +461,12 @@ def test_high_risk_purge_without_token_changes_nothing(backend: Backend) -> None
     assert preview.facts == [premise.fact_id]
     position = store.log_position()
     current = store.current(T)
-    keys = sorted(store._ws.keys.keys_of_stream(stream(premise)))
+    keys = sorted(store.runtime.side.keys.keys_of_stream(stream(premise)))
 
     def unchanged() -> None:
         assert store.log_position() == position
         assert store.current(T) == current
-        assert sorted(store._ws.keys.keys_of_stream(stream(premise))) == keys
+        assert sorted(store.runtime.side.keys.keys_of_stream(stream(premise))) == keys
         assert backend.key_store_rows("SELECT key_id FROM me_shredded") == []
         assert store.receipts() == []
 
@@ -556,7 +556,7 @@ def test_erase_routes_by_motive(backend: Backend, motive: str, effect: str) -> N
     assert store.receipts()[-1]["effect"] == effect
     assert store.audit_verify().ok
     assert [f.value for f in store.current(T, entity="user:bob")] == ["Fido"]
-    shredded = store._ws.keys.is_shredded(entity_key_id(stream(a)))
+    shredded = store.runtime.side.keys.is_shredded(entity_key_id(stream(a)))
     assert shredded == (effect == "purge")
     states = {r["fact_id"]: (r["present_state"], r["masked"], r["value"])
               for r in store.replay(known_at=clock.advance(minutes=1)).to_pylist()}

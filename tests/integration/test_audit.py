@@ -59,7 +59,7 @@ def test_forget_survives_sigkill_right_after_commit(store_factory: StoreFactory,
 def test_history_of_a_purged_fact_shows_typed_placeholders(tmp_path: Path) -> None:
     """After a purge, history lists the fact's stream with shredded placeholders and the purge."""
     import memory_es
-    from memory_es.audit import SHREDDED
+    from memory_es.services.audit import SHREDDED
 
     with memory_es.open(tmp_path / "m") as store:
         first = store.assert_fact("acme", "user:a", "x.y", "v1")

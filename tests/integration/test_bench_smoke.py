@@ -18,7 +18,7 @@ import memory_es
 from benchmarks import ablation, lifescript
 from benchmarks.ablation_cases import BACKGROUND, CASES, CATEGORIES
 from benchmarks.common import Progress
-from memory_es.bench import main
+from memory_es.cli.bench import main
 
 STOP = {"a", "an", "the", "is", "in", "at", "on", "of", "to", "for", "and", "or", "what",
         "which", "who", "how", "does", "do", "can", "be", "should", "when", "where", "her",

@@ -14,7 +14,8 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-from memory_es.cli import main, parse_value
+from memory_es.cli import main
+from memory_es.cli.commands import parse_value
 
 
 class Cli:

@@ -61,7 +61,8 @@ WRITER = textwrap.dedent("""
 
 KILLER = textwrap.dedent("""
     import os, signal, sys
-    import memory_es.store
+    import memory_es
+    import projections.views
     import projections.catchup
     from projections.versions import VersionProjector
 
@@ -73,7 +74,7 @@ KILLER = textwrap.dedent("""
             super().__init__(*args, **kwargs)
             self.batch = batch_size
 
-    memory_es.store.Catchup = SmallBatches
+    projections.views.Catchup = SmallBatches
 
     def die():
         sys.stdout.flush()

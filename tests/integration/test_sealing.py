@@ -149,7 +149,7 @@ def test_log_files_listed_for_scans_are_the_ones_on_disk(
 ) -> None:
     """The event log reports its own files, so forensic scans know what to read."""
     fresh_store.assert_fact("acme", "user:alex", "home.city", "Detroit")
-    log = fresh_store._log  # white box: the embedded log's file list
+    log = fresh_store.runtime.log  # white box: the embedded log's file list
     assert isinstance(log, SqliteEventLog)
     listed = {p.name for p in log.files()}
     assert {"events.db", "keys.db"} <= listed

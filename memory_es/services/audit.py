@@ -11,24 +11,24 @@ a fact and when, from a hash-chained consumption log that holds no plaintext.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, Field
 
 from memory_es.clock import from_micros, optional_datetime, to_micros
 from memory_es.crypto.mapper import Unsealed, chain_hash
-from memory_es.domain.events import ConsumptionRecorded
+from memory_es.domain.commands import RecordServed
+from memory_es.domain.events import CLEAR_TOPICS, EVENT_TYPES
 from memory_es.errors import IntegrityViolation, NotFound
 from memory_es.ids import stream_of
+from memory_es.models import AuditReport, Fact
+from memory_es.runtime import Runtime
+from memory_es.services.receipts import ReceiptChain
 from projections.catchup import Progress
 from projections.connection import arrow, connect
 from projections.schema import DDL
 from projections.versions import VersionProjector
-
-if TYPE_CHECKING:
-    from memory_es.models import Fact
-    from memory_es.store import MemoryStore
 
 SHREDDED = "[shredded]"
 
@@ -69,13 +69,13 @@ class ServedRecord(BaseModel):
     version_ids: list[str]
 
 
-def replay(store: MemoryStore, known_at: datetime, valid_at: datetime | None = None,
+def replay(rt: Runtime, known_at: datetime, valid_at: datetime | None = None,
            progress: Progress | None = None) -> pa.Table:
     """Belief at transaction time ``known_at`` rebuilt from the log alone (Arrow table)."""
     k = to_micros(known_at, "known_at")
     v = None if valid_at is None else to_micros(valid_at, "valid_at")
-    log = store._log
-    mapper = store._ws.mapper
+    log = rt.log
+    mapper = rt.side.mapper
     con = connect(":memory:")
     for ddl in DDL:
         con.execute(ddl)
@@ -112,22 +112,22 @@ def replay(store: MemoryStore, known_at: datetime, valid_at: datetime | None = N
         con.close()
 
 
-def history(store: MemoryStore, tenant: str, fact_id: str) -> list[HistoryEntry]:
+def history(rt: Runtime, tenant: str, fact_id: str) -> list[HistoryEntry]:
     """Every event that touched the fact or its drift chain, oldest first."""
     sid = stream_of(fact_id)
-    ws = store._ws
+    ws = rt.side
     state = ws.load(sid)
     fact = state.get(fact_id)
     if fact is None:
-        return _purged_history(store, tenant, sid, fact_id)
+        return _purged_history(rt, tenant, sid, fact_id)
     if state.tenant != tenant:
         raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
     chain = {f.fact_id for f in state.facts.values() if f.chain_id == fact.chain_id}
     entries: list[HistoryEntry] = []
-    for stored in ws.log.recorder.select_events(sid):
+    for stored in rt.log.recorder.select_events(sid):
         opened = ws.mapper.open(stored)
         event_id = f"{sid}:{stored.originator_version}"
-        op = stored.topic.split(".")[1]
+        op = event_name(stored.topic)
         at = from_micros(opened.recorded_at)
         body = opened.body
         if body is None:
@@ -141,7 +141,7 @@ def history(store: MemoryStore, tenant: str, fact_id: str) -> list[HistoryEntry]
             continue
         content = next((c["content"] for c in changes if c.get("content")), None)
         entries.append(HistoryEntry(
-            event_id=event_id, position=ws.log.position_of(sid, stored.originator_version),
+            event_id=event_id, position=rt.log.position_of(sid, stored.originator_version),
             op=op, recorded_at=at,
             fact_ids=sorted({c["fact_id"] for c in changes} | {str(n) for n in named}),
             valid=[(from_micros(s), optional_datetime(e))
@@ -154,19 +154,19 @@ def history(store: MemoryStore, tenant: str, fact_id: str) -> list[HistoryEntry]
     return entries
 
 
-def _purged_history(store: MemoryStore, tenant: str, sid: str,
+def _purged_history(rt: Runtime, tenant: str, sid: str,
                     fact_id: str) -> list[HistoryEntry]:
     """A purged fact's history: its stream's events, shredded ones as typed placeholders.
 
     Which shredded event touched which fact cannot be read any more (that is the point);
     the purge event, kept in clear, names the fact and proves when it was erased."""
-    ws = store._ws
+    ws = rt.side
     entries: list[HistoryEntry] = []
     purged = False
-    for stored in ws.log.recorder.select_events(sid):
+    for stored in rt.log.recorder.select_events(sid):
         opened = ws.mapper.open(stored)
         body = opened.body
-        op = stored.topic.split(".")[1]
+        op = event_name(stored.topic)
         common = {"event_id": f"{sid}:{stored.originator_version}",
                   "recorded_at": from_micros(opened.recorded_at), "op": op}
         if body is None:
@@ -175,52 +175,42 @@ def _purged_history(store: MemoryStore, tenant: str, sid: str,
         elif fact_id in body.get("fact_ids", ()) and body.get("tenant") == tenant:
             purged = True
             entries.append(HistoryEntry(
-                position=ws.log.position_of(sid, stored.originator_version),
+                position=rt.log.position_of(sid, stored.originator_version),
                 fact_ids=[fact_id], state="deleted", reason=body.get("motive"), **common))
     if not purged:
         raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
     return entries
 
 
-def query_digest(store: MemoryStore, tenant: str, query: str) -> str:
+def query_digest(rt: Runtime, tenant: str, query: str) -> str:
     """A keyed hash of the query text: the log proves what was asked without holding it."""
-    return store._ws.keys.master.digest("query", tenant, query).hex()
+    return rt.keys.master.digest("query", tenant, query).hex()
 
 
-def record_served(store: MemoryStore, tenant: str, query: str, facts: list[Fact],
+def record_served(rt: Runtime, tenant: str, query: str, facts: list[Fact],
                   caller: str | None, valid_at: int | None, known_at: int | None) -> str:
     """Append a consumption receipt to the tenant's consumption stream (ids only)."""
-    from memory_es.application import UnitOfWork  # noqa: PLC0415
-
-    ws = store._ws
-    with store._lock:
-        uow = UnitOfWork(ws, store._clock.tick())
-        st = uow.state(ws.system_stream("consumption", tenant))
-        try:
-            uow.emit(st, ConsumptionRecorded(
-                tenant=tenant, caller=caller, query_digest=query_digest(store, tenant, query),
-                valid_at=valid_at, known_at=known_at,
-                fact_ids=tuple(f.fact_id for f in facts),
-                version_ids=tuple(f.version_id for f in facts),
-                states=tuple(f.state for f in facts)))
-        except BaseException:
-            ws.discard(uow)
-            raise
-        ws.commit(uow)
-        return f"{st.stream_id}:{st.version}"
+    receipt = rt.writes.execute(RecordServed(
+        tenant=tenant, caller=caller,
+        query_digest=query_digest(rt, tenant, query),
+        valid_at=valid_at, known_at=known_at,
+        fact_ids=tuple(f.fact_id for f in facts),
+        version_ids=tuple(f.version_id for f in facts),
+        states=tuple(f.state for f in facts)))
+    return receipt.event_id
 
 
-def served(store: MemoryStore, tenant: str, since: datetime | None = None,
+def served(rt: Runtime, tenant: str, since: datetime | None = None,
            fact_id: str | None = None) -> list[ServedRecord]:
     """Consumption receipts of a tenant, optionally since a time or for one fact."""
-    ws = store._ws
-    sid = ws.keys.lookup("consumption", tenant)
+    ws = rt.side
+    sid = rt.keys.lookup("consumption", tenant)
     if sid is None:
         return []
     floor = None if since is None else to_micros(since, "since")
     out: list[ServedRecord] = []
     previous = b""
-    for stored in ws.log.recorder.select_events(sid):
+    for stored in rt.log.recorder.select_events(sid):
         opened = ws.mapper.open(stored)
         if opened.prev_hash != (previous or bytes(32)):
             raise IntegrityViolation(f"consumption log broken at {sid}:{stored.originator_version}")
@@ -241,3 +231,60 @@ def served(store: MemoryStore, tenant: str, since: datetime | None = None,
 
 
 
+
+
+def event_name(topic: str) -> str:
+    """The event's class name, as history shows it (unknown topics as stored)."""
+    kind = EVENT_TYPES.get(topic)
+    return topic if kind is None else kind.__name__
+
+
+def audit_verify(rt: Runtime, receipts: ReceiptChain) -> AuditReport:
+    """Recompute every stream's hash chain over stored ciphertext, and the receipt chain."""
+    problems: list[str] = []
+    recorder = rt.log.recorder
+    mapper = rt.side.mapper
+    heads: dict[str, tuple[int, bytes]] = {}
+    checked = authenticated = shredded = 0
+    last_id = 0
+    position = 0
+    while True:
+        notes = recorder.select_notifications(start=position + 1, limit=5000)
+        if not notes:
+            break
+        for n in notes:
+            if n.id != last_id + 1:
+                problems.append(f"log positions {last_id + 1}..{n.id - 1} are missing")
+            last_id = n.id
+            sid = str(n.originator_id)
+            version, running = heads.get(sid, (0, b""))
+            try:
+                _, prev, kid, _ = mapper.header(n)
+            except Exception:  # a mangled header is a finding, not a crash
+                problems.append(f"{sid}:{n.originator_version}: unreadable header")
+                continue
+            if n.originator_version != version + 1:
+                problems.append(f"{sid}: version {version + 1} missing "
+                                f"(found {n.originator_version})")
+            if prev != (running or bytes(32)):
+                problems.append(f"{sid}:{n.originator_version}: hash chain broken")
+            if kid:
+                try:
+                    body = mapper.open(n).body
+                except IntegrityViolation:
+                    problems.append(f"{sid}:{n.originator_version}: ciphertext altered")
+                else:
+                    if body is None:
+                        shredded += 1
+                    else:
+                        authenticated += 1
+            elif n.topic not in CLEAR_TOPICS:
+                problems.append(f"{sid}:{n.originator_version}: unsealed {n.topic}")
+            heads[sid] = (n.originator_version, chain_hash(running, n))
+            checked += 1
+        position = notes[-1].id
+    chain = receipts.all()
+    problems += receipts.problems(chain)
+    return AuditReport(ok=not problems, events_checked=checked, streams_checked=len(heads),
+                       authenticated=authenticated, shredded=shredded,
+                       receipts_checked=len(chain), problems=problems)

@@ -1,0 +1,299 @@
+"""One handler per command: read the parsed arguments, call the store, hand the result on.
+
+Every handler has the shape ``(store, args, out) -> exit status or None`` and uses only
+the store's public API; what is printed, and how, is :mod:`memory_es.cli.render`'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from memory_es.cli import render
+from memory_es.cli.render import Output
+from memory_es.errors import InvalidInput, NotFound
+from memory_es.models import Receipt
+from memory_es.store import MemoryStore
+
+Handler = Callable[[MemoryStore, argparse.Namespace, Output], int | None]
+
+
+def parse_value(text: str) -> Any:
+    """JSON when ``text`` is valid JSON (``42``, ``true``, ``["a"]``, ``"x"``), else the string."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+# writes ---------------------------------------------------------------------------------
+
+def _fact_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "valid_from": args.valid_from, "valid_until": args.valid_until, "text": args.text,
+        "source": args.source, "asserted_by": args.asserted_by, "confidence": args.confidence,
+        "volatility": args.volatility, "classification": args.classification,
+        "derived_from": args.derived_from or (), "idempotency_key": args.idempotency_key,
+    }
+
+
+def cmd_assert(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    entity = None if args.entity == "-" else args.entity
+    if entity is None and not args.mention:
+        raise InvalidInput("entity '-' (unresolved) needs --mention TEXT")
+    out.receipt(store.assert_fact(args.tenant, entity, args.attribute, parse_value(args.value),
+                                  mention=args.mention, **_fact_options(args)))
+
+
+def cmd_supersede(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.supersede(args.tenant, args.entity, args.attribute, parse_value(args.value),
+                                reason=args.reason, **_fact_options(args)))
+
+
+def cmd_correct(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.correct(args.fact_id, parse_value(args.value), text=args.text,
+                              reason=args.reason, idempotency_key=args.idempotency_key))
+
+
+def cmd_decay(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.decay(args.fact_id, valid_until=args.valid_until, reason=args.reason,
+                            idempotency_key=args.idempotency_key))
+
+
+def cmd_retract(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.retract(args.tenant, args.entity, args.attribute,
+                              valid_from=args.valid_from, valid_until=args.valid_until,
+                              reason=args.reason, idempotency_key=args.idempotency_key))
+
+
+def cmd_forget_entity(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.forget_entity(args.tenant, args.entity, reason=args.reason,
+                                    idempotency_key=args.idempotency_key))
+
+
+def cmd_alias(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.alias(args.tenant, args.surface, args.canonical_id))
+
+
+def cmd_define_attribute(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.define_attribute(
+        args.tenant, args.attribute, cardinality=args.cardinality, volatility=args.volatility,
+        ttl_seconds=args.ttl_seconds, classification=args.classification))
+
+
+def _on_fact(operation: Callable[..., Receipt], args: argparse.Namespace, out: Output) -> None:
+    out.receipt(operation(args.fact_id, reason=args.reason, idempotency_key=args.idempotency_key))
+
+
+def cmd_archive(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _on_fact(store.archive, args, out)
+
+
+def cmd_restore(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _on_fact(store.restore, args, out)
+
+
+def cmd_mask(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _on_fact(store.mask, args, out)
+
+
+def cmd_unmask(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _on_fact(store.unmask, args, out)
+
+
+def cmd_forget_fact(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _on_fact(store.forget_fact, args, out)
+
+
+def cmd_resolve_conflict(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.resolve_conflict(args.conflict_id, args.winner, reason=args.reason))
+
+
+# erasure and audit ----------------------------------------------------------------------
+
+def cmd_preview(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    p = store.preview(args.op, args.tenant, args.entity, fact_id=args.fact_id,
+                      motive=args.motive)
+    out.data(p.model_dump(mode="json"), render.preview_text(p))
+
+
+def cmd_purge(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    receipt = store.purge(args.tenant, args.entity, fact_id=args.fact_id, confirm=args.confirm,
+                          requested_by=args.requested_by)
+    out.data(receipt.model_dump(mode="json"), render.deletion_text(receipt))
+
+
+def cmd_erase(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    receipt = store.erase(args.tenant, args.entity, motive=args.motive,
+                          requested_by=args.requested_by, fact_id=args.fact_id,
+                          confirm=args.confirm)
+    out.data(receipt.model_dump(mode="json"), render.deletion_text(receipt))
+
+
+def _given_receipt(store: MemoryStore, given: str) -> dict[str, Any]:
+    """A receipt from stdin (``-``), a JSON file, or the audit log by receipt id."""
+    if given == "-" or Path(given).is_file():
+        text = sys.stdin.read() if given == "-" else Path(given).read_text()
+        try:
+            receipt = json.loads(text)
+        except ValueError as e:
+            raise InvalidInput("the receipt file is not JSON") from e
+        if not isinstance(receipt, dict):
+            raise InvalidInput("the receipt file must hold one JSON object")
+        return receipt
+    found = [r for r in store.receipts() if r.get("receipt_id") == given]
+    if not found:
+        raise NotFound(f"no deletion receipt {given} in the audit log")
+    return found[0]
+
+
+def cmd_verify_erasure(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    report = store.verify_erasure(_given_receipt(store, args.receipt))
+    out.data(report.model_dump(mode="json"), render.report_text(report))
+    return 0 if report.complete else 1
+
+
+def cmd_audit_verify(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    r = store.audit_verify()
+    out.data(r.model_dump(mode="json"), render.audit_text(r))
+    return 0 if r.ok else 1
+
+
+def cmd_receipts(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    receipts = store.receipts()
+    out.line(render.dumps(receipts) if out.as_json else render.receipts_table(receipts))
+
+
+# audit reads ----------------------------------------------------------------------------
+
+def cmd_replay(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    table = store.replay(args.known_at, args.valid_at)
+    if args.out:
+        import pyarrow.parquet as pq  # noqa: PLC0415
+
+        pq.write_table(table, args.out)
+        out.data({"path": args.out, "rows": table.num_rows},
+                 f"wrote {table.num_rows} versions to {args.out}")
+        return
+    rows = table.to_pylist()
+    for row in rows:  # fact_versions keeps values as JSON text; show them as values
+        if isinstance(row.get("value"), str):
+            row["value"] = json.loads(row["value"])
+    out.line(render.dumps(rows) if out.as_json else render.replay_table(table.column_names, rows))
+
+
+def cmd_history(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.models(store.history(args.tenant, args.fact_id), render.history_table)
+
+
+def cmd_served(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.models(store.served(args.tenant, since=args.since, fact_id=args.fact_id),
+               render.served_table)
+
+
+# reads ----------------------------------------------------------------------------------
+
+def cmd_current(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.facts(store.current(args.tenant, entity=args.entity, attribute=args.attribute))
+
+
+def cmd_as_of(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.facts(store.as_of(args.tenant, valid_at=args.valid_at, known_at=args.known_at,
+                          entity=args.entity, attribute=args.attribute))
+
+
+def cmd_chain(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.facts(store.chain(args.tenant, args.fact_id))
+
+
+def cmd_recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.models(store.recall(args.tenant, args.query, args.k, valid_at=args.valid_at,
+                            known_at=args.known_at, explain=args.explain,
+                            receipt=args.receipt, caller=args.caller),
+               render.hits_table)
+
+
+def cmd_recall_texts(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    texts = store.recall_texts(args.tenant, args.query, args.k)
+    out.data(texts, "\n".join(texts) if texts else "(nothing)")
+
+
+def cmd_sql(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    import duckdb  # noqa: PLC0415
+
+    try:
+        table = store.sql(args.query)
+    except duckdb.Error as e:
+        raise InvalidInput(f"SQL error: {e}") from e
+    rows = table.to_pylist()
+    out.line(render.dumps(rows) if out.as_json else render.sql_text(table.column_names, rows))
+
+
+def cmd_export(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    import pyarrow.parquet as pq  # noqa: PLC0415
+
+    path = store.export(args.path, tenant=args.tenant, valid_at=args.valid_at,
+                        known_at=args.known_at)
+    rows = pq.read_metadata(path).num_rows
+    out.data({"path": str(path), "rows": rows}, f"wrote {rows} facts to {path}")
+
+
+# the text interface ---------------------------------------------------------------------
+
+def cmd_remember(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipts(store.remember(args.tenant, args.text))
+
+
+def _text_result(result: Any, out: Output) -> None:
+    """The text interface's results are JSON in both modes."""
+    data = result.model_dump(mode="json") if hasattr(result, "model_dump") else result
+    out.data(data, render.dumps(data))
+
+
+def cmd_revise(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _text_result(store.revise(args.tenant, args.old_query, args.new_text), out)
+
+
+def cmd_release(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _text_result(store.release(args.tenant, args.query), out)
+
+
+def cmd_forget(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _text_result(store.forget(args.tenant, args.query), out)
+
+
+def cmd_purge_matching(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    _text_result(store.purge_matching(args.tenant, args.identifier), out)
+
+
+def cmd_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    from memory_es.mcp_server import serve  # noqa: PLC0415  (optional extra: mcp)
+
+    del out
+    serve(store, args.tenant)
+
+
+# maintenance ----------------------------------------------------------------------------
+
+def cmd_rebuild(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    from tqdm import tqdm  # noqa: PLC0415  (only this command draws a bar)
+
+    started = time.perf_counter()
+    with tqdm(total=store.log_position(), unit="ev", desc="rebuild", file=sys.stderr,
+              disable=args.quiet, leave=True) as bar:
+        def progress(done: int, total: int) -> None:
+            if bar.total != total:
+                bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        events = store.rebuild(progress=progress)
+    seconds = time.perf_counter() - started
+    out.data({"events": events, "seconds": round(seconds, 3),
+              "position": store.projection_position()},
+             f"rebuilt the views from {events} events in {seconds:.2f} s")

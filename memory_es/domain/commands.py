@@ -1,0 +1,358 @@
+"""Commands: imperative, frozen requests, validated when they are built.
+
+A command is what a caller asked for, before anything is decided: the facade turns
+arguments into one, the write service executes it. Each checks its own shape in
+``__post_init__`` (so an invalid request never reaches a unit of work) and knows its
+idempotency fingerprint: the operation and its target ids, never values or entity
+ids, which would outlive a purge as a confirmable digest.
+
+Times are UTC microseconds (the facade converts aware datetimes at the edge).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from memory_es.domain.choices import Cardinality, Classification, State, Volatility, names
+from memory_es.domain.control import AttributeDef, NewFact
+from memory_es.domain.validation import (
+    ASSERTED_BY,
+    CLASSIFICATIONS,
+    VOLATILITY,
+    check_attribute,
+    check_choice,
+    check_confidence,
+    check_entity,
+    check_tenant,
+    check_text,
+    check_value,
+    is_canonical_entity,
+)
+from memory_es.errors import InvalidInput
+from memory_es.ids import stream_of
+
+REASON_LIMIT = 1024
+KEY_LIMIT = 256
+FINGERPRINT_FIELDS = ("fact_id", "attribute", "conflict_id", "winner")
+"""What an idempotency key is bound to besides the operation."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    """Base of every write request."""
+
+    OP: ClassVar[str] = ""
+    idempotency_key: str | None = None
+
+    def __post_init__(self) -> None:
+        check_text("idempotency_key", self.idempotency_key, KEY_LIMIT)
+
+    @property
+    def fingerprint(self) -> str:
+        """The operation and its target, which a reused idempotency key must match."""
+        target = {f.name: getattr(self, f.name) for f in fields(self)
+                  if f.name in FINGERPRINT_FIELDS}
+        return json.dumps([self.OP, target], sort_keys=True)
+
+    @property
+    def tenant_hint(self) -> str | None:
+        """The tenant the command names, if it names one (fact-id commands do not)."""
+        tenant = getattr(self, "tenant", None)
+        return tenant if isinstance(tenant, str) else None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AssertFact(Command):
+    """Write a fact through the §5 control plane (new, reinforce, outrank or conflict)."""
+
+    OP: ClassVar[str] = "assert_fact"
+    tenant: str
+    entity: str | None
+    attribute: str
+    value: Any
+    valid_from: int | None = None
+    valid_until: int | None = None
+    text: str | None = None
+    source: str | None = None
+    asserted_by: str = "user"
+    confidence: float = 1.0
+    volatility: str | None = None
+    classification: str | None = None
+    derived_from: tuple[str, ...] = ()
+    mention: str | None = None
+    interpretation: dict[str, Any] | None = None
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_tenant(self.tenant)
+        mention = check_text("mention", self.mention, 512)
+        if self.entity is None and not mention:
+            raise InvalidInput("give an entity, or entity=None with mention='...'")
+        if self.entity is not None and (not isinstance(self.entity, str)
+                                        or not self.entity.strip()):
+            raise InvalidInput("entity must be a canonical id 'namespace:local' or an alias")
+        check_attribute(self.attribute)
+        check_value(self.value)
+        check_choice("asserted_by", self.asserted_by, ASSERTED_BY)
+        if self.volatility is not None:
+            check_choice("volatility", self.volatility, VOLATILITY)
+        if self.classification is not None:
+            check_choice("classification", self.classification, CLASSIFICATIONS)
+        object.__setattr__(self, "confidence", check_confidence(self.confidence))
+        if isinstance(self.derived_from, str):
+            raise InvalidInput("derived_from must be a sequence of fact ids")
+        object.__setattr__(self, "derived_from", tuple(self.derived_from or ()))
+        for premise in self.derived_from:
+            stream_of(premise)
+        check_text("text", self.text)
+        check_text("source", self.source, 512)
+        check_text("reason", self.reason, REASON_LIMIT)
+        if self.interpretation is not None:
+            if not isinstance(self.interpretation, dict):
+                raise InvalidInput("interpretation must be a JSON object (dict)")
+            check_value(self.interpretation)
+        if (self.valid_from is not None and self.valid_until is not None
+                and self.valid_until <= self.valid_from):
+            raise InvalidInput("valid_until must be after valid_from")
+
+    def new_fact(self, now: int, entity: str | None = None) -> NewFact:
+        """The fact to decide on, its open start filled in with the commit time."""
+        start = now if self.valid_from is None else self.valid_from
+        if self.valid_until is not None and self.valid_until <= start:
+            raise InvalidInput("valid_until must be after valid_from")
+        return NewFact(
+            tenant=self.tenant, entity=self.entity if entity is None else entity,
+            attribute=self.attribute, value=self.value, valid_from=start,
+            valid_until=self.valid_until, text=self.text, mention=self.mention,
+            source=self.source, asserted_by=self.asserted_by, confidence=self.confidence,
+            volatility=self.volatility, classification=self.classification,
+            derived_from=self.derived_from, interpretation=self.interpretation)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Supersede(AssertFact):
+    """A new value for the slot over a valid period (UPDATE ... FOR PORTION OF)."""
+
+    OP: ClassVar[str] = "supersede"
+
+    def __post_init__(self) -> None:
+        if self.entity is None:
+            raise InvalidInput("supersede needs an entity")
+        super().__post_init__()
+
+
+@dataclass(frozen=True, kw_only=True)
+class FactCommand(Command):
+    """A command that names one fact by id (its stream is derived from the id)."""
+
+    fact_id: str
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        stream_of(self.fact_id)
+        check_text("reason", self.reason, REASON_LIMIT)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Correct(FactCommand):
+    """The value was wrong over the fact's whole valid interval."""
+
+    OP: ClassVar[str] = "correct"
+    value: Any
+    text: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_value(self.value)
+        check_text("text", self.text)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decay(FactCommand):
+    """Release: the fact stops being valid at ``valid_until`` (None: the commit time)."""
+
+    OP: ClassVar[str] = "decay"
+    valid_until: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForgetFact(FactCommand):
+    """Cascade soft delete: the fact becomes ``forgotten`` (terminal)."""
+
+    OP: ClassVar[str] = "forget_fact"
+    TARGET: ClassVar[str] = State.FORGOTTEN
+
+
+@dataclass(frozen=True, kw_only=True)
+class Archive(FactCommand):
+    """Mark delete: hidden from every default read, reversible with ``restore``."""
+
+    OP: ClassVar[str] = "archive"
+    TARGET: ClassVar[str] = State.ARCHIVED
+
+
+@dataclass(frozen=True, kw_only=True)
+class Restore(FactCommand):
+    """Undo ``archive``."""
+
+    OP: ClassVar[str] = "restore"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mask(FactCommand):
+    """Content becomes a placeholder in every view (the original stays sealed)."""
+
+    OP: ClassVar[str] = "mask"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unmask(FactCommand):
+    OP: ClassVar[str] = "unmask"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResolveConflict(Command):
+    """Settle an open conflict in favour of ``winner``."""
+
+    OP: ClassVar[str] = "resolve_conflict"
+    conflict_id: str
+    winner: str
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        stream_of(self.winner)
+        check_text("reason", self.reason, REASON_LIMIT)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Retract(Command):
+    """Remove the slot's value over a valid period (DELETE ... FOR PORTION OF)."""
+
+    OP: ClassVar[str] = "retract"
+    tenant: str
+    entity: str
+    attribute: str
+    valid_from: int | None = None
+    valid_until: int | None = None
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_tenant(self.tenant)
+        check_attribute(self.attribute)
+        check_text("reason", self.reason, REASON_LIMIT)
+        if (self.valid_from is not None and self.valid_until is not None
+                and self.valid_until <= self.valid_from):
+            raise InvalidInput("valid_until must be after valid_from")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForgetEntity(Command):
+    """Amnesia of exactly one entity."""
+
+    OP: ClassVar[str] = "forget_entity"
+    tenant: str
+    entity: str
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_tenant(self.tenant)
+        check_text("reason", self.reason, REASON_LIMIT)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Alias(Command):
+    """Register ``surface`` as another way to say ``canonical_id``."""
+
+    OP: ClassVar[str] = "alias"
+    tenant: str
+    surface: str
+    canonical_id: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_tenant(self.tenant)
+        check_entity(self.canonical_id)
+        if not isinstance(self.surface, str) or not self.surface.strip():
+            raise InvalidInput("surface must be a non-empty string of at most 512 characters")
+        check_text("surface", self.surface, 512)
+        if is_canonical_entity(self.surface):
+            raise InvalidInput("a canonical id cannot be an alias of another entity")
+
+
+@dataclass(frozen=True, kw_only=True)
+class DefineAttribute(Command):
+    """Declare an attribute's cardinality, volatility, TTL and classification."""
+
+    OP: ClassVar[str] = "define_attribute"
+    tenant: str
+    attribute: str
+    cardinality: str = Cardinality.ONE
+    volatility: str = Volatility.STABLE
+    ttl_seconds: int | None = None
+    classification: str = Classification.INTERNAL
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_tenant(self.tenant)
+        check_attribute(self.attribute)
+        check_choice("cardinality", self.cardinality, names(Cardinality))
+        check_choice("volatility", self.volatility, VOLATILITY)
+        check_choice("classification", self.classification, CLASSIFICATIONS)
+        if self.ttl_seconds is not None and (
+                isinstance(self.ttl_seconds, bool) or not isinstance(self.ttl_seconds, int)
+                or self.ttl_seconds <= 0):
+            raise InvalidInput("ttl_seconds must be a positive integer")
+
+    @property
+    def definition(self) -> AttributeDef:
+        return AttributeDef(str(self.cardinality), str(self.volatility), self.ttl_seconds,
+                            str(self.classification))
+
+
+@dataclass(frozen=True, kw_only=True)
+class PurgeScope(Command):
+    """Crypto-shred a whole stream (``chain_id`` None) or one drift chain of it.
+
+    Built by the erasure service once it has worked out the scope; ``derived`` are the
+    facts outside the scope that lose a premise and are deprecated in the same commit."""
+
+    OP: ClassVar[str] = "purge"
+    tenant: str
+    stream_id: str
+    chain_id: str | None
+    fact_ids: tuple[str, ...]
+    key_ids: tuple[str, ...]
+    derived: tuple[str, ...] = ()
+    motive: str | None = None
+    op: str = "purge"
+
+
+@dataclass(frozen=True, kw_only=True)
+class IssueDeletionReceipt(Command):
+    """Append a signed deletion receipt to the audit chain (ids and digests only)."""
+
+    OP: ClassVar[str] = "deletion_receipt"
+    tenant: str
+    receipt: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordServed(Command):
+    """A consumption receipt: which fact versions a recall served, to whom (no text)."""
+
+    OP: ClassVar[str] = "served"
+    tenant: str
+    caller: str | None
+    query_digest: str
+    valid_at: int | None
+    known_at: int | None
+    fact_ids: tuple[str, ...]
+    version_ids: tuple[str, ...]
+    states: tuple[str, ...]

@@ -1,0 +1,269 @@
+"""One handler per command: load what it names, decide (pure domain), emit, receipt.
+
+A handler only stages events into the unit of work it is given; it never commits.
+The domain's ``decide_*`` functions hold the rules; handlers hold the plumbing
+(which stream, which premises, which cascade).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from memory_es.domain import commands as c
+from memory_es.domain import control
+from memory_es.domain.choices import Outcome
+from memory_es.domain.entity import EntityState
+from memory_es.domain.events import (
+    AttributeDefined,
+    ConsumptionRecorded,
+    DeletionReceiptIssued,
+    DependentLinked,
+    DomainEvent,
+    EntityPurged,
+    FactChainPurged,
+    FactReinforced,
+    FactStateChanged,
+)
+from memory_es.domain.lifecycle import TERMINAL_STATES
+from memory_es.errors import InvalidInput, NotFound
+from memory_es.ids import fact_id as make_fact_id
+from memory_es.ids import stream_of, uuid7_str
+from memory_es.models import Receipt
+from memory_es.write.side import WriteSide
+from memory_es.write.unit import UnitOfWork
+
+NO_CASCADE_OPERATIONS = frozenset({"archive", "restore", "mask", "unmask", "quarantine", "release"})
+
+Handler = Callable[[WriteSide, UnitOfWork, Any], Receipt]
+H = TypeVar("H", bound=Handler)
+HANDLERS: dict[type[c.Command], Handler] = {}
+
+
+def handles(*kinds: type[c.Command]) -> Callable[[H], H]:
+    """Register a handler for these command classes (dispatch is on the class)."""
+    def register(fn: H) -> H:
+        for kind in kinds:
+            HANDLERS[kind] = fn
+        return fn
+    return register
+
+
+def stage(side: WriteSide, uow: UnitOfWork, command: c.Command) -> Receipt:
+    """Stage ``command``'s events into ``uow``; returns its (not yet positioned) receipt."""
+    handler = HANDLERS.get(type(command))
+    if handler is None:
+        raise TypeError(f"no handler for {type(command).__name__}")
+    return handler(side, uow, command)
+
+
+# cascades ---------------------------------------------------------------------------------
+
+def cascade(uow: UnitOfWork, st: EntityState, events: list[DomainEvent]) -> list[str]:
+    """Deprecate, transitively, every derived fact whose premise changed or left."""
+    work = [
+        pair for e in events
+        if not (isinstance(e, FactStateChanged) and e.operation in NO_CASCADE_OPERATIONS)
+        for pair in control.changed_premises([e], st)
+    ]
+    touched: list[str] = []
+    seen: set[str] = set()
+    while work:
+        premise, dependent = work.pop()
+        if dependent in seen:
+            continue
+        seen.add(dependent)
+        dst = uow.state(stream_of(dependent))
+        deprecations = control.decide_deprecate(dst, dependent, premise)
+        uow.emit_all(dst, deprecations)
+        if deprecations:
+            touched.append(dependent)
+            work.extend(control.changed_premises(deprecations, dst))
+    return touched
+
+
+def _changed(events: list[DomainEvent]) -> list[str]:
+    return list(dict.fromkeys(ch.fact_id for e in events for ch in e.changes))
+
+
+# facts ------------------------------------------------------------------------------------
+
+@handles(c.AssertFact, c.Supersede)
+def assert_fact(side: WriteSide, uow: UnitOfWork, cmd: c.AssertFact) -> Receipt:
+    if cmd.entity is None:
+        sid = side.system_stream("unresolved", cmd.tenant)
+        nf = cmd.new_fact(uow.recorded_at)
+    else:
+        sid, canonical = side.resolve(cmd.tenant, cmd.entity)
+        nf = cmd.new_fact(uow.recorded_at, canonical)
+    st = uow.state(sid)
+    attr = uow.attribute(nf.tenant, nf.attribute)
+    for premise in nf.derived_from:
+        fact = uow.state(stream_of(premise)).get(premise)
+        if fact is None or fact.content["tenant"] != nf.tenant:
+            raise NotFound(f"premise {premise} not found in tenant {nf.tenant}")
+        if fact.state in TERMINAL_STATES:
+            raise InvalidInput(f"premise {premise} is {fact.state} and cannot support a fact")
+    new_fact_id = make_fact_id(sid, st.next_seq)
+    supersede = isinstance(cmd, c.Supersede)
+    if supersede:
+        events = control.decide_supersede(st, nf, attr, fact_id=new_fact_id,
+                                          new_chain=uow.new_chain, reason=cmd.reason)
+    else:
+        events = control.decide_assert(st, nf, attr, now=uow.recorded_at, fact_id=new_fact_id,
+                                       new_chain=uow.new_chain, new_conflict=uuid7_str)
+    indexes = uow.emit_all(st, events)
+    created = any(ch.fact_id == new_fact_id for e in events for ch in e.changes)
+    if created:
+        for premise in nf.derived_from:
+            pst = uow.state(stream_of(premise))
+            uow.emit(pst, DependentLinked(tenant=nf.tenant, premise=premise,
+                                          dependent=new_fact_id), pst.facts[premise].chain_id)
+    cascade(uow, st, events)
+    conflict_id = getattr(events[-1], "conflict_id", None)
+    outcome = (Outcome.REINFORCED if isinstance(events[0], FactReinforced)
+               else Outcome.CONFLICTED if conflict_id else Outcome.APPLIED)
+    touched = [new_fact_id] if created else []
+    touched += [ch.fact_id for e in events for ch in e.changes if ch.fact_id != new_fact_id]
+    return uow.receipt(cmd.OP, nf.tenant, indexes[0], touched, outcome=outcome,
+                       conflict_id=conflict_id)
+
+
+def _on_fact(uow: UnitOfWork, op: str, fact_id: str,
+             decide: Callable[[EntityState], list[DomainEvent]]) -> Receipt:
+    st = uow.state(stream_of(fact_id))
+    fact = st.get(fact_id)
+    if fact is None:
+        raise NotFound(f"fact {fact_id} not found")
+    tenant = str(fact.content["tenant"])
+    events = decide(st)
+    indexes = uow.emit_all(st, events)
+    cascade(uow, st, events)
+    return uow.receipt(op, tenant, indexes[0], _changed(events) or [fact_id])
+
+
+@handles(c.Correct)
+def correct(side: WriteSide, uow: UnitOfWork, cmd: c.Correct) -> Receipt:
+    return _on_fact(uow, cmd.OP, cmd.fact_id, lambda st: control.decide_correct(
+        st, cmd.fact_id, cmd.value, cmd.text, cmd.reason))
+
+
+@handles(c.Decay)
+def decay(side: WriteSide, uow: UnitOfWork, cmd: c.Decay) -> Receipt:
+    until = uow.recorded_at if cmd.valid_until is None else cmd.valid_until
+    return _on_fact(uow, cmd.OP, cmd.fact_id,
+                    lambda st: control.decide_decay(st, cmd.fact_id, until, cmd.reason))
+
+
+@handles(c.ForgetFact, c.Archive)
+def change_state(side: WriteSide, uow: UnitOfWork, cmd: c.ForgetFact | c.Archive) -> Receipt:
+    return _on_fact(uow, cmd.OP, cmd.fact_id, lambda st: control.decide_state_change(
+        st, cmd.fact_id, cmd.TARGET, cmd.OP, cmd.reason))
+
+
+@handles(c.Restore)
+def restore(side: WriteSide, uow: UnitOfWork, cmd: c.Restore) -> Receipt:
+    return _on_fact(uow, cmd.OP, cmd.fact_id,
+                    lambda st: control.decide_restore(st, cmd.fact_id, cmd.reason))
+
+
+@handles(c.Mask)
+def mask(side: WriteSide, uow: UnitOfWork, cmd: c.Mask) -> Receipt:
+    return _on_fact(uow, cmd.OP, cmd.fact_id,
+                    lambda st: control.decide_mask(st, cmd.fact_id, cmd.reason))
+
+
+@handles(c.Unmask)
+def unmask(side: WriteSide, uow: UnitOfWork, cmd: c.Unmask) -> Receipt:
+    return _on_fact(uow, cmd.OP, cmd.fact_id,
+                    lambda st: control.decide_unmask(st, cmd.fact_id, cmd.reason))
+
+
+@handles(c.ResolveConflict)
+def resolve_conflict(side: WriteSide, uow: UnitOfWork, cmd: c.ResolveConflict) -> Receipt:
+    return _on_fact(uow, cmd.OP, cmd.winner, lambda st: control.decide_resolve(
+        st, cmd.conflict_id, cmd.winner, cmd.reason))
+
+
+# entities ---------------------------------------------------------------------------------
+
+def _on_entity(side: WriteSide, uow: UnitOfWork, op: str, tenant: str, entity: str,
+               decide: Callable[[EntityState, str], list[DomainEvent]]) -> Receipt:
+    sid, canonical = side.resolve(tenant, entity)
+    st = uow.state(sid)
+    events = decide(st, canonical)
+    indexes = uow.emit_all(st, events)
+    cascade(uow, st, events)
+    touched = _changed(events)
+    return uow.receipt(op, tenant, indexes[0], touched,
+                       outcome=Outcome.APPLIED if touched else Outcome.NOOP)
+
+
+@handles(c.Retract)
+def retract(side: WriteSide, uow: UnitOfWork, cmd: c.Retract) -> Receipt:
+    return _on_entity(side, uow, cmd.OP, cmd.tenant, cmd.entity, lambda st, _e: control.
+                      decide_retract(st, cmd.tenant, cmd.attribute, cmd.valid_from,
+                                     cmd.valid_until, cmd.reason))
+
+
+@handles(c.ForgetEntity)
+def forget_entity(side: WriteSide, uow: UnitOfWork, cmd: c.ForgetEntity) -> Receipt:
+    return _on_entity(side, uow, cmd.OP, cmd.tenant, cmd.entity, lambda st, canonical: control.
+                      decide_forget_entity(st, cmd.tenant, canonical, cmd.reason))
+
+
+@handles(c.Alias)
+def alias(side: WriteSide, uow: UnitOfWork, cmd: c.Alias) -> Receipt:
+    sid, canonical = side.resolve(cmd.tenant, cmd.canonical_id)
+    side.bind_alias(cmd.tenant, cmd.surface, sid)
+    st = uow.state(sid)
+    indexes = uow.emit_all(st, control.decide_alias(cmd.tenant, cmd.surface, canonical))
+    return uow.receipt(cmd.OP, cmd.tenant, indexes[0], [])
+
+
+@handles(c.DefineAttribute)
+def define_attribute(side: WriteSide, uow: UnitOfWork, cmd: c.DefineAttribute) -> Receipt:
+    d = cmd.definition
+    st = uow.state(side.system_stream("schema", cmd.tenant))
+    idx = uow.emit(st, AttributeDefined(
+        tenant=cmd.tenant, attribute=cmd.attribute, cardinality=d.cardinality,
+        volatility=d.volatility, ttl_seconds=d.ttl_seconds, classification=d.classification))
+    uow.schema[(cmd.tenant, cmd.attribute)] = d
+    return uow.receipt(cmd.OP, cmd.tenant, idx, [])
+
+
+# erasure and audit records ----------------------------------------------------------------
+
+@handles(c.PurgeScope)
+def purge(side: WriteSide, uow: UnitOfWork, cmd: c.PurgeScope) -> Receipt:
+    st = uow.state(cmd.stream_id)
+    event: DomainEvent = (
+        EntityPurged(tenant=cmd.tenant, fact_ids=cmd.fact_ids, key_ids=cmd.key_ids,
+                     motive=cmd.motive)
+        if cmd.chain_id is None else
+        FactChainPurged(tenant=cmd.tenant, chain_id=cmd.chain_id, fact_ids=cmd.fact_ids,
+                        key_ids=cmd.key_ids, motive=cmd.motive))
+    first = uow.emit(st, event)
+    for dependent in cmd.derived:
+        dst = uow.state(stream_of(dependent))
+        uow.emit_all(dst, control.decide_deprecate(dst, dependent, "purged premise"))
+    # The keys are destroyed after the commit; a crash in between is finished on open.
+    side.keys.mark_pending(cmd.stream_id, st.version, list(cmd.key_ids), cmd.chain_id is None)
+    return uow.receipt(cmd.op, cmd.tenant, first, list(cmd.fact_ids))
+
+
+@handles(c.IssueDeletionReceipt)
+def deletion_receipt(side: WriteSide, uow: UnitOfWork, cmd: c.IssueDeletionReceipt) -> Receipt:
+    st = uow.state(side.system_stream("audit", "*"))
+    idx = uow.emit(st, DeletionReceiptIssued(tenant=cmd.tenant, receipt=cmd.receipt))
+    return uow.receipt(cmd.OP, cmd.tenant, idx, [])
+
+
+@handles(c.RecordServed)
+def record_served(side: WriteSide, uow: UnitOfWork, cmd: c.RecordServed) -> Receipt:
+    st = uow.state(side.system_stream("consumption", cmd.tenant))
+    idx = uow.emit(st, ConsumptionRecorded(
+        tenant=cmd.tenant, caller=cmd.caller, query_digest=cmd.query_digest,
+        valid_at=cmd.valid_at, known_at=cmd.known_at, fact_ids=cmd.fact_ids,
+        version_ids=cmd.version_ids, states=cmd.states))
+    return uow.receipt(cmd.OP, cmd.tenant, idx, [])

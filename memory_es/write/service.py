@@ -1,0 +1,125 @@
+"""The one commit path: open a unit of work, stage commands, append, publish.
+
+:meth:`WriteService.unit` is the only place in the package that opens, appends or
+abandons a unit of work; :meth:`WriteService.execute` is one command in its own unit,
+and ``store.transact()`` is several commands in one. A :class:`Staging` handle is
+closed when its block ends, so a transaction used afterwards raises ``StoreClosed``
+instead of staging events into a unit that will never be appended.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from memory_es.clock import TransactionClock
+from memory_es.collector import collector_paused
+from memory_es.domain.commands import Command
+from memory_es.domain.events import WriteAcknowledged
+from memory_es.errors import StoreClosed
+from memory_es.models import Receipt
+from memory_es.write import handlers
+from memory_es.write.side import WriteSide
+from memory_es.write.unit import UnitOfWork
+
+
+class Staging:
+    """An open unit of work that commands are staged into (``Transaction`` wraps one)."""
+
+    def __init__(self, side: WriteSide, uow: UnitOfWork) -> None:
+        self._side = side
+        self._uow = uow
+        self._open = True
+        self.receipts: list[Receipt] = []
+        """The committed receipts, in staging order, once the unit has been appended."""
+
+    @property
+    def recorded_at(self) -> int:
+        return self._uow.recorded_at
+
+    def stage(self, command: Command) -> Receipt:
+        """Stage one command; a key used before returns its original receipt instead."""
+        if not self._open:
+            raise StoreClosed("this transaction has ended: open a new one with transact()")
+        key = command.idempotency_key
+        tenant = None
+        if key is not None:
+            tenant = command.tenant_hint or self._side.tenant_of(_fact_of(command))
+            replay = self._side.replayed_receipt(tenant, key, command.fingerprint)
+            if replay is not None:
+                return replay
+        with self._uow.command():
+            receipt = handlers.stage(self._side, self._uow, command)
+            if key is not None and tenant is not None:
+                self._acknowledge(tenant, key, receipt, command.fingerprint)
+        return receipt
+
+    def _acknowledge(self, tenant: str, key: str, receipt: Receipt, request: str) -> None:
+        """Record ``receipt`` under the key. The stored copy names the events the write
+        appended, this acknowledgement included, so a replay returns the receipt the
+        original caller got."""
+        uow = self._uow
+        st = uow.fresh_state(self._side.ack_stream(tenant, key))
+        first, end = uow.span(receipt)
+        stored = receipt.model_copy(update={
+            "event_ids": [*uow.event_ids(first, end), f"{st.stream_id}:{st.version + 1}"]})
+        uow.emit(st, WriteAcknowledged(
+            tenant=tenant, receipt=stored.model_dump(mode="json", exclude={"position"}),
+            request=request))
+        uow.extend_receipt(receipt)
+
+    def close(self) -> None:
+        self._open = False
+
+
+def _fact_of(command: Command) -> str:
+    fact_id = getattr(command, "fact_id", None) or getattr(command, "winner", None)
+    if not isinstance(fact_id, str):
+        raise TypeError(f"{type(command).__name__} names neither a tenant nor a fact")
+    return fact_id
+
+
+class WriteService:
+    """Executes commands against the write side, one atomic append per unit."""
+
+    def __init__(self, side: WriteSide, clock: TransactionClock,
+                 lock: threading.RLock) -> None:
+        self.side = side
+        self.clock = clock
+        self.lock = lock
+
+    @contextmanager
+    def unit(self) -> Iterator[Staging]:
+        """One unit of work: everything staged in the block is appended atomically when it
+        ends, or nothing at all if it raises (the log, the caches and the views unchanged)."""
+        with self.lock, collector_paused():
+            uow = UnitOfWork(self.side, self.clock.tick())
+            staging = Staging(self.side, uow)
+            try:
+                yield staging
+            except BaseException:
+                staging.close()
+                self.side.abandon(uow, append_failed=False)
+                raise
+            staging.close()
+            if not uow.stored:  # an empty unit is no commit: its time is not used up
+                self.side.abandon(uow, append_failed=False)
+                return
+            try:
+                positions = self.side.append(uow)
+            except BaseException:
+                self.side.abandon(uow, append_failed=True)
+                raise
+            self.side.publish(uow)
+            staging.receipts = [
+                receipt.model_copy(update={
+                    "position": positions[index] if positions else 0,
+                    "event_ids": uow.event_ids(index, end)})
+                for receipt, index, end in uow.receipts]
+
+    def execute(self, command: Command) -> Receipt:
+        """Run one command in its own unit of work; returns its committed receipt."""
+        with self.unit() as staging:
+            staged = staging.stage(command)
+        return staging.receipts[0] if staging.receipts else staged

@@ -1,0 +1,182 @@
+"""A unit of work: everything one commit appends, staged on copies.
+
+Copy-on-write is what makes a failed or abandoned unit harmless: a stream's state is
+copied the first time the unit touches it, events fold into the copy, and the copies
+replace the cached states only when the commit has succeeded. Until then nothing any
+other reader sees (the cache, the schema, the log) has changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from memory_es.clock import from_micros
+from memory_es.crypto.keystore import chain_key_id
+from memory_es.crypto.mapper import chain_hash, parse_body
+from memory_es.crypto.sealing import DataKey
+from memory_es.domain.control import AttributeDef
+from memory_es.domain.entity import EntityState
+from memory_es.domain.events import DomainEvent
+from memory_es.ids import uuid7_str
+from memory_es.models import Receipt
+
+if TYPE_CHECKING:
+    from memory_es.write.side import WriteSide
+
+
+class UnitOfWork:
+    """Touched stream states (copies) and the sealed events staged for one commit."""
+
+    def __init__(self, side: WriteSide, recorded_at: int) -> None:
+        self.side = side
+        self.recorded_at = recorded_at
+        self.states: dict[str, EntityState] = {}
+        self.stored: list[Any] = []
+        self.schema: dict[tuple[str, str], AttributeDef] = {}
+        """Attribute definitions staged by this unit (visible to it, published on commit)."""
+        self.receipts: list[tuple[Receipt, int, int]] = []
+        """(receipt, index of its main event, end of the events its operation appended)."""
+        self._recorded_dt: datetime | None = None
+        self._savepoint: _Savepoint | None = None
+
+    # staging ------------------------------------------------------------------------------
+
+    def new_chain(self) -> str:
+        """A new drift-chain id; its sub-key is known not to exist yet."""
+        chain_id = uuid7_str()
+        self.side.keys.mark_fresh(chain_key_id(chain_id))
+        return chain_id
+
+    def state(self, stream_id: str) -> EntityState:
+        """This unit's own copy of a stream's state (loaded on first touch)."""
+        st = self.states.get(stream_id)
+        if st is None:
+            st = self.states[stream_id] = self.side.load(stream_id).copy()
+            if self._savepoint is not None:
+                self._savepoint.states.setdefault(stream_id, None)
+        elif self._savepoint is not None and stream_id not in self._savepoint.states:
+            # First touch in this command: keep the state as it was, work on a copy.
+            self._savepoint.states[stream_id] = st
+            st = self.states[stream_id] = st.copy()
+        return st
+
+    def fresh_state(self, stream_id: str) -> EntityState:
+        """The state of a stream known to have no events yet (an acknowledgement's)."""
+        if self._savepoint is not None:
+            self._savepoint.states.setdefault(stream_id, self.states.get(stream_id))
+        st = self.states[stream_id] = EntityState(stream_id)
+        return st
+
+    # one command at a time ----------------------------------------------------------------
+
+    @contextmanager
+    def command(self) -> Iterator[None]:
+        """Stage one command all-or-nothing: if it raises, the unit is as it was before
+        (so a caller that catches the error inside a transaction commits none of it)."""
+        self._savepoint = _Savepoint(len(self.stored), len(self.receipts), dict(self.schema))
+        try:
+            yield
+        except BaseException:
+            self._rollback(self._savepoint)
+            raise
+        finally:
+            self._savepoint = None
+
+    def _rollback(self, sp: _Savepoint) -> None:
+        del self.stored[sp.stored:]
+        del self.receipts[sp.receipts:]
+        self.schema = sp.schema
+        for stream_id, before in sp.states.items():
+            if before is None:
+                self.states.pop(stream_id, None)
+            else:
+                self.states[stream_id] = before
+
+    def attribute(self, tenant: str, attribute: str) -> AttributeDef:
+        staged = self.schema.get((tenant, attribute))
+        return staged if staged is not None else self.side.attribute(tenant, attribute)
+
+    def emit(self, st: EntityState, event: DomainEvent, chain_id: str | None = None) -> int:
+        """Seal, chain and fold one event into ``st``; returns its index in this unit."""
+        keys = self.side.keys
+        if event.SCOPE == "none":
+            key: DataKey | None = None
+        elif event.SCOPE == "chain" and chain_id is not None:
+            key = keys.chain_key(st.stream_id, chain_id)
+        else:
+            key = keys.entity_key(st.stream_id)
+        payload = event.__pydantic_serializer__.to_json(event)
+        version = st.version + 1
+        stored = self.side.mapper.to_stored(
+            st.stream_id, version, event.TOPIC, payload, self.recorded_at, st.last_hash, key)
+        st.apply(event.TOPIC, parse_body(payload))
+        st.version = version
+        st.last_hash = chain_hash(st.last_hash, stored)
+        self.stored.append(stored)
+        return len(self.stored) - 1
+
+    def emit_all(self, st: EntityState, events: list[DomainEvent]) -> list[int]:
+        return [self.emit(st, event, chain_of(st, event)) for event in events]
+
+    # receipts -----------------------------------------------------------------------------
+
+    def receipt(self, op: str, tenant: str | None, first: int, fact_ids: list[str],
+                outcome: str = "applied", conflict_id: str | None = None) -> Receipt:
+        ev = self.stored[first]
+        if self._recorded_dt is None:
+            self._recorded_dt = from_micros(self.recorded_at)
+        event_id = f"{ev.originator_id}:{ev.originator_version}"
+        receipt = Receipt(
+            op=op, tenant=tenant, event_id=event_id, event_ids=[event_id],
+            fact_id=fact_ids[0] if fact_ids else None, fact_ids=fact_ids,
+            position=0, recorded_at=self._recorded_dt, outcome=outcome,
+            conflict_id=conflict_id)
+        self.receipts.append((receipt, first, len(self.stored)))
+        return receipt
+
+    def span(self, receipt: Receipt) -> tuple[int, int]:
+        """(first, end) of the events staged for ``receipt``."""
+        _, first, end = next(entry for entry in self.receipts if entry[0] is receipt)
+        return first, end
+
+    def extend_receipt(self, receipt: Receipt) -> None:
+        """Let ``receipt`` cover every event staged so far (an acknowledgement's too)."""
+        k = next(i for i, entry in enumerate(self.receipts) if entry[0] is receipt)
+        _, first, _ = self.receipts[k]
+        self.receipts[k] = (receipt, first, len(self.stored))
+
+    def event_ids(self, first: int, end: int) -> list[str]:
+        return [f"{s.originator_id}:{s.originator_version}" for s in self.stored[first:end]]
+
+
+@dataclass
+class _Savepoint:
+    """How far a unit had got before the command now being staged."""
+
+    stored: int
+    receipts: int
+    schema: dict[tuple[str, str], AttributeDef]
+    states: dict[str, EntityState | None] = field(default_factory=dict)
+    """Each stream the command touched: its state before the command (None: untouched)."""
+
+
+def chain_of(st: EntityState, event: DomainEvent) -> str | None:
+    """The drift chain whose sub-key seals ``event`` (None: the entity key)."""
+    if event.SCOPE != "chain":
+        return None
+    for change in event.changes:
+        if change.content is not None:
+            return change.content.chain_id
+        fact = st.get(change.fact_id)
+        if fact is not None:
+            return fact.chain_id
+    for name in ("fact_id", "premise", "dependent"):
+        fid = getattr(event, name, None)
+        fact = st.get(fid) if isinstance(fid, str) else None
+        if fact is not None:
+            return fact.chain_id
+    return None

@@ -1,0 +1,190 @@
+"""The DuckDB views' whole life in one object: connect, follow, rebuild, compact, export.
+
+Everything that knows the views file's name, its connection or its tracking position
+lives here, so the facade and the services ask this object instead of holding a
+connection of their own (a rebuild or a compaction replaces the connection, and every
+reader sees the new one through :attr:`Views.con`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+from eventsourcing.persistence import ApplicationRecorder
+
+from memory_es.crypto.mapper import SealingMapper
+from memory_es.errors import InvalidInput
+from memory_es.models import StoreCheck
+from projections import queries
+from projections.catchup import Catchup, Progress
+from projections.connection import arrow, connect, user_query
+from projections.erasure import EXPORTS_DDL, exports_residue, rewrite_database, versions_residue
+from projections.schema import DDL, KEPT_TABLES, PUBLIC_COLUMNS, VIEWS, outdated_views
+from projections.versions import VersionProjector
+
+TEXT_COLUMNS = ("value", "text", "entity", "mention", "source", "attribute")
+"""Free-text columns: an export writes no min/max statistics for them (no personal data
+in Parquet footers)."""
+
+FILE_NAME = "views.duckdb"
+
+
+class Views:
+    """The DuckDB read model of one store (or one replica) and the exports it wrote."""
+
+    def __init__(self, folder: Path, recorder: ApplicationRecorder, mapper: SealingMapper,
+                 settings: dict[str, str] | None = None) -> None:
+        self.folder = folder
+        self.file = folder / FILE_NAME
+        self._recorder = recorder
+        self._mapper = mapper
+        self._settings = dict(settings or {})
+        self.con = self._connect(self.file)
+        self.projector = VersionProjector(self.con)
+        self.catchup = Catchup(recorder, mapper, self.projector)
+        rows = self.con.execute("SELECT value FROM meta WHERE name = 'last_rewrite'").fetchall()
+        self.last_rewrite = int(rows[0][0]) if rows else 0
+
+    # connections --------------------------------------------------------------------------
+
+    def _connect(self, path: Path,
+                 carry: dict[str, list[tuple[Any, ...]]] | None = None
+                 ) -> duckdb.DuckDBPyConnection:
+        """Open (or create) a views file; ``carry``: rows of :data:`KEPT_TABLES` to insert."""
+        con = connect(path)
+        kept = outdated_views(con)
+        if kept is not None:  # an older layout: the views are derived, so replay them
+            con.close()
+            for stale in (path, Path(str(path) + ".wal")):
+                stale.unlink(missing_ok=True)
+            con = connect(path)
+            carry = kept
+        for name, value in self._settings.items():
+            con.execute(f"SET {name} = '{value}'")
+        for ddl in (*DDL, EXPORTS_DDL):
+            con.execute(ddl)
+        for table, rows in (carry or {}).items():
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+        return con
+
+    def _swap_in(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self.projector.con = con
+        self.catchup.forget_position()
+
+    def close(self) -> None:
+        self.con.close()
+
+    # following the log --------------------------------------------------------------------
+
+    def catch_up(self, progress: Progress | None = None) -> int:
+        return self.catchup.run(progress)
+
+    def position(self) -> int:
+        return self.catchup.position()
+
+    def rebuild(self, progress: Progress | None = None) -> int:
+        """Replay the whole log into a fresh file, swapped in only when complete: a rebuild
+        that fails (a tampered event, a full disk) leaves the old views intact."""
+        fresh = self.file.with_name(self.file.name + ".rebuild")
+        for leftover in (fresh, Path(str(fresh) + ".wal")):
+            leftover.unlink(missing_ok=True)
+        con = self._connect(fresh, carry={
+            table: self.con.execute(f"SELECT * FROM {table}").fetchall()
+            for table in KEPT_TABLES})
+        try:
+            replayed = Catchup(self._recorder, self._mapper, VersionProjector(con)).run(progress)
+            con.execute("CHECKPOINT")
+        except BaseException:
+            con.close()
+            fresh.unlink(missing_ok=True)
+            raise
+        con.close()
+        self.con.close()
+        os.replace(fresh, self.file)
+        Path(str(self.file) + ".wal").unlink(missing_ok=True)
+        self._swap_in(self._connect(self.file))
+        return replayed
+
+    # erasure ------------------------------------------------------------------------------
+
+    def compact(self, at: int) -> None:
+        """Rewrite the file so deleted rows' bytes do not linger in freed blocks."""
+        self.last_rewrite = at
+        self.con.execute("INSERT INTO meta VALUES ('last_rewrite', ?) ON CONFLICT (name) "
+                         "DO UPDATE SET value = excluded.value", [str(at)])
+        rewrite_database(self.con, self.file)
+        self._swap_in(self._connect(self.file))
+
+    def versions_residue(self, fact_ids: list[str], purged_at: int) -> StoreCheck:
+        return versions_residue(self.con, fact_ids, self.last_rewrite >= purged_at)
+
+    def exports_residue(self, fact_ids: list[str], purged_at: int) -> StoreCheck:
+        return exports_residue(self.con, fact_ids, purged_at)
+
+    def layer_rows(self, fact_ids: list[str]) -> list[tuple[str, bool, str, int]]:
+        """Per fact: (fact id, every version masked, present state, versions)."""
+        return [(str(r[0]), bool(r[1]), str(r[2]), int(r[3])) for r in self.con.execute(
+            "SELECT fact_id, bool_and(masked), min(present_state), count(*) FROM fact_versions "
+            "WHERE fact_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY fact_id",
+            [fact_ids]).fetchall()]
+
+    # exports ------------------------------------------------------------------------------
+
+    def export_paths(self) -> list[str]:
+        return [str(r[0]) for r in self.con.execute("SELECT path FROM exports").fetchall()]
+
+    def export(self, path: Path, tenant: str | None, valid_at: int, known_at: int,
+               now: int) -> Path:
+        """Write an as-of snapshot to Parquet and register it (purge regenerates it)."""
+        snapshot = queries.as_of(self.con, valid_at, known_at, tenant)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        stats = [c for c in PUBLIC_COLUMNS if c not in TEXT_COLUMNS]
+        try:
+            pq.write_table(snapshot, tmp, write_statistics=stats)
+            tmp.replace(path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        self.con.execute(
+            "INSERT INTO exports VALUES (?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
+            "tenant = excluded.tenant, valid_at = excluded.valid_at, "
+            "known_at = excluded.known_at, written_at = excluded.written_at",
+            [str(path.resolve()), tenant, valid_at, known_at, now])
+        return path
+
+    def regenerate_exports(self, now: int) -> None:
+        """Rewrite every export the store wrote, so purged rows leave the files too."""
+        for path, tenant, v, k in self.con.execute(
+                "SELECT path, tenant, valid_at, known_at FROM exports").fetchall():
+            if Path(path).exists():
+                self.export(Path(path), tenant, int(v), int(k), now)
+
+    # analytics ----------------------------------------------------------------------------
+
+    def set_read_time(self, now: int, valid_at: int | None = None,
+                      known_at: int | None = None) -> None:
+        for name, value in (("memory_es_now", now), ("memory_es_valid_at", valid_at or now),
+                            ("memory_es_known_at", known_at or now)):
+            self.con.execute(f"SET VARIABLE {name} = make_timestamptz({int(value)}::BIGINT)")
+
+    def table(self, name: str, now: int, tenant: str | None = None) -> pa.Table:
+        if name not in VIEWS:
+            raise InvalidInput(f"unknown table {name!r}; choose one of {', '.join(VIEWS)}")
+        self.set_read_time(now)
+        if tenant is None:
+            return arrow(self.con, f"SELECT * FROM {name}")
+        return arrow(self.con, f"SELECT * FROM {name} WHERE tenant = ?", [tenant])
+
+    def sql(self, query: str, now: int, params: Sequence[Any] | None = None) -> pa.Table:
+        self.set_read_time(now)
+        return user_query(self.con, query, list(params) if params else None)
