@@ -141,7 +141,7 @@ class HandWritten:
             self.con.execute(ddl)
         self.last = 0
 
-    def _now(self) -> int:
+    def now(self) -> int:
         self.last = max(time.time_ns() // 1000, self.last + 1)
         return self.last
 
@@ -160,14 +160,14 @@ class HandWritten:
                          (value, text, now, W.TENANT, entity, attribute))
 
     def write_batch(self, rows: list[W.Row]) -> None:
-        now = self._now()
+        now = self.now()
         with self.con:
             for r in rows:
                 self._put(now, r.entity, r.attribute, r.value, r.text)
 
     def write_one(self, entity: str, attribute: str, value: str, text: str) -> None:
         with self.con:
-            self._put(self._now(), entity, attribute, value, text)
+            self._put(self.now(), entity, attribute, value, text)
 
     def current(self, entity: str) -> list[tuple[Any, ...]]:
         return self.con.execute("SELECT * FROM facts WHERE tenant = ? AND entity = ?",
@@ -217,7 +217,7 @@ def hand_written(folder: Path, n: int, *, single: int, queries: int,
     for i in range(single):
         hw.write_one(f"user:s{i}", "home.city", "Oslo", f"user:s{i} lives in Oslo")
     out["single_writes_per_s"] = single / (time.perf_counter() - t)
-    known_before = hw._now()
+    known_before = hw.now()
     targets = W.supersede_targets(n)
     t = time.perf_counter()
     hw.write_batch(targets)
@@ -240,7 +240,7 @@ def hand_written(folder: Path, n: int, *, single: int, queries: int,
     rows = 0
     for _ in range(3):
         t = time.perf_counter()
-        rows = hw.snapshot(hw._now()).num_rows
+        rows = hw.snapshot(hw.now()).num_rows
         snaps.append(time.perf_counter() - t)
     out["snapshot_arrow"] = {"median_ms": statistics.median(snaps) * 1e3, "rows": rows}
     lat = []
@@ -259,7 +259,7 @@ def check_hand_written_semantics(folder: Path) -> dict[str, bool]:
     that the baseline is a real implementation, not a stub)."""
     hw = HandWritten(folder / "hand-check.sqlite")
     hw.write_one("user:a", "home.city", "Oslo", "a lives in Oslo")
-    k1 = hw._now()
+    k1 = hw.now()
     hw.write_one("user:a", "home.city", "Bergen", "a lives in Bergen")
     ok = {
         "current_is_latest": [r[3] for r in hw.current("user:a")] == ["Bergen"],

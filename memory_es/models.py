@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memory_es.choices import CheckResult
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -73,7 +75,7 @@ class StoreCheck(_Model):
 
     name: str
     method: str = Field(description="how the store was checked")
-    result: str = Field(description="clean | residue | pending | not_verifiable")
+    result: CheckResult = Field(description="clean | residue | pending | unreachable")
     checked: list[str] = Field(default_factory=list, description="what was looked at")
     residues: list[str] = Field(default_factory=list, description="what is still there (ids)")
     pending: list[str] = Field(default_factory=list, description="steps not done yet")

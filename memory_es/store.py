@@ -19,7 +19,7 @@ import pyarrow as pa
 from memory_es.clock import ClockFn, from_micros, optional_micros, to_micros
 from memory_es.crypto.master import load_master_key
 from memory_es.domain import commands as c
-from memory_es.domain.choices import DestructiveOp
+from memory_es.choices import DestructiveOp
 from memory_es.domain.validation import (
     CLASSIFICATIONS,
     check_attribute,
@@ -272,12 +272,21 @@ class MemoryStore(_Writes):
             rt.catch_up()
             return rt.views.table(name, rt.now(), tenant)
 
-    def sql(self, query: str, params: Sequence[Any] | None = None) -> pa.Table:
-        """Run SQL over the views (``memory_es_now`` and friends are set to the clock)."""
+    def sql(self, query: str, params: Sequence[Any] | None = None, *,
+            tenant: str | None = None) -> pa.Table:
+        """Run one read-only SQL statement over the views, sandboxed (SPEC §14).
+
+        The statement runs on a separate, locked DuckDB database over a snapshot of the
+        version rows: it can change nothing and reach no file or network. With ``tenant``
+        it sees that tenant's rows only. ``memory_es_now`` and friends are set to the
+        store's clock; a refused or failing statement raises ``InvalidInput``.
+        """
+        if tenant is not None:
+            check_tenant(tenant)
         rt = self.runtime
         with rt.lock:
             rt.catch_up()
-            return rt.views.sql(query, rt.now(), params)
+            return rt.views.sql(query, rt.now(), params, tenant=tenant)
 
     def export(self, path: str | Path, tenant: str | None = None, *,
                valid_at: datetime | None = None, known_at: datetime | None = None) -> Path:

@@ -31,32 +31,3 @@ def records(con: duckdb.DuckDBPyConnection, query: str,
     cursor = con.execute(query, params or [])
     names = [d[0] for d in cursor.description or ()]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
-
-READ_ONLY = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN})
-
-
-def user_query(con: duckdb.DuckDBPyConnection, query: str,
-               params: list[Any] | None = None) -> pa.Table:
-    """:func:`arrow` for SQL a caller wrote: DuckDB's errors become ``InvalidInput``.
-
-    The message names only the kind of failure (DuckDB's own text can quote stored
-    values, e.g. in a conversion error); the original stays chained as ``__cause__``.
-    """
-    # Imported here: importing ``memory_es`` first imports this module (a cycle).
-    from memory_es.errors import InvalidInput  # noqa: PLC0415
-
-    if not isinstance(query, str):
-        raise InvalidInput("query must be a string of SQL")
-    try:
-        statements = con.extract_statements(query)
-    except duckdb.Error as e:
-        raise InvalidInput(f"SQL error ({type(e).__name__}) while parsing the query") from e
-    if len(statements) != 1 or statements[0].type not in READ_ONLY:
-        raise InvalidInput("sql() runs one read-only statement (SELECT, WITH, EXPLAIN, ...);"
-                           " the views are derived from the log and change only through it")
-    try:
-        return arrow(con, query, params)
-    except duckdb.Error as e:
-        raise InvalidInput(f"SQL error ({type(e).__name__}); DuckDB's own message is kept"
-                           " in __cause__, since it can quote stored values") from e

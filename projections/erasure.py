@@ -14,6 +14,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from memory_es.choices import CheckResult
 from memory_es.models import StoreCheck
 
 EXPORTS_DDL = (
@@ -57,7 +58,7 @@ def versions_residue(con: duckdb.DuckDBPyConnection, fact_ids: list[str],
         name="duckdb_views",
         method="query fact_versions for the purged fact ids; file rewritten into a fresh "
                "database after the delete",
-        result="residue" if found else ("pending" if pending else "clean"),
+        result=CheckResult.verdict(found, pending),
         checked=[f"{len(fact_ids)} fact ids in fact_versions", "views.duckdb rewritten"],
         residues=found, pending=pending,
     )
@@ -82,6 +83,6 @@ def exports_residue(con: duckdb.DuckDBPyConnection, fact_ids: list[str],
     return StoreCheck(
         name="exports",
         method="re-read the fact_id column of every Parquet export the store wrote",
-        result="residue" if residues else ("pending" if pending else "clean"),
+        result=CheckResult.verdict(residues, pending),
         checked=checked, residues=residues, pending=pending,
     )

@@ -89,7 +89,7 @@ def eligible(state: str, present_state: str) -> bool:
 
 NOW = "getvariable('memory_es_now')"
 
-DDL = [
+TABLE_DDL = [
     "CREATE TABLE IF NOT EXISTS fact_versions ("
     + ", ".join(f"{name} {sql}" for name, _, sql in VERSION_COLUMNS)
     + ")",
@@ -97,6 +97,9 @@ DDL = [
     "CREATE INDEX IF NOT EXISTS fact_versions_tenant_entity ON fact_versions (tenant_entity)",
     "CREATE TABLE IF NOT EXISTS tracking (name VARCHAR PRIMARY KEY, position BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, value VARCHAR)",
+]
+
+VIEW_DDL = [
     f"""CREATE OR REPLACE VIEW facts_current AS
         SELECT {", ".join(PUBLIC_COLUMNS)} FROM fact_versions
         WHERE recorded_until IS NULL AND {ELIGIBLE}
@@ -112,6 +115,10 @@ DDL = [
         SELECT {", ".join(PUBLIC_COLUMNS)} FROM fact_versions
         WHERE present_state NOT IN ({INELIGIBLE_SQL})""",
 ]
+"""The views over ``fact_versions``: the same definitions serve the views file and the
+``sql()`` sandbox."""
+
+DDL = [*TABLE_DDL, *VIEW_DDL]
 
 VIEWS = ("fact_versions", "facts_current", "facts_as_of", "fact_chains")
 

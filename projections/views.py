@@ -23,8 +23,9 @@ from memory_es.errors import InvalidInput
 from memory_es.models import StoreCheck
 from projections import queries
 from projections.catchup import Catchup, Progress
-from projections.connection import arrow, connect, user_query
+from projections.connection import arrow, connect
 from projections.erasure import EXPORTS_DDL, exports_residue, rewrite_database, versions_residue
+from projections.sandbox import Sandbox
 from projections.schema import DDL, KEPT_TABLES, PUBLIC_COLUMNS, VIEWS, outdated_views
 from projections.versions import VersionProjector
 
@@ -50,6 +51,8 @@ class Views:
         self.catchup = Catchup(recorder, mapper, self.projector)
         rows = self.con.execute("SELECT value FROM meta WHERE name = 'last_rewrite'").fetchall()
         self.last_rewrite = int(rows[0][0]) if rows else 0
+        self._generation = 0  # bumped whenever the connection is replaced
+        self._sandbox: Sandbox | None = None
 
     # connections --------------------------------------------------------------------------
 
@@ -76,11 +79,14 @@ class Views:
         return con
 
     def _swap_in(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._generation += 1
         self.con = con
         self.projector.con = con
         self.catchup.forget_position()
 
     def close(self) -> None:
+        if self._sandbox is not None:
+            self._sandbox.close()
         self.con.close()
 
     # following the log --------------------------------------------------------------------
@@ -185,6 +191,12 @@ class Views:
             return arrow(self.con, f"SELECT * FROM {name}")
         return arrow(self.con, f"SELECT * FROM {name} WHERE tenant = ?", [tenant])
 
-    def sql(self, query: str, now: int, params: Sequence[Any] | None = None) -> pa.Table:
-        self.set_read_time(now)
-        return user_query(self.con, query, list(params) if params else None)
+    def sql(self, query: str, now: int, params: Sequence[Any] | None = None, *,
+            tenant: str | None = None) -> pa.Table:
+        """A caller's SQL, in the sandbox (:mod:`projections.sandbox`), over the rows as
+        of the views' present position (one snapshot per position, shared by calls)."""
+        if self._sandbox is None:
+            self._sandbox = Sandbox()
+        self._sandbox.refresh((self.position(), self._generation),
+                              lambda: arrow(self.con, "SELECT * FROM fact_versions"))
+        return self._sandbox.query(query, params, tenant=tenant, now=now)

@@ -3,7 +3,7 @@
 Each :class:`Command` row names a subcommand, its one-line help, its arguments and its
 handler; :func:`build_parser` turns the table into argparse in one loop, and :func:`main`
 runs the handler of the row the command line names. Closed sets of values (``choices``)
-come from :mod:`memory_es.domain.choices`, so the CLI accepts exactly what the store does.
+come from :mod:`memory_es.choices`, so the CLI accepts exactly what the store does.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from memory_es.cli import bench, demo
 from memory_es.cli import commands as c
 from memory_es.cli.commands import Handler
 from memory_es.cli.render import Output
-from memory_es.domain.choices import (
+from memory_es.choices import (
     AssertedBy,
     Cardinality,
     Classification,

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from memory_es.domain.choices import Cardinality, Classification, State, Volatility, names
+from memory_es.choices import Cardinality, Classification, State, Volatility, names
 from memory_es.domain.control import AttributeDef, NewFact
 from memory_es.domain.validation import (
     ASSERTED_BY,

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory_es.domain.choices import Effect, State
+from memory_es.choices import Effect, State
 from memory_es.domain.entity import EntityState, FactState
 from memory_es.domain.events import (
     AliasRegistered,

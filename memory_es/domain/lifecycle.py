@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory_es.domain.choices import State, names
+from memory_es.choices import State, names
 from memory_es.errors import ConflictError
 
 STATES = names(State)

@@ -7,7 +7,7 @@ import math
 import re
 from typing import Any
 
-from memory_es.domain.choices import AssertedBy, Cardinality, Classification, Volatility, names
+from memory_es.choices import AssertedBy, Cardinality, Classification, Volatility, names
 from memory_es.errors import InvalidInput
 
 # Matched with ``fullmatch``: ``^...$`` would also accept a trailing newline ("user:alex\n").

@@ -17,7 +17,7 @@ from typing import Any
 from memory_es.clock import from_micros, to_micros
 from memory_es.crypto.keystore import chain_key_id, entity_key_id
 from memory_es.domain import commands as c
-from memory_es.domain.choices import CheckResult, DestructiveOp, Effect, Motive, State, names
+from memory_es.choices import CheckResult, DestructiveOp, Effect, Motive, State, names
 from memory_es.domain.control import needs_layer
 from memory_es.domain.events import CLEAR_TOPICS, EntityPurged, FactChainPurged
 from memory_es.domain.lifecycle import TERMINAL_STATES
@@ -337,8 +337,7 @@ class ErasureService:
             name="event_log",
             method="read every event of the stream: each is ciphertext under a destroyed key "
                    "or a clear record of ids only; WAL truncated",
-            result=(CheckResult.RESIDUE if residues
-                    else CheckResult.PENDING if pending else CheckResult.CLEAN),
+            result=CheckResult.verdict(residues, pending),
             checked=[f"{len(events)} events of stream {stream_id}"],
             residues=residues, pending=pending)
 

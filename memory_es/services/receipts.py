@@ -14,7 +14,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from memory_es.domain.choices import Effect
+from memory_es.choices import Effect
 from memory_es.domain.commands import IssueDeletionReceipt
 from memory_es.models import DeletionReceipt, ErasureReport, Receipt
 from memory_es.runtime import Runtime

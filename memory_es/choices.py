@@ -122,6 +122,13 @@ class CheckResult(StrEnum):
     PENDING = "pending"
     UNREACHABLE = "unreachable"
 
+    @staticmethod
+    def verdict(residues: list[str], pending: list[str]) -> CheckResult:
+        """Residue found beats work left, and only a check with neither is clean."""
+        if residues:
+            return CheckResult.RESIDUE
+        return CheckResult.PENDING if pending else CheckResult.CLEAN
+
 
 def names(choice: type[StrEnum]) -> tuple[str, ...]:
     """The members' values, in declaration order (for messages and CLI ``choices``)."""

@@ -1,0 +1,90 @@
+"""Where ``sql()`` runs: a separate, locked DuckDB database that cannot change the views
+or reach the file system or the network (SPEC §14).
+
+A prefix check on the statement is not a sandbox (``EXPLAIN ANALYZE UPDATE ...`` is an
+EXPLAIN that writes). So the caller's SQL never touches the views' own connection: it
+runs on an in-memory database created with ``enable_external_access = false`` and a
+locked configuration, over an Arrow snapshot of ``fact_versions`` registered as a
+read-only relation, inside a transaction that is always rolled back. Writes fail or
+vanish, file and network functions (``read_text``, ``read_blob``, ``glob``, ``COPY``,
+``ATTACH``, ``INSTALL``, ``LOAD``) are refused by DuckDB itself, and ``SET`` cannot
+reopen any of it.
+
+A tenant-scoped query sees a snapshot holding only that tenant's rows, so no spelling
+of a table name reaches another tenant's data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from memory_es.errors import InvalidInput
+from projections.connection import arrow
+from projections.schema import ARROW_SCHEMA, VIEW_DDL
+
+READ_STATEMENTS = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN})
+"""Statement kinds accepted at all: anything else is refused before it runs, with a clear
+message (the sandbox would stop it anyway; this only names the reason)."""
+
+
+class Sandbox:
+    """A locked, in-memory DuckDB database over a snapshot of the version rows."""
+
+    def __init__(self) -> None:
+        self._con = duckdb.connect(":memory:", config={"enable_external_access": False})
+        self._con.execute("SET TimeZone = 'UTC'")
+        self._con.execute("SET python_enable_replacements = false")
+        self._con.register("fact_versions", ARROW_SCHEMA.empty_table())
+        for ddl in VIEW_DDL:
+            self._con.execute(ddl)
+        self._con.execute("SET lock_configuration = true")
+        self._snapshot: pa.Table | None = None
+        self._snapshot_key: object = None
+
+    def refresh(self, key: object, load: Any) -> None:
+        """Take a new snapshot when ``key`` (the views' position and generation) moved."""
+        if key != self._snapshot_key or self._snapshot is None:
+            self._snapshot = load()
+            self._snapshot_key = key
+
+    def query(self, query: str, params: Sequence[Any] | None, *, tenant: str | None,
+              now: int) -> pa.Table:
+        """Run one read-only statement over the snapshot (one tenant's rows, or all)."""
+        if not isinstance(query, str):
+            raise InvalidInput("query must be a string of SQL")
+        if self._snapshot is None:
+            raise InvalidInput("the sandbox has no snapshot yet")
+        try:
+            statements = self._con.extract_statements(query)
+        except duckdb.Error as e:
+            raise InvalidInput(f"SQL error ({type(e).__name__}) while parsing the query") from e
+        if len(statements) != 1 or statements[0].type not in READ_STATEMENTS:
+            raise InvalidInput("sql() runs one read-only statement (SELECT, WITH, EXPLAIN, ...);"
+                               " the views are derived from the log and change only through it")
+        rows = self._snapshot
+        if tenant is not None:
+            rows = rows.filter(pc.equal(rows["tenant"], pa.scalar(tenant, pa.string())))
+        con = self._con.cursor()
+        try:
+            con.register("fact_versions", rows)
+            for name in ("memory_es_now", "memory_es_valid_at", "memory_es_known_at"):
+                con.execute(f"SET VARIABLE {name} = make_timestamptz({int(now)}::BIGINT)")
+            con.execute("BEGIN TRANSACTION")
+            try:
+                return arrow(con, query, list(params) if params else None)
+            finally:
+                con.execute("ROLLBACK")
+        except duckdb.Error as e:
+            raise InvalidInput(f"SQL error ({type(e).__name__}); DuckDB's own message is kept"
+                               " in __cause__, since it can quote stored values") from e
+        finally:
+            con.close()
+
+    def close(self) -> None:
+        self._snapshot = None
+        self._con.close()
