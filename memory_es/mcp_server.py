@@ -7,10 +7,15 @@ return what they touched, and purge needs the preview token an earlier call retu
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
+from memory_es.errors import MemoryESError
 from memory_es.store import MemoryStore
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _facts(facts: list[Any]) -> list[dict[str, Any]]:
@@ -32,23 +37,41 @@ def _time(value: str | None) -> datetime | None:
 def build_server(store: MemoryStore, tenant: str) -> Any:
     """An ``MCPServer`` whose tools act on ``store`` for ``tenant`` only."""
     from mcp.server.mcpserver import MCPServer  # noqa: PLC0415  (optional extra)
+    from mcp.server.mcpserver.exceptions import ToolError  # noqa: PLC0415
 
     server = MCPServer(
         "memory-es",
         instructions=f"Bitemporal agent memory for tenant {tenant!r}: remember facts, "
                      "recall what is true now or at any past point, revise, release, forget.")
 
-    @server.tool()
+    def tool(fn: F) -> F:
+        """Register ``fn`` as a tool whose typed errors reach the agent with their message.
+
+        The SDK shows the agent only "Error executing tool X" for an exception it does not
+        know; a store error's message is written for the caller (it never holds payloads
+        or keys), so it is passed on as a ``ToolError``, with its kind and any reasons."""
+        @functools.wraps(fn)
+        def answered(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except MemoryESError as e:
+                issues = getattr(e, "issues", None)
+                detail = f" ({'; '.join(map(str, issues))})" if issues else ""
+                raise ToolError(f"{type(e).__name__}: {e}{detail}") from e
+        server.tool()(answered)
+        return fn
+
+    @tool
     def remember(text: str) -> list[dict[str, Any]]:
         """Store what the text says (one fact per clause); returns the write receipts."""
         return _dump(store.remember(tenant, text))  # type: ignore[no-any-return]
 
-    @server.tool()
+    @tool
     def recall_texts(query: str, k: int = 5) -> list[str]:
         """Texts of up to k current, eligible facts for the query, best first."""
         return store.recall_texts(tenant, query, k)
 
-    @server.tool()
+    @tool
     def recall(query: str, k: int = 8, valid_at: str | None = None,
                known_at: str | None = None) -> list[dict[str, Any]]:
         """Ranked facts for the query (now, or as of ISO-8601 times with a time zone)."""
@@ -56,34 +79,34 @@ def build_server(store: MemoryStore, tenant: str) -> Any:
                             known_at=_time(known_at), receipt=True, caller="mcp")
         return [{"score": h.score, **h.fact.model_dump(mode="json")} for h in hits]
 
-    @server.tool()
+    @tool
     def as_of(valid_at: str | None = None, known_at: str | None = None,
               entity: str | None = None, attribute: str | None = None) -> list[dict[str, Any]]:
         """What the store believed at known_at about valid_at (ISO-8601 with a time zone)."""
         return _facts(store.as_of(tenant, valid_at=_time(valid_at), known_at=_time(known_at),
                                   entity=entity, attribute=attribute))
 
-    @server.tool()
+    @tool
     def current(entity: str | None = None, attribute: str | None = None) -> list[dict[str, Any]]:
         """Facts true now."""
         return _facts(store.current(tenant, entity=entity, attribute=attribute))
 
-    @server.tool()
+    @tool
     def revise(old_query: str, new_text: str) -> Any:
         """Replace the memory old_query describes with new_text."""
         return _dump(store.revise(tenant, old_query, new_text))
 
-    @server.tool()
+    @tool
     def release(query: str) -> Any:
         """Let what matches the query lapse (decay); rows stay for audit."""
         return _dump(store.release(tenant, query))
 
-    @server.tool()
+    @tool
     def forget(query: str) -> Any:
         """Amnesia of the entity the query names."""
         return _dump(store.forget(tenant, query))
 
-    @server.tool()
+    @tool
     def purge_matching(identifier: str) -> Any:
         """Crypto-shred what holds the identifier (exact identifier first)."""
         return _dump(store.purge_matching(tenant, identifier))

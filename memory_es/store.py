@@ -16,10 +16,10 @@ from typing import Any
 
 import pyarrow as pa
 
+from memory_es.choices import DestructiveOp
 from memory_es.clock import ClockFn, from_micros, optional_micros, to_micros
 from memory_es.crypto.master import load_master_key
 from memory_es.domain import commands as c
-from memory_es.choices import DestructiveOp
 from memory_es.domain.validation import (
     CLASSIFICATIONS,
     check_attribute,
@@ -53,7 +53,10 @@ from projections.rows import rows_to_facts
 
 class _Writes:
     """The write operations, shared by the store (one commit each) and ``transact``:
-    each turns its arguments into a command and submits it."""
+    each turns its arguments into a command and submits it.
+
+    Operations that name a fact by id take ``tenant=``: given, another tenant's fact id is
+    ``NotFound`` and nothing is appended (the CLI and the MCP server always pass it)."""
 
     def _submit(self, command: c.Command) -> Receipt:
         raise NotImplementedError
@@ -93,17 +96,19 @@ class _Writes:
             reason=reason, interpretation=interpretation, idempotency_key=idempotency_key))
 
     def correct(self, fact_id: str, value: Any, *, text: str | None = None,
-                reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
+                reason: str | None = None, idempotency_key: str | None = None,
+                tenant: str | None = None) -> Receipt:
         """The value was wrong over the fact's whole valid interval: record the right one."""
         return self._submit(c.Correct(fact_id=fact_id, value=value, text=text, reason=reason,
-                                      idempotency_key=idempotency_key))
+                                      idempotency_key=idempotency_key, tenant=tenant))
 
     def decay(self, fact_id: str, *, valid_until: datetime | None = None,
-              reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
+              reason: str | None = None, idempotency_key: str | None = None,
+              tenant: str | None = None) -> Receipt:
         """Release: the fact stops being valid at ``valid_until`` (default now); row kept."""
         return self._submit(c.Decay(
             fact_id=fact_id, valid_until=optional_micros(valid_until, "valid_until"),
-            reason=reason, idempotency_key=idempotency_key))
+            reason=reason, idempotency_key=idempotency_key, tenant=tenant))
 
     def retract(self, tenant: str, entity: str, attribute: str, *,
                 valid_from: datetime | None = None, valid_until: datetime | None = None,
@@ -122,40 +127,45 @@ class _Writes:
                                            idempotency_key=idempotency_key))
 
     def forget_fact(self, fact_id: str, *, reason: str | None = None,
-                    idempotency_key: str | None = None) -> Receipt:
+                    idempotency_key: str | None = None,
+                    tenant: str | None = None) -> Receipt:
         """Cascade soft delete: the fact becomes ``forgotten``; derived facts are invalidated."""
         return self._submit(c.ForgetFact(fact_id=fact_id, reason=reason,
-                                         idempotency_key=idempotency_key))
+                                         idempotency_key=idempotency_key, tenant=tenant))
 
     def archive(self, fact_id: str, *, reason: str | None = None,
-                idempotency_key: str | None = None) -> Receipt:
+                idempotency_key: str | None = None,
+                tenant: str | None = None) -> Receipt:
         """Mark delete: hidden from every default read; reversible with ``restore``."""
         return self._submit(c.Archive(fact_id=fact_id, reason=reason,
-                                      idempotency_key=idempotency_key))
+                                      idempotency_key=idempotency_key, tenant=tenant))
 
     def restore(self, fact_id: str, *, reason: str | None = None,
-                idempotency_key: str | None = None) -> Receipt:
+                idempotency_key: str | None = None,
+                tenant: str | None = None) -> Receipt:
         """Undo ``archive``: the fact returns to the state it had before."""
         return self._submit(c.Restore(fact_id=fact_id, reason=reason,
-                                      idempotency_key=idempotency_key))
+                                      idempotency_key=idempotency_key, tenant=tenant))
 
     def mask(self, fact_id: str, *, reason: str | None = None,
-             idempotency_key: str | None = None) -> Receipt:
+             idempotency_key: str | None = None,
+             tenant: str | None = None) -> Receipt:
         """Replace the fact's content by a placeholder in every view (reversible: ``unmask``)."""
         return self._submit(c.Mask(fact_id=fact_id, reason=reason,
-                                   idempotency_key=idempotency_key))
+                                   idempotency_key=idempotency_key, tenant=tenant))
 
     def unmask(self, fact_id: str, *, reason: str | None = None,
-               idempotency_key: str | None = None) -> Receipt:
+               idempotency_key: str | None = None,
+               tenant: str | None = None) -> Receipt:
         """Show a masked fact's content again (the original was kept sealed in the log)."""
         return self._submit(c.Unmask(fact_id=fact_id, reason=reason,
-                                     idempotency_key=idempotency_key))
+                                     idempotency_key=idempotency_key, tenant=tenant))
 
     def resolve_conflict(self, conflict_id: str, winner: str, *,
-                         reason: str | None = None) -> Receipt:
+                         reason: str | None = None, tenant: str | None = None) -> Receipt:
         """Settle an open conflict in favour of ``winner`` (the new fact or one it contradicts)."""
         return self._submit(c.ResolveConflict(conflict_id=conflict_id, winner=winner,
-                                              reason=reason))
+                                              reason=reason, tenant=tenant))
 
     def alias(self, tenant: str, surface: str, canonical_id: str) -> Receipt:
         """Register ``surface`` (e.g. a name or e-mail) as another way to say ``canonical_id``."""

@@ -57,12 +57,13 @@ def cmd_supersede(store: MemoryStore, args: argparse.Namespace, out: Output) -> 
 
 def cmd_correct(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
     out.receipt(store.correct(args.fact_id, parse_value(args.value), text=args.text,
-                              reason=args.reason, idempotency_key=args.idempotency_key))
+                              reason=args.reason, idempotency_key=args.idempotency_key,
+                              tenant=args.tenant))
 
 
 def cmd_decay(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
     out.receipt(store.decay(args.fact_id, valid_until=args.valid_until, reason=args.reason,
-                            idempotency_key=args.idempotency_key))
+                            idempotency_key=args.idempotency_key, tenant=args.tenant))
 
 
 def cmd_retract(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
@@ -87,7 +88,8 @@ def cmd_define_attribute(store: MemoryStore, args: argparse.Namespace, out: Outp
 
 
 def _on_fact(operation: Callable[..., Receipt], args: argparse.Namespace, out: Output) -> None:
-    out.receipt(operation(args.fact_id, reason=args.reason, idempotency_key=args.idempotency_key))
+    out.receipt(operation(args.fact_id, reason=args.reason, idempotency_key=args.idempotency_key,
+                          tenant=args.tenant))
 
 
 def cmd_archive(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
@@ -111,7 +113,8 @@ def cmd_forget_fact(store: MemoryStore, args: argparse.Namespace, out: Output) -
 
 
 def cmd_resolve_conflict(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
-    out.receipt(store.resolve_conflict(args.conflict_id, args.winner, reason=args.reason))
+    out.receipt(store.resolve_conflict(args.conflict_id, args.winner, reason=args.reason,
+                                       tenant=args.tenant))
 
 
 # erasure and audit ----------------------------------------------------------------------

@@ -100,7 +100,9 @@ VALUE = arg("value", help="JSON if it parses as JSON, else a string")
 REASON = arg("--reason")
 KEY = arg("--idempotency-key", metavar="KEY")
 ENTITY_OR_FACT = (TENANT, arg("entity", nargs="?"), arg("--fact-id"))
-ON_FACT = (FACT_ID, REASON, KEY)
+BOUND = arg("--tenant", help="the tenant the fact must belong to (another tenant's id is "
+                              "not found; nothing is written)")
+ON_FACT = (FACT_ID, REASON, KEY, BOUND)
 FACT = (
     TENANT,
     arg("entity", help="canonical id 'namespace:local' or a registered alias"),
@@ -133,9 +135,9 @@ COMMANDS: tuple[Command, ...] = (
             "new value for a slot over [valid-from, valid-until) (UPDATE FOR PORTION OF)",
             (*FACT, REASON), c.cmd_supersede),
     Command("correct", "the recorded value was wrong: record the right one",
-            (FACT_ID, VALUE, arg("--text"), REASON, KEY), c.cmd_correct),
+            (FACT_ID, VALUE, arg("--text"), REASON, KEY, BOUND), c.cmd_correct),
     Command("decay", "release a fact: it stops being valid (default now)",
-            (FACT_ID, time_arg("--valid-until"), REASON, KEY), c.cmd_decay),
+            (FACT_ID, time_arg("--valid-until"), REASON, KEY, BOUND), c.cmd_decay),
     Command("retract", "remove a slot's value over a valid-time period (DELETE FOR PORTION OF)", (
         TENANT, arg("entity"), arg("attribute"), time_arg("--valid-from"),
         time_arg("--valid-until"), REASON, KEY,
@@ -159,7 +161,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("unmask", "undo mask", ON_FACT, c.cmd_unmask),
     Command("forget-fact", "cascade soft delete (terminal)", ON_FACT, c.cmd_forget_fact),
     Command("resolve-conflict", "settle an open conflict in favour of WINNER (a fact id)",
-            (arg("conflict_id"), arg("winner"), REASON), c.cmd_resolve_conflict),
+            (arg("conflict_id"), arg("winner"), REASON, BOUND), c.cmd_resolve_conflict),
     # erasure and audit
     Command("preview",
             "list what a destructive operation would touch, with its confirmation token",

@@ -150,11 +150,16 @@ class FactCommand(Command):
 
     fact_id: str
     reason: str | None = None
+    tenant: str | None = None
+    """When given, the fact must belong to this tenant (else NotFound): fact ids are not
+    bearer tokens across tenants (SPEC §14)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         stream_of(self.fact_id)
         check_text("reason", self.reason, REASON_LIMIT)
+        if self.tenant is not None:
+            check_tenant(self.tenant)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -222,11 +227,14 @@ class ResolveConflict(Command):
     conflict_id: str
     winner: str
     reason: str | None = None
+    tenant: str | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
         stream_of(self.winner)
         check_text("reason", self.reason, REASON_LIMIT)
+        if self.tenant is not None:
+            check_tenant(self.tenant)
 
 
 @dataclass(frozen=True, kw_only=True)

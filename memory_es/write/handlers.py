@@ -129,13 +129,15 @@ def assert_fact(side: WriteSide, uow: UnitOfWork, cmd: c.AssertFact) -> Receipt:
                        conflict_id=conflict_id)
 
 
-def _on_fact(uow: UnitOfWork, op: str, fact_id: str,
+def _on_fact(uow: UnitOfWork, op: str, fact_id: str, bound: str | None,
              decide: Callable[[EntityState], list[DomainEvent]]) -> Receipt:
+    """``bound``: the tenant the caller is bound to; another tenant's fact is not found
+    (the same error as a missing one, so an id reveals nothing across tenants)."""
     st = uow.state(stream_of(fact_id))
     fact = st.get(fact_id)
-    if fact is None:
-        raise NotFound(f"fact {fact_id} not found")
-    tenant = str(fact.content["tenant"])
+    tenant = None if fact is None else str(fact.content["tenant"])
+    if fact is None or tenant is None or (bound is not None and tenant != bound):
+        raise NotFound(f"fact {fact_id} not found" + (f" in tenant {bound}" if bound else ""))
     events = decide(st)
     indexes = uow.emit_all(st, events)
     cascade(uow, st, events)
@@ -144,44 +146,44 @@ def _on_fact(uow: UnitOfWork, op: str, fact_id: str,
 
 @handles(c.Correct)
 def correct(side: WriteSide, uow: UnitOfWork, cmd: c.Correct) -> Receipt:
-    return _on_fact(uow, cmd.OP, cmd.fact_id, lambda st: control.decide_correct(
+    return _on_fact(uow, cmd.OP, cmd.fact_id, cmd.tenant, lambda st: control.decide_correct(
         st, cmd.fact_id, cmd.value, cmd.text, cmd.reason))
 
 
 @handles(c.Decay)
 def decay(side: WriteSide, uow: UnitOfWork, cmd: c.Decay) -> Receipt:
     until = uow.recorded_at if cmd.valid_until is None else cmd.valid_until
-    return _on_fact(uow, cmd.OP, cmd.fact_id,
+    return _on_fact(uow, cmd.OP, cmd.fact_id, cmd.tenant,
                     lambda st: control.decide_decay(st, cmd.fact_id, until, cmd.reason))
 
 
 @handles(c.ForgetFact, c.Archive)
 def change_state(side: WriteSide, uow: UnitOfWork, cmd: c.ForgetFact | c.Archive) -> Receipt:
-    return _on_fact(uow, cmd.OP, cmd.fact_id, lambda st: control.decide_state_change(
+    return _on_fact(uow, cmd.OP, cmd.fact_id, cmd.tenant, lambda st: control.decide_state_change(
         st, cmd.fact_id, cmd.TARGET, cmd.OP, cmd.reason))
 
 
 @handles(c.Restore)
 def restore(side: WriteSide, uow: UnitOfWork, cmd: c.Restore) -> Receipt:
-    return _on_fact(uow, cmd.OP, cmd.fact_id,
+    return _on_fact(uow, cmd.OP, cmd.fact_id, cmd.tenant,
                     lambda st: control.decide_restore(st, cmd.fact_id, cmd.reason))
 
 
 @handles(c.Mask)
 def mask(side: WriteSide, uow: UnitOfWork, cmd: c.Mask) -> Receipt:
-    return _on_fact(uow, cmd.OP, cmd.fact_id,
+    return _on_fact(uow, cmd.OP, cmd.fact_id, cmd.tenant,
                     lambda st: control.decide_mask(st, cmd.fact_id, cmd.reason))
 
 
 @handles(c.Unmask)
 def unmask(side: WriteSide, uow: UnitOfWork, cmd: c.Unmask) -> Receipt:
-    return _on_fact(uow, cmd.OP, cmd.fact_id,
+    return _on_fact(uow, cmd.OP, cmd.fact_id, cmd.tenant,
                     lambda st: control.decide_unmask(st, cmd.fact_id, cmd.reason))
 
 
 @handles(c.ResolveConflict)
 def resolve_conflict(side: WriteSide, uow: UnitOfWork, cmd: c.ResolveConflict) -> Receipt:
-    return _on_fact(uow, cmd.OP, cmd.winner, lambda st: control.decide_resolve(
+    return _on_fact(uow, cmd.OP, cmd.winner, cmd.tenant, lambda st: control.decide_resolve(
         st, cmd.conflict_id, cmd.winner, cmd.reason))
 
 

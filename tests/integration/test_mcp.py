@@ -7,6 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+
 import memory_es
 from memory_es.mcp_server import build_server
 
@@ -40,3 +43,17 @@ def test_remember_then_recall_stays_in_its_tenant(tmp_path: Path) -> None:
         assert store.served("acme") == []  # recall_texts is not the receipt-taking recall
         _call(acme, "recall", {"query": "Detroit", "k": 2})
         assert len(store.served("acme")) == 1
+
+
+def test_a_store_error_reaches_the_agent_with_its_message(tmp_path: Path) -> None:
+    """A typed store error (a naive time, an unknown entity form) reaches the agent as a
+    tool error that names the error and says why, not a bare "Error executing tool"."""
+    with memory_es.open(tmp_path / "m") as store:
+        server = build_server(store, "acme")
+        with pytest.raises(ToolError) as naive:
+            asyncio.run(server.call_tool("as_of", {"valid_at": "2025-01-01T00:00:00"}))
+        assert "InvalidInput" in str(naive.value) and "valid_at" in str(naive.value)
+        assert not isinstance(naive.value, UnexpectedToolError)
+        with pytest.raises(ToolError) as entity:
+            asyncio.run(server.call_tool("current", {"entity": "not a canonical id"}))
+        assert "InvalidInput" in str(entity.value) and "canonical" in str(entity.value)
