@@ -17,10 +17,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memory_es.cli import bench, demo
-from memory_es.cli import commands as c
-from memory_es.cli.commands import Handler
-from memory_es.cli.render import Output
 from memory_es.choices import (
     AssertedBy,
     Cardinality,
@@ -29,6 +25,10 @@ from memory_es.choices import (
     Volatility,
     names,
 )
+from memory_es.cli import bench, demo
+from memory_es.cli import commands as c
+from memory_es.cli.commands import Handler
+from memory_es.cli.render import Output
 from memory_es.errors import InvalidInput, MemoryESError
 from memory_es.store import MemoryStore, open_store
 

@@ -55,7 +55,8 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Any:
     store.close()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(st.tuples(st.sampled_from(sorted(OPERATIONS)), st.integers(0, 2)),
                     min_size=1, max_size=6))
 def test_tenant_b_never_changes_or_reveals_tenant_a(shared: Any, ops: list[tuple[str, int]]
