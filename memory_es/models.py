@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memory_es import _html
 from memory_es.choices import CheckResult
 
 
@@ -61,6 +62,10 @@ class Fact(_Model):
     chain_id: str
     masked: bool = False
 
+    def _repr_html_(self) -> str:
+        """An HTML table of the fact, so a notebook cell shows it readably."""
+        return _html.fact(self)
+
 
 class Hit(_Model):
     """One recall result with its blended score and, on request, the score's parts."""
@@ -90,6 +95,10 @@ class ErasureReport(_Model):
     stores: list[StoreCheck]
     checked_at: datetime
 
+    def _repr_html_(self) -> str:
+        """The residue report as HTML: the verdict, then one row per store checked."""
+        return _html.erasure(self)
+
 
 class DeletionReceipt(Receipt):
     """Proof of a destructive operation. Holds no personal data: the subject appears only
@@ -98,6 +107,8 @@ class DeletionReceipt(Receipt):
     receipt_id: str
     effect: str = Field(default="purge", description="purge | mask | archive | forget")
     motive: str | None = None
+    reason: str | None = Field(default=None, description="why, as the requester gave it "
+                               "(a ticket or legal basis; kept in clear, no personal data)")
     requested_by: str | None = None
     subject: str = Field(description="keyed-hash commitment to (tenant, entity)")
     stream_id: str
@@ -130,6 +141,10 @@ class Preview(_Model):
     high_risk: bool
     reasons: list[str] = Field(default_factory=list)
 
+    def _repr_html_(self) -> str:
+        """The preview as HTML: every affected item listed, with the confirmation token."""
+        return _html.preview(self)
+
 
 class AuditReport(_Model):
     """``audit_verify``: the log's hash chains and the receipt chain, recomputed."""
@@ -141,3 +156,23 @@ class AuditReport(_Model):
     shredded: int = Field(description="events whose key is destroyed (chain-checked only)")
     receipts_checked: int
     problems: list[str] = Field(default_factory=list)
+    reshredded: list[str] = Field(
+        default_factory=list,
+        description="keys a restored key store held again and that were destroyed again")
+    anchor_checked: bool = Field(default=False,
+                                 description="an anchor was given and checked against the log")
+
+
+class Anchor(_Model):
+    """A signed head record of the log (SPEC §14), for the user to keep outside the store.
+
+    ``audit_verify(anchor=...)`` reports every event or receipt missing at or before it:
+    deleting the newest rows of the log, or rolling it back to a backup, shows."""
+
+    position: int = Field(description="the log's head position when anchored")
+    heads: dict[str, tuple[int, str]] = Field(
+        description="every stream's head: (version, hex hash of its chain at that version)")
+    receipts: tuple[int, str] = Field(description="(sequence, hash) of the last receipt")
+    at: datetime
+    public_key: str = Field(description="hex Ed25519 key that signed it")
+    signature: str = ""

@@ -31,6 +31,7 @@ from memory_es.errors import InvalidInput, NotFound
 from memory_es.eventlog import EventLog, PostgresEventLog, SqliteEventLog
 from memory_es.ids import stream_of
 from memory_es.models import (
+    Anchor,
     AuditReport,
     DeletionReceipt,
     ErasureReport,
@@ -40,7 +41,7 @@ from memory_es.models import (
     Receipt,
 )
 from memory_es.runtime import Runtime
-from memory_es.services import audit
+from memory_es.services import audit, integrity, keys
 from memory_es.services.erasure import ErasureService
 from memory_es.text.interface import TextInterface, TextResult
 from memory_es.write.service import Staging
@@ -325,32 +326,57 @@ class MemoryStore(_Writes):
 
     def purge(self, tenant: str, entity: str | None = None, *, fact_id: str | None = None,
               confirm: str | None = None, motive: str | None = "legal_erasure",
-              requested_by: str | None = None) -> DeletionReceipt:
-        """Crypto-shred an entity, or one fact with its whole drift chain (irreversible)."""
+              requested_by: str | None = None, reason: str | None = None) -> DeletionReceipt:
+        """Crypto-shred an entity, or one fact with its whole drift chain (irreversible).
+
+        ``reason`` is recorded in the deletion receipt, which is kept in clear for audit:
+        give a ticket number or a legal basis, never personal data."""
         check_tenant(tenant)
+        check_text("reason", reason, c.REASON_LIMIT)
         if fact_id is not None:
             stream_of(fact_id)
         self.runtime.check_open()
         return self._erasure.purge(tenant, entity, fact_id, confirm=confirm, motive=motive,
-                                   requested_by=requested_by, op=DestructiveOp.PURGE)
+                                   requested_by=requested_by, op=DestructiveOp.PURGE,
+                                   reason=reason)
 
     def erase(self, tenant: str, entity: str | None = None, *, motive: str,
               requested_by: str | None = None, fact_id: str | None = None,
-              confirm: str | None = None) -> DeletionReceipt:
-        """Route an erasure request by motive (SPEC §6): mask, purge, archive or forget."""
+              confirm: str | None = None, reason: str | None = None) -> DeletionReceipt:
+        """Route an erasure request by motive (SPEC §6): mask, purge, archive or forget.
+        ``reason`` is recorded in the receipt, as for :meth:`purge`."""
         check_tenant(tenant)
+        check_text("reason", reason, c.REASON_LIMIT)
         self.runtime.check_open()
         return self._erasure.erase(tenant, entity, fact_id, motive=motive,
-                                   requested_by=requested_by, confirm=confirm)
+                                   requested_by=requested_by, confirm=confirm, reason=reason)
 
     def verify_erasure(self, receipt: DeletionReceipt | dict[str, Any]) -> ErasureReport:
         """Check every store again for what the receipt's purge removed (a residue report)."""
+        self.runtime.check_open()
         return self._erasure.verify(receipt)
 
-    def audit_verify(self) -> AuditReport:
-        """Recompute the log's hash chains over stored ciphertext and the receipt chain."""
+    def audit_verify(self, anchor: Anchor | dict[str, Any] | None = None) -> AuditReport:
+        """Recompute the log's hash chains over stored ciphertext and the receipt chain.
+
+        With ``anchor`` (from :meth:`anchor`, or its JSON form as a dict), also report
+        every event or receipt missing at or before that head."""
+        self.runtime.check_open()
         with self.runtime.lock:
-            return audit.audit_verify(self.runtime, self._erasure.receipts)
+            return integrity.audit_verify(self.runtime, self._erasure.receipts, anchor)
+
+    def anchor(self) -> Anchor:
+        """A signed head record (log position, every stream's head hash, the receipt
+        chain's head, the time) to keep outside the store for ``audit_verify(anchor=)``."""
+        self.runtime.check_open()
+        with self.runtime.lock:
+            return integrity.make_anchor(self.runtime, self._erasure.receipts)
+
+    def rotate_master_key(self, new_key_file: str | Path) -> int:
+        """Write a fresh master key to ``new_key_file`` (a path that must not exist yet),
+        re-wrap every live key under it and remove every copy under the old key; returns
+        how many wrapped rows changed. Reopen the store with ``key_file=new_key_file``."""
+        return keys.rotate_master_key(self.runtime, new_key_file)
 
     def receipts(self) -> list[dict[str, Any]]:
         """The deletion receipts of the audit log, oldest first."""
@@ -499,19 +525,20 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
             raise InvalidInput("with dsn=, give views= (a local folder for the DuckDB views)")
         folder = Path(views)
         folder.mkdir(parents=True, exist_ok=True)
-        master = load_master_key(key_file, folder / "master.key")
+        master, default_key = load_master_key(key_file, folder / "master.key")
         log: EventLog = PostgresEventLog(dsn, master, schema)
     else:
         if path is None:
             raise InvalidInput("give a folder for the embedded store, or dsn= for PostgreSQL")
         folder = Path(path)
         folder.mkdir(parents=True, exist_ok=True)
-        master = load_master_key(key_file, folder / "master.key")
+        master, default_key = load_master_key(key_file, folder / "master.key")
         log = SqliteEventLog(folder, master)
     runtime: Runtime | None = None
     try:
-        runtime = Runtime(log, folder, clock, views_settings, embedder)
+        runtime = Runtime(log, folder, clock, views_settings, embedder, default_key)
         ErasureService(runtime).finish_pending()  # before the views see the log
+        keys.reconcile_deletions(runtime)  # a restored key store must not revive anyone
         runtime.start()
         return MemoryStore(runtime)
     except BaseException:

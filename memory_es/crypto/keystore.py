@@ -7,6 +7,7 @@ The store never re-issues a key it has shredded, and forgets cached keys at once
 
 from __future__ import annotations
 
+import hmac
 import sqlite3
 import threading
 import time
@@ -27,6 +28,9 @@ from memory_es.errors import (
 CHECK_PLAINTEXT = b"memory-es master key check"
 PREFETCH_CHUNK = 500  # ids per IN (...) query
 FLUSH_CHUNK = 100  # rows per INSERT statement
+SECRETS = ("names", "signing")
+"""Store secrets kept wrapped under the master key: the natural-key HMAC key and the
+seed of the key that signs receipts and anchors."""
 
 
 def entity_key_id(stream_id: str) -> str:
@@ -116,7 +120,7 @@ class PostgresKeyBackend:
 
     def compact(self) -> None:
         with self._lock:
-            for table in ("me_keys", "me_names"):
+            for table in ("me_keys", "me_names", "me_meta"):
                 self._conn.execute(f"VACUUM FULL {table}")
 
     def close(self) -> None:
@@ -150,9 +154,14 @@ class KeyStore:
             "CREATE TABLE IF NOT EXISTS me_pending (stream_id TEXT NOT NULL,"
             " version BIGINT NOT NULL,"
             " key_ids TEXT NOT NULL, unlink INTEGER NOT NULL, PRIMARY KEY (stream_id, version))",
+            "CREATE TABLE IF NOT EXISTS me_reshredded (key_id TEXT PRIMARY KEY,"
+            " stream_id TEXT NOT NULL, reshredded_at BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS me_reconciled (name TEXT PRIMARY KEY,"
+            " position BIGINT NOT NULL)",
         ):
             backend.execute(ddl)
         self._check_master()
+        self._secrets = {name: self._secret(name) for name in SECRETS}
 
     def _check_master(self) -> None:
         rows = self.backend.execute("SELECT value FROM me_meta WHERE name = 'check'")
@@ -169,10 +178,60 @@ class KeyStore:
                 "the master key does not match this key store (wrong key file?)"
             ) from None
 
+    def _secret(self, name: str) -> bytes:
+        """A store secret, kept wrapped under the master key (created on first open from
+        what older stores derived, so their digests and signatures stay valid)."""
+        row = f"secret:{name}"
+        rows = self.backend.execute("SELECT value FROM me_meta WHERE name = ?", (row,))
+        if rows:
+            return self.master.unwrap(row, bytes(rows[0][0]))
+        value = self.master.legacy_secret(name)
+        self.backend.execute("INSERT INTO me_meta (name, value) VALUES (?, ?) "
+                             "ON CONFLICT DO NOTHING", (row, self.master.wrap(row, value)))
+        stored = self.backend.execute("SELECT value FROM me_meta WHERE name = ?", (row,))
+        return self.master.unwrap(row, bytes(stored[0][0]))
+
+    def digest(self, *parts: str) -> bytes:
+        """Keyed hash of a natural key: not reversible by a dictionary without the key."""
+        return hmac.digest(self._secrets["names"], "\x1f".join(parts).encode(), "sha256")
+
+    def signing_seed(self) -> bytes:
+        """Seed of the Ed25519 key that signs deletion receipts and anchors."""
+        return self._secrets["signing"]
+
+    # master-key rotation ------------------------------------------------------------------
+
+    def rotate(self, new: MasterKey) -> int:
+        """Re-wrap every key and secret wrapped by the master key under ``new``, in one
+        transaction, then compact so no copy wrapped under the old key stays in the file.
+        Chain keys are wrapped by their entity key and need no change. Returns how many
+        rows were re-wrapped."""
+        with self._lock:
+            self.flush()
+            count = 0
+            with self.backend.transaction():
+                for key_id, wrapped in self.backend.execute(
+                        "SELECT key_id, wrapped FROM me_keys WHERE parent IS NULL"):
+                    material = self.master.unwrap(str(key_id), bytes(wrapped))
+                    self.backend.execute("UPDATE me_keys SET wrapped = ? WHERE key_id = ?",
+                                         (new.wrap(str(key_id), material), key_id))
+                    count += 1
+                for name, value in self.backend.execute(
+                        "SELECT name, value FROM me_meta WHERE name = 'check' OR name LIKE ?",
+                        ("secret:%",)):
+                    plain = (CHECK_PLAINTEXT if name == "check"
+                             else self.master.unwrap(str(name), bytes(value)))
+                    self.backend.execute("UPDATE me_meta SET value = ? WHERE name = ?",
+                                         (new.wrap(str(name), plain), name))
+                    count += 1
+            self.master = new
+            self.backend.compact()
+            return count
+
     # natural keys -------------------------------------------------------------------------
 
     def lookup(self, kind: str, *parts: str) -> str | None:
-        return self._lookup(self.master.digest(kind, *parts))
+        return self._lookup(self.digest(kind, *parts))
 
     def _lookup(self, digest: bytes, *, query: bool = True) -> str | None:
         with self._lock:
@@ -190,7 +249,7 @@ class KeyStore:
 
         ``looked_up``: the caller's :meth:`lookup` has just found nothing, so the store is
         not asked a second time (a bind by another writer in between fails :meth:`flush`)."""
-        digest = self.master.digest(kind, *parts)
+        digest = self.digest(kind, *parts)
         with self._lock:
             existing = self._lookup(digest, query=not looked_up)
             if existing is not None:
@@ -382,6 +441,57 @@ class KeyStore:
         rows = self.backend.execute("SELECT stream_id, version, key_ids, unlink FROM me_pending")
         return [(str(r[0]), int(r[1]), [k for k in str(r[2]).split("\n") if k], bool(r[3]))
                 for r in rows]
+
+    def revived(self, key_ids: Sequence[str], stream_id: str, *, whole: bool) -> list[str]:
+        """Of keys a purge destroyed, those the key store holds again or has no tombstone
+        for (an old backup restored over it), and, for a whole entity, its name rows."""
+        live = [k for k in key_ids if not self.is_shredded(k) or self.backend.execute(
+            "SELECT 1 FROM me_keys WHERE key_id = ?", (k,))]
+        if whole:
+            live += [k for k in self.keys_of_stream(stream_id) if k not in live]
+            if self.names_of_stream(stream_id):
+                live.append(f"names of {stream_id}")
+        return live
+
+    def reshred(self, key_ids: Sequence[str], stream_id: str, *, whole: bool) -> list[str]:
+        """Destroy again what a restore revived; records each key (``audit_verify`` lists
+        them) and returns them."""
+        revived = self.revived(key_ids, stream_id, whole=whole)
+        if not revived:
+            return []
+        keys = [k for k in revived if not k.startswith("names of ")]
+        every = sorted({*key_ids, *keys})
+        self.shred(every, stream_id, unlink_names=whole)
+        now = time.time_ns() // 1000
+        for key_id in revived:
+            self.backend.execute(
+                "INSERT INTO me_reshredded (key_id, stream_id, reshredded_at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING", (key_id, stream_id, now))
+        return revived
+
+    def reshredded(self) -> list[str]:
+        return [str(r[0]) for r in self.backend.execute(
+            "SELECT key_id FROM me_reshredded ORDER BY reshredded_at, key_id")]
+
+    def reconciled(self) -> int:
+        """The log position up to which deletions were replayed against this key store."""
+        rows = self.backend.execute(
+            "SELECT position FROM me_reconciled WHERE name = 'deletions'")
+        return int(rows[0][0]) if rows else 0
+
+    def set_reconciled(self, position: int) -> None:
+        self.backend.execute(
+            "INSERT INTO me_reconciled (name, position) VALUES ('deletions', ?) "
+            "ON CONFLICT (name) DO UPDATE SET position = excluded.position", (position,))
+
+    def rebind(self, kind: str, stream_id: str, *parts: str) -> None:
+        """Point a natural key at ``stream_id`` (a system stream whose name row was lost)."""
+        digest = self.digest(kind, *parts)
+        with self._lock, self.backend.transaction():
+            self.backend.execute("DELETE FROM me_names WHERE digest = ?", (digest,))
+            self.backend.execute("INSERT INTO me_names (digest, stream_id, kind) VALUES (?, ?, ?)",
+                                 (digest, stream_id, kind))
+            self._names[digest] = stream_id
 
     def names_of_stream(self, stream_id: str) -> int:
         rows = self.backend.execute("SELECT count(*) FROM me_names WHERE stream_id = ?",

@@ -19,8 +19,13 @@ KEY_ENV = "MEMORY_ES_MASTER_KEY"
 
 
 class MasterKey:
-    """Wraps data keys (AES-GCM, key ids bound as associated data) and derives the HMAC key
-    used for natural-key lookups. Prints redacted."""
+    """Wraps data keys and the store's own secrets (AES-GCM, key ids bound as associated
+    data). Prints redacted.
+
+    The natural-key HMAC key and the receipt-signing seed are not derived from it any more
+    than a data key is: the key store keeps them wrapped, so rotating the master key
+    re-wraps them and every digest and signature stays valid. A store created before that
+    starts from :meth:`legacy_secret`, which is what it derived then."""
 
     __slots__ = ("_hmac_key", "_wrap")
 
@@ -36,13 +41,14 @@ class MasterKey:
     def unwrap(self, key_id: str, wrapped: bytes) -> bytes:
         return self._wrap.open(wrapped, b"key:" + key_id.encode())
 
-    def digest(self, *parts: str) -> bytes:
-        """Keyed hash of a natural key: not reversible by a dictionary without the master key."""
-        return hmac.digest(self._hmac_key, "\x1f".join(parts).encode(), "sha256")
-
-    def signing_seed(self) -> bytes:
-        """Seed of the Ed25519 key that signs deletion receipts."""
-        return hmac.new(self._hmac_key, b"receipt-signing", hashlib.sha256).digest()
+    def legacy_secret(self, name: str) -> bytes:
+        """The store secret ``name`` as stores derived it from this master key before the
+        secrets were kept wrapped (``names``: the HMAC key; ``signing``: the seed)."""
+        if name == "names":
+            return self._hmac_key
+        if name == "signing":
+            return hmac.new(self._hmac_key, b"receipt-signing", hashlib.sha256).digest()
+        raise ValueError(f"no legacy secret {name!r}")
 
     def __repr__(self) -> str:
         return "MasterKey(<redacted>)"
@@ -63,24 +69,42 @@ def _parse(text: str, origin: str) -> bytes:
     return material
 
 
-def load_master_key(key_file: str | os.PathLike[str] | None, default_file: Path) -> MasterKey:
+def create_key_file(path: Path) -> MasterKey:
+    """Write a fresh random master key to ``path``, which must not exist (mode 0600)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise InvalidInput(f"{path} exists already: a new master key needs a new file") from None
+    material = os.urandom(32)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(material.hex() + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    return MasterKey(material)
+
+
+def load_master_key(key_file: str | os.PathLike[str] | None,
+                    default_file: Path) -> tuple[MasterKey, Path | None]:
     """Key file given > ``MEMORY_ES_KEY_FILE`` > ``MEMORY_ES_MASTER_KEY`` > default file.
 
     The default file is created (mode 0600) on first use, so the embedded default works
     out of the box; production deployments should keep the key file off the data disk.
+    Returns the key and, when it came from the default file, that file (a rotation away
+    from it deletes it).
     """
     path = key_file or os.environ.get(KEY_FILE_ENV)
     if path:
         p = Path(path)
         if not p.exists():
             raise InvalidInput(f"master key file {p} does not exist")
-        return MasterKey(_parse(p.read_text(), str(p)))
+        return MasterKey(_parse(p.read_text(), str(p))), None
     env_value = os.environ.pop(KEY_ENV, None)
     if env_value:
-        return MasterKey(_parse(env_value, KEY_ENV))
+        return MasterKey(_parse(env_value, KEY_ENV)), None
     if not default_file.exists():
         default_file.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(default_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as fh:
             fh.write(os.urandom(32).hex() + "\n")
-    return MasterKey(_parse(default_file.read_text(), str(default_file)))
+    return MasterKey(_parse(default_file.read_text(), str(default_file))), default_file

@@ -19,12 +19,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from memory_es.clock import from_micros, optional_datetime, to_micros
 from memory_es.crypto.mapper import Unsealed, chain_hash
 from memory_es.domain.commands import RecordServed
-from memory_es.domain.events import CLEAR_TOPICS, EVENT_TYPES
+from memory_es.domain.events import EVENT_TYPES
 from memory_es.errors import IntegrityViolation, NotFound
 from memory_es.ids import stream_of
-from memory_es.models import AuditReport, Fact
+from memory_es.models import Fact
 from memory_es.runtime import Runtime
-from memory_es.services.receipts import ReceiptChain
 from projections.catchup import Progress
 from projections.connection import arrow, connect
 from projections.schema import DDL
@@ -184,7 +183,7 @@ def _purged_history(rt: Runtime, tenant: str, sid: str,
 
 def query_digest(rt: Runtime, tenant: str, query: str) -> str:
     """A keyed hash of the query text: the log proves what was asked without holding it."""
-    return rt.keys.master.digest("query", tenant, query).hex()
+    return rt.keys.digest("query", tenant, query).hex()
 
 
 def record_served(rt: Runtime, tenant: str, query: str, facts: list[Fact],
@@ -231,60 +230,7 @@ def served(rt: Runtime, tenant: str, since: datetime | None = None,
 
 
 
-
-
 def event_name(topic: str) -> str:
     """The event's class name, as history shows it (unknown topics as stored)."""
     kind = EVENT_TYPES.get(topic)
     return topic if kind is None else kind.__name__
-
-
-def audit_verify(rt: Runtime, receipts: ReceiptChain) -> AuditReport:
-    """Recompute every stream's hash chain over stored ciphertext, and the receipt chain."""
-    problems: list[str] = []
-    recorder = rt.log.recorder
-    mapper = rt.side.mapper
-    heads: dict[str, tuple[int, bytes]] = {}
-    checked = authenticated = shredded = 0
-    last_id = 0
-    position = 0
-    while True:
-        notes = recorder.select_notifications(start=position + 1, limit=5000)
-        if not notes:
-            break
-        for n in notes:
-            if n.id != last_id + 1:
-                problems.append(f"log positions {last_id + 1}..{n.id - 1} are missing")
-            last_id = n.id
-            sid = str(n.originator_id)
-            version, running = heads.get(sid, (0, b""))
-            try:
-                _, prev, kid, _ = mapper.header(n)
-            except Exception:  # a mangled header is a finding, not a crash
-                problems.append(f"{sid}:{n.originator_version}: unreadable header")
-                continue
-            if n.originator_version != version + 1:
-                problems.append(f"{sid}: version {version + 1} missing "
-                                f"(found {n.originator_version})")
-            if prev != (running or bytes(32)):
-                problems.append(f"{sid}:{n.originator_version}: hash chain broken")
-            if kid:
-                try:
-                    body = mapper.open(n).body
-                except IntegrityViolation:
-                    problems.append(f"{sid}:{n.originator_version}: ciphertext altered")
-                else:
-                    if body is None:
-                        shredded += 1
-                    else:
-                        authenticated += 1
-            elif n.topic not in CLEAR_TOPICS:
-                problems.append(f"{sid}:{n.originator_version}: unsealed {n.topic}")
-            heads[sid] = (n.originator_version, chain_hash(running, n))
-            checked += 1
-        position = notes[-1].id
-    chain = receipts.all()
-    problems += receipts.problems(chain)
-    return AuditReport(ok=not problems, events_checked=checked, streams_checked=len(heads),
-                       authenticated=authenticated, shredded=shredded,
-                       receipts_checked=len(chain), problems=problems)

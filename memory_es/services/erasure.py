@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from memory_es.choices import CheckResult, DestructiveOp, Effect, Motive, State, names
 from memory_es.clock import from_micros, to_micros
 from memory_es.crypto.keystore import chain_key_id, entity_key_id
 from memory_es.domain import commands as c
-from memory_es.choices import CheckResult, DestructiveOp, Effect, Motive, State, names
 from memory_es.domain.control import needs_layer
 from memory_es.domain.events import CLEAR_TOPICS, EntityPurged, FactChainPurged
 from memory_es.domain.lifecycle import TERMINAL_STATES
@@ -112,7 +112,7 @@ class ErasureService:
         return fact is not None and fact.state not in TERMINAL_STATES
 
     def _token(self, op: DestructiveOp, scope: Scope) -> str:
-        digest = self.runtime.keys.master.digest(
+        digest = self.runtime.keys.digest(
             "preview", op, scope.tenant, scope.stream_id, scope.chain_id or "",
             str(scope.version), ",".join(sorted(scope.fact_ids)))
         return digest.hex()[:32]
@@ -141,7 +141,8 @@ class ErasureService:
 
     def purge(self, tenant: str, entity: str | None, fact_id: str | None, *,
               confirm: str | None, motive: str | None, requested_by: str | None,
-              op: DestructiveOp = DestructiveOp.PURGE) -> DeletionReceipt:
+              op: DestructiveOp = DestructiveOp.PURGE,
+              reason: str | None = None) -> DeletionReceipt:
         rt = self.runtime
         t0 = time.perf_counter()
         with rt.lock:
@@ -181,7 +182,7 @@ class ErasureService:
             return self.receipts.issue(
                 committed, committed.op, motive, requested_by,
                 self.receipts.subject(tenant, scope.entity), scope.stream_id, scope.chain_id,
-                key_ids, len(scope.fact_ids), report, timings)
+                key_ids, len(scope.fact_ids), report, timings, reason=reason)
 
     def _shred(self, stream_id: str, version: int, key_ids: list[str], whole: bool) -> None:
         keys = self.runtime.keys
@@ -201,21 +202,22 @@ class ErasureService:
     # soft and reversible layers -----------------------------------------------------------
 
     def erase(self, tenant: str, entity: str | None, fact_id: str | None, *, motive: str,
-              requested_by: str | None, confirm: str | None) -> DeletionReceipt:
+              requested_by: str | None, confirm: str | None,
+              reason: str | None = None) -> DeletionReceipt:
         """Route an erasure request by motive (SPEC §6): mask, purge, archive or forget."""
         why = parse_motive(motive)
         effect = why.effect
         if effect is Effect.PURGE:
             return self.purge(tenant, entity, fact_id, confirm=confirm, motive=why.value,
-                              requested_by=requested_by, op=DestructiveOp.ERASE)
+                              requested_by=requested_by, op=DestructiveOp.ERASE, reason=reason)
         rt = self.runtime
-        reason = f"erase: {why.value}"
+        why_text = f"erase: {why.value}"
         with rt.lock:
             rt.catch_up()
             scope = self.scope(tenant, entity, fact_id)
             if effect is Effect.FORGET and fact_id is None:
                 receipts = [rt.writes.execute(c.ForgetEntity(
-                    tenant=tenant, entity=scope.entity or "", reason=reason))]
+                    tenant=tenant, entity=scope.entity or "", reason=why_text))]
             else:
                 targets = [fact_id] if fact_id is not None else scope.fact_ids
                 live = sorted(f for f in targets
@@ -225,15 +227,15 @@ class ErasureService:
                 command = LAYER_COMMAND[effect]
                 with rt.writes.unit() as staging:
                     for f in live:
-                        staging.stage(command(fact_id=f, reason=reason))
+                        staging.stage(command(fact_id=f, reason=why_text))
                 receipts = staging.receipts
             rt.catch_up()
             return self._issue_layer(receipts, effect, why, requested_by, tenant,
-                                     scope.entity, scope.stream_id)
+                                     scope.entity, scope.stream_id, reason)
 
     def _issue_layer(self, receipts: list[Receipt], effect: Effect, motive: Motive,
                      requested_by: str | None, tenant: str, entity: str | None,
-                     stream_id: str) -> DeletionReceipt:
+                     stream_id: str, reason: str | None) -> DeletionReceipt:
         """The deletion receipt of a reversible or soft layer (mask, archive, forget)."""
         fact_ids = sorted({f for r in receipts for f in r.fact_ids})
         committed = receipts[0].model_copy(update={"fact_ids": fact_ids,
@@ -245,11 +247,14 @@ class ErasureService:
         return self.receipts.issue(committed, DestructiveOp.ERASE.value, motive.value,
                                    requested_by,
                                    self.receipts.subject(tenant, entity), stream_id, None, [],
-                                   len(fact_ids), report, {}, effect=effect)
+                                   len(fact_ids), report, {}, effect=effect, reason=reason)
 
     # verification -------------------------------------------------------------------------
 
     def verify(self, receipt: DeletionReceipt | Receipt | dict[str, Any]) -> ErasureReport:
+        if not isinstance(receipt, DeletionReceipt | Receipt | dict):
+            raise InvalidInput("verify_erasure takes the DeletionReceipt that purge or erase "
+                               f"returned (or its JSON form), not {type(receipt).__name__}")
         data = receipt if isinstance(receipt, dict) else receipt.model_dump(mode="json")
         if "stream_id" not in data or "key_ids" not in data:
             raise InvalidInput("verify_erasure takes the DeletionReceipt that purge returned")

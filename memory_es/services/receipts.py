@@ -32,12 +32,15 @@ class ReceiptChain:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         self._signer = Ed25519PrivateKey.from_private_bytes(
-            runtime.keys.master.signing_seed())
+            runtime.keys.signing_seed())
         self.public_key = self._signer.public_key().public_bytes_raw().hex()
+
+    def sign(self, digest: str) -> str:
+        return self._signer.sign(digest.encode()).hex()
 
     def subject(self, tenant: str, entity: str | None) -> str:
         """The keyed-hash commitment a receipt holds instead of the entity's id."""
-        return self.runtime.keys.master.digest("subject", tenant, entity or "").hex()
+        return self.runtime.keys.digest("subject", tenant, entity or "").hex()
 
     def all(self) -> list[dict[str, Any]]:
         """Every receipt, oldest first."""
@@ -62,7 +65,8 @@ class ReceiptChain:
     def issue(self, committed: Receipt, op: str, motive: str | None,
               requested_by: str | None, subject: str, stream_id: str, chain_id: str | None,
               key_ids: list[str], fact_count: int, report: ErasureReport | None,
-              timings: dict[str, float], effect: Effect = Effect.PURGE) -> DeletionReceipt:
+              timings: dict[str, float], effect: Effect = Effect.PURGE,
+              reason: str | None = None) -> DeletionReceipt:
         """Sign and append the receipt of a committed destructive operation."""
         rt = self.runtime
         with rt.lock:
@@ -85,9 +89,11 @@ class ReceiptChain:
                 "public_key": self.public_key,
                 "effect": str(effect),
             }
+            if reason is not None:  # absent, not null, so older receipts hash the same
+                body["reason"] = reason
             digest = hashlib.sha256(canonical_json(body)).hexdigest()
             body["hash"] = digest
-            body["signature"] = self._signer.sign(digest.encode()).hex()
+            body["signature"] = self.sign(digest)
             rt.writes.execute(IssueDeletionReceipt(tenant=committed.tenant or "*",
                                                    receipt=body))
         return DeletionReceipt.model_validate({**body, "report": report, "timings_ms": timings})

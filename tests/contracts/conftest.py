@@ -160,12 +160,40 @@ class Backend:
         finally:
             conn.close()
 
+    KEY_TABLES = ("me_keys", "me_names", "me_shredded", "me_meta", "me_pending",
+                  "me_reshredded", "me_reconciled")
+
+    def backup_key_store(self) -> dict[str, bytes]:
+        """A copy of the key store as an operator would take it (the store must be closed):
+        its files on SQLite, a copy of each table on PostgreSQL."""
+        if self.name == "sqlite":
+            return {p.name: p.read_bytes() for p in self.folder.iterdir()
+                    if p.name.startswith("keys.db")}
+        for table in self.KEY_TABLES:
+            self.pg_rows(f"DROP TABLE IF EXISTS backup_{table}")
+            self.pg_rows(f"CREATE TABLE backup_{table} AS TABLE {table}")
+        return {}
+
+    def restore_key_store(self, backup: dict[str, bytes]) -> None:
+        """Put a backup from :meth:`backup_key_store` back (the store must be closed)."""
+        if self.name == "sqlite":
+            for p in self.folder.iterdir():
+                if p.name.startswith("keys.db"):
+                    p.unlink()
+            for name, data in backup.items():
+                (self.folder / name).write_bytes(data)
+            return
+        for table in self.KEY_TABLES:
+            self.pg_rows(f"DELETE FROM {table}")
+            self.pg_rows(f"INSERT INTO {table} SELECT * FROM backup_{table}")
+
     def pg_rows(self, sql: str) -> list[tuple[object, ...]]:
         import psycopg
 
         with psycopg.connect(PG_DSN, autocommit=True) as conn:
             conn.execute(f'SET search_path TO "{self.schema}"')
-            return list(conn.execute(sql).fetchall())  # type: ignore[arg-type]
+            cursor = conn.execute(sql)  # type: ignore[arg-type]
+            return list(cursor.fetchall()) if cursor.description else []
 
     def close_all(self) -> None:
         for store in self._stores:
