@@ -196,7 +196,7 @@ class NoGovernance:
 
     def __init__(self, store: memory_es.MemoryStore) -> None:
         from projections.embedder import default_embedder
-        from projections.keywords import KeywordIndex
+        from projections.recall.keywords import KeywordIndex
 
         self.store = store
         self.embedder = default_embedder()

@@ -31,9 +31,10 @@ from typing import Any
 
 import memory_es
 from benchmarks.common import machine, machine_line, summary_ms, text_table
-from projections.rows import rows_to_facts
 from projections.embedder import Embedder, HashingEmbedder, SentenceEmbedder
-from projections.recall import RecallIndex, _current_rows, class_ceiling, recall
+from projections.recall import RecallIndex, class_ceiling, recall
+from projections.recall import current_rows as _current_rows
+from projections.rows import rows_to_facts
 
 RESULTS = Path(__file__).parent / "results"
 TENANT, OTHER = "acme", "globex"
@@ -157,7 +158,7 @@ def run_size(n_facts: int, n_queries: int, seed: int, embedder: str = "default",
         t = time.perf_counter()
         store = build_store(folder / "store", n_facts, rng)
         out["store_build_s"] = time.perf_counter() - t
-        con = store._con
+        con = store.runtime.views.con
         counted = store.sql("SELECT count(*) AS n FROM facts_current WHERE tenant = ?", [TENANT])
         out["eligible_facts_measured"] = int(counted.column("n")[0].as_py())
 
@@ -181,10 +182,10 @@ def run_size(n_facts: int, n_queries: int, seed: int, embedder: str = "default",
             index.follow(fact_ids, position, since)
             follow_times.append(time.perf_counter() - t)
 
-        store._catchup.followers.append(timed_follow)
+        store.runtime.views.catchup.followers.append(timed_follow)
 
         qs = queries(n_facts // 10, n_queries, rng)
-        now = store._now()
+        now = store.runtime.now()
         for q in qs[:20]:  # warm caches
             recall(index, TENANT, q, 8, now)
         samples, cpu, empty = [], [], 0
@@ -204,7 +205,7 @@ def run_size(n_facts: int, n_queries: int, seed: int, embedder: str = "default",
                                           "rows_to_facts": [], "duckdb_reread": []}
         for q in qs:
             t = time.perf_counter()
-            mask, slot_of = index._candidates(TENANT, now, class_ceiling(None))
+            mask, slot_of = index.candidate_slots(TENANT, now, class_ceiling(None))
             phases["mask"].append(time.perf_counter() - t)
             t = time.perf_counter()
             qv = index.embedder.embed([q])[0]
@@ -218,7 +219,7 @@ def run_size(n_facts: int, n_queries: int, seed: int, embedder: str = "default",
             t = time.perf_counter()
             rows_to_facts(index.versions.rows([int(slot_of[x]) for x in labels[:8]]))
             phases["rows_to_facts"].append(time.perf_counter() - t)
-            ids = [index._fact_of[int(x)] for x in labels[:8]]
+            ids = [index.fact_of(int(x)) for x in labels[:8]]
             t = time.perf_counter()
             _current_rows(con, TENANT, ids, now, class_ceiling(None))
             phases["duckdb_reread"].append(time.perf_counter() - t)  # what verify=True adds

@@ -174,3 +174,89 @@ def op_sequences(max_size: int = 14) -> st.SearchStrategy[list[Op]]:
     """Random operation sequences, each starting with an assertion so reads have data."""
     return st.tuples(asserts, st.lists(operations, min_size=min(3, max_size),
                                        max_size=max_size)).map(lambda t: [t[0], *t[1]])
+
+# -- operation sequences for the projection equivalence test ---------------------------------
+# The reference-model operations above, plus the fact-level lifecycle operations, purges,
+# derived facts and the points where the projections catch up (in batches of random size).
+
+
+@dataclass(frozen=True)
+class Mask:
+    fact: int
+
+
+@dataclass(frozen=True)
+class Unmask:
+    fact: int
+
+
+@dataclass(frozen=True)
+class Archive:
+    fact: int
+
+
+@dataclass(frozen=True)
+class Restore:
+    fact: int
+
+
+@dataclass(frozen=True)
+class ForgetFact:
+    fact: int
+
+
+@dataclass(frozen=True)
+class Derive:
+    """An inferred fact derived from an earlier one (so that premise changes cascade)."""
+
+    premise: int
+    entity: str
+    attribute: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Purge:
+    """Crypto-shred the named fact's drift chain, or its whole entity."""
+
+    fact: int
+    whole_entity: bool
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """The projections follow the log: the store's in batches of ``store_batch`` events,
+    a mirror's in batches of ``mirror_batch``."""
+
+    store_batch: int
+    mirror_batch: int
+
+
+ProjectionOp = Op | Mask | Unmask | Archive | Restore | ForgetFact | Derive | Purge | CatchUp
+
+fact_indexes = st.integers(min_value=0, max_value=50)
+masks = st.builds(Mask, fact_indexes)
+unmasks = st.builds(Unmask, fact_indexes)
+archives = st.builds(Archive, fact_indexes)
+restores = st.builds(Restore, fact_indexes)
+forget_facts = st.builds(ForgetFact, fact_indexes)
+derives = st.builds(Derive, fact_indexes, entities, attributes, values)
+purges = st.builds(Purge, fact_indexes, st.booleans())
+batch_sizes = st.sampled_from((1, 1, 2, 3, 5, 8, 5000))
+catch_ups = st.builds(CatchUp, batch_sizes, batch_sizes)
+
+fact_ops = st.one_of(masks, unmasks, archives, restores, forget_facts, derives)
+projection_transacts = st.builds(
+    Transact, st.lists(st.one_of(tx_ops, fact_ops), min_size=1, max_size=4).map(tuple))
+
+projection_operations = st.one_of(
+    asserts, asserts, supersedes, supersedes, corrects, decays, retracts, forgets, resolves,
+    masks, unmasks, archives, restores, forget_facts, derives, purges,
+    advances, projection_transacts, projection_transacts, catch_ups, catch_ups, catch_ups,
+)
+
+
+def projection_op_sequences(max_size: int = 20) -> st.SearchStrategy[list[ProjectionOp]]:
+    """Random write sequences with catch-up points, each starting with an assertion."""
+    return st.tuples(asserts, st.lists(projection_operations, min_size=min(3, max_size),
+                                       max_size=max_size)).map(lambda t: [t[0], *t[1]])

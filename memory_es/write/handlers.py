@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from memory_es.choices import Outcome
 from memory_es.domain import commands as c
 from memory_es.domain import control
-from memory_es.choices import Outcome
 from memory_es.domain.entity import EntityState
 from memory_es.domain.events import (
     AttributeDefined,

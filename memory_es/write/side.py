@@ -191,7 +191,7 @@ class WriteSide:
     # idempotency --------------------------------------------------------------------------
 
     def ack_stream(self, tenant: str, key: str) -> str:
-        return ack_stream(self.keys.master.digest("idempotency", tenant, key))
+        return ack_stream(self.keys.digest("idempotency", tenant, key))
 
     def replayed_receipt(self, tenant: str, key: str,
                          request: str | None = None) -> Receipt | None:

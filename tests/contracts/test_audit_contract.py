@@ -258,12 +258,13 @@ def test_tampered_projection_row_is_caught_by_replay(backend: Backend, how: str)
     now = clock.advance(minutes=1)
     assert replayed(store, now, now)[0] == served_live(store, now, now)  # control
     key = (target.fact_id, target.version_id)
+    views = store.runtime.views.con
     if how == "edit value":
-        store.runtime.views.con.execute("UPDATE fact_versions SET value = ? WHERE fact_id = ? AND "
-                           "version_id = ?", [json.dumps("Forged"), *key])
+        views.execute("UPDATE fact_versions SET value = ? WHERE fact_id = ? AND "
+                      "version_id = ?", [json.dumps("Forged"), *key])
     else:
-        store.runtime.views.con.execute("DELETE FROM fact_versions WHERE fact_id = ? AND version_id = ?",
-                           list(key))
+        views.execute("DELETE FROM fact_versions WHERE fact_id = ? AND version_id = ?",
+                      list(key))
 
     live = served_live(store, now, now)
     from_log, _ = replayed(store, now, now)

@@ -26,8 +26,8 @@ import memory_es
 from memory_es import ConfirmationRequired, IntegrityViolation, InvalidInput, NotFound
 from memory_es.crypto.keystore import entity_key_id
 from memory_es.crypto.mapper import SealingMapper
-from memory_es.services.receipts import canonical_json
 from memory_es.errors import ErasedContent
+from memory_es.services.receipts import canonical_json
 from tests.contracts.conftest import Backend
 from tests.fakes import FakeClock
 

@@ -16,13 +16,13 @@ from tests.contracts.conftest import Backend
 from tests.fakes import FakeClock
 
 T = "acme"
-SECRET = "zqm-iban-DE02120300000000202051"
+MARKER = "zqm-iban-DE02120300000000202051"
 
 
 def purge_after_backup(backend: Backend, clock: FakeClock) -> tuple[MemoryStore, str]:
     """Write alex and bea, back the key store up, purge alex, restore the backup, reopen."""
     store = backend.open(clock)
-    alex = store.assert_fact(T, "user:alex", "bank.iban", SECRET).fact_id or ""
+    alex = store.assert_fact(T, "user:alex", "bank.iban", MARKER).fact_id or ""
     store.assert_fact(T, "user:bea", "bank.iban", "NO93 8601 1117 947")
     store.close()
     backup = backend.backup_key_store()
@@ -44,7 +44,7 @@ def test_restored_key_store_does_not_revive_a_purged_subject(
     assert [f.value for f in store.current(T, entity="user:bea")] == ["NO93 8601 1117 947"]
     assert all(entry.shredded for entry in store.history(T, alex) if entry.op != "EntityPurged")
     table = store.replay(known_at=store.now())
-    assert SECRET not in json.dumps(table.to_pylist(), default=str)
+    assert MARKER not in json.dumps(table.to_pylist(), default=str)
     report = store.audit_verify()
     assert report.ok, report.problems
     assert report.reshredded

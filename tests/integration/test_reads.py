@@ -74,7 +74,7 @@ def test_rebuild_does_not_depend_on_batch_size(
     fresh_store.current("acme")
     one_go = sorted_versions(fresh_store)
     for batch in (1, 3):
-        fresh_store.runtime.views.catchup.batch = batch  # white box: the batch size of the catch-up loop
+        fresh_store.runtime.views.catchup.batch = batch  # white box: the catch-up batch size
         fresh_store.rebuild()
         assert sorted_versions(fresh_store) == one_go, batch
 

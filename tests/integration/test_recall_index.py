@@ -40,16 +40,16 @@ class Wired:
             return
         if own is not None:  # a test of another embedder: take the store's place
             own.close()
-            store._catchup.followers.remove(own.follow)
-            store._erasables.remove(own)
-        self.index = RecallIndex(lambda: store._con, store.path, embedder,
+            store.runtime.views.catchup.followers.remove(own.follow)
+            store.runtime.erasables.remove(own)
+        self.index = RecallIndex(lambda: store.runtime.views.con, store.path, embedder,
                                  checkpoint_seconds=checkpoint_seconds, verify=True)
-        store._catchup.followers.append(self.index.follow)
-        store._erasables.append(self.index)
+        store.runtime.views.catchup.followers.append(self.index.follow)
+        store.runtime.erasables.append(self.index)
 
     def recall(self, query: str, k: int = 8, tenant: str = T, **kw: object) -> list[Hit]:
         self.store.catch_up()
-        return recall(self.index, tenant, query, k, self.store._now(), **kw)  # type: ignore[arg-type]
+        return recall(self.index, tenant, query, k, self.store.runtime.now(), **kw)  # type: ignore[arg-type]
 
     def values(self, query: str, k: int = 8, tenant: str = T, **kw: object) -> list[object]:
         return [h.fact.value for h in self.recall(query, k, tenant, **kw)]
@@ -382,7 +382,7 @@ def test_restart_reconciles_with_duckdb(store_factory: StoreFactory, store_path:
     store.assert_fact(T, "user:bob", "home.city", "Oslo")
     w.recall("Detroit")
     w.close()
-    store._catchup.followers.clear()
+    store.runtime.views.catchup.followers.clear()
     clock.advance(minutes=1)
     store.forget_entity(T, "user:bob")
     store.assert_fact(T, "user:carol", "home.city", "Lima")
@@ -396,13 +396,13 @@ def test_restart_reconciles_with_duckdb(store_factory: StoreFactory, store_path:
             return super().embed(texts)
 
     embedder = Counting()
-    index = RecallIndex(lambda: store._con, store.path, embedder)
+    index = RecallIndex(lambda: store.runtime.views.con, store.path, embedder)
     assert index.rebuilt is not None and index.rebuilt.startswith("position")
     assert index.position == store.projection_position()
     assert Counting.texts == 1  # only Lima
     assert index.fact_ids() == {keep.fact_id, *(f.fact_id for f in store.current(T)
                                                 if f.value == "Lima")}
-    assert [h.fact.value for h in recall(index, T, "Lima", 5, store._now())] == ["Lima"]
+    assert [h.fact.value for h in recall(index, T, "Lima", 5, store.runtime.now())] == ["Lima"]
     index.close()
 
 
@@ -419,10 +419,10 @@ def test_unsaved_work_is_recovered_after_a_crash(store_factory: StoreFactory,
     store.assert_fact(T, "user:bob", "home.city", "Oslo")
     store.catch_up()
     assert w.index.position > saved
-    store._catchup.followers.clear()  # "crash": the index object is abandoned unsaved
-    again = RecallIndex(lambda: store._con, store.path)
+    store.runtime.views.catchup.followers.clear()  # "crash": the index object is abandoned unsaved
+    again = RecallIndex(lambda: store.runtime.views.con, store.path)
     assert again.vectors.ntotal == len(again) == 2
-    assert [h.fact.value for h in recall(again, T, "Oslo", 5, store._now())] == ["Oslo"]
+    assert [h.fact.value for h in recall(again, T, "Oslo", 5, store.runtime.now())] == ["Oslo"]
     again.close()
 
 
@@ -435,14 +435,15 @@ def test_embedder_change_rebuilds(store_factory: StoreFactory) -> None:
     store.assert_fact(T, "user:bob", "employer", "Acme Corp")
     w.recall("Detroit")
     w.close()
-    store._catchup.followers.clear()
-    other = RecallIndex(lambda: store._con, store.path, HashingEmbedder(128))
+    store.runtime.views.catchup.followers.clear()
+    other = RecallIndex(lambda: store.runtime.views.con, store.path, HashingEmbedder(128))
     assert other.rebuilt is not None and "embedder changed" in other.rebuilt
     assert other.vectors.dim == other.vectors.index.d == 128
     assert other.vectors.ntotal == 2
-    assert [h.fact.value for h in recall(other, T, "Detroit", 5, store._now())] == ["Detroit"]
+    found = recall(other, T, "Detroit", 5, store.runtime.now())
+    assert [h.fact.value for h in found] == ["Detroit"]
     other.close()
-    same = RecallIndex(lambda: store._con, store.path, HashingEmbedder(128))
+    same = RecallIndex(lambda: store.runtime.views.con, store.path, HashingEmbedder(128))
     assert same.rebuilt is None
     assert same.vectors.ntotal == 2
     same.close()
@@ -481,7 +482,7 @@ def test_compaction_while_placing_rows_keeps_their_table() -> None:
     """Growing the version mirror mid-placement never drops the table being placed."""
     import pyarrow as pa
 
-    from projections.recall import _Versions
+    from projections.recall.mirror import VersionMirror as _Versions
 
     versions = _Versions()
     first = versions.add_table(pa.table({"x": list(range(1024))}))

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from projections.keywords import KeywordIndex, bm25
+from projections.recall.keywords import KeywordIndex, bm25
 
 DOCS = {
     0: "user:alex home city: Detroit",

@@ -49,6 +49,7 @@ class VectorIndex:
 
     @property
     def ntotal(self) -> int:
+        """How many vectors the index holds."""
         return int(self.index.ntotal)
 
     def ids(self) -> np.ndarray:
@@ -56,6 +57,7 @@ class VectorIndex:
         return faiss.vector_to_array(self.index.id_map).astype(np.int64)
 
     def add(self, labels: np.ndarray, vectors: np.ndarray) -> None:
+        """Add one vector per (new) label."""
         if len(labels):
             self.index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32),
                                     np.ascontiguousarray(labels, dtype=np.int64))
@@ -67,6 +69,7 @@ class VectorIndex:
         return int(self.index.remove_ids(np.ascontiguousarray(labels, dtype=np.int64)))
 
     def reconstruct(self, labels: np.ndarray) -> np.ndarray:
+        """The stored vectors of these labels, one row each."""
         if not len(labels):
             return np.zeros((0, self.dim), dtype=np.float32)
         out: np.ndarray = self.index.reconstruct_batch(
@@ -102,10 +105,12 @@ class VectorIndex:
         return labels[0][keep].astype(np.int64), sims[0][keep].astype(np.float32)
 
     def to_bytes(self) -> np.ndarray:
+        """The index serialised by FAISS, for the owner's file."""
         out: np.ndarray = faiss.serialize_index(self.index)
         return out
 
     @classmethod
     def from_bytes(cls, data: np.ndarray, dim: int) -> VectorIndex:
+        """The index :meth:`to_bytes` serialised."""
         index = faiss.deserialize_index(np.ascontiguousarray(data, dtype=np.uint8))
         return cls(dim, index)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -46,9 +46,13 @@ B = 0.75
 
 
 class KeywordIndex:
-    """BM25 inverted index over integer labels; add, remove, score, compact, save."""
+    """BM25 inverted index over integer labels; add, remove, score, compact, save.
 
-    def __init__(self) -> None:
+    Args:
+        arrays: a saved index (:meth:`to_arrays`) to start from; empty when ``None``.
+    """
+
+    def __init__(self, arrays: Mapping[str, np.ndarray] | None = None) -> None:
         self._term_ids: dict[str, int] = {}
         self._terms: list[str] = []
         self._labels: list[Any] = []  # per term: array("q"), or a numpy view once loaded
@@ -57,6 +61,22 @@ class KeywordIndex:
         self._doc_terms = np.zeros(1024, dtype=np.int32)
         self._postings = 0
         self._dead = 0
+        if arrays is not None:
+            self._restore(arrays)
+
+    def _restore(self, data: Mapping[str, np.ndarray]) -> None:
+        n = int(data["kw_nterms"][0])
+        terms = bytes(data["kw_terms"]).decode("utf-8").split("\x00") if n else []
+        ends = np.cumsum(data["kw_lengths"])
+        labels, tfs = data["kw_labels"], data["kw_tfs"]
+        self._term_ids = {term: i for i, term in enumerate(terms)}
+        self._terms = terms
+        # read-only numpy views until a term gets a new posting (then an array copy)
+        self._labels = list(np.split(labels, ends[:-1])) if terms else []
+        self._tfs = list(np.split(tfs, ends[:-1])) if terms else []
+        self._doc_len = data["kw_doc_len"].astype(np.float32)
+        self._doc_terms = data["kw_doc_terms"].astype(np.int32)
+        self._postings = int(labels.size)
 
     # updates ------------------------------------------------------------------------------
 
@@ -143,9 +163,28 @@ class KeywordIndex:
         return list(self._terms)
 
     def has(self, label: int) -> bool:
+        """Whether the label is indexed (and not removed)."""
         return label < len(self._doc_len) and bool(self._doc_len[label] > 0)
 
-    def _mask(self, candidates: np.ndarray) -> np.ndarray:
+    @property
+    def doc_lengths(self) -> np.ndarray:
+        """Terms per label (0: not indexed), read-only; one entry per label slot."""
+        view = self._doc_len.view()
+        view.flags.writeable = False
+        return view
+
+    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(labels, term frequencies)`` of a term's postings (dead ones too, before
+        :meth:`compact`), or ``None`` when no document has it."""
+        tid = self._term_ids.get(term)
+        if tid is None:
+            return None
+        return (np.frombuffer(self._labels[tid], dtype=np.int64),
+                np.frombuffer(self._tfs[tid], dtype=np.float32))
+
+    def live(self, candidates: np.ndarray) -> np.ndarray:
+        """The candidates (a boolean mask over labels) this index holds, as a mask over
+        its label slots."""
         size = len(self._doc_len)
         mask = np.zeros(size, dtype=bool)
         n = min(size, len(candidates))
@@ -187,21 +226,9 @@ class KeywordIndex:
         }
 
     @classmethod
-    def from_arrays(cls, data: dict[str, np.ndarray]) -> KeywordIndex:
-        index = cls()
-        n = int(data["kw_nterms"][0])
-        terms = bytes(data["kw_terms"]).decode("utf-8").split("\x00") if n else []
-        ends = np.cumsum(data["kw_lengths"])
-        labels, tfs = data["kw_labels"], data["kw_tfs"]
-        index._term_ids = {term: i for i, term in enumerate(terms)}
-        index._terms = terms
-        # read-only numpy views until a term gets a new posting (then an array copy)
-        index._labels = list(np.split(labels, ends[:-1])) if terms else []
-        index._tfs = list(np.split(tfs, ends[:-1])) if terms else []
-        index._doc_len = data["kw_doc_len"].astype(np.float32)
-        index._doc_terms = data["kw_doc_terms"].astype(np.int32)
-        index._postings = int(labels.size)
-        return index
+    def from_arrays(cls, data: Mapping[str, np.ndarray]) -> KeywordIndex:
+        """The index :meth:`to_arrays` exported."""
+        return cls(data)
 
 
 def bm25(query: str, parts: Sequence[tuple[KeywordIndex, np.ndarray]]
@@ -217,24 +244,24 @@ def bm25(query: str, parts: Sequence[tuple[KeywordIndex, np.ndarray]]
         per part, ``(labels, scores)`` of its candidates matching a query term.
     """
     empty = (np.zeros(0, np.int64), np.zeros(0, np.float32))
-    masks = [index._mask(candidates) for index, candidates in parts]
+    masks = [index.live(candidates) for index, candidates in parts]
     n_docs = sum(int(np.count_nonzero(m)) for m in masks)
     terms = list(dict.fromkeys(keyword_terms(query)))
     if n_docs == 0 or not terms:
         return [empty for _ in parts]
-    avgdl = sum(float(index._doc_len[m].sum()) for (index, _), m in zip(parts, masks,
-                                                                         strict=True)) / n_docs
+    avgdl = sum(float(index.doc_lengths[m].sum())
+                for (index, _), m in zip(parts, masks, strict=True)) / n_docs
     totals: list[np.ndarray | None] = [None] * len(parts)
     for term in terms:
         hits: list[tuple[np.ndarray, np.ndarray] | None] = []
         for (index, _), mask in zip(parts, masks, strict=True):
-            tid = index._term_ids.get(term)
-            if tid is None:
+            postings = index.postings(term)
+            if postings is None:
                 hits.append(None)
                 continue
-            ids = np.frombuffer(index._labels[tid], dtype=np.int64)
+            ids, tfs = postings
             keep = mask[ids]
-            hits.append((ids[keep], np.frombuffer(index._tfs[tid], dtype=np.float32)[keep]))
+            hits.append((ids[keep], tfs[keep]))
         df = sum(h[0].size for h in hits if h is not None)
         if df == 0:
             continue
@@ -245,10 +272,11 @@ def bm25(query: str, parts: Sequence[tuple[KeywordIndex, np.ndarray]]
             if hit is None or hit[0].size == 0:
                 continue
             ids, tf = hit
-            norm = K1 * (1.0 - B + B * index._doc_len[ids] / avgdl)
+            lengths = index.doc_lengths
+            norm = K1 * (1.0 - B + B * lengths[ids] / avgdl)
             total = totals[j]
             if total is None:
-                total = totals[j] = np.zeros(len(index._doc_len), dtype=np.float32)
+                total = totals[j] = np.zeros(len(lengths), dtype=np.float32)
             total[ids] += idf * tf * (K1 + 1.0) / (tf + norm)  # ids are unique per term
     out = []
     for total in totals:
