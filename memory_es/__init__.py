@@ -17,7 +17,10 @@ from memory_es.errors import (
     InvalidInput,
     MemoryESError,
     NotFound,
+    QualityRejected,
+    StorageUnavailable,
     StoreClosed,
+    StoreLocked,
 )
 from memory_es.models import (
     AuditReport,
@@ -68,9 +71,12 @@ __all__ = [
     "MemoryStore",
     "NotFound",
     "Preview",
+    "QualityRejected",
     "Receipt",
+    "StorageUnavailable",
     "StoreCheck",
     "StoreClosed",
+    "StoreLocked",
     "Transaction",
     "open",
 ]

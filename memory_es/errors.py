@@ -42,3 +42,21 @@ class IntegrityViolation(MemoryESError):
 
 class StoreClosed(MemoryESError, RuntimeError):
     """The store was closed."""
+
+
+class StorageUnavailable(MemoryESError, OSError):
+    """The storage refused the write: the disk is full, the folder is read-only or gone, or
+    the database is unreachable. Nothing of the failed operation was written."""
+
+
+class StoreLocked(MemoryESError, BlockingIOError):
+    """Another process holds the embedded store open for writing."""
+
+
+class QualityRejected(InvalidInput):
+    """A note failed its write gate; ``score`` and ``issues`` say why."""
+
+    def __init__(self, message: str, *, score: float, issues: list[str]) -> None:
+        super().__init__(message)
+        self.score = score
+        self.issues = list(issues)

@@ -16,6 +16,7 @@ from memory_es.clock import ClockFn, TransactionClock
 from memory_es.crypto.keystore import KeyStore
 from memory_es.errors import StoreClosed
 from memory_es.eventlog import EventLog
+from memory_es.faults import storage_faults
 from memory_es.write.service import WriteService
 from memory_es.write.side import WriteSide
 from projections.catchup import Progress
@@ -73,12 +74,12 @@ class Runtime:
     def catch_up(self, progress: Progress | None = None) -> int:
         """Bring every projection up to the log's head (read-your-writes)."""
         self.check_open()
-        with self.lock:
+        with self.lock, storage_faults("updating the views"):
             return self.views.catch_up(progress)
 
     def rebuild(self, progress: Progress | None = None) -> int:
         self.check_open()
-        with self.lock:
+        with self.lock, storage_faults("the rebuild"):
             self.side.forget_cached()
             replayed = self.views.rebuild(progress)
             self.recall.rebuild()
@@ -86,7 +87,7 @@ class Runtime:
 
     def compact(self) -> None:
         """Physically drop deleted bytes from every store file (SPEC §8)."""
-        with self.lock:
+        with self.lock, storage_faults("compaction"):
             self.log.compact()
             self.views.compact(self.clock.now())
             for erasable in self.erasables:
@@ -101,7 +102,7 @@ class Runtime:
     def store_names(self) -> list[str]:
         """Every store a residue report checks, in report order."""
         return ["event_log", "key_store", "duckdb_views",
-                *(e.name for e in self.erasables), "caches", "exports"]
+                *(e.name for e in self.erasables), "caches", "exports", "leftovers"]
 
     def close(self) -> None:
         if self._closed:

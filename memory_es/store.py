@@ -29,6 +29,7 @@ from memory_es.domain.validation import (
 )
 from memory_es.errors import InvalidInput, NotFound
 from memory_es.eventlog import EventLog, PostgresEventLog, SqliteEventLog
+from memory_es.faults import storage_faults
 from memory_es.ids import stream_of
 from memory_es.models import (
     Anchor,
@@ -518,32 +519,33 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
         embedder: the recall embedder (default: the deterministic hashing embedder; the
             ``semantic`` extra offers ``projections.embedder.SentenceEmbedder``).
     """
-    if dsn is not None:
-        if path is not None:
-            raise InvalidInput("give either a folder or dsn=, not both")
-        if views is None:
-            raise InvalidInput("with dsn=, give views= (a local folder for the DuckDB views)")
-        folder = Path(views)
-        folder.mkdir(parents=True, exist_ok=True)
-        master, default_key = load_master_key(key_file, folder / "master.key")
-        log: EventLog = PostgresEventLog(dsn, master, schema)
-    else:
-        if path is None:
-            raise InvalidInput("give a folder for the embedded store, or dsn= for PostgreSQL")
-        folder = Path(path)
-        folder.mkdir(parents=True, exist_ok=True)
-        master, default_key = load_master_key(key_file, folder / "master.key")
-        log = SqliteEventLog(folder, master)
-    runtime: Runtime | None = None
-    try:
-        runtime = Runtime(log, folder, clock, views_settings, embedder, default_key)
-        ErasureService(runtime).finish_pending()  # before the views see the log
-        keys.reconcile_deletions(runtime)  # a restored key store must not revive anyone
-        runtime.start()
-        return MemoryStore(runtime)
-    except BaseException:
-        if runtime is not None:
-            runtime.close()
+    with storage_faults("opening the store"):
+        if dsn is not None:
+            if path is not None:
+                raise InvalidInput("give either a folder or dsn=, not both")
+            if views is None:
+                raise InvalidInput("with dsn=, give views= (a local folder for the DuckDB views)")
+            folder = Path(views)
+            folder.mkdir(parents=True, exist_ok=True)
+            master, default_key = load_master_key(key_file, folder / "master.key")
+            log: EventLog = PostgresEventLog(dsn, master, schema)
         else:
-            log.close()
-        raise
+            if path is None:
+                raise InvalidInput("give a folder for the embedded store, or dsn= for PostgreSQL")
+            folder = Path(path)
+            folder.mkdir(parents=True, exist_ok=True)
+            master, default_key = load_master_key(key_file, folder / "master.key")
+            log = SqliteEventLog(folder, master)
+        runtime: Runtime | None = None
+        try:
+            runtime = Runtime(log, folder, clock, views_settings, embedder, default_key)
+            ErasureService(runtime).finish_pending()  # before the views see the log
+            keys.reconcile_deletions(runtime)  # a restored key store must not revive anyone
+            runtime.start()
+            return MemoryStore(runtime)
+        except BaseException:
+            if runtime is not None:
+                runtime.close()
+            else:
+                log.close()
+            raise

@@ -19,7 +19,8 @@ from memory_es.models import StoreCheck
 
 EXPORTS_DDL = (
     "CREATE TABLE IF NOT EXISTS exports (path VARCHAR PRIMARY KEY, tenant VARCHAR, "
-    "valid_at BIGINT NOT NULL, known_at BIGINT NOT NULL, written_at BIGINT NOT NULL)"
+    "valid_at BIGINT NOT NULL, known_at BIGINT NOT NULL, written_at BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS export_temps (path VARCHAR PRIMARY KEY)",
 )
 
 

@@ -16,7 +16,7 @@ of a table name reaches another tenant's data.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import duckdb
@@ -26,6 +26,10 @@ import pyarrow.compute as pc
 from memory_es.errors import InvalidInput
 from projections.connection import arrow
 from projections.schema import ARROW_SCHEMA, VIEW_DDL
+
+EXPORTS_SCHEMA = pa.schema([("path", pa.string()), ("tenant", pa.string()),
+                            ("valid_at", pa.int64()), ("known_at", pa.int64()),
+                            ("written_at", pa.int64())])
 
 READ_STATEMENTS = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN})
 """Statement kinds accepted at all: anything else is refused before it runs, with a clear
@@ -40,14 +44,16 @@ class Sandbox:
         self._con.execute("SET TimeZone = 'UTC'")
         self._con.execute("SET python_enable_replacements = false")
         self._con.register("fact_versions", ARROW_SCHEMA.empty_table())
+        self._con.register("exports", EXPORTS_SCHEMA.empty_table())
         for ddl in VIEW_DDL:
             self._con.execute(ddl)
         self._con.execute("SET lock_configuration = true")
-        self._snapshot: pa.Table | None = None
+        self._snapshot: dict[str, pa.Table] | None = None
         self._snapshot_key: object = None
 
-    def refresh(self, key: object, load: Any) -> None:
-        """Take a new snapshot when ``key`` (the views' position and generation) moved."""
+    def refresh(self, key: object, load: Callable[[], dict[str, pa.Table]]) -> None:
+        """Take a new snapshot of the tables (``fact_versions``, ``exports``) when ``key``
+        (the views' position and generation) moved."""
         if key != self._snapshot_key or self._snapshot is None:
             self._snapshot = load()
             self._snapshot_key = key
@@ -66,12 +72,12 @@ class Sandbox:
         if len(statements) != 1 or statements[0].type not in READ_STATEMENTS:
             raise InvalidInput("sql() runs one read-only statement (SELECT, WITH, EXPLAIN, ...);"
                                " the views are derived from the log and change only through it")
-        rows = self._snapshot
-        if tenant is not None:
-            rows = rows.filter(pc.equal(rows["tenant"], pa.scalar(tenant, pa.string())))
         con = self._con.cursor()
         try:
-            con.register("fact_versions", rows)
+            for name, rows in self._snapshot.items():
+                if tenant is not None:
+                    rows = rows.filter(pc.equal(rows["tenant"], pa.scalar(tenant, pa.string())))
+                con.register(name, rows)
             for name in ("memory_es_now", "memory_es_valid_at", "memory_es_known_at"):
                 con.execute(f"SET VARIABLE {name} = make_timestamptz({int(now)}::BIGINT)")
             con.execute("BEGIN TRANSACTION")

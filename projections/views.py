@@ -18,8 +18,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from eventsourcing.persistence import ApplicationRecorder
 
+from memory_es.choices import CheckResult
 from memory_es.crypto.mapper import SealingMapper
 from memory_es.errors import InvalidInput
+from memory_es.faults import storage_faults
 from memory_es.models import StoreCheck
 from projections import queries
 from projections.catchup import Catchup, Progress
@@ -46,13 +48,25 @@ class Views:
         self._recorder = recorder
         self._mapper = mapper
         self._settings = dict(settings or {})
+        for leftover in self.leftovers():  # a rebuild or compaction killed mid-way
+            leftover.unlink(missing_ok=True)
         self.con = self._connect(self.file)
         self.projector = VersionProjector(self.con)
         self.catchup = Catchup(recorder, mapper, self.projector)
+        for (path,) in self.con.execute("SELECT path FROM export_temps").fetchall():
+            Path(path).unlink(missing_ok=True)  # an export killed before its rename
+        self.con.execute("DELETE FROM export_temps")
         rows = self.con.execute("SELECT value FROM meta WHERE name = 'last_rewrite'").fetchall()
         self.last_rewrite = int(rows[0][0]) if rows else 0
         self._generation = 0  # bumped whenever the connection is replaced
+        self._exports_written = 0
         self._sandbox: Sandbox | None = None
+
+    def leftovers(self) -> list[Path]:
+        """Side files of an interrupted rebuild or compaction that still exist."""
+        names = [f"{self.file.name}{suffix}" for suffix in
+                 (".rebuild", ".rebuild.wal", ".rewrite", ".rewrite.wal")]
+        return [p for p in (self.folder / n for n in names) if p.exists()]
 
     # connections --------------------------------------------------------------------------
 
@@ -70,7 +84,7 @@ class Views:
             carry = kept
         for name, value in self._settings.items():
             con.execute(f"SET {name} = '{value}'")
-        for ddl in (*DDL, EXPORTS_DDL):
+        for ddl in (*DDL, *EXPORTS_DDL):
             con.execute(ddl)
         for table, rows in (carry or {}).items():
             if rows:
@@ -136,6 +150,17 @@ class Views:
     def exports_residue(self, fact_ids: list[str], purged_at: int) -> StoreCheck:
         return exports_residue(self.con, fact_ids, purged_at)
 
+    def leftovers_residue(self) -> StoreCheck:
+        """Crash leftovers: side files of the views and unfinished export files."""
+        found = [str(p) for p in self.leftovers()]
+        found += [str(r[0]) for r in self.con.execute("SELECT path FROM export_temps").fetchall()
+                  if Path(r[0]).exists()]
+        return StoreCheck(
+            name="leftovers",
+            method="look for side files of an interrupted rebuild or compaction and for "
+                   "temporary export files (removed on open)",
+            result=CheckResult.verdict(found, []), checked=[str(self.folder)], residues=found)
+
     def layer_rows(self, fact_ids: list[str]) -> list[tuple[str, bool, str, int]]:
         """Per fact: (fact id, every version masked, present state, versions)."""
         return [(str(r[0]), bool(r[1]), str(r[2]), int(r[3])) for r in self.con.execute(
@@ -150,22 +175,32 @@ class Views:
 
     def export(self, path: Path, tenant: str | None, valid_at: int, known_at: int,
                now: int) -> Path:
-        """Write an as-of snapshot to Parquet and register it (purge regenerates it)."""
+        """Write an as-of snapshot to Parquet and register it (purge regenerates it).
+
+        The snapshot goes to a temporary file beside the target, renamed when complete;
+        the temporary file is registered first, so one left by a crash is removed at the
+        next open and counted by the residue report until then."""
         snapshot = queries.as_of(self.con, valid_at, known_at, tenant)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp = path.with_name(path.name + ".tmp")
         stats = [c for c in PUBLIC_COLUMNS if c not in TEXT_COLUMNS]
-        try:
-            pq.write_table(snapshot, tmp, write_statistics=stats)
-            tmp.replace(path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        with storage_faults(f"the export to {path.name}"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.con.execute("INSERT INTO export_temps VALUES (?) ON CONFLICT DO NOTHING",
+                             [str(tmp.resolve())])
+            try:
+                pq.write_table(snapshot, tmp, write_statistics=stats)
+                os.replace(tmp, path)
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
+            finally:
+                self.con.execute("DELETE FROM export_temps WHERE path = ?", [str(tmp.resolve())])
         self.con.execute(
             "INSERT INTO exports VALUES (?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
             "tenant = excluded.tenant, valid_at = excluded.valid_at, "
             "known_at = excluded.known_at, written_at = excluded.written_at",
             [str(path.resolve()), tenant, valid_at, known_at, now])
+        self._exports_written += 1
         return path
 
     def regenerate_exports(self, now: int) -> None:
@@ -197,6 +232,7 @@ class Views:
         of the views' present position (one snapshot per position, shared by calls)."""
         if self._sandbox is None:
             self._sandbox = Sandbox()
-        self._sandbox.refresh((self.position(), self._generation),
-                              lambda: arrow(self.con, "SELECT * FROM fact_versions"))
+        self._sandbox.refresh((self.position(), self._generation, self._exports_written),
+                              lambda: {name: arrow(self.con, f"SELECT * FROM {name}")
+                                       for name in ("fact_versions", "exports")})
         return self._sandbox.query(query, params, tenant=tenant, now=now)

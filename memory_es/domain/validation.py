@@ -60,8 +60,15 @@ def _is_unicode(text: str) -> bool:
     return True
 
 
-def check_value(value: Any) -> Any:
-    """A JSON value: str, number, bool, null, list or object (finite numbers only)."""
+MAX_INT = 2**63 - 1
+VALUE_LIMIT = 64 * 1024
+"""Bytes of a value's JSON (SPEC §3)."""
+
+
+def check_value(value: Any, limit: int = VALUE_LIMIT) -> Any:
+    """A JSON value: str, number, bool, null, list or object; integers within ±(2**63 - 1) and
+    finite floats only (other stores and Arrow cannot hold the rest), at most ``limit``
+    bytes of JSON."""
     def walk(v: Any, depth: int) -> None:
         if depth > 32:
             raise InvalidInput("value nests deeper than 32 levels")
@@ -69,7 +76,11 @@ def check_value(value: Any) -> Any:
             if not _is_unicode(v):
                 raise InvalidInput("strings in a value must be valid Unicode (no lone surrogates)")
             return
-        if v is None or isinstance(v, bool | int):
+        if v is None or isinstance(v, bool):
+            return
+        if isinstance(v, int):
+            if not -MAX_INT <= v <= MAX_INT:
+                raise InvalidInput("integers in a value must lie within ±(2**63 - 1)")
             return
         if isinstance(v, float):
             if not math.isfinite(v):
@@ -88,6 +99,12 @@ def check_value(value: Any) -> Any:
         raise InvalidInput(f"value must be JSON (got {type(v).__name__})")
 
     walk(value, 0)
+    try:
+        size = len(json.dumps(value, ensure_ascii=False).encode())
+    except (TypeError, ValueError) as e:
+        raise InvalidInput("value must be JSON") from e
+    if size > limit:
+        raise InvalidInput(f"value is {size} bytes of JSON; the limit is {limit}")
     return value
 
 

@@ -301,6 +301,7 @@ class ErasureService:
             checked=["key cache", "aggregate cache"],
             residues=cached + ([stream_id] if in_cache else [])))
         checks.append(rt.views.exports_residue(fact_ids, purged_at))
+        checks.append(rt.views.leftovers_residue())
         return ErasureReport(receipt_id=receipt_id, complete=_complete(checks), stores=checks,
                              checked_at=from_micros(rt.now()))
 

@@ -32,6 +32,7 @@ from memory_es.errors import (
     NotFound,
 )
 from memory_es.eventlog import EventLog
+from memory_es.faults import storage_faults
 from memory_es.ids import new_stream_id, stream_of
 from memory_es.models import Receipt
 from memory_es.write.unit import UnitOfWork
@@ -216,15 +217,15 @@ class WriteSide:
     def append(self, uow: UnitOfWork) -> list[int]:
         """Insert the unit's events atomically; returns their log positions."""
         try:
-            self.keys.flush()
-            positions = list(self.log.recorder.insert_events(uow.stored) or [])
+            with storage_faults("the write"):
+                self.keys.flush()
+                return list(self.log.recorder.insert_events(uow.stored) or [])
         except IntegrityError:
             raise ConcurrentWriteError(
                 "another writer appended to one of these streams first; nothing was written"
             ) from None
         except PersistenceError as e:
             raise MemoryESError(f"the event log refused the write: {type(e).__name__}") from e
-        return positions
 
     def publish(self, uow: UnitOfWork) -> None:
         """After a successful append: the unit's copies become the committed states."""

@@ -18,6 +18,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from memory_es.choices import CheckResult
 from memory_es.clock import to_micros
 from memory_es.domain.validation import CLASSIFICATION_RANK, CLASSIFICATIONS
 from memory_es.errors import IntegrityViolation
@@ -86,6 +87,7 @@ class RecallIndex:
         self._saved_at = time.monotonic()
         self._closed = False
         self._reset()
+        persist.temp_path(self.path).unlink(missing_ok=True)  # a crash mid-write left it
         self._load()
         self.catch_up()
         if self.rebuilt is not None or self._unsaved:
@@ -343,7 +345,10 @@ class RecallIndex:
         residues = (indexed + [f"orphan vector {label}" for label in orphans[:20]]
                     + [f"row of {f}" for f in in_rows if f not in indexed])
         pending = ["recall.npz not rewritten since the last removal"] if self._unsaved else []
-        result = "residue" if residues else "pending" if pending else "clean"
+        leftover = persist.temp_path(self.path)
+        if leftover.exists():
+            residues.append(f"leftover {leftover.name}")
+        result = CheckResult.verdict(residues, pending)
         return StoreCheck(
             name=self.name,
             method="look the facts up in the FAISS id map, the keyword index and the "

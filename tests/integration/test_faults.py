@@ -1,0 +1,141 @@
+"""Storage faults and crash leftovers (SPEC §14): typed errors, nothing half-written, and no
+plaintext left behind in side files.
+
+The faults are real: a child process runs under a file-size limit (``RLIMIT_FSIZE``, so
+SQLite and DuckDB hit ``EFBIG`` as on a full disk), or is SIGKILLed in the middle of an
+export; the parent then reopens the store and checks what is on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import memory_es
+from memory_es import InvalidInput, StorageUnavailable
+
+ROOT = Path(__file__).resolve().parents[2]
+T = "acme"
+
+FULL_DISK = textwrap.dedent("""
+    import json, resource, signal, sys
+    import memory_es
+    folder, limit = sys.argv[1], int(sys.argv[2])
+    store = memory_es.open(folder)
+    store.assert_fact("acme", "user:alex", "home.city", "Detroit")
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a full disk: writes fail with EFBIG
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    try:
+        for i in range(100_000):
+            store.assert_fact("acme", f"user:u{i}", "bio.text", "x" * 4000)
+    except memory_es.MemoryESError as e:
+        print(json.dumps({"error": type(e).__name__, "is_os_error": isinstance(e, OSError),
+                          "message": str(e), "written": i}))
+    except BaseException as e:
+        print(json.dumps({"error": type(e).__name__, "message": str(e)[:200]}))
+""")
+
+KILLED_EXPORT = textwrap.dedent("""
+    import os, signal, sys
+    import memory_es
+    import projections.views as views
+    folder, target = sys.argv[1], sys.argv[2]
+    store = memory_es.open(folder)
+    store.assert_fact("acme", "user:alex", "home.city", "zqm-export-marker")
+
+    def die(src, dst):
+        sys.stdout.flush()
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    views.os.replace = die  # killed after the temporary file is written, before its rename
+    store.export(target, "acme")
+""")
+
+
+def run(script: str, *args: object) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", script, *map(str, args)], env=env,
+                          capture_output=True, text=True, timeout=240, check=False)
+
+
+def test_full_disk_is_storage_unavailable_and_loses_nothing_committed(tmp_path: Path) -> None:
+    """When the disk fills, the write raises StorageUnavailable (an OSError too), and every
+    write that returned a receipt before it is still there after a reopen."""
+    folder = tmp_path / "m"
+    done = run(FULL_DISK, folder, 4 * 1024 * 1024)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["error"] == "StorageUnavailable", (result, done.stderr[-2000:])
+    assert result["is_os_error"]
+    assert "x" * 40 not in result["message"]
+    with memory_es.open(folder) as store:
+        assert store.audit_verify().ok
+        assert len(store.current(T)) == result["written"] + 1
+
+
+def test_export_into_an_unusable_folder_leaves_no_file(tmp_path: Path) -> None:
+    """An export whose target folder cannot exist raises a typed error and writes nothing."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where a folder should be")
+    with memory_es.open(tmp_path / "m") as store:
+        store.assert_fact(T, "user:alex", "home.city", "Detroit")
+        with pytest.raises(StorageUnavailable):
+            store.export(blocker / "snap.parquet", T)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m", "not-a-folder"]
+
+
+def test_export_killed_before_its_rename_is_cleaned_up_on_open(tmp_path: Path) -> None:
+    """A SIGKILL mid-export leaves a temporary file of plaintext outside the store; the next
+    open removes it (it was registered before it was written)."""
+    folder, target = tmp_path / "m", tmp_path / "out" / "snap.parquet"
+    killed = run(KILLED_EXPORT, folder, target)
+    assert killed.returncode == -9, killed.stderr[-2000:]
+    leftover = target.with_name(target.name + ".tmp")
+    assert leftover.exists() and b"zqm-export-marker" in leftover.read_bytes()
+    with memory_es.open(folder) as store:
+        assert not leftover.exists()
+        assert not target.exists()
+        receipt = store.purge(T, "user:alex")
+        assert receipt.report is not None and receipt.report.complete
+
+
+def test_rebuild_side_files_are_removed_on_open_and_counted_until_then(tmp_path: Path) -> None:
+    """Side files of a rebuild killed mid-way are removed when the store opens; while they
+    exist, a purge's residue report names them and is not complete."""
+    folder = tmp_path / "m"
+    with memory_es.open(folder) as store:
+        store.assert_fact(T, "user:alex", "home.city", "zqm-rebuild-marker")
+    side = folder / "views.duckdb.rebuild.wal"
+    side.write_bytes(b"zqm-rebuild-marker")
+    with memory_es.open(folder) as store:
+        assert not side.exists()
+        side.write_bytes(b"zqm-rebuild-marker")  # as if left by this process's own crash
+        report = store.purge(T, "user:alex").report
+        assert report is not None and not report.complete
+        leftovers = next(s for s in report.stores if s.name == "leftovers")
+        assert leftovers.result == "residue" and str(side) in leftovers.residues
+
+
+def test_values_beyond_the_limits_are_invalid_input(tmp_path: Path) -> None:
+    """Huge integers, non-finite floats and over-long values are InvalidInput, not a driver
+    error, and append nothing."""
+    with memory_es.open(tmp_path / "m") as store:
+        for value in (10**5000, 2**63, -(2**63), float("inf"), "x" * (64 * 1024 + 1)):
+            with pytest.raises(InvalidInput):
+                store.assert_fact(T, "user:alex", "n.v", value)
+        assert store.log_position() == 0
+        store.assert_fact(T, "user:alex", "n.v", 2**63 - 1)
+        assert [f.value for f in store.current(T)] == [2**63 - 1]
+
+
+def test_a_folder_that_cannot_be_a_folder_is_storage_unavailable(tmp_path: Path) -> None:
+    """Opening a store where a file stands in the way raises StorageUnavailable."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StorageUnavailable):
+        memory_es.open(blocker / "m")
