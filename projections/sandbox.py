@@ -74,10 +74,9 @@ class Sandbox:
                                " the views are derived from the log and change only through it")
         con = self._con.cursor()
         try:
-            for name, rows in self._snapshot.items():
-                if tenant is not None:
-                    rows = rows.filter(pc.equal(rows["tenant"], pa.scalar(tenant, pa.string())))
-                con.register(name, rows)
+            for name, table in self._snapshot.items():
+                con.register(name, table if tenant is None else table.filter(
+                    pc.equal(table["tenant"], pa.scalar(tenant, pa.string()))))
             for name in ("memory_es_now", "memory_es_valid_at", "memory_es_known_at"):
                 con.execute(f"SET VARIABLE {name} = make_timestamptz({int(now)}::BIGINT)")
             con.execute("BEGIN TRANSACTION")
