@@ -534,7 +534,8 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
                 raise InvalidInput("give a folder for the embedded store, or dsn= for PostgreSQL")
             folder = Path(path)
             folder.mkdir(parents=True, exist_ok=True)
-            master, default_key = load_master_key(key_file, folder / "master.key")
+            master, default_key = load_master_key(key_file, folder / "master.key",
+                                                  create=not (folder / "keys.db").exists())
             log = SqliteEventLog(folder, master)
         runtime: Runtime | None = None
         try:

@@ -162,9 +162,40 @@ def cmd_verify_erasure(store: MemoryStore, args: argparse.Namespace, out: Output
 
 
 def cmd_audit_verify(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    r = store.audit_verify()
+    anchor = None
+    if args.anchor is not None:
+        try:
+            anchor = json.loads(Path(args.anchor).read_text())
+        except (OSError, ValueError) as e:
+            raise InvalidInput(f"cannot read the anchor file {args.anchor}: {e}") from e
+    r = store.audit_verify(anchor=anchor)
     out.data(r.model_dump(mode="json"), render.audit_text(r))
     return 0 if r.ok else 1
+
+
+def cmd_anchor(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    target = Path(args.file).resolve()
+    if target.is_relative_to(Path(store.path).resolve()):
+        raise InvalidInput("keep the anchor outside the store's folder: a restore or a "
+                           "truncation of the folder would take the anchor with it")
+    anchor = store.anchor()
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        tmp.write_text(anchor.model_dump_json(indent=2) + "\n")
+        tmp.replace(target)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise InvalidInput(f"cannot write the anchor to {target}: {e.strerror}") from e
+    out.data({"file": str(target), "position": anchor.position, "streams": len(anchor.heads)},
+             f"anchor at log position {anchor.position} ({len(anchor.heads)} streams) "
+             f"written to {target}")
+
+
+def cmd_rotate_master_key(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    count = store.rotate_master_key(args.new_key_file)
+    out.data({"rewrapped": count, "key_file": str(Path(args.new_key_file).resolve())},
+             f"{count} wrapped keys and secrets re-wrapped; open the store with "
+             f"--key-file {args.new_key_file} (or MEMORY_ES_KEY_FILE) from now on")
 
 
 def cmd_receipts(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:

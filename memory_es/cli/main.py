@@ -184,7 +184,17 @@ COMMANDS: tuple[Command, ...] = (
             c.cmd_verify_erasure),
     Command("audit-verify",
             "recompute the log's hash chains and the receipt chain (exit 1 on a problem)",
-            handler=c.cmd_audit_verify),
+            (arg("--anchor", metavar="FILE",
+                 help="an anchor file from 'anchor': also report what is missing before it"),),
+            c.cmd_audit_verify),
+    Command("anchor",
+            "write a signed head record of the log to FILE, to keep outside the store",
+            (arg("file", help="where to write the anchor (outside the store's folder)"),),
+            c.cmd_anchor),
+    Command("rotate-master-key",
+            "re-wrap every live key under a fresh master key written to NEW_KEY_FILE",
+            (arg("new_key_file", help="a path that does not exist yet"),),
+            c.cmd_rotate_master_key),
     Command("replay", "belief at --known-at rebuilt from the log alone (audit read)", (
         time_arg("--known-at", required=True), time_arg("--valid-at"),
         arg("--out", metavar="PATH", help="write Parquet instead of printing"),
@@ -249,6 +259,8 @@ def global_options() -> tuple[Arg, ...]:
         arg("--views", metavar="PATH", default=None,
             help="with --dsn: local folder for the DuckDB views"),
         arg("--schema", default=None, help="with --dsn: PostgreSQL schema (default public)"),
+        arg("--key-file", metavar="PATH", default=None,
+            help="the master key file (default $MEMORY_ES_KEY_FILE, else <folder>/master.key)"),
         arg("--json", action="store_true", default=False,
             help="print JSON for scripts instead of tables"),
     )
@@ -282,11 +294,11 @@ def opened(args: argparse.Namespace) -> Iterator[MemoryStore]:
     dsn = args.dsn or os.environ.get(DSN_ENV) or None
     if dsn:
         views = args.views or args.store
-        store = open_store(dsn=dsn, views=views, schema=args.schema)
+        store = open_store(dsn=dsn, views=views, schema=args.schema, key_file=args.key_file)
     else:
         if args.views or args.schema:
             raise InvalidInput("--views and --schema go with --dsn (PostgreSQL)")
-        store = open_store(args.store)
+        store = open_store(args.store, key_file=args.key_file)
     try:
         yield store
     finally:

@@ -84,8 +84,8 @@ def create_key_file(path: Path) -> MasterKey:
     return MasterKey(material)
 
 
-def load_master_key(key_file: str | os.PathLike[str] | None,
-                    default_file: Path) -> tuple[MasterKey, Path | None]:
+def load_master_key(key_file: str | os.PathLike[str] | None, default_file: Path, *,
+                    create: bool = True) -> tuple[MasterKey, Path | None]:
     """Key file given > ``MEMORY_ES_KEY_FILE`` > ``MEMORY_ES_MASTER_KEY`` > default file.
 
     The default file is created (mode 0600) on first use, so the embedded default works
@@ -103,6 +103,11 @@ def load_master_key(key_file: str | os.PathLike[str] | None,
     if env_value:
         return MasterKey(_parse(env_value, KEY_ENV)), None
     if not default_file.exists():
+        if not create:
+            raise InvalidInput(
+                f"no master key at {default_file}, and this store already has keys: open it "
+                "with key_file= (or MEMORY_ES_KEY_FILE) naming its key file, e.g. the one a "
+                "rotation wrote")
         default_file.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(default_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as fh:

@@ -360,3 +360,25 @@ def test_replay_and_history(cli: Cli, tmp_path: Path) -> None:
     assert history[0]["value"] == "Detroit"
     assert len(history) >= 2
     assert "recorded_at" in cli.ok("history", "acme", first["fact_id"]).splitlines()[0]
+
+
+def test_anchor_rotate_and_audit_against_the_anchor(cli: Cli, tmp_path: Path) -> None:
+    """`anchor` writes a signed head outside the store (refused inside it), `audit-verify
+    --anchor` checks against it, and `rotate-master-key` moves the store to a new key file
+    that later commands name with --key-file."""
+    cli.json("assert", "acme", "user:alex", "home.city", "Detroit")
+    assert "outside" in cli.fails("anchor", str(cli.store / "inside.json"))
+    written = cli.json("anchor", str(tmp_path / "anchor.json"))
+    assert written["position"] >= 1 and (tmp_path / "anchor.json").exists()
+    assert cli.json("audit-verify", "--anchor", str(tmp_path / "anchor.json"))["anchor_checked"]
+    new_key = tmp_path / "new.key"
+    assert cli.json("rotate-master-key", str(new_key))["rewrapped"] >= 1
+    assert not (cli.store / "master.key").exists()
+    facts = cli.json("--key-file", str(new_key), "current", "acme")
+    assert [f["value"] for f in facts] == ["Detroit"]
+    report = cli.json("--key-file", str(new_key), "audit-verify", "--anchor",
+                      str(tmp_path / "anchor.json"))
+    assert report["ok"]
+    code, _, err = cli.run("current", "acme")  # without the new key: refused, nothing made
+    assert code == 2 and "key_file" in err
+    assert not (cli.store / "master.key").exists()
