@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from memory_es.clock import from_micros
-from memory_es.crypto.keystore import chain_key_id
-from memory_es.crypto.mapper import chain_hash, parse_body
+from memory_es.crypto.keystore import KeyStore, chain_key_id
+from memory_es.crypto.mapper import SealingMapper, chain_hash, parse_body
 from memory_es.crypto.sealing import DataKey
 from memory_es.domain.control import AttributeDef
 from memory_es.domain.entity import EntityState
@@ -24,14 +24,22 @@ from memory_es.domain.events import DomainEvent
 from memory_es.ids import uuid7_str
 from memory_es.models import Receipt
 
-if TYPE_CHECKING:
-    from memory_es.write.side import WriteSide
+class Streams(Protocol):
+    """What a unit needs of the write side: committed states, keys, the sealing mapper and
+    the declared attributes (:class:`memory_es.write.side.WriteSide` provides them)."""
+
+    keys: KeyStore
+    mapper: SealingMapper
+
+    def load(self, stream_id: str) -> EntityState: ...
+
+    def attribute(self, tenant: str, attribute: str) -> AttributeDef: ...
 
 
 class UnitOfWork:
     """Touched stream states (copies) and the sealed events staged for one commit."""
 
-    def __init__(self, side: WriteSide, recorded_at: int) -> None:
+    def __init__(self, side: Streams, recorded_at: int) -> None:
         self.side = side
         self.recorded_at = recorded_at
         self.states: dict[str, EntityState] = {}
