@@ -24,6 +24,7 @@ from memory_es.domain.events import DomainEvent
 from memory_es.ids import uuid7_str
 from memory_es.models import Receipt
 
+
 class Streams(Protocol):
     """What a unit needs of the write side: committed states, keys, the sealing mapper and
     the declared attributes (:class:`memory_es.write.side.WriteSide` provides them)."""
