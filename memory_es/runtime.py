@@ -30,12 +30,14 @@ class Runtime:
 
     def __init__(self, log: EventLog, folder: Path, clock: ClockFn | None = None,
                  views_settings: dict[str, str] | None = None,
-                 embedder: Embedder | None = None, default_key_file: Path | None = None
-                 ) -> None:
+                 embedder: Embedder | None = None, default_key_file: Path | None = None,
+                 anchor_file: Path | None = None) -> None:
         self.log = log
         self.folder = folder
         self.default_key_file = default_key_file
         """The master key's file when it is the default one beside the data (else None)."""
+        self.anchor_file = anchor_file
+        """Where a fresh anchor is written after every destructive operation (optional)."""
         self.lock = threading.RLock()
         self.clock = TransactionClock(clock)
         self.side = WriteSide(log, self.clock)

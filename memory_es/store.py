@@ -9,6 +9,7 @@ returns a receipt; a read first lets the projections catch up with the log
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -51,6 +52,8 @@ from projections.catchup import Progress
 from projections.embedder import Embedder
 from projections.recall import recall as recall_query
 from projections.rows import rows_to_facts
+
+ANCHOR_ENV = "MEMORY_ES_ANCHOR_FILE"
 
 
 class _Writes:
@@ -337,9 +340,11 @@ class MemoryStore(_Writes):
         if fact_id is not None:
             stream_of(fact_id)
         self.runtime.check_open()
-        return self._erasure.purge(tenant, entity, fact_id, confirm=confirm, motive=motive,
-                                   requested_by=requested_by, op=DestructiveOp.PURGE,
-                                   reason=reason)
+        receipt = self._erasure.purge(tenant, entity, fact_id, confirm=confirm, motive=motive,
+                                      requested_by=requested_by, op=DestructiveOp.PURGE,
+                                      reason=reason)
+        self._anchor_after_erasure()
+        return receipt
 
     def erase(self, tenant: str, entity: str | None = None, *, motive: str,
               requested_by: str | None = None, fact_id: str | None = None,
@@ -349,8 +354,16 @@ class MemoryStore(_Writes):
         check_tenant(tenant)
         check_text("reason", reason, c.REASON_LIMIT)
         self.runtime.check_open()
-        return self._erasure.erase(tenant, entity, fact_id, motive=motive,
-                                   requested_by=requested_by, confirm=confirm, reason=reason)
+        receipt = self._erasure.erase(tenant, entity, fact_id, motive=motive,
+                                      requested_by=requested_by, confirm=confirm, reason=reason)
+        self._anchor_after_erasure()
+        return receipt
+
+    def _anchor_after_erasure(self) -> None:
+        if self.runtime.anchor_file is not None:
+            with self.runtime.lock:
+                integrity.write_anchor(self.runtime, self._erasure.receipts,
+                                       self.runtime.anchor_file)
 
     def verify_erasure(self, receipt: DeletionReceipt | dict[str, Any]) -> ErasureReport:
         """Check every store again for what the receipt's purge removed (a residue report)."""
@@ -503,7 +516,8 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
                views: str | Path | None = None, clock: ClockFn | None = None,
                key_file: str | Path | None = None, schema: str | None = None,
                views_settings: dict[str, str] | None = None,
-               embedder: Embedder | None = None) -> MemoryStore:
+               embedder: Embedder | None = None,
+               anchor_file: str | Path | None = None) -> MemoryStore:
     """Open (or create) a store.
 
     Args:
@@ -518,7 +532,10 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
             ``force_compression='uncompressed'`` so a byte scan sees what compression hides).
         embedder: the recall embedder (default: the deterministic hashing embedder; the
             ``semantic`` extra offers ``projections.embedder.SentenceEmbedder``).
+        anchor_file: after every purge or erase, write a fresh signed anchor there
+            (default ``MEMORY_ES_ANCHOR_FILE``; keep it outside the store's folder).
     """
+    anchor_path = anchor_file or os.environ.get(ANCHOR_ENV) or None
     with storage_faults("opening the store"):
         if dsn is not None:
             if path is not None:
@@ -539,7 +556,8 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
             log = SqliteEventLog(folder, master)
         runtime: Runtime | None = None
         try:
-            runtime = Runtime(log, folder, clock, views_settings, embedder, default_key)
+            runtime = Runtime(log, folder, clock, views_settings, embedder, default_key,
+                              None if anchor_path is None else Path(anchor_path))
             ErasureService(runtime).finish_pending()  # before the views see the log
             keys.reconcile_deletions(runtime)  # a restored key store must not revive anyone
             runtime.start()

@@ -230,6 +230,37 @@ def cmd_served(store: MemoryStore, args: argparse.Namespace, out: Output) -> Non
                render.served_table)
 
 
+# pictures and the audit report (optional extra: plots) ----------------------------------
+
+def cmd_plot(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    """``plot TENANT ENTITY`` (bitemporal diagram) or ``plot chain TENANT FACT_ID``."""
+    from memory_es import plots  # noqa: PLC0415  (optional extra: plots)
+
+    words = list(args.target)
+    if len(words) == 3 and words[0] == "chain":
+        if args.attribute is not None:
+            raise InvalidInput("--attribute goes with 'plot TENANT ENTITY', not 'plot chain'")
+        figure, what = plots.chain(store, words[1], words[2]), "drift chain"
+    elif len(words) == 2:
+        figure = plots.bitemporal(store, words[0], words[1], args.attribute)
+        what = "bitemporal diagram"
+    else:
+        raise InvalidInput("usage: plot TENANT ENTITY [--attribute A] --out FILE, or"
+                           " plot chain TENANT FACT_ID --out FILE")
+    path = plots.save(figure, args.out)
+    out.data({"path": str(path), "figure": what}, render.wrote_text(what, path))
+
+
+def cmd_report(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    from memory_es import report  # noqa: PLC0415  (optional extra: plots)
+
+    anchor = report.load_anchor(args.anchor) if args.anchor else None
+    path = report.write(store, args.tenant, args.out, entity=args.entity,
+                        as_of=args.as_of or (), anchor=anchor)
+    out.data({"path": str(path), "sections": list(report.SECTIONS)},
+             render.wrote_text("audit report", path))
+
+
 # reads ----------------------------------------------------------------------------------
 
 def cmd_current(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:

@@ -227,6 +227,21 @@ COMMANDS: tuple[Command, ...] = (
     Command("served", "consumption receipts: who was given which facts",
             (TENANT, time_arg("--since"), arg("--fact-id")), c.cmd_served),
     Command("receipts", "the deletion receipts of the audit log", handler=c.cmd_receipts),
+    Command("plot",
+            "draw a picture as PNG or SVG: 'plot TENANT ENTITY [--attribute A]' (bitemporal"
+            " diagram) or 'plot chain TENANT FACT_ID' (drift chain timeline)", (
+                arg("target", nargs="+", metavar="ARG",
+                    help="TENANT ENTITY, or: chain TENANT FACT_ID"),
+                arg("--attribute", help="only this attribute (bitemporal diagram)"),
+                arg("--out", required=True, metavar="FILE", help="FILE.png or FILE.svg"),
+            ), c.cmd_plot),
+    Command("report", "write a self-contained HTML audit report (no network when opened)", (
+        TENANT, arg("--entity", help="one canonical entity (default: every entity)"),
+        arg("--anchor", metavar="FILE", help="an anchor file to check the audit log against"),
+        time_arg("--as-of", action="append",
+                 help="show the belief at this time (repeatable; default: the last changes)"),
+        arg("--out", required=True, metavar="FILE", help="FILE.html"),
+    ), c.cmd_report),
     Command("mcp", "serve the text interface as MCP tools over stdio",
             (arg("tenant", help="the one tenant this server acts for"),), c.cmd_mcp),
     Command("bench", "run the benchmark suite (memory-es bench --help)", raw=bench.main),

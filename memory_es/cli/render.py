@@ -199,6 +199,11 @@ def served_table(records: Sequence[Any]) -> str:
             if rows else "(nothing served)")
 
 
+def wrote_text(what: str, path: Path) -> str:
+    """One line naming a file a command wrote (a figure, a report) and its size."""
+    return f"wrote the {what} to {path} ({path.stat().st_size:,} bytes)"
+
+
 def sql_text(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
     if not columns:
         return "(no result)"

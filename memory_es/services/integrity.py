@@ -10,7 +10,9 @@ before that head is missing (truncation or rollback of the newest records).
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -20,6 +22,7 @@ from memory_es.clock import from_micros
 from memory_es.crypto.mapper import chain_hash
 from memory_es.domain.events import CLEAR_TOPICS, EntityPurged, FactChainPurged
 from memory_es.errors import IntegrityViolation, InvalidInput
+from memory_es.faults import storage_faults
 from memory_es.models import Anchor, AuditReport
 from memory_es.runtime import Runtime
 from memory_es.services.receipts import ReceiptChain, canonical_json
@@ -150,6 +153,21 @@ def make_anchor(rt: Runtime, receipts: ReceiptChain) -> Anchor:
                   receipts=(int(last.get("seq", 0)), str(last.get("hash", ""))),
                   at=from_micros(rt.now()), public_key=receipts.public_key)
     return body.model_copy(update={"signature": receipts.sign(anchor_digest(body))})
+
+
+def write_anchor(rt: Runtime, receipts: ReceiptChain, path: Path) -> Anchor:
+    """Anchor now and write it to ``path`` atomically (a temporary file, then a rename)."""
+    anchor = make_anchor(rt, receipts)
+    tmp = path.with_name(path.name + ".tmp")
+    with storage_faults(f"writing the anchor to {path.name}"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            tmp.write_text(anchor.model_dump_json(indent=2) + "\n")
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    return anchor
 
 
 def anchor_digest(anchor: Anchor) -> str:

@@ -80,7 +80,7 @@ def test_rotation_leaves_the_old_master_key_opening_nothing(
     store.assert_fact(T, "user:bea", "home.city", "Oslo")
     store.purge(T, "user:bea")
     anchor = store.anchor()
-    wrapped_before = {str(k): bytes(w) for k, w in backend.key_store_rows(  # type: ignore[call-overload]
+    wrapped_before = {str(k): bytes(w) for k, w in backend.key_store_rows(
         "SELECT key_id, wrapped FROM me_keys WHERE parent IS NULL")}
     new_key = tmp_path / "rotated.key"
     assert store.rotate_master_key(new_key) >= len(wrapped_before)
@@ -95,9 +95,9 @@ def test_rotation_leaves_the_old_master_key_opening_nothing(
     assert [f.value for f in reopened.current(T, entity="user:alex")] == ["Detroit"]
     report = reopened.audit_verify(anchor=anchor)
     assert report.ok and report.anchor_checked, report.problems
-    after = dict(backend.key_store_rows(  # type: ignore[arg-type]
+    after = dict(backend.key_store_rows(
         "SELECT key_id, wrapped FROM me_keys WHERE parent IS NULL"))
-    assert not set(map(bytes, after.values())) & set(wrapped_before.values())  # type: ignore[arg-type]
+    assert not set(map(bytes, after.values())) & set(wrapped_before.values())
     if backend.name == "sqlite":
         raw = b"".join(p.read_bytes() for p in backend.folder.iterdir()
                        if p.name.startswith("keys.db"))
@@ -154,3 +154,21 @@ def test_forged_anchor_is_refused(backend: Backend, clock: FakeClock) -> None:
     anchor["public_key"] = os.urandom(32).hex()
     with pytest.raises(IntegrityViolation):
         store.audit_verify(anchor=anchor)
+
+
+def test_automatic_anchor_after_each_purge(tmp_path: Path, clock: FakeClock) -> None:
+    """With anchor_file=, every purge leaves a fresh signed anchor there, which the next
+    audit checks against."""
+    import memory_es
+
+    anchor_file = tmp_path / "outside" / "anchor.json"
+    with memory_es.open(tmp_path / "m", clock=clock, anchor_file=anchor_file) as store:
+        store.assert_fact(T, "user:alex", "home.city", "Detroit")
+        store.purge(T, "user:alex")
+        first = json.loads(anchor_file.read_text())
+        store.assert_fact(T, "user:bea", "home.city", "Oslo")
+        store.purge(T, "user:bea")
+        second = json.loads(anchor_file.read_text())
+        assert second["position"] > first["position"]
+        assert second["receipts"][0] == 2
+        assert store.audit_verify(anchor=second).ok
