@@ -53,6 +53,10 @@ class StoreLocked(MemoryESError, BlockingIOError):
     """Another process holds the embedded store open for writing."""
 
 
+class ReadOnlyStore(MemoryESError, PermissionError):
+    """The store was opened with ``read_only=True``: it reads, it does not write."""
+
+
 class QualityRejected(InvalidInput):
     """A note failed its write gate; ``score`` and ``issues`` say why."""
 

@@ -161,7 +161,20 @@ class PostgresEventLog(EventLog):
             raise InvalidInput("schema must be a plain identifier (letters, digits, '_')")
         env = Environment(APP_NAME, _postgres_settings(dsn, self.schema))
         try:
-            # Two processes creating the schema at once: one wins, the other sees it.
+            guard = psycopg.connect(dsn, autocommit=True)
+        except psycopg.Error as e:
+            raise MemoryESError(f"cannot open the event log on PostgreSQL: {_reason(e)}") from e
+        # Processes opening a fresh database at once would race on its DDL (the tables,
+        # the key store's rows): one session-level advisory lock per schema orders them.
+        try:
+            guard.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"memory_es:{self.schema}",))
+            self._open(dsn, env, master, psycopg)
+        finally:
+            with contextlib.suppress(Exception):
+                guard.close()  # closing the session releases the advisory lock
+
+    def _open(self, dsn: str, env: Environment, master: MasterKey, psycopg: Any) -> None:
+        try:
             with (psycopg.connect(dsn, autocommit=True) as conn,
                   contextlib.suppress(psycopg.errors.UniqueViolation)):
                 conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')

@@ -176,3 +176,15 @@ class Anchor(_Model):
     at: datetime
     public_key: str = Field(description="hex Ed25519 key that signed it")
     signature: str = ""
+
+
+class Replica(_Model):
+    """A views replica (a process's DuckDB views and recall index) in the registry."""
+
+    id: str
+    views: str = Field(description="its views folder")
+    host: str
+    applied: int = Field(description="log position its views have applied")
+    compacted: int = Field(description="log position up to which its files were rewritten")
+    heartbeat_at: datetime
+    this_process: bool = False

@@ -3,17 +3,24 @@
 
 It owns the parts that must be shared and replaced together: the event log and key
 store, the transaction clock, the store lock, the write side and its commit path, the
-DuckDB views and the recall index that follows them.
+DuckDB views and the recall index that follows them, and this process's entry in the
+replica registry (every views replica is part of the erasure proof, SPEC §13).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import socket
 import threading
+import time
+import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from memory_es.clock import ClockFn, TransactionClock
 from memory_es.crypto.keystore import KeyStore
+from memory_es.domain.events import EntityPurged, FactChainPurged
 from memory_es.errors import StoreClosed
 from memory_es.eventlog import EventLog
 from memory_es.faults import storage_faults
@@ -24,6 +31,24 @@ from projections.embedder import Embedder
 from projections.recall import RecallIndex
 from projections.views import Views
 
+PURGE_TOPICS = (EntityPurged.TOPIC, FactChainPurged.TOPIC)
+HEARTBEAT_EVERY = 1.0
+"""Seconds between two registry updates of this replica (always after a compaction)."""
+REPLICA_TIMEOUT = float(os.environ.get("MEMORY_ES_REPLICA_TIMEOUT", "120"))
+"""A replica whose heartbeat is older than this is reported ``unreachable``, never clean."""
+
+
+def replica_identity(folder: Path) -> str:
+    """The stable id of the views replica in ``folder`` (made on its first open)."""
+    path = folder / "replica.id"
+    if path.exists():
+        return path.read_text().strip()
+    replica_id = f"r-{uuid.uuid4().hex[:12]}"
+    tmp = folder / "replica.id.tmp"
+    tmp.write_text(replica_id + "\n")
+    os.replace(tmp, path)
+    return replica_id
+
 
 class Runtime:
     """One open store's parts, wired once."""
@@ -31,32 +56,46 @@ class Runtime:
     def __init__(self, log: EventLog, folder: Path, clock: ClockFn | None = None,
                  views_settings: dict[str, str] | None = None,
                  embedder: Embedder | None = None, default_key_file: Path | None = None,
-                 anchor_file: Path | None = None) -> None:
+                 anchor_file: Path | None = None, read_only: bool = False,
+                 on_close: Callable[[], None] | None = None) -> None:
         self.log = log
         self.folder = folder
         self.default_key_file = default_key_file
         """The master key's file when it is the default one beside the data (else None)."""
         self.anchor_file = anchor_file
         """Where a fresh anchor is written after every destructive operation (optional)."""
+        self.read_only = read_only
+        """A reader beside the writer: its own views replica, no writes."""
         self.lock = threading.RLock()
         self.clock = TransactionClock(clock)
         self.side = WriteSide(log, self.clock)
         self.writes = WriteService(self.side, self.clock, self.lock)
         folder.mkdir(parents=True, exist_ok=True)
         self.views = Views(folder, log.recorder, self.side.mapper, views_settings)
+        self.replica_id = replica_identity(folder)
+        self.host = socket.gethostname()
+        self.compacted = 0
+        """The log position up to which this replica's files were rewritten after purges."""
         self._closed = False
         self._embedder = embedder
+        self._on_close = on_close
+        self._last_beat = 0.0
         self.recall: RecallIndex
         self.erasables: list[RecallIndex] = []
 
     def start(self) -> None:
-        """Catch the views up and open the recall index that follows them. Separate from
-        construction: crash recovery (unfinished shreddings) must run before the first
+        """Register this replica, catch the views up (compacting after any purge they
+        applied, a crash's unfinished one included) and open the recall index. Separate
+        from construction: crash recovery of shreddings must run before the first
         catch-up, and it belongs to the erasure service, which sits above the runtime."""
-        self.views.catch_up()
+        self.keys.register_replica(self.replica_id, str(self.folder.resolve()), self.host)
+        for replica_id, _, _, _, compacted, _ in self.keys.replicas():
+            if replica_id == self.replica_id:
+                self.compacted = compacted
         self.recall = RecallIndex(lambda: self.views.con, self.folder, self._embedder)
         self.views.catchup.followers.append(self.recall.follow)
         self.erasables.append(self.recall)
+        self.catch_up()
 
     @property
     def keys(self) -> KeyStore:
@@ -74,10 +113,42 @@ class Runtime:
         return self.clock.now()
 
     def catch_up(self, progress: Progress | None = None) -> int:
-        """Bring every projection up to the log's head (read-your-writes)."""
+        """Bring every projection up to the log's head (read-your-writes). When a purge was
+        applied since this replica last rewrote its files, rewrite them now: a replica
+        holds plaintext until it has, and the erasure proof waits for it."""
         self.check_open()
         with self.lock, storage_faults("updating the views"):
-            return self.views.catch_up(progress)
+            applied = self.views.catch_up(progress)
+            if applied:
+                self._observe_head()
+            if self._purged_since(self.compacted):
+                self.compact_views()
+            else:
+                self.beat()
+            return applied
+
+    def _observe_head(self) -> None:
+        """Read time never lags what the views show: another process's writes carry its
+        transaction times, which this clock has not handed out (a read after their write
+        must see it, even with a clock that stands still)."""
+        head = self.views.position()
+        tail = self.log.recorder.select_notifications(start=head, limit=1)
+        if tail:
+            self.clock.observe(self.side.mapper.header(tail[0])[0])
+
+    def _purged_since(self, position: int) -> bool:
+        head = self.views.position()
+        if head <= position:
+            return False
+        return bool(self.log.recorder.select_notifications(
+            start=position + 1, limit=1, stop=head, topics=PURGE_TOPICS))
+
+    def beat(self, *, force: bool = False) -> None:
+        """Tell the registry how far this replica has applied and compacted the log."""
+        now = time.monotonic()
+        if force or now - self._last_beat >= HEARTBEAT_EVERY:
+            self._last_beat = now
+            self.keys.heartbeat(self.replica_id, self.views.position(), self.compacted)
 
     def rebuild(self, progress: Progress | None = None) -> int:
         self.check_open()
@@ -85,15 +156,22 @@ class Runtime:
             self.side.forget_cached()
             replayed = self.views.rebuild(progress)
             self.recall.rebuild()
+            self.compact_views()
             return replayed
 
-    def compact(self) -> None:
-        """Physically drop deleted bytes from every store file (SPEC §8)."""
+    def compact_views(self) -> None:
+        """Rewrite this replica's files (views, recall index) so deleted bytes go too."""
         with self.lock, storage_faults("compaction"):
-            self.log.compact()
             self.views.compact(self.clock.now())
             for erasable in self.erasables:
                 erasable.compact()
+            self.compacted = self.views.position()
+            self.beat(force=True)
+
+    def compact_log(self) -> None:
+        """Physically drop deleted bytes from the log's and the key store's files."""
+        with self.lock, storage_faults("compaction"):
+            self.log.compact()
 
     def compact_read_models(self) -> None:
         """Rewrite the read models' own files (a mask or forget dropped their entries)."""
@@ -107,13 +185,19 @@ class Runtime:
                 *(e.name for e in self.erasables), "caches", "exports", "leftovers"]
 
     def close(self) -> None:
+        """Close everything; the replica stays registered (its files still hold what it
+        applied), so a purge made while it is away is reported until it reopens."""
         if self._closed:
             return
         with self.lock:
             self._closed = True
+            with contextlib.suppress(Exception):
+                self.beat(force=True)
             for erasable in self.erasables:
                 with contextlib.suppress(Exception):
                     erasable.close()
             with contextlib.suppress(Exception):
                 self.views.close()
             self.log.close()
+            if self._on_close is not None:
+                self._on_close()

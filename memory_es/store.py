@@ -28,10 +28,11 @@ from memory_es.domain.validation import (
     check_tenant,
     check_text,
 )
-from memory_es.errors import InvalidInput, NotFound
+from memory_es.errors import InvalidInput, NotFound, ReadOnlyStore
 from memory_es.eventlog import EventLog, PostgresEventLog, SqliteEventLog
 from memory_es.faults import storage_faults
 from memory_es.ids import stream_of
+from memory_es.locks import FolderLock, first_free_slot
 from memory_es.models import (
     Anchor,
     AuditReport,
@@ -41,6 +42,7 @@ from memory_es.models import (
     Hit,
     Preview,
     Receipt,
+    Replica,
 )
 from memory_es.runtime import Runtime
 from memory_es.services import audit, integrity, keys
@@ -209,13 +211,19 @@ class MemoryStore(_Writes):
         self._text = TextInterface(self)
 
     def _submit(self, command: c.Command) -> Receipt:
-        self.runtime.check_open()
+        self._check_writable()
         return self.runtime.writes.execute(command)
+
+    def _check_writable(self) -> None:
+        self.runtime.check_open()
+        if self.runtime.read_only:
+            raise ReadOnlyStore("this store was opened with read_only=True; writes go through "
+                                "the process that holds it for writing")
 
     @contextlib.contextmanager
     def transact(self) -> Iterator[Transaction]:
         """Several operations, one atomic commit; nothing is written if the block raises."""
-        self.runtime.check_open()
+        self._check_writable()
         with self.runtime.writes.unit() as staging:
             tx = Transaction(staging)
             yield tx
@@ -339,7 +347,7 @@ class MemoryStore(_Writes):
         check_text("reason", reason, c.REASON_LIMIT)
         if fact_id is not None:
             stream_of(fact_id)
-        self.runtime.check_open()
+        self._check_writable()
         receipt = self._erasure.purge(tenant, entity, fact_id, confirm=confirm, motive=motive,
                                       requested_by=requested_by, op=DestructiveOp.PURGE,
                                       reason=reason)
@@ -353,7 +361,7 @@ class MemoryStore(_Writes):
         ``reason`` is recorded in the receipt, as for :meth:`purge`."""
         check_tenant(tenant)
         check_text("reason", reason, c.REASON_LIMIT)
-        self.runtime.check_open()
+        self._check_writable()
         receipt = self._erasure.erase(tenant, entity, fact_id, motive=motive,
                                       requested_by=requested_by, confirm=confirm, reason=reason)
         self._anchor_after_erasure()
@@ -390,7 +398,33 @@ class MemoryStore(_Writes):
         """Write a fresh master key to ``new_key_file`` (a path that must not exist yet),
         re-wrap every live key under it and remove every copy under the old key; returns
         how many wrapped rows changed. Reopen the store with ``key_file=new_key_file``."""
+        self._check_writable()
         return keys.rotate_master_key(self.runtime, new_key_file)
+
+    # replicas (SPEC §13) ------------------------------------------------------------------
+
+    def replicas(self) -> list[Replica]:
+        """Every registered views replica, with how far it applied and compacted the log."""
+        self.runtime.check_open()
+        return [Replica(id=rid, views=views, host=host, applied=applied, compacted=compacted,
+                        heartbeat_at=from_micros(beat), this_process=rid == self.runtime.replica_id)
+                for rid, views, host, applied, compacted, beat in self.runtime.keys.replicas()]
+
+    def retire_replica(self, replica_id: str) -> None:
+        """Remove a decommissioned replica from the registry (and from the proof), deleting
+        its files when they are on this machine. This process's own replica cannot retire."""
+        self.runtime.check_open()
+        if replica_id == self.runtime.replica_id:
+            raise InvalidInput("a replica cannot retire itself while it is open")
+        found = [r for r in self.replicas() if r.id == replica_id]
+        if not found:
+            raise NotFound(f"no replica {replica_id} is registered")
+        folder = Path(found[0].views)
+        if found[0].host == self.runtime.host and folder.is_dir():
+            for leftover in folder.iterdir():
+                if leftover.name.startswith(("views.duckdb", "recall.", "replica.id")):
+                    leftover.unlink(missing_ok=True)
+        self.runtime.keys.retire_replica(replica_id)
 
     def receipts(self) -> list[dict[str, Any]]:
         """The deletion receipts of the audit log, oldest first."""
@@ -482,6 +516,10 @@ class MemoryStore(_Writes):
         with self.runtime.lock:
             return audit.served(self.runtime, tenant, since, fact_id)
 
+    def projection_lag(self) -> int:
+        """Events in the log this replica has not applied yet."""
+        return max(0, self.log_position() - self.runtime.views.position())
+
     def rebuild(self, progress: Progress | None = None) -> int:
         """Replay the whole log into fresh views; returns events replayed.
 
@@ -516,7 +554,7 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
                views: str | Path | None = None, clock: ClockFn | None = None,
                key_file: str | Path | None = None, schema: str | None = None,
                views_settings: dict[str, str] | None = None,
-               embedder: Embedder | None = None,
+               embedder: Embedder | None = None, read_only: bool = False,
                anchor_file: str | Path | None = None) -> MemoryStore:
     """Open (or create) a store.
 
@@ -532,39 +570,62 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
             ``force_compression='uncompressed'`` so a byte scan sees what compression hides).
         embedder: the recall embedder (default: the deterministic hashing embedder; the
             ``semantic`` extra offers ``projections.embedder.SentenceEmbedder``).
+        read_only: read beside the process that writes: this process keeps its own views
+            replica (embedded: ``<folder>/replicas/reader-N``) and refuses writes. Without
+            it, a second process opening an embedded store gets ``StoreLocked``.
         anchor_file: after every purge or erase, write a fresh signed anchor there
             (default ``MEMORY_ES_ANCHOR_FILE``; keep it outside the store's folder).
     """
     anchor_path = anchor_file or os.environ.get(ANCHOR_ENV) or None
-    with storage_faults("opening the store"):
-        if dsn is not None:
-            if path is not None:
-                raise InvalidInput("give either a folder or dsn=, not both")
-            if views is None:
-                raise InvalidInput("with dsn=, give views= (a local folder for the DuckDB views)")
-            folder = Path(views)
-            folder.mkdir(parents=True, exist_ok=True)
-            master, default_key = load_master_key(key_file, folder / "master.key")
-            log: EventLog = PostgresEventLog(dsn, master, schema)
-        else:
-            if path is None:
-                raise InvalidInput("give a folder for the embedded store, or dsn= for PostgreSQL")
-            folder = Path(path)
-            folder.mkdir(parents=True, exist_ok=True)
-            master, default_key = load_master_key(key_file, folder / "master.key",
-                                                  create=not (folder / "keys.db").exists())
-            log = SqliteEventLog(folder, master)
-        runtime: Runtime | None = None
-        try:
-            runtime = Runtime(log, folder, clock, views_settings, embedder, default_key,
-                              None if anchor_path is None else Path(anchor_path))
-            ErasureService(runtime).finish_pending()  # before the views see the log
-            keys.reconcile_deletions(runtime)  # a restored key store must not revive anyone
-            runtime.start()
-            return MemoryStore(runtime)
-        except BaseException:
-            if runtime is not None:
-                runtime.close()
+    locks: list[FolderLock] = []
+
+    def release() -> None:
+        for held in locks:
+            held.release()
+
+    try:
+        with storage_faults("opening the store"):
+            if dsn is not None:
+                if path is not None:
+                    raise InvalidInput("give either a folder or dsn=, not both")
+                if views is None:
+                    raise InvalidInput("with dsn=, give views= (a local folder for the views)")
+                folder = Path(views)
+                locks.append(FolderLock(folder / "views.lock", f"the views folder {folder}"))
+                master, default_key = load_master_key(key_file, folder / "master.key")
+                log: EventLog = PostgresEventLog(dsn, master, schema)
             else:
-                log.close()
-            raise
+                if path is None:
+                    raise InvalidInput("give a folder for the embedded store, or dsn= for "
+                                       "PostgreSQL")
+                root = Path(path)
+                if read_only:
+                    if not (root / "events.db").exists():
+                        raise NotFound(f"no store at {root} to read")
+                    folder, slot = first_free_slot(root / "replicas", "reader", "reader")
+                    locks.append(slot)
+                else:
+                    folder = root
+                    locks.append(FolderLock(root / "writer.lock", f"the store at {root}"))
+                master, default_key = load_master_key(key_file, root / "master.key",
+                                                      create=not (root / "keys.db").exists())
+                log = SqliteEventLog(root, master)
+            runtime: Runtime | None = None
+            try:
+                runtime = Runtime(log, folder, clock, views_settings, embedder, default_key,
+                                  None if anchor_path is None else Path(anchor_path),
+                                  read_only=read_only, on_close=release)
+                if not read_only:  # recovery is the writer's: readers follow what it did
+                    ErasureService(runtime).finish_pending()  # before the views see the log
+                    keys.reconcile_deletions(runtime)  # a restored key store revives nobody
+                runtime.start()
+                return MemoryStore(runtime)
+            except BaseException:
+                if runtime is not None:
+                    runtime.close()
+                else:
+                    log.close()
+                raise
+    except BaseException:
+        release()
+        raise

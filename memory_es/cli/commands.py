@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memory_es import worker
 from memory_es.cli import render
 from memory_es.cli.render import Output
 from memory_es.errors import InvalidInput, NotFound
@@ -362,3 +364,32 @@ def cmd_rebuild(store: MemoryStore, args: argparse.Namespace, out: Output) -> No
     out.data({"events": events, "seconds": round(seconds, 3),
               "position": store.projection_position()},
              f"rebuilt the views from {events} events in {seconds:.2f} s")
+
+
+def cmd_worker(args: argparse.Namespace, out: Output) -> int:
+    dsn = args.dsn or os.environ.get("MEMORY_ES_DSN")
+    if not dsn:
+        raise InvalidInput("the worker follows a PostgreSQL log: give --dsn (or MEMORY_ES_DSN)")
+
+    def report(state: dict[str, Any]) -> None:  # one JSON object per line: a stream
+        out.line(json.dumps(state, sort_keys=True) if out.as_json else
+                 f"replica {state['replica']}: applied {state['applied']} of "
+                 f"{state['head']} (lag {state['lag']})")
+        out.out.flush()
+
+    worker.run(dsn, args.views or args.store, schema=args.schema, key_file=args.key_file,
+               interval=args.interval, max_seconds=args.max_seconds, report=report)
+    return 0
+
+
+def cmd_replicas(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    replicas = store.replicas()
+    out.data([r.model_dump(mode="json") for r in replicas], render.render_table(
+        ("id", "host", "views", "applied", "compacted", "heartbeat_at", "this"),
+        [[r.id, r.host, r.views, r.applied, r.compacted, r.heartbeat_at,
+          "*" if r.this_process else ""] for r in replicas]))
+
+
+def cmd_retire_replica(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    store.retire_replica(args.replica_id)
+    out.data({"retired": args.replica_id}, f"replica {args.replica_id} retired")

@@ -126,6 +126,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("demo", "run a short tour on a fresh store (temporary unless FOLDER)", (
         arg("folder", nargs="?", help="a new or empty folder to keep the store in"),
         arg("--keep", action="store_true", help="keep the temporary store"),
+        arg("--pictures", metavar="DIR",
+            help="write the diagrams and the audit report there (default: beside a"
+                 " temporary store)"),
     ), bare=demo.cmd_demo),
     # writes
     Command("assert", "write a fact (new, reinforce, outrank or conflict)", (
@@ -191,6 +194,16 @@ COMMANDS: tuple[Command, ...] = (
             "write a signed head record of the log to FILE, to keep outside the store",
             (arg("file", help="where to write the anchor (outside the store's folder)"),),
             c.cmd_anchor),
+    Command("worker",
+            "follow a PostgreSQL log into this process's own views replica (--dsn, --views)", (
+                arg("--interval", type=float, default=1.0,
+                    help="seconds between polls when no NOTIFY arrives (default 1)"),
+                arg("--max-seconds", type=float, help="stop after this long (default: never)"),
+            ), bare=c.cmd_worker),
+    Command("replicas", "list the registered views replicas and how far each has applied",
+            handler=c.cmd_replicas),
+    Command("retire-replica", "remove a decommissioned replica from the registry",
+            (arg("replica_id"),), c.cmd_retire_replica),
     Command("rotate-master-key",
             "re-wrap every live key under a fresh master key written to NEW_KEY_FILE",
             (arg("new_key_file", help="a path that does not exist yet"),),

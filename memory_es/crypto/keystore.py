@@ -158,6 +158,10 @@ class KeyStore:
             " stream_id TEXT NOT NULL, reshredded_at BIGINT NOT NULL)",
             "CREATE TABLE IF NOT EXISTS me_reconciled (name TEXT PRIMARY KEY,"
             " position BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS me_replicas (replica_id TEXT PRIMARY KEY,"
+            " views TEXT NOT NULL, host TEXT NOT NULL, applied BIGINT NOT NULL,"
+            " compacted BIGINT NOT NULL, heartbeat_at BIGINT NOT NULL,"
+            " registered_at BIGINT NOT NULL)",
         ):
             backend.execute(ddl)
         self._check_master()
@@ -492,6 +496,37 @@ class KeyStore:
             self.backend.execute("INSERT INTO me_names (digest, stream_id, kind) VALUES (?, ?, ?)",
                                  (digest, stream_id, kind))
             self._names[digest] = stream_id
+
+    # replicas ---------------------------------------------------------------------------
+    # Every views replica registers here, beside the keys, so that a residue report can
+    # name each one and whether it has applied a purge (SPEC §13).
+
+    def register_replica(self, replica_id: str, views: str, host: str) -> None:
+        now = time.time_ns() // 1000
+        self.backend.execute(
+            "INSERT INTO me_replicas (replica_id, views, host, applied, compacted,"
+            " heartbeat_at, registered_at) VALUES (?, ?, ?, 0, 0, ?, ?)"
+            " ON CONFLICT (replica_id) DO UPDATE SET views = excluded.views,"
+            " host = excluded.host, heartbeat_at = excluded.heartbeat_at",
+            (replica_id, views, host, now, now))
+
+    def heartbeat(self, replica_id: str, applied: int, compacted: int) -> None:
+        self.backend.execute(
+            "UPDATE me_replicas SET applied = ?, compacted = ?, heartbeat_at = ?"
+            " WHERE replica_id = ?", (applied, compacted, time.time_ns() // 1000, replica_id))
+
+    def replicas(self) -> list[tuple[str, str, str, int, int, int]]:
+        """(id, views, host, applied, compacted, heartbeat_at µs) of every replica."""
+        return [(str(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), int(r[5]))
+                for r in self.backend.execute(
+                    "SELECT replica_id, views, host, applied, compacted, heartbeat_at"
+                    " FROM me_replicas ORDER BY registered_at, replica_id")]
+
+    def retire_replica(self, replica_id: str) -> bool:
+        found = self.backend.execute("SELECT 1 FROM me_replicas WHERE replica_id = ?",
+                                     (replica_id,))
+        self.backend.execute("DELETE FROM me_replicas WHERE replica_id = ?", (replica_id,))
+        return bool(found)
 
     def names_of_stream(self, stream_id: str) -> int:
         rows = self.backend.execute("SELECT count(*) FROM me_names WHERE stream_id = ?",

@@ -44,6 +44,8 @@ class Command:
     """Base of every write request."""
 
     OP: ClassVar[str] = ""
+    RETRY: ClassVar[bool] = True
+    """Whether the write service may decide it again after losing a race to another writer."""
     idempotency_key: str | None = None
 
     def __post_init__(self) -> None:
@@ -332,6 +334,7 @@ class PurgeScope(Command):
     facts outside the scope that lose a premise and are deprecated in the same commit."""
 
     OP: ClassVar[str] = "purge"
+    RETRY: ClassVar[bool] = False  # its scope was read before: the erasure service retries
     tenant: str
     stream_id: str
     chain_id: str | None

@@ -21,11 +21,12 @@ from memory_es.domain import commands as c
 from memory_es.domain.control import needs_layer
 from memory_es.domain.events import CLEAR_TOPICS, EntityPurged, FactChainPurged
 from memory_es.domain.lifecycle import TERMINAL_STATES
-from memory_es.errors import ConfirmationRequired, InvalidInput, NotFound
+from memory_es.errors import ConcurrentWriteError, ConfirmationRequired, InvalidInput, NotFound
 from memory_es.ids import stream_of
 from memory_es.models import DeletionReceipt, ErasureReport, Preview, Receipt, StoreCheck
-from memory_es.runtime import Runtime
+from memory_es.runtime import REPLICA_TIMEOUT, Runtime
 from memory_es.services.receipts import ReceiptChain
+from memory_es.write.service import RETRIES
 
 IRREVERSIBLE: dict[Effect, list[str]] = {
     Effect.PURGE: ["destroy the entity or chain keys (content unreadable forever)",
@@ -146,34 +147,21 @@ class ErasureService:
         rt = self.runtime
         t0 = time.perf_counter()
         with rt.lock:
-            rt.catch_up()
-            scope = self.scope(tenant, entity, fact_id)
-            if scope.derived:
-                expected = self._token(op, scope)
-                if confirm is None or not hmac.compare_digest(confirm, expected):
-                    raise ConfirmationRequired(
-                        f"purge would leave {len(scope.derived)} derived fact(s) without their"
-                        " premise: call preview() and pass confirm=preview.token")
+            scope, key_ids, committed = self._append_purge(
+                tenant, entity, fact_id, confirm=confirm, motive=motive, op=op)
             whole = scope.chain_id is None
-            key_ids = ((rt.keys.keys_of_stream(scope.stream_id)
-                        or [entity_key_id(scope.stream_id)])
-                       if whole else [chain_key_id(scope.chain_id or "")])
-            committed = rt.writes.execute(c.PurgeScope(
-                tenant=tenant, stream_id=scope.stream_id, chain_id=scope.chain_id,
-                fact_ids=tuple(scope.fact_ids), key_ids=tuple(key_ids),
-                derived=tuple(scope.derived), motive=motive, op=str(op)))
             version = rt.side.load(scope.stream_id).version
             t_event = time.perf_counter()
             self._shred(scope.stream_id, version, key_ids, whole)
             rt.side.forget_cached([scope.stream_id])
             t_shred = time.perf_counter()
-            rt.catch_up()
+            rt.catch_up()  # applies the purge, then rewrites this replica's files
             rt.views.regenerate_exports(rt.now())
             t_project = time.perf_counter()
-            rt.compact()
+            rt.compact_log()
             t_compact = time.perf_counter()
             report = self.verify_scope(scope.stream_id, scope.fact_ids, key_ids, whole,
-                                       committed.recorded_at)
+                                       committed.recorded_at, committed.position)
             t_verify = time.perf_counter()
             timings = {"append_ms": (t_event - t0) * 1e3, "shred_ms": (t_shred - t_event) * 1e3,
                        "projection_ms": (t_project - t_shred) * 1e3,
@@ -183,6 +171,35 @@ class ErasureService:
                 committed, committed.op, motive, requested_by,
                 self.receipts.subject(tenant, scope.entity), scope.stream_id, scope.chain_id,
                 key_ids, len(scope.fact_ids), report, timings, reason=reason)
+
+    def _append_purge(self, tenant: str, entity: str | None, fact_id: str | None, *,
+                      confirm: str | None, motive: str | None, op: DestructiveOp
+                      ) -> tuple[Scope, list[str], Receipt]:
+        """Work out the scope and append the purge event; when another writer appended to
+        the stream in between, the scope is worked out again (a preview's token then no
+        longer matches, as it should)."""
+        rt = self.runtime
+        for attempt in range(RETRIES):
+            rt.catch_up()
+            scope = self.scope(tenant, entity, fact_id)
+            if scope.derived:
+                expected = self._token(op, scope)
+                if confirm is None or not hmac.compare_digest(confirm, expected):
+                    raise ConfirmationRequired(
+                        f"purge would leave {len(scope.derived)} derived fact(s) without their"
+                        " premise: call preview() and pass confirm=preview.token")
+            key_ids = ((rt.keys.keys_of_stream(scope.stream_id)
+                        or [entity_key_id(scope.stream_id)])
+                       if scope.chain_id is None else [chain_key_id(scope.chain_id)])
+            try:
+                return scope, key_ids, rt.writes.execute(c.PurgeScope(
+                    tenant=tenant, stream_id=scope.stream_id, chain_id=scope.chain_id,
+                    fact_ids=tuple(scope.fact_ids), key_ids=tuple(key_ids),
+                    derived=tuple(scope.derived), motive=motive, op=str(op)))
+            except ConcurrentWriteError:
+                if attempt == RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def _shred(self, stream_id: str, version: int, key_ids: list[str], whole: bool) -> None:
         keys = self.runtime.keys
@@ -271,7 +288,7 @@ class ErasureService:
             fact_ids = self._purged_fact_ids(r["stream_id"], r.get("chain_id"))
             return self.verify_scope(r["stream_id"], fact_ids, list(r["key_ids"]),
                                      r.get("chain_id") is None, r["recorded_at"],
-                                     receipt_id=r["receipt_id"])
+                                     int(r.get("position") or 0), receipt_id=r["receipt_id"])
 
     def _purged_fact_ids(self, stream_id: str, chain_id: str | None) -> list[str]:
         rt = self.runtime
@@ -283,7 +300,7 @@ class ErasureService:
         return []
 
     def verify_scope(self, stream_id: str, fact_ids: list[str], key_ids: list[str],
-                     whole: bool, recorded_at: datetime | str,
+                     whole: bool, recorded_at: datetime | str, position: int,
                      receipt_id: str | None = None) -> ErasureReport:
         if isinstance(recorded_at, str):
             recorded_at = datetime.fromisoformat(recorded_at)
@@ -302,8 +319,38 @@ class ErasureService:
             residues=cached + ([stream_id] if in_cache else [])))
         checks.append(rt.views.exports_residue(fact_ids, purged_at))
         checks.append(rt.views.leftovers_residue())
+        checks += self._replica_checks(position)
         return ErasureReport(receipt_id=receipt_id, complete=_complete(checks), stores=checks,
                              checked_at=from_micros(rt.now()))
+
+    def _replica_checks(self, position: int) -> list[StoreCheck]:
+        """One entry per registered replica and read model: clean once the replica has
+        applied the purge at ``position`` and rewritten its files; ``unreachable`` when
+        its heartbeat is older than the timeout; ``pending`` otherwise."""
+        rt = self.runtime
+        now_us = time.time_ns() // 1000
+        checks = []
+        for row in rt.keys.replicas():
+            replica_id, views, host, applied, compacted, beat = row
+            if replica_id == rt.replica_id:  # this process knows its own state first-hand
+                applied, compacted, beat = rt.views.position(), rt.compacted, now_us
+            silent = (now_us - beat) / 1e6
+            if compacted >= position:
+                result, pending = CheckResult.CLEAN, []
+            elif silent > REPLICA_TIMEOUT:
+                result = CheckResult.UNREACHABLE
+                pending = [f"no heartbeat for {silent:.0f} s (timeout {REPLICA_TIMEOUT:.0f} s)"]
+            else:
+                result = CheckResult.PENDING
+                pending = [f"apply and compact log position {position} (applied {applied}, "
+                           f"compacted {compacted})"]
+            for store in ("duckdb_views", *(e.name for e in rt.erasables)):
+                checks.append(StoreCheck(
+                    name=f"{store}@{replica_id}",
+                    method="the replica registry: the replica's applied and compacted log "
+                           "positions and its heartbeat",
+                    result=result, checked=[f"{views} on {host}"], pending=pending))
+        return checks
 
     def verify_layer(self, effect: Effect, fact_ids: list[str],
                      receipt_id: str | None = None) -> ErasureReport:

@@ -9,7 +9,9 @@ instead of staging events into a unit that will never be appended.
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -17,11 +19,15 @@ from memory_es.clock import TransactionClock
 from memory_es.collector import collector_paused
 from memory_es.domain.commands import Command
 from memory_es.domain.events import WriteAcknowledged
-from memory_es.errors import StoreClosed
+from memory_es.errors import ConcurrentWriteError, StoreClosed
 from memory_es.models import Receipt
 from memory_es.write import handlers
 from memory_es.write.side import WriteSide
 from memory_es.write.unit import UnitOfWork
+
+RETRIES = 12
+BACKOFF = 0.002
+"""Seconds before the first retry; doubled each time (about 8 s in all at most)."""
 
 
 class Staging:
@@ -119,7 +125,20 @@ class WriteService:
                 for receipt, index, end in uow.receipts]
 
     def execute(self, command: Command) -> Receipt:
-        """Run one command in its own unit of work; returns its committed receipt."""
-        with self.unit() as staging:
-            staged = staging.stage(command)
-        return staging.receipts[0] if staging.receipts else staged
+        """Run one command in its own unit of work; returns its committed receipt.
+
+        Another writer appending to the same stream first (optimistic concurrency) is not
+        the caller's problem: the unit is abandoned, the streams re-read, and the command
+        decided again on the new state, a bounded number of times with jittered backoff.
+        A command whose effect was fixed before it was built (a purge's scope) is not
+        retried here: its service retries the whole request."""
+        for attempt in range(RETRIES):
+            try:
+                with self.unit() as staging:
+                    staged = staging.stage(command)
+                return staging.receipts[0] if staging.receipts else staged
+            except ConcurrentWriteError:
+                if not command.RETRY or attempt == RETRIES - 1:
+                    raise
+                time.sleep(BACKOFF * (2 ** attempt) * (0.5 + random.random()))  # noqa: S311
+        raise AssertionError("unreachable")

@@ -1,0 +1,99 @@
+"""``memory-es worker``: a projection worker following a PostgreSQL log (SPEC §13).
+
+It owns one views replica (DuckDB views and recall index in its folder), registered in
+the database so that every purge's residue report names it; it applies what the writers
+append, rewrites its files after a purge, heartbeats, and reports its lag. It wakes on
+the log's NOTIFY and polls as well, since a lost notification would otherwise leave it
+waiting forever (eventsourcing issue #305).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from memory_es.errors import MemoryESError
+from memory_es.store import MemoryStore, open_store
+
+Report = Callable[[dict[str, Any]], None]
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: list[bool]) -> Iterator[None]:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        stop[0] = True
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def _listener(dsn: str, channel: str) -> Any:
+    """A connection LISTENing on the log's channel, or None when that is not possible
+    (the worker then polls only)."""
+    import psycopg  # noqa: PLC0415  (PostgreSQL only)
+
+    try:
+        conn = psycopg.connect(dsn, autocommit=True)
+        conn.execute(f'LISTEN "{channel}"')
+    except psycopg.Error:
+        return None
+    return conn
+
+
+def follow(store: MemoryStore, dsn: str, *, interval: float = 1.0,
+           max_seconds: float | None = None, report: Report | None = None) -> int:
+    """Follow the log until a signal (or ``max_seconds``); returns events applied."""
+    stop = [False]
+    started = time.monotonic()
+    applied_total = 0
+    listener = _listener(dsn, "memory_es_events")
+    last: tuple[int, int] | None = None
+    with _stop_on_signals(stop):
+        try:
+            while not stop[0]:
+                applied_total += store.catch_up()
+                state = (store.projection_position(), store.log_position())
+                if report is not None and state != last:
+                    report({"replica": store.runtime.replica_id, "applied": state[0],
+                            "head": state[1], "lag": max(0, state[1] - state[0])})
+                    last = state
+                if max_seconds is not None and time.monotonic() - started >= max_seconds:
+                    break
+                _wait(listener, interval)
+        finally:
+            if listener is not None:
+                with contextlib.suppress(Exception):
+                    listener.close()
+    return applied_total
+
+
+def _wait(listener: Any, interval: float) -> None:
+    """Until a notification arrives or ``interval`` passes (the polling fallback)."""
+    if listener is None:
+        time.sleep(interval)
+        return
+    try:
+        for _ in listener.notifies(timeout=interval, stop_after=1):
+            break
+    except Exception:  # a broken listener: keep polling; the next catch-up reconnects
+        time.sleep(interval)
+
+
+def run(dsn: str, views: str | Path, *, schema: str | None = None,
+        key_file: str | Path | None = None, interval: float = 1.0,
+        max_seconds: float | None = None, report: Report | None = None) -> int:
+    """Open the worker's replica read-only and follow the log."""
+    if not dsn:
+        raise MemoryESError("the worker follows a PostgreSQL log: give --dsn")
+    with open_store(dsn=dsn, views=views, schema=schema, key_file=key_file,
+                    read_only=True) as store:
+        return follow(store, dsn, interval=interval, max_seconds=max_seconds, report=report)
