@@ -13,6 +13,7 @@ from memory_es.crypto.mapper import SealingMapper
 from memory_es.eventlog import SqliteEventLog
 from tests.conftest import StoreFactory
 from tests.fakes import FakeClock, day
+from tests.receipts import fact_id_of
 
 MARKER = "qv7-plaintext-marker-90210"
 VIEW_FILES = ("views.duckdb", "recall.npz")  # read models hold plaintext by design (§9)
@@ -34,7 +35,7 @@ def write_marked_history(store: memory_es.MemoryStore, clock: FakeClock) -> None
     r = store.assert_fact("acme", entity, "home.city", f"{MARKER}-value", valid_from=day(0),
                           text=f"{MARKER} lives somewhere", source=f"chat:{MARKER}")
     clock.advance(minutes=1)
-    store.correct(r.fact_id, {"city": f"{MARKER}-corrected"}, reason="typo")
+    store.correct(fact_id_of(r), {"city": f"{MARKER}-corrected"}, reason="typo")
     store.supersede("acme", entity, "home.city", [f"{MARKER}-list"], valid_from=day(5))
     store.assert_fact("acme", None, "home.city", "Oslo", mention=f"{MARKER} the neighbour")
     store.alias("acme", f"{MARKER} Surname", entity)
@@ -106,7 +107,7 @@ def test_swapped_ciphertext_is_rejected_on_reload(
     store = store_factory()
     alex = store.assert_fact("acme", "user:alex", "home.city", "Detroit", valid_from=day(0))
     clock.advance(minutes=1)
-    store.correct(alex.fact_id, "Chicago")
+    store.correct(fact_id_of(alex), "Chicago")
     store.assert_fact("acme", "user:bo", "home.city", "Oslo", valid_from=day(0))
     store.current("acme")  # the views are up to date when the tampering happens
     store.close()
@@ -127,7 +128,7 @@ def test_swapped_ciphertext_is_rejected_on_reload(
 
     reopened = store_factory()
     with pytest.raises(memory_es.IntegrityViolation):
-        reopened.correct(alex.fact_id, "Oslo")  # loading the stream opens every event
+        reopened.correct(fact_id_of(alex), "Oslo")  # loading the stream opens every event
     with pytest.raises(memory_es.IntegrityViolation):
         reopened.rebuild()  # the failed rebuild leaves the old, complete views in place
     assert not reopened.audit_verify().ok
@@ -137,7 +138,9 @@ def test_swapped_ciphertext_is_rejected_on_reload(
 def test_wrong_master_key_is_refused(store_factory: StoreFactory, store_path: Path,
                                      tmp_path: Path) -> None:
     """Opening a store with another master key fails instead of reading garbage."""
-    store_factory().assert_fact("acme", "user:alex", "home.city", "Detroit")
+    first = store_factory()
+    first.assert_fact("acme", "user:alex", "home.city", "Detroit")
+    first.close()  # one writer at a time: the second open below is not a second writer
     other = tmp_path / "other.key"
     other.write_text("11" * 32 + "\n")
     with pytest.raises(memory_es.IntegrityViolation):
@@ -153,7 +156,8 @@ def test_log_files_listed_for_scans_are_the_ones_on_disk(
     assert isinstance(log, SqliteEventLog)
     listed = {p.name for p in log.files()}
     assert {"events.db", "keys.db"} <= listed
-    assert listed == {p.name for p in owned_files(store_path)}
+    metadata = {"writer.lock", "replica.id"}  # who holds the folder, which replica it is
+    assert listed == {p.name for p in owned_files(store_path)} - metadata
 
 
 def test_edited_transaction_time_is_rejected_on_reload(
