@@ -78,6 +78,7 @@ def apply_ops(store: memory_es.MemoryStore, tenant: str, ops: tuple[Op, ...],
 def _apply(store: memory_es.MemoryStore, tenant: str, op: Op, labels: dict[str, str]) -> None:
     k = op.kind
     if k == "assert":
+        assert op.attribute is not None
         kw: dict[str, Any] = {}
         if op.back_days:
             kw["valid_from"] = store.now() - timedelta(days=op.back_days)
@@ -263,6 +264,7 @@ def no_governance(store: memory_es.MemoryStore) -> RecallFn | str:
 def _background(store: memory_es.MemoryStore, tenant: str, ops: tuple[Op, ...]) -> None:
     with store.transact() as tx:  # one commit per half (speed only)
         for op in ops:
+            assert op.attribute is not None
             tx.assert_fact(tenant, op.entity, op.attribute, op.value, text=op.text,
                            source="background")
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import sqlite3
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -189,7 +190,7 @@ class HandWritten:
             "UNION ALL SELECT tenant, entity, attribute, value, text FROM facts_history "
             "WHERE recorded_from <= ? AND ? < recorded_to",
             (known_at, known_at, known_at)).fetchall()
-        cols = list(zip(*rows, strict=True)) if rows else [[]] * 5
+        cols: list[Sequence[Any]] = list(zip(*rows, strict=True)) if rows else [[]] * 5
         return pa.table(dict(zip(("tenant", "entity", "attribute", "value", "text"),
                                  [list(c) for c in cols], strict=True)))
 

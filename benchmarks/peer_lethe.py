@@ -38,7 +38,7 @@ def _sqlite_driver() -> str:
     if hasattr(sqlite3.connect(":memory:"), "enable_load_extension"):
         return f"sqlite3 (stdlib, SQLite {sqlite3.sqlite_version})"
     try:
-        import pysqlite3.dbapi2 as alt  # type: ignore[import-not-found]
+        import pysqlite3.dbapi2 as alt
     except ImportError as e:
         raise RuntimeError("this Python's sqlite3 cannot load extensions and pysqlite3 is "
                            "not installed (pip install pysqlite3-binary)") from e

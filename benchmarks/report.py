@@ -422,7 +422,7 @@ def plots(results: dict[str, Any], out_dir: Path, suffix: str) -> list[str] | st
     sizes = results.get("speed", {}).get("sizes", [])
     if sizes:
         xs = [s["facts"] for s in sizes]
-        panels = [
+        panels: list[tuple[str, str, list[tuple[str, str, tuple[str, ...]]]]] = [
             ("writes (facts/s)", UP, [("batched", "embedded", ("batched_facts_per_s",)),
                                       ("batched", "postgresql", ("batched_facts_per_s",)),
                                       ("single", "embedded", ("single_writes_per_s",)),

@@ -19,6 +19,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from memory_es import MemoryStore
 from memory_es.models import Receipt
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,7 +66,7 @@ def forget_then_die(open_kwargs: dict[str, Any], fact_id: str, key: str,
     return Receipt.model_validate_json(lines[-1])
 
 
-def check_forget_survived(store: Any, tenant: str, fact_id: str, key: str,
+def check_forget_survived(store: MemoryStore, tenant: str, fact_id: str, key: str,
                           first: Receipt | None, survivor: str) -> Receipt:
     """On the reopened store: the forget is durable, a retry with the same key appends
     nothing and returns the original receipt, which the key alone retrieves."""

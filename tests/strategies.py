@@ -32,7 +32,7 @@ def disjoint_portions(draw: st.DrawFn) -> list[tuple[int, int | None]]:
     cuts = sorted(draw(st.sets(bounds, min_size=0, max_size=8)))
     pairs = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts) - 1, 2)]
     portions: list[tuple[int, int | None]] = list(pairs)
-    if portions and draw(st.booleans()):
+    if portions and bool(draw(st.booleans())):  # bool(): else mypy types it by `portions`
         last_start = portions[-1][0]
         portions[-1] = (last_start, None)
     return portions

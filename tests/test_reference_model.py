@@ -286,7 +286,8 @@ class Run:
     def now(self) -> int:
         return us(self.clock())
 
-    def call(self, target: Any, op: Op, fact_id: str | None) -> memory_es.Receipt:
+    def call(self, target: memory_es.MemoryStore | memory_es.Transaction, op: Op,
+             fact_id: str | None) -> memory_es.Receipt:
         def when(n: int | None) -> dt.datetime | None:
             return None if n is None else day(n)
 
@@ -300,8 +301,10 @@ class Run:
                                     valid_from=when(op.valid_from),
                                     valid_until=when(op.valid_until))
         if isinstance(op, Correct):
+            assert fact_id is not None
             return target.correct(fact_id, op.value)
         if isinstance(op, Decay):
+            assert fact_id is not None
             return target.decay(fact_id, valid_until=when(op.valid_until))
         if isinstance(op, Retract):
             return target.retract(TENANT, op.entity, op.attribute,
@@ -315,7 +318,8 @@ class Run:
             return target.resolve_conflict(conflict, winner)
         raise AssertionError(f"not a write: {op!r}")
 
-    def step(self, target: Any, staged: Model, op: Op, t: int) -> memory_es.Receipt | None:
+    def step(self, target: memory_es.MemoryStore | memory_es.Transaction, staged: Model, op: Op,
+             t: int) -> memory_es.Receipt | None:
         """One write on ``target`` (store or transaction) and on ``staged``; both must agree."""
         fact_id = staged.pick(op.fact) if isinstance(op, Correct | Decay) else None
         if isinstance(op, Resolve):

@@ -14,6 +14,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,7 +113,7 @@ class Backend:
         else:
             rows = self.pg_rows(f"SELECT notification_id, originator_id, originator_version, "
                                 f"topic, state FROM {EVENTS_TABLE} ORDER BY notification_id")
-        return [(int(p), str(s), int(v), str(t), bytes(b))  # type: ignore[call-overload]
+        return [(int(p), str(s), int(v), str(t), bytes(b))
                 for p, s, v, t, b in rows]
 
     def tamper(self, sql: str, params: tuple[object, ...] = ()) -> int:
@@ -129,10 +130,10 @@ class Backend:
                 conn.close()
         import psycopg
 
-        with psycopg.connect(PG_DSN, autocommit=True) as conn:
-            conn.execute(f'SET search_path TO "{self.schema}"')
+        with psycopg.connect(PG_DSN, autocommit=True) as pg:
+            pg.execute(f'SET search_path TO "{self.schema}"')
             query = sql.replace("EVENTS", EVENTS_TABLE).replace("?", "%s")
-            return conn.execute(query, params).rowcount  # type: ignore[arg-type]
+            return pg.execute(query, params).rowcount
 
     def raw_bytes(self) -> bytes:
         """Every byte the log and key store hold: files on SQLite, table rows on PostgreSQL."""
@@ -148,7 +149,7 @@ class Backend:
                                   else str(value).encode())
         return b"\x00".join(chunks)
 
-    def key_store_rows(self, sql: str) -> list[tuple[object, ...]]:
+    def key_store_rows(self, sql: str) -> list[tuple[Any, ...]]:
         """Rows of a query on the key store (its SQLite file, or its PostgreSQL tables)."""
         if self.name == "postgres":
             return self.pg_rows(sql)
@@ -187,12 +188,12 @@ class Backend:
             self.pg_rows(f"DELETE FROM {table}")
             self.pg_rows(f"INSERT INTO {table} SELECT * FROM backup_{table}")
 
-    def pg_rows(self, sql: str) -> list[tuple[object, ...]]:
+    def pg_rows(self, sql: str) -> list[tuple[Any, ...]]:
         import psycopg
 
         with psycopg.connect(PG_DSN, autocommit=True) as conn:
             conn.execute(f'SET search_path TO "{self.schema}"')
-            cursor = conn.execute(sql)  # type: ignore[arg-type]
+            cursor = conn.execute(sql)
             return list(cursor.fetchall()) if cursor.description else []
 
     def close_all(self) -> None:

@@ -31,6 +31,7 @@ from projections.schema import PUBLIC_COLUMNS
 from tests.contracts.conftest import PG_DSN, Backend
 from tests.failures import WHEN, check_forget_survived, forget_then_die
 from tests.fakes import FakeClock, day
+from tests.receipts import fact_id_of
 
 T = "acme"
 TENANTS = ("acme", "globex")
@@ -296,7 +297,7 @@ def test_consumption_log_proves_serving_and_a_removed_entry_is_detected(
         assert [h.fact.fact_id for h in store.recall(T, query, receipt=True, caller=caller)] \
             == [a.fact_id]
     clock.advance(minutes=1)
-    forget = store.forget_fact(a.fact_id)
+    forget = store.forget_fact(fact_id_of(a))
     clock.advance(minutes=1)
     assert store.recall(T, query, receipt=True, caller="agent-3") == []
 
@@ -340,7 +341,7 @@ def test_consumption_log_holds_no_plaintext(backend: Backend) -> None:
     assert len(records) == 1
     digest = query_digest(store.runtime, T, f"{v} {q}")
     # The scan can see the record: its ids and digest are there, in clear.
-    assert fact.fact_id.encode() in records[0] and digest.encode() in records[0]
+    assert fact_id_of(fact).encode() in records[0] and digest.encode() in records[0]
     raw = backend.raw_bytes()
     assert digest.encode() in raw
     for marker in (q, v):
@@ -362,9 +363,9 @@ def test_forget_survives_sigkill_on_postgres(pg_backend: Backend, when: str) -> 
     pg_backend.close_all()  # one process at a time owns the views file
     kwargs = {"dsn": PG_DSN, "views": str(pg_backend.folder), "schema": pg_backend.schema,
               "key_file": str(pg_backend.key_file)}
-    first = forget_then_die(kwargs, gone.fact_id, "forget-alex", when)
+    first = forget_then_die(kwargs, fact_id_of(gone), "forget-alex", when)
     reopened = pg_backend.open()
     assert reopened.log_position() == head + 2
-    retried = check_forget_survived(reopened, T, gone.fact_id, "forget-alex", first,
-                                    kept.fact_id)
+    retried = check_forget_survived(reopened, T, fact_id_of(gone), "forget-alex", first,
+                                    fact_id_of(kept))
     assert retried.position == head + 1

@@ -30,6 +30,7 @@ from memory_es.errors import ErasedContent
 from memory_es.services.receipts import canonical_json
 from tests.contracts.conftest import Backend
 from tests.fakes import FakeClock
+from tests.receipts import fact_id_of
 
 T = "acme"
 UNCOMPRESSED = {"force_compression": "uncompressed"}
@@ -61,7 +62,7 @@ def holding(needle: bytes, files: dict[str, bytes]) -> list[str]:
 
 def wrapped_keys(backend: Backend, stream_id: str) -> list[bytes]:
     rows = backend.key_store_rows(f"SELECT wrapped FROM me_keys WHERE stream_id = '{stream_id}'")
-    return [bytes(r[0]) for r in rows]  # type: ignore[call-overload]
+    return [bytes(r[0]) for r in rows]
 
 
 def kid_of(state: bytes, stream_id: str, version: int, topic: str) -> str:
@@ -252,7 +253,7 @@ def test_three_link_chain_purged_while_a_sibling_survives(backend: Backend) -> N
     clock.advance(minutes=1)
     c = store.supersede(T, "user:alex", "home.city", f"{m} three")
     sibling = store.assert_fact(T, "user:alex", "pet.name", f"{s} Rex")
-    links = store.chain(T, b.fact_id)
+    links = store.chain(T, fact_id_of(b))
     assert [f.fact_id for f in links] == [a.fact_id, b.fact_id, c.fact_id]
     chain_id = links[0].chain_id
     assert store.recall(T, m, k=3)[0].fact.fact_id == c.fact_id
@@ -263,7 +264,7 @@ def test_three_link_chain_purged_while_a_sibling_survives(backend: Backend) -> N
     receipt = store.purge(T, fact_id=b.fact_id)
     assert receipt.chain_id == chain_id
     assert receipt.key_ids == [f"c/{chain_id}"]
-    assert sorted(receipt.fact_ids) == sorted([a.fact_id, b.fact_id, c.fact_id])
+    assert sorted(receipt.fact_ids) == sorted([fact_id_of(a), fact_id_of(b), fact_id_of(c)])
     assert receipt.report is not None and receipt.report.complete, receipt.report
 
     assert [f.fact_id for f in store.current(T, entity="user:alex")] == [sibling.fact_id]
@@ -271,8 +272,8 @@ def test_three_link_chain_purged_while_a_sibling_survives(backend: Backend) -> N
     assert after == [r for r in before if r["chain_id"] != chain_id]
     assert [h.fact.fact_id for h in store.recall(T, s, k=3)] == [sibling.fact_id]
     assert [h.fact.fact_id for h in store.recall(T, m, k=3)] == []
-    assert [e.value for e in store.history(T, sibling.fact_id)] == [f"{s} Rex"]
-    purged = store.history(T, a.fact_id)  # typed placeholders, then the purge that names it
+    assert [e.value for e in store.history(T, fact_id_of(sibling))] == [f"{s} Rex"]
+    purged = store.history(T, fact_id_of(a))  # typed placeholders, then the purge that names it
     assert purged[-1].op == "FactChainPurged" and purged[-1].fact_ids == [a.fact_id]
     assert all(e.shredded for e in purged[:-1]) and m not in str([e.model_dump() for e in purged])
     keys = store.runtime.side.keys
@@ -310,7 +311,7 @@ def test_prefix_neighbours_are_untouched(backend: Backend) -> None:
         return {
             "current": {t: [f.model_dump() for f in store.current(t)]
                         for t in ("acme", "globex")},
-            "history": {k: [e.model_dump() for e in store.history(k[0], r.fact_id)]
+            "history": {k: [e.model_dump() for e in store.history(k[0], fact_id_of(r))]
                         for k, r in kept.items()},
             "keys": {k: sorted(store.runtime.side.keys.keys_of_stream(stream(r)))
                      for k, r in kept.items()},
@@ -455,7 +456,7 @@ def test_high_risk_purge_without_token_changes_nothing(backend: Backend) -> None
     store = backend.open(clock)
     premise = store.assert_fact(T, "user:alex", "home.city", "Detroit")
     derived = store.assert_fact(T, "user:bob", "home.region", "Midwest",
-                                derived_from=[premise.fact_id])
+                                derived_from=[fact_id_of(premise)])
     preview = store.preview("purge", T, "user:alex")
     assert preview.high_risk and preview.derived == [derived.fact_id]
     assert preview.facts == [premise.fact_id]
@@ -503,12 +504,12 @@ def test_preview_lists_facts_not_counts(backend: Backend, tmp_path: Path) -> Non
     clock.advance(minutes=1)
     b = store.supersede(T, "user:alex", "home.city", "Chicago")
     c = store.assert_fact(T, "user:alex", "pet.name", "Rex")
-    d = store.assert_fact(T, "user:bob", "home.region", "Midwest", derived_from=[c.fact_id])
+    d = store.assert_fact(T, "user:bob", "home.region", "Midwest", derived_from=[fact_id_of(c)])
     export = store.export(tmp_path / "out" / "snap.parquet", T)
     position = store.log_position()
 
     whole = store.preview("purge", T, "user:alex")
-    assert sorted(whole.facts) == sorted([a.fact_id, b.fact_id, c.fact_id])
+    assert sorted(whole.facts) == sorted([fact_id_of(a), fact_id_of(b), fact_id_of(c)])
     assert whole.derived == [d.fact_id]
     assert whole.exports == [str(export.resolve())]
     assert {"event_log", "key_store", "duckdb_views", "recall_index", "caches", "exports"} <= \
@@ -517,7 +518,7 @@ def test_preview_lists_facts_not_counts(backend: Backend, tmp_path: Path) -> Non
     assert whole.high_risk and whole.caches
 
     chain = store.preview("purge", T, fact_id=b.fact_id)
-    assert sorted(chain.facts) == sorted([a.fact_id, b.fact_id])
+    assert sorted(chain.facts) == sorted([fact_id_of(a), fact_id_of(b)])
     assert chain.derived == [] and not chain.high_risk
     assert chain.token != whole.token
 
@@ -549,7 +550,7 @@ def test_erase_routes_by_motive(backend: Backend, motive: str, effect: str) -> N
     bob = store.assert_fact(T, "user:bob", "pet.name", "Fido")
     receipt = store.erase(T, "user:alex", motive=motive, requested_by="dpo")
     assert (receipt.effect, receipt.motive, receipt.requested_by) == (effect, motive, "dpo")
-    assert sorted(receipt.fact_ids) == sorted([a.fact_id, b.fact_id])
+    assert sorted(receipt.fact_ids) == sorted([fact_id_of(a), fact_id_of(b)])
     assert "user:alex" not in receipt.model_dump_json()
     report = store.verify_erasure(receipt)
     assert report.complete, report
@@ -564,18 +565,18 @@ def test_erase_routes_by_motive(backend: Backend, motive: str, effect: str) -> N
     if effect == "mask":
         assert set(alex.values()) == {("active", True, '"[masked]"')}
         assert {f.value for f in store.current(T, entity="user:alex")} == {"[masked]"}
-        store.unmask(a.fact_id)  # reversible
+        store.unmask(fact_id_of(a))  # reversible
         assert "Detroit" in {f.value for f in store.current(T, entity="user:alex")}
     elif effect == "archive":
         assert {s for s, _, _ in alex.values()} == {"archived"}
         assert store.current(T, entity="user:alex") == []
-        store.restore(a.fact_id)  # reversible
+        store.restore(fact_id_of(a))  # reversible
         assert [f.value for f in store.current(T, entity="user:alex")] == ["Detroit"]
     elif effect == "forget":
         assert {s for s, _, _ in alex.values()} == {"forgotten"}
         assert store.current(T, entity="user:alex") == []
         with pytest.raises(InvalidInput):
-            store.restore(a.fact_id)  # terminal
+            store.restore(fact_id_of(a))  # terminal
     else:
         assert alex == {}
         assert receipt.key_ids and receipt.report is not None and receipt.report.complete

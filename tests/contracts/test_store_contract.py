@@ -33,7 +33,8 @@ def versions(store: MemoryStore) -> list[dict[str, Any]]:
     """Every row of fact_versions, in a stable order, for equality checks."""
     table: pa.Table = store.sql(
         "SELECT * FROM fact_versions ORDER BY fact_id, recorded_at, valid_from, version_id")
-    return table.to_pylist()
+    rows: list[dict[str, Any]] = table.to_pylist()
+    return rows
 
 
 def busy_history(store: MemoryStore, clock: FakeClock) -> None:

@@ -7,6 +7,8 @@ the views; and every stream stays writable after a reopen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from memory_es import ConflictError, InvalidInput, MemoryStore, StoreClosed
@@ -29,6 +31,7 @@ def test_transaction_used_after_its_block_raises_and_writes_nothing(
     with store.transact() as tx:
         tx.assert_fact(T, "user:alex", "home.city", "Detroit")
     head = store.log_position()
+    stale: Callable[[], object]
     for stale in (lambda: tx.assert_fact(T, "user:alex", "pref.color", "green"),
                   lambda: tx.supersede(T, "user:alex", "home.city", "Chicago"),
                   lambda: tx.forget_entity(T, "user:alex")):

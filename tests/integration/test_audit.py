@@ -17,6 +17,7 @@ import pytest
 
 from tests.conftest import StoreFactory
 from tests.failures import WHEN, check_forget_survived, forget_then_die
+from tests.receipts import fact_id_of
 
 T = "acme"
 
@@ -30,12 +31,12 @@ def test_forget_survives_an_exception_after_it_returned(store_factory: StoreFact
     kept = store.assert_fact(T, "user:bob", "home.city", "Boston")
     first = None
     with pytest.raises(RuntimeError, match="model reply failed"):
-        first = store.forget_fact(gone.fact_id, idempotency_key="forget-alex")
+        first = store.forget_fact(fact_id_of(gone), idempotency_key="forget-alex")
         raise RuntimeError("model reply failed")
     assert first is not None and not first.idempotent_replay
     store.close()
-    check_forget_survived(store_factory(store_path), T, gone.fact_id, "forget-alex", first,
-                          kept.fact_id)
+    check_forget_survived(store_factory(store_path), T, fact_id_of(gone), "forget-alex", first,
+                          fact_id_of(kept))
 
 
 @pytest.mark.parametrize("when", WHEN)
@@ -48,11 +49,11 @@ def test_forget_survives_sigkill_right_after_commit(store_factory: StoreFactory,
     kept = store.assert_fact(T, "user:bob", "home.city", "Boston")
     head = store.log_position()
     store.close()  # one process at a time owns the views file
-    first = forget_then_die({"path": str(store_path)}, gone.fact_id, "forget-alex", when)
+    first = forget_then_die({"path": str(store_path)}, fact_id_of(gone), "forget-alex", when)
     reopened = store_factory(store_path, clock=None)
     assert reopened.log_position() == head + 2  # the forget and its acknowledgement
-    retried = check_forget_survived(reopened, T, gone.fact_id, "forget-alex", first,
-                                    kept.fact_id)
+    retried = check_forget_survived(reopened, T, fact_id_of(gone), "forget-alex", first,
+                                    fact_id_of(kept))
     assert retried.position == head + 1
 
 
@@ -65,7 +66,7 @@ def test_history_of_a_purged_fact_shows_typed_placeholders(tmp_path: Path) -> No
         first = store.assert_fact("acme", "user:a", "x.y", "v1")
         store.supersede("acme", "user:a", "x.y", "v2")
         store.purge("acme", "user:a")
-        entries = store.history("acme", first.fact_id)
+        entries = store.history("acme", fact_id_of(first))
         assert [e.op for e in entries] == ["FactAsserted", "FactSuperseded", "EntityPurged"]
         assert all(e.shredded and e.value == SHREDDED for e in entries[:2])
         assert entries[2].fact_ids == [first.fact_id] and entries[2].state == "deleted"

@@ -9,6 +9,7 @@ import pytest
 
 import memory_es
 from tests.fakes import FakeClock, day
+from tests.receipts import fact_id_of
 
 
 @dataclass
@@ -31,10 +32,10 @@ def inference(fresh_store: memory_es.MemoryStore, clock: FakeClock) -> Inference
                                       valid_from=day(0), asserted_by="inference")
     derived = fresh_store.assert_fact("acme", "user:bo", "home.region", "Midwest",
                                       valid_from=day(0), asserted_by="inference",
-                                      derived_from=[premise.fact_id])
+                                      derived_from=[fact_id_of(premise)])
     derived2 = fresh_store.assert_fact("acme", "user:bo", "pref.team", "Pistons",
                                        valid_from=day(0), asserted_by="inference",
-                                       derived_from=[derived.fact_id])
+                                       derived_from=[fact_id_of(derived)])
     bystander = fresh_store.assert_fact("acme", "user:bo", "pref.browser", "Firefox",
                                         valid_from=day(0))
     clock.advance(hours=1)
@@ -48,15 +49,15 @@ CHANGES: dict[str, Change] = {
                                           valid_from=day(0)),
     "partial supersede": lambda s, i: s.supersede("acme", "user:alex", "home.city", "Chicago",
                                                   valid_from=day(5), valid_until=day(6)),
-    "correct": lambda s, i: s.correct(i.premise.fact_id, "Detroit, MI"),
+    "correct": lambda s, i: s.correct(fact_id_of(i.premise), "Detroit, MI"),
     "retract": lambda s, i: s.retract("acme", "user:alex", "home.city"),
     "partial retract": lambda s, i: s.retract("acme", "user:alex", "home.city",
                                               valid_from=day(3), valid_until=day(4)),
-    "decay": lambda s, i: s.decay(i.premise.fact_id),
+    "decay": lambda s, i: s.decay(fact_id_of(i.premise)),
     "outranking assert": lambda s, i: s.assert_fact("acme", "user:alex", "home.city",
                                                     "Chicago", valid_from=day(9)),
     "forget entity": lambda s, i: s.forget_entity("acme", "user:alex"),
-    "forget fact": lambda s, i: s.forget_fact(i.premise.fact_id),
+    "forget fact": lambda s, i: s.forget_fact(fact_id_of(i.premise)),
 }
 
 
@@ -69,9 +70,9 @@ def test_premise_change_deprecates_derived_facts_transitively(
     clock.advance(hours=1)
     CHANGES[change](fresh_store, inference)
     states = present_states(fresh_store)
-    assert states[inference.derived.fact_id] == "deprecated"
-    assert states[inference.derived2.fact_id] == "deprecated"
-    assert states[inference.bystander.fact_id] == "active"
+    assert states[fact_id_of(inference.derived)] == "deprecated"
+    assert states[fact_id_of(inference.derived2)] == "deprecated"
+    assert states[fact_id_of(inference.bystander)] == "active"
     current = {f.fact_id for f in fresh_store.current("acme")}
     assert inference.derived.fact_id not in current
     assert inference.derived2.fact_id not in current
@@ -86,8 +87,8 @@ def test_reinforcing_the_premise_keeps_derived_facts(
     """The same value again changes nothing an inference rests on."""
     fresh_store.assert_fact("acme", "user:alex", "home.city", "Detroit", asserted_by="inference")
     states = present_states(fresh_store)
-    assert states[inference.derived.fact_id] == "active"
-    assert states[inference.derived2.fact_id] == "active"
+    assert states[fact_id_of(inference.derived)] == "active"
+    assert states[fact_id_of(inference.derived2)] == "active"
 
 
 def test_unrelated_change_keeps_derived_facts(
@@ -98,18 +99,18 @@ def test_unrelated_change_keeps_derived_facts(
     fresh_store.retract("acme", "user:alex", "home.city", valid_from=day(-30),
                         valid_until=day(-1))
     states = present_states(fresh_store)
-    assert states[inference.derived.fact_id] == "active"
+    assert states[fact_id_of(inference.derived)] == "active"
 
 
 def test_deprecating_a_derived_fact_leaves_its_premise(
     fresh_store: memory_es.MemoryStore, inference: Inference,
 ) -> None:
     """Cascades run from premise to conclusion, never back."""
-    fresh_store.correct(inference.derived.fact_id, "Great Lakes")
+    fresh_store.correct(fact_id_of(inference.derived), "Great Lakes")
     states = present_states(fresh_store)
-    assert states[inference.premise.fact_id] == "active"
-    assert states[inference.derived.fact_id] == "active"
-    assert states[inference.derived2.fact_id] == "deprecated"
+    assert states[fact_id_of(inference.premise)] == "active"
+    assert states[fact_id_of(inference.derived)] == "active"
+    assert states[fact_id_of(inference.derived2)] == "deprecated"
 
 
 @pytest.mark.parametrize("premise", ["f-0190c1d23e4f70008000000000000000-1", "unknown-tenant"])
@@ -118,7 +119,7 @@ def test_unknown_premise_is_refused_before_anything_is_written(
 ) -> None:
     """derived_from must name facts of the same tenant; otherwise NotFound, nothing appended."""
     if premise == "unknown-tenant":
-        premise = fresh_store.assert_fact("globex", "user:zed", "home.city", "Oslo").fact_id
+        premise = fact_id_of(fresh_store.assert_fact("globex", "user:zed", "home.city", "Oslo"))
     position = fresh_store.log_position()
     with pytest.raises(memory_es.NotFound):
         fresh_store.assert_fact("acme", "user:bo", "home.state", "MI", derived_from=[premise])
@@ -133,5 +134,5 @@ def test_forgotten_premise_cannot_support_a_new_fact(
     position = fresh_store.log_position()
     with pytest.raises(memory_es.MemoryESError):
         fresh_store.assert_fact("acme", "user:bo", "home.state", "MI",
-                                derived_from=[inference.premise.fact_id])
+                                derived_from=[fact_id_of(inference.premise)])
     assert fresh_store.log_position() == position

@@ -17,13 +17,14 @@ UNKNOWN_FACT = "f-0190c1d23e4f70008000000000000000-1"
 
 Call = Callable[[memory_es.MemoryStore, str], Any]
 
+# Entries marked type: ignore[arg-type] pass a wrong type on purpose: the store must refuse it.
 BAD_WRITES: dict[str, tuple[type[memory_es.MemoryESError], Call]] = {
     "naive valid_from": (memory_es.InvalidInput, lambda s, f: s.assert_fact(
         "acme", "user:alex", "home.city", MARKER, valid_from=NAIVE)),
     "naive valid_until": (memory_es.InvalidInput, lambda s, f: s.supersede(
         "acme", "user:alex", "home.city", MARKER, valid_until=NAIVE)),
     "string time": (memory_es.InvalidInput, lambda s, f: s.assert_fact(
-        "acme", "user:alex", "home.city", MARKER, valid_from="2025-01-01")),
+        "acme", "user:alex", "home.city", MARKER, valid_from="2025-01-01")),  # type: ignore[arg-type]
     "empty period": (memory_es.InvalidInput, lambda s, f: s.assert_fact(
         "acme", "user:alex", "home.city", MARKER, valid_from=day(5), valid_until=day(5))),
     "bad tenant": (memory_es.InvalidInput, lambda s, f: s.assert_fact(
@@ -31,7 +32,7 @@ BAD_WRITES: dict[str, tuple[type[memory_es.MemoryESError], Call]] = {
     "unknown alias": (memory_es.InvalidInput, lambda s, f: s.assert_fact(
         "acme", f"{MARKER} Smith", "home.city", MARKER)),
     "non-string entity": (memory_es.InvalidInput, lambda s, f: s.assert_fact(
-        "acme", 42, "home.city", MARKER)),
+        "acme", 42, "home.city", MARKER)),  # type: ignore[arg-type]
     "no entity and no mention": (memory_es.InvalidInput, lambda s, f: s.assert_fact(
         "acme", None, "home.city", MARKER)),
     "entity with trailing newline": (memory_es.InvalidInput, lambda s, f: s.assert_fact(
@@ -57,7 +58,7 @@ BAD_WRITES: dict[str, tuple[type[memory_es.MemoryESError], Call]] = {
     "long source": (memory_es.InvalidInput, lambda s, f: s.assert_fact(
         "acme", "user:alex", "home.city", "x", source=MARKER * 100)),
     "supersede without entity": (memory_es.InvalidInput, lambda s, f: s.supersede(
-        "acme", None, "home.city", MARKER)),
+        "acme", None, "home.city", MARKER)),  # type: ignore[arg-type]
     "correct a malformed id": (memory_es.InvalidInput, lambda s, f: s.correct(
         "not-a-fact", MARKER)),
     "correct an unknown fact": (memory_es.NotFound, lambda s, f: s.correct(
@@ -70,11 +71,11 @@ BAD_WRITES: dict[str, tuple[type[memory_es.MemoryESError], Call]] = {
     "retract an empty period": (memory_es.InvalidInput, lambda s, f: s.retract(
         "acme", "user:alex", "home.city", valid_from=day(3), valid_until=day(2))),
     "retract a non-string entity": (memory_es.InvalidInput, lambda s, f: s.retract(
-        "acme", None, "home.city")),
+        "acme", None, "home.city")),  # type: ignore[arg-type]
     "forget an unknown alias": (memory_es.InvalidInput, lambda s, f: s.forget_entity(
         "acme", f"{MARKER} Smith")),
     "forget a non-string entity": (memory_es.InvalidInput, lambda s, f: s.forget_entity(
-        "acme", ["user:alex"])),
+        "acme", ["user:alex"])),  # type: ignore[arg-type]
     "bad cardinality": (memory_es.InvalidInput, lambda s, f: s.define_attribute(
         "acme", "home.city", cardinality="some")),
     "unknown conflict": (memory_es.NotFound, lambda s, f: s.resolve_conflict(
@@ -85,12 +86,13 @@ BAD_WRITES: dict[str, tuple[type[memory_es.MemoryESError], Call]] = {
     "illegal transition": (memory_es.ConflictError, lambda s, f: s.forget_fact(f)),
 }
 
+# As in BAD_WRITES, type: ignore[arg-type] marks a wrong type passed on purpose.
 BAD_READS: dict[str, tuple[type[memory_es.MemoryESError], Call]] = {
     "naive valid_at": (memory_es.InvalidInput, lambda s, f: s.as_of("acme", valid_at=NAIVE)),
     "naive known_at": (memory_es.InvalidInput, lambda s, f: s.as_of("acme", known_at=NAIVE)),
     "bad tenant": (memory_es.InvalidInput, lambda s, f: s.current("acme corp")),
     "bad attribute": (memory_es.InvalidInput, lambda s, f: s.current("acme", attribute="A")),
-    "non-string entity": (memory_es.InvalidInput, lambda s, f: s.current("acme", entity=7)),
+    "non-string entity": (memory_es.InvalidInput, lambda s, f: s.current("acme", entity=7)),  # type: ignore[arg-type]
     "unknown alias": (memory_es.InvalidInput, lambda s, f: s.current("acme", entity=MARKER)),
     "unknown chain": (memory_es.NotFound, lambda s, f: s.chain("acme", UNKNOWN_FACT)),
     "chain from another tenant": (memory_es.NotFound, lambda s, f: s.chain("globex", f)),

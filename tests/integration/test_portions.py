@@ -8,6 +8,7 @@ import pytest
 
 import memory_es
 from tests.fakes import FakeClock, day
+from tests.receipts import fact_id_of
 
 
 def values_at(store: memory_es.MemoryStore, when: dt.datetime,
@@ -133,7 +134,7 @@ def test_correct_keeps_the_interval_and_the_past_belief(
     """A correction replaces the value over the same interval; as of before it, the old."""
     before = clock()
     clock.advance(hours=1)
-    fresh_store.correct(detroit.fact_id, "Detroit, MI", reason="fuller name")
+    fresh_store.correct(fact_id_of(detroit), "Detroit, MI", reason="fuller name")
     [now] = fresh_store.as_of("acme", valid_at=day(12), entity="user:alex")
     assert (now.fact_id, now.value, now.valid_from, now.valid_until) == (
         detroit.fact_id, "Detroit, MI", day(10), day(20))
@@ -147,7 +148,7 @@ def test_decay_closes_validity_and_keeps_the_row(
     r = fresh_store.assert_fact("acme", "user:alex", "session.otp", "123456",
                                 valid_from=clock() - dt.timedelta(days=1))
     clock.advance(minutes=5)
-    fresh_store.decay(r.fact_id)
+    fresh_store.decay(fact_id_of(r))
     assert fresh_store.current("acme", entity="user:alex") == []
     rows = [row for row in fresh_store.table("fact_versions").to_pylist()
             if row["fact_id"] == r.fact_id]

@@ -9,6 +9,7 @@ from typing import Any
 import memory_es
 from tests.conftest import StoreFactory
 from tests.fakes import FakeClock, day
+from tests.receipts import fact_id_of
 
 
 def sorted_versions(store: memory_es.MemoryStore) -> list[dict[str, Any]]:
@@ -27,7 +28,7 @@ def busy_history(store: memory_es.MemoryStore, clock: FakeClock, *, read_between
     store.supersede("acme", "user:alex", "home.city", "Chicago", valid_from=day(40),
                     valid_until=day(60))
     tick()
-    store.correct(detroit.fact_id, "Detroit, MI")
+    store.correct(fact_id_of(detroit), "Detroit, MI")
     tick()
     browser = store.assert_fact("acme", "user:alexandra", "pref.browser", "Firefox",
                                 valid_from=day(1), asserted_by="inference")
@@ -41,13 +42,13 @@ def busy_history(store: memory_es.MemoryStore, clock: FakeClock, *, read_between
                       asserted_by="third_party")
     tick()
     region = store.assert_fact("acme", "user:bo", "home.region", "Midwest",
-                               derived_from=[detroit.fact_id], valid_from=day(0))
-    store.assert_fact("acme", "user:bo", "pref.team", "Pistons", derived_from=[region.fact_id],
+                               derived_from=[fact_id_of(detroit)], valid_from=day(0))
+    store.assert_fact("acme", "user:bo", "pref.team", "Pistons", derived_from=[fact_id_of(region)],
                       valid_from=day(0))
     tick()
     with store.transact() as tx:
         tx.retract("acme", "user:alex", "home.city", valid_from=day(45), valid_until=day(50))
-        tx.decay(browser.fact_id, valid_until=day(20))
+        tx.decay(fact_id_of(browser), valid_until=day(20))
         tx.assert_fact("acme", None, "home.city", "Oslo", mention="Dana", valid_from=day(3))
     tick()
     store.forget_entity("acme", "user:alexandra")
@@ -128,7 +129,7 @@ def test_decay_scheduled_for_later_ends_validity_then(
 ) -> None:
     """A fact decayed as of next week is current until next week, then not."""
     r = fresh_store.assert_fact("acme", "user:alex", "session.token", "abc")
-    fresh_store.decay(r.fact_id, valid_until=clock() + dt.timedelta(days=7))
+    fresh_store.decay(fact_id_of(r), valid_until=clock() + dt.timedelta(days=7))
     clock.advance(days=6)
     assert [f.fact_id for f in fresh_store.current("acme")] == [r.fact_id]
     clock.advance(days=1)

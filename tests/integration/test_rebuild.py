@@ -9,6 +9,7 @@ import duckdb
 import pytest
 
 import memory_es
+from tests.receipts import fact_id_of
 
 
 def test_failed_rebuild_keeps_the_old_views(tmp_path: Path) -> None:
@@ -28,7 +29,7 @@ def test_failed_rebuild_keeps_the_old_views(tmp_path: Path) -> None:
         store.rebuild()
     assert store.table("fact_versions").sort_by("version_id").equals(before)
     assert [f.value for f in store.current("acme")] == ["Chicago"]
-    assert store.chain("acme", r.fact_id)
+    assert store.chain("acme", fact_id_of(r))
     assert not (tmp_path / "m" / "views.duckdb.rebuild").exists()
     store.close()
 
@@ -40,6 +41,7 @@ def test_rebuild_keeps_the_export_registry(tmp_path: Path) -> None:
         out = store.export(tmp_path / "snap.parquet", "acme")
         store.rebuild()
         receipt = store.purge("acme", "user:alex")
+        assert receipt.report is not None
         exports = next(c for c in receipt.report.stores if c.name == "exports")
         assert exports.result == "clean"
         assert str(out.resolve()) in exports.checked
@@ -65,15 +67,15 @@ def test_idempotency_key_reused_for_another_request_is_a_conflict(tmp_path: Path
     with memory_es.open(tmp_path / "m") as store:
         a = store.assert_fact("acme", "user:a", "x.y", 1)
         b = store.assert_fact("acme", "user:a", "x.z", 2)
-        store.forget_fact(a.fact_id, idempotency_key="k")
+        store.forget_fact(fact_id_of(a), idempotency_key="k")
         position = store.log_position()
-        assert store.forget_fact(a.fact_id, idempotency_key="k").idempotent_replay
+        assert store.forget_fact(fact_id_of(a), idempotency_key="k").idempotent_replay
         with pytest.raises(memory_es.ConflictError):
-            store.forget_fact(b.fact_id, idempotency_key="k")
+            store.forget_fact(fact_id_of(b), idempotency_key="k")
         with pytest.raises(memory_es.ConflictError):
-            store.archive(a.fact_id, idempotency_key="k")
+            store.archive(fact_id_of(a), idempotency_key="k")
         with store.transact() as tx, pytest.raises(memory_es.ConflictError):
-            tx.forget_fact(b.fact_id, idempotency_key="k")
+            tx.forget_fact(fact_id_of(b), idempotency_key="k")
         assert store.log_position() == position
         assert [f.fact_id for f in store.current("acme")] == [b.fact_id]
 

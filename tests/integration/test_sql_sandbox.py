@@ -46,7 +46,8 @@ def two_tenants(fresh_store: MemoryStore) -> MemoryStore:
 
 
 def snapshot(store: MemoryStore) -> list[dict[str, object]]:
-    return store.table("fact_versions").sort_by("version_id").to_pylist()
+    rows: list[dict[str, object]] = store.table("fact_versions").sort_by("version_id").to_pylist()
+    return rows
 
 
 @pytest.mark.parametrize("name", sorted(ESCAPES))

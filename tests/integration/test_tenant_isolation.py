@@ -36,8 +36,9 @@ OPERATIONS: dict[str, Callable[[MemoryStore, str, str], Any]] = {
 
 
 def rows_of(store: MemoryStore, tenant: str) -> list[dict[str, Any]]:
-    return store.sql("SELECT * FROM fact_versions ORDER BY version_id",
-                     tenant=tenant).to_pylist()
+    rows: list[dict[str, Any]] = store.sql("SELECT * FROM fact_versions ORDER BY version_id",
+                                           tenant=tenant).to_pylist()
+    return rows
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import pytest
 import memory_es
 from tests.conftest import StoreFactory
 from tests.fakes import FakeClock, day
+from tests.receipts import fact_id_of
 
 
 def same_receipt(replayed: memory_es.Receipt, original: memory_es.Receipt) -> None:
@@ -48,7 +49,7 @@ def test_refused_write_does_not_shift_transaction_time(
     with pytest.raises(memory_es.InvalidInput):
         fresh_store.assert_fact("acme", "user:alex", "home.city", "x", valid_until=day(0))
     with pytest.raises(memory_es.NotFound):
-        fresh_store.correct(first.fact_id[:-1] + "9", "x")
+        fresh_store.correct(fact_id_of(first)[:-1] + "9", "x")
     second = fresh_store.assert_fact("acme", "user:bo", "home.city", "Oslo")
     assert (second.recorded_at - first.recorded_at).microseconds == 1
 
@@ -75,14 +76,14 @@ def test_idempotency_keys_survive_close_and_reopen(store_factory: StoreFactory) 
     store = store_factory()
     original = store.assert_fact("acme", "user:alex", "home.city", "Detroit",
                                  idempotency_key="msg-1")
-    corrected = store.correct(original.fact_id, "Detroit, MI", idempotency_key="fix-1")
+    corrected = store.correct(fact_id_of(original), "Detroit, MI", idempotency_key="fix-1")
     position = store.log_position()
     store.close()
 
     reopened = store_factory()
     same_receipt(reopened.assert_fact("acme", "user:alex", "home.city", "Detroit",
                                       idempotency_key="msg-1"), original)
-    same_receipt(reopened.correct(original.fact_id, "Detroit, MI", idempotency_key="fix-1"),
+    same_receipt(reopened.correct(fact_id_of(original), "Detroit, MI", idempotency_key="fix-1"),
                  corrected)
     assert reopened.log_position() == position
     assert [f.value for f in reopened.current("acme")] == ["Detroit, MI"]
@@ -172,7 +173,7 @@ def test_domain_error_in_one_operation_writes_nothing(
     position = fresh_store.log_position()
     with pytest.raises(memory_es.ConflictError), fresh_store.transact() as tx:
         tx.assert_fact("acme", "user:bo", "home.city", "Oslo")
-        tx.correct(r.fact_id, "Chicago")
+        tx.correct(fact_id_of(r), "Chicago")
     assert fresh_store.log_position() == position
     assert fresh_store.current("acme") == []
 
@@ -185,7 +186,7 @@ def test_conflict_keeps_the_current_value(fresh_store: memory_es.MemoryStore) ->
     assert [f.value for f in fresh_store.current("acme")] == ["Detroit"]
     states = {row["value"]: row["state"] for row in fresh_store.table("fact_versions").to_pylist()}
     assert states == {'"Detroit"': "active", '"Chicago"': "conflicted"}
-    fresh_store.resolve_conflict(r.conflict_id, r.fact_id, reason="user confirmed")
+    fresh_store.resolve_conflict(r.conflict_id, fact_id_of(r), reason="user confirmed")
     assert [f.value for f in fresh_store.current("acme")] == ["Chicago"]
 
 
@@ -197,7 +198,7 @@ def test_outranking_assertion_supersedes(fresh_store: memory_es.MemoryStore) -> 
                                    valid_from=day(10))
     assert told.outcome == "applied"
     assert [f.value for f in fresh_store.current("acme")] == ["Chicago"]
-    assert [f.fact_id for f in fresh_store.chain("acme", told.fact_id)] == [
+    assert [f.fact_id for f in fresh_store.chain("acme", fact_id_of(told))] == [
         inferred.fact_id, told.fact_id]
     guess = fresh_store.assert_fact("acme", "user:alex", "home.city", "Oslo",
                                     valid_from=day(20), asserted_by="inference")

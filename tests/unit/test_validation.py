@@ -125,7 +125,7 @@ def test_text_fields_are_bounded_strings() -> None:
     """Free-text fields must be strings within their length limit; messages omit them."""
     assert check_text("source", None) is None
     with pytest.raises(InvalidInput):
-        check_text("source", 12)
+        check_text("source", 12)  # type: ignore[arg-type]  # a non-string on purpose
     with pytest.raises(InvalidInput):
         check_text("source", MARKER + "\udc80")
     with pytest.raises(InvalidInput) as info:
