@@ -2,7 +2,9 @@
 
 Writes, supersedes and corrects a few facts, reads them now, as of a past belief and
 along their drift chain, recalls for an agent, purges one entity with its proof, and
-re-verifies the audit log. The store is temporary unless a folder is given.
+re-verifies the audit log; then draws the bitemporal diagram and the drift chain and
+writes the audit report (``--pictures DIR``; with the ``plots`` extra). The store is
+temporary unless a folder is given.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ def _day(text: str) -> datetime:
     return datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
-def run_demo(folder: Path, out: Output, *, kept: bool = True) -> dict[str, Any]:
+def run_demo(folder: Path, out: Output, *, kept: bool = True,
+             pictures: Path | None = None) -> dict[str, Any]:
     """Write, supersede, correct and query a small store; purge if the store can."""
     summary: dict[str, Any] = {"store": str(folder)}
     say = (lambda _text="": None) if out.as_json else out.line
@@ -89,7 +92,8 @@ def run_demo(folder: Path, out: Output, *, kept: bool = True) -> dict[str, Any]:
 
         say()
         say('5. Recall for an agent: "which browser does alex use?" (only current facts compete)')
-        hits = store.recall(tenant, "which browser does alex use", 2)
+        hits = store.recall(tenant, "which browser does alex use", 2, receipt=True,
+                            caller="demo-agent")
         for h in hits:
             say(f"   {h.score:.3f}  {h.fact.text}")
         summary["recall"] = [h.model_dump(mode="json") for h in hits]
@@ -100,6 +104,7 @@ def run_demo(folder: Path, out: Output, *, kept: bool = True) -> dict[str, Any]:
         say(f"7. Tamper evidence: {audit.events_checked} events re-hashed over their ciphertext,"
             f" {audit.receipts_checked} signed receipt(s): {'ok' if audit.ok else 'FAILED'}")
         summary["audit"] = audit.model_dump(mode="json")
+        summary["pictures"] = _demo_pictures(store, tenant, str(r3.fact_id), pictures, say)
         if kept:
             say()
             say(f"Try it yourself: memory-es --store {folder} current {tenant}")
@@ -120,23 +125,54 @@ def _demo_erasure(store: MemoryStore, tenant: str, say: Callable[..., None]) -> 
     return {"receipt": receipt.model_dump(mode="json"), "report": dump}
 
 
+def _demo_pictures(store: MemoryStore, tenant: str, fact_id: str, folder: Path | None,
+                   say: Callable[..., None]) -> dict[str, str] | None:
+    """Step 8: the bitemporal diagram, the drift chain and the audit report, as files."""
+    say()
+    if folder is None:
+        say("8. Pictures: add --pictures DIR to draw the diagrams and write the audit report")
+        return None
+    try:
+        from memory_es import plots, report  # noqa: PLC0415  (optional extra: plots)
+    except ImportError:
+        say("8. Pictures: pip install 'memory-es[plots]' to draw them")
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    anchor = store.anchor().model_dump(mode="json")
+    written = {
+        "bitemporal": plots.save(plots.bitemporal(store, tenant, "user:alex"),
+                                 folder / "bitemporal.png"),
+        "chain": plots.save(plots.chain(store, tenant, fact_id), folder / "chain.png"),
+        "report": report.write(store, tenant, folder / "report.html", entity="user:alex",
+                               anchor=anchor),
+    }
+    say("8. Pictures of time and an audit report for a person (self-contained HTML)")
+    for what, path in written.items():
+        say(f"   {what}: {path}")
+    return {what: str(path) for what, path in written.items()}
+
+
 def cmd_demo(args: argparse.Namespace, out: Output) -> None:
     """Run the tour in ``args.folder`` (new or empty) or in a temporary folder."""
     started = time.perf_counter()
     if args.folder is None:
         folder = Path(tempfile.mkdtemp(prefix="memory-es-demo-"))
+        pictures = Path(args.pictures) if args.pictures else folder / "pictures"
         try:
-            summary = run_demo(folder / "mem", out, kept=args.keep)
+            summary = run_demo(folder / "mem", out, kept=args.keep, pictures=pictures)
         finally:
             if not args.keep:
                 shutil.rmtree(folder, ignore_errors=True)
         if not args.keep:
             summary["store"] = None
+            if not args.pictures:
+                summary["pictures"] = None
     else:
         folder = Path(args.folder)
         if folder.exists() and any(folder.iterdir()):
             raise InvalidInput(f"demo needs a new or empty folder; {folder} is not empty")
-        summary = run_demo(folder, out)
+        summary = run_demo(folder, out,
+                           pictures=Path(args.pictures) if args.pictures else None)
     summary["seconds"] = round(time.perf_counter() - started, 3)
     if out.as_json:
         out.line(dumps(summary))
