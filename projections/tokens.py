@@ -15,6 +15,10 @@ n-grams). It is deterministic, needs no download and knows no benchmark string:
   work; ``like``/``prefer``/``favourite`` -> preference...), so paraphrases of
   common words meet in the embedder. The keyword channel stays lexical and does
   not use concepts.
+
+The text interface (``memory_es.text``) reads queries and facts with the same pieces
+and the same stem (:func:`word_forms`, :func:`word_parts`, :func:`stem`), so a word
+recall matches is a word text targeting matches.
 """
 
 from __future__ import annotations
@@ -219,6 +223,26 @@ def piece_tokens(kind: str, raw: str) -> tuple[Token, ...]:
         else:
             out.extend(_parts(ident.split("://", 1)[-1]))
     return tuple(out)
+
+
+def word_forms(text: str) -> list[str]:
+    """Each piece of ``text`` as one comparable word form, in order.
+
+    The pieces of :func:`pieces` (normalised; e-mails, URLs, canonical ids and phone
+    numbers whole), with the typographic apostrophe made plain and a possessive ``'s``
+    dropped: ``Mia's`` -> ``mia``, ``don’t`` -> ``don't``. Not stemmed.
+    """
+    out: list[str] = []
+    for _kind, raw in pieces(text):
+        form = raw.replace("\u2019", "'")
+        out.append(form[:-2] if form.endswith("'s") else form)
+    return out
+
+
+def word_parts(word: str) -> list[str]:
+    """The letter-and-digit runs of a compound word or identifier, in order
+    (``acct-7731`` -> ``acct``, ``7731``; ``user:alex`` -> ``user``, ``alex``)."""
+    return _PARTS_RE.findall(word)
 
 
 def analyse(text: str) -> list[Token]:

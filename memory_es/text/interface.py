@@ -10,59 +10,66 @@ first, entity names next, words next, the store's semantic ranking last — and 
 only on what clears the thresholds in :class:`~memory_es.text.matching.Thresholds`.
 Every call returns the facts it touched; destructive calls carry the store's
 preview of what they erase. Every interpretation is stored with its event.
+
+The store is anything that offers the methods of :class:`~memory_es.text.ports.TextStore`
+(``MemoryStore`` does); this package never imports the store itself.
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Unpack
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from memory_es.errors import ConfirmationRequired, ConflictError, InvalidInput, NotFound
-from memory_es.models import Receipt
-from memory_es.text import lexicon as lx
-from memory_es.text.identifiers import Identifier
-from memory_es.text.interpreter import (
-    Clause,
-    Interpretation,
-    Interpreter,
-    ProposeFn,
-    as_interpreter,
-    interpret,
-)
+from memory_es.models import Preview, Receipt
+from memory_es.text.clauses import Clause, Interpretation, Interpreter
+from memory_es.text.interpreter import ProposeFn, as_interpreter, interpret
 from memory_es.text.matching import (
     DEFAULT_THRESHOLDS,
-    IDENTIFIER_NAMESPACES,
+    NEGATION_TERM,
     FactView,
     Match,
     Query,
     Thresholds,
-    _idf,
     analyse_query,
+    asks_for_whole_entity,
     coverage,
     entity_keys,
     entity_terms,
     identifier_matches,
+    idf_weights,
     lexical_matches,
     mention_matches,
     named_entities,
+    names_only,
     query_terms_naming,
     relevance,
     view,
     view_terms,
 )
 from memory_es.text.normalize import name_keys
+from memory_es.text.ports import TextStore, WriteOptions
+from memory_es.text.purge_scope import purge_scopes
+from memory_es.text.revision import (
+    continuing_clause,
+    retired_words,
+    revised_slot,
+    without_back_references,
+)
+from projections.tokens import stem, word_forms, word_parts
 
-WRITE_OPTIONS = frozenset({"source", "asserted_by", "confidence", "volatility",
-                           "classification", "valid_from", "valid_until", "idempotency_key"})
+WRITE_OPTIONS = WriteOptions.__optional_keys__
 """Keyword options ``remember``/``revise`` pass through to the store's writes."""
+
+Extra = dict[str, object]
+"""What the interface adds to a clause's interpretation record (antecedent, revises...)."""
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Target(_Model):
@@ -84,9 +91,10 @@ class TextResult(_Model):
     query: str
     targets: list[Target] = Field(default_factory=list)
     touched: list[str] = Field(default_factory=list, description="fact ids changed")
-    receipts: list[Any] = Field(default_factory=list, description="receipts of the writes")
-    previews: list[Any] = Field(default_factory=list,
-                                description="store previews of destructive steps")
+    receipts: list[SerializeAsAny[Receipt]] = Field(
+        default_factory=list, description="receipts of the writes (deletion receipts for purges)")
+    previews: list[Preview] = Field(default_factory=list,
+                                    description="store previews of destructive steps")
     pending: list[str] = Field(default_factory=list,
                                description="steps not done (e.g. confirmation required)")
     note: str = ""
@@ -102,7 +110,8 @@ def _target(m: Match) -> Target:
 
 
 class TextInterface:
-    """Text-level operations over a :class:`~memory_es.store.MemoryStore`.
+    """Text-level operations over a store (:class:`~memory_es.text.ports.TextStore`,
+    e.g. ``MemoryStore``).
 
     Args:
         store: the store to read and write.
@@ -113,8 +122,8 @@ class TextInterface:
         thresholds: when targeting is confident enough to act.
     """
 
-    def __init__(self, store: Any, interpreter: Interpreter | ProposeFn | None = None, *,
-                 thresholds: Thresholds = DEFAULT_THRESHOLDS) -> None:
+    def __init__(self, store: TextStore, interpreter: Interpreter | ProposeFn | None = None,
+                 *, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> None:
         self.store = store
         self.interpreter = as_interpreter(interpreter)
         self.thresholds = thresholds
@@ -134,13 +143,11 @@ class TextInterface:
         if not facts:
             return None
         if role:
-            role_words = {lx.stem(w) for w in re.split(r"[\s_\-]+", role.lower()) if w}
+            role_words = {stem(w) for w in word_parts(role.lower())}
             for fact in facts[:50]:
-                ns, _, local = (fact.entity or "").partition(":")
-                words = {lx.stem(w) for w in re.split(r"[\s_\-.:]+", f"{ns} {local}") if w}
-                subject = {lx.stem(w.strip(".,:;()").lower())
-                           for c in interpret(fact.text).clauses
-                           for w in (c.mention or "").split()}
+                words = {stem(w) for w in word_parts((fact.entity or "").lower())}
+                subject = {stem(w) for c in interpret(fact.text).clauses
+                           for w in word_forms(c.mention or "")}
                 if role_words & (words | subject):
                     return fact.entity
         return facts[0].entity
@@ -151,7 +158,7 @@ class TextInterface:
         """How the interpreter reads ``text`` (nothing is written)."""
         return self.interpreter(text)
 
-    def remember(self, tenant: str, text: str, **kw: Any) -> list[Receipt]:
+    def remember(self, tenant: str, text: str, **kw: Unpack[WriteOptions]) -> list[Receipt]:
         """Interpret ``text`` and write one fact per clause.
 
         Clauses that report a change of state on a confidently-read slot (``User now
@@ -168,8 +175,8 @@ class TextInterface:
             if clause.ends_prior and entity is not None:
                 receipts += self._retire_prior(tenant, entity, clause)
             receipts.append(self._write(tenant, clause, entity, reading.source, extra,
-                                        supersede=clause.op == "supersede",
-                                        **_per_clause(options, n)))
+                                        _per_clause(options, n),
+                                        supersede=clause.op == "supersede"))
         return receipts
 
     def _retire_prior(self, tenant: str, entity: str, clause: Clause) -> list[Receipt]:
@@ -185,23 +192,24 @@ class TextInterface:
             if f.entity != entity or f.attribute.startswith("not."):
                 continue
             same_topic = f.attribute == positive or bool(v.domains & domains)
-            shared = (v.terms - {"¬"}) & said
+            shared = (v.terms - {NEGATION_TERM}) & said
             if same_topic and shared:
                 with contextlib.suppress(ConflictError, NotFound):
                     out.append(self.store.decay(f.fact_id,
                                                 reason=f"ended: {clause.text}"[:1024]))
         return out
 
-    def _options(self, kw: dict[str, Any]) -> dict[str, Any]:
+    @staticmethod
+    def _options(kw: WriteOptions) -> WriteOptions:
         unknown = set(kw) - WRITE_OPTIONS
         if unknown:
             raise InvalidInput(f"unknown option(s): {', '.join(sorted(unknown))}")
         return kw
 
     def _resolve(self, tenant: str, clause: Clause, fallback: str | None = None
-                 ) -> tuple[str | None, dict[str, Any]]:
+                 ) -> tuple[str | None, Extra]:
         entity = clause.entity
-        extra: dict[str, Any] = {}
+        extra: Extra = {}
         if clause.refers_back is not None:
             antecedent = self._antecedent(tenant, clause.refers_back)
             if antecedent is not None:
@@ -234,26 +242,23 @@ class TextInterface:
                 self.store.alias(tenant, surface, entity)
 
     def _write(self, tenant: str, clause: Clause, entity: str | None, origin: str,
-               extra: dict[str, Any], *, supersede: bool, text: str | None = None,
-               attribute: str | None = None, reason: str | None = None,
-               **options: Any) -> Receipt:
-        record = clause.interpretation(origin) | extra
+               extra: Mapping[str, object], options: WriteOptions, *, supersede: bool,
+               text: str | None = None, attribute: str | None = None,
+               reason: str | None = None) -> Receipt:
+        record = {**clause.interpretation(origin), **extra}
         attribute = attribute or clause.attribute
         if attribute != clause.attribute:
             record["slot_from_context"] = attribute
         body = text if text is not None else clause.text
-        receipt: Receipt
         if entity is None:
-            receipt = self.store.assert_fact(
+            return self.store.assert_fact(
                 tenant, None, attribute, clause.value, text=body,
                 mention=(clause.mention or body)[:512], interpretation=record, **options)
-        elif supersede:
-            receipt = self.store.supersede(tenant, entity, attribute, clause.value, text=body,
-                                           reason=reason, interpretation=record, **options)
-        else:
-            receipt = self.store.assert_fact(tenant, entity, attribute, clause.value,
-                                             text=body, interpretation=record, **options)
-        return receipt
+        if supersede:
+            return self.store.supersede(tenant, entity, attribute, clause.value, text=body,
+                                        reason=reason, interpretation=record, **options)
+        return self.store.assert_fact(tenant, entity, attribute, clause.value,
+                                      text=body, interpretation=record, **options)
 
     # --- targeting --------------------------------------------------------------------------
 
@@ -274,8 +279,8 @@ class TextInterface:
         ratio = th.purge_ratio if purpose == "purge" else th.ratio
         if entities:
             scope = [v for v in views if v.fact.entity in entities]
-            whole = self._whole_entity(query, entities)
-            if whole or (purpose in ("forget", "purge") and self._no_content(query, entities)):
+            whole = asks_for_whole_entity(query, entities)
+            if whole or (purpose in ("forget", "purge") and names_only(query, entities)):
                 return mention_matches(entities, query, views), "entity", True
             skip = query_terms_naming(entities)
             found = lexical_matches(query, scope, th, ratio=ratio, skip=skip, all_views=views)
@@ -304,11 +309,11 @@ class TextInterface:
         """Tier 4, for revise: below ``min_coverage`` a fact is still the target when it is
         the clear best — its coverage (words or topics) is at least ``semantic_floor`` and
         no other candidate reaches half of it — with the store's recall rank as the
-        tie-breaker when the store offers ``recall``."""
+        tie-breaker."""
         if not scope:
             return []
         th = self.thresholds
-        idf = _idf(views)
+        idf = idf_weights(views)
         scored = sorted(((coverage(query, v, idf, th, skip), v) for v in scope),
                         key=lambda p: -p[0])
         best, top = scored[0]
@@ -322,31 +327,17 @@ class TextInterface:
                 return ranked
         return []
 
-    @staticmethod
-    def _no_content(query: Query, entities: dict[str, str]) -> bool:
-        skip = query_terms_naming(entities)
-        generic = {lx.stem(w) for w in lx.ROLE_NOUNS | lx.INFO_NOUNS}
-        return all(t in skip or t in generic for t in query.terms)
-
-    @staticmethod
-    def _whole_entity(query: Query, entities: dict[str, str]) -> bool:
-        if query.totality:
-            return True
-        skip = query_terms_naming(entities)
-        return all(t in skip for t in query.terms)
-
     def _semantic(self, tenant: str, text: str, scope: list[FactView], query: Query
                   ) -> list[Match]:
         """Last resort: the store's recall ranking, top hit within scope, if it is on topic."""
-        recall = getattr(self.store, "recall", None)
-        if recall is None or not scope:
+        if not scope:
             return []
         ids = {v.fact.fact_id: v for v in scope}
         try:
-            hits = recall(tenant, text, k=min(max(len(ids), 5), 50))
+            hits = self.store.recall(tenant, text, k=min(max(len(ids), 5), 50))
         except (InvalidInput, NotFound):
             return []
-        idf = _idf(scope)
+        idf = idf_weights(scope)
         for hit in hits:
             v = ids.get(hit.fact.fact_id)
             if v is None:
@@ -358,7 +349,8 @@ class TextInterface:
 
     # --- revise -----------------------------------------------------------------------------
 
-    def revise(self, tenant: str, old_query: str, new_text: str, **kw: Any) -> TextResult:
+    def revise(self, tenant: str, old_query: str, new_text: str,
+               **kw: Unpack[WriteOptions]) -> TextResult:
         """Replace what ``old_query`` describes with what ``new_text`` says.
 
         The new clause that continues the matched fact supersedes its slot (a drift-chain
@@ -373,39 +365,39 @@ class TextInterface:
         views = self._views(tenant)
         matches, tier, _whole = self._select(tenant, old_query, views, "revise")
         reading = self.interpreter(new_text)
-        result = {"op": "revise", "query": old_query, "targets": [_target(m) for m in matches]}
+        targets = [_target(m) for m in matches]
         if not matches:
             written: list[Receipt] = []
             for n, clause in enumerate(reading.clauses):
                 entity, extra = self._resolve(tenant, clause)
                 written.append(self._write(tenant, clause, entity, reading.source, extra,
-                                           supersede=clause.confident and entity is not None,
-                                           **_per_clause(options, n)))
-            return TextResult(**result, receipts=written,
+                                           _per_clause(options, n),
+                                           supersede=clause.confident and entity is not None))
+            return TextResult(op="revise", query=old_query, targets=targets, receipts=written,
                               touched=[f for r in written for f in r.fact_ids],
                               note="no fact cleared the thresholds; remembered as new")
         base = matches[0].fact
-        retired_words = self._retired_words(matches, reading)
+        retired = retired_words(matches, reading)
         clauses = list(reading.clauses)
         reasons = [c.text for c in clauses if c.op == "cease" and not c.has_purpose]
         content = [c for c in clauses if not (c.op == "cease" and not c.has_purpose)]
-        receipts: list[Any] = []
+        receipts: list[Receipt] = []
         touched: list[str] = []
         closed: set[str] = set()
-        primary = self._primary(content, matches) if content else None
+        primary = continuing_clause(content, matches) if content else None
         for clause in content:
             entity, extra = self._resolve(tenant, clause, fallback=base.entity)
             if clause.elided or (clause.entity is None and clause.refers_back is None):
                 entity = base.entity if entity is None or clause.elided else entity
-            text, dropped = self._without_back_references(clause, retired_words)
+            text, dropped = without_back_references(clause, retired)
             reason = "; ".join([*reasons, *dropped]) or f"revise: {old_query}"
             if clause is primary and entity is not None:
-                slot = self._slot(clause, matches, entity)
+                slot = revised_slot(clause, matches, entity)
                 receipt = self._write(tenant, clause, entity, reading.source,
                                       extra | {"revises": [m.fact.fact_id for m in matches]},
+                                      _per_clause(options, content.index(clause)),
                                       supersede=True, text=text, attribute=slot,
-                                      reason=reason[:1024],
-                                      **_per_clause(options, content.index(clause)))
+                                      reason=reason[:1024])
                 receipts.append(receipt)
                 touched += receipt.fact_ids
                 closed |= {m.fact.fact_id for m in matches
@@ -414,8 +406,8 @@ class TextInterface:
                 supersede = (clause.op == "supersede" and clause.confident
                              and entity is not None)
                 receipt = self._write(tenant, clause, entity, reading.source, extra,
-                                      supersede=supersede, text=text,
-                                      **_per_clause(options, content.index(clause)))
+                                      _per_clause(options, content.index(clause)),
+                                      supersede=supersede, text=text)
                 receipts.append(receipt)
                 touched += receipt.fact_ids
         for m in matches:
@@ -427,78 +419,8 @@ class TextInterface:
                                      [:1024])
                 receipts.append(r)
                 touched.append(m.fact.fact_id)
-        return TextResult(**result, receipts=receipts, touched=list(dict.fromkeys(touched)),
-                          note=f"targeted by {tier}")
-
-    @staticmethod
-    def _primary(content: list[Clause], matches: list[Match]) -> Clause:
-        """The new clause that continues the matched fact."""
-        targets = [view(m.fact) for m in matches]
-        attrs = {m.fact.attribute for m in matches}
-        domains = set().union(*(t.domains for t in targets))
-
-        def score(c: Clause) -> float:
-            s = 0.0
-            if c.attribute in attrs or c.attribute.removeprefix("not.") in {
-                    a.removeprefix("not.") for a in attrs}:
-                s += 3
-            if set(c.alternatives) & attrs:
-                s += 2
-            s += len(set(c.domains) & domains) * 0.5
-            s -= 0.1 * content.index(c)
-            if c.continuation:
-                s -= 2
-            return s
-
-        return max(content, key=score)
-
-    @staticmethod
-    def _slot(clause: Clause, matches: list[Match], entity: str) -> str:
-        same_entity = [m for m in matches if m.fact.entity == entity]
-        if not same_entity:
-            return clause.attribute
-        target = same_entity[0].fact.attribute
-        if clause.attribute == target:
-            return target
-        if clause.confident:
-            return clause.attribute
-        if clause.alternatives and target in clause.alternatives:
-            return target
-        if clause.alternatives:
-            target_domain = target.removeprefix("not.").split(".", 1)[0]
-            for alt in clause.alternatives:
-                if alt.split(".", 1)[0] == target_domain:
-                    return alt
-        if target.startswith("not.") and not clause.negated:
-            return target.removeprefix("not.")
-        return target
-
-    @staticmethod
-    def _retired_words(matches: list[Match], reading: Interpretation) -> set[str]:
-        """Proper nouns and identifiers of the retired facts that the new text's main
-        clauses do not repeat."""
-        old: set[str] = set()
-        for m in matches:
-            old |= {w for w in view(m.fact).proper if w}
-        new_main: set[str] = set()
-        for c in reading.clauses:
-            main = c.text
-            for _marker, adj in c.adjuncts:
-                main = main.replace(adj, " ")
-            new_main |= {w.strip(".,;:!?()'\"") for w in main.split()}
-        return {w for w in old - new_main if w and w not in lx.STOPWORDS}
-
-    @staticmethod
-    def _without_back_references(clause: Clause, retired: set[str]) -> tuple[str, list[str]]:
-        text = clause.text
-        dropped: list[str] = []
-        for _marker, adj in clause.adjuncts:
-            words = {w.strip(".,;:!?()'\"") for w in adj.split()}
-            if words & retired and adj in text:
-                text = text.replace(adj, "").replace(" ,", ",")
-                dropped.append(adj)
-        text = re.sub(r"\s{2,}", " ", text).strip().rstrip(",;")
-        return (text or clause.text), dropped
+        return TextResult(op="revise", query=old_query, targets=targets, receipts=receipts,
+                          touched=list(dict.fromkeys(touched)), note=f"targeted by {tier}")
 
     # --- release / forget -------------------------------------------------------------------
 
@@ -511,7 +433,7 @@ class TextInterface:
         """
         views = self._views(tenant)
         matches, tier, _whole = self._select(tenant, query, views, "release")
-        receipts: list[Any] = []
+        receipts: list[Receipt] = []
         touched: list[str] = []
         for m in matches:
             with contextlib.suppress(ConflictError, NotFound):
@@ -533,7 +455,7 @@ class TextInterface:
         if not entities:
             return TextResult(op="forget", query=query, note="the query names no entity")
         matches = mention_matches(entities, q, views)
-        receipts: list[Any] = []
+        receipts: list[Receipt] = []
         touched: list[str] = []
         why = (reason or f"forget: {query}")[:1024]
         previews = self._previews("forget_entity", tenant, list(entities))
@@ -551,18 +473,11 @@ class TextInterface:
                           touched=list(dict.fromkeys(touched)), receipts=receipts,
                           previews=previews, note="targeted by entity name")
 
-    def _previews(self, op: str, tenant: str, entities: Sequence[str],
-                  fact_ids: Sequence[str] = ()) -> list[Any]:
-        preview = getattr(self.store, "preview", None)
-        if preview is None:
-            return []
-        out = []
+    def _previews(self, op: str, tenant: str, entities: Sequence[str]) -> list[Preview]:
+        out: list[Preview] = []
         for entity in entities:
             with contextlib.suppress(InvalidInput, NotFound):
-                out.append(preview(op, tenant, entity))
-        for fid in fact_ids:
-            with contextlib.suppress(InvalidInput, NotFound):
-                out.append(preview(op, tenant, fact_id=fid))
+                out.append(self.store.preview(op, tenant, entity))
         return out
 
     # --- purge ------------------------------------------------------------------------------
@@ -583,26 +498,23 @@ class TextInterface:
         matches, tier, whole = self._select(tenant, identifier, views, "purge")
         q = analyse_query(identifier)
         named = named_entities(q, views) if tier != "identifier" else {}
-        scopes = self._purge_scopes(matches, tier, whole, named, views)
+        scopes = purge_scopes(matches, tier, whole, named, views)
         result_targets = [_target(m) for m in matches]
-        receipts: list[Any] = []
-        previews: list[Any] = []
+        receipts: list[Receipt] = []
+        previews: list[Preview] = []
         pending: list[str] = []
         touched: list[str] = []
         done_entities: set[str] = set()
         for entity, fact_id in scopes:
             if fact_id is not None and entity in done_entities:
                 continue
-            token = None
-            preview_fn = getattr(self.store, "preview", None)
-            if preview_fn is not None:
-                try:
-                    p = preview_fn("purge", tenant, entity if fact_id is None else None,
-                                   fact_id=fact_id)
-                    previews.append(p)
-                    token = p.token if confirm else None
-                except (InvalidInput, NotFound):
-                    continue
+            try:
+                p = self.store.preview("purge", tenant, entity if fact_id is None else None,
+                                       fact_id=fact_id)
+            except (InvalidInput, NotFound):
+                continue
+            previews.append(p)
+            token = p.token if confirm else None
             try:
                 r = self.store.purge(tenant, entity if fact_id is None else None,
                                      fact_id=fact_id, confirm=token,
@@ -613,39 +525,12 @@ class TextInterface:
             except NotFound:
                 continue
             receipts.append(r)
-            touched += list(getattr(r, "fact_ids", []) or [])
+            touched += r.fact_ids
             if fact_id is None and entity is not None:
                 done_entities.add(entity)
         return TextResult(op="purge", query=identifier, targets=result_targets,
                           touched=list(dict.fromkeys(touched)), receipts=receipts,
                           previews=previews, pending=pending, note=f"targeted by {tier}")
-
-    @staticmethod
-    def _purge_scopes(matches: list[Match], tier: str, whole: bool, named: dict[str, str],
-                      views: list[FactView]) -> list[tuple[str | None, str | None]]:
-        """(entity, None) to shred an entity, (None, fact_id) to shred one drift chain."""
-        chosen = {m.fact.fact_id: m.fact for m in matches}
-        # an identifier is erased everywhere it is written
-        erased_ids: set[str] = {i.canonical for m in matches for i in view(m.fact).identifiers}
-        if tier in ("identifier", "lexical", "semantic"):
-            for v in views:
-                if v.fact.fact_id not in chosen and any(
-                        i.canonical in erased_ids for i in v.identifiers
-                        if _distinctive(i)):
-                    chosen[v.fact.fact_id] = v.fact
-        entities: list[str] = []
-        chains: list[str] = []
-        for fact in chosen.values():
-            ent = fact.entity
-            if ent is not None and (whole or ent in named
-                                    or ent.split(":", 1)[0] in IDENTIFIER_NAMESPACES):
-                if ent not in entities:
-                    entities.append(ent)
-            else:
-                chains.append(fact.fact_id)
-        scopes: list[tuple[str | None, str | None]] = [(e, None) for e in entities]
-        scopes += [(None, f) for f in chains if chosen[f].entity not in entities]
-        return scopes
 
     # --- recall -----------------------------------------------------------------------------
 
@@ -662,15 +547,12 @@ class TextInterface:
         if k <= 0:
             return []
         q = analyse_query(query)
-        recall = getattr(self.store, "recall", None)
-        ranked: list[FactView] = []
-        if recall is not None:
-            ranked = [view(h.fact) for h in recall(tenant, query, k=max(4 * k, 20))]
+        ranked = [view(h.fact) for h in self.store.recall(tenant, query, k=max(4 * k, 20))]
         current: list[FactView] = []
         if len(ranked) < k:
             seen = {v.fact.fact_id for v in ranked}
             current = [v for v in self._views(tenant) if v.fact.fact_id not in seen]
-        idf = _idf(ranked + current)
+        idf = idf_weights(ranked + current)
         score = {v.fact.fact_id: relevance(q, v, idf, self.thresholds) for v in ranked + current}
         current.sort(key=lambda v: (-score[v.fact.fact_id], v.fact.recorded_at), reverse=False)
         pool = ranked + current
@@ -682,17 +564,14 @@ class TextInterface:
         return [v.fact.text for v in chosen[:k]]
 
 
-def _per_clause(options: dict[str, Any], n: int) -> dict[str, Any]:
+def _per_clause(options: WriteOptions, n: int) -> WriteOptions:
     """One idempotency key per clause (``key#n``): a retried call replays every receipt."""
     key = options.get("idempotency_key")
     if key is None:
         return options
-    return options | {"idempotency_key": f"{key}#{n}"}
-
-
-def _distinctive(ident: Identifier) -> bool:
-    """Identifiers specific enough to erase everywhere (not a bare date or a time)."""
-    return ident.kind not in ("date", "time") and len(re.sub(r"\W", "", ident.canonical)) >= 4
+    per_clause = options.copy()
+    per_clause["idempotency_key"] = f"{key}#{n}"
+    return per_clause
 
 
 __all__ = ["Target", "TextInterface", "TextResult"]

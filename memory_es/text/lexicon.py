@@ -10,7 +10,7 @@ No entity name, phrase or answer of any test suite appears in this module.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from projections.tokens import stem
 
 
 def words(text: str) -> frozenset[str]:
@@ -412,37 +412,6 @@ FUNCTIONAL_DOMAINS: frozenset[str] = frozenset(
 """Domains that hold one current value per entity; the rest hold lists."""
 
 
-@lru_cache(maxsize=65_536)
-def stem(word: str) -> str:
-    """A light, deterministic English suffix stripper (identifiers pass unchanged)."""
-    w = word.lower()
-    if len(w) <= 3 or not w.isalpha():
-        return w
-    if w.endswith("'s"):
-        w = w[:-2]
-    if w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("sses"):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    if w.endswith(("ation", "ution", "ition")) and len(w) > 7:
-        w = w[:-3]  # location -> locat (located), relocation -> relocat
-    for suffix in ("ment", "ing", "edly", "ed", "ic"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            w = w[: -len(suffix)]
-            if (len(w) > 2 and w[-1] == w[-2] and w[-1] not in "aeiouls"):
-                w = w[:-1]
-            break
-    if w.endswith("er") and len(w) > 6:
-        w = w[:-2]
-    if w.endswith("y") and len(w) > 4:
-        w = w[:-1]
-    if w.endswith("e") and len(w) > 3:
-        w = w[:-1]
-    return w
-
-
 def _build_domains() -> dict[str, frozenset[str]]:
     table: dict[str, set[str]] = {}
     for domain, words in DOMAINS.items():
@@ -456,6 +425,7 @@ WORD_DOMAINS: dict[str, frozenset[str]] = _build_domains()
 
 
 def domains_of(word: str) -> frozenset[str]:
-    """The topic domains of a word (by surface form or stem); empty when unknown."""
+    """The topic domains of a word (by surface form or its recall stem,
+    :func:`projections.tokens.stem`); empty when unknown."""
     w = word.lower()
     return WORD_DOMAINS.get(w) or WORD_DOMAINS.get(stem(w)) or frozenset()

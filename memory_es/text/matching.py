@@ -15,9 +15,11 @@ targeting rules are testable on their own. The tiers, in order:
    more specific matches, release/forget/purge act on the whole entity: its facts and
    the facts that name it.
 3. **Words** — the query's content words are compared with each candidate fact's
-   words (light stems), identifier parts and topic domains, weighted by rarity in the
-   tenant (IDF). A fact is a target when its coverage clears ``min_coverage`` and
-   ``ratio`` of the best fact's coverage (see :class:`Thresholds`).
+   words, identifier parts and topic domains, weighted by rarity in the tenant (IDF).
+   Words are read the way recall reads them: the pieces and light stems of
+   :mod:`projections.tokens` (:func:`~projections.tokens.word_forms`,
+   :func:`~projections.tokens.stem`). A fact is a target when its coverage clears
+   ``min_coverage`` and ``ratio`` of the best fact's coverage (see :class:`Thresholds`).
 4. **Semantic** (revise only) — when nothing clears tier 3, a fact is still the target
    if it is the *clear best*: coverage (words or topic domains) at least
    ``semantic_floor`` and no other candidate reaching half of it; otherwise the store's
@@ -32,8 +34,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from memory_es.models import Fact
@@ -41,7 +43,9 @@ from memory_es.text import lexicon as lx
 from memory_es.text.identifiers import Identifier, find_identifiers, matches
 from memory_es.text.interpreter import interpret
 from memory_es.text.lexicon import words
-from memory_es.text.normalize import ascii_fold, clean, name_keys, strip_symbols
+from memory_es.text.normalize import clean, name_keys, strip_symbols
+from memory_es.text.words import EDGE
+from projections.tokens import stem, word_forms, word_parts
 
 IDENTIFIER_NAMESPACES = frozenset({"email", "phone", "url", "domain", "path", "ip", "mac",
                                    "token", "date", "time", "handle", "code", "id", "card",
@@ -88,45 +92,55 @@ DEFAULT_THRESHOLDS = Thresholds()
 
 # --- analysis of facts and queries ----------------------------------------------------------
 
-_SPLIT = re.compile(r"[^\w@#+]+")
-_PARTS = re.compile(r"[^\W_]+")
+_COMPOUND = re.compile(r"[\-_./:@+#]")
+NEGATION_TERM = "¬"
+"""The term every negated text carries (``not``, ``never``, ``isn't``, ``no longer``)."""
 
 
-def _words(cleaned: str) -> Iterator[str]:
-    """Each word of a cleaned text: punctuation stripped, folded, without a possessive 's."""
-    for raw in cleaned.split():
-        token = raw.strip(".,;:!?()[]{}\"'“”‘’").replace("’", "'")
-        if not token:
-            continue
-        low = ascii_fold(token) if token.isascii() else token.casefold()
-        yield low[:-2] if low.endswith("'s") else low
+def _is_compound(form: str) -> bool:
+    """An identifier or a joined word (``acct-7731``, ``nora@corp.io``, ``half-sister``)."""
+    return bool(_COMPOUND.search(form.strip("-")))
 
 
-def _terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def _term(form: str) -> str:
+    """How a word form is compared: a compound whole, a word by its stem."""
+    return form.strip("-#") if _is_compound(form) else stem(form)
+
+
+def _cleaned(text: str) -> str:
+    """The text as targeting reads it: symbols dropped, homoglyphs folded, obfuscated
+    addresses restored (its words are then the recall tokenizer's word forms)."""
+    return clean(strip_symbols(text))
+
+
+def _negates(form: str) -> bool:
+    return form.endswith(lx.NEGATED_CONTRACTIONS) or form in lx.NEGATORS or (
+        form in lx.NEGATING_VERBS)
+
+
+def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(whole terms, compound parts, topic domains) of a text."""
     whole: set[str] = set()
     parts: set[str] = set()
     domains: set[str] = set()
-    cleaned = clean(strip_symbols(text))
-    for low in _words(cleaned):
-        if low.endswith(lx.NEGATED_CONTRACTIONS) or low in lx.NEGATORS or (
-                low in lx.NEGATING_VERBS):
-            whole.add("¬")
-        compound = bool(re.search(r"[\-_./:@+#]", low.strip("-")))
-        if compound:
-            whole.add(low.strip("-#"))
-            for p in _PARTS.findall(low):
+    cleaned = _cleaned(text)
+    for form in word_forms(cleaned):
+        if _negates(form):
+            whole.add(NEGATION_TERM)
+        if _is_compound(form):
+            whole.add(_term(form))
+            for p in word_parts(form):
                 if p in lx.STOPWORDS:
                     continue
-                parts.add(lx.stem(p) if p.isalpha() else p)
+                parts.add(stem(p))
                 domains |= lx.domains_of(p)
             continue
-        if low in lx.STOPWORDS:
+        if form in lx.STOPWORDS:
             continue
-        whole.add(lx.stem(low) if low.isalpha() else low)
-        domains |= lx.domains_of(low)
+        whole.add(_term(form))
+        domains |= lx.domains_of(form)
     if "no longer" in cleaned.lower():
-        whole.add("¬")
+        whole.add(NEGATION_TERM)
     return frozenset(whole), frozenset(parts), frozenset(domains)
 
 
@@ -151,9 +165,9 @@ class FactView:
 def _analyse(text: str, attribute: str, entity: str | None
              ) -> tuple[frozenset[str], frozenset[str], frozenset[str], tuple[Identifier, ...],
                         frozenset[str], frozenset[str], frozenset[str]]:
-    terms, parts, domains = _terms(text)
+    terms, parts, domains = text_terms(text)
     attr_words = [w for w in re.split(r"[._]", attribute) if w and w not in ("not", "n")]
-    a_terms = {lx.stem(w) for w in attr_words if w.isalpha() and w not in lx.STOPWORDS}
+    a_terms = {stem(w) for w in attr_words if w.isalpha() and w not in lx.STOPWORDS}
     a_domains: set[str] = set()
     for w in attr_words:
         a_domains |= lx.domains_of(w)
@@ -168,22 +182,21 @@ def _analyse(text: str, attribute: str, entity: str | None
     if entity is not None:
         subject |= entity_keys(entity)
     proper = frozenset(
-        w.strip(".,;:!?()[]{}\"'“”‘’") for i, w in enumerate(text.split())
-        if i > 0 and w[:1].isupper())
+        w.strip(EDGE) for i, w in enumerate(text.split()) if i > 0 and w[:1].isupper())
     return (terms | frozenset(a_terms), parts, domains | frozenset(a_domains),
             find_identifiers(text), frozenset(subject), frozenset(mentions | subject), proper)
 
 
 def view_terms(text: str) -> frozenset[str]:
     """The whole terms of a text (light stems, identifiers), as facts are indexed."""
-    return _terms(text)[0]
+    return text_terms(text)[0]
 
 
 def entity_terms(entity: str) -> frozenset[str]:
     """Terms that only name an entity (``user``, a person's name): not content."""
     out: set[str] = set()
     for key in entity_keys(entity):
-        out |= {lx.stem(w) for w in key.split()}
+        out |= {stem(w.lower()) for w in key.split()}
     return frozenset(out | {"user"})
 
 
@@ -235,14 +248,15 @@ class Query:
 
 @lru_cache(maxsize=16_384)
 def analyse_query(text: str) -> Query:
-    cleaned = clean(strip_symbols(text))
+    """Analyse a targeting or recall query: identifiers, name n-grams, terms, intents."""
+    cleaned = _cleaned(text)
     ids = find_identifiers(text)
     words = [w for w in re.split(r"[\s/|]+", cleaned) if w]
     ngrams: list[tuple[str, frozenset[str], bool]] = []
     for n in range(min(4, len(words)), 0, -1):
         for i in range(len(words) - n + 1):
             chunk = words[i:i + n]
-            stripped = [c.strip(".,;:!?()[]{}\"'“”‘’") for c in chunk]
+            stripped = [c.strip(EDGE) for c in chunk]
             if any(not s for s in stripped):
                 continue
             if (stripped[0].lower() in lx.STOPWORDS and not stripped[0][:1].isupper()) or (
@@ -256,42 +270,34 @@ def analyse_query(text: str) -> Query:
     terms: list[str] = []
     parts: dict[str, frozenset[str]] = {}
     domains: dict[str, frozenset[str]] = {}
-    low_words = []
-    for low in _words(cleaned):
-        low_words.append(low)
-        if low.endswith(lx.NEGATED_CONTRACTIONS) or low in lx.NEGATORS or (
-                low in lx.NEGATING_VERBS):
-            terms.append("¬")
+    low_words = word_forms(cleaned)
+    for low in low_words:
+        if _negates(low):
+            terms.append(NEGATION_TERM)
             continue
         if low in lx.STOPWORDS or low in lx.TOTALITY or low in lx.INFO_NOUNS:
             continue
-        if re.search(r"[\-_./:@+#]", low.strip("-")):
-            term = low.strip("-#")
-            p = frozenset(lx.stem(x) if x.isalpha() else x for x in _PARTS.findall(low)
-                          if x not in lx.STOPWORDS)
-            parts[term] = p
+        term = _term(low)
+        if _is_compound(low):
+            pieces = word_parts(low)
+            parts[term] = frozenset(stem(x) for x in pieces if x not in lx.STOPWORDS)
             dom: set[str] = set()
-            for x in _PARTS.findall(low):
+            for x in pieces:
                 dom |= lx.domains_of(x)
             domains[term] = frozenset(dom)
         else:
-            term = lx.stem(low) if low.isalpha() else low
             domains[term] = lx.domains_of(low)
         if term not in terms:
             terms.append(term)
-    if "no longer" in cleaned.lower() and "¬" not in terms:
-        terms.append("¬")
+    if "no longer" in cleaned.lower() and NEGATION_TERM not in terms:
+        terms.append(NEGATION_TERM)
     totality = any(w in lx.TOTALITY for w in low_words) or any(
         w in lx.INFO_NOUNS for w in low_words)
     person_intent = any(w in PERSON_WORDS for w in low_words)
-    id_terms: set[str] = set()
-    for ident in ids:
-        for raw in ident.surface.split():
-            low = ascii_fold(raw.strip(".,;:!?()[]{}\"'“”‘’"))
-            id_terms.add(low.strip("-#") if re.search(r"[\-_./:@+#]", low) else
-                         (lx.stem(low) if low.isalpha() else low))
+    id_terms = frozenset(_term(form) for ident in ids
+                         for form in word_forms(_cleaned(ident.surface)))
     return Query(text, ids, tuple(ngrams), tuple(dict.fromkeys(terms)), parts, domains,
-                 totality, person_intent, "¬" in terms, frozenset(id_terms))
+                 totality, person_intent, NEGATION_TERM in terms, id_terms)
 
 
 # --- tiers -------------------------------------------------------------------------------------
@@ -370,7 +376,9 @@ def mention_matches(entities: dict[str, str], query: Query,
     return out
 
 
-def _idf(views: Sequence[FactView]) -> dict[str, float]:
+def idf_weights(views: Sequence[FactView]) -> dict[str, float]:
+    """Inverse document frequency of every term and part over ``views`` (rare words
+    weigh more); the key ``""`` holds the number of facts."""
     df: Counter[str] = Counter()
     for v in views:
         for t in v.terms | v.parts:
@@ -422,7 +430,7 @@ def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
     """Tier 3: facts whose coverage clears ``min_coverage`` and ``ratio`` x the best."""
     if not views:
         return []
-    idf = _idf(all_views or views)
+    idf = idf_weights(all_views or views)
     scored = [(coverage(query, v, idf, th, skip), v) for v in views]
     best = max((s for s, _ in scored), default=0.0)
     if best < th.min_coverage:
@@ -434,14 +442,7 @@ def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
 
 def query_terms_naming(entities: dict[str, str]) -> set[str]:
     """Query terms that were used to name an entity (not content)."""
-    out: set[str] = set()
-    for surface in entities.values():
-        for w in surface.split():
-            low = ascii_fold(w.strip(".,;:!?()[]{}\"'")).lower()
-            if low.endswith("'s"):
-                low = low[:-2]
-            out.add(lx.stem(low) if low.isalpha() else low)
-    return out
+    return {_term(form) for surface in entities.values() for form in word_forms(surface)}
 
 
 def relevance(query: Query, v: FactView, idf: dict[str, float], th: Thresholds) -> float:
@@ -458,11 +459,18 @@ def relevance(query: Query, v: FactView, idf: dict[str, float], th: Thresholds) 
     return score
 
 
-@dataclass
-class Targeting:
-    """The outcome of targeting: the matches and how they were found."""
+def asks_for_whole_entity(query: Query, entities: dict[str, str]) -> bool:
+    """The query asks for the named entities as a whole: ``everything``/``profile``
+    words, or nothing but their names."""
+    if query.totality:
+        return True
+    skip = query_terms_naming(entities)
+    return all(t in skip for t in query.terms)
 
-    matches: list[Match] = field(default_factory=list)
-    tier: str = "none"
-    entities: dict[str, str] = field(default_factory=dict)
-    whole_entity: bool = False
+
+def names_only(query: Query, entities: dict[str, str]) -> bool:
+    """The query says nothing beyond the entities' names and generic role or
+    information nouns (``the patient Wang Fang's record``)."""
+    skip = query_terms_naming(entities)
+    generic = {stem(w) for w in lx.ROLE_NOUNS | lx.INFO_NOUNS}
+    return all(t in skip or t in generic for t in query.terms)

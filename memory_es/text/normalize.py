@@ -12,6 +12,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from memory_es.text.lexicon import HONORIFICS
+
 # UTS #39 confusables restricted to the Cyrillic and Greek letters that render like
 # ASCII letters in common fonts (lower and upper case).
 CONFUSABLES: dict[str, str] = {
@@ -173,8 +175,6 @@ def name_keys(name: str) -> frozenset[str]:
     ``Brückner, Anton`` -> {``bruckner anton``, ``brueckner anton``}; honorifics and
     punctuation are dropped, word order kept.
     """
-    from memory_es.text.lexicon import HONORIFICS  # noqa: PLC0415  (avoid a cycle)
-
     base = strip_symbols(nfkc(name))
     forms = {ascii_fold(base), german_fold(strip_symbols(fold_confusables(base)))}
     keys = set()

@@ -9,9 +9,9 @@ from memory_es.models import Fact
 from memory_es.text.interpreter import interpret
 from memory_es.text.matching import (
     DEFAULT_THRESHOLDS,
-    _idf,
     analyse_query,
     identifier_matches,
+    idf_weights,
     lexical_matches,
     mention_matches,
     named_entities,
@@ -97,12 +97,12 @@ def test_recall_relevance_ignores_near_identical_identifiers() -> None:
     """In recall an identifier query earns nothing from an identifier it is a prefix of."""
     v = view(fact("Order ORD-77 shipped"))
     views = [v]
-    assert relevance(analyse_query("ORD-7"), v, _idf(views), DEFAULT_THRESHOLDS) == 0
-    assert relevance(analyse_query("ORD-77"), v, _idf(views), DEFAULT_THRESHOLDS) > 0
+    assert relevance(analyse_query("ORD-7"), v, idf_weights(views), DEFAULT_THRESHOLDS) == 0
+    assert relevance(analyse_query("ORD-77"), v, idf_weights(views), DEFAULT_THRESHOLDS) > 0
 
 
 def test_people_questions_find_facts_about_people() -> None:
     """``who``/``people`` questions find person facts even without shared words."""
     v = view(fact("Pia organises the book club"))
-    assert relevance(analyse_query("Which people do we know?"), v, _idf([v]),
+    assert relevance(analyse_query("Which people do we know?"), v, idf_weights([v]),
                      DEFAULT_THRESHOLDS) > 0

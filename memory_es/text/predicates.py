@@ -1,0 +1,368 @@
+"""Predicate -> attribute and value: a table of rules, tried in order.
+
+:func:`analyse_predicate` finds the main verb of a clause's predicate (auxiliaries and
+adverbs skipped) and lays the predicate out as a :class:`PredicateReading`. Each
+:class:`Rule` of :data:`PREDICATE_RULES` then says *when* it applies to a reading and
+*what* slot it reads (``home.city``, ``work.employer``, ``pref.<topic>``...); the first
+rule that applies decides, and its name is recorded with the fact. The last rule
+always applies: a generic path from the verb and its object's keywords, so unrelated
+facts never share a slot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+from memory_es.text import lexicon as lx
+from memory_es.text.lexicon import words
+from memory_es.text.paths import attribute_path, domains_in, keywords, value_text
+from memory_es.text.subjects import Subject
+from memory_es.text.words import Tok, is_capitalised
+
+PREPOSITIONS = words("""
+in at to for from with on by of as into onto via about near over under
+""")
+_OBJECT_STOPS = PREPOSITIONS | {"and", "but", "since", "until", "after", "because", "due"}
+_OBJECT_DETERMINERS = ("a", "an", "the", "their", "his", "her", "my", "its", "our", "your")
+_STREET_WORDS = ("street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "boulevard",
+                 "blvd", "drive", "dr", "way", "court", "ct", "place", "pl", "square",
+                 "terrace", "close")
+_MOTION_VERBS = ("move", "relocate", "return", "transfer", "switch", "go", "come",
+                 "migrate", "revert", "transition", "upgrade")
+_POSITION_NOUNS = ("position", "job", "role", "offer", "professorship")
+_MARITAL_WORDS = (["married"], ["single"], ["engaged"], ["divorced"], ["widowed"])
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """The slot a predicate reads: attribute, value, and how sure the rules are."""
+
+    attribute: str
+    value: object
+    confident: bool
+    alternatives: tuple[str, ...] = ()
+    domains: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+
+def object_after(toks: Sequence[Tok], start: int, stop_at_prep: bool = True) -> list[str]:
+    """The object noun phrase from ``toks[start]`` on, as words (determiners dropped;
+    it ends at a preposition, a conjunction or a clause punctuation mark)."""
+    out: list[str] = []
+    for t in toks[start:]:
+        w = t.low
+        if out and stop_at_prep and w in _OBJECT_STOPS:
+            break
+        if w in _OBJECT_DETERMINERS:
+            if out:
+                break
+            continue
+        out.append(t.word)
+        if t.raw.endswith((",", ";", ":")):
+            break
+    return out
+
+
+def has_address(toks: Sequence[Tok]) -> bool:
+    """A street address follows (``at 12 Harbour Road``)."""
+    words = [t.low for t in toks[:6]]
+    if words and words[0] in ("at", "on", "in", "to"):
+        words = words[1:]
+    return bool(words) and words[0].isdigit() and any(w in _STREET_WORDS for w in words[1:])
+
+
+@dataclass(frozen=True)
+class PredicateReading:
+    """A predicate laid out for the rules: its main verb and what follows it."""
+
+    subject: Subject
+    words: list[str]
+    """Lower-case words of the whole predicate."""
+    lemma: str
+    """The main verb's lemma (the word itself when it is no known verb)."""
+    rest: list[Tok]
+    """The tokens after the main verb (a copula's complement)."""
+    value: str
+    """The predicate from the main verb on, as text."""
+
+    @cached_property
+    def rest_low(self) -> list[str]:
+        return [t.low for t in self.rest]
+
+    @cached_property
+    def rest_words(self) -> list[str]:
+        return [t.word for t in self.rest]
+
+    @property
+    def hint(self) -> str:
+        """The attribute a possessive subject names (``Kai's favorite colour is …``)."""
+        return self.subject.attribute_hint or ""
+
+    @cached_property
+    def content(self) -> list[str]:
+        """The complement's words that are neither function words nor adverbs."""
+        return [w for w in self.rest_low if w not in lx.STOPWORDS and w not in lx.ADVERBS]
+
+    @cached_property
+    def content_domains(self) -> tuple[str, ...]:
+        """The topic domains of the complement's first two content words."""
+        return domains_in(self.content[:2])
+
+    @cached_property
+    def rest_domains(self) -> tuple[str, ...]:
+        return domains_in(self.rest_low)
+
+    @property
+    def copula(self) -> bool:
+        return self.lemma == "be"
+
+    @property
+    def residence(self) -> bool:
+        return self.lemma in ("live", "reside") or (
+            self.lemma == "base" and "in" in self.rest_low[:1])
+
+    @property
+    def motion(self) -> bool:
+        """A verb of motion or change with ``to`` among its next three words."""
+        return self.lemma in _MOTION_VERBS and "to" in self.rest_low[:3]
+
+    @property
+    def employment(self) -> bool:
+        return self.lemma in ("work", "employ")
+
+
+class Slot(NamedTuple):
+    """What a rule reads: the attribute and value, and whether it is sure of the slot."""
+
+    attribute: str
+    value: str
+    confident: bool = True
+    alternatives: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One predicate rule: when it applies, and the slot it then reads."""
+
+    name: str
+    """Recorded with the fact (``predicate:residence``)."""
+    applies: Callable[[PredicateReading], bool]
+    reads: Callable[[PredicateReading], Slot]
+
+
+# --- the rules' helpers ------------------------------------------------------------------
+
+
+def _origin(p: PredicateReading) -> Slot:
+    comp = p.rest_low
+    return Slot("origin.city", value_text(object_after(p.rest, comp.index("from") + 1)))
+
+
+def _role_preposition(comp: list[str]) -> int:
+    return comp.index("at") if "at" in comp else comp.index("for")
+
+
+def _role_at_organisation(p: PredicateReading) -> bool:
+    """``is a <role> at <Org>``: ``at``/``for`` after a work word or ``a``/``an``, before
+    a capitalised name."""
+    comp = p.rest_low
+    if "at" not in comp and "for" not in comp:
+        return False
+    prep = _role_preposition(comp)
+    head = comp[:prep]
+    return prep + 1 < len(p.rest) and is_capitalised(p.rest[prep + 1].word) and bool(
+        set(domains_in(head)) & {"work"} or any(w in ("a", "an") for w in head[:1]))
+
+
+def _employer_after_role(p: PredicateReading) -> Slot:
+    prep = _role_preposition(p.rest_low)
+    return Slot("work.employer", value_text(object_after(p.rest, prep + 1)))
+
+
+def _allergy(p: PredicateReading) -> Slot:
+    comp = p.rest_low
+    obj = object_after(p.rest, 2) if len(comp) > 1 and comp[1] == "to" else []
+    return Slot(attribute_path("health", "allergy", *keywords(obj, 2)), value_text(obj))
+
+
+def _fluency(p: PredicateReading) -> Slot:
+    obj = object_after(p.rest, 2 if p.rest_low[1:2] == ["in"] else 1)
+    return Slot(attribute_path("language", *keywords(obj, 1)), value_text(obj))
+
+
+def _marital_status(p: PredicateReading) -> bool:
+    return ("relationship" in p.content_domains and p.rest_low[:1] != ["married"]) or (
+        p.content[:1] in _MARITAL_WORDS)
+
+
+def _after_to(p: PredicateReading) -> int:
+    return p.rest_low.index("to") + 1
+
+
+def _destination(p: PredicateReading) -> list[str]:
+    """The object of a motion verb's ``to`` (``moved to <the coast>``)."""
+    return object_after(p.rest, _after_to(p))
+
+
+def _works_as(p: PredicateReading) -> list[str]:
+    return object_after(p.rest, 1, False)
+
+
+def _preference(p: PredicateReading) -> Slot:
+    obj = object_after(p.rest, 0)
+    heads = [w for w in (x.lower() for x in obj) if w not in lx.STOPWORDS]
+    topic = heads[-1] if heads else "general"
+    return Slot(attribute_path("pref", topic), value_text(obj), len(heads) > 1)
+
+
+PREDICATE_RULES: tuple[Rule, ...] = (
+    # copula: "is <hint value>" for possessive subjects, "is a <role> at <Org>", "is vegan"
+    Rule("predicate:possessive-noun", lambda p: p.copula and bool(p.hint),
+         lambda p: Slot(p.hint, value_text(p.rest_words))),
+    Rule("predicate:origin",
+         lambda p: p.copula and (p.rest_low[:2] == ["originally", "from"]
+                                 or p.rest_low[:1] == ["from"]),
+         _origin),
+    Rule("predicate:role-at-organisation",
+         lambda p: p.copula and _role_at_organisation(p),
+         _employer_after_role),
+    Rule("predicate:allergy", lambda p: p.copula and p.rest_low[:1] == ["allergic"], _allergy),
+    Rule("predicate:language", lambda p: p.copula and p.rest_low[:1] == ["fluent"], _fluency),
+    Rule("predicate:marital-status", lambda p: p.copula and _marital_status(p),
+         lambda p: Slot("relationship.status", value_text(p.rest_words))),
+    Rule("predicate:diet",
+         lambda p: p.copula and "diet" in p.content_domains and len(p.content) <= 3,
+         lambda p: Slot("diet", value_text(p.rest_words))),
+    Rule("predicate:occupation",
+         lambda p: p.copula and "work" in p.content_domains and p.rest_low[:1] in (["a"],
+                                                                                  ["an"]),
+         lambda p: Slot("work.role", value_text(p.rest_words))),
+    Rule("predicate:personality", lambda p: p.copula and "personality" in p.content_domains,
+         lambda p: Slot("personality", value_text(p.rest_words))),
+    Rule("predicate:copula", lambda p: p.copula,
+         lambda p: Slot(attribute_path("is", *keywords(p.rest_words, 2)), p.value, False)),
+    # residence
+    Rule("predicate:household",
+         lambda p: p.residence and p.rest_low[:1] in (["with"], ["alone"]),
+         lambda p: Slot("home.household", p.value)),
+    Rule("predicate:address", lambda p: p.residence and has_address(p.rest),
+         lambda p: Slot("home.address", value_text(object_after(p.rest, 1, False)))),
+    Rule("predicate:residence",
+         lambda p: p.residence and p.rest_low[:1] in (["in"], ["at"], ["on"]),
+         lambda p: Slot("home.city", value_text(object_after(p.rest, 1)))),
+    Rule("predicate:residence", lambda p: p.residence,
+         lambda p: Slot("home.city", p.value)),
+    # a change of place or state: "moved to …", "relocated to …", "switched to …"
+    Rule("predicate:moved-to-address",
+         lambda p: p.motion and has_address(p.rest[_after_to(p):]),
+         lambda p: Slot("home.address", value_text(_destination(p)))),
+    Rule("predicate:relocated", lambda p: p.motion and p.lemma == "relocate",
+         lambda p: Slot("home.city", value_text(_destination(p)))),
+    Rule("predicate:change-of-state", lambda p: p.motion,
+         lambda p: Slot(attribute_path("moved", *keywords(_destination(p), 2)),
+                        value_text(_destination(p)), False, ("home.city", "work.employer"))),
+    # employment
+    Rule("predicate:works-at",
+         lambda p: p.employment and (p.rest_low[:1] in (["at"], ["for"])
+                                     or "employed" in p.words),
+         lambda p: Slot("work.employer", value_text(object_after(p.rest, 1)))),
+    Rule("predicate:works-as-at",
+         lambda p: p.employment and p.rest_low[:1] == ["as"]
+         and "at" in [w.lower() for w in _works_as(p)],
+         lambda p: Slot("work.employer", value_text(_works_as(p)))),
+    Rule("predicate:works-as", lambda p: p.employment and p.rest_low[:1] == ["as"],
+         lambda p: Slot("work.role", value_text(_works_as(p)))),
+    Rule("predicate:works-in", lambda p: p.employment and p.rest_low[:1] == ["in"],
+         lambda p: Slot(attribute_path("work", "unit", *keywords(p.rest_words[1:], 2)),
+                        p.value)),
+    Rule("predicate:works-on", lambda p: p.employment and p.rest_low[:1] == ["on"],
+         lambda p: Slot(attribute_path("work", "project", *keywords(p.rest_words[1:], 2)),
+                        p.value)),
+    Rule("predicate:works", lambda p: p.employment,
+         lambda p: Slot(attribute_path("work", *keywords(p.rest_words, 2)), p.value)),
+    Rule("predicate:joined-organisation",
+         lambda p: p.lemma in ("join", "start") and bool(p.rest)
+         and is_capitalised(p.rest[0].word) and p.rest_low[0] not in ("the", "a"),
+         lambda p: Slot("work.employer", value_text(object_after(p.rest, 0)))),
+    Rule("predicate:started-at",
+         lambda p: p.lemma == "start" and p.rest_low[:1] == ["at"] and len(p.rest) > 1
+         and is_capitalised(p.rest[1].word),
+         lambda p: Slot("work.employer", value_text(object_after(p.rest, 1)))),
+    Rule("predicate:accepted-position",
+         lambda p: p.lemma in ("accept", "take")
+         and any(w in _POSITION_NOUNS for w in p.rest_low[:4]),
+         lambda p: Slot("work.employer", p.value)),
+    Rule("predicate:reports-to", lambda p: p.lemma == "report" and p.rest_low[:1] == ["to"],
+         lambda p: Slot("work.manager", value_text(object_after(p.rest, 1)))),
+    # everyday topics
+    Rule("predicate:speaks", lambda p: p.lemma == "speak",
+         lambda p: Slot(attribute_path("language", *keywords(p.rest_words, 1)), p.value)),
+    Rule("predicate:vehicle",
+         lambda p: p.lemma in ("drive", "lease")
+         or (p.lemma == "own" and "transport" in p.rest_domains),
+         lambda p: Slot("transport.vehicle", p.value)),
+    Rule("predicate:commute", lambda p: p.lemma == "commute",
+         lambda p: Slot("transport.commute", p.value)),
+    Rule("predicate:married", lambda p: p.lemma == "marry",
+         lambda p: Slot("relationship.status", p.value)),
+    Rule("predicate:diet",
+         lambda p: p.lemma == "eat" or (p.lemma == "follow" and "diet" in p.rest_domains),
+         lambda p: Slot("diet", p.value)),
+    Rule("predicate:prefers", lambda p: p.lemma == "prefer", _preference),
+    Rule("predicate:pet",
+         lambda p: p.lemma in ("own", "have", "adopt") and "pet" in p.rest_domains,
+         lambda p: Slot(attribute_path("pet", *keywords(p.rest_words, 2)), p.value)),
+    Rule("predicate:health",
+         lambda p: "health" in p.rest_domains
+         and p.lemma in ("have", "develop", "diagnose", "suffer"),
+         lambda p: Slot(attribute_path("health", *keywords(p.rest_words, 2)), p.value)),
+    # generic: verb lemma + object keywords, so unrelated facts never share a slot
+    Rule("predicate:generic", lambda p: True,
+         lambda p: Slot(attribute_path(p.lemma, *keywords(p.rest_words, 3)), p.value, False)),
+)
+"""The predicate rules, most specific first; the last one always applies."""
+
+
+def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> PredicateReading:
+    """Find the main verb (auxiliaries, adverbs and negators skipped) and lay the
+    predicate out for the rules. ``toks`` must not be empty."""
+    words = [t.low for t in toks]
+    vi = min(max(verb_index, 0), len(toks) - 1)
+    main = vi
+    while main < len(words) - 1 and (words[main] in lx.AUXILIARIES or words[main] in lx.ADVERBS
+                                     or words[main] in lx.NEGATORS or words[main] == "longer"
+                                     or words[main].endswith("n't")):
+        nxt = words[main + 1]
+        if words[main] in lx.AUXILIARIES and nxt not in lx.ADVERBS and nxt not in lx.NEGATORS \
+                and lx.lemma_of(nxt) is None and nxt != "longer" and not nxt.endswith("n't") \
+                and not (nxt.endswith("ed") and nxt.isalpha()):
+            break
+        main += 1
+    if lx.lemma_of(words[main]) is None and not words[main].endswith("ed"):
+        # "was strictly keto": adverbs skipped onto a complement; the verb is the copula
+        for j in range(main - 1, vi - 1, -1):
+            if lx.lemma_of(words[j]) is not None:
+                main = j
+                break
+    verb = words[main]
+    return PredicateReading(subject=subject, words=words, lemma=lx.lemma_of(verb) or verb,
+                            rest=list(toks[main + 1:]),
+                            value=value_text([t.word for t in toks[main:]]))
+
+
+def analyse_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Predicate:
+    """Attribute and value of a predicate (tokens after the subject): the slot of the
+    first rule of :data:`PREDICATE_RULES` that applies."""
+    if not toks:
+        return Predicate("note", "", False, rules=("predicate:empty",))
+    reading = read_predicate(toks, verb_index, subject)
+    domains = domains_in(reading.words)
+    for rule in PREDICATE_RULES:
+        if rule.applies(reading):
+            slot = rule.reads(reading)
+            return Predicate(slot.attribute, slot.value, slot.confident, slot.alternatives,
+                             domains, (rule.name,))
+    raise AssertionError("the generic predicate rule always applies")

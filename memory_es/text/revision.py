@@ -1,0 +1,89 @@
+"""How a revision continues the facts it replaces: which new clause, which slot, why.
+
+Pure functions over the matched facts and the new text's clauses, used by
+:meth:`~memory_es.text.interface.TextInterface.revise`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_es.text import lexicon as lx
+from memory_es.text.clauses import Clause, Interpretation
+from memory_es.text.matching import Match, view
+
+_WORD_EDGE = ".,;:!?()'\""
+
+
+def continuing_clause(content: list[Clause], matches: list[Match]) -> Clause:
+    """The new clause that continues the matched fact (same slot or topic, first)."""
+    targets = [view(m.fact) for m in matches]
+    attrs = {m.fact.attribute for m in matches}
+    domains: set[str] = set().union(*(t.domains for t in targets))
+
+    def score(c: Clause) -> float:
+        s = 0.0
+        if c.attribute in attrs or c.attribute.removeprefix("not.") in {
+                a.removeprefix("not.") for a in attrs}:
+            s += 3
+        if set(c.alternatives) & attrs:
+            s += 2
+        s += len(set(c.domains) & domains) * 0.5
+        s -= 0.1 * content.index(c)
+        if c.continuation:
+            s -= 2
+        return s
+
+    return max(content, key=score)
+
+
+def revised_slot(clause: Clause, matches: list[Match], entity: str) -> str:
+    """The attribute the continuing clause supersedes: its own when it reads one
+    confidently, else the matched fact's (or the alternative in the same topic)."""
+    same_entity = [m for m in matches if m.fact.entity == entity]
+    if not same_entity:
+        return clause.attribute
+    target = same_entity[0].fact.attribute
+    if clause.attribute == target:
+        return target
+    if clause.confident:
+        return clause.attribute
+    if clause.alternatives and target in clause.alternatives:
+        return target
+    if clause.alternatives:
+        target_domain = target.removeprefix("not.").split(".", 1)[0]
+        for alt in clause.alternatives:
+            if alt.split(".", 1)[0] == target_domain:
+                return alt
+    if target.startswith("not.") and not clause.negated:
+        return target.removeprefix("not.")
+    return target
+
+
+def retired_words(matches: list[Match], reading: Interpretation) -> set[str]:
+    """Proper nouns and identifiers of the retired facts that the new text's main
+    clauses do not repeat."""
+    old: set[str] = set()
+    for m in matches:
+        old |= {w for w in view(m.fact).proper if w}
+    new_main: set[str] = set()
+    for c in reading.clauses:
+        main = c.text
+        for _marker, adj in c.adjuncts:
+            main = main.replace(adj, " ")
+        new_main |= {w.strip(_WORD_EDGE) for w in main.split()}
+    return {w for w in old - new_main if w and w not in lx.STOPWORDS}
+
+
+def without_back_references(clause: Clause, retired: set[str]) -> tuple[str, list[str]]:
+    """The clause's text without the adjuncts that name retired content
+    (``after <the old value> …``), and the adjuncts dropped (they become the reason)."""
+    text = clause.text
+    dropped: list[str] = []
+    for _marker, adj in clause.adjuncts:
+        words = {w.strip(_WORD_EDGE) for w in adj.split()}
+        if words & retired and adj in text:
+            text = text.replace(adj, "").replace(" ,", ",")
+            dropped.append(adj)
+    text = re.sub(r"\s{2,}", " ", text).strip().rstrip(",;")
+    return (text or clause.text), dropped

@@ -1,0 +1,215 @@
+"""Sentences, subjects and coordinated clauses: where one fact ends and the next begins.
+
+A text is split into sentences (abbreviations and identifiers do not end one); a
+sentence into its subject and predicate; the predicate where two verb phrases are
+coordinated (``rents a flat in Ghent and teaches yoga``), so that one clause can later
+be superseded while the other survives. A conjunct is *not* split off when it leans
+on the first one: an anaphor (``there``, ``it``, ``them``, ``one``), an elided verb
+phrase (``does not intend to``), an elaboration of a negation in the same topic
+(``does not own a bike and commutes on foot``), or the same confidently-read slot.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory_es.text import lexicon as lx
+from memory_es.text.identifiers import Identifier
+from memory_es.text.lexicon import words
+from memory_es.text.paths import domains_in
+from memory_es.text.predicates import analyse_predicate
+from memory_es.text.qualifiers import negated
+from memory_es.text.subjects import Subject
+from memory_es.text.words import Tok, agrees, is_capitalised, starts_verb_phrase, tokenize
+
+_ABBREV = words("""
+mr mrs ms dr prof st sr jr vs etc e.g i.e inc ltd co no approx dept fig jan feb mar apr
+jun jul aug sep sept oct nov dec u.s a.m p.m
+""")
+"""Abbreviations whose full stop does not end a sentence."""
+
+_ANAPHOR = re.compile(r"\b(?:there|it|them|other|others|else|the same|either)\b"
+                      r"|\b(?:one|ones|so|such)\W*$"
+                      r"|\b(?:this|that)\b(?=\s*(?:$|[.,;!?]|firmly|strongly|clearly|"
+                      r"repeatedly|often|again|too|as well))", re.IGNORECASE)
+"""Words that lean on the previous conjunct (pronouns, ``other``, ``else``)."""
+_ELLIPSIS_END = re.compile(r"\b(?:to|not|too|either|so|does|do|did|has|have|will|can|"
+                           r"would|should)\W*$", re.IGNORECASE)
+
+
+def split_sentences(text: str) -> list[tuple[int, str]]:
+    """Split into sentences, keeping offsets; abbreviations and identifiers do not end one."""
+    out: list[tuple[int, str]] = []
+    start = 0
+    for m in re.finditer(r"[.!?]+(?=\s+[\"'“(]?[A-Z0-9\u0370-\uffff])|;(?=\s)", text):
+        end = m.end()
+        before = text[start:m.start()].split()
+        last = before[-1].lower().rstrip(".") if before else ""
+        if last in _ABBREV or (len(last) == 1 and last.isalpha()):
+            continue
+        chunk = text[start:end].strip()
+        if chunk:
+            out.append((start + text[start:end].find(chunk), chunk))
+        start = end
+    chunk = text[start:].strip()
+    if chunk:
+        out.append((start + text[start:].find(chunk), chunk))
+    return out
+
+
+def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
+                  ) -> tuple[int, int | None, bool]:
+    """(index of the first predicate token, index of a key-value colon token, plural)."""
+    spans = [(i.start, i.end) for i in identifiers]
+
+    def inside_identifier(t: Tok) -> bool:
+        return any(s <= t.start < e for s, e in spans)
+
+    plural = False
+    for i, t in enumerate(toks):
+        if inside_identifier(t):
+            continue
+        w = t.low
+        if i == 0:
+            if w in ("i", "we", "they", "you"):
+                plural = True
+            continue
+        if t.raw.endswith(":") and i <= 8:
+            return i + 1, i, plural
+        if w == "and" and i <= 3 and is_capitalised(toks[i - 1].word):
+            plural = True
+            continue
+        prev_cap = is_capitalised(toks[i - 1].word)
+        if toks[i - 1].low.endswith("'s"):
+            continue  # right after a possessive: an adjective of the noun phrase
+        if agrees(t.word, plural) or (w in lx.ADVERBS and i + 1 < len(toks)
+                                      and agrees(toks[i + 1].word, plural)):
+            if w in lx.ADVERBS:
+                return i, None, plural
+            if (is_capitalised(t.word) and prev_cap and lx.lemma_of(w)
+                    and w not in lx.AUXILIARIES):
+                # a capitalised word inside a name ("Will", "Mark") is not the verb
+                nxt = toks[i + 1] if i + 1 < len(toks) else None
+                if nxt is not None and agrees(nxt.word, plural):
+                    continue
+            return i, None, plural
+        if w in ("no",) and i + 1 < len(toks) and toks[i + 1].low == "longer":
+            return i, None, plural
+        if w in lx.NEGATING_VERBS:
+            return i, None, plural
+        if (not plural and i <= 3 and w.isalpha() and w.endswith("s") and not w.endswith("ss")
+                and t.word.islower() and w not in lx.STOPWORDS
+                and (i + 1 >= len(toks) or not agrees(toks[i + 1].word, True))):
+            # an unknown -s word after the subject, not followed by a verb: the verb
+            return i, None, plural
+    # no finite verb: a key-value line without a colon, or a fragment
+    first = toks[0].low if toks else ""
+    if (lx.lemma_of(first) and not is_capitalised(toks[0].word)) or (
+            toks and lx.lemma_of(first) and len(toks) > 1 and not is_capitalised(toks[1].word)
+            and toks[1].low not in lx.AUXILIARIES and lx.lemma_of(first) != first
+            and first.endswith("ed")):
+        return 0, None, plural
+    return len(toks), None, plural
+
+
+def leading_temporal(toks: Sequence[Tok]) -> int:
+    """Length of a leading temporal phrase (``Throughout 2021``, ``In May 2019,``)."""
+    if not toks or toks[0].low not in lx.TEMPORAL_PREPOSITIONS | {"last", "this", "next"}:
+        return 0
+    i = 1
+    while i < len(toks) and i <= 4:
+        w = toks[i].low
+        if re.match(r"^\d{1,4}(?:s)?$", w) or w in lx.TEMPORAL_WORDS or w in ("of", "early",
+                                                                          "late", "the"):
+            i += 1
+            if toks[i - 1].raw.endswith(","):
+                break
+            continue
+        break
+    has_time = any(re.match(r"^\d", t.low) or t.low in lx.TEMPORAL_WORDS for t in toks[1:i])
+    return i if has_time else 0
+
+
+@dataclass
+class Conjunct:
+    """One coordinated verb phrase of a predicate."""
+
+    start: int  # offset of the conjunct in the sentence (after the conjunction)
+    text: str
+    toks: list[Tok]
+    verb: int
+
+
+def split_conjuncts(sentence: str, pred_start: int, plural: bool,
+                    protected: Sequence[tuple[int, int]]) -> list[Conjunct]:
+    """Split the predicate where a new finite verb phrase is coordinated."""
+    pred = sentence[pred_start:]
+    toks = tokenize(pred, pred_start)
+    cuts: list[tuple[int, int]] = []  # (token index of conjunction, index of next token)
+    for i, t in enumerate(toks):
+        w = t.low
+        joiner = w in ("and", "but") or (w == "while" and i > 0)
+        if not joiner:
+            continue
+        if any(s <= t.start < e for s, e in protected):
+            continue
+        nxt = toks[i + 1:]
+        vp = starts_verb_phrase(nxt, plural)
+        if vp is not None:
+            cuts.append((i, i + 1))
+    # comma lists of verb phrases ending in ", and <VP>": "is X, based in Y, speaks Z, and ..."
+    if cuts:
+        for i, t in enumerate(toks[:-1]):
+            if not t.raw.endswith(",") or toks[i + 1].low in ("and", "but"):
+                continue
+            nxt = toks[i + 1:]
+            verb_phrase = starts_verb_phrase(nxt, plural) is not None or (
+                nxt[0].low.endswith("ed") and lx.lemma_of(nxt[0].low) is not None)
+            if verb_phrase and all(c[0] != i + 1 for c in cuts):
+                cuts.append((i + 1, i + 1))
+        cuts.sort()
+    pieces: list[Conjunct] = []
+    begin = 0
+    for conj, resume in [*cuts, (len(toks), len(toks))]:
+        seg = toks[begin:conj]
+        if seg:
+            start = seg[0].start
+            end = seg[-1].end
+            text = sentence[start:end].rstrip(" ,;")
+            vi = starts_verb_phrase(seg, plural)
+            pieces.append(Conjunct(start, text, seg, vi if vi is not None else 0))
+        begin = resume
+    return pieces
+
+
+def merge_dependent(conjuncts: list[Conjunct], subject: Subject) -> list[Conjunct]:
+    """Keep a conjunct with the previous one when it cannot stand alone."""
+    merged: list[Conjunct] = []
+    for conj in conjuncts:
+        if merged:
+            prev = merged[-1]
+            prev_words = [t.low for t in prev.toks]
+            words = [t.low for t in conj.toks]
+            anaphoric = bool(_ANAPHOR.search(conj.text)) or bool(_ELLIPSIS_END.search(conj.text))
+            neg_elaboration = negated(prev_words) and bool(
+                set(domains_in(prev_words)) & set(domains_in(words)))
+            same_slot = False
+            if not anaphoric and not neg_elaboration:
+                a = analyse_predicate(prev.toks, prev.verb, subject)
+                b = analyse_predicate(conj.toks, conj.verb, subject)
+                same_slot = a.confident and b.confident and a.attribute == b.attribute
+            if anaphoric or neg_elaboration or same_slot:
+                merged[-1] = Conjunct(prev.start, prev.text + _between(prev, conj) + conj.text,
+                                      prev.toks + conj.toks, prev.verb)
+                continue
+        merged.append(conj)
+    return merged
+
+
+def _between(prev: Conjunct, conj: Conjunct) -> str:
+    gap = conj.start - (prev.start + len(prev.text))
+    if gap <= 1:
+        return " "
+    return " and " if gap <= 6 else ", and "

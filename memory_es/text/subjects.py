@@ -1,0 +1,243 @@
+"""Subject -> entity: who or what a clause is about.
+
+``user:self`` for the user, ``email:…``/``phone:…`` when an identifier anchors the
+subject, ``<role>:<name>`` for an appositive (``Patient Tomas`` -> ``patient:tomas``),
+``person:<name>`` for a personal name (honorifics dropped), ``topic:<noun phrase>``
+for anything else. A possessive subject (``Kai's favorite colour``) also yields the
+attribute its head noun names (:attr:`Subject.attribute_hint`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory_es.text import lexicon as lx
+from memory_es.text.identifiers import Identifier
+from memory_es.text.lexicon import words
+from memory_es.text.normalize import strip_symbols
+from memory_es.text.paths import attribute_path, entity_id, segment
+from memory_es.text.words import (
+    DETERMINERS,
+    EDGE,
+    NOT_NAMES,
+    PRONOUNS,
+    Tok,
+    is_capitalised,
+    is_foreign_word,
+)
+
+
+@dataclass
+class Subject:
+    """The subject of a clause, resolved as far as the rules can."""
+
+    entity: str | None
+    surface: str
+    kind: str  # user | identifier | role | person | name | topic | pronoun | none
+    names: tuple[str, ...] = ()
+    role: str | None = None
+    plural: bool = False
+    attribute_hint: str | None = None  # from "X's <noun phrase> is ..."
+    rules: tuple[str, ...] = ()
+
+
+HEAD_ATTRIBUTES: dict[str, str] = {
+    "city": "home.city", "town": "home.city", "residence": "home.city",
+    "address": "home.address", "home": "home.city", "hometown": "origin.city",
+    "employer": "work.employer", "company": "work.employer", "job": "work.role",
+    "occupation": "work.role", "profession": "work.role", "role": "work.role",
+    "title": "work.role", "position": "work.role", "diet": "diet", "language": "language.main",
+    "browser": "pref.browser", "phone": "contact.phone", "email": "contact.email",
+    "partner": "relationship.partner", "spouse": "relationship.partner",
+}
+"""Head nouns of a possessive subject that name a known attribute."""
+_NP_MODIFIERS = words("""
+current main primary preferred favorite favourite usual default new old present former
+previous
+""")
+
+
+def _strip_honorific(words: list[str]) -> tuple[list[str], bool]:
+    if len(words) > 1 and words[0].lower().rstrip(".") in lx.HONORIFICS:
+        return words[1:], True
+    return words, False
+
+
+def _looks_like_name_token(word: str) -> bool:
+    """A word (edge punctuation stripped) written like a name, or with a digit."""
+    if not word:
+        return False
+    if is_foreign_word(word):
+        return True
+    core = strip_symbols(word)
+    if not core:
+        return False
+    return is_capitalised(core) or any(c.isdigit() for c in core)
+
+
+def analyse_subject(region: str, region_toks: list[Tok],
+                    identifiers: Sequence[Identifier]) -> Subject:
+    """Resolve the subject noun phrase of a clause to a canonical entity."""
+    words = [t.word for t in region_toks if t.word]
+    low = [t.bare for t in region_toks if t.word]
+    surface = region.strip().rstrip(",:;")
+    if not words:
+        return Subject(None, "", "none", rules=("subject:none",))
+    # pronouns and first person
+    if len(low) == 1 and low[0] in PRONOUNS - {"i", "we", "you"}:
+        return Subject(None, surface, "pronoun", plural=low[0] in ("they", "we"),
+                       rules=("subject:pronoun",))
+    if low[0] in ("my", "our") and len(words) > 1:
+        rest = [w for w in words[1:] if w]
+        named = [w for w in rest if is_capitalised(w) or is_foreign_word(w)]
+        if named:
+            # "My sister Ana": the name is the subject, the noun its relation to the user
+            name = " ".join(named)
+            return Subject(entity_id("person", name), surface, "person",
+                           names=(name,), rules=("subject:relative-of-user",))
+        return Subject("user:self", surface, "user", attribute_hint=head_attribute(low[1:]),
+                       rules=("subject:user-possessive",))
+    if low[0] in ("his", "her", "their", "its") and len(words) > 1:
+        return Subject(None, surface, "pronoun", attribute_hint=head_attribute(low[1:]),
+                       rules=("subject:pronoun-possessive",))
+    if low[0] == "the" and len(low) > 1 and low[1] == "user":
+        possessive_user = region_toks[1].low.endswith("'s") if len(region_toks) > 1 else False
+        hint = head_attribute(low[2:]) if possessive_user and len(low) > 2 else None
+        return Subject("user:self", surface, "user", attribute_hint=hint,
+                       rules=("subject:user",))
+    if low[0] in lx.FIRST_PERSON or low[0] in ("we", "us"):
+        return Subject("user:self", surface, "user", rules=("subject:user",))
+    # identifiers anchor the subject ("Customer ruth@corp.io", "Ticket OPS-412")
+    anchors = [i for i in identifiers if i.kind not in ("date", "time")]
+    if anchors:
+        ident = anchors[0]
+        role_words = [w for w in region[:ident.start].split() if w]
+        role = segment(role_words[-1].rstrip(":,")) if role_words else None
+        return Subject(ident.entity, surface, "identifier", role=role,
+                       rules=(f"subject:identifier:{ident.kind}",))
+    possessive = None
+    for i, t in enumerate(region_toks):
+        if t.low.endswith("'s") and i < len(region_toks) - 1:
+            possessive = i
+            break
+    first = low[0]
+    if first in ("user", "users") and (len(low) == 1 or possessive == 0):
+        hint = head_attribute(low[1:]) if possessive == 0 else None
+        return Subject("user:self", surface, "user", attribute_hint=hint,
+                       rules=("subject:user",))
+    # possessive owner: "Kai's favorite colour", "Ines's badge number"
+    if possessive is not None:
+        owner_toks = region_toks[:possessive + 1]
+        owner_words = [t.word for t in owner_toks]
+        owner_words[-1] = re.sub(r"['’]s$", "", owner_words[-1])
+        owner = _named(owner_words)
+        hint = head_attribute(low[possessive + 1:])
+        owner.attribute_hint = hint
+        owner.surface = surface
+        owner.rules = (*owner.rules, "subject:possessive")
+        return owner
+    return _named(words)
+
+
+def head_attribute(words: Sequence[str]) -> str | None:
+    """The attribute a noun phrase's head names (``favorite colour`` ->
+    ``favorite.colour``, ``home city`` -> ``home.city``)."""
+    content = [w for w in words if w not in lx.STOPWORDS and w not in _NP_MODIFIERS]
+    if not content:
+        return None
+    head = content[-1]
+    if head in HEAD_ATTRIBUTES:
+        return HEAD_ATTRIBUTES[head]
+    mods = [w for w in words if w in ("favorite", "favourite", "preferred")]
+    prefix = "favorite" if mods else "prop"
+    return attribute_path(prefix, "_".join(content))
+
+
+def _named(words: list[str]) -> Subject:
+    """Subjects without identifiers: role + name, honorific + name, names, noun phrases."""
+    low = [w.lower() for w in words]
+    if not low:
+        return Subject(None, "", "none", rules=("subject:none",))
+    # compound subject "Mara and Pol"
+    if "and" in low:
+        idx = low.index("and")
+        left = _named(words[:idx])
+        right = _named(words[idx + 1:])
+        if left.kind in ("person", "role", "name") and right.kind in ("person", "role",
+                                                                       "name"):
+            return Subject(left.entity, " ".join(words), left.kind,
+                           names=(*left.names, *right.names), plural=True,
+                           rules=("subject:compound",))
+    body, honorific = _strip_honorific(words)
+    if honorific and body and all(is_capitalised(w) for w in body):
+        name = " ".join(body)
+        return Subject(entity_id("person", name), " ".join(words), "person",
+                       names=(name, " ".join(words)), rules=("subject:honorific+name",))
+    # determiners make a common noun phrase, unless a proper name follows ("The Blue Lantern Inn")
+    lead = low[0].rstrip(".,:")
+    rest_words = words[1:] if lead in DETERMINERS else words
+    if lead in DETERMINERS and rest_words and all(is_capitalised(w) for w in rest_words):
+        name = " ".join(rest_words)
+        return Subject(entity_id("name", name), " ".join(words), "name",
+                       names=(name, " ".join(words)), rules=("subject:the+proper-name",))
+    # role + name: "Patient Tomas", "Client Oleg", "Vendor 王芳", "User admin2"
+    if len(words) >= 2:
+        role_end = _role_prefix(low)
+        if role_end:
+            name_words = [w for w in words[role_end:] if strip_symbols(w).strip(EDGE)]
+            name_words = [strip_symbols(w).strip(EDGE + "-") or w for w in name_words]
+            lone = name_words[0] if len(name_words) == 1 else ""
+            lowercase_name = (bool(lone) and lone.isalpha() and lone.islower()
+                              and not lone.endswith(("s", "ing", "ed"))
+                              and lone not in lx.STOPWORDS and lone not in lx.ROLE_NOUNS
+                              and not lx.domains_of(lone))
+            if name_words and (all(_looks_like_name_token(w.strip(EDGE)) for w in name_words)
+                               or lowercase_name):
+                role = "_".join(segment(w) for w in low[:role_end])
+                name = " ".join(name_words)
+                ns = role.replace("_", "-")
+                if ns in ("mr", "mrs", "ms", "dr"):
+                    ns = "person"
+                return Subject(entity_id(ns if re.match(r"^[a-z][a-z0-9_-]*$", ns)
+                                         else "name", name),
+                               " ".join(words), "role", names=(name, " ".join(words)),
+                               role=role, rules=("subject:role+name",))
+    # proper names: "Mira", "Ines Caro", "Nordic Rail", "Lumen X2"
+    cleaned = [strip_symbols(w).strip(EDGE) for w in words]
+    cleaned = [w for w in cleaned if w]
+    if (cleaned and all(is_capitalised(w) or is_foreign_word(w) or w.isdigit()
+                        or (len(w) <= 2 and w.isupper()) for w in cleaned)
+            and cleaned[0].lower() not in NOT_NAMES
+            and cleaned[0].lower() not in lx.ROLE_NOUNS):
+        name = " ".join(cleaned)
+        personal = (len(cleaned) <= 3 and all(w.replace("-", "").isalpha() for w in cleaned))
+        ns = "person" if personal else "name"
+        return Subject(entity_id(ns, name), " ".join(words), "person" if personal else "name",
+                       names=(name,), rules=("subject:proper-name",))
+    # common noun phrase
+    content = [w for w in low if w not in DETERMINERS]
+    phrase = " ".join(content) or " ".join(low)
+    head = segment(content[-1]) if content else None
+    if len(content) == 1 and content[0] in lx.ROLE_NOUNS:
+        return Subject(f"{segment(content[0])}:self", " ".join(words), "topic", role=head,
+                       rules=("subject:role",))
+    return Subject(entity_id("topic", phrase), " ".join(words), "topic", role=head,
+                   rules=("subject:noun-phrase",))
+
+
+def _role_prefix(low: Sequence[str]) -> int:
+    """How many leading words are a role noun phrase (``customer``, ``branch office``)."""
+    words = [w.rstrip(".,:") for w in low]
+    if words[0] in lx.ROLE_NOUNS or words[0] in lx.HONORIFICS:
+        if len(words) > 2 and words[1] in lx.ROLE_NOUNS and not _is_cap_word(words[1]):
+            return 2
+        return 1
+    if len(words) > 2 and words[1] in lx.ROLE_NOUNS:
+        return 2
+    return 0
+
+
+def _is_cap_word(word: str) -> bool:
+    return bool(word) and word[0].isupper()
