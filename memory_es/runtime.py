@@ -36,6 +36,8 @@ HEARTBEAT_EVERY = 1.0
 """Seconds between two registry updates of this replica (always after a compaction)."""
 REPLICA_TIMEOUT = float(os.environ.get("MEMORY_ES_REPLICA_TIMEOUT", "120"))
 """A replica whose heartbeat is older than this is reported ``unreachable``, never clean."""
+ERASURE_DEADLINE = float(os.environ.get("MEMORY_ES_ERASURE_DEADLINE", "3600"))
+"""Seconds a deferred compaction may wait before the next catch-up runs it anyway."""
 
 
 def replica_identity(folder: Path) -> str:
@@ -80,6 +82,7 @@ class Runtime:
         self._embedder = embedder
         self._on_close = on_close
         self._last_beat = 0.0
+        self._deferred_until: float | None = None
         self.recall: RecallIndex
         self.erasables: list[RecallIndex] = []
 
@@ -121,11 +124,26 @@ class Runtime:
             applied = self.views.catch_up(progress)
             if applied:
                 self._observe_head()
-            if self._purged_since(self.compacted):
+            if not self._deferring() and self._purged_since(self.compacted):
                 self.compact_views()
             else:
                 self.beat()
             return applied
+
+    def defer_compaction(self, seconds: float = ERASURE_DEADLINE) -> None:
+        """Let purges share one compaction: until :meth:`compact` (or the deadline), the
+        views and recall files are not rewritten, and residue reports say ``pending``."""
+        deadline = time.monotonic() + seconds
+        if self._deferred_until is None or deadline < self._deferred_until:
+            self._deferred_until = deadline
+
+    def _deferring(self) -> bool:
+        if self._deferred_until is None:
+            return False
+        if time.monotonic() >= self._deferred_until:
+            self._deferred_until = None
+            return False
+        return True
 
     def _observe_head(self) -> None:
         """Read time never lags what the views show: another process's writes carry its
@@ -158,6 +176,15 @@ class Runtime:
             self.recall.rebuild()
             self.compact_views()
             return replayed
+
+    def compact(self) -> None:
+        """Everything a deferred purge left for later: rewrite this replica's files and
+        drop deleted bytes from the log's and the key store's."""
+        self.check_open()
+        with self.lock:
+            self._deferred_until = None
+            self.compact_views()
+            self.compact_log()
 
     def compact_views(self) -> None:
         """Rewrite this replica's files (views, recall index) so deleted bytes go too."""

@@ -58,6 +58,13 @@ from projections.rows import rows_to_facts
 ANCHOR_ENV = "MEMORY_ES_ANCHOR_FILE"
 
 
+def _compaction(compact: str) -> bool:
+    """Whether a purge's compaction is deferred (``compact`` is ``now`` or ``deferred``)."""
+    if compact not in ("now", "deferred"):
+        raise InvalidInput("compact must be 'now' or 'deferred'")
+    return compact == "deferred"
+
+
 class _Writes:
     """The write operations, shared by the store (one commit each) and ``transact``:
     each turns its arguments into a command and submits it.
@@ -338,34 +345,48 @@ class MemoryStore(_Writes):
 
     def purge(self, tenant: str, entity: str | None = None, *, fact_id: str | None = None,
               confirm: str | None = None, motive: str | None = "legal_erasure",
-              requested_by: str | None = None, reason: str | None = None) -> DeletionReceipt:
+              requested_by: str | None = None, reason: str | None = None,
+              compact: str = "now") -> DeletionReceipt:
         """Crypto-shred an entity, or one fact with its whole drift chain (irreversible).
 
         ``reason`` is recorded in the deletion receipt, which is kept in clear for audit:
-        give a ticket number or a legal basis, never personal data."""
+        give a ticket number or a legal basis, never personal data. ``compact="deferred"``
+        lets many purges share one rewrite of the views and recall files: the keys are
+        destroyed and the rows removed at once, the files are rewritten by
+        :meth:`compact` (or within the erasure deadline), and until then the receipt's
+        report says ``pending`` for exactly those files."""
         check_tenant(tenant)
+        deferred = _compaction(compact)
         check_text("reason", reason, c.REASON_LIMIT)
         if fact_id is not None:
             stream_of(fact_id)
         self._check_writable()
         receipt = self._erasure.purge(tenant, entity, fact_id, confirm=confirm, motive=motive,
                                       requested_by=requested_by, op=DestructiveOp.PURGE,
-                                      reason=reason)
+                                      reason=reason, deferred=deferred)
         self._anchor_after_erasure()
         return receipt
 
     def erase(self, tenant: str, entity: str | None = None, *, motive: str,
               requested_by: str | None = None, fact_id: str | None = None,
-              confirm: str | None = None, reason: str | None = None) -> DeletionReceipt:
+              confirm: str | None = None, reason: str | None = None,
+              compact: str = "now") -> DeletionReceipt:
         """Route an erasure request by motive (SPEC §6): mask, purge, archive or forget.
-        ``reason`` is recorded in the receipt, as for :meth:`purge`."""
+        ``reason`` and ``compact`` are as for :meth:`purge`."""
         check_tenant(tenant)
+        deferred = _compaction(compact)
         check_text("reason", reason, c.REASON_LIMIT)
         self._check_writable()
         receipt = self._erasure.erase(tenant, entity, fact_id, motive=motive,
-                                      requested_by=requested_by, confirm=confirm, reason=reason)
+                                      requested_by=requested_by, confirm=confirm, reason=reason,
+                                      deferred=deferred)
         self._anchor_after_erasure()
         return receipt
+
+    def compact(self) -> None:
+        """Run the compaction deferred purges left (``purge(..., compact="deferred")``)."""
+        self._check_writable()
+        self.runtime.compact()
 
     def _anchor_after_erasure(self) -> None:
         if self.runtime.anchor_file is not None:

@@ -129,8 +129,16 @@ def cmd_preview(store: MemoryStore, args: argparse.Namespace, out: Output) -> No
 
 def cmd_purge(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
     receipt = store.purge(args.tenant, args.entity, fact_id=args.fact_id, confirm=args.confirm,
-                          requested_by=args.requested_by)
+                          requested_by=args.requested_by, reason=args.reason,
+                          compact="deferred" if args.deferred else "now")
     out.data(receipt.model_dump(mode="json"), render.deletion_text(receipt))
+
+
+def cmd_compact(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    started = time.perf_counter()
+    store.compact()
+    elapsed = (time.perf_counter() - started) * 1e3
+    out.data({"compacted": True, "ms": round(elapsed, 1)}, f"compacted in {elapsed:.0f} ms")
 
 
 def cmd_erase(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:

@@ -174,7 +174,13 @@ COMMANDS: tuple[Command, ...] = (
         *ENTITY_OR_FACT,
         arg("--confirm", metavar="TOKEN", help="the preview's token (high-risk purges)"),
         arg("--requested-by"),
+        arg("--reason", help="recorded in the receipt (a ticket or legal basis, no personal "
+                             "data)"),
+        arg("--deferred", action="store_true",
+            help="share one file rewrite with other purges (run 'compact' later)"),
     ), c.cmd_purge),
+    Command("compact", "rewrite the files deferred purges left (their reports turn complete)",
+            handler=c.cmd_compact),
     Command("erase", "route an erasure request by motive (mask, purge, ...)", (
         TENANT, arg("entity", nargs="?"),
         arg("--motive", required=True, choices=names(Motive)),

@@ -53,6 +53,8 @@ class SqlBackend(Protocol):
 
     def compact(self) -> None: ...
 
+    def vacuum(self) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -86,6 +88,14 @@ class SqliteKeyBackend:
             self._conn.execute("COMMIT")
 
     def compact(self) -> None:
+        """Bytes of deleted keys leave the file: ``secure_delete`` zeroes them where they
+        lay, and the checkpoint moves the zeroed pages from the WAL into the file and
+        truncates the WAL (no VACUUM: it would rewrite the whole file for every purge)."""
+        with self._lock:
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def vacuum(self) -> None:
+        """Rewrite the whole file (after a master-key rotation: no old copy may remain)."""
         with self._lock:
             self._conn.execute("VACUUM")
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -117,6 +127,9 @@ class PostgresKeyBackend:
     def transaction(self) -> Iterator[None]:
         with self._lock, self._conn.transaction():
             yield
+
+    def vacuum(self) -> None:
+        self.compact()
 
     def compact(self) -> None:
         with self._lock:
@@ -229,7 +242,7 @@ class KeyStore:
                                          (new.wrap(str(name), plain), name))
                     count += 1
             self.master = new
-            self.backend.compact()
+            self.backend.vacuum()
             return count
 
     # natural keys -------------------------------------------------------------------------

@@ -143,10 +143,12 @@ class ErasureService:
     def purge(self, tenant: str, entity: str | None, fact_id: str | None, *,
               confirm: str | None, motive: str | None, requested_by: str | None,
               op: DestructiveOp = DestructiveOp.PURGE,
-              reason: str | None = None) -> DeletionReceipt:
+              reason: str | None = None, deferred: bool = False) -> DeletionReceipt:
         rt = self.runtime
         t0 = time.perf_counter()
         with rt.lock:
+            if deferred:
+                rt.defer_compaction()
             scope, key_ids, committed = self._append_purge(
                 tenant, entity, fact_id, confirm=confirm, motive=motive, op=op)
             whole = scope.chain_id is None
@@ -155,7 +157,7 @@ class ErasureService:
             self._shred(scope.stream_id, version, key_ids, whole)
             rt.side.forget_cached([scope.stream_id])
             t_shred = time.perf_counter()
-            rt.catch_up()  # applies the purge, then rewrites this replica's files
+            rt.catch_up()  # applies the purge, then (unless deferred) rewrites the files
             rt.views.regenerate_exports(rt.now())
             t_project = time.perf_counter()
             rt.compact_log()
@@ -220,13 +222,14 @@ class ErasureService:
 
     def erase(self, tenant: str, entity: str | None, fact_id: str | None, *, motive: str,
               requested_by: str | None, confirm: str | None,
-              reason: str | None = None) -> DeletionReceipt:
+              reason: str | None = None, deferred: bool = False) -> DeletionReceipt:
         """Route an erasure request by motive (SPEC §6): mask, purge, archive or forget."""
         why = parse_motive(motive)
         effect = why.effect
         if effect is Effect.PURGE:
             return self.purge(tenant, entity, fact_id, confirm=confirm, motive=why.value,
-                              requested_by=requested_by, op=DestructiveOp.ERASE, reason=reason)
+                              requested_by=requested_by, op=DestructiveOp.ERASE, reason=reason,
+                              deferred=deferred)
         rt = self.runtime
         why_text = f"erase: {why.value}"
         with rt.lock:

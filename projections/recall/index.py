@@ -20,10 +20,11 @@ import pyarrow as pa
 
 from memory_es.choices import CheckResult
 from memory_es.clock import to_micros
+from memory_es.domain.governance import DEFAULT, GovernanceConfig, q_value
 from memory_es.domain.validation import CLASSIFICATION_RANK, CLASSIFICATIONS
 from memory_es.errors import IntegrityViolation
 from memory_es.models import Hit, StoreCheck
-from projections import queries
+from projections import governance, queries
 from projections.connection import arrow
 from projections.embedder import Embedder, default_embedder
 from projections.recall import persist
@@ -36,10 +37,10 @@ from projections.recall.ranking import (
     check_channels,
     check_k,
     class_ceiling,
+    explore,
     importance,
     merge_pools,
     pool_size,
-    utility,
 )
 from projections.recall.vectors import VectorIndex
 from projections.rows import rows_to_facts
@@ -81,6 +82,8 @@ class RecallIndex:
         self.last_error: str | None = None
         self.verify_misses = 0
         """Hits the mirror proposed that DuckDB's re-read rejected (must stay 0)."""
+        self.governance: GovernanceConfig = DEFAULT
+        """The q-value's and the forgetting curve's numbers (:meth:`configure` sets them)."""
         self._stale = False
         self._needs_diff = True  # the mirror is never persisted: fill it from DuckDB
         self._unsaved = 0
@@ -119,6 +122,8 @@ class RecallIndex:
         self._importance = np.zeros(cap, np.float32)
         self._anchor = np.zeros(cap, np.int64)
         self._digest = np.zeros(cap, np.int64)
+        self._served = np.zeros(cap, np.int32)
+        self._useful = np.zeros(cap, np.int32)
 
     def reset(self) -> None:
         """Forget everything (the next :meth:`catch_up` repopulates it from DuckDB)."""
@@ -137,6 +142,8 @@ class RecallIndex:
         self._importance = np.concatenate([self._importance, np.zeros(extra, np.float32)])
         self._anchor = np.concatenate([self._anchor, np.zeros(extra, np.int64)])
         self._digest = np.concatenate([self._digest, np.zeros(extra, np.int64)])
+        self._served = np.concatenate([self._served, np.zeros(extra, np.int32)])
+        self._useful = np.concatenate([self._useful, np.zeros(extra, np.int32)])
 
     def _code(self, tenant: str) -> int:
         code = self._tenant_code.get(tenant)
@@ -145,17 +152,27 @@ class RecallIndex:
             self._tenant_code[tenant] = code
         return code
 
-    def _set_meta(self, items: list[tuple[int, dict[str, Any], int]], tid: int) -> None:
-        """Mirror ``(label, fact, digest)`` entries (one numpy write per column)."""
+    def _set_meta(self, items: list[tuple[int, dict[str, Any], int]], tid: int,
+                  ledgers: dict[str, governance.Ledger]) -> None:
+        """Mirror ``(label, fact, digest)`` entries (one numpy write per column); the
+        utility part is the fact's q-value, recency runs from its last use."""
         if not items:
             return
         labels = np.fromiter((label for label, _, _ in items), np.int64, len(items))
         facts = [fact for _, fact, _ in items]
+        unused = governance.Ledger()
+        books = [ledgers.get(f["fact_id"], unused) for f in facts]
+        cfg = self.governance
         self._tenant[labels] = [self._code(f["tenant"]) for f in facts]
         self._class[labels] = [CLASSIFICATION_RANK.get(f["classification"], 127) for f in facts]
-        self._utility[labels] = [utility(f["confidence"], f["state"]) for f in facts]
-        self._importance[labels] = [importance(f["asserted_by"], f["volatility"]) for f in facts]
-        self._anchor[labels] = [max(f["_ra"], f["_va"] or 0) for f in facts]
+        self._utility[labels] = [q_value(b.judgements, cfg) for b in books]
+        self._served[labels] = [len(b.judgements) for b in books]
+        self._useful[labels] = [b.judgements.count("useful") for b in books]
+        self._importance[labels] = [importance(f["asserted_by"], f["volatility"],
+                                               f["confidence"], f["state"], f["importance"])
+                                    for f in facts]
+        self._anchor[labels] = [max(f["_ra"], f["_va"] or 0, b.last_used or 0)
+                                for f, b in zip(facts, books, strict=True)]
         self._digest[labels] = [d for _, _, d in items]
         self.versions.set_many(labels.tolist(), [f["versions"] for f in facts], tid)
 
@@ -190,6 +207,7 @@ class RecallIndex:
             return 0
         table = self._open_rows(None if fact_ids is None else sorted(set(fact_ids)))
         facts = group_versions(table)
+        ledgers = governance.ledgers(self.con, None if fact_ids is None else list(facts))
         tid = self.versions.add_table(table.select(PUBLIC_COLUMNS))
         wanted = (set(facts) | set(self._label_of)) if fact_ids is None else set(fact_ids)
         removals: list[int] = []
@@ -211,7 +229,7 @@ class RecallIndex:
                 removals.append(label)
             adds.append((fid, doc, doc_digest, fact))
         self._remove_labels(removals)
-        self._set_meta(kept, tid)
+        self._set_meta(kept, tid, ledgers)
         if adds:
             first = self._next_label
             labels = np.arange(first, first + len(adds), dtype=np.int64)
@@ -224,7 +242,7 @@ class RecallIndex:
                 self._label_of[fid] = label
                 self._fact_of[label] = fid
             self._set_meta([(label, fact, d) for label, (_, _, d, fact)
-                            in zip(labels.tolist(), adds, strict=True)], tid)
+                            in zip(labels.tolist(), adds, strict=True)], tid, ledgers)
         self.versions.release_unused(tid)
         if len(self.versions.tables) > MERGE_TABLES:
             self.versions.compact()
@@ -290,6 +308,14 @@ class RecallIndex:
                 self.rebuilt = f"position {self.position} != {position}"
             self.sync(None, position)
 
+    def configure(self, config: GovernanceConfig) -> None:
+        """Use ``config``'s numbers for q-values and the forgetting curve (a store opened
+        with ``governance=``); q-values already mirrored are recomputed."""
+        if config == self.governance:
+            return
+        self.governance = config
+        self.sync(None, self.duck_position())
+
     def rebuild(self) -> int:
         """Diff every fact against DuckDB (after ``store.rebuild``); returns changes."""
         self._needs_diff = False
@@ -342,9 +368,11 @@ class RecallIndex:
         orphans = sorted(in_faiss - set(self._fact_of))
         in_rows = sorted(wanted & {f for t in self.versions.tables.values()
                                    for f in t.column("fact_id").to_pylist()})
-        residues = (indexed + [f"orphan vector {label}" for label in orphans[:20]]
-                    + [f"row of {f}" for f in in_rows if f not in indexed])
+        residues = indexed + [f"orphan vector {label}" for label in orphans[:20]]
         pending = ["recall.npz not rewritten since the last removal"] if self._unsaved else []
+        # Rows of removed facts stay in the in-memory mirror until its next compaction
+        # (immediately after a purge, or at store.compact() when it was deferred).
+        pending += [f"compact the row mirror (holds {f})" for f in in_rows if f not in indexed]
         leftover = persist.temp_path(self.path)
         if leftover.exists():
             residues.append(f"leftover {leftover.name}")
@@ -425,7 +453,8 @@ class RecallIndex:
     def search(self, tenant: str, query: str, k: int, now_us: int, *,
                valid_at: int | None = None, known_at: int | None = None,
                max_classification: str | None = None, explain: bool = False,
-               channels: Sequence[str] | None = None) -> list[Hit]:
+               channels: Sequence[str] | None = None, explore_utility: bool = False,
+               seed: int | None = None) -> list[Hit]:
         """Recall: see :func:`recall`."""
         chosen_channels = check_channels(channels)
         check_k(k)
@@ -436,7 +465,8 @@ class RecallIndex:
             return self._search_as_of(tenant, query, k,
                                       now_us if valid_at is None else valid_at,
                                       now_us if known_at is None else known_at,
-                                      max_rank, explain, chosen_channels)
+                                      max_rank, explain, chosen_channels,
+                                      (explore_utility, seed))
         self.catch_up()
         mask, slot_of = self.candidate_slots(tenant, now_us, max_rank)
         if not mask.any():
@@ -452,10 +482,13 @@ class RecallIndex:
         if missing.size:
             sims[missing] = self.vectors.reconstruct(labels[missing]) @ qv
         fids = [self._fact_of[int(lab)] for lab in labels.tolist()]
+        q = self._utility[labels]
+        if explore_utility:
+            q = explore(q, self._served[labels], self._useful[labels], seed, self.governance)
         ranked = blend(labels, fids, k, keyword=(kw_labels, kw_scores), similarity=sims,
-                       utility=self._utility[labels], importance=self._importance[labels],
+                       utility=q, importance=self._importance[labels],
                        anchor_us=self._anchor[labels], now_us=now_us,
-                       channels=chosen_channels)
+                       channels=chosen_channels, config=self.governance)
         if ranked.positions.size == 0:
             return []
         if self.verify:
@@ -472,7 +505,8 @@ class RecallIndex:
             log.warning("recall mirror disagreed with DuckDB on %d facts", len(misses))
 
     def _search_as_of(self, tenant: str, query: str, k: int, valid_at: int, known_at: int,
-                      max_rank: int, explain: bool, channels: tuple[str, ...]) -> list[Hit]:
+                      max_rank: int, explain: bool, channels: tuple[str, ...],
+                      exploring: tuple[bool, int | None] = (False, None)) -> list[Hit]:
         """As-of recall: rank the belief at ``(valid_at, known_at)`` itself, embedding
         texts that today's index does not hold (or holds with another text)."""
         self.catch_up()
@@ -482,7 +516,7 @@ class RecallIndex:
         cols = table.select(["fact_id", "entity", "mention", "attribute", "text",
                              "classification", "masked", "confidence", "state",
                              "asserted_by", "volatility", "recorded_at",
-                             "verified_at"]).to_pydict()
+                             "verified_at", "importance"]).to_pydict()
         keep = [i for i in range(table.num_rows)
                 if not cols["masked"][i]
                 and CLASSIFICATION_RANK.get(cols["classification"][i], 127) <= max_rank]
@@ -526,23 +560,35 @@ class RecallIndex:
         kw_scores = np.concatenate([main_s, temp_s])
         rows = merge_pools(sem_order.astype(np.int64), kw_labels, kw_scores, pool)
         members = rows.tolist()
+        # the ledger as it stood at known_at: q-values and last uses of that belief
+        books = governance.ledgers(self.con, [cols["fact_id"][i] for i in members],
+                                   tenant=tenant, known_at=known_at)
+        unused = governance.Ledger()
+        ledger = [books.get(cols["fact_id"][i], unused) for i in members]
+        q = np.array([q_value(b.judgements, self.governance) for b in ledger], np.float32)
+        if exploring[0]:
+            q = explore(q, np.array([len(b.judgements) for b in ledger], np.int32),
+                        np.array([b.judgements.count("useful") for b in ledger], np.int32),
+                        exploring[1], self.governance)
         ranked = blend(
             rows, [cols["fact_id"][i] for i in members], k,
-            keyword=(kw_labels, kw_scores), similarity=sims_all[rows],
-            utility=np.array([utility(cols["confidence"][i], cols["state"][i])
-                              for i in members], np.float32),
-            importance=np.array([importance(cols["asserted_by"][i], cols["volatility"][i])
+            keyword=(kw_labels, kw_scores), similarity=sims_all[rows], utility=q,
+            importance=np.array([importance(cols["asserted_by"][i], cols["volatility"][i],
+                                            cols["confidence"][i], cols["state"][i],
+                                            cols["importance"][i])
                                  for i in members], np.float32),
-            anchor_us=np.array([max(_us(cols["recorded_at"][i]), _us(cols["verified_at"][i]))
-                                for i in members], dtype=np.int64),
-            now_us=known_at, channels=channels)
+            anchor_us=np.array([max(_us(cols["recorded_at"][i]), _us(cols["verified_at"][i]),
+                                    b.last_used or 0)
+                                for i, b in zip(members, ledger, strict=True)], dtype=np.int64),
+            now_us=known_at, channels=channels, config=self.governance)
         return _hits(table, [int(rows[i]) for i in ranked.positions], ranked, explain)
 
 
 def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
            valid_at_us: int | None = None, known_at_us: int | None = None,
            max_classification: str | None = None, explain: bool = False,
-           channels: Sequence[str] | None = None) -> list[Hit]:
+           channels: Sequence[str] | None = None, explore_utility: bool = False,
+           seed: int | None = None) -> list[Hit]:
     """Blended recall over the tenant's eligible facts (SPEC §9).
 
     Args:
@@ -557,10 +603,12 @@ def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
             ``confidential``); ``None`` allows every level.
         explain: fill each hit's ``parts`` (score = Σ WEIGHTS[p] · parts[p]).
         channels: retrieval channels to use (default both ``keyword`` and ``semantic``).
+        explore_utility: Thompson-sample the utility part of facts served fewer than 5
+            times (SPEC §12.2); ``seed`` makes the draw reproducible.
     """
     return index.search(tenant, query, k, now_us, valid_at=valid_at_us, known_at=known_at_us,
                         max_classification=max_classification, explain=explain,
-                        channels=channels)
+                        channels=channels, explore_utility=explore_utility, seed=seed)
 
 
 def current_rows(con: duckdb.DuckDBPyConnection, tenant: str, fact_ids: list[str],

@@ -585,3 +585,31 @@ def test_erase_routes_by_motive(backend: Backend, motive: str, effect: str) -> N
     with pytest.raises(InvalidInput):
         store.erase(T, "user:bob", motive="because")
     assert store.log_position() == position
+
+
+def test_deferred_purges_share_one_compaction(backend: Backend) -> None:
+    """Deferred purges destroy the keys and remove the rows at once, report exactly the
+    files still to rewrite as pending, and verify complete after one store.compact()."""
+    store = backend.open(views_settings=UNCOMPRESSED)
+    markers = [new_marker() for _ in range(3)]
+    for i, marker in enumerate(markers):
+        store.assert_fact(T, f"user:p{i}", "home.city", marker)
+    store.assert_fact(T, "user:keep", "home.city", "Oslo")
+    receipts = [store.purge(T, f"user:p{i}", compact="deferred") for i in range(3)]
+    for receipt in receipts:
+        assert receipt.report is not None and not receipt.report.complete
+        pending = {s.name for s in receipt.report.stores if s.result == "pending"}
+        assert "duckdb_views" in pending and "event_log" not in pending
+        assert {s.name for s in receipt.report.stores if s.result == "residue"} == set()
+        key_store = next(s for s in receipt.report.stores if s.name == "key_store")
+        assert key_store.result == "clean"
+    assert [f.entity for f in store.current(T)] == ["user:keep"]
+    store.compact()
+    for receipt in receipts:
+        report = store.verify_erasure(receipt)
+        assert report.complete, [(s.name, s.result) for s in report.stores if s.result != "clean"]
+    files = folder_files(backend.folder)
+    for marker in markers:
+        assert holding(marker.encode(), files) == []
+    with pytest.raises(InvalidInput):
+        store.purge(T, "user:keep", compact="later")
