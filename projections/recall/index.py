@@ -383,7 +383,7 @@ class RecallIndex:
                    "in-memory rows; check that the index file was rewritten since the "
                    "last removal",
             result=result,
-            checked=[f"FAISS IndexIDMap2 ({self.vectors.ntotal} vectors)",
+            checked=[f"FAISS {type(self.vectors.index).__name__} ({self.vectors.ntotal} vectors)",
                      f"keyword index ({len(self.keywords)} documents)",
                      f"row mirror ({len(self.versions.tables)} tables)", str(self.path)],
             residues=residues, pending=pending)
