@@ -83,6 +83,8 @@ class Runtime:
         self._on_close = on_close
         self._last_beat = 0.0
         self._deferred_until: float | None = None
+        self._scanned = 0  # log position up to which purges were looked for
+        self._purge_seen = False  # a purge applied but not compacted yet
         self.recall: RecallIndex
         self.erasables: list[RecallIndex] = []
 
@@ -124,7 +126,7 @@ class Runtime:
             applied = self.views.catch_up(progress)
             if applied:
                 self._observe_head()
-            if not self._deferring() and self._purged_since(self.compacted):
+            if self._uncompacted_purge() and not self._deferring():
                 self.compact_views()
             else:
                 self.beat()
@@ -154,12 +156,17 @@ class Runtime:
         if tail:
             self.clock.observe(self.side.mapper.header(tail[0])[0])
 
-    def _purged_since(self, position: int) -> bool:
+    def _uncompacted_purge(self) -> bool:
+        """Whether the views applied a purge since this replica last rewrote its files.
+        Each stretch of the log is looked at once (reads call this on every catch-up)."""
         head = self.views.position()
-        if head <= position:
-            return False
-        return bool(self.log.recorder.select_notifications(
-            start=position + 1, limit=1, stop=head, topics=PURGE_TOPICS))
+        start = max(self.compacted, self._scanned)
+        if head > start:
+            if self.log.recorder.select_notifications(
+                    start=start + 1, limit=1, stop=head, topics=PURGE_TOPICS):
+                self._purge_seen = True
+            self._scanned = head
+        return self._purge_seen
 
     def beat(self, *, force: bool = False) -> None:
         """Tell the registry how far this replica has applied and compacted the log."""
@@ -174,7 +181,11 @@ class Runtime:
             self.side.forget_cached()
             replayed = self.views.rebuild(progress)
             self.recall.rebuild()
-            self.compact_views()
+            # Fresh files, built from a log whose purged content is unreadable: nothing of
+            # a purge was ever written into them, so they count as compacted.
+            self.compacted = self._scanned = self.views.position()
+            self._purge_seen = False
+            self.beat(force=True)
             return replayed
 
     def compact(self) -> None:
@@ -192,7 +203,8 @@ class Runtime:
             self.views.compact(self.clock.now())
             for erasable in self.erasables:
                 erasable.compact()
-            self.compacted = self.views.position()
+            self.compacted = self._scanned = self.views.position()
+            self._purge_seen = False
             self.beat(force=True)
 
     def compact_log(self) -> None:

@@ -55,10 +55,15 @@ class Staging:
             replay = self._side.replayed_receipt(tenant, key, command.fingerprint)
             if replay is not None:
                 return replay
-        with self._uow.command():
+        self._uow.begin_command()
+        try:
             receipt = handlers.stage(self._side, self._uow, command)
             if key is not None and tenant is not None:
                 self._acknowledge(tenant, key, receipt, command.fingerprint)
+        except BaseException:
+            self._uow.undo_command()
+            raise
+        self._uow.end_command()
         return receipt
 
     def _acknowledge(self, tenant: str, key: str, receipt: Receipt, request: str) -> None:

@@ -8,8 +8,6 @@ other reader sees (the cache, the schema, the log) has changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -82,18 +80,20 @@ class UnitOfWork:
 
     # one command at a time ----------------------------------------------------------------
 
-    @contextmanager
-    def command(self) -> Iterator[None]:
-        """Stage one command all-or-nothing: if it raises, the unit is as it was before
-        (so a caller that catches the error inside a transaction commits none of it)."""
+    def begin_command(self) -> None:
+        """Mark where the command about to be staged starts (see :meth:`undo_command`)."""
         self._savepoint = _Savepoint(len(self.stored), len(self.receipts), dict(self.schema))
-        try:
-            yield
-        except BaseException:
+
+    def end_command(self) -> None:
+        self._savepoint = None
+
+    def undo_command(self) -> None:
+        """Put the unit back as it was at :meth:`begin_command`: a command is staged
+        all-or-nothing, so a caller that catches its error inside a transaction commits
+        none of it."""
+        if self._savepoint is not None:
             self._rollback(self._savepoint)
-            raise
-        finally:
-            self._savepoint = None
+        self._savepoint = None
 
     def _rollback(self, sp: _Savepoint) -> None:
         del self.stored[sp.stored:]
