@@ -138,12 +138,16 @@ class Runtime:
         deadline = time.monotonic() + seconds
         if self._deferred_until is None or deadline < self._deferred_until:
             self._deferred_until = deadline
+        for erasable in self.erasables:
+            erasable.defer_vectors = True
 
     def _deferring(self) -> bool:
         if self._deferred_until is None:
             return False
         if time.monotonic() >= self._deferred_until:
             self._deferred_until = None
+            for erasable in self.erasables:
+                erasable.defer_vectors = False
             return False
         return True
 
@@ -194,6 +198,8 @@ class Runtime:
         self.check_open()
         with self.lock:
             self._deferred_until = None
+            for erasable in self.erasables:
+                erasable.defer_vectors = False
             self.compact_views()
             self.compact_log()
 

@@ -438,8 +438,10 @@ class KeyStore:
                     " ON CONFLICT DO NOTHING", (key_id, stream_id, now))
                 self._cache.pop(key_id, None)
             if unlink_names:
+                for (digest,) in self.backend.execute(
+                        "SELECT digest FROM me_names WHERE stream_id = ?", (stream_id,)):
+                    self._names.pop(bytes(digest), None)
                 self.backend.execute("DELETE FROM me_names WHERE stream_id = ?", (stream_id,))
-                self._names = {d: s for d, s in self._names.items() if s != stream_id}
         return list(key_ids)
 
     def mark_pending(self, stream_id: str, version: int, key_ids: Sequence[str],
