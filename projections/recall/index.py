@@ -87,6 +87,9 @@ class RecallIndex:
         self._stale = False
         self._needs_diff = True  # the mirror is never persisted: fill it from DuckDB
         self._unsaved = 0
+        self.defer_vectors = False
+        """While true (a deferred purge), removed vectors leave FAISS at :meth:`compact`."""
+        self._unremoved: list[int] = []
         self._saved_at = time.monotonic()
         self._closed = False
         self._reset()
@@ -109,6 +112,7 @@ class RecallIndex:
 
     def _reset(self) -> None:
         self.vectors = VectorIndex(self.embedder.dim)
+        self._unremoved = []
         self.keywords = KeywordIndex()
         self.versions = VersionMirror()
         self._label_of: dict[str, int] = {}
@@ -256,7 +260,11 @@ class RecallIndex:
     def _remove_labels(self, labels: list[int]) -> None:
         if not labels:
             return
-        removed = self.vectors.remove(np.asarray(labels, dtype=np.int64))
+        if self.defer_vectors:  # FAISS removal is linear in the index: batch it (compact)
+            self._unremoved.extend(labels)
+            removed = len(labels)
+        else:
+            removed = self.vectors.remove(np.asarray(labels, dtype=np.int64))
         self.keywords.remove(labels)
         for label in labels:
             fid = self._fact_of.pop(label)
@@ -308,6 +316,27 @@ class RecallIndex:
                 self.rebuilt = f"position {self.position} != {position}"
             self.sync(None, position)
 
+    def refresh_ledgers(self, fact_ids: Iterable[str]) -> None:
+        """Follower hook for ledger-only changes (a recall receipt, a judgement): update
+        the q-values, serve counts and last uses of these facts without re-reading their
+        rows. Never raises: a failure makes the next :meth:`catch_up` rebuild the index."""
+        labels = [(f, self._label_of[f]) for f in fact_ids if f in self._label_of]
+        if not labels or self._needs_diff or self._stale:
+            return
+        try:
+            books = governance.ledgers(self.con, [f for f, _ in labels])
+            unused = governance.Ledger()
+            for fid, label in labels:
+                book = books.get(fid, unused)
+                self._utility[label] = q_value(book.judgements, self.governance)
+                self._served[label] = len(book.judgements)
+                self._useful[label] = book.judgements.count("useful")
+                self._anchor[label] = max(int(self._anchor[label]), book.last_used or 0)
+        except Exception as e:  # a failing projection stops itself, never the caller
+            self._stale = True
+            self.last_error = f"{type(e).__name__}: {e}"
+            log.exception("recall index ledger refresh failed; it will be rebuilt")
+
     def configure(self, config: GovernanceConfig) -> None:
         """Use ``config``'s numbers for q-values and the forgetting curve (a store opened
         with ``governance=``); q-values already mirrored are recomputed."""
@@ -356,23 +385,33 @@ class RecallIndex:
     # erasure (memory_es.erasure.Erasable) -------------------------------------------------
 
     def compact(self) -> None:
-        """Rewrite the file so removed vectors and postings leave the disk too."""
+        """Remove the vectors whose removal was deferred, in one call, and rewrite the file
+        so removed vectors and postings leave the disk too."""
+        if self._unremoved:
+            pending = np.asarray(self._unremoved, dtype=np.int64)
+            removed = self.vectors.remove(pending)
+            self._unremoved = []
+            if removed != pending.size:
+                self._stale = True
+                raise IntegrityViolation(f"FAISS removed {removed} of {pending.size} vectors;"
+                                         " the index will be rebuilt")
         self.flush()
 
     def residue(self, fact_ids: list[str]) -> StoreCheck:
         """What FAISS, the keyword postings, the row mirror and ``recall.npz`` still hold
         of these facts."""
         wanted = set(fact_ids)
-        indexed = sorted(wanted & set(self._label_of))
-        in_faiss = set(self.vectors.ids().tolist())
-        orphans = sorted(in_faiss - set(self._fact_of))
-        in_rows = sorted(wanted & {f for t in self.versions.tables.values()
-                                   for f in t.column("fact_id").to_pylist()})
-        residues = indexed + [f"orphan vector {label}" for label in orphans[:20]]
+        indexed = sorted(f for f in wanted if f in self._label_of)
+        # Counts, not scans (a scan of every vector and row costs as much as the store):
+        # every vector belongs to an indexed fact or awaits a deferred removal, and the
+        # mirror counts the rows it holds for removed facts.
+        orphans = self.vectors.ntotal - len(self._fact_of) - len(self._unremoved)
+        residues = list(indexed) + ([f"{orphans} vectors of no indexed fact"] if orphans else [])
         pending = ["recall.npz not rewritten since the last removal"] if self._unsaved else []
-        # Rows of removed facts stay in the in-memory mirror until its next compaction
-        # (immediately after a purge, or at store.compact() when it was deferred).
-        pending += [f"compact the row mirror (holds {f})" for f in in_rows if f not in indexed]
+        if self._unremoved:
+            pending.append(f"remove {len(self._unremoved)} vectors from FAISS (deferred)")
+        if self.versions.dead:
+            pending.append(f"compact the row mirror ({self.versions.dead} removed versions)")
         leftover = persist.temp_path(self.path)
         if leftover.exists():
             residues.append(f"leftover {leftover.name}")
