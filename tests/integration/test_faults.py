@@ -139,3 +139,21 @@ def test_a_folder_that_cannot_be_a_folder_is_storage_unavailable(tmp_path: Path)
     blocker.write_text("x")
     with pytest.raises(StorageUnavailable):
         memory_es.open(blocker / "m")
+
+
+def test_a_failed_open_leaks_no_file_handle(tmp_path: Path) -> None:
+    """Opening with the wrong master key, a hundred times, leaves this process with no more
+    open files than before (every connection the failed open made is closed)."""
+    folder = tmp_path / "m"
+    with memory_es.open(folder) as store:
+        store.assert_fact(T, "user:alex", "home.city", "Detroit")
+    wrong = tmp_path / "wrong.key"
+    wrong.write_text("22" * 32 + "\n")
+    fds = Path("/proc/self/fd")
+    before = len(list(fds.iterdir()))
+    for _ in range(100):
+        with pytest.raises(memory_es.MemoryESError):
+            memory_es.open(folder, key_file=wrong)
+    assert len(list(fds.iterdir())) <= before
+    with memory_es.open(folder) as store:  # and the writer lock was released each time
+        assert [f.value for f in store.current(T)] == ["Detroit"]
