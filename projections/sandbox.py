@@ -16,7 +16,7 @@ of a table name reaches another tenant's data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import duckdb
@@ -50,13 +50,36 @@ class Sandbox:
         self._con.execute("SET lock_configuration = true")
         self._snapshot: dict[str, pa.Table] | None = None
         self._snapshot_key: object = None
+        self._dirty: set[str] = set()
 
-    def refresh(self, key: object, load: Callable[[], dict[str, pa.Table]]) -> None:
-        """Take a new snapshot of the tables (``fact_versions``, ``exports``) when ``key``
-        (the views' position and generation) moved."""
-        if key != self._snapshot_key or self._snapshot is None:
-            self._snapshot = load()
-            self._snapshot_key = key
+    def touch(self, fact_ids: Sequence[str]) -> None:
+        """Facts whose versions changed since the snapshot (a catch-up follower)."""
+        self._dirty.update(fact_ids)
+
+    def invalidate(self) -> None:
+        """The next query takes a whole new snapshot (the views file was replaced)."""
+        self._snapshot = None
+
+    def refresh(self, key: object, con: duckdb.DuckDBPyConnection) -> None:
+        """Bring the snapshot to ``key`` (the views' position, generation and exports) from
+        the views' connection ``con``: the first time, or after :meth:`invalidate`, in
+        full; afterwards only the rows of the facts :meth:`touch` named are read again, so
+        a query after a write costs what the write changed, not the whole table."""
+        if self._snapshot is not None and key == self._snapshot_key:
+            return
+        exports = arrow(con, "SELECT * FROM exports")
+        if self._snapshot is None:
+            rows = arrow(con, "SELECT * FROM fact_versions")
+        else:
+            rows = self._snapshot["fact_versions"]
+            if self._dirty:
+                dirty = pa.array(sorted(self._dirty), pa.string())
+                fresh = arrow(con, "SELECT * FROM fact_versions WHERE fact_id IN "
+                                   "(SELECT unnest(?::VARCHAR[]))", [dirty.to_pylist()])
+                keep = pc.invert(pc.is_in(rows["fact_id"], value_set=dirty))
+                rows = pa.concat_tables([rows.filter(keep), fresh.cast(rows.schema)])
+        self._snapshot = {"fact_versions": rows, "exports": exports}
+        self._snapshot_key, self._dirty = key, set()
 
     def query(self, query: str, params: Sequence[Any] | None, *, tenant: str | None,
               now: int) -> pa.Table:

@@ -94,6 +94,8 @@ class Views:
 
     def _swap_in(self, con: duckdb.DuckDBPyConnection) -> None:
         self._generation += 1
+        if self._sandbox is not None:
+            self._sandbox.invalidate()
         self.con = con
         self.projector.con = con
         self.catchup.forget_position()
@@ -231,8 +233,8 @@ class Views:
         """A caller's SQL, in the sandbox (:mod:`projections.sandbox`), over the rows as
         of the views' present position (one snapshot per position, shared by calls)."""
         if self._sandbox is None:
-            self._sandbox = Sandbox()
+            sandbox = self._sandbox = Sandbox()
+            self.catchup.followers.append(lambda touched, _pos, _since: sandbox.touch(touched))
         self._sandbox.refresh((self.position(), self._generation, self._exports_written),
-                              lambda: {name: arrow(self.con, f"SELECT * FROM {name}")
-                                       for name in ("fact_versions", "exports")})
+                              self.con)
         return self._sandbox.query(query, params, tenant=tenant, now=now)
