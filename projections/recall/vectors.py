@@ -6,8 +6,8 @@ per indexed fact, never reused). The index is an exact ``IndexIDMap2`` over
 :data:`IVF_FROM` set, past that many vectors it is retrained as an ``IndexIVFFlat`` with
 a hashtable direct map, which still removes ids cheaply and reconstructs vectors, and it
 is retrained again each time it has grown fourfold. Both serialise to bytes, so the
-owner writes the index into its own file atomically. HNSW is ruled out: it cannot remove vectors (NOTES), and a
-removed vector that stays on disk is residue.
+owner writes the index into its own file atomically. HNSW is ruled out: it cannot
+remove vectors (NOTES), and a removed vector that stays on disk is residue.
 
 Every search takes the set of labels the caller may see (a boolean mask over labels:
 one tenant's eligible facts) and FAISS ranks **only** those: a
