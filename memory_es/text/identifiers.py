@@ -13,10 +13,22 @@ An identifier is matched by its canonical form, never by prefix or substring
 * codes, keys and numbers: case and the separators ``-``, ``.`` and spaces between groups
   (``XK7L-9P3Q`` = ``XK7L.9P3Q`` = ``xk7l9p3q``; ``4111 1111`` = ``4111-1111``).
 
-A *less specific* query form also matches the more specific forms it covers (never
-the reverse): a phone number without a country code matches the same national
-number with one; ``a@x.io`` matches the sub-address ``a+tag@x.io``; a relative path
-matches the same path under a drive or root. Nothing else is fuzzy.
+A token is an identifier only when its **form** says so (SPEC §15): an e-mail, a phone
+number, a URL, an IP or MAC address, a path, a UUID, a card number, a key (a long token
+mixing letters with digits and a symbol or mixed case), a grouped record code
+(``INV-300``, ``MRN-45678``: letters and at least three digits joined by ``-``/``_``),
+or any number or code right after a label that says what it is (``account 7731``,
+``order ABC123``, ``plate KX19 ABD``; the labels are data:
+``data/identifier_labels.txt``). Mixing letters and digits is not enough: ``CO2``,
+``MP3``, ``4K``, ``B12`` are words. A query that is a single code-like token names
+that token exactly (:func:`query_identifiers`), and matches only facts that carry the
+very same token (:func:`code_tokens`).
+
+Phone numbers match with and without country code and trunk zero (``+44 20 7946
+0958`` = ``020 7946 0958`` = ``0044 (0)20 7946 0958``); ``a@x.io`` matches the
+sub-address ``a+tag@x.io``; a relative path matches the same path under a drive or
+root; a code matches the same code with a descriptive word appended
+(``sk-17qu`` ~ ``sk-17qu-secret``, never ``INV-300`` ~ ``INV-3001``). Nothing else is fuzzy.
 """
 
 from __future__ import annotations
@@ -26,8 +38,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_es.text.lexicon import words
+from memory_es.text.lexicon import data_words, words
 from memory_es.text.normalize import clean, strip_symbols
+
+IDENTIFIER_LABELS = data_words("identifier_labels.txt")
+"""Nouns that say the token after them is an identifier (``account``, ``order``, ``VIN``)."""
+_LABEL_ALT = "|".join(sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True))
+_LABELLED = re.compile(
+    rf"\b(?:{_LABEL_ALT})\b(?:\s+(?:number|no\.?|nr\.?|id|code|#))?\s*[:#]?\s*"
+    r"(#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9](?-i:\s[A-Z0-9]{2,4}(?![\w\-]))?)",
+    re.IGNORECASE)
 
 TLDS = words("""
 com org net io ai co uk de fr br au jp cn ru in edu gov dev app info biz me us ca eu nl es
@@ -69,7 +89,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s*[AaPp]\.?[Mm]\.?)?(?![\w:])"
                         r"|\b(?:1[0-2]|0?[1-9])\s*[AaPp]\.?[Mm]\.?(?!\w)")),
     ("phone", re.compile(
-        r"(?<![\w+#\-$,.])(?:\+\d{1,3}[\s.\-]?)?(?:\(\d{2,4}\)[\s.\-]?)?\d{2,4}(?:[\s.\-]\d{2,5}){1,4}"
+        r"(?<![\w+#\-$,.])(?:(?:\+|\b00)\d{1,3}[\s.\-]?)?(?:\(0\)[\s.\-]?)?"
+        r"(?:\(\d{1,5}\)[\s.\-]?)?\d{1,5}(?:[\s.\-]\d{1,5}){1,5}"
         r"(?![\w\-]|\.\d)")),
     ("handle", re.compile(r"(?<![\w@.])@[A-Za-z0-9_](?:[\w\-.]*[\w])?")),
     ("hex", re.compile(r"(?<![\w&])#[0-9A-Fa-f]{6}\b|(?<![\w&])#[0-9A-Fa-f]{3}\b")),
@@ -170,54 +191,101 @@ def _canon_date(s: str) -> str:
 
 
 def _canon_code(s: str) -> str:
-    return re.sub(r"[\-.\s]", "", s.lstrip("#")).lower()
+    return re.sub(r"[\-.\s_]", "", s.lstrip("#")).lower()
+
+
+def _phone_digits(surface: str) -> str:
+    """Digits of a phone number, ``+`` first when international (``00`` counts as ``+``),
+    a ``(0)`` trunk marker inside an international number dropped."""
+    s = surface.strip()
+    international = s.startswith("+") or (s.startswith("00") and not s.startswith("000"))
+    if international:
+        s = re.sub(r"\(0\)", "", s)
+    digits = _digits(s)
+    if s.startswith("00") and international:
+        digits = digits[2:]
+    return ("+" + digits) if international else digits
+
+
+_YEAR_RANGE = re.compile(r"^(?:19|20)\d{2}\s*[-\u2013]\s*(?:19|20)?\d{2}$")
 
 
 def _classify_digits(surface: str) -> tuple[str, str] | None:
-    """Kind and canonical form of a run of digit groups (phone, card, number)."""
+    """Kind and canonical form of a run of digit groups (phone, card, number), or None
+    when its form does not make it an identifier (an amount, a year range)."""
     digits = _digits(surface)
-    if len(digits) < 3:
+    groups = [g for g in re.split(r"[\s.\-()]+", surface.strip("+() ")) if g]
+    if len(digits) < 3 or _YEAR_RANGE.match(surface.strip()):
         return None
-    groups = re.split(r"[\s.\-()]+", surface.strip("+() "))
-    groups = [g for g in groups if g]
-    if surface.startswith(("+", "(")):
-        if len(digits) < 7:
-            return None
-        return "phone", ("+" + digits if surface.startswith("+") else digits)
-    if 13 <= len(digits) <= 19 and all(len(g) == 4 for g in groups[:-1]) and len(groups) >= 3:
+    phone = _phone_digits(surface)
+    if phone.startswith("+"):
+        return ("phone", phone) if 7 <= len(digits) <= 17 else None
+    if 13 <= len(digits) <= 19 and len(groups) >= 3 and all(len(g) == 4 for g in groups[:-1]):
         return "card", digits
-    if len(groups) in (2, 3) and [len(g) for g in groups] in ([3, 3, 4], [3, 4]):
-        return "phone", digits
-    return "number", digits
+    lengths = [len(g) for g in groups]
+    nanp = lengths in ([3, 3, 4], [3, 4], [1, 3, 3, 4])
+    trunk = digits.startswith("0") and 9 <= len(digits) <= 12 and len(groups) >= 2
+    if nanp or trunk or surface.lstrip().startswith("("):
+        return ("phone", digits) if len(digits) >= 7 else None
+    if "-" in surface and len(digits) >= 6:
+        return "number", digits  # a hyphenated record number (``2024-1001``, ``123-45-6789``)
+    if len(groups) == 1 and len(digits) >= 6:
+        return "number", digits  # a long bare number (a one-time code, a member number)
+    return None
 
 
 def _secretish(token: str) -> bool:
     return any(c in token for c in "!#$%&*") and any(c.isalpha() for c in token)
 
 
+_GROUPED = re.compile(r"^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+$")
+
+
 def _code_kind(token: str) -> str | None:
-    """Is a bare token an identifier-like code? (letters with digits, ``_``, camelCase)."""
+    """Is a bare token an identifier by its form? A key (8+ characters mixing letters
+    with digits and a symbol, mixed case, or 12+ characters), a grouped record code
+    (letters and at least three digits joined by ``-``/``_``, five or more characters),
+    or a long bare number. ``CO2``, ``MP3``, ``4K``, ``COVID-19``, ``12-hour`` are not."""
     core = token.lstrip("#")
-    if len(core) < 3 or _UNITS.match(core):
+    digits = sum(c.isdigit() for c in core)
+    letters = sum(c.isalpha() for c in core)
+    if len(core) < 5 or not digits:
         return None
-    has_digit = any(c.isdigit() for c in core)
-    has_alpha = any(c.isalpha() for c in core)
     if _secretish(core):
-        return "secret" if has_digit or len(core) >= 6 else None
-    if has_digit and has_alpha:
-        if re.match(r"^\d+[A-Za-z]{1,3}$", core) and len(core) <= 5:
-            return None
-        if re.match(r"^\d+(?:-[a-z]{3,})+$", core):
-            return None  # an adjective compound (12-hour, 200-person), not a code
+        return "secret" if len(core) >= 6 and letters else None
+    if letters and len(core) >= 8 and re.fullmatch(r"[A-Za-z0-9_\-]+", core) and (
+            (any(c.isupper() for c in core) and any(c.islower() for c in core))
+            or len(core) >= 12):
+        return "code"  # a key or a long serial (``deltaFoxtrot123``, a VIN)
+    if _GROUPED.match(core) and digits >= 3 and letters and not re.match(
+            r"^\d+(?:-[a-z]{3,})+$", core):
         return "code"
-    if has_digit and not has_alpha:
-        digits = _digits(core)
-        if len(digits) >= 3 and not re.match(r"^(19|20)\d{2}$", core):
-            return "number"
-        return None
-    if core.isupper() and core.isalpha() and len(core) >= 6:
-        return "code"  # long all-capital codes (bank identifiers, tickers)
+    if not letters and digits >= 6:
+        return "number"
     return None
+
+
+def _labelled(text: str, taken: list[tuple[int, int]]) -> list[Identifier]:
+    """Numbers and codes right after a label that says what they are (``order ABC123``)."""
+    out: list[Identifier] = []
+    for m in _LABELLED.finditer(text):
+        token = _trim(m.group(1))
+        start = m.start(1)
+        end = start + len(token)
+        core = token.lstrip("#")
+        if not any(c.isdigit() for c in core) or len(re.sub(r"\W", "", core)) < 3:
+            continue
+        if any(not (end <= s or start >= e) for s, e in taken):
+            continue
+        if text[end:end + 1] and text[end] in "!#$%&*@":
+            continue  # part of a key or an address: its own pattern reads it whole
+        if not any(c.isalpha() for c in core):
+            kind, canon = "number", _digits(core)
+        else:
+            kind, canon = "code", _canon_code(core)
+        out.append(Identifier(kind, token, canon, start, end))
+        taken.append((start, end))
+    return out
 
 
 @lru_cache(maxsize=16_384)
@@ -243,6 +311,8 @@ def _extract(text: str) -> tuple[Identifier, ...]:
                 continue
             found.append(Identifier(ident[0], surface, ident[1], start, end))
             taken.append((start, end))
+        if kind == "phone":
+            found += _labelled(text, taken)  # before bare codes: the label decides the span
     found.sort(key=lambda i: i.start)
     return tuple(found)
 
@@ -320,13 +390,68 @@ def canonical_forms(text: str) -> frozenset[str]:
     return frozenset(i.canonical for i in find_identifiers(text))
 
 
+def _groups(surface: str) -> list[str]:
+    return [g for g in re.split(r"[\-_.\s]+", surface.lstrip("#").lower()) if g]
+
+
+def _national_forms(digits: str) -> set[str]:
+    """A national phone number without its trunk prefix (``0`` or a leading ``1`` of an
+    eleven-digit North American number), and as written."""
+    forms = {digits}
+    if digits.startswith("0"):
+        forms.add(digits[1:])
+    if len(digits) == 11 and digits.startswith("1"):
+        forms.add(digits[1:])
+    return {f for f in forms if len(f) >= 7}
+
+
+def phones_match(a: str, b: str) -> bool:
+    """Two canonical phone forms name one number: equal, or an international form and a
+    national one (trunk prefix optional) that differ only by a 1-3 digit country code."""
+    if a.lstrip("+") == b.lstrip("+"):
+        return True
+    if a.startswith("+") and b.startswith("+"):
+        return False
+    intl, national = (a, b) if a.startswith("+") else (b, a)
+    if not intl.startswith("+"):
+        return bool(_national_forms(a) & _national_forms(b))
+    full = intl[1:]
+    return any(full.endswith(n) and 1 <= len(full) - len(n) <= 3 for n in _national_forms(national))
+
+
+CALLING_CODES = tuple(sorted(data_words("calling_codes.txt"), key=lambda c: (len(c), c)))
+"""Country calling codes (ITU-T E.164), ``data/calling_codes.txt``."""
+
+
+def phone_forms(canonical: str) -> list[str]:
+    """Every digit string the same phone number may be written as: an international
+    number's national forms (with and without trunk zero), a national number's
+    international forms for each country code. What to look the number up under in an
+    index that stores numbers as digit strings."""
+    if canonical.startswith("+"):
+        full = canonical[1:]
+        out = [full, "00" + full]
+        for n in (1, 2, 3):
+            nsn = full[n:]
+            if len(nsn) >= 7:
+                out += [nsn, "0" + nsn, full[:n] + "0" + nsn]
+        return list(dict.fromkeys(out))
+    out = sorted(_national_forms(canonical)) or [canonical]
+    nsns = {n for n in _national_forms(canonical) if not n.startswith("0")}
+    out += [f"{pre}{cc}{mid}{n}" for n in sorted(nsns) for cc in CALLING_CODES
+            for pre, mid in (("", ""), ("", "0"), ("00", ""))]
+    return list(dict.fromkeys(out))
+
+
 def matches(query: Identifier, fact: Identifier) -> bool:
-    """Does a query identifier name this fact identifier? Exact, or less specific."""
+    """Does a query identifier name this fact identifier? Exact, or one of the documented
+    equivalent forms (phone with or without country code and trunk zero; a sub-address;
+    a relative path; a code with a descriptive word appended)."""
     q, f = query.canonical, fact.canonical
+    if query.kind == "phone" and fact.kind == "phone":
+        return phones_match(q, f)
     if q == f:
         return True
-    if query.kind == "phone" and fact.kind == "phone":
-        return not q.startswith("+") and f.startswith("+") and len(q) >= 7 and f.endswith(q)
     if query.kind == "email" and fact.kind == "email":
         q_local, _, q_domain = q.partition("@")
         f_local, _, f_domain = f.partition("@")
@@ -335,7 +460,45 @@ def matches(query: Identifier, fact: Identifier) -> bool:
     if query.kind == "path" and fact.kind == "path":
         rel = q.lstrip("/")
         return not q.startswith("/") and ":" not in q and f.endswith("/" + rel)
+    if {query.kind, fact.kind} <= {"code", "secret"}:
+        qg, fg = _groups(query.surface), _groups(fact.surface)
+        return (len(qg) >= 2 and fg[:len(qg)] == qg and len(fg) > len(qg)
+                and all(g.isalpha() and len(g) >= 3 for g in fg[len(qg):]))
     if {query.kind, fact.kind} <= {"number", "code", "card", "phone"}:
         return q.lstrip("+") == f.lstrip("+") and not (
             query.kind == "phone" and q.startswith("+"))
     return False
+
+
+_CODE_TOKEN = re.compile(r"(?<![\w@/\\])#?[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9](?![\w@/\\])")
+
+
+@lru_cache(maxsize=65_536)
+def code_tokens(text: str) -> frozenset[str]:
+    """Canonical forms of every code-like token of a text (letters with digits, or three
+    or more digits), identifiers by form or not: what an explicit query token is compared
+    with (``CO2`` in a fact is matched only by a query that asks for ``CO2`` itself)."""
+    out: set[str] = set()
+    for m in _CODE_TOKEN.finditer(clean(strip_symbols(text))):
+        tok = m.group().strip(".")
+        if any(c.isdigit() for c in tok) and len(re.sub(r"\W", "", tok)) >= 2:
+            out.add(_canon_code(tok))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=16_384)
+def query_identifiers(text: str) -> tuple[Identifier, ...]:
+    """The identifiers a query names: those its form shows, or, when the query is one
+    code-like token (its label words aside), that token (``ABC123``, ``CO2``)."""
+    found = find_identifiers(text)
+    if found:
+        return found
+    cleaned = clean(strip_symbols(text)).strip()
+    words = [w for w in cleaned.split() if w.lower().strip(".:#") not in IDENTIFIER_LABELS]
+    if len(words) == 1:
+        tok = words[0].strip(".,;:!?()[]\"'")
+        if any(c.isdigit() for c in tok) and any(c.isalnum() for c in tok) and len(tok) >= 2:
+            start = text.find(tok)
+            return (Identifier("code", tok, _canon_code(tok), max(start, 0),
+                               max(start, 0) + len(tok)),)
+    return ()

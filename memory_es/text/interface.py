@@ -6,10 +6,15 @@ default, any model as a hook) and decides *at write time* what a sentence does: 
 new fact, a replacement of a named prior, a release, an amnesia, a crypto-shred.
 
 Targeting (revise, release, forget, purge) follows one order — exact identifier
-first, entity names next, words next, the store's semantic ranking last — and acts
-only on what clears the thresholds in :class:`~memory_es.text.matching.Thresholds`.
-Every call returns the facts it touched; destructive calls carry the store's
-preview of what they erase. Every interpretation is stored with its event.
+first, entity names next, words last — and acts only on what the query specifically
+names (SPEC §15): a name alone is never content, a query naming a person and a thing
+the person has no fact about changes nothing, and a purge acts on identifiers and
+named entities only, never on word or vector similarity. Candidates come from the
+store's indexes (recall, entity and alias lookups), never from a scan of the tenant.
+Every operation commits all its writes in one transaction or none (SPEC §14); every
+call returns the facts it touched, or the nearest candidates when nothing matched;
+destructive calls carry the store's preview of what they erase. Every interpretation
+is stored with its event.
 
 The store is anything that offers the methods of :class:`~memory_es.text.ports.TextStore`
 (``MemoryStore`` does); this package never imports the store itself.
@@ -18,14 +23,18 @@ The store is anything that offers the methods of :class:`~memory_es.text.ports.T
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Unpack
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from memory_es.errors import ConfirmationRequired, ConflictError, InvalidInput, NotFound
-from memory_es.models import Preview, Receipt
+from memory_es.models import Fact, Preview, Receipt
 from memory_es.text.clauses import Clause, Interpretation, Interpreter
+from memory_es.text.identifiers import phone_forms
 from memory_es.text.interpreter import ProposeFn, as_interpreter, interpret
 from memory_es.text.matching import (
     DEFAULT_THRESHOLDS,
@@ -47,12 +56,14 @@ from memory_es.text.matching import (
     names_only,
     query_terms_naming,
     relevance,
+    specific,
     view,
     view_terms,
 )
 from memory_es.text.normalize import name_keys
-from memory_es.text.ports import TextStore, WriteOptions
-from memory_es.text.purge_scope import purge_scopes
+from memory_es.text.ports import TextStore, TextWriter, WriteOptions
+from memory_es.text.purge_scope import plan_purge
+from memory_es.text.qualifiers import valid_from_of
 from memory_es.text.revision import (
     continuing_clause,
     retired_words,
@@ -79,7 +90,8 @@ class Target(_Model):
     entity: str | None
     attribute: str
     text: str
-    by: str = Field(description="identifier | entity | mention | lexical | semantic")
+    by: str = Field(description="identifier | entity | mention | lexical | semantic | "
+                                "candidate (considered, not acted on)")
     score: float
     detail: str = ""
 
@@ -104,9 +116,43 @@ class TextResult(_Model):
         return len(self.touched)
 
 
-def _target(m: Match) -> Target:
-    return Target(fact_id=m.fact.fact_id, entity=m.fact.entity, attribute=m.fact.attribute,
-                  text=m.fact.text, by=m.by, score=m.score, detail=m.detail)
+MAX_TEXT = 8192
+"""Longest text ``remember``/``revise`` accept (characters): a fact's text limit (SPEC §3)."""
+MAX_QUERY = 2048
+"""Longest targeting or recall query accepted (characters)."""
+CANDIDATES = 64
+"""How many facts the store's recall proposes per query string as targeting candidates."""
+
+Op = Callable[[TextWriter], Receipt]
+"""One staged write of a text operation."""
+
+
+def _check_size(name: str, text: str, limit: int) -> None:
+    if not isinstance(text, str):
+        raise InvalidInput(f"{name} must be a string")
+    if len(text) > limit:
+        raise InvalidInput(f"{name} is longer than {limit} characters")
+
+
+@dataclass
+class _Plan:
+    """The writes a text operation will stage in one transaction, and which of their
+    receipts it reports."""
+
+    ops: list[tuple[Op, bool]] = field(default_factory=list)
+
+    def add(self, op: Op, report: bool = True) -> None:
+        self.ops.append((op, report))
+
+
+@dataclass
+class _Selection:
+    matches: list[Match]
+    tier: str
+    whole: bool = False
+    entities: dict[str, str] = field(default_factory=dict)
+    candidates: list[Match] = field(default_factory=list)
+    note: str = ""
 
 
 class TextInterface:
@@ -127,30 +173,98 @@ class TextInterface:
         self.store = store
         self.interpreter = as_interpreter(interpreter)
         self.thresholds = thresholds
+        self._recent: dict[str, list[tuple[str, frozenset[str]]]] = {}
 
-    # --- reading the tenant -------------------------------------------------------------
+    # --- reading the tenant (through the store's indexes, never a scan) ------------------
 
-    def _views(self, tenant: str) -> list[FactView]:
-        return [view(f) for f in self.store.current(tenant)]
+    def _recall(self, tenant: str, query: str, k: int = CANDIDATES) -> list[Fact]:
+        if not query.strip():
+            return []
+        try:
+            return [h.fact for h in self.store.recall(tenant, query, k=k)]
+        except (InvalidInput, NotFound):
+            return []
 
-    def _antecedent(self, tenant: str, role: str, views: Sequence[FactView] | None = None
-                    ) -> str | None:
-        """The entity a ``same <role>`` phrase points back to: the most recent entity
-        whose namespace, name or subject noun is the role; else the most recent one."""
-        facts = sorted((v.fact for v in (views if views is not None else self._views(tenant))
-                        if v.fact.entity is not None),
-                       key=lambda f: f.recorded_at, reverse=True)
-        if not facts:
+    def _entity_facts(self, tenant: str, name: str) -> list[Fact]:
+        """The current facts of the entity ``name`` is (a canonical id or an alias)."""
+        try:
+            return self.store.current(tenant, entity=name)
+        except (InvalidInput, NotFound):
+            return []
+
+    def _candidates(self, tenant: str, text: str) -> list[FactView]:
+        """The facts a query can target: what the store's recall proposes for the query
+        and for each identifier in it, the facts of every entity the query names (by id,
+        alias or a transliteration key), and the other facts of the entities those
+        candidates belong to when the query names them."""
+        q = analyse_query(text)
+        facts: dict[str, Fact] = {}
+
+        def add(found: Iterable[Fact]) -> None:
+            for f in found:
+                facts.setdefault(f.fact_id, f)
+
+        add(self._recall(tenant, text))
+        for ident in q.identifiers:
+            add(self._recall(tenant, ident.surface))
+            if ident.kind == "phone":  # the index keeps a number as one digit string
+                add(self._recall(tenant, ", ".join(phone_forms(ident.canonical))))
+        for surface, keys, capital in q.ngrams:
+            if capital and len(surface.split()) <= 4:
+                for key in (surface, *sorted(k for k in keys if k.startswith("~"))):
+                    add(self._entity_facts(tenant, key))
+        for run in re.findall(r"[\u3040-\u30ff\u3400-\u9fff]{2,}", text):
+            for n in range(min(len(run), 6), 1, -1):
+                for i in range(len(run) - n + 1):
+                    add(self._entity_facts(tenant, run[i:i + n]))
+        views = [view(f) for f in facts.values()]
+        for entity in named_entities(q, views):
+            add(self._entity_facts(tenant, entity))
+        return [view(f) for f in facts.values()]
+
+    def _antecedent(self, tenant: str, role: str) -> str | None:
+        """The entity a ``the same <role>`` subject points back to: the most recent entity
+        of this tenant whose namespace, name or subject noun is the role; else the most
+        recent one."""
+        recent = self._recent.get(tenant) or [
+            (f.entity, _role_words(f)) for f in sorted(
+                self._recall(tenant, role or "the", 32), key=lambda f: f.recorded_at,
+                reverse=True) if f.entity is not None]
+        if not recent:
             return None
         if role:
             role_words = {stem(w) for w in word_parts(role.lower())}
-            for fact in facts[:50]:
-                words = {stem(w) for w in word_parts((fact.entity or "").lower())}
-                subject = {stem(w) for c in interpret(fact.text).clauses
-                           for w in word_forms(c.mention or "")}
-                if role_words & (words | subject):
-                    return fact.entity
-        return facts[0].entity
+            for entity, words in recent:
+                if role_words & words:
+                    return entity
+        return recent[0][0]
+
+    def _seen(self, tenant: str, entity: str, clause: Clause) -> None:
+        words = {stem(w) for w in word_parts(entity.lower())} | {
+            stem(w) for w in word_forms(clause.mention or "")}
+        recent = [(e, w) for e, w in self._recent.get(tenant, []) if e != entity]
+        self._recent[tenant] = [(entity, frozenset(words)), *recent][:64]
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def _commit(self, plan: _Plan) -> list[Receipt]:
+        """Stage every planned write in one transaction: all of them commit, or none
+        (SPEC §14). A write the store refuses as a conflict or a miss (a decay of a fact
+        that left present belief meanwhile) stages nothing and is skipped."""
+        staged: list[tuple[Receipt, bool]] = []
+        with self.store.transact() as tx:
+            for op, report in plan.ops:
+                try:
+                    staged.append((op(tx), report))
+                except (ConflictError, NotFound):
+                    continue
+        committed = iter(tx.receipts)
+        out: list[Receipt] = []
+        for receipt, report in staged:
+            final = receipt if receipt.idempotent_replay else next(committed, receipt)
+            if report:
+                out.append(final)
+        return out
 
     # --- remember -------------------------------------------------------------------------
 
@@ -159,45 +273,55 @@ class TextInterface:
         return self.interpreter(text)
 
     def remember(self, tenant: str, text: str, **kw: Unpack[WriteOptions]) -> list[Receipt]:
-        """Interpret ``text`` and write one fact per clause.
+        """Interpret ``text`` and write one fact per clause, all in one commit.
 
         Clauses that report a change of state on a confidently-read slot (``User now
         works at X``) supersede that slot; everything else is asserted through the
         store's control plane (reinforce, outrank or conflict, never a silent
-        overwrite). ``Same customer as …`` attaches to the entity mentioned last and
-        registers the new surface as an alias.
+        overwrite). ``The same customer …`` attaches to the entity mentioned last.
+        Every clause commits, or none does (an invalid clause raises and writes
+        nothing); texts longer than :data:`MAX_TEXT` characters are ``InvalidInput``.
         """
         options = self._options(kw)
+        _check_size("text", text, MAX_TEXT)
         reading = self.interpreter(text)
-        receipts: list[Receipt] = []
+        plan = _Plan()
+        now = self.store.now()
+        seen: list[tuple[str, Clause]] = []
         for n, clause in enumerate(reading.clauses):
-            entity, extra = self._resolve(tenant, clause)
+            entity, extra = self._resolve(tenant, clause, plan)
             if clause.ends_prior and entity is not None:
-                receipts += self._retire_prior(tenant, entity, clause)
-            receipts.append(self._write(tenant, clause, entity, reading.source, extra,
-                                        _per_clause(options, n),
-                                        supersede=clause.op == "supersede"))
+                self._retire_prior(tenant, entity, clause, plan)
+            self._write(plan, tenant, clause, entity, reading.source, extra,
+                        _dated(_per_clause(options, n), clause, now),
+                        supersede=clause.op == "supersede")
+            if entity is not None:
+                seen.append((entity, clause))
+        receipts = self._commit(plan)
+        for entity, clause in seen:
+            self._seen(tenant, entity, clause)
         return receipts
 
-    def _retire_prior(self, tenant: str, entity: str, clause: Clause) -> list[Receipt]:
+    def _retire_prior(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the current facts of ``entity`` that a cessation clause ends: same topic
         (attribute or domain) and a distinctive word in common (``quit her job at X`` ends
         ``works at X``; ``is not vegan anymore`` ends ``is vegan``)."""
         positive = clause.attribute.removeprefix("not.")
         domains = set(clause.domains) | {positive.split(".", 1)[0]}
         said = view_terms(clause.text) - entity_terms(entity)
-        out: list[Receipt] = []
-        for v in self._views(tenant):
-            f = v.fact
+        other_language = any(r.startswith("lang:") for r in clause.rules)
+        for f in self._entity_facts(tenant, entity):
+            v = view(f)
             if f.entity != entity or f.attribute.startswith("not."):
                 continue
-            same_topic = f.attribute == positive or bool(v.domains & domains)
-            shared = (v.terms - {NEGATION_TERM}) & said
+            same_topic = (f.attribute == positive or bool(v.domains & domains)
+                          or other_language)
+            shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
+            if other_language and isinstance(clause.value, str) and re.search(
+                    r"[\u3400-\u9fff]", clause.value):
+                shared = {clause.value} if clause.value in f.text else set()
             if same_topic and shared:
-                with contextlib.suppress(ConflictError, NotFound):
-                    out.append(self.store.decay(f.fact_id,
-                                                reason=f"ended: {clause.text}"[:1024]))
-        return out
+                plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
 
     @staticmethod
     def _options(kw: WriteOptions) -> WriteOptions:
@@ -206,7 +330,7 @@ class TextInterface:
             raise InvalidInput(f"unknown option(s): {', '.join(sorted(unknown))}")
         return kw
 
-    def _resolve(self, tenant: str, clause: Clause, fallback: str | None = None
+    def _resolve(self, tenant: str, clause: Clause, plan: _Plan, fallback: str | None = None
                  ) -> tuple[str | None, Extra]:
         entity = clause.entity
         extra: Extra = {}
@@ -222,256 +346,250 @@ class TextInterface:
             surfaces = list(clause.subject_names)
             if clause.refers_back is not None:
                 surfaces += [i.surface for i in clause.identifiers]
-            self._aliases(tenant, entity, surfaces)
+            self._aliases(tenant, entity, surfaces, plan)
         return entity, extra
 
-    def _aliases(self, tenant: str, entity: str, surfaces: Sequence[str]) -> None:
-        """Register surfaces that name ``entity`` but cannot be derived from its id."""
+    def _aliases(self, tenant: str, entity: str, surfaces: Sequence[str], plan: _Plan) -> None:
+        """Register surfaces that name ``entity`` but cannot be derived from its id, and
+        the transliteration keys of names written in another script (so a Latin spelling
+        finds the entity through the store's alias index)."""
         derived = entity_keys(entity)
+        wanted: list[str] = []
         for surface in dict.fromkeys(s.strip() for s in surfaces):
             if not surface or len(surface) > 512 or ":" in surface:
                 continue
-            if name_keys(surface) <= derived:
+            keys = name_keys(surface)
+            wanted += sorted(k for k in keys if k.startswith("~") and len(k) <= 512)
+            if keys <= derived:
                 continue
-            try:
-                self.store.current(tenant, entity=surface)
+            wanted.append(surface)
+        for surface in dict.fromkeys(wanted):
+            if self._entity_facts(tenant, surface) or _is_alias(self.store, tenant, surface):
                 continue  # already names an entity (this one, or another: never re-pointed)
-            except (InvalidInput, NotFound):
-                pass
-            with contextlib.suppress(ConflictError, InvalidInput, NotFound):
-                self.store.alias(tenant, surface, entity)
+            plan.add(_alias(tenant, surface, entity), report=False)
 
-    def _write(self, tenant: str, clause: Clause, entity: str | None, origin: str,
-               extra: Mapping[str, object], options: WriteOptions, *, supersede: bool,
-               text: str | None = None, attribute: str | None = None,
-               reason: str | None = None) -> Receipt:
+    def _write(self, plan: _Plan, tenant: str, clause: Clause, entity: str | None,
+               origin: str, extra: Mapping[str, object], options: WriteOptions, *,
+               supersede: bool, text: str | None = None, attribute: str | None = None,
+               reason: str | None = None) -> None:
         record = {**clause.interpretation(origin), **extra}
         attribute = attribute or clause.attribute
         if attribute != clause.attribute:
             record["slot_from_context"] = attribute
         body = text if text is not None else clause.text
+        value = clause.value
         if entity is None:
-            return self.store.assert_fact(
-                tenant, None, attribute, clause.value, text=body,
-                mention=(clause.mention or body)[:512], interpretation=record, **options)
-        if supersede:
-            return self.store.supersede(tenant, entity, attribute, clause.value, text=body,
-                                        reason=reason, interpretation=record, **options)
-        return self.store.assert_fact(tenant, entity, attribute, clause.value,
-                                      text=body, interpretation=record, **options)
+            mention = (clause.mention or body)[:512]
+            plan.add(lambda w: w.assert_fact(tenant, None, attribute, value, text=body,
+                                             mention=mention, interpretation=record,
+                                             **options))
+        elif supersede:
+            plan.add(lambda w: w.supersede(tenant, entity, attribute, value, text=body,
+                                           reason=reason, interpretation=record, **options))
+        else:
+            plan.add(lambda w: w.assert_fact(tenant, entity, attribute, value, text=body,
+                                             interpretation=record, **options))
 
     # --- targeting --------------------------------------------------------------------------
 
     def match(self, tenant: str, query: str, *, purpose: str = "release") -> list[Target]:
         """The facts an operation with this query would act on (a dry run)."""
-        views = self._views(tenant)
-        matches, _tier, _whole = self._select(tenant, query, views, purpose)
-        return [_target(m) for m in matches]
+        _check_size("query", query, MAX_QUERY)
+        sel = self._select(tenant, query, self._candidates(tenant, query), purpose)
+        return [_target(m) for m in sel.matches]
 
     def _select(self, tenant: str, text: str, views: list[FactView], purpose: str
-                ) -> tuple[list[Match], str, bool]:
+                ) -> _Selection:
+        """What a query specifically names, in order: facts carrying an identifier it
+        names; entities it names as a whole; facts of a named entity that share real
+        content with the rest of the query; facts that share real content with it.
+        A name alone is never content, and there is no whole-entity fallback: a query
+        naming a person and a thing the person has no fact about selects nothing."""
         th = self.thresholds
         query = analyse_query(text)
         found = identifier_matches(query, views)
         if found:
-            return found, "identifier", False
+            return _Selection(found, "identifier")
         entities = named_entities(query, views)
         ratio = th.purge_ratio if purpose == "purge" else th.ratio
         if entities:
             scope = [v for v in views if v.fact.entity in entities]
-            whole = asks_for_whole_entity(query, entities)
-            if whole or (purpose in ("forget", "purge") and names_only(query, entities)):
-                return mention_matches(entities, query, views), "entity", True
             skip = query_terms_naming(entities)
+            if asks_for_whole_entity(query, entities) or names_only(query, entities):
+                return _Selection(mention_matches(entities, query, views), "entity",
+                                  whole=True, entities=entities)
             found = lexical_matches(query, scope, th, ratio=ratio, skip=skip, all_views=views)
             if found:
-                return found, "lexical", False
-            if purpose in ("forget", "purge", "release"):
-                return mention_matches(entities, query, views), "entity", True
-            found = self._weak(tenant, text, query, scope, views, skip)
-            if found:
-                return found, "semantic", False
-            if len(scope) == 1:
-                # the query names an entity that holds a single current fact: that fact
-                return [Match(scope[0].fact, "entity", 0.5, "only fact of the entity")], \
-                    "entity", False
+                return _Selection(found, "lexical", entities=entities)
+            if purpose == "revise":
+                found = self._weak(query, scope, views, skip)
+                if found:
+                    return _Selection(found, "semantic", entities=entities)
+            names = ", ".join(sorted(set(entities.values())))
+            return _Selection([], "none", entities=entities,
+                              candidates=_nearest(query, scope, views, th, skip),
+                              note=f"no match: no fact of {names} matches the rest of the query")
+        if purpose == "purge":
+            return _Selection([], "none", candidates=_nearest(query, views, views, th, ()),
+                              note="no match: the query names no identifier and no entity")
         found = lexical_matches(query, views, th, ratio=ratio)
         if found:
-            return found, "lexical", False
+            return _Selection(found, "lexical")
         if purpose == "revise":
-            found = self._weak(tenant, text, query, views, views, ())
+            found = self._weak(query, views, views, ())
             if found:
-                return found, "semantic", False
-        return [], "none", False
+                return _Selection(found, "semantic")
+        return _Selection([], "none", candidates=_nearest(query, views, views, th, ()),
+                          note="no match: no fact clears the thresholds")
 
-    def _weak(self, tenant: str, text: str, query: Query, scope: list[FactView],
-              views: list[FactView], skip: Sequence[str] | set[str]) -> list[Match]:
-        """Tier 4, for revise: below ``min_coverage`` a fact is still the target when it is
-        the clear best — its coverage (words or topics) is at least ``semantic_floor`` and
-        no other candidate reaches half of it — with the store's recall rank as the
-        tie-breaker."""
-        if not scope:
-            return []
+    def _weak(self, query: Query, scope: list[FactView], views: list[FactView],
+              skip: Sequence[str] | set[str]) -> list[Match]:
+        """Tier 4, for revise: below ``min_coverage`` a fact that shares real content with
+        the query (:func:`~memory_es.text.matching.specific`) is still the target when it
+        is the clear best: coverage at least ``semantic_floor`` and no other candidate
+        reaching half of it."""
         th = self.thresholds
+        pool = [v for v in scope if specific(query, v, skip)]
+        if not pool:
+            return []
         idf = idf_weights(views)
-        scored = sorted(((coverage(query, v, idf, th, skip), v) for v in scope),
+        scored = sorted(((coverage(query, v, idf, th, skip), v) for v in pool),
                         key=lambda p: -p[0])
         best, top = scored[0]
         runner = scored[1][0] if len(scored) > 1 else 0.0
         if best >= th.semantic_floor and runner < 0.5 * best:
             return [Match(top.fact, "semantic", round(best, 4), "clear best below min coverage")]
-        ranked = self._semantic(tenant, text, scope, query)
-        if ranked and best >= th.semantic_floor:
-            contenders = {v.fact.fact_id for c, v in scored if c >= 0.5 * best}
-            if ranked[0].fact.fact_id in contenders:
-                return ranked
-        return []
-
-    def _semantic(self, tenant: str, text: str, scope: list[FactView], query: Query
-                  ) -> list[Match]:
-        """Last resort: the store's recall ranking, top hit within scope, if it is on topic."""
-        if not scope:
-            return []
-        ids = {v.fact.fact_id: v for v in scope}
-        try:
-            hits = self.store.recall(tenant, text, k=min(max(len(ids), 5), 50))
-        except (InvalidInput, NotFound):
-            return []
-        idf = idf_weights(scope)
-        for hit in hits:
-            v = ids.get(hit.fact.fact_id)
-            if v is None:
-                continue
-            if relevance(query, v, idf, self.thresholds) >= self.thresholds.semantic_floor:
-                return [Match(v.fact, "semantic", round(float(hit.score), 4))]
-            break
         return []
 
     # --- revise -----------------------------------------------------------------------------
 
     def revise(self, tenant: str, old_query: str, new_text: str,
                **kw: Unpack[WriteOptions]) -> TextResult:
-        """Replace what ``old_query`` describes with what ``new_text`` says.
+        """Replace what ``old_query`` describes with what ``new_text`` says, in one commit.
 
         The new clause that continues the matched fact supersedes its slot (a drift-chain
         link; the slot comes from the new clause when it reads one confidently, else from
         the matched fact). Matched facts outside that slot are released (decay). A clause
         that only reports the end of the old state (``sold the piano``) and adjuncts that
         name only retired content (``after <old value> …``) become the supersession's
-        reason instead of present belief. Without a match, the text is remembered with
-        change-of-state semantics.
+        reason instead of present belief. Without a specific match nothing is retired:
+        the text is remembered with change-of-state semantics, and the result lists the
+        nearest candidates.
         """
         options = self._options(kw)
-        views = self._views(tenant)
-        matches, tier, _whole = self._select(tenant, old_query, views, "revise")
+        _check_size("query", old_query, MAX_QUERY)
+        _check_size("text", new_text, MAX_TEXT)
+        sel = self._select(tenant, old_query, self._candidates(tenant, old_query), "revise")
+        matches = sel.matches
         reading = self.interpreter(new_text)
-        targets = [_target(m) for m in matches]
+        now = self.store.now()
+        plan = _Plan()
         if not matches:
-            written: list[Receipt] = []
             for n, clause in enumerate(reading.clauses):
-                entity, extra = self._resolve(tenant, clause)
-                written.append(self._write(tenant, clause, entity, reading.source, extra,
-                                           _per_clause(options, n),
-                                           supersede=clause.confident and entity is not None))
-            return TextResult(op="revise", query=old_query, targets=targets, receipts=written,
+                entity, extra = self._resolve(tenant, clause, plan)
+                self._write(plan, tenant, clause, entity, reading.source, extra,
+                            _dated(_per_clause(options, n), clause, now),
+                            supersede=clause.confident and entity is not None)
+            written = self._commit(plan)
+            return TextResult(op="revise", query=old_query, receipts=written,
+                              targets=[_target(m, "candidate") for m in sel.candidates],
                               touched=[f for r in written for f in r.fact_ids],
-                              note="no fact cleared the thresholds; remembered as new")
+                              note=(sel.note or "no match") + "; remembered as new")
         base = matches[0].fact
         retired = retired_words(matches, reading)
         clauses = list(reading.clauses)
         reasons = [c.text for c in clauses if c.op == "cease" and not c.has_purpose]
         content = [c for c in clauses if not (c.op == "cease" and not c.has_purpose)]
-        receipts: list[Receipt] = []
-        touched: list[str] = []
         closed: set[str] = set()
+        written_ids: set[str] = set()
         primary = continuing_clause(content, matches) if content else None
         for clause in content:
-            entity, extra = self._resolve(tenant, clause, fallback=base.entity)
+            entity, extra = self._resolve(tenant, clause, plan, fallback=base.entity)
             if clause.elided or (clause.entity is None and clause.refers_back is None):
                 entity = base.entity if entity is None or clause.elided else entity
             text, dropped = without_back_references(clause, retired)
             reason = "; ".join([*reasons, *dropped]) or f"revise: {old_query}"
+            n = content.index(clause)
+            opts = _dated(_per_clause(options, n), clause, now)
             if clause is primary and entity is not None:
                 slot = revised_slot(clause, matches, entity)
-                receipt = self._write(tenant, clause, entity, reading.source,
-                                      extra | {"revises": [m.fact.fact_id for m in matches]},
-                                      _per_clause(options, content.index(clause)),
-                                      supersede=True, text=text, attribute=slot,
-                                      reason=reason[:1024])
-                receipts.append(receipt)
-                touched += receipt.fact_ids
+                self._write(plan, tenant, clause, entity, reading.source,
+                            extra | {"revises": [m.fact.fact_id for m in matches]}, opts,
+                            supersede=True, text=text, attribute=slot, reason=reason[:1024])
                 closed |= {m.fact.fact_id for m in matches
                            if m.fact.entity == entity and m.fact.attribute == slot}
             else:
                 supersede = (clause.op == "supersede" and clause.confident
                              and entity is not None)
-                receipt = self._write(tenant, clause, entity, reading.source, extra,
-                                      _per_clause(options, content.index(clause)),
-                                      supersede=supersede, text=text)
-                receipts.append(receipt)
-                touched += receipt.fact_ids
+                self._write(plan, tenant, clause, entity, reading.source, extra, opts,
+                            supersede=supersede, text=text)
+        why = ("revise: " + ("; ".join(reasons) or old_query))[:1024]
         for m in matches:
-            if m.fact.fact_id in closed or m.fact.fact_id in touched:
-                continue
-            with contextlib.suppress(ConflictError, NotFound):
-                r = self.store.decay(m.fact.fact_id,
-                                     reason=("revise: " + ("; ".join(reasons) or old_query))
-                                     [:1024])
-                receipts.append(r)
-                touched.append(m.fact.fact_id)
-        return TextResult(op="revise", query=old_query, targets=targets, receipts=receipts,
-                          touched=list(dict.fromkeys(touched)), note=f"targeted by {tier}")
+            if m.fact.fact_id not in closed and m.fact.fact_id not in written_ids:
+                plan.add(_decay(m.fact.fact_id, tenant, why))
+        receipts = self._commit(plan)
+        touched = [f for r in receipts for f in r.fact_ids] + sorted(closed)
+        return TextResult(op="revise", query=old_query, targets=[_target(m) for m in matches],
+                          receipts=receipts, touched=list(dict.fromkeys(touched)),
+                          note=f"targeted by {sel.tier}")
 
     # --- release / forget -------------------------------------------------------------------
 
     def release(self, tenant: str, query: str, *, reason: str | None = None) -> TextResult:
-        """Decay (release) what the query describes; rows stay for audit.
+        """Decay (release) what the query specifically describes; rows stay for audit.
 
         A query that names an entity as a whole (``everything about Mira``, ``Ilya's
-        profile``) releases every current fact of that entity and every fact that
-        names it; otherwise the best-matching facts are released.
+        profile``) releases every current fact of that entity; a query naming an entity
+        and a thing releases only that entity's facts about the thing. Nothing matches:
+        nothing changes, and the result lists the nearest candidates.
         """
-        views = self._views(tenant)
-        matches, tier, _whole = self._select(tenant, query, views, "release")
-        receipts: list[Receipt] = []
-        touched: list[str] = []
+        _check_size("query", query, MAX_QUERY)
+        sel = self._select(tenant, query, self._candidates(tenant, query), "release")
+        matches = [m for m in sel.matches if m.by != "mention"]
+        if not matches:
+            return _no_match("release", query, sel)
+        why = (reason or f"release: {query}")[:1024]
+        plan = _Plan()
         for m in matches:
-            with contextlib.suppress(ConflictError, NotFound):
-                r = self.store.decay(m.fact.fact_id, reason=(reason or f"release: {query}")[:1024])
-                receipts.append(r)
-                touched.append(m.fact.fact_id)
+            plan.add(_decay(m.fact.fact_id, tenant, why))
+        receipts = self._commit(plan)
         return TextResult(op="release", query=query, targets=[_target(m) for m in matches],
-                          touched=touched, receipts=receipts, note=f"targeted by {tier}")
+                          touched=[f for r in receipts for f in r.fact_ids],
+                          receipts=receipts, note=f"targeted by {sel.tier}")
 
     def forget(self, tenant: str, query: str, *, reason: str | None = None) -> TextResult:
-        """Amnesia of the entity the query names (``forget_entity``, terminal), and of the
-        facts that name it (``forget_fact``). Nothing happens when no entity is named."""
-        views = self._views(tenant)
-        q = analyse_query(query)
-        entities = named_entities(q, views)
-        for m in identifier_matches(q, views):
-            if m.fact.entity is not None:
-                entities.setdefault(m.fact.entity, m.detail)
-        if not entities:
-            return TextResult(op="forget", query=query, note="the query names no entity")
-        matches = mention_matches(entities, q, views)
-        receipts: list[Receipt] = []
-        touched: list[str] = []
+        """Amnesia (terminal): of the entity the query names as a whole
+        (``forget_entity``), or of the named entity's facts the rest of the query
+        specifically matches (``forget_fact``). Facts of other entities that mention it
+        are listed, never forgotten. Nothing happens when nothing is named."""
+        _check_size("query", query, MAX_QUERY)
+        sel = self._select(tenant, query, self._candidates(tenant, query), "forget")
+        if not sel.entities and sel.tier != "identifier":
+            return TextResult(op="forget", query=query, note="the query names no entity",
+                              targets=[_target(m, "candidate") for m in sel.candidates])
+        if not sel.matches:
+            return _no_match("forget", query, sel)
         why = (reason or f"forget: {query}")[:1024]
-        previews = self._previews("forget_entity", tenant, list(entities))
-        for entity in entities:
-            r = self.store.forget_entity(tenant, entity, reason=why)
-            receipts.append(r)
-            touched += r.fact_ids
-        for m in matches:
-            if m.by == "mention" and m.fact.fact_id not in touched:
-                with contextlib.suppress(ConflictError, NotFound):
-                    r = self.store.forget_fact(m.fact.fact_id, reason=why)
-                    receipts.append(r)
-                    touched += r.fact_ids
-        return TextResult(op="forget", query=query, targets=[_target(m) for m in matches],
-                          touched=list(dict.fromkeys(touched)), receipts=receipts,
-                          previews=previews, note="targeted by entity name")
+        plan = _Plan()
+        direct = [m for m in sel.matches if m.by != "mention"]
+        previews: list[Preview] = []
+        if sel.whole:
+            previews = self._previews("forget_entity", tenant, list(sel.entities))
+            for entity in sel.entities:
+                plan.add(_forget_entity(tenant, entity, why))
+        else:
+            for m in direct:
+                plan.add(_forget_fact(tenant, m.fact.fact_id, why))
+        receipts = self._commit(plan)
+        mentions = [m for m in sel.matches if m.by == "mention"]
+        return TextResult(op="forget", query=query,
+                          targets=[_target(m) for m in direct]
+                          + [_target(m, "candidate") for m in mentions],
+                          touched=list(dict.fromkeys(f for r in receipts for f in r.fact_ids)),
+                          receipts=receipts, previews=previews,
+                          pending=[f"{len(mentions)} fact(s) of other entities mention "
+                                   "the name: not forgotten"] if mentions else [],
+                          note=f"targeted by {sel.tier}")
 
     def _previews(self, op: str, tenant: str, entities: Sequence[str]) -> list[Preview]:
         out: list[Preview] = []
@@ -484,53 +602,69 @@ class TextInterface:
 
     def purge_matching(self, tenant: str, identifier: str, *, confirm: bool = False,
                        requested_by: str | None = None) -> TextResult:
-        """Crypto-shred what an identifier names: exact identifier first.
+        """Crypto-shred what an exact identifier or a named entity denotes (SPEC §15).
 
-        Facts carrying the identifier are erased with their entity when the entity *is*
-        an identifier (``email:…``, ``phone:…``) or the entity the query names, and
-        with their drift chain otherwise. Facts sharing a canonical identifier with an
-        erased fact are erased too (an identifier is erased everywhere it is written).
-        Without an identifier match, entity names, then words decide (stricter ratio).
-        High-risk purges (dependants outside the scope) need ``confirm=True``: the
-        store's preview token is then passed; otherwise they are listed as pending.
+        Facts carrying an identifier the query names (canonical form: case, spacing,
+        obfuscation, look-alike letters, phone formats) are shredded with their drift
+        chain, or with their entity when the entity *is* the identifier; an entity the
+        query names as a whole is shredded whole. Never by word or vector similarity:
+        without such a match nothing is erased, and the result lists the candidates
+        considered (``targets``) with ``pending`` saying why. A purge that spans several
+        entities, or reaches facts of other entities that mention a named one, only
+        returns the previews and needs ``confirm=True``; so does a purge the store
+        itself rates high risk (dependants outside it).
         """
-        views = self._views(tenant)
-        matches, tier, whole = self._select(tenant, identifier, views, "purge")
-        q = analyse_query(identifier)
-        named = named_entities(q, views) if tier != "identifier" else {}
-        scopes = purge_scopes(matches, tier, whole, named, views)
-        result_targets = [_target(m) for m in matches]
-        receipts: list[Receipt] = []
+        _check_size("query", identifier, MAX_QUERY)
+        sel = self._select(tenant, identifier, self._candidates(tenant, identifier), "purge")
+        if sel.tier not in ("identifier", "entity"):
+            return TextResult(op="purge", query=identifier,
+                              targets=[_target(m, "candidate") for m in sel.candidates],
+                              pending=[f"nothing erased: {sel.note or 'no match'}; a purge "
+                                       "acts on exact identifiers and named entities only"],
+                              note=sel.note or "no match")
+        own = set(sel.entities) | {i.entity for i in analyse_query(identifier).identifiers}
+        plan = plan_purge(sel.matches, sel.tier, own)
+        scopes = list(plan.scopes)
+        if confirm:
+            scopes += [(None, m.fact.fact_id) for m in plan.mentions]
         previews: list[Preview] = []
-        pending: list[str] = []
-        touched: list[str] = []
-        done_entities: set[str] = set()
         for entity, fact_id in scopes:
-            if fact_id is not None and entity in done_entities:
+            with contextlib.suppress(InvalidInput, NotFound):
+                previews.append(self.store.preview("purge", tenant, entity, fact_id=fact_id))
+        targets = [_target(m) if m.by != "mention" or confirm else _target(m, "candidate")
+                   for m in sel.matches]
+        blocking = [r for r in plan.risks if "mention" not in r]
+        if blocking and not confirm:
+            return TextResult(op="purge", query=identifier, targets=targets, previews=previews,
+                              pending=[f"confirmation required: {r}; call again with "
+                                       "confirm=True to erase what the previews list"
+                                       for r in plan.risks],
+                              note=f"targeted by {sel.tier}; nothing erased")
+        receipts: list[Receipt] = []
+        pending = [f"not erased, needs confirm=True: {r}" for r in plan.risks
+                   if r not in blocking and not confirm]
+        touched: list[str] = []
+        done: set[str] = set()
+        for (entity, fact_id), p in zip(scopes, previews, strict=False):
+            if fact_id is not None and fact_id in touched:
                 continue
             try:
-                p = self.store.preview("purge", tenant, entity if fact_id is None else None,
-                                       fact_id=fact_id)
-            except (InvalidInput, NotFound):
-                continue
-            previews.append(p)
-            token = p.token if confirm else None
-            try:
-                r = self.store.purge(tenant, entity if fact_id is None else None,
-                                     fact_id=fact_id, confirm=token,
+                r = self.store.purge(tenant, entity, fact_id=fact_id,
+                                     confirm=p.token if confirm else None,
                                      requested_by=requested_by)
             except ConfirmationRequired:
-                pending.append(f"purge {entity or fact_id}: confirmation required")
+                pending.append(f"purge {entity or fact_id}: confirmation required "
+                               "(the store rates it high risk)")
                 continue
             except NotFound:
                 continue
             receipts.append(r)
             touched += r.fact_ids
-            if fact_id is None and entity is not None:
-                done_entities.add(entity)
-        return TextResult(op="purge", query=identifier, targets=result_targets,
+            if entity is not None:
+                done.add(entity)
+        return TextResult(op="purge", query=identifier, targets=targets,
                           touched=list(dict.fromkeys(touched)), receipts=receipts,
-                          previews=previews, pending=pending, note=f"targeted by {tier}")
+                          previews=previews, pending=pending, note=f"targeted by {sel.tier}")
 
     # --- recall -----------------------------------------------------------------------------
 
@@ -546,12 +680,13 @@ class TextInterface:
         """
         if k <= 0:
             return []
+        _check_size("query", query, MAX_QUERY)
         q = analyse_query(query)
         ranked = [view(h.fact) for h in self.store.recall(tenant, query, k=max(4 * k, 20))]
         current: list[FactView] = []
         if len(ranked) < k:
             seen = {v.fact.fact_id for v in ranked}
-            current = [v for v in self._views(tenant) if v.fact.fact_id not in seen]
+            current = [view(f) for f in self.store.current(tenant) if f.fact_id not in seen]
         idf = idf_weights(ranked + current)
         score = {v.fact.fact_id: relevance(q, v, idf, self.thresholds) for v in ranked + current}
         current.sort(key=lambda v: (-score[v.fact.fact_id], v.fact.recorded_at), reverse=False)
@@ -562,6 +697,79 @@ class TextInterface:
             return []
         chosen = relevant or pool
         return [v.fact.text for v in chosen[:k]]
+
+
+def _role_words(f: Fact) -> frozenset[str]:
+    words = {stem(w) for w in word_parts((f.entity or "").lower())}
+    words |= {stem(w) for c in interpret(f.text).clauses for w in word_forms(c.mention or "")}
+    return frozenset(words)
+
+
+def _is_alias(store: TextStore, tenant: str, surface: str) -> bool:
+    """Does ``surface`` already name an entity (it resolves, even with no current fact)?"""
+    try:
+        store.current(tenant, entity=surface)
+    except (InvalidInput, NotFound):
+        return False
+    return True
+
+
+def _alias(tenant: str, surface: str, entity: str) -> Op:
+    def op(w: TextWriter) -> Receipt:
+        try:
+            return w.alias(tenant, surface, entity)
+        except InvalidInput:
+            raise NotFound("alias not registered") from None
+    return op
+
+
+def _forget_entity(tenant: str, entity: str, reason: str) -> Op:
+    return lambda w: w.forget_entity(tenant, entity, reason=reason)
+
+
+def _forget_fact(tenant: str, fact_id: str, reason: str) -> Op:
+    return lambda w: w.forget_fact(fact_id, reason=reason, tenant=tenant)
+
+
+def _decay(fact_id: str, tenant: str, reason: str) -> Op:
+    return lambda w: w.decay(fact_id, reason=reason[:1024], tenant=tenant)
+
+
+def _target(m: Match, by: str | None = None) -> Target:
+    return Target(fact_id=m.fact.fact_id, entity=m.fact.entity, attribute=m.fact.attribute,
+                  text=m.fact.text, by=by or m.by, score=m.score, detail=m.detail)
+
+
+def _nearest(query: Query, scope: Sequence[FactView], views: Sequence[FactView],
+             th: Thresholds, skip: Iterable[str], n: int = 3) -> list[Match]:
+    """The candidates a query came closest to (never acted on): best coverage first."""
+    if not scope:
+        return []
+    idf = idf_weights(views)
+    skip = tuple(skip)
+    scored = sorted(((coverage(query, v, idf, th, skip), v) for v in scope),
+                    key=lambda p: -p[0])
+    return [Match(v.fact, "candidate", round(c, 4)) for c, v in scored[:n] if c > 0] or [
+        Match(v.fact, "candidate", 0.0) for _c, v in scored[:n]]
+
+
+def _no_match(op: str, query: str, sel: _Selection) -> TextResult:
+    return TextResult(op=op, query=query,
+                      targets=[_target(m, "candidate") for m in sel.candidates],
+                      note=sel.note or "no match: nothing changed")
+
+
+def _dated(options: WriteOptions, clause: Clause, now: datetime) -> WriteOptions:
+    """Options with ``valid_from`` from the clause's relative time phrase (``last month``,
+    ``3 years ago``), unless the caller gave one."""
+    if "valid_from" in options or not clause.temporal:
+        return options
+    start = valid_from_of(clause.temporal, now)
+    if start is None:
+        return options
+    dated = options.copy()
+    dated["valid_from"] = start
+    return dated
 
 
 def _per_clause(options: WriteOptions, n: int) -> WriteOptions:

@@ -33,8 +33,8 @@ from typing import Any
 from memory_es.text import lexicon as lx
 from memory_es.text.clauses import VERSION, Clause, Interpretation, Interpreter
 from memory_es.text.identifiers import Identifier, find_identifiers
-from memory_es.text.normalize import ascii_fold, nfkc
-from memory_es.text.paths import attribute_path, domains_in, keywords
+from memory_es.text.normalize import ascii_fold, nfkc, script_of
+from memory_es.text.paths import attribute_path, domains_in, entity_id, keywords
 from memory_es.text.predicates import Predicate, analyse_predicate
 from memory_es.text.qualifiers import (
     TEMPORAL,
@@ -45,6 +45,7 @@ from memory_es.text.qualifiers import (
     names_in,
     negated,
     same_cue,
+    subject_aliases,
 )
 from memory_es.text.sentences import (
     Conjunct,
@@ -55,7 +56,7 @@ from memory_es.text.sentences import (
     subject_split,
 )
 from memory_es.text.subjects import Subject, analyse_subject
-from memory_es.text.words import Tok, agrees, tokenize
+from memory_es.text.words import Tok, agrees, is_capitalised, tokenize
 
 __all__ = [
     "VERSION",
@@ -106,11 +107,78 @@ def _anchored_identifiers(body: str) -> list[Identifier]:
     return anchored
 
 
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+
+
+_DE, _ZH = lx.GERMAN, lx.CHINESE
+_DE_RESIDENCE = re.compile(
+    rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['residence'])})\s+"
+    rf"(?P<now>(?:{_alternation(_DE['change'])})\s+)?in\s+(?P<place>.+)$", re.IGNORECASE)
+_DE_CEASE = re.compile(
+    rf"^(?P<subj>.+?)\s+(?:hat|haben)\s+(?P<obj>.+?)\s+(?:{_alternation(_DE['cessation'])})$",
+    re.IGNORECASE)
+_ZH_RESIDENCE = re.compile(
+    rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['change'])})?"
+    rf"(?:{_alternation(_ZH['residence'])})(?P<place>.+)$")
+_ZH_CEASE = re.compile(rf"^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<obj>.+)$")
+_DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
+                     r"(?P<obj>.+)$", re.IGNORECASE)
+_ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,3}}?)(?P<verb>{_alternation(_ZH['verbs'])})"
+                     r"(?P<obj>.+)$")
+
+
+def _other_language(body: str) -> Clause | None:
+    """German and Chinese for the basic operations (``X wohnt jetzt in Y``, ``X hat Y
+    gekündigt``; ``X现在住在Y``, ``X取消了Y``): a clause, or None for anything else."""
+    chinese = any(script_of(c) == "CJK" for c in body)
+    residence = (_ZH_RESIDENCE if chinese else _DE_RESIDENCE).match(body)
+    cease = None if residence else (_ZH_CEASE if chinese else _DE_CEASE).match(body)
+    has = None if residence or cease else (_ZH_HAS if chinese else _DE_HAS).match(body)
+    found = residence or cease or has
+    if found is None:
+        return None
+    words = found.group("subj").split()
+    if chinese:
+        subject = Subject(entity_id("person", found.group("subj")), found.group("subj"),
+                          "person", names=(found.group("subj"),))
+    else:
+        if not words or not all(is_capitalised(w) for w in words):
+            return None
+        subject = analyse_subject(found.group("subj"), tokenize(found.group("subj")), [])
+    lang = "zh" if chinese else "de"
+    if residence:
+        now = residence.group("now") is not None
+        return Clause(text=body, entity=subject.entity, attribute="home.city",
+                      value=residence.group("place").strip(), mention=subject.surface,
+                      op="supersede" if now else "assert", confident=True,
+                      names=subject.names, subject_names=subject.names, domains=("home",),
+                      rules=(f"lang:{lang}", "predicate:residence",
+                             *(["change-of-state:replaces-slot"] if now else [])))
+    obj = found.group("obj").strip()
+    if has is not None:
+        verb = has.group("verb").lower()
+        return Clause(text=body, entity=subject.entity, attribute=attribute_path(
+            "has" if chinese else verb, *keywords(obj.split(), 3)) if not chinese else
+            attribute_path("zh", "u" + str(sum(map(ord, verb + obj)))),
+            value=obj, mention=subject.surface, names=subject.names,
+            subject_names=subject.names, rules=(f"lang:{lang}", "predicate:generic"))
+    return Clause(text=body, entity=subject.entity, attribute=attribute_path(
+        "ended", *keywords(obj.split(), 2)) if not chinese else "ended", value=obj,
+                  mention=subject.surface, op="cease", ends_prior=True, names=subject.names,
+                  subject_names=subject.names,
+                  rules=(f"lang:{lang}", "cessation:ends-a-prior-state"))
+
+
 def _interpret_sentence(sentence: str) -> list[Clause]:
     sentence = sentence.strip()
-    body = sentence.rstrip(".!?;").rstrip()
+    other = _other_language(sentence.rstrip(".!?;。！？；").rstrip())
+    if other is not None:
+        return [other]
+    body = sentence.rstrip(".!?;。！？；").rstrip()
+    parse, aliases = subject_aliases(body)  # "Иван (Ivan) pays …": read without "(Ivan)"
     anchored = _anchored_identifiers(body)
-    toks = tokenize(body)
+    toks = tokenize(parse)
     if not toks:
         return []
     cue = same_cue(ascii_fold(body))
@@ -155,30 +223,56 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     if cue is not None:
         rules.append("coreference:same-as-before")
     protected = [(i.start, i.end) for i in anchored]
-    conjuncts = split_conjuncts(body, pred_start, subject.plural, protected)
+    if aliases:
+        subject.names = tuple(dict.fromkeys((*subject.names, *aliases)))
+        rules.append("alias:apposition")
+    conjuncts = split_conjuncts(parse, pred_start, subject.plural, protected)
     if not conjuncts:
-        conjuncts = [Conjunct(pred_start, body[pred_start:],
-                              tokenize(body[pred_start:], pred_start), 0)]
+        conjuncts = [Conjunct(pred_start, parse[pred_start:],
+                              tokenize(parse[pred_start:], pred_start), 0)]
     conjuncts = merge_dependent(conjuncts, subject)
     out: list[Clause] = []
     subject_text = body[:pred_start].strip()
     for k, conj in enumerate(conjuncts):
+        clause_subject = subject
+        pred_toks = conj.toks
         if len(conjuncts) == 1:
             text = body
         elif k == 0:
             text = body[:conj.start + len(conj.text)].strip()
+        elif conj.subject:
+            clause_subject, text = _own_subject(conj, subject)
+            pred_toks = conj.toks[conj.subject:]
         else:
             text = f"{subject_text} {conj.text}".strip()
-        words = [t.low for t in conj.toks]
+        words = [t.low for t in pred_toks]
         is_negated = negated(words)
-        pred = analyse_predicate(conj.toks, conj.verb, subject)
-        clause_rules = [*rules, *subject.rules, *pred.rules]
+        pred = analyse_predicate(pred_toks, 0 if conj.subject else conj.verb, clause_subject)
+        clause_rules = [*rules, *clause_subject.rules, *pred.rules]
         if len(conjuncts) > 1:
             clause_rules.append(f"clause:{k + 1}/{len(conjuncts)}")
-        out.append(_finish(sentence=body, text=text, subject=subject, pred=pred, toks=conj.toks,
+        out.append(_finish(sentence=body, text=text, subject=clause_subject, pred=pred,
+                           toks=pred_toks,
                            identifiers=anchored, cue=cue, negated=is_negated, rules=clause_rules,
                            conj_text=conj.text, elided=elided))
     return out
+
+
+def _own_subject(conj: Conjunct, main: Subject) -> tuple[Subject, str]:
+    """The subject of a coordinated clause with its own subject, and the clause's text:
+    a pronoun (``her bike``) stands for the sentence's subject, written out in the text."""
+    toks = conj.toks[:conj.subject]
+    own = analyse_subject(" ".join(t.raw for t in toks), toks, [])
+    text = conj.text
+    if own.kind == "pronoun" and main.entity is not None:
+        owner = main.names[0] if main.names else main.surface
+        first = toks[0].low
+        said = f"{owner}'s" if first in ("his", "her", "their", "its") else owner
+        text = said + conj.text[len(toks[0].raw):]
+        own = Subject(main.entity, main.surface, main.kind, names=main.names, role=main.role,
+                      attribute_hint=own.attribute_hint,
+                      rules=(*own.rules, "subject:pronoun-of-sentence-subject"))
+    return own, text.strip()
 
 
 def _key_value(body: str, toks: list[Tok], key_toks: list[Tok], after: str,

@@ -1,14 +1,19 @@
 """Closed word lists the rule interpreter reads: general English, no benchmark strings.
 
-Everything here is linguistic knowledge of the kind a grammar book or a thesaurus
-holds: function words, auxiliaries, a few hundred common verbs with their irregular
-forms, negation and cessation markers, temporal words, honorifics, and a coarse
-topic thesaurus (which everyday words belong to the same life domain: *car*,
-*drive*, *commute* are transport; *married*, *spouse*, *divorce* are relationship).
-No entity name, phrase or answer of any test suite appears in this module.
+Grammar (function words, auxiliaries, negators, temporal words, honorifics) is written
+here; vocabulary is data beside the code, in ``memory_es/text/data/``, each file with a
+note saying where its words come from and the rule that admits them: common verbs and
+their irregular forms (``verbs.txt``, ``irregular_verbs.txt``), cessation and change
+markers (``cessation.txt``, ``change_markers.txt``, ``continuation_markers.txt``), the
+topic thesaurus (``topics.txt``: *car*, *drive*, *commute* are transport), identifier
+labels (``identifier_labels.txt``) and the German and Chinese phrases of the basic
+operations (``de.txt``, ``zh.txt``). No entity name, phrase or answer of any test suite
+appears in them.
 """
 
 from __future__ import annotations
+
+from importlib import resources
 
 from projections.tokens import stem
 
@@ -16,6 +21,18 @@ from projections.tokens import stem
 def words(text: str) -> frozenset[str]:
     """A closed word list written as whitespace-separated text."""
     return frozenset(text.split())
+
+
+def data_lines(name: str) -> list[str]:
+    """The entries of a vocabulary file in ``memory_es/text/data/`` (one per line;
+    ``#`` starts a comment, which is where each file says where its words come from)."""
+    raw = resources.files("memory_es.text").joinpath("data", name).read_text("utf-8")
+    return [e for e in (line.split("#", 1)[0].strip() for line in raw.splitlines()) if e]
+
+
+def data_words(name: str) -> frozenset[str]:
+    """The words of a vocabulary file (whitespace-separated entries)."""
+    return frozenset(w for line in data_lines(name) for w in line.split())
 
 
 STOPWORDS: frozenset[str] = words("""
@@ -51,80 +68,11 @@ weekly monthly annually happily fully partly largely generally typically openly 
 """)
 """Adverbs that may stand between a subject and its verb."""
 
-# Common verbs: lemma -> irregular forms. Regular forms (-s, -es, -ed, -ing) are derived.
-_VERBS = """
-accept access add adopt advise agree allow apply appear approve arrive ask assign attend
-avoid base become begin believe belong book borrow break bring build buy call cancel care
-carry cause celebrate change charge check choose cite clean close coach collect come
-commute complete compose consider consume contain continue control cook cost create cycle
-date deal decide decline decommission deliver depart depend describe design develop die
-discover display divorce do draw dream drink drive drop earn eat edit email employ end
-enjoy enroll enter expire explain face fail fall feel file fill find finish fire fix
-fly focus follow forget found get give go graduate grow hand handle happen hate have head
-hear help hire hold host hurt identify include install intend interview introduce invest
-invite issue join keep know land last launch lead learn lease leave lend let like list
-listen live log look lose love maintain make manage mark marry mean meet migrate mind miss
-move need note notice obtain offer open order organize organise outgrow own paint pass pay
-perform pick plan plant play practice practise prefer prepare prescribe present prevent
-process promote provide publish purchase pursue put quit raise reach read receive recover
-redesign refer refuse register reinstall reject relocate remain remarry remember remove
-rename renew rent reorder repair repaint replace replant report request require reschedule
-reside resign resolve rest restock retire return revert review ride rotate run save say
-schedule see seem sell send serve set settle share ship shop show sign sing sit sleep
-smoke solve speak specialise specialize spend split sponsor stand start stay step stop
-study submit subscribe suffer suggest supply support surf switch take talk teach tell
-tend test think tolerate train transfer transition travel try turn underwent undergo
-understand update upgrade upload use vacation value visit volunteer vote wait walk want
-watch wear win wish work worry write participate shift liquidate abandon resign divest
-withdraw adapt admit affect aim analyse analyze announce answer appoint arrange attach
-attempt author bake bike camp campaign certify claim climb coauthor collaborate combine
-command comment commit compete complain conduct confirm connect consult contribute convert
-coordinate correct cover crash debug decrease defend delay delete demand deploy derive
-design destroy detect determine differ direct disable discuss dislike dispute dominate
-donate double download earn educate elect eliminate email enable encourage engage enhance
-ensure establish evaluate examine exchange exercise exist expand expect experience explore
-export express extend fear feature fetch fight fix fund gain gather greet guide hike
-hope host hunt ignore illustrate imagine implement import improve increase indicate inform
-inherit insist inspect inspire insure integrate intend interpret invent investigate join
-jog kick kill kiss knit label lack laugh limit link load lock manufacture measure mention
-merge mentor monitor narrate negotiate nominate observe occupy occur operate oppose outline
-oversee paddle park participate partner permit persuade photograph pilot plug point
-possess post pour praise pray predict print produce program prohibit promise propose
-protect prove pull punish purchase push qualify question race rank rate react realize
-recall recognize recommend record recruit reduce reflect relax release rely renovate
-repeat represent research reserve respect respond restore retain reveal rise rotate sail
-scan score search secure seek select separate shape shoot sit ski skip smile snowboard
-sponsor spread stack stream stretch struggle succeed surf surround survive suspend
-swim tag target taste tax test thank threaten tolerate tour trace track trade translate
-trust tutor type unlock urge vary verify view vote warn wash weigh welcome wonder worship
-wrap yield zoom
-"""
-
+# Common verbs (data/verbs.txt) and their irregular forms (data/irregular_verbs.txt);
+# regular forms (-s, -es, -ed, -ing) are derived.
+_VERBS = " ".join(data_lines("verbs.txt"))
 _IRREGULAR: dict[str, tuple[str, ...]] = {
-    "be": ("is", "are", "was", "were", "been", "being", "am"),
-    "have": ("has", "had", "having"),
-    "do": ("does", "did", "done", "doing"),
-    "go": ("goes", "went", "gone", "going"),
-    "become": ("became",), "begin": ("began", "begun"), "break": ("broke", "broken"),
-    "bring": ("brought",), "build": ("built",), "buy": ("bought",), "choose": ("chose", "chosen"),
-    "come": ("came",), "deal": ("dealt",), "draw": ("drew", "drawn"),
-    "dream": ("dreamt",), "drink": ("drank", "drunk"), "drive": ("drove", "driven"),
-    "eat": ("ate", "eaten"), "fall": ("fell", "fallen"), "feel": ("felt",), "find": ("found",),
-    "fly": ("flew", "flown", "flies"), "forget": ("forgot", "forgotten"),
-    "get": ("got", "gotten"), "give": ("gave", "given"), "grow": ("grew", "grown"),
-    "hear": ("heard",), "hold": ("held",), "hurt": ("hurt",), "keep": ("kept",),
-    "know": ("knew", "known"), "lead": ("led",), "learn": ("learnt",), "leave": ("left",),
-    "lend": ("lent",), "let": ("let",), "lose": ("lost",), "make": ("made",), "mean": ("meant",),
-    "meet": ("met",), "outgrow": ("outgrew", "outgrown"), "pay": ("paid",), "put": ("put",),
-    "quit": ("quit",), "read": ("read",), "ride": ("rode", "ridden"), "run": ("ran",),
-    "say": ("said",), "see": ("saw", "seen"), "sell": ("sold",), "send": ("sent",),
-    "set": ("set",), "sing": ("sang", "sung"), "sit": ("sat",), "sleep": ("slept",),
-    "speak": ("spoke", "spoken"), "spend": ("spent",), "split": ("split",),
-    "stand": ("stood",), "take": ("took", "taken"), "teach": ("taught",), "tell": ("told",),
-    "think": ("thought",), "understand": ("understood",), "undergo": ("underwent", "undergone"),
-    "wear": ("wore", "worn"), "win": ("won",), "write": ("wrote", "written"),
-    "overcome": ("overcame",), "withdraw": ("withdrew", "withdrawn"),
-}
+    line.split()[0]: tuple(line.split()[1:]) for line in data_lines("irregular_verbs.txt")}
 MODALS: frozenset[str] = words("""
 will would shall should can could may might must
 """)
@@ -190,33 +138,15 @@ def lemma_of(word: str) -> str | None:
     return VERB_LEMMA.get(word.lower())
 
 
-CESSATION_VERBS: frozenset[str] = words("""
-quit leave sell stop abandon outgrow retire resign cancel end drop liquidate depart divest
-overcome withdraw
-""")
+_CESSATION = data_lines("cessation.txt")
+CESSATION_VERBS: frozenset[str] = frozenset(e for e in _CESSATION if " " not in e)
 """Lemmas that report that a prior state ended (``sold the piano``, ``quit the job``)."""
-CESSATION_PHRASES: tuple[str, ...] = (
-    "no longer", "gave up", "give up", "gives up", "stepped back from", "stepped down",
-    "steps down", "moved out of", "moved away from", "broke up with", "dropped out",
-    "let expire", "stopped using", "got rid of",
-)
+CESSATION_PHRASES: tuple[str, ...] = tuple(e for e in _CESSATION if " " in e)
 
-CHANGE_MARKERS: tuple[str, ...] = (
-    "now", "switched to", "switched back", "moved to", "relocated", "changed to",
-    "became", "has become", "upgraded to", "migrated to", "transitioned to", "went back to",
-    "came back to", "returned to", "no longer", "instead", "anymore", "any more",
-    "started", "joined", "took up", "as of",
-)
+CHANGE_MARKERS: tuple[str, ...] = tuple(data_lines("change_markers.txt"))
 """Words that mark a statement as a change of state (write-time intent: replace)."""
 
-CONTINUATION_MARKERS: tuple[str, ...] = ("continues", "continue", "continued", "still",
-                                         "keeps", "remains", "remained")
-
-COREFERENCE_CUES: tuple[str, ...] = (
-    "same", "alternate", "alternative", "equivalent", "aka", "a.k.a", "also known as",
-    "otherwise known as", "alias",
-)
-"""Words that say a statement is about something already mentioned."""
+CONTINUATION_MARKERS: tuple[str, ...] = tuple(data_lines("continuation_markers.txt"))
 
 TOTALITY: frozenset[str] = words("everything all anything entire whole every")
 INFO_NOUNS: frozenset[str] = words("""
@@ -226,10 +156,9 @@ account accounts facts fact memories memory stuff things thing
 """Generic nouns that ask for an entity as a whole (``Sam's profile information``)."""
 
 FIRST_PERSON: frozenset[str] = words("i me my mine myself")
-USER_WORDS: frozenset[str] = frozenset(["user", "user's", "users"])
 
 HONORIFICS: frozenset[str] = words("""
-mr mrs ms miss mx dr prof professor sir dame lady lord rev fr sr jr
+mr mrs ms miss mx dr prof professor sir dame lady lord rev fr sr jr herr frau
 """)
 """Titles before a personal name; stripped from the canonical id."""
 
@@ -262,154 +191,22 @@ ADJUNCT_MARKERS: tuple[str, ...] = (
 )
 """Subordinators that open a reason or circumstance adjunct."""
 
-# --- topic thesaurus -----------------------------------------------------------------
-# domain -> common words. ``functional`` domains hold one value per entity at a time
-# (where one lives, who one works for); the others are lists (languages, pets).
-DOMAINS: dict[str, frozenset[str]] = {
-    "home": words("""
-live lives lived living reside resides resided residence resident residency home homes house
-houses apartment flat condo cottage cabin bungalow villa loft dorm address street avenue road
-lane boulevard city town village suburb hometown neighborhood neighbourhood district rent rents
-rented renting landlord tenant lease mortgage relocate relocated relocation based dwell moved
-move settled household roommate housemate homeowner
-"""),
-    "work": words("""
-work works worked working job jobs employer employ employed employment employee occupation
-profession professional career position role company firm hired hire colleague coworker boss
-manager supervisor engineer developer programmer designer architect scientist consultant
-analyst lawyer attorney doctor physician nurse surgeon dentist pharmacist teacher professor
-lecturer researcher founder founded cofounder ceo cto cfo coo vp director executive intern
-freelance freelancer contractor startup industry office team lead leads reports reporting
-promotion promoted salary quant banker trader accountant auditor actuary biologist chemist
-physicist economist pilot instructor chef cook waiter bartender attendant firefighter
-paramedic officer detective clerk cashier electrician plumber carpenter mechanic technician
-pediatrician neurosurgeon journalist editor writer reporter photographer coaching coach
-business shop retail warehouse factory clinic hospital agency shift employer's workplace
-"""),
-    "diet": words("""
-diet dietary vegan vegetarian pescatarian keto ketogenic paleo omnivore carnivore flexitarian
-meat pork beef chicken fish seafood eat eats eating ate food foods cuisine meal meals spicy
-dish dishes animal gluten lactose dairy kosher halal fasting calories carbs protein
-"""),
-    "drink": words("""
-drink drinks drinking drank coffee tea alcohol beverage soda juice wine beer espresso latte
-cappuccino cocktail whisky whiskey water smoothie caffeine decaf sober
-"""),
-    "language": words("""
-language languages speak speaks spoke spoken speaking fluent fluently fluency proficiency
-proficient native natively tongue bilingual multilingual accent dialect english french
-spanish german italian portuguese mandarin chinese cantonese japanese korean arabic russian
-hindi urdu bengali dutch swedish norwegian danish finnish greek hebrew turkish polish czech
-ukrainian vietnamese thai indonesian swahili persian farsi learning immersion
-"""),
-    "transport": words("""
-car cars vehicle vehicles drive drives drove driven driving driver truck trucks sedan suv
-van pickup hatchback minivan convertible coupe motorcycle motorbike scooter moped bike bikes
-bicycle cycling cycles cyclist transit bus buses train trains tram subway metro ferry
-commute commutes commuting commuter lease leasing electric hybrid transportation taxi
-carpool walks walking foot
-"""),
-    "pet": words("""
-pet pets dog dogs puppy puppies cat cats kitten kittens retriever poodle collie terrier
-labrador greyhound spaniel shepherd beagle bulldog husky dachshund hamster parrot rabbit
-guinea turtle tortoise goldfish horse pony adopted adopt adoption rescue vet veterinarian
-"""),
-    "relationship": words("""
-married marry marriage marital spouse wife husband partner divorce divorced engaged
-engagement fiance fiancee single wedding widowed widow widower separated dating girlfriend
-boyfriend remarried relationship
-"""),
-    "family": words("""
-sibling siblings brother brothers sister sisters twin twins child children son sons daughter
-daughters parent parents mother father mom dad grandmother grandfather grandparent uncle
-aunt cousin niece nephew half-sister half-brother stepmother stepfather family kids baby
-"""),
-    "health": words("""
-allergy allergies allergic anaphylaxis sensitivity intolerance intolerant diagnosed
-diagnosis medication medications medicine medical prescribed prescription disease condition
-diabetes hypertension asthma migraine arthritis cancer surgery injury injured therapy
-immunotherapy remission health healthy cholesterol treatment symptoms chronic illness sick
-glasses vision hearing fear afraid phobia anxiety depression nut nuts peanut peanuts
-shellfish pollen penicillin insulin vaccine vaccinated blood pressure
-"""),
-    "education": words("""
-phd degree degrees doctorate master masters bachelor bachelors university college school
-studied study studies studying student students graduate graduated graduating graduation
-education academic academia bootcamp postdoc diploma enrolled enrollment course courses
-semester thesis dissertation research major minor alumnus alumna campus tuition scholarship
-"""),
-    "music": words("""
-music musical musician instrument instruments piano violin cello viola guitar bass drums
-flute clarinet saxophone trumpet trombone harp ukulele sing singing singer choir band
-orchestra pitch vinyl concert concerts composer song songs
-"""),
-    "sport": words("""
-sport sports run runs running runner marathon marathons ultramarathon triathlon triathlons
-gym yoga pilates tennis soccer football basketball baseball volleyball rugby cricket golf
-hockey hiking hike climbing swimming swim surfing skiing snowboarding rowing boxing
-wrestling fencing athletic athlete archery judo karate taekwondo martial belt chess
-shooting fitness workout workouts training
-"""),
-    "media": words("""
-tv television watch watches watching movie movies film films cinema cinematic series show
-shows podcast podcasts streaming stream documentary documentaries subscription video videos
-channel episode episodes anime sitcom
-"""),
-    "reading": words("""
-book books read reads reading reader novel novels author authors literary literature fiction
-nonfiction genre poetry poem poems poet poetic writing writes wrote writer stories story
-published publishing publisher bestseller blog library magazine comics
-"""),
-    "travel": words("""
-travel travels traveled travelled traveling travelling visit visited visiting trip trips
-flight flights fly vacation holiday abroad backpacking tour touring journey booked booking
-passport itinerary hotel airport cruise
-"""),
-    "politics": words("""
-political politics party democrat democratic republican independent libertarian
-conservative liberal progressive socialist vote voter voted voting registered
-registration affiliation allegiance election elections campaign
-"""),
-    "tech": words("""
-phone phones smartphone device devices laptop computer workstation desktop tablet browser
-os software app apps smart thermostat database databases cloud server servers operating
-system linux windows keyboard monitor gadget
-"""),
-    "personality": words("""
-introvert introverted extrovert extroverted ambivert shy outgoing social temperament
-personality gatherings meetup quiet reserved sociable talkative
-"""),
-    "sleep": words("""
-sleep sleeps sleeping slept morning night nights shift shifts schedule early late nocturnal
-insomnia nap naps bedtime wake
-"""),
-    "preference": words("""
-prefer prefers preferred preference preferences favorite favourite likes like liked love
-loves loved enjoy enjoys enjoyed theme mode color colour
-"""),
-    "credential": words("""
-password passwords passcode passphrase pin otp token tokens key keys secret secrets
-credential credentials login logins code codes verification 2fa mfa apikey username
-"""),
-    "money": words("""
-payment payments pay pays paid card cards billing invoice invoices plan plans tier tiers
-subscription refund price budget salary balance wire transfer crypto cryptocurrency
-investments investment invests invest investing finance financial holdings coupon loan
-savings bank account stocks shares portfolio
-"""),
-    "hobby": words("""
-hobby hobbies pastime spare collect collects collecting collection collector gardening
-garden baking bake bakes painting paint paints photography knitting sewing crafts
-woodworking volunteer volunteers volunteering pottery fishing camping birdwatching
-"""),
-    "aviation": words("""
-pilot pilots aviation flying aircraft airplane plane license licence licensed
-"""),
-}
-FUNCTIONAL_DOMAINS: frozenset[str] = frozenset(
-    {"home", "work", "diet", "transport", "relationship", "politics", "sleep",
-     "personality"})
-"""Domains that hold one current value per entity; the rest hold lists."""
+# --- topic thesaurus (data/topics.txt) ------------------------------------------------
+
+
+def _read_domains() -> dict[str, frozenset[str]]:
+    table: dict[str, set[str]] = {}
+    current: set[str] | None = None
+    for line in data_lines("topics.txt"):
+        if line.startswith("[") and line.endswith("]"):
+            current = table.setdefault(line[1:-1], set())
+        elif current is not None:
+            current.update(line.split())
+    return {d: frozenset(ws) for d, ws in table.items()}
+
+
+DOMAINS: dict[str, frozenset[str]] = _read_domains()
+"""Domain -> the everyday words of that life domain (``transport``: car, drive, commute)."""
 
 
 def _build_domains() -> dict[str, frozenset[str]]:
@@ -429,3 +226,23 @@ def domains_of(word: str) -> frozenset[str]:
     :func:`projections.tokens.stem`); empty when unknown."""
     w = word.lower()
     return WORD_DOMAINS.get(w) or WORD_DOMAINS.get(stem(w)) or frozenset()
+
+
+def data_sections(name: str) -> dict[str, tuple[str, ...]]:
+    """A sectioned vocabulary file (``[section]`` headers, then its words)."""
+    out: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in data_lines(name):
+        if line.startswith("[") and line.endswith("]"):
+            current = out.setdefault(line[1:-1], [])
+        elif current is not None:
+            current.extend(line.split())
+    return {k: tuple(v) for k, v in out.items()}
+
+
+GERMAN = data_sections("de.txt")
+"""German words of the basic operations (``data/de.txt``)."""
+CHINESE = data_sections("zh.txt")
+"""Chinese words of the basic operations (``data/zh.txt``)."""
+TOTALITY = TOTALITY | frozenset(GERMAN["totality"])
+STOPWORDS = STOPWORDS | frozenset(GERMAN["function"])

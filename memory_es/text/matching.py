@@ -31,6 +31,7 @@ Release, forget and purge never use tier 4: below the thresholds they do nothing
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -40,10 +41,23 @@ from functools import lru_cache
 
 from memory_es.models import Fact
 from memory_es.text import lexicon as lx
-from memory_es.text.identifiers import Identifier, find_identifiers, matches
+from memory_es.text.identifiers import (
+    Identifier,
+    code_tokens,
+    find_identifiers,
+    matches,
+    query_identifiers,
+)
 from memory_es.text.interpreter import interpret
 from memory_es.text.lexicon import words
-from memory_es.text.normalize import clean, name_keys, strip_symbols
+from memory_es.text.normalize import (
+    clean,
+    name_keys,
+    nfkc,
+    query_name_keys,
+    script_of,
+    strip_symbols,
+)
 from memory_es.text.words import EDGE
 from projections.tokens import stem, word_forms, word_parts
 
@@ -159,6 +173,17 @@ class FactView:
     """Name keys of every proper name in the text."""
     proper: frozenset[str]
     """Capitalised words and identifiers as written (for back-references)."""
+    codes: frozenset[str] = frozenset()
+    """Canonical forms of every code-like token (what an explicit query token meets)."""
+    name_terms: frozenset[str] = frozenset()
+    """Terms that only name the fact's entity or a person it mentions: never content."""
+
+
+def label_key(phrase: str) -> str:
+    """How a label or a noun-phrase name is compared: its content words, stemmed and
+    sorted (``WiFi password for guests`` = ``guest WiFi password``); ``""`` for none."""
+    forms = [stem(w) for w in word_forms(_cleaned(phrase)) if w not in lx.STOPWORDS]
+    return "#" + " ".join(sorted(set(forms))) if len(forms) >= 2 else ""
 
 
 @lru_cache(maxsize=65_536)
@@ -179,6 +204,12 @@ def _analyse(text: str, attribute: str, entity: str | None
             subject |= name_keys(name)
         for name in clause.names:
             mentions |= name_keys(name)
+        if clause.entity is not None and clause.entity == entity and clause.mention and (
+                clause.rules and ("sentence:key-value" in clause.rules
+                                  or "subject:noun-phrase" in clause.rules)):
+            key = label_key(clause.mention)  # a label names the value it labels
+            if key:
+                subject.add(key)
     if entity is not None:
         subject |= entity_keys(entity)
     proper = frozenset(
@@ -204,7 +235,14 @@ def view(fact: Fact) -> FactView:
     """Analyse one fact (cached by its text, attribute and entity)."""
     terms, parts, domains, ids, subject, mentions, proper = _analyse(
         fact.text, fact.attribute, fact.entity)
-    return FactView(fact, terms, parts, domains, ids, subject, mentions, proper)
+    return FactView(fact, terms, parts, domains, ids, subject, mentions, proper,
+                    code_tokens(fact.text), _name_terms(mentions))
+
+
+@lru_cache(maxsize=65_536)
+def _name_terms(keys: frozenset[str]) -> frozenset[str]:
+    return frozenset(stem(w) for k in keys if not k.startswith(("~", "#"))
+                     for w in k.split())
 
 
 @lru_cache(maxsize=65_536)
@@ -244,13 +282,19 @@ class Query:
     negated: bool
     id_terms: frozenset[str] = frozenset()
     """Terms that are (parts of) identifiers: in recall they count only when exact."""
+    explicit_token: bool = False
+    """The query is one code-like token (``ABC123``) that it names exactly."""
+    record_topics: frozenset[str] = frozenset()
+    """Words qualifying an information noun (``medical`` in ``medical record``): they
+    narrow a named entity's facts by topic, not by word."""
 
 
 @lru_cache(maxsize=16_384)
 def analyse_query(text: str) -> Query:
     """Analyse a targeting or recall query: identifiers, name n-grams, terms, intents."""
     cleaned = _cleaned(text)
-    ids = find_identifiers(text)
+    ids = query_identifiers(text)
+    explicit = bool(ids) and not find_identifiers(text)
     words = [w for w in re.split(r"[\s/|]+", cleaned) if w]
     ngrams: list[tuple[str, frozenset[str], bool]] = []
     for n in range(min(4, len(words)), 0, -1):
@@ -266,7 +310,9 @@ def analyse_query(text: str) -> Query:
             surface = re.sub(r"['’]s$", "", surface)
             capital = any(s[:1].isupper() or not s.isascii() or s.startswith("@")
                           for s in stripped)
-            ngrams.append((surface, name_keys(surface), capital))
+            keys = query_name_keys(surface)
+            label = label_key(surface)
+            ngrams.append((surface, keys | {label} if label else keys, capital))
     terms: list[str] = []
     parts: dict[str, frozenset[str]] = {}
     domains: dict[str, frozenset[str]] = {}
@@ -292,12 +338,16 @@ def analyse_query(text: str) -> Query:
     if "no longer" in cleaned.lower() and NEGATION_TERM not in terms:
         terms.append(NEGATION_TERM)
     totality = any(w in lx.TOTALITY for w in low_words) or any(
-        w in lx.INFO_NOUNS for w in low_words)
+        w in lx.INFO_NOUNS for w in low_words) or any(
+        w in cleaned for w in lx.CHINESE["totality"])
     person_intent = any(w in PERSON_WORDS for w in low_words)
     id_terms = frozenset(_term(form) for ident in ids
                          for form in word_forms(_cleaned(ident.surface)))
+    record_topics = frozenset(_term(a) for a, b in itertools.pairwise(low_words)
+                              if b in lx.INFO_NOUNS and a not in lx.STOPWORDS)
     return Query(text, ids, tuple(ngrams), tuple(dict.fromkeys(terms)), parts, domains,
-                 totality, person_intent, NEGATION_TERM in terms, id_terms)
+                 totality, person_intent, NEGATION_TERM in terms, id_terms, explicit,
+                 record_topics)
 
 
 # --- tiers -------------------------------------------------------------------------------------
@@ -322,6 +372,8 @@ def identifier_matches(query: Query, views: Sequence[FactView]) -> list[Match]:
     for v in views:
         hits = [f"{q.kind}:{q.canonical}" for q in query.identifiers for f in v.identifiers
                 if matches(q, f)]
+        if query.explicit_token:
+            hits += [f"token:{q.canonical}" for q in query.identifiers if q.canonical in v.codes]
         if hits:
             out.append(Match(v.fact, "identifier", 1.0, ", ".join(sorted(set(hits)))))
     return out
@@ -358,7 +410,19 @@ def named_entities(query: Query, views: Sequence[FactView]) -> dict[str, str]:
             for entity in hit:
                 found.setdefault(entity, surface)
             used.update(words)
+    # scripts written without spaces (Chinese, Japanese): a whole known name inside the text
+    text = nfkc(query.text)
+    for key, ents in index.items():
+        if len(key) >= 2 and not key.isascii() and key in text and all(
+                script_of(c) in _UNSPACED for c in key if c.isalpha()):
+            if any(key != other and key in other and other in text for other in index):
+                continue  # a longer known name holds it (width control)
+            for entity in ents:
+                found.setdefault(entity, key)
     return found
+
+
+_UNSPACED = frozenset({"CJK", "HIRAGANA", "KATAKANA"})
 
 
 def mention_matches(entities: dict[str, str], query: Query,
@@ -424,10 +488,44 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
     return got / total if total else 0.0
 
 
+def specific(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
+    """Does the fact share real content with the query: a query word (not a name of any
+    person or entity, not a skipped term) found as a word, a compound part or in the
+    attribute, or a record topic (``medical`` record) in the fact's domains? Topic
+    closeness alone, or a name alone, never is."""
+    skip_set = set(skip)
+    for term in query.terms:
+        if term in skip_set or term in v.name_terms or term == NEGATION_TERM:
+            continue
+        if term in query.record_topics:
+            if query.domains.get(term, frozenset()) & v.domains or term in v.terms:
+                return True
+            continue
+        if term in v.terms or term in v.parts or _derived(term, v.terms):
+            return True
+        qparts = query.parts.get(term)
+        if qparts and qparts <= (v.parts | v.terms):
+            return True
+    return any(q.canonical in v.codes for q in query.identifiers) or any(
+        matches(q, f) for q in query.identifiers for f in v.identifiers)
+
+
+def _derived(term: str, terms: frozenset[str]) -> bool:
+    """A derivation of one of the words (``preference`` / ``prefers``): one stem starts
+    with the other, which has at least five letters."""
+    if len(term) < 5 or not term.isalpha():
+        return False
+    return any(len(t) >= 5 and t.isalpha() and (term.startswith(t) or t.startswith(term))
+               for t in terms)
+
+
 def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
                     ratio: float, skip: Iterable[str] = (),
                     all_views: Sequence[FactView] | None = None) -> list[Match]:
-    """Tier 3: facts whose coverage clears ``min_coverage`` and ``ratio`` x the best."""
+    """Tier 3: facts whose coverage clears ``min_coverage`` and ``ratio`` x the best, and
+    that share real content with the query (:func:`specific`)."""
+    skip = tuple(skip)
+    views = [v for v in views if specific(query, v, skip)]
     if not views:
         return []
     idf = idf_weights(all_views or views)

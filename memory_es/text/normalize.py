@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
-from memory_es.text.lexicon import HONORIFICS
+from anyascii import anyascii
+
+from memory_es.text.lexicon import HONORIFICS, STOPWORDS, lemma_of
 
 # UTS #39 confusables restricted to the Cyrillic and Greek letters that render like
 # ASCII letters in common fonts (lower and upper case).
@@ -133,8 +136,74 @@ def _translit_greek(word: str) -> str:
     return "".join(out)
 
 
+_KANA = ("HIRAGANA", "KATAKANA")
+_SCRIPTS_WITH_LIBRARIES = frozenset({"CJK", "HIRAGANA", "KATAKANA", "DEVANAGARI", "HANGUL",
+                                     "ARABIC", "HEBREW", "THAI"})
+
+
+def _pinyin(token: str) -> str:
+    """Toneless pinyin, the family name (first character) apart from the given name."""
+    from pypinyin import lazy_pinyin  # noqa: PLC0415  (lazy: its dictionary is large)
+
+    out: list[str] = []
+    run: list[str] = []
+    for ch in token:
+        if script_of(ch) == "CJK":
+            run.append(ch)
+            continue
+        if run:
+            out.append(_han_name(lazy_pinyin("".join(run))))
+            run = []
+        out.append(ch)
+    if run:
+        out.append(_han_name(lazy_pinyin("".join(run))))
+    return "".join(out)
+
+
+def _han_name(syllables: list[str]) -> str:
+    if len(syllables) in (2, 3, 4):
+        return syllables[0] + " " + "".join(syllables[1:])
+    return " ".join(syllables)
+
+
+@lru_cache(maxsize=1)
+def _kakasi() -> Any:
+    import pykakasi  # noqa: PLC0415  (lazy: it loads its dictionaries)
+
+    return pykakasi.kakasi()  # type: ignore[no-untyped-call]  # pykakasi has no annotations
+
+
+def japanese_readings(text: str) -> list[str]:
+    """Hepburn, Kunrei and passport romaji of a Japanese text (kanji read by pykakasi)."""
+    parts = _kakasi().convert(text)
+    return [" ".join(w for w in (" ".join(p[scheme] for p in parts)).split() if w)
+            for scheme in ("hepburn", "kunrei", "passport")]
+
+
+def _devanagari(token: str) -> list[str]:
+    """ITRANS and IAST readings of a Devanagari word, the final inherent vowel dropped
+    as it is in speech (``राज`` -> ``raj``)."""
+    # lazy (large tables); the package ships no type stubs
+    from indic_transliteration import sanscript  # type: ignore[import-untyped]  # noqa: PLC0415
+
+    out = []
+    for scheme in (sanscript.ITRANS, sanscript.IAST):
+        latin = strip_marks(sanscript.transliterate(token, sanscript.DEVANAGARI, scheme)).lower()
+        words = []
+        for word, native in zip(latin.split(), token.split(), strict=False):
+            last = native[-1:]
+            bare = word
+            if word.endswith("a") and last and unicodedata.category(last) == "Lo":
+                bare = word[:-1]  # a consonant without a vowel sign: no final vowel
+            words.append(bare)
+        out.append(" ".join(words))
+    return out
+
+
 def transliterate(text: str) -> str:
-    """Latin rendering of Cyrillic and Greek words (ISO 9 / ELOT 743, simplified)."""
+    """One Latin rendering of words in other scripts: Cyrillic (ISO 9, simplified),
+    Greek (ELOT 743), Chinese (pinyin), Japanese (Hepburn), Devanagari (ITRANS),
+    anything else through ``anyascii``."""
     out = []
     for token in re.split(r"(\s+)", text):
         scripts = {script_of(c) for c in token if c.isalpha()}
@@ -142,9 +211,56 @@ def transliterate(text: str) -> str:
             out.append(_translit_greek(token))
         elif "CYRILLIC" in scripts:
             out.append("".join(_CYRILLIC.get(c, c) for c in token.lower()))
+        elif scripts & {"HIRAGANA", "KATAKANA"}:
+            out.append(japanese_readings(token)[0])
+        elif "CJK" in scripts:
+            out.append(_pinyin(token))
+        elif "DEVANAGARI" in scripts:
+            out.append(_devanagari(token)[0])
+        elif scripts & _SCRIPTS_WITH_LIBRARIES:
+            out.append(anyascii(token))
         else:
             out.append(token)
     return "".join(out)
+
+
+def latin_forms(text: str) -> frozenset[str]:
+    """Every Latin rendering of a name in another script, under several schemes: for
+    Cyrillic our ISO 9 table and ``anyascii`` (BGN/PCGN-like); for Greek ELOT 743 and
+    ``anyascii``; for Chinese toneless pinyin (family name apart, and all syllables
+    apart); for Japanese Hepburn, Kunrei and passport romaji (kanji also read as
+    Chinese); for Devanagari ITRANS and IAST. Lower case, accents stripped."""
+    scripts = {script_of(c) for c in text if c.isalpha()}
+    forms = {transliterate(text), anyascii(text)}
+    if scripts & {"HIRAGANA", "KATAKANA"} or "CJK" in scripts:
+        forms.update(japanese_readings(text))
+    if "CJK" in scripts:
+        from pypinyin import lazy_pinyin  # noqa: PLC0415  (lazy: its dictionary is large)
+
+        forms.add(" ".join(lazy_pinyin(text)))
+    if "DEVANAGARI" in scripts:
+        forms.update(_devanagari(text))
+    out = set()
+    for form in forms:
+        f = strip_marks(form).lower()
+        out.add(f)
+        if scripts & {"HIRAGANA", "KATAKANA", "CJK"}:
+            out.add(f.replace("ou", "o").replace("uu", "u"))  # long vowels written short
+    return frozenset(re.sub(r"\s+", " ", f).strip() for f in out if f.strip())
+
+
+_LOOSE = [("shch", "sch"), ("kh", "h"), ("tz", "c"), ("ts", "c"), ("ph", "f"), ("y", "i"),
+          ("j", "i"), ("w", "v")]
+
+
+def loose_key(latin: str) -> str:
+    """A key under which Latin spellings of one foreign name meet (``Dmitry``, ``Dmitriy``,
+    ``Dmitrii``; ``Yulia``, ``Iuliia``): variant letters merged, doubled letters single.
+    Used only between a query and a name first written in another script."""
+    s = latin.lower()
+    for a, b in _LOOSE:
+        s = s.replace(a, b)
+    return "~" + re.sub(r"(.)\1+", r"\1", s)
 
 
 def german_fold(text: str) -> str:
@@ -177,6 +293,11 @@ def name_keys(name: str) -> frozenset[str]:
     """
     base = strip_symbols(nfkc(name))
     forms = {ascii_fold(base), german_fold(strip_symbols(fold_confusables(base)))}
+    foreign = not is_latin_text(base)
+    if foreign:
+        forms |= latin_forms(fold_confusables(base))
+    # pinyin written with tone numbers ("zhang1 wei3"): the digits are not part of the name
+    forms |= {re.sub(r"(?<=[a-z])[1-5](?=\s|$)", "", f) for f in forms}
     keys = set()
     for form in forms:
         words = [w for w in re.split(r"[^\w]+", strip_marks(form).lower()) if w]
@@ -185,7 +306,20 @@ def name_keys(name: str) -> frozenset[str]:
             words = words[1:]
         if words:
             keys.add(" ".join(words))
+            if foreign and all(w.isascii() for w in words):
+                keys.add(loose_key(" ".join(words)))
+                if len(words) in (2, 3):  # family name first or last: both name the person
+                    keys.add(loose_key(" ".join(reversed(words))))
+                    keys.add(loose_key("".join(words)))
     return frozenset(keys)
+
+
+@lru_cache(maxsize=65_536)
+def query_name_keys(name: str) -> frozenset[str]:
+    """The keys a query's words are looked up under: :func:`name_keys`, plus the loose
+    keys (:func:`loose_key`) that only names first written in another script carry."""
+    keys = name_keys(name)
+    return keys | {loose_key(k) for k in keys if k.isascii() and not k.startswith("~")}
 
 
 # --- obfuscated identifiers --------------------------------------------------------------
@@ -195,7 +329,7 @@ _AT = re.compile(r"\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>|\s+at
 _DOT = re.compile(r"\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|<\s*dot\s*>|\s+dot\s+)\s*",
                   re.IGNORECASE)
 _OBF_EMAIL = re.compile(
-    r"(?<![\w.])([A-Za-z0-9][\w.+\-]*?)"
+    r"(?<![\w.])([A-Za-z0-9][\w.+\-]*?(?:\s+dot\s+[A-Za-z0-9][\w+\-]*)*)"
     r"(\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>)\s*|\s+at\s+)"
     r"([A-Za-z0-9\-]+(?:(?:\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|<\s*dot\s*>)\s*"
     r"|\s+dot\s+|\.)[A-Za-z0-9\-]+)+)",
@@ -205,6 +339,11 @@ _SPACED = re.compile(r"(?<![\w])((?:[A-Za-z0-9][ .\-]){3,}[A-Za-z0-9])(?![\w])")
 
 def _bracketed(sep: str) -> bool:
     return any(b in sep for b in "[({<")
+
+
+def _is_word(local: str) -> bool:
+    low = local.lower()
+    return low in STOPWORDS or lemma_of(low) is not None
 
 
 def deobfuscate(text: str) -> str:
@@ -220,7 +359,9 @@ def deobfuscate(text: str) -> str:
         spoken_dot = re.search(r"\s+dot\s+", domain, re.I) is not None
         if not bracketed and not spoken_dot:
             return match.group()
-        return f"{local}@{_DOT.sub('.', domain)}"
+        if not bracketed and " " not in local and _is_word(local):
+            return match.group()  # "works at acme dot io": a verb, not a mailbox
+        return f"{_DOT.sub('.', local)}@{_DOT.sub('.', domain)}"
 
     text = _OBF_EMAIL.sub(email, text)
     text = re.sub(r"(?<=\w)\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\))\s*(?=\w)", ".", text, flags=re.I)

@@ -8,6 +8,7 @@ test can drive it with any object that offers these methods.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol, TypedDict
 
@@ -27,13 +28,9 @@ class WriteOptions(TypedDict, total=False):
     idempotency_key: str | None
 
 
-class TextStore(Protocol):
-    """The public store methods the text interface uses (SPEC §11)."""
-
-    def current(self, tenant: str, entity: str | None = None,
-                attribute: str | None = None) -> list[Fact]: ...
-
-    def recall(self, tenant: str, query: str, k: int = 8) -> list[Hit]: ...
+class TextWriter(Protocol):
+    """The writes a text operation stages: the store itself, or one ``transact()`` block.
+    Fact-id operations always name the tenant (SPEC §14)."""
 
     def alias(self, tenant: str, surface: str, canonical_id: str) -> Receipt: ...
 
@@ -53,12 +50,33 @@ class TextStore(Protocol):
                   reason: str | None = None, idempotency_key: str | None = None,
                   interpretation: dict[str, object] | None = None) -> Receipt: ...
 
-    def decay(self, fact_id: str, *, reason: str | None = None) -> Receipt: ...
+    def decay(self, fact_id: str, *, reason: str | None = None,
+              tenant: str | None = None) -> Receipt: ...
 
     def forget_entity(self, tenant: str, entity: str, *, reason: str | None = None) -> Receipt:
         ...
 
-    def forget_fact(self, fact_id: str, *, reason: str | None = None) -> Receipt: ...
+    def forget_fact(self, fact_id: str, *, reason: str | None = None,
+                    tenant: str | None = None) -> Receipt: ...
+
+
+class StagedWrites(TextWriter, Protocol):
+    """A ``transact()`` block: its receipts, in staging order, once it has committed."""
+
+    receipts: list[Receipt]
+
+
+class TextStore(TextWriter, Protocol):
+    """The public store methods the text interface uses (SPEC §11)."""
+
+    def current(self, tenant: str, entity: str | None = None,
+                attribute: str | None = None) -> list[Fact]: ...
+
+    def recall(self, tenant: str, query: str, k: int = 8) -> list[Hit]: ...
+
+    def transact(self) -> AbstractContextManager[StagedWrites]: ...
+
+    def now(self) -> datetime: ...
 
     def preview(self, op: str, tenant: str, entity: str | None = None, *,
                 fact_id: str | None = None) -> Preview: ...

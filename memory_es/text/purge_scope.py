@@ -1,52 +1,65 @@
-"""What a text purge crypto-shreds: whole entities, or single drift chains.
+"""What a text purge crypto-shreds, and whether it needs the caller's confirmation.
 
 A pure function over the matched facts, used by
-:meth:`~memory_es.text.interface.TextInterface.purge_matching`.
+:meth:`~memory_es.text.interface.TextInterface.purge_matching` (SPEC §15). A purge acts
+on exact identifiers and on the canonical entities the text names, never on words:
+
+* a fact that carries the identifier is shredded with its drift chain, or with its
+  entity when the entity *is* that identifier (``email:…``, ``secret:…``);
+* a named entity is shredded whole; facts of *other* entities that mention it by name
+  are only listed, and join the purge with ``confirm=True``;
+* a purge whose facts belong to several entities (people, records, identifiers other
+  than the one asked for) is high risk: nothing is erased without ``confirm=True``.
 """
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass, field
 
-from memory_es.text.identifiers import Identifier
-from memory_es.text.matching import IDENTIFIER_NAMESPACES, FactView, Match, view
+from memory_es.text.matching import IDENTIFIER_NAMESPACES, Match
 
 Scope = tuple[str | None, str | None]
 """``(entity, None)`` shreds an entity; ``(None, fact_id)`` shreds one drift chain."""
 
 
-def distinctive(ident: Identifier) -> bool:
-    """Identifiers specific enough to erase everywhere (not a bare date or a time)."""
-    return ident.kind not in ("date", "time") and len(re.sub(r"\W", "", ident.canonical)) >= 4
+@dataclass
+class PurgePlan:
+    """The scopes to shred, and why the purge is high risk (empty: it is not)."""
+
+    scopes: list[Scope] = field(default_factory=list)
+    risks: list[str] = field(default_factory=list)
+    mentions: list[Match] = field(default_factory=list)
+    """Facts of other entities that only mention a named entity (shredded on confirm)."""
 
 
-def purge_scopes(matches: list[Match], tier: str, whole: bool, named: dict[str, str],
-                 views: list[FactView]) -> list[Scope]:
-    """The scopes to shred, entities first.
+def _owner(m: Match) -> str:
+    return m.fact.entity or f"fact {m.fact.fact_id}"
 
-    An identifier is erased everywhere it is written: facts sharing a distinctive
-    identifier with a matched fact join it. A fact's entity is shredded whole when the
-    query names the entity as a whole or by name, or when the entity *is* an identifier
-    (``email:…``); otherwise only the fact's drift chain is.
-    """
-    chosen = {m.fact.fact_id: m.fact for m in matches}
-    erased_ids: set[str] = {i.canonical for m in matches for i in view(m.fact).identifiers}
-    if tier in ("identifier", "lexical", "semantic"):
-        for v in views:
-            if v.fact.fact_id not in chosen and any(
-                    i.canonical in erased_ids for i in v.identifiers
-                    if distinctive(i)):
-                chosen[v.fact.fact_id] = v.fact
+
+def plan_purge(matches: list[Match], tier: str, own_entities: set[str]) -> PurgePlan:
+    """Scopes for ``matches`` (tier ``identifier`` or ``entity``), entities first.
+
+    ``own_entities`` are the entities the query itself names or is (an identifier's own
+    entity): shredding them is what was asked; any other entity reached is a risk."""
+    plan = PurgePlan()
+    direct = [m for m in matches if m.by != "mention"]
+    plan.mentions = [m for m in matches if m.by == "mention"]
     entities: list[str] = []
     chains: list[str] = []
-    for fact in chosen.values():
-        ent = fact.entity
-        if ent is not None and (whole or ent in named
-                                or ent.split(":", 1)[0] in IDENTIFIER_NAMESPACES):
+    for m in direct:
+        ent = m.fact.entity
+        whole = ent is not None and (ent in own_entities or tier == "entity"
+                                     or ent.split(":", 1)[0] in IDENTIFIER_NAMESPACES)
+        if whole and ent is not None:
             if ent not in entities:
                 entities.append(ent)
-        else:
-            chains.append(fact.fact_id)
-    scopes: list[Scope] = [(e, None) for e in entities]
-    scopes += [(None, f) for f in chains if chosen[f].entity not in entities]
-    return scopes
+        elif m.fact.fact_id not in chains:
+            chains.append(m.fact.fact_id)
+    plan.scopes = [(e, None) for e in entities]
+    plan.scopes += [(None, f) for f in chains]
+    owners = sorted({_owner(m) for m in direct})
+    if len(owners) > 1:
+        plan.risks.append(f"the purge spans {len(owners)} entities ({', '.join(owners)})")
+    if plan.mentions:
+        plan.risks.append(f"{len(plan.mentions)} fact(s) of other entities mention the name")
+    return plan

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 from memory_es.text import lexicon as lx
-from memory_es.text.lexicon import words
 from memory_es.text.normalize import strip_symbols
 from memory_es.text.words import EDGE, NOT_NAMES, Tok, is_capitalised, is_foreign_word
 
@@ -29,13 +29,30 @@ TEMPORAL = re.compile(
     r"|\b\d+\s+(?:days?|weeks?|months?|years?)\s+ago\b|\bever since\b"
     r"|\b(?:19|20)\d{2}\s*-\s*(?:19|20)\d{2}\b|\bin\s+(?:19|20)\d{2}\b"
     r"|\b(?:yesterday|today|tomorrow|tonight|recently|currently|now|nowadays|formerly|"
-    r"previously|years ago|in childhood|as a child)\b", re.IGNORECASE)
+    r"previously|years ago)\b", re.IGNORECASE)
 """Temporal phrases kept with the fact (``since 2022``, ``last month``, ``3 years ago``)."""
 
-_MESSAGE_NOUNS = words("""
-feedback comment comments note notes message messages review reviews tip tips voicemail
-rating reply replies mark trace
-""")
+_UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
+
+
+def valid_from_of(temporal: Sequence[str], now: datetime) -> datetime | None:
+    """When a clause's relative time phrase says the fact started: ``last week`` /
+    ``last month`` / ``last year`` (about 7, 30, 365 days before ``now``), ``N days /
+    weeks / months / years ago``, ``yesterday``, ``since <year>``; None otherwise."""
+    for phrase in temporal:
+        low = phrase.lower().strip()
+        m = re.fullmatch(r"last\s+(week|month|year)", low)
+        if m:
+            return now - timedelta(days=_UNITS[m.group(1)])
+        m = re.fullmatch(r"(\d+)\s+(day|week|month|year)s?\s+ago", low)
+        if m:
+            return now - timedelta(days=int(m.group(1)) * _UNITS[m.group(2)])
+        if low == "yesterday":
+            return now - timedelta(days=1)
+        m = re.fullmatch(r"since\s+((?:19|20)\d{2})", low)
+        if m and int(m.group(1)) <= now.year:
+            return datetime(int(m.group(1)), 1, 1, tzinfo=UTC)
+    return None
 
 
 def negated(words: Sequence[str]) -> bool:
@@ -62,9 +79,9 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
     for i, w in enumerate(words[:4]):
         lemma = lx.lemma_of(w)
         if lemma in lx.CESSATION_VERBS:
-            following = [x for x in words[i + 1:i + 4] if x not in lx.STOPWORDS]
-            # "left feedback", "left a note": giving something, not ending a state
-            return not (lemma == "leave" and following and following[0] in _MESSAGE_NOUNS)
+            # "left a note", "dropped a hint": an indefinite object is something given or
+            # put down, not a state that ended ("left the band", "left Acme")
+            return not (lemma in ("leave", "drop") and words[i + 1:i + 2] in (["a"], ["an"]))
     return bool(re.search(r"\blet\b.*\b(?:expire|lapse|go)\b", text_low))
 
 
@@ -126,64 +143,72 @@ def names_in(toks: Sequence[Tok], skip_first: bool) -> tuple[str, ...]:
 
 
 def same_cue(low_text: str) -> str | None:
-    """``Same customer (…)``, ``The same user …``, ``… alternate format: …``, ``aka``:
-    the role noun the sentence refers back with (``""`` for none), else None."""
-    m = re.match(r"^(?:the\s+)?same\s+([a-z][a-z\-]*(?:\s+(?:office|id|number|record|"
-                 r"account|address|key|form))?)", low_text)
+    """``The same customer …``, ``X is the same person as Y``: the role noun the
+    sentence refers back with (``""`` for none), else None. Definite anaphora, the only
+    back-reference cue the rules read."""
+    m = re.match(r"^(?:the\s+)?same\s+([a-z][a-z\-]*)", low_text)
     if m:
         return m.group(1)
-    if re.match(r"^(?:equivalent|alternate|alternative)\b", low_text):
-        return ""
-    m = re.match(r"^([a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s+(?:alternate|alternative|"
-                 r"equivalent)\b", low_text)
-    if m:
-        return m.group(1).split()[0]
-    m = re.match(r"^([a-z][\w\-]*)-equivalent\b", low_text)
-    if m:
-        return ""
-    if re.search(r"\b(?:is|are|was|refers? to|means)\s+the\s+same\s+(?:person|account|"
-                 r"customer|user|one|entity|record|individual|thing)\b", low_text):
+    if re.search(r"\b(?:is|are|was)\s+the\s+same\s+[a-z]+\s+as\b", low_text):
         return ""
     return None
 
 
+_NAME_RUN = r"((?:[^\s,;:()]+)(?:\s+[^\s,;:()]+){0,3})"
+_ALIAS_FORMS = re.compile(
+    r"\b(?:also\s+written|also\s+spelled|spelled|written|also\s+known\s+as|known\s+as|"
+    r"aka|a\.k\.a\.?|also\s+called|called|same\s+[a-z\-]+\s+as)\s+" + _NAME_RUN
+    + r"|,\s+or\s+" + _NAME_RUN + r"\s*,"
+    + r"|\(\s*" + _NAME_RUN + r"\s*(?:\)|,)", re.IGNORECASE)
+"""The common ways a text gives another form of a name: ``also written X``, ``known as
+X``, ``aka X``, ``the same customer as X``, an apposition ``, or X,`` and a parenthesis
+``(X)`` or ``(X, …)``."""
+
+
 def coreference_names(sentence: str) -> tuple[str, ...]:
-    """The name a ``same <role> as <Name>`` sentence introduces."""
+    """The other forms of a name a sentence gives (see :data:`_ALIAS_FORMS`): the
+    leading run of capitalised or other-script words after the alias marker."""
     names: list[str] = []
-    m = re.search(r"\bsame\s+[\w\- ,]*?\b(?:as|written|aka|in [\w\- ]+?:|form:|[\w\-]+ form:|"
-                  r"nickname|known as|called)\s*(.+)$", sentence, re.IGNORECASE)
-    m2 = re.search(r"\(([^)]+)\)", sentence)
-    cands = []
-    if m:
-        cands.append(m.group(1))
-    if m2 and ("," in m2.group(1) or len(re.findall(r"\b[A-Z]", m2.group(1))) >= 2):
-        cands.append(m2.group(1))
-    m3 = re.match(r"^(?:the\s+)?same\s+[a-z]+(?:\s+office)?\s+(.+)$", sentence, re.IGNORECASE)
-    if m3:
-        cands.append(m3.group(1))
-    for cand in cands:
+    for m in _ALIAS_FORMS.finditer(sentence):
+        cand = next(g for g in m.groups() if g)
         found: list[str] = []
         for w in cand.split():
-            if w.startswith("(") and found:
-                break
-            core = strip_symbols(w).strip(EDGE + ",")
-            if not core:
-                continue
-            if is_capitalised(core) or is_foreign_word(core) or core.startswith("@"):
+            core = strip_symbols(w).strip(EDGE)
+            if core and (is_capitalised(core) or is_foreign_word(core)
+                         or core.startswith("@")):
                 found.append(core)
-                if w.endswith((",", ")")) and len(found) >= 2:
-                    break
-                if w.endswith(")"):
-                    break
                 continue
-            if w.endswith(",") and found:
-                break
-            if found:
-                break
+            break
         if found:
             names.append(" ".join(found))
-    # "Brückner, Anton" style (surname, given name)
-    m4 = re.search(r"\b([A-Z][\w\-]+),\s+([A-Z][\w\-]+)\b", sentence)
-    if m4:
-        names.append(f"{m4.group(1)}, {m4.group(2)}")
     return tuple(dict.fromkeys(n for n in names if n and n.lower() not in NOT_NAMES))
+
+
+_APPOSITION = re.compile(
+    r"^(?P<lead>(?:[^\s,;:()]+\s+){0,4}?[^\s,;:()]+)"
+    r"(?P<alias>\s*\((?P<paren>[^)]{1,80})\)|,\s*(?:also\s+written|also\s+spelled|"
+    r"also\s+known\s+as|known\s+as|aka|a\.k\.a\.?|or)\s+(?P<appo>[^,;:()]{1,80}),)",
+    re.IGNORECASE)
+
+
+def subject_aliases(body: str) -> tuple[str, list[str]]:
+    """Another form of the subject's name given right after it — in parentheses
+    (``Иван Петров (Ivan Petrov) pays …``) or in apposition (``Ελένη, also written Eleni,
+    …``, ``…, known as …,``, ``…, or …,``) — as (the body with that span blanked, so the
+    predicate is read without it and offsets stay, the alias names)."""
+    m = _APPOSITION.match(body)
+    if m is None:
+        return body, []
+    lead_words = [strip_symbols(w).strip(EDGE) for w in m.group("lead").split()]
+    if not lead_words or not all(is_capitalised(w) or is_foreign_word(w)
+                                 or w.lower() in lx.ROLE_NOUNS or w.lower() in lx.HONORIFICS
+                                 for w in lead_words if w):
+        return body, []
+    names = coreference_names(m.group("alias") if m.group("paren") is None
+                              else f"({m.group('paren')})")
+    if m.group("appo") is not None and not names:
+        return body, []
+    if not names:
+        return body, []
+    a, b = m.span("alias")
+    return body[:a] + " " * (b - a) + body[b:], list(names)

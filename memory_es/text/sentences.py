@@ -140,6 +140,36 @@ class Conjunct:
     text: str
     toks: list[Tok]
     verb: int
+    subject: int = 0
+    """How many leading tokens are the conjunct's own subject (0: it shares the
+    sentence's): ``…, and her bike is a Brompton``."""
+
+
+_OWN_SUBJECT_LEAD = frozenset({"his", "her", "their", "its", "my", "our", "the", "he", "she",
+                               "they", "it"})
+
+
+def own_subject(toks: Sequence[Tok], plural: bool) -> int:
+    """Length of a subject noun phrase that opens ``toks`` and is followed by a finite
+    verb (``her bike is``, ``the van was``, ``Ana lives``), else 0: the coordinated
+    clause then has its own subject."""
+    if not toks:
+        return 0
+    first = toks[0]
+    if first.low not in _OWN_SUBJECT_LEAD and not is_capitalised(first.word):
+        return 0
+    for n in range(1, min(4, len(toks) - 1) + 1):
+        if toks[n - 1].raw.endswith((",", ";")):
+            return 0
+        nxt = toks[n]
+        if n == 1 and first.low in ("he", "she", "they", "it") and agrees(nxt.word, plural):
+            return 1
+        if n >= (1 if is_capitalised(first.word) else 2) and nxt.low in lx.AUXILIARIES | {
+                "lives", "works", "drives", "owns", "has"} | lx.VERBS_3SG and (
+                first.low in _OWN_SUBJECT_LEAD or not any(lx.lemma_of(t.low)
+                                                          for t in toks[1:n])):
+            return n
+    return 0
 
 
 def split_conjuncts(sentence: str, pred_start: int, plural: bool,
@@ -157,7 +187,7 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
             continue
         nxt = toks[i + 1:]
         vp = starts_verb_phrase(nxt, plural)
-        if vp is not None:
+        if vp is not None or own_subject(nxt, False):
             cuts.append((i, i + 1))
     # comma lists of verb phrases ending in ", and <VP>": "is X, based in Y, speaks Z, and ..."
     if cuts:
@@ -179,7 +209,9 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
             end = seg[-1].end
             text = sentence[start:end].rstrip(" ,;")
             vi = starts_verb_phrase(seg, plural)
-            pieces.append(Conjunct(start, text, seg, vi if vi is not None else 0))
+            own = own_subject(seg, False) if pieces and vi is None else 0
+            pieces.append(Conjunct(start, text, seg, own if own else (vi if vi is not None
+                                                                      else 0), own))
         begin = resume
     return pieces
 
@@ -188,7 +220,7 @@ def merge_dependent(conjuncts: list[Conjunct], subject: Subject) -> list[Conjunc
     """Keep a conjunct with the previous one when it cannot stand alone."""
     merged: list[Conjunct] = []
     for conj in conjuncts:
-        if merged:
+        if merged and not conj.subject:
             prev = merged[-1]
             prev_words = [t.low for t in prev.toks]
             words = [t.low for t in conj.toks]

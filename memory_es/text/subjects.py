@@ -80,6 +80,9 @@ def _looks_like_name_token(word: str) -> bool:
 def analyse_subject(region: str, region_toks: list[Tok],
                     identifiers: Sequence[Identifier]) -> Subject:
     """Resolve the subject noun phrase of a clause to a canonical entity."""
+    cut = next((i for i, t in enumerate(region_toks[:-1]) if t.raw.endswith(",")), None)
+    if cut is not None:
+        region_toks = region_toks[:cut + 1]  # an apposition follows the comma: not the name
     words = [t.word for t in region_toks if t.word]
     low = [t.bare for t in region_toks if t.word]
     surface = region.strip().rstrip(",:;")

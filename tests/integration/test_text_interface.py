@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ T = "acme"
 
 
 @pytest.fixture
-def store(tmp_path: Path, clock: FakeClock) -> memory_es.MemoryStore:
+def store(tmp_path: Path, clock: FakeClock) -> Iterator[memory_es.MemoryStore]:
     """A store opened with ``memory_es.open`` on a temporary folder."""
     s = memory_es.open(tmp_path / "mem", clock=clock)
     yield s
@@ -46,7 +47,7 @@ def test_the_interpretation_is_stored_with_the_event(
         text: TextInterface, store: memory_es.MemoryStore) -> None:
     """The store can say why it remembers a fact: rules and identifiers are in history."""
     (r,) = text.remember(T, "Customer ruth@corp.io renewed the plan in May 2025.")
-    history = store.history(T, r.fact_id)
+    history = store.history(T, r.fact_id or "")
     record = history[0].interpretation
     assert record is not None
     assert "subject:identifier:email" in record["rules"]
@@ -100,7 +101,7 @@ def test_release_decays_but_keeps_the_row(
     result = text.release(T, "login code 884213")
     assert result.count == 1
     assert store.current(T) == []
-    assert store.history(T, r.fact_id)
+    assert store.history(T, r.fact_id or "")
 
 
 def test_forget_is_amnesia_of_exactly_the_named_entity(
@@ -123,7 +124,9 @@ def test_purge_matching_erases_with_a_preview_and_a_receipt(
     assert result.previews and result.previews[0].facts
     assert result.receipts and result.receipts[0].op == "purge"
     assert texts(store) == ["Customer nia.b@corp.io bought one seat"]
-    report = store.verify_erasure(result.receipts[0])
+    deletion = result.receipts[0]
+    assert isinstance(deletion, memory_es.DeletionReceipt)
+    report = store.verify_erasure(deletion)
     assert report.complete
 
 
@@ -155,14 +158,14 @@ def test_a_model_hook_drives_remember(store: memory_es.MemoryStore) -> None:
     (r,) = ti.remember(T, "fancies a cuppa")
     (f,) = store.current(T)
     assert (f.entity, f.attribute, f.value) == ("user:self", "pref.drink", "tea")
-    record = store.history(T, r.fact_id)[0].interpretation
+    record = store.history(T, r.fact_id or "")[0].interpretation
     assert record is not None and "proposed-by:model" in record["rules"]
 
 
 def test_unknown_options_are_rejected(text: TextInterface) -> None:
     """Only the documented write options pass through to the store."""
     with pytest.raises(memory_es.InvalidInput):
-        text.remember(T, "The user likes tea.", colour="blue")
+        text.remember(T, "The user likes tea.", colour="blue")  # type: ignore[call-arg]
 
 
 def test_a_retried_remember_with_an_idempotency_key_writes_nothing_new(

@@ -108,12 +108,18 @@ def test_prefix_neighbours_do_not_match(query: str, fact: str) -> None:
     assert not matches(f, q)
 
 
-def test_a_less_specific_query_matches_the_more_specific_forms_only() -> None:
-    """No country code matches with one; a country code never matches a bare number."""
+def test_a_phone_number_matches_with_and_without_country_code_and_trunk_zero() -> None:
+    """National and international forms of one number match both ways; another country's
+    code, or another number, does not."""
     national = one("phone 303-555-0142")
     full = one("phone +1 303 555 0142")
     assert matches(national, full)
-    assert not matches(full, national)
+    assert matches(full, national)
+    uk = one("call +44 20 7946 0958")
+    for form in ["020 7946 0958", "0044 20 7946 0958", "+44 (0)20 7946 0958"]:
+        assert matches(one(f"call {form}"), uk), form
+    assert not matches(one("call +49 20 7946 0958"), uk)
+    assert not matches(one("call 020 7946 0959"), uk)
     base, tagged = one("mail rae@corp.io"), one("mail rae+news@corp.io")
     assert matches(base, tagged)
     assert not matches(tagged, base)

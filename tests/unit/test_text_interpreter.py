@@ -230,8 +230,9 @@ def test_the_interpretation_records_rules_and_identifiers() -> None:
     """The stored interpretation says which rules fired and which identifiers were seen."""
     record = only("Customer ruth@corp.io renewed the plan.").interpretation("src")
     assert record["interpreter"]
-    assert "subject:identifier:email" in record["rules"]
-    assert record["identifiers"][0]["canonical"] == "ruth@corp.io"
+    rules, identifiers = record["rules"], record["identifiers"]
+    assert isinstance(rules, list) and "subject:identifier:email" in rules
+    assert isinstance(identifiers, list) and identifiers[0]["canonical"] == "ruth@corp.io"
     assert record["source"] == "src"
 
 

@@ -9,6 +9,7 @@ from memory_es.models import Fact
 from memory_es.text.interpreter import interpret
 from memory_es.text.matching import (
     DEFAULT_THRESHOLDS,
+    Match,
     analyse_query,
     identifier_matches,
     idf_weights,
@@ -35,7 +36,7 @@ def fact(text: str) -> Fact:
                 classification="internal", chain_id=f"c-{n}")
 
 
-def texts(matches: list) -> list[str]:
+def texts(matches: list[Match]) -> list[str]:
     return [m.fact.text for m in matches]
 
 
@@ -43,7 +44,7 @@ def test_the_identifier_tier_is_exact() -> None:
     """A query naming ``OPS-41`` targets ``OPS-41`` only, never ``OPS-412``."""
     views = [view(fact("Ticket OPS-41 was escalated")),
              view(fact("Ticket OPS-412 was closed"))]
-    found = identifier_matches(analyse_query("close out OPS-41"), views)
+    found = identifier_matches(analyse_query("close out ticket OPS-41"), views)
     assert texts(found) == ["Ticket OPS-41 was escalated"]
 
 

@@ -1,0 +1,153 @@
+"""The held-out suite through the text interface: accuracy and facts destroyed unasked.
+
+Cases come from :mod:`benchmarks.heldout_cases` (``benchmarks/heldout_cases.json``),
+written before the text rules they test were changed, in domains and wordings those
+rules were not written for. Each case runs on a fresh tenant: ``remember`` the setup,
+apply the mutations, then score like ForgetEval-Adv v0.7 (k = 5, casefold, every
+forbidden string also probed as a query) **and** check the store: every ``survivors``
+text must still be current, every ``current_has`` substring must be in some current
+text and no ``current_lacks`` substring in any. A survivor or ``current_has`` substring
+that is gone is counted separately as *destroyed but not asked*: the figure that must
+stay zero.
+
+Usage::
+
+    python -m benchmarks.heldout [--failures] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import traceback
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchmarks.forgeteval import open_store
+from benchmarks.heldout_cases import DATA
+from memory_es.text import TextInterface
+
+RESULTS = Path(__file__).resolve().parent / "results" / "heldout.json"
+
+
+@dataclass
+class Outcome:
+    case_id: str
+    family: str
+    passed: bool
+    destroyed: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    leaked: list[str] = field(default_factory=list)
+    state: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+def _norm(text: str) -> str:
+    return text.strip().rstrip(".。").casefold()
+
+
+def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
+    """Apply one case on a fresh tenant and score it."""
+    for text in case["setup"]:
+        ti.remember(tenant, text)
+    for m in case["mutations"]:
+        op = m[0]
+        if op == "remember":
+            ti.remember(tenant, m[1])
+        elif op == "revise":
+            ti.revise(tenant, m[1], m[2])
+        elif op == "release":
+            ti.release(tenant, m[1])
+        elif op == "forget":
+            ti.forget(tenant, m[1])
+        elif op == "purge":
+            ti.purge_matching(tenant, m[1], confirm=len(m) > 2 and m[2] == "confirm")
+        else:
+            raise ValueError(f"unknown mutation {op!r}")
+    top = ti.recall_texts(tenant, case["query"], 5)
+    blob = " ".join(top).casefold()
+    missing = [s for s in case["must_contain"] if s.casefold() not in blob]
+    probes: list[str] = []
+    for raw in [case["query"], *case["must_not_contain"]]:
+        q = raw.strip()
+        if q and q not in probes:
+            probes.append(q)
+    probed = " ".join(t for q in probes for t in ti.recall_texts(tenant, q, 5)).casefold()
+    leaked = [s for s in case["must_not_contain"] if s.casefold() in probed]
+    current = [_norm(f.text) for f in ti.store.current(tenant)]
+    destroyed = [s for s in case["survivors"] if _norm(s) not in current]
+    destroyed += [s for s in case.get("current_has", [])
+                  if not any(s.casefold() in t for t in current)]
+    state = [s for s in case.get("current_lacks", []) if any(s.casefold() in t for t in current)]
+    passed = not (missing or leaked or destroyed or state)
+    return Outcome(case["id"], case["family"], passed, destroyed, missing, leaked, state)
+
+
+def run(cases: list[dict[str, Any]], folder: Path, per_store: int = 25) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    for start in range(0, len(cases), per_store):
+        with open_store(folder / f"heldout-{start}") as store:
+            ti = TextInterface(store)
+            for n, case in enumerate(cases[start:start + per_store]):
+                try:
+                    outcomes.append(run_case(ti, f"ho-{start + n}", case))
+                except Exception as e:  # an exception fails the case
+                    outcomes.append(Outcome(case["id"], case["family"], False,
+                                            error=f"{type(e).__name__}: {e}\n"
+                                                  f"{traceback.format_exc(limit=4)}"))
+    return outcomes
+
+
+def summary(outcomes: list[Outcome]) -> dict[str, Any]:
+    by_family: dict[str, dict[str, int]] = defaultdict(lambda: {"pass": 0, "total": 0,
+                                                                "destroyed": 0})
+    for o in outcomes:
+        row = by_family[o.family]
+        row["total"] += 1
+        row["pass"] += int(o.passed)
+        row["destroyed"] += len(o.destroyed)
+    return {"pass": sum(o.passed for o in outcomes), "total": len(outcomes),
+            "destroyed_not_asked": sum(len(o.destroyed) for o in outcomes),
+            "by_family": dict(by_family)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=DATA, help="the cases file")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="JSON results file")
+    ap.add_argument("--failures", action="store_true", help="print every failed case")
+    args = ap.parse_args(argv)
+    cases = json.loads(args.data.read_text())
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="heldout-") as tmp:
+        outcomes = run(cases, Path(tmp))
+    seconds = time.perf_counter() - t0
+    s = summary(outcomes)
+    print(f"## held-out — {s['pass']}/{s['total']} ({seconds:.1f}s), "
+          f"facts destroyed but not asked: {s['destroyed_not_asked']}\n")
+    print("| family (n) | pass | destroyed not asked |\n|---|---|---|")
+    for fam, row in s["by_family"].items():
+        print(f"| {fam} ({row['total']}) | {row['pass']} | {row['destroyed']} |")
+    failures = [o for o in outcomes if not o.passed]
+    if args.failures:
+        for o in failures:
+            print(f"- {o.case_id}: missing={o.missing} leaked={o.leaked} "
+                  f"destroyed={o.destroyed} state={o.state} "
+                  f"{'ERROR ' + o.error.splitlines()[0] if o.error else ''}")
+    report = {"generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+              "seconds": round(seconds, 2), **s,
+              "failures": [o.__dict__ for o in failures]}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    print(f"\nresults written to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

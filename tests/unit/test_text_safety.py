@@ -1,0 +1,225 @@
+"""SPEC §15: identifiers by form, no collateral destruction, atomic and bounded text writes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import Clause, TextInterface
+from memory_es.text.identifiers import find_identifiers, matches, query_identifiers
+from memory_es.text.interface import MAX_TEXT
+from memory_es.text.normalize import deobfuscate, name_keys, query_name_keys
+
+T = "acme"
+
+
+@pytest.fixture
+def text(fresh_store: memory_es.MemoryStore) -> TextInterface:
+    """The text interface over an empty store."""
+    return TextInterface(fresh_store)
+
+
+def current(ti: TextInterface) -> list[str]:
+    return sorted(f.text for f in ti.store.current(T))
+
+
+@pytest.mark.parametrize("word", ["CO2", "MP3", "4K", "B12", "A1C", "SPF50", "COVID-19",
+                                  "H2O", "1080p", "24x7", "Omega-3"])
+def test_letters_mixed_with_digits_are_words_not_identifiers(word: str) -> None:
+    """A token is an identifier by its form, never because it mixes letters and digits."""
+    assert find_identifiers(f"The reading shows {word} today") == ()
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("order ABC123 shipped", "code"), ("plate KX19 ABD expired", "code"),
+    ("MRN 4471-2209 on file", "number"), ("invoice INV-300 paid", "code"),
+    ("key sk_live_12345 rotated", "code"), ("token tiger987!forecast", "secret"),
+])
+def test_labelled_and_shaped_codes_are_identifiers(text: str, kind: str) -> None:
+    """A label (``order``, ``plate``) or a record-code shape makes a token an identifier."""
+    assert [i.kind for i in find_identifiers(text)] == [kind]
+
+
+def test_a_single_token_query_names_that_token_exactly() -> None:
+    """``CO2`` alone as a query is an explicit token; in prose it is a word."""
+    (q,) = query_identifiers("CO2")
+    assert q.canonical == "co2"
+    assert query_identifiers("the CO2 sensor") == ()
+
+
+digits = st.text("0123456789", min_size=8, max_size=10).filter(lambda d: d[0] != "0")
+
+
+@given(digits, st.sampled_from(["44", "49", "33", "61", "1"]))
+def test_phone_forms_of_one_number_always_match(nsn: str, cc: str) -> None:
+    """International, ``00`` and national-with-trunk-zero forms of a number are one number."""
+    spaced = f"{nsn[:3]} {nsn[3:6]} {nsn[6:]}"
+    forms = [f"+{cc} {spaced}", f"00{cc} {spaced}", f"0{spaced}"]
+    found = [find_identifiers(f"call {f} now") for f in forms]
+    assert all(len(f) == 1 and f[0].kind == "phone" for f in found)
+    for a in found:
+        for b in found:
+            assert matches(a[0], b[0])
+
+
+@given(digits, st.integers(0, 9))
+def test_a_phone_number_one_digit_away_never_matches(nsn: str, digit: int) -> None:
+    """Changing the last digit makes another number, in every form."""
+    other = nsn[:-1] + str(digit)
+    if other == nsn:
+        return
+    a = find_identifiers(f"call +44 {nsn[:4]} {nsn[4:]} now")[0]
+    b = find_identifiers(f"call 0{other[:4]} {other[4:]} now")[0]
+    assert not matches(a, b) and not matches(b, a)
+
+
+words = st.text("abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=8)
+
+
+@given(words, words, words)
+def test_spoken_addresses_canonicalise_to_the_full_address(first: str, last: str,
+                                                           host: str) -> None:
+    """``name dot surname at host dot io`` is ``name.surname@host.io``."""
+    spoken = f"write to {first} dot {last} at {host} dot io"
+    assert f"{first}.{last}@{host}.io" in deobfuscate(spoken).lower()
+
+
+def test_transliterations_of_one_name_share_a_key() -> None:
+    """Cyrillic, Greek, Chinese (with and without tones), Japanese and Devanagari names meet
+    their Latin spellings under several schemes; a Latin name never meets a near one."""
+    pairs = [("Дмитрий Соколов", "Dmitry Sokolov"), ("Дмитрий Соколов", "Dmitriy Sokolov"),
+             ("Ελένη Νικολάου", "Eleni Nikolaou"), ("王芳", "Wang Fang"), ("王芳", "Wáng Fāng"),
+             ("王芳", "wang2 fang1"), ("佐藤花子", "Sato Hanako"), ("たなか ゆうき", "Tanaka Yuki"),
+             ("प्रिया शर्मा", "Priya Sharma")]
+    for native, latin in pairs:
+        assert name_keys(native) & query_name_keys(latin), (native, latin)
+    assert not name_keys("Jan Berg") & query_name_keys("Ian Berg")
+
+
+def test_purging_a_record_number_spares_a_lookalike_code(text: TextInterface) -> None:
+    """Purging one record number erases that record only: another person's measurement
+    code and the person's other facts survive."""
+    text.remember(T, "The MRN 4471-2209 belongs to Priya Raman.")
+    text.remember(T, "Priya Raman plays the cello.")
+    text.remember(T, "Omar's HbA1c result was 6.1 percent.")
+    result = text.purge_matching(T, "MRN 4471-2209")
+    assert result.touched
+    assert current(text) == ["Omar's HbA1c result was 6.1 percent", "Priya Raman plays the cello"]
+
+
+def test_a_purge_without_identifier_or_entity_erases_nothing(text: TextInterface) -> None:
+    """No identifier and no entity name: nothing is erased, candidates and the reason are
+    returned."""
+    text.remember(T, "The bird club logo is a raven.")
+    result = text.purge_matching(T, "raven logo stuff")
+    assert result.touched == [] and result.pending
+    assert all(t.by == "candidate" for t in result.targets)
+    assert current(text) == ["The bird club logo is a raven"]
+
+
+def test_a_purge_spanning_several_entities_needs_confirmation(text: TextInterface) -> None:
+    """An identifier written in two people's facts is erased only with ``confirm=True``."""
+    text.remember(T, "Priya's backup e-mail is ops@corp.io.")
+    text.remember(T, "Omar's backup e-mail is ops@corp.io.")
+    pending = text.purge_matching(T, "ops@corp.io")
+    assert pending.touched == [] and pending.previews and pending.pending
+    assert len(current(text)) == 2
+    done = text.purge_matching(T, "ops@corp.io", confirm=True)
+    assert len(done.touched) == 2 and current(text) == []
+
+
+def test_purging_a_person_leaves_facts_that_only_mention_them(text: TextInterface) -> None:
+    """The named entity is erased; another entity's fact naming it waits for confirmation."""
+    text.remember(T, "Dana Whitfield keeps bees.")
+    text.remember(T, "Omar hands the pager to Dana Whitfield.")
+    result = text.purge_matching(T, "everything about Dana Whitfield")
+    assert result.touched and result.pending
+    assert current(text) == ["Omar hands the pager to Dana Whitfield"]
+
+
+@pytest.mark.parametrize("op", ["release", "revise", "forget"])
+def test_a_person_and_a_thing_they_lack_changes_nothing(text: TextInterface, op: str) -> None:
+    """Only the person matches: nothing of theirs changes, the result says so and lists
+    the nearest candidates."""
+    text.remember(T, "Lena rows on the river every Sunday.")
+    text.remember(T, "Lena collects enamel pins.")
+    before = current(text)
+    if op == "release":
+        result = text.release(T, "Lena's gym membership")
+    elif op == "forget":
+        result = text.forget(T, "Lena's gym membership")
+    else:
+        result = text.revise(T, "Lena's gym membership", "The gym is closed.")
+    assert "no match" in result.note
+    assert [t for t in result.targets if t.by != "candidate"] == []
+    assert set(before) <= set(current(text))
+
+
+def test_clauses_with_their_own_subject_are_separate_facts(text: TextInterface) -> None:
+    """Revising the car keeps the bike: ", and her bike is …" is its own fact."""
+    text.remember(T, "Mia's car is a Volvo, and her bike is a Brompton.")
+    text.revise(T, "Mia's car", "Mia's car is a Tesla now.")
+    assert current(text) == ["Mia's bike is a Brompton", "Mia's car is a Tesla now"]
+
+
+def test_remember_commits_every_clause_or_none(text: TextInterface) -> None:
+    """A model proposing three clauses whose third is too long commits nothing."""
+    def model(t: str) -> list[Clause]:
+        return [Clause(text="a", entity="user:self", attribute="pref.a", value="a"),
+                Clause(text="b", entity="user:self", attribute="pref.b", value="b"),
+                Clause(text="c" * (MAX_TEXT + 1), entity="user:self", attribute="pref.c",
+                       value="c")]
+
+    store = text.store
+    assert isinstance(store, memory_es.MemoryStore)
+    ti = TextInterface(store, interpreter=model)
+    head = store.log_position()
+    with pytest.raises(memory_es.InvalidInput):
+        ti.remember(T, "three things")
+    assert store.log_position() == head
+    assert current(text) == []
+
+
+def test_text_operations_are_bounded(text: TextInterface) -> None:
+    """Inputs above the documented sizes are InvalidInput and write nothing."""
+    with pytest.raises(memory_es.InvalidInput):
+        text.remember(T, "x " * MAX_TEXT)
+    with pytest.raises(memory_es.InvalidInput):
+        text.release(T, "q" * 5000)
+    assert current(text) == []
+
+
+def test_german_basic_operations(text: TextInterface) -> None:
+    """German: "X wohnt jetzt in Y" supersedes, "X hat Y gekündigt" ends Y, "Vergiss alles
+    über X" forgets X."""
+    text.remember(T, "Anna wohnt in Köln.")
+    text.remember(T, "Anna wohnt jetzt in Leipzig.")
+    text.remember(T, "Jonas hat ein Abo für das Fitnessstudio.")
+    text.remember(T, "Jonas hat das Fitnessstudio gekündigt.")
+    assert "Anna wohnt in Köln" not in current(text)
+    assert "Jonas hat ein Abo für das Fitnessstudio" not in current(text)
+    text.forget(T, "Vergiss alles über Anna.")
+    assert not [t for t in current(text) if t.startswith("Anna")]
+
+
+def test_chinese_basic_operations(text: TextInterface) -> None:
+    """Chinese: "X现在住在Y" supersedes, "X取消了Y" ends Y, "忘记关于X的一切" forgets X."""
+    text.remember(T, "王芳住在上海。")
+    text.remember(T, "王芳现在住在杭州。")
+    assert current(text) == ["王芳现在住在杭州"]
+    text.remember(T, "李娜订阅了健身房会员。")
+    text.remember(T, "李娜取消了健身房会员。")
+    assert "李娜订阅了健身房会员" not in current(text)
+    text.forget(T, "忘记关于王芳的一切")
+    assert not [t for t in current(text) if t.startswith("王芳")]
+
+
+def test_relative_time_sets_valid_from(text: TextInterface) -> None:
+    """"moved to Oslo last month" is valid from about a month before now."""
+    (r,) = text.remember(T, "User moved to Oslo last month.")
+    (f,) = text.store.current(T)
+    age = text.store.now() - f.valid_from
+    assert 25 <= age.days <= 35, age
+    assert r.fact_id == f.fact_id
