@@ -35,7 +35,15 @@ from pathlib import Path
 from typing import Any
 
 import memory_es
-from benchmarks.ablation_cases import BACKGROUND, CASES, CATEGORIES, Case, Op
+from benchmarks.ablation_cases import (
+    BACKGROUND,
+    CASES,
+    CATEGORIES,
+    LEDGER_CASES,
+    Case,
+    LedgerCase,
+    Op,
+)
 from benchmarks.common import Progress, not_yet, summary_ms
 
 CONFIGS = ("full", "lexical only", "semantic only", "no governance")
@@ -344,6 +352,148 @@ def run(progress: Progress, configs: tuple[str, ...] = CONFIGS,
             store.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return {"cases": len(cases), "per_category_n": {c: sum(x.category == c for x in cases)
-                                                     for c in CATEGORIES},
-            "cross_wording_n": sum(x.cross for x in cases), "configs": out}
+    result = {"cases": len(cases), "per_category_n": {c: sum(x.category == c for x in cases)
+                                                       for c in CATEGORIES},
+              "cross_wording_n": sum(x.cross for x in cases), "configs": out}
+    if configs == CONFIGS and cases == CASES:  # the full suite: the ledger cases too
+        result["ledger"] = run_ledger(progress)
+    return result
+
+
+# the utility ledger (issue 12) ------------------------------------------------------------
+
+LEDGER_CONFIGS = ("full", "full, explore", "no ledger", "no ledger, no tiers",
+                  "no preference verification")
+"""What each §12 part buys: ``full`` judges every recall and sweeps; ``full, explore``
+also Thompson-samples young facts during the rounds; ``no ledger`` never judges (a served
+count is all there is, like ``usage_count++``); ``no ledger, no tiers`` neither judges nor
+sweeps; ``no preference verification`` opens the store with the flag off."""
+
+
+class HandClock:
+    """A clock the simulation moves by hand (the store adds 1 µs per commit)."""
+
+    def __init__(self) -> None:
+        self.t = datetime(2025, 6, 1, 12, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.t
+
+
+def _ledger_case(store: memory_es.MemoryStore, clock: HandClock, case: LedgerCase,
+                 config: str) -> dict[str, Any]:
+    tenant = f"ledger-{case.id}"
+    labels: dict[str, str] = {}
+    judging = config not in ("no ledger", "no ledger, no tiers")
+    sweeping = config != "no ledger, no tiers"
+    if case.kind == "rejected":
+        apply_ops(store, tenant, case.ops, labels)
+        op = case.ops[0]
+        assert op.entity is not None and op.attribute is not None
+        fid = labels[case.expect]
+        for _ in range(8):  # two months of acceptance, then a week of rejections
+            store.feedback(tenant, fid, "accepted")
+            clock.t += timedelta(days=7)
+        for _ in range(3):
+            store.feedback(tenant, fid, "rejected")
+            clock.t += timedelta(days=1)
+        drift = store.preference_drift(tenant, op.entity, op.attribute)
+        post = store.preference(tenant, fid)
+        return {"id": case.id, "kind": case.kind, "pass": drift is not None,
+                "posterior_mean": None if post is None else round(post.mean, 3),
+                "precision_at_1": None}
+    fresh = set(case.helped) if case.kind == "fresh" else set()
+    first = [o for o in case.ops if o.label not in fresh]
+    later = [o for o in case.ops if o.label in fresh]
+    apply_ops(store, tenant, tuple(first), labels)
+    top_good = 0
+
+    def one_round(r: int) -> None:
+        nonlocal top_good
+        explore = config == "full, explore"
+        hits = store.recall(tenant, case.query, 3, receipt=True, explore=explore, seed=r)
+        served = {h.fact.fact_id for h in hits}
+        helped = [labels[x] for x in case.helped if labels.get(x) in served]
+        misled = [labels[x] for x in case.misled if labels.get(x) in served]
+        if hits and hits[0].fact.fact_id in {labels.get(x) for x in case.helped}:
+            top_good += 1
+        if judging and hits and (helped or misled):
+            store.judge(tenant, str(hits[0].recall_id), helpful=helped, misleading=misled)
+        if sweeping:
+            store.sweep(tenant)
+        clock.t += timedelta(hours=6)
+
+    for r in range(case.fresh_after):
+        one_round(1000 + r)
+    apply_ops(store, tenant, tuple(later), labels)
+    top_good = 0
+    for r in range(case.rounds):
+        one_round(r)
+    final = store.recall(tenant, case.query, 1)
+    ok = bool(final) and final[0].fact.fact_id == labels[case.expect]
+    return {"id": case.id, "kind": case.kind, "pass": ok,
+            "precision_at_1": top_good / case.rounds}
+
+
+def run_ledger(progress: Progress, configs: tuple[str, ...] = LEDGER_CONFIGS) -> dict[str, Any]:
+    """Each ledger case under each configuration, each configuration in a fresh store (the
+    configurations differ in what they write: judgements, sweeps, feedback)."""
+    folder = Path(tempfile.mkdtemp(prefix="me-bench-ledger-"))
+    out: dict[str, Any] = {}
+    try:
+        for config in configs:
+            clock = HandClock()
+            store = memory_es.open(folder / config.replace(" ", "_").replace(",", ""),
+                                   clock=clock,
+                                   preference_verification=config != "no preference "
+                                                                     "verification")
+            try:
+                rows = [_ledger_case(store, clock, case, config) for case in progress.bar(
+                    LEDGER_CASES, f"ledger [{config}]", len(LEDGER_CASES), "case")]
+            finally:
+                store.close()
+            ranked = [r["precision_at_1"] for r in rows if r["precision_at_1"] is not None]
+            kinds = sorted({r["kind"] for r in rows})
+            out[config] = {
+                "passed": sum(r["pass"] for r in rows), "total": len(rows),
+                "per_kind": {k: sum(r["pass"] for r in rows if r["kind"] == k) for k in kinds},
+                "precision_at_1_during_rounds": sum(ranked) / len(ranked) if ranked else None,
+                "cases": rows}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"cases": len(LEDGER_CASES), "configs": out}
+
+
+def ledger_table(result: dict[str, Any]) -> str:
+    """The ledger ablation as a text table: passes per kind and precision@1 in the rounds."""
+    configs = result["configs"]
+    kinds = sorted({k for c in configs.values() for k in c["per_kind"]})
+    head = f"{'configuration':<28} {'passed':>7} " + " ".join(f"{k:>10}" for k in kinds) \
+        + f" {'p@1 rounds':>11}"
+    lines = [head]
+    for name, c in configs.items():
+        p = c["precision_at_1_during_rounds"]
+        lines.append(f"{name:<28} {c['passed']:>3}/{c['total']:<3} "
+                     + " ".join(f"{c['per_kind'][k]:>10}" for k in kinds)
+                     + f" {'-' if p is None else f'{p:.2f}':>11}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """``python -m benchmarks.ablation --ledger``: the ledger ablation alone (table + JSON)."""
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ledger", action="store_true", help="the utility-ledger cases only")
+    args = ap.parse_args()
+    result = run_ledger(Progress(False)) if args.ledger else run(Progress(False))
+    results = Path(__file__).parent / "results"
+    results.mkdir(exist_ok=True)
+    name = "ablation_ledger.json" if args.ledger else "ablation.json"
+    (results / name).write_text(json.dumps(result, indent=2, default=str))
+    print(ledger_table(result) if args.ledger else json.dumps(
+        {c: r.get("passed") for c, r in result["configs"].items()}))
+
+
+if __name__ == "__main__":
+    main()

@@ -415,3 +415,80 @@ POISONING = [
 ]
 
 CASES: tuple[Case, ...] = (*PREFERENCE, *KNOWLEDGE, *CONFLICT, *FORGETTING, *POISONING)
+
+
+# -- the utility ledger and preference verification (issue 12, SPEC §12.2/12.4) -----------
+
+
+@dataclass(frozen=True)
+class LedgerCase:
+    """Facts that all stay current (no write settles them), a question an agent asks again
+    and again, and the ground truth a simulated user judges by: after each recall the user
+    says which served facts ``helped`` and which ``misled`` (the rest stay neutral). The
+    case passes when, after ``rounds`` such recalls, the top hit is ``expect``.
+
+    ``kind`` names what the ledger must do: ``misleading`` (a memory that keeps misleading
+    must sink below one that helps), ``fresh`` (a new memory that helps must rise above an
+    older one the user never found useful), ``rejected`` (a preference the user keeps
+    rejecting must be flagged: preference verification, feedback instead of judgements).
+    """
+
+    id: str
+    kind: str
+    ops: tuple[Op, ...]
+    query: str
+    expect: str
+    helped: tuple[str, ...] = ()
+    misled: tuple[str, ...] = ()
+    rounds: int = 6
+    fresh_after: int = 0
+    """``fresh`` cases: rounds the older facts are served alone before the fresh one exists."""
+
+
+LEDGER_CASES: tuple[LedgerCase, ...] = (
+    LedgerCase("L-mis-1", "misleading", (
+        A("team:platform", "runbook.deploy", "laptop",
+          "Deploy to production by running make release on your laptop", label="bad"),
+        A("team:platform", "runbook.ci", "pipeline",
+          "Releases go out through the CI pipeline; nobody ships from a workstation",
+          label="good"),
+    ), "how do I deploy to production", "good", helped=("good",), misled=("bad",)),
+    LedgerCase("L-mis-2", "misleading", (
+        A("service:billing", "db.staging_old", "db-old",
+          "The billing staging database is db-old.internal", label="bad"),
+        A("service:billing", "db.replica", "db2",
+          "Billing reads and writes go to db2.internal since the migration", label="good"),
+    ), "which database does billing staging use", "good", helped=("good",), misled=("bad",)),
+    LedgerCase("L-mis-3", "misleading", (
+        A("org:acme", "policy.refunds_note", "no approval",
+          "Support can refund any amount without approval", label="bad"),
+        A("org:acme", "policy.approvals", "manager above 500",
+          "A manager signs off anything above 500 euros", label="good"),
+    ), "can support refund without approval", "good", helped=("good",), misled=("bad",)),
+    LedgerCase("L-mis-4", "misleading", (
+        A(SAM, "pref.editor_guess", "emacs", "Sam probably edits code in emacs",
+          label="bad", by="inference"),
+        A(SAM, "tool.editor", "vim", "Sam writes everything in vim", label="good"),
+    ), "which editor does sam code in", "good", helped=("good",), misled=("bad",)),
+    LedgerCase("L-fresh-1", "fresh", (
+        A("org:acme", "vpn.endpoint", "vpn.acme.io", "The Acme VPN endpoint is vpn.acme.io",
+          label="old"),
+        A("org:acme", "vpn.gateway_2025", "gw.acme.io",
+          "Connect through gw.acme.io, the gateway everyone moved to this year",
+          label="new"),
+    ), "what is the acme vpn endpoint", "new", helped=("new",), fresh_after=4),
+    LedgerCase("L-fresh-2", "fresh", (
+        A("team:platform", "oncall.contact", "pager", "Page the platform on-call via the pager",
+          label="old"),
+        A("team:platform", "oncall.channel", "#platform-oncall",
+          "The on-call now answers in the #platform-oncall chat channel", label="new"),
+    ), "how do I reach the platform on-call", "new", helped=("new",), fresh_after=4),
+    LedgerCase("L-rej-1", "rejected", (
+        A(SAM, "pref.seat", "window", "Sam prefers window seats", label="pref"),
+    ), "which seat does sam prefer", "pref"),
+    LedgerCase("L-rej-2", "rejected", (
+        A(SAM, "pref.reply_style", "bullet points", "Sam wants replies as bullet points",
+          label="pref"),
+    ), "how should replies to sam look", "pref"),
+)
+"""Eight cases: four misleading memories, two fresh helpful ones, two rejected preferences."""

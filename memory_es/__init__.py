@@ -7,6 +7,7 @@
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from memory_es.domain.governance import GovernanceConfig
 from memory_es.domain.lifecycle import INELIGIBLE_NOW, RETRIEVABLE_STATES
 from memory_es.errors import (
     ConcurrentWriteError,
@@ -29,9 +30,12 @@ from memory_es.models import (
     ErasureReport,
     Fact,
     Hit,
+    Posterior,
     Preview,
     Receipt,
     StoreCheck,
+    TierMove,
+    Utility,
 )
 
 if TYPE_CHECKING:
@@ -65,12 +69,14 @@ __all__ = [
     "ErasedContent",
     "ErasureReport",
     "Fact",
+    "GovernanceConfig",
     "Hit",
     "IntegrityViolation",
     "InvalidInput",
     "MemoryESError",
     "MemoryStore",
     "NotFound",
+    "Posterior",
     "Preview",
     "QualityRejected",
     "ReadOnlyStore",
@@ -79,6 +85,8 @@ __all__ = [
     "StoreCheck",
     "StoreClosed",
     "StoreLocked",
+    "TierMove",
     "Transaction",
+    "Utility",
     "open",
 ]

@@ -130,6 +130,33 @@ class CheckResult(StrEnum):
         return CheckResult.PENDING if pending else CheckResult.CLEAN
 
 
+class Tier(StrEnum):
+    """Memory tiers (SPEC §12.1), from the hottest to the most durable; a fact starts in
+    ``working``."""
+
+    WORKING = "working"
+    SHORT_TERM = "short_term"
+    MEDIUM_TERM = "medium_term"
+    LONG_TERM = "long_term"
+
+
+class Judgement(StrEnum):
+    """How one served fact was judged for one recall (SPEC §12.2)."""
+
+    NEUTRAL = "neutral"
+    USEFUL = "useful"
+    HARMFUL = "harmful"
+
+
+class FeedbackOutcome(StrEnum):
+    """What the user did with a preference (SPEC §12.4)."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    UNDONE = "undone"
+    UNKNOWN = "unknown"
+
+
 def names(choice: type[StrEnum]) -> tuple[str, ...]:
     """The members' values, in declaration order (for messages and CLI ``choices``)."""
     return tuple(member.value for member in choice)

@@ -53,6 +53,7 @@ def build_server(store: MemoryStore, tenant: str) -> Any:
         @functools.wraps(fn)
         def answered(*args: Any, **kwargs: Any) -> Any:
             try:
+                store.sweep_if_due(tenant)  # GovernanceConfig(sweep_interval_seconds=...)
                 return fn(*args, **kwargs)
             except MemoryESError as e:
                 issues = getattr(e, "issues", None)
@@ -77,7 +78,16 @@ def build_server(store: MemoryStore, tenant: str) -> Any:
         """Ranked facts for the query (now, or as of ISO-8601 times with a time zone)."""
         hits = store.recall(tenant, query, k, valid_at=_time(valid_at),
                             known_at=_time(known_at), receipt=True, caller="mcp")
-        return [{"score": h.score, **h.fact.model_dump(mode="json")} for h in hits]
+        return [{"score": h.score, "recall_id": h.recall_id, **h.fact.model_dump(mode="json")}
+                for h in hits]
+
+    @tool
+    def judge(recall_id: str, helpful: list[str] | None = None,
+              misleading: list[str] | None = None) -> dict[str, Any]:
+        """Say which facts a recall served helped and which misled (re-judging replaces);
+        they then rank by what they were worth."""
+        return _dump(store.judge(tenant, recall_id, helpful or (),  # type: ignore[no-any-return]
+                                 misleading or ()))
 
     @tool
     def as_of(valid_at: str | None = None, known_at: str | None = None,

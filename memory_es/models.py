@@ -61,6 +61,9 @@ class Fact(_Model):
     classification: str
     chain_id: str
     masked: bool = False
+    importance: float = Field(default=0.5, description="0..1, given when the fact was written")
+    tier: str = Field(default="working", description="working | short_term | medium_term | "
+                      "long_term (SPEC §12.1; moved by sweep)")
 
     def _repr_html_(self) -> str:
         """An HTML table of the fact, so a notebook cell shows it readably."""
@@ -73,6 +76,8 @@ class Hit(_Model):
     fact: Fact
     score: float
     parts: dict[str, float] = Field(default_factory=dict)
+    recall_id: str | None = Field(
+        default=None, description="with receipt=True: the recall to judge (SPEC §12.2)")
 
 
 class StoreCheck(_Model):
@@ -188,3 +193,41 @@ class Replica(_Model):
     compacted: int = Field(description="log position up to which its files were rewritten")
     heartbeat_at: datetime
     this_process: bool = False
+
+
+class TierMove(_Model):
+    """One fact moved between tiers by a sweep (SPEC §12.1)."""
+
+    fact_id: str
+    from_tier: str
+    to_tier: str
+    reason: str
+
+
+class Utility(_Model):
+    """A fact's utility ledger (SPEC §12.2): its current judgements, summed."""
+
+    served: int = Field(description="recalls with a receipt that served it")
+    useful: int
+    harmful: int
+    neutral: int = Field(description="served and not (yet) judged")
+    utility: float = Field(description="neutral +0.1, useful +1.0, harmful -2.0, summed")
+    roi: float = Field(description="utility / served (0 when never served)")
+    q_value: float = Field(description="EWMA of useful (1) / harmful (0) in recall order, "
+                           "from 0.5; recall's utility part")
+
+
+class Posterior(_Model):
+    """A fact's preference posterior Beta(alpha, beta) (SPEC §12.4)."""
+
+    alpha: float
+    beta: float
+    mean: float
+    observations: int = Field(description="accepted, rejected and undone outcomes counted")
+
+
+class Link(_Model):
+    """One automatic link of a note to a similar note (SPEC §12.5)."""
+
+    fact_id: str = Field(description="the linked note")
+    score: float = Field(description="cosine similarity of the two notes (store's embedder)")

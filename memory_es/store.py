@@ -9,8 +9,9 @@ returns a receipt; a read first lets the projections catch up with the log
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ from memory_es.choices import DestructiveOp
 from memory_es.clock import ClockFn, from_micros, optional_micros, to_micros
 from memory_es.crypto.master import load_master_key
 from memory_es.domain import commands as c
+from memory_es.domain.events import PreferenceDriftDetected
+from memory_es.domain.governance import GovernanceConfig
 from memory_es.domain.validation import (
     CLASSIFICATIONS,
     check_attribute,
@@ -31,7 +34,7 @@ from memory_es.domain.validation import (
 from memory_es.errors import InvalidInput, NotFound, ReadOnlyStore
 from memory_es.eventlog import EventLog, PostgresEventLog, SqliteEventLog
 from memory_es.faults import storage_faults
-from memory_es.ids import stream_of
+from memory_es.ids import stream_of, uuid7_str
 from memory_es.locks import FolderLock, first_free_slot
 from memory_es.models import (
     Anchor,
@@ -40,13 +43,19 @@ from memory_es.models import (
     ErasureReport,
     Fact,
     Hit,
+    Link,
+    Posterior,
     Preview,
     Receipt,
     Replica,
+    TierMove,
+    Utility,
 )
 from memory_es.runtime import Runtime
 from memory_es.services import audit, integrity, keys
 from memory_es.services.erasure import ErasureService
+from memory_es.services.governance import GovernanceService
+from memory_es.services.notes import NotesService
 from memory_es.text.interface import TextInterface, TextResult
 from memory_es.write.service import Staging
 from projections import queries
@@ -82,15 +91,19 @@ class _Writes:
                     volatility: str | None = None, classification: str | None = None,
                     derived_from: Sequence[str] = (), mention: str | None = None,
                     idempotency_key: str | None = None,
-                    interpretation: dict[str, Any] | None = None) -> Receipt:
-        """Write a fact through the §5 control plane (new, reinforce, outrank or conflict)."""
+                    interpretation: dict[str, Any] | None = None,
+                    importance: float = 0.5) -> Receipt:
+        """Write a fact through the §5 control plane (new, reinforce, outrank or conflict).
+
+        ``importance`` (0..1) feeds ranking and the long-term tier (SPEC §12.1)."""
         return self._submit(c.AssertFact(
             tenant=tenant, entity=entity, attribute=attribute, value=value,
             valid_from=optional_micros(valid_from, "valid_from"),
             valid_until=optional_micros(valid_until, "valid_until"), text=text, source=source,
             asserted_by=asserted_by or "user", confidence=confidence, volatility=volatility,
             classification=classification, derived_from=tuple(derived_from or ()),
-            mention=mention, interpretation=interpretation, idempotency_key=idempotency_key))
+            mention=mention, interpretation=interpretation, idempotency_key=idempotency_key,
+            importance=importance))
 
     def supersede(self, tenant: str, entity: str, attribute: str, value: Any, *,
                   valid_from: datetime | None = None, valid_until: datetime | None = None,
@@ -99,7 +112,8 @@ class _Writes:
                   volatility: str | None = None, classification: str | None = None,
                   derived_from: Sequence[str] = (), reason: str | None = None,
                   idempotency_key: str | None = None,
-                  interpretation: dict[str, Any] | None = None) -> Receipt:
+                  interpretation: dict[str, Any] | None = None,
+                  importance: float = 0.5) -> Receipt:
         """New value for the slot over ``[valid_from, valid_until)`` (UPDATE FOR PORTION OF)."""
         return self._submit(c.Supersede(
             tenant=tenant, entity=entity, attribute=attribute, value=value,
@@ -107,7 +121,8 @@ class _Writes:
             valid_until=optional_micros(valid_until, "valid_until"), text=text, source=source,
             asserted_by=asserted_by or "user", confidence=confidence, volatility=volatility,
             classification=classification, derived_from=tuple(derived_from or ()),
-            reason=reason, interpretation=interpretation, idempotency_key=idempotency_key))
+            reason=reason, interpretation=interpretation, idempotency_key=idempotency_key,
+            importance=importance))
 
     def correct(self, fact_id: str, value: Any, *, text: str | None = None,
                 reason: str | None = None, idempotency_key: str | None = None,
@@ -178,7 +193,7 @@ class _Writes:
     def resolve_conflict(self, conflict_id: str, winner: str, *,
                          reason: str | None = None, tenant: str | None = None) -> Receipt:
         """Settle an open conflict in favour of ``winner`` (the new fact or one it contradicts)."""
-        return self._submit(c.ResolveConflict(conflict_id=conflict_id, winner=winner,
+        return self._submit(c.ResolveConflict(conflict_id=conflict_id, fact_id=winner,
                                               reason=reason, tenant=tenant))
 
     def alias(self, tenant: str, surface: str, canonical_id: str) -> Receipt:
@@ -211,10 +226,12 @@ class Transaction(_Writes):
 class MemoryStore(_Writes):
     """An open memory-es store. Use :func:`memory_es.open` to get one."""
 
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, *, governance: GovernanceConfig | None = None,
+                 preference_verification: bool = False) -> None:
         self.runtime = runtime
         self.path = runtime.folder
         self._erasure = ErasureService(runtime)
+        self._governance = GovernanceService(runtime, governance, preference_verification)
         self._text = TextInterface(self)
 
     def _submit(self, command: c.Command) -> Receipt:
@@ -457,7 +474,8 @@ class MemoryStore(_Writes):
     def recall(self, tenant: str, query: str, k: int = 8, *, valid_at: datetime | None = None,
                known_at: datetime | None = None, max_classification: str | None = None,
                explain: bool = False, channels: Sequence[str] | None = None,
-               receipt: bool = False, caller: str | None = None) -> list[Hit]:
+               receipt: bool = False, caller: str | None = None, explore: bool = False,
+               seed: int | None = None) -> list[Hit]:
         """Blended keyword + semantic recall over eligible facts only (filtered before top-k).
 
         Args:
@@ -467,7 +485,12 @@ class MemoryStore(_Writes):
             explain: fill each hit's score parts.
             channels: ``("keyword",)`` or ``("semantic",)`` to use one channel only.
             receipt: record what was served (ids and a keyed query digest) in the tenant's
-                hash-chained consumption log; ``caller`` names who was served.
+                hash-chained consumption log; ``caller`` names who was served. Every hit
+                then carries the same ``recall_id``, and each served fact enters the
+                utility ledger as neutral in that same commit (``judge`` re-judges it).
+            explore: Thompson-sample the utility part of facts served fewer than 5 times
+                (SPEC §12.2); ``seed`` makes the draw reproducible. The default is
+                deterministic.
         """
         check_tenant(tenant)
         if max_classification is not None:
@@ -479,10 +502,135 @@ class MemoryStore(_Writes):
             rt.catch_up()
             hits = recall_query(rt.recall, tenant, query, k, rt.now(), valid_at_us=v,
                                 known_at_us=k_at, max_classification=max_classification,
-                                explain=explain, channels=channels)
+                                explain=explain, channels=channels, explore_utility=explore,
+                                seed=seed)
             if receipt:
-                audit.record_served(rt, tenant, query, [h.fact for h in hits], caller, v, k_at)
+                recall_id = uuid7_str()
+                audit.record_served(rt, tenant, query, [h.fact for h in hits], caller, v, k_at,
+                                    recall_id=recall_id)
+                hits = [h.model_copy(update={"recall_id": recall_id}) for h in hits]
             return hits
+
+    # governance (SPEC §12.1-12.4) ---------------------------------------------------------
+
+    @property
+    def governance(self) -> GovernanceConfig:
+        """The governance rules' numbers this store was opened with."""
+        return self._governance.config
+
+    def sweep(self, tenant: str) -> list[TierMove]:
+        """One tiering round at the store clock's time (SPEC §12.1).
+
+        Each fact moves at most once (promotion rules tried first): working idle 24 h ->
+        short_term; short_term used 5 times or on 3 days -> medium_term; short_term idle
+        past its volatility TTL -> working; medium_term with importance >= 0.8 ->
+        long_term; medium_term idle 7 days -> short_term. Facts whose freshness is older
+        than their volatility TTL turn ``stale``. Every move and lapse is an event, all
+        committed at once; returns the moves."""
+        self._check_writable()
+        return self._governance.sweep(tenant)
+
+    def sweep_if_due(self, tenant: str) -> list[TierMove]:
+        """:meth:`sweep` when ``GovernanceConfig.sweep_interval_seconds`` has passed since
+        this process last swept ``tenant`` (the MCP server calls it on every request)."""
+        if self._governance.config.sweep_interval_seconds is None:
+            return []
+        self._check_writable()
+        return self._governance.sweep_if_due(tenant)
+
+    def judge(self, tenant: str, recall_id: str, helpful: Sequence[str] = (),
+              misleading: Sequence[str] = ()) -> Receipt:
+        """Re-judge facts served by ``recall_id``: helpful ones become useful (+1.0),
+        misleading ones harmful (-2.0). Judging the same fact of a recall again replaces
+        its judgement. A fact that recall did not serve is ``InvalidInput``; another
+        tenant's recall is ``NotFound``."""
+        self._check_writable()
+        return self._governance.judge(tenant, recall_id, helpful, misleading)
+
+    def utility(self, tenant: str, fact_id: str, *,
+                known_at: datetime | None = None) -> Utility:
+        """The fact's utility ledger: served, useful, harmful, neutral, utility, ROI and
+        q-value (as of ``known_at``, default now)."""
+        return self._governance.utility(tenant, fact_id, known_at)
+
+    def feedback(self, tenant: str, fact_id: str, outcome: str) -> Receipt | None:
+        """Record ``accepted``, ``rejected``, ``undone`` or ``unknown`` for a preference
+        fact. With ``preference_verification`` off (the default) a strict no-op: nothing
+        is appended and None is returned."""
+        if self._governance.preference_verification:
+            self._check_writable()
+        return self._governance.feedback(tenant, fact_id, outcome)
+
+    def preference(self, tenant: str, fact_id: str, *,
+                   known_at: datetime | None = None) -> Posterior | None:
+        """The fact's preference posterior Beta(alpha, beta) (None while the flag is off)."""
+        return self._governance.preference(tenant, fact_id, known_at)
+
+    def preference_drift(self, tenant: str, entity: str,
+                         attribute: str) -> PreferenceDriftDetected | None:
+        """Whether the slot's current preference drifted (last 7 days vs last 90): if so,
+        a ``PreferenceDriftDetected`` audit event is appended and returned. Never
+        supersedes, decays or changes a state (None while the flag is off)."""
+        if self._governance.preference_verification:
+            self._check_writable()
+        return self._governance.preference_drift(tenant, entity, attribute)
+
+    # governance end ------------------------------------------------------------------------
+
+    # notes (SPEC §12.5-12.6) ---------------------------------------------------------------
+
+    @functools.cached_property
+    def _notes(self) -> NotesService:
+        return NotesService(self.runtime)
+
+    def note(self, tenant: str, entity: str, category: str, text: str, *,
+             importance: float = 0.5, agent: str | None = None, shared: bool = False,
+             gate: bool = True) -> Receipt:
+        """Write a free-form note (``note.<category>``, cardinality many) behind its gates.
+
+        Quality (length, category keywords, depth markers) below 0.6 raises
+        ``QualityRejected`` (``.score``, ``.issues``) and appends nothing. Dedup against
+        the visible current notes of the same entity and category: cosine >= 0.95 returns
+        the existing note reinforced (``outcome='duplicate'``), 0.85-0.95 gives it a new
+        version holding both texts (``outcome='merged'``). A new note is linked both ways
+        to every visible current note with cosine >= 0.35 (at most 20 per note, the
+        weakest evicted). ``gate=False`` (imports) skips quality and dedup, never links.
+        The note, its gate decision and its links are one commit.
+
+        ``agent``/``shared``: dedup, links and consolidation only ever see the notes
+        visible to the writer (tenant-wide, shared, its own). The fact reads
+        (``current``, ``recall``, ...) do not filter by agent yet (SPEC §12.7 pending)."""
+        self._check_writable()
+        return self._notes.note(tenant, entity, category, text, importance=importance,
+                                agent=agent, shared=shared, gate=gate)
+
+    def links(self, tenant: str, fact_id: str, *, agent: str | None = None) -> list[Link]:
+        """The note's automatic links visible to ``agent``, strongest first; a note out of
+        the retrievable states (forgotten, archived, masked, purged, ...) is in none."""
+        self.runtime.check_open()
+        return self._notes.links(tenant, fact_id, agent)
+
+    def consolidate(self, tenant: str, *, entity: str | None = None, min_cluster: int = 3,
+                    overlap: float = 0.4, summarise: Callable[[Sequence[str]], str] | None = None,
+                    agent: str | None = None) -> list[Receipt]:
+        """Cluster the current ``note.finding`` notes (keyword Jaccard >= ``overlap``,
+        union-find, clusters of >= ``min_cluster``) and write one ``note.pattern`` per
+        cluster on ``pattern:<cluster id>``, ``derived_from`` its members, with text from
+        ``summarise`` (default: a deterministic extractive summary). A cluster that gained
+        members supersedes its pattern; an unchanged one writes nothing. When a member
+        later leaves present belief or is corrected, its pattern is deprecated and
+        regenerated from the rest in the same commit; a purge of a member crypto-shreds
+        every pattern version that drew on it. Returns the patterns' receipts."""
+        self._check_writable()
+        return self._notes.consolidate(tenant, entity=entity, min_cluster=min_cluster,
+                                       overlap=overlap, summarise=summarise, agent=agent)
+
+    def consolidated_into(self, tenant: str, fact_id: str) -> str | None:
+        """The live pattern the note is a member of (None when it is in none)."""
+        self.runtime.check_open()
+        return self._notes.consolidated_into(tenant, fact_id)
+
+    # notes end -----------------------------------------------------------------------------
 
     @property
     def text(self) -> TextInterface:
@@ -522,7 +670,8 @@ class MemoryStore(_Writes):
         facts forgotten or archived since (``present_state`` says so)."""
         self.runtime.check_open()
         with self.runtime.lock:
-            return audit.replay(self.runtime, known_at, valid_at, progress)
+            return audit.replay(self.runtime, known_at, valid_at, progress,
+                                self._governance.config)
 
     def history(self, tenant: str, fact_id: str) -> list[audit.HistoryEntry]:
         """Every event that touched the fact and its drift chain, oldest first."""
@@ -576,7 +725,8 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
                key_file: str | Path | None = None, schema: str | None = None,
                views_settings: dict[str, str] | None = None,
                embedder: Embedder | None = None, read_only: bool = False,
-               anchor_file: str | Path | None = None) -> MemoryStore:
+               anchor_file: str | Path | None = None, preference_verification: bool = False,
+               governance: GovernanceConfig | None = None) -> MemoryStore:
     """Open (or create) a store.
 
     Args:
@@ -596,6 +746,9 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
             it, a second process opening an embedded store gets ``StoreLocked``.
         anchor_file: after every purge or erase, write a fresh signed anchor there
             (default ``MEMORY_ES_ANCHOR_FILE``; keep it outside the store's folder).
+        preference_verification: turn on ``feedback``/``preference``/``preference_drift``
+            (SPEC §12.4); off, they append nothing and return None.
+        governance: the §12 rules' numbers (default ``GovernanceConfig()``).
     """
     anchor_path = anchor_file or os.environ.get(ANCHOR_ENV) or None
     locks: list[FolderLock] = []
@@ -640,7 +793,8 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
                     ErasureService(runtime).finish_pending()  # before the views see the log
                     keys.reconcile_deletions(runtime)  # a restored key store revives nobody
                 runtime.start()
-                return MemoryStore(runtime)
+                return MemoryStore(runtime, governance=governance,
+                                   preference_verification=preference_verification)
             except BaseException:
                 if runtime is not None:
                     runtime.close()

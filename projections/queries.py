@@ -20,6 +20,7 @@ import duckdb
 import pyarrow as pa
 
 from projections.connection import arrow, records
+from projections.governance import with_tiers_at
 from projections.schema import (
     ELIGIBLE,
     INELIGIBLE_SQL,
@@ -101,18 +102,20 @@ def current(con: duckdb.DuckDBPyConnection, now: int, tenant: str | None,
 def as_of(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, tenant: str | None,
           entity: str | None = None, attribute: str | None = None, *,
           as_records: bool = False) -> Any:
-    """What was believed at transaction time ``known_at`` to hold at valid time ``valid_at``."""
+    """What was believed at transaction time ``known_at`` to hold at valid time ``valid_at``
+    (each fact's ``tier`` as it was then, too)."""
     if tenant is not None and entity is not None and as_records:
-        return _entity_versions(con, tenant, entity, attribute, valid_at, known_at)
+        return with_tiers_at(con, _entity_versions(con, tenant, entity, attribute, valid_at,
+                                                   known_at), known_at)
     params: list[Any] = []
     where = _filters(tenant, entity, attribute, params)
     k, v = _ts(known_at), _ts(valid_at)
-    return _run(con, f"""
+    return with_tiers_at(con, _run(con, f"""
         SELECT {COLUMNS} FROM fact_versions
         WHERE recorded_at <= {k} AND (recorded_until IS NULL OR {k} < recorded_until)
           AND valid_from <= {v} AND (valid_until IS NULL OR {v} < valid_until)
           AND {ELIGIBLE} {where}
-        ORDER BY entity, attribute, valid_from, fact_id""", params, as_records)
+        ORDER BY entity, attribute, valid_from, fact_id""", params, as_records), known_at)
 
 
 def chain(con: duckdb.DuckDBPyConnection, tenant: str, fact_id: str) -> pa.Table:

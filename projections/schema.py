@@ -42,8 +42,10 @@ VERSION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
     ("asserted_by", pa.string(), "VARCHAR NOT NULL"),
     ("volatility", pa.string(), "VARCHAR NOT NULL"),
     ("confidence", pa.float64(), "DOUBLE NOT NULL"),
+    ("importance", pa.float64(), "DOUBLE NOT NULL"),
     ("verified_at", TS, "TIMESTAMPTZ"),
     ("state", pa.string(), "VARCHAR NOT NULL"),
+    ("tier", pa.string(), "VARCHAR NOT NULL"),
     ("present_state", pa.string(), "VARCHAR NOT NULL"),
     ("classification", pa.string(), "VARCHAR NOT NULL"),
     ("chain_id", pa.string(), f"VARCHAR {IDS} NOT NULL"),
@@ -96,6 +98,19 @@ TABLE_DDL = [
     # Point reads (one entity) look rows up through this index instead of a scan.
     "CREATE INDEX IF NOT EXISTS fact_versions_tenant_entity ON fact_versions (tenant_entity)",
     "CREATE TABLE IF NOT EXISTS tracking (name VARCHAR PRIMARY KEY, position BIGINT NOT NULL)",
+    # governance (SPEC §12.1-12.4): append-only, ids and numbers only (projections.governance)
+    "CREATE TABLE IF NOT EXISTS served (tenant VARCHAR NOT NULL, recall_id VARCHAR, "
+    "fact_id VARCHAR NOT NULL, rank INTEGER NOT NULL, served_at TIMESTAMPTZ NOT NULL, "
+    "position BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS judgements (tenant VARCHAR NOT NULL, recall_id VARCHAR NOT NULL, "
+    "fact_id VARCHAR NOT NULL, judgement VARCHAR NOT NULL, judged_at TIMESTAMPTZ NOT NULL, "
+    "position BIGINT NOT NULL, event_id VARCHAR NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS tier_moves (tenant VARCHAR NOT NULL, fact_id VARCHAR NOT NULL, "
+    "from_tier VARCHAR NOT NULL, to_tier VARCHAR NOT NULL, reason VARCHAR, "
+    "moved_at TIMESTAMPTZ NOT NULL, position BIGINT NOT NULL, event_id VARCHAR NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS feedback (tenant VARCHAR NOT NULL, fact_id VARCHAR NOT NULL, "
+    "outcome VARCHAR NOT NULL, recorded_at TIMESTAMPTZ NOT NULL, position BIGINT NOT NULL, "
+    "event_id VARCHAR NOT NULL)",
     "CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, value VARCHAR)",
 ]
 

@@ -40,6 +40,7 @@ from memory_es.domain.events import (
     FactMasked,
     FactUnmasked,
 )
+from projections import governance
 from projections.schema import ARROW_SCHEMA, MASKED_TEXT, TS, tenant_entity
 
 _dumps = json.JSONEncoder(ensure_ascii=False).encode  # == json.dumps(v, ensure_ascii=False)
@@ -48,19 +49,21 @@ ROW_REWRITES: frozenset[type[DomainEvent]] = frozenset(
     {FactMasked, FactUnmasked, EntityPurged, FactChainPurged})
 
 CONTENT = ("tenant", "entity", "mention", "attribute", "value", "text", "supersedes",
-           "derived_from", "source", "asserted_by", "volatility", "confidence",
+           "derived_from", "source", "asserted_by", "volatility", "confidence", "importance",
            "classification", "chain_id", "content_rev", "stream_id")
 """What a version takes from its fact's content (one tuple per content revision)."""
 _MENTION, _VALUE, _TEXT, _SOURCE = (CONTENT.index(c) for c in ("mention", "value", "text",
                                                                  "source"))
 _SELECT_LATEST = (
-    "SELECT fact_id, superseded_by, epoch_us(verified_at) AS verified_at, masked, "
+    "SELECT fact_id, superseded_by, epoch_us(verified_at) AS verified_at, masked, tier, "
     + ", ".join(CONTENT) + " FROM fact_versions WHERE fact_id IN (SELECT fact_id FROM _wanted) "
     "QUALIFY row_number() OVER (PARTITION BY fact_id ORDER BY recorded_at DESC, position DESC) = 1")
 
 Content = tuple[Any, ...]
-Carried = tuple[Content, str | None, int | None, bool]
-"""A fact's latest belief: (content, superseded_by, verified_at, masked)."""
+Carried = tuple[Content, str | None, int | None, bool, str]
+"""A fact's latest belief: (content, superseded_by, verified_at, masked, tier)."""
+NEW_TIER = "working"
+"""Every new fact starts in the working tier (SPEC §12.1)."""
 
 
 def _content(c: dict[str, Any], stream_id: str) -> Content:
@@ -68,7 +71,8 @@ def _content(c: dict[str, Any], stream_id: str) -> Content:
             _dumps(c.get("value")), c.get("text"), list(c.get("supersedes") or ()),
             list(c.get("derived_from") or ()), c.get("source"), c.get("asserted_by", "user"),
             c.get("volatility", "stable"), float(c.get("confidence", 1.0)),
-            c.get("classification", "internal"), c["chain_id"], int(c.get("rev", 0)), stream_id)
+            float(c.get("importance", 0.5)), c.get("classification", "internal"),
+            c["chain_id"], int(c.get("rev", 0)), stream_id)
 
 
 def _masked(content: Content) -> Content:
@@ -82,7 +86,7 @@ class _Rows:
     """The versions of one segment, column by column."""
 
     __slots__ = ("contents", "fact_id", "masked", "position", "recorded_at", "recorded_until",
-                 "state", "superseded_by", "valid_from", "valid_until", "verified_at",
+                 "state", "superseded_by", "tier", "valid_from", "valid_until", "verified_at",
                  "version_id")
 
     def __init__(self) -> None:
@@ -96,6 +100,7 @@ class _Rows:
         self.verified_at: list[int | None] = []
         self.state: list[str] = []
         self.masked: list[bool] = []
+        self.tier: list[str] = []
         self.position: list[int] = []
         self.contents: list[Content] = []
 
@@ -107,7 +112,7 @@ class _Rows:
             valid_until=self.valid_until, recorded_at=self.recorded_at,
             recorded_until=self.recorded_until, superseded_by=self.superseded_by,
             verified_at=self.verified_at, state=self.state, masked=self.masked,
-            position=self.position,
+            tier=self.tier, position=self.position,
             present_state=[final_state[f] for f in self.fact_id],
             tenant_entity=list(map(tenant_entity, columns["tenant"], columns["entity"])))
         return pa.table([pa.array(columns[f.name], f.type) for f in ARROW_SCHEMA],
@@ -121,6 +126,10 @@ class VersionProjector:
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
+        self.ledger_touched: set[str] = set()
+        """Facts whose utility ledger (not their rows) the last batch changed: served or
+        judged. Kept apart from :meth:`apply`'s result, so a follower that mirrors rows
+        re-reads none for a recall receipt (``RecallIndex.refresh_ledgers`` takes these)."""
 
     def apply(self, batch: Sequence[tuple[int, Unsealed]], position: int) -> set[str]:
         """Apply events (with log positions), move tracking to ``position``; returns the ids
@@ -136,25 +145,43 @@ class VersionProjector:
         con.execute("BEGIN TRANSACTION")
         try:
             segment: list[tuple[int, Unsealed, dict[str, Any]]] = []
-            for pos, ev in batch:
-                body = ev.transient_body()
+            records: list[tuple[int, Unsealed, dict[str, Any]]] = []
+            tiers: list[tuple[int, Unsealed, dict[str, Any]]] = []
+            ledgers: set[str] = set()
+            for pos, ev, body in ((p, e, e.transient_body()) for p, e in batch):
                 if body is None:
                     continue
                 kind = EVENT_TYPES.get(ev.topic)
+                if kind in governance.RECORD_EVENTS:  # rows of their own only
+                    records.append((pos, ev, body))
+                    continue
+                if kind in governance.TIER_EVENTS:  # after the version rows before them
+                    touched |= self._apply_changes(segment)
+                    segment = []
+                    tiers.append((pos, ev, body))
+                    continue
+                touched |= governance.apply_tiers(con, tiers)
+                tiers = []
                 if kind in ROW_REWRITES:
                     touched |= self._apply_changes(segment)
                     segment = []
+                    ledgers |= governance.apply_records(con, records)  # a purge drops them
+                    records = []
                     touched |= self._rewrite(kind, body)
                 else:
                     segment.append((pos, ev, body))
             touched |= self._apply_changes(segment)
+            touched |= governance.apply_tiers(con, tiers)
+            ledgers |= governance.apply_records(con, records)
             con.execute(
                 "INSERT INTO tracking VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET "
                 "position = excluded.position", [self.name, position])
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
+            self.ledger_touched = set()
             raise
+        self.ledger_touched = ledgers
         return touched
 
     # row rewrites -------------------------------------------------------------------------
@@ -180,6 +207,7 @@ class VersionProjector:
             con.register("_purged", pa.table({"fact_id": pa.array(ids, pa.string())}))
             con.execute("DELETE FROM fact_versions WHERE fact_id IN (SELECT fact_id FROM _purged)")
             con.unregister("_purged")
+            governance.forget(con, ids)
         return set(ids)
 
     # fact changes -------------------------------------------------------------------------
@@ -193,7 +221,7 @@ class VersionProjector:
         finally:
             self.con.unregister("_wanted")
         return {r["fact_id"]: (tuple(r[c] for c in CONTENT), r["superseded_by"],
-                               r["verified_at"], r["masked"]) for r in rows}
+                               r["verified_at"], r["masked"], r["tier"]) for r in rows}
 
     def _apply_changes(self, batch: Sequence[tuple[int, Unsealed, dict[str, Any]]]) -> set[str]:
         if not batch:
@@ -219,6 +247,7 @@ class VersionProjector:
         add_fact, add_at = rows.fact_id.append, rows.recorded_at.append
         add_by, add_verified = rows.superseded_by.append, rows.verified_at.append
         add_state, add_masked = rows.state.append, rows.masked.append
+        add_tier = rows.tier.append
         add_position, add_content = rows.position.append, rows.contents.append
 
         for pos, ev, body in batch:
@@ -230,15 +259,15 @@ class VersionProjector:
                 if content is not None:
                     cont = _content(content, ev.stream_id)
                     if prev is None:
-                        superseded_by, verified_at, masked = None, None, False
+                        superseded_by, verified_at, masked, tier = None, None, False, NEW_TIER
                     else:
-                        _, superseded_by, verified_at, masked = prev
+                        _, superseded_by, verified_at, masked, tier = prev
                         if masked:
                             cont = _masked(cont)
                 elif prev is None:
                     continue  # the fact's chain was purged
                 else:
-                    cont, superseded_by, verified_at, masked = prev
+                    cont, superseded_by, verified_at, masked, tier = prev
                 state = ch["state"]
                 changed = ch.get("superseded_by")
                 if changed is not None:
@@ -264,10 +293,11 @@ class VersionProjector:
                     add_verified(verified_at)
                     add_state(state)
                     add_masked(masked)
+                    add_tier(tier)
                     add_position(pos)
                     add_content(cont)
                 open_rows[fid] = range(first, len(version_id))
-                latest[fid] = (cont, superseded_by, verified_at, masked)
+                latest[fid] = (cont, superseded_by, verified_at, masked, tier)
                 final_state[fid] = state
 
         self._write(rows.table(final_state) if rows.version_id else None, closes,

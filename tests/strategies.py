@@ -260,3 +260,43 @@ def projection_op_sequences(max_size: int = 20) -> st.SearchStrategy[list[Projec
     """Random write sequences with catch-up points, each starting with an assertion."""
     return st.tuples(asserts, st.lists(projection_operations, min_size=min(3, max_size),
                                        max_size=max_size)).map(lambda t: [t[0], *t[1]])
+
+
+# -- governance (SPEC §12.1-12.4) -------------------------------------------------------------
+
+TIERS = ("working", "short_term", "medium_term", "long_term")
+GOVERNANCE_STATES = ("active", "reinforced", "stale", "conflicted", "deprecated", "archived",
+                     "forgotten")
+HOUR = 3_600 * 1_000_000
+
+
+@st.composite
+def sweep_facts(draw: st.DrawFn) -> dict[str, Any]:
+    """The fields of one :class:`memory_es.domain.governance.SweepFact`, on an hour grid
+    around the thresholds (24 h, 7 d, 30 d) so that rules tie often."""
+    recorded = draw(st.integers(min_value=0, max_value=60 * 24)) * HOUR
+    used = draw(st.one_of(st.none(), st.integers(min_value=0, max_value=60 * 24)))
+    verified = draw(st.one_of(st.none(), st.integers(min_value=0, max_value=60 * 24)))
+    return {
+        "fact_id": f"f-{draw(st.integers(min_value=0, max_value=5))}",
+        "tier": draw(st.sampled_from(TIERS)),
+        "state": draw(st.sampled_from(GOVERNANCE_STATES)),
+        "importance": draw(st.sampled_from([0.0, 0.5, 0.79, 0.8, 1.0])),
+        "volatility": draw(st.sampled_from(["stable", "periodic", "volatile"])),
+        "recorded_at": recorded,
+        "verified_at": None if verified is None else verified * HOUR,
+        "ttl_seconds": draw(st.sampled_from([None, None, 3_600, 86_400 * 2])),
+        "uses": draw(st.integers(min_value=0, max_value=7)),
+        "use_days": draw(st.integers(min_value=0, max_value=4)),
+        "last_used": None if used is None else used * HOUR,
+    }
+
+
+judge_calls = st.lists(
+    st.tuples(st.sampled_from(["r1", "r2", "r3"]), st.sampled_from(["f-1", "f-2"]),
+              st.sampled_from(["useful", "harmful"])),
+    max_size=12)
+"""A sequence of single judgements ``(recall id, fact id, verdict)``."""
+
+outcome_lists = st.lists(st.sampled_from(["accepted", "rejected", "undone", "unknown"]),
+                         max_size=20)

@@ -39,6 +39,7 @@ def _fact_options(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "valid_from": args.valid_from, "valid_until": args.valid_until, "text": args.text,
         "source": args.source, "asserted_by": args.asserted_by, "confidence": args.confidence,
+        "importance": args.importance,
         "volatility": args.volatility, "classification": args.classification,
         "derived_from": args.derived_from or (), "idempotency_key": args.idempotency_key,
     }
@@ -287,10 +288,34 @@ def cmd_chain(store: MemoryStore, args: argparse.Namespace, out: Output) -> None
 
 
 def cmd_recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
-    out.models(store.recall(args.tenant, args.query, args.k, valid_at=args.valid_at,
-                            known_at=args.known_at, explain=args.explain,
-                            receipt=args.receipt, caller=args.caller),
-               render.hits_table)
+    hits = store.recall(args.tenant, args.query, args.k, valid_at=args.valid_at,
+                        known_at=args.known_at, explain=args.explain,
+                        receipt=args.receipt, caller=args.caller)
+    out.models(hits, render.hits_table)
+    if hits and hits[0].recall_id is not None and not out.as_json:
+        out.line(f"recall_id {hits[0].recall_id} (judge TENANT RECALL_ID --helpful ...)")
+
+
+# governance (SPEC §12.1-12.4) -----------------------------------------------------------
+
+def cmd_sweep(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    moves = store.sweep(args.tenant)
+    out.models(moves, lambda ms: render.render_table(
+        ("fact_id", "from", "to", "reason"),
+        [[m.fact_id, m.from_tier, m.to_tier, m.reason] for m in ms]) if ms else "(no moves)")
+
+
+def cmd_judge(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    out.receipt(store.judge(args.tenant, args.recall_id, helpful=args.helpful,
+                            misleading=args.misleading))
+
+
+def cmd_utility(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    u = store.utility(args.tenant, args.fact_id, known_at=args.known_at)
+    out.data(u.model_dump(mode="json"), render.render_table(
+        ("served", "useful", "harmful", "neutral", "utility", "roi", "q_value"),
+        [[u.served, u.useful, u.harmful, u.neutral, f"{u.utility:.2f}", f"{u.roi:.3f}",
+          f"{u.q_value:.3f}"]]))
 
 
 def cmd_recall_texts(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:

@@ -114,6 +114,7 @@ FACT = (
     arg("--source", help="channel: conversation, tool or document id"),
     arg("--asserted-by", default=AssertedBy.USER.value, choices=names(AssertedBy)),
     arg("--confidence", type=float, default=1.0),
+    arg("--importance", type=float, default=0.5, help="0..1 (ranking, long-term tier)"),
     arg("--volatility", choices=names(Volatility)),
     arg("--classification", choices=names(Classification)),
     arg("--derived-from", nargs="+", metavar="FACT_ID"),
@@ -245,6 +246,16 @@ COMMANDS: tuple[Command, ...] = (
             (TENANT, arg("identifier", metavar="IDENTIFIER")), c.cmd_purge_matching),
     Command("served", "consumption receipts: who was given which facts",
             (TENANT, time_arg("--since"), arg("--fact-id")), c.cmd_served),
+    # governance (SPEC §12.1-12.4)
+    Command("sweep", "one tiering round now: move facts between tiers, mark lapsed ones stale",
+            (TENANT,), c.cmd_sweep),
+    Command("judge", "re-judge the facts a recall served (recall --receipt prints its id)", (
+        TENANT, arg("recall_id"),
+        arg("--helpful", nargs="+", default=[], metavar="FACT_ID"),
+        arg("--misleading", nargs="+", default=[], metavar="FACT_ID"),
+    ), c.cmd_judge),
+    Command("utility", "a fact's utility ledger: served, judgements, utility, ROI, q-value",
+            (TENANT, FACT_ID, time_arg("--known-at", help="default now")), c.cmd_utility),
     Command("receipts", "the deletion receipts of the audit log", handler=c.cmd_receipts),
     Command("plot",
             "draw a picture as PNG or SVG: 'plot TENANT ENTITY [--attribute A]' (bitemporal"

@@ -15,8 +15,16 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from memory_es.choices import Cardinality, Classification, State, Volatility, names
+from memory_es.choices import (
+    Cardinality,
+    Classification,
+    FeedbackOutcome,
+    State,
+    Volatility,
+    names,
+)
 from memory_es.domain.control import AttributeDef, NewFact
+from memory_es.domain.governance import PlannedMove, check_importance, check_judgement
 from memory_es.domain.validation import (
     ASSERTED_BY,
     CLASSIFICATIONS,
@@ -35,7 +43,7 @@ from memory_es.ids import stream_of
 
 REASON_LIMIT = 1024
 KEY_LIMIT = 256
-FINGERPRINT_FIELDS = ("fact_id", "attribute", "conflict_id", "winner")
+FINGERPRINT_FIELDS = ("fact_id", "attribute", "conflict_id")
 """What an idempotency key is bound to besides the operation."""
 
 
@@ -86,10 +94,12 @@ class AssertFact(Command):
     mention: str | None = None
     interpretation: dict[str, Any] | None = None
     reason: str | None = None
+    importance: float = 0.5
 
     def __post_init__(self) -> None:
         super().__post_init__()
         check_tenant(self.tenant)
+        object.__setattr__(self, "importance", check_importance(self.importance))
         mention = check_text("mention", self.mention, 512)
         if self.entity is None and not mention:
             raise InvalidInput("give an entity, or entity=None with mention='...'")
@@ -131,7 +141,8 @@ class AssertFact(Command):
             valid_until=self.valid_until, text=self.text, mention=self.mention,
             source=self.source, asserted_by=self.asserted_by, confidence=self.confidence,
             volatility=self.volatility, classification=self.classification,
-            derived_from=self.derived_from, interpretation=self.interpretation)
+            derived_from=self.derived_from, interpretation=self.interpretation,
+            importance=self.importance)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -222,21 +233,11 @@ class Unmask(FactCommand):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ResolveConflict(Command):
-    """Settle an open conflict in favour of ``winner``."""
+class ResolveConflict(FactCommand):
+    """Settle an open conflict in favour of the fact ``fact_id`` (the winner)."""
 
     OP: ClassVar[str] = "resolve_conflict"
     conflict_id: str
-    winner: str
-    reason: str | None = None
-    tenant: str | None = None
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        stream_of(self.winner)
-        check_text("reason", self.reason, REASON_LIMIT)
-        if self.tenant is not None:
-            check_tenant(self.tenant)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -367,3 +368,115 @@ class RecordServed(Command):
     fact_ids: tuple[str, ...]
     version_ids: tuple[str, ...]
     states: tuple[str, ...]
+    recall_id: str | None = None
+    """Set when the served facts enter the utility ledger (judged neutral by this event)."""
+
+
+# governance (SPEC §12.1-12.4) -------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class ApplySweep(Command):
+    """Commit one sweep round: each tier move as a ``TierChanged`` event, each lapsed fact
+    as ``FactBecameStale``. Built by the governance service from its plan."""
+
+    OP: ClassVar[str] = "sweep"
+    tenant: str
+    moves: tuple[PlannedMove, ...] = ()
+    stale: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_tenant(self.tenant)
+        ids = [m.fact_id for m in self.moves]
+        if len(ids) != len(set(ids)):
+            raise InvalidInput("a sweep moves each fact at most once")
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeRecall(Command):
+    """Re-judge the facts one recall served: helpful -> useful, misleading -> harmful."""
+
+    OP: ClassVar[str] = "judge"
+    tenant: str
+    recall_id: str
+    helpful: tuple[str, ...] = ()
+    misleading: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_tenant(self.tenant)
+        if not isinstance(self.recall_id, str) or not self.recall_id.strip():
+            raise InvalidInput("recall_id must be the id a recall with receipt=True returned")
+        check_text("recall_id", self.recall_id, 128)
+        for name in ("helpful", "misleading"):
+            ids = getattr(self, name)
+            if isinstance(ids, str):
+                raise InvalidInput(f"{name} must be a sequence of fact ids")
+            object.__setattr__(self, name, tuple(dict.fromkeys(ids or ())))
+            for fact_id in getattr(self, name):
+                stream_of(fact_id)
+        check_judgement(self.helpful, self.misleading)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordFeedback(FactCommand):
+    """An outcome observed for a preference fact (accepted, rejected, undone, unknown)."""
+
+    OP: ClassVar[str] = "feedback"
+    outcome: str = "unknown"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.tenant is None:
+            raise InvalidInput("feedback names a tenant")
+        check_choice("outcome", self.outcome, names(FeedbackOutcome))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordDrift(FactCommand):
+    """Record that a preference's recent posterior drifted (an audit event only)."""
+
+    OP: ClassVar[str] = "preference_drift"
+    short_mean: float
+    long_mean: float
+    short_outcomes: int
+    long_outcomes: int
+    short_days: int
+    long_days: int
+
+
+# notes (SPEC §12.5-12.6) ------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class WriteNote(Command):
+    """Write a note whose gates were decided (quality, dedup, links): one commit."""
+
+    OP: ClassVar[str] = "note"
+    RETRY: ClassVar[bool] = False
+    """Its dedup and links were decided on a view of the notes: the service decides again."""
+    tenant: str
+    entity: str
+    category: str
+    text: str
+    importance: float = 0.5
+    agent: str | None = None
+    shared: bool = False
+    gated: bool = True
+    score: float | None = None
+    outcome: str = "applied"
+    """``applied`` (a new note), ``duplicate`` or ``merged`` (into ``target``)."""
+    target: str | None = None
+    similarity: float | None = None
+    links: tuple[tuple[str, float], ...] = ()
+    evicted: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_tenant(self.tenant)
+        check_text("agent", self.agent, 128)
+        if self.outcome not in ("applied", "duplicate", "merged"):
+            raise InvalidInput("outcome must be applied, duplicate or merged")
+        if (self.target is None) != (self.outcome == "applied"):
+            raise InvalidInput("a duplicate or merged note names its target, a new one none")
+        for fid, _ in self.links:
+            stream_of(fid)

@@ -69,6 +69,7 @@ class NewFact:
     classification: str | None = None
     derived_from: tuple[str, ...] = ()
     interpretation: dict[str, Any] | None = field(default=None, compare=False)
+    importance: float = 0.5
 
 
 def same_value(a: Any, b: Any) -> bool:
@@ -114,6 +115,7 @@ def _new_fact(
         asserted_by=nf.asserted_by,
         volatility=nf.volatility or attr.volatility,
         confidence=nf.confidence,
+        importance=nf.importance,
         classification=nf.classification or attr.classification,
         derived_from=nf.derived_from,
         supersedes=supersedes,

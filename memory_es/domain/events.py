@@ -32,6 +32,7 @@ class FactContent(Frozen):
     asserted_by: str = "user"
     volatility: str = "stable"
     confidence: float = 1.0
+    importance: float = Field(default=0.5, description="0..1, given by the writer (SPEC §12.1)")
     classification: str = "internal"
     derived_from: tuple[str, ...] = ()
     supersedes: tuple[str, ...] = ()
@@ -201,6 +202,59 @@ class ConsumptionRecorded(DomainEvent):
     fact_ids: tuple[str, ...]
     version_ids: tuple[str, ...]
     states: tuple[str, ...]
+    recall_id: str | None = Field(
+        default=None, description="the recall's id: each served fact is judged neutral for it "
+        "by this event itself (SPEC §12.2), until a RecallJudged re-judges it")
+
+
+class TierChanged(DomainEvent):
+    """A sweep moved one fact between tiers (SPEC §12.1). Ids and tier names only."""
+
+    TOPIC = "memory_es.TierChanged.v1"
+    SCOPE = "none"
+    fact_id: str
+    from_tier: str
+    to_tier: str
+
+
+class FactBecameStale(DomainEvent):
+    """A sweep found the fact's freshness older than its volatility TTL (stays retrievable)."""
+
+    TOPIC = "memory_es.FactBecameStale.v1"
+
+
+class RecallJudged(DomainEvent):
+    """A recall's served facts re-judged (replacing their earlier judgement, SPEC §12.2)."""
+
+    TOPIC = "memory_es.RecallJudged.v1"
+    SCOPE = "none"
+    recall_id: str
+    helpful: tuple[str, ...] = Field(description="fact ids now judged useful")
+    misleading: tuple[str, ...] = Field(description="fact ids now judged harmful")
+
+
+class FeedbackRecorded(DomainEvent):
+    """An outcome observed for a preference fact (SPEC §12.4). Ids and the outcome only."""
+
+    TOPIC = "memory_es.FeedbackRecorded.v1"
+    SCOPE = "none"
+    fact_id: str
+    outcome: str = Field(description="accepted | rejected | undone | unknown")
+
+
+class PreferenceDriftDetected(DomainEvent):
+    """The last 7 days' preference posterior left the last 90 days' (an audit record:
+    nothing is superseded or decayed)."""
+
+    TOPIC = "memory_es.PreferenceDriftDetected.v1"
+    SCOPE = "none"
+    fact_id: str
+    short_mean: float = Field(description="posterior mean over the short window")
+    long_mean: float = Field(description="posterior mean over the long window")
+    short_outcomes: int
+    long_outcomes: int
+    short_days: int
+    long_days: int
 
 
 class EntityForgotten(DomainEvent):
@@ -242,6 +296,38 @@ class WriteAcknowledged(DomainEvent):
         default=None, description="operation and target (never values) the key was used for")
 
 
+# notes (SPEC §12.5-12.6) ------------------------------------------------------------------
+# Gate decisions and links hold ids, names and numbers only: they go, in clear, to the
+# tenant's notes stream (one stream, so two writers racing on a note's links conflict).
+
+
+class NoteRecorded(DomainEvent):
+    """A note passed (or bypassed) its gates: what the gates decided. Ids and numbers only."""
+
+    TOPIC = "memory_es.NoteRecorded.v1"
+    SCOPE = "none"
+    fact_id: str = Field(description="the note written, or the existing one it deduplicated into")
+    category: str
+    outcome: str = Field(description="applied | duplicate | merged")
+    gated: bool = Field(description="False when written with gate=False (imports)")
+    score: float | None = Field(default=None, description="quality score (None when bypassed)")
+    similarity: float | None = Field(
+        default=None, description="cosine similarity to the note it deduplicated into")
+    agent: str | None = Field(default=None, description="the writing agent (None: tenant-wide)")
+    shared: bool = False
+
+
+class NotesLinked(DomainEvent):
+    """A note linked both ways to similar notes; weaker links evicted to make room."""
+
+    TOPIC = "memory_es.NotesLinked.v1"
+    SCOPE = "none"
+    fact_id: str
+    links: tuple[tuple[str, float], ...] = Field(description="(other note, cosine) pairs")
+    evicted: tuple[tuple[str, str], ...] = Field(
+        default=(), description="(note, other) links dropped, both directions")
+
+
 EVENT_TYPES: dict[str, type[DomainEvent]] = {
     cls.TOPIC: cls
     for cls in (
@@ -249,7 +335,9 @@ EVENT_TYPES: dict[str, type[DomainEvent]] = {
         FactReinforced, FactDeprecated, FactStateChanged, DependentLinked, ConflictOpened,
         ConflictResolved, EntityForgotten, AliasRegistered, AttributeDefined, WriteAcknowledged,
         FactMasked, FactUnmasked, EntityPurged, FactChainPurged, DeletionReceiptIssued,
-        ConsumptionRecorded,
+        ConsumptionRecorded, TierChanged, FactBecameStale, RecallJudged, FeedbackRecorded,
+        PreferenceDriftDetected,
+        NoteRecorded, NotesLinked,
     )
 }
 

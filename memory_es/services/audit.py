@@ -20,10 +20,13 @@ from memory_es.clock import from_micros, optional_datetime, to_micros
 from memory_es.crypto.mapper import Unsealed, chain_hash
 from memory_es.domain.commands import RecordServed
 from memory_es.domain.events import EVENT_TYPES
+from memory_es.domain.governance import DEFAULT, GovernanceConfig
 from memory_es.errors import IntegrityViolation, NotFound
 from memory_es.ids import stream_of
 from memory_es.models import Fact
 from memory_es.runtime import Runtime
+from memory_es.services.governance import replay_columns
+from projections import governance as governance_views
 from projections.catchup import Progress
 from projections.connection import arrow, connect
 from projections.schema import DDL
@@ -69,8 +72,10 @@ class ServedRecord(BaseModel):
 
 
 def replay(rt: Runtime, known_at: datetime, valid_at: datetime | None = None,
-           progress: Progress | None = None) -> pa.Table:
-    """Belief at transaction time ``known_at`` rebuilt from the log alone (Arrow table)."""
+           progress: Progress | None = None,
+           governance: GovernanceConfig = DEFAULT) -> pa.Table:
+    """Belief at transaction time ``known_at`` rebuilt from the log alone (Arrow table),
+    with each fact's tier, utility ledger and preference posterior as they stood then."""
     k = to_micros(known_at, "known_at")
     v = None if valid_at is None else to_micros(valid_at, "valid_at")
     log = rt.log
@@ -105,8 +110,9 @@ def replay(rt: Runtime, known_at: datetime, valid_at: datetime | None = None,
         vt = f"make_timestamptz({v}::BIGINT)"
         where += f" AND valid_from <= {vt} AND (valid_until IS NULL OR {vt} < valid_until)"
     try:
-        return arrow(con, f"SELECT * EXCLUDE (stream_id, position) FROM fact_versions "
-                          f"WHERE {where} ORDER BY tenant, entity, attribute, valid_from, fact_id")
+        table = arrow(con, f"SELECT * EXCLUDE (stream_id, position) FROM fact_versions "
+                           f"WHERE {where} ORDER BY tenant, entity, attribute, valid_from, fact_id")
+        return replay_columns(con, table, k, governance)
     finally:
         con.close()
 
@@ -150,6 +156,15 @@ def history(rt: Runtime, tenant: str, fact_id: str) -> list[HistoryEntry]:
             asserted_by=content.get("asserted_by") if content else None,
             source=content.get("source") if content else None,
             reason=body.get("reason"), interpretation=body.get("interpretation")))
+    # tier moves, judgements and feedback live in the tenant's governance stream: read
+    # them through its projection (ids, names and numbers only)
+    rt.catch_up()
+    governed = [HistoryEntry(
+        event_id=g["event_id"], position=g["position"], op=g["op"],
+        recorded_at=from_micros(g["recorded_at"]), fact_ids=g["fact_ids"], state=g["state"],
+        reason=g["reason"]) for g in governance_views.fact_events(rt.views.con, chain)]
+    if governed:
+        entries = sorted([*entries, *governed], key=lambda e: (e.recorded_at, e.position or 0))
     return entries
 
 
@@ -187,15 +202,18 @@ def query_digest(rt: Runtime, tenant: str, query: str) -> str:
 
 
 def record_served(rt: Runtime, tenant: str, query: str, facts: list[Fact],
-                  caller: str | None, valid_at: int | None, known_at: int | None) -> str:
-    """Append a consumption receipt to the tenant's consumption stream (ids only)."""
+                  caller: str | None, valid_at: int | None, known_at: int | None,
+                  recall_id: str | None = None) -> str:
+    """Append a consumption receipt to the tenant's consumption stream (ids only). With
+    ``recall_id`` the same event enters each served fact in the utility ledger as a
+    neutral judgement of that recall (SPEC §12.2): one commit, no second write."""
     receipt = rt.writes.execute(RecordServed(
         tenant=tenant, caller=caller,
         query_digest=query_digest(rt, tenant, query),
         valid_at=valid_at, known_at=known_at,
         fact_ids=tuple(f.fact_id for f in facts),
         version_ids=tuple(f.version_id for f in facts),
-        states=tuple(f.state for f in facts)))
+        states=tuple(f.state for f in facts), recall_id=recall_id))
     return receipt.event_id
 
 

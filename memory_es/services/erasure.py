@@ -25,6 +25,7 @@ from memory_es.errors import ConcurrentWriteError, ConfirmationRequired, Invalid
 from memory_es.ids import stream_of
 from memory_es.models import DeletionReceipt, ErasureReport, Preview, Receipt, StoreCheck
 from memory_es.runtime import REPLICA_TIMEOUT, Runtime
+from memory_es.services.notes import summaries_residue
 from memory_es.services.receipts import ReceiptChain
 from memory_es.write.service import RETRIES
 
@@ -155,6 +156,7 @@ class ErasureService:
             version = rt.side.load(scope.stream_id).version
             t_event = time.perf_counter()
             self._shred(scope.stream_id, version, key_ids, whole)
+            self.finish_pending()  # pattern chains that drew on it (SPEC §12.6)
             rt.side.forget_cached([scope.stream_id])
             t_shred = time.perf_counter()
             rt.catch_up()  # applies the purge, then (unless deferred) rewrites the files
@@ -321,6 +323,7 @@ class ErasureService:
             checked=["key cache", "aggregate cache"],
             residues=cached + ([stream_id] if in_cache else [])))
         checks.append(rt.views.exports_residue(fact_ids, purged_at))
+        checks.append(summaries_residue(rt, fact_ids))  # SPEC §12.6
         checks.append(rt.views.leftovers_residue())
         checks += self._replica_checks(position)
         return ErasureReport(receipt_id=receipt_id, complete=_complete(checks), stores=checks,

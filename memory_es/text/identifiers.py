@@ -45,7 +45,8 @@ IDENTIFIER_LABELS = data_words("identifier_labels.txt")
 """Nouns that say the token after them is an identifier (``account``, ``order``, ``VIN``)."""
 _LABEL_ALT = "|".join(sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True))
 _LABELLED = re.compile(
-    rf"\b(?:{_LABEL_ALT})\b(?:\s+(?:number|no\.?|nr\.?|id|code|#))?\s*[:#]?\s*"
+    rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b"
+    r"(?:\s+(?:number|no\.?|nr\.?|id|code|#))?\s*[:#]?\s*"
     r"(#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9](?-i:\s[A-Z0-9]{2,4}(?![\w\-]))?)",
     re.IGNORECASE)
 
@@ -239,16 +240,34 @@ def _secretish(token: str) -> bool:
 
 
 _GROUPED = re.compile(r"^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+$")
+_VOWELS = frozenset("aeiou")
+
+
+def _random_group(group: str) -> bool:
+    """A group of ten or more letters and digits that no word has the shape of: fewer
+    than one vowel in four letters, or seven consonants in a row (a generated token,
+    ``yqqcxzpqkf``; words such as ``established``, ``lengthwise``, ``catchphrase`` are
+    not)."""
+    if len(group) < 10 or not group.isalnum() or not group.isascii():
+        return False
+    letters = [c for c in group.lower() if c.isalpha()]
+    if not letters:
+        return False
+    vowels = sum(c in _VOWELS for c in letters)
+    return vowels * 4 < len(letters) or bool(re.search(r"[^aeiou\d]{7}", group.lower()))
 
 
 def _code_kind(token: str) -> str | None:
     """Is a bare token an identifier by its form? A key (8+ characters mixing letters
-    with digits and a symbol, mixed case, or 12+ characters), a grouped record code
+    with digits and a symbol, mixed case, or 12+ characters; or groups joined by
+    ``-``/``_`` one of which is a generated token, :func:`_random_group`), a grouped record code
     (letters and at least three digits joined by ``-``/``_``, five or more characters),
     or a long bare number. ``CO2``, ``MP3``, ``4K``, ``COVID-19``, ``12-hour`` are not."""
     core = token.lstrip("#")
     digits = sum(c.isdigit() for c in core)
     letters = sum(c.isalpha() for c in core)
+    if _GROUPED.match(core) and any(_random_group(g) for g in re.split(r"[-_]", core)):
+        return "code"  # a key: a prefix or label joined to a generated token (no digit needed)
     if len(core) < 5 or not digits:
         return None
     if _secretish(core):

@@ -57,6 +57,7 @@ from memory_es.text.matching import (
     query_terms_naming,
     relevance,
     specific,
+    topic_match,
     view,
     view_terms,
 )
@@ -153,6 +154,8 @@ class _Selection:
     entities: dict[str, str] = field(default_factory=dict)
     candidates: list[Match] = field(default_factory=list)
     note: str = ""
+    topics: frozenset[str] = frozenset()
+    """Tier ``topic`` (revise): the topics the query named by name."""
 
 
 class TextInterface:
@@ -418,13 +421,17 @@ class TextInterface:
             if asks_for_whole_entity(query, entities) or names_only(query, entities):
                 return _Selection(mention_matches(entities, query, views), "entity",
                                   whole=True, entities=entities)
-            found = lexical_matches(query, scope, th, ratio=ratio, skip=skip, all_views=views)
+            found = lexical_matches(query, scope, th, ratio=ratio, skip=skip, all_views=views,
+                                    within_entity=True)
             if found:
                 return _Selection(found, "lexical", entities=entities)
             if purpose == "revise":
-                found = self._weak(query, scope, views, skip)
+                found = self._weak(query, scope, views, skip, within_entity=True)
                 if found:
                     return _Selection(found, "semantic", entities=entities)
+                only, topics = topic_match(query, scope, skip)
+                if only is not None:
+                    return _Selection([only], "topic", entities=entities, topics=topics)
             names = ", ".join(sorted(set(entities.values())))
             return _Selection([], "none", entities=entities,
                               candidates=_nearest(query, scope, views, th, skip),
@@ -443,13 +450,13 @@ class TextInterface:
                           note="no match: no fact clears the thresholds")
 
     def _weak(self, query: Query, scope: list[FactView], views: list[FactView],
-              skip: Sequence[str] | set[str]) -> list[Match]:
+              skip: Sequence[str] | set[str], *, within_entity: bool = False) -> list[Match]:
         """Tier 4, for revise: below ``min_coverage`` a fact that shares real content with
         the query (:func:`~memory_es.text.matching.specific`) is still the target when it
         is the clear best: coverage at least ``semantic_floor`` and no other candidate
         reaching half of it."""
         th = self.thresholds
-        pool = [v for v in scope if specific(query, v, skip)]
+        pool = [v for v in scope if specific(query, v, skip, within_entity=within_entity)]
         if not pool:
             return []
         idf = idf_weights(views)
@@ -480,8 +487,14 @@ class TextInterface:
         _check_size("query", old_query, MAX_QUERY)
         _check_size("text", new_text, MAX_TEXT)
         sel = self._select(tenant, old_query, self._candidates(tenant, old_query), "revise")
-        matches = sel.matches
         reading = self.interpreter(new_text)
+        if sel.tier == "topic" and not any(
+                set(c.domains) & sel.topics or view_terms(c.text) & {stem(t) for t in sel.topics}
+                for c in reading.clauses):
+            # the new text is not about the topic the query named: nothing is retired
+            sel = _Selection([], "none", entities=sel.entities, candidates=sel.matches,
+                             note="no match: the new text is not about the topic named")
+        matches = sel.matches
         now = self.store.now()
         plan = _Plan()
         if not matches:

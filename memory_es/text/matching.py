@@ -24,7 +24,9 @@ targeting rules are testable on their own. The tiers, in order:
    if it is the *clear best*: coverage (words or topic domains) at least
    ``semantic_floor`` and no other candidate reaching half of it; otherwise the store's
    ``recall`` ranking (when the store has one) picks among the contenders. A query that
-   names an entity holding a single current fact targets that fact.
+   names an entity holding a single current fact targets that fact. A query that names
+   an entity and then only a topic by the topic's name (``Liam diet``) targets that
+   entity's one fact in the topic (:func:`topic_match`), when the new text is about it.
 
 Release, forget and purge never use tier 4: below the thresholds they do nothing.
 """
@@ -132,12 +134,24 @@ def _negates(form: str) -> bool:
         form in lx.NEGATING_VERBS)
 
 
+def acronyms(text: str) -> frozenset[str]:
+    """Words written as acronyms (2-5 capitals: ``MIT``, ``IT``, ``US``), lower-cased:
+    content even where the lower-case word is a function word (``mit``, ``it``, ``us``).
+    None when the text is written mostly in capitals (there case says nothing)."""
+    caps = re.findall(r"(?<![\w'’])[A-Z]{2,5}(?![\w'’])", text)
+    words = re.findall(r"[^\W\d_]{2,}", text)
+    if not caps or 2 * sum(w.isupper() for w in words) > len(words):
+        return frozenset()
+    return frozenset(c.lower() for c in caps)
+
+
 def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(whole terms, compound parts, topic domains) of a text."""
     whole: set[str] = set()
     parts: set[str] = set()
     domains: set[str] = set()
     cleaned = _cleaned(text)
+    caps = acronyms(text)
     for form in word_forms(cleaned):
         if _negates(form):
             whole.add(NEGATION_TERM)
@@ -149,7 +163,7 @@ def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
                 parts.add(stem(p))
                 domains |= lx.domains_of(p)
             continue
-        if form in lx.STOPWORDS:
+        if form in lx.STOPWORDS and form not in caps:
             continue
         whole.add(_term(form))
         domains |= lx.domains_of(form)
@@ -317,11 +331,13 @@ def analyse_query(text: str) -> Query:
     parts: dict[str, frozenset[str]] = {}
     domains: dict[str, frozenset[str]] = {}
     low_words = word_forms(cleaned)
+    caps = acronyms(text)
     for low in low_words:
-        if _negates(low):
+        if _negates(low) and low not in caps:
             terms.append(NEGATION_TERM)
             continue
-        if low in lx.STOPWORDS or low in lx.TOTALITY or low in lx.INFO_NOUNS:
+        if (low in lx.STOPWORDS and low not in caps) or low in lx.TOTALITY or (
+                low in lx.INFO_NOUNS):
             continue
         term = _term(low)
         if _is_compound(low):
@@ -398,10 +414,12 @@ def named_entities(query: Query, views: Sequence[FactView]) -> dict[str, str]:
         words = surface.lower().split()
         if any(w in used for w in words):
             continue
-        if len(words) == 1 and not capital and words[0] not in ("user", "users", "me", "i"):
+        role = len(words) == 1 and words[0] in lx.ROLE_NOUNS  # "the patient": patient:self
+        if len(words) == 1 and not capital and words[0] not in ("user", "users", "me", "i") and (
+                not role):
             continue
         if (all(w in lx.ROLE_NOUNS or w in lx.INFO_NOUNS for w in words) and not capital
-                and words != ["user"]):
+                and words != ["user"] and not role):
             continue
         hit: set[str] = set()
         for key in keys:
@@ -488,14 +506,20 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
     return got / total if total else 0.0
 
 
-def specific(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
+def specific(query: Query, v: FactView, skip: Iterable[str] = (), *,
+             within_entity: bool = False) -> bool:
     """Does the fact share real content with the query: a query word (not a name of any
     person or entity, not a skipped term) found as a word, a compound part or in the
     attribute, or a record topic (``medical`` record) in the fact's domains? Topic
-    closeness alone, or a name alone, never is."""
+    closeness alone, or a name alone, never is.
+
+    ``within_entity``: the query named the fact's entity (its names are in ``skip``), so
+    another proper name it shares with the fact is what the fact says about that entity
+    (``Bob education Harvard`` ~ ``Bob studied at Harvard``), not a second subject."""
     skip_set = set(skip)
+    names = frozenset() if within_entity else v.name_terms
     for term in query.terms:
-        if term in skip_set or term in v.name_terms or term == NEGATION_TERM:
+        if term in skip_set or term in names or term == NEGATION_TERM:
             continue
         if term in query.record_topics:
             if query.domains.get(term, frozenset()) & v.domains or term in v.terms:
@@ -510,6 +534,32 @@ def specific(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
         matches(q, f) for q in query.identifiers for f in v.identifiers)
 
 
+def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = ()
+                ) -> tuple[Match | None, frozenset[str]]:
+    """Revise only: a query that names an entity and then only a topic, by the topic's own
+    name (``Liam diet``, ``the user's pets``), targets that entity's one current fact in
+    the topic, and returns the topic. Nothing when a query word is not of the topic
+    (the query says more than a topic), when no word is the topic's name, or when the
+    entity has no fact or several facts in it."""
+    skip_set = set(skip)
+    content = [t for t in query.terms if t not in skip_set and t != NEGATION_TERM]
+    if not content or query.identifiers:
+        return None, frozenset()
+    shared: set[str] | None = None
+    for term in content:
+        doms = query.domains.get(term, frozenset())
+        shared = set(doms) if shared is None else shared & doms
+    named = frozenset(d for d in shared or () if any(
+        t == stem(d) or (len(d) >= 3 and t.startswith(stem(d))) for t in content))
+    if not named:
+        return None, frozenset()
+    hits = [v for v in scope if v.domains & named]
+    if len(hits) != 1:
+        return None, frozenset()
+    topics = ", ".join(sorted(hits[0].domains & named))
+    return Match(hits[0].fact, "semantic", 0.5, f"the entity's only fact in {topics}"), named
+
+
 def _derived(term: str, terms: frozenset[str]) -> bool:
     """A derivation of one of the words (``preference`` / ``prefers``): one stem starts
     with the other, which has at least five letters."""
@@ -521,11 +571,12 @@ def _derived(term: str, terms: frozenset[str]) -> bool:
 
 def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
                     ratio: float, skip: Iterable[str] = (),
-                    all_views: Sequence[FactView] | None = None) -> list[Match]:
+                    all_views: Sequence[FactView] | None = None,
+                    within_entity: bool = False) -> list[Match]:
     """Tier 3: facts whose coverage clears ``min_coverage`` and ``ratio`` x the best, and
     that share real content with the query (:func:`specific`)."""
     skip = tuple(skip)
-    views = [v for v in views if specific(query, v, skip)]
+    views = [v for v in views if specific(query, v, skip, within_entity=within_entity)]
     if not views:
         return []
     idf = idf_weights(all_views or views)

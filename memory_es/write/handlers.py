@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from memory_es.choices import Outcome
 from memory_es.domain import commands as c
-from memory_es.domain import control
+from memory_es.domain import control, governance
 from memory_es.domain.entity import EntityState
 from memory_es.domain.events import (
     AttributeDefined,
@@ -24,12 +24,19 @@ from memory_es.domain.events import (
     FactChainPurged,
     FactReinforced,
     FactStateChanged,
+    FeedbackRecorded,
+    NoteRecorded,
+    NotesLinked,
+    PreferenceDriftDetected,
+    RecallJudged,
+    TierChanged,
 )
 from memory_es.domain.lifecycle import TERMINAL_STATES
-from memory_es.errors import InvalidInput, NotFound
+from memory_es.errors import ConflictError, InvalidInput, NotFound
 from memory_es.ids import fact_id as make_fact_id
 from memory_es.ids import stream_of, uuid7_str
 from memory_es.models import Receipt
+from memory_es.write import patterns
 from memory_es.write.side import WriteSide
 from memory_es.write.unit import UnitOfWork
 
@@ -79,6 +86,7 @@ def cascade(uow: UnitOfWork, st: EntityState, events: list[DomainEvent]) -> list
         if deprecations:
             touched.append(dependent)
             work.extend(control.changed_premises(deprecations, dst))
+    patterns.regenerate(uow, touched)  # SPEC §12.6: a deprecated pattern is rewritten
     return touched
 
 
@@ -183,8 +191,8 @@ def unmask(side: WriteSide, uow: UnitOfWork, cmd: c.Unmask) -> Receipt:
 
 @handles(c.ResolveConflict)
 def resolve_conflict(side: WriteSide, uow: UnitOfWork, cmd: c.ResolveConflict) -> Receipt:
-    return _on_fact(uow, cmd.OP, cmd.winner, cmd.tenant, lambda st: control.decide_resolve(
-        st, cmd.conflict_id, cmd.winner, cmd.reason))
+    return _on_fact(uow, cmd.OP, cmd.fact_id, cmd.tenant, lambda st: control.decide_resolve(
+        st, cmd.conflict_id, cmd.fact_id, cmd.reason))
 
 
 # entities ---------------------------------------------------------------------------------
@@ -246,9 +254,13 @@ def purge(side: WriteSide, uow: UnitOfWork, cmd: c.PurgeScope) -> Receipt:
         FactChainPurged(tenant=cmd.tenant, chain_id=cmd.chain_id, fact_ids=cmd.fact_ids,
                         key_ids=cmd.key_ids, motive=cmd.motive))
     first = uow.emit(st, event)
+    shred = [d for d in cmd.derived if patterns.is_pattern(uow.state(stream_of(d)).get(d))]
     for dependent in cmd.derived:
+        if dependent in shred:
+            continue
         dst = uow.state(stream_of(dependent))
         uow.emit_all(dst, control.decide_deprecate(dst, dependent, "purged premise"))
+    patterns.shred_and_regenerate(side, uow, cmd.tenant, shred, cmd.motive)  # SPEC §12.6
     # The keys are destroyed after the commit; a crash in between is finished on open.
     side.keys.mark_pending(cmd.stream_id, st.version, list(cmd.key_ids), cmd.chain_id is None)
     return uow.receipt(cmd.op, cmd.tenant, first, list(cmd.fact_ids))
@@ -267,5 +279,119 @@ def record_served(side: WriteSide, uow: UnitOfWork, cmd: c.RecordServed) -> Rece
     idx = uow.emit(st, ConsumptionRecorded(
         tenant=cmd.tenant, caller=cmd.caller, query_digest=cmd.query_digest,
         valid_at=cmd.valid_at, known_at=cmd.known_at, fact_ids=cmd.fact_ids,
-        version_ids=cmd.version_ids, states=cmd.states))
+        version_ids=cmd.version_ids, states=cmd.states, recall_id=cmd.recall_id))
     return uow.receipt(cmd.OP, cmd.tenant, idx, [])
+
+
+# governance (SPEC §12.1-12.4) -------------------------------------------------------------
+# Tier moves, judgements, feedback and drift records hold ids, names and numbers only: they
+# go, in clear, to the tenant's governance stream (one stream, so two sweeps racing on it
+# conflict instead of both moving a fact). Staleness is a lifecycle change of the fact
+# itself and goes to the fact's own stream, guarded by its aggregate.
+
+@handles(c.ApplySweep)
+def sweep(side: WriteSide, uow: UnitOfWork, cmd: c.ApplySweep) -> Receipt:
+    gst = uow.state(side.system_stream("governance", cmd.tenant))
+    first: int | None = None
+    touched: list[str] = []
+    for move in cmd.moves:  # built from the validated plan: no second validation per move
+        idx = uow.emit(gst, TierChanged.model_construct(
+            tenant=cmd.tenant, fact_id=move.fact_id, from_tier=move.from_tier,
+            to_tier=move.to_tier, reason=move.reason))
+        first = idx if first is None else first
+        touched.append(move.fact_id)
+    for fact_id, reason in cmd.stale:
+        st = uow.state(stream_of(fact_id))
+        indexes = uow.emit_all(st, governance.decide_stale(st, fact_id, cmd.tenant, reason))
+        if indexes:
+            first = indexes[0] if first is None else first
+            touched.append(fact_id)
+    if first is None:
+        raise InvalidInput("nothing to sweep")
+    return uow.receipt(cmd.OP, cmd.tenant, first, list(dict.fromkeys(touched)))
+
+
+@handles(c.JudgeRecall)
+def judge(side: WriteSide, uow: UnitOfWork, cmd: c.JudgeRecall) -> Receipt:
+    gst = uow.state(side.system_stream("governance", cmd.tenant))
+    idx = uow.emit(gst, RecallJudged(tenant=cmd.tenant, recall_id=cmd.recall_id,
+                                     helpful=cmd.helpful, misleading=cmd.misleading))
+    return uow.receipt(cmd.OP, cmd.tenant, idx, [*cmd.helpful, *cmd.misleading])
+
+
+def _tenant_fact(uow: UnitOfWork, fact_id: str, tenant: str | None) -> str:
+    fact = uow.state(stream_of(fact_id)).get(fact_id)
+    if fact is None or tenant is None or fact.content.get("tenant") != tenant:
+        raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
+    return tenant
+
+
+@handles(c.RecordFeedback)
+def feedback(side: WriteSide, uow: UnitOfWork, cmd: c.RecordFeedback) -> Receipt:
+    tenant = _tenant_fact(uow, cmd.fact_id, cmd.tenant)
+    gst = uow.state(side.system_stream("governance", tenant))
+    idx = uow.emit(gst, FeedbackRecorded(tenant=tenant, fact_id=cmd.fact_id,
+                                         outcome=cmd.outcome, reason=cmd.reason))
+    return uow.receipt(cmd.OP, tenant, idx, [cmd.fact_id])
+
+
+@handles(c.RecordDrift)
+def preference_drift(side: WriteSide, uow: UnitOfWork, cmd: c.RecordDrift) -> Receipt:
+    tenant = _tenant_fact(uow, cmd.fact_id, cmd.tenant)
+    gst = uow.state(side.system_stream("governance", tenant))
+    idx = uow.emit(gst, PreferenceDriftDetected(
+        tenant=tenant, fact_id=cmd.fact_id, short_mean=cmd.short_mean,
+        long_mean=cmd.long_mean, short_outcomes=cmd.short_outcomes,
+        long_outcomes=cmd.long_outcomes, short_days=cmd.short_days,
+        long_days=cmd.long_days, reason=cmd.reason))
+    return uow.receipt(cmd.OP, tenant, idx, [cmd.fact_id])
+
+
+# notes (SPEC §12.5-12.6) ------------------------------------------------------------------
+# A note is a fact (``note.<category>``, cardinality many) written through the fact
+# handlers; its gate decision and its links go, in clear (ids and numbers), to the tenant's
+# notes stream in the same unit, so one commit holds the note and its links.
+
+@handles(c.WriteNote)
+def note(side: WriteSide, uow: UnitOfWork, cmd: c.WriteNote) -> Receipt:
+    attribute = f"note.{cmd.category}"
+    mark = len(uow.receipts)
+    first: int | None = None
+    if uow.attribute(cmd.tenant, attribute).cardinality != "many":
+        define_attribute(side, uow, c.DefineAttribute(
+            tenant=cmd.tenant, attribute=attribute, cardinality="many"))
+        first = mark_first(uow, mark)
+    if cmd.outcome == "applied":  # always a new fact: the gates did the dedup, per writer
+        written = patterns.new_note(side, uow, cmd.tenant, cmd.entity, attribute, cmd.text,
+                                    cmd.importance)
+    else:
+        target = uow.state(stream_of(str(cmd.target))).get(str(cmd.target))
+        if target is None or not target.retrievable or target.masked:
+            raise ConflictError("the note it matched changed meanwhile; write it again")
+        if cmd.outcome == "duplicate":
+            written = assert_fact(side, uow, c.AssertFact(
+                tenant=cmd.tenant, entity=cmd.entity, attribute=attribute,
+                value=target.content["value"], text=target.content["text"],
+                importance=cmd.importance, source="note"))
+        else:
+            written = correct(side, uow, c.Correct(
+                fact_id=str(cmd.target), tenant=cmd.tenant,
+                value=cmd.text, text=cmd.text, reason="note merged (dedup 0.85-0.95)"))
+    first = mark_first(uow, mark) if first is None else first
+    fact_id = str(cmd.target) if cmd.target is not None else str(written.fact_id)
+    del uow.receipts[mark:]
+    nst = uow.state(side.system_stream("notes", cmd.tenant))
+    uow.emit(nst, NoteRecorded(
+        tenant=cmd.tenant, fact_id=fact_id, category=cmd.category, outcome=cmd.outcome,
+        gated=cmd.gated, score=cmd.score, similarity=cmd.similarity, agent=cmd.agent,
+        shared=cmd.shared))
+    if cmd.links or cmd.evicted:
+        uow.emit(nst, NotesLinked(tenant=cmd.tenant, fact_id=fact_id, links=cmd.links,
+                                  evicted=cmd.evicted))
+    return uow.receipt(cmd.OP, cmd.tenant, first, [fact_id, *written.fact_ids[1:]],
+                       outcome=cmd.outcome)
+
+
+def mark_first(uow: UnitOfWork, mark: int) -> int:
+    """Index of the first event staged by the receipts after ``mark``."""
+    return uow.receipts[mark][1]

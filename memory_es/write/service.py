@@ -85,7 +85,7 @@ class Staging:
 
 
 def _fact_of(command: Command) -> str:
-    fact_id = getattr(command, "fact_id", None) or getattr(command, "winner", None)
+    fact_id = getattr(command, "fact_id", None)
     if not isinstance(fact_id, str):
         raise TypeError(f"{type(command).__name__} names neither a tenant nor a fact")
     return fact_id

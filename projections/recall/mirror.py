@@ -28,7 +28,8 @@ MERGE_TABLES = 64
 """Row tables kept before the mirror merges them into one (each sync adds one)."""
 
 _META_COLUMNS = ["fact_id", "tenant", "entity", "mention", "attribute", "text",
-                 "classification", "confidence", "asserted_by", "volatility", "state",
+                 "classification", "confidence", "importance", "asserted_by", "volatility",
+                 "state",
                  "_vf", "_vu", "_ra", "_va"]
 _OPEN = np.iinfo(np.int64).max
 

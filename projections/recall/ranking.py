@@ -7,11 +7,16 @@ part          weight  definition
 ============  ======  =============================================================
 keyword       0.15    BM25 (statistics over the candidate set) / best BM25 of query
 semantic      0.40    cosine of query and fact embeddings, clipped at 0
-utility       0.15    confidence * state factor (reinforced 1.0, active 0.9, stale 0.5)
-importance    0.15    provenance (user 1.0, third party 0.7, inference 0.4) *
-                      volatility (stable 1.0, periodic 0.8, volatile 0.6)
-recency       0.15    0.5 ** (age / 30 days), age since the version was recorded or
-                      last verified
+utility       0.15    the fact's q-value (SPEC §12.2: 0.5, then the EWMA of its
+                      judgements); with ``explore=True`` a Thompson sample for facts
+                      served fewer than 5 times
+importance    0.15    (0.5 + 0.5 * written importance) * confidence * state factor
+                      (reinforced 1.0, active 0.9, stale 0.5) * provenance (user 1.0,
+                      third party 0.7, inference 0.4) * volatility (stable 1.0,
+                      periodic 0.8, volatile 0.6)
+recency       0.15    the forgetting curve (SPEC §12.3) of the days idle since the last
+                      use, record or verification: 1 for 30 days, then x0.98 a day,
+                      beyond 90 days x0.95 a day, never below 0.1
 ============  ======  =============================================================
 
 Each channel contributes its best :func:`pool_size` candidates to a pool that
@@ -28,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memory_es.domain.governance import DAY_US, DEFAULT, GovernanceConfig, explore_beta
 from memory_es.domain.validation import CLASSIFICATION_RANK, CLASSIFICATIONS
 from memory_es.errors import InvalidInput
 
@@ -60,19 +66,45 @@ def pool_size(k: int) -> int:
 
 
 def utility(confidence: float, state: str) -> float:
-    """The ``utility`` part: confidence weighed by lifecycle state."""
+    """Confidence weighed by lifecycle state (a factor of the ``importance`` part)."""
     return float(confidence) * STATE_UTILITY.get(state, 0.9)
 
 
-def importance(asserted_by: str, volatility: str) -> float:
-    """The ``importance`` part: provenance times volatility."""
-    return ASSERTED_IMPORTANCE.get(asserted_by, 0.7) * VOLATILITY_IMPORTANCE.get(volatility, 0.8)
+def importance(asserted_by: str, volatility: str, confidence: float = 1.0,
+               state: str = "active", weight: float = 0.5) -> float:
+    """The ``importance`` part: written importance, confidence and state, provenance and
+    volatility (each in [0, 1], so their product is)."""
+    return ((0.5 + 0.5 * float(weight)) * utility(confidence, state)
+            * ASSERTED_IMPORTANCE.get(asserted_by, 0.7)
+            * VOLATILITY_IMPORTANCE.get(volatility, 0.8))
 
 
-def recency(anchor_us: np.ndarray, now_us: int) -> np.ndarray:
-    """The ``recency`` part: half-life decay of the time since each anchor."""
-    age = np.maximum(0, now_us - anchor_us).astype(np.float64)
-    out: np.ndarray = np.power(0.5, age / RECENCY_HALF_LIFE_US).astype(np.float32)
+def recency(anchor_us: np.ndarray, now_us: int,
+            config: GovernanceConfig = DEFAULT) -> np.ndarray:
+    """The ``recency`` part: the forgetting curve of the days since each anchor (the same
+    function as :func:`memory_es.domain.governance.forgetting`, over arrays)."""
+    idle = np.maximum(0, now_us - anchor_us).astype(np.float64) / DAY_US
+    slow = np.clip(np.minimum(idle, config.curve_fast_after_days) - config.curve_grace_days,
+                   0.0, None)
+    fast = np.clip(idle - max(config.curve_fast_after_days, config.curve_grace_days), 0.0, None)
+    weight = np.power(config.curve_slow, slow) * np.power(config.curve_fast, fast)
+    out: np.ndarray = np.clip(weight, config.curve_floor, 1.0).astype(np.float32)
+    return out
+
+
+def explore(q: np.ndarray, served: np.ndarray, useful: np.ndarray, seed: int | None,
+            config: GovernanceConfig = DEFAULT) -> np.ndarray:
+    """The ``utility`` part with ``explore=True``: facts served fewer than
+    ``config.explore_below`` times get a Thompson sample from Beta(useful + 1,
+    served - useful + 1) instead of their q-value (seeded: the same seed, the same draw)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InvalidInput("seed must be a non-negative integer (or None)")
+    out = q.astype(np.float32).copy()
+    young = np.flatnonzero(served < config.explore_below)
+    if young.size:
+        rng = np.random.default_rng(seed)
+        a, b = zip(*(explore_beta(int(useful[i]), int(served[i])) for i in young), strict=True)
+        out[young] = rng.beta(np.asarray(a), np.asarray(b)).astype(np.float32)
     return out
 
 
@@ -171,7 +203,7 @@ class Ranked:
 def blend(pool: np.ndarray, fact_ids: Sequence[str], k: int, *,
           keyword: tuple[np.ndarray, np.ndarray], similarity: np.ndarray,
           utility: np.ndarray, importance: np.ndarray, anchor_us: np.ndarray, now_us: int,
-          channels: Sequence[str] = CHANNELS) -> Ranked:
+          channels: Sequence[str] = CHANNELS, config: GovernanceConfig = DEFAULT) -> Ranked:
     """Score a pool and keep its best ``k`` relevant members.
 
     Args:
@@ -181,18 +213,19 @@ def blend(pool: np.ndarray, fact_ids: Sequence[str], k: int, *,
         keyword: ``(labels, scores)`` of the keyword channel's matches (any labels;
             members without a match get 0).
         similarity: each member's cosine to the query.
-        utility: each member's :func:`utility`.
+        utility: each member's q-value (or its :func:`explore` sample).
         importance: each member's :func:`importance`.
-        anchor_us: each member's record (or last verification) time.
+        anchor_us: each member's last use, record or verification time.
         now_us: the time recency is judged at.
         channels: the channels in use; the others' parts are 0.
+        config: the forgetting curve's numbers.
     """
     parts = {
         "keyword": keyword_part(*keyword, pool),
         "semantic": np.clip(similarity, 0.0, 1.0).astype(np.float32),
         "utility": utility,
         "importance": importance,
-        "recency": recency(anchor_us, now_us),
+        "recency": recency(anchor_us, now_us, config),
     }
     for channel in CHANNELS:
         if channel not in channels:

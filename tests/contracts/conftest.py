@@ -68,16 +68,18 @@ class Backend:
         return self.root / ("mem" if self.name == "sqlite" else "views")
 
     def open(self, clock: ClockFn | None = None, *, views: Path | None = None,
-             views_settings: dict[str, str] | None = None) -> memory_es.MemoryStore:
+             views_settings: dict[str, str] | None = None,
+             **options: Any) -> memory_es.MemoryStore:
         """Open (or reopen) the store; ``views`` gives a PostgreSQL reader its own replica,
-        ``views_settings`` are DuckDB settings (forensic tests force no compression)."""
+        ``views_settings`` are DuckDB settings (forensic tests force no compression);
+        ``options`` go to ``memory_es.open`` as they are (``governance=``, ...)."""
         if self.name == "sqlite":
             store = memory_es.open(self.folder, clock=clock, key_file=self.key_file,
-                                   views_settings=views_settings)
+                                   views_settings=views_settings, **options)
         else:
             store = memory_es.open(dsn=PG_DSN, views=views or self.folder, schema=self.schema,
                                    clock=clock, key_file=self.key_file,
-                                   views_settings=views_settings)
+                                   views_settings=views_settings, **options)
         self._stores.append(store)
         return store
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from memory_es.domain.validation import is_canonical_entity
-from memory_es.text.identifiers import Identifier, find_identifiers, matches
+from memory_es.text.identifiers import IDENTIFIER_LABELS, Identifier, find_identifiers, matches
 from memory_es.text.normalize import (
     ascii_fold,
     deobfuscate,
@@ -142,8 +142,10 @@ def test_identifier_entities_are_canonical_and_hide_secrets() -> None:
 @given(st.from_regex(r"[A-Z]{2,4}-[0-9]{2,5}", fullmatch=True),
        st.sampled_from(["-", ".", ""]))
 def test_code_canonical_form_ignores_case_and_separators(code: str, sep: str) -> None:
-    """However a code's groups are separated or cased, it keeps one canonical form."""
+    """However a code's groups are separated or cased, it keeps one canonical form (except
+    where the letters are themselves a label word: "no.000" is "number 000")."""
     letters, digits = code.split("-")
+    assume(letters.lower() not in IDENTIFIER_LABELS)
     variant = f"{letters.lower()}{sep}{digits}"
     assert one(f"ref {code} open").canonical == one(f"ref {variant} open").canonical
 

@@ -223,3 +223,60 @@ def test_relative_time_sets_valid_from(text: TextInterface) -> None:
     age = text.store.now() - f.valid_from
     assert 25 <= age.days <= 35, age
     assert r.fact_id == f.fact_id
+
+
+@pytest.mark.parametrize("text", ["API key sk-yqqcxzpqkf-secret", "token rk_live-pqzxwvbnmt"])
+def test_a_generated_token_joined_to_a_prefix_is_a_key_without_digits(text: str) -> None:
+    """Shape, not a prefix list: a group of 10+ characters that no word has the shape of."""
+    assert [i.kind for i in find_identifiers(text)] == ["code"]
+
+
+@pytest.mark.parametrize("text", ["a well-established pre-registration co-ordinator",
+                                  "a lengthwise-cut catchphrase-driven plan",
+                                  "self-determination and counter-revolutionary ideas"])
+def test_hyphenated_long_words_are_not_keys(text: str) -> None:
+    assert find_identifiers(text) == ()
+
+
+def test_an_acronym_is_content_even_when_its_letters_spell_a_function_word(
+        text: TextInterface) -> None:
+    """``MIT`` is not the German ``mit``: revising by it finds the fact that names it."""
+    text.remember(T, "Bob earned a PhD from MIT in 2020.")
+    text.remember(T, "Bob's favourite colour is blue.")
+    r = text.revise(T, "Bob education MIT", "Bob started a postdoc at Stanford in 2021.")
+    assert [t.text for t in r.targets] == ["Bob earned a PhD from MIT in 2020"]
+
+
+def test_a_proper_name_the_named_entity_holds_is_content(text: TextInterface) -> None:
+    """Within the named entity's facts, another name is what the fact says (the value)."""
+    text.remember(T, "Eve lived in Paris during 2017.")
+    text.remember(T, "Eve is allergic to peanuts.")
+    r = text.revise(T, "Eve residence Paris", "Eve moved to Barcelona in 2019.")
+    assert [t.text for t in r.targets] == ["Eve lived in Paris during 2017"]
+    assert "Eve lived in Paris during 2017" not in current(text)
+
+
+def test_a_name_mentioned_by_another_entity_is_still_not_content(text: TextInterface) -> None:
+    """No entity named: a person a fact mentions is not what the query is about."""
+    text.remember(T, "Anna's brother is called Tom.")
+    r = text.release(T, "Tom's allergy")
+    assert r.count == 0 and current(text) == ["Anna's brother is called Tom"]
+
+
+def test_a_query_naming_only_a_topic_revises_the_entity_s_one_fact_in_it(
+        text: TextInterface) -> None:
+    text.remember(T, "Liam is gluten-free and follows that strictly.")
+    r = text.revise(T, "Liam diet", "Liam now eats vegan food.")
+    assert [t.text for t in r.targets] == ["Liam is gluten-free"]
+
+
+def test_a_topic_with_two_facts_or_an_unrelated_new_text_retires_nothing(
+        text: TextInterface) -> None:
+    text.remember(T, "Mara likes spicy chicken.")
+    text.remember(T, "Mara avoids pork.")
+    r = text.revise(T, "Mara diet", "Mara now eats vegan food.")
+    assert r.note != "targeted by topic"
+    assert {"Mara likes spicy chicken", "Mara avoids pork"} <= set(current(text))
+    text.remember(T, "Noor loves oat milk lattes.")
+    r = text.revise(T, "Noor drink", "Noor moved to Lisbon.")
+    assert "Noor loves oat milk lattes" in current(text)
