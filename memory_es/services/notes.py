@@ -232,8 +232,11 @@ class NotesService:
                 dedup = rules.decide_dedup(same)
             plan = rules.LinkPlan((), ())
             if dedup.outcome == "new":
+                # a note under the cap needs no eviction: its live links are not read
                 existing = {fid: self._live_links(tenant, book, fid, None)
-                            for fid, _ in near}
+                            if len(book.links.get(fid, {})) >= rules.MAX_LINKS
+                            else book.links.get(fid, {})
+                            for fid, sim in near if sim >= rules.LINK_AT}
                 plan = rules.plan_links(near, existing)
             merged = text
             if dedup.outcome == "merged" and dedup.target is not None:
