@@ -1,7 +1,8 @@
-"""HTML renderings of the models, for notebooks (``_repr_html_``) and the audit report.
+"""HTML building blocks for the models' notebook renderings (``_repr_html_``) and the audit
+report.
 
 Plain escaped tables with no scripts and no external resources, so they are safe to
-embed anywhere. Kept out of :mod:`memory_es.models` so the models stay plain data.
+embed anywhere. They know no model: the models use them, not the other way round.
 """
 
 from __future__ import annotations
@@ -10,10 +11,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import escape
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from memory_es.models import ErasureReport, Fact, Preview
+from typing import Any
 
 
 def cell(value: Any) -> str:
@@ -42,33 +40,3 @@ def table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[Any]]) -
                    for row in rows)
     return (f"<table class='memory-es'><caption>{escape(caption)}</caption>"
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
-
-
-def fact(f: Fact) -> str:
-    """A fact's fields, the masked placeholder instead of masked content."""
-    return fields(f"Fact {f.fact_id}", [
-        ("entity", f.entity if f.entity is not None else f"?{f.mention}"),
-        ("attribute", f.attribute), ("value", "[masked]" if f.masked else f.value),
-        ("valid from", f.valid_from), ("valid until", f.valid_until),
-        ("recorded at", f.recorded_at), ("recorded until", f.recorded_until),
-        ("state", f.state), ("asserted by", f.asserted_by), ("source", f.source),
-        ("confidence", f.confidence), ("classification", f.classification),
-        ("supersedes", f.supersedes), ("superseded by", f.superseded_by),
-        ("derived from", f.derived_from)])
-
-
-def erasure(report: ErasureReport) -> str:
-    """The verdict, then one row per store checked with its residues and pending steps."""
-    verdict = "complete" if report.complete else "NOT complete"
-    return table(f"Erasure {verdict} (receipt {report.receipt_id or '-'})",
-                 ("store", "result", "method", "residues", "pending"),
-                 [(c.name, c.result, c.method, c.residues, c.pending) for c in report.stores])
-
-
-def preview(p: Preview) -> str:
-    """Every item a destructive operation would touch, and its confirmation token."""
-    risk = "high risk" if p.high_risk else "not high risk"
-    return fields(f"Preview of {p.op} in {p.tenant} ({risk})", [
-        ("token", p.token), ("facts", p.facts), ("derived", p.derived), ("stores", p.stores),
-        ("caches", p.caches), ("exports", p.exports), ("irreversible", p.irreversible),
-        ("reasons", p.reasons)])

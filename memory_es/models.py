@@ -66,8 +66,18 @@ class Fact(_Model):
                       "long_term (SPEC §12.1; moved by sweep)")
 
     def _repr_html_(self) -> str:
-        """An HTML table of the fact, so a notebook cell shows it readably."""
-        return _html.fact(self)
+        """An HTML table of the fact (the placeholder for masked content), so a notebook
+        cell shows it readably."""
+        f = self
+        return _html.fields(f"Fact {f.fact_id}", [
+            ("entity", f.entity if f.entity is not None else f"?{f.mention}"),
+            ("attribute", f.attribute), ("value", "[masked]" if f.masked else f.value),
+            ("valid from", f.valid_from), ("valid until", f.valid_until),
+            ("recorded at", f.recorded_at), ("recorded until", f.recorded_until),
+            ("state", f.state), ("asserted by", f.asserted_by), ("source", f.source),
+            ("confidence", f.confidence), ("classification", f.classification),
+            ("supersedes", f.supersedes), ("superseded by", f.superseded_by),
+            ("derived from", f.derived_from)])
 
 
 class Hit(_Model):
@@ -101,8 +111,13 @@ class ErasureReport(_Model):
     checked_at: datetime
 
     def _repr_html_(self) -> str:
-        """The residue report as HTML: the verdict, then one row per store checked."""
-        return _html.erasure(self)
+        """The residue report as HTML: the verdict, then one row per store checked with its
+        residues and pending steps."""
+        verdict = "complete" if self.complete else "NOT complete"
+        return _html.table(f"Erasure {verdict} (receipt {self.receipt_id or '-'})",
+                           ("store", "result", "method", "residues", "pending"),
+                           [(c.name, c.result, c.method, c.residues, c.pending)
+                            for c in self.stores])
 
 
 class DeletionReceipt(Receipt):
@@ -148,7 +163,12 @@ class Preview(_Model):
 
     def _repr_html_(self) -> str:
         """The preview as HTML: every affected item listed, with the confirmation token."""
-        return _html.preview(self)
+        p = self
+        risk = "high risk" if p.high_risk else "not high risk"
+        return _html.fields(f"Preview of {p.op} in {p.tenant} ({risk})", [
+            ("token", p.token), ("facts", p.facts), ("derived", p.derived),
+            ("stores", p.stores), ("caches", p.caches), ("exports", p.exports),
+            ("irreversible", p.irreversible), ("reasons", p.reasons)])
 
 
 class AuditReport(_Model):

@@ -209,7 +209,7 @@ class _Report:
                                         "requested_by", "recorded_at", "fact_count",
                                         "fact_ids", "key_ids", "stores", "residue_digest",
                                         "hash") if k in r]))
-            parts.append(_html.erasure(self.store.verify_erasure(r)))
+            parts.append(self.store.verify_erasure(r)._repr_html_())
         if not receipts:
             parts.append("<p class='note'>No deletion receipts in this tenant.</p>")
         return "".join(parts)
