@@ -50,9 +50,11 @@ def _listener(dsn: str, channel: str) -> Any:
 
 
 def follow(store: MemoryStore, dsn: str, *, interval: float = 1.0,
-           max_seconds: float | None = None, report: Report | None = None) -> int:
-    """Follow the log until a signal (or ``max_seconds``); returns events applied."""
-    stop = [False]
+           max_seconds: float | None = None, report: Report | None = None,
+           stop: list[bool] | None = None) -> int:
+    """Follow the log until a signal (or ``max_seconds``); returns events applied.
+    ``stop``: a flag the caller's own signal handlers set (else this installs them)."""
+    stop = [False] if stop is None else stop
     started = time.monotonic()
     applied_total = 0
     listener = _listener(dsn, "memory_es_events")
@@ -94,6 +96,12 @@ def run(dsn: str, views: str | Path, *, schema: str | None = None,
     """Open the worker's replica read-only and follow the log."""
     if not dsn:
         raise MemoryESError("the worker follows a PostgreSQL log: give --dsn")
-    with open_store(dsn=dsn, views=views, schema=schema, key_file=key_file,
-                    read_only=True) as store:
-        return follow(store, dsn, interval=interval, max_seconds=max_seconds, report=report)
+    stop = [False]
+    # Handlers first: a SIGTERM while the replica opens still ends cleanly.
+    with (_stop_on_signals(stop),
+          open_store(dsn=dsn, views=views, schema=schema, key_file=key_file,
+                     read_only=True) as store):
+        if stop[0]:
+            return 0
+        return follow(store, dsn, interval=interval, max_seconds=max_seconds, report=report,
+                      stop=stop)
