@@ -9,8 +9,9 @@ on a view that lags this process's own writes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 
@@ -26,6 +27,8 @@ from memory_es.models import Posterior, Receipt, TierMove, Utility
 from memory_es.runtime import Runtime
 from projections import governance as views
 from projections import queries
+
+T = TypeVar("T")
 
 SWEEP_COLUMNS = ("fact_id", "tier", "state", "importance", "volatility", "recorded_at",
                  "attribute", "verified_at", "uses", "use_days", "last_used")
@@ -123,6 +126,14 @@ class GovernanceService:
 
     def utility(self, tenant: str, fact_id: str, known_at: datetime | None = None) -> Utility:
         """The fact's ledger (as of ``known_at``, default now)."""
+        book = self._read(tenant, fact_id, known_at, lambda con, k: views.ledgers(
+            con, [fact_id], tenant=tenant, known_at=k))
+        return rules.utility_of(book.get(fact_id, views.Ledger()).judgements, self.config)
+
+    def _read(self, tenant: str, fact_id: str, known_at: datetime | None,
+              read: Callable[[Any, int | None], T]) -> T:
+        """``read(views connection, known_at µs)`` for a fact of this tenant (NotFound for
+        another tenant's), with the views caught up."""
         check_tenant(tenant)
         stream_of(fact_id)
         k = None if known_at is None else to_micros(known_at, "known_at")
@@ -132,8 +143,7 @@ class GovernanceService:
             rt.catch_up()
             if not queries.fact_exists(rt.views.con, tenant, fact_id):
                 raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
-            book = views.ledgers(rt.views.con, [fact_id], tenant=tenant, known_at=k)
-        return rules.utility_of(book.get(fact_id, views.Ledger()).judgements, self.config)
+            return read(rt.views.con, k)
 
     # 12.4 ---------------------------------------------------------------------------------
 
@@ -151,16 +161,8 @@ class GovernanceService:
         """The fact's Beta posterior (as of ``known_at``); None while the flag is off."""
         if not self.preference_verification:
             return None
-        check_tenant(tenant)
-        stream_of(fact_id)
-        k = None if known_at is None else to_micros(known_at, "known_at")
-        rt = self.rt
-        rt.check_open()
-        with rt.lock:
-            rt.catch_up()
-            if not queries.fact_exists(rt.views.con, tenant, fact_id):
-                raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
-            seen = views.outcomes(rt.views.con, tenant, fact_id, k)
+        seen = self._read(tenant, fact_id, known_at,
+                          lambda con, k: views.outcomes(con, tenant, fact_id, k))
         return rules.posterior((o for _, o in seen), self.config)
 
     def preference_drift(self, tenant: str, entity: str,
