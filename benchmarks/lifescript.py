@@ -340,9 +340,10 @@ def replay(script: Script, folder: Path, progress: Progress) -> dict[str, Any]:
                 orphans_max = max(orphans_max, orphans(store))
         updated = sorted(k for k, v in updates_told.items() if v >= 1)
         via_recall = recall_currency(store, script, updated)
+        via_ledger: dict[str, Any] | str = ledger_precision(store, script, updated)
     except memory_es.MemoryESError as e:
         errors.append(f"{type(e).__name__}: {e}")
-        via_recall = f"n/a: {type(e).__name__}"
+        via_recall = via_ledger = f"n/a: {type(e).__name__}"
     finally:
         elapsed = time.perf_counter() - t0
         store.close()
@@ -354,6 +355,7 @@ def replay(script: Script, folder: Path, progress: Progress) -> dict[str, Any]:
         "probes": sum(1 for s in steps if s.kind == "probe"),
         "currency_accuracy": right / total if total else None,
         "recall_currency_at_end": via_recall,
+        "recall_with_and_without_ledger": via_ledger,
         "currency_checks": total,
         "by_tenure": {b: {"accuracy": v[0] / v[1], "checks": v[1]}
                       for b, v in sorted(acc.items(), key=lambda kv: kv[0])},
@@ -400,6 +402,46 @@ def recall_currency(store: memory_es.MemoryStore, script: Script,
         ok += (gold in values) and not leaked
     return {"accuracy": ok / len(slots) if slots else None, "slots": len(slots),
             "stale_in_top_k": stale, "k": k}
+
+
+def ledger_precision(store: memory_es.MemoryStore, script: Script,
+                     slots: list[tuple[str, str]], rounds: int = 4,
+                     k: int = 3) -> dict[str, Any]:
+    """Recall precision with and without the utility ledger (SPEC §12.2), on the same
+    store at the end of the script: first without judgements (the store as it is), then
+    ``rounds`` rounds in which a simulated user, reading the gold timeline, judges what
+    each recall served: the slot's current gold fact helpful; a stale value of the slot or
+    another person's fact misleading; the person's other facts neutral (they answer other
+    questions). Reported: hit@1 (the top hit is the gold fact) and precision@k."""
+    def measure(judge: bool) -> tuple[float, float]:
+        top = inside = 0
+        for person, attribute in slots:
+            gold = script.gold(person, attribute, script.end)
+            hits = store.recall(TENANT, RECALL_QUERIES[attribute].format(p=person), k=k,
+                                receipt=judge)
+            right = [h.fact.entity == person and h.fact.attribute == attribute
+                     and str(h.fact.value) == str(gold) for h in hits]
+            top += bool(right and right[0])
+            inside += sum(right)
+            if judge and hits and hits[0].recall_id is not None:
+                wrong = [h.fact.entity != person or h.fact.attribute == attribute
+                         for h in hits]
+                helpful = [h.fact.fact_id for h, r in zip(hits, right, strict=True) if r]
+                misleading = [h.fact.fact_id for h, r, w in zip(hits, right, wrong, strict=True)
+                              if w and not r]
+                if helpful or misleading:  # nothing to say: the served facts stay neutral
+                    store.judge(TENANT, hits[0].recall_id, helpful=helpful,
+                                misleading=misleading)
+        n = max(1, len(slots))
+        return top / n, inside / (n * k)
+
+    without = measure(judge=False)
+    for _ in range(rounds):
+        measure(judge=True)
+    with_ledger = measure(judge=False)
+    return {"slots": len(slots), "k": k, "rounds_of_feedback": rounds,
+            "without_ledger": {"hit_at_1": without[0], "precision_at_k": without[1]},
+            "with_ledger": {"hit_at_1": with_ledger[0], "precision_at_k": with_ledger[1]}}
 
 
 NAMES = ("Amara Okafor", "Bjorn Lind", "Chen Wei", "Dalia Haddad", "Emil Novak", "Farah Aziz",
