@@ -17,10 +17,12 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from memory_es.errors import MemoryESError
+from memory_es.errors import MemoryESError, StorageUnavailable
 from memory_es.store import MemoryStore, open_store
 
 Report = Callable[[dict[str, Any]], None]
+CHANNEL = "memory_es_events"
+"""The channel eventsourcing's PostgreSQL recorder NOTIFYs on each insert."""
 
 
 @contextlib.contextmanager
@@ -57,25 +59,42 @@ def follow(store: MemoryStore, dsn: str, *, interval: float = 1.0,
     stop = [False] if stop is None else stop
     started = time.monotonic()
     applied_total = 0
-    listener = _listener(dsn, "memory_es_events")
+    listener = _listener(dsn, CHANNEL)
     last: tuple[int, int] | None = None
     with _stop_on_signals(stop):
         try:
             while not stop[0]:
-                applied_total += store.catch_up()
-                state = (store.projection_position(), store.log_position())
-                if report is not None and state != last:
-                    report({"replica": store.runtime.replica_id, "applied": state[0],
-                            "head": state[1], "lag": max(0, state[1] - state[0])})
-                    last = state
+                try:
+                    applied_total += store.catch_up()
+                    state = (store.projection_position(), store.log_position())
+                except StorageUnavailable as e:  # a restart or failover: wait it out
+                    if report is not None:
+                        report({"replica": store.runtime.replica_id, "error": str(e)})
+                    last = None
+                else:
+                    if report is not None and state != last:
+                        report({"replica": store.runtime.replica_id, "applied": state[0],
+                                "head": state[1], "lag": max(0, state[1] - state[0])})
+                        last = state
                 if max_seconds is not None and time.monotonic() - started >= max_seconds:
                     break
+                listener = _relisten(listener, dsn)
                 _wait(listener, interval)
         finally:
             if listener is not None:
                 with contextlib.suppress(Exception):
                     listener.close()
     return applied_total
+
+
+def _relisten(listener: Any, dsn: str) -> Any:
+    """A fresh listener when the server dropped the old one (else the old one)."""
+    if listener is not None and not (listener.closed or listener.broken):
+        return listener
+    if listener is not None:
+        with contextlib.suppress(Exception):
+            listener.close()
+    return _listener(dsn, CHANNEL)
 
 
 def _wait(listener: Any, interval: float) -> None:
@@ -86,7 +105,7 @@ def _wait(listener: Any, interval: float) -> None:
     try:
         for _ in listener.notifies(timeout=interval, stop_after=1):
             break
-    except Exception:  # a broken listener: keep polling; the next catch-up reconnects
+    except Exception:  # a broken listener: poll; the next round listens anew
         time.sleep(interval)
 
 

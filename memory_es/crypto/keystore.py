@@ -7,6 +7,7 @@ The store never re-issues a key it has shredded, and forgets cached keys at once
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import sqlite3
 import threading
@@ -109,23 +110,38 @@ class PostgresKeyBackend:
     blob_type = "BYTEA"
 
     def __init__(self, conninfo: str, schema: str) -> None:
-        import psycopg  # noqa: PLC0415  (only needed on PostgreSQL)
-
-        self._conn = psycopg.connect(conninfo, autocommit=True)
+        self._conninfo = conninfo
         self._lock = threading.RLock()
         self._schema = schema
-        self._conn.execute(f'SET search_path TO "{schema}"')
+        self._conn = self._connect()
         self._in_tx = False
+
+    def _connect(self) -> Any:
+        import psycopg  # noqa: PLC0415  (only needed on PostgreSQL)
+
+        conn = psycopg.connect(self._conninfo, autocommit=True)
+        conn.execute(f'SET search_path TO "{self._schema}"')
+        return conn
+
+    def _live(self) -> Any:
+        """The connection, replaced first when the server dropped it (a restart, a
+        failover): the statement that saw the drop failed and was not retried here,
+        because it may have committed; the caller's retry then finds a fresh session."""
+        if self._conn.closed or self._conn.broken:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = self._connect()
+        return self._conn
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            cur = self._conn.execute(sql.replace("?", "%s"), tuple(params))
+            cur = self._live().execute(sql.replace("?", "%s"), tuple(params))
             rows = cur.fetchall() if cur.description else []
             return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in r) for r in rows]
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        with self._lock, self._conn.transaction():
+        with self._lock, self._live().transaction():
             yield
 
     def vacuum(self) -> None:
@@ -134,7 +150,7 @@ class PostgresKeyBackend:
     def compact(self) -> None:
         with self._lock:
             for table in ("me_keys", "me_names", "me_meta"):
-                self._conn.execute(f"VACUUM FULL {table}")
+                self._live().execute(f"VACUUM FULL {table}")
 
     def close(self) -> None:
         with self._lock:

@@ -20,6 +20,7 @@ from memory_es.collector import collector_paused
 from memory_es.domain.commands import Command
 from memory_es.domain.events import WriteAcknowledged
 from memory_es.errors import ConcurrentWriteError, StoreClosed
+from memory_es.faults import storage_faults
 from memory_es.models import Receipt
 from memory_es.write import handlers
 from memory_es.write.side import WriteSide
@@ -108,7 +109,8 @@ class WriteService:
             uow = UnitOfWork(self.side, self.clock.tick())
             staging = Staging(self.side, uow)
             try:
-                yield staging
+                with storage_faults("the write"):  # staging reads keys and names too
+                    yield staging
             except BaseException:
                 staging.close()
                 self.side.abandon(uow, append_failed=False)
