@@ -122,14 +122,15 @@ def run_speed(p: dict[str, Any], args: argparse.Namespace, progress: Progress,
 
 
 def run_others(quick: bool, out_dir: Path, sizes: list[int]) -> dict[str, Any]:
-    """The ForgetEval and recall suites, when present: called, never reimplemented here.
+    """The ForgetEval, held-out, recall and notes suites, when present: called, never
+    reimplemented here.
 
     The quick run only notes them (they have their own CI entries); the full run calls
     ``recall_bench.run_size`` at 10k/100k (and at 10k with the ``semantic`` extra's
     embedder when it is installed) and ``forgeteval.main`` on the whole suite.
     """
     out: dict[str, Any] = {}
-    for name in ("recall_bench", "forgeteval", "heldout"):
+    for name in ("recall_bench", "forgeteval", "heldout", "notes_bench"):
         try:
             mod = importlib.import_module(f"benchmarks.{name}")
         except ImportError as e:
@@ -155,6 +156,10 @@ def run_others(quick: bool, out_dir: Path, sizes: list[int]) -> dict[str, Any]:
             elif name == "heldout":
                 mod.main(["--out", str(out_dir / "heldout_full.json")])
                 out[name] = {"results": "heldout_full.json"}
+            elif name == "notes_bench":
+                mod.main(["--notes", "1000,10000", "--findings", "10000",
+                          "--out", str(out_dir / "notes_full.json")])
+                out[name] = {"results": "notes_full.json"}
             else:
                 target = out_dir / "forgeteval_full.json"
                 code = mod.main(["--out", str(target)])

@@ -127,3 +127,13 @@ def test_bench_command_runs_the_smallest_speed_piece(tmp_path: Path) -> None:
     assert data["machine"]["cores"] >= 1
     md = (tmp_path / "BENCH_quick.md").read_text()
     assert "Speed at 300 facts" in md and "floor SQLite" in md
+
+
+def test_notes_bench_measures_gates_against_a_plain_write() -> None:
+    from benchmarks import notes_bench
+
+    cost = notes_bench.write_cost(20, 3, Progress(False))
+    assert cost["note_gated"]["n"] == 3 and cost["assert_fact"]["n"] == 3
+    assert cost["ratio_p50"] > 0
+    done = notes_bench.consolidation(30, Progress(False))
+    assert done["patterns"] >= 1 and done["rerun_wrote"] == 0
