@@ -14,6 +14,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import memory_es
 from memory_es.text import TextInterface
@@ -44,14 +45,58 @@ def fill(store: memory_es.MemoryStore, tenant: str, n: int) -> None:
     store.catch_up()
 
 
-def timed(fn: Callable[[int], object], ops: int) -> tuple[float, float]:
+class Breakdown:
+    """CPU milliseconds spent inside store reads, summed per operation: projecting the
+    log (``catch_up``: the projection of the previous writes, which every read does
+    first), ``recall`` (the search, after its catch-up), ``current`` and ``purge`` (the
+    store's crypto-shred with its compaction). The rest of an
+    operation is the text layer itself and its commit. Wraps one store instance."""
+
+    PARTS = ("catch_up", "recall", "current", "purge")
+
+    def __init__(self, store: memory_es.MemoryStore) -> None:
+        self.spent = dict.fromkeys(self.PARTS, 0.0)
+        self._catch_up = store.catch_up
+        for name in self.PARTS:
+            setattr(store, name, self._wrap(name, getattr(store, name)))
+
+    def _wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed_call(*a: Any, **kw: Any) -> Any:
+            t0 = time.process_time()
+            if name != "catch_up":  # project first, so the read's own share is the search
+                self._catch_up()
+                t1 = time.process_time()
+                self.spent["catch_up"] += (t1 - t0) * 1000
+                t0 = t1
+            try:
+                return fn(*a, **kw)
+            finally:
+                self.spent[name] += (time.process_time() - t0) * 1000
+        return timed_call
+
+    def take(self) -> dict[str, float]:
+        out = dict(self.spent)
+        self.spent = dict.fromkeys(self.PARTS, 0.0)
+        return out
+
+
+def timed(fn: Callable[[int], object], ops: int, parts: Breakdown | None = None
+          ) -> tuple[float, float, dict[str, float]]:
     times = []
+    cpu = 0.0
+    if parts is not None:
+        parts.take()
     for i in range(ops):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn(i)
         times.append((time.perf_counter() - t0) * 1000)
+        cpu += (time.process_time() - c0) * 1000
     times.sort()
-    return statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)]
+    shares = {k: round(v / ops, 1) for k, v in (parts.take() if parts else {}).items()}
+    if parts is not None:
+        shares["text_and_commit"] = round(cpu / ops - sum(shares.values()), 1)
+        shares["total"] = round(cpu / ops, 1)
+    return statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)], shares
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,27 +104,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--facts", type=int, default=100_000)
     ap.add_argument("--ops", type=int, default=30)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--breakdown", action="store_true",
+                    help="also report CPU ms per operation in catch_up / recall / current")
     args = ap.parse_args(argv)
     t = "lat"
     with tempfile.TemporaryDirectory() as tmp:
         store = memory_es.open(Path(tmp) / "m")
         fill(store, t, args.facts)
         ti = TextInterface(store)
+        parts = Breakdown(store) if args.breakdown else None
         people = args.facts // 4
         res = {
             "remember": timed(lambda i: ti.remember(t, f"Q{i} lives in Bergen and works at "
-                                                       f"Acme{i}."), args.ops),
+                                                       f"Acme{i}."), args.ops, parts),
             "revise": timed(lambda i: ti.revise(t, f"P{i} home city",
-                                                f"P{i} lives in Tromso now."), args.ops),
+                                                f"P{i} lives in Tromso now."), args.ops,
+                            parts),
             "release": timed(lambda i: ti.release(t, f"P{i + 100}'s hobby on Sundays"),
-                             args.ops),
+                             args.ops, parts),
             "forget": timed(lambda i: ti.forget(t, f"forget everything about P{i + 200}"),
-                            args.ops),
+                            args.ops, parts),
             "purge_matching": timed(lambda i: ti.purge_matching(
-                t, f"p{(i * 7919) % people}@corp.io"), args.ops),
+                t, f"p{(i * 7919) % people}@corp.io"), args.ops, parts),
         }
         store.close()
-    out = {op: {"p50_ms": round(a, 1), "p95_ms": round(b, 1)} for op, (a, b) in res.items()}
+    out = {op: {"p50_ms": round(a, 1), "p95_ms": round(b, 1)} | (
+        {"cpu_ms": shares} if shares else {}) for op, (a, b, shares) in res.items()}
     print(json.dumps({"facts": args.facts, **out}, indent=1))
     if args.out:
         args.out.write_text(json.dumps({"facts": args.facts, **out}, indent=1) + "\n")

@@ -209,7 +209,8 @@ class TextInterface:
 
         add(self._recall(tenant, text))
         for ident in q.identifiers:
-            add(self._recall(tenant, ident.surface))
+            if ident.surface.strip() != text.strip():  # a query that is the identifier: done
+                add(self._recall(tenant, ident.surface))
             if ident.kind == "phone":  # the index keeps a number as one digit string
                 add(self._recall(tenant, ", ".join(phone_forms(ident.canonical))))
         for surface, keys, capital in q.ngrams:
@@ -295,6 +296,11 @@ class TextInterface:
             entity, extra = self._resolve(tenant, clause, plan)
             if clause.ends_prior and entity is not None:
                 self._retire_prior(tenant, entity, clause, plan)
+            elif clause.negated and entity is not None and _denies_a_value(clause):
+                # "Mia does not live in Oslo" retracts home.city = Oslo; it is no fact of
+                # its own (a ``not.home.city`` slot would be nobody's attribute)
+                self._retract_contradicted(tenant, entity, clause, plan)
+                continue
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now),
                         supersede=clause.op == "supersede")
@@ -325,6 +331,18 @@ class TextInterface:
                 shared = {clause.value} if clause.value in f.text else set()
             if same_topic and shared:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
+
+    def _retract_contradicted(self, tenant: str, entity: str, clause: Clause,
+                              plan: _Plan) -> None:
+        """Release the current facts a negated clause contradicts: the same slot, read
+        confidently, with the same value (``Mia does not live in Oslo`` ends ``home.city
+        = Oslo``, never ``home.city = Bergen``, nor any fact that only shares a word)."""
+        positive = clause.attribute.removeprefix("not.")
+        said = str(clause.value).strip().casefold()
+        for f in self._entity_facts(tenant, entity):
+            if f.entity == entity and f.attribute == positive and isinstance(f.value, str) \
+                    and f.value.strip().casefold() == said:
+                plan.add(_decay(f.fact_id, tenant, f"contradicted: {clause.text}"))
 
     @staticmethod
     def _options(kw: WriteOptions) -> WriteOptions:
@@ -742,6 +760,12 @@ def _forget_entity(tenant: str, entity: str, reason: str) -> Op:
 
 def _forget_fact(tenant: str, fact_id: str, reason: str) -> Op:
     return lambda w: w.forget_fact(fact_id, reason=reason, tenant=tenant)
+
+
+def _denies_a_value(clause: Clause) -> bool:
+    """A confident reading of "X is not / does not ... <value>" on a known slot."""
+    return (clause.confident and clause.attribute.startswith("not.")
+            and isinstance(clause.value, str) and bool(clause.value.strip()))
 
 
 def _decay(fact_id: str, tenant: str, reason: str) -> Op:

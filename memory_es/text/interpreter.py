@@ -300,8 +300,14 @@ def _key_value(body: str, toks: list[Tok], key_toks: list[Tok], after: str,
                    rules=["sentence:key-value"], conj_text=after, elided=False)
 
 
-def _mentions(markers: Iterable[str], text_low: str) -> bool:
-    return any(re.search(rf"\b{re.escape(m)}\b", text_low) for m in markers)
+def _mentions(markers: tuple[str, ...], text_low: str) -> bool:
+    return bool(markers) and _marker_pattern(markers).search(text_low) is not None
+
+
+@lru_cache(maxsize=64)
+def _marker_pattern(markers: tuple[str, ...]) -> re.Pattern[str]:
+    """One whole-word alternation for a marker list (compiled once, not per clause)."""
+    return re.compile(rf"\b(?:{'|'.join(re.escape(m) for m in markers)})\b")
 
 
 def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks: list[Tok],

@@ -39,7 +39,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from memory_es.models import Fact
 from memory_es.text import lexicon as lx
@@ -54,6 +54,8 @@ from memory_es.text.interpreter import interpret
 from memory_es.text.lexicon import words
 from memory_es.text.normalize import (
     clean,
+    is_latin_text,
+    name_forms,
     name_keys,
     nfkc,
     query_name_keys,
@@ -174,23 +176,89 @@ def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
 
 @dataclass(frozen=True)
 class FactView:
-    """A current fact analysed for targeting."""
+    """A current fact analysed for targeting.
+
+    The word analysis is computed at once; the name analysis (``subject_names``,
+    ``mentions``, ``name_terms``) needs the interpreter, the costly part, and is computed
+    only when asked for. :meth:`subject_among` and :meth:`mentions_among` answer "which
+    of these keys does the fact name" without it when the fact's words show that its
+    text cannot name any of them (:func:`name_words`), so targeting interprets only the
+    candidates that could matter, not every fact the store proposes.
+    """
 
     fact: Fact
     terms: frozenset[str]
     parts: frozenset[str]
     domains: frozenset[str]
     identifiers: tuple[Identifier, ...]
-    subject_names: frozenset[str]
-    """Name keys that denote this fact's entity."""
-    mentions: frozenset[str]
-    """Name keys of every proper name in the text."""
     proper: frozenset[str]
     """Capitalised words and identifiers as written (for back-references)."""
     codes: frozenset[str] = frozenset()
     """Canonical forms of every code-like token (what an explicit query token meets)."""
-    name_terms: frozenset[str] = frozenset()
-    """Terms that only name the fact's entity or a person it mentions: never content."""
+
+    @cached_property
+    def subject_names(self) -> frozenset[str]:
+        """Name keys that denote this fact's entity."""
+        return _names(self.fact.text, self.fact.entity)[0]
+
+    @cached_property
+    def mentions(self) -> frozenset[str]:
+        """Name keys of every proper name in the text."""
+        return _names(self.fact.text, self.fact.entity)[1]
+
+    @cached_property
+    def name_terms(self) -> frozenset[str]:
+        """Terms that only name the fact's entity or a person it mentions: never content."""
+        return _name_terms(self.mentions)
+
+    def _may_name(self, keys: frozenset[str]) -> bool:
+        words = name_words(self.fact.text)
+        return words is None or any(_key_within(k, words) for k in keys)
+
+    def _own_keys(self) -> frozenset[str]:
+        return entity_keys(self.fact.entity) if self.fact.entity is not None else frozenset()
+
+    def subject_keys(self, asked: frozenset[str]) -> frozenset[str]:
+        """The subject keys a lookup of ``asked`` keys can meet: all of them when the
+        text could name an asked key, else only those of the entity id (no interpretation).
+        Keys outside ``asked`` are kept in the first case (unspaced scripts need them)."""
+        return self.subject_names if self._may_name(asked) else self._own_keys()
+
+    def mentions_among(self, keys: frozenset[str]) -> frozenset[str]:
+        """``keys & mentions``, interpreting the text only if it could name one."""
+        return keys & (self.mentions if self._may_name(keys) else self._own_keys())
+
+
+@lru_cache(maxsize=65_536)
+def name_words(text: str) -> frozenset[str] | None:
+    """Every word a name key of ``text`` can be made of (:func:`name_keys` forms of its
+    words, with and without pinyin tone digits, and the stems label keys use); ``None``
+    when the text has letters of another script (transliterated keys: no shortcut).
+
+    A key (other than the loose ``~`` keys, which only foreign names carry) that has a
+    word outside this set cannot be a key of any name in the text: that is what lets
+    targeting skip interpreting a fact (``test_text_lazy_names`` checks it)."""
+    cleaned = _cleaned(text)
+    if not text.isascii() and (not is_latin_text(text) or not is_latin_text(cleaned)):
+        return None  # (an ASCII text, and its cleaned form, are Latin by definition)
+    out: set[str] = set()
+    for source in (nfkc(text), cleaned):
+        for form in name_forms(source):
+            for w in re.split(r"[^\w]+", form):
+                if w:
+                    out.add(w)
+                    out.add(re.sub(r"(?<=[a-z])[1-5]$", "", w))
+    for form in word_forms(cleaned):
+        out.add(form)
+        out.add(stem(form))
+    return frozenset(out)
+
+
+def _key_within(key: str, words: frozenset[str]) -> bool:
+    if key.startswith("~"):
+        return False
+    parts = key.removeprefix("#").split()
+    return bool(parts) and all(p in words for p in parts)
 
 
 def label_key(phrase: str) -> str:
@@ -201,15 +269,25 @@ def label_key(phrase: str) -> str:
 
 
 @lru_cache(maxsize=65_536)
-def _analyse(text: str, attribute: str, entity: str | None
+def _analyse(text: str, attribute: str
              ) -> tuple[frozenset[str], frozenset[str], frozenset[str], tuple[Identifier, ...],
-                        frozenset[str], frozenset[str], frozenset[str]]:
+                        frozenset[str]]:
+    """(terms, parts, domains, identifiers, proper words) of a fact: no interpretation."""
     terms, parts, domains = text_terms(text)
     attr_words = [w for w in re.split(r"[._]", attribute) if w and w not in ("not", "n")]
     a_terms = {stem(w) for w in attr_words if w.isalpha() and w not in lx.STOPWORDS}
     a_domains: set[str] = set()
     for w in attr_words:
         a_domains |= lx.domains_of(w)
+    proper = frozenset(
+        w.strip(EDGE) for i, w in enumerate(text.split()) if i > 0 and w[:1].isupper())
+    return (terms | frozenset(a_terms), parts, domains | frozenset(a_domains),
+            find_identifiers(text), proper)
+
+
+@lru_cache(maxsize=65_536)
+def _names(text: str, entity: str | None) -> tuple[frozenset[str], frozenset[str]]:
+    """(subject name keys, every name key) of a fact, from its interpretation."""
     subject: set[str] = set()
     mentions: set[str] = set()
     reading = interpret(text)
@@ -226,10 +304,7 @@ def _analyse(text: str, attribute: str, entity: str | None
                 subject.add(key)
     if entity is not None:
         subject |= entity_keys(entity)
-    proper = frozenset(
-        w.strip(EDGE) for i, w in enumerate(text.split()) if i > 0 and w[:1].isupper())
-    return (terms | frozenset(a_terms), parts, domains | frozenset(a_domains),
-            find_identifiers(text), frozenset(subject), frozenset(mentions | subject), proper)
+    return frozenset(subject), frozenset(mentions | subject)
 
 
 def view_terms(text: str) -> frozenset[str]:
@@ -247,10 +322,8 @@ def entity_terms(entity: str) -> frozenset[str]:
 
 def view(fact: Fact) -> FactView:
     """Analyse one fact (cached by its text, attribute and entity)."""
-    terms, parts, domains, ids, subject, mentions, proper = _analyse(
-        fact.text, fact.attribute, fact.entity)
-    return FactView(fact, terms, parts, domains, ids, subject, mentions, proper,
-                    code_tokens(fact.text), _name_terms(mentions))
+    terms, parts, domains, ids, proper = _analyse(fact.text, fact.attribute)
+    return FactView(fact, terms, parts, domains, ids, proper, code_tokens(fact.text))
 
 
 @lru_cache(maxsize=65_536)
@@ -403,10 +476,13 @@ def named_entities(query: Query, views: Sequence[FactView]) -> dict[str, str]:
     (``the patient``); proper names must be written with a capital or a non-Latin script.
     """
     index: dict[str, set[str]] = {}
+    asked = frozenset(k for _surface, keys, _capital in query.ngrams for k in keys)
     for v in views:
         if v.fact.entity is None:
             continue
-        for key in v.subject_names:
+        # a fact whose words cannot form an asked key is indexed by its entity id only
+        # (names in another script always take the full analysis: see ``name_words``)
+        for key in v.subject_keys(asked):
             index.setdefault(key, set()).add(v.fact.entity)
     found: dict[str, str] = {}
     used: set[str] = set()
@@ -453,8 +529,8 @@ def mention_matches(entities: dict[str, str], query: Query,
     for v in views:
         if v.fact.entity in entities:
             out.append(Match(v.fact, "entity", 1.0, entities[v.fact.entity]))
-        elif named_keys & v.mentions:
-            out.append(Match(v.fact, "mention", 0.9, ", ".join(sorted(named_keys & v.mentions))))
+        elif shared := v.mentions_among(frozenset(named_keys)):
+            out.append(Match(v.fact, "mention", 0.9, ", ".join(sorted(shared))))
     return out
 
 
@@ -517,18 +593,22 @@ def specific(query: Query, v: FactView, skip: Iterable[str] = (), *,
     another proper name it shares with the fact is what the fact says about that entity
     (``Bob education Harvard`` ~ ``Bob studied at Harvard``), not a second subject."""
     skip_set = set(skip)
-    names = frozenset() if within_entity else v.name_terms
+
+    def content(term: str) -> bool:  # the names are read only for a term that meets the fact
+        return within_entity or term not in v.name_terms
+
     for term in query.terms:
-        if term in skip_set or term in names or term == NEGATION_TERM:
+        if term in skip_set or term == NEGATION_TERM:
             continue
         if term in query.record_topics:
-            if query.domains.get(term, frozenset()) & v.domains or term in v.terms:
+            if (query.domains.get(term, frozenset()) & v.domains or term in v.terms) and (
+                    content(term)):
                 return True
             continue
-        if term in v.terms or term in v.parts or _derived(term, v.terms):
+        if (term in v.terms or term in v.parts or _derived(term, v.terms)) and content(term):
             return True
         qparts = query.parts.get(term)
-        if qparts and qparts <= (v.parts | v.terms):
+        if qparts and qparts <= (v.parts | v.terms) and content(term):
             return True
     return any(q.canonical in v.codes for q in query.identifiers) or any(
         matches(q, f) for q in query.identifiers for f in v.identifiers)
@@ -603,7 +683,7 @@ def relevance(query: Query, v: FactView, idf: dict[str, float], th: Thresholds) 
     if any(matches(q, f) for q in query.identifiers for f in v.identifiers):
         score = max(score, 1.0)
     for _surface, keys, _cap in query.ngrams:
-        if keys & v.mentions:
+        if v.mentions_among(keys):
             score = max(score, 0.5)
     return score
 

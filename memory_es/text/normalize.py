@@ -82,6 +82,8 @@ def is_symbol(ch: str) -> bool:
 
 def strip_symbols(text: str) -> str:
     """Remove emoji and pictographic symbols (and joiners between them)."""
+    if text.isascii():  # the only ASCII symbols of those categories are ^ and ` (Sk)
+        return text.replace("^", "").replace("`", "") if "^" in text or "`" in text else text
     return "".join(ch for ch in text if not is_symbol(ch))
 
 
@@ -96,6 +98,9 @@ def fold_confusables(text: str) -> str:
     homoglyphs. A token written wholly in another script (a real Russian or Greek
     word) is left alone: that is a name to transliterate, not a disguise.
     """
+    if text.isascii():  # no Cyrillic or Greek letter to fold
+        return text
+
     def fold(match: re.Match[str]) -> str:
         token = match.group()
         scripts = {script_of(c) for c in token if c.isalpha()}
@@ -113,6 +118,8 @@ def fold_confusables(text: str) -> str:
 
 def strip_marks(text: str) -> str:
     """Remove combining accents (é -> e) and spell out special Latin letters (ß -> ss)."""
+    if text.isascii():  # nothing to decompose, no special letter
+        return text
     out = []
     for ch in unicodedata.normalize("NFKD", text):
         if unicodedata.combining(ch):
@@ -284,6 +291,15 @@ def is_latin_text(text: str) -> bool:
                for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+def name_forms(text: str) -> frozenset[str]:
+    """The lower-case forms of a Latin-script text that :func:`name_keys` splits into
+    words (ASCII-folded and German-folded): every word of a name key of a name in the
+    text is a word of one of them (targeting uses this to skip interpreting a fact)."""
+    base = strip_symbols(nfkc(text))
+    return frozenset(strip_marks(f).lower() for f in (
+        ascii_fold(base), german_fold(strip_symbols(fold_confusables(base)))))
+
+
 @lru_cache(maxsize=65_536)
 def name_keys(name: str) -> frozenset[str]:
     """Comparison keys of a personal or organisation name (every plausible ASCII form).
@@ -382,6 +398,7 @@ def deobfuscate(text: str) -> str:
                   r"\.[A-Za-z]{2,})\b", r"\1@\2", text)
 
 
+@lru_cache(maxsize=16_384)
 def clean(text: str) -> str:
     """The analysis form of a text: NFKC, invisible marks dropped, homoglyphs folded,
     obfuscated addresses restored. Letters of other scripts are kept as written."""

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from memory_es.text import lexicon as lx
 from memory_es.text.normalize import ascii_fold, nfkc, slug
+from memory_es.text.qualifiers import without_time
 from memory_es.text.words import EDGE
 
 
@@ -63,8 +64,9 @@ def entity_id(namespace: str, name: str) -> str:
 
 
 def value_text(words: Sequence[str]) -> str:
-    """The words of a value as one string, edge punctuation stripped."""
-    return " ".join(w.strip(EDGE) for w in words).strip()
+    """The words of a value as one string, edge punctuation and the temporal qualifiers
+    at its end stripped (:func:`~memory_es.text.qualifiers.without_time`)."""
+    return without_time(" ".join(w.strip(EDGE) for w in words).strip())
 
 
 def domains_in(words: Iterable[str]) -> tuple[str, ...]:

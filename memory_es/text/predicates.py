@@ -207,6 +207,18 @@ def _destination(p: PredicateReading) -> list[str]:
     return object_after(p.rest, _after_to(p))
 
 
+def _names_a_place(value: str) -> bool:
+    """A destination written as a proper name (every word capitalised) with no word of a
+    workplace, team or other topic (``moved to Oslo``, ``moved to New Zealand``; not
+    ``moved to Google's Zurich team`` or ``moved to the Premium plan``): where a person
+    moves to, said with a name alone, is most likely where they live; the reading stays
+    unconfident (a name can be an employer's: ``moved to Acme``), so a revision takes
+    the slot of the fact it replaces."""
+    words = value.split()
+    return bool(words) and all(is_capitalised(w) for w in words) and not domains_in(
+        [w.lower() for w in words])
+
+
 def _works_as(p: PredicateReading) -> list[str]:
     return object_after(p.rest, 1, False)
 
@@ -261,6 +273,10 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          lambda p: Slot("home.address", value_text(_destination(p)))),
     Rule("predicate:relocated", lambda p: p.motion and p.lemma == "relocate",
          lambda p: Slot("home.city", value_text(_destination(p)))),
+    Rule("predicate:moved-to-place", lambda p: p.motion and p.lemma == "move" and (
+        _names_a_place(value_text(_destination(p)))),
+         lambda p: Slot("home.city", value_text(_destination(p)), False,
+                        ("home.city", "work.employer"))),
     Rule("predicate:change-of-state", lambda p: p.motion,
          lambda p: Slot(attribute_path("moved", *keywords(_destination(p), 2)),
                         value_text(_destination(p)), False, ("home.city", "work.employer"))),

@@ -32,6 +32,28 @@ TEMPORAL = re.compile(
     r"previously|years ago)\b", re.IGNORECASE)
 """Temporal phrases kept with the fact (``since 2022``, ``last month``, ``3 years ago``)."""
 
+TIME_ADVERBIALS: tuple[str, ...] = tuple(lx.data_lines("time_adverbials.txt"))
+"""Adverbials of present or recent time (``these days``, ``at the moment``)."""
+
+_TRAILING_TIME = re.compile(
+    rf"[\s,]+(?:{TEMPORAL.pattern}|\b(?:"
+    + "|".join(re.escape(a) for a in sorted(TIME_ADVERBIALS, key=len, reverse=True))
+    + r")\b)[\s.,;!?]*$", re.IGNORECASE)
+
+
+def without_time(value: str) -> str:
+    """``value`` without the temporal qualifiers at its end (``Bergen now`` -> ``Bergen``,
+    ``Oslo last month`` -> ``Oslo``, ``vegan these days`` -> ``vegan``): a time phrase
+    says when the statement holds, not what it states; the clause keeps it (``temporal``)
+    and the text keeps it. A phrase written with a capital (``The Now``, a name) and a
+    value that is nothing but a time phrase are left alone."""
+    while (m := _TRAILING_TIME.search(value)) is not None and m.start() > 0:
+        if value[m.start():].lstrip(" ,")[:1].isupper():
+            break
+        value = value[:m.start()].rstrip(" ,")
+    return value
+
+
 _UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
 
 

@@ -32,9 +32,13 @@ jun jul aug sep sept oct nov dec u.s a.m p.m
 
 _ANAPHOR = re.compile(r"\b(?:there|it|them|other|others|else|the same|either)\b"
                       r"|\b(?:one|ones|so|such)\W*$"
-                      r"|\b(?:this|that)\b(?=\s*(?:$|[.,;!?]|firmly|strongly|clearly|"
-                      r"repeatedly|often|again|too|as well))", re.IGNORECASE)
-"""Words that lean on the previous conjunct (pronouns, ``other``, ``else``)."""
+                      r"|\b(?:this|that)\b(?=\s*(?:$|[.,;!?]|often|again|too|as well"
+                      r"|[a-z]{3,}ly\s*(?:$|[.,;!?])))", re.IGNORECASE)
+"""Words that lean on the previous conjunct (pronouns, ``other``, ``else``).
+
+``this``/``that`` is a pronoun, not a determiner, when no noun follows it: the conjunct
+ends there, or only an adverb follows (a closing ``-ly`` manner adverb, ``often``,
+``again``, ``too``, ``as well``: "has said that clearly")."""
 _ELLIPSIS_END = re.compile(r"\b(?:to|not|too|either|so|does|do|did|has|have|will|can|"
                            r"would|should)\W*$", re.IGNORECASE)
 
