@@ -1,5 +1,6 @@
 """Core write/read figures (issue 2): single writes/s, batched facts/s, catch-up events/s,
-as-of point-query latency, with a same-run floor (plain SQLite inserts) for ratios.
+as-of point-query latency, with same-run floors for ratios: plain SQLite inserts, and
+an indexed SQLite point query over the same rows (`*_vs_floor` = store figure / floor).
 
     python -m benchmarks.core_bench --facts 100000
 """
@@ -53,6 +54,55 @@ def floor_sqlite(folder: Path, n: int) -> float:
     rate = n / (time.perf_counter() - t)
     con.close()
     return rate
+
+
+def floor_point_reads(folder: Path, n: int, queries: int) -> dict[str, float]:
+    """The same-run floor of a one-entity read: the benchmark's rows (n facts, one entity
+    per 10 attributes, a tenth superseded) as version rows in a bare SQLite table with a
+    composite index, read with a plain bitemporal as-of (or current) query from Python.
+    p50 in ms of execute + fetchall, as the store's figures are p50 of its public call."""
+    con = sqlite3.connect(folder / "floor_points.db")
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("CREATE TABLE v (fact_id TEXT, tenant TEXT, entity TEXT, attribute TEXT, "
+                "value TEXT, text TEXT, valid_from INTEGER, valid_until INTEGER, "
+                "recorded_at INTEGER, recorded_until INTEGER, state TEXT, chain_id TEXT)")
+    con.execute("CREATE INDEX v_entity ON v (tenant, entity, attribute, valid_from)")
+    day = 86_400_000_000
+    rows = []
+    for k in range(n):
+        superseded = k % 10 == 0 and k < 10_000
+        rows.append((f"f-{k:032x}", "bench", f"user:u{k // 10}", f"attr.a{k % 10}",
+                     f'"v{k}"', f"user:u{k // 10} attr a{k % 10}: v{k}", k * 1_000_000,
+                     400 * day if superseded else None, 10, 20 if superseded else None,
+                     "active", f"c-{k:032x}"))
+        if superseded:
+            rows += [(f"f-{k:032x}", "bench", f"user:u{k // 10}", f"attr.a{k % 10}",
+                      f'"v{k}"', "", k * 1_000_000, 400 * day, 20, None, "active",
+                      f"c-{k:032x}"),
+                     (f"g-{k:032x}", "bench", f"user:u{k // 10}", f"attr.a{k % 10}",
+                      f'"w{k}"', "", 400 * day, None, 20, None, "active", f"c-{k:032x}")]
+    with con:
+        con.executemany("INSERT INTO v VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    rng = random.Random(7)
+    out: dict[str, float] = {}
+    for name, sql, args in (
+            ("as_of", "SELECT * FROM v WHERE tenant = ? AND entity = ? AND attribute = ? "
+                      "AND valid_from <= ? AND (valid_until IS NULL OR ? < valid_until) "
+                      "AND recorded_at <= ? AND (recorded_until IS NULL OR ? < recorded_until)",
+             lambda u: ("bench", f"user:u{u}", "attr.a0", 200 * day, 200 * day, 30, 30)),
+            ("current", "SELECT * FROM v WHERE tenant = ? AND entity = ? AND "
+                        "recorded_until IS NULL AND valid_from <= ? "
+                        "AND (valid_until IS NULL OR ? < valid_until)",
+             lambda u: ("bench", f"user:u{u}", 500 * day, 500 * day))):
+        lat = []
+        for _ in range(queries):
+            params = args(rng.randrange(max(1, n // 10)))
+            t = time.perf_counter()
+            con.execute(sql, params).fetchall()
+            lat.append((time.perf_counter() - t) * 1e3)
+        out[name] = pct(lat, 0.5)
+    con.close()
+    return out
 
 
 class Timer:
@@ -126,6 +176,16 @@ def run(n_facts: int, single: int, queries: int) -> dict[str, object]:
             cpu.append(t.cpu * 1e3)
         out["current_entity_p50_ms"] = pct(lat, 0.5)
         out["current_entity_p50_cpu_ms"] = pct(cpu, 0.5)
+        chained = [f.fact_id for k in range(0, min(n_facts, 10_000), 10)
+                   for f in store.current("bench", entity=f"user:u{k // 10}",
+                                          attribute="attr.a0")][:queries]
+        lat = []
+        for i in range(queries if chained else 0):
+            with Timer() as t:
+                store.chain("bench", chained[i % len(chained)])
+            lat.append(t.wall * 1e3)
+        if lat:
+            out["chain_p50_ms"] = pct(lat, 0.5)  # a drift chain of two facts
         with Timer() as t:
             events = store.rebuild()
         out["rebuild_events_per_s"] = events / t.wall
@@ -133,6 +193,12 @@ def run(n_facts: int, single: int, queries: int) -> dict[str, object]:
         store.close()
         out["floor_sqlite_rows_per_s"] = floor_sqlite(folder, n_facts)
         out["batched_vs_floor"] = out["batched_facts_per_s"] / out["floor_sqlite_rows_per_s"]  # type: ignore[operator]
+        floors = floor_point_reads(folder, n_facts, queries)
+        out["floor_sqlite_as_of_p50_ms"] = floors["as_of"]
+        out["as_of_vs_floor"] = out["as_of_p50_ms"] / floors["as_of"]  # type: ignore[operator]
+        out["floor_sqlite_current_p50_ms"] = floors["current"]
+        out["current_vs_floor"] = (
+            out["current_entity_p50_ms"] / floors["current"])  # type: ignore[operator]
         out["median_of"] = statistics.median([1.0])
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -150,7 +216,8 @@ def main() -> None:
     (RESULTS / f"core_{args.facts}.json").write_text(json.dumps(result, indent=2))
     width = max(len(k) for k in result)
     for key, value in result.items():
-        shown = f"{value:,.2f}" if isinstance(value, float) else value
+        shown = (f"{value:,.2f}" if abs(value) >= 1 or value == 0 else f"{value:.3g}"
+                 ) if isinstance(value, float) else value
         print(f"{key:<{width}}  {shown}")
 
 

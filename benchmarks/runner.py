@@ -130,7 +130,7 @@ def run_others(quick: bool, out_dir: Path, sizes: list[int]) -> dict[str, Any]:
     embedder when it is installed) and ``forgeteval.main`` on the whole suite.
     """
     out: dict[str, Any] = {}
-    for name in ("recall_bench", "forgeteval", "heldout", "notes_bench"):
+    for name in ("recall_bench", "forgeteval", "heldout", "notes_bench", "purge_bench"):
         try:
             mod = importlib.import_module(f"benchmarks.{name}")
         except ImportError as e:
@@ -156,6 +156,10 @@ def run_others(quick: bool, out_dir: Path, sizes: list[int]) -> dict[str, Any]:
             elif name == "heldout":
                 mod.main(["--out", str(out_dir / "heldout_full.json")])
                 out[name] = {"results": "heldout_full.json"}
+            elif name == "purge_bench":  # purge cost against size (issue 14)
+                mod.main(["--sizes", "20000,100000,200000", "--purges", "5", "--deferred",
+                          "100", "--out", str(out_dir / "purge_full.json")])
+                out[name] = {"results": "purge_full.json"}
             elif name == "notes_bench":
                 mod.main(["--notes", "1000,10000", "--findings", "10000",
                           "--out", str(out_dir / "notes_full.json")])

@@ -28,7 +28,8 @@ from memory_es.crypto.keystore import (
     SqliteKeyBackend,
 )
 from memory_es.crypto.master import MasterKey
-from memory_es.errors import InvalidInput, MemoryESError
+from memory_es.errors import InvalidInput, MemoryESError, StorageUnavailable
+from memory_es.faults import storage_fault
 
 APP_NAME = "memory_es"
 
@@ -160,7 +161,7 @@ class PostgresEventLog(EventLog):
         try:
             guard = psycopg.connect(dsn, autocommit=True)
         except psycopg.Error as e:
-            raise MemoryESError(f"cannot open the event log on PostgreSQL: {_reason(e)}") from e
+            raise _open_error("the event log", e) from e
         # Processes opening a fresh database at once would race on its DDL (the tables,
         # the key store's rows): one session-level advisory lock per schema orders them.
         try:
@@ -180,12 +181,12 @@ class PostgresEventLog(EventLog):
         except (psycopg.Error, PersistenceError) as e:
             with contextlib.suppress(Exception):
                 self._factory.close()
-            raise MemoryESError(f"cannot open the event log on PostgreSQL: {_reason(e)}") from e
+            raise _open_error("the event log", e) from e
         try:
             self.keys = _key_store(lambda: PostgresKeyBackend(dsn, self.schema), master)
         except psycopg.Error as e:
             self._factory.close()
-            raise MemoryESError(f"cannot open the key store on PostgreSQL: {_reason(e)}") from e
+            raise _open_error("the key store", e) from e
         except BaseException:
             self._factory.close()
             raise
@@ -200,6 +201,13 @@ class PostgresEventLog(EventLog):
 
     def compact(self) -> None:
         self.keys.backend.compact()
+
+
+def _open_error(what: str, error: BaseException) -> MemoryESError:
+    """``StorageUnavailable`` when the server is down or restarting (worth a retry), else
+    a plain ``MemoryESError`` (a wrong password, a missing database)."""
+    message = f"cannot open {what} on PostgreSQL: {_reason(error)}"
+    return StorageUnavailable(message) if storage_fault(error) else MemoryESError(message)
 
 
 def _reason(error: BaseException) -> str:

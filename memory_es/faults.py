@@ -24,6 +24,8 @@ STORAGE_PHRASES = (
     "could not write", "could not extend file", "permission denied",
     "connection refused", "could not connect", "server closed the connection",
     "terminating connection", "connection is lost", "the connection is closed",
+    "the database system is starting up", "the database system is shutting down",
+    "the database system is in recovery mode",
 )
 """How the drivers we use word a storage fault (SQLite, DuckDB, psycopg, the OS)."""
 

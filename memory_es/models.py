@@ -64,6 +64,12 @@ class Fact(_Model):
     importance: float = Field(default=0.5, description="0..1, given when the fact was written")
     tier: str = Field(default="working", description="working | short_term | medium_term | "
                       "long_term (SPEC §12.1; moved by sweep)")
+    agent: str | None = Field(default=None, description="the writing agent (None: tenant-wide; "
+                              "SPEC §12.7)")
+    shared: bool = Field(default=False, description="an agent's fact visible to every reader")
+    consolidated_into: str | None = Field(
+        default=None, description="the live pattern this note is a member of (SPEC §12.6); "
+        "filled by the agent reads (current, as_of, chain, recall)")
 
     def _repr_html_(self) -> str:
         """An HTML table of the fact (the placeholder for masked content), so a notebook

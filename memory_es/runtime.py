@@ -221,12 +221,13 @@ class Runtime:
     def compact_read_models(self) -> None:
         """Rewrite the read models' own files (a mask or forget dropped their entries)."""
         with self.lock:
+            self.views.points.compact()
             for erasable in self.erasables:
                 erasable.compact()
 
     def store_names(self) -> list[str]:
         """Every store a residue report checks, in report order."""
-        return ["event_log", "key_store", "duckdb_views",
+        return ["event_log", "key_store", "duckdb_views", self.views.points.name,
                 *(e.name for e in self.erasables), "caches", "exports", "leftovers"]
 
     def close(self) -> None:

@@ -18,10 +18,12 @@ from typing import Any
 
 import pyarrow as pa
 
+from memory_es.agent_view import AgentView
 from memory_es.choices import DestructiveOp
 from memory_es.clock import ClockFn, from_micros, optional_micros, to_micros
 from memory_es.crypto.master import load_master_key
 from memory_es.domain import commands as c
+from memory_es.domain.agents import AgentScope, shadow
 from memory_es.domain.events import PreferenceDriftDetected
 from memory_es.domain.governance import GovernanceConfig
 from memory_es.domain.validation import (
@@ -92,10 +94,14 @@ class _Writes:
                     derived_from: Sequence[str] = (), mention: str | None = None,
                     idempotency_key: str | None = None,
                     interpretation: dict[str, Any] | None = None,
-                    importance: float = 0.5) -> Receipt:
+                    importance: float = 0.5, agent: str | None = None,
+                    shared: bool = False) -> Receipt:
         """Write a fact through the §5 control plane (new, reinforce, outrank or conflict).
 
-        ``importance`` (0..1) feeds ranking and the long-term tier (SPEC §12.1)."""
+        ``importance`` (0..1) feeds ranking and the long-term tier (SPEC §12.1).
+        ``agent``: the writing agent; its fact is private to it unless ``shared`` and then
+        fills the agent's own slot, never conflicting with other agents' or tenant-wide
+        facts (SPEC §12.7)."""
         return self._submit(c.AssertFact(
             tenant=tenant, entity=entity, attribute=attribute, value=value,
             valid_from=optional_micros(valid_from, "valid_from"),
@@ -103,7 +109,7 @@ class _Writes:
             asserted_by=asserted_by or "user", confidence=confidence, volatility=volatility,
             classification=classification, derived_from=tuple(derived_from or ()),
             mention=mention, interpretation=interpretation, idempotency_key=idempotency_key,
-            importance=importance))
+            importance=importance, agent=agent, shared=shared))
 
     def supersede(self, tenant: str, entity: str, attribute: str, value: Any, *,
                   valid_from: datetime | None = None, valid_until: datetime | None = None,
@@ -113,8 +119,12 @@ class _Writes:
                   derived_from: Sequence[str] = (), reason: str | None = None,
                   idempotency_key: str | None = None,
                   interpretation: dict[str, Any] | None = None,
-                  importance: float = 0.5) -> Receipt:
-        """New value for the slot over ``[valid_from, valid_until)`` (UPDATE FOR PORTION OF)."""
+                  importance: float = 0.5, agent: str | None = None,
+                  shared: bool = False) -> Receipt:
+        """New value for the slot over ``[valid_from, valid_until)`` (UPDATE FOR PORTION OF).
+
+        With ``agent`` (not ``shared``) the slot is that agent's private one: only its own
+        private value is replaced (SPEC §12.7)."""
         return self._submit(c.Supersede(
             tenant=tenant, entity=entity, attribute=attribute, value=value,
             valid_from=optional_micros(valid_from, "valid_from"),
@@ -122,7 +132,7 @@ class _Writes:
             asserted_by=asserted_by or "user", confidence=confidence, volatility=volatility,
             classification=classification, derived_from=tuple(derived_from or ()),
             reason=reason, interpretation=interpretation, idempotency_key=idempotency_key,
-            importance=importance))
+            importance=importance, agent=agent, shared=shared))
 
     def correct(self, fact_id: str, value: Any, *, text: str | None = None,
                 reason: str | None = None, idempotency_key: str | None = None,
@@ -141,13 +151,15 @@ class _Writes:
 
     def retract(self, tenant: str, entity: str, attribute: str, *,
                 valid_from: datetime | None = None, valid_until: datetime | None = None,
-                reason: str | None = None, idempotency_key: str | None = None) -> Receipt:
-        """Remove the slot's value over ``[valid_from, valid_until)`` (DELETE FOR PORTION OF)."""
+                reason: str | None = None, idempotency_key: str | None = None,
+                agent: str | None = None) -> Receipt:
+        """Remove the slot's value over ``[valid_from, valid_until)`` (DELETE FOR PORTION OF);
+        with ``agent``, from that agent's private slot only (SPEC §12.7)."""
         return self._submit(c.Retract(
             tenant=tenant, entity=entity, attribute=attribute,
             valid_from=optional_micros(valid_from, "valid_from"),
             valid_until=optional_micros(valid_until, "valid_until"), reason=reason,
-            idempotency_key=idempotency_key))
+            idempotency_key=idempotency_key, agent=agent))
 
     def forget_entity(self, tenant: str, entity: str, *, reason: str | None = None,
                       idempotency_key: str | None = None) -> Receipt:
@@ -269,26 +281,57 @@ class MemoryStore(_Writes):
 
     # reads --------------------------------------------------------------------------------
 
+    def _single(self, tenant: str) -> Callable[[str], bool]:
+        """Whether an attribute of ``tenant`` is cardinality one (a private fact of such a
+        slot shadows the tenant-wide ones in its agent's reads, SPEC §12.7)."""
+        side = self.runtime.side
+        return lambda attribute: side.attribute(tenant, attribute).cardinality == "one"
+
+    def _agent_facts(self, tenant: str, rows: list[dict[str, Any]], reader: AgentScope,
+                     now: int) -> list[Fact]:
+        """Rows visible to ``reader`` as facts: shadowed rows dropped, each note's
+        ``consolidated_into`` filled from the version table (SPEC §12.6-12.7)."""
+        rows = shadow(rows, reader, self._single(tenant))
+        return self._with_membership(tenant, rows_to_facts(rows), reader, now)
+
+    def _with_membership(self, tenant: str, facts: list[Fact], reader: AgentScope,
+                         now: int) -> list[Fact]:
+        notes = [f.fact_id for f in facts if f.attribute.startswith("note.")]
+        into = queries.consolidated_into(self.runtime.views.con, tenant, notes, now, reader)
+        if not into:
+            return facts
+        return [f.model_copy(update={"consolidated_into": into[f.fact_id]})
+                if f.fact_id in into else f for f in facts]
+
     def current(self, tenant: str, entity: str | None = None,
-                attribute: str | None = None) -> list[Fact]:
-        """Facts true now (at the clock's time when read), in retrievable states."""
+                attribute: str | None = None, *, agent: str | None = None) -> list[Fact]:
+        """Facts true now (at the clock's time when read), in retrievable states.
+
+        ``agent``: tenant-wide and shared facts plus that agent's own private ones, which
+        shadow the tenant-wide facts of their cardinality-one slot; without it, tenant-wide
+        and shared facts only (SPEC §12.7)."""
         check_tenant(tenant)
         if attribute is not None:
             check_attribute(attribute)
+        reader = AgentScope(agent)
         rt = self.runtime
         with rt.lock:
             rt.catch_up()
             ent = rt.side.canonical(tenant, entity)
-            return rows_to_facts(queries.current(rt.views.con, rt.now(), tenant, ent, attribute,
-                                                 as_records=True))
+            now = rt.now()
+            return self._agent_facts(tenant, queries.current(
+                rt.views.con, now, tenant, ent, attribute, as_records=True, reader=reader),
+                reader, now)
 
     def as_of(self, tenant: str, *, valid_at: datetime | None = None,
               known_at: datetime | None = None, entity: str | None = None,
-              attribute: str | None = None) -> list[Fact]:
-        """What the store believed at ``known_at`` about valid time ``valid_at`` (default now)."""
+              attribute: str | None = None, agent: str | None = None) -> list[Fact]:
+        """What the store believed at ``known_at`` about valid time ``valid_at`` (default now),
+        as ``agent`` sees it (see :meth:`current`)."""
         check_tenant(tenant)
         if attribute is not None:
             check_attribute(attribute)
+        reader = AgentScope(agent)
         rt = self.runtime
         now = rt.now()
         v = now if valid_at is None else to_micros(valid_at, "valid_at")
@@ -296,19 +339,23 @@ class MemoryStore(_Writes):
         with rt.lock:
             rt.catch_up()
             ent = rt.side.canonical(tenant, entity)
-            return rows_to_facts(queries.as_of(rt.views.con, v, k, tenant, ent, attribute,
-                                               as_records=True))
+            return self._agent_facts(tenant, queries.as_of(
+                rt.views.con, v, k, tenant, ent, attribute, as_records=True, reader=reader),
+                reader, rt.now())
 
-    def chain(self, tenant: str, fact_id: str) -> list[Fact]:
-        """Every fact of the drift chain containing ``fact_id``, oldest first."""
+    def chain(self, tenant: str, fact_id: str, *, agent: str | None = None) -> list[Fact]:
+        """Every fact of the drift chain containing ``fact_id``, oldest first (those visible
+        to ``agent``; a fact it cannot see is not found, SPEC §12.7)."""
         check_tenant(tenant)
         stream_of(fact_id)
+        reader = AgentScope(agent)
         rt = self.runtime
         with rt.lock:
             rt.catch_up()
-            if not queries.fact_exists(rt.views.con, tenant, fact_id):
+            if not queries.fact_exists(rt.views.con, tenant, fact_id, reader):
                 raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
-            return rows_to_facts(queries.chain(rt.views.con, tenant, fact_id))
+            facts = rows_to_facts(queries.chain(rt.views.con, tenant, fact_id, reader))
+            return self._with_membership(tenant, facts, reader, rt.now())
 
     def table(self, name: str, *, tenant: str | None = None) -> pa.Table:
         """A view or table as Arrow: ``fact_versions``, ``facts_current``, ``facts_as_of``..."""
@@ -475,7 +522,8 @@ class MemoryStore(_Writes):
                known_at: datetime | None = None, max_classification: str | None = None,
                explain: bool = False, channels: Sequence[str] | None = None,
                receipt: bool = False, caller: str | None = None, explore: bool = False,
-               seed: int | None = None) -> list[Hit]:
+               seed: int | None = None, agent: str | None = None,
+               include_consolidated: bool = False) -> list[Hit]:
         """Blended keyword + semantic recall over eligible facts only (filtered before top-k).
 
         Args:
@@ -491,19 +539,33 @@ class MemoryStore(_Writes):
             explore: Thompson-sample the utility part of facts served fewer than 5 times
                 (SPEC §12.2); ``seed`` makes the draw reproducible. The default is
                 deterministic.
+            agent: candidates are the tenant-wide and shared facts plus that agent's own
+                (its private facts shadow the tenant-wide ones of their cardinality-one
+                slot); without it, tenant-wide and shared facts only. Filtered before
+                ranking, so another agent's private fact never takes a place (SPEC §12.7).
+            include_consolidated: also rank the members of consolidation patterns, which
+                leave the default candidates (SPEC §12.6).
         """
         check_tenant(tenant)
         if max_classification is not None:
             check_choice("max_classification", max_classification, CLASSIFICATIONS)
+        if not isinstance(include_consolidated, bool):
+            raise InvalidInput("include_consolidated must be True or False")
+        reader = AgentScope(agent)
         v = optional_micros(valid_at, "valid_at")
         k_at = optional_micros(known_at, "known_at")
         rt = self.runtime
         with rt.lock:
             rt.catch_up()
-            hits = recall_query(rt.recall, tenant, query, k, rt.now(), valid_at_us=v,
+            now = rt.now()
+            hits = recall_query(rt.recall, tenant, query, k, now, valid_at_us=v,
                                 known_at_us=k_at, max_classification=max_classification,
                                 explain=explain, channels=channels, explore_utility=explore,
-                                seed=seed)
+                                seed=seed, reader=reader, single=self._single(tenant),
+                                include_consolidated=include_consolidated)
+            facts = self._with_membership(tenant, [h.fact for h in hits], reader, now)
+            hits = [h if h.fact is f else h.model_copy(update={"fact": f})
+                    for h, f in zip(hits, facts, strict=True)]
             if receipt:
                 recall_id = uuid7_str()
                 audit.record_served(rt, tenant, query, [h.fact for h in hits], caller, v, k_at,
@@ -597,9 +659,10 @@ class MemoryStore(_Writes):
         weakest evicted). ``gate=False`` (imports) skips quality and dedup, never links.
         The note, its gate decision and its links are one commit.
 
-        ``agent``/``shared``: dedup, links and consolidation only ever see the notes
-        visible to the writer (tenant-wide, shared, its own). The fact reads
-        (``current``, ``recall``, ...) do not filter by agent yet (SPEC §12.7 pending)."""
+        ``agent``/``shared``: the note is private to ``agent`` unless shared, like any
+        fact (SPEC §12.7); dedup, links and consolidation only ever see the notes
+        visible to the writer (tenant-wide, shared, its own), and a private note is
+        never merged into a note of another scope."""
         self._check_writable()
         return self._notes.note(tenant, entity, category, text, importance=importance,
                                 agent=agent, shared=shared, gate=gate)
@@ -657,9 +720,12 @@ class MemoryStore(_Writes):
         """Crypto-shred what holds ``identifier`` (exact identifier first)."""
         return self._text.purge_matching(tenant, identifier, **kw)
 
-    def recall_texts(self, tenant: str, query: str, k: int = 5) -> list[str]:
-        """Recall, returning only the texts."""
-        return self._text.recall_texts(tenant, query, k)
+    def recall_texts(self, tenant: str, query: str, k: int = 5, *,
+                     agent: str | None = None) -> list[str]:
+        """Recall, returning only the texts (as ``agent`` sees the tenant, SPEC §12.7)."""
+        if agent is None:
+            return self._text.recall_texts(tenant, query, k)
+        return TextInterface(AgentView(self, agent)).recall_texts(tenant, query, k)
 
     # audit reads --------------------------------------------------------------------------
 

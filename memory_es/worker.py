@@ -117,10 +117,35 @@ def run(dsn: str, views: str | Path, *, schema: str | None = None,
         raise MemoryESError("the worker follows a PostgreSQL log: give --dsn")
     stop = [False]
     # Handlers first: a SIGTERM while the replica opens still ends cleanly.
-    with (_stop_on_signals(stop),
-          open_store(dsn=dsn, views=views, schema=schema, key_file=key_file,
-                     read_only=True) as store):
-        if stop[0]:
+    with _stop_on_signals(stop):
+        store = _open_when_up(dsn, views, schema, key_file, interval, report, stop)
+        if store is None:
             return 0
-        return follow(store, dsn, interval=interval, max_seconds=max_seconds, report=report,
-                      stop=stop)
+        with store:
+            if stop[0]:
+                return 0
+            return follow(store, dsn, interval=interval, max_seconds=max_seconds,
+                          report=report, stop=stop)
+
+
+OPEN_PATIENCE = 120.0
+"""Seconds a starting worker waits for an unreachable or restarting server."""
+
+
+def _open_when_up(dsn: str, views: str | Path, schema: str | None,
+                  key_file: str | Path | None, interval: float, report: Report | None,
+                  stop: list[bool]) -> MemoryStore | None:
+    """The replica, opened once the server answers (None if stopped while waiting): a
+    worker started beside a restarting database waits for it, as it does once running."""
+    deadline = time.monotonic() + OPEN_PATIENCE
+    while not stop[0]:
+        try:
+            return open_store(dsn=dsn, views=views, schema=schema, key_file=key_file,
+                              read_only=True)
+        except StorageUnavailable as e:
+            if time.monotonic() >= deadline:
+                raise
+            if report is not None:
+                report({"replica": None, "error": str(e)})
+            time.sleep(interval)
+    return None

@@ -27,6 +27,7 @@ from projections import queries
 from projections.catchup import Catchup, Progress
 from projections.connection import arrow, connect
 from projections.erasure import EXPORTS_DDL, exports_residue, rewrite_database, versions_residue
+from projections.points import PointRows, serve
 from projections.sandbox import Sandbox
 from projections.schema import DDL, KEPT_TABLES, PUBLIC_COLUMNS, VIEWS, outdated_views
 from projections.versions import VersionProjector
@@ -53,6 +54,13 @@ class Views:
         self.con = self._connect(self.file)
         self.projector = VersionProjector(self.con)
         self.catchup = Catchup(recorder, mapper, self.projector)
+        # The point-read row store (projections.points) follows the same catch-up, first,
+        # so reads after a batch see it in line; it is resynchronised here when a crash
+        # left it behind or ahead of the views.
+        self.points = PointRows(folder, lambda: self.con)
+        self.catchup.followers.append(self.points.follow)
+        serve(self.con, self.points)
+        self.points.reconcile()
         for (path,) in self.con.execute("SELECT path FROM export_temps").fetchall():
             Path(path).unlink(missing_ok=True)  # an export killed before its rename
         self.con.execute("DELETE FROM export_temps")
@@ -66,7 +74,11 @@ class Views:
         """Side files of an interrupted rebuild or compaction that still exist."""
         names = [f"{self.file.name}{suffix}" for suffix in
                  (".rebuild", ".rebuild.wal", ".rewrite", ".rewrite.wal")]
-        return [p for p in (self.folder / n for n in names) if p.exists()]
+        found = [p for p in (self.folder / n for n in names) if p.exists()]
+        points = getattr(self, "points", None)  # before the row store is opened: none yet
+        if points is not None and points.fresh_file().exists():
+            found.append(points.fresh_file())
+        return found
 
     # connections --------------------------------------------------------------------------
 
@@ -99,16 +111,21 @@ class Views:
         self.con = con
         self.projector.con = con
         self.catchup.forget_position()
+        serve(con, self.points)
 
     def close(self) -> None:
         if self._sandbox is not None:
             self._sandbox.close()
+        self.points.close()
         self.con.close()
 
     # following the log --------------------------------------------------------------------
 
     def catch_up(self, progress: Progress | None = None) -> int:
-        return self.catchup.run(progress)
+        applied = self.catchup.run(progress)
+        if not self.points.ready:  # it missed or failed a batch: resynchronise in bulk
+            self.points.reconcile()
+        return applied
 
     def position(self) -> int:
         return self.catchup.position()
@@ -134,6 +151,7 @@ class Views:
         os.replace(fresh, self.file)
         Path(str(self.file) + ".wal").unlink(missing_ok=True)
         self._swap_in(self._connect(self.file))
+        self.points.reconcile(force=True)  # fresh views: a fresh copy
         return replayed
 
     # erasure ------------------------------------------------------------------------------
@@ -145,9 +163,13 @@ class Views:
                          "DO UPDATE SET value = excluded.value", [str(at)])
         rewrite_database(self.con, self.file)
         self._swap_in(self._connect(self.file))
+        self.points.compact()
 
     def versions_residue(self, fact_ids: list[str], purged_at: int) -> StoreCheck:
         return versions_residue(self.con, fact_ids, self.last_rewrite >= purged_at)
+
+    def points_residue(self, fact_ids: list[str]) -> StoreCheck:
+        return self.points.residue(fact_ids)
 
     def exports_residue(self, fact_ids: list[str], purged_at: int) -> StoreCheck:
         return exports_residue(self.con, fact_ids, purged_at)

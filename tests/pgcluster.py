@@ -84,6 +84,10 @@ class Cluster:
         """A fast restart: every open session is terminated, as in a failover."""
         self._ctl("restart", "-m", "fast")
 
+    def halt(self) -> None:
+        """Stop the server, keeping its data (``start`` brings it back)."""
+        self._ctl("stop", "-m", "fast")
+
     def stop(self) -> None:
         with contextlib.suppress(RuntimeError):
             self._ctl("stop", "-m", "immediate")

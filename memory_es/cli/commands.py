@@ -42,6 +42,7 @@ def _fact_options(args: argparse.Namespace) -> dict[str, Any]:
         "importance": args.importance,
         "volatility": args.volatility, "classification": args.classification,
         "derived_from": args.derived_from or (), "idempotency_key": args.idempotency_key,
+        "agent": args.agent, "shared": args.shared,
     }
 
 
@@ -118,6 +119,28 @@ def cmd_forget_fact(store: MemoryStore, args: argparse.Namespace, out: Output) -
 def cmd_resolve_conflict(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
     out.receipt(store.resolve_conflict(args.conflict_id, args.winner, reason=args.reason,
                                        tenant=args.tenant))
+
+
+# notes (SPEC §12.5-12.6) -----------------------------------------------------------------
+
+def cmd_note(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    """A refusal by the quality gate is a ``QualityRejected``: the caller prints its reasons."""
+    out.receipt(store.note(args.tenant, args.entity, args.category, args.text,
+                           importance=args.importance, agent=args.agent, shared=args.shared,
+                           gate=not args.no_gate))
+
+
+def cmd_links(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    links = store.links(args.tenant, args.fact_id, agent=args.agent)
+    out.models(links, render.links_table)
+
+
+def cmd_consolidate(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
+    receipts = store.consolidate(args.tenant, entity=args.entity, min_cluster=args.min_cluster,
+                                 overlap=args.overlap, agent=args.agent)
+    out.receipts(receipts)
+    if not receipts and not out.as_json:
+        out.line("(no pattern written: no new or grown cluster)")
 
 
 # erasure and audit ----------------------------------------------------------------------
@@ -275,22 +298,24 @@ def cmd_report(store: MemoryStore, args: argparse.Namespace, out: Output) -> Non
 # reads ----------------------------------------------------------------------------------
 
 def cmd_current(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
-    out.facts(store.current(args.tenant, entity=args.entity, attribute=args.attribute))
+    out.facts(store.current(args.tenant, entity=args.entity, attribute=args.attribute,
+                            agent=args.agent))
 
 
 def cmd_as_of(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
     out.facts(store.as_of(args.tenant, valid_at=args.valid_at, known_at=args.known_at,
-                          entity=args.entity, attribute=args.attribute))
+                          entity=args.entity, attribute=args.attribute, agent=args.agent))
 
 
 def cmd_chain(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
-    out.facts(store.chain(args.tenant, args.fact_id))
+    out.facts(store.chain(args.tenant, args.fact_id, agent=args.agent))
 
 
 def cmd_recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
     hits = store.recall(args.tenant, args.query, args.k, valid_at=args.valid_at,
                         known_at=args.known_at, explain=args.explain,
-                        receipt=args.receipt, caller=args.caller)
+                        receipt=args.receipt, caller=args.caller, agent=args.agent,
+                        include_consolidated=args.include_consolidated)
     out.models(hits, render.hits_table)
     if hits and hits[0].recall_id is not None and not out.as_json:
         out.line(f"recall_id {hits[0].recall_id} (judge TENANT RECALL_ID --helpful ...)")
@@ -319,7 +344,7 @@ def cmd_utility(store: MemoryStore, args: argparse.Namespace, out: Output) -> No
 
 
 def cmd_recall_texts(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
-    texts = store.recall_texts(args.tenant, args.query, args.k)
+    texts = store.recall_texts(args.tenant, args.query, args.k, agent=args.agent)
     out.data(texts, "\n".join(texts) if texts else "(nothing)")
 
 
@@ -375,7 +400,7 @@ def cmd_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
     from memory_es.mcp_server import serve  # noqa: PLC0415  (optional extra: mcp)
 
     del out
-    serve(store, args.tenant)
+    serve(store, args.tenant, getattr(args, "agent", None))
 
 
 # maintenance ----------------------------------------------------------------------------

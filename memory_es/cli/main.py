@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -103,6 +104,11 @@ ENTITY_OR_FACT = (TENANT, arg("entity", nargs="?"), arg("--fact-id"))
 BOUND = arg("--tenant", help="the tenant the fact must belong to (another tenant's id is "
                               "not found; nothing is written)")
 ON_FACT = (FACT_ID, REASON, KEY, BOUND)
+AGENT = arg("--agent", metavar="NAME",
+            help="read as this agent: tenant-wide, shared and its own facts (SPEC §12.7)")
+WRITER = (arg("--agent", metavar="NAME",
+              help="the writing agent: the fact is private to it unless --shared"),
+          arg("--shared", action="store_true", help="an agent's fact every agent sees"))
 FACT = (
     TENANT,
     arg("entity", help="canonical id 'namespace:local' or a registered alias"),
@@ -119,6 +125,7 @@ FACT = (
     arg("--classification", choices=names(Classification)),
     arg("--derived-from", nargs="+", metavar="FACT_ID"),
     KEY,
+    *WRITER,
 )
 AS_OF_TIMES = (time_arg("--valid-at", help="default now"),
                time_arg("--known-at", help="default now"))
@@ -229,10 +236,13 @@ COMMANDS: tuple[Command, ...] = (
         time_arg("--valid-at"), time_arg("--known-at"),
         arg("--explain", action="store_true", help="show each hit's score parts"),
         arg("--receipt", action="store_true", help="record what was served"),
-        arg("--caller", help="who is served (with --receipt)"),
+        arg("--caller", help="who is served (with --receipt)"), AGENT,
+        arg("--include-consolidated", action="store_true",
+            help="also the notes a pattern consolidated (left out by default)"),
     ), c.cmd_recall),
     Command("recall-texts", "recall, texts only",
-            (TENANT, arg("query"), arg("-k", type=int, default=5)), c.cmd_recall_texts),
+            (TENANT, arg("query"), arg("-k", type=int, default=5), AGENT),
+            c.cmd_recall_texts),
     Command("remember", "interpret TEXT into facts and write them", (TENANT, arg("text")),
             c.cmd_remember),
     Command("revise", "replace the memory OLD_QUERY describes", (
@@ -257,6 +267,20 @@ COMMANDS: tuple[Command, ...] = (
     Command("utility", "a fact's utility ledger: served, judgements, utility, ROI, q-value",
             (TENANT, FACT_ID, time_arg("--known-at", help="default now")), c.cmd_utility),
     Command("receipts", "the deletion receipts of the audit log", handler=c.cmd_receipts),
+    # notes (SPEC §12.5-12.6)
+    Command("note", "write a note behind the quality and dedup gates, auto-linked", (
+        TENANT, arg("entity"),
+        arg("category", help="decision, finding, correction, pattern or estimate"),
+        arg("text"), arg("--importance", type=float, default=0.5), *WRITER,
+        arg("--no-gate", action="store_true",
+            help="skip quality and dedup (imports); links are still made"),
+    ), c.cmd_note),
+    Command("links", "a note's automatic links, strongest first", (TENANT, FACT_ID, AGENT),
+            c.cmd_links),
+    Command("consolidate", "cluster current findings into patterns (one per cluster)", (
+        TENANT, arg("--entity"), arg("--min-cluster", type=int, default=3),
+        arg("--overlap", type=float, default=0.4), AGENT,
+    ), c.cmd_consolidate),
     Command("plot",
             "draw a picture as PNG or SVG: 'plot TENANT ENTITY [--attribute A]' (bitemporal"
             " diagram) or 'plot chain TENANT FACT_ID' (drift chain timeline)", (
@@ -272,16 +296,20 @@ COMMANDS: tuple[Command, ...] = (
                  help="show the belief at this time (repeatable; default: the last changes)"),
         arg("--out", required=True, metavar="FILE", help="FILE.html"),
     ), c.cmd_report),
-    Command("mcp", "serve the text interface as MCP tools over stdio",
-            (arg("tenant", help="the one tenant this server acts for"),), c.cmd_mcp),
+    Command("mcp", "serve the text interface as MCP tools over stdio", (
+        arg("tenant", help="the one tenant this server acts for"),
+        arg("--agent", metavar="NAME",
+            help="serve this one agent: its writes are private to it, its reads see "
+                 "tenant-wide, shared and its own facts (SPEC §12.7)"),
+    ), c.cmd_mcp),
     Command("bench", "run the benchmark suite (memory-es bench --help)", raw=bench.main),
     # reads
-    Command("current", "facts true now", (TENANT, arg("--entity"), arg("--attribute")),
-            c.cmd_current),
+    Command("current", "facts true now",
+            (TENANT, arg("--entity"), arg("--attribute"), AGENT), c.cmd_current),
     Command("as-of", "what the store believed at --known-at about valid time --valid-at",
-            (TENANT, *AS_OF_TIMES, arg("--entity"), arg("--attribute")), c.cmd_as_of),
-    Command("chain", "the drift chain containing FACT_ID, oldest first", (TENANT, FACT_ID),
-            c.cmd_chain),
+            (TENANT, *AS_OF_TIMES, arg("--entity"), arg("--attribute"), AGENT), c.cmd_as_of),
+    Command("chain", "the drift chain containing FACT_ID, oldest first",
+            (TENANT, FACT_ID, AGENT), c.cmd_chain),
     Command("rebuild", "drop every view and replay the log (progress bar)",
             (arg("--quiet", action="store_true", help="no progress bar"),), c.cmd_rebuild),
     Command("export", "write an as-of snapshot to Parquet", (
@@ -373,7 +401,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status = run(BY_NAME[args.command], args, Output(args.json, sys.stdout))
     except MemoryESError as e:
-        print(f"memory-es: error: {e}", file=sys.stderr)
+        if args.json:  # scripts get the error's kind and its data, not only a sentence
+            detail = {"error": type(e).__name__, "message": str(e)}
+            detail.update({name: getattr(e, name) for name in ("score", "issues")
+                           if getattr(e, name, None) is not None})
+            print(json.dumps(detail, ensure_ascii=False), file=sys.stderr)
+        else:
+            print(f"memory-es: error: {e}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print("memory-es: interrupted", file=sys.stderr)

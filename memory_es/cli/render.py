@@ -21,6 +21,7 @@ from memory_es.models import (
     ErasureReport,
     Fact,
     Hit,
+    Link,
     Preview,
     Receipt,
 )
@@ -105,6 +106,13 @@ def facts_table(facts: Sequence[Fact]) -> str:
     rows = [[f.fact_id, f.entity if f.entity is not None else f"?{f.mention}", f.attribute,
              fact_value(f), f.valid_from, f.valid_until, f.recorded_at, f.state] for f in facts]
     return render_table(FACT_COLUMNS, rows)
+
+
+def links_table(links: Sequence[Link]) -> str:
+    if not links:
+        return "(no links)"
+    return render_table(("fact_id", "score"), [[link.fact_id, f"{link.score:.3f}"]
+                                               for link in links])
 
 
 def receipt_text(r: Receipt) -> str:

@@ -23,6 +23,7 @@ from memory_es.choices import (
     Volatility,
     names,
 )
+from memory_es.domain.agents import check_agent, check_shared
 from memory_es.domain.control import AttributeDef, NewFact
 from memory_es.domain.governance import PlannedMove, check_importance, check_judgement
 from memory_es.domain.validation import (
@@ -95,10 +96,16 @@ class AssertFact(Command):
     interpretation: dict[str, Any] | None = None
     reason: str | None = None
     importance: float = 0.5
+    agent: str | None = None
+    """The writing agent (None: tenant-wide). Its fact is private unless ``shared``: a
+    private fact fills the agent's own slot (SPEC §12.7)."""
+    shared: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
         check_tenant(self.tenant)
+        check_agent(self.agent)
+        check_shared(self.shared)
         object.__setattr__(self, "importance", check_importance(self.importance))
         mention = check_text("mention", self.mention, 512)
         if self.entity is None and not mention:
@@ -142,7 +149,7 @@ class AssertFact(Command):
             source=self.source, asserted_by=self.asserted_by, confidence=self.confidence,
             volatility=self.volatility, classification=self.classification,
             derived_from=self.derived_from, interpretation=self.interpretation,
-            importance=self.importance)
+            importance=self.importance, agent=self.agent, shared=self.shared)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -251,10 +258,13 @@ class Retract(Command):
     valid_from: int | None = None
     valid_until: int | None = None
     reason: str | None = None
+    agent: str | None = None
+    """Retract from this agent's private slot (None: the tenant's slot)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         check_tenant(self.tenant)
+        check_agent(self.agent)
         check_attribute(self.attribute)
         check_text("reason", self.reason, REASON_LIMIT)
         if (self.valid_from is not None and self.valid_until is not None
@@ -473,7 +483,8 @@ class WriteNote(Command):
     def __post_init__(self) -> None:
         super().__post_init__()
         check_tenant(self.tenant)
-        check_text("agent", self.agent, 128)
+        check_agent(self.agent)
+        check_shared(self.shared)
         if self.outcome not in ("applied", "duplicate", "merged"):
             raise InvalidInput("outcome must be applied, duplicate or merged")
         if (self.target is None) != (self.outcome == "applied"):

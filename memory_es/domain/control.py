@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory_es.choices import Effect, State
+from memory_es.domain.agents import slot_key, slot_owner
 from memory_es.domain.entity import EntityState, FactState
 from memory_es.domain.events import (
     AliasRegistered,
@@ -70,6 +71,14 @@ class NewFact:
     derived_from: tuple[str, ...] = ()
     interpretation: dict[str, Any] | None = field(default=None, compare=False)
     importance: float = 0.5
+    agent: str | None = None
+    """The writing agent (None: tenant-wide); private unless ``shared`` (SPEC §12.7)."""
+    shared: bool = False
+
+    @property
+    def owner(self) -> str | None:
+        """Whose slot it writes into (the agent's own when private)."""
+        return slot_owner(self.agent, self.shared)
 
 
 def same_value(a: Any, b: Any) -> bool:
@@ -93,7 +102,7 @@ def _keep(fact: FactState, **overrides: Any) -> FactChange:
 
 def _overlapping(state: EntityState, nf: NewFact) -> list[FactState]:
     return [
-        f for f in state.slot(nf.attribute)
+        f for f in state.slot(nf.attribute, nf.owner)
         if any(overlaps(p, nf.valid_from, nf.valid_until) for p in f.portions)
     ]
 
@@ -102,7 +111,7 @@ def _new_fact(
     state: EntityState, nf: NewFact, attr: AttributeDef, fact_id: str, new_chain: IdFactory,
     *, status: str, supersedes: tuple[str, ...] = (),
 ) -> FactChange:
-    chain_id = state.slots.get(nf.attribute) or new_chain()
+    chain_id = state.slots.get(slot_key(nf.attribute, nf.owner)) or new_chain()
     content = FactContent(
         tenant=nf.tenant,
         entity=nf.entity,
@@ -119,6 +128,8 @@ def _new_fact(
         classification=nf.classification or attr.classification,
         derived_from=nf.derived_from,
         supersedes=supersedes,
+        agent=nf.agent,
+        shared=nf.shared,
     )
     return FactChange(
         fact_id=fact_id,
@@ -228,11 +239,12 @@ def decide_correct(
 
 def decide_retract(
     state: EntityState, tenant: str, attribute: str, start: int | None, end: int | None,
-    reason: str | None,
+    reason: str | None, owner: str | None = None,
 ) -> list[DomainEvent]:
-    """DELETE ... FOR PORTION OF: the period reads empty, the rest is untouched."""
+    """DELETE ... FOR PORTION OF: the period reads empty, the rest is untouched (in the
+    tenant's slot, or in agent ``owner``'s private one)."""
     facts = [
-        f for f in state.slot(attribute)
+        f for f in state.slot(attribute, owner)
         if any(overlaps(p, start, end) for p in f.portions)
     ]
     return [FactRetracted(
@@ -325,7 +337,7 @@ def decide_resolve(state: EntityState, conflict_id: str, winner: str,
         # The winner takes the contradicted facts' place, not that of facts written since
         # (a later supersede keeps its period): at most one present value per valid time.
         won = list(new.portions)
-        for other in state.slot(new.attribute):
+        for other in state.slot(new.attribute, new.owner):
             if other.fact_id not in conflict.against and other.fact_id != new.fact_id:
                 for p in other.portions:
                     won = subtract(won, p.start, p.end)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from memory_es.domain.agents import slot_key, slot_owner
 from memory_es.domain.events import (
     EVENT_TYPES,
     AliasRegistered,
@@ -52,6 +53,25 @@ class FactState:
         return str(self.content["chain_id"])
 
     @property
+    def agent(self) -> str | None:
+        """The agent that wrote it (None: tenant-wide)."""
+        agent = self.content.get("agent")
+        return None if agent is None else str(agent)
+
+    @property
+    def shared(self) -> bool:
+        return bool(self.content.get("shared", False))
+
+    @property
+    def owner(self) -> str | None:
+        """Whose slot it fills: its agent's when private, the tenant's (None) otherwise."""
+        return slot_owner(self.agent, self.shared)
+
+    @property
+    def slot_key(self) -> str:
+        return slot_key(self.attribute, self.owner)
+
+    @property
     def retrievable(self) -> bool:
         return self.state in RETRIEVABLE_STATES and bool(self.portions)
 
@@ -75,7 +95,9 @@ class EntityState:
     tenant: str | None = None
     entity: str | None = None
     facts: dict[str, FactState] = field(default_factory=dict)
-    slots: dict[str, str] = field(default_factory=dict)  # attribute -> chain id
+    slots: dict[str, str] = field(default_factory=dict)
+    """Slot key (:func:`memory_es.domain.agents.slot_key`: the attribute, with the agent
+    for a private slot) -> chain id."""
     conflicts: dict[str, Conflict] = field(default_factory=dict)
     aliases: set[str] = field(default_factory=set)
     forgotten: bool = False
@@ -164,7 +186,7 @@ class EntityState:
             fact = FactState(fid, content, portions, change["state"], revisions=[content])
             self.facts[fid] = fact
             self.owned.add(fid)
-            self.slots.setdefault(fact.attribute, fact.chain_id)
+            self.slots.setdefault(fact.slot_key, fact.chain_id)
             if content.get("entity"):
                 self.entity = content["entity"]
             seq = int(fid.rsplit("-", 1)[1])
@@ -181,11 +203,14 @@ class EntityState:
         if change.get("verified_at") is not None:
             fact.verified_at = change["verified_at"]
 
-    def slot(self, attribute: str) -> list[FactState]:
-        """Facts of one attribute that take part in supersession (retrievable, with portions)."""
+    def slot(self, attribute: str, owner: str | None = None) -> list[FactState]:
+        """Facts of one slot that take part in supersession (retrievable, with portions):
+        the tenant's slot of ``attribute`` (``owner`` None: tenant-wide and shared facts)
+        or agent ``owner``'s private one (SPEC §12.7)."""
         return [
             f for f in self.facts.values()
             if f.retrievable and f.attribute == attribute and f.content.get("entity") is not None
+            and f.owner == owner
         ]
 
     def get(self, fact_id: str) -> FactState | None:

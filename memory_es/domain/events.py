@@ -37,6 +37,11 @@ class FactContent(Frozen):
     derived_from: tuple[str, ...] = ()
     supersedes: tuple[str, ...] = ()
     rev: int = Field(default=0, description="content revision: 0 when written, +1 per correction")
+    agent: str | None = Field(
+        default=None, description="the writing agent (None: tenant-wide; SPEC §12.7); events "
+        "written before agents existed load as tenant-wide")
+    shared: bool = Field(default=False,
+                         description="an agent's fact visible to every reader of the tenant")
 
 
 class FactChange(Frozen):

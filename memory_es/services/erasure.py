@@ -313,7 +313,8 @@ class ErasureService:
         rt = self.runtime
         checks = [self._log_residue(stream_id, key_ids, whole),
                   self._key_residue(stream_id, key_ids, whole),
-                  rt.views.versions_residue(fact_ids, purged_at)]
+                  rt.views.versions_residue(fact_ids, purged_at),
+                  rt.views.points_residue(fact_ids)]
         checks += [e.residue(fact_ids) for e in rt.erasables]
         cached = rt.keys.cached(key_ids)
         in_cache = rt.side.caches_facts(stream_id, fact_ids)
@@ -350,7 +351,7 @@ class ErasureService:
                 result = CheckResult.PENDING
                 pending = [f"apply and compact log position {position} (applied {applied}, "
                            f"compacted {compacted})"]
-            for store in ("duckdb_views", *(e.name for e in rt.erasables)):
+            for store in ("duckdb_views", rt.views.points.name, *(e.name for e in rt.erasables)):
                 checks.append(StoreCheck(
                     name=f"{store}@{replica_id}",
                     method="the replica registry: the replica's applied and compacted log "
@@ -372,6 +373,8 @@ class ErasureService:
             method=f"every version row of the facts is {expected}",
             result=CheckResult.RESIDUE if bad else CheckResult.CLEAN,
             checked=[f"{len(rows)} facts in fact_versions"], residues=bad),
+            rt.views.points.layer_residue(fact_ids, masked=effect is Effect.MASK,
+                                          state=None if effect is Effect.MASK else expected),
             *(e.residue(fact_ids) for e in rt.erasables)]
         return ErasureReport(receipt_id=receipt_id, complete=_complete(checks), stores=checks,
                              checked_at=from_micros(rt.now()))

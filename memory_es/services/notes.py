@@ -1,10 +1,13 @@
 """Notes behind write gates (SPEC §12.5): quality, dedup and auto-links in one commit.
 
 ``note()`` scores the text (pure rules, :mod:`memory_es.domain.notes`), embeds it with
-the store's embedder, and asks the recall index's vector channel for the nearest notes
-of the tenant that are current now and visible to the writer (a boolean mask over the
-index's labels: tenant, currency and the note set; never a scan of the tenant's facts).
-From those neighbours the pure rules decide the dedup outcome and the links; one
+the store's embedder, and searches the notes' own vector index
+(:class:`~memory_es.services.note_vectors.NoteVectors`, kept on the write side beside the
+book: no projection is caught up for a note, and nothing is scanned per tenant). Dedup
+scores the notes of the same entity and category; links take the nearest notes by
+cosine, asking for more only while a nearer visible note could still be missing, so
+both decide exactly as if every visible current note were scored (a test checks them
+against that brute force). The pure rules decide the dedup outcome and the links; one
 :class:`~memory_es.domain.commands.WriteNote` then stages the fact, the gate decision
 and the links in one unit of work.
 
@@ -27,8 +30,9 @@ import pyarrow as pa
 from memory_es.choices import CheckResult
 from memory_es.domain import commands as c
 from memory_es.domain import notes as rules
+from memory_es.domain.agents import check_agent, check_shared, slot_owner, visible_to
 from memory_es.domain.entity import FactState
-from memory_es.domain.events import NoteRecorded, NotesLinked
+from memory_es.domain.events import FactCorrected, NoteRecorded, NotesLinked
 from memory_es.domain.governance import check_importance
 from memory_es.domain.validation import check_tenant, check_text
 from memory_es.errors import (
@@ -41,15 +45,19 @@ from memory_es.errors import (
 from memory_es.ids import stream_of, uuid7_str
 from memory_es.models import Link, Receipt, StoreCheck
 from memory_es.runtime import Runtime
+from memory_es.services.note_vectors import NoteVectors
 from memory_es.write import patterns
-from projections.recall.documents import document
-from projections.recall.ranking import class_ceiling
 
 NEIGHBOURS = 64
-"""Nearest visible notes asked of the vector channel (links keep at most 20 of them)."""
+"""Nearest notes asked of the vector index first (links keep at most 20); fourfold more
+each time a visible note that would change the links could lie beyond them."""
+MARGIN = 1e-4
+"""How far FAISS' own inner products may be trusted to agree with the exact ones (float32
+sums in another order differ by ~1e-7): a note FAISS ranked below the k-th can only
+matter if the k-th scored within this of a deciding threshold or rank."""
+EMBED_BATCH = 1024
 RETRIES = 5
 Summariser = Callable[[Sequence[str]], str]
-VECTOR_CACHE = 4096
 
 
 @dataclass
@@ -59,7 +67,11 @@ class NoteMeta:
     shared: bool
 
     def visible_to(self, agent: str | None) -> bool:
-        return self.agent is None or self.shared or self.agent == agent
+        return visible_to(agent, self.agent, self.shared)
+
+    @property
+    def owner(self) -> str | None:
+        return slot_owner(self.agent, self.shared)
 
 
 @dataclass
@@ -69,6 +81,8 @@ class TenantNotes:
     version: int = 0
     notes: dict[str, NoteMeta] = field(default_factory=dict)
     links: dict[str, dict[str, float]] = field(default_factory=dict)
+    fresh: list[str] = field(default_factory=list)
+    """Notes recorded (new, merged or reinforced) since the vector index last read them."""
 
 
 class NotesBook:
@@ -90,6 +104,7 @@ class NotesBook:
             if stored.topic == NoteRecorded.TOPIC:
                 book.notes.setdefault(body["fact_id"], NoteMeta(
                     body["category"], body.get("agent"), bool(body.get("shared"))))
+                book.fresh.append(body["fact_id"])
             elif stored.topic == NotesLinked.TOPIC:
                 rules.fold_links(book.links, body["fact_id"], rules.LinkPlan(
                     tuple((str(f), float(s)) for f, s in body["links"]),
@@ -107,7 +122,9 @@ class NotesService:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self.book = NotesBook(rt)
-        self._vectors: dict[tuple[str, str], np.ndarray] = {}
+        self._indexes: dict[str, NoteVectors] = {}
+        self._written: dict[str, tuple[str, np.ndarray]] = {}
+        """Notes this service just wrote: (text, vector), so the index need not re-embed."""
 
     # reads ----------------------------------------------------------------------------------
 
@@ -144,41 +161,153 @@ class NotesService:
 
     # the write ------------------------------------------------------------------------------
 
-    def _neighbours(self, tenant: str, book: TenantNotes, vector: np.ndarray,
-                    query: np.ndarray, agent: str | None) -> list[tuple[str, float]]:
-        """The nearest current notes of the tenant visible to ``agent``: the vector
-        channel searched under a mask of (tenant, current now, note, visible)."""
-        index = self.rt.recall
-        index.catch_up()
-        mask = index.candidates(tenant, self.rt.now(), class_ceiling(None))
-        labels = [lab for fid, meta in book.notes.items() if meta.visible_to(agent)
-                  if (lab := index.label(fid)) is not None and lab < mask.size]
-        if not labels:
-            return []
-        allowed = np.zeros(mask.size, dtype=bool)
-        allowed[np.asarray(labels, dtype=np.int64)] = True
-        allowed &= mask
-        found, _ = index.vectors.search(query, NEIGHBOURS, allowed)
-        texts: dict[str, str] = {}
-        for lab in found.tolist():
-            fid = index.fact_of(int(lab))
-            fact = self.rt.side.load(stream_of(fid)).get(fid)
-            if (fid in book.notes and fact is not None and fact.retrievable
-                    and not fact.masked and fact.content.get("tenant") == tenant):
-                texts[fid] = str(fact.content["text"])
-        return [(fid, float(self._vector(fid, t) @ vector)) for fid, t in texts.items()]
+    def _current(self, fact_id: str, tenant: str, now: int) -> FactState | None:
+        """The note if it is current at ``now`` (retrievable, unmasked, valid) in this
+        tenant: what dedup and links may see."""
+        fact = self.rt.side.load(stream_of(fact_id)).get(fact_id)
+        if (fact is None or not fact.retrievable or fact.masked
+                or fact.content.get("tenant") != tenant
+                or not any(p.start <= now and (p.end is None or p.end > now)
+                           for p in fact.portions)):
+            return None
+        return fact
 
-    def _vector(self, fact_id: str, text: str) -> np.ndarray:
-        """The note's text embedded (the index holds the fact's *document*, which adds
-        subject and attribute words: candidates come from it, scores from the texts)."""
-        key = (fact_id, text)
-        vec = self._vectors.get(key)
-        if vec is None:
-            vec = self.rt.recall.embedder.embed([text])[0]
-            if len(self._vectors) >= VECTOR_CACHE:
-                self._vectors.pop(next(iter(self._vectors)))
-            self._vectors[key] = vec
-        return vec
+    def _index(self, tenant: str, book: TenantNotes) -> NoteVectors:
+        """The tenant's note vectors, brought up to the book (just folded from the log) and
+        to the corrections the log holds since the last look."""
+        rt = self.rt
+        vecs = self._indexes.get(tenant)
+        if vecs is None:
+            vecs = self._indexes[tenant] = NoteVectors(rt.recall.embedder.dim)
+            vecs.seen = rt.log.recorder.max_notification_id() or 0
+            book.fresh = list(book.notes)  # the whole book, once
+        else:
+            self._follow_corrections(vecs)
+        if book.fresh:
+            todo, book.fresh = dict.fromkeys(book.fresh), []
+            self._reindex(tenant, book, vecs, list(todo))
+        self._written.clear()
+        return vecs
+
+    def _follow_corrections(self, vecs: NoteVectors) -> None:
+        """Corrections of indexed notes written since the last look (by anyone): their
+        text changed, so their vector must be recomputed."""
+        side = self.rt.side
+        found = side.log.recorder.select_notifications(
+            vecs.seen + 1, 1000, topics=(FactCorrected.TOPIC,))
+        while found:
+            for stored in found:
+                vecs.seen = max(vecs.seen, stored.id)
+                body = side.mapper.open(stored).body or {}
+                fids = [str(ch["fact_id"]) for ch in body.get("changes", ())
+                        if str(ch["fact_id"]) in vecs.rows]
+                if fids:
+                    stream = str(stored.originator_id)
+                    if side.load(stream).version < stored.originator_version:
+                        side.forget_cached([stream])  # another writer's correction
+                    tenant = str(body.get("tenant"))
+                    self._reindex(tenant, self.book.tenant(tenant), vecs, fids)
+            found = side.log.recorder.select_notifications(
+                vecs.seen + 1, 1000, topics=(FactCorrected.TOPIC,))
+
+    def _reindex(self, tenant: str, book: TenantNotes, vecs: NoteVectors,
+                 fact_ids: list[str]) -> None:
+        """(Re)index these notes from their present texts; a purged one leaves."""
+        side = self.rt.side
+        todo: list[tuple[str, str, str]] = []
+        for fid in fact_ids:
+            fact = side.load(stream_of(fid)).get(fid)
+            if fact is None and fid not in vecs.rows:
+                side.forget_cached([stream_of(fid)])  # another writer's new note
+                fact = side.load(stream_of(fid)).get(fid)
+            if fact is None:
+                vecs.drop(fid)  # purged
+                continue
+            text = str(fact.content.get("text") or "")
+            if vecs.text_of(fid) != text:
+                todo.append((fid, str(fact.content.get("entity")), text))
+        embedder = self.rt.recall.embedder
+        for start in range(0, len(todo), EMBED_BATCH):
+            chunk = todo[start:start + EMBED_BATCH]
+            known = [self._written.pop(fid, None) for fid, _, _ in chunk]
+            missing = [t for (_, _, t), k in zip(chunk, known, strict=True)
+                       if k is None or k[0] != t]
+            fresh = iter(embedder.embed(missing) if missing else ())
+            for (fid, entity, text), k in zip(chunk, known, strict=True):
+                vec = k[1] if k is not None and k[0] == text else next(fresh)
+                meta = book.notes.get(fid)
+                vecs.put(fid, entity, meta.category if meta else "", text, vec)
+
+    def _visible_current(self, fid: str, tenant: str, book: TenantNotes, agent: str | None,
+                         now: int) -> FactState | None:
+        meta = book.notes.get(fid)
+        if meta is None or not meta.visible_to(agent):
+            return None
+        return self._current(fid, tenant, now)
+
+    def _score(self, vecs: NoteVectors, fid: str, vector: np.ndarray) -> float:
+        """The cosine of the note's text vector and ``vector`` (one float32 dot product,
+        as every reference computes it)."""
+        return float(vecs.vector(fid) @ vector)
+
+    def _dedup_candidates(self, tenant: str, book: TenantNotes, vecs: NoteVectors,
+                          canonical: str, category: str, vector: np.ndarray,
+                          agent: str | None, now: int) -> list[tuple[str, float]]:
+        """Every visible current note of the same entity and category, scored: the
+        entity's own notes, never the tenant's."""
+        out: list[tuple[str, float]] = []
+        for fid in vecs.group(canonical, category):
+            fact = self._visible_current(fid, tenant, book, agent, now)
+            if fact is not None:
+                self._up_to_date(tenant, book, vecs, fid, fact)
+                out.append((fid, self._score(vecs, fid, vector)))
+        return out
+
+    def _up_to_date(self, tenant: str, book: TenantNotes, vecs: NoteVectors, fid: str,
+                    fact: FactState) -> bool:
+        """Re-embed a note whose text changed unseen (the corrections followed in the
+        log should leave none); True when it had to."""
+        if vecs.text_of(fid) == str(fact.content.get("text") or ""):
+            return False
+        self._reindex(tenant, book, vecs, [fid])
+        return True
+
+    def _link_plan(self, tenant: str, book: TenantNotes, vecs: NoteVectors,
+                   vector: np.ndarray, agent: str | None, now: int) -> rules.LinkPlan:
+        """The links of a new note, as :func:`rules.plan_links` would make them from every
+        visible current note of the tenant, from the nearest ``k`` only.
+
+        Of the ``k`` nearest labels, the visible notes scoring above the k-th similarity
+        (plus :data:`MARGIN`) are exactly the top of the full ranking, since any note left
+        out scored at most that. The plan made from that top is final when it already has
+        its 20 links (the rest of the ranking is never read) or when the k-th similarity
+        fell below the link threshold (the rest links to nothing); else ``k`` grows."""
+        k = NEIGHBOURS
+        while True:
+            found, floor = vecs.search(vector, k)
+            visible = [(fid, fact) for fid in found
+                       if (fact := self._visible_current(fid, tenant, book, agent, now))]
+            moved = [self._up_to_date(tenant, book, vecs, f, fact) for f, fact in visible]
+            if any(moved):
+                continue  # a vector moved: search again
+            scored = [(fid, self._score(vecs, fid, vector)) for fid, _ in visible]
+            if floor is not None:
+                scored = [(f, sim) for f, sim in scored if sim > floor + MARGIN]
+            plan = rules.plan_links(scored, self._existing(tenant, book, scored),
+                                    cap=rules.MAX_LINKS)
+            if (floor is None or floor + MARGIN < rules.LINK_AT
+                    or len(plan.links) == rules.MAX_LINKS):
+                return plan
+            k *= 4
+
+    def _existing(self, tenant: str, book: TenantNotes,
+                  scored: list[tuple[str, float]]) -> dict[str, dict[str, float]]:
+        """The present links of the candidates: a note under the cap needs no eviction,
+        so only the full ones' live links are read."""
+        return {fid: self._live_links(tenant, book, fid, None)
+                if len(book.links.get(fid, {})) >= rules.MAX_LINKS
+                else book.links.get(fid, {})
+                for fid, sim in scored if sim >= rules.LINK_AT}
 
     def note(self, tenant: str, entity: str, category: str, text: str, *,
              importance: float = 0.5, agent: str | None = None, shared: bool = False,
@@ -186,7 +315,8 @@ class NotesService:
         """Write a note through its gates; see :meth:`memory_es.MemoryStore.note`."""
         check_tenant(tenant)
         rules.check_category(category)
-        check_text("agent", agent, 128)
+        check_agent(agent)
+        check_shared(shared)
         if not isinstance(text, str) or not text.strip():
             raise InvalidInput("a note needs a non-empty text")
         check_text("text", text)
@@ -202,12 +332,10 @@ class NotesService:
                     f"{rules.QUALITY_THRESHOLD}): " + "; ".join(q.issues),
                     score=q.score, issues=list(q.issues))
             score = q.score
-        canonical = self.rt.side.canonical(tenant, entity) or entity
-        vector, query = self.rt.recall.embedder.embed(
-            [text, document(text, canonical, None, f"note.{category}")])
+        vector = self.rt.recall.embedder.embed([text])[0]
         for attempt in range(RETRIES):
             try:
-                return self._write(tenant, entity, category, text, (vector, query),
+                return self._write(tenant, entity, category, text, vector,
                                    importance, agent, shared, gate, score)
             except (ConcurrentWriteError, ConflictError):
                 if attempt == RETRIES - 1:
@@ -216,28 +344,28 @@ class NotesService:
         raise AssertionError("unreachable")
 
     def _write(self, tenant: str, entity: str, category: str, text: str,
-               vectors: tuple[np.ndarray, np.ndarray], importance: float,
+               vector: np.ndarray, importance: float,
                agent: str | None, shared: bool, gate: bool, score: float | None) -> Receipt:
         rt = self.rt
         with rt.writes.lock:
-            rt.catch_up()
+            rt.check_open()
+            now = rt.now()
             book = self.book.tenant(tenant)
-            near = self._neighbours(tenant, book, *vectors, agent)
+            vecs = self._index(tenant, book)
             dedup = rules.Dedup("new")
             if gate:
                 canonical = rt.side.canonical(tenant, entity)
-                same = [(fid, sim) for fid, sim in near
-                        if book.notes[fid].category == category and canonical is not None
-                        and self._entity_of(fid) == canonical]
+                same = ([] if canonical is None else self._dedup_candidates(
+                    tenant, book, vecs, canonical, category, vector, agent, now))
                 dedup = rules.decide_dedup(same)
+                if (dedup.outcome == "merged" and dedup.target is not None
+                        and book.notes[dedup.target].owner != slot_owner(agent, shared)):
+                    # merging would write this text into a note of another scope (a
+                    # private text into a tenant-wide note): a new note instead (§12.7)
+                    dedup = rules.Dedup("new")
             plan = rules.LinkPlan((), ())
             if dedup.outcome == "new":
-                # a note under the cap needs no eviction: its live links are not read
-                existing = {fid: self._live_links(tenant, book, fid, None)
-                            if len(book.links.get(fid, {})) >= rules.MAX_LINKS
-                            else book.links.get(fid, {})
-                            for fid, sim in near if sim >= rules.LINK_AT}
-                plan = rules.plan_links(near, existing)
+                plan = self._link_plan(tenant, book, vecs, vector, agent, now)
             merged = text
             if dedup.outcome == "merged" and dedup.target is not None:
                 old = rt.side.load(stream_of(dedup.target)).get(dedup.target)
@@ -249,11 +377,10 @@ class NotesService:
                 target=dedup.target,
                 similarity=None if dedup.similarity is None else round(dedup.similarity, 6),
                 links=tuple((f, round(s, 6)) for f, s in plan.links), evicted=plan.evicted)
-            return rt.writes.execute(cmd)
-
-    def _entity_of(self, fact_id: str) -> str | None:
-        fact = self.rt.side.load(stream_of(fact_id)).get(fact_id)
-        return None if fact is None else fact.content.get("entity")
+            receipt = rt.writes.execute(cmd)
+            if dedup.outcome == "new":
+                self._written[str(receipt.fact_id)] = (text, vector)
+            return receipt
 
     # consolidation (SPEC §12.6) ---------------------------------------------------------------
 
@@ -263,14 +390,11 @@ class NotesService:
         """Cluster the current findings visible to ``agent`` and write one pattern per
         cluster (see :meth:`memory_es.MemoryStore.consolidate`)."""
         check_tenant(tenant)
-        check_text("agent", agent, 128)
+        check_agent(agent)
         if isinstance(min_cluster, bool) or not isinstance(min_cluster, int) or min_cluster < 2:
             raise InvalidInput("min_cluster must be an integer >= 2")
         if not isinstance(overlap, int | float) or not 0.0 < float(overlap) <= 1.0:
             raise InvalidInput("overlap must be in (0, 1]")
-        if agent is not None:
-            raise InvalidInput("agent-scoped patterns need private facts (SPEC §12.7), which "
-                               "this store does not have yet: consolidate tenant-wide")
         summary_of = summarise if summarise is not None else rules.extractive_summary
         rt = self.rt
         with rt.writes.lock:
@@ -283,10 +407,11 @@ class NotesService:
             texts: dict[str, str] = {}
             facts: dict[str, FactState] = {}
             for fid, meta in book.notes.items():
-                if meta.category != "finding" or not meta.visible_to(agent):
+                if meta.category != "finding":
                     continue
                 fact = rt.side.load(stream_of(fid)).get(fid)
                 if (fact is None or not patterns.live(fact, now)
+                        or not visible_to(agent, fact.agent, fact.shared)
                         or fact.content.get("tenant") != tenant
                         or (canonical is not None and fact.content.get("entity") != canonical)):
                     continue
@@ -296,7 +421,8 @@ class NotesService:
                                     float(overlap), min_cluster)
             commands: list[c.Command] = []
             for group in groups:
-                existing = self._patterns_of(group, facts, now)
+                existing = [p for p in self._patterns_of(group, facts, now)
+                            if p.owner == agent]  # this scope's own patterns only
                 if any(set(p.content["derived_from"]) == set(group) for p in existing):
                     continue  # unchanged: a rerun writes nothing
                 summary = summary_of([texts[f] for f in group])
@@ -305,7 +431,7 @@ class NotesService:
                 kw: dict[str, Any] = {
                     "tenant": tenant, "attribute": patterns.PATTERN, "value": value,
                     "text": summary, "derived_from": tuple(group), "asserted_by": "inference",
-                    "source": "consolidation"}
+                    "source": "consolidation", "agent": agent}
                 if existing:
                     commands.append(c.Supersede(entity=str(existing[0].content["entity"]), **kw))
                 else:

@@ -213,7 +213,7 @@ def _on_entity(side: WriteSide, uow: UnitOfWork, op: str, tenant: str, entity: s
 def retract(side: WriteSide, uow: UnitOfWork, cmd: c.Retract) -> Receipt:
     return _on_entity(side, uow, cmd.OP, cmd.tenant, cmd.entity, lambda st, _e: control.
                       decide_retract(st, cmd.tenant, cmd.attribute, cmd.valid_from,
-                                     cmd.valid_until, cmd.reason))
+                                     cmd.valid_until, cmd.reason, owner=cmd.agent))
 
 
 @handles(c.ForgetEntity)
@@ -363,16 +363,17 @@ def note(side: WriteSide, uow: UnitOfWork, cmd: c.WriteNote) -> Receipt:
         first = mark_first(uow, mark)
     if cmd.outcome == "applied":  # always a new fact: the gates did the dedup, per writer
         written = patterns.new_note(side, uow, cmd.tenant, cmd.entity, attribute, cmd.text,
-                                    cmd.importance)
+                                    cmd.importance, agent=cmd.agent, shared=cmd.shared)
     else:
         target = uow.state(stream_of(str(cmd.target))).get(str(cmd.target))
         if target is None or not target.retrievable or target.masked:
             raise ConflictError("the note it matched changed meanwhile; write it again")
-        if cmd.outcome == "duplicate":
+        if cmd.outcome == "duplicate":  # reinforced in its own slot (SPEC §12.7)
             written = assert_fact(side, uow, c.AssertFact(
                 tenant=cmd.tenant, entity=cmd.entity, attribute=attribute,
                 value=target.content["value"], text=target.content["text"],
-                importance=cmd.importance, source="note"))
+                importance=cmd.importance, source="note", agent=target.agent,
+                shared=target.shared))
         else:
             written = correct(side, uow, c.Correct(
                 fact_id=str(cmd.target), tenant=cmd.tenant,

@@ -20,6 +20,7 @@ from typing import Any
 
 from memory_es.crypto.keystore import chain_key_id
 from memory_es.domain import control
+from memory_es.domain.agents import slot_key, slot_owner
 from memory_es.domain.commands import AssertFact
 from memory_es.domain.control import AttributeDef, NewFact
 from memory_es.domain.entity import FactState
@@ -56,8 +57,10 @@ def pattern_value(summary: str, min_cluster: int) -> dict[str, Any]:
 
 
 def write_pattern(uow: UnitOfWork, stream_id: str, tenant: str, entity: str,
-                  members: list[str], min_cluster: int) -> str | None:
-    """Stage a new pattern on ``stream_id`` from the live members' present texts."""
+                  members: list[str], min_cluster: int,
+                  agent: str | None = None) -> str | None:
+    """Stage a new pattern on ``stream_id`` from the live members' present texts
+    (``agent``: the pattern is that agent's private one, SPEC §12.6-12.7)."""
     texts = []
     for m in members:
         fact = uow.state(stream_of(m)).get(m)
@@ -71,7 +74,7 @@ def write_pattern(uow: UnitOfWork, stream_id: str, tenant: str, entity: str,
     nf = NewFact(tenant=tenant, entity=entity, attribute=PATTERN,
                  value=pattern_value(summary, min_cluster), valid_from=uow.recorded_at,
                  valid_until=None, text=summary, source="consolidation",
-                 asserted_by="inference", derived_from=tuple(members))
+                 asserted_by="inference", derived_from=tuple(members), agent=agent)
     uow.emit_all(st, control.decide_assert(st, nf, AttributeDef(), now=uow.recorded_at,
                                            fact_id=new_id, new_chain=uow.new_chain,
                                            new_conflict=uuid7_str))
@@ -106,7 +109,8 @@ def regenerate(uow: UnitOfWork, deprecated: list[str]) -> list[str]:
             continue  # already regenerated in this unit (two members left at once)
         content = fact.content
         new = write_pattern(uow, st.stream_id, str(content["tenant"]), str(content["entity"]),
-                            _remaining(uow, content), _min_cluster(content))
+                            _remaining(uow, content), _min_cluster(content),
+                            content.get("agent"))
         if new is not None:
             written.append(new)
     return written
@@ -137,14 +141,16 @@ def shred_and_regenerate(side: WriteSide, uow: UnitOfWork, tenant: str,
         if content.get("entity") is None:
             continue
         new = write_pattern(uow, st.stream_id, tenant, str(content["entity"]),
-                            _remaining(uow, content), _min_cluster(content))
+                            _remaining(uow, content), _min_cluster(content),
+                            content.get("agent"))
         if new is not None:
             regenerated.append(new)
     return regenerated
 
 
 def new_note(side: WriteSide, uow: UnitOfWork, tenant: str, entity: str, attribute: str,
-             text: str, importance: float) -> Receipt:
+             text: str, importance: float, *, agent: str | None = None,
+             shared: bool = False) -> Receipt:
     """Stage a note as a new fact, never a reinforcement of another writer's same text:
     the gates decided dedup among the notes the writer can see (SPEC §12.5, §12.7)."""
     cmd = AssertFact(tenant=tenant, entity=entity, attribute=attribute, value=text,
@@ -155,9 +161,10 @@ def new_note(side: WriteSide, uow: UnitOfWork, tenant: str, entity: str, attribu
     new_id = make_fact_id(sid, st.next_seq)
     content = FactContent(
         tenant=tenant, entity=canonical, attribute=attribute,
-        chain_id=st.slots.get(attribute) or uow.new_chain(), value=cmd.value, text=text,
-        source=cmd.source, volatility=attr.volatility, importance=cmd.importance,
-        classification=attr.classification)
+        chain_id=st.slots.get(slot_key(attribute, slot_owner(agent, shared))) or uow.new_chain(),
+        value=cmd.value, text=text, source=cmd.source, volatility=attr.volatility,
+        importance=cmd.importance, classification=attr.classification, agent=agent,
+        shared=shared)
     first = uow.emit(st, FactAsserted(tenant=tenant, changes=(FactChange(
         fact_id=new_id, portions=((uow.recorded_at, None),), state="active",
         content=content),)), content.chain_id)

@@ -17,9 +17,12 @@ version projection applies, with the fact ids the batch touched and the batch's 
 position: it reads those facts' open versions back from ``fact_versions`` (DuckDB is
 the source of truth) and adds, updates or removes entries; an unchanged text is never
 re-embedded. ``sync(None, position)`` diffs the whole table (open, rebuild, recovery).
-The file is written every ``checkpoint_seconds``, on :meth:`RecallIndex.flush` and on
-:meth:`RecallIndex.close`; a file whose position differs from DuckDB's tracking
-position is reconciled by a full diff, which re-embeds only changed texts. A crash
+The changed segment files are written every ``checkpoint_seconds``, on
+:meth:`RecallIndex.flush` and on :meth:`RecallIndex.close`
+(:mod:`~projections.recall.persist`: segments by label range and a manifest, so a purge
+rewrites only the segments that held the purged facts); a saved index whose position
+differs from DuckDB's tracking position is reconciled by a full diff, which re-embeds
+only changed texts. A crash
 therefore loses no work and doubles none: syncing is idempotent.
 
 **Eligibility comes first in every channel**: the candidate set is the tenant's facts
@@ -34,7 +37,7 @@ Modules, in the order data flows through them:
 - :mod:`~projections.recall.documents`: the text a fact is indexed under;
 - :mod:`~projections.recall.vectors`, :mod:`~projections.recall.keywords`: the channels;
 - :mod:`~projections.recall.mirror`: the open versions and their rows, in memory;
-- :mod:`~projections.recall.persist`: the index file;
+- :mod:`~projections.recall.persist`: the segment files and their manifest;
 - :mod:`~projections.recall.index`: :class:`RecallIndex` and :func:`recall`;
 - :mod:`~projections.recall.ranking`: the parts, the blend and the order.
 """

@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from memory_es.choices import CheckResult
 from memory_es.clock import to_micros
+from memory_es.domain.agents import AgentScope, shadow, slot_owner
 from memory_es.domain.governance import DEFAULT, GovernanceConfig, q_value
 from memory_es.domain.validation import CLASSIFICATION_RANK, CLASSIFICATIONS
 from memory_es.errors import IntegrityViolation
@@ -29,8 +30,8 @@ from projections.connection import arrow
 from projections.embedder import Embedder, default_embedder
 from projections.recall import persist
 from projections.recall.documents import digest, document
-from projections.recall.keywords import KeywordIndex, bm25
-from projections.recall.mirror import MERGE_TABLES, ROW_COLUMNS, VersionMirror, group_versions
+from projections.recall.keywords import KeywordIndex, KeywordSegments
+from projections.recall.mirror import ROW_COLUMNS, VersionMirror, group_versions
 from projections.recall.ranking import (
     Ranked,
     blend,
@@ -42,7 +43,7 @@ from projections.recall.ranking import (
     merge_pools,
     pool_size,
 )
-from projections.recall.vectors import VectorIndex
+from projections.recall.vectors import SegmentedVectors
 from projections.rows import rows_to_facts
 from projections.schema import ELIGIBLE, PUBLIC_COLUMNS
 
@@ -57,7 +58,8 @@ class RecallIndex:
     Args:
         con: the store's DuckDB connection (``fact_versions`` and ``tracking``), or a
             callable returning the current one (the store reconnects when it compacts).
-        folder: where ``recall.npz`` lives (the store's folder).
+        folder: the store's (or replica's) views folder; the index's files are in its
+            ``recall/`` folder (:mod:`projections.recall.persist`).
         embedder: the vector space (default :func:`projections.embedder.default_embedder`).
         checkpoint_seconds: how often :meth:`sync` writes the file (also on
             :meth:`flush` and :meth:`close`).
@@ -72,7 +74,15 @@ class RecallIndex:
                  checkpoint_seconds: float = 60.0, verify: bool = False) -> None:
         self._con = con
         self.folder = Path(folder)
-        self.path = self.folder / persist.FILE
+        self.path = persist.folder_of(self.folder)
+        """The folder of the manifest and the segment files."""
+        self._manifest: persist.Manifest | None = None
+        self._dirty: set[int] = set()
+        """Segments changed since their file was written."""
+        self._removed_from: set[int] = set()
+        """Segments whose file still holds facts removed since (a purge waits for them)."""
+        self._rewrite_all = False
+        """After a reset: every segment the manifest names is rewritten (or dropped)."""
         self.embedder = embedder if embedder is not None else default_embedder()
         self.checkpoint_seconds = checkpoint_seconds
         self.verify = verify
@@ -93,7 +103,6 @@ class RecallIndex:
         self._saved_at = time.monotonic()
         self._closed = False
         self._reset()
-        persist.temp_path(self.path).unlink(missing_ok=True)  # a crash mid-write left it
         self._load()
         self.catch_up()
         if self.rebuilt is not None or self._unsaved:
@@ -111,9 +120,10 @@ class RecallIndex:
     # state --------------------------------------------------------------------------------
 
     def _reset(self) -> None:
-        self.vectors = VectorIndex(self.embedder.dim)
+        self.vectors = SegmentedVectors(self.embedder.dim, persist.SEGMENT_LABELS)
         self._unremoved = []
-        self.keywords = KeywordIndex()
+        self.keywords = KeywordSegments(persist.SEGMENT_LABELS)
+        self._rewrite_all = True
         self.versions = VersionMirror()
         self._label_of: dict[str, int] = {}
         self._fact_of: dict[int, str] = {}
@@ -128,6 +138,16 @@ class RecallIndex:
         self._digest = np.zeros(cap, np.int64)
         self._served = np.zeros(cap, np.int32)
         self._useful = np.zeros(cap, np.int32)
+        self._owner = np.full(cap, -1, np.int32)
+        """Code of the agent whose private fact it is (-1: tenant-wide or shared, SPEC §12.7)."""
+        self._owner_code: dict[str, int] = {}
+        self._slot = np.zeros(cap, np.int64)
+        """Digest of the fact's (tenant, entity, attribute): a private fact shadows the
+        tenant-wide facts of its slot in its agent's recall."""
+        self._private: dict[int, str] = {}
+        """Label -> attribute of every indexed private fact (shadowing needs its cardinality)."""
+        self._members: dict[int, tuple[str, ...]] = {}
+        """Label of a consolidation pattern -> its members (they leave default recall)."""
 
     def reset(self) -> None:
         """Forget everything (the next :meth:`catch_up` repopulates it from DuckDB)."""
@@ -148,6 +168,8 @@ class RecallIndex:
         self._digest = np.concatenate([self._digest, np.zeros(extra, np.int64)])
         self._served = np.concatenate([self._served, np.zeros(extra, np.int32)])
         self._useful = np.concatenate([self._useful, np.zeros(extra, np.int32)])
+        self._owner = np.concatenate([self._owner, np.full(extra, -1, np.int32)])
+        self._slot = np.concatenate([self._slot, np.zeros(extra, np.int64)])
 
     def _code(self, tenant: str) -> int:
         code = self._tenant_code.get(tenant)
@@ -178,6 +200,20 @@ class RecallIndex:
         self._anchor[labels] = [max(f["_ra"], f["_va"] or 0, b.last_used or 0)
                                 for f, b in zip(facts, books, strict=True)]
         self._digest[labels] = [d for _, _, d in items]
+        owners = [slot_owner(f.get("agent"), bool(f.get("shared"))) for f in facts]
+        self._owner[labels] = [-1 if o is None else self._owner_code.setdefault(
+            o, len(self._owner_code)) for o in owners]
+        self._slot[labels] = [digest(f"{f['tenant']}\x1f{f['entity']}\x1f{f['attribute']}")
+                              for f in facts]
+        for label, fact, owner in zip(labels.tolist(), facts, owners, strict=True):
+            if owner is None:
+                self._private.pop(label, None)
+            else:
+                self._private[label] = str(fact["attribute"])
+            if fact["attribute"] == queries.PATTERN_ATTRIBUTE and fact.get("derived_from"):
+                self._members[label] = tuple(fact["derived_from"])
+            else:
+                self._members.pop(label, None)
         self.versions.set_many(labels.tolist(), [f["versions"] for f in facts], tid)
 
     # following the version table ------------------------------------------------------------
@@ -211,6 +247,7 @@ class RecallIndex:
             return 0
         table = self._open_rows(None if fact_ids is None else sorted(set(fact_ids)))
         facts = group_versions(table)
+        _add_scope(facts, table)
         ledgers = governance.ledgers(self.con, None if fact_ids is None else list(facts))
         tid = self.versions.add_table(table.select(PUBLIC_COLUMNS))
         wanted = (set(facts) | set(self._label_of)) if fact_ids is None else set(fact_ids)
@@ -242,14 +279,14 @@ class RecallIndex:
             docs = [doc for _, doc, _, _ in adds]
             self.vectors.add(labels, self.embedder.embed(docs))
             self.keywords.add(labels.tolist(), docs)
+            self._dirty.update((labels // persist.SEGMENT_LABELS).tolist())
             for label, (fid, _, _, _) in zip(labels.tolist(), adds, strict=True):
                 self._label_of[fid] = label
                 self._fact_of[label] = fid
             self._set_meta([(label, fact, d) for label, (_, _, d, fact)
                             in zip(labels.tolist(), adds, strict=True)], tid, ledgers)
         self.versions.release_unused(tid)
-        if len(self.versions.tables) > MERGE_TABLES:
-            self.versions.compact()
+        self.versions.merge_small()
         self.position = position
         changed = len(removals) + len(adds)
         self._unsaved += changed
@@ -266,11 +303,17 @@ class RecallIndex:
         else:
             removed = self.vectors.remove(np.asarray(labels, dtype=np.int64))
         self.keywords.remove(labels)
+        segments = {label // persist.SEGMENT_LABELS for label in labels}
+        self._dirty |= segments
+        self._removed_from |= segments
         for label in labels:
             fid = self._fact_of.pop(label)
             del self._label_of[fid]
             self._tenant[label] = -1
             self._class[label] = 127
+            self._owner[label] = -1
+            self._private.pop(label, None)
+            self._members.pop(label, None)
             self._digest[label] = 0
             self.versions.drop(label)
         if removed != len(labels):
@@ -379,14 +422,17 @@ class RecallIndex:
         return set(self._label_of)
 
     def files(self) -> list[Path]:
-        """Files this projection owns (for erasure scans)."""
-        return [p for p in (self.path, persist.temp_path(self.path)) if p.exists()]
+        """Files this projection owns, as they exist now (for erasure scans): the
+        manifest, the segment files it names and any leftover of a crash."""
+        named = [self.path / persist.MANIFEST] + (
+            [self.path / n for n in self._manifest.files.values()] if self._manifest else [])
+        return [p for p in named if p.exists()] + persist.leftovers(self.path, self._manifest)
 
     # erasure (memory_es.erasure.Erasable) -------------------------------------------------
 
     def compact(self) -> None:
-        """Remove the vectors whose removal was deferred, in one call, and rewrite the file
-        so removed vectors and postings leave the disk too."""
+        """Remove the vectors whose removal was deferred, and rewrite the segments that
+        held removed facts, so their vectors and postings leave the disk too."""
         if self._unremoved:
             pending = np.asarray(self._unremoved, dtype=np.int64)
             removed = self.vectors.remove(pending)
@@ -398,8 +444,8 @@ class RecallIndex:
         self.flush()
 
     def residue(self, fact_ids: list[str]) -> StoreCheck:
-        """What FAISS, the keyword postings, the row mirror and ``recall.npz`` still hold
-        of these facts."""
+        """What FAISS, the keyword postings, the row mirror and the index's files still
+        hold of these facts."""
         wanted = set(fact_ids)
         indexed = sorted(f for f in wanted if f in self._label_of)
         # Counts, not scans (a scan of every vector and row costs as much as the store):
@@ -407,56 +453,88 @@ class RecallIndex:
         # mirror counts the rows it holds for removed facts.
         orphans = self.vectors.ntotal - len(self._fact_of) - len(self._unremoved)
         residues = list(indexed) + ([f"{orphans} vectors of no indexed fact"] if orphans else [])
-        pending = ["recall.npz not rewritten since the last removal"] if self._unsaved else []
+        pending = self._unwritten()
         if self._unremoved:
             pending.append(f"remove {len(self._unremoved)} vectors from FAISS (deferred)")
-        if self.versions.dead:
-            pending.append(f"compact the row mirror ({self.versions.dead} removed versions)")
-        leftover = persist.temp_path(self.path)
-        if leftover.exists():
-            residues.append(f"leftover {leftover.name}")
+        if self.versions.held_dead:
+            pending.append(f"drop {self.versions.held_dead} rows of removed versions from the "
+                           "row mirror")
+        residues += [f"leftover {p.name}" for p in persist.leftovers(self.path, self._manifest)]
         result = CheckResult.verdict(residues, pending)
+        files = [p.name for p in self.files()]
         return StoreCheck(
             name=self.name,
-            method="look the facts up in the FAISS id map, the keyword index and the "
-                   "in-memory rows; check that the index file was rewritten since the "
-                   "last removal",
+            method="look the facts up in the FAISS id maps, the keyword segments and the "
+                   "in-memory rows; list the index's files as they exist now: every segment "
+                   "file that held a removed fact must have been rewritten since, and no "
+                   "file may be one the manifest does not name",
             result=result,
-            checked=[f"FAISS {type(self.vectors.index).__name__} ({self.vectors.ntotal} vectors)",
+            checked=[f"FAISS, {len(self.vectors.segments)} segments "
+                     f"({self.vectors.ntotal} vectors)",
                      f"keyword index ({len(self.keywords)} documents)",
-                     f"row mirror ({len(self.versions.tables)} tables)", str(self.path)],
+                     f"row mirror ({len(self.versions.tables)} tables)",
+                     *(f"{self.path}/{name}" for name in files)],
             residues=residues, pending=pending)
+
+    def _unwritten(self) -> list[str]:
+        """What removals left on disk: the segment files that still hold removed facts."""
+        if self._rewrite_all and self._manifest is not None and self._manifest.files:
+            return [f"rewrite the {len(self._manifest.files)} recall segment files (the "
+                    "index was rebuilt since they were written)"]
+        named = self._manifest.files if self._manifest is not None else {}
+        return [f"rewrite {named[s]} (holds removed facts)" for s in sorted(self._removed_from)
+                if s in named]
 
     # persistence --------------------------------------------------------------------------
 
     def flush(self) -> None:
-        """Write vectors, postings, labels and position to ``recall.npz`` atomically
-        (dead postings dropped first, so removed content leaves the file)."""
-        self.keywords.compact()
-        self.versions.compact()
-        labels = np.fromiter(self._fact_of, dtype=np.int64, count=len(self._fact_of))
-        persist.write(self.path, persist.Snapshot(
-            vectors=self.vectors, keywords=self.keywords, labels=labels,
-            fact_ids=[self._fact_of[int(x)] for x in labels], digests=self._digest[labels],
-            position=self.position, next_label=self._next_label), self.embedder)
+        """Rewrite the segments that changed since they were written, then commit the
+        manifest (:func:`projections.recall.persist.write`: a crash leaves the old state
+        or the new one). Their dead postings are dropped first, so removed content
+        leaves the files, and the row mirror lets go of removed rows."""
+        segments = set(self._dirty)
+        if self._rewrite_all:
+            segments |= set(self.vectors.segments)
+            segments |= set(self._manifest.files) if self._manifest is not None else set()
+        self.versions.purge_rows()
+        try:
+            self._manifest = persist.write(
+                self.path, persist.Entries(vectors=self.vectors, keywords=self.keywords,
+                                           fact_of=self._fact_of, digests=self._digest),
+                segments, self._manifest, self.position, self._next_label, self.embedder)
+        except BaseException:
+            # Interrupted: the disk holds the old manifest or the new one; follow it, so
+            # what it does not name counts as a leftover. Everything stays to be written.
+            self._manifest = persist.current_manifest(self.path, self.embedder)
+            raise
+        self._dirty.clear()
+        self._removed_from.clear()
+        self._rewrite_all = False
         self._unsaved = 0
         self._saved_at = time.monotonic()
 
     def _load(self) -> None:
-        """Vectors, postings and labels from the file; the mirror is refilled from DuckDB."""
+        """Vectors, postings and labels from the segment files (side files of a crash
+        are deleted first); the mirror is refilled from DuckDB."""
         try:
-            saved = persist.read(self.path, self.embedder)
+            manifest, saved = persist.read(self.path, self.embedder)
         except persist.UnusableFile as e:
-            self.rebuilt = str(e)
+            legacy = self.folder / persist.LEGACY_FILE
+            self.rebuilt = (f"previous index format ({persist.LEGACY_FILE})"
+                            if legacy.exists() and "no index file" in str(e) else str(e))
+            persist.remove_leftovers(self.path, None)  # untrusted: never mixed in
             return
+        persist.remove_leftovers(self.path, manifest)
+        self._manifest = manifest
+        self._rewrite_all = False
         self.vectors = saved.vectors
         self.keywords = saved.keywords
-        self._fact_of = dict(zip(saved.labels.tolist(), saved.fact_ids, strict=True))
+        self._fact_of = saved.fact_of
         self._label_of = {f: lab for lab, f in self._fact_of.items()}
-        self._next_label = saved.next_label
+        self._next_label = manifest.next_label
         self._grow_labels(self._next_label)
-        self._digest[saved.labels] = saved.digests
-        self.position = saved.position
+        self._digest[:saved.digests.size] = saved.digests
+        self.position = manifest.position
 
     def close(self) -> None:
         """Write the file if anything changed since it was last written."""
@@ -468,10 +546,17 @@ class RecallIndex:
 
     # search -------------------------------------------------------------------------------
 
-    def candidate_slots(self, tenant: str, now_us: int, max_rank: int
-                        ) -> tuple[np.ndarray, np.ndarray]:
+    def candidate_slots(self, tenant: str, now_us: int, max_rank: int,
+                        reader: AgentScope | None = None, *,
+                        single: Callable[[str], bool] | None = None,
+                        include_consolidated: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """``(mask over labels, slot of each label's current version)``: the tenant's
-        facts current at ``now_us`` within the ceiling (DuckDB's current view, mirrored)."""
+        facts current at ``now_us`` within the ceiling (DuckDB's current view, mirrored).
+
+        ``reader``: only the facts visible to its agent (SPEC §12.7; None: every fact);
+        where ``single(attribute)`` says a slot is cardinality one, the agent's private
+        facts shadow the tenant-wide ones of their slot. ``include_consolidated=False``
+        drops the members of the current patterns the reader sees (SPEC §12.6)."""
         size = len(self._tenant)
         mask = np.zeros(size, dtype=bool)
         slot_of = np.full(size, -1, np.int64)
@@ -482,7 +567,44 @@ class RecallIndex:
         mask[labels] = True
         slot_of[labels] = slots
         mask &= (self._tenant == code) & (self._class <= max_rank)
+        if reader is not None:
+            self._visible(mask, reader, single)
+        if not include_consolidated:
+            self._drop_members(mask)
         return mask, slot_of
+
+    def _visible(self, mask: np.ndarray, reader: AgentScope,
+                 single: Callable[[str], bool] | None) -> None:
+        """Narrow ``mask`` to what ``reader`` sees: tenant-wide and shared facts, its own
+        private ones, minus the tenant-wide facts its private ones shadow."""
+        size = mask.size
+        owner = self._owner[:size]
+        mine = self._owner_code.get(reader.agent) if reader.agent is not None else None
+        if mine is None:
+            mask &= owner == -1
+            return
+        mask &= (owner == -1) | (owner == mine)
+        own = np.flatnonzero(mask & (owner == mine)).tolist()
+        ones: dict[str, bool] = {}  # single() once per attribute
+        private: list[int] = []
+        for lab in own:
+            attr = self._private[lab]
+            if attr not in ones:
+                ones[attr] = single is None or single(attr)
+            if ones[attr]:
+                private.append(lab)
+        if private:
+            shadowed = np.isin(self._slot[:size], self._slot[np.asarray(private, np.int64)])
+            mask &= ~(shadowed & (owner == -1))
+
+    def _drop_members(self, mask: np.ndarray) -> None:
+        """Drop from ``mask`` the members of the patterns it holds."""
+        members = [m for lab, ms in self._members.items() if lab < mask.size and mask[lab]
+                   for m in ms]
+        labels = [lab for m in members if (lab := self._label_of.get(m)) is not None
+                  and lab < mask.size]
+        if labels:
+            mask[np.asarray(labels, np.int64)] = False
 
     def candidates(self, tenant: str, now_us: int, max_rank: int) -> np.ndarray:
         """Boolean mask over labels: the tenant's facts current at ``now_us`` within the
@@ -493,7 +615,9 @@ class RecallIndex:
                valid_at: int | None = None, known_at: int | None = None,
                max_classification: str | None = None, explain: bool = False,
                channels: Sequence[str] | None = None, explore_utility: bool = False,
-               seed: int | None = None) -> list[Hit]:
+               seed: int | None = None, reader: AgentScope | None = None,
+               single: Callable[[str], bool] | None = None,
+               include_consolidated: bool = True) -> list[Hit]:
         """Recall: see :func:`recall`."""
         chosen_channels = check_channels(channels)
         check_k(k)
@@ -505,9 +629,11 @@ class RecallIndex:
                                       now_us if valid_at is None else valid_at,
                                       now_us if known_at is None else known_at,
                                       max_rank, explain, chosen_channels,
-                                      (explore_utility, seed))
+                                      (explore_utility, seed), reader, single,
+                                      include_consolidated)
         self.catch_up()
-        mask, slot_of = self.candidate_slots(tenant, now_us, max_rank)
+        mask, slot_of = self.candidate_slots(tenant, now_us, max_rank, reader, single=single,
+                                             include_consolidated=include_consolidated)
         if not mask.any():
             return []
         pool = pool_size(k)
@@ -545,11 +671,14 @@ class RecallIndex:
 
     def _search_as_of(self, tenant: str, query: str, k: int, valid_at: int, known_at: int,
                       max_rank: int, explain: bool, channels: tuple[str, ...],
-                      exploring: tuple[bool, int | None] = (False, None)) -> list[Hit]:
+                      exploring: tuple[bool, int | None] = (False, None),
+                      reader: AgentScope | None = None, single: Callable[[str], bool] | None = None,
+                      include_consolidated: bool = True) -> list[Hit]:
         """As-of recall: rank the belief at ``(valid_at, known_at)`` itself, embedding
         texts that today's index does not hold (or holds with another text)."""
         self.catch_up()
-        table = queries.as_of(self.con, valid_at, known_at, tenant)
+        table = queries.as_of(self.con, valid_at, known_at, tenant, reader=reader)
+        table = _scoped(table, reader, single, include_consolidated)
         if table.num_rows == 0:
             return []
         cols = table.select(["fact_id", "entity", "mention", "attribute", "text",
@@ -593,8 +722,8 @@ class RecallIndex:
         main_mask[reuse_labels] = True
         row_of = np.full(len(self._tenant), -1, np.int64)
         row_of[reuse_labels] = reuse
-        (main_l, main_s), (temp_l, temp_s) = bm25(
-            query, [(self.keywords, main_mask), (temp, np.ones(len(fresh), dtype=bool))])
+        (main_l, main_s), [(temp_l, temp_s)] = self.keywords.bm25(
+            query, main_mask, [(temp, np.ones(len(fresh), dtype=bool))])
         kw_labels = np.concatenate([row_of[main_l], np.asarray(fresh, np.int64)[temp_l]])
         kw_scores = np.concatenate([main_s, temp_s])
         rows = merge_pools(sem_order.astype(np.int64), kw_labels, kw_scores, pool)
@@ -627,7 +756,9 @@ def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
            valid_at_us: int | None = None, known_at_us: int | None = None,
            max_classification: str | None = None, explain: bool = False,
            channels: Sequence[str] | None = None, explore_utility: bool = False,
-           seed: int | None = None) -> list[Hit]:
+           seed: int | None = None, reader: AgentScope | None = None,
+           single: Callable[[str], bool] | None = None,
+           include_consolidated: bool = True) -> list[Hit]:
     """Blended recall over the tenant's eligible facts (SPEC §9).
 
     Args:
@@ -644,10 +775,54 @@ def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
         channels: retrieval channels to use (default both ``keyword`` and ``semantic``).
         explore_utility: Thompson-sample the utility part of facts served fewer than 5
             times (SPEC §12.2); ``seed`` makes the draw reproducible.
+        reader: only the facts visible to its agent are candidates, before ranking
+            (SPEC §12.7); None: every fact of the tenant.
+        single: whether an attribute is cardinality one (its private facts shadow the
+            tenant-wide ones in their agent's recall).
+        include_consolidated: False drops the members of the current patterns the reader
+            sees from the candidates (SPEC §12.6).
     """
     return index.search(tenant, query, k, now_us, valid_at=valid_at_us, known_at=known_at_us,
                         max_classification=max_classification, explain=explain,
-                        channels=channels, explore_utility=explore_utility, seed=seed)
+                        channels=channels, explore_utility=explore_utility, seed=seed,
+                        reader=reader, single=single,
+                        include_consolidated=include_consolidated)
+
+
+def _add_scope(facts: dict[str, dict[str, Any]], table: pa.Table) -> None:
+    """Give each grouped fact its ``agent``, ``shared`` and, for a pattern, its members
+    (``derived_from``): what visibility and consolidation filter on."""
+    if table.num_rows == 0:
+        return
+    cols = table.select(["fact_id", "agent", "shared", "attribute"]).to_pydict()
+    patterns = [i for i, a in enumerate(cols["attribute"]) if a == queries.PATTERN_ATTRIBUTE]
+    derived = (table.column("derived_from").take(pa.array(patterns, pa.int64())).to_pylist()
+               if patterns else [])
+    for i, fid in enumerate(cols["fact_id"]):
+        entry = facts[fid]
+        entry["agent"], entry["shared"] = cols["agent"][i], cols["shared"][i]
+    for i, members in zip(patterns, derived, strict=True):
+        facts[cols["fact_id"][i]]["derived_from"] = tuple(members or ())
+
+
+def _scoped(table: pa.Table, reader: AgentScope | None, single: Callable[[str], bool] | None,
+            include_consolidated: bool) -> pa.Table:
+    """As-of rows narrowed like :meth:`RecallIndex.candidate_slots` narrows labels: the
+    reader's private facts shadow tenant-wide ones, consolidated members dropped."""
+    if table.num_rows == 0:
+        return table
+    rows = table.select(["fact_id", "tenant", "entity", "attribute", "agent", "shared",
+                         "derived_from"]).to_pylist()
+    for i, row in enumerate(rows):
+        row["_i"] = i
+    kept = shadow(rows, reader, single if single is not None else (lambda _a: True))
+    if not include_consolidated:
+        members = {m for r in kept if r["attribute"] == queries.PATTERN_ATTRIBUTE
+                   for m in (r["derived_from"] or ())}
+        kept = [r for r in kept if r["fact_id"] not in members]
+    if len(kept) == len(rows):
+        return table
+    return table.take(pa.array([r["_i"] for r in kept], pa.int64()))
 
 
 def current_rows(con: duckdb.DuckDBPyConnection, tenant: str, fact_ids: list[str],

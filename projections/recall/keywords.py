@@ -128,27 +128,30 @@ class KeywordIndex:
         return removed
 
     def compact(self) -> None:
-        """Drop dead postings and every term left without a live document."""
+        """Drop dead postings and every term left without a live document (one numpy
+        pass over the postings; only the terms of removed documents are copied)."""
         if self._dead == 0:
             return
         live = self._doc_len > 0
-        term_ids: dict[str, int] = {}
-        terms: list[str] = []
-        labels: list[Any] = []
-        tfs: list[Any] = []
-        for term, old_labels, old_tfs in zip(self._terms, self._labels, self._tfs, strict=True):
-            ids = np.frombuffer(old_labels, dtype=np.int64)
-            keep = live[ids]
-            if not keep.any():
-                continue
-            term_ids[term] = len(terms)
-            terms.append(term)
-            if keep.all():
-                labels.append(old_labels)
-                tfs.append(old_tfs)
-            else:
-                labels.append(array("q", ids[keep].tobytes()))
-                tfs.append(array("f", np.frombuffer(old_tfs, dtype=np.float32)[keep].tobytes()))
+        if not self._terms:
+            self._dead = 0
+            return
+        lengths = np.fromiter((len(x) for x in self._labels), np.int64, len(self._labels))
+        ids = np.frombuffer(b"".join(self._labels), dtype=np.int64)  # one copy, in C
+        kept = np.add.reduceat(live[ids].astype(np.int64),
+                               np.concatenate([[0], np.cumsum(lengths)[:-1]]))
+        partial = set(np.flatnonzero((kept > 0) & (kept < lengths)).tolist())
+        survivors = np.flatnonzero(kept).tolist()
+        terms = [self._terms[i] for i in survivors]
+        term_ids = {term: j for j, term in enumerate(terms)}
+        labels: list[Any] = [self._labels[i] for i in survivors]
+        tfs: list[Any] = [self._tfs[i] for i in survivors]
+        for j, i in enumerate(survivors):
+            if i in partial:  # a term of a removed document: keep its live postings
+                ids_i = np.frombuffer(labels[j], dtype=np.int64)
+                keep = live[ids_i]
+                labels[j] = array("q", ids_i[keep].tobytes())
+                tfs[j] = array("f", np.frombuffer(tfs[j], dtype=np.float32)[keep].tobytes())
         self._term_ids, self._terms, self._labels, self._tfs = term_ids, terms, labels, tfs
         self._postings = sum(len(x) for x in labels)
         self._dead = 0
@@ -217,10 +220,8 @@ class KeywordIndex:
             "kw_terms": np.frombuffer(blob, dtype=np.uint8).copy(),
             "kw_nterms": np.array([len(self._terms)], dtype=np.int64),
             "kw_lengths": lengths,
-            "kw_labels": np.frombuffer(b"".join(x.tobytes() for x in self._labels),
-                                       dtype=np.int64).copy(),
-            "kw_tfs": np.frombuffer(b"".join(x.tobytes() for x in self._tfs),
-                                    dtype=np.float32).copy(),
+            "kw_labels": np.frombuffer(b"".join(self._labels), dtype=np.int64).copy(),
+            "kw_tfs": np.frombuffer(b"".join(self._tfs), dtype=np.float32).copy(),
             "kw_doc_len": self._doc_len.copy(),
             "kw_doc_terms": self._doc_terms.copy(),
         }
@@ -229,6 +230,85 @@ class KeywordIndex:
     def from_arrays(cls, data: Mapping[str, np.ndarray]) -> KeywordIndex:
         """The index :meth:`to_arrays` exported."""
         return cls(data)
+
+
+class KeywordSegments:
+    """The keyword index split by label range, like the vectors
+    (:class:`projections.recall.vectors.SegmentedVectors`): segment ``s`` is a
+    :class:`KeywordIndex` over the labels ``[s·size, (s+1)·size)``, stored under local
+    labels (``label - s·size``). A removal tombstones and compacts one segment's postings
+    only, so the owner rewrites that segment's file alone, with none of the removed
+    document's terms; scores are :func:`bm25` over every segment with candidates, with
+    shared statistics, so they equal one index's.
+
+    Args:
+        size: labels per segment.
+    """
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError("segment size must be at least 1")
+        self.size = size
+        self.segments: dict[int, KeywordIndex] = {}
+
+    def __len__(self) -> int:
+        return sum(len(seg) for seg in self.segments.values())
+
+    def add(self, labels: Sequence[int], texts: Sequence[str]) -> None:
+        """Index each text under its (new) label, in the label's segment."""
+        for label, text in zip(labels, texts, strict=True):
+            segment, local = divmod(int(label), self.size)
+            seg = self.segments.get(segment)
+            if seg is None:
+                seg = self.segments[segment] = KeywordIndex()
+            seg.add([local], [text])
+
+    def remove(self, labels: Iterable[int]) -> int:
+        """Tombstone documents; returns how many were indexed."""
+        removed = 0
+        for label in labels:
+            segment, local = divmod(int(label), self.size)
+            seg = self.segments.get(segment)
+            if seg is not None:
+                removed += seg.remove([local])
+        return removed
+
+    def has(self, label: int) -> bool:
+        """Whether the label is indexed (and not removed)."""
+        segment, local = divmod(int(label), self.size)
+        seg = self.segments.get(segment)
+        return seg is not None and seg.has(local)
+
+    def parts(self, candidates: np.ndarray) -> list[tuple[int, KeywordIndex, np.ndarray]]:
+        """``(first label, segment, its slice of the mask)`` for each segment holding a
+        candidate."""
+        out = []
+        for segment in sorted(self.segments):
+            base = segment * self.size
+            local = candidates[base:base + self.size]
+            if local.any():
+                out.append((base, self.segments[segment], local))
+        return out
+
+    def bm25(self, query: str, candidates: np.ndarray,
+             extra: Sequence[tuple[KeywordIndex, np.ndarray]] = ()
+             ) -> tuple[tuple[np.ndarray, np.ndarray], list[tuple[np.ndarray, np.ndarray]]]:
+        """:func:`bm25` over the candidates of every segment and the ``extra`` parts,
+        with shared statistics: ``((labels, scores) of the segments, [(labels, scores)
+        of each extra part])``."""
+        parts = self.parts(candidates)
+        found = bm25(query, [(seg, local) for _, seg, local in parts] + list(extra))
+        ours = found[:len(parts)]
+        labels = [ids + base for (base, _, _), (ids, _) in zip(parts, ours, strict=True)]
+        scores = [s for _, s in ours]
+        merged = ((np.concatenate(labels), np.concatenate(scores)) if parts
+                  else (np.zeros(0, np.int64), np.zeros(0, np.float32)))
+        return merged, found[len(parts):]
+
+    def scores(self, query: str, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """BM25 scores of the candidate documents matching a query term: see
+        :meth:`KeywordIndex.scores`."""
+        return self.bm25(query, candidates)[0]
 
 
 def bm25(query: str, parts: Sequence[tuple[KeywordIndex, np.ndarray]]

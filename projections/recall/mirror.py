@@ -6,6 +6,10 @@ columns, in an Arrow table read by :meth:`projections.recall.RecallIndex.sync`),
 hit becomes a :class:`~memory_es.models.Fact` without another DuckDB query (re-reading
 8 hits from DuckDB cost 5-8 ms on the development machine: a full column scan).
 Nothing here is persisted: it is re-read from DuckDB when the index opens.
+
+Rows are held in chunks of at most :data:`CHUNK_ROWS`, so dropping the rows of removed
+versions (:meth:`VersionMirror.purge_rows`, after a purge) rewrites the chunks that held
+them, never every row of the store.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ ROW_COLUMNS = ", ".join(PUBLIC_COLUMNS) + (
 microseconds (``_vf``, ``_vu``, ``_ra``, ``_va``)."""
 
 MERGE_TABLES = 64
-"""Row tables kept before the mirror merges them into one (each sync adds one)."""
+"""Small row tables kept before the mirror merges them (each sync adds one)."""
+CHUNK_ROWS = 16_384
+"""Rows per held table at most: a table read in one go is split into chunks this size."""
 
 _META_COLUMNS = ["fact_id", "tenant", "entity", "mention", "attribute", "text",
                  "classification", "confidence", "importance", "asserted_by", "volatility",
@@ -70,15 +76,28 @@ class VersionMirror:
         self.slots_of: dict[int, list[int]] = {}
         self.tables: dict[int, pa.Table] = {}
         self.live_rows: dict[int, int] = {}
+        self.dead_rows: dict[int, int] = {}
+        """Per held table, rows of dropped versions it still holds (:meth:`purge_rows`)."""
+        self._chunks: dict[int, int] = {}  # first table id of an added table -> its chunks
         self._next_table = 0
 
     def add_table(self, table: pa.Table) -> int:
-        """Hold a table of rows; returns its id for :meth:`set_many`."""
-        tid = self._next_table
-        self._next_table += 1
-        self.tables[tid] = table
-        self.live_rows[tid] = 0
-        return tid
+        """Hold a table of rows (as chunks of :data:`CHUNK_ROWS`); returns its id for
+        :meth:`set_many`."""
+        first = self._next_table
+        count = max(1, -(-table.num_rows // CHUNK_ROWS))
+        for i in range(count):
+            tid = first + i
+            self.tables[tid] = table.slice(i * CHUNK_ROWS, CHUNK_ROWS)
+            self.live_rows[tid] = 0
+        self._next_table += count
+        self._chunks[first] = count
+        return first
+
+    @property
+    def held_dead(self) -> int:
+        """Rows of dropped versions still held in memory (until :meth:`purge_rows`)."""
+        return sum(self.dead_rows.values())
 
     def _room(self, extra: int) -> None:
         cap = len(self.label)
@@ -109,10 +128,12 @@ class VersionMirror:
         self.label[first:end] = block[:, 0]
         self.start[first:end] = block[:, 1]
         self.end[first:end] = block[:, 2]
-        self.row[first:end] = block[:, 3]
-        self.table[first:end] = tid
+        self.row[first:end] = block[:, 3] % CHUNK_ROWS
+        chunk = tid + block[:, 3] // CHUNK_ROWS
+        self.table[first:end] = chunk
         self.n = end
-        self.live_rows[tid] = self.live_rows.get(tid, 0) + count
+        for t, placed in zip(*np.unique(chunk, return_counts=True), strict=True):
+            self.live_rows[int(t)] = self.live_rows.get(int(t), 0) + int(placed)
         slot = first
         for label, vs in zip(labels, versions, strict=True):
             self.slots_of[label] = list(range(slot, slot + len(vs)))
@@ -124,6 +145,8 @@ class VersionMirror:
         if not slots:
             return
         self.label[slots] = -1
+        self.start[slots] = 0
+        self.end[slots] = 0
         self.dead += len(slots)
         for s in slots:
             tid = int(self.table[s])
@@ -131,12 +154,72 @@ class VersionMirror:
             if self.live_rows[tid] == 0:  # the rows (plaintext) leave memory with it
                 del self.live_rows[tid]
                 del self.tables[tid]
+                self.dead_rows.pop(tid, None)
+            else:
+                self.dead_rows[tid] = self.dead_rows.get(tid, 0) + 1
 
     def release_unused(self, tid: int) -> None:
-        """Let table ``tid`` go if none of its rows was placed."""
-        if self.live_rows.get(tid) == 0:
-            del self.live_rows[tid]
-            del self.tables[tid]
+        """Let the chunks of table ``tid`` go that none of its placed rows is in."""
+        for chunk in range(tid, tid + self._chunks.pop(tid, 1)):
+            if self.live_rows.get(chunk) == 0:
+                del self.live_rows[chunk]
+                del self.tables[chunk]
+                self.dead_rows.pop(chunk, None)
+
+    def purge_rows(self) -> int:
+        """Rewrite the held tables that still hold rows of dropped versions with their
+        live rows only (each at most :data:`CHUNK_ROWS` rows); returns how many tables.
+        Slots keep their place; only their row numbers change."""
+        tids = sorted(t for t, n in self.dead_rows.items() if n)
+        if not tids:
+            return 0
+        n = self.n
+        alive = self.label[:n] >= 0
+        member = np.isin(self.table[:n], tids) & alive
+        slots = np.flatnonzero(member)
+        owners = self.table[slots]
+        for tid in tids:
+            mine = slots[owners == tid]
+            old_rows = self.row[mine]
+            keep = np.unique(old_rows)
+            self.tables[tid] = self.tables[tid].take(pa.array(keep)).combine_chunks()
+            self.row[mine] = np.searchsorted(keep, old_rows)
+            del self.dead_rows[tid]
+        return len(tids)
+
+    def merge_small(self) -> None:
+        """Merge the held tables with fewer than a quarter of :data:`CHUNK_ROWS` live rows
+        (each sync adds one) once there are more than :data:`MERGE_TABLES`: bounded work,
+        the large chunks are left as they are."""
+        small = sorted(t for t, live in self.live_rows.items()
+                       if 0 < live < CHUNK_ROWS // 4 and t not in self._chunks)
+        if len(small) <= MERGE_TABLES:
+            return
+        n = self.n
+        slots = np.flatnonzero(np.isin(self.table[:n], small) & (self.label[:n] >= 0))
+        self._rehome(slots)
+        for tid in small:
+            self.tables.pop(tid, None)
+            self.live_rows.pop(tid, None)
+            self.dead_rows.pop(tid, None)
+
+    def _rehome(self, slots: np.ndarray) -> None:
+        """Copy the rows of these (live) slots into new chunks and point the slots there."""
+        if slots.size == 0:
+            return
+        order = slots[np.lexsort((self.row[slots], self.table[slots]))]
+        tids = self.table[order]
+        bounds = np.flatnonzero(np.diff(tids)) + 1
+        pieces = [self.tables[int(self.table[g[0]])].take(pa.array(self.row[g]))
+                  for g in np.split(order, bounds)]
+        merged = pa.concat_tables(pieces).combine_chunks()
+        first = self.add_table(merged)
+        del self._chunks[first]
+        positions = np.arange(order.size)
+        self.table[order] = first + positions // CHUNK_ROWS
+        self.row[order] = positions % CHUNK_ROWS
+        for t, placed in zip(*np.unique(self.table[order], return_counts=True), strict=True):
+            self.live_rows[int(t)] = int(placed)
 
     def current(self, now_us: int) -> tuple[np.ndarray, np.ndarray]:
         """``(labels, slots)`` of the versions valid at ``now_us``."""
@@ -152,34 +235,51 @@ class VersionMirror:
                                  for s in slots])
 
     def compact(self) -> None:
-        """Drop dead slots; merge every live row into one table."""
+        """Drop dead slots and the rows of dropped versions; copy every live row into new
+        chunks, except the rows of a table still being placed (``sync`` ->
+        ``set_many`` -> ``_room``): its chunks stay, so later placements find them.
+        Linear in the mirror: it runs when half the slots are dead (``_room``) or when
+        asked; a purge only needs :meth:`purge_rows`."""
+        placing = np.fromiter((f + i for f, c in self._chunks.items() for i in range(c)),
+                              np.int64)
         live = np.flatnonzero(self.label[:self.n] >= 0)
         order = live[np.lexsort((self.row[live], self.table[live]))]
+        staying = np.isin(self.table[order], placing)
+        moving = order[~staying]
         pieces = []
-        if order.size:
-            tids = self.table[order]
+        if moving.size:
+            tids = self.table[moving]
             bounds = np.flatnonzero(np.diff(tids)) + 1
-            for group in np.split(order, bounds):
+            for group in np.split(moving, bounds):
                 table = self.tables[int(self.table[group[0]])]
                 pieces.append(table.take(pa.array(self.row[group])))
         cap = max(1024, len(self.label))
         k = order.size
         label = np.full(cap, -1, np.int64)
-        start, end, row = (np.zeros(cap, np.int64) for _ in range(3))
+        start, end, row, tab = (np.zeros(cap, np.int64) for _ in range(4))
+        order = np.concatenate([order[staying], moving])  # new slot s holds old slot order[s]
         label[:k] = self.label[order]
         start[:k] = self.start[order]
         end[:k] = self.end[order]
-        row[:k] = np.arange(k)
-        self.label, self.start, self.end, self.row = label, start, end, row
-        self.table = np.zeros(cap, np.int64)
-        self.n, self.dead = int(k), 0
-        # a table added for rows not yet placed (``sync`` -> ``set_many`` -> ``_room``) stays
-        self.tables = {t: self.tables[t] for t, n in self.live_rows.items() if n == 0}
+        kept = int(staying.sum())
+        row[:kept] = self.row[order[:kept]]
+        tab[:kept] = self.table[order[:kept]]
+        positions = np.arange(k - kept)
+        row[kept:k] = positions % CHUNK_ROWS
+        self.tables = {int(t): self.tables[int(t)] for t in placing.tolist()
+                       if int(t) in self.tables}
+        self.dead_rows = {t: n for t, n in self.dead_rows.items() if t in self.tables}
         self.live_rows = dict.fromkeys(self.tables, 0)
-        if k:
-            tid = self.add_table(pa.concat_tables(pieces).combine_chunks())
-            self.table[:k] = tid
-            self.live_rows[tid] = int(k)
+        for t, placed in zip(*np.unique(tab[:kept], return_counts=True), strict=True):
+            self.live_rows[int(t)] = int(placed)
+        if k > kept:
+            first = self.add_table(pa.concat_tables(pieces).combine_chunks())
+            del self._chunks[first]
+            tab[kept:k] = first + positions // CHUNK_ROWS
+            for t, placed in zip(*np.unique(tab[kept:k], return_counts=True), strict=True):
+                self.live_rows[int(t)] = int(placed)
+        self.label, self.start, self.end, self.row, self.table = label, start, end, row, tab
+        self.n, self.dead = int(k), 0
         self.slots_of = {}
         for s, lab in enumerate(self.label[:k].tolist()):
             self.slots_of.setdefault(lab, []).append(s)

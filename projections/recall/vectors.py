@@ -153,20 +153,28 @@ class VectorIndex:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         if chosen.size <= SMALL:
-            sims = self.reconstruct(chosen) @ q[0]
-            top = np.argsort(-sims, kind="stable")[:k]
-            return chosen[top].astype(np.int64), sims[top].astype(np.float32)
+            return _top_of(chosen, self.reconstruct(chosen) @ q[0], k)
+        return self.search_bitmap(q[0], k, np.packbits(allowed, bitorder="little"),
+                                  int(chosen.size))
+
+    def search_bitmap(self, query: np.ndarray, k: int, bitmap: np.ndarray, allowed: int
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Top-``k`` among the labels set in ``bitmap`` (the allowed mask packed
+        little-endian, as :class:`faiss.IDSelectorBitmap` reads it); ``allowed`` is how
+        many of them this index may hold (it sizes the IVF's probe)."""
+        if allowed == 0 or k <= 0 or self.ntotal == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         faiss.omp_set_num_threads(SEARCH_THREADS)
-        bitmap = np.packbits(allowed, bitorder="little")
         selector = faiss.IDSelectorBitmap(bitmap.size, faiss.swig_ptr(bitmap))  # n in bytes
         if self.is_ivf:
-            per_list = max(chosen.size / self.index.nlist, 1e-9)
+            per_list = max(allowed / self.index.nlist, 1e-9)
             nprobe = int(min(self.index.nlist, max(NPROBE, math.ceil(CANDIDATES * k / per_list))))
             params: Any = faiss.SearchParametersIVF(  # type: ignore[call-arg]  # swig kwargs
                 sel=selector, nprobe=nprobe)
         else:
             params = faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]  # swig kwarg
-        sims, labels = self.index.search(q, min(k, int(chosen.size)), params=params)
+        sims, labels = self.index.search(q, min(k, allowed), params=params)
         keep = labels[0] >= 0
         return labels[0][keep].astype(np.int64), sims[0][keep].astype(np.float32)
 
@@ -180,3 +188,116 @@ class VectorIndex:
         """The index :meth:`to_bytes` serialised."""
         index = faiss.deserialize_index(np.ascontiguousarray(data, dtype=np.uint8))
         return cls(dim, index)
+
+
+class SegmentedVectors:
+    """The vectors split by label range: labels ``[s·size, (s+1)·size)`` live in segment
+    ``s``, one :class:`VectorIndex` each.
+
+    Why: removing a vector from a FAISS flat index moves every vector behind it (180 ms
+    at 1M vectors of 256 dimensions on the development machine), and the owner rewrites
+    what changed; with segments both cost one segment, whatever the store's size. Labels
+    only grow, so new vectors land in the newest segment and older ones only shrink.
+    A search scans each segment that holds an allowed label with the same bitmap
+    selector and merges their top ``k``; the result is the one index's (ties aside).
+
+    Args:
+        dim: the vector dimension.
+        size: labels per segment.
+    """
+
+    def __init__(self, dim: int, size: int) -> None:
+        if size < 1:
+            raise ValueError("segment size must be at least 1")
+        self.dim = dim
+        self.size = size
+        self.segments: dict[int, VectorIndex] = {}
+        self.ivf_from: int | None = IVF_FROM
+        """Vectors from which one segment becomes an IVF (None: always exact)."""
+
+    @property
+    def ntotal(self) -> int:
+        """How many vectors the segments hold."""
+        return sum(seg.ntotal for seg in self.segments.values())
+
+    def ids(self) -> np.ndarray:
+        """Every label held, segment by segment."""
+        parts = [self.segments[s].ids() for s in sorted(self.segments)]
+        return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+    def segment_ids(self, segment: int) -> np.ndarray:
+        """The labels one segment holds (none if it holds nothing)."""
+        seg = self.segments.get(segment)
+        return seg.ids() if seg is not None else np.zeros(0, np.int64)
+
+    def _groups(self, labels: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """``(segment, positions in labels)`` for each segment the labels fall in."""
+        labels = np.asarray(labels, dtype=np.int64)
+        if labels.size == 0:
+            return []
+        owner = labels // self.size
+        order = np.argsort(owner, kind="stable")
+        bounds = np.flatnonzero(np.diff(owner[order])) + 1
+        return [(int(owner[g[0]]), g) for g in np.split(order, bounds)]
+
+    def add(self, labels: np.ndarray, vectors: np.ndarray) -> None:
+        """Add one vector per (new) label to the segment of its label."""
+        vectors = np.asarray(vectors, dtype=np.float32)
+        for segment, where in self._groups(labels):
+            seg = self.segments.get(segment)
+            if seg is None:
+                seg = self.segments[segment] = VectorIndex(self.dim)
+                seg.ivf_from = self.ivf_from
+            seg.add(np.asarray(labels, np.int64)[where], vectors[where])
+
+    def remove(self, labels: np.ndarray) -> int:
+        """Remove labels from their segments (a segment left empty is dropped); returns
+        how many were held."""
+        removed = 0
+        for segment, where in self._groups(labels):
+            seg = self.segments.get(segment)
+            if seg is None:
+                continue
+            removed += seg.remove(np.asarray(labels, np.int64)[where])
+            if seg.ntotal == 0:
+                del self.segments[segment]
+        return removed
+
+    def reconstruct(self, labels: np.ndarray) -> np.ndarray:
+        """The stored vectors of these labels, one row each (every label must be held)."""
+        labels = np.asarray(labels, dtype=np.int64)
+        out = np.zeros((labels.size, self.dim), dtype=np.float32)
+        for segment, where in self._groups(labels):
+            seg = self.segments.get(segment)
+            if seg is None:
+                raise KeyError(f"no vectors in segment {segment}")
+            out[where] = seg.reconstruct(labels[where])
+        return out
+
+    def search(self, query: np.ndarray, k: int, allowed: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """Top-``k`` labels by inner product among the ``allowed`` ones (a boolean mask
+        over labels, every one of them held), best first: see :meth:`VectorIndex.search`."""
+        chosen = np.flatnonzero(allowed)
+        if chosen.size == 0 or k <= 0 or not self.segments:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        q = np.ascontiguousarray(query, dtype=np.float32)
+        owner = chosen // self.size
+        if chosen.size <= SMALL:
+            held = chosen[np.isin(owner, list(self.segments))]
+            return _top_of(held, self.reconstruct(held) @ q, k)
+        counts = np.bincount(owner)  # allowed labels per segment, without a sort
+        bitmap = np.packbits(allowed, bitorder="little")
+        found = [seg.search_bitmap(q, k, bitmap, int(counts[s]))
+                 for s, seg in sorted(self.segments.items()) if s < counts.size and counts[s]]
+        if not found:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        labels = np.concatenate([f[0] for f in found])
+        sims = np.concatenate([f[1] for f in found])
+        return _top_of(labels, sims, k)
+
+
+def _top_of(labels: np.ndarray, sims: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` best ``(labels, similarities)``, best first (ties by label order)."""
+    top = np.lexsort((labels, -sims))[:k]
+    return labels[top].astype(np.int64), sims[top].astype(np.float32)

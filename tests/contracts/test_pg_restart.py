@@ -129,3 +129,38 @@ def test_writers_and_worker_survive_server_restarts(cluster: Cluster, tmp_path: 
             == 2 * WRITES
     finally:
         replica.close()
+
+
+@pytest.mark.slow
+def test_a_worker_started_while_the_server_is_down_waits_for_it(cluster: Cluster,
+                                                              tmp_path: Path) -> None:
+    """A worker cannot open its replica while the server is down: it reports the outage
+    and waits, then follows the log once the server is back."""
+    key_file = tmp_path / "master.key"
+    key_file.write_text(os.urandom(32).hex() + "\n")
+    with memory_es.open(dsn=cluster.dsn, key_file=key_file, views=tmp_path / "w") as store:
+        store.assert_fact("acme", "user:a", "home.city", "Oslo")
+        head = store.log_position()
+    cluster.halt()
+    out = tmp_path / "worker.out"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with out.open("w") as sink, (tmp_path / "worker.log").open("w") as log:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "memory_es.cli", "--dsn", cluster.dsn, "--views",
+             str(tmp_path / "replica"), "--key-file", str(key_file), "worker", "--interval",
+             "0.2", "--max-seconds", "60", "--json"], env=env, stdout=sink, stderr=log)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any("error" in r for r in _reports(out)):
+            assert worker.poll() is None, (tmp_path / "worker.log").read_text()[-3000:]
+            time.sleep(0.2)
+        cluster.start()
+        while time.monotonic() < deadline and not any(
+                int(str(r.get("applied", 0))) >= head for r in _reports(out)):
+            assert worker.poll() is None, (tmp_path / "worker.log").read_text()[-3000:]
+            time.sleep(0.2)
+        assert any(int(str(r.get("applied", 0))) >= head for r in _reports(out))
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
+    assert worker.returncode == 0, (tmp_path / "worker.log").read_text()[-3000:]

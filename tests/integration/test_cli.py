@@ -382,3 +382,41 @@ def test_anchor_rotate_and_audit_against_the_anchor(cli: Cli, tmp_path: Path) ->
     code, _, err = cli.run("current", "acme")  # without the new key: refused, nothing made
     assert code == 2 and "key_file" in err
     assert not (cli.store / "master.key").exists()
+
+
+def test_notes_gates_links_and_consolidation_on_the_command_line(cli: Cli) -> None:
+    """A refused note exits 2 with every reason (as JSON with --json); written notes link
+    and consolidate into a pattern that recall shows in their place."""
+    err = cli.fails("note", "acme", "team:ops", "finding", "flaky")
+    assert "quality gate" in err and "too short" in err and "depth marker" in err
+    code, _, err = cli.run("--json", "note", "acme", "team:ops", "finding", "flaky")
+    refused = json.loads(err)
+    assert code == 2 and refused["error"] == "QualityRejected" and refused["score"] < 0.6
+    assert len(refused["issues"]) == 3
+    ids = [cli.json("note", "acme", f"team:{team}", "finding",
+                    f"Found that the {team} export fails because the disk quota is hit at "
+                    f"night, measured twice.")["fact_id"] for team in ("ops", "web", "data")]
+    linked = cli.json("links", "acme", ids[0])
+    assert {link["fact_id"] for link in linked} == set(ids[1:])
+    patterns = cli.json("consolidate", "acme")
+    assert len(patterns) == 1
+    assert "no pattern written" in cli.ok("consolidate", "acme")
+    members = {f["fact_id"]: f["consolidated_into"] for f in cli.json("current", "acme")
+               if f["attribute"] == "note.finding"}
+    assert members == dict.fromkeys(ids, patterns[0]["fact_id"])
+    default = cli.json("recall", "acme", "why does the export fail", "-k", "4")
+    widened = cli.json("recall", "acme", "why does the export fail", "-k", "4",
+                       "--include-consolidated")
+    assert {h["fact"]["attribute"] for h in default} == {"note.pattern"}
+    assert {h["fact"]["fact_id"] for h in widened} >= set(ids)
+
+
+def test_an_agents_private_value_on_the_command_line(cli: Cli) -> None:
+    """--agent writes a private fact that only --agent reads see; --shared reaches all."""
+    cli.ok("assert", "acme", "user:sam", "home.city", "Oslo")
+    cli.ok("supersede", "acme", "user:sam", "home.city", "Bergen", "--agent", "planner")
+    cli.ok("assert", "acme", "user:sam", "pet.name", "Rex", "--agent", "planner", "--shared")
+    seen = {f["attribute"]: f["value"] for f in cli.json("current", "acme")}
+    own = {f["attribute"]: f["value"] for f in cli.json("current", "acme", "--agent", "planner")}
+    assert seen == {"home.city": "Oslo", "pet.name": "Rex"}
+    assert own == {"home.city": "Bergen", "pet.name": "Rex"}

@@ -57,3 +57,26 @@ def test_a_store_error_reaches_the_agent_with_its_message(tmp_path: Path) -> Non
         with pytest.raises(ToolError) as entity:
             asyncio.run(server.call_tool("current", {"entity": "not a canonical id"}))
         assert "InvalidInput" in str(entity.value) and "canonical" in str(entity.value)
+
+
+def test_a_note_refused_by_the_quality_gate_tells_the_agent_why(tmp_path: Path) -> None:
+    """The note tool passes the gate's score and every reason on; a good note is written
+    and linked to a similar one."""
+    with memory_es.open(tmp_path / "m") as store:
+        server = build_server(store, "acme")
+        with pytest.raises(ToolError) as refused:
+            asyncio.run(server.call_tool("note", {"entity": "team:ops", "category": "finding",
+                                                  "text": "flaky"}))
+        message = str(refused.value)
+        assert "QualityRejected" in message and "too short" in message
+        assert "finding keyword" in message and "depth marker" in message
+        first = _call(server, "note", {
+            "entity": "team:ops", "category": "finding",
+            "text": "Found that the nightly export fails because the disk quota is hit."})
+        second = _call(server, "note", {
+            "entity": "team:web", "category": "finding",
+            "text": "Observed that the nightly export fails since the quota of the disk "
+                    "is reached, measured twice."})
+        assert first["outcome"] == second["outcome"] == "applied"
+        linked = _call(server, "links", {"fact_id": first["fact_id"]})
+        assert [link["fact_id"] for link in linked] == [second["fact_id"]]

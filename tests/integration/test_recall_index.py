@@ -33,7 +33,7 @@ class Wired:
                  checkpoint_seconds: float = 60.0) -> None:
         self.store = store
         store.catch_up()
-        own = getattr(store, "_recall", None)  # the store's own index, once it has one
+        own = store.runtime.recall  # one index per folder: the store's own, or a stand-in
         if own is not None and (embedder is None or own.embedder.name == embedder.name):
             self.index = own
             own.verify = True
@@ -170,12 +170,12 @@ def test_purged_entity_leaves_no_bytes_in_the_index_file(wired: Wired, clock: Fa
     wired.store.assert_fact(T, "user:alex", "home.city", "Detroit")
     wired.store.catch_up()
     wired.index.flush()
-    assert b"zed.secret@example.org" in wired.index.path.read_bytes()
+    assert b"zed.secret@example.org" in b"".join(p.read_bytes() for p in wired.index.files())
     clock.advance(minutes=1)
     receipt = wired.store.purge(T, "user:zed")
     assert wired.recall("zed.secret@example.org") == []
     assert r.fact_id not in wired.index
-    raw = wired.index.path.read_bytes()
+    raw = b"".join(p.read_bytes() for p in wired.index.files())
     assert b"zed.secret" not in raw and b"example.org" not in raw
     report = wired.store.verify_erasure(receipt)
     check = next(c for c in report.stores if c.name == "recall_index")
@@ -438,7 +438,8 @@ def test_embedder_change_rebuilds(store_factory: StoreFactory) -> None:
     store.runtime.views.catchup.followers.clear()
     other = RecallIndex(lambda: store.runtime.views.con, store.path, HashingEmbedder(128))
     assert other.rebuilt is not None and "embedder changed" in other.rebuilt
-    assert other.vectors.dim == other.vectors.index.d == 128
+    assert other.vectors.dim == 128
+    assert {seg.index.d for seg in other.vectors.segments.values()} == {128}
     assert other.vectors.ntotal == 2
     found = recall(other, T, "Detroit", 5, store.runtime.now())
     assert [h.fact.value for h in found] == ["Detroit"]

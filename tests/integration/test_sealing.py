@@ -16,7 +16,8 @@ from tests.fakes import FakeClock, day
 from tests.receipts import fact_id_of
 
 MARKER = "qv7-plaintext-marker-90210"
-VIEW_FILES = ("views.duckdb", "recall.npz")  # read models hold plaintext by design (§9)
+# read models hold plaintext by design (§9)
+VIEW_FILES = ("views.duckdb", "points.sqlite", "recall.npz")
 
 
 def owned_files(folder: Path) -> list[Path]:

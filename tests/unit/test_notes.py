@@ -22,10 +22,12 @@ sims = st.floats(min_value=-1.0, max_value=1.0, allow_nan=False)
 
 
 def ref_has(text: str, term: str) -> bool:
-    """Reference word matcher: tokenise Latin text into runs of [a-z0-9]; CJK by substring."""
+    """Reference word matcher: tokenise Latin text into runs of [a-z0-9] (any other
+    character is a token of its own, so 'so 发现 that' holds no 'so that'); CJK terms by
+    substring."""
     if any(ord(ch) > 127 for ch in term):
         return term in text
-    tokens = re.findall(r"[a-z0-9]+", text.lower())
+    tokens = re.findall(r"[a-z0-9]+|[^a-z0-9\s]", text.lower())  # CJK and marks split runs
     parts = re.findall(r"[a-z0-9]+", term.lower())
     return any(tokens[i:i + len(parts)] == parts for i in range(len(tokens)))
 
