@@ -98,7 +98,10 @@ class Runtime:
             if replica_id == self.replica_id:
                 self.compacted = compacted
         self.recall = RecallIndex(lambda: self.views.con, self.folder, self._embedder)
-        self.views.catchup.followers.append(self.recall.follow)
+        recall, projector = self.recall, self.views.projector
+        self.views.catchup.followers.append(  # the batch's own rows: no DuckDB re-read
+            lambda touched, position, since: recall.follow(touched, position, since,
+                                                           projector.applied))
         self.erasables.append(self.recall)
         self.catch_up()
 

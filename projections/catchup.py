@@ -20,7 +20,10 @@ Progress = Callable[[int, int], None]
 Follower = Callable[[list[str], int, int], None]
 """Called after each applied batch with (fact ids touched, position after the batch,
 position before it), e.g. :meth:`projections.recall.RecallIndex.follow`. Followers
-derive from ``fact_versions`` and keep their own tracking position; they must not raise."""
+derive from ``fact_versions`` and keep their own tracking position; they must not raise.
+What the batch wrote is :attr:`VersionProjector.applied` while they run, so a follower
+can take the rows from there instead of reading them back (one-event batches, after
+every write, would otherwise pay DuckDB's fixed cost per statement once per follower)."""
 
 
 class Catchup:
@@ -66,7 +69,7 @@ class Catchup:
                 (n.id, u) for n, u in zip(notes, opened, strict=True)]
             since, position = position, notes[-1].id
             self._known = None  # unknown until the batch's transaction has committed
-            touched = sorted(self.projector.apply(batch, position))
+            touched = sorted(self.projector.apply(batch, position, since))
             self._known = position
             for follower in self.followers:
                 follower(touched, position, since)

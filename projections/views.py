@@ -57,8 +57,11 @@ class Views:
         # The point-read row store (projections.points) follows the same catch-up, first,
         # so reads after a batch see it in line; it is resynchronised here when a crash
         # left it behind or ahead of the views.
-        self.points = PointRows(folder, lambda: self.con)
+        self.points = PointRows(folder, lambda: self.con, lambda: self.projector.applied)
         self.catchup.followers.append(self.points.follow)
+        # ... and tells the projector each touched fact's latest belief (no DuckDB query
+        # per batch) whenever it is in line with the views.
+        self.projector.latest_source = self.points.latest
         serve(self.con, self.points)
         self.points.reconcile()
         for (path,) in self.con.execute("SELECT path FROM export_temps").fetchall():

@@ -46,6 +46,7 @@ from projections.recall.ranking import (
 from projections.recall.vectors import SegmentedVectors
 from projections.rows import rows_to_facts
 from projections.schema import ELIGIBLE, PUBLIC_COLUMNS
+from projections.versions import AppliedBatch, handed_rows
 
 log = logging.getLogger(__name__)
 
@@ -224,10 +225,15 @@ class RecallIndex:
                                 [_PROJECTION]).fetchall()
         return int(rows[0][0]) if rows else 0
 
-    def _open_rows(self, fact_ids: Sequence[str] | None) -> pa.Table:
-        """Open, eligible, unmasked versions (of ``fact_ids``, or of every fact)."""
+    def _open_rows(self, fact_ids: Sequence[str] | None,
+                   applied: AppliedBatch | None = None) -> pa.Table:
+        """Open, eligible, unmasked versions (of ``fact_ids``, or of every fact). From a
+        batch the projector handed over whole (``applied``), they are its own rows: it
+        closed every earlier open row of the facts it touched, so no DuckDB read."""
         sql = (f"SELECT {ROW_COLUMNS} FROM fact_versions WHERE recorded_until IS NULL "
                f"AND {ELIGIBLE} AND NOT masked")
+        if applied is not None and applied.rows is not None and fact_ids is not None:
+            return handed_rows(applied.rows, lambda: arrow(self.con, sql + " LIMIT 0").schema)
         if fact_ids is None:
             return arrow(self.con, sql)
         self.con.register("_recall_wanted", pa.table({"fact_id": pa.array(
@@ -237,18 +243,22 @@ class RecallIndex:
         finally:
             self.con.unregister("_recall_wanted")
 
-    def sync(self, fact_ids: Sequence[str] | None, position: int) -> int:
-        """Bring the entries of ``fact_ids`` (``None``: every fact) in line with DuckDB.
+    def sync(self, fact_ids: Sequence[str] | None, position: int,
+             applied: AppliedBatch | None = None) -> int:
+        """Bring the entries of ``fact_ids`` (``None``: every fact) in line with DuckDB;
+        ``applied``: the batch that changed them, handed over whole by the projector.
 
         Returns how many facts were added, re-embedded or removed.
         """
         if fact_ids is not None and not fact_ids:
             self.position = position
             return 0
-        table = self._open_rows(None if fact_ids is None else sorted(set(fact_ids)))
+        table = self._open_rows(None if fact_ids is None else sorted(set(fact_ids)), applied)
         facts = group_versions(table)
         _add_scope(facts, table)
-        ledgers = governance.ledgers(self.con, None if fact_ids is None else list(facts))
+        fresh = applied.fresh if applied is not None else frozenset()
+        books = None if fact_ids is None else [f for f in facts if f not in fresh]
+        ledgers = governance.ledgers(self.con, books) if books is None or books else {}
         tid = self.versions.add_table(table.select(PUBLIC_COLUMNS))
         wanted = (set(facts) | set(self._label_of)) if fact_ids is None else set(fact_ids)
         removals: list[int] = []
@@ -321,7 +331,8 @@ class RecallIndex:
             raise IntegrityViolation(
                 f"FAISS removed {removed} of {len(labels)} vectors; the index will be rebuilt")
 
-    def follow(self, fact_ids: Sequence[str], position: int, since: int) -> None:
+    def follow(self, fact_ids: Sequence[str], position: int, since: int,
+               applied: AppliedBatch | None = None) -> None:
         """Follower hook for the catch-up loop, after each version-projection batch.
 
         Args:
@@ -330,6 +341,8 @@ class RecallIndex:
             since: the position before the batch. If the index is not there (it missed
                 batches, or the views are being replayed), it stops following and the
                 next :meth:`catch_up` diffs every fact once.
+            applied: what the batch wrote (:attr:`VersionProjector.applied`); used when
+                it is this batch's and complete, else the rows are read from DuckDB.
 
         Never raises: a failure marks the index stale and the next :meth:`catch_up`
         (every search does one) rebuilds it from DuckDB, so a failing projection stops
@@ -338,8 +351,10 @@ class RecallIndex:
         if self._needs_diff or self.position != since:
             self._needs_diff = True  # missed batches (or a replay): one diff at catch_up
             return
+        if applied is not None and not (applied.complete and applied.position == position):
+            applied = None
         try:
-            self.sync(fact_ids, position)
+            self.sync(fact_ids, position, applied)
         except Exception as e:  # a failing projection stops itself, never the caller
             self._stale = True
             self.last_error = f"{type(e).__name__}: {e}"

@@ -100,11 +100,11 @@ KILLER = textwrap.dedent("""
     calls = [0]
     original = VersionProjector.apply
 
-    def apply(self, batch, position):
+    def apply(self, batch, position, *since):
         calls[0] += 1
         if calls[0] == kill_in:
             self.con = Doomed(self.con)
-        return original(self, batch, position)
+        return original(self, batch, position, *since)
 
     VersionProjector.apply = apply
     memory_es.open(folder)

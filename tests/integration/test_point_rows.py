@@ -24,9 +24,10 @@ from hypothesis import HealthCheck, given, settings
 import memory_es
 from memory_es.choices import CheckResult
 from memory_es.domain.agents import AgentScope
-from projections import queries
+from projections import governance, queries
 from projections.points import FILE_NAME, Columns, PointRows, serving
 from projections.schema import COLUMN_NAMES, MASKED_TEXT
+from projections.versions import Carried
 from tests.fakes import FakeClock, day
 from tests.integration.test_projection_equivalence import Driver
 from tests.strategies import ATTRIBUTES, ENTITIES, ProjectionOp, projection_op_sequences
@@ -242,6 +243,7 @@ def test_a_failed_batch_falls_back_to_duckdb_then_resynchronises(
             raise sqlite3.OperationalError("disk I/O error")
 
         monkeypatch.setattr(points, "_apply", broken)
+        monkeypatch.setattr(points, "_apply_batch", lambda applied: broken([], 0))
         monkeypatch.setattr(points, "resync", lambda duck, position: broken([], position))
         store.assert_fact(T, "user:9", "home.city", "Quito")
         assert [f.value for f in store.current(T, entity="user:9")] == ["Quito"]
@@ -396,3 +398,95 @@ def test_purge_leaves_no_byte_in_a_row_store_with_deep_indexes(tmp_path: Path) -
         (count,) = points_of(store).con.execute("SELECT count(*) FROM versions").fetchone()
         assert count == 4000
     assert _holding(m.encode(), _files(folder)) == []
+
+
+# -- batches handed over by the projector (no DuckDB re-read) ---------------------------------
+
+class HandOverCheck:
+    """Checks, inside every catch-up of a store, that what the projector hands its
+    followers equals what they would read back from DuckDB: the latest beliefs the row
+    store answers, and the recall index's open rows and (empty) ledgers of fresh facts."""
+
+    def __init__(self, store: memory_es.MemoryStore) -> None:
+        self.views = store.runtime.views
+        self.recall = store.runtime.recall
+        self.handed = 0  # batches the followers took from the projector
+        self.latest_served = 0  # latest-belief questions the row store answered
+        projector = self.views.projector
+        source = projector.latest_source
+        assert source is not None
+
+        def checked(fact_ids: list[str], since: int) -> dict[str, Carried] | None:
+            got = source(fact_ids, since)
+            if got is not None:
+                self.latest_served += 1
+                assert got == projector._latest_from_db(fact_ids)  # noqa: SLF001
+            return got
+
+        projector.latest_source = checked
+        self.views.catchup.followers.append(self.follow)
+
+    def follow(self, touched: list[str], position: int, since: int) -> None:
+        applied = self.views.projector.applied
+        assert applied is not None and applied.position == position
+        if not applied.complete or applied.rows is None or not touched:
+            return
+        self.handed += 1
+        got = self.recall._open_rows(touched, applied)  # noqa: SLF001
+        want = self.recall._open_rows(touched)  # noqa: SLF001 - DuckDB's re-read
+        assert got.schema == want.schema
+        key = [("version_id", "ascending")]
+        assert got.sort_by(key).to_pylist() == want.sort_by(key).to_pylist()
+        con = self.views.con
+        assert governance.ledgers(con, sorted(applied.fresh)) == {}
+        rows = con.execute(
+            "SELECT count(*) FROM fact_versions WHERE fact_id IN (SELECT unnest(?::VARCHAR[]))"
+            " AND position <= ?", [sorted(applied.fresh), since]).fetchall()
+        assert rows[0][0] == 0, "a fresh fact had rows before its batch"
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=projection_op_sequences(max_size=20))
+def test_batches_handed_over_equal_what_followers_would_read_back(
+        ops: list[ProjectionOp]) -> None:
+    """Read-your-writes: the store catches up after every operation, in small batches, as
+    reads after writes do. For any generated history, each batch the projector hands its
+    followers whole (no mask, unmask, purge or tier move in it) gives them exactly what a
+    DuckDB re-read gives; the latest beliefs the row store answers equal DuckDB's; and
+    after every batch, handed over or re-read, the row store holds exactly DuckDB's rows."""
+    clock = FakeClock(day(10) + dt.timedelta(hours=9))
+    with tempfile.TemporaryDirectory() as folder, opened(Path(folder), clock) as store:
+        check = HandOverCheck(store)
+        driver = Driver(store, clock)
+        for op in ops:
+            driver.run(op)
+            store.catch_up()
+            assert points_of(store).ready
+            assert point_table(store) == duck_table(store)
+        assert_reads_agree(store)
+        assert check.handed or not driver.facts
+
+
+def test_a_write_then_a_read_reads_nothing_back_from_duckdb(tmp_path: Path) -> None:
+    """A supersede caught up alone is applied to the row store and the recall index from
+    the projector's own rows, and the touched facts' latest beliefs come from the row
+    store; a mask (an in-place rewrite) is re-read from DuckDB, and both stores agree."""
+    clock = FakeClock(day(10))
+    with opened(tmp_path / "s", clock) as store:
+        _write_some(store, clock, 3)
+        store.catch_up()
+        check = HandOverCheck(store)
+        points = points_of(store)
+        reread = points.reread_batches
+        clock.advance(minutes=5)
+        receipt = store.supersede(T, "user:1", "home.city", "Lima")
+        assert [f.value for f in store.current(T, entity="user:1")] == ["Lima"]
+        assert points.reread_batches == reread and check.handed == 1
+        assert check.latest_served == 1
+        assert store.runtime.recall.label(receipt.fact_ids[0]) is not None
+        store.mask(receipt.fact_ids[0])
+        store.catch_up()
+        assert points.reread_batches == reread + 1 and check.handed == 1
+        assert point_table(store) == duck_table(store)
+        assert receipt.fact_ids[0] not in store.runtime.recall

@@ -606,8 +606,9 @@ class Driver:
         elif isinstance(op, ForgetFact):
             w.forget_fact(fid)
         elif op.whole_entity:
-            found = views(self.store).execute(
-                "SELECT any_value(entity) FROM fact_versions WHERE fact_id = ?", [fid]).fetchone()
+            rows = views(self.store).execute(  # fetchone would leave the result open
+                "SELECT any_value(entity) FROM fact_versions WHERE fact_id = ?", [fid]).fetchall()
+            found = rows[0] if rows else None
             if found is not None and found[0] is not None:
                 preview = self.store.preview("purge", TENANT, found[0])
                 self.store.purge(TENANT, found[0], confirm=preview.token)
