@@ -92,15 +92,17 @@ def write_cost(size: int, probes: int, progress: Progress) -> dict[str, Any]:
 # consolidation ------------------------------------------------------------------------------
 
 def consolidation(findings: int, progress: Progress) -> dict[str, Any]:
-    rng = random.Random(7)
+    """Findings in planted clusters of five: a cluster's members share eight words of
+    their own and one cause; across clusters only the frame's few words recur, so the
+    planted clusters are what Jaccard >= 0.4 should find."""
     clusters = findings // 5
     with fresh_store() as store:
         for i in progress.bar(range(findings), f"write {findings:,} findings", total=findings):
             c = i % clusters
-            words = " ".join(f"topic{c}x{j}" for j in range(4))  # what a cluster shares
+            words = " ".join(f"k{c}w{j}" for j in range(8))  # what a cluster shares
             store.note(T, f"team:t{c % 20}", "finding",
-                       f"Found that {words} {rng.choice(_SYMPTOMS)} because of "
-                       f"{rng.choice(_CAUSES)} (observation {i}).", gate=False)
+                       f"Found {words} because of {_CAUSES[c % len(_CAUSES)]} "
+                       f"(run {i // clusters}).", gate=False)
         t = time.perf_counter()
         written = store.consolidate(T)
         first = time.perf_counter() - t

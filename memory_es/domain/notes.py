@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memory_es.errors import InvalidInput
@@ -218,9 +218,12 @@ def keywords(text: str) -> frozenset[str]:
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    """Shared words over all words (0 for two empty sets); the union's size is counted, not built,
+    so the same two integers are divided as by ``len(a & b) / len(a | b)``."""
     if not a and not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)
 
 
 def clusters(items: Mapping[str, frozenset[str]], overlap: float,
@@ -240,7 +243,7 @@ def clusters(items: Mapping[str, frozenset[str]], overlap: float,
             x = parent[x]
         return x
 
-    for a, b in similar_pairs(items, overlap):
+    for a, b in similar_pairs(items, overlap, skip=lambda x, y: find(x) == find(y)):
         ra, rb = find(a), find(b)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
@@ -254,8 +257,9 @@ _SLACK = 1e-9
 """Subtracted before rounding a prefix bound up: a longer prefix is only ever safer."""
 
 
-def similar_pairs(items: Mapping[str, frozenset[str]],
-                  overlap: float) -> Iterable[tuple[str, str]]:
+def similar_pairs(items: Mapping[str, frozenset[str]], overlap: float, *,
+                  skip: Callable[[str, str], bool] | None = None
+                  ) -> Iterable[tuple[str, str]]:
     """Every pair with ``jaccard >= overlap`` (each once), by the prefix filter of
     all-pairs similarity joins (Bayardo et al. 2007; Xiao et al.'s mid-prefix, 2008).
 
@@ -265,7 +269,9 @@ def similar_pairs(items: Mapping[str, frozenset[str]],
     missed: ``J >= t`` needs ``|a∩b| >= t/(1+t)(|a|+|b|)``, which (with ``|b| <= |a|``
     and ``|b| >= t|a|``) is at least both bounds, and two sets sharing that many words
     share one within those prefixes of a common order. Candidates are then checked with
-    :func:`jaccard` itself, so rounding decides exactly as the pairwise loop did."""
+    :func:`jaccard` itself, so rounding decides exactly as the pairwise loop did.
+    ``skip(b, a)`` true: that candidate is not checked (union-find passes "already in one
+    component", which leaves the components unchanged and saves most checks)."""
     t = float(overlap)
     freq: dict[str, int] = {}
     for kws in items.values():
@@ -282,6 +288,8 @@ def similar_pairs(items: Mapping[str, frozenset[str]],
             for b in index.get(w, ()):
                 if b not in seen:
                     seen.add(b)
+                    if skip is not None and skip(b, a):
+                        continue
                     if jaccard(items[a], items[b]) >= overlap:
                         yield (b, a)
         for w in words[:n - math.ceil(mid * n - _SLACK) + 1]:

@@ -243,7 +243,12 @@ class NotesService:
         meta = book.notes.get(fid)
         if meta is None or not meta.visible_to(agent):
             return None
-        return self._current(fid, tenant, now)
+        fact = self._current(fid, tenant, now)
+        if fact is None and self.rt.side.load(stream_of(fid)).get(fid) is None:
+            vecs = self._indexes.get(tenant)
+            if vecs is not None:
+                vecs.drop(fid)  # purged: its vectors go the first time it is met
+        return fact
 
     def _score(self, vecs: NoteVectors, fid: str, vector: np.ndarray) -> float:
         """The cosine of the note's text vector and ``vector`` (one float32 dot product,
@@ -398,7 +403,7 @@ class NotesService:
         summary_of = summarise if summarise is not None else rules.extractive_summary
         rt = self.rt
         with rt.writes.lock:
-            rt.catch_up()
+            rt.check_open()  # reads the write side only: no projection is caught up
             now = rt.now()
             book = self.book.tenant(tenant)
             canonical = None if entity is None else rt.side.canonical(tenant, entity)

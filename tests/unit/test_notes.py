@@ -181,3 +181,16 @@ def test_summary_never_quotes_a_member_it_was_not_given() -> None:
                "Cache misses rose with income 20k a month."]
     rest = n.extractive_summary(members[:2])
     assert "20k" not in rest and "income" not in rest
+
+
+@given(st.dictionaries(st.integers(0, 40).map(lambda i: f"f-{i:02d}-1"),
+                       st.frozensets(st.sampled_from(WORDS), max_size=9), max_size=40),
+       st.floats(0.05, 1.0))
+def test_prefix_filter_finds_every_similar_pair(items: dict[str, frozenset[str]],
+                                                overlap: float) -> None:
+    """The prefix-filtered join yields exactly the pairs an all-pairs loop accepts."""
+    ids = sorted(items)
+    expected = {(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]
+                if len(items[a] & items[b]) / max(1, len(items[a] | items[b])) >= overlap}
+    got = {tuple(sorted(p)) for p in n.similar_pairs(items, overlap)}
+    assert got == expected
