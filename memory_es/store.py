@@ -244,6 +244,8 @@ class MemoryStore(_Writes):
         self.path = runtime.folder
         self._erasure = ErasureService(runtime)
         self._governance = GovernanceService(runtime, governance, preference_verification)
+        if governance is not None and governance.summarise is not None:
+            runtime.side.summariser = governance.summarise
         self._text = TextInterface(self)
 
     def _submit(self, command: c.Command) -> Receipt:

@@ -12,7 +12,7 @@ Times are UTC microseconds.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -39,6 +39,12 @@ class GovernanceConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    summarise: Callable[[Sequence[str]], str] | None = Field(
+        default=None, exclude=True,
+        description="the summariser of consolidation patterns, used by consolidate() and "
+                    "when a pattern is regenerated after a member leaves (None: the "
+                    "deterministic extractive default); its text is stored in the event, "
+                    "so replay never calls it")
     working_idle_seconds: int = Field(default=86_400, gt=0,
                                       description="working idle this long -> short_term")
     promote_uses: int = Field(default=5, gt=0,

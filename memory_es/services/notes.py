@@ -400,7 +400,7 @@ class NotesService:
             raise InvalidInput("min_cluster must be an integer >= 2")
         if not isinstance(overlap, int | float) or not 0.0 < float(overlap) <= 1.0:
             raise InvalidInput("overlap must be in (0, 1]")
-        summary_of = summarise if summarise is not None else rules.extractive_summary
+        summary_of = summarise if summarise is not None else self.rt.side.summarise
         rt = self.rt
         with rt.writes.lock:
             rt.check_open()  # reads the write side only: no projection is caught up

@@ -31,7 +31,6 @@ from memory_es.domain.events import (
     FactChange,
     FactContent,
 )
-from memory_es.domain.notes import extractive_summary
 from memory_es.ids import fact_id as make_fact_id
 from memory_es.ids import stream_of, uuid7_str
 from memory_es.models import Receipt
@@ -68,7 +67,7 @@ def write_pattern(uow: UnitOfWork, stream_id: str, tenant: str, entity: str,
             texts.append(str(fact.content["text"]))
     if len(texts) < min_cluster:
         return None
-    summary = extractive_summary(texts)
+    summary = uow.side.summarise(texts)
     st = uow.state(stream_id)
     new_id = make_fact_id(stream_id, st.next_seq)
     nf = NewFact(tenant=tenant, entity=entity, attribute=PATTERN,

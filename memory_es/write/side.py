@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 
 from eventsourcing.persistence import IntegrityError, PersistenceError
 
@@ -22,6 +23,7 @@ from memory_es.crypto.mapper import SealingMapper, chain_hash
 from memory_es.domain.control import AttributeDef
 from memory_es.domain.entity import EntityState
 from memory_es.domain.events import AttributeDefined, EntityPurged, FactChainPurged
+from memory_es.domain.notes import extractive_summary
 from memory_es.domain.validation import is_canonical_entity
 from memory_es.errors import (
     ConcurrentWriteError,
@@ -60,11 +62,16 @@ class WriteSide:
         self.clock = clock
         self._cache: OrderedDict[str, EntityState] = OrderedDict()
         self._schemas: dict[str, dict[str, AttributeDef]] = {}
+        self.summariser: Callable[[Sequence[str]], str] = extractive_summary
+        """Set from ``GovernanceConfig.summarise`` by the store that opens this side."""
         last = log.recorder.max_notification_id()
         if last:
             tail = log.recorder.select_notifications(start=last, limit=1)
             if tail:
                 self.clock.observe(self.mapper.header(tail[0])[0])
+
+    def summarise(self, texts: Sequence[str]) -> str:
+        return self.summariser(texts)
 
     # streams ------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ other reader sees (the cache, the schema, the log) has changed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -29,6 +30,10 @@ class Streams(Protocol):
 
     keys: KeyStore
     mapper: SealingMapper
+
+    def summarise(self, texts: Sequence[str]) -> str:
+        """A consolidation pattern's text from its members' texts (SPEC §12.6)."""
+        ...
 
     def load(self, stream_id: str) -> EntityState: ...
 

@@ -312,6 +312,9 @@ def test_purging_a_member_shreds_every_pattern_version_that_quoted_it(
     assert not any(QUOTED in str(row.get("text")) for row in replayed)
     store.close()
     assert QUOTED.encode() not in backend.raw_bytes()
+    for path in backend.folder.rglob("*"):  # views, point rows, recall segments, exports
+        if path.is_file():
+            assert QUOTED.encode() not in path.read_bytes(), path
 
 
 def test_patterns_survive_rebuild(backend: Backend) -> None:
@@ -380,3 +383,27 @@ def test_another_agents_private_note_is_never_a_duplicate(backend: Backend) -> N
     assert set(linked(store, shared, agent="b")) == {fid(theirs)}
     assert set(linked(store, shared, agent="a")) == {mine}
     assert linked(store, shared) == {}
+
+
+def test_the_stores_summariser_writes_and_regenerates_patterns(backend: Backend) -> None:
+    """GovernanceConfig(summarise=...) is used by consolidate() without its own summariser
+    and when a member's departure regenerates the pattern; replay never calls it."""
+    calls: list[int] = []
+
+    def counted(texts: Sequence[str]) -> str:
+        calls.append(len(texts))
+        return f"{len(texts)} findings: " + " / ".join(sorted(texts))
+
+    store = backend.open(FakeClock(),
+                         governance=memory_es.GovernanceConfig(summarise=counted))
+    ids = findings(store)
+    store.consolidate(T)
+    assert patterns(store)[0].text.startswith(f"{len(ids)} findings: ")
+    store.forget_fact(ids[0], tenant=T)
+    [pattern] = patterns(store)
+    assert pattern.text.startswith(f"{len(ids) - 1} findings: ")
+    assert FINDINGS[0] not in pattern.text
+    made = len(calls)
+    store.rebuild()
+    store.replay(known_at=store.now())
+    assert len(calls) == made
