@@ -669,11 +669,15 @@ class MemoryStore(_Writes):
         return self._notes.note(tenant, entity, category, text, importance=importance,
                                 agent=agent, shared=shared, gate=gate)
 
-    def links(self, tenant: str, fact_id: str, *, agent: str | None = None) -> list[Link]:
+    def links(self, tenant: str, fact_id: str, *, agent: str | None = None,
+              known_at: datetime | None = None) -> list[Link]:
         """The note's automatic links visible to ``agent``, strongest first; a note out of
-        the retrievable states (forgotten, archived, masked, purged, ...) is in none."""
+        the retrievable states (forgotten, archived, masked, purged, ...) is in none.
+        ``known_at``: the links as they stood at that transaction time (an audit read:
+        a note forgotten since still shows, as in ``replay``)."""
         self.runtime.check_open()
-        return self._notes.links(tenant, fact_id, agent)
+        return self._notes.links(tenant, fact_id, agent, None if known_at is None
+                                 else to_micros(known_at, "known_at"))
 
     def consolidate(self, tenant: str, *, entity: str | None = None, min_cluster: int = 3,
                     overlap: float = 0.4, summarise: Callable[[Sequence[str]], str] | None = None,

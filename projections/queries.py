@@ -31,6 +31,7 @@ from projections.schema import (
     ELIGIBLE,
     INELIGIBLE_SQL,
     PUBLIC_COLUMNS,
+    RETRIEVABLE_SQL,
     eligible,
     tenant_entity,
 )
@@ -230,3 +231,17 @@ def consolidated_into(con: duckdb.DuckDBPyConnection, tenant: str, fact_ids: lis
     finally:
         con.unregister("_members")
     return {str(m): str(p) for m, p in rows}
+
+
+def retrievable_at(con: duckdb.DuckDBPyConnection, fact_ids: list[str],
+                   known_at: int) -> set[str]:
+    """The facts whose belief recorded at ``known_at`` was retrievable and unmasked then
+    (an audit read: a fact forgotten or purged since still counts, as in ``replay``)."""
+    if not fact_ids:
+        return set()
+    k = _ts(known_at)
+    return {str(r[0]) for r in con.execute(
+        f"SELECT DISTINCT fact_id FROM fact_versions "
+        f"WHERE fact_id IN (SELECT unnest(?::VARCHAR[])) AND recorded_at <= {k} "
+        f"AND (recorded_until IS NULL OR {k} < recorded_until) "
+        f"AND state IN ({RETRIEVABLE_SQL}) AND NOT masked", [fact_ids]).fetchall()}

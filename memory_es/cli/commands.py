@@ -131,7 +131,7 @@ def cmd_note(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
 
 
 def cmd_links(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
-    links = store.links(args.tenant, args.fact_id, agent=args.agent)
+    links = store.links(args.tenant, args.fact_id, agent=args.agent, known_at=args.known_at)
     out.models(links, render.links_table)
 
 

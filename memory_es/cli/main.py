@@ -275,8 +275,8 @@ COMMANDS: tuple[Command, ...] = (
         arg("--no-gate", action="store_true",
             help="skip quality and dedup (imports); links are still made"),
     ), c.cmd_note),
-    Command("links", "a note's automatic links, strongest first", (TENANT, FACT_ID, AGENT),
-            c.cmd_links),
+    Command("links", "a note's automatic links, strongest first (now, or --known-at)",
+            (TENANT, FACT_ID, AGENT, time_arg("--known-at")), c.cmd_links),
     Command("consolidate", "cluster current findings into patterns (one per cluster)", (
         TENANT, arg("--entity"), arg("--min-cluster", type=int, default=3),
         arg("--overlap", type=float, default=0.4), AGENT,

@@ -47,6 +47,7 @@ from memory_es.models import Link, Receipt, StoreCheck
 from memory_es.runtime import Runtime
 from memory_es.services.note_vectors import NoteVectors
 from memory_es.write import patterns
+from projections import queries
 
 NEIGHBOURS = 64
 """Nearest notes asked of the vector index first (links keep at most 20); fourfold more
@@ -85,6 +86,18 @@ class TenantNotes:
     """Notes recorded (new, merged or reinforced) since the vector index last read them."""
 
 
+def _fold(book: TenantNotes, topic: str, body: dict[str, Any]) -> None:
+    """One event of a tenant's notes stream into its fold."""
+    if topic == NoteRecorded.TOPIC:
+        book.notes.setdefault(body["fact_id"], NoteMeta(
+            body["category"], body.get("agent"), bool(body.get("shared"))))
+        book.fresh.append(body["fact_id"])
+    elif topic == NotesLinked.TOPIC:
+        rules.fold_links(book.links, body["fact_id"], rules.LinkPlan(
+            tuple((str(f), float(s)) for f, s in body["links"]),
+            tuple((str(a), str(b)) for a, b in body.get("evicted", ()))))
+
+
 class NotesBook:
     """Gate decisions and links per tenant, folded from the notes streams of the log."""
 
@@ -100,15 +113,20 @@ class NotesBook:
         if sid is None:
             return book
         for stored in side.log.recorder.select_events(sid, gt=book.version or None):
-            body = side.mapper.open(stored).body or {}
-            if stored.topic == NoteRecorded.TOPIC:
-                book.notes.setdefault(body["fact_id"], NoteMeta(
-                    body["category"], body.get("agent"), bool(body.get("shared"))))
-                book.fresh.append(body["fact_id"])
-            elif stored.topic == NotesLinked.TOPIC:
-                rules.fold_links(book.links, body["fact_id"], rules.LinkPlan(
-                    tuple((str(f), float(s)) for f, s in body["links"]),
-                    tuple((str(a), str(b)) for a, b in body.get("evicted", ()))))
+            _fold(book, stored.topic, side.mapper.open(stored).body or {})
+            book.version = stored.originator_version
+        return book
+
+    def as_of(self, tenant: str, known_at: int) -> TenantNotes:
+        """The tenant's notes as the log stood at transaction time ``known_at`` (a fresh
+        fold of the events recorded until then; audit reads only)."""
+        book = TenantNotes()
+        side = self._rt.side
+        sid = side.keys.lookup("notes", tenant)
+        for stored in side.log.recorder.select_events(sid) if sid is not None else ():
+            if side.mapper.header(stored)[0] > known_at:
+                break
+            _fold(book, stored.topic, side.mapper.open(stored).body or {})
             book.version = stored.originator_version
         return book
 
@@ -143,20 +161,40 @@ class NotesService:
                 out[other] = score
         return out
 
-    def links(self, tenant: str, fact_id: str, agent: str | None = None) -> list[Link]:
-        """The note's links visible to ``agent``, strongest first (SPEC §12.5)."""
+    def links(self, tenant: str, fact_id: str, agent: str | None = None,
+              known_at: int | None = None) -> list[Link]:
+        """The note's links visible to ``agent``, strongest first (SPEC §12.5); with
+        ``known_at``, as they stood then (links and liveness both read as of that time)."""
         check_tenant(tenant)
         stream_of(fact_id)
         with self.rt.lock:  # the write lock: the book is folded under it
             fact = self.rt.side.load(stream_of(fact_id)).get(fact_id)
             if fact is None or fact.content.get("tenant") != tenant:
                 raise NotFound(f"fact {fact_id} not found in tenant {tenant}")
+            if known_at is not None:
+                return self._links_as_of(tenant, fact_id, agent, known_at)
             book = self.book.tenant(tenant)
             meta = book.notes.get(fact_id)
             if meta is None or not meta.visible_to(agent) or not self._live(fact_id, tenant):
                 return []
             live = self._live_links(tenant, book, fact_id, agent)
         ranked = sorted(live.items(), key=lambda p: (-p[1], p[0]))[:rules.MAX_LINKS]
+        return [Link(fact_id=f, score=round(s, 6)) for f, s in ranked]
+
+    def _links_as_of(self, tenant: str, fact_id: str, agent: str | None,
+                     known_at: int) -> list[Link]:
+        book = self.book.as_of(tenant, known_at)
+        meta = book.notes.get(fact_id)
+        if meta is None or not meta.visible_to(agent):
+            return []
+        self.rt.catch_up()
+        others = [o for o in book.links.get(fact_id, {})
+                  if (m := book.notes.get(o)) is not None and m.visible_to(agent)]
+        alive = queries.retrievable_at(self.rt.views.con, [fact_id, *others], known_at)
+        if fact_id not in alive:
+            return []
+        ranked = sorted(((o, book.links[fact_id][o]) for o in others if o in alive),
+                        key=lambda p: (-p[1], p[0]))[:rules.MAX_LINKS]
         return [Link(fact_id=f, score=round(s, 6)) for f, s in ranked]
 
     # the write ------------------------------------------------------------------------------

@@ -31,8 +31,8 @@ def fid(receipt: memory_es.Receipt) -> str:
     return receipt.fact_id
 
 
-def linked(store: MemoryStore, fact_id: str, **kw: str) -> dict[str, float]:
-    return {link.fact_id: link.score for link in store.links(T, fact_id, **kw)}
+def linked(store: MemoryStore, fact_id: str, agent: str | None = None) -> dict[str, float]:
+    return {link.fact_id: link.score for link in store.links(T, fact_id, agent=agent)}
 
 
 def test_a_shallow_note_is_rejected_with_reasons_and_appends_nothing(backend: Backend) -> None:
@@ -407,3 +407,21 @@ def test_the_stores_summariser_writes_and_regenerates_patterns(backend: Backend)
     store.rebuild()
     store.replay(known_at=store.now())
     assert len(calls) == made
+
+
+def test_links_as_they_stood_at_a_past_time(backend: Backend) -> None:
+    """links(known_at=T) shows the links of T: not those made later, and still the ones
+    of a note forgotten since (an audit read, like replay)."""
+    store = backend.open(FakeClock())
+    a = fid(store.note(T, "project:atlas", "finding", CACHE))
+    before_any = store.now()
+    b = fid(store.note(T, "project:zephyr", "finding", TTL))
+    with_b = store.now()
+    c = fid(store.note(T, "project:atlas", "finding", CACHE_MORE, gate=False))
+    store.forget_fact(b, tenant=T)
+    assert b not in linked(store, a) and c in linked(store, a)
+    assert store.links(T, a, known_at=before_any) == []
+    then = {link.fact_id for link in store.links(T, a, known_at=with_b)}
+    assert then == {b}
+    assert store.links(T, b, known_at=with_b)[0].fact_id == a
+    assert store.links(T, c, known_at=with_b) == []  # c did not exist yet
