@@ -3,10 +3,7 @@ that agent and reads what it sees; another agent's server never sees its private
 
 from __future__ import annotations
 
-import asyncio
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,15 +12,7 @@ import memory_es.mcp_server
 from memory_es.cli import main
 from memory_es.cli.main import build_parser
 from memory_es.mcp_server import build_server
-
-
-def _call(server: Any, name: str, arguments: dict[str, Any]) -> Any:
-    result = asyncio.run(server.call_tool(name, arguments))
-    assert not result.is_error
-    data = result.structured_content
-    if data is None:
-        return json.loads(result.content[0].text)
-    return data.get("result", data)
+from tests.integration.test_mcp import _call
 
 
 def test_an_agents_server_keeps_its_memories_private(tmp_path: Path) -> None:
