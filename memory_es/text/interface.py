@@ -296,10 +296,11 @@ class TextInterface:
             entity, extra = self._resolve(tenant, clause, plan)
             if clause.ends_prior and entity is not None:
                 self._retire_prior(tenant, entity, clause, plan)
-            elif clause.negated and entity is not None and _denies_a_value(clause):
-                # "Mia does not live in Oslo" retracts home.city = Oslo; it is no fact of
-                # its own (a ``not.home.city`` slot would be nobody's attribute)
-                self._retract_contradicted(tenant, entity, clause, plan)
+            elif (clause.negated and entity is not None and _denies_a_value(clause)
+                  and self._retract_contradicted(tenant, entity, clause, plan)):
+                # "Mia does not live in Oslo" retracts home.city = Oslo and adds nothing;
+                # a denial that contradicts nothing ("Liam does not eat meat") is kept as
+                # what the user said, so no statement is lost
                 continue
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now),
@@ -333,16 +334,20 @@ class TextInterface:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
 
     def _retract_contradicted(self, tenant: str, entity: str, clause: Clause,
-                              plan: _Plan) -> None:
+                              plan: _Plan) -> bool:
         """Release the current facts a negated clause contradicts: the same slot, read
         confidently, with the same value (``Mia does not live in Oslo`` ends ``home.city
-        = Oslo``, never ``home.city = Bergen``, nor any fact that only shares a word)."""
+        = Oslo``, never ``home.city = Bergen``, nor any fact that only shares a word).
+        Returns whether anything was released."""
         positive = clause.attribute.removeprefix("not.")
         said = str(clause.value).strip().casefold()
+        retracted = False
         for f in self._entity_facts(tenant, entity):
             if f.entity == entity and f.attribute == positive and isinstance(f.value, str) \
                     and f.value.strip().casefold() == said:
                 plan.add(_decay(f.fact_id, tenant, f"contradicted: {clause.text}"))
+                retracted = True
+        return retracted
 
     @staticmethod
     def _options(kw: WriteOptions) -> WriteOptions:

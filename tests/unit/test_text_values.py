@@ -92,13 +92,19 @@ def test_a_negation_retracts_the_fact_it_contradicts_and_nothing_else(
     assert "Mia works at Acme" in now
 
 
-def test_a_denial_is_no_fact_of_its_own(fresh_store: memory_es.MemoryStore) -> None:
-    """A confident "X does not <slot> <value>" retracts what it contradicts and writes no
-    ``not.<attribute>`` fact, whether or not anything matched."""
+def test_a_denial_retracts_what_it_contradicts_and_loses_no_statement(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """A confident "X does not <slot> <value>" that contradicts a current fact retracts it
+    and writes nothing else (no ``not.<attribute>`` fact); one that contradicts nothing is
+    what the user said, and is kept: a negative habit or preference is a fact too."""
     text = TextInterface(fresh_store)
     text.remember(T, "Mia lives in Oslo.")
-    assert text.remember(T, "Noor does not live in Lima.") == []
+    text.remember(T, "Mia works at Acme.")
     retracted = text.remember(T, "Mia does not live in Oslo.")
     assert [r.op for r in retracted] == ["decay"]
-    assert not [f for f in fresh_store.current(T) if f.attribute.startswith("not.")]
-    assert all(f.value != "Oslo" for f in fresh_store.current(T))
+    now = fresh_store.current(T)
+    assert not [f for f in now if f.attribute.startswith("not.")]
+    assert [f.text for f in now] == ["Mia works at Acme"]
+    kept = text.remember(T, "Liam does not eat meat.")
+    assert len(kept) == 1 and kept[0].op == "assert_fact"
+    assert any("Liam does not eat meat" in (f.text or "") for f in fresh_store.current(T))
