@@ -102,6 +102,7 @@ class Runtime:
         self.views.catchup.followers.append(  # the batch's own rows: no DuckDB re-read
             lambda touched, position, since: recall.follow(touched, position, since,
                                                            projector.applied))
+        self.views.ahead.append(lambda: recall.position)
         self.erasables.append(self.recall)
         self.catch_up()
 
@@ -224,6 +225,7 @@ class Runtime:
     def compact_read_models(self) -> None:
         """Rewrite the read models' own files (a mask or forget dropped their entries)."""
         with self.lock:
+            self.views.persist()
             self.views.points.compact()
             for erasable in self.erasables:
                 erasable.compact()

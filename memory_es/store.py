@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shutil
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -67,6 +68,8 @@ from projections.recall import recall as recall_query
 from projections.rows import rows_to_facts
 
 ANCHOR_ENV = "MEMORY_ES_ANCHOR_FILE"
+REPLICA_FILES = ("views", "points.sqlite", "recall", "replica.id")
+"""What a replica's folder holds (name prefixes): a retired replica's files go with it."""
 
 
 def _compaction(compact: str) -> bool:
@@ -509,7 +512,11 @@ class MemoryStore(_Writes):
         folder = Path(found[0].views)
         if found[0].host == self.runtime.host and folder.is_dir():
             for leftover in folder.iterdir():
-                if leftover.name.startswith(("views.duckdb", "recall.", "replica.id")):
+                if not leftover.name.startswith(REPLICA_FILES):
+                    continue
+                if leftover.is_dir():
+                    shutil.rmtree(leftover, ignore_errors=True)
+                else:
                     leftover.unlink(missing_ok=True)
         self.runtime.keys.retire_replica(replica_id)
 

@@ -1,13 +1,11 @@
-"""Physical removal and residue checks for the DuckDB read model and its exports.
+"""Residue checks for the DuckDB read model and its exports.
 
-A DELETE followed by CHECKPOINT or VACUUM leaves the deleted bytes in DuckDB's file
-(freed blocks keep them; NOTES.md). Only writing a fresh database and swapping it in
-removes them, so purge ends with :func:`rewrite_database`.
+The views' only files are their snapshot's (:mod:`projections.snapshot`): a deleted row
+leaves the disk when its shard's file is written again, at compaction.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import duckdb
@@ -24,24 +22,6 @@ EXPORTS_DDL = (
 )
 
 
-def rewrite_database(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """Copy the live database into a fresh file and atomically replace the old one.
-
-    The caller must reopen its connection afterwards (``con`` is closed here).
-    """
-    fresh = path.with_name(path.name + ".rewrite")
-    for leftover in (fresh, fresh.with_name(fresh.name + ".wal")):
-        leftover.unlink(missing_ok=True)
-    (current,) = con.execute("SELECT current_database()").fetchall()[0]
-    con.execute(f"ATTACH '{fresh}' AS memory_es_fresh")
-    con.execute(f'COPY FROM DATABASE "{current}" TO memory_es_fresh')
-    con.execute("DETACH memory_es_fresh")
-    con.execute("CHECKPOINT")
-    con.close()
-    os.replace(fresh, path)
-    Path(str(path) + ".wal").unlink(missing_ok=True)
-
-
 def versions_residue(con: duckdb.DuckDBPyConnection, fact_ids: list[str],
                      rewritten: bool) -> StoreCheck:
     """Rows of the purged facts left in ``fact_versions`` (and whether the file was rewritten)."""
@@ -54,13 +34,13 @@ def versions_residue(con: duckdb.DuckDBPyConnection, fact_ids: list[str],
                 "WHERE fact_id IN (SELECT fact_id FROM _check)").fetchall()]
         finally:
             con.unregister("_check")
-    pending = [] if rewritten else ["rewrite the database file (deleted blocks keep bytes)"]
+    pending = [] if rewritten else ["write the purged rows' shards of the views snapshot again"]
     return StoreCheck(
         name="duckdb_views",
-        method="query fact_versions for the purged fact ids; file rewritten into a fresh "
-               "database after the delete",
+        method="query fact_versions for the purged fact ids; the snapshot shards that held "
+               "them written again after the delete",
         result=CheckResult.verdict(found, pending),
-        checked=[f"{len(fact_ids)} fact ids in fact_versions", "views.duckdb rewritten"],
+        checked=[f"{len(fact_ids)} fact ids in fact_versions", "views snapshot shards rewritten"],
         residues=found, pending=pending,
     )
 

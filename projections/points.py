@@ -336,6 +336,8 @@ class PointRows:
         """Follower hook (:data:`projections.catchup.Follower`): apply the batch the
         projector handed over, or replace the touched facts' rows with DuckDB's, and move
         the position, in one transaction. Never raises."""
+        if position <= self.position:
+            return  # already held (the views replay what their snapshot had not kept)
         if not self.ready or self.position != since:
             self.ready = False  # missed a batch: :meth:`reconcile` resynchronises
             return

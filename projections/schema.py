@@ -9,8 +9,6 @@ so a change scheduled for a future valid time takes effect with no new event.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pyarrow as pa
 
 from memory_es.domain.lifecycle import INELIGIBLE_NOW, RETRIEVABLE_STATES
@@ -56,13 +54,14 @@ VERSION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
     ("stream_id", pa.string(), f"VARCHAR {IDS} NOT NULL"),
     ("position", pa.int64(), "BIGINT NOT NULL"),
     ("tenant_entity", pa.string(), "VARCHAR"),
+    ("shard", pa.int16(), "SMALLINT NOT NULL"),
 ]
 COLUMN_NAMES = [name for name, _, _ in VERSION_COLUMNS]
 ARROW_SCHEMA = pa.schema([(name, typ) for name, typ, _ in VERSION_COLUMNS])
 TIME_COLUMNS = frozenset(n for n, t, _ in VERSION_COLUMNS if t == TS)
 
 PUBLIC_COLUMNS = [c for c in COLUMN_NAMES if c not in ("present_state", "stream_id", "position",
-                                                       "content_rev", "tenant_entity")]
+                                                       "content_rev", "tenant_entity", "shard")]
 
 
 def tenant_entity(tenant: str, entity: str | None) -> str | None:
@@ -139,19 +138,8 @@ DDL = [*TABLE_DDL, *VIEW_DDL]
 
 VIEWS = ("fact_versions", "facts_current", "facts_as_of", "fact_chains")
 
-KEPT_TABLES = ("exports", "meta")
+KEPT_TABLES = ("exports", "export_temps", "meta")
+SMALL_TABLES = frozenset({"tracking", "meta", "exports", "export_temps"})
+"""Tables a snapshot always writes again (a few rows); the others are written when their
+row count or last position moved (:class:`projections.views.Views`)."""
 """Tables of the views file that are not derived from the log: a rebuild carries them over."""
-
-
-def outdated_views(con: Any) -> dict[str, list[tuple[Any, ...]]] | None:
-    """When ``fact_versions`` was written with another column layout (an older release),
-    the rows of :data:`KEPT_TABLES` to carry into fresh views; None when it is current."""
-    found = [r[0] for r in con.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = 'fact_versions'"
-        " AND table_catalog = current_database() ORDER BY ordinal_position").fetchall()]
-    if not found or found == COLUMN_NAMES:
-        return None
-    tables = {r[0] for r in con.execute(
-        "SELECT table_name FROM information_schema.tables"
-        " WHERE table_catalog = current_database()").fetchall()}
-    return {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in KEPT_TABLES if t in tables}

@@ -62,6 +62,7 @@ from memory_es.domain.events import (
 from memory_es.domain.lifecycle import INELIGIBLE_NOW, RETRIEVABLE_STATES
 from projections import governance
 from projections.schema import ARROW_SCHEMA, MASKED_TEXT, PUBLIC_COLUMNS, TS, tenant_entity
+from projections.snapshot import shard_of
 
 _dumps = json.JSONEncoder(ensure_ascii=False).encode  # == json.dumps(v, ensure_ascii=False)
 MASKED_VALUE = json.dumps(MASKED_TEXT)
@@ -185,6 +186,7 @@ class _Rows:
             tier=self.tier, position=self.position,
             present_state=[final_state[f] for f in self.fact_id],
             tenant_entity=list(map(tenant_entity, columns["tenant"], columns["entity"])))
+        columns["shard"] = list(map(shard_of, columns["tenant_entity"], columns["chain_id"]))
         return pa.table([pa.array(columns[f.name], f.type) for f in ARROW_SCHEMA],
                         schema=ARROW_SCHEMA)
 
@@ -204,6 +206,9 @@ class VersionProjector:
         self._rewrote = False  # the batch being applied rewrote rows in place
         self._segments: list[tuple[pa.Table | None, dict[str, int], dict[str, str],
                                    set[str]]] = []
+        self.removed_shards: set[int] = set()
+        """Shards rows were deleted from (a purge): their snapshot files hold those rows until
+        they are written again, which the facts' ids can no longer tell (the views drain it)."""
         self.ledger_touched: set[str] = set()
         """Facts whose utility ledger (not their rows) the last batch changed: served or
         judged. Kept apart from :meth:`apply`'s result, so a follower that mirrors rows
@@ -310,6 +315,9 @@ class VersionProjector:
         ids = list(body["fact_ids"])
         if ids:
             con.register("_purged", pa.table({"fact_id": pa.array(ids, pa.string())}))
+            self.removed_shards.update(int(r[0]) for r in con.execute(
+                "SELECT DISTINCT shard FROM fact_versions "
+                "WHERE fact_id IN (SELECT fact_id FROM _purged)").fetchall())
             con.execute("DELETE FROM fact_versions WHERE fact_id IN (SELECT fact_id FROM _purged)")
             con.unregister("_purged")
             governance.forget(con, ids)

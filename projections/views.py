@@ -9,7 +9,7 @@ reader sees the new one through :attr:`Views.con`).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,34 +26,84 @@ from memory_es.models import StoreCheck
 from projections import queries
 from projections.catchup import Catchup, Progress
 from projections.connection import arrow, connect
-from projections.erasure import EXPORTS_DDL, exports_residue, rewrite_database, versions_residue
+from projections.erasure import EXPORTS_DDL, exports_residue, versions_residue
 from projections.points import PointRows, serve
 from projections.sandbox import Sandbox
-from projections.schema import DDL, KEPT_TABLES, PUBLIC_COLUMNS, VIEWS, outdated_views
+from projections.schema import (
+    COLUMN_NAMES,
+    DDL,
+    KEPT_TABLES,
+    PUBLIC_COLUMNS,
+    SMALL_TABLES,
+    VIEWS,
+)
+from projections.snapshot import Snapshot
 from projections.versions import VersionProjector
 
 TEXT_COLUMNS = ("value", "text", "entity", "mention", "source", "attribute")
 """Free-text columns: an export writes no min/max statistics for them (no personal data
 in Parquet footers)."""
 
-FILE_NAME = "views.duckdb"
+PERSIST_EVERY = 100_000
+"""Events the views apply before they write a snapshot on their own (besides compaction,
+a rebuild and close): what a crash can make them replay on open."""
+REGISTRY = ["export_temps", "exports"]
+"""Tables that do not derive from the log: written on their own as soon as they change, so
+a crash cannot lose track of a file holding plaintext outside the store."""
+OLD_FILE = "views.duckdb"
+"""The views file of releases before the snapshot (carried over once, then removed)."""
+
+
+def _migrate(folder: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Rows of :data:`KEPT_TABLES` from an old views file, which is then removed (the rest
+    is derived and replayed)."""
+    old = folder / OLD_FILE
+    carry: dict[str, list[tuple[Any, ...]]] = {}
+    if old.exists():
+        try:
+            con = duckdb.connect(str(old), read_only=True)
+            try:
+                found = {r[0] for r in con.execute(
+                    "SELECT table_name FROM information_schema.tables").fetchall()}
+                carry = {t: con.execute(f"SELECT * FROM {t}").fetchall()
+                         for t in KEPT_TABLES if t in found}
+            finally:
+                con.close()
+        except duckdb.Error:  # unreadable: exports it named are no longer tracked
+            carry = {}
+    for suffix in ("", ".wal", ".rebuild", ".rebuild.wal", ".rewrite", ".rewrite.wal"):
+        (folder / (OLD_FILE + suffix)).unlink(missing_ok=True)
+    return carry
 
 
 class Views:
-    """The DuckDB read model of one store (or one replica) and the exports it wrote."""
+    """The DuckDB read model of one store (or one replica) and the exports it wrote.
+
+    The tables live in an in-memory DuckDB database; :mod:`projections.snapshot` is their
+    copy on disk, written at compaction, rebuild, close and every :data:`PERSIST_EVERY`
+    events, and loaded on open (the log's tail after it is replayed)."""
 
     def __init__(self, folder: Path, recorder: ApplicationRecorder, mapper: SealingMapper,
                  settings: dict[str, str] | None = None) -> None:
         self.folder = folder
-        self.file = folder / FILE_NAME
         self._recorder = recorder
         self._mapper = mapper
         self._settings = dict(settings or {})
-        for leftover in self.leftovers():  # a rebuild or compaction killed mid-way
+        uncompressed = self._settings.get("force_compression") == "uncompressed"
+        self.snapshot = Snapshot(folder, compression="none" if uncompressed else "zstd")
+        carry = _migrate(folder)
+        for leftover in self.snapshot.leftovers():  # a snapshot killed mid-way
             leftover.unlink(missing_ok=True)
-        self.con = self._connect(self.file)
+        self.con = self._connect(carry)
+        self.snapshot.load(self.con, COLUMN_NAMES, self._tables(), kept=KEPT_TABLES)
+        if carry:
+            self._persist_registry()
         self.projector = VersionProjector(self.con)
         self.catchup = Catchup(recorder, mapper, self.projector)
+        self._dirty: set[str] = set()  # facts whose rows changed since the last snapshot
+        self._fingerprints = self._table_fingerprints()
+        self._persisted = self.position()
+        self.catchup.followers.append(lambda touched, _pos, _since: self._dirty.update(touched))
         # The point-read row store (projections.points) follows the same catch-up, first,
         # so reads after a batch see it in line; it is resynchronised here when a crash
         # left it behind or ahead of the views.
@@ -63,7 +113,11 @@ class Views:
         # per batch) whenever it is in line with the views.
         self.projector.latest_source = self.points.latest
         serve(self.con, self.points)
-        self.points.reconcile()
+        self.ahead: list[Callable[[], int]] = [lambda: self.points.position]
+        """Positions of followers that keep their own files and may be ahead of a snapshot
+        after a crash: the first catch-up stops at each, so they skip what they hold."""
+        if self.points.position <= self.position():
+            self.points.reconcile()
         for (path,) in self.con.execute("SELECT path FROM export_temps").fetchall():
             Path(path).unlink(missing_ok=True)  # an export killed before its rename
         self.con.execute("DELETE FROM export_temps")
@@ -74,29 +128,25 @@ class Views:
         self._sandbox: Sandbox | None = None
 
     def leftovers(self) -> list[Path]:
-        """Side files of an interrupted rebuild or compaction that still exist."""
-        names = [f"{self.file.name}{suffix}" for suffix in
-                 (".rebuild", ".rebuild.wal", ".rewrite", ".rewrite.wal")]
-        found = [p for p in (self.folder / n for n in names) if p.exists()]
-        points = getattr(self, "points", None)  # before the row store is opened: none yet
-        if points is not None and points.fresh_file().exists():
-            found.append(points.fresh_file())
+        """Side files of an interrupted snapshot or resynchronisation that still exist."""
+        found = self.snapshot.leftovers()
+        if self.points.fresh_file().exists():
+            found.append(self.points.fresh_file())
         return found
+
+    def files(self) -> list[Path]:
+        """Every file the views keep (for erasure scans)."""
+        return self.snapshot.files()
 
     # connections --------------------------------------------------------------------------
 
-    def _connect(self, path: Path,
-                 carry: dict[str, list[tuple[Any, ...]]] | None = None
+    def _connect(self, carry: dict[str, list[tuple[Any, ...]]] | None = None
                  ) -> duckdb.DuckDBPyConnection:
-        """Open (or create) a views file; ``carry``: rows of :data:`KEPT_TABLES` to insert."""
-        con = connect(path)
-        kept = outdated_views(con)
-        if kept is not None:  # an older layout: the views are derived, so replay them
-            con.close()
-            for stale in (path, Path(str(path) + ".wal")):
-                stale.unlink(missing_ok=True)
-            con = connect(path)
-            carry = kept
+        """A fresh in-memory database with the views' tables; ``carry``: rows of
+        :data:`KEPT_TABLES` to insert."""
+        con = connect(":memory:")
+        # Nothing of the views may reach disk but the snapshot: no spilling to temp files.
+        con.execute("SET temp_directory = ''")
         for name, value in self._settings.items():
             con.execute(f"SET {name} = '{value}'")
         for ddl in (*DDL, *EXPORTS_DDL):
@@ -106,6 +156,12 @@ class Views:
                 marks = ", ".join("?" * len(rows[0]))
                 con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
         return con
+
+    def _tables(self) -> list[str]:
+        """The tables a snapshot holds besides ``fact_versions``."""
+        return sorted(r[0] for r in self.con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+            " AND table_name <> 'fact_versions'").fetchall())
 
     def _swap_in(self, con: duckdb.DuckDBPyConnection) -> None:
         self._generation += 1
@@ -119,53 +175,98 @@ class Views:
     def close(self) -> None:
         if self._sandbox is not None:
             self._sandbox.close()
-        self.points.close()
-        self.con.close()
+        try:
+            if self.position() != self._persisted or self._dirty or self.projector.removed_shards:
+                self.persist()
+        finally:
+            self.points.close()
+            self.con.close()
+
+    # the snapshot -------------------------------------------------------------------------
+
+    def _table_fingerprints(self) -> dict[str, tuple[int, int]]:
+        """Row count and last position of each table a snapshot writes only when changed."""
+        out: dict[str, tuple[int, int]] = {}
+        for table in self._tables():
+            if table in SMALL_TABLES:
+                continue
+            count, last = self.con.execute(
+                f"SELECT count(*), coalesce(max(position), -1) FROM {table}").fetchall()[0]
+            out[table] = (int(count), int(last))
+        return out
+
+    def persist(self, *, every_shard: bool = False) -> None:
+        """Write a snapshot of what changed since the last one (``every_shard``: all)."""
+        shards: set[int] | None = None
+        if not every_shard:
+            shards = set(self.projector.removed_shards)
+            if self._dirty:
+                shards.update(int(r[0]) for r in self.con.execute(
+                    "SELECT DISTINCT shard FROM fact_versions WHERE fact_id IN "
+                    "(SELECT unnest(?::VARCHAR[]))", [sorted(self._dirty)]).fetchall())
+        fingerprints = self._table_fingerprints()
+        tables = {t: t in SMALL_TABLES or fingerprints.get(t) != self._fingerprints.get(t)
+                  for t in self._tables()}
+        position = self.position()
+        with storage_faults("the views snapshot"):
+            self.snapshot.write(self.con, position=position, columns=COLUMN_NAMES,
+                                shards=shards, tables=tables)
+        self._dirty = set()
+        self.projector.removed_shards = set()
+        self._fingerprints = fingerprints
+        self._persisted = position
+
+    def _persist_registry(self) -> None:
+        with storage_faults("the views snapshot"):
+            self.snapshot.write_tables(self.con, REGISTRY)
 
     # following the log --------------------------------------------------------------------
 
     def catch_up(self, progress: Progress | None = None) -> int:
-        applied = self.catchup.run(progress)
+        applied = 0
+        if self.ahead:  # once per open: stop where files ahead of the snapshot stand
+            head = self.catchup.recorder.max_notification_id() or 0
+            for stop in sorted({p() for p in self.ahead}):
+                if self.position() < stop <= head:
+                    applied += self.catchup.run(progress, stop=stop)
+            self.ahead = []
+            self.points.reconcile()
+        applied += self.catchup.run(progress)
         if not self.points.ready:  # it missed or failed a batch: resynchronise in bulk
             self.points.reconcile()
+        if self.position() - self._persisted >= PERSIST_EVERY:
+            self.persist()
         return applied
 
     def position(self) -> int:
         return self.catchup.position()
 
     def rebuild(self, progress: Progress | None = None) -> int:
-        """Replay the whole log into a fresh file, swapped in only when complete: a rebuild
-        that fails (a tampered event, a full disk) leaves the old views intact."""
-        fresh = self.file.with_name(self.file.name + ".rebuild")
-        for leftover in (fresh, Path(str(fresh) + ".wal")):
-            leftover.unlink(missing_ok=True)
-        con = self._connect(fresh, carry={
+        """Replay the whole log into a fresh database, swapped in only when complete: a
+        rebuild that fails (a tampered event, a full disk) leaves the old views intact."""
+        con = self._connect(carry={
             table: self.con.execute(f"SELECT * FROM {table}").fetchall()
             for table in KEPT_TABLES})
         try:
             replayed = Catchup(self._recorder, self._mapper, VersionProjector(con)).run(progress)
-            con.execute("CHECKPOINT")
         except BaseException:
             con.close()
-            fresh.unlink(missing_ok=True)
             raise
-        con.close()
         self.con.close()
-        os.replace(fresh, self.file)
-        Path(str(self.file) + ".wal").unlink(missing_ok=True)
-        self._swap_in(self._connect(self.file))
+        self._swap_in(con)
+        self.persist(every_shard=True)
         self.points.reconcile(force=True)  # fresh views: a fresh copy
         return replayed
 
     # erasure ------------------------------------------------------------------------------
 
     def compact(self, at: int) -> None:
-        """Rewrite the file so deleted rows' bytes do not linger in freed blocks."""
+        """Write the shards whose rows changed, so deleted rows leave every file; the other
+        shards' files are kept as they are (they never held those rows)."""
         self.last_rewrite = at
         self.con.execute("INSERT INTO meta VALUES ('last_rewrite', ?) ON CONFLICT (name) "
                          "DO UPDATE SET value = excluded.value", [str(at)])
-        rewrite_database(self.con, self.file)
-        self._swap_in(self._connect(self.file))
+        self.persist()
         self.points.compact()
 
     def versions_residue(self, fact_ids: list[str], purged_at: int) -> StoreCheck:
@@ -214,6 +315,7 @@ class Views:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.con.execute("INSERT INTO export_temps VALUES (?) ON CONFLICT DO NOTHING",
                              [str(tmp.resolve())])
+            self._persist_registry()
             try:
                 pq.write_table(snapshot, tmp, write_statistics=stats)
                 os.replace(tmp, path)
@@ -227,6 +329,7 @@ class Views:
             "tenant = excluded.tenant, valid_at = excluded.valid_at, "
             "known_at = excluded.known_at, written_at = excluded.written_at",
             [str(path.resolve()), tenant, valid_at, known_at, now])
+        self._persist_registry()
         self._exports_written += 1
         return path
 

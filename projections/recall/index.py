@@ -348,6 +348,8 @@ class RecallIndex:
         (every search does one) rebuilds it from DuckDB, so a failing projection stops
         itself and never fails the write or the version projection.
         """
+        if position <= self.position and not self._needs_diff:
+            return  # already held (the views replay what their snapshot had not kept)
         if self._needs_diff or self.position != since:
             self._needs_diff = True  # missed batches (or a replay): one diff at catch_up
             return

@@ -113,14 +113,15 @@ def test_purge_leaves_the_marker_in_no_store(backend: Backend, tmp_path: Path) -
     store.export(backend.folder / "exports" / "snap.parquet", T)
     store.export(outside / "snap.parquet", T)
     store.runtime.recall.flush()
-    store.runtime.views.con.execute("CHECKPOINT")
+    store.runtime.views.persist()
     sid = stream(first)
     keys = wrapped_keys(backend, sid)
     assert len(keys) >= 3  # the entity key and one sub-key per chain
     # The scan can see what the purge must remove (else a clean scan would prove nothing).
     before = folder_files(backend.folder, outside)
     held = set(holding(m.encode(), before))
-    assert {"views.duckdb", "snap.parquet"} <= held
+    assert "snap.parquet" in held
+    assert any(name.startswith("fv-") for name in held)  # a views snapshot shard
     assert any(name.startswith("seg-") for name in held)  # a recall index segment
     raw = backend.raw_bytes()
     assert all(k in raw for k in keys)
@@ -273,7 +274,10 @@ def test_three_link_chain_purged_while_a_sibling_survives(backend: Backend) -> N
     after = store.replay(known_at=known).to_pylist()
     assert after == [r for r in before if r["chain_id"] != chain_id]
     assert [h.fact.fact_id for h in store.recall(T, s, k=3)] == [sibling.fact_id]
-    assert [h.fact.fact_id for h in store.recall(T, m, k=3)] == []
+    # Random markers share a prefix, so the sibling may clear the relevance floor; the
+    # claim is only that no link of the purged chain comes back.
+    chain_facts = {a.fact_id, b.fact_id, c.fact_id}
+    assert not chain_facts & {h.fact.fact_id for h in store.recall(T, m, k=3)}
     assert [e.value for e in store.history(T, fact_id_of(sibling))] == [f"{s} Rex"]
     purged = store.history(T, fact_id_of(a))  # typed placeholders, then the purge that names it
     assert purged[-1].op == "FactChainPurged" and purged[-1].fact_ids == [a.fact_id]
@@ -290,7 +294,8 @@ def test_three_link_chain_purged_while_a_sibling_survives(backend: Backend) -> N
     files = folder_files(backend.folder)
     assert holding(m.encode(), files) == []
     assert m.encode() not in backend.raw_bytes()
-    assert "views.duckdb" in holding(s.encode(), files)  # the sibling's bytes are still there
+    # the sibling's bytes are still in its views shard
+    assert any(name.startswith("fv-") for name in holding(s.encode(), files))
 
 
 def test_prefix_neighbours_are_untouched(backend: Backend) -> None:

@@ -88,6 +88,9 @@ def test_writers_and_worker_survive_server_restarts(cluster: Cluster, tmp_path: 
             [sys.executable, "-m", "memory_es.cli", "--dsn", cluster.dsn, "--views",
              str(worker_views), "--key-file", str(key_file), "worker", "--interval", "0.1",
              "--max-seconds", "150", "--json"], env=env, stdout=out, stderr=log)
+    started = time.monotonic() + 60  # on a loaded machine the worker takes a while to start
+    while time.monotonic() < started and not _reports(worker_out) and worker.poll() is None:
+        time.sleep(0.1)  # restarts before its first poll would test nothing of the worker
     writers = [subprocess.Popen(
         [sys.executable, "-c", WRITER, cluster.dsn, str(key_file), str(tmp_path / f"w{w}"),
          str(w), str(WRITES)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -9,6 +9,7 @@ equals the incremental views, and the log holds ciphertext only.
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -246,7 +247,7 @@ def test_a_fresh_views_folder_catches_up_to_the_same_tables(backend: Backend) ->
     expected = versions(store)
     store.close()
     if backend.name == "sqlite":
-        (backend.folder / "views.duckdb").unlink()
+        shutil.rmtree(backend.folder / "views")
         replica = backend.open(clock)
     else:
         replica = backend.open(clock, views=backend.new_replica())

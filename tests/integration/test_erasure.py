@@ -1,7 +1,9 @@
-"""Why purge rewrites DuckDB into a fresh file (issue 3): DELETE plus CHECKPOINT (or
-VACUUM) leaves the deleted row's bytes. The forensic purge test (every byte of every file
-the store owns, open and closed, with DuckDB uncompressed) and the other purge tests run
-on SQLite and PostgreSQL in ``tests/contracts/test_erasure_contract.py``.
+"""Why the views are not a DuckDB file (issues 3 and 14): DELETE plus CHECKPOINT (or
+VACUUM) leaves the deleted row's bytes, so a purge had to copy the whole database. The
+views' snapshot is sharded by entity instead, and a purge writes one shard again. The
+forensic purge test (every byte of every file the store owns, open and closed,
+uncompressed) and the other purge tests run on SQLite and PostgreSQL in
+``tests/contracts/test_erasure_contract.py``.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from pathlib import Path
 
 import duckdb
 
-from projections.erasure import rewrite_database
+import memory_es
+from projections.schema import tenant_entity
+from projections.snapshot import MANIFEST, SHARDS, shard_of
 
 
 def test_duckdb_delete_and_checkpoint_alone_leave_the_marker(tmp_path: Path) -> None:
     """Regression: in DuckDB a DELETE followed by CHECKPOINT, VACUUM and FORCE CHECKPOINT
-    leaves the deleted row's bytes in the file; only rewriting it into a fresh database
-    (what purge does) removes them."""
+    leaves the deleted row's bytes in the file (why the views keep no DuckDB file)."""
     path = tmp_path / "scratch.duckdb"
     m = f"zqm{uuid.uuid4().hex}"
     con = duckdb.connect(str(path))
@@ -35,12 +38,27 @@ def test_duckdb_delete_and_checkpoint_alone_leave_the_marker(tmp_path: Path) -> 
     assert not Path(str(path) + ".wal").exists()
     assert m.encode() in path.read_bytes()  # deleted, checkpointed, closed: still on disk
 
-    con = duckdb.connect(str(path))
-    con.execute("SET force_compression = 'uncompressed'")
-    rewrite_database(con, path)
-    assert m.encode() not in path.read_bytes()
-    con = duckdb.connect(str(path))
-    try:
-        assert con.execute("SELECT count(*) FROM t").fetchone() == (5000,)
-    finally:
-        con.close()
+
+
+def test_a_purge_writes_only_the_shard_that_held_the_entity(tmp_path: Path) -> None:
+    """The purge's compaction writes the purged entity's shard again (and the small
+    tables), never the other shards' files: its cost follows the entity, not the store."""
+    folder = tmp_path / "m"
+    entities = [f"user:u{i}" for i in range(300)]
+    with memory_es.open(folder, views_settings={"force_compression": "uncompressed"}) as store:
+        for entity in entities:
+            store.assert_fact("acme", entity, "home.city", f"zqm-{entity}-city")
+        store.current("acme", entity=entities[0])  # the views catch up; close writes them
+    shards = {p.name for p in (folder / "views").glob("fv-*.parquet")}
+    assert len(shards) > SHARDS // 2
+    with memory_es.open(folder, views_settings={"force_compression": "uncompressed"}) as store:
+        receipt = store.purge("acme", entities[7])
+        assert receipt.report is not None and receipt.report.complete
+    after = {p.name for p in (folder / "views").glob("fv-*.parquet")}
+    shard = shard_of(tenant_entity("acme", entities[7]), "")
+    gone = shards - after
+    assert [name.split("-")[1] for name in gone] == [f"{shard:03d}"]
+    assert len(after - shards) <= 1  # the shard's new file (none if it is now empty)
+    files = [p for p in (folder / "views").iterdir() if p.name != MANIFEST]
+    assert not [p for p in files if b"zqm-user:u7-city" in p.read_bytes()]
+    assert [p for p in files if b"zqm-user:u8-city" in p.read_bytes()]

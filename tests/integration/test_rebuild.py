@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -9,6 +11,7 @@ import duckdb
 import pytest
 
 import memory_es
+from projections.snapshot import Snapshot
 from tests.receipts import fact_id_of
 
 
@@ -30,7 +33,7 @@ def test_failed_rebuild_keeps_the_old_views(tmp_path: Path) -> None:
     assert store.table("fact_versions").sort_by("version_id").equals(before)
     assert [f.value for f in store.current("acme")] == ["Chicago"]
     assert store.chain("acme", fact_id_of(r))
-    assert not (tmp_path / "m" / "views.duckdb.rebuild").exists()
+    assert not Snapshot(tmp_path / "m").leftovers()
     store.close()
 
 
@@ -81,21 +84,43 @@ def test_idempotency_key_reused_for_another_request_is_a_conflict(tmp_path: Path
 
 
 def test_views_of_an_older_layout_are_replayed_on_open(tmp_path: Path) -> None:
-    """Views written with another column layout (an older release) are rebuilt from the
-    log when the store opens; the export registry survives."""
+    """A views snapshot written with another column layout (an older release) is replayed
+    from the log when the store opens; the export registry survives."""
     with memory_es.open(tmp_path / "m") as store:
         store.assert_fact("acme", "user:alex", "home.city", "Detroit")
         store.supersede("acme", "user:alex", "home.city", "Chicago")
         store.assert_fact("other", "user:alex", "home.city", "Lima")
         out = store.export(tmp_path / "snap.parquet", "acme")
         before = store.table("fact_versions").sort_by("version_id")
-    con = duckdb.connect(str(tmp_path / "m" / "views.duckdb"))
-    con.execute("DROP INDEX fact_versions_tenant_entity")
-    con.execute("ALTER TABLE fact_versions DROP COLUMN tenant_entity")
-    con.close()
+    manifest = tmp_path / "m" / "views" / "manifest.json"
+    written = json.loads(manifest.read_text())
+    written["columns"] = [c for c in written["columns"] if c != "tenant_entity"]
+    manifest.write_text(json.dumps(written))
     with memory_es.open(tmp_path / "m") as store:
         assert store.table("fact_versions").sort_by("version_id").equals(before)
         assert [f.value for f in store.current("acme", "user:alex")] == ["Chicago"]
         assert [f.value for f in store.current("other", "user:alex")] == ["Lima"]
         exports = store.sql("SELECT path FROM exports").column("path").to_pylist()
         assert exports == [str(out)]
+    assert "tenant_entity" in json.loads(manifest.read_text())["columns"]
+
+
+def test_a_views_file_of_an_older_release_is_carried_over_and_removed(tmp_path: Path) -> None:
+    """Releases before the snapshot kept the views in one DuckDB file: its export registry
+    is carried into the snapshot, the file removed (it may hold freed blocks of purged
+    rows), and the rest replayed from the log."""
+    with memory_es.open(tmp_path / "m") as store:
+        store.assert_fact("acme", "user:alex", "home.city", "Detroit")
+        before = store.table("fact_versions").sort_by("version_id")
+    shutil.rmtree(tmp_path / "m" / "views")
+    old = tmp_path / "m" / "views.duckdb"
+    con = duckdb.connect(str(old))
+    con.execute("CREATE TABLE exports (path VARCHAR PRIMARY KEY, tenant VARCHAR, "
+                "valid_at BIGINT NOT NULL, known_at BIGINT NOT NULL, written_at BIGINT NOT NULL)")
+    con.execute("INSERT INTO exports VALUES (?, 'acme', 1, 1, 1)", [str(tmp_path / "x.parquet")])
+    con.close()
+    with memory_es.open(tmp_path / "m") as store:
+        assert not old.exists()
+        assert store.table("fact_versions").sort_by("version_id").equals(before)
+        exports = store.sql("SELECT path FROM exports").column("path").to_pylist()
+        assert exports == [str(tmp_path / "x.parquet")]

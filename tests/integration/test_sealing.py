@@ -17,11 +17,13 @@ from tests.receipts import fact_id_of
 
 MARKER = "qv7-plaintext-marker-90210"
 # read models hold plaintext by design (§9)
-VIEW_FILES = ("views.duckdb", "points.sqlite", "recall.npz")
+VIEW_FILES = ("points.sqlite", "recall.npz")
+"""Read-model files at the top of the folder (the views' snapshot and recall segments are
+folders of their own, which :func:`owned_files` does not enter)."""
 
 
 def owned_files(folder: Path) -> list[Path]:
-    """Every file of the store except the DuckDB views and the master key file."""
+    """Every file of the store except the read models' and the master key file."""
     return sorted(p for p in folder.iterdir()
                   if p.is_file() and not p.name.startswith(VIEW_FILES) and p.name != "master.key")
 
