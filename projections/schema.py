@@ -139,7 +139,4 @@ DDL = [*TABLE_DDL, *VIEW_DDL]
 VIEWS = ("fact_versions", "facts_current", "facts_as_of", "fact_chains")
 
 KEPT_TABLES = ("exports", "export_temps", "meta")
-SMALL_TABLES = frozenset({"tracking", "meta", "exports", "export_temps"})
-"""Tables a snapshot always writes again (a few rows); the others are written when their
-row count or last position moved (:class:`projections.views.Views`)."""
 """Tables of the views file that are not derived from the log: a rebuild carries them over."""

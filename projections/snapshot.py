@@ -34,6 +34,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from memory_es.errors import StorageUnavailable
@@ -64,6 +65,8 @@ class Manifest:
     columns: list[str] = field(default_factory=list)
     shards: dict[int, str] = field(default_factory=dict)
     tables: dict[str, str] = field(default_factory=dict)
+    rows: dict[str, list[list[Any]]] = field(default_factory=dict)
+    """Tables of a few rows kept in the manifest itself (no file, no fsync of their own)."""
     layout: int = LAYOUT
 
     def files(self) -> set[str]:
@@ -73,7 +76,8 @@ class Manifest:
         return json.dumps({"layout": self.layout, "position": self.position,
                            "generation": self.generation, "columns": self.columns,
                            "shards": {str(k): v for k, v in sorted(self.shards.items())},
-                           "tables": dict(sorted(self.tables.items()))}, indent=1)
+                           "tables": dict(sorted(self.tables.items())),
+                           "rows": self.rows}, indent=1)
 
     @classmethod
     def from_json(cls, text: str) -> Manifest:
@@ -82,6 +86,7 @@ class Manifest:
                    columns=list(data["columns"]),
                    shards={int(k): str(v) for k, v in data["shards"].items()},
                    tables={str(k): str(v) for k, v in data["tables"].items()},
+                   rows={str(k): list(v) for k, v in data.get("rows", {}).items()},
                    layout=int(data.get("layout", 0)))
 
 
@@ -144,18 +149,31 @@ class Snapshot:
             if name is not None:
                 con.execute(f"INSERT INTO {table} SELECT * FROM read_parquet(?)",
                             [str(self.dir / name)])
+            found = m.rows.get(table)
+            if found:
+                marks = ", ".join("?" * len(found[0]))
+                con.executemany(f"INSERT INTO {table} VALUES ({marks})", found)
         return current
 
     # writing -----------------------------------------------------------------------------
 
     def write(self, con: duckdb.DuckDBPyConnection, *, position: int, columns: list[str],
-              shards: set[int] | None, tables: dict[str, bool]) -> list[str]:
-        """Write a new generation: the ``shards`` given (None: every shard) and the tables
-        marked True, then swap the manifest in; returns the files it unlinked.
+              shards: set[int] | None, tables: dict[str, bool],
+              pruned: dict[int, set[str]] | None = None,
+              rows: dict[str, list[list[Any]]] | None = None) -> list[str]:
+        """Write a new generation, then swap the manifest in; returns the files it unlinked.
 
-        ``tables`` names every table the snapshot holds, True for those to write again
-        (one it does not hold yet is written too)."""
-        return self._write(con, position, columns, shards, tables, complete=True)
+        Args:
+            shards: the shards to write from ``con`` (None: every shard).
+            tables: every table the snapshot holds as a file, True for those to write
+                again (one it does not hold yet is written too).
+            pruned: shards whose only change is that these facts' rows were deleted:
+                their file is written again from the old one without them (a read of one
+                small file instead of a scan of ``fact_versions``).
+            rows: tables of a few rows, kept in the manifest.
+        """
+        return self._write(con, position, columns, shards, tables, complete=True,
+                           pruned=pruned or {}, rows=rows)
 
     def write_tables(self, con: duckdb.DuckDBPyConnection, tables: list[str]) -> list[str]:
         """Write only ``tables``, which must not derive from the log (the export registry):
@@ -165,21 +183,26 @@ class Snapshot:
                            dict.fromkeys(tables, True), complete=False)
 
     def _write(self, con: duckdb.DuckDBPyConnection, position: int, columns: list[str],
-               shards: set[int] | None, tables: dict[str, bool], *, complete: bool
-               ) -> list[str]:
+               shards: set[int] | None, tables: dict[str, bool], *, complete: bool,
+               pruned: dict[int, set[str]] | None = None,
+               rows: dict[str, list[list[Any]]] | None = None) -> list[str]:
         old = self.manifest or Manifest()
         fresh = Manifest(position=position, generation=old.generation + 1, columns=columns,
                          shards=dict(old.shards),
                          tables={t: n for t, n in old.tables.items()
                                  if t in tables or not complete})
+        fresh.rows = dict(old.rows if rows is None else rows)
         outdated = old.columns != columns or old.layout != LAYOUT
         if outdated:
             fresh.shards = {}
         rewrite = set(range(SHARDS)) if shards is None or outdated else shards
+        pruned = {} if outdated else {s: ids for s, ids in (pruned or {}).items()
+                                      if s not in rewrite}
         self.dir.mkdir(parents=True, exist_ok=True)
         written: list[Path] = []
         try:
             written += self._write_shards(con, columns, rewrite, fresh)
+            written += self._prune_shards(old, pruned, fresh)
             for table, changed in tables.items():
                 if changed or table not in fresh.tables:
                     name = f"{table}-{fresh.generation:08d}.parquet"
@@ -224,6 +247,23 @@ class Snapshot:
             self._write_file(rows.slice(start, stop - start), self.dir / name)
             fresh.shards[shard] = name
             written.append(self.dir / name)
+        return written
+
+    def _prune_shards(self, old: Manifest, pruned: dict[int, set[str]],
+                      fresh: Manifest) -> list[Path]:
+        written: list[Path] = []
+        for shard, facts in sorted(pruned.items()):
+            name = old.shards.get(shard)
+            if name is None:
+                continue  # never written: the deleted rows never reached a file
+            rows = pq.read_table(self.dir / name)
+            kept = rows.filter(pc.invert(pc.is_in(rows.column("fact_id"),
+                                                  value_set=pa.array(sorted(facts), pa.string()))))
+            fresh.shards.pop(shard, None)
+            if kept.num_rows:
+                fresh.shards[shard] = f"fv-{shard:03d}-{fresh.generation:08d}.parquet"
+                self._write_file(kept, self.dir / fresh.shards[shard])
+                written.append(self.dir / fresh.shards[shard])
         return written
 
     def _write_file(self, table: pa.Table, path: Path) -> None:

@@ -73,8 +73,8 @@ CONTENT = ("tenant", "entity", "mention", "attribute", "value", "text", "superse
            "derived_from", "source", "asserted_by", "volatility", "confidence", "importance",
            "classification", "agent", "shared", "chain_id", "content_rev", "stream_id")
 """What a version takes from its fact's content (one tuple per content revision)."""
-_MENTION, _VALUE, _TEXT, _SOURCE = (CONTENT.index(c) for c in ("mention", "value", "text",
-                                                                 "source"))
+_MENTION, _VALUE, _TEXT, _SOURCE, _CHAIN = (
+    CONTENT.index(c) for c in ("mention", "value", "text", "source", "chain_id"))
 _SELECT_LATEST = (
     "SELECT fact_id, superseded_by, epoch_us(verified_at) AS verified_at, masked, tier, "
     + ", ".join(CONTENT) + " FROM fact_versions WHERE fact_id IN (SELECT fact_id FROM _wanted) "
@@ -200,15 +200,18 @@ class VersionProjector:
                  latest_source: LatestSource | None = None) -> None:
         self.con = con
         self.latest_source = latest_source
+        self._shard_known: set[str] = set()  # facts of this batch whose shard is noted
         self.applied: AppliedBatch | None = None
         """The last committed batch (None after a failed one)."""
         self._since: int | None = None  # where the batch being applied starts, if known
         self._rewrote = False  # the batch being applied rewrote rows in place
         self._segments: list[tuple[pa.Table | None, dict[str, int], dict[str, str],
                                    set[str]]] = []
-        self.removed_shards: set[int] = set()
-        """Shards rows were deleted from (a purge): their snapshot files hold those rows until
-        they are written again, which the facts' ids can no longer tell (the views drain it)."""
+        self.dirty_shards: set[int] = set()
+        """Shards whose rows changed (the views' snapshot writes them again and drains this)."""
+        self.removed: dict[int, set[str]] = {}
+        """Facts whose rows a purge deleted, by shard: a shard with no other change is
+        written again from its snapshot file without them (the views drain this too)."""
         self.ledger_touched: set[str] = set()
         """Facts whose utility ledger (not their rows) the last batch changed: served or
         judged. Kept apart from :meth:`apply`'s result, so a follower that mirrors rows
@@ -247,6 +250,7 @@ class VersionProjector:
         touched: set[str] = set()
         con = self.con
         self._rewrote = False
+        self._shard_known = set()
         con.execute("BEGIN TRANSACTION")
         try:
             segment: list[tuple[int, Unsealed, dict[str, Any]]] = []
@@ -281,6 +285,7 @@ class VersionProjector:
             self._rewrote = self._rewrote or bool(tiers)
             touched |= governance.apply_tiers(con, tiers)
             ledgers |= governance.apply_records(con, records)
+            self._note_rewritten_shards(touched)
             # An UPDATE plans in ≈ 1 ms less than an upsert; the INSERT runs once per file.
             moved = con.execute("UPDATE tracking SET position = ? WHERE name = ?",
                                 [position, self.name]).fetchall()
@@ -293,6 +298,16 @@ class VersionProjector:
             raise
         self.ledger_touched = ledgers
         return touched
+
+    def _note_rewritten_shards(self, touched: set[str]) -> None:
+        """Shards of the facts a rewrite or tier move changed (changes name theirs from
+        their content, :meth:`_apply_changes`); purged facts are in :attr:`removed`."""
+        rewritten = touched - self._shard_known
+        self._shard_known = set()
+        if rewritten:
+            self.dirty_shards.update(int(r[0]) for r in self.con.execute(
+                "SELECT DISTINCT shard FROM fact_versions WHERE fact_id IN "
+                "(SELECT unnest(?::VARCHAR[]))", [sorted(rewritten)]).fetchall())
 
     # row rewrites -------------------------------------------------------------------------
 
@@ -315,9 +330,10 @@ class VersionProjector:
         ids = list(body["fact_ids"])
         if ids:
             con.register("_purged", pa.table({"fact_id": pa.array(ids, pa.string())}))
-            self.removed_shards.update(int(r[0]) for r in con.execute(
-                "SELECT DISTINCT shard FROM fact_versions "
-                "WHERE fact_id IN (SELECT fact_id FROM _purged)").fetchall())
+            for shard, facts in con.execute(
+                    "SELECT shard, list(DISTINCT fact_id) FROM fact_versions "
+                    "WHERE fact_id IN (SELECT fact_id FROM _purged) GROUP BY shard").fetchall():
+                self.removed.setdefault(int(shard), set()).update(facts)
             con.execute("DELETE FROM fact_versions WHERE fact_id IN (SELECT fact_id FROM _purged)")
             con.unregister("_purged")
             governance.forget(con, ids)
@@ -427,6 +443,11 @@ class VersionProjector:
 
         table = rows.table(final_state) if rows.version_id else None
         states = {f: s for f, s in final_state.items() if f in in_db}
+        for fid in final_state:
+            content = latest[fid][0]
+            self.dirty_shards.add(shard_of(tenant_entity(content[0], content[1]),
+                                           content[_CHAIN]))
+        self._shard_known |= final_state.keys()
         self._write(table, closes, states)
         self._segments.append((table, closes, states, created))
         return set(final_state)

@@ -34,7 +34,6 @@ from projections.schema import (
     DDL,
     KEPT_TABLES,
     PUBLIC_COLUMNS,
-    SMALL_TABLES,
     VIEWS,
 )
 from projections.snapshot import Snapshot
@@ -47,6 +46,8 @@ in Parquet footers)."""
 PERSIST_EVERY = 100_000
 """Events the views apply before they write a snapshot on their own (besides compaction,
 a rebuild and close): what a crash can make them replay on open."""
+MANIFEST_TABLES = ("meta", "tracking")
+"""Tables of a few rows the snapshot keeps in its manifest."""
 REGISTRY = ["export_temps", "exports"]
 """Tables that do not derive from the log: written on their own as soon as they change, so
 a crash cannot lose track of a file holding plaintext outside the store."""
@@ -100,10 +101,8 @@ class Views:
             self._persist_registry()
         self.projector = VersionProjector(self.con)
         self.catchup = Catchup(recorder, mapper, self.projector)
-        self._dirty: set[str] = set()  # facts whose rows changed since the last snapshot
         self._fingerprints = self._table_fingerprints()
         self._persisted = self.position()
-        self.catchup.followers.append(lambda touched, _pos, _since: self._dirty.update(touched))
         # The point-read row store (projections.points) follows the same catch-up, first,
         # so reads after a batch see it in line; it is resynchronised here when a crash
         # left it behind or ahead of the views.
@@ -176,7 +175,8 @@ class Views:
         if self._sandbox is not None:
             self._sandbox.close()
         try:
-            if self.position() != self._persisted or self._dirty or self.projector.removed_shards:
+            if (self.position() != self._persisted or self.projector.dirty_shards
+                    or self.projector.removed):
                 self.persist()
         finally:
             self.points.close()
@@ -185,10 +185,11 @@ class Views:
     # the snapshot -------------------------------------------------------------------------
 
     def _table_fingerprints(self) -> dict[str, tuple[int, int]]:
-        """Row count and last position of each table a snapshot writes only when changed."""
+        """Row count and last position of each table a snapshot writes only when changed
+        (the governance ledgers: append-only, and a purge deletes from them)."""
         out: dict[str, tuple[int, int]] = {}
         for table in self._tables():
-            if table in SMALL_TABLES:
+            if table in MANIFEST_TABLES or table in REGISTRY:
                 continue
             count, last = self.con.execute(
                 f"SELECT count(*), coalesce(max(position), -1) FROM {table}").fetchall()[0]
@@ -197,22 +198,19 @@ class Views:
 
     def persist(self, *, every_shard: bool = False) -> None:
         """Write a snapshot of what changed since the last one (``every_shard``: all)."""
-        shards: set[int] | None = None
-        if not every_shard:
-            shards = set(self.projector.removed_shards)
-            if self._dirty:
-                shards.update(int(r[0]) for r in self.con.execute(
-                    "SELECT DISTINCT shard FROM fact_versions WHERE fact_id IN "
-                    "(SELECT unnest(?::VARCHAR[]))", [sorted(self._dirty)]).fetchall())
+        projector = self.projector
+        shards = None if every_shard else set(projector.dirty_shards)
         fingerprints = self._table_fingerprints()
-        tables = {t: t in SMALL_TABLES or fingerprints.get(t) != self._fingerprints.get(t)
-                  for t in self._tables()}
+        tables = {t: fingerprints.get(t) != self._fingerprints.get(t)
+                  for t in self._tables() if t not in MANIFEST_TABLES}
+        rows = {t: [list(r) for r in self.con.execute(f"SELECT * FROM {t}").fetchall()]
+                for t in MANIFEST_TABLES}
         position = self.position()
         with storage_faults("the views snapshot"):
             self.snapshot.write(self.con, position=position, columns=COLUMN_NAMES,
-                                shards=shards, tables=tables)
-        self._dirty = set()
-        self.projector.removed_shards = set()
+                                shards=shards, tables=tables, pruned=projector.removed,
+                                rows=rows)
+        projector.dirty_shards, projector.removed = set(), {}
         self._fingerprints = fingerprints
         self._persisted = position
 
