@@ -25,10 +25,11 @@ from memory_es.errors import (
     IntegrityViolation,
     MemoryESError,
 )
+from memory_es.ids import new_stream_id, uuid7_str
 
 CHECK_PLAINTEXT = b"memory-es master key check"
 PREFETCH_CHUNK = 500  # ids per IN (...) query
-FLUSH_CHUNK = 100  # rows per INSERT statement
+FLUSH_CHUNK = 400  # rows per INSERT statement (5 parameters each)
 SECRETS = ("names", "signing")
 """Store secrets kept wrapped under the master key: the natural-key HMAC key and the
 seed of the key that signs receipts and anchors."""
@@ -50,7 +51,7 @@ class SqlBackend(Protocol):
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
 
     @contextmanager
-    def transaction(self) -> Iterator[None]: ...
+    def transaction(self, *, durable: bool = True) -> Iterator[None]: ...
 
     def compact(self) -> None: ...
 
@@ -78,15 +79,24 @@ class SqliteKeyBackend:
             return self._conn.execute(sql, tuple(params)).fetchall()
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self, *, durable: bool = True) -> Iterator[None]:
+        """``durable=False``: committed without waiting for the disk (``synchronous=NORMAL``
+        for this one commit): it survives a crash of the process, and a power loss may
+        undo it, never partly. Only for rows that can be rebuilt from what is durable."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            if not durable:
+                self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
-                yield
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+                self._conn.execute("COMMIT")
+            finally:
+                if not durable:
+                    self._conn.execute("PRAGMA synchronous=FULL")
 
     def compact(self) -> None:
         """Bytes of deleted keys leave the file: ``secure_delete`` zeroes them where they
@@ -140,7 +150,8 @@ class PostgresKeyBackend:
             return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in r) for r in rows]
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self, *, durable: bool = True) -> Iterator[None]:
+        """Always durable here (the key store never pools streams on PostgreSQL)."""
         with self._lock, self._live().transaction():
             yield
 
@@ -168,6 +179,12 @@ class KeyStore:
         self._staged_keys: dict[str, tuple[str, str | None, bytes]] = {}
         self._staged_names: dict[bytes, tuple[str, str]] = {}
         self._fresh: set[str] = set()  # key ids minted here this session: no lookup needed
+        self.pool_size = 0
+        """Streams minted ahead, keys durable, for new entities (0: off; see :meth:`bind`)."""
+        self._pool: list[tuple[str, str]] = []  # (stream id, first chain id), not yet taken
+        self._pool_loaded = False
+        self._taken: dict[str, str] = {}  # stream id -> its first chain id, until used
+        self._staged_takes: set[str] = set()
         self._lock = threading.RLock()
         blob = backend.blob_type
         for ddl in (
@@ -185,6 +202,8 @@ class KeyStore:
             " key_ids TEXT NOT NULL, unlink INTEGER NOT NULL, PRIMARY KEY (stream_id, version))",
             "CREATE TABLE IF NOT EXISTS me_reshredded (key_id TEXT PRIMARY KEY,"
             " stream_id TEXT NOT NULL, reshredded_at BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS me_pool (stream_id TEXT PRIMARY KEY,"
+            " chain_id TEXT NOT NULL)",
             "CREATE TABLE IF NOT EXISTS me_reconciled (name TEXT PRIMARY KEY,"
             " position BIGINT NOT NULL)",
             "CREATE TABLE IF NOT EXISTS me_replicas (replica_id TEXT PRIMARY KEY,"
@@ -287,10 +306,87 @@ class KeyStore:
             existing = self._lookup(digest, query=not looked_up)
             if existing is not None:
                 return existing
+            if kind == "entity" and self.pool_size:
+                stream_id = self._take()
+            else:
+                self._fresh.add(entity_key_id(stream_id))
             self._staged_names[digest] = (stream_id, kind)
             self._names[digest] = stream_id
-            self._fresh.add(entity_key_id(stream_id))
             return stream_id
+
+    # streams minted ahead ---------------------------------------------------------------
+    # A new entity needs a name row, an entity key and a chain key before its first event
+    # is written: a key-store commit of its own, waited for on disk, then the log's. With a
+    # pool, the keys of ``pool_size`` future streams are committed at once, ahead; taking
+    # one commits only its name row, without waiting for the disk (``flush``). A power
+    # loss can undo that commit but not the log's after it: the open finds the taken stream
+    # still in ``me_pool`` with events in the log, and binds its name again from its first
+    # event (:meth:`memory_es.write.side.WriteSide.recover_pool`). One writer process only
+    # (the embedded store's lock): two would race on a name without a durable row.
+
+    def pooled(self) -> list[tuple[str, str]]:
+        """(stream id, first chain id) of every stream minted ahead and not taken, as stored."""
+        return [(str(r[0]), str(r[1])) for r in self.backend.execute(
+            "SELECT stream_id, chain_id FROM me_pool ORDER BY stream_id")]
+
+    def drop_pooled(self, stream_id: str, digest: bytes | None = None,
+                    kind: str = "entity") -> None:
+        """Take ``stream_id`` out of the pool for good, durably; with ``digest``, bind that
+        name to it in the same commit (a name an interrupted take lost)."""
+        with self._lock, self.backend.transaction():
+            if digest is not None:
+                self.backend.execute("INSERT INTO me_names (digest, stream_id, kind) VALUES "
+                                     "(?, ?, ?) ON CONFLICT DO NOTHING", (digest, stream_id, kind))
+                self._names[digest] = stream_id
+            self.backend.execute("DELETE FROM me_pool WHERE stream_id = ?", (stream_id,))
+            self._pool = [b for b in self._pool if b[0] != stream_id]
+
+    def _take(self) -> str:
+        if not self._pool_loaded:
+            self._pool = self.pooled()
+            self._pool_loaded = True
+        if not self._pool:
+            self._refill()
+        stream_id, chain_id = self._pool.pop(0)
+        self._taken[stream_id] = chain_id
+        self._staged_takes.add(stream_id)
+        return stream_id
+
+    def _refill(self) -> None:
+        """Mint streams' entity and first chain keys in one durable commit: ``pool_size``
+        of them, or twice what the unit being staged has taken (a batch of new entities)."""
+        now = time.time_ns() // 1000
+        rows: list[tuple[str, str, str | None, bytes, int]] = []
+        minted = []
+        for _ in range(max(self.pool_size, 2 * len(self._staged_takes))):
+            stream_id, chain_id = new_stream_id(), uuid7_str()
+            ekey, ckey = entity_key_id(stream_id), chain_key_id(chain_id)
+            e_material, c_material = new_key_material(), new_key_material()
+            entity = DataKey(ekey, e_material)
+            rows.append((ekey, stream_id, None, self.master.wrap(ekey, e_material), now))
+            rows.append((ckey, stream_id, ekey,
+                         entity.seal(c_material, b"key:" + ckey.encode()), now))
+            minted.append((stream_id, chain_id, entity, DataKey(ckey, c_material)))
+        with self.backend.transaction():
+            self._insert_many(
+                "INSERT INTO me_keys (key_id, stream_id, parent, wrapped, created_at)",
+                rows, "key_id")
+            self._insert_many("INSERT INTO me_pool (stream_id, chain_id)",
+                              [(sid, cid) for sid, cid, _, _ in minted], "stream_id")
+        for stream_id, chain_id, entity, chain in minted:
+            self._cache[entity.key_id] = entity
+            self._cache[chain.key_id] = chain
+            self._pool.append((stream_id, chain_id))
+
+    def just_taken(self, stream_id: str) -> bool:
+        """Whether ``stream_id`` came out of the pool in this session (it has no events)."""
+        return stream_id in self._staged_takes
+
+    def first_chain(self, stream_id: str) -> str | None:
+        """The chain id minted with a pooled stream, the first time its unit asks (None:
+        not pooled, or already used): its key is in the store already."""
+        with self._lock:
+            return self._taken.pop(stream_id, None)
 
     def mark_fresh(self, key_id: str) -> None:
         """Declare a key id that was just minted (a new chain): it cannot exist or be shredded."""
@@ -305,49 +401,69 @@ class KeyStore:
             if not self._staged_keys and not self._staged_names:
                 return
             now = time.time_ns() // 1000
-            keys, names = self._staged_keys, self._staged_names
+            keys, names, takes = self._staged_keys, self._staged_names, self._staged_takes
+            # Names of pooled streams alone need not wait for the disk (see ``_take``).
+            durable = bool(keys) or any(sid not in takes for sid, _ in names.values())
             try:
-                with self.backend.transaction():
-                    # A few multi-row statements, not two per key (a batch stages thousands).
-                    self._insert_many(
+                with self.backend.transaction(durable=durable):
+                    # A few multi-row statements, not two per key (a batch stages thousands);
+                    # a row already there (a retried flush, or another writer) is compared.
+                    inserted = self._insert_many(
                         "INSERT INTO me_keys (key_id, stream_id, parent, wrapped, created_at)",
                         [(k, sid, parent, wrapped, now)
-                         for k, (sid, parent, wrapped) in keys.items()])
+                         for k, (sid, parent, wrapped) in keys.items()], "key_id")
+                    had_keys = [k for k in keys if k not in inserted]
                     stored = {str(k): bytes(w) for k, w in self._select_in(
-                        "SELECT key_id, wrapped FROM me_keys WHERE key_id", list(keys))}
-                    for key_id, (_, _, wrapped) in keys.items():
-                        if stored.get(key_id) != wrapped:
+                        "SELECT key_id, wrapped FROM me_keys WHERE key_id", had_keys)}
+                    for key_id in had_keys:
+                        if stored.get(key_id) != keys[key_id][2]:
                             raise ConcurrentWriteError(
                                 "another writer created the same key at the same time; retry")
-                    self._insert_many("INSERT INTO me_names (digest, stream_id, kind)",
-                                      [(d, sid, kind) for d, (sid, kind) in names.items()])
+                    inserted = self._insert_many(
+                        "INSERT INTO me_names (digest, stream_id, kind)",
+                        [(d, sid, kind) for d, (sid, kind) in names.items()], "digest")
+                    had_names = [d for d in names if d not in inserted]
                     bound = {bytes(d): str(sid) for d, sid in self._select_in(
-                        "SELECT digest, stream_id FROM me_names WHERE digest", list(names))}
-                    for digest, (stream_id, _) in names.items():
-                        if bound.get(digest) != stream_id:
+                        "SELECT digest, stream_id FROM me_names WHERE digest", had_names)}
+                    for digest in had_names:
+                        if bound.get(digest) != names[digest][0]:
                             raise ConcurrentWriteError(
                                 "another writer created this entity at the same time; retry")
+                    taken = sorted(takes)
+                    for i in range(0, len(taken), PREFETCH_CHUNK):
+                        part = taken[i:i + PREFETCH_CHUNK]
+                        marks = ", ".join("?" * len(part))
+                        if len(self.backend.execute(
+                                f"DELETE FROM me_pool WHERE stream_id IN ({marks})"
+                                " RETURNING stream_id", part)) != len(part):
+                            raise ConcurrentWriteError(
+                                "another writer took the same new stream; retry")
             except ConcurrentWriteError:
                 # Events sealed under our keys must not be written: forget what was staged.
                 for key_id in keys:
                     self._cache.pop(key_id, None)
                 for digest in names:
                     self._names.pop(digest, None)
-                self._staged_keys, self._staged_names = {}, {}
+                self._staged_keys, self._staged_names, self._staged_takes = {}, {}, set()
                 raise
             # Only a committed flush empties the stage; a failed one is retried next commit.
-            self._staged_keys, self._staged_names = {}, {}
+            self._staged_keys, self._staged_names, self._staged_takes = {}, {}, set()
 
-    def _insert_many(self, insert: str, rows: list[tuple[Any, ...]]) -> None:
-        """``insert`` (``INSERT INTO t (columns)``) of ``rows``, many rows per statement."""
+    def _insert_many(self, insert: str, rows: list[tuple[Any, ...]],
+                     returning: str) -> set[Any]:
+        """``insert`` (``INSERT INTO t (columns)``) of ``rows``, many rows per statement;
+        returns the ``returning`` column of the rows actually inserted (a row whose key is
+        already there is skipped, and left out)."""
         if not rows:
-            return
+            return set()
         per_row = "(" + ", ".join("?" * len(rows[0])) + ")"
+        done: set[Any] = set()
         for i in range(0, len(rows), FLUSH_CHUNK):
             part = rows[i:i + FLUSH_CHUNK]
-            self.backend.execute(
-                f"{insert} VALUES {', '.join([per_row] * len(part))} ON CONFLICT DO NOTHING",
-                [v for row in part for v in row])
+            done.update(r[0] for r in self.backend.execute(
+                f"{insert} VALUES {', '.join([per_row] * len(part))} ON CONFLICT DO NOTHING"
+                f" RETURNING {returning}", [v for row in part for v in row]))
+        return done
 
     def _select_in(self, select: str, ids: Sequence[Any]) -> list[tuple[Any, ...]]:
         """Rows of ``select`` (ending ``WHERE column``) whose column is one of ``ids``."""

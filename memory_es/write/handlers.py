@@ -7,6 +7,7 @@ The domain's ``decide_*`` functions hold the rules; handlers hold the plumbing
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -102,7 +103,7 @@ def assert_fact(side: WriteSide, uow: UnitOfWork, cmd: c.AssertFact) -> Receipt:
         sid = side.system_stream("unresolved", cmd.tenant)
         nf = cmd.new_fact(uow.recorded_at)
     else:
-        sid, canonical = side.resolve(cmd.tenant, cmd.entity)
+        sid, canonical = uow.resolve(cmd.tenant, cmd.entity)
         nf = cmd.new_fact(uow.recorded_at, canonical)
     st = uow.state(sid)
     attr = uow.attribute(nf.tenant, nf.attribute)
@@ -114,12 +115,13 @@ def assert_fact(side: WriteSide, uow: UnitOfWork, cmd: c.AssertFact) -> Receipt:
             raise InvalidInput(f"premise {premise} is {fact.state} and cannot support a fact")
     new_fact_id = make_fact_id(sid, st.next_seq)
     supersede = isinstance(cmd, c.Supersede)
+    new_chain = functools.partial(uow.new_chain, sid)
     if supersede:
         events = control.decide_supersede(st, nf, attr, fact_id=new_fact_id,
-                                          new_chain=uow.new_chain, reason=cmd.reason)
+                                          new_chain=new_chain, reason=cmd.reason)
     else:
         events = control.decide_assert(st, nf, attr, now=uow.recorded_at, fact_id=new_fact_id,
-                                       new_chain=uow.new_chain, new_conflict=uuid7_str)
+                                       new_chain=new_chain, new_conflict=uuid7_str)
     indexes = uow.emit_all(st, events)
     created = any(ch.fact_id == new_fact_id for e in events for ch in e.changes)
     if created:
@@ -128,7 +130,7 @@ def assert_fact(side: WriteSide, uow: UnitOfWork, cmd: c.AssertFact) -> Receipt:
             uow.emit(pst, DependentLinked(tenant=nf.tenant, premise=premise,
                                           dependent=new_fact_id), pst.facts[premise].chain_id)
     cascade(uow, st, events)
-    conflict_id = getattr(events[-1], "conflict_id", None)
+    conflict_id = events[-1].__dict__.get("conflict_id")  # a field, when the event has one
     outcome = (Outcome.REINFORCED if isinstance(events[0], FactReinforced)
                else Outcome.CONFLICTED if conflict_id else Outcome.APPLIED)
     touched = [new_fact_id] if created else []

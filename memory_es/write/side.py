@@ -1,10 +1,11 @@
 """The write side's storage: stream states (cached), names, schemas and appends.
 
 Built on ``eventsourcing``'s recorders: several streams are appended in one atomic
-``insert_events``, and the unique (stream, version) index is the optimistic-concurrency
-guard. Aggregate folding is our own (``domain.entity``) rather than the library's
-``Aggregate`` classes: events here are pydantic models with stable topics, and the
-library's per-event protocol checks cost half of ``save()`` (NOTES.md).
+:meth:`~memory_es.eventlog.EventLog.append` (multi-row INSERTs on SQLite), and the unique
+(stream, version) index is the optimistic-concurrency guard. Aggregate folding is our own
+(``domain.entity``) rather than the library's ``Aggregate`` classes: events here are
+pydantic models with stable topics, and the library's per-event protocol checks cost half
+of ``save()`` (NOTES.md).
 
 Only :mod:`memory_es.write.service` opens, appends or discards a unit of work; this
 module offers the pieces it sequences.
@@ -40,12 +41,27 @@ from memory_es.models import Receipt
 from memory_es.write.unit import UnitOfWork
 
 CACHE_SIZE = 50_000
+POOL_SIZE = 64
+"""New entity streams minted ahead on SQLite (see :meth:`KeyStore.bind`)."""
 PURGE_TOPICS = frozenset({EntityPurged.TOPIC, FactChainPurged.TOPIC})
 
 
 def surface_key(text: str) -> str:
     """An alias as it is looked up: case-folded, white space collapsed."""
     return " ".join(text.casefold().split())
+
+
+def _entity_of(body: dict[str, object]) -> str | None:
+    """The canonical entity a stream's first event names (a fact's content, an alias, an
+    amnesia record), if it names one."""
+    entity = body.get("entity")
+    if isinstance(entity, str):
+        return entity
+    for change in body.get("changes") or ():  # type: ignore[attr-defined]
+        content = change.get("content") or {}
+        if isinstance(content.get("entity"), str):
+            return str(content["entity"])
+    return None
 
 
 def ack_stream(digest: bytes) -> str:
@@ -64,6 +80,9 @@ class WriteSide:
         self._schemas: dict[str, dict[str, AttributeDef]] = {}
         self.summariser: Callable[[Sequence[str]], str] = extractive_summary
         """Set from ``GovernanceConfig.summarise`` by the store that opens this side."""
+        self._pool_checked = log.kind != "sqlite"  # one writer process: SQLite only
+        if not self._pool_checked:
+            self.keys.pool_size = POOL_SIZE
         last = log.recorder.max_notification_id()
         if last:
             tail = log.recorder.select_notifications(start=last, limit=1)
@@ -152,11 +171,33 @@ class WriteSide:
     def _bind(self, kind: str, *parts: str) -> str:
         """Bind a natural key, which the caller has just looked up in vain, to a new stream.
         A stream created here has no events yet: its empty state is cached, not loaded."""
+        looked_up = True
+        if kind == "entity" and not self._pool_checked:
+            looked_up = not self.recover_pool()  # a name it bound again is looked up anew
         fresh = new_stream_id()
-        sid = self.keys.bind(kind, fresh, *parts, looked_up=True)
-        if sid == fresh:
+        sid = self.keys.bind(kind, fresh, *parts, looked_up=looked_up)
+        if sid == fresh or self.keys.just_taken(sid):
             self._remember(EntityState(sid))
         return sid
+
+    def recover_pool(self) -> bool:
+        """Finish takes from the key store's pool that a power loss undid after their
+        events were committed: each such stream gets its name back from its first event.
+        Run once, before this process takes a pooled stream. Whether a name was bound."""
+        self._pool_checked = True
+        bound = False
+        for stream_id, _ in self.keys.pooled():
+            first = self.log.recorder.select_events(stream_id, limit=1)
+            if not first:
+                continue  # never used: stays in the pool
+            body = self.mapper.open(first[0]).body or {}
+            tenant, entity = body.get("tenant"), _entity_of(body)
+            digest = (self.keys.digest("entity", tenant, entity)
+                      if isinstance(tenant, str) and entity is not None
+                      and not self.keys.names_of_stream(stream_id) else None)
+            self.keys.drop_pooled(stream_id, digest)
+            bound = bound or digest is not None
+        return bound
 
     def resolve(self, tenant: str, entity: str) -> tuple[str, str]:
         """(stream id, canonical entity), creating the stream on first use."""
@@ -226,7 +267,7 @@ class WriteSide:
         try:
             with storage_faults("the write"):
                 self.keys.flush()
-                return list(self.log.recorder.insert_events(uow.stored) or [])
+                return self.log.append(uow.stored)
         except IntegrityError:
             raise ConcurrentWriteError(
                 "another writer appended to one of these streams first; nothing was written"

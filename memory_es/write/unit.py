@@ -39,6 +39,8 @@ class Streams(Protocol):
 
     def attribute(self, tenant: str, attribute: str) -> AttributeDef: ...
 
+    def resolve(self, tenant: str, entity: str) -> tuple[str, str]: ...
+
 
 class UnitOfWork:
     """Touched stream states (copies) and the sealed events staged for one commit."""
@@ -54,11 +56,17 @@ class UnitOfWork:
         """(receipt, index of its main event, end of the events its operation appended)."""
         self._recorded_dt: datetime | None = None
         self._savepoint: _Savepoint | None = None
+        self._streams: dict[tuple[str, str], tuple[str, str]] = {}
 
     # staging ------------------------------------------------------------------------------
 
-    def new_chain(self) -> str:
-        """A new drift-chain id; its sub-key is known not to exist yet."""
+    def new_chain(self, stream_id: str | None = None) -> str:
+        """A new drift-chain id; its sub-key is known not to exist yet, or, for the first
+        chain of a stream minted ahead (``stream_id`` given), exists already."""
+        if stream_id is not None:
+            pooled = self.side.keys.first_chain(stream_id)
+            if pooled is not None:
+                return pooled
         chain_id = uuid7_str()
         self.side.keys.mark_fresh(chain_key_id(chain_id))
         return chain_id
@@ -82,6 +90,19 @@ class UnitOfWork:
             self._savepoint.states.setdefault(stream_id, self.states.get(stream_id))
         st = self.states[stream_id] = EntityState(stream_id)
         return st
+
+    def resolve(self, tenant: str, entity: str) -> tuple[str, str]:
+        """(stream id, canonical entity), as :meth:`Streams.resolve`, asked once per unit
+        for a canonical id: a batch names each entity many times, and every ask costs a
+        keyed hash. Aliases are not kept (the unit may rebind one). The memo lives as long
+        as the unit, so it holds no name a committed purge has unlinked."""
+        key = (tenant, entity)
+        found = self._streams.get(key)
+        if found is None:
+            found = self.side.resolve(tenant, entity)
+            if found[1] == entity:
+                self._streams[key] = found
+        return found
 
     # one command at a time ----------------------------------------------------------------
 

@@ -172,3 +172,29 @@ def test_automatic_anchor_after_each_purge(tmp_path: Path, clock: FakeClock) -> 
         assert second["position"] > first["position"]
         assert second["receipts"][0] == 2
         assert store.audit_verify(anchor=second).ok
+
+
+def test_a_restored_backup_from_before_a_stream_was_taken_revives_nothing(
+        backend: Backend, clock: FakeClock) -> None:
+    """A key-store backup taken while a subject's stream was still unused (minted ahead,
+    on SQLite) lists it as free again after a restore: the purged subject stays unreadable
+    and a new subject never takes the stream it used."""
+    store = backend.open(clock)
+    store.assert_fact(T, "user:bea", "bank.iban", "NO93 8601 1117 947")
+    store.close()
+    backup = backend.backup_key_store()
+    store = backend.open(clock)
+    alex = store.assert_fact(T, "user:alex", "bank.iban", MARKER).fact_id or ""
+    receipt = store.purge(T, "user:alex", reason="ticket DPO-8")
+    assert receipt.report is not None and receipt.report.complete
+    store.close()
+    backend.restore_key_store(backup)
+    store = backend.open(clock)
+    carl = store.assert_fact(T, "user:carl", "home.city", "Lima").fact_id or ""
+    assert carl.rsplit("-", 1)[0] != alex.rsplit("-", 1)[0]
+    assert store.current(T, entity="user:alex") == []
+    assert [f.value for f in store.current(T, entity="user:carl")] == ["Lima"]
+    assert MARKER not in json.dumps(store.replay(known_at=store.now()).to_pylist(), default=str)
+    report = store.audit_verify()
+    assert report.ok, report.problems
+    store.close()

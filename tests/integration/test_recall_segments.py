@@ -27,9 +27,10 @@ def small_segments(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def fill(store: memory_es.MemoryStore, clock: FakeClock) -> None:
-    """Five entities with two marked facts each: labels 2i and 2i+1 are entity i's, so
-    entity 2 lives in segment 1 alone, and segments 0..2 hold facts."""
-    for i in range(5):
+    """Six entities with two marked facts each, indexed in one batch: each entity's two
+    facts get consecutive labels from an even one, so each lives in one segment beside
+    one other entity, and segments 0..2 hold facts."""
+    for i in range(6):
         store.assert_fact(T, f"user:e{i}", "home.city", f"{MARK.format(i)} city")
         store.assert_fact(T, f"user:e{i}", "contact.email", f"{MARK.format(i)}@mail.example")
     store.catch_up()
@@ -53,39 +54,52 @@ def named_files(store: memory_es.MemoryStore) -> dict[int, str]:
     return manifest.files
 
 
+def segment_of(store: memory_es.MemoryStore, i: int) -> int:
+    """The one segment whose file holds entity ``i``'s marker."""
+    files = named_files(store)
+    holding = [s for s, name in files.items()
+               if MARK.format(i).encode() in (store.runtime.recall.path / name).read_bytes()]
+    assert len(holding) == 1, holding
+    return holding[0]
+
+
 def test_purge_rewrites_only_the_segments_that_held_the_entity(
         store_factory: StoreFactory, clock: FakeClock) -> None:
     """After a purge no recall file holds the entity's marker, the other entities' stay,
-    only segment 1's file was replaced, and the report is clean."""
+    only the file of the segment that held it was replaced, and the report is clean."""
     store = store_factory()
     fill(store, clock)
     before = named_files(store)
     assert set(before) == {0, 1, 2}
-    assert MARK.format(2).encode() in recall_bytes(store)
+    held = segment_of(store, 2)
     receipt = store.purge(T, "user:e2")
     assert recall_check(receipt.report).result == "clean"
     after = named_files(store)
-    assert after[1] != before[1]
-    assert {s: f for s, f in after.items() if s != 1} == {0: before[0], 2: before[2]}
+    assert after[held] != before[held]
+    assert {s: f for s, f in after.items() if s != held} == {
+        s: f for s, f in before.items() if s != held}
     raw = recall_bytes(store)
     assert MARK.format(2).encode() not in raw
-    assert all(MARK.format(i).encode() in raw for i in (0, 1, 3, 4))
+    assert all(MARK.format(i).encode() in raw for i in (0, 1, 3, 4, 5))
     assert {p.name for p in store.runtime.recall.path.iterdir()} == {
         persist.MANIFEST, *after.values()}
 
 
 def test_deferred_purge_is_pending_for_exactly_the_segment_that_holds_it(
         store_factory: StoreFactory, clock: FakeClock) -> None:
-    """A deferred purge reports the recall index pending, naming segment 1's file, whose
-    bytes still hold the marker; store.compact() rewrites it and the check turns clean."""
+    """A deferred purge reports the recall index pending, naming the file of the segment
+    that holds the entity, whose bytes still hold the marker; store.compact() rewrites it
+    and the check turns clean."""
     store = store_factory()
     fill(store, clock)
-    held = named_files(store)[1]
+    segment = segment_of(store, 2)
+    held = named_files(store)[segment]
     receipt = store.purge(T, "user:e2", compact="deferred")
     check = recall_check(receipt.report)
     assert check.result == "pending"
     assert any(held in p for p in check.pending), check.pending
-    assert not any(named_files(store)[s] in p for p in check.pending for s in (0, 2))
+    assert not any(name in p for s, name in named_files(store).items() if s != segment
+                   for p in check.pending)
     assert MARK.format(2).encode() in recall_bytes(store)
     store.compact()
     assert recall_check(store.verify_erasure(receipt)).result == "clean"
