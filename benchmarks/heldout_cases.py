@@ -2,9 +2,12 @@
 
 Written before the text rules were changed, in domains and wordings the rules were not
 written for: medical records, finance, on-call rotations, pets, vehicles, subscriptions,
-plus German and Chinese. Every case puts people with several facts in the store; the
-facts a case does not ask to change are listed in ``survivors`` and checked after the
-mutations (a missing survivor is a fact destroyed without being asked).
+plus German and Chinese. A second round (``lookalike_purges`` onwards) was written the
+same way before the rules for the categories still lost (near-identical identifiers,
+paraphrased supersession, first names, long phone groups) were changed. Every case puts
+people with several facts in the store; the facts a case does not ask to change are
+listed in ``survivors`` and checked after the mutations (a missing survivor is a fact
+destroyed without being asked).
 
 ``python -m benchmarks.heldout_cases`` rewrites ``benchmarks/heldout_cases.json``.
 
@@ -14,7 +17,8 @@ Case fields: ``id``, ``family``, ``domain``, ``setup`` (texts to ``remember`` in
 ``must_not_contain`` (scored like ForgetEval-Adv v0.7: k = 5, casefold, every
 forbidden string also probed as a query), ``survivors`` (setup texts that must still be
 current afterwards), and optionally ``current_has`` / ``current_lacks`` (substrings
-that some / no current fact's text must contain afterwards).
+that some / no current fact's text must contain afterwards), and ``retrieves_nothing``
+(queries whose recall must come back empty: a purged identifier names nothing).
 """
 
 # ruff: noqa: E501  (case tables: one case per line reads better than wrapped strings)
@@ -442,11 +446,184 @@ def languages(cases: list[Case]) -> None:
               current_lacks=must_not)
 
 
+# --- second round: the phenomena of the categories still lost (written before the rules) ----
+
+# (domain, label, purged identifier, lookalike identifier of another person, purge query)
+LOOKALIKES = [
+    ("pets", "microchip", "9851-1200-44", "9851-1200-441", "9851-1200-44"),
+    ("vehicles", "fleet van", "FV-2231", "FV-22310", "FV-2231"),
+    ("on-call", "database host", "db-eu-02", "db-eu-02-replica", "db-eu-02"),
+    ("on-call", "incident", "INC-55120", "INC-5512", "incident INC-55120"),
+    ("subscriptions", "licence key", "LK-77AB-1290", "LK-77AB-12901", "LK-77AB-1290"),
+    ("medical", "prescription", "RX-30418", "RX-304187", "RX-30418"),
+    ("finance", "transfer reference", "TRF-881201", "TRF-88120", "TRF-881201"),
+    ("subscriptions", "dashboard", "https://grafana.example.net/d/latency",
+     "https://grafana.example.net/d/latency-p99", "https://grafana.example.net/d/latency"),
+    ("on-call", "rota alias", "oncall-db@rota.example", "oncall-db-eu@rota.example",
+     "oncall-db@rota.example"),
+    ("finance", "build", "build_2024_07", "build_2024_07_hotfix", "build_2024_07"),
+]
+LOOKALIKES_NATIVE = [
+    ("de", "Die Kundennummer KD-55120 gehört {n}.", "Die Kundennummer KD-551201 gehört {o}.",
+     "KD-55120", "KD-551201", "Kundennummer {of}"),
+    ("zh", "订单号 DD-90331 属于{n}。", "订单号 DD-903312 属于{o}。", "DD-90331", "DD-903312",
+     "{of} 订单号"),
+]
+
+
+def _unless_within(purged: str, kept: str) -> list[str]:
+    """The purged identifier as a forbidden substring, unless the kept one contains it
+    (then the kept text would "leak" it: ``retrieves_nothing`` checks the purge instead)."""
+    return [] if purged.casefold() in kept.casefold() else [purged]
+
+
+def lookalike_purges(cases: list[Case]) -> None:
+    """Purging an identifier keeps another person's identifier that extends or shortens it
+    (a digit or a word more or less), and the purged one then retrieves nothing, not even
+    the longer one that contains it."""
+    for i, (domain, label, purged, kept, query) in enumerate(LOOKALIKES):
+        name, _pos, bg = _background(i + 1)
+        other, _opos, obg = _background(i + 4)
+        gone_fact = f"{name}'s {label} is {purged}."
+        kept_fact = f"{other}'s {label} is {kept}."
+        _case(cases, "lookalike_purge", domain,
+              setup=[bg[0], gone_fact, kept_fact, obg[2], bg[1]],
+              mutations=[["purge", query]], query=f"{_first(other)} {label}",
+              must_contain=[kept], must_not_contain=_unless_within(purged, kept),
+              retrieves_nothing=[purged], current_lacks=[gone_fact.rstrip(".")],
+              survivors=[bg[0], kept_fact, obg[2], bg[1]])
+    for i, (lang, gone_t, kept_t, purged, kept, query) in enumerate(LOOKALIKES_NATIVE):
+        name, _pos, bg = _background(i + 7)
+        other, _opos, obg = _background(i + 10)
+        kept_fact = kept_t.format(o=other)
+        _case(cases, "lookalike_purge", f"language-{lang}",
+              setup=[gone_t.format(n=name), kept_fact, bg[0], obg[0]],
+              mutations=[["purge", purged]], query=query.format(of=other),
+              must_contain=[kept], must_not_contain=_unless_within(purged, kept),
+              retrieves_nothing=[purged], current_lacks=[gone_t.format(n=name).rstrip("。")],
+              survivors=[kept_fact, bg[0], obg[0]])
+
+
+# (domain, old fact, query (topic word not in the old fact), new text, gone, added)
+TOPIC_REVISIONS = [
+    ("medical-work", "{n} works as a pharmacist in a hospital.", "{n}'s occupation",
+     "{n} retrained and now teaches chemistry at a college.", "pharmacist", "chemistry"),
+    ("vehicles", "{n} drives a Peugeot 208.", "{n}'s vehicle",
+     "{n} sold it and rides a scooter now.", "Peugeot", "scooter"),
+    ("home", "{n} rents a flat in Lyon.", "{n}'s residence",
+     "{n} bought a farmhouse near Annecy.", "Lyon", "Annecy"),
+    ("pets", "{n} has a terrier called Rufus.", "{n}'s animal",
+     "{n} adopted a kitten called Miso after Rufus died.", "terrier", "kitten"),
+    ("language", "{n} is fluent in Portuguese.", "{n}'s second language",
+     "{n} now speaks Korean well after two years in Seoul.", "Portuguese", "Korean"),
+    ("diet", "{n} eats a vegetarian diet.", "{n}'s eating habits",
+     "{n} started eating fish again last spring.", "vegetarian", "fish"),
+    ("user-work", "User is a barista at a roastery.", "user employment",
+     "User became a nurse on a night ward.", "barista", "nurse"),
+    ("user-transport", "User commutes on a moped.", "user transportation",
+     "User takes the ferry across the bay now.", "moped", "ferry"),
+    ("user-home", "User lives in a houseboat in Utrecht.", "user address",
+     "User relocated to a bungalow in Haarlem.", "houseboat", "Haarlem"),
+    ("user-pet", "User keeps a tortoise named Shelly.", "user pets",
+     "User gave Shelly to a sanctuary and now has a puppy.", "tortoise", "puppy"),
+]
+
+
+def topic_revisions(cases: list[Case]) -> None:
+    """A revise whose query names the person and only a topic, with a word of the topic the
+    old fact does not use (``occupation`` for ``works as a pharmacist``), and a new text that
+    shares no word with the old one: the person's one fact in that topic is replaced, their
+    facts in other topics survive."""
+    user_bg = ["User collects vintage postcards.", "User sings in a choir.",
+               "User is learning to juggle."]
+    for i, (domain, old, query, new, gone, added) in enumerate(TOPIC_REVISIONS):
+        if old.startswith("User"):
+            bg = user_bg
+            old_f, query_f, new_f = old, query, new
+            probe = query
+        else:
+            name, _pos, bg = _background(i + 2)
+            old_f, query_f, new_f = (t.format(n=name) for t in (old, query, new))
+            probe = query_f.replace("'s", "")
+        _case(cases, "topic_revise", domain, setup=[bg[0], old_f, bg[1], bg[2]],
+              mutations=[["revise", query_f, new_f]], query=probe,
+              must_contain=[added], must_not_contain=[gone],
+              survivors=list(bg), current_lacks=[old_f.rstrip(".")])
+
+
+def topic_revision_ambiguous(cases: list[Case]) -> None:
+    """The same, but the person has two facts in the topic: the query does not say which,
+    so nothing of theirs is retired (the new text is added)."""
+    items = [
+        ("{n} drives a Peugeot 208.", "{n} cycles to the station.", "{n}'s vehicle",
+         "{n} bought a camper van."),
+        ("{n} works as a pharmacist in a hospital.", "{n} tutors maths at weekends.",
+         "{n}'s occupation", "{n} became a tram driver."),
+    ]
+    for i, (a, b, query, new) in enumerate(items):
+        name, _pos, bg = _background(i + 9)
+        fa, fb = a.format(n=name), b.format(n=name)
+        _case(cases, "topic_revise_ambiguous", "mixed", setup=[fa, bg[0], fb],
+              mutations=[["revise", query.format(n=name), new.format(n=name)]],
+              query=name, survivors=[fa, bg[0], fb])
+
+
+FIRST_NAME_THINGS = [
+    ("subscriptions", "{n} subscribes to Le Monde.", "{f}'s Le Monde subscription", "Le Monde"),
+    ("subscriptions", "{n} has a Netflix account.", "{f}'s Netflix account", "Netflix"),
+    ("medical", "{n} sees Dr Brandt about asthma.", "{f}'s appointments with Dr Brandt",
+     "Brandt"),
+    ("pets", "{n} insures the dog with Petplan.", "{f}'s Petplan insurance", "Petplan"),
+    ("finance", "{n} invests in a Vanguard index fund.", "{f}'s Vanguard investment",
+     "Vanguard"),
+    ("on-call", "{n} owns the Kafka runbook.", "{f}'s Kafka runbook ownership", "Kafka"),
+]
+
+
+def first_name_things(cases: list[Case]) -> None:
+    """A release naming the person by first name and a thing that is itself a proper name
+    (a title, a brand): that fact goes, the person's other facts and a second person with the
+    same brand survive."""
+    for i, (domain, fact, query, _gone) in enumerate(FIRST_NAME_THINGS):
+        name, _pos, bg = _background(i + 5)
+        other, _opos, _obg = _background(i + 8)
+        mine, theirs = fact.format(n=name), fact.format(n=other)
+        _case(cases, "first_name_specific", domain, setup=[bg[0], mine, bg[1], theirs],
+              mutations=[["release", query.format(f=_first(name))]],
+              query=query.format(f=_first(name)), must_contain=[],
+              survivors=[bg[0], bg[1], theirs], current_lacks=[mine.rstrip(".")])
+
+
+LONG_GROUP_PHONES = [
+    ("on-call", "+49 89 12345678", "089 12345678", "+49 89 12345679"),
+    ("medical", "+39 06 69881234", "06 69881234", "06 69881243"),
+    ("finance", "+33 6 12345678", "06 12345678", "+33 6 12345687"),
+    ("pets", "+31 20 5550123", "020 5550123", "020 5550132"),
+    ("vehicles", "+43 1 5880000", "01 5880000", "01 5880001"),
+]
+
+
+def long_group_phones(cases: list[Case]) -> None:
+    """Phone numbers whose subscriber part is one long group (six to eight digits), asked
+    with or without country code and trunk zero; a number one digit away survives."""
+    for i, (domain, written, asked, neighbour) in enumerate(LONG_GROUP_PHONES):
+        name, _pos, bg = _background(i + 3)
+        other, _opos, obg = _background(i + 7)
+        label = PHONE_LABELS[domain]
+        fact = f"{name}'s {label} is {written}."
+        near = f"{other}'s {label} is {neighbour}."
+        _case(cases, "long_group_phone", domain, setup=[bg[1], fact, near, obg[2]],
+              mutations=[["purge", asked]], query=f"{label} number",
+              must_contain=[neighbour.split()[-1]], must_not_contain=[written],
+              survivors=[near, bg[1], obg[2]])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
                    compound_clauses, alias_forgets, phone_purges, email_purges,
-                   supersessions, languages):
+                   supersessions, languages, lookalike_purges, topic_revisions,
+                   topic_revision_ambiguous, first_name_things, long_group_phones):
         family(cases)
     return cases
 

@@ -136,7 +136,7 @@ def run_others(quick: bool, out_dir: Path, sizes: list[int]) -> dict[str, Any]:
         except ImportError as e:
             out[name] = not_yet(f"benchmarks/{name}.py ({e})")
             continue
-        if quick and name == "heldout":  # 104 cases, about 30 s: reported beside ForgetEval
+        if quick and name == "heldout":  # 139 cases, about 40 s: reported beside ForgetEval
             out[name] = mod.main(["--out", str(out_dir / "heldout_quick.json")]) or {
                 "results": "heldout_quick.json"}
             continue

@@ -18,7 +18,7 @@ number, a URL, an IP or MAC address, a path, a UUID, a card number, a key (a lon
 mixing letters with digits and a symbol or mixed case), a grouped record code
 (``INV-300``, ``MRN-45678``: letters and at least three digits joined by ``-``/``_``),
 or any number or code right after a label that says what it is (``account 7731``,
-``order ABC123``, ``plate KX19 ABD``; the labels are data:
+``order ABC123``, ``plate KX19 ABD``, ``commit hash 9fe01c7``; the labels are data:
 ``data/identifier_labels.txt``). Mixing letters and digits is not enough: ``CO2``,
 ``MP3``, ``4K``, ``B12`` are words. A query that is a single code-like token names
 that token exactly (:func:`query_identifiers`), and matches only facts that carry the
@@ -27,8 +27,10 @@ very same token (:func:`code_tokens`).
 Phone numbers match with and without country code and trunk zero (``+44 20 7946
 0958`` = ``020 7946 0958`` = ``0044 (0)20 7946 0958``); ``a@x.io`` matches the
 sub-address ``a+tag@x.io``; a relative path matches the same path under a drive or
-root; a code matches the same code with a descriptive word appended
-(``sk-17qu`` ~ ``sk-17qu-secret``, never ``INV-300`` ~ ``INV-3001``). Nothing else is fuzzy.
+root; a code matches the same code with words appended that only name its kind
+(``sk-17qu`` ~ ``sk-17qu-secret``: identifier labels), never with any other word or digit
+(``db-eu-02`` is not ``db-eu-02-replica``, ``INV-300`` is not ``INV-3001``). Nothing else
+is fuzzy.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ IDENTIFIER_LABELS = data_words("identifier_labels.txt")
 _LABEL_ALT = "|".join(sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True))
 _LABELLED = re.compile(
     rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b"
-    r"(?:\s+(?:number|no\.?|nr\.?|id|code|#))?\s*[:#]?\s*"
+    r"(?:\s+(?:number|no\.?|nr\.?|id|code|hash|#))?\s*[:#]?\s*"
     r"(#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9](?-i:\s[A-Z0-9]{2,4}(?![\w\-]))?)",
     re.IGNORECASE)
 
@@ -91,7 +93,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                         r"|\b(?:1[0-2]|0?[1-9])\s*[AaPp]\.?[Mm]\.?(?!\w)")),
     ("phone", re.compile(
         r"(?<![\w+#\-$,.])(?:(?:\+|\b00)\d{1,3}[\s.\-]?)?(?:\(0\)[\s.\-]?)?"
-        r"(?:\(\d{1,5}\)[\s.\-]?)?\d{1,5}(?:[\s.\-]\d{1,5}){1,5}"
+        r"(?:\(\d{1,5}\)[\s.\-]?)?\d{1,5}(?:[\s.\-]\d{1,8}){1,5}"
         r"(?![\w\-]|\.\d)")),
     ("handle", re.compile(r"(?<![\w@.])@[A-Za-z0-9_](?:[\w\-.]*[\w])?")),
     ("hex", re.compile(r"(?<![\w&])#[0-9A-Fa-f]{6}\b|(?<![\w&])#[0-9A-Fa-f]{3}\b")),
@@ -409,10 +411,6 @@ def canonical_forms(text: str) -> frozenset[str]:
     return frozenset(i.canonical for i in find_identifiers(text))
 
 
-def _groups(surface: str) -> list[str]:
-    return [g for g in re.split(r"[\-_.\s]+", surface.lstrip("#").lower()) if g]
-
-
 def _national_forms(digits: str) -> set[str]:
     """A national phone number without its trunk prefix (``0`` or a leading ``1`` of an
     eleven-digit North American number), and as written."""
@@ -462,10 +460,24 @@ def phone_forms(canonical: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _groups(surface: str) -> list[str]:
+    return [g for g in re.split(r"[\-_.\s]+", surface.lstrip("#").lower()) if g]
+
+
+def _kind_word_appended(query: str, fact: str) -> bool:
+    """The fact's token is the query's token with words appended that only say what kind
+    of identifier it is (``sk-17qu`` ~ ``sk-17qu-secret``, ``sk-17qu-key``): every
+    appended group is an identifier label (``data/identifier_labels.txt``). Any other
+    word makes another identifier (``db-eu-02`` is not ``db-eu-02-replica``)."""
+    qg, fg = _groups(query), _groups(fact)
+    return (len(qg) >= 2 and len(fg) > len(qg) and fg[:len(qg)] == qg
+            and all(g in IDENTIFIER_LABELS for g in fg[len(qg):]))
+
+
 def matches(query: Identifier, fact: Identifier) -> bool:
     """Does a query identifier name this fact identifier? Exact, or one of the documented
     equivalent forms (phone with or without country code and trunk zero; a sub-address;
-    a relative path; a code with a descriptive word appended)."""
+    a relative path; a code with its kind word appended)."""
     q, f = query.canonical, fact.canonical
     if query.kind == "phone" and fact.kind == "phone":
         return phones_match(q, f)
@@ -479,10 +491,9 @@ def matches(query: Identifier, fact: Identifier) -> bool:
     if query.kind == "path" and fact.kind == "path":
         rel = q.lstrip("/")
         return not q.startswith("/") and ":" not in q and f.endswith("/" + rel)
-    if {query.kind, fact.kind} <= {"code", "secret"}:
-        qg, fg = _groups(query.surface), _groups(fact.surface)
-        return (len(qg) >= 2 and fg[:len(qg)] == qg and len(fg) > len(qg)
-                and all(g.isalpha() and len(g) >= 3 for g in fg[len(qg):]))
+    if {query.kind, fact.kind} <= {"code", "secret"} and _kind_word_appended(
+            query.surface, fact.surface):
+        return True
     if {query.kind, fact.kind} <= {"number", "code", "card", "phone"}:
         return q.lstrip("+") == f.lstrip("+") and not (
             query.kind == "phone" and q.startswith("+"))

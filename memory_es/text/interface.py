@@ -55,6 +55,7 @@ from memory_es.text.matching import (
     named_entities,
     names_only,
     query_terms_naming,
+    query_topics,
     relevance,
     specific,
     topic_match,
@@ -71,6 +72,7 @@ from memory_es.text.revision import (
     revised_slot,
     without_back_references,
 )
+from memory_es.text.words import EDGE
 from projections.tokens import stem, word_forms, word_parts
 
 WRITE_OPTIONS = WriteOptions.__optional_keys__
@@ -436,7 +438,7 @@ class TextInterface:
         found = identifier_matches(query, views)
         if found:
             return _Selection(found, "identifier")
-        entities = named_entities(query, views)
+        entities = named_entities(query, views, given_names=purpose != "purge")
         ratio = th.purge_ratio if purpose == "purge" else th.ratio
         if entities:
             scope = [v for v in views if v.fact.entity in entities]
@@ -509,8 +511,14 @@ class TextInterface:
         options = self._options(kw)
         _check_size("query", old_query, MAX_QUERY)
         _check_size("text", new_text, MAX_TEXT)
-        sel = self._select(tenant, old_query, self._candidates(tenant, old_query), "revise")
+        views = self._candidates(tenant, old_query)
+        sel = self._select(tenant, old_query, views, "revise")
         reading = self.interpreter(new_text)
+        if sel.tier == "none" and sel.entities:
+            back = _named_back(analyse_query(old_query), new_text, reading, sel.entities,
+                               [v for v in views if v.fact.entity in sel.entities])
+            if back is not None:
+                sel = _Selection([back], "back-reference", entities=sel.entities)
         if sel.tier == "topic" and not any(
                 set(c.domains) & sel.topics or view_terms(c.text) & {stem(t) for t in sel.topics}
                 for c in reading.clauses):
@@ -733,6 +741,34 @@ class TextInterface:
             return []
         chosen = relevant or pool
         return [v.fact.text for v in chosen[:k]]
+
+
+def _proper_words(text: str) -> set[str]:
+    """Capitalised words of a text after its first word, case-folded."""
+    return {w.strip(EDGE).casefold() for i, w in enumerate(text.split())
+            if i > 0 and w[:1].isupper() and w.strip(EDGE)}
+
+
+def _named_back(query: Query, new_text: str, reading: Interpretation,
+                entities: dict[str, str],
+                scope: Sequence[FactView]) -> Match | None:
+    """Revise only, when nothing else matched: the query names an entity and a topic
+    (:func:`~memory_es.text.matching.query_topics`), the new text is about that topic and
+    names back exactly one of the entity's facts by a proper name both carry (``user
+    pet`` + ``… a greyhound after Max passed away`` -> ``owns a retriever named Max``),
+    although the vocabulary does not know that fact's topic. The entity's own names do
+    not count."""
+    topics = query_topics(query, query_terms_naming(entities))
+    if not topics or not any(set(c.domains) & topics for c in reading.clauses):
+        return None
+    own = {w for e in entities for k in entity_keys(e) for w in k.split()}
+    said = _proper_words(new_text) - own
+    hits = [(v, shared) for v in scope if (shared := _proper_words(v.fact.text) - own) & said]
+    if len(hits) != 1:
+        return None
+    v, shared = hits[0]
+    return Match(v.fact, "semantic", 0.5,
+                 "the new text names it back: " + ", ".join(sorted(shared & said)))
 
 
 def _role_words(f: Fact) -> frozenset[str]:

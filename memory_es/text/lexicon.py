@@ -5,7 +5,8 @@ here; vocabulary is data beside the code, in ``memory_es/text/data/``, each file
 note saying where its words come from and the rule that admits them: common verbs and
 their irregular forms (``verbs.txt``, ``irregular_verbs.txt``), cessation and change
 markers (``cessation.txt``, ``change_markers.txt``, ``continuation_markers.txt``), the
-topic thesaurus (``topics.txt``: *car*, *drive*, *commute* are transport), identifier
+topic thesaurus (``topics.txt``: *car*, *drive*, *commute* are transport) and the nouns
+that name each topic as a whole (``topic_names.txt``: *vehicle* names it), identifier
 labels (``identifier_labels.txt``) and the German and Chinese phrases of the basic
 operations (``de.txt``, ``zh.txt``). No entity name, phrase or answer of any test suite
 appears in them.
@@ -155,6 +156,10 @@ account accounts facts fact memories memory stuff things thing
 """)
 """Generic nouns that ask for an entity as a whole (``Sam's profile information``)."""
 
+HELD_INFO_NOUNS: frozenset[str] = words("account accounts")
+"""Information nouns that also name a thing a person holds: with a modifier before them
+they are that thing (``Netflix account``, ``salary account``), not the whole entity."""
+
 FIRST_PERSON: frozenset[str] = words("i me my mine myself")
 
 HONORIFICS: frozenset[str] = words("""
@@ -194,10 +199,10 @@ ADJUNCT_MARKERS: tuple[str, ...] = (
 # --- topic thesaurus (data/topics.txt) ------------------------------------------------
 
 
-def _read_domains() -> dict[str, frozenset[str]]:
+def _read_domains(name: str = "topics.txt") -> dict[str, frozenset[str]]:
     table: dict[str, set[str]] = {}
     current: set[str] | None = None
-    for line in data_lines("topics.txt"):
+    for line in data_lines(name):
         if line.startswith("[") and line.endswith("]"):
             current = table.setdefault(line[1:-1], set())
         elif current is not None:
@@ -205,8 +210,23 @@ def _read_domains() -> dict[str, frozenset[str]]:
     return {d: frozenset(ws) for d, ws in table.items()}
 
 
-DOMAINS: dict[str, frozenset[str]] = _read_domains()
+TOPIC_NAMES: dict[str, frozenset[str]] = _read_domains("topic_names.txt")
+"""Domain -> the nouns that name the domain as a whole (``work``: job, occupation,
+profession; ``data/topic_names.txt``); they are words of the domain too."""
+
+DOMAINS: dict[str, frozenset[str]] = {
+    d: ws | TOPIC_NAMES.get(d, frozenset()) for d, ws in _read_domains().items()}
 """Domain -> the everyday words of that life domain (``transport``: car, drive, commute)."""
+
+
+def names_topic(word: str, domain: str) -> bool:
+    """Does ``word`` (a surface form or a recall stem) name ``domain`` as a whole: one of
+    its topic names (``occupation`` names ``work``), or a word built on the domain's own
+    name (``dietary``, ``hometown``)?"""
+    w = word.lower()
+    if len(domain) >= 3 and w.startswith(stem(domain)):
+        return True
+    return any(w in (n, stem(n)) for n in TOPIC_NAMES.get(domain, frozenset()))
 
 
 def _build_domains() -> dict[str, frozenset[str]]:

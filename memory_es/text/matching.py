@@ -25,8 +25,9 @@ targeting rules are testable on their own. The tiers, in order:
    ``semantic_floor`` and no other candidate reaching half of it; otherwise the store's
    ``recall`` ranking (when the store has one) picks among the contenders. A query that
    names an entity holding a single current fact targets that fact. A query that names
-   an entity and then only a topic by the topic's name (``Liam diet``) targets that
-   entity's one fact in the topic (:func:`topic_match`), when the new text is about it.
+   an entity and then only a topic, by a noun that names the topic (``Liam diet``,
+   ``Lena's occupation``), targets that entity's one fact in the topic
+   (:func:`topic_match`), when the new text is about it.
 
 Release, forget and purge never use tier 4: below the thresholds they do nothing.
 """
@@ -53,6 +54,7 @@ from memory_es.text.identifiers import (
 from memory_es.text.interpreter import interpret
 from memory_es.text.lexicon import words
 from memory_es.text.normalize import (
+    ascii_fold,
     clean,
     is_latin_text,
     name_forms,
@@ -251,6 +253,7 @@ def name_words(text: str) -> frozenset[str] | None:
     for form in word_forms(cleaned):
         out.add(form)
         out.add(stem(form))
+        out.add(stem(_closed(form)))  # label keys close hyphenated words
     return frozenset(out)
 
 
@@ -261,10 +264,17 @@ def _key_within(key: str, words: frozenset[str]) -> bool:
     return bool(parts) and all(p in words for p in parts)
 
 
+def _closed(form: str) -> str:
+    """A hyphenated word written closed (``wi-fi`` -> ``wifi``, ``e-mail`` -> ``email``):
+    one word however it is spelt."""
+    return form.replace("-", "") if re.fullmatch(r"[^\W\d_]+(?:-[^\W\d_]+)+", form) else form
+
+
 def label_key(phrase: str) -> str:
     """How a label or a noun-phrase name is compared: its content words, stemmed and
-    sorted (``WiFi password for guests`` = ``guest WiFi password``); ``""`` for none."""
-    forms = [stem(w) for w in word_forms(_cleaned(phrase)) if w not in lx.STOPWORDS]
+    sorted, hyphenated words closed (``Wi-Fi password for guests`` = ``guest WiFi
+    password``); ``""`` for none."""
+    forms = [stem(_closed(w)) for w in word_forms(_cleaned(phrase)) if w not in lx.STOPWORDS]
     return "#" + " ".join(sorted(set(forms))) if len(forms) >= 2 else ""
 
 
@@ -364,7 +374,7 @@ class Query:
     parts: dict[str, frozenset[str]]
     domains: dict[str, frozenset[str]]
     totality: bool
-    """``everything``/``all``/``profile information``: the entity as a whole."""
+    """``everything``/``all``/``alles``/``一切``: the entity as a whole."""
     person_intent: bool
     negated: bool
     id_terms: frozenset[str] = frozenset()
@@ -374,6 +384,31 @@ class Query:
     record_topics: frozenset[str] = frozenset()
     """Words qualifying an information noun (``medical`` in ``medical record``): they
     narrow a named entity's facts by topic, not by word."""
+
+
+_ABOUT = frozenset({"about", "on", "of", "regarding", "concerning"})
+"""Prepositions that make what follows the complement of an information noun."""
+
+
+def _whole_record(cleaned: str) -> bool:
+    """Does an information noun (``record``, ``information``, ``profile``) stand for the
+    whole entity? It does (``medical record``, ``information about Jordan``, ``Ilya's
+    profile``), except a noun that also names a held thing with a modifier before it:
+    ``Ines's Netflix account`` and ``salary account`` are one account each, while
+    ``Ines's account`` and ``the account of Ines`` are her record."""
+    tokens = [t.lower() for t in re.findall(r"[^\W_][\w'’\-]*", cleaned)]
+    for i, tok in enumerate(tokens):
+        if tok not in lx.INFO_NOUNS:
+            continue
+        if tok not in lx.HELD_INFO_NOUNS:
+            return True
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        before = tokens[i - 1] if i else ""
+        if after in _ABOUT or not before or before.endswith(("'s", "’s", "s'", "s’")) or (
+                before in lx.ROLE_NOUNS or before in lx.STOPWORDS or before in lx.TOTALITY
+                or before in lx.INFO_NOUNS):
+            return True
+    return False
 
 
 @lru_cache(maxsize=16_384)
@@ -426,8 +461,7 @@ def analyse_query(text: str) -> Query:
             terms.append(term)
     if "no longer" in cleaned.lower() and NEGATION_TERM not in terms:
         terms.append(NEGATION_TERM)
-    totality = any(w in lx.TOTALITY for w in low_words) or any(
-        w in lx.INFO_NOUNS for w in low_words) or any(
+    totality = any(w in lx.TOTALITY for w in low_words) or _whole_record(cleaned) or any(
         w in cleaned for w in lx.CHINESE["totality"])
     person_intent = any(w in PERSON_WORDS for w in low_words)
     id_terms = frozenset(_term(form) for ident in ids
@@ -468,12 +502,18 @@ def identifier_matches(query: Query, views: Sequence[FactView]) -> list[Match]:
     return out
 
 
-def named_entities(query: Query, views: Sequence[FactView]) -> dict[str, str]:
-    """Tier 2: entities the query names (entity id -> the words that named it).
+def named_entities(query: Query, views: Sequence[FactView], *,
+                   given_names: bool = False) -> dict[str, str]:
+    """Tier 2: entities the query names (entity id -> the words that named it; several
+    names of one entity are joined by `` / ``).
 
     Longest word sequences first; a sequence that names an entity consumes its words.
     Single lower-case words only name the user (``user``) or a role entity
     (``the patient``); proper names must be written with a capital or a non-Latin script.
+    With ``given_names``, a capitalised word left over that is the first word of exactly
+    one candidate person's name names that person (``Dev's bike`` -> Dev Malhotra); two
+    people it could be, and it names no one. Purges never take this reading: a hard
+    delete needs the canonical name.
     """
     index: dict[str, set[str]] = {}
     asked = frozenset(k for _surface, keys, _capital in query.ngrams for k in keys)
@@ -485,10 +525,11 @@ def named_entities(query: Query, views: Sequence[FactView]) -> dict[str, str]:
         for key in v.subject_keys(asked):
             index.setdefault(key, set()).add(v.fact.entity)
     found: dict[str, str] = {}
-    used: set[str] = set()
+    # each occurrence of a word names once (``Robert Smith / Bob Smith``: two names)
+    left = Counter(surface.lower() for surface, _k, _c in query.ngrams if " " not in surface)
     for surface, keys, capital in query.ngrams:
         words = surface.lower().split()
-        if any(w in used for w in words):
+        if any(left[w] <= 0 for w in words if w in left):
             continue
         role = len(words) == 1 and words[0] in lx.ROLE_NOUNS  # "the patient": patient:self
         if len(words) == 1 and not capital and words[0] not in ("user", "users", "me", "i") and (
@@ -501,9 +542,11 @@ def named_entities(query: Query, views: Sequence[FactView]) -> dict[str, str]:
         for key in keys:
             hit |= index.get(key, set())
         if hit:
-            for entity in hit:
-                found.setdefault(entity, surface)
-            used.update(words)
+            for entity in hit:  # every name the query gives an entity: `` / ``-joined
+                found[entity] = f"{found[entity]} / {surface}" if entity in found else surface
+            left.subtract(w for w in words if w in left)
+    if given_names:
+        found |= _given_names(query, index, left, found)
     # scripts written without spaces (Chinese, Japanese): a whole known name inside the text
     text = nfkc(query.text)
     for key, ents in index.items():
@@ -519,13 +562,33 @@ def named_entities(query: Query, views: Sequence[FactView]) -> dict[str, str]:
 _UNSPACED = frozenset({"CJK", "HIRAGANA", "KATAKANA"})
 
 
+def _given_names(query: Query, index: dict[str, set[str]], left: Counter[str],
+                 found: dict[str, str]) -> dict[str, str]:
+    """Persons named by the first word of their name alone, when that word is unique."""
+    people = {e for ents in index.values() for e in ents
+              if e.split(":", 1)[0] in PERSON_NAMESPACES and e not in found}
+    out: dict[str, str] = {}
+    for surface, _keys, capital in query.ngrams:
+        words = surface.lower().split()
+        if len(words) != 1 or not capital or left[words[0]] <= 0 or words[0] in lx.STOPWORDS:
+            continue
+        word = ascii_fold(words[0])
+        hit = {e for e in people if any(
+            len(k.split()) >= 2 and k.split()[0] == word for k in entity_keys(e))}
+        if len(hit) == 1:
+            out[hit.pop()] = surface
+            left[words[0]] -= 1
+    return out
+
+
 def mention_matches(entities: dict[str, str], query: Query,
                     views: Sequence[FactView]) -> list[Match]:
     """Facts of the named entities, and facts that mention one of them by name."""
     out: list[Match] = []
     named_keys: set[str] = set()
-    for surface in entities.values():
-        named_keys |= name_keys(surface)
+    for surfaces in entities.values():
+        for surface in surfaces.split(" / "):
+            named_keys |= name_keys(surface)
     for v in views:
         if v.fact.entity in entities:
             out.append(Match(v.fact, "entity", 1.0, entities[v.fact.entity]))
@@ -614,23 +677,33 @@ def specific(query: Query, v: FactView, skip: Iterable[str] = (), *,
         matches(q, f) for q in query.identifiers for f in v.identifiers)
 
 
-def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = ()
-                ) -> tuple[Match | None, frozenset[str]]:
-    """Revise only: a query that names an entity and then only a topic, by the topic's own
-    name (``Liam diet``, ``the user's pets``), targets that entity's one current fact in
-    the topic, and returns the topic. Nothing when a query word is not of the topic
-    (the query says more than a topic), when no word is the topic's name, or when the
-    entity has no fact or several facts in it."""
+def query_topics(query: Query, skip: Iterable[str] = ()) -> frozenset[str]:
+    """The topics a query asks about as a whole, once the entity's names (``skip``) are
+    set aside: some word names the topic (:func:`~memory_es.text.lexicon.names_topic`)
+    and every other word is of that topic or of none (``second language``). Empty when
+    the query says more than a topic, or names none."""
     skip_set = set(skip)
     content = [t for t in query.terms if t not in skip_set and t != NEGATION_TERM]
     if not content or query.identifiers:
-        return None, frozenset()
-    shared: set[str] | None = None
-    for term in content:
-        doms = query.domains.get(term, frozenset())
-        shared = set(doms) if shared is None else shared & doms
-    named = frozenset(d for d in shared or () if any(
-        t == stem(d) or (len(d) >= 3 and t.startswith(stem(d))) for t in content))
+        return frozenset()
+    topical = [query.domains.get(t, frozenset()) for t in content]
+    if not any(topical):
+        return frozenset()
+    shared = frozenset.intersection(*(d for d in topical if d))
+    return frozenset(d for d in shared if any(lx.names_topic(t, d) for t in content))
+
+
+def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = ()
+                ) -> tuple[Match | None, frozenset[str]]:
+    """Revise only: a query that names an entity and then only a topic, by a noun that
+    names the topic as a whole (``Liam diet``, ``Lena's occupation``, ``the user's pets``:
+    :func:`~memory_es.text.lexicon.names_topic`), targets that entity's one current fact
+    in the topic, and returns the topic. Other query words may only qualify it: words of
+    the same topic, or words of no topic at all (``second language``, ``eating habits``).
+    Nothing when a query word belongs to another topic only (the query says more than a
+    topic), when no word names the topic (a member such as ``dentist`` is a thing, not
+    the topic), or when the entity has no fact or several facts in it."""
+    named = query_topics(query, skip)
     if not named:
         return None, frozenset()
     hits = [v for v in scope if v.domains & named]

@@ -246,3 +246,80 @@ def test_recursive_supersession_back_reference_becomes_the_reason(
     assert "Jenkins" not in now.text
     history = store_of(text).history(T, now.fact_id)
     assert any("Jenkins kept crashing" in (h.reason or "") for h in history)
+
+
+# --- paraphrase supersession: a topic named as a whole ----------------------------------------
+
+
+def test_a_revise_naming_a_topic_by_a_general_noun_replaces_the_one_fact_in_it(
+        text: TextInterface) -> None:
+    """``Noor Haddad's occupation`` names the work topic without any word of the old fact;
+    her one work fact is replaced, her other facts stay."""
+    remember(text, "Noor Haddad works as a welder in a shipyard.",
+             "Noor Haddad grows orchids.")
+    result = text.revise(T, "Noor Haddad's occupation", "Noor Haddad is now a nurse.")
+    assert result.note == "targeted by topic"
+    assert current_texts(text) == ["Noor Haddad grows orchids", "Noor Haddad is now a nurse"]
+
+
+def test_a_member_of_a_topic_is_a_thing_not_the_topic(text: TextInterface) -> None:
+    """``dentist`` is a word of the work topic but does not name it: a revise about
+    Noor's dentist leaves her work fact alone."""
+    remember(text, "Noor Haddad works as a welder in a shipyard.")
+    text.revise(T, "Noor Haddad's dentist", "Noor Haddad's dentist moved to Leeds.")
+    assert "Noor Haddad works as a welder in a shipyard" in current_texts(text)
+
+
+def test_a_topic_with_two_facts_of_the_entity_retires_neither(text: TextInterface) -> None:
+    """Two work facts of the person and a query that names only the topic: it does not
+    say which, so nothing of theirs is retired."""
+    remember(text, "Noor Haddad works as a welder in a shipyard.",
+             "Noor Haddad tutors at a college on Saturdays as a freelance instructor.")
+    result = text.revise(T, "Noor Haddad's occupation", "Noor Haddad became a nurse.")
+    assert result.note.startswith("no match")
+    assert {"Noor Haddad works as a welder in a shipyard",
+            "Noor Haddad tutors at a college on Saturdays as a freelance instructor"} <= set(
+        current_texts(text))
+
+
+def test_a_new_text_that_names_the_old_state_back_targets_it(text: TextInterface) -> None:
+    """The vocabulary does not know a ``lurcher``, but the new text names the old fact's
+    dog back by name: that fact is replaced."""
+    remember(text, "User owns a lurcher called Bramble.", "User speaks Welsh.")
+    result = text.revise(T, "user pets", "User adopted a ferret after Bramble died.")
+    assert result.note == "targeted by back-reference"
+    assert not any("lurcher" in t for t in current_texts(text))
+    assert "User speaks Welsh" in current_texts(text)
+
+
+# --- a person named by the first word of their name ------------------------------------------
+
+
+def test_a_unique_given_name_names_the_person(text: TextInterface) -> None:
+    """``Ilse's Spotify account`` names Ilse Berger (the only Ilse): that fact goes, her
+    other fact and another person's Spotify account stay."""
+    remember(text, "Ilse Berger has a Spotify account.", "Ilse Berger paints ceramics.",
+             "Kofi Mensah has a Spotify account.")
+    text.release(T, "Ilse's Spotify account")
+    assert current_texts(text) == ["Ilse Berger paints ceramics",
+                                   "Kofi Mensah has a Spotify account"]
+
+
+def test_a_given_name_two_people_share_names_no_one(text: TextInterface) -> None:
+    """Two candidates called Ilse: the first name alone names neither, and a purge never
+    takes a first name for the canonical one."""
+    remember(text, "Ilse Berger paints ceramics.", "Ilse Novak paints murals.")
+    assert text.release(T, "everything about Ilse").touched == []
+    remember(text, "Kofi Mensah keeps a diary.")
+    assert text.purge_matching(T, "everything about Kofi").touched == []
+    assert len(current_texts(text)) == 3
+
+
+def test_an_information_noun_with_a_modifier_is_one_thing(text: TextInterface) -> None:
+    """``Kofi's pension account`` is one account, not Kofi's whole record; ``information
+    about Kofi`` is the whole record."""
+    remember(text, "Kofi Mensah has a pension account with Aviva.", "Kofi Mensah keeps a diary.")
+    text.release(T, "Kofi Mensah's pension account")
+    assert current_texts(text) == ["Kofi Mensah keeps a diary"]
+    text.release(T, "information about Kofi Mensah")
+    assert current_texts(text) == []

@@ -156,3 +156,45 @@ def test_appending_a_character_makes_a_different_identifier(code: str, extra: in
     a, b = one(f"id {code} set"), one(f"id {code}{extra} set")
     assert not matches(a, b)
     assert not matches(b, a)
+
+
+@pytest.mark.parametrize(("international", "national"), [
+    ("+49 40 32187654", "040 32187654"),
+    ("+39 02 87654321", "02 87654321"),
+    ("+33 7 98765432", "07 98765432"),
+])
+def test_a_phone_with_one_long_subscriber_group_is_one_number(
+        international: str, national: str) -> None:
+    """A subscriber part written as one group of six to eight digits is still a phone
+    number, with or without country code and trunk zero."""
+    a, b = one(international), one(national)
+    assert a.kind == b.kind == "phone"
+    assert matches(a, b) and matches(b, a)
+    assert not matches(one(national[:-1] + "0"), a)
+
+
+@pytest.mark.parametrize(("short", "longer"), [
+    ("cache-west-07", "cache-west-07-standby"),
+    ("rel_2025_03", "rel_2025_03_rc"),
+])
+def test_a_code_never_matches_the_same_code_with_a_word_appended(
+        short: str, longer: str) -> None:
+    """A word more makes another host, key or record: ``cache-west-07`` is not
+    ``cache-west-07-standby``, in either direction."""
+    a, b = one(f"host {short}"), one(f"host {longer}")
+    assert not matches(a, b) and not matches(b, a)
+
+
+def test_a_hash_label_reads_the_token_after_it() -> None:
+    """``<label> hash <token>`` labels the token like ``<label> number <token>``."""
+    assert canon("Build hash 9fe01c7 broke the nightly.") == [("code", "9fe01c7")]
+
+
+def test_a_code_matches_itself_with_only_its_kind_word_appended() -> None:
+    """A word appended that only says what the token is (an identifier label such as
+    ``secret`` or ``key``) leaves it the same token; a digit or another word does not."""
+    asked = one("token vx-pq81zz")
+    assert matches(asked, one("token vx-pq81zz-secret"))
+    assert matches(asked, one("token vx-pq81zz-key"))
+    assert not matches(asked, one("token vx-pq81zz-old"))
+    assert not matches(asked, one("token vx-pq81zz-2"))
