@@ -347,7 +347,9 @@ class PointRows:
                 self._apply_batch(applied)
             else:
                 self.reread_batches += 1
-                self._apply(list(fact_ids), position)
+                gone = applied.purged if applied is not None and applied.position == position \
+                    else frozenset()
+                self._apply(list(fact_ids), position, gone)
         except Exception as e:
             self.ready = False
             self.last_error = f"{type(e).__name__}: {e}"
@@ -396,9 +398,12 @@ class PointRows:
             log.exception("point-read store could not serve the projector; DuckDB does")
             return None
 
-    def _apply(self, fact_ids: list[str], position: int) -> None:
+    def _apply(self, fact_ids: list[str], position: int,
+               gone: frozenset[str] = frozenset()) -> None:
+        """Replace the rows of ``fact_ids`` with DuckDB's (``gone``: purged, nothing to read)."""
         con = self.con
-        rows = _duck_rows(self._duck(), fact_ids) if fact_ids else []
+        wanted = [f for f in fact_ids if f not in gone]
+        rows = _duck_rows(self._duck(), wanted) if wanted else []
         ids = json.dumps(fact_ids)
         con.execute("BEGIN IMMEDIATE")
         try:

@@ -110,6 +110,9 @@ class AppliedBatch:
     fresh: frozenset[str] = frozenset()
     """Facts this batch created that no record of it names: nothing of theirs (ledgers
     included) existed before it."""
+    purged: frozenset[str] = frozenset()
+    """Facts a purge of this batch deleted every row of (complete or not): a follower
+    drops them without reading DuckDB, which has nothing of them left."""
 
 
 _MICROS = (("_vf", "valid_from"), ("_vu", "valid_until"), ("_ra", "recorded_at"),
@@ -201,6 +204,7 @@ class VersionProjector:
         self.con = con
         self.latest_source = latest_source
         self._shard_known: set[str] = set()  # facts of this batch whose shard is noted
+        self._purged: set[str] = set()  # facts of this batch a purge deleted
         self.applied: AppliedBatch | None = None
         """The last committed batch (None after a failed one)."""
         self._since: int | None = None  # where the batch being applied starts, if known
@@ -239,7 +243,7 @@ class VersionProjector:
             pa.Table | None, dict[str, int], dict[str, str], set[str]]]) -> AppliedBatch:
         """The batch for the followers: whole when it was one segment and no rewrite."""
         if self._rewrote or len(segments) > 1:
-            return AppliedBatch(position, complete=False)
+            return AppliedBatch(position, complete=False, purged=frozenset(self._purged))
         if not segments:
             return AppliedBatch(position, complete=True)
         rows, closes, states, created = segments[0]
@@ -251,6 +255,7 @@ class VersionProjector:
         con = self.con
         self._rewrote = False
         self._shard_known = set()
+        self._purged = set()
         con.execute("BEGIN TRANSACTION")
         try:
             segment: list[tuple[int, Unsealed, dict[str, Any]]] = []
@@ -335,6 +340,7 @@ class VersionProjector:
                     "WHERE fact_id IN (SELECT fact_id FROM _purged) GROUP BY shard").fetchall():
                 self.removed.setdefault(int(shard), set()).update(facts)
             con.execute("DELETE FROM fact_versions WHERE fact_id IN (SELECT fact_id FROM _purged)")
+            self._purged.update(ids)
             con.unregister("_purged")
             governance.forget(con, ids)
         return set(ids)

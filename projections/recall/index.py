@@ -236,6 +236,8 @@ class RecallIndex:
             return handed_rows(applied.rows, lambda: arrow(self.con, sql + " LIMIT 0").schema)
         if fact_ids is None:
             return arrow(self.con, sql)
+        if not fact_ids:
+            return arrow(self.con, sql + " LIMIT 0")
         self.con.register("_recall_wanted", pa.table({"fact_id": pa.array(
             list(fact_ids), pa.string())}))
         try:
@@ -244,16 +246,18 @@ class RecallIndex:
             self.con.unregister("_recall_wanted")
 
     def sync(self, fact_ids: Sequence[str] | None, position: int,
-             applied: AppliedBatch | None = None) -> int:
+             applied: AppliedBatch | None = None, gone: frozenset[str] = frozenset()) -> int:
         """Bring the entries of ``fact_ids`` (``None``: every fact) in line with DuckDB;
-        ``applied``: the batch that changed them, handed over whole by the projector.
+        ``applied``: the batch that changed them, handed over whole by the projector;
+        ``gone``: those a purge deleted (removed without a DuckDB read).
 
         Returns how many facts were added, re-embedded or removed.
         """
         if fact_ids is not None and not fact_ids:
             self.position = position
             return 0
-        table = self._open_rows(None if fact_ids is None else sorted(set(fact_ids)), applied)
+        table = self._open_rows(None if fact_ids is None else sorted(set(fact_ids) - gone),
+                                applied)
         facts = group_versions(table)
         _add_scope(facts, table)
         fresh = applied.fresh if applied is not None else frozenset()
@@ -353,10 +357,12 @@ class RecallIndex:
         if self._needs_diff or self.position != since:
             self._needs_diff = True  # missed batches (or a replay): one diff at catch_up
             return
+        gone = applied.purged if applied is not None and applied.position == position \
+            else frozenset()
         if applied is not None and not (applied.complete and applied.position == position):
             applied = None
         try:
-            self.sync(fact_ids, position, applied)
+            self.sync(fact_ids, position, applied, gone)
         except Exception as e:  # a failing projection stops itself, never the caller
             self._stale = True
             self.last_error = f"{type(e).__name__}: {e}"
