@@ -38,6 +38,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from memory_es.errors import StorageUnavailable
+from projections.durable import fsync_path
 
 DIRECTORY = "views"
 MANIFEST = "manifest.json"
@@ -90,14 +91,6 @@ class Manifest:
                    layout=int(data.get("layout", 0)))
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 class Snapshot:
     """The snapshot folder of one views folder."""
 
@@ -124,10 +117,6 @@ class Snapshot:
         named = self.manifest.files() if self.manifest is not None else set()
         return sorted(p for p in self.dir.iterdir()
                       if p.name != MANIFEST and p.name not in named)
-
-    def files(self) -> list[Path]:
-        """Every file of the folder (for erasure scans)."""
-        return sorted(self.dir.iterdir()) if self.dir.exists() else []
 
     # loading -----------------------------------------------------------------------------
 
@@ -211,12 +200,12 @@ class Snapshot:
                     written.append(self.dir / name)
                     fresh.tables[table] = name
             for path in written:
-                _fsync(path)
+                fsync_path(path)
             staged = self.dir / (MANIFEST + ".next")
             staged.write_text(fresh.to_json())
-            _fsync(staged)
+            fsync_path(staged)
             os.replace(staged, self.dir / MANIFEST)
-            _fsync(self.dir)
+            fsync_path(self.dir)
         except BaseException:
             for path in written:
                 path.unlink(missing_ok=True)

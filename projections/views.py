@@ -133,10 +133,6 @@ class Views:
             found.append(self.points.fresh_file())
         return found
 
-    def files(self) -> list[Path]:
-        """Every file the views keep (for erasure scans)."""
-        return self.snapshot.files()
-
     # connections --------------------------------------------------------------------------
 
     def _connect(self, carry: dict[str, list[tuple[Any, ...]]] | None = None

@@ -48,6 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
+from projections.durable import fsync_path
 from projections.embedder import Embedder
 from projections.recall.keywords import KeywordIndex, KeywordSegments
 from projections.recall.vectors import SegmentedVectors
@@ -159,7 +160,7 @@ def remove_leftovers(folder: Path, manifest: Manifest | None) -> int:
     for path in found:
         path.unlink(missing_ok=True)
     if found and folder.is_dir():
-        _sync_dir(folder)
+        fsync_path(folder)
     return len(found)
 
 
@@ -192,7 +193,7 @@ def write(folder: Path, entries: Entries, segments: Iterable[int], manifest: Man
         files[segment] = name
         sizes[segment] = (folder / name).stat().st_size
     before_step("sync folder")
-    _sync_dir(folder)
+    fsync_path(folder)
     new = Manifest(position=position, next_label=next_label, generation=generation,
                    files=files, sizes=sizes)
     meta = {"format": FORMAT, "embedder": embedder.name, "dim": embedder.dim,
@@ -207,7 +208,7 @@ def write(folder: Path, entries: Entries, segments: Iterable[int], manifest: Man
         os.fsync(fh.fileno())
     before_step("replace manifest")
     os.replace(tmp, folder / MANIFEST)
-    _sync_dir(folder)
+    fsync_path(folder)
     before_step("delete superseded")
     for name in superseded:
         (folder / name).unlink(missing_ok=True)
@@ -215,7 +216,7 @@ def write(folder: Path, entries: Entries, segments: Iterable[int], manifest: Man
     if legacy.exists():
         legacy.unlink()
     if superseded:
-        _sync_dir(folder)
+        fsync_path(folder)
     return new
 
 
@@ -282,14 +283,6 @@ def _load(path: Path) -> Mapping[str, np.ndarray]:
             return {name: data[name] for name in data.files}
     except Exception as e:  # an unreadable file is rebuilt, never trusted
         raise UnusableFile(f"unreadable index segment ({type(e).__name__})") from e
-
-
-def _sync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _blob(items: Iterable[str]) -> np.ndarray:
