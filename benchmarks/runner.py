@@ -161,7 +161,7 @@ def run_others(quick: bool, out_dir: Path, sizes: list[int]) -> dict[str, Any]:
                           "100", "--out", str(out_dir / "purge_full.json")])
                 out[name] = {"results": "purge_full.json"}
             elif name == "notes_bench":
-                mod.main(["--notes", "1000,10000", "--findings", "10000",
+                mod.main(["--notes", "1000,10000,100000", "--findings", "10000",
                           "--out", str(out_dir / "notes_full.json")])
                 out[name] = {"results": "notes_full.json"}
             else:

@@ -14,6 +14,7 @@ import uuid
 from memory_es.errors import InvalidInput
 
 _CANONICAL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_FACT = re.compile(r"f-([0-9a-f]{32})-[0-9]+")
 
 
 def uuid7() -> uuid.UUID:
@@ -51,6 +52,9 @@ def fact_id(stream_id: str, seq: int) -> str:
 
 def stream_of(fact: str) -> str:
     """The stream id a fact id belongs to."""
+    if isinstance(fact, str) and (m := _FACT.fullmatch(fact)):  # as every id is minted
+        h = m[1]
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
     try:
         prefix, hexpart, seq = fact.split("-")
         if prefix != "f" or not seq.isdigit():

@@ -52,12 +52,15 @@ from projections import queries
 NEIGHBOURS = 64
 """Nearest notes asked of the vector index first (links keep at most 20); fourfold more
 each time a visible note that would change the links could lie beyond them."""
+DEDUP_NEIGHBOURS = 8
+"""Nearest notes of the same entity and category asked first: dedup needs only the best."""
 MARGIN = 1e-4
 """How far FAISS' own inner products may be trusted to agree with the exact ones (float32
 sums in another order differ by ~1e-7): a note FAISS ranked below the k-th can only
 matter if the k-th scored within this of a deciding threshold or rank."""
 EMBED_BATCH = 1024
 RETRIES = 5
+CORRECTIONS_PAGE = 1000
 Summariser = Callable[[Sequence[str]], str]
 
 
@@ -153,11 +156,20 @@ class NotesService:
                 and fact.content.get("tenant") == tenant)
 
     def _live_links(self, tenant: str, book: TenantNotes, fact_id: str,
-                    agent: str | None) -> dict[str, float]:
+                    agent: str | None, alive: dict[str, bool] | None = None,
+                    ) -> dict[str, float]:
+        """The note's links to visible live notes; ``alive`` memoises liveness across
+        the calls of one decision, which meet the same neighbours many times."""
+        seen = {} if alive is None else alive
         out: dict[str, float] = {}
         for other, score in book.links.get(fact_id, {}).items():
             meta = book.notes.get(other)
-            if meta is not None and meta.visible_to(agent) and self._live(other, tenant):
+            if meta is None or not meta.visible_to(agent):
+                continue
+            live = seen.get(other)
+            if live is None:
+                live = seen[other] = self._live(other, tenant)
+            if live:
                 out[other] = score
         return out
 
@@ -231,11 +243,12 @@ class NotesService:
         """Corrections of indexed notes written since the last look (by anyone): their
         text changed, so their vector must be recomputed."""
         side = self.rt.side
-        found = side.log.recorder.select_notifications(
-            vecs.seen + 1, 1000, topics=(FactCorrected.TOPIC,))
-        while found:
+        head = side.log.recorder.max_notification_id() or 0
+        while vecs.seen < head:  # bounded by the head: what was scanned is not read again
+            found = side.log.recorder.select_notifications(
+                vecs.seen + 1, CORRECTIONS_PAGE, stop=head, topics=(FactCorrected.TOPIC,))
+            vecs.seen = found[-1].id if len(found) == CORRECTIONS_PAGE else head
             for stored in found:
-                vecs.seen = max(vecs.seen, stored.id)
                 body = side.mapper.open(stored).body or {}
                 fids = [str(ch["fact_id"]) for ch in body.get("changes", ())
                         if str(ch["fact_id"]) in vecs.rows]
@@ -245,8 +258,6 @@ class NotesService:
                         side.forget_cached([stream])  # another writer's correction
                     tenant = str(body.get("tenant"))
                     self._reindex(tenant, self.book.tenant(tenant), vecs, fids)
-            found = side.log.recorder.select_notifications(
-                vecs.seen + 1, 1000, topics=(FactCorrected.TOPIC,))
 
     def _reindex(self, tenant: str, book: TenantNotes, vecs: NoteVectors,
                  fact_ids: list[str]) -> None:
@@ -296,15 +307,30 @@ class NotesService:
     def _dedup_candidates(self, tenant: str, book: TenantNotes, vecs: NoteVectors,
                           canonical: str, category: str, vector: np.ndarray,
                           agent: str | None, now: int) -> list[tuple[str, float]]:
-        """Every visible current note of the same entity and category, scored: the
-        entity's own notes, never the tenant's."""
-        out: list[tuple[str, float]] = []
-        for fid in vecs.group(canonical, category):
-            fact = self._visible_current(fid, tenant, book, agent, now)
-            if fact is not None:
-                self._up_to_date(tenant, book, vecs, fid, fact)
-                out.append((fid, self._score(vecs, fid, vector)))
-        return out
+        """The visible current notes of the same entity and category that can decide
+        dedup, scored: the entity's own notes, never the tenant's.
+
+        Of the group's ``k`` nearest, the visible notes scoring above the k-th similarity
+        (plus :data:`MARGIN`) are the top of the whole group's ranking. That top decides
+        (:func:`rules.decide_dedup` takes the best) once it holds a note, or once the k-th
+        similarity is below the merge threshold (no note left out could merge); else
+        ``k`` grows."""
+        group = vecs.group(canonical, category)
+        k = DEDUP_NEIGHBOURS
+        while True:
+            found, floor = vecs.search(vector, k, among=group)
+            visible = [(fid, fact) for fid in found
+                       if (fact := self._visible_current(fid, tenant, book, agent, now))]
+            moved = [self._up_to_date(tenant, book, vecs, f, fact) for f, fact in visible]
+            if any(moved):
+                continue  # a vector moved: search again
+            scored = [(fid, self._score(vecs, fid, vector)) for fid, _ in visible]
+            if floor is None:
+                return scored
+            top = [(f, sim) for f, sim in scored if sim > floor + MARGIN]
+            if top or floor + MARGIN < rules.MERGE_AT:
+                return top
+            k *= 4
 
     def _up_to_date(self, tenant: str, book: TenantNotes, vecs: NoteVectors, fid: str,
                     fact: FactState) -> bool:
@@ -347,7 +373,8 @@ class NotesService:
                   scored: list[tuple[str, float]]) -> dict[str, dict[str, float]]:
         """The present links of the candidates: a note under the cap needs no eviction,
         so only the full ones' live links are read."""
-        return {fid: self._live_links(tenant, book, fid, None)
+        alive: dict[str, bool] = {}
+        return {fid: self._live_links(tenant, book, fid, None, alive)
                 if len(book.links.get(fid, {})) >= rules.MAX_LINKS
                 else book.links.get(fid, {})
                 for fid, sim in scored if sim >= rules.LINK_AT}

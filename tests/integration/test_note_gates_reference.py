@@ -4,7 +4,7 @@ The reference below scores every note of the tenant with the store's embedder (o
 float32 dot product of two text vectors), applies the rules as the SPEC words them, and
 keeps its own links; it shares no code with the notes service or its pure rules. The
 service searches its own vector index from a few neighbours up, so the cap is lowered
-to 3 links and the first search to 2 neighbours: the widening, the evictions and the
+to 3 links and the first searches to 2 neighbours (1 for dedup): the widening, the evictions and the
 re-embedding of a corrected note are all exercised on a handful of notes (and the
 quality gate, tested elsewhere, lets every text through)."""
 
@@ -17,7 +17,7 @@ from typing import cast
 from unittest import mock
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import memory_es
@@ -126,13 +126,18 @@ ops = st.lists(st.one_of(write_op, write_op, variant_op, change_op), min_size=4,
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops)
+@example([("write", "team:x", "finding", "cache cache cache", None, False, False),
+          ("write", "team:x", "finding", "cache cache cache", None, False, False),
+          ("archive", 0, "cache cache cache"),
+          ("variant", 0, "cache", True)])  # the nearest is archived: dedup must look further
 def test_dedup_and_links_match_brute_force(script: list[tuple[object, ...]]) -> None:
     """Every note's outcome, fact id and visible links equal the brute-force reference
     after every step, for every reader."""
     with (tempfile.TemporaryDirectory() as tmp,
           mock.patch.object(note_rules, "MAX_LINKS", CAP),
           mock.patch.object(note_rules, "QUALITY_THRESHOLD", 0.0),  # not under test here
-          mock.patch.object(note_service, "NEIGHBOURS", 2)):
+          mock.patch.object(note_service, "NEIGHBOURS", 2),
+          mock.patch.object(note_service, "DEDUP_NEIGHBOURS", 1)):
         store = memory_es.open(Path(tmp) / "m")
         try:
             ref = Reference(store.runtime.recall.embedder.embed)
