@@ -143,13 +143,54 @@ def as_of(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, tenant: 
                                                    known_at, reader), known_at)
     params: list[Any] = []
     where = _filters(tenant, entity, attribute, params, reader)
-    k, v = _ts(known_at), _ts(valid_at)
     return with_tiers_at(con, _run(con, f"""
-        SELECT {COLUMNS} FROM fact_versions
-        WHERE recorded_at <= {k} AND (recorded_until IS NULL OR {k} < recorded_until)
-          AND valid_from <= {v} AND (valid_until IS NULL OR {v} < valid_until)
-          AND {ELIGIBLE} {where}
+        SELECT {COLUMNS} FROM fact_versions WHERE {_as_of_where(valid_at, known_at)} {where}
         ORDER BY entity, attribute, valid_from, fact_id""", params, as_records), known_at)
+
+
+def _as_of_where(valid_at: int, known_at: int) -> str:
+    k, v = _ts(known_at), _ts(valid_at)
+    return (f"recorded_at <= {k} AND (recorded_until IS NULL OR {k} < recorded_until) "
+            f"AND valid_from <= {v} AND (valid_until IS NULL OR {v} < valid_until) "
+            f"AND {ELIGIBLE}")
+
+
+def as_of_keys(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, tenant: str,
+               classifications: list[str], reader: AgentScope | None = None) -> pa.Table:
+    """The unmasked belief of :func:`as_of` within ``classifications``, narrowed to what
+    as-of recall filters and splits on: ``open`` (the version is still today's, so
+    today's recall index holds its document), a pattern's ``derived_from``, the
+    document's words only for versions closed since, and the slot and visibility columns
+    only for a reader with an agent (its private facts shadow others). Rows come in no
+    particular order (sorting the whole belief would cost more than the search)."""
+    params: list[Any] = []
+    where = _filters(tenant, None, None, params, reader)
+    params.extend(classifications)
+    closed = "recorded_until IS NOT NULL"
+    slots = reader is not None and reader.agent is not None
+    scope = ("entity, attribute, agent, shared" if slots else
+             f"CASE WHEN {closed} THEN entity END AS entity, "
+             f"CASE WHEN {closed} THEN attribute END AS attribute, "
+             "NULL::VARCHAR AS agent, NULL::BOOLEAN AS shared")
+    return arrow(con, f"""
+        SELECT fact_id, recorded_until IS NULL AS open, {scope},
+               CASE WHEN attribute = '{PATTERN_ATTRIBUTE}' THEN derived_from END
+                   AS derived_from,
+               CASE WHEN {closed} THEN text END AS text,
+               CASE WHEN {closed} THEN mention END AS mention
+        FROM fact_versions
+        WHERE {_as_of_where(valid_at, known_at)} AND NOT masked {where}
+          AND classification IN ({", ".join("?" * len(classifications))})""", params)
+
+
+def as_of_facts(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, tenant: str,
+                fact_ids: list[str]) -> pa.Table:
+    """The rows :func:`as_of` gives for these facts, without its tiers (as-of recall
+    reads the tiers of the few it keeps: :func:`with_tiers_at`)."""
+    return arrow(con, f"""
+        SELECT {COLUMNS} FROM fact_versions
+        WHERE {_as_of_where(valid_at, known_at)} AND tenant = ?
+          AND fact_id IN (SELECT unnest(?::VARCHAR[]))""", [tenant, fact_ids])
 
 
 def chain(con: duckdb.DuckDBPyConnection, tenant: str, fact_id: str,

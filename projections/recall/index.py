@@ -17,6 +17,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from memory_es.choices import CheckResult
 from memory_es.clock import to_micros
@@ -128,6 +129,9 @@ class RecallIndex:
         self.versions = VersionMirror()
         self._label_of: dict[str, int] = {}
         self._fact_of: dict[int, str] = {}
+        self._ids: pa.Array | None = None
+        """Each label's fact id (null: a free label), built when a lookup needs it after
+        the labels changed (:meth:`_labels_of`)."""
         self._tenant_code: dict[str, int] = {}
         self._next_label = 0
         cap = 1024
@@ -297,6 +301,7 @@ class RecallIndex:
             for label, (fid, _, _, _) in zip(labels.tolist(), adds, strict=True):
                 self._label_of[fid] = label
                 self._fact_of[label] = fid
+            self._ids = None
             self._set_meta([(label, fact, d) for label, (_, _, d, fact)
                             in zip(labels.tolist(), adds, strict=True)], tid, ledgers)
         self.versions.release_unused(tid)
@@ -320,6 +325,7 @@ class RecallIndex:
         segments = {label // persist.SEGMENT_LABELS for label in labels}
         self._dirty |= segments
         self._removed_from |= segments
+        self._ids = None
         for label in labels:
             fid = self._fact_of.pop(label)
             del self._label_of[fid]
@@ -554,6 +560,7 @@ class RecallIndex:
         self.keywords = saved.keywords
         self._fact_of = saved.fact_of
         self._label_of = {f: lab for lab, f in self._fact_of.items()}
+        self._ids = None
         self._next_label = manifest.next_label
         self._grow_labels(self._next_label)
         self._digest[:saved.digests.size] = saved.digests
@@ -660,15 +667,19 @@ class RecallIndex:
         if not mask.any():
             return []
         pool = pool_size(k)
-        qv = self.embedder.embed([query])[0]
-        sem_labels, sem_sims = self.vectors.search(qv, pool, mask)
         kw_labels, kw_scores = self.keywords.scores(query, mask)
-        labels = merge_pools(sem_labels, kw_labels, kw_scores, pool)
-        known = dict(zip(sem_labels.tolist(), sem_sims.tolist(), strict=True))
-        sims = np.array([known.get(lab, np.nan) for lab in labels.tolist()], np.float32)
-        missing = np.flatnonzero(np.isnan(sims))
-        if missing.size:
-            sims[missing] = self.vectors.reconstruct(labels[missing]) @ qv
+        if "semantic" in chosen_channels:
+            qv = self.embedder.embed([query])[0]
+            sem_labels, sem_sims = self.vectors.search(qv, pool, mask)
+            labels = merge_pools(sem_labels, kw_labels, kw_scores, pool)
+            known = dict(zip(sem_labels.tolist(), sem_sims.tolist(), strict=True))
+            sims = np.array([known.get(lab, np.nan) for lab in labels.tolist()], np.float32)
+            missing = np.flatnonzero(np.isnan(sims))
+            if missing.size:
+                sims[missing] = self.vectors.reconstruct(labels[missing]) @ qv
+        else:  # the channel is off: no pool and no part of its own (no embedding, no scan)
+            labels = merge_pools(np.zeros(0, np.int64), kw_labels, kw_scores, pool)
+            sims = np.zeros(labels.size, np.float32)
         fids = [self._fact_of[int(lab)] for lab in labels.tolist()]
         q = self._utility[labels]
         if explore_utility:
@@ -697,82 +708,153 @@ class RecallIndex:
                       exploring: tuple[bool, int | None] = (False, None),
                       reader: AgentScope | None = None, single: Callable[[str], bool] | None = None,
                       include_consolidated: bool = True) -> list[Hit]:
-        """As-of recall: rank the belief at ``(valid_at, known_at)`` itself, embedding
-        texts that today's index does not hold (or holds with another text)."""
+        """As-of recall: rank the belief at ``(valid_at, known_at)`` itself.
+
+        A version of that belief still open today is today's document, so it is searched
+        in today's index, masked to those labels, as present recall searches it; only the
+        versions closed since (superseded, corrected or moved on after ``known_at``) are
+        embedded and indexed for the query, with BM25's statistics over both. Full rows
+        are read for the pool's members alone, so the work that grows with the belief is
+        one narrow DuckDB scan and numpy masks. The fresh rows are kept in fact-id order:
+        the keyword pool's cut at tied scores then never depends on DuckDB's row order."""
         self.catch_up()
-        table = queries.as_of(self.con, valid_at, known_at, tenant, reader=reader)
-        table = _scoped(table, reader, single, include_consolidated)
-        if table.num_rows == 0:
+        allowed = [c for c in CLASSIFICATIONS if CLASSIFICATION_RANK[c] <= max_rank]
+        keys = _scoped(queries.as_of_keys(self.con, valid_at, known_at, tenant, allowed,
+                                          reader), reader, single, include_consolidated)
+        if keys.num_rows == 0:
             return []
-        cols = table.select(["fact_id", "entity", "mention", "attribute", "text",
-                             "classification", "masked", "confidence", "state",
-                             "asserted_by", "volatility", "recorded_at",
-                             "verified_at", "importance"]).to_pydict()
-        keep = [i for i in range(table.num_rows)
-                if not cols["masked"][i]
-                and CLASSIFICATION_RANK.get(cols["classification"][i], 127) <= max_rank]
-        if not keep:
-            return []
-        table = table.take(pa.array(keep, pa.int64()))
-        cols = {name: [values[i] for i in keep] for name, values in cols.items()}
-        n = len(keep)
-        docs = [document(cols["text"][i], cols["entity"][i], cols["mention"][i],
-                         cols["attribute"][i]) for i in range(n)]
-        qv = self.embedder.embed([query])[0]
-        vectors = np.zeros((n, self.embedder.dim), np.float32)
-        reuse: list[int] = []
-        reuse_labels: list[int] = []
-        fresh: list[int] = []
-        for i, (fid, doc) in enumerate(zip(cols["fact_id"], docs, strict=True)):
-            label = self._label_of.get(fid)
-            if label is not None and int(self._digest[label]) == digest(doc):
-                reuse.append(i)
-                reuse_labels.append(label)
+        ids = keys.column("fact_id")
+        size = len(self._tenant)
+        held = self._labels_of(ids)
+        is_open = keys.column("open").to_numpy(zero_copy_only=False)
+        label = np.where(is_open, held, -1)
+        docs: dict[int, str] = {}
+        for i, doc in self._documents(keys, np.flatnonzero(label < 0), is_open,
+                                      valid_at, known_at, tenant).items():
+            known = int(held[i])
+            if known >= 0 and int(self._digest[known]) == digest(doc):
+                label[i] = known  # closed since, but the same words: today's document
             else:
-                fresh.append(i)
-        if reuse:
-            vectors[reuse] = self.vectors.reconstruct(np.asarray(reuse_labels, np.int64))
-        if fresh:
-            vectors[fresh] = self.embedder.embed([docs[i] for i in fresh])
-        sims_all = vectors @ qv
+                docs[i] = doc
+        fact_ids = _FactIds(ids)
+        fresh = np.asarray(sorted(docs, key=fact_ids.__getitem__), np.int64)
+        reused = np.flatnonzero(label >= 0)
+        main_mask = np.zeros(size, dtype=bool)
+        main_mask[label[reused]] = True
+        row_of = np.full(size, -1, np.int64)
+        row_of[label[reused]] = reused
         pool = pool_size(k)
-        sem_order = np.lexsort((np.asarray(cols["fact_id"], dtype=str), -sims_all))[:pool]
-        # BM25 over the belief: postings of today's index for texts it holds, a small
-        # index for the others, statistics over both (keywords.bm25)
+        qv = self.embedder.embed([query])[0]
+        fresh_vectors = (self.embedder.embed([docs[i] for i in fresh.tolist()]) if fresh.size
+                         else np.zeros((0, self.embedder.dim), np.float32))
+        sem_labels, sem_sims = self.vectors.search(qv, pool, main_mask)
+        cand = np.concatenate([row_of[sem_labels], fresh])
+        cand_sims = np.concatenate([sem_sims, fresh_vectors @ qv]).astype(np.float32)
+        order = np.lexsort((np.asarray([fact_ids[i] for i in cand.tolist()], dtype=str),
+                            -cand_sims))[:pool]
         temp = KeywordIndex()
-        temp.add(list(range(len(fresh))), [docs[i] for i in fresh])
-        main_mask = np.zeros(len(self._tenant), dtype=bool)
-        main_mask[reuse_labels] = True
-        row_of = np.full(len(self._tenant), -1, np.int64)
-        row_of[reuse_labels] = reuse
+        temp.add(list(range(fresh.size)), [docs[i] for i in fresh.tolist()])
         (main_l, main_s), [(temp_l, temp_s)] = self.keywords.bm25(
-            query, main_mask, [(temp, np.ones(len(fresh), dtype=bool))])
-        kw_labels = np.concatenate([row_of[main_l], np.asarray(fresh, np.int64)[temp_l]])
+            query, main_mask, [(temp, np.ones(fresh.size, dtype=bool))])
+        kw_rows = np.concatenate([row_of[main_l], fresh[temp_l]])
         kw_scores = np.concatenate([main_s, temp_s])
-        rows = merge_pools(sem_order.astype(np.int64), kw_labels, kw_scores, pool)
+        rows = merge_pools(cand[order], kw_rows, kw_scores, pool)
         members = rows.tolist()
+        sims = self._similarities(rows, label, fresh, fresh_vectors, qv)
+        member_ids = [fact_ids[i] for i in members]
+        table = self._member_rows(member_ids, [int(label[i]) if is_open[i] else -1
+                                               for i in members], valid_at, known_at, tenant)
+        cols = table.select(["confidence", "state", "asserted_by", "volatility",
+                             "recorded_at", "verified_at", "importance"]).to_pydict()
         # the ledger as it stood at known_at: q-values and last uses of that belief
-        books = governance.ledgers(self.con, [cols["fact_id"][i] for i in members],
-                                   tenant=tenant, known_at=known_at)
+        books = governance.ledgers(self.con, member_ids, tenant=tenant, known_at=known_at)
         unused = governance.Ledger()
-        ledger = [books.get(cols["fact_id"][i], unused) for i in members]
+        ledger = [books.get(f, unused) for f in member_ids]
         q = np.array([q_value(b.judgements, self.governance) for b in ledger], np.float32)
         if exploring[0]:
             q = explore(q, np.array([len(b.judgements) for b in ledger], np.int32),
                         np.array([b.judgements.count("useful") for b in ledger], np.int32),
                         exploring[1], self.governance)
         ranked = blend(
-            rows, [cols["fact_id"][i] for i in members], k,
-            keyword=(kw_labels, kw_scores), similarity=sims_all[rows], utility=q,
-            importance=np.array([importance(cols["asserted_by"][i], cols["volatility"][i],
-                                            cols["confidence"][i], cols["state"][i],
-                                            cols["importance"][i])
-                                 for i in members], np.float32),
-            anchor_us=np.array([max(_us(cols["recorded_at"][i]), _us(cols["verified_at"][i]),
-                                    b.last_used or 0)
-                                for i, b in zip(members, ledger, strict=True)], dtype=np.int64),
+            rows, member_ids, k, keyword=(kw_rows, kw_scores), similarity=sims, utility=q,
+            importance=np.array([importance(a, v, c, st, w) for a, v, c, st, w in zip(
+                cols["asserted_by"], cols["volatility"], cols["confidence"], cols["state"],
+                cols["importance"], strict=True)], np.float32),
+            anchor_us=np.array([max(_us(r), _us(v), b.last_used or 0) for r, v, b in zip(
+                cols["recorded_at"], cols["verified_at"], ledger, strict=True)],
+                dtype=np.int64),
             now_us=known_at, channels=channels, config=self.governance)
-        return _hits(table, [int(rows[i]) for i in ranked.positions], ranked, explain)
+        return _hits(table, [int(i) for i in ranked.positions], ranked, explain)
+
+    def _member_rows(self, fact_ids: list[str], labels: list[int], valid_at: int,
+                     known_at: int, tenant: str) -> pa.Table:
+        """The pool members' rows as :func:`queries.as_of` gives them, in this order: a
+        version still open (``labels[j]`` its label, else -1) from the mirror, which
+        holds exactly the open versions; only the others are read from DuckDB."""
+        slots = [self.versions.slot_at(lab, valid_at) if lab >= 0 else None
+                 for lab in labels]
+        rows: dict[str, int] = {}
+        parts = []
+        held = [(f, s) for f, s in zip(fact_ids, slots, strict=True) if s is not None]
+        if held:
+            parts.append(self.versions.rows([s for _, s in held]))
+            rows.update((f, j) for j, (f, _) in enumerate(held))
+        rest = [f for f, s in zip(fact_ids, slots, strict=True) if s is None]
+        if rest or not parts:
+            read = queries.as_of_facts(self.con, valid_at, known_at, tenant, rest)
+            base = len(rows)
+            rows.update((f, base + j) for j, f in enumerate(read.column("fact_id").to_pylist()))
+            parts.append(read.select(PUBLIC_COLUMNS).cast(parts[0].schema) if parts
+                         else read.select(PUBLIC_COLUMNS))
+        table = pa.concat_tables(parts).take(pa.array([rows[f] for f in fact_ids], pa.int64()))
+        return governance.with_tiers_at(self.con, table, known_at)
+
+    def _labels_of(self, fact_ids: pa.ChunkedArray) -> np.ndarray:
+        """Each fact's label in this index, -1 where it holds none (one hash join in
+        Arrow, not a Python lookup per fact)."""
+        if self._ids is None:
+            by_label: list[str | None] = [None] * len(self._tenant)
+            for label, fid in self._fact_of.items():
+                by_label[label] = fid
+            self._ids = pa.array(by_label, pa.string())
+        found = pc.index_in(fact_ids, value_set=self._ids)
+        out: np.ndarray = pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(
+            np.int64)
+        return out
+
+    def _documents(self, keys: pa.Table, rows: np.ndarray, is_open: np.ndarray,
+                   valid_at: int, known_at: int, tenant: str) -> dict[int, str]:
+        """The documents of these belief rows, which today's index does not hold under
+        their fact: a closed version's words came with the keys; an open version's (not
+        indexed: the index lags or left it out) are read."""
+        if rows.size == 0:
+            return {}
+        part = keys.take(pa.array(rows)).select(
+            ["fact_id", "text", "entity", "mention", "attribute"]).to_pydict()
+        want = [f for f, i in zip(part["fact_id"], rows.tolist(), strict=True) if is_open[i]]
+        if want:
+            read = queries.as_of_facts(self.con, valid_at, known_at, tenant, want).select(
+                ["fact_id", "text", "mention"]).to_pydict()
+            words = dict(zip(read["fact_id"], zip(read["text"], read["mention"],
+                                                  strict=True), strict=True))
+            for j, fid in enumerate(part["fact_id"]):
+                if fid in words:
+                    part["text"][j], part["mention"][j] = words[fid]
+        return {i: document(part["text"][j], part["entity"][j], part["mention"][j],
+                            part["attribute"][j]) for j, i in enumerate(rows.tolist())}
+
+    def _similarities(self, rows: np.ndarray, label: np.ndarray, fresh: np.ndarray,
+                      fresh_vectors: np.ndarray, qv: np.ndarray) -> np.ndarray:
+        """The cosine to the query of each of these belief rows: from today's vectors
+        for rows it holds, from the vectors embedded for the query for the others."""
+        out = np.zeros(rows.size, np.float32)
+        held = label[rows] >= 0
+        if held.any():
+            out[held] = self.vectors.reconstruct(label[rows[held]]) @ qv
+        if (~held).any():
+            at = {int(r): j for j, r in enumerate(fresh.tolist())}
+            out[~held] = fresh_vectors[[at[int(r)] for r in rows[~held]]] @ qv
+        return out
 
 
 def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
@@ -828,24 +910,55 @@ def _add_scope(facts: dict[str, dict[str, Any]], table: pa.Table) -> None:
         facts[cols["fact_id"][i]]["derived_from"] = tuple(members or ())
 
 
+class _FactIds:
+    """Fact ids of belief rows, converted to Python only for the rows asked about."""
+
+    def __init__(self, column: pa.ChunkedArray) -> None:
+        self._column = column
+        self._seen: dict[int, str] = {}
+
+    def __getitem__(self, row: int) -> str:
+        fid = self._seen.get(row)
+        if fid is None:
+            fid = self._seen[row] = str(self._column[row].as_py())
+        return fid
+
+
 def _scoped(table: pa.Table, reader: AgentScope | None, single: Callable[[str], bool] | None,
             include_consolidated: bool) -> pa.Table:
     """As-of rows narrowed like :meth:`RecallIndex.candidate_slots` narrows labels: the
-    reader's private facts shadow tenant-wide ones, consolidated members dropped."""
+    reader's private facts shadow tenant-wide ones, consolidated members dropped.
+
+    Only the rows these rules can touch become Python rows: those of the slots where the
+    reader holds a private fact (:func:`shadow` decides them), and the patterns."""
     if table.num_rows == 0:
         return table
-    rows = table.select(["fact_id", "tenant", "entity", "attribute", "agent", "shared",
-                         "derived_from"]).to_pylist()
-    for i, row in enumerate(rows):
-        row["_i"] = i
-    kept = shadow(rows, reader, single if single is not None else (lambda _a: True))
+    drop = np.zeros(table.num_rows, dtype=bool)
+    if reader is not None and reader.agent is not None:
+        owned = pc.and_(pc.equal(table.column("agent"), reader.agent),
+                        pc.invert(table.column("shared")))
+        slot = pc.binary_join_element_wise(table.column("entity"),
+                                           table.column("attribute"), "\x1f")
+        mine = pc.unique(pc.filter(slot, pc.fill_null(owned, False)))
+        touched = np.flatnonzero(pc.fill_null(pc.is_in(slot, value_set=mine),
+                                              False).to_numpy(zero_copy_only=False))
+        if touched.size:
+            rows = table.take(pa.array(touched)).select(
+                ["entity", "attribute", "agent", "shared"]).to_pylist()
+            for i, row in zip(touched.tolist(), rows, strict=True):
+                row["tenant"], row["_i"] = "", i  # one tenant: the slot is (entity, attribute)
+            kept = {r["_i"] for r in shadow(rows, reader,
+                                            single if single is not None else (lambda _a: True))}
+            drop[[i for i in touched.tolist() if i not in kept]] = True
     if not include_consolidated:
-        members = {m for r in kept if r["attribute"] == queries.PATTERN_ATTRIBUTE
-                   for m in (r["derived_from"] or ())}
-        kept = [r for r in kept if r["fact_id"] not in members]
-    if len(kept) == len(rows):
+        derived = pc.drop_null(table.column("derived_from")).to_pylist()
+        members = pa.array(sorted({m for ms in derived for m in (ms or ())}), pa.string())
+        if len(members):
+            drop |= pc.is_in(table.column("fact_id"), value_set=members).to_numpy(
+                zero_copy_only=False)
+    if not drop.any():
         return table
-    return table.take(pa.array([r["_i"] for r in kept], pa.int64()))
+    return table.take(pa.array(np.flatnonzero(~drop)))
 
 
 def current_rows(con: duckdb.DuckDBPyConnection, tenant: str, fact_ids: list[str],

@@ -229,6 +229,13 @@ class VersionMirror:
         slots = np.flatnonzero(ok)
         return labels[slots], slots
 
+    def slot_at(self, label: int, at_us: int) -> int | None:
+        """The slot of ``label``'s open version valid at ``at_us`` (None: none is)."""
+        for slot in self.slots_of.get(label, ()):
+            if self.start[slot] <= at_us < self.end[slot]:
+                return slot
+        return None
+
     def rows(self, slots: Sequence[int]) -> pa.Table:
         """The rows of these slots, in order."""
         return pa.concat_tables([self.tables[int(self.table[s])].slice(int(self.row[s]), 1)
