@@ -10,7 +10,8 @@ first, entity names next, words last — and acts only on what the query specifi
 names (SPEC §15): a name alone is never content, a query naming a person and a thing
 the person has no fact about changes nothing, and a purge acts on identifiers and
 named entities only, never on word or vector similarity. Candidates come from the
-store's indexes (recall, entity and alias lookups), never from a scan of the tenant.
+store's indexes (the keyword channel of recall, which also holds whole identifiers, and
+entity and alias lookups), never from a scan of the tenant or its vectors.
 Every operation commits all its writes in one transaction or none (SPEC §14); every
 call returns the facts it touched, or the nearest candidates when nothing matched;
 destructive calls carry the store's preview of what they erase. Every interpretation
@@ -126,6 +127,9 @@ MAX_QUERY = 2048
 CANDIDATES = 64
 """How many facts the store's recall proposes per query string as targeting candidates."""
 
+KEYWORD_CHANNEL = ("keyword",)
+"""The recall channel targeting reads candidates from (words and identifiers)."""
+
 Op = Callable[[TextWriter], Receipt]
 """One staged write of a text operation."""
 
@@ -182,11 +186,20 @@ class TextInterface:
 
     # --- reading the tenant (through the store's indexes, never a scan) ------------------
 
-    def _recall(self, tenant: str, query: str, k: int = CANDIDATES) -> list[Fact]:
+    def _recall(self, tenant: str, query: str, k: int = CANDIDATES, *,
+                keyword: bool = True) -> list[Fact]:
+        """Up to ``k`` current facts the store's recall proposes for ``query``.
+
+        Targeting takes the keyword channel alone (``keyword``): a fact recall proposes
+        can only be a target through a word or an identifier it shares with the query
+        (:func:`~memory_es.text.matching.specific`, identifier matches), and a named
+        entity's facts come from the entity lookup, so neither embedding the query nor
+        scanning the tenant's vectors is needed (``benchmarks/text_latency.py``)."""
         if not query.strip():
             return []
+        channels = KEYWORD_CHANNEL if keyword else None
         try:
-            return [h.fact for h in self.store.recall(tenant, query, k=k)]
+            return [h.fact for h in self.store.recall(tenant, query, k=k, channels=channels)]
         except (InvalidInput, NotFound):
             return []
 
@@ -203,11 +216,12 @@ class TextInterface:
         alias or a transliteration key), and the other facts of the entities those
         candidates belong to when the query names them."""
         q = analyse_query(text)
-        facts: dict[str, Fact] = {}
+        facts: dict[str, FactView] = {}  # one view per fact: its name analysis is kept
 
         def add(found: Iterable[Fact]) -> None:
             for f in found:
-                facts.setdefault(f.fact_id, f)
+                if f.fact_id not in facts:
+                    facts[f.fact_id] = view(f)
 
         add(self._recall(tenant, text))
         for ident in q.identifiers:
@@ -223,10 +237,9 @@ class TextInterface:
             for n in range(min(len(run), 6), 1, -1):
                 for i in range(len(run) - n + 1):
                     add(self._entity_facts(tenant, run[i:i + n]))
-        views = [view(f) for f in facts.values()]
-        for entity in named_entities(q, views):
+        for entity in named_entities(q, list(facts.values())):
             add(self._entity_facts(tenant, entity))
-        return [view(f) for f in facts.values()]
+        return list(facts.values())
 
     def _antecedent(self, tenant: str, role: str) -> str | None:
         """The entity a ``the same <role>`` subject points back to: the most recent entity
@@ -234,7 +247,8 @@ class TextInterface:
         recent one."""
         recent = self._recent.get(tenant) or [
             (f.entity, _role_words(f)) for f in sorted(
-                self._recall(tenant, role or "the", 32), key=lambda f: f.recorded_at,
+                self._recall(tenant, role or "the", 32, keyword=False),
+                key=lambda f: f.recorded_at,
                 reverse=True) if f.entity is not None]
         if not recent:
             return None

@@ -81,6 +81,9 @@ teammates coworkers friends humans names
 
 PERSON_NAMESPACES = frozenset({"person", "user"} | lx.ROLE_NOUNS)
 
+_GENERIC_TERMS = frozenset(stem(w) for w in lx.ROLE_NOUNS | lx.INFO_NOUNS)
+"""Role and information nouns as query terms: generic, never what a query is about."""
+
 
 @dataclass(frozen=True)
 class Thresholds:
@@ -214,8 +217,7 @@ class FactView:
         return _name_terms(self.mentions)
 
     def _may_name(self, keys: frozenset[str]) -> bool:
-        words = name_words(self.fact.text)
-        return words is None or any(_key_within(k, words) for k in keys)
+        return _could_name(self.fact.text, keys)
 
     def _own_keys(self) -> frozenset[str]:
         return entity_keys(self.fact.entity) if self.fact.entity is not None else frozenset()
@@ -257,11 +259,23 @@ def name_words(text: str) -> frozenset[str] | None:
     return frozenset(out)
 
 
+@lru_cache(maxsize=65_536)
+def _could_name(text: str, keys: frozenset[str]) -> bool:
+    """Could ``text`` name one of ``keys``? (Cached: one targeting call asks it of the
+    same candidates with the same keys several times.)"""
+    words = name_words(text)
+    return words is None or any(_key_within(k, words) for k in keys)
+
+
 def _key_within(key: str, words: frozenset[str]) -> bool:
-    if key.startswith("~"):
-        return False
-    parts = key.removeprefix("#").split()
+    parts = _key_words(key)
     return bool(parts) and all(p in words for p in parts)
+
+
+@lru_cache(maxsize=65_536)
+def _key_words(key: str) -> tuple[str, ...]:
+    """The words a name key is made of; none for a loose ``~`` key (never a shortcut)."""
+    return () if key.startswith("~") else tuple(key.removeprefix("#").split())
 
 
 def _closed(form: str) -> str:
@@ -774,5 +788,4 @@ def names_only(query: Query, entities: dict[str, str]) -> bool:
     """The query says nothing beyond the entities' names and generic role or
     information nouns (``the patient Wang Fang's record``)."""
     skip = query_terms_naming(entities)
-    generic = {stem(w) for w in lx.ROLE_NOUNS | lx.INFO_NOUNS}
-    return all(t in skip or t in generic for t in query.terms)
+    return all(t in skip or t in _GENERIC_TERMS for t in query.terms)

@@ -8,6 +8,7 @@ test can drive it with any object that offers these methods.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol, TypedDict
@@ -72,7 +73,8 @@ class TextStore(TextWriter, Protocol):
     def current(self, tenant: str, entity: str | None = None,
                 attribute: str | None = None) -> list[Fact]: ...
 
-    def recall(self, tenant: str, query: str, k: int = 8) -> list[Hit]: ...
+    def recall(self, tenant: str, query: str, k: int = 8, *,
+               channels: Sequence[str] | None = None) -> list[Hit]: ...
 
     def transact(self) -> AbstractContextManager[StagedWrites]: ...
 
