@@ -260,6 +260,9 @@ def data_sections(name: str) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
+PINYIN_SYLLABLES: frozenset[str] = data_words("pinyin_syllables.txt")
+"""Hanyu Pinyin syllables without tones (``data/pinyin_syllables.txt``)."""
+
 GERMAN = data_sections("de.txt")
 """German words of the basic operations (``data/de.txt``)."""
 CHINESE = data_sections("zh.txt")

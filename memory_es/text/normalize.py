@@ -15,7 +15,7 @@ from typing import Any
 
 from anyascii import anyascii
 
-from memory_es.text.lexicon import HONORIFICS, STOPWORDS, lemma_of
+from memory_es.text.lexicon import HONORIFICS, PINYIN_SYLLABLES, STOPWORDS, lemma_of
 
 # UTS #39 confusables restricted to the Cyrillic and Greek letters that render like
 # ASCII letters in common fonts (lower and upper case).
@@ -300,6 +300,19 @@ def name_forms(text: str) -> frozenset[str]:
         ascii_fold(base), german_fold(strip_symbols(fold_confusables(base)))))
 
 
+_TONED = re.compile(r"(?<=[a-z])[1-5](?=\s|$)")
+
+
+def _without_tone_numbers(form: str) -> str | None:
+    """A name written in pinyin with tone numbers (``zhang1 wei3``) without them: the
+    digits are not part of the name. Only when every numbered word is a pinyin syllable
+    (``p1`` or ``r2`` is a code, and keeps its digit)."""
+    words = {w[:-1] for w in re.findall(r"[a-z]+[1-5](?=\s|$)", form)}
+    if not words or not words <= PINYIN_SYLLABLES:
+        return None
+    return _TONED.sub("", form)
+
+
 @lru_cache(maxsize=65_536)
 def name_keys(name: str) -> frozenset[str]:
     """Comparison keys of a personal or organisation name (every plausible ASCII form).
@@ -312,8 +325,7 @@ def name_keys(name: str) -> frozenset[str]:
     foreign = not is_latin_text(base)
     if foreign:
         forms |= latin_forms(fold_confusables(base))
-    # pinyin written with tone numbers ("zhang1 wei3"): the digits are not part of the name
-    forms |= {re.sub(r"(?<=[a-z])[1-5](?=\s|$)", "", f) for f in forms}
+    forms |= {f for f in map(_without_tone_numbers, forms) if f is not None}
     keys = set()
     for form in forms:
         words = [w for w in re.split(r"[^\w]+", strip_marks(form).lower()) if w]
