@@ -1,7 +1,8 @@
 """Core write/read figures (issue 2): single writes/s, batched facts/s, catch-up events/s,
-as-of point-query latency, with same-run floors for ratios: plain SQLite inserts (batched,
-and one fsync'd commit per row for single writes), and an indexed SQLite point query over
-the same rows (`*_vs_floor` = store figure / floor).
+as-of point-query latency and writes into one large entity, with same-run floors for
+ratios: plain SQLite inserts (batched, and one fsync'd commit per row for single writes),
+and an indexed SQLite point query over the same rows (`*_vs_floor` = store figure /
+floor; `large_entity_vs_batched` = the large entity's rate / the spread batch's).
 
     python -m benchmarks.core_bench --facts 100000
 """
@@ -24,6 +25,8 @@ from pathlib import Path
 import memory_es
 
 RESULTS = Path(__file__).parent / "results"
+LARGE_ENTITY = 5_000
+"""Facts written into one entity for the large-entity figure."""
 
 
 def machine() -> dict[str, object]:
@@ -216,6 +219,20 @@ def run(n_facts: int, single: int, queries: int) -> dict[str, object]:
             events = store.rebuild()
         out["rebuild_events_per_s"] = events / t.wall
         out["rebuild_events_per_cpu_s"] = events / t.cpu
+        # one large entity: a fact per attribute of a single entity, in transactions of 500;
+        # a write must not cost in proportion to the facts its entity already holds
+        # (measured last, so that it changes none of the figures above)
+        large = min(n_facts, LARGE_ENTITY)
+        with Timer() as t:
+            for b in range(0, large, 500):
+                with store.transact() as tx:
+                    for k in range(b, min(large, b + 500)):
+                        tx.assert_fact("bench", "user:large", f"attr.k{k}", f"v{k}",
+                                       valid_from=base + timedelta(seconds=k))
+        out["large_entity_facts"] = large
+        out["large_entity_facts_per_s"] = large / t.wall
+        out["large_entity_vs_batched"] = (
+            out["large_entity_facts_per_s"] / out["batched_facts_per_s"])  # type: ignore[operator]
         store.close()
         out["floor_sqlite_durable_writes_per_s"] = floor_sqlite_durable(folder, single)
         out["single_vs_floor"] = (

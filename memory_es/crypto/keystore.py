@@ -481,6 +481,9 @@ class KeyStore:
     def key(self, key_id: str, stream_id: str, *, create: bool,
             parent: str | None = None) -> DataKey:
         """The data key ``key_id``; created (staged) on first use unless it was ever shredded."""
+        cached = self._cache.get(key_id)  # one dict read, atomic: no lock for a cached key
+        if cached is not None:
+            return cached
         with self._lock:
             cached = self._cache.get(key_id)
             if cached is not None:

@@ -6,7 +6,6 @@ returns the events to append; state only changes when those events are applied.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +34,7 @@ from memory_es.domain.events import (
 )
 from memory_es.domain.intervals import Interval, clip_end, overlaps, subtract
 from memory_es.domain.lifecycle import TERMINAL_STATES, TRANSITIONS, check_transition
-from memory_es.domain.validation import PRECEDENCE, default_text
+from memory_es.domain.validation import PRECEDENCE, default_text, value_key
 from memory_es.errors import ConflictError, InvalidInput, NotFound
 
 IdFactory = Callable[[], str]
@@ -83,7 +82,7 @@ class NewFact:
 
 def same_value(a: Any, b: Any) -> bool:
     """JSON equality (1 and True differ, key order does not matter)."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    return value_key(a) == value_key(b)
 
 
 def _portions(portions: list[Interval]) -> tuple[tuple[int, int | None], ...]:
@@ -110,33 +109,37 @@ def _overlapping(state: EntityState, nf: NewFact) -> list[FactState]:
 def _new_fact(
     state: EntityState, nf: NewFact, attr: AttributeDef, fact_id: str, new_chain: IdFactory,
     *, status: str, supersedes: tuple[str, ...] = (),
-) -> FactChange:
+) -> dict[str, Any]:
+    """The new fact's :class:`FactChange`, as the fields its event validates: the event's
+    one validation then builds the change and its content too (built here first, each
+    would be another trip through pydantic per fact written)."""
     chain_id = state.slots.get(slot_key(nf.attribute, nf.owner)) or new_chain()
-    content = FactContent(
-        tenant=nf.tenant,
-        entity=nf.entity,
-        mention=nf.mention,
-        attribute=nf.attribute,
-        chain_id=chain_id,
-        value=nf.value,
-        text=nf.text if nf.text is not None else default_text(nf.entity, nf.attribute, nf.value),
-        source=nf.source,
-        asserted_by=nf.asserted_by,
-        volatility=nf.volatility or attr.volatility,
-        confidence=nf.confidence,
-        importance=nf.importance,
-        classification=nf.classification or attr.classification,
-        derived_from=nf.derived_from,
-        supersedes=supersedes,
-        agent=nf.agent,
-        shared=nf.shared,
-    )
-    return FactChange(
-        fact_id=fact_id,
-        portions=((nf.valid_from, nf.valid_until),),
-        state=status,
-        content=content,
-    )
+    content = {
+        "tenant": nf.tenant,
+        "entity": nf.entity,
+        "mention": nf.mention,
+        "attribute": nf.attribute,
+        "chain_id": chain_id,
+        "value": nf.value,
+        "text": nf.text if nf.text is not None else default_text(nf.entity, nf.attribute,
+                                                                 nf.value),
+        "source": nf.source,
+        "asserted_by": nf.asserted_by,
+        "volatility": nf.volatility or attr.volatility,
+        "confidence": nf.confidence,
+        "importance": nf.importance,
+        "classification": nf.classification or attr.classification,
+        "derived_from": nf.derived_from,
+        "supersedes": supersedes,
+        "agent": nf.agent,
+        "shared": nf.shared,
+    }
+    return {
+        "fact_id": fact_id,
+        "portions": ((nf.valid_from, nf.valid_until),),
+        "state": status,
+        "content": content,
+    }
 
 
 def _trim(facts: list[FactState], start: int | None, end: int | None,
@@ -158,8 +161,12 @@ def decide_assert(
             changes=(_new_fact(state, nf, attr, fact_id, new_chain, status="active"),),
         )]
     overlapping = _overlapping(state, nf)
-    same = [f for f in overlapping if same_value(f.content["value"], nf.value)]
-    different = [f for f in overlapping if not same_value(f.content["value"], nf.value)]
+    same: list[FactState] = []
+    different: list[FactState] = []
+    if overlapping:  # JSON equality (same_value), the new value's JSON made once
+        wanted = value_key(nf.value)
+        for f in overlapping:
+            (same if f.value_key() == wanted else different).append(f)
     if attr.cardinality == "many":
         different = []
     if same and not different:

@@ -24,6 +24,15 @@ from memory_es.domain.events import (
 )
 from memory_es.domain.intervals import Interval
 from memory_es.domain.lifecycle import RETRIEVABLE_STATES
+from memory_es.domain.validation import value_key
+
+
+def content_slot_key(content: dict[str, Any]) -> str:
+    """The slot key of the fact whose content this is (its attribute, and its agent when
+    private), read from the content directly: it is asked for every fact folded in."""
+    agent = content.get("agent")
+    owner = slot_owner(None if agent is None else str(agent), bool(content.get("shared", False)))
+    return slot_key(str(content["attribute"]), owner)
 
 
 @dataclass
@@ -38,11 +47,23 @@ class FactState:
     prior_state: str | None = None  # what `restore` returns to
     masked: bool = False
     revisions: list[dict[str, Any]] = field(default_factory=list)  # every content, for unmask
+    _value_key: tuple[dict[str, Any], str] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """(the content it was made from, :meth:`value_key`): not copied by :meth:`clone`."""
 
     def clone(self) -> FactState:
         """A copy whose mutable parts are its own (content dicts are never mutated)."""
         return replace(self, portions=list(self.portions), dependents=set(self.dependents),
                        revisions=list(self.revisions))
+
+    def value_key(self) -> str:
+        """Its value's :func:`~memory_es.domain.validation.value_key`, made once per content:
+        every write into a slot compares its value with each fact there (a note category
+        holds thousands)."""
+        memo = self._value_key
+        if memo is None or memo[0] is not self.content:
+            memo = self._value_key = (self.content, value_key(self.content["value"]))
+        return memo[1]
 
     @property
     def attribute(self) -> str:
@@ -69,7 +90,7 @@ class FactState:
 
     @property
     def slot_key(self) -> str:
-        return slot_key(self.attribute, self.owner)
+        return content_slot_key(self.content)
 
     @property
     def retrievable(self) -> bool:
@@ -105,17 +126,28 @@ class EntityState:
     owned: set[str] = field(default_factory=set, repr=False, compare=False)
     """Ids of the facts and conflicts this state may mutate in place: those it created or
     already copied. Everything else is shared with the state it was copied from."""
+    by_slot: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False,
+                                                compare=False)
+    """Slot key -> ids of the facts in that slot (:func:`content_slot_key` of their
+    content), oldest first; purged ids stay until read. :meth:`slot` looks at one slot's
+    facts, not at every fact of the entity, which made each write into a large entity
+    cost in proportion to its size. Tuples, replaced rather than changed, so that a copy
+    can share them."""
 
     def copy(self) -> EntityState:
         """A copy-on-write copy: folding events into it never changes ``self``.
 
         The containers are copied now (cheap, C-level); each fact or conflict is copied the
         first time the copy changes it, so a unit of work pays for what it touches only."""
-        return EntityState(
-            stream_id=self.stream_id, version=self.version, last_hash=self.last_hash,
-            tenant=self.tenant, entity=self.entity, facts=dict(self.facts),
-            slots=dict(self.slots), conflicts=dict(self.conflicts), aliases=set(self.aliases),
-            forgotten=self.forgotten, next_seq=self.next_seq)
+        new = object.__new__(EntityState)  # every field is set below: no __init__ needed
+        new.__dict__.update(self.__dict__)
+        new.facts = dict(self.facts)
+        new.slots = dict(self.slots)
+        new.conflicts = dict(self.conflicts)
+        new.aliases = set(self.aliases)
+        new.owned = set()
+        new.by_slot = dict(self.by_slot)
+        return new
 
     def _own_fact(self, fact_id: str) -> FactState | None:
         fact = self.facts.get(fact_id)
@@ -186,14 +218,21 @@ class EntityState:
             fact = FactState(fid, content, portions, change["state"], revisions=[content])
             self.facts[fid] = fact
             self.owned.add(fid)
-            self.slots.setdefault(fact.slot_key, fact.chain_id)
+            key = content_slot_key(content)
+            self.slots.setdefault(key, str(content["chain_id"]))
+            self.by_slot[key] = (*self.by_slot.get(key, ()), fid)
             if content.get("entity"):
                 self.entity = content["entity"]
             seq = int(fid.rsplit("-", 1)[1])
             self.next_seq = max(self.next_seq, seq + 1)
         elif content is not None:
+            key, was = content_slot_key(content), content_slot_key(fact.content)
             fact.content = content
             fact.revisions.append(content)
+            if key != was:  # no decision moves a fact today; the index stays exact if one does
+                self.by_slot[was] = tuple(f for f in self.by_slot.get(was, ()) if f != fid)
+                members = {*self.by_slot.get(key, ()), fid}
+                self.by_slot[key] = tuple(f for f in self.facts if f in members)
         if fact.state != change["state"]:
             fact.prior_state = fact.state
         fact.portions = portions
@@ -207,11 +246,13 @@ class EntityState:
         """Facts of one slot that take part in supersession (retrievable, with portions):
         the tenant's slot of ``attribute`` (``owner`` None: tenant-wide and shared facts)
         or agent ``owner``'s private one (SPEC §12.7)."""
-        return [  # the attribute first: it rules out most of an entity's facts
-            f for f in self.facts.values()
-            if f.content["attribute"] == attribute and f.retrievable
-            and f.content.get("entity") is not None and f.owner == owner
-        ]
+        facts = self.facts
+        found = []
+        for fact_id in self.by_slot.get(slot_key(attribute, owner), ()):  # exactly the slot's
+            f = facts.get(fact_id)  # None: purged
+            if f is not None and f.retrievable and f.content.get("entity") is not None:
+                found.append(f)
+        return found
 
     def get(self, fact_id: str) -> FactState | None:
         return self.facts.get(fact_id)

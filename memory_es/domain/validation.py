@@ -65,40 +65,50 @@ VALUE_LIMIT = 64 * 1024
 """Bytes of a value's JSON (SPEC §3)."""
 
 
+def _check_json(v: Any, depth: int) -> None:
+    """Raise unless ``v`` is a JSON value as :func:`check_value` defines it. A module
+    function, not a closure: a recursive closure is a reference cycle, garbage that only
+    the cyclic collector frees, and every fact written would leave one behind."""
+    if depth > 32:
+        raise InvalidInput("value nests deeper than 32 levels")
+    if isinstance(v, str):
+        if not _is_unicode(v):
+            raise InvalidInput("strings in a value must be valid Unicode (no lone surrogates)")
+        return
+    if v is None or isinstance(v, bool):
+        return
+    if isinstance(v, int):
+        if not -MAX_INT <= v <= MAX_INT:
+            raise InvalidInput("integers in a value must lie within ±(2**63 - 1)")
+        return
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise InvalidInput("value must not contain NaN or infinity")
+        return
+    if isinstance(v, list):
+        for item in v:
+            _check_json(item, depth + 1)
+        return
+    if isinstance(v, dict):
+        for key, item in v.items():
+            if not isinstance(key, str) or not _is_unicode(key):
+                raise InvalidInput("object keys in a value must be valid Unicode strings")
+            _check_json(item, depth + 1)
+        return
+    raise InvalidInput(f"value must be JSON (got {type(v).__name__})")
+
+
+ESCAPED_CHAR_BYTES = 6
+"""The most bytes one character takes in JSON without ASCII escaping (``\\u001f``)."""
+
+
 def check_value(value: Any, limit: int = VALUE_LIMIT) -> Any:
     """A JSON value: str, number, bool, null, list or object; integers within ±(2**63 - 1) and
     finite floats only (other stores and Arrow cannot hold the rest), at most ``limit``
     bytes of JSON."""
-    def walk(v: Any, depth: int) -> None:
-        if depth > 32:
-            raise InvalidInput("value nests deeper than 32 levels")
-        if isinstance(v, str):
-            if not _is_unicode(v):
-                raise InvalidInput("strings in a value must be valid Unicode (no lone surrogates)")
-            return
-        if v is None or isinstance(v, bool):
-            return
-        if isinstance(v, int):
-            if not -MAX_INT <= v <= MAX_INT:
-                raise InvalidInput("integers in a value must lie within ±(2**63 - 1)")
-            return
-        if isinstance(v, float):
-            if not math.isfinite(v):
-                raise InvalidInput("value must not contain NaN or infinity")
-            return
-        if isinstance(v, list):
-            for item in v:
-                walk(item, depth + 1)
-            return
-        if isinstance(v, dict):
-            for key, item in v.items():
-                if not isinstance(key, str) or not _is_unicode(key):
-                    raise InvalidInput("object keys in a value must be valid Unicode strings")
-                walk(item, depth + 1)
-            return
-        raise InvalidInput(f"value must be JSON (got {type(v).__name__})")
-
-    walk(value, 0)
+    _check_json(value, 0)
+    if isinstance(value, str) and ESCAPED_CHAR_BYTES * len(value) + 2 <= limit:
+        return value  # its JSON cannot exceed the limit: no need to encode it to know
     try:
         size = len(json.dumps(value, ensure_ascii=False).encode())
     except (TypeError, ValueError) as e:
@@ -106,6 +116,12 @@ def check_value(value: Any, limit: int = VALUE_LIMIT) -> Any:
     if size > limit:
         raise InvalidInput(f"value is {size} bytes of JSON; the limit is {limit}")
     return value
+
+
+def value_key(value: Any) -> str:
+    """A value's JSON with sorted keys: equal exactly when two values are the same JSON
+    (1 and True differ, the order of object keys does not matter)."""
+    return json.dumps(value, sort_keys=True)
 
 
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:

@@ -69,11 +69,10 @@ def stage(side: WriteSide, uow: UnitOfWork, command: c.Command) -> Receipt:
 
 def cascade(uow: UnitOfWork, st: EntityState, events: list[DomainEvent]) -> list[str]:
     """Deprecate, transitively, every derived fact whose premise changed or left."""
-    work = [
-        pair for e in events
+    work = control.changed_premises([
+        e for e in events
         if not (isinstance(e, FactStateChanged) and e.operation in NO_CASCADE_OPERATIONS)
-        for pair in control.changed_premises([e], st)
-    ]
+    ], st)
     touched: list[str] = []
     seen: set[str] = set()
     while work:

@@ -83,6 +83,7 @@ class Staging:
 
     def close(self) -> None:
         self._open = False
+        self._uow.close()
 
 
 def _fact_of(command: Command) -> str:

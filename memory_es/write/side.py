@@ -44,6 +44,8 @@ CACHE_SIZE = 50_000
 POOL_SIZE = 64
 """New entity streams minted ahead on SQLite (see :meth:`KeyStore.bind`)."""
 PURGE_TOPICS = frozenset({EntityPurged.TOPIC, FactChainPurged.TOPIC})
+UNDECLARED = AttributeDef()
+"""An attribute no one declared (frozen, so one instance serves every lookup)."""
 
 
 def surface_key(text: str) -> str:
@@ -219,7 +221,7 @@ class WriteSide:
     # schema -------------------------------------------------------------------------------
 
     def attribute(self, tenant: str, attribute: str) -> AttributeDef:
-        return self._schema(tenant).get(attribute, AttributeDef())
+        return self._schema(tenant).get(attribute, UNDECLARED)
 
     def _schema(self, tenant: str) -> dict[str, AttributeDef]:
         schema = self._schemas.get(tenant)

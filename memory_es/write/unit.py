@@ -4,6 +4,11 @@ Copy-on-write is what makes a failed or abandoned unit harmless: a stream's stat
 copied the first time the unit touches it, events fold into the copy, and the copies
 replace the cached states only when the commit has succeeded. Until then nothing any
 other reader sees (the cache, the schema, the log) has changed.
+
+A command that fails inside a unit is undone by folding again: the streams it touched
+are rebuilt from the state the unit started from and the events staged before it. A
+command that succeeds, the common case, costs nothing extra (copying the state of a
+stream at every command made each write cost in proportion to the entity's size).
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ class UnitOfWork:
         self.recorded_at = recorded_at
         self.states: dict[str, EntityState] = {}
         self.stored: list[Any] = []
+        self._bases: dict[str, EntityState] = {}
+        """Each touched stream's state before this unit (never changed: folded into copies)."""
         self.schema: dict[tuple[str, str], AttributeDef] = {}
         """Attribute definitions staged by this unit (visible to it, published on commit)."""
         self.receipts: list[tuple[Receipt, int, int]] = []
@@ -75,13 +82,12 @@ class UnitOfWork:
         """This unit's own copy of a stream's state (loaded on first touch)."""
         st = self.states.get(stream_id)
         if st is None:
-            st = self.states[stream_id] = self.side.load(stream_id).copy()
+            base = self._bases[stream_id] = self.side.load(stream_id)
+            st = self.states[stream_id] = base.copy()
             if self._savepoint is not None:
                 self._savepoint.states.setdefault(stream_id, None)
         elif self._savepoint is not None and stream_id not in self._savepoint.states:
-            # First touch in this command: keep the state as it was, work on a copy.
-            self._savepoint.states[stream_id] = st
-            st = self.states[stream_id] = st.copy()
+            self._savepoint.states[stream_id] = REFOLD
         return st
 
     def fresh_state(self, stream_id: str) -> EntityState:
@@ -89,6 +95,7 @@ class UnitOfWork:
         if self._savepoint is not None:
             self._savepoint.states.setdefault(stream_id, self.states.get(stream_id))
         st = self.states[stream_id] = EntityState(stream_id)
+        self._bases[stream_id] = EntityState(stream_id)
         return st
 
     def resolve(self, tenant: str, entity: str) -> tuple[str, str]:
@@ -128,8 +135,27 @@ class UnitOfWork:
         for stream_id, before in sp.states.items():
             if before is None:
                 self.states.pop(stream_id, None)
+                self._bases.pop(stream_id, None)
+            elif before is REFOLD:
+                self.states[stream_id] = self._refold(stream_id)
             else:
                 self.states[stream_id] = before
+
+    def _refold(self, stream_id: str) -> EntityState:
+        """The stream's state as this unit had staged it so far: its state before the unit
+        with the unit's events for it folded in again, as a cold load folds them."""
+        st = self._bases[stream_id].copy()
+        for stored in self.stored:
+            if stored.originator_id == stream_id:  # its keys are cached: sealed just now
+                st.apply(stored.topic, self.side.mapper.open(stored).body)
+                st.version = stored.originator_version
+                st.last_hash = chain_hash(st.last_hash, stored)
+        return st
+
+    def close(self) -> None:
+        """No command will be staged any more: drop what undoing one would need."""
+        self._savepoint = None
+        self._bases = {}
 
     def attribute(self, tenant: str, attribute: str) -> AttributeDef:
         staged = self.schema.get((tenant, attribute))
@@ -188,6 +214,10 @@ class UnitOfWork:
         return [f"{s.originator_id}:{s.originator_version}" for s in self.stored[first:end]]
 
 
+REFOLD = EntityState("")
+"""In a savepoint: the stream's state before the command is to be folded again."""
+
+
 @dataclass
 class _Savepoint:
     """How far a unit had got before the command now being staged."""
@@ -196,7 +226,8 @@ class _Savepoint:
     receipts: int
     schema: dict[tuple[str, str], AttributeDef]
     states: dict[str, EntityState | None] = field(default_factory=dict)
-    """Each stream the command touched: its state before the command (None: untouched)."""
+    """Each stream the command touched: None (the unit had not touched it), ``REFOLD``
+    (it had: fold its events again), or the state a fresh one replaced."""
 
 
 def chain_of(st: EntityState, event: DomainEvent) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import gc
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from memory_es.clock import TransactionClock, from_micros, to_micros
 from memory_es.domain.validation import (
+    VALUE_LIMIT,
     check_attribute,
     check_confidence,
     check_entity,
@@ -102,6 +104,38 @@ def test_non_json_values_are_rejected_without_echoing_them(value: Any) -> None:
         check_value(value)
     assert MARKER not in str(info.value)
     assert "bytes" not in str(info.value) or value == b"bytes"
+
+
+def test_checking_a_value_leaves_no_cyclic_garbage() -> None:
+    """Checking a value creates no reference cycle: every fact written checks one, and
+    cyclic garbage waits for the collector instead of being freed at once."""
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(10):
+            check_value({"city": ["Oslo", 1, None, {"n": 2.5}]})
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@pytest.mark.parametrize(("value", "fits"), [
+    ("a" * (VALUE_LIMIT - 2), True),
+    ("a" * (VALUE_LIMIT - 1), False),
+    ("\x01" * ((VALUE_LIMIT - 2) // 6), True),
+    ("\x01" * ((VALUE_LIMIT - 2) // 6 + 1), False),
+    ("é" * (VALUE_LIMIT // 2 - 1), True),
+    ("é" * (VALUE_LIMIT // 2), False),
+])
+def test_string_values_are_limited_by_the_bytes_of_their_json(value: str, fits: bool) -> None:
+    """A string value fits when its JSON (quotes, escapes, UTF-8) is at most the limit."""
+    if fits:
+        assert check_value(value) == value
+    else:
+        with pytest.raises(InvalidInput, match="bytes of JSON"):
+            check_value(value)
 
 
 def test_value_nesting_is_bounded() -> None:
