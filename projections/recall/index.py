@@ -129,9 +129,9 @@ class RecallIndex:
         self.versions = VersionMirror()
         self._label_of: dict[str, int] = {}
         self._fact_of: dict[int, str] = {}
-        self._ids: pa.Array | None = None
-        """Each label's fact id (null: a free label), built when a lookup needs it after
-        the labels changed (:meth:`_labels_of`)."""
+        self._ids: dict[int, pa.Array] = {}
+        """Per segment, each label's fact id (null: a free label), built when a lookup
+        needs it after the segment's labels changed (:meth:`_labels_of`)."""
         self._tenant_code: dict[str, int] = {}
         self._next_label = 0
         cap = 1024
@@ -301,7 +301,7 @@ class RecallIndex:
             for label, (fid, _, _, _) in zip(labels.tolist(), adds, strict=True):
                 self._label_of[fid] = label
                 self._fact_of[label] = fid
-            self._ids = None
+                self._ids.pop(label // persist.SEGMENT_LABELS, None)
             self._set_meta([(label, fact, d) for label, (_, _, d, fact)
                             in zip(labels.tolist(), adds, strict=True)], tid, ledgers)
         self.versions.release_unused(tid)
@@ -325,7 +325,8 @@ class RecallIndex:
         segments = {label // persist.SEGMENT_LABELS for label in labels}
         self._dirty |= segments
         self._removed_from |= segments
-        self._ids = None
+        for segment in segments:
+            self._ids.pop(segment, None)
         for label in labels:
             fid = self._fact_of.pop(label)
             del self._label_of[fid]
@@ -560,7 +561,7 @@ class RecallIndex:
         self.keywords = saved.keywords
         self._fact_of = saved.fact_of
         self._label_of = {f: lab for lab, f in self._fact_of.items()}
-        self._ids = None
+        self._ids = {}
         self._next_label = manifest.next_label
         self._grow_labels(self._next_label)
         self._digest[:saved.digests.size] = saved.digests
@@ -812,12 +813,17 @@ class RecallIndex:
     def _labels_of(self, fact_ids: pa.ChunkedArray) -> np.ndarray:
         """Each fact's label in this index, -1 where it holds none (one hash join in
         Arrow, not a Python lookup per fact)."""
-        if self._ids is None:
-            by_label: list[str | None] = [None] * len(self._tenant)
-            for label, fid in self._fact_of.items():
-                by_label[label] = fid
-            self._ids = pa.array(by_label, pa.string())
-        found = pc.index_in(fact_ids, value_set=self._ids)
+        size = persist.SEGMENT_LABELS
+        for segment in range(-(-self._next_label // size)):
+            if segment not in self._ids:
+                self._ids[segment] = pa.array(
+                    [self._fact_of.get(label) for label in range(segment * size,
+                                                                 (segment + 1) * size)],
+                    pa.string())
+        chunks = [self._ids[s] for s in sorted(self._ids)]
+        if not chunks:
+            return np.full(len(fact_ids), -1, np.int64)
+        found = pc.index_in(fact_ids, value_set=pa.concat_arrays(chunks))
         out: np.ndarray = pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(
             np.int64)
         return out
