@@ -318,19 +318,26 @@ class NotesService:
         group = vecs.group(canonical, category)
         k = DEDUP_NEIGHBOURS
         while True:
-            found, floor = vecs.search(vector, k, among=group)
-            visible = [(fid, fact) for fid in found
-                       if (fact := self._visible_current(fid, tenant, book, agent, now))]
-            moved = [self._up_to_date(tenant, book, vecs, f, fact) for f, fact in visible]
-            if any(moved):
-                continue  # a vector moved: search again
-            scored = [(fid, self._score(vecs, fid, vector)) for fid, _ in visible]
+            scored, floor = self._nearest(tenant, book, vecs, vector, agent, now, k, group)
             if floor is None:
                 return scored
             top = [(f, sim) for f, sim in scored if sim > floor + MARGIN]
             if top or floor + MARGIN < rules.MERGE_AT:
                 return top
             k *= 4
+
+    def _nearest(self, tenant: str, book: TenantNotes, vecs: NoteVectors,
+                 vector: np.ndarray, agent: str | None, now: int, k: int,
+                 among: list[str] | None = None) -> tuple[list[tuple[str, float]], float | None]:
+        """The visible current notes among the ``k`` nearest (of ``among``, if given),
+        scored exactly, and the search's floor (:meth:`NoteVectors.search`)."""
+        while True:
+            found, floor = vecs.search(vector, k, among=among)
+            visible = [(fid, fact) for fid in found
+                       if (fact := self._visible_current(fid, tenant, book, agent, now))]
+            moved = [self._up_to_date(tenant, book, vecs, f, fact) for f, fact in visible]
+            if not any(moved):  # else a vector moved: search again
+                return [(fid, self._score(vecs, fid, vector)) for fid, _ in visible], floor
 
     def _up_to_date(self, tenant: str, book: TenantNotes, vecs: NoteVectors, fid: str,
                     fact: FactState) -> bool:
@@ -353,13 +360,7 @@ class NotesService:
         fell below the link threshold (the rest links to nothing); else ``k`` grows."""
         k = NEIGHBOURS
         while True:
-            found, floor = vecs.search(vector, k)
-            visible = [(fid, fact) for fid in found
-                       if (fact := self._visible_current(fid, tenant, book, agent, now))]
-            moved = [self._up_to_date(tenant, book, vecs, f, fact) for f, fact in visible]
-            if any(moved):
-                continue  # a vector moved: search again
-            scored = [(fid, self._score(vecs, fid, vector)) for fid, _ in visible]
+            scored, floor = self._nearest(tenant, book, vecs, vector, agent, now, k)
             if floor is not None:
                 scored = [(f, sim) for f, sim in scored if sim > floor + MARGIN]
             plan = rules.plan_links(scored, self._existing(tenant, book, scored),
