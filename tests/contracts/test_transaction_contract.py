@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from memory_es import ConflictError, InvalidInput, MemoryStore, StoreClosed
+from memory_es import ConflictError, InvalidInput, MemoryStore, NotFound, StoreClosed
 from memory_es.domain import control
 from tests.contracts.conftest import Backend
 from tests.fakes import FakeClock
@@ -120,19 +120,26 @@ def test_command_failing_midway_in_the_write_side_leaves_its_stream_unchanged(
 
 
 
+def _city_and_inference(store: MemoryStore) -> str:
+    """Alex's city and a timezone inferred from it (a supersede of the city cascades to
+    the inference); returns the city's fact id."""
+    premise = store.assert_fact(T, "user:alex", "home.city", "Detroit").fact_id or ""
+    store.assert_fact(T, "user:alex", "home.timezone", "America/Detroit",
+                      asserted_by="inference", derived_from=[premise])
+    return premise
+
+
+def broken(*args: object, **kwargs: object) -> list[object]:
+    raise RuntimeError("cascade failed")
+
+
 def test_failure_after_a_command_has_emitted_stages_none_of_it(
         backend: Backend, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
     """When a command fails after some of its events were staged (here: its cascade to a
     derived fact breaks), a caller that catches the error commits none of that command: no
     supersede without its cascade, no orphaned inference."""
     store = backend.open(clock)
-    premise = store.assert_fact(T, "user:alex", "home.city", "Detroit").fact_id or ""
-    store.assert_fact(T, "user:alex", "home.timezone", "America/Detroit",
-                      asserted_by="inference", derived_from=[premise])
-
-    def broken(*args: object, **kwargs: object) -> list[object]:
-        raise RuntimeError("cascade failed")
-
+    _city_and_inference(store)
     with store.transact() as tx:
         monkeypatch.setattr(control, "decide_deprecate", broken)
         with pytest.raises(RuntimeError):
@@ -144,3 +151,32 @@ def test_failure_after_a_command_has_emitted_stages_none_of_it(
     store.supersede(T, "user:alex", "home.city", "Chicago")
     assert [f.value for f in store.current(T, entity="user:alex")] == ["Chicago"]
     healthy(store)
+
+
+def test_a_command_failing_after_it_emitted_keeps_what_the_transaction_staged_before(
+        backend: Backend, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A supersede whose cascade breaks, on an entity the transaction wrote to before,
+    stages none of its events; the writes before and after it commit, in order, with
+    hash chains that verify."""
+    store = backend.open(clock)
+    premise = _city_and_inference(store)
+    with store.transact() as tx:
+        tx.assert_fact(T, "user:alex", "pref.color", "green")
+        tx.assert_fact(T, "user:alex", "pref.color", "green")  # reinforces the one above
+        monkeypatch.setattr(control, "decide_deprecate", broken)
+        with pytest.raises(RuntimeError):
+            tx.supersede(T, "user:alex", "home.city", "Chicago")
+        monkeypatch.undo()
+        with pytest.raises(NotFound):
+            tx.correct(premise, "Detroit, MI", tenant="other")  # wrong tenant: not found
+        tx.assert_fact(T, "user:alex", "pref.team", "Lions")
+    assert [r.outcome for r in tx.receipts] == ["applied", "reinforced", "applied"]
+    assert sorted(f.value for f in store.current(T, entity="user:alex")) == [
+        "America/Detroit", "Detroit", "Lions", "green"]
+    healthy(store)
+    store.close()
+    again = backend.open(clock)
+    again.supersede(T, "user:alex", "home.city", "Chicago")
+    assert sorted(f.value for f in again.current(T, entity="user:alex")) == [
+        "Chicago", "Lions", "green"]
+    healthy(again)
