@@ -305,10 +305,11 @@ _TONED = re.compile(r"(?<=[a-z])[1-5](?=\s|$)")
 
 def _without_tone_numbers(form: str) -> str | None:
     """A name written in pinyin with tone numbers (``zhang1 wei3``) without them: the
-    digits are not part of the name. Only when every numbered word is a pinyin syllable
-    (``p1`` or ``r2`` is a code, and keeps its digit)."""
-    words = {w[:-1] for w in re.findall(r"[a-z]+[1-5](?=\s|$)", form)}
-    if not words or not words <= PINYIN_SYLLABLES:
+    digits are not part of the name. Only when at least two words carry a tone number and
+    every one of them is a pinyin syllable: one numbered word (``A1``, ``P2``, ``M4``) is a
+    code, and keeps its digit."""
+    words = re.findall(r"([a-z]+)[1-5](?=\s|$)", form)
+    if len(words) < 2 or not set(words) <= PINYIN_SYLLABLES:
         return None
     return _TONED.sub("", form)
 

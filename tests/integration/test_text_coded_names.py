@@ -1,4 +1,4 @@
-"""Names that end in a digit (``P1``, ``Unit 3``, ``R2``) name one entity each.
+"""Names that end in a digit (``P1``, ``A2``, ``R2``) name one entity each.
 
 Pinyin written with tone numbers (``Zhang1 Wei3``) drops its digits, but only when every
 numbered word is a pinyin syllable: dropping a digit from ``P1`` made it ``p``, a key
@@ -16,6 +16,7 @@ from tests.fakes import FakeClock
 
 T = "acme"
 HOBBIES = ["rows", "knits", "paints", "bakes", "sings"]
+CODED = ["A1", "A2"]  # one letter that is also a pinyin syllable, and a digit
 
 
 @pytest.fixture
@@ -26,6 +27,9 @@ def store(tmp_path: Path, clock: FakeClock) -> Iterator[memory_es.MemoryStore]:
             p = f"person:p{i}"
             tx.assert_fact(T, p, "hobby", hobby, text=f"P{i} {hobby} on Sundays")
             tx.assert_fact(T, p, "home.city", "Oslo", text=f"P{i} lives in Oslo")
+        for code in CODED:
+            tx.assert_fact(T, f"unit:{code.lower()}", "status", "active",
+                           text=f"{code} is active", mention=code)
         tx.assert_fact(T, "person:zhang_wei", "home.city", "Beijing",
                        text="Zhang Wei lives in Beijing")
     yield s
@@ -51,3 +55,12 @@ def test_pinyin_with_tone_numbers_still_names_its_person(
     result = store.text.release(T, "zhang1 wei3 home city")
     assert {t.entity for t in result.targets} == {"person:zhang_wei"}
     assert before - current(store) == {("person:zhang_wei", "home.city", "Beijing")}
+
+
+@pytest.mark.parametrize("code", CODED)
+def test_a_one_letter_code_is_not_read_as_pinyin(store: memory_es.MemoryStore,
+                                                 code: str) -> None:
+    before = current(store)
+    result = store.text.release(T, f"{code}'s status")
+    assert {t.entity for t in result.targets} == {f"unit:{code.lower()}"}
+    assert before - current(store) == {(f"unit:{code.lower()}", "status", "active")}
