@@ -88,6 +88,11 @@ NEW_TIER = "working"
 LatestSource = Callable[[list[str], int], "dict[str, Carried] | None"]
 """Given fact ids and the log position a batch starts from, their latest beliefs as of
 that position, or None when the source is not in line with it (DuckDB answers then)."""
+POINT_UPDATES = 2
+"""Up to this many facts already in the table (all with an entity), each is updated by
+its own statement through the ``tenant_entity`` index: ≈ 0.7 ms each at 200k rows, where
+the one set-based UPDATE scans the table (≈ 3 ms at 200k, growing with the store). Every
+row of a fact has one ``tenant_entity``: a content revision copies the entity."""
 SMALL_BATCH = 64
 """Up to this many facts already in the table, their closes and states go to DuckDB as
 list parameters; above it, as a registered Arrow table (linear in the facts)."""
@@ -307,7 +312,7 @@ class VersionProjector:
     def _note_rewritten_shards(self, touched: set[str]) -> None:
         """Shards of the facts a rewrite or tier move changed (changes name theirs from
         their content, :meth:`_apply_changes`); purged facts are in :attr:`removed`."""
-        rewritten = touched - self._shard_known
+        rewritten = touched - self._shard_known - self._purged  # purged: in ``removed``
         self._shard_known = set()
         if rewritten:
             self.dirty_shards.update(int(r[0]) for r in self.con.execute(
@@ -333,17 +338,37 @@ class VersionProjector:
                      int(content.get("rev", 0))])
             return {body["fact_id"]}
         ids = list(body["fact_ids"])
-        if ids:
+        if not ids:
+            return set()
+        key = self._entity_of(ids)
+        if key is not None:  # through the entity index, in the entity's one shard
+            self.removed.setdefault(shard_of(key, ""), set()).update(ids)
+            con.execute("DELETE FROM fact_versions WHERE tenant_entity = ? "
+                        "AND list_contains(?::VARCHAR[], fact_id)", [key, ids])
+        else:
             con.register("_purged", pa.table({"fact_id": pa.array(ids, pa.string())}))
             for shard, facts in con.execute(
                     "SELECT shard, list(DISTINCT fact_id) FROM fact_versions "
                     "WHERE fact_id IN (SELECT fact_id FROM _purged) GROUP BY shard").fetchall():
                 self.removed.setdefault(int(shard), set()).update(facts)
             con.execute("DELETE FROM fact_versions WHERE fact_id IN (SELECT fact_id FROM _purged)")
-            self._purged.update(ids)
             con.unregister("_purged")
-            governance.forget(con, ids)
+        self._purged.update(ids)
+        governance.forget(con, ids)
         return set(ids)
+
+    def _entity_of(self, fact_ids: list[str]) -> str | None:
+        """The one ``tenant_entity`` of every row of these facts, when ``latest_source``
+        knows each of them (so no row of them lies elsewhere: a fact's entity never
+        changes); otherwise None, and a purge finds their rows by scanning."""
+        if (self.latest_source is None or self._since is None or self._segments
+                or self._rewrote):
+            return None
+        found = self.latest_source(fact_ids, self._since)
+        if found is None or found.keys() != set(fact_ids):
+            return None
+        keys = {tenant_entity(c[0][0], c[0][1]) for c in found.values()}
+        return keys.pop() if len(keys) == 1 and None not in keys else None
 
     # fact changes -------------------------------------------------------------------------
 
@@ -454,14 +479,23 @@ class VersionProjector:
             self.dirty_shards.add(shard_of(tenant_entity(content[0], content[1]),
                                            content[_CHAIN]))
         self._shard_known |= final_state.keys()
-        self._write(table, closes, states)
+        keys = {f: tenant_entity(latest[f][0][0], latest[f][0][1]) for f in states}
+        self._write(table, closes, states, keys)
         self._segments.append((table, closes, states, created))
         return set(final_state)
 
     def _write(self, rows: pa.Table | None, closes: dict[str, int],
-               states: dict[str, str]) -> None:
+               states: dict[str, str], keys: dict[str, str | None]) -> None:
         con = self.con
-        if states:  # the facts already in the table (each also in ``closes``)
+        if states and len(states) <= POINT_UPDATES and None not in keys.values():
+            # Found through the entity index: a join (below) scans the whole table.
+            for fid, state in states.items():
+                con.execute("UPDATE fact_versions SET recorded_until = coalesce("
+                            "recorded_until, make_timestamptz(?::BIGINT)), present_state = ? "
+                            "WHERE tenant_entity = ? AND fact_id = ? AND (recorded_until IS "
+                            "NULL OR present_state <> ?)",
+                            [closes.get(fid), state, keys[fid], fid, state])
+        elif states:  # the facts already in the table (each also in ``closes``)
             # One statement: open rows are closed, and every row takes the present state.
             update = ("UPDATE fact_versions SET recorded_until = CASE WHEN "
                       "fact_versions.recorded_until IS NULL THEN c.at ELSE "
