@@ -166,7 +166,12 @@ def forget(con: duckdb.DuckDBPyConnection, fact_ids: Sequence[str]) -> None:
         return
     _with_ids(con, "_gov_purged", fact_ids)
     try:
-        for table in TABLES:
+        # One probe first: each DELETE costs ≈ 1-2 ms to plan, and most purged facts were
+        # never served, judged, moved or given feedback.
+        held = con.execute(" UNION ALL ".join(
+            f"SELECT '{table}' FROM (SELECT 1 FROM {table} WHERE fact_id IN "
+            "(SELECT fact_id FROM _gov_purged) LIMIT 1)" for table in TABLES)).fetchall()
+        for (table,) in held:
             con.execute(f"DELETE FROM {table} WHERE fact_id IN (SELECT fact_id FROM _gov_purged)")
     finally:
         con.unregister("_gov_purged")

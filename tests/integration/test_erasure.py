@@ -62,3 +62,29 @@ def test_a_purge_writes_only_the_shard_that_held_the_entity(tmp_path: Path) -> N
     files = [p for p in (folder / "views").iterdir() if p.name != MANIFEST]
     assert not [p for p in files if b"zqm-user:u7-city" in p.read_bytes()]
     assert [p for p in files if b"zqm-user:u8-city" in p.read_bytes()]
+
+
+def test_a_purge_drops_the_purged_facts_ledger_rows_and_keeps_the_others(
+        tmp_path: Path) -> None:
+    """Served, judged and fed-back rows of a purged entity's facts leave the views' ledger
+    tables with its versions; another entity's rows, served by the same recall, stay."""
+    store = memory_es.open(str(tmp_path / "s"))
+    store.assert_fact("t", "user:ann", "pet.name", "Ann has a cat called Miso")
+    store.assert_fact("t", "user:bob", "pet.name", "Bob has a cat called Pixel")
+    hits = store.recall("t", "cat called", k=5, receipt=True)
+    served = {h.fact.entity: h.fact.fact_id for h in hits}
+    assert set(served) == {"user:ann", "user:bob"}
+    store.judge("t", hits[0].recall_id, helpful=list(served.values()))
+    con = store.runtime.views.con
+
+    def ledger(fact_id: str) -> list[tuple[str, int]]:
+        store.catch_up()
+        return [(table, con.execute(f"SELECT count(*) FROM {table} WHERE fact_id = ?",
+                                    [fact_id]).fetchone()[0])  # type: ignore[index]
+                for table in ("served", "judgements")]
+
+    assert ledger(served["user:ann"]) == [("served", 1), ("judgements", 1)]
+    store.purge("t", "user:ann")
+    assert ledger(served["user:ann"]) == [("served", 0), ("judgements", 0)]
+    assert ledger(served["user:bob"]) == [("served", 1), ("judgements", 1)]
+    store.close()
