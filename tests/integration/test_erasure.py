@@ -74,7 +74,9 @@ def test_a_purge_drops_the_purged_facts_ledger_rows_and_keeps_the_others(
     hits = store.recall("t", "cat called", k=5, receipt=True)
     served = {h.fact.entity: h.fact.fact_id for h in hits}
     assert set(served) == {"user:ann", "user:bob"}
-    store.judge("t", hits[0].recall_id, helpful=list(served.values()))
+    recall_id = hits[0].recall_id
+    assert recall_id is not None
+    store.judge("t", recall_id, helpful=list(served.values()))
     con = store.runtime.views.con
 
     def ledger(fact_id: str) -> list[tuple[str, int]]:
