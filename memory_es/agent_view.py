@@ -89,6 +89,9 @@ class AgentView(_AgentWrites):
                 attribute: str | None = None) -> list[Fact]:
         return self.store.current(tenant, entity, attribute, agent=self.agent)
 
+    def count(self, tenant: str) -> int:
+        return self.store.count(tenant, agent=self.agent)
+
     def as_of(self, tenant: str, **kw: Any) -> list[Fact]:
         return self.store.as_of(tenant, agent=self.agent, **kw)
 

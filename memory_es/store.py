@@ -328,6 +328,16 @@ class MemoryStore(_Writes):
                 rt.views.con, now, tenant, ent, attribute, as_records=True, reader=reader),
                 reader, now)
 
+    def count(self, tenant: str, *, agent: str | None = None) -> int:
+        """How many current versions :meth:`current` reads for the tenant, counted without
+        reading them: a size to choose a strategy by. With ``agent``, those it may see,
+        before its private facts shadow others (so at least as many as it is shown)."""
+        check_tenant(tenant)
+        rt = self.runtime
+        with rt.lock:
+            rt.catch_up()
+            return queries.count_current(rt.views.con, rt.now(), tenant, AgentScope(agent))
+
     def as_of(self, tenant: str, *, valid_at: datetime | None = None,
               known_at: datetime | None = None, entity: str | None = None,
               attribute: str | None = None, agent: str | None = None) -> list[Fact]:

@@ -133,6 +133,20 @@ def current(con: duckdb.DuckDBPyConnection, now: int, tenant: str | None,
         ORDER BY entity, attribute, valid_from, fact_id""", params, as_records)
 
 
+def count_current(con: duckdb.DuckDBPyConnection, now: int, tenant: str,
+                  reader: AgentScope | None = None) -> int:
+    """How many versions :func:`current` would return for the tenant, counted in DuckDB
+    (no row leaves it)."""
+    params: list[Any] = []
+    where = _filters(tenant, None, None, params, reader)
+    row = con.execute(f"""
+        SELECT count(*) FROM fact_versions
+        WHERE recorded_until IS NULL AND {ELIGIBLE}
+          AND valid_from <= {_ts(now)} AND (valid_until IS NULL OR {_ts(now)} < valid_until)
+          {where}""", params).fetchone()
+    return int(row[0]) if row else 0
+
+
 def as_of(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, tenant: str | None,
           entity: str | None = None, attribute: str | None = None, *,
           as_records: bool = False, reader: AgentScope | None = None) -> Any:

@@ -124,6 +124,11 @@ MAX_TEXT = 8192
 """Longest text ``remember``/``revise`` accept (characters): a fact's text limit (SPEC §3)."""
 MAX_QUERY = 2048
 """Longest targeting or recall query accepted (characters)."""
+TOP_UP_ALL = 500
+"""A recall that returns fewer than ``k`` hits is topped up from every current fact of a
+tenant this small (each fact is analysed, ≈ 0.2 ms apiece); a larger tenant is topped up
+from what targeting reads for the query (keyword and identifier matches, the facts of the
+entities it names), so that cost never grows with the tenant."""
 CANDIDATES = 64
 """How many facts the store's recall proposes per query string as targeting candidates."""
 
@@ -732,7 +737,7 @@ class TextInterface:
         The store's ``recall`` ranks (currency, eligibility and tenant are enforced there,
         before top-k); facts that share something with the query — a word, a topic, an
         exact identifier, a name, or a person when the query asks about people — come
-        first, topped up from the current facts when recall returns fewer than ``k``.
+        first, topped up when recall returns fewer than ``k`` (:data:`TOP_UP_ALL`).
         When nothing is related, the ranking is returned as is, except for a query made
         only of identifiers: it returns nothing rather than near-identical identifiers.
         """
@@ -744,7 +749,10 @@ class TextInterface:
         current: list[FactView] = []
         if len(ranked) < k:
             seen = {v.fact.fact_id for v in ranked}
-            current = [view(f) for f in self.store.current(tenant) if f.fact_id not in seen]
+            extra = ([view(f) for f in self.store.current(tenant)]
+                     if self.store.count(tenant) <= TOP_UP_ALL
+                     else self._candidates(tenant, query))
+            current = [v for v in extra if v.fact.fact_id not in seen]
         idf = idf_weights(ranked + current)
         score = {v.fact.fact_id: relevance(q, v, idf, self.thresholds) for v in ranked + current}
         current.sort(key=lambda v: (-score[v.fact.fact_id], v.fact.recorded_at), reverse=False)

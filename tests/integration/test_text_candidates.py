@@ -96,3 +96,37 @@ def test_the_blended_recall_still_searches_the_vectors(
     monkeypatch.setattr(vectors, "search", counted)
     assert store.recall(T, "where does Tomas live", k=3)
     assert calls
+
+
+def test_recall_texts_tops_up_a_large_tenant_from_its_indexes_only(
+        tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When recall returns fewer than k hits, a tenant larger than ``TOP_UP_ALL`` is topped
+    up from what targeting reads (here: the facts of the entity the query names), never by
+    reading every current fact; a small tenant is still topped up from all of them."""
+    from memory_es.text import interface
+
+    monkeypatch.setattr(interface, "TOP_UP_ALL", 20)
+    s = memory_es.open(tmp_path / "big", clock=clock)
+    with s.transact() as tx:
+        for i in range(40):
+            tx.assert_fact(T, f"person:p{i}", "hobby", "chess", text=f"P{i} plays chess")
+        tx.assert_fact(T, "person:zoe", "pet", "cat", text="Her cat sleeps all day")
+        tx.alias(T, "Zoë", "person:zoe")
+    whole_tenant: list[str] = []
+    real_current = s.current
+
+    def current(tenant: str, entity: str | None = None, attribute: str | None = None
+                ) -> list[memory_es.Fact]:
+        if entity is None:
+            whole_tenant.append(tenant)
+        return real_current(tenant, entity, attribute)
+
+    monkeypatch.setattr(s, "current", current)
+    text = TextInterface(s)
+    assert s.count(T) == 41
+    assert text.recall_texts(T, "Zoë", k=3) == ["Her cat sleeps all day"]
+    assert whole_tenant == []
+    monkeypatch.setattr(interface, "TOP_UP_ALL", 100)
+    assert text.recall_texts(T, "Zoë", k=3)[0] == "Her cat sleeps all day"
+    assert whole_tenant == [T]
+    s.close()
