@@ -60,22 +60,36 @@ def floor_sqlite(folder: Path, n: int) -> float:
     return rate
 
 
-def floor_sqlite_durable(folder: Path, n: int) -> float:
+class DurableFloor:
     """The single-write floor: the same row shape, one row per transaction, each commit
-    fsync'd (WAL, ``synchronous=FULL``, as the store's log and key store commit)."""
-    con = sqlite3.connect(folder / "floor_durable.db", isolation_level=None)
-    con.execute("PRAGMA journal_mode=WAL")
-    con.execute("PRAGMA synchronous=FULL")
-    con.execute("CREATE TABLE t (s TEXT, v INTEGER, topic TEXT, state BLOB, PRIMARY KEY (s, v))")
-    payload = os.urandom(300)
-    t = time.perf_counter()
-    for i in range(n):
-        con.execute("BEGIN")
-        con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (f"{i:032x}", 1, "x", payload))
-        con.execute("COMMIT")
-    rate = n / (time.perf_counter() - t)
-    con.close()
-    return rate
+    fsync'd (WAL, ``synchronous=FULL``, as the store's log and key store commit). Written
+    in rounds between the store's own rounds, because this machine's fsync latency drifts
+    several-fold within a minute: a floor timed once, apart, made the ratio unreadable."""
+
+    def __init__(self, folder: Path) -> None:
+        self.con = sqlite3.connect(folder / "floor_durable.db", isolation_level=None)
+        self.con.execute("PRAGMA journal_mode=WAL")
+        self.con.execute("PRAGMA synchronous=FULL")
+        self.con.execute("CREATE TABLE t (s TEXT, v INTEGER, topic TEXT, state BLOB, "
+                         "PRIMARY KEY (s, v))")
+        self.payload = os.urandom(300)
+        self.written = 0
+
+    def write(self, n: int) -> float:
+        """Seconds to write ``n`` more rows, one durable commit each."""
+        t = time.perf_counter()
+        for i in range(self.written, self.written + n):
+            self.con.execute("BEGIN")
+            self.con.execute("INSERT INTO t VALUES (?, ?, ?, ?)",
+                             (f"{i:032x}", 1, "x", self.payload))
+            self.con.execute("COMMIT")
+        self.written += n
+        return time.perf_counter() - t
+
+
+ROUNDS = 50
+"""Rounds the single writes and their floor alternate in (see :class:`DurableFloor`):
+short ones, so both sample the same stretches of the drift."""
 
 
 def floor_point_reads(folder: Path, n: int, queries: int) -> dict[str, float]:
@@ -140,25 +154,54 @@ class Timer:
         self.cpu = time.process_time() - self.cpu0
 
 
+def single_writes(store: memory_es.MemoryStore, floor: DurableFloor,
+                  single: int) -> dict[str, object]:
+    """Durable single writes, new entities then known ones (a new value for an existing
+    slot needs no new name or key: its commit is the log's alone, one fsync, not two),
+    each round followed by as many floor writes; a ratio is the floor's time over the
+    store's, summed over the rounds (``*_rounds``: the ratio of each round, its spread)."""
+    per = max(1, single // ROUNDS)
+    spent = {"new": 0.0, "new_cpu": 0.0, "known": 0.0, "known_cpu": 0.0, "floor": 0.0,
+             "floor_new": 0.0, "floor_known": 0.0}
+    ratios: dict[str, list[float]] = {"new": [], "known": []}
+    for kind in ("new", "known"):
+        for r in range(ROUNDS):
+            with Timer() as t:
+                for i in range(r * per, (r + 1) * per):
+                    if kind == "new":
+                        store.assert_fact("bench", f"user:s{i}", "home.city", f"city-{i}")
+                    else:
+                        store.supersede("bench", f"user:s{i}", "home.city", f"town-{i}")
+            floor_s = floor.write(per)
+            spent[kind] += t.wall
+            spent[kind + "_cpu"] += t.cpu
+            spent["floor"] += floor_s
+            spent["floor_" + kind] += floor_s
+            ratios[kind].append(floor_s / t.wall)
+    n = per * ROUNDS
+    return {"single_writes_per_s": n / spent["new"],
+            "single_writes_per_cpu_s": n / spent["new_cpu"],
+            "single_known_writes_per_s": n / spent["known"],
+            "single_known_writes_per_cpu_s": n / spent["known_cpu"],
+            "floor_sqlite_durable_writes_per_s": 2 * n / spent["floor"],
+            "single_vs_floor": spent["floor_new"] / spent["new"],
+            "single_known_vs_floor": spent["floor_known"] / spent["known"],
+            "single_vs_floor_rounds": _spread(ratios["new"]),
+            "single_known_vs_floor_rounds": _spread(ratios["known"])}
+
+
+def _spread(values: list[float]) -> str:
+    """p10 / p50 / p90 of per-round ratios."""
+    return " / ".join(f"{pct(values, q):.2f}" for q in (0.1, 0.5, 0.9))
+
+
 def run(n_facts: int, single: int, queries: int) -> dict[str, object]:
     folder = Path(tempfile.mkdtemp(prefix="me-bench-"))
     out: dict[str, object] = {"facts": n_facts, "machine": machine()}
     try:
         store = memory_es.open(folder / "store")
         base = datetime(2024, 1, 1, tzinfo=UTC)
-        # single-operation durable writes
-        with Timer() as t:
-            for i in range(single):
-                store.assert_fact("bench", f"user:s{i}", "home.city", f"city-{i}")
-        out["single_writes_per_s"] = single / t.wall
-        out["single_writes_per_cpu_s"] = single / t.cpu
-        # the same on entities already known: a new value for an existing slot needs no
-        # new name or key, so its commit is the log's alone (one fsync, not two)
-        with Timer() as t:
-            for i in range(single):
-                store.supersede("bench", f"user:s{i}", "home.city", f"town-{i}")
-        out["single_known_writes_per_s"] = single / t.wall
-        out["single_known_writes_per_cpu_s"] = single / t.cpu
+        out.update(single_writes(store, DurableFloor(folder), single))
         # batched writes: transact of 1,000 (10 attributes x 100 entities per batch)
         written = 0
         with Timer() as t:
@@ -234,12 +277,6 @@ def run(n_facts: int, single: int, queries: int) -> dict[str, object]:
         out["large_entity_vs_batched"] = (
             out["large_entity_facts_per_s"] / out["batched_facts_per_s"])  # type: ignore[operator]
         store.close()
-        out["floor_sqlite_durable_writes_per_s"] = floor_sqlite_durable(folder, single)
-        out["single_vs_floor"] = (
-            out["single_writes_per_s"] / out["floor_sqlite_durable_writes_per_s"])  # type: ignore[operator]
-        out["single_known_vs_floor"] = (
-            out["single_known_writes_per_s"]  # type: ignore[operator]
-            / out["floor_sqlite_durable_writes_per_s"])
         out["floor_sqlite_rows_per_s"] = floor_sqlite(folder, n_facts)
         out["batched_vs_floor"] = out["batched_facts_per_s"] / out["floor_sqlite_rows_per_s"]  # type: ignore[operator]
         floors = floor_point_reads(folder, n_facts, queries)
