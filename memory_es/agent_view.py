@@ -37,12 +37,14 @@ class _AgentWrites:
                     asserted_by: str = "user", confidence: float = 1.0,
                     volatility: str | None = None, classification: str | None = None,
                     mention: str | None = None, idempotency_key: str | None = None,
-                    interpretation: dict[str, object] | None = None) -> Receipt:
+                    interpretation: dict[str, object] | None = None,
+                    negated: bool = False) -> Receipt:
         return self._target.assert_fact(
             tenant, entity, attribute, value, valid_from=valid_from, valid_until=valid_until,
             text=text, source=source, asserted_by=asserted_by, confidence=confidence,
             volatility=volatility, classification=classification, mention=mention,
-            idempotency_key=idempotency_key, interpretation=interpretation, agent=self.agent)
+            idempotency_key=idempotency_key, interpretation=interpretation, agent=self.agent,
+            negated=negated)
 
     def supersede(self, tenant: str, entity: str, attribute: str, value: object, *,
                   valid_from: datetime | None = None, valid_until: datetime | None = None,

@@ -44,6 +44,8 @@ class Fact(_Model):
     mention: str | None = None
     attribute: str
     value: Any
+    negated: bool = Field(default=False, description="a denial: the slot does not hold "
+                          "``value`` (\"does not live in Oslo\")")
     text: str
     valid_from: datetime
     valid_until: datetime | None
@@ -78,6 +80,7 @@ class Fact(_Model):
         return _html.fields(f"Fact {f.fact_id}", [
             ("entity", f.entity if f.entity is not None else f"?{f.mention}"),
             ("attribute", f.attribute), ("value", "[masked]" if f.masked else f.value),
+            ("negated", f.negated),
             ("valid from", f.valid_from), ("valid until", f.valid_until),
             ("recorded at", f.recorded_at), ("recorded until", f.recorded_until),
             ("state", f.state), ("asserted by", f.asserted_by), ("source", f.source),

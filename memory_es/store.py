@@ -98,13 +98,15 @@ class _Writes:
                     idempotency_key: str | None = None,
                     interpretation: dict[str, Any] | None = None,
                     importance: float = 0.5, agent: str | None = None,
-                    shared: bool = False) -> Receipt:
+                    shared: bool = False, negated: bool = False) -> Receipt:
         """Write a fact through the §5 control plane (new, reinforce, outrank or conflict).
 
         ``importance`` (0..1) feeds ranking and the long-term tier (SPEC §12.1).
         ``agent``: the writing agent; its fact is private to it unless ``shared`` and then
         fills the agent's own slot, never conflicting with other agents' or tenant-wide
-        facts (SPEC §12.7)."""
+        facts (SPEC §12.7). ``negated``: a denial, the slot does not hold ``value``; it
+        ends a positive fact of that value and stands beside those of other values
+        (:func:`memory_es.domain.control.slot_relation`)."""
         return self._submit(c.AssertFact(
             tenant=tenant, entity=entity, attribute=attribute, value=value,
             valid_from=optional_micros(valid_from, "valid_from"),
@@ -112,7 +114,7 @@ class _Writes:
             asserted_by=asserted_by or "user", confidence=confidence, volatility=volatility,
             classification=classification, derived_from=tuple(derived_from or ()),
             mention=mention, interpretation=interpretation, idempotency_key=idempotency_key,
-            importance=importance, agent=agent, shared=shared))
+            importance=importance, agent=agent, shared=shared, negated=negated))
 
     def supersede(self, tenant: str, entity: str, attribute: str, value: Any, *,
                   valid_from: datetime | None = None, valid_until: datetime | None = None,

@@ -48,6 +48,7 @@ VERSION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
     ("classification", pa.string(), "VARCHAR NOT NULL"),
     ("agent", pa.string(), "VARCHAR"),
     ("shared", pa.bool_(), "BOOLEAN NOT NULL"),
+    ("negated", pa.bool_(), "BOOLEAN NOT NULL"),
     ("chain_id", pa.string(), f"VARCHAR {IDS} NOT NULL"),
     ("masked", pa.bool_(), "BOOLEAN NOT NULL"),
     ("content_rev", pa.int64(), "INTEGER NOT NULL"),

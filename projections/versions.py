@@ -71,7 +71,8 @@ ROW_REWRITES: frozenset[type[DomainEvent]] = frozenset(
 
 CONTENT = ("tenant", "entity", "mention", "attribute", "value", "text", "supersedes",
            "derived_from", "source", "asserted_by", "volatility", "confidence", "importance",
-           "classification", "agent", "shared", "chain_id", "content_rev", "stream_id")
+           "classification", "agent", "shared", "negated", "chain_id", "content_rev",
+           "stream_id")
 """What a version takes from its fact's content (one tuple per content revision)."""
 _MENTION, _VALUE, _TEXT, _SOURCE, _CHAIN = (
     CONTENT.index(c) for c in ("mention", "value", "text", "source", "chain_id"))
@@ -150,8 +151,8 @@ def _content(c: dict[str, Any], stream_id: str) -> Content:
             list(c.get("derived_from") or ()), c.get("source"), c.get("asserted_by", "user"),
             c.get("volatility", "stable"), float(c.get("confidence", 1.0)),
             float(c.get("importance", 0.5)), c.get("classification", "internal"),
-            c.get("agent"), bool(c.get("shared", False)), c["chain_id"], int(c.get("rev", 0)),
-            stream_id)
+            c.get("agent"), bool(c.get("shared", False)), bool(c.get("negated", False)),
+            c["chain_id"], int(c.get("rev", 0)), stream_id)
 
 
 def _masked(content: Content) -> Content:

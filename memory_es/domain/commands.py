@@ -100,12 +100,17 @@ class AssertFact(Command):
     """The writing agent (None: tenant-wide). Its fact is private unless ``shared``: a
     private fact fills the agent's own slot (SPEC §12.7)."""
     shared: bool = False
+    negated: bool = False
+    """A denial: the slot does not hold ``value`` (see :func:`memory_es.domain.control.
+    slot_relation` for how it stands to the slot's other facts)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         check_tenant(self.tenant)
         check_agent(self.agent)
         check_shared(self.shared)
+        if not isinstance(self.negated, bool):
+            raise InvalidInput("negated must be a boolean")
         object.__setattr__(self, "importance", check_importance(self.importance))
         mention = check_text("mention", self.mention, 512)
         if self.entity is None and not mention:
@@ -149,7 +154,8 @@ class AssertFact(Command):
             source=self.source, asserted_by=self.asserted_by, confidence=self.confidence,
             volatility=self.volatility, classification=self.classification,
             derived_from=self.derived_from, interpretation=self.interpretation,
-            importance=self.importance, agent=self.agent, shared=self.shared)
+            importance=self.importance, agent=self.agent, shared=self.shared,
+            negated=self.negated)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -73,6 +73,8 @@ class NewFact:
     agent: str | None = None
     """The writing agent (None: tenant-wide); private unless ``shared`` (SPEC §12.7)."""
     shared: bool = False
+    negated: bool = False
+    """A denial: the slot does not hold ``value`` (:func:`slot_relation`)."""
 
     @property
     def owner(self) -> str | None:
@@ -106,6 +108,45 @@ def _overlapping(state: EntityState, nf: NewFact) -> list[FactState]:
     ]
 
 
+SAME, RIVAL, DENIED, APART = "same", "rival", "denied", "apart"
+
+
+def slot_relation(negated: bool, value: str, other: FactState) -> str:
+    """How a new fact (its polarity, its value's :func:`value_key`) stands to a fact of
+    the same slot whose valid time it overlaps: the one rule of denials (SPEC §3).
+
+    A fact is positive (the slot holds ``value``) or a denial (``negated``: the slot does
+    not hold ``value``). A denial shares its slot and drift chain with the positive facts
+    (so ``chain``, ``retract`` and a chain purge see it), but only these pairs interact:
+
+    - ``same``: same polarity, same value — the statement again (reinforced).
+    - ``rival``: two positive facts of different values — at most one value per valid
+      time; the §5 control plane decides (outrank and supersede, or conflict) unless the
+      attribute's cardinality is ``many``.
+    - ``denied``: opposite polarity, same value — a fact and its denial cannot both hold,
+      so the newer ends the older over its own valid period, whoever asserted either
+      (``lives in Oslo`` ends ``does not live in Oslo``, and the other way round).
+    - ``apart``: everything else — a denial and a positive fact of different values
+      (``does not live in Oslo`` and ``lives in Bergen``), or two denials: both stand, and
+      neither supersedes nor conflicts with the other by sharing the slot.
+
+    A conflicted new fact is not present belief, so it ends nothing (the denial stays)."""
+    alike = other.value_key() == value
+    if other.negated == negated:
+        return SAME if alike else (APART if negated else RIVAL)
+    return DENIED if alike else APART
+
+
+def _related(nf: NewFact, facts: list[FactState]) -> dict[str, list[FactState]]:
+    """``facts`` by their :func:`slot_relation` to ``nf`` (the new value's JSON made once)."""
+    out: dict[str, list[FactState]] = {SAME: [], RIVAL: [], DENIED: [], APART: []}
+    if facts:
+        wanted = value_key(nf.value)
+        for f in facts:
+            out[slot_relation(nf.negated, wanted, f)].append(f)
+    return out
+
+
 def _new_fact(
     state: EntityState, nf: NewFact, attr: AttributeDef, fact_id: str, new_chain: IdFactory,
     *, status: str, supersedes: tuple[str, ...] = (),
@@ -121,8 +162,9 @@ def _new_fact(
         "attribute": nf.attribute,
         "chain_id": chain_id,
         "value": nf.value,
+        "negated": nf.negated,
         "text": nf.text if nf.text is not None else default_text(nf.entity, nf.attribute,
-                                                                 nf.value),
+                                                                 nf.value, nf.negated),
         "source": nf.source,
         "asserted_by": nf.asserted_by,
         "volatility": nf.volatility or attr.volatility,
@@ -160,33 +202,29 @@ def decide_assert(
             tenant=nf.tenant, interpretation=nf.interpretation,
             changes=(_new_fact(state, nf, attr, fact_id, new_chain, status="active"),),
         )]
-    overlapping = _overlapping(state, nf)
-    same: list[FactState] = []
-    different: list[FactState] = []
-    if overlapping:  # JSON equality (same_value), the new value's JSON made once
-        wanted = value_key(nf.value)
-        for f in overlapping:
-            (same if f.value_key() == wanted else different).append(f)
-    if attr.cardinality == "many":
-        different = []
-    if same and not different:
+    related = _related(nf, _overlapping(state, nf))
+    same, denied = related[SAME], related[DENIED]
+    different = [] if attr.cardinality == "many" else related[RIVAL]
+    if same and not different and not denied:
         return [FactReinforced(
             tenant=nf.tenant,
             changes=tuple(_keep(f, state="reinforced", verified_at=now) for f in same),
         )]
-    if not different:
+    if not different and not denied:
         return [FactAsserted(
             tenant=nf.tenant, interpretation=nf.interpretation,
             changes=(_new_fact(state, nf, attr, fact_id, new_chain, status="active"),),
         )]
     rank = PRECEDENCE[nf.asserted_by]
     if all(rank > PRECEDENCE[f.content["asserted_by"]] for f in different):
-        trims = _trim(overlapping, nf.valid_from, nf.valid_until, fact_id)
+        ended = [*same, *different, *denied]
+        trims = _trim(ended, nf.valid_from, nf.valid_until, fact_id)
         new = _new_fact(state, nf, attr, fact_id, new_chain, status="active",
-                        supersedes=tuple(f.fact_id for f in overlapping))
+                        supersedes=tuple(f.fact_id for f in ended))
         return [FactAsserted(
             tenant=nf.tenant, interpretation=nf.interpretation, changes=(*trims, new),
-            reason=f"asserted_by={nf.asserted_by} outranks the current value",
+            reason=(f"asserted_by={nf.asserted_by} outranks the current value" if different
+                    else "contradicts a fact of the same value and opposite polarity"),
         )]
     conflict_id = new_conflict()
     new = _new_fact(state, nf, attr, fact_id, new_chain, status="conflicted")
@@ -205,10 +243,11 @@ def decide_supersede(
     """UPDATE ... FOR PORTION OF: overlapping facts keep only their portions outside."""
     if nf.entity is None:
         raise InvalidInput("an unresolved mention cannot supersede; resolve it first")
-    overlapping = _overlapping(state, nf)
-    trims = _trim(overlapping, nf.valid_from, nf.valid_until, fact_id)
+    related = _related(nf, _overlapping(state, nf))
+    ended = [*related[SAME], *related[RIVAL], *related[DENIED]]  # not those APART
+    trims = _trim(ended, nf.valid_from, nf.valid_until, fact_id)
     new = _new_fact(state, nf, attr, fact_id, new_chain, status="active",
-                    supersedes=tuple(f.fact_id for f in overlapping))
+                    supersedes=tuple(f.fact_id for f in ended))
     return [FactSuperseded(
         tenant=nf.tenant, changes=(*trims, new), reason=reason,
         period=(nf.valid_from, nf.valid_until), interpretation=nf.interpretation,
@@ -237,7 +276,7 @@ def decide_correct(
     content["rev"] = int(content.get("rev", 0)) + 1
     content["value"] = value
     content["text"] = text if text is not None else default_text(
-        content["entity"], content["attribute"], value)
+        content["entity"], content["attribute"], value, bool(content.get("negated", False)))
     return [FactCorrected(
         tenant=str(content["tenant"]), reason=reason,
         changes=(_keep(fact, content=FactContent(**content)),),
@@ -249,7 +288,8 @@ def decide_retract(
     reason: str | None, owner: str | None = None,
 ) -> list[DomainEvent]:
     """DELETE ... FOR PORTION OF: the period reads empty, the rest is untouched (in the
-    tenant's slot, or in agent ``owner``'s private one)."""
+    tenant's slot, or in agent ``owner``'s private one). Empty means of denials too: a
+    retraction says nothing is known of the slot then."""
     facts = [
         f for f in state.slot(attribute, owner)
         if any(overlaps(p, start, end) for p in f.portions)
@@ -344,8 +384,10 @@ def decide_resolve(state: EntityState, conflict_id: str, winner: str,
         # The winner takes the contradicted facts' place, not that of facts written since
         # (a later supersede keeps its period): at most one present value per valid time.
         won = list(new.portions)
+        wanted = new.value_key()
         for other in state.slot(new.attribute, new.owner):
-            if other.fact_id not in conflict.against and other.fact_id != new.fact_id:
+            if (other.fact_id not in conflict.against and other.fact_id != new.fact_id
+                    and slot_relation(new.negated, wanted, other) != APART):
                 for p in other.portions:
                     won = subtract(won, p.start, p.end)
         for fid in conflict.against:

@@ -70,6 +70,11 @@ class FactState:
         return str(self.content["attribute"])
 
     @property
+    def negated(self) -> bool:
+        """A denial (content written before denials existed has no flag: positive)."""
+        return bool(self.content.get("negated", False))
+
+    @property
     def chain_id(self) -> str:
         return str(self.content["chain_id"])
 

@@ -27,6 +27,9 @@ class FactContent(Frozen):
     attribute: str
     chain_id: str = Field(description="drift-chain (slot) id; also names the chain's sub-key")
     value: Any
+    negated: bool = Field(
+        default=False, description="a denial: the slot does not hold ``value`` (SPEC §3); "
+        "events written before denials existed load as positive facts")
     text: str
     source: str | None = None
     asserted_by: str = "user"

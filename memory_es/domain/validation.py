@@ -148,8 +148,10 @@ def check_text(name: str, value: str | None, limit: int = 8192) -> str | None:
     return value
 
 
-def default_text(entity: str | None, attribute: str, value: Any) -> str:
-    """The natural-language rendering used for recall when the caller gives none."""
+def default_text(entity: str | None, attribute: str, value: Any, negated: bool = False) -> str:
+    """The natural-language rendering used for recall when the caller gives none (a
+    denial reads as one: ``user:mia home city: not Oslo``)."""
     rendered = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
     subject = entity or "unresolved mention"
-    return f"{subject} {attribute.replace('.', ' ').replace('_', ' ')}: {rendered}"
+    polarity = "not " if negated else ""
+    return f"{subject} {attribute.replace('.', ' ').replace('_', ' ')}: {polarity}{rendered}"

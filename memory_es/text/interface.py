@@ -321,7 +321,7 @@ class TextInterface:
                   and self._retract_contradicted(tenant, entity, clause, plan)):
                 # "Mia does not live in Oslo" retracts home.city = Oslo and adds nothing;
                 # a denial that contradicts nothing ("Liam does not eat meat") is kept as
-                # what the user said, so no statement is lost
+                # what the user said, a negated fact of its slot: no statement is lost
                 continue
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now),
@@ -337,15 +337,14 @@ class TextInterface:
         """Release the current facts of ``entity`` that a cessation clause ends: same topic
         (attribute or domain) and a distinctive word in common (``quit her job at X`` ends
         ``works at X``; ``is not vegan anymore`` ends ``is vegan``)."""
-        positive = clause.attribute.removeprefix("not.")
-        domains = set(clause.domains) | {positive.split(".", 1)[0]}
+        domains = set(clause.domains) | {clause.attribute.split(".", 1)[0]}
         said = view_terms(clause.text) - entity_terms(entity)
         other_language = any(r.startswith("lang:") for r in clause.rules)
         for f in self._entity_facts(tenant, entity):
             v = view(f)
-            if f.entity != entity or f.attribute.startswith("not."):
+            if f.entity != entity or f.negated:
                 continue
-            same_topic = (f.attribute == positive or bool(v.domains & domains)
+            same_topic = (f.attribute == clause.attribute or bool(v.domains & domains)
                           or other_language)
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
             if other_language and isinstance(clause.value, str) and re.search(
@@ -360,12 +359,11 @@ class TextInterface:
         confidently, with the same value (``Mia does not live in Oslo`` ends ``home.city
         = Oslo``, never ``home.city = Bergen``, nor any fact that only shares a word).
         Returns whether anything was released."""
-        positive = clause.attribute.removeprefix("not.")
         said = str(clause.value).strip().casefold()
         retracted = False
         for f in self._entity_facts(tenant, entity):
-            if f.entity == entity and f.attribute == positive and isinstance(f.value, str) \
-                    and f.value.strip().casefold() == said:
+            if f.entity == entity and f.attribute == clause.attribute and not f.negated \
+                    and isinstance(f.value, str) and f.value.strip().casefold() == said:
                 plan.add(_decay(f.fact_id, tenant, f"contradicted: {clause.text}"))
                 retracted = True
         return retracted
@@ -424,18 +422,19 @@ class TextInterface:
         if attribute != clause.attribute:
             record["slot_from_context"] = attribute
         body = text if text is not None else clause.text
-        value = clause.value
+        value, negated = clause.value, clause.negated
         if entity is None:
             mention = (clause.mention or body)[:512]
             plan.add(lambda w: w.assert_fact(tenant, None, attribute, value, text=body,
                                              mention=mention, interpretation=record,
-                                             **options))
-        elif supersede:
+                                             negated=negated, **options))
+        elif supersede and not negated:
             plan.add(lambda w: w.supersede(tenant, entity, attribute, value, text=body,
                                            reason=reason, interpretation=record, **options))
-        else:
+        else:  # a denial never supersedes its slot: asserted, it ends its own value only
             plan.add(lambda w: w.assert_fact(tenant, entity, attribute, value, text=body,
-                                             interpretation=record, **options))
+                                             interpretation=record, negated=negated,
+                                             **options))
 
     # --- targeting --------------------------------------------------------------------------
 
@@ -579,8 +578,11 @@ class TextInterface:
                 self._write(plan, tenant, clause, entity, reading.source,
                             extra | {"revises": [m.fact.fact_id for m in matches]}, opts,
                             supersede=True, text=text, attribute=slot, reason=reason[:1024])
+                # what the supersession itself ends; a matched denial of another value
+                # stands beside it (slot_relation), so it is released below instead
                 closed |= {m.fact.fact_id for m in matches
-                           if m.fact.entity == entity and m.fact.attribute == slot}
+                           if not clause.negated and not m.fact.negated
+                           and m.fact.entity == entity and m.fact.attribute == slot}
             else:
                 supersede = (clause.op == "supersede" and clause.confident
                              and entity is not None)
@@ -827,7 +829,7 @@ def _forget_fact(tenant: str, fact_id: str, reason: str) -> Op:
 
 def _denies_a_value(clause: Clause) -> bool:
     """A confident reading of "X is not / does not ... <value>" on a known slot."""
-    return (clause.confident and clause.attribute.startswith("not.")
+    return (clause.confident and clause.negated
             and isinstance(clause.value, str) and bool(clause.value.strip()))
 
 

@@ -10,7 +10,9 @@ The default interpreter reads an agent's sentence the way a careful clerk would:
 3. **Subject -> entity** (:mod:`~memory_es.text.subjects`). ``Same client as Wang
    Fang …`` refers back: the interface resolves it to the entity mentioned last.
 4. **Predicate -> attribute** (:mod:`~memory_es.text.predicates`): a table of rules
-   tried in order; ``not.<attribute>`` under negation.
+   tried in order. A negated clause keeps the positive attribute and is flagged
+   ``negated``: the store writes it as a denial of that value (``home.city`` not
+   ``Oslo``), never as an attribute of its own.
 5. **Qualifiers** stay with the fact (:mod:`~memory_es.text.qualifiers`): negation,
    temporal phrases, change markers (``now``, ``switched to``), cessation (``sold the
    piano``) and reason adjuncts (``after …``, ``due to …``).
@@ -318,8 +320,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     words = [t.low for t in toks]
     temporal = tuple(dict.fromkeys(m.group().strip() for m in TEMPORAL.finditer(text)))
     attribute = pred.attribute
-    if negated and not attribute.startswith("not."):
-        attribute = attribute_path("not", *attribute.split("."))
+    if negated:
         rules.append("negation:kept-with-fact")
     ceased = cessation(words, text_low)
     purpose = ceased and has_purpose(text_low)

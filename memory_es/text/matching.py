@@ -345,8 +345,11 @@ def entity_terms(entity: str) -> frozenset[str]:
 
 
 def view(fact: Fact) -> FactView:
-    """Analyse one fact (cached by its text, attribute and entity)."""
+    """Analyse one fact (cached by its text, attribute and entity). A denial carries the
+    negation term even when its text does not say ``not``: targeting respects polarity."""
     terms, parts, domains, ids, proper = _analyse(fact.text, fact.attribute)
+    if fact.negated:
+        terms = terms | {NEGATION_TERM}
     return FactView(fact, terms, parts, domains, ids, proper, code_tokens(fact.text))
 
 

@@ -41,7 +41,8 @@ class TextWriter(Protocol):
                     asserted_by: str = "user", confidence: float = 1.0,
                     volatility: str | None = None, classification: str | None = None,
                     mention: str | None = None, idempotency_key: str | None = None,
-                    interpretation: dict[str, object] | None = None) -> Receipt: ...
+                    interpretation: dict[str, object] | None = None,
+                    negated: bool = False) -> Receipt: ...
 
     def supersede(self, tenant: str, entity: str, attribute: str, value: object, *,
                   valid_from: datetime | None = None, valid_until: datetime | None = None,

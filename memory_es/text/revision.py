@@ -23,8 +23,7 @@ def continuing_clause(content: list[Clause], matches: list[Match]) -> Clause:
 
     def score(c: Clause) -> float:
         s = 0.0
-        if c.attribute in attrs or c.attribute.removeprefix("not.") in {
-                a.removeprefix("not.") for a in attrs}:
+        if c.attribute in attrs:  # a denial has its positive slot: same slot, either way
             s += 3
         if set(c.alternatives) & attrs:
             s += 2
@@ -51,12 +50,10 @@ def revised_slot(clause: Clause, matches: list[Match], entity: str) -> str:
     if clause.alternatives and target in clause.alternatives:
         return target
     if clause.alternatives:
-        target_domain = target.removeprefix("not.").split(".", 1)[0]
+        target_domain = target.split(".", 1)[0]
         for alt in clause.alternatives:
             if alt.split(".", 1)[0] == target_domain:
                 return alt
-    if target.startswith("not.") and not clause.negated:
-        return target.removeprefix("not.")
     return target
 
 

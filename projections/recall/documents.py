@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import re
+
+_DENIES = re.compile(r"\b(?:not|no|never|none|neither|nor)\b|n['\u2019]t\b")
+"""Words that already make a text read as a denial."""
 
 
 def document(text: str | None, entity: str | None, mention: str | None,
-             attribute: str) -> str:
+             attribute: str, *, negated: bool = False) -> str:
     """The text a fact is indexed under: its text, plus its subject and attribute words
-    when the text does not already say them."""
+    when the text does not already say them. A denial (``negated``) whose text does not
+    read as one is prefixed with ``not``: recall must not serve it as the positive fact."""
     doc = text or ""
     low = doc.casefold()
+    if negated and not _DENIES.search(low):
+        doc, low = f"not {doc}" if doc else "not", f"not {low}"
     extra = []
     subject = entity or mention
     if subject and subject.casefold() not in low:

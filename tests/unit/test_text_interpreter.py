@@ -183,11 +183,20 @@ def test_ambiguous_motion_verbs_carry_alternatives() -> None:
     "The user no longer eats shellfish.",
 ])
 def test_negation_is_kept_with_the_fact(text: str) -> None:
-    """Every form of negation marks the clause and moves it to a ``not.`` slot."""
+    """Every form of negation marks the clause as a denial of its own slot: no attribute
+    of its own (``not.<slot>``), the flag instead."""
     c = only(text)
     assert c.negated
-    assert c.attribute.startswith("not.")
+    assert not c.attribute.startswith("not") and "not" not in c.attribute.split(".")
     assert c.interpretation()["negated"] is True
+
+
+def test_a_denial_keeps_the_positive_slot_and_value() -> None:
+    """``does not live in Oslo`` reads the slot and value ``lives in Oslo`` does, negated."""
+    denial, fact = only("Mia does not live in Oslo."), only("Mia lives in Oslo.")
+    assert (denial.attribute, denial.value, denial.negated) == ("home.city", "Oslo", True)
+    assert (fact.attribute, fact.value, fact.negated) == ("home.city", "Oslo", False)
+    assert "negation:kept-with-fact" in denial.rules
 
 
 def test_temporal_qualifiers_are_kept_with_the_fact() -> None:

@@ -95,16 +95,26 @@ def test_a_negation_retracts_the_fact_it_contradicts_and_nothing_else(
 def test_a_denial_retracts_what_it_contradicts_and_loses_no_statement(
         fresh_store: memory_es.MemoryStore) -> None:
     """A confident "X does not <slot> <value>" that contradicts a current fact retracts it
-    and writes nothing else (no ``not.<attribute>`` fact); one that contradicts nothing is
-    what the user said, and is kept: a negative habit or preference is a fact too."""
+    and writes nothing else; one that contradicts nothing is what the user said, and is
+    kept as a denial of its own slot (``home.city`` not ``Oslo``, flagged ``negated``,
+    never an attribute ``not.home.city``): a negative habit or preference is a fact too."""
     text = TextInterface(fresh_store)
     text.remember(T, "Mia lives in Oslo.")
     text.remember(T, "Mia works at Acme.")
     retracted = text.remember(T, "Mia does not live in Oslo.")
     assert [r.op for r in retracted] == ["decay"]
     now = fresh_store.current(T)
-    assert not [f for f in now if f.attribute.startswith("not.")]
+    assert not [f for f in now if f.negated or "not" in f.attribute.split(".")]
     assert [f.text for f in now] == ["Mia works at Acme"]
     kept = text.remember(T, "Liam does not eat meat.")
     assert len(kept) == 1 and kept[0].op == "assert_fact"
     assert any("Liam does not eat meat" in (f.text or "") for f in fresh_store.current(T))
+    denial = text.remember(T, "Mia does not live in Bergen.")
+    [stored] = [f for f in fresh_store.current(T) if f.fact_id == denial[0].fact_id]
+    assert (stored.attribute, stored.value, stored.negated) == ("home.city", "Bergen", True)
+    text.remember(T, "Mia lives in Oslo.")  # another value: the denial stands beside it
+    mia = {(f.attribute, f.value, f.negated) for f in fresh_store.current(T, stored.entity)}
+    assert {("home.city", "Bergen", True), ("home.city", "Oslo", False)} <= mia
+    text.remember(T, "Mia lives in Bergen now.")  # its own value: the denial ends
+    mia = {(f.attribute, f.value, f.negated) for f in fresh_store.current(T, stored.entity)}
+    assert ("home.city", "Bergen", True) not in mia and ("home.city", "Bergen", False) in mia
