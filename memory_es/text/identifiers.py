@@ -45,10 +45,14 @@ from memory_es.text.normalize import clean, strip_symbols
 
 IDENTIFIER_LABELS = data_words("identifier_labels.txt")
 """Nouns that say the token after them is an identifier (``account``, ``order``, ``VIN``)."""
+NUMBER_WORDS = ("number", "no", "nr", "id", "code", "hash")
+"""Words that may stand between a label and its identifier (``order no. 123``): read as
+part of the label, never as the identifier itself."""
 _LABEL_ALT = "|".join(sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True))
+_NUMBER_ALT = "|".join(w + r"\.?" for w in NUMBER_WORDS)
 _LABELLED = re.compile(
     rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b"
-    r"(?:\s+(?:number|no\.?|nr\.?|id|code|hash|#))?\s*[:#]?\s*"
+    rf"(?:\s+(?:{_NUMBER_ALT}|#))?\s*[:#]?\s*"
     r"(#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9](?-i:\s[A-Z0-9]{2,4}(?![\w\-]))?)",
     re.IGNORECASE)
 
