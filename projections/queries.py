@@ -197,6 +197,24 @@ def as_of_keys(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, ten
           AND classification IN ({", ".join("?" * len(classifications))})""", params)
 
 
+def as_of_closed(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, tenant: str,
+                 classifications: list[str], reader: AgentScope | None = None) -> pa.Table:
+    """The versions of :func:`as_of_keys` that are closed today (recorded over after
+    ``known_at``), with their words, a pattern's ``derived_from``, in fact-id order."""
+    params: list[Any] = []
+    where = _filters(tenant, None, None, params, reader)
+    params.extend(classifications)
+    return arrow(con, f"""
+        SELECT fact_id, entity, attribute, text, mention,
+               CASE WHEN attribute = '{PATTERN_ATTRIBUTE}' THEN derived_from END
+                   AS derived_from
+        FROM fact_versions
+        WHERE recorded_until IS NOT NULL AND {_as_of_where(valid_at, known_at)}
+          AND NOT masked {where}
+          AND classification IN ({", ".join("?" * len(classifications))})
+        ORDER BY fact_id, valid_from""", params)
+
+
 def as_of_facts(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, tenant: str,
                 fact_ids: list[str]) -> pa.Table:
     """The rows :func:`as_of` gives for these facts, without its tiers (as-of recall

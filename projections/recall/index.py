@@ -720,24 +720,16 @@ class RecallIndex:
         the keyword pool's cut at tied scores then never depends on DuckDB's row order."""
         self.catch_up()
         allowed = [c for c in CLASSIFICATIONS if CLASSIFICATION_RANK[c] <= max_rank]
-        keys = _scoped(queries.as_of_keys(self.con, valid_at, known_at, tenant, allowed,
-                                          reader), reader, single, include_consolidated)
-        if keys.num_rows == 0:
+        if reader is not None and reader.agent is not None:  # private facts shadow others
+            belief = self._belief_of_rows(tenant, valid_at, known_at, allowed, reader, single,
+                                          include_consolidated)
+        else:
+            belief = self._belief_of_mirror(tenant, valid_at, known_at, max_rank, allowed,
+                                            reader, include_consolidated)
+        if belief is None:
             return []
-        ids = keys.column("fact_id")
+        label, is_open, docs, fact_ids = belief
         size = len(self._tenant)
-        held = self._labels_of(ids)
-        is_open = keys.column("open").to_numpy(zero_copy_only=False)
-        label = np.where(is_open, held, -1)
-        docs: dict[int, str] = {}
-        for i, doc in self._documents(keys, np.flatnonzero(label < 0), is_open,
-                                      valid_at, known_at, tenant).items():
-            known = int(held[i])
-            if known >= 0 and int(self._digest[known]) == digest(doc):
-                label[i] = known  # closed since, but the same words: today's document
-            else:
-                docs[i] = doc
-        fact_ids = _FactIds(ids)
         fresh = np.asarray(sorted(docs, key=fact_ids.__getitem__), np.int64)
         reused = np.flatnonzero(label >= 0)
         main_mask = np.zeros(size, dtype=bool)
@@ -786,6 +778,84 @@ class RecallIndex:
                 dtype=np.int64),
             now_us=known_at, channels=channels, config=self.governance)
         return _hits(table, [int(i) for i in ranked.positions], ranked, explain)
+
+    def _belief_of_rows(self, tenant: str, valid_at: int, known_at: int, allowed: list[str],
+                        reader: AgentScope, single: Callable[[str], bool] | None,
+                        include_consolidated: bool) -> _Belief | None:
+        """The belief's rows from one DuckDB scan of every version it holds, open or
+        closed: for an agent, whose private facts shadow others slot by slot."""
+        keys = _scoped(queries.as_of_keys(self.con, valid_at, known_at, tenant, allowed,
+                                          reader), reader, single, include_consolidated)
+        if keys.num_rows == 0:
+            return None
+        ids = keys.column("fact_id")
+        held = self._labels_of(ids)
+        is_open = keys.column("open").to_numpy(zero_copy_only=False)
+        label = np.where(is_open, held, -1)
+        docs: dict[int, str] = {}
+        for i, doc in self._documents(keys, np.flatnonzero(label < 0), is_open,
+                                      valid_at, known_at, tenant).items():
+            known = int(held[i])
+            if known >= 0 and int(self._digest[known]) == digest(doc):
+                label[i] = known  # closed since, but the same words: today's document
+            else:
+                docs[i] = doc
+        return label, is_open, docs, _FactIds(ids)
+
+    def _belief_of_mirror(self, tenant: str, valid_at: int, known_at: int, max_rank: int,
+                          allowed: list[str], reader: AgentScope | None,
+                          include_consolidated: bool) -> _Belief | None:
+        """The belief's rows without reading what is still open from DuckDB.
+
+        A version open today was open at ``known_at`` if it was recorded by then, and the
+        mirror holds every open eligible unmasked version (its valid interval and row), so
+        those rows are today's labels, picked by numpy masks; DuckDB is scanned only for
+        the versions closed after ``known_at``, usually few. Rows: the open labels, then
+        the closed versions."""
+        size = len(self._tenant)
+        mask = np.zeros(size, dtype=bool)
+        slot_of = np.full(size, -1, np.int64)
+        code = self._tenant_code.get(tenant)
+        if code is not None:
+            labels, slots = self.versions.current(valid_at)
+            mask[labels] = True
+            slot_of[labels] = slots
+            mask &= (self._tenant == code) & (self._class <= max_rank)
+            if reader is not None:
+                self._visible(mask, reader, None)
+            held = np.flatnonzero(mask)
+            mask[held[self.versions.recorded_at(slot_of[held]) > known_at]] = False
+        closed = queries.as_of_closed(self.con, valid_at, known_at, tenant, allowed, reader)
+        ids = closed.column("fact_id").to_pylist()
+        if not include_consolidated:
+            members = {m for lab, ms in self._members.items() if lab < size and mask[lab]
+                       for m in ms}
+            members.update(m for ms in closed.column("derived_from").to_pylist()
+                           for m in (ms or ()))
+            for m in members:
+                lab = self._label_of.get(m)
+                if lab is not None:
+                    mask[lab] = False
+            kept = [i for i, f in enumerate(ids) if f not in members]
+            if len(kept) < len(ids):
+                closed = closed.take(pa.array(kept, pa.int64()))
+                ids = [ids[i] for i in kept]
+        opened = np.flatnonzero(mask)
+        if opened.size == 0 and not ids:
+            return None
+        words = closed.select(["text", "entity", "mention", "attribute"]).to_pydict()
+        label = np.concatenate([opened, np.full(len(ids), -1, np.int64)])
+        docs: dict[int, str] = {}
+        for j, fid in enumerate(ids):
+            doc = document(words["text"][j], words["entity"][j], words["mention"][j],
+                           words["attribute"][j])
+            known = self._label_of.get(fid)
+            if known is not None and int(self._digest[known]) == digest(doc):
+                label[opened.size + j] = known  # closed since, same words: today's document
+            else:
+                docs[opened.size + j] = doc
+        is_open = np.arange(label.size) < opened.size
+        return label, is_open, docs, _OpenThenClosed(opened, self._fact_of, ids)
 
     def _member_rows(self, fact_ids: list[str], labels: list[int], valid_at: int,
                      known_at: int, tenant: str) -> pa.Table:
@@ -914,6 +984,23 @@ def _add_scope(facts: dict[str, dict[str, Any]], table: pa.Table) -> None:
         entry["agent"], entry["shared"] = cols["agent"][i], cols["shared"][i]
     for i, members in zip(patterns, derived, strict=True):
         facts[cols["fact_id"][i]]["derived_from"] = tuple(members or ())
+
+
+class _OpenThenClosed:
+    """Fact ids of the rows :meth:`RecallIndex._belief_of_mirror` gives: today's labels
+    first, then the closed versions'."""
+
+    def __init__(self, opened: np.ndarray, fact_of: dict[int, str], closed: list[str]) -> None:
+        self._opened, self._fact_of, self._closed = opened, fact_of, closed
+
+    def __getitem__(self, row: int) -> str:
+        n = self._opened.size
+        return self._fact_of[int(self._opened[row])] if row < n else self._closed[row - n]
+
+
+_Belief = tuple[np.ndarray, np.ndarray, dict[int, str], "_FactIds | _OpenThenClosed"]
+"""As-of recall's rows: each row's label in today's index (-1: a fresh document), whether
+its version is open today, the fresh rows' documents, each row's fact id."""
 
 
 class _FactIds:

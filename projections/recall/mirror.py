@@ -229,6 +229,21 @@ class VersionMirror:
         slots = np.flatnonzero(ok)
         return labels[slots], slots
 
+    def recorded_at(self, slots: np.ndarray) -> np.ndarray:
+        """When each slot's version was recorded (µs), read from the held rows one table
+        at a time (as-of recall keeps the open versions recorded by its ``known_at``)."""
+        out = np.zeros(slots.size, np.int64)
+        if slots.size == 0:
+            return out
+        tables = self.table[slots]
+        order = np.argsort(tables, kind="stable")
+        tids, starts = np.unique(tables[order], return_index=True)
+        for tid, idx in zip(tids.tolist(), np.split(order, starts[1:]), strict=True):
+            column = self.tables[tid].column("recorded_at")
+            out[idx] = column.take(pa.array(self.row[slots[idx]])).cast(
+                pa.int64()).to_numpy(zero_copy_only=False)
+        return out
+
     def slot_at(self, label: int, at_us: int) -> int | None:
         """The slot of ``label``'s open version valid at ``at_us`` (None: none is)."""
         for slot in self.slots_of.get(label, ()):

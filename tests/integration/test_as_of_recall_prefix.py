@@ -13,7 +13,7 @@ import datetime as dt
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import memory_es
@@ -66,6 +66,8 @@ def said(hits: list[Hit]) -> Said:
 @settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(scripts)
+@example([("correct", "ada", "home.city", "Oslo", True),  # a checkpoint before any fact
+          ("assert", "ada", "home.city", "Oslo", False)])
 def test_as_of_recall_ranks_what_a_store_stopped_then_ranks(
         script: list[tuple[str, str, str, str, bool]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
