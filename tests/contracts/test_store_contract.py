@@ -365,3 +365,21 @@ def test_purge_shreds_on_every_backend(backend: Backend) -> None:
     assert backend.key_store_rows("SELECT count(*) FROM me_keys") != [(0,)]  # danae's
     # The log itself is untouched: the purged events are still there, as ciphertext.
     assert len(backend.event_states()) >= 4
+
+
+def test_count_is_what_current_reads(backend: Backend) -> None:
+    """``count(tenant)`` is the number of versions ``current(tenant)`` returns, per tenant,
+    and follows writes and forgets; with an agent it adds that agent's private facts."""
+    store = backend.open()
+    assert store.count("acme") == 0
+    store.assert_fact("acme", "user:alex", "home.city", "Oslo")
+    store.assert_fact("acme", "user:bea", "home.city", "Lima")
+    store.supersede("acme", "user:alex", "home.city", "Bergen")
+    store.assert_fact("globex", "user:alex", "home.city", "Kyiv")
+    store.assert_fact("acme", "user:alex", "pet.name", "Rex", agent="a")
+    assert store.count("acme") == len(store.current("acme")) == 2
+    assert store.count("globex") == 1
+    assert store.count("acme", agent="a") == len(store.current("acme", agent="a")) == 3
+    assert store.count("acme", agent="b") == 2
+    store.forget_entity("acme", "user:bea")
+    assert store.count("acme") == len(store.current("acme")) == 1
