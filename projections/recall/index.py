@@ -455,7 +455,7 @@ class RecallIndex:
         """Files this projection owns, as they exist now (for erasure scans): the
         manifest, the segment files it names and any leftover of a crash."""
         named = [self.path / persist.MANIFEST] + (
-            [self.path / n for n in self._manifest.files.values()] if self._manifest else [])
+            [self.path / n for n in self._manifest.names()] if self._manifest else [])
         return [p for p in named if p.exists()] + persist.leftovers(self.path, self._manifest)
 
     # erasure (memory_es.erasure.Erasable) -------------------------------------------------
@@ -490,14 +490,17 @@ class RecallIndex:
             pending.append(f"drop {self.versions.held_dead} rows of removed versions from the "
                            "row mirror")
         residues += [f"leftover {p.name}" for p in persist.leftovers(self.path, self._manifest)]
+        residues += [f"leftover {n} rows of {name} (not zeroed yet)"
+                     for name, n in persist.stray_rows(self._manifest).items()]
         result = CheckResult.verdict(residues, pending)
         files = [p.name for p in self.files()]
         return StoreCheck(
             name=self.name,
             method="look the facts up in the FAISS id maps, the keyword segments and the "
                    "in-memory rows; list the index's files as they exist now: every segment "
-                   "file that held a removed fact must have been rewritten since, and no "
-                   "file may be one the manifest does not name",
+                   "file that held a removed fact must have been rewritten since (its "
+                   "vector rows zeroed), no file may be one the manifest does not name, "
+                   "and no vector row the manifest holds no label in may be unzeroed",
             result=result,
             checked=[f"FAISS, {len(self.vectors.segments)} segments "
                      f"({self.vectors.ntotal} vectors)",
@@ -512,8 +515,9 @@ class RecallIndex:
             return [f"rewrite the {len(self._manifest.files)} recall segment files (the "
                     "index was rebuilt since they were written)"]
         named = self._manifest.files if self._manifest is not None else {}
-        return [f"rewrite {named[s]} (holds removed facts)" for s in sorted(self._removed_from)
-                if s in named]
+        rows = self._manifest.vectors if self._manifest is not None else {}
+        return [f"rewrite {named[s]} and zero the rows of {rows[s]} (hold removed facts)"
+                for s in sorted(self._removed_from) if s in named]
 
     # persistence --------------------------------------------------------------------------
 
@@ -531,11 +535,13 @@ class RecallIndex:
             self._manifest = persist.write(
                 self.path, persist.Entries(vectors=self.vectors, keywords=self.keywords,
                                            fact_of=self._fact_of, digests=self._digest),
-                segments, self._manifest, self.position, self._next_label, self.embedder)
+                segments, self._manifest, self.position, self._next_label, self.embedder,
+                reuse=not self._rewrite_all)
         except BaseException:
             # Interrupted: the disk holds the old manifest or the new one; follow it, so
-            # what it does not name counts as a leftover. Everything stays to be written.
-            self._manifest = persist.current_manifest(self.path, self.embedder)
+            # what it does not name counts as a leftover, and so do the rows it left in
+            # the vector files. Everything stays to be written.
+            self._manifest = persist.recover(self.path, self.embedder, self._manifest)
             raise
         self._dirty.clear()
         self._removed_from.clear()

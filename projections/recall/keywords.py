@@ -35,7 +35,6 @@ import math
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 
@@ -48,6 +47,12 @@ B = 0.75
 class KeywordIndex:
     """BM25 inverted index over integer labels; add, remove, score, compact, save.
 
+    Postings are kept *packed*: one array of labels and one of term frequencies for all
+    terms, grouped by term (term ``t``'s are ``[off[t], off[t+1])``), as a saved index
+    loads and as :meth:`compact` leaves them; postings added since are held per term
+    until the next compaction folds them in. So compacting and saving a segment are a
+    few numpy passes over its postings, not a Python loop over its terms.
+
     Args:
         arrays: a saved index (:meth:`to_arrays`) to start from; empty when ``None``.
     """
@@ -55,8 +60,14 @@ class KeywordIndex:
     def __init__(self, arrays: Mapping[str, np.ndarray] | None = None) -> None:
         self._term_ids: dict[str, int] = {}
         self._terms: list[str] = []
-        self._labels: list[Any] = []  # per term: array("q"), or a numpy view once loaded
-        self._tfs: list[Any] = []
+        """Each term id's term; ``""``: a hole left by a term that died."""
+        self._holes = 0
+        self._off = np.zeros(1, np.int64)
+        """Offsets of the packed terms' postings (terms past its end have none packed)."""
+        self._plab = np.zeros(0, np.int64)
+        self._ptf = np.zeros(0, np.float32)
+        self._extra: dict[int, tuple[array[int], array[float]]] = {}
+        """Per term, the postings added since the last packing."""
         self._doc_len = np.zeros(1024, dtype=np.float32)
         self._doc_terms = np.zeros(1024, dtype=np.int32)
         self._postings = 0
@@ -67,16 +78,18 @@ class KeywordIndex:
     def _restore(self, data: Mapping[str, np.ndarray]) -> None:
         n = int(data["kw_nterms"][0])
         terms = bytes(data["kw_terms"]).decode("utf-8").split("\x00") if n else []
-        ends = np.cumsum(data["kw_lengths"])
-        labels, tfs = data["kw_labels"], data["kw_tfs"]
-        self._term_ids = {term: i for i, term in enumerate(terms)}
+        lengths = data["kw_lengths"].astype(np.int64)
+        if len(terms) != lengths.size:
+            raise ValueError("saved keyword index: terms and lengths disagree")
+        self._term_ids = {term: i for i, term in enumerate(terms) if term}
         self._terms = terms
-        # read-only numpy views until a term gets a new posting (then an array copy)
-        self._labels = list(np.split(labels, ends[:-1])) if terms else []
-        self._tfs = list(np.split(tfs, ends[:-1])) if terms else []
+        self._holes = len(terms) - len(self._term_ids)
+        self._off = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        self._plab = data["kw_labels"].astype(np.int64)
+        self._ptf = data["kw_tfs"].astype(np.float32)
         self._doc_len = data["kw_doc_len"].astype(np.float32)
         self._doc_terms = data["kw_doc_terms"].astype(np.int32)
-        self._postings = int(labels.size)
+        self._postings = int(self._plab.size)
 
     # updates ------------------------------------------------------------------------------
 
@@ -102,14 +115,11 @@ class KeywordIndex:
                     tid = len(self._terms)
                     self._term_ids[term] = tid
                     self._terms.append(term)
-                    self._labels.append(array("q"))
-                    self._tfs.append(array("f"))
-                postings = self._labels[tid]
-                if not isinstance(postings, array):  # a loaded view: copy on first write
-                    postings = self._labels[tid] = array("q", postings.tobytes())
-                    self._tfs[tid] = array("f", self._tfs[tid].tobytes())
-                postings.append(label)
-                self._tfs[tid].append(float(tf))
+                added = self._extra.get(tid)
+                if added is None:
+                    added = self._extra[tid] = (array("q"), array("f"))
+                added[0].append(label)
+                added[1].append(float(tf))
             self._doc_len[label] = len(terms)
             self._doc_terms[label] = len(counts)
             self._postings += len(counts)
@@ -128,33 +138,48 @@ class KeywordIndex:
         return removed
 
     def compact(self) -> None:
-        """Drop dead postings and every term left without a live document (one numpy
-        pass over the postings; only the terms of removed documents are copied)."""
-        if self._dead == 0:
+        """Drop dead postings and every term left without a live document, and fold the
+        postings added since into the packed arrays: numpy passes over the postings, and
+        Python work only for the terms that died (their slots stay as empty holes until
+        they are half of the vocabulary, then it is renumbered)."""
+        if self._dead == 0 and not self._extra:
             return
-        live = self._doc_len > 0
-        if not self._terms:
-            self._dead = 0
-            return
-        lengths = np.fromiter((len(x) for x in self._labels), np.int64, len(self._labels))
-        ids = np.frombuffer(b"".join(self._labels), dtype=np.int64)  # one copy, in C
-        kept = np.add.reduceat(live[ids].astype(np.int64),
-                               np.concatenate([[0], np.cumsum(lengths)[:-1]]))
-        partial = set(np.flatnonzero((kept > 0) & (kept < lengths)).tolist())
-        survivors = np.flatnonzero(kept).tolist()
-        terms = [self._terms[i] for i in survivors]
-        term_ids = {term: j for j, term in enumerate(terms)}
-        labels: list[Any] = [self._labels[i] for i in survivors]
-        tfs: list[Any] = [self._tfs[i] for i in survivors]
-        for j, i in enumerate(survivors):
-            if i in partial:  # a term of a removed document: keep its live postings
-                ids_i = np.frombuffer(labels[j], dtype=np.int64)
-                keep = live[ids_i]
-                labels[j] = array("q", ids_i[keep].tobytes())
-                tfs[j] = array("f", np.frombuffer(tfs[j], dtype=np.float32)[keep].tobytes())
-        self._term_ids, self._terms, self._labels, self._tfs = term_ids, terms, labels, tfs
-        self._postings = sum(len(x) for x in labels)
+        tid, labels, tfs = self._all_postings()
+        keep = self._doc_len[labels] > 0
+        if not keep.all():
+            tid, labels, tfs = tid[keep], labels[keep], tfs[keep]
+        counts = np.bincount(tid, minlength=len(self._terms))
+        for i in np.flatnonzero(counts == 0).tolist():
+            if self._terms[i]:
+                del self._term_ids[self._terms[i]]
+                self._terms[i] = ""
+                self._holes += 1
+        if self._holes * 2 > len(self._terms):
+            alive = counts > 0
+            self._terms = [self._terms[i] for i in np.flatnonzero(alive).tolist()]
+            self._term_ids = {term: j for j, term in enumerate(self._terms)}
+            counts = counts[alive]
+            self._holes = 0
+        self._off = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        self._plab, self._ptf = labels, tfs
+        self._extra = {}
+        self._postings = int(labels.size)
         self._dead = 0
+
+    def _all_postings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(term id, label, tf)`` of every posting, grouped by term id."""
+        packed = np.repeat(np.arange(self._off.size - 1), np.diff(self._off))
+        if not self._extra:
+            return packed, self._plab, self._ptf
+        tids = list(self._extra)
+        sizes = np.fromiter((len(self._extra[t][0]) for t in tids), np.int64, len(tids))
+        tid = np.concatenate([packed, np.repeat(np.asarray(tids, np.int64), sizes)])
+        labels = np.concatenate([self._plab, np.frombuffer(
+            b"".join(self._extra[t][0] for t in tids), dtype=np.int64)])
+        tfs = np.concatenate([self._ptf, np.frombuffer(
+            b"".join(self._extra[t][1] for t in tids), dtype=np.float32)])
+        order = np.argsort(tid, kind="stable")  # a term's packed postings, then its new ones
+        return tid[order], labels[order], tfs[order]
 
     # reads --------------------------------------------------------------------------------
 
@@ -163,7 +188,7 @@ class KeywordIndex:
 
     def terms(self) -> list[str]:
         """Every term with a posting (live or, before :meth:`compact`, dead)."""
-        return list(self._terms)
+        return [term for term in self._terms if term]
 
     def has(self, label: int) -> bool:
         """Whether the label is indexed (and not removed)."""
@@ -182,8 +207,16 @@ class KeywordIndex:
         tid = self._term_ids.get(term)
         if tid is None:
             return None
-        return (np.frombuffer(self._labels[tid], dtype=np.int64),
-                np.frombuffer(self._tfs[tid], dtype=np.float32))
+        if tid + 1 < self._off.size:
+            first, end = int(self._off[tid]), int(self._off[tid + 1])
+            labels, tfs = self._plab[first:end], self._ptf[first:end]
+        else:
+            labels, tfs = self._plab[:0], self._ptf[:0]
+        added = self._extra.get(tid)
+        if added is None:
+            return labels, tfs
+        return (np.concatenate([labels, np.asarray(added[0], dtype=np.int64)]),
+                np.concatenate([tfs, np.asarray(added[1], dtype=np.float32)]))
 
     def live(self, candidates: np.ndarray) -> np.ndarray:
         """The candidates (a boolean mask over labels) this index holds, as a mask over
@@ -211,17 +244,18 @@ class KeywordIndex:
     # persistence --------------------------------------------------------------------------
 
     def to_arrays(self) -> dict[str, np.ndarray]:
-        """Compact, then export as plain arrays (no pickle) for the owner's file."""
+        """Compact, then export as plain arrays (no pickle) for the owner's file, each in
+        the narrowest type that holds it exactly (labels and lengths as int32, term
+        frequencies -- counts -- as uint16), so a purge writes fewer bytes. A hole of the
+        vocabulary is exported as an empty term without postings."""
         self.compact()
         blob = "\x00".join(self._terms).encode("utf-8")
-        lengths = np.fromiter((len(x) for x in self._labels), dtype=np.int64,
-                              count=len(self._labels))
         return {
-            "kw_terms": np.frombuffer(blob, dtype=np.uint8).copy(),
+            "kw_terms": np.frombuffer(blob, dtype=np.uint8),
             "kw_nterms": np.array([len(self._terms)], dtype=np.int64),
-            "kw_lengths": lengths,
-            "kw_labels": np.frombuffer(b"".join(self._labels), dtype=np.int64).copy(),
-            "kw_tfs": np.frombuffer(b"".join(self._tfs), dtype=np.float32).copy(),
+            "kw_lengths": _narrow(np.diff(self._off), np.int32),
+            "kw_labels": _narrow(self._plab, np.int32),
+            "kw_tfs": _narrow(self._ptf, np.uint16),
             "kw_doc_len": self._doc_len.copy(),
             "kw_doc_terms": self._doc_terms.copy(),
         }
@@ -230,6 +264,12 @@ class KeywordIndex:
     def from_arrays(cls, data: Mapping[str, np.ndarray]) -> KeywordIndex:
         """The index :meth:`to_arrays` exported."""
         return cls(data)
+
+
+def _narrow(values: np.ndarray, dtype: type[np.generic]) -> np.ndarray:
+    """``values`` as ``dtype`` if that keeps every value exactly, else unchanged."""
+    narrow = values.astype(dtype)
+    return narrow if np.array_equal(narrow, values) else values
 
 
 class KeywordSegments:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import memory_es
@@ -54,6 +55,12 @@ def named_files(store: memory_es.MemoryStore) -> dict[int, str]:
     return manifest.files
 
 
+def all_named(store: memory_es.MemoryStore) -> set[str]:
+    """The manifest and every file it names (small files and vector files)."""
+    index = store.runtime.recall
+    return {persist.MANIFEST, *persist.read_manifest(index.path, index.embedder).names()}
+
+
 def segment_of(store: memory_es.MemoryStore, i: int) -> int:
     """The one segment whose file holds entity ``i``'s marker."""
     files = named_files(store)
@@ -81,8 +88,7 @@ def test_purge_rewrites_only_the_segments_that_held_the_entity(
     raw = recall_bytes(store)
     assert MARK.format(2).encode() not in raw
     assert all(MARK.format(i).encode() in raw for i in (0, 1, 3, 4, 5))
-    assert {p.name for p in store.runtime.recall.path.iterdir()} == {
-        persist.MANIFEST, *after.values()}
+    assert {p.name for p in store.runtime.recall.path.iterdir()} == all_named(store)
 
 
 def test_deferred_purge_is_pending_for_exactly_the_segment_that_holds_it(
@@ -107,11 +113,42 @@ def test_deferred_purge_is_pending_for_exactly_the_segment_that_holds_it(
     assert not (store.runtime.recall.path / held).exists()
 
 
+def entity_vectors(store: memory_es.MemoryStore, i: int) -> list[bytes]:
+    """The float32 bytes of entity ``i``'s indexed vectors, as the vector files hold them."""
+    index = store.runtime.recall
+    facts = [f.fact_id for f in store.current(T, f"user:e{i}")]
+    labels = np.array([lab for f in facts if (lab := index.label(f)) is not None], np.int64)
+    assert labels.size == 2
+    return [row.astype("<f4").tobytes() for row in index.vectors.reconstruct(labels)]
+
+
+@pytest.mark.parametrize("compact", ["now", "deferred"])
+def test_no_byte_of_a_purged_vector_stays_in_the_recall_folder(
+        store_factory: StoreFactory, clock: FakeClock, compact: str) -> None:
+    """The purged entity's vectors (their exact float32 bytes) are in the recall folder
+    before the purge and nowhere in it once the purge is compacted (at once, or by
+    store.compact() after a deferred purge); the other entities' vectors stay."""
+    store = store_factory()
+    fill(store, clock)
+    purged, kept = entity_vectors(store, 2), entity_vectors(store, 3)
+    assert all(v in recall_bytes(store) for v in purged + kept)
+    receipt = store.purge(T, "user:e2", compact=compact)
+    if compact == "deferred":
+        assert all(v in recall_bytes(store) for v in purged)  # pending, and reported so
+        assert recall_check(receipt.report).result == "pending"
+        store.compact()
+    raw = recall_bytes(store)
+    assert not any(v in raw for v in purged)
+    assert all(v in raw for v in kept)
+    assert recall_check(store.verify_erasure(receipt)).result == "clean"
+
+
 class Crash(Exception):
     """A simulated kill at one step of the index's write."""
 
 
-STEPS = ("write seg-", "sync folder", "write manifest", "replace manifest", "delete superseded")
+STEPS = ("write seg-", "sync folder", "write manifest", "replace manifest", "scrub vec-",
+         "delete superseded")
 
 
 @pytest.mark.parametrize("step", STEPS)
@@ -124,6 +161,7 @@ def test_a_crash_mid_write_is_reported_and_cleaned_up_on_reopen(
     holds the manifest and the files it names, none with the marker."""
     store = store_factory()
     fill(store, clock)
+    purged = entity_vectors(store, 2)
     receipt = store.purge(T, "user:e2", compact="deferred")
 
     def crash(name: str) -> None:
@@ -140,15 +178,14 @@ def test_a_crash_mid_write_is_reported_and_cleaned_up_on_reopen(
     assert check.result != "clean", check
     on_disk = {p.name for p in index.path.iterdir()}
     assert {Path(c).name for c in check.checked if c.startswith(str(index.path))} == on_disk
-    if step in ("replace manifest", "delete superseded"):
+    if step in ("replace manifest", "scrub vec-", "delete superseded"):
         assert any(r.startswith("leftover seg-") for r in check.residues), check
     store.close()
     again = store_factory(store_path)
-    manifest = named_files(again)
-    assert {p.name for p in again.runtime.recall.path.iterdir()} == {
-        persist.MANIFEST, *manifest.values()}
+    assert {p.name for p in again.runtime.recall.path.iterdir()} == all_named(again)
     assert MARK.format(2).encode() not in recall_bytes(again)
     assert MARK.format(3).encode() in recall_bytes(again)
+    assert not any(v in recall_bytes(again) for v in purged)
     assert recall_check(again.verify_erasure(receipt)).result == "clean"
 
 

@@ -97,11 +97,11 @@ class Segmented:
             self.digests[label] = 0
         self.dirty |= {label // SIZE for label in labels}
 
-    def save(self) -> None:
+    def save(self, reuse: bool = True) -> None:
         entries = persist.Entries(self.vectors, self.keywords, self.fact_of, self.digests)
         self.manifest = persist.write(self.folder, entries, self.dirty, self.manifest,
                                       position=self.next_label, next_label=self.next_label,
-                                      embedder=EMBEDDER)
+                                      embedder=EMBEDDER, reuse=reuse)
         self.dirty.clear()
 
     def load(self) -> None:
@@ -160,7 +160,7 @@ def test_segmented_index_answers_like_a_flat_one(tmp_path_factory: pytest.TempPa
                 impl.save()
                 saved = dict(ref.docs)
                 on_disk = {f.name for f in folder.iterdir()}
-                assert on_disk == {persist.MANIFEST, *impl.manifest.files.values()}  # type: ignore[union-attr]
+                assert on_disk == {persist.MANIFEST, *impl.manifest.names()}  # type: ignore[union-attr]
                 assert set(impl.manifest.files) == {lab // SIZE for lab in ref.docs}  # type: ignore[union-attr]
             elif op == "load" and saved is not None:
                 impl.load()
@@ -170,7 +170,7 @@ def test_segmented_index_answers_like_a_flat_one(tmp_path_factory: pytest.TempPa
 
 def check_answers(ref: Reference, impl: Segmented, rng: np.random.Generator) -> None:
     assert sorted(impl.vectors.ids().tolist()) == sorted(ref.docs)
-    assert set(impl.fact_of) == set(ref.docs)
+    assert impl.fact_of == {label: f"f{label}" for label in ref.docs}
     size = impl.next_label + 1
     live = np.zeros(size, dtype=bool)
     live[list(ref.docs)] = True
@@ -222,13 +222,15 @@ def steps(folder: Path) -> list[str]:
 
 
 def test_a_write_has_the_expected_steps(tmp_path: Path) -> None:
-    """Writing one emptied segment and one new one: the new segment file, the folder
-    sync, the manifest's temp file, its replace, and the deletion of superseded files."""
-    assert steps(tmp_path) == ["write seg-000003-00000002.npz", "sync folder",
-                               "write manifest", "replace manifest", "delete superseded"]
+    """Writing one emptied segment and one new one: the new segment's vector file and
+    small file, the folder sync, the manifest's temp file, its replace, and the deletion
+    of superseded files."""
+    assert steps(tmp_path) == ["write vec-000003-00000002.f32", "write seg-000003-00000002.npz",
+                               "sync folder", "write manifest", "replace manifest",
+                               "delete superseded"]
 
 
-@pytest.mark.parametrize("at", range(5))
+@pytest.mark.parametrize("at", range(6))
 def test_a_crash_at_any_step_leaves_the_old_or_the_new_state(tmp_path: Path, at: int) -> None:
     """Killed at any step of a write, the folder reads back as exactly the old state or
     exactly the new one; the crash's side files are leftovers until the next open
@@ -249,7 +251,7 @@ def test_a_crash_at_any_step_leaves_the_old_or_the_new_state(tmp_path: Path, at:
         assert held == (after if names[at] == "delete superseded" else before)
         assert sorted(entries.vectors.ids().tolist()) == sorted(held)
         found = persist.leftovers(folder, manifest)
-        named = {persist.MANIFEST, *manifest.files.values()}
+        named = {persist.MANIFEST, *manifest.names()}
         assert {p.name for p in found} == {f.name for f in folder.iterdir()} - named
         if names[at] in ("replace manifest", "delete superseded"):
             assert found  # the new segment file, or the superseded one
@@ -259,8 +261,9 @@ def test_a_crash_at_any_step_leaves_the_old_or_the_new_state(tmp_path: Path, at:
 
 
 def test_a_segment_that_disagrees_with_the_manifest_is_not_trusted(tmp_path: Path) -> None:
-    """A segment file of another size, missing, or from another embedder makes the whole
-    index unusable (rebuilt from DuckDB), never partly loaded."""
+    """A segment file of another size, missing, or from another embedder, or a vector
+    file shorter than its row count, makes the whole index unusable (rebuilt from
+    DuckDB), never partly loaded."""
     with small_segments():
         impl, _, _ = states(tmp_path)
         impl.save()
@@ -273,6 +276,14 @@ def test_a_segment_that_disagrees_with_the_manifest_is_not_trusted(tmp_path: Pat
             persist.read(tmp_path, EMBEDDER)
         victim.unlink()
         with pytest.raises(persist.UnusableFile, match="missing"):
+            persist.read(tmp_path, EMBEDDER)
+        impl.manifest = None
+        impl.dirty |= {lab // SIZE for lab in impl.fact_of}
+        impl.save()
+        whole, _ = persist.read(tmp_path, EMBEDDER)
+        rows = tmp_path / whole.vectors[1]
+        rows.write_bytes(rows.read_bytes()[:-DIM * 4])  # one row short of its row count
+        with pytest.raises(persist.UnusableFile, match="another size"):
             persist.read(tmp_path, EMBEDDER)
     with pytest.raises(persist.UnusableFile, match="segment size"):
         persist.read(tmp_path, EMBEDDER)  # written with 3 labels per segment, read with more
@@ -349,3 +360,130 @@ def test_compaction_in_the_middle_of_a_placement_keeps_the_table_being_placed() 
                    strict=True))
     assert got[5000] == "new0" and got[6000] == "new1" and got[6298] == "new299"
     assert all(got[lab] == f"old{lab}" for lab in range(900, 1000))
+
+
+# vectors in place --------------------------------------------------------------------------
+
+
+def folder_bytes(folder: Path) -> bytes:
+    """Every byte of every file in the folder, named by the manifest or not."""
+    return b"".join(p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file())
+
+
+def in_place_states(folder: Path) -> tuple[Segmented, dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """A saved index over labels 0..7 (segments 0..2, the last one open), then in memory:
+    label 4 removed (segment 1 keeps 3 and 5) and label 8 added (segment 2):
+    ``(index, vectors before, vectors after)`` by label."""
+    rng = np.random.default_rng(3)
+    impl = Segmented(folder)
+    vecs = rng.normal(size=(9, DIM)).astype(np.float32)
+    impl.add(vecs[:8], [f"alpha w{i}" for i in range(8)])
+    impl.save()
+    before = {lab: vecs[lab] for lab in range(8)}
+    impl.remove([4])
+    impl.add(vecs[8:], ["zed late"])
+    after = {lab: vecs[lab] for lab in range(9) if lab != 4}
+    return impl, before, after
+
+
+def in_place_steps(folder: Path) -> list[str]:
+    seen: list[str] = []
+    with small_segments(), mock.patch.object(persist, "before_step", seen.append):
+        impl, _, _ = in_place_states(folder)
+        seen.clear()
+        impl.save()
+    return seen
+
+
+def test_a_purge_overwrites_its_rows_in_place() -> None:
+    """Removing one label of a sealed segment and adding one to the open segment writes
+    the new row into the open segment's vector file, rewrites both small files, commits,
+    and only then zeroes the removed row in place: no vector file is rewritten."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        assert in_place_steps(Path(tmp)) == [
+            "write seg-000001-00000002.npz", "write rows vec-000002-00000001.f32",
+            "write seg-000002-00000002.npz", "sync folder", "write manifest",
+            "replace manifest", "scrub vec-000001-00000001.f32", "delete superseded"]
+
+
+def test_no_byte_of_a_removed_vector_stays_in_the_folder(tmp_path: Path) -> None:
+    """After a write, the float32 bytes of a removed vector are nowhere in the index's
+    folder (the row is zeroed in place), while the kept vectors' bytes are."""
+    with small_segments():
+        impl, before, after = in_place_states(tmp_path)
+        assert before[4].tobytes() in folder_bytes(tmp_path)
+        impl.save()
+        raw = folder_bytes(tmp_path)
+        assert before[4].tobytes() not in raw
+        assert all(v.tobytes() in raw for v in after.values())
+        vector_file = tmp_path / impl.manifest.vectors[1]  # type: ignore[union-attr]
+        assert vector_file.stat().st_size == 3 * DIM * 4  # changed in place, same size
+        manifest, entries = persist.read(tmp_path, EMBEDDER)
+        assert persist.stray_rows(manifest) == {}
+        assert sorted(entries.fact_of) == sorted(after)
+
+
+@pytest.mark.parametrize("at", range(8))
+def test_a_crash_at_any_in_place_step_reopens_consistently(tmp_path: Path, at: int) -> None:
+    """Killed at any step of an in-place write, the folder reads back as exactly the old
+    state or the new one, every held label with its own vector; rows the manifest does
+    not hold that a crash left with bytes are reported (stray rows) until the next open
+    zeroes them, and then no removed or uncommitted vector's bytes are in the folder."""
+    names = in_place_steps(tmp_path / "probe")
+    folder = tmp_path / "index"
+
+    def crash(step: str) -> None:
+        if step == names[at]:
+            raise Crash(step)
+
+    with small_segments():
+        impl, before, after = in_place_states(folder)
+        old_manifest = impl.manifest
+        with mock.patch.object(persist, "before_step", crash), pytest.raises(Crash):
+            impl.save()
+        in_process = persist.recover(folder, EMBEDDER, old_manifest)
+        manifest, entries = persist.read(folder, EMBEDDER)
+        committed = at > names.index("replace manifest")
+        want = after if committed else before
+        assert sorted(entries.fact_of) == sorted(want)
+        for label, vector in want.items():
+            np.testing.assert_array_equal(entries.vectors.reconstruct(np.array([label]))[0],
+                                          vector)
+        assert persist.stray_rows(in_process) == persist.stray_rows(manifest)
+        if committed and names[at].startswith("scrub"):
+            assert persist.stray_rows(manifest) == {manifest.vectors[1]: 1}  # label 4's row
+        persist.remove_leftovers(folder, manifest)
+        assert persist.stray_rows(manifest) == {}
+        assert {f.name for f in folder.iterdir()} == {persist.MANIFEST, *manifest.names()}
+        raw = folder_bytes(folder)
+        gone = {**before, **after}.keys() - want.keys()
+        assert all({**before, **after}[lab].tobytes() not in raw for lab in gone)
+        assert all(v.tobytes() in raw for v in want.values())
+        again, _ = persist.read(folder, EMBEDDER)
+        assert persist.stray_rows(again) == {}
+
+
+def test_a_rebuilt_index_writes_its_vectors_to_new_files(tmp_path: Path) -> None:
+    """After a rebuild hands labels out again from 0, a write with ``reuse=False`` puts
+    every segment's vectors in a new file and deletes the old ones: each label reads
+    back its new vector, and no byte of the old vectors stays in the folder."""
+    rng = np.random.default_rng(4)
+    with small_segments():
+        first = Segmented(tmp_path)
+        old = rng.normal(size=(6, DIM)).astype(np.float32)
+        first.add(old, [f"alpha w{i}" for i in range(6)])
+        first.save()
+        assert first.manifest is not None
+        rebuilt = Segmented(tmp_path)
+        rebuilt.manifest = first.manifest
+        new = rng.normal(size=(5, DIM)).astype(np.float32)
+        rebuilt.add(new, [f"bravo w{i}" for i in range(5)])
+        rebuilt.dirty |= set(first.manifest.files)  # what a rebuilt index rewrites
+        rebuilt.save(reuse=False)
+        _, entries = persist.read(tmp_path, EMBEDDER)
+        np.testing.assert_array_equal(entries.vectors.reconstruct(np.arange(5)), new)
+        raw = folder_bytes(tmp_path)
+        assert not any(v.tobytes() in raw for v in old)
+        assert not set(first.manifest.vectors.values()) & {f.name for f in tmp_path.iterdir()}
