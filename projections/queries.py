@@ -191,7 +191,7 @@ def as_of_keys(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, ten
                CASE WHEN attribute = '{PATTERN_ATTRIBUTE}' THEN derived_from END
                    AS derived_from,
                CASE WHEN {closed} THEN text END AS text,
-               CASE WHEN {closed} THEN mention END AS mention
+               CASE WHEN {closed} THEN mention END AS mention, negated
         FROM fact_versions
         WHERE {_as_of_where(valid_at, known_at)} AND NOT masked {where}
           AND classification IN ({", ".join("?" * len(classifications))})""", params)
@@ -205,7 +205,7 @@ def as_of_closed(con: duckdb.DuckDBPyConnection, valid_at: int, known_at: int, t
     where = _filters(tenant, None, None, params, reader)
     params.extend(classifications)
     return arrow(con, f"""
-        SELECT fact_id, entity, attribute, text, mention,
+        SELECT fact_id, entity, attribute, text, mention, negated,
                CASE WHEN attribute = '{PATTERN_ATTRIBUTE}' THEN derived_from END
                    AS derived_from
         FROM fact_versions

@@ -279,7 +279,8 @@ class RecallIndex:
                 if label is not None:
                     removals.append(label)
                 continue
-            doc = document(fact["text"], fact["entity"], fact["mention"], fact["attribute"])
+            doc = document(fact["text"], fact["entity"], fact["mention"], fact["attribute"],
+                           negated=bool(fact["negated"]))
             doc_digest = digest(doc)
             if label is not None and int(self._digest[label]) == doc_digest:
                 kept.append((label, fact, doc_digest))
@@ -446,6 +447,11 @@ class RecallIndex:
     def fact_of(self, label: int) -> str:
         """The fact indexed under ``label``."""
         return self._fact_of[label]
+
+    def digest_of(self, fact_id: str) -> int | None:
+        """The digest of the document the fact is indexed under (None: not indexed)."""
+        label = self._label_of.get(fact_id)
+        return None if label is None else int(self._digest[label])
 
     def fact_ids(self) -> set[str]:
         """Every indexed fact."""
@@ -849,12 +855,12 @@ class RecallIndex:
         opened = np.flatnonzero(mask)
         if opened.size == 0 and not ids:
             return None
-        words = closed.select(["text", "entity", "mention", "attribute"]).to_pydict()
+        words = closed.select(["text", "entity", "mention", "attribute", "negated"]).to_pydict()
         label = np.concatenate([opened, np.full(len(ids), -1, np.int64)])
         docs: dict[int, str] = {}
         for j, fid in enumerate(ids):
             doc = document(words["text"][j], words["entity"][j], words["mention"][j],
-                           words["attribute"][j])
+                           words["attribute"][j], negated=bool(words["negated"][j]))
             known = self._label_of.get(fid)
             if known is not None and int(self._digest[known]) == digest(doc):
                 label[opened.size + j] = known  # closed since, same words: today's document
@@ -912,7 +918,7 @@ class RecallIndex:
         if rows.size == 0:
             return {}
         part = keys.take(pa.array(rows)).select(
-            ["fact_id", "text", "entity", "mention", "attribute"]).to_pydict()
+            ["fact_id", "text", "entity", "mention", "attribute", "negated"]).to_pydict()
         want = [f for f, i in zip(part["fact_id"], rows.tolist(), strict=True) if is_open[i]]
         if want:
             read = queries.as_of_facts(self.con, valid_at, known_at, tenant, want).select(
@@ -923,7 +929,8 @@ class RecallIndex:
                 if fid in words:
                     part["text"][j], part["mention"][j] = words[fid]
         return {i: document(part["text"][j], part["entity"][j], part["mention"][j],
-                            part["attribute"][j]) for j, i in enumerate(rows.tolist())}
+                            part["attribute"][j], negated=bool(part["negated"][j]))
+                for j, i in enumerate(rows.tolist())}
 
     def _similarities(self, rows: np.ndarray, label: np.ndarray, fresh: np.ndarray,
                       fresh_vectors: np.ndarray, qv: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ CHUNK_ROWS = 4_096
 A purge copies each chunk that held a purged row, so this bounds that copy (one chunk
 of 16,384 rows took 2-7 ms on the development machine after a reopen)."""
 
-_META_COLUMNS = ["fact_id", "tenant", "entity", "mention", "attribute", "text",
+_META_COLUMNS = ["fact_id", "tenant", "entity", "mention", "attribute", "text", "negated",
                  "classification", "confidence", "importance", "asserted_by", "volatility",
                  "state",
                  "_vf", "_vu", "_ra", "_va"]

@@ -14,7 +14,7 @@ from memory_es.domain.entity import EntityState
 from memory_es.domain.events import FactAsserted, FactContent
 from memory_es.text import TextInterface
 from memory_es.text.matching import NEGATION_TERM, view
-from projections.recall.documents import document
+from projections.recall.documents import digest, document
 from projections.versions import CONTENT, _content
 
 T = "acme"
@@ -89,3 +89,18 @@ def test_revising_a_value_with_a_denial_writes_the_denial(
     text.revise(T, "Mia's city", "Mia does not live in Bergen.")
     assert {(f.attribute, f.value, f.negated) for f in fresh_store.current(T)} == {
         ("home.city", "Bergen", True)}
+
+
+
+def test_the_recall_index_holds_a_denial_under_its_denying_document(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """A denial whose own text reads positively is indexed under its document, which says
+    ``not`` (what a sentence embedder reads; the default embedder and BM25 skip ``not``)."""
+    store = fresh_store
+    fid = store.assert_fact("t", "person:mia", "home.city", "Oslo", negated=True,
+                            text="Mia lives in Oslo").fact_id
+    assert fid is not None
+    store.recall("t", "Mia", k=1)  # the index follows the log
+    denying = document("Mia lives in Oslo", "person:mia", None, "home.city", negated=True)
+    assert denying.startswith("not ")
+    assert store.runtime.recall.digest_of(fid) == digest(denying)
