@@ -836,7 +836,7 @@ class RecallIndex:
             if reader is not None:
                 self._visible(mask, reader, None)
             held = np.flatnonzero(mask)
-            mask[held[self.versions.recorded_at(slot_of[held]) > known_at]] = False
+            mask[held[self.versions.recorded_after(slot_of[held], known_at)]] = False
         closed = queries.as_of_closed(self.con, valid_at, known_at, tenant, allowed, reader)
         ids = closed.column("fact_id").to_pylist()
         if not include_consolidated:

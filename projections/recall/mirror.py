@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from projections.schema import PUBLIC_COLUMNS
 
@@ -81,6 +82,7 @@ class VersionMirror:
         self.dead_rows: dict[int, int] = {}
         """Per held table, rows of dropped versions it still holds (:meth:`purge_rows`)."""
         self._chunks: dict[int, int] = {}  # first table id of an added table -> its chunks
+        self._latest: dict[int, int] = {}  # held table -> the latest recorded_at it holds
         self._next_table = 0
 
     def add_table(self, table: pa.Table) -> int:
@@ -233,20 +235,33 @@ class VersionMirror:
         slots = np.flatnonzero(ok)
         return labels[slots], slots
 
-    def recorded_at(self, slots: np.ndarray) -> np.ndarray:
-        """When each slot's version was recorded (µs), read from the held rows one table
-        at a time (as-of recall keeps the open versions recorded by its ``known_at``)."""
-        out = np.zeros(slots.size, np.int64)
+    def recorded_after(self, slots: np.ndarray, at_us: int) -> np.ndarray:
+        """Whether each slot's version was recorded after ``at_us`` (as-of recall keeps
+        the open versions recorded by its ``known_at``). A held table never gains a row,
+        so the latest time it holds, read once, bounds all of its rows: only the slots
+        of tables holding a later time are read row by row."""
+        late = np.zeros(slots.size, dtype=bool)
         if slots.size == 0:
-            return out
+            return late
+        latest = np.zeros(self._next_table, np.int64)
+        cached = self._latest
+        self._latest = {}
+        for tid, table in self.tables.items():
+            bound = cached.get(tid)
+            if bound is None:
+                top = pc.max(table.column("recorded_at")).cast(pa.int64()).as_py()
+                bound = -1 if top is None else int(top)
+            latest[tid] = self._latest[tid] = bound
         tables = self.table[slots]
-        order = np.argsort(tables, kind="stable")
+        check = np.flatnonzero(latest[tables] > at_us)
+        if check.size == 0:
+            return late
+        order = check[np.argsort(tables[check], kind="stable")]
         tids, starts = np.unique(tables[order], return_index=True)
         for tid, idx in zip(tids.tolist(), np.split(order, starts[1:]), strict=True):
-            column = self.tables[tid].column("recorded_at")
-            out[idx] = column.take(pa.array(self.row[slots[idx]])).cast(
-                pa.int64()).to_numpy(zero_copy_only=False)
-        return out
+            at = self.tables[tid].column("recorded_at").take(pa.array(self.row[slots[idx]]))
+            late[idx] = at.cast(pa.int64()).to_numpy(zero_copy_only=False) > at_us
+        return late
 
     def slot_at(self, label: int, at_us: int) -> int | None:
         """The slot of ``label``'s open version valid at ``at_us`` (None: none is)."""
