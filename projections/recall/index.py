@@ -825,18 +825,9 @@ class RecallIndex:
         the versions closed after ``known_at``, usually few. Rows: the open labels, then
         the closed versions."""
         size = len(self._tenant)
-        mask = np.zeros(size, dtype=bool)
-        slot_of = np.full(size, -1, np.int64)
-        code = self._tenant_code.get(tenant)
-        if code is not None:
-            labels, slots = self.versions.current(valid_at)
-            mask[labels] = True
-            slot_of[labels] = slots
-            mask &= (self._tenant == code) & (self._class <= max_rank)
-            if reader is not None:
-                self._visible(mask, reader, None)
-            held = np.flatnonzero(mask)
-            mask[held[self.versions.recorded_after(slot_of[held], known_at)]] = False
+        mask, slot_of = self.candidate_slots(tenant, valid_at, max_rank, reader)
+        held = np.flatnonzero(mask)
+        mask[held[self.versions.recorded_after(slot_of[held], known_at)]] = False
         closed = queries.as_of_closed(self.con, valid_at, known_at, tenant, allowed, reader)
         ids = closed.column("fact_id").to_pylist()
         if not include_consolidated:
