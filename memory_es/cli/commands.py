@@ -51,7 +51,8 @@ def cmd_assert(store: MemoryStore, args: argparse.Namespace, out: Output) -> Non
     if entity is None and not args.mention:
         raise InvalidInput("entity '-' (unresolved) needs --mention TEXT")
     out.receipt(store.assert_fact(args.tenant, entity, args.attribute, parse_value(args.value),
-                                  mention=args.mention, **_fact_options(args)))
+                                  mention=args.mention, negated=args.negated,
+                                  **_fact_options(args)))
 
 
 def cmd_supersede(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:

@@ -141,6 +141,8 @@ COMMANDS: tuple[Command, ...] = (
     # writes
     Command("assert", "write a fact (new, reinforce, outrank or conflict)", (
         *FACT, arg("--mention", help="surface text of an unresolved mention (entity '-')"),
+        arg("--negated", action="store_true",
+            help="a denial: the slot does not hold VALUE (it stands beside other values)"),
     ), c.cmd_assert),
     Command("supersede",
             "new value for a slot over [valid-from, valid-until) (UPDATE FOR PORTION OF)",

@@ -97,7 +97,10 @@ def indent(text: str) -> str:
 # facts and receipts ---------------------------------------------------------------------
 
 def fact_value(fact: Fact) -> Any:
-    return "<masked>" if fact.masked else fact.value
+    """A fact's value cell: the placeholder when masked, ``not <value>`` for a denial."""
+    if fact.masked:
+        return "<masked>"
+    return f"not {fact.value}" if fact.negated else fact.value
 
 
 def facts_table(facts: Sequence[Fact]) -> str:

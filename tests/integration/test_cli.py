@@ -107,6 +107,17 @@ def test_typed_values_keep_their_json_type(cli: Cli) -> None:
     assert values == {"pref.score": 42, "pref.flags": {"dark": True}, "pref.label": "42"}
 
 
+def test_a_denial_is_written_with_negated_and_shown_as_one(cli: Cli) -> None:
+    """``assert --negated`` writes a denial; the table shows ``not <value>``, the JSON the
+    flag, and a denial stands beside another value of its slot."""
+    cli.ok("assert", "acme", "user:mia", "home.city", "Oslo", "--negated")
+    cli.ok("assert", "acme", "user:mia", "home.city", "Bergen")
+    facts = {(f["value"], f["negated"]) for f in cli.json("current", "acme")}
+    assert facts == {("Oslo", True), ("Bergen", False)}
+    table = cli.ok("current", "acme")
+    assert "not Oslo" in table and "not Bergen" not in table
+
+
 def test_readable_tables_for_people(cli: Cli) -> None:
     """Without --json, receipts are one line and facts an aligned table with a header."""
     out = cli.ok("assert", "acme", "user:alex", "home.city", "Detroit")
