@@ -125,11 +125,13 @@ class _Writes:
                   idempotency_key: str | None = None,
                   interpretation: dict[str, Any] | None = None,
                   importance: float = 0.5, agent: str | None = None,
-                  shared: bool = False) -> Receipt:
+                  shared: bool = False, negated: bool = False) -> Receipt:
         """New value for the slot over ``[valid_from, valid_until)`` (UPDATE FOR PORTION OF).
 
         With ``agent`` (not ``shared``) the slot is that agent's private one: only its own
-        private value is replaced (SPEC §12.7)."""
+        private value is replaced (SPEC §12.7). ``negated``: a denial of ``value``, which
+        ends only the facts it contradicts or repeats; other values stand
+        (:func:`memory_es.domain.control.slot_relation`)."""
         return self._submit(c.Supersede(
             tenant=tenant, entity=entity, attribute=attribute, value=value,
             valid_from=optional_micros(valid_from, "valid_from"),
@@ -137,7 +139,7 @@ class _Writes:
             asserted_by=asserted_by or "user", confidence=confidence, volatility=volatility,
             classification=classification, derived_from=tuple(derived_from or ()),
             reason=reason, interpretation=interpretation, idempotency_key=idempotency_key,
-            importance=importance, agent=agent, shared=shared))
+            importance=importance, agent=agent, shared=shared, negated=negated))
 
     def correct(self, fact_id: str, value: Any, *, text: str | None = None,
                 reason: str | None = None, idempotency_key: str | None = None,

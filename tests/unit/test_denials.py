@@ -104,3 +104,17 @@ def test_the_recall_index_holds_a_denial_under_its_denying_document(
     denying = document("Mia lives in Oslo", "person:mia", None, "home.city", negated=True)
     assert denying.startswith("not ")
     assert store.runtime.recall.digest_of(fid) == digest(denying)
+
+
+def test_a_negated_supersede_ends_only_what_it_denies(fresh_store: memory_es.MemoryStore,
+                                                       clock: Any) -> None:
+    """``supersede(..., negated=True)`` ends the positive fact of the denied value over its
+    period, and leaves another value of the slot standing (a cardinality-many slot)."""
+    store = fresh_store
+    store.define_attribute("t", "pet.name", cardinality="many")
+    store.assert_fact("t", "person:mia", "pet.name", "Rex")
+    store.assert_fact("t", "person:mia", "pet.name", "Tom")
+    clock.advance(minutes=1)
+    store.supersede("t", "person:mia", "pet.name", "Rex", negated=True)
+    assert {(f.value, f.negated) for f in store.current("t", entity="person:mia")} == {
+        ("Rex", True), ("Tom", False)}
