@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +154,9 @@ class RecallIndex:
         """Label -> attribute of every indexed private fact (shadowing needs its cardinality)."""
         self._members: dict[int, tuple[str, ...]] = {}
         """Label of a consolidation pattern -> its members (they leave default recall)."""
+        self._meta_generation = 0
+        """Bumped by every change to the labels' metadata (tenant, class, owner, members)."""
+        self._eligible_cache: dict[tuple[str, int], _Eligible] = {}
 
     def reset(self) -> None:
         """Forget everything (the next :meth:`catch_up` repopulates it from DuckDB)."""
@@ -164,6 +168,7 @@ class RecallIndex:
         cap = len(self._tenant)
         if needed <= cap:
             return
+        self._meta_generation += 1
         extra = max(needed, 2 * cap) - cap
         self._tenant = np.concatenate([self._tenant, np.full(extra, -1, np.int32)])
         self._class = np.concatenate([self._class, np.full(extra, 127, np.int8)])
@@ -189,6 +194,7 @@ class RecallIndex:
         utility part is the fact's q-value, recency runs from its last use."""
         if not items:
             return
+        self._meta_generation += 1
         labels = np.fromiter((label for label, _, _ in items), np.int64, len(items))
         facts = [fact for _, fact, _ in items]
         unused = governance.Ledger()
@@ -317,6 +323,7 @@ class RecallIndex:
     def _remove_labels(self, labels: list[int]) -> None:
         if not labels:
             return
+        self._meta_generation += 1
         if self.defer_vectors:  # FAISS removal is linear in the index: batch it (compact)
             self._unremoved.extend(labels)
             removed = len(labels)
@@ -600,20 +607,41 @@ class RecallIndex:
         where ``single(attribute)`` says a slot is cardinality one, the agent's private
         facts shadow the tenant-wide ones of their slot. ``include_consolidated=False``
         drops the members of the current patterns the reader sees (SPEC §12.6)."""
-        size = len(self._tenant)
-        mask = np.zeros(size, dtype=bool)
-        slot_of = np.full(size, -1, np.int64)
-        code = self._tenant_code.get(tenant)
-        if code is None:
-            return mask, slot_of
-        labels, slots = self.versions.current(now_us)
-        mask[labels] = True
-        slot_of[labels] = slots
-        mask &= (self._tenant == code) & (self._class <= max_rank)
+        mask, slot_of = self._eligible(tenant, now_us, max_rank)
+        if reader is not None or not include_consolidated:
+            mask = mask.copy()
         if reader is not None:
             self._visible(mask, reader, single)
         if not include_consolidated:
             self._drop_members(mask)
+        return mask, slot_of
+
+    def _eligible(self, tenant: str, now_us: int, max_rank: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """The tenant's current facts within the ceiling, for every reader (read-only
+        arrays). Kept per (tenant, ceiling) until the mirror or the labels' metadata
+        change or ``now_us`` reaches the next moment a held version starts or ends: at
+        1M facts building them costs ≈ 8 ms, a recall's whole budget."""
+        state = (id(self.versions), self.versions.generation, self._meta_generation)
+        kept = self._eligible_cache.get((tenant, max_rank))
+        if kept is not None and kept.state == state and kept.since <= now_us < kept.until:
+            return kept.mask, kept.slot_of
+        size = len(self._tenant)
+        mask = np.zeros(size, dtype=bool)
+        slot_of = np.full(size, -1, np.int64)
+        code = self._tenant_code.get(tenant)
+        until = now_us + 1
+        if code is not None:
+            labels, slots, until = self.versions.current_until(now_us)
+            mask[labels] = True
+            slot_of[labels] = slots
+            mask &= (self._tenant == code) & (self._class <= max_rank)
+        mask.flags.writeable = False
+        slot_of.flags.writeable = False
+        if len(self._eligible_cache) >= ELIGIBLE_KEPT:
+            self._eligible_cache.clear()
+        self._eligible_cache[(tenant, max_rank)] = _Eligible(state, now_us, until, mask,
+                                                             slot_of)
         return mask, slot_of
 
     def _visible(self, mask: np.ndarray, reader: AgentScope,
@@ -825,7 +853,8 @@ class RecallIndex:
         the versions closed after ``known_at``, usually few. Rows: the open labels, then
         the closed versions."""
         size = len(self._tenant)
-        mask, slot_of = self.candidate_slots(tenant, valid_at, max_rank, reader)
+        shared, slot_of = self.candidate_slots(tenant, valid_at, max_rank, reader)
+        mask = shared.copy()
         held = np.flatnonzero(mask)
         mask[held[self.versions.recorded_after(slot_of[held], known_at)]] = False
         closed = queries.as_of_closed(self.con, valid_at, known_at, tenant, allowed, reader)
@@ -972,6 +1001,22 @@ def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
                         channels=channels, explore_utility=explore_utility, seed=seed,
                         reader=reader, single=single,
                         include_consolidated=include_consolidated)
+
+
+ELIGIBLE_KEPT = 16
+"""(tenant, ceiling) pairs whose eligibility masks are kept between recalls."""
+
+
+@dataclass(frozen=True)
+class _Eligible:
+    """One kept eligibility mask: valid while ``state`` holds and for ``now`` in
+    ``[since, until)``."""
+
+    state: tuple[int, int, int]
+    since: int
+    until: int
+    mask: np.ndarray
+    slot_of: np.ndarray
 
 
 def _add_scope(facts: dict[str, dict[str, Any]], table: pa.Table) -> None:

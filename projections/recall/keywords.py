@@ -35,6 +35,7 @@ import math
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -72,6 +73,8 @@ class KeywordIndex:
         self._doc_terms = np.zeros(1024, dtype=np.int32)
         self._postings = 0
         self._dead = 0
+        self.generation = 0
+        """Bumped whenever a document is added or removed (the statistics change)."""
         if arrays is not None:
             self._restore(arrays)
 
@@ -121,6 +124,7 @@ class KeywordIndex:
                 added[0].append(label)
                 added[1].append(float(tf))
             self._doc_len[label] = len(terms)
+            self.generation += 1
             self._doc_terms[label] = len(counts)
             self._postings += len(counts)
 
@@ -130,6 +134,7 @@ class KeywordIndex:
         for label in labels:
             if label < len(self._doc_len) and self._doc_len[label] > 0:
                 self._doc_len[label] = 0
+                self.generation += 1
                 self._dead += int(self._doc_terms[label])
                 self._doc_terms[label] = 0
                 removed += 1
@@ -228,6 +233,12 @@ class KeywordIndex:
         mask &= self._doc_len > 0
         return mask
 
+    def stats(self, candidates: np.ndarray) -> tuple[np.ndarray, int, float]:
+        """``(live mask, documents, their summed length)`` of the candidates: the BM25
+        statistics of a candidate set."""
+        mask = self.live(candidates)
+        return mask, int(np.count_nonzero(mask)), float(self._doc_len[mask].sum())
+
     def scores(self, query: str, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """BM25 scores of the candidate documents matching at least one query term.
 
@@ -290,6 +301,8 @@ class KeywordSegments:
             raise ValueError("segment size must be at least 1")
         self.size = size
         self.segments: dict[int, KeywordIndex] = {}
+        self.kept: _Kept | None = None
+        """The statistics of the last read-only candidate mask (see :class:`_Joined`)."""
 
     def __len__(self) -> int:
         return sum(len(seg) for seg in self.segments.values())
@@ -336,14 +349,11 @@ class KeywordSegments:
         """:func:`bm25` over the candidates of every segment and the ``extra`` parts,
         with shared statistics: ``((labels, scores) of the segments, [(labels, scores)
         of each extra part])``."""
-        parts = self.parts(candidates)
-        found = bm25(query, [(seg, local) for _, seg, local in parts] + list(extra))
-        ours = found[:len(parts)]
-        labels = [ids + base for (base, _, _), (ids, _) in zip(parts, ours, strict=True)]
-        scores = [s for _, s in ours]
-        merged = ((np.concatenate(labels), np.concatenate(scores)) if parts
-                  else (np.zeros(0, np.int64), np.zeros(0, np.float32)))
-        return merged, found[len(parts):]
+        if not self.segments:
+            empty = (np.zeros(0, np.int64), np.zeros(0, np.float32))
+            return empty, bm25(query, list(extra))
+        found = bm25(query, [(_Joined(self), candidates), *extra])
+        return found[0], found[1:]
 
     def scores(self, query: str, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """BM25 scores of the candidate documents matching a query term: see
@@ -351,7 +361,66 @@ class KeywordSegments:
         return self.bm25(query, candidates)[0]
 
 
-def bm25(query: str, parts: Sequence[tuple[KeywordIndex, np.ndarray]]
+@dataclass(frozen=True)
+class _Kept:
+    """The statistics of one read-only candidate mask, valid while ``state`` holds."""
+
+    state: tuple[tuple[int, int, int], ...]
+    candidates: np.ndarray
+    lengths: np.ndarray
+    stats: tuple[np.ndarray, int, float]
+
+
+class _Joined:
+    """Every segment read as one index over global labels, for :func:`bm25`.
+
+    Why: at 1M labels (68 segments) scoring segment by segment cost a few numpy calls
+    per segment and query term, most of a 10 ms recall; joined, a term is one posting
+    array and the statistics one pass, kept between recalls that pass the same
+    read-only eligibility mask (the recall index keeps one until something changes)."""
+
+    def __init__(self, owner: KeywordSegments) -> None:
+        self.owner = owner
+        self.doc_lengths = np.zeros(0, np.float32)
+
+    def _lengths(self) -> np.ndarray:
+        size = self.owner.size
+        segments = self.owner.segments
+        last = max(segments)
+        out = np.zeros(last * size + min(size, len(segments[last].doc_lengths)), np.float32)
+        for segment, index in segments.items():
+            lengths = index.doc_lengths[:size]
+            out[segment * size:segment * size + lengths.size] = lengths
+        return out
+
+    def stats(self, candidates: np.ndarray) -> tuple[np.ndarray, int, float]:
+        """See :meth:`KeywordIndex.stats`."""
+        state = tuple((s, id(i), i.generation) for s, i in self.owner.segments.items())
+        kept = self.owner.kept
+        if kept is not None and kept.state == state and kept.candidates is candidates:
+            self.doc_lengths = kept.lengths
+            return kept.stats
+        self.doc_lengths = lengths = self._lengths()
+        mask = np.zeros(lengths.size, dtype=bool)
+        n = min(lengths.size, len(candidates))
+        mask[:n] = candidates[:n]
+        mask &= lengths > 0
+        found = (mask, int(np.count_nonzero(mask)), float(lengths[mask].sum()))
+        if not candidates.flags.writeable:
+            self.owner.kept = _Kept(state, candidates, lengths, found)
+        return found
+
+    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        found = [(segment, hit) for segment, index in self.owner.segments.items()
+                 if (hit := index.postings(term)) is not None]
+        if not found:
+            return None
+        size = self.owner.size
+        return (np.concatenate([ids + segment * size for segment, (ids, _) in found]),
+                np.concatenate([tfs for _, (_, tfs) in found]))
+
+
+def bm25(query: str, parts: Sequence[tuple[KeywordIndex | _Joined, np.ndarray]]
          ) -> list[tuple[np.ndarray, np.ndarray]]:
     """BM25 over the union of several indexes' candidates, with shared statistics.
 
@@ -364,13 +433,13 @@ def bm25(query: str, parts: Sequence[tuple[KeywordIndex, np.ndarray]]
         per part, ``(labels, scores)`` of its candidates matching a query term.
     """
     empty = (np.zeros(0, np.int64), np.zeros(0, np.float32))
-    masks = [index.live(candidates) for index, candidates in parts]
-    n_docs = sum(int(np.count_nonzero(m)) for m in masks)
+    stats = [index.stats(candidates) for index, candidates in parts]
+    masks = [m for m, _, _ in stats]
+    n_docs = sum(n for _, n, _ in stats)
     terms = list(dict.fromkeys(keyword_terms(query)))
     if n_docs == 0 or not terms:
         return [empty for _ in parts]
-    avgdl = sum(float(index.doc_lengths[m].sum())
-                for (index, _), m in zip(parts, masks, strict=True)) / n_docs
+    avgdl = sum(total for _, _, total in stats) / n_docs
     totals: list[np.ndarray | None] = [None] * len(parts)
     for term in terms:
         hits: list[tuple[np.ndarray, np.ndarray] | None] = []

@@ -84,6 +84,9 @@ class VersionMirror:
         self._chunks: dict[int, int] = {}  # first table id of an added table -> its chunks
         self._latest: dict[int, int] = {}  # held table -> the latest recorded_at it holds
         self._next_table = 0
+        self.generation = 0
+        """Bumped by every change to the slots, so a reader can tell a cached answer of
+        :meth:`current` from a stale one."""
 
     def add_table(self, table: pa.Table) -> int:
         """Hold a table of rows (as chunks of :data:`CHUNK_ROWS`); returns its id for
@@ -119,6 +122,7 @@ class VersionMirror:
     def set_many(self, labels: list[int], versions: list[list[Version]], tid: int) -> None:
         """Replace each label's versions with its :data:`Version` list (rows of table
         ``tid``)."""
+        self.generation += 1
         for label in labels:
             if label in self.slots_of:
                 self.drop(label)
@@ -145,6 +149,7 @@ class VersionMirror:
 
     def drop(self, label: int) -> None:
         """Forget a label's versions; a table left without live rows is let go."""
+        self.generation += 1
         slots = self.slots_of.pop(label, None)
         if not slots:
             return
@@ -164,6 +169,7 @@ class VersionMirror:
 
     def release_unused(self, tid: int) -> None:
         """Let the chunks of table ``tid`` go that none of its placed rows is in."""
+        self.generation += 1
         for chunk in range(tid, tid + self._chunks.pop(tid, 1)):
             if self.live_rows.get(chunk) == 0:
                 del self.live_rows[chunk]
@@ -174,6 +180,7 @@ class VersionMirror:
         """Rewrite the held tables that still hold rows of dropped versions with their
         live rows only (each at most :data:`CHUNK_ROWS` rows); returns how many tables.
         Slots keep their place; only their row numbers change."""
+        self.generation += 1
         tids = sorted(t for t, n in self.dead_rows.items() if n)
         if not tids:
             return 0
@@ -197,6 +204,7 @@ class VersionMirror:
         """Merge the held tables with fewer than a quarter of :data:`CHUNK_ROWS` live rows
         (each sync adds one) once there are more than :data:`MERGE_TABLES`: bounded work,
         the large chunks are left as they are."""
+        self.generation += 1
         small = sorted(t for t, live in self.live_rows.items()
                        if 0 < live < CHUNK_ROWS // 4 and t not in self._chunks)
         if len(small) <= MERGE_TABLES:
@@ -226,6 +234,17 @@ class VersionMirror:
         self.row[order] = positions % CHUNK_ROWS
         for t, placed in zip(*np.unique(self.table[order], return_counts=True), strict=True):
             self.live_rows[int(t)] = int(placed)
+
+    def current_until(self, now_us: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """:meth:`current` and the first moment after ``now_us`` at which its answer can
+        change (a held version starts or ends): the answer holds for every time in
+        ``[now_us, until)`` while :attr:`generation` stays the same."""
+        labels, slots = self.current(now_us)
+        n = self.n
+        live = self.label[:n] >= 0
+        bounds = [b[live & (b > now_us)] for b in (self.start[:n], self.end[:n])]
+        until = min((int(b.min()) for b in bounds if b.size), default=_OPEN)
+        return labels, slots, until
 
     def current(self, now_us: int) -> tuple[np.ndarray, np.ndarray]:
         """``(labels, slots)`` of the versions valid at ``now_us``."""
@@ -281,6 +300,7 @@ class VersionMirror:
         ``set_many`` -> ``_room``): its chunks stay, so later placements find them.
         Linear in the mirror: it runs when half the slots are dead (``_room``) or when
         asked; a purge only needs :meth:`purge_rows`."""
+        self.generation += 1
         placing = np.fromiter((f + i for f, c in self._chunks.items() for i in range(c)),
                               np.int64)
         live = np.flatnonzero(self.label[:self.n] >= 0)

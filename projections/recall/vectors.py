@@ -25,6 +25,8 @@ from typing import Any
 import faiss
 import numpy as np
 
+from projections.recall.columns import ColumnSegment, column_candidates, is_sparse
+
 faiss.cvar.distance_compute_blas_threshold = 20
 """faiss-cpu 1.15 ships 128000, which keeps batched flat searches off BLAS; 20 made a
 batch-of-100 search 3-3.5x faster (NOTES). It is a process-wide FAISS setting."""
@@ -39,6 +41,11 @@ SMALL = 2048
 """Up to this many allowed labels, score by reconstructing their vectors (cost grows
 with the set); above it, scan the flat index with a bitmap selector (cost grows with
 the index)."""
+
+RESCORE = 4
+"""Candidates per requested hit that a sparse query rescores exactly (at least
+:data:`RESCORE_MIN`): the 8-bit scores only have to place a true hit in that pool."""
+RESCORE_MIN = 128
 
 
 IVF_FROM = int(os.environ.get("MEMORY_ES_IVF_FROM", "0")) or None
@@ -212,6 +219,8 @@ class SegmentedVectors:
         self.dim = dim
         self.size = size
         self.segments: dict[int, VectorIndex] = {}
+        self.columns: dict[int, ColumnSegment] = {}
+        """Per segment, its 8-bit column copy for sparse queries (built on first use)."""
         self.ivf_from: int | None = IVF_FROM
         """Vectors from which one segment becomes an IVF (None: always exact)."""
 
@@ -249,6 +258,8 @@ class SegmentedVectors:
                 seg = self.segments[segment] = VectorIndex(self.dim)
                 seg.ivf_from = self.ivf_from
             seg.add(np.asarray(labels, np.int64)[where], vectors[where])
+            if (cols := self.columns.get(segment)) is not None:
+                cols.put(np.asarray(labels, np.int64)[where], vectors[where])
 
     def remove(self, labels: np.ndarray) -> int:
         """Remove labels from their segments (a segment left empty is dropped); returns
@@ -259,8 +270,11 @@ class SegmentedVectors:
             if seg is None:
                 continue
             removed += seg.remove(np.asarray(labels, np.int64)[where])
+            if (cols := self.columns.get(segment)) is not None:
+                cols.clear(np.asarray(labels, np.int64)[where])
             if seg.ntotal == 0:
                 del self.segments[segment]
+                self.columns.pop(segment, None)
         return removed
 
     def reconstruct(self, labels: np.ndarray) -> np.ndarray:
@@ -278,15 +292,17 @@ class SegmentedVectors:
                ) -> tuple[np.ndarray, np.ndarray]:
         """Top-``k`` labels by inner product among the ``allowed`` ones (a boolean mask
         over labels, every one of them held), best first: see :meth:`VectorIndex.search`."""
-        chosen = np.flatnonzero(allowed)
-        if chosen.size == 0 or k <= 0 or not self.segments:
+        counts = self._per_segment(allowed)
+        total = int(counts.sum())
+        if total == 0 or k <= 0 or not self.segments:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         q = np.ascontiguousarray(query, dtype=np.float32)
-        owner = chosen // self.size
-        if chosen.size <= SMALL:
-            held = chosen[np.isin(owner, list(self.segments))]
+        if total <= SMALL:
+            chosen = np.flatnonzero(allowed)
+            held = chosen[np.isin(chosen // self.size, list(self.segments))]
             return _top_of(held, self.reconstruct(held) @ q, k)
-        counts = np.bincount(owner)  # allowed labels per segment, without a sort
+        if is_sparse(q):
+            return self._search_columns(q, k, allowed, counts)
         bitmap = np.packbits(allowed, bitorder="little")
         found = [seg.search_bitmap(q, k, bitmap, int(counts[s]))
                  for s, seg in sorted(self.segments.items()) if s < counts.size and counts[s]]
@@ -295,6 +311,39 @@ class SegmentedVectors:
         labels = np.concatenate([f[0] for f in found])
         sims = np.concatenate([f[1] for f in found])
         return _top_of(labels, sims, k)
+
+    def _per_segment(self, allowed: np.ndarray) -> np.ndarray:
+        """How many labels of each segment the mask allows (one count per segment up to
+        the mask's last), without listing them: at 1M labels listing cost ≈ 6 ms."""
+        full = allowed.size // self.size * self.size
+        counts: np.ndarray = np.count_nonzero(allowed[:full].reshape(-1, self.size), axis=1)
+        if full < allowed.size:
+            counts = np.append(counts, np.count_nonzero(allowed[full:]))
+        return counts
+
+    def _column_segment(self, segment: int) -> ColumnSegment:
+        """The segment's column copy, built from FAISS when first asked for."""
+        cols = self.columns.get(segment)
+        if cols is None:
+            ids = self.segments[segment].ids()
+            cols = self.columns[segment] = ColumnSegment(self.dim, segment * self.size,
+                                                         self.size)
+            cols.put(ids, self.segments[segment].reconstruct(ids))
+        return cols
+
+    def _search_columns(self, query: np.ndarray, k: int, allowed: np.ndarray,
+                        counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A sparse query: candidates from the column copies' 8-bit scores, then the
+        best ``k`` of them by the exact (FAISS float32) inner product."""
+        parts = []
+        for s in sorted(self.segments):
+            if s < counts.size and counts[s]:
+                local = allowed[s * self.size:(s + 1) * self.size]
+                if local.size < self.size:
+                    local = np.concatenate([local, np.zeros(self.size - local.size, bool)])
+                parts.append((self._column_segment(s), local))
+        chosen = column_candidates(parts, query, max(RESCORE * k, RESCORE_MIN))
+        return _top_of(chosen, self.reconstruct(chosen) @ query, k)
 
 
 def _top_of(labels: np.ndarray, sims: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -129,24 +129,43 @@ ops = st.lists(st.one_of(
 ), min_size=1, max_size=25)
 
 
+def vectors_for(rng: np.random.Generator, n: int, sparse: bool) -> np.ndarray:
+    """Dense normal vectors, or sparse ones whose coordinates are whole multiples of
+    1/127: the column copy's 8-bit codes then hold them exactly, so its candidates are
+    the exact ones and its answers can be held to the reference's."""
+    if not sparse:
+        return rng.normal(size=(n, DIM)).astype(np.float32)
+    codes = rng.integers(-127, 128, size=(n, DIM)) * (rng.random((n, DIM)) < 0.3)
+    return (codes / 127.0).astype(np.float32)
+
+
+EVERY = np.ones(4096, dtype=bool)
+EVERY.flags.writeable = False
+"""One read-only candidate mask kept across every step: the keyword statistics kept for
+it must follow each add and removal."""
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ops=ops, seed=st.integers(0, 2**16), small=st.sampled_from([0, 2048]))
+@given(ops=ops, seed=st.integers(0, 2**16), small=st.sampled_from([0, 2048]),
+       sparse=st.booleans())
 def test_segmented_index_answers_like_a_flat_one(tmp_path_factory: pytest.TempPathFactory,
                                                  ops: list[tuple[str, object]], seed: int,
-                                                 small: int) -> None:
+                                                 small: int, sparse: bool) -> None:
     """Over random adds, removals, saves and loads, every vector search and BM25 score of
-    the segmented index equals the flat reference's (both search paths), and after a
-    save every segment file holds exactly the live labels of its range."""
+    the segmented index equals the flat reference's (all search paths: FAISS, the small
+    path, and the column copy for sparse queries with a pool as small as the answer),
+    and after a save every segment file holds exactly the live labels of its range."""
     rng = np.random.default_rng(seed)
     folder = tmp_path_factory.mktemp("seg")
     ref, impl = Reference(), Segmented(folder)
     saved: dict[int, tuple[np.ndarray, list[str]]] | None = None
-    with small_segments(), mock.patch.object(vectors, "SMALL", small):
+    with small_segments(), mock.patch.object(vectors, "SMALL", small), \
+            mock.patch.object(vectors, "RESCORE", 1), mock.patch.object(vectors, "RESCORE_MIN", 1):
         for op, arg in ops:
             if op == "add":
                 assert isinstance(arg, list)
                 texts = [" ".join(words) for words in arg]
-                vecs = rng.normal(size=(len(texts), DIM)).astype(np.float32)
+                vecs = vectors_for(rng, len(texts), sparse)
                 for label, v, text in zip(impl.add(vecs, texts), vecs, texts, strict=True):
                     ref.docs[label] = (v, keyword_terms(text))
             elif op == "remove" and ref.docs:
@@ -165,10 +184,18 @@ def test_segmented_index_answers_like_a_flat_one(tmp_path_factory: pytest.TempPa
             elif op == "load" and saved is not None:
                 impl.load()
                 ref.docs = dict(saved)
-            check_answers(ref, impl, rng)
+            check_answers(ref, impl, rng, sparse)
 
 
-def check_answers(ref: Reference, impl: Segmented, rng: np.random.Generator) -> None:
+def sparse_query(rng: np.random.Generator) -> np.ndarray:
+    """A query with a quarter of its dimensions set (the column copy's share)."""
+    q = np.zeros(DIM, np.float32)
+    q[rng.choice(DIM, DIM // 4, replace=False)] = rng.normal(size=DIM // 4)
+    return q
+
+
+def check_answers(ref: Reference, impl: Segmented, rng: np.random.Generator,
+                  sparse: bool = False) -> None:
     assert sorted(impl.vectors.ids().tolist()) == sorted(ref.docs)
     assert impl.fact_of == {label: f"f{label}" for label in ref.docs}
     size = impl.next_label + 1
@@ -177,7 +204,7 @@ def check_answers(ref: Reference, impl: Segmented, rng: np.random.Generator) -> 
     for _ in range(3):
         allowed = (rng.random(size) < 0.7) & live  # the caller's candidates are indexed
         chosen = {int(x) for x in np.flatnonzero(allowed)}
-        q = rng.normal(size=DIM).astype(np.float32)
+        q = sparse_query(rng) if sparse else rng.normal(size=DIM).astype(np.float32)
         labels, sims = impl.vectors.search(q, 4, allowed)
         assert set(labels.tolist()) <= chosen
         assert np.allclose(sims, ref.top(q, chosen, 4), atol=1e-4)
@@ -189,6 +216,15 @@ def check_answers(ref: Reference, impl: Segmented, rng: np.random.Generator) -> 
         assert set(got_labels.tolist()) == set(want)
         for label, score in zip(got_labels.tolist(), got_scores.tolist(), strict=True):
             assert abs(want[label] - score) < 1e-4
+    query = " ".join(rng.choice(WORDS, size=2).tolist())
+    got = dict(zip(*(a.tolist() for a in impl.keywords.scores(query, EVERY)), strict=True))
+    want = ref.bm25(query, set(ref.docs))
+    assert got.keys() == want.keys()
+    assert all(abs(want[label] - score) < 1e-4 for label, score in got.items())
+    for segment, cols in impl.vectors.columns.items():  # removed vectors leave the copy
+        gone = [lab for lab in range(segment * SIZE, (segment + 1) * SIZE)
+                if lab not in ref.docs]
+        assert not cols.codes[:, [lab - cols.base for lab in gone]].any()
 
 
 # crash safety --------------------------------------------------------------------------------
