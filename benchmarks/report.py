@@ -312,13 +312,21 @@ def others_text(others: dict[str, Any], markdown: bool) -> str:
                 lines.append(f"- `recall_bench` at {s.get('eligible_facts', 0):,} eligible facts: "
                              f"recall p50 {rec.get('p50_ms', float('nan')):.2f} ms, "
                              f"p95 {rec.get('p95_ms', float('nan')):.2f} ms "
-                             f"({s.get('embedder', 'default embedder')})")
+                             f"({s.get('embedder', 'default embedder')}); vector channel "
+                             f"{_num(s.get('vectors_flat_over_columns_p50')):.2f}x "
+                             "faster than the flat scan in the same run, recall@10 against "
+                             f"it {_num(s.get('vectors_recall_at_10_vs_flat')):.3f}")
             if "semantic_embedder" in r:
                 lines.append(f"- `recall_bench` semantic embedder: {r['semantic_embedder']}")
         else:
             lines.append(f"- `{name}`: exit {r.get('exit_code')}, results in {r.get('results')}")
     head = "\n## Other suites\n\n" if markdown else "\nOther suites\n"
     return head + "\n".join(lines)
+
+
+def _num(value: float | None) -> float:
+    """A figure a result may lack (an older run's), as NaN."""
+    return float("nan") if value is None else value
 
 
 def _missing(obj: Any, path: str = "") -> list[str]:

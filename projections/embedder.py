@@ -71,6 +71,13 @@ class Embedder(Protocol):
         ...
 
 
+def has_sparse_vectors(embedder: Embedder) -> bool:
+    """Whether an embedder says its vectors are sparse (an optional ``sparse`` attribute,
+    so embedders written before it need no change): the recall index then keeps a
+    column copy of its vectors for the queries that read few dimensions."""
+    return bool(getattr(embedder, "sparse", False))
+
+
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length in place; zero rows stay zero."""
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
@@ -97,6 +104,8 @@ class HashingEmbedder:
     """
 
     version = 2
+    sparse = True
+    """Its vectors have a few dozen non-zero dimensions (:func:`has_sparse_vectors`)."""
 
     def __init__(self, dim: int = DEFAULT_DIM) -> None:
         if dim < 16:

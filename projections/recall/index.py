@@ -29,7 +29,7 @@ from memory_es.errors import IntegrityViolation
 from memory_es.models import Hit, StoreCheck
 from projections import governance, queries
 from projections.connection import arrow
-from projections.embedder import Embedder, default_embedder
+from projections.embedder import Embedder, default_embedder, has_sparse_vectors
 from projections.recall import persist
 from projections.recall.documents import digest, document
 from projections.recall.keywords import KeywordIndex, KeywordSegments
@@ -123,7 +123,8 @@ class RecallIndex:
     # state --------------------------------------------------------------------------------
 
     def _reset(self) -> None:
-        self.vectors = SegmentedVectors(self.embedder.dim, persist.SEGMENT_LABELS)
+        self.vectors = SegmentedVectors(self.embedder.dim, persist.SEGMENT_LABELS,
+                                        columns=has_sparse_vectors(self.embedder))
         self._unremoved = []
         self.keywords = KeywordSegments(persist.SEGMENT_LABELS)
         self._rewrite_all = True

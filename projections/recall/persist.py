@@ -63,7 +63,7 @@ from pathlib import Path
 import numpy as np
 
 from projections.durable import fsync_path
-from projections.embedder import Embedder
+from projections.embedder import Embedder, has_sparse_vectors
 from projections.recall.keywords import KeywordIndex, KeywordSegments
 from projections.recall.vectors import SegmentedVectors
 
@@ -496,7 +496,7 @@ def read(folder: Path, embedder: Embedder) -> tuple[Manifest, Entries]:
             size, unreadable, or disagreeing with the manifest.
     """
     manifest = read_manifest(folder, embedder)
-    vectors = SegmentedVectors(embedder.dim, SEGMENT_LABELS)
+    vectors = SegmentedVectors(embedder.dim, SEGMENT_LABELS, columns=has_sparse_vectors(embedder))
     keywords = KeywordSegments(SEGMENT_LABELS)
     fact_of: dict[int, str] = {}
     digests = np.zeros(manifest.next_label, np.int64)

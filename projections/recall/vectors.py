@@ -211,14 +211,20 @@ class SegmentedVectors:
     Args:
         dim: the vector dimension.
         size: labels per segment.
+        columns: keep each segment's column copy at all times (see
+            :mod:`projections.recall.columns`); otherwise it is built on the first sparse
+            query that reaches the segment.
     """
 
-    def __init__(self, dim: int, size: int) -> None:
+    def __init__(self, dim: int, size: int, *, columns: bool = False) -> None:
         if size < 1:
             raise ValueError("segment size must be at least 1")
         self.dim = dim
         self.size = size
         self.segments: dict[int, VectorIndex] = {}
+        self.keep_columns = columns
+        """Keep every segment's column copy from its first vector (a sparse embedder's
+        index), so no recall waits for one to be built."""
         self.columns: dict[int, ColumnSegment] = {}
         """Per segment, its 8-bit column copy for sparse queries (built on first use)."""
         self.ivf_from: int | None = IVF_FROM
@@ -260,6 +266,8 @@ class SegmentedVectors:
             seg.add(np.asarray(labels, np.int64)[where], vectors[where])
             if (cols := self.columns.get(segment)) is not None:
                 cols.put(np.asarray(labels, np.int64)[where], vectors[where])
+            elif self.keep_columns:
+                self._column_segment(segment)
 
     def remove(self, labels: np.ndarray) -> int:
         """Remove labels from their segments (a segment left empty is dropped); returns
@@ -288,10 +296,12 @@ class SegmentedVectors:
             out[where] = seg.reconstruct(labels[where])
         return out
 
-    def search(self, query: np.ndarray, k: int, allowed: np.ndarray
+    def search(self, query: np.ndarray, k: int, allowed: np.ndarray, *, flat: bool = False
                ) -> tuple[np.ndarray, np.ndarray]:
         """Top-``k`` labels by inner product among the ``allowed`` ones (a boolean mask
-        over labels, every one of them held), best first: see :meth:`VectorIndex.search`."""
+        over labels, every one of them held), best first: see :meth:`VectorIndex.search`.
+        ``flat``: always FAISS's scan, never the column copy (the baseline it is
+        measured against)."""
         counts = self._per_segment(allowed)
         total = int(counts.sum())
         if total == 0 or k <= 0 or not self.segments:
@@ -301,7 +311,7 @@ class SegmentedVectors:
             chosen = np.flatnonzero(allowed)
             held = chosen[np.isin(chosen // self.size, list(self.segments))]
             return _top_of(held, self.reconstruct(held) @ q, k)
-        if is_sparse(q):
+        if not flat and is_sparse(q):
             return self._search_columns(q, k, allowed, counts)
         bitmap = np.packbits(allowed, bitorder="little")
         found = [seg.search_bitmap(q, k, bitmap, int(counts[s]))
