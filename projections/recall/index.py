@@ -157,7 +157,7 @@ class RecallIndex:
         """Label of a consolidation pattern -> its members (they leave default recall)."""
         self._meta_generation = 0
         """Bumped by every change to the labels' metadata (tenant, class, owner, members)."""
-        self._eligible_cache: dict[tuple[str, int], _Eligible] = {}
+        self._eligible_cache: dict[tuple[str, int, bool], _Eligible] = {}
 
     def reset(self) -> None:
         """Forget everything (the next :meth:`catch_up` repopulates it from DuckDB)."""
@@ -608,23 +608,25 @@ class RecallIndex:
         where ``single(attribute)`` says a slot is cardinality one, the agent's private
         facts shadow the tenant-wide ones of their slot. ``include_consolidated=False``
         drops the members of the current patterns the reader sees (SPEC §12.6)."""
-        mask, slot_of = self._eligible(tenant, now_us, max_rank)
-        if reader is not None or not include_consolidated:
-            mask = mask.copy()
-        if reader is not None:
-            self._visible(mask, reader, single)
+        if reader is None:
+            return self._eligible(tenant, now_us, max_rank, include_consolidated)
+        shared, slot_of = self._eligible(tenant, now_us, max_rank, True)
+        mask = shared.copy()
+        self._visible(mask, reader, single)
         if not include_consolidated:
-            self._drop_members(mask)
+            self._drop_members(mask)  # the patterns this reader sees, not every agent's
         return mask, slot_of
 
-    def _eligible(self, tenant: str, now_us: int, max_rank: int
+    def _eligible(self, tenant: str, now_us: int, max_rank: int, include_consolidated: bool
                   ) -> tuple[np.ndarray, np.ndarray]:
         """The tenant's current facts within the ceiling, for every reader (read-only
-        arrays). Kept per (tenant, ceiling) until the mirror or the labels' metadata
+        arrays), without the current patterns' members unless ``include_consolidated``.
+        Kept per (tenant, ceiling, members) until the mirror or the labels' metadata
         change or ``now_us`` reaches the next moment a held version starts or ends: at
         1M facts building them costs ≈ 8 ms, a recall's whole budget."""
         state = (id(self.versions), self.versions.generation, self._meta_generation)
-        kept = self._eligible_cache.get((tenant, max_rank))
+        key = (tenant, max_rank, include_consolidated)
+        kept = self._eligible_cache.get(key)
         if kept is not None and kept.state == state and kept.since <= now_us < kept.until:
             return kept.mask, kept.slot_of
         size = len(self._tenant)
@@ -637,12 +639,13 @@ class RecallIndex:
             mask[labels] = True
             slot_of[labels] = slots
             mask &= (self._tenant == code) & (self._class <= max_rank)
+        if not include_consolidated:
+            self._drop_members(mask)
         mask.flags.writeable = False
         slot_of.flags.writeable = False
         if len(self._eligible_cache) >= ELIGIBLE_KEPT:
             self._eligible_cache.clear()
-        self._eligible_cache[(tenant, max_rank)] = _Eligible(state, now_us, until, mask,
-                                                             slot_of)
+        self._eligible_cache[key] = _Eligible(state, now_us, until, mask, slot_of)
         return mask, slot_of
 
     def _visible(self, mask: np.ndarray, reader: AgentScope,
@@ -1005,7 +1008,7 @@ def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
 
 
 ELIGIBLE_KEPT = 16
-"""(tenant, ceiling) pairs whose eligibility masks are kept between recalls."""
+"""(tenant, ceiling, members) keys whose eligibility masks are kept between recalls."""
 
 
 @dataclass(frozen=True)
