@@ -97,7 +97,8 @@ class Runtime:
         for replica_id, _, _, _, compacted, _ in self.keys.replicas():
             if replica_id == self.replica_id:
                 self.compacted = compacted
-        self.recall = RecallIndex(lambda: self.views.con, self.folder, self._embedder)
+        self.recall = RecallIndex(lambda: self.views.con, self.folder, self._embedder,
+                                  position=lambda: self.views.position())
         recall, projector = self.recall, self.views.projector
         self.views.catchup.followers.append(  # the batch's own rows: no DuckDB re-read
             lambda touched, position, since: recall.follow(touched, position, since,
