@@ -710,8 +710,48 @@ def query_topics(query: Query, skip: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(d for d in shared if any(lx.names_topic(t, d) for t in content))
 
 
-def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = ()
-                ) -> tuple[Match | None, frozenset[str]]:
+def only_names_a_topic(query: Query, skip: Iterable[str] = ()) -> bool:
+    """Once the entity's names (``skip``) are set aside, is every content word of the
+    query a noun that names a topic as a whole (``Omar's language``, ``Dev's vehicle``,
+    ``the user's pets``)?
+
+    Such a query names a topic and nothing in it: the interpreter writes these nouns
+    into slot names (``transport.vehicle``, ``language.welsh``) and some facts happen to
+    use them (``eats a vegan diet``), so meeting one says which topic, never which fact.
+    Any other word (``city`` in ``residence city``, ``Google``, ``ownership``) is content
+    and makes this false."""
+    if not query_topics(query, skip):
+        return False
+    skip_set = set(skip)
+    content = [t for t in query.terms if t not in skip_set and t != NEGATION_TERM]
+    return all(any(lx.names_topic(t, d) for d in query.domains.get(t, frozenset()))
+               for t in content)
+
+
+def core_domains(v: FactView) -> frozenset[str]:
+    """The topics a fact is about by the core of its predicate: its verb and direct
+    object (the words before the first preposition, names left out) and its slot's first
+    part. A topic carried only by an adjunct is a circumstance, not what the fact is
+    about: ``listens to audiobooks during the commute`` is no transport fact,
+    ``commutes by bike to the office`` no work fact; ``cycles to the station`` is a
+    transport fact, ``keeps two goldfish`` a pet fact."""
+    names = entity_terms(v.fact.entity) if v.fact.entity else frozenset()
+    out: set[str] = set()
+    for form in word_forms(_cleaned(v.fact.text)):
+        if stem(form) in names or (form in lx.STOPWORDS and form not in _PREPOSITIONS):
+            continue
+        if form in _PREPOSITIONS:
+            break
+        out |= lx.domains_of(form)
+    return frozenset(out | lx.domains_of(v.fact.attribute.split(".", 1)[0]))
+
+
+_PREPOSITIONS = words("in at to for from with on by of as into onto via about near over "
+                      "under during after before since until through")
+
+
+def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (), *,
+                core: bool = False) -> tuple[Match | None, frozenset[str]]:
     """Revise only: a query that names an entity and then only a topic, by a noun that
     names the topic as a whole (``Liam diet``, ``Lena's occupation``, ``the user's pets``:
     :func:`~memory_es.text.lexicon.names_topic`), targets that entity's one current fact
@@ -719,11 +759,12 @@ def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
     the same topic, or words of no topic at all (``second language``, ``eating habits``).
     Nothing when a query word belongs to another topic only (the query says more than a
     topic), when no word names the topic (a member such as ``dentist`` is a thing, not
-    the topic), or when the entity has no fact or several facts in it."""
+    the topic), or when the entity has no fact or several facts in it. With ``core``, a
+    fact is in the topic only by the core of its predicate (:func:`core_domains`)."""
     named = query_topics(query, skip)
     if not named:
         return None, frozenset()
-    hits = [v for v in scope if v.domains & named]
+    hits = [v for v in scope if (core_domains(v) if core else v.domains) & named]
     if len(hits) != 1:
         return None, frozenset()
     topics = ", ".join(sorted(hits[0].domains & named))
