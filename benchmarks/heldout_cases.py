@@ -674,7 +674,7 @@ def phone_subjects(cases: list[Case]) -> None:
     both facts without a multi-entity confirmation, and a number one digit away and the
     people's facts survive."""
     for i, (domain, first, second, asked, neighbour) in enumerate(PHONE_SUBJECTS):
-        name, _pos, bg = _background(i + 2)
+        _name, _pos, bg = _background(i + 2)
         fa, fb = PHONE_SUBJECT_FACTS[domain]
         one, two = fa.format(p=first), fb.format(p=second)
         near = fa.format(p=neighbour)
@@ -704,7 +704,7 @@ def noun_subjects(cases: list[Case]) -> None:
     thing, not about a person called so: a later statement about ``the clinic`` updates
     it, and nobody's facts are touched."""
     for i, (domain, first, update, old) in enumerate(NOUN_SUBJECTS):
-        name, _pos, bg = _background(i + 1)
+        _name, _pos, bg = _background(i + 1)
         noun = update.split()[1]
         _case(cases, "noun_subject", domain, setup=[bg[0], first, bg[1]],
               mutations=[["remember", update]], query=f"where is the {noun}",
@@ -752,9 +752,9 @@ def name_orders(cases: list[Case]) -> None:
     """A name written ``Surname, Given`` (registers, forms, other languages' order) is the
     same person as ``Given Surname``: forgetting the person forgets that fact too, and
     another person's facts survive."""
-    for i, (domain, fact, name) in enumerate(NAME_ORDERS):
+    for domain, fact, name in NAME_ORDERS:
         person = next(p for p in PEOPLE if p[0] == name)
-        other, _opos, obg = _background(PEOPLE.index(person) + 3)
+        _other, _opos, obg = _background(PEOPLE.index(person) + 3)
         _case(cases, "name_order", domain, setup=[person[2][0], fact, obg[0]],
               mutations=[["forget", f"forget everything about {name}"]],
               query=name, must_not_contain=[fact.split()[-1].rstrip(".")],

@@ -191,7 +191,7 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
             continue
         nxt = toks[i + 1:]
         vp = starts_verb_phrase(nxt, plural)
-        if vp is not None or own_subject(nxt, False):
+        if vp is not None or own_subject(nxt, False) or _parallel_verb(toks, nxt, plural):
             cuts.append((i, i + 1))
     # comma lists of verb phrases ending in ", and <VP>": "is X, based in Y, speaks Z, and ..."
     if cuts:
@@ -218,6 +218,47 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
                                                                       else 0), own))
         begin = resume
     return pieces
+
+
+_OBJECT_LEAD = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "our",
+                          "your", "it", "them", "him", "two", "three", "several", "some"})
+
+
+def _verb_form(word: str) -> tuple[str, tuple[str, ...]] | None:
+    """(form, candidate lemmas) of a word written like a regular third-person (``-s``)
+    or past (``-ed``) verb form."""
+    if not word.isalpha() or not word.islower() or len(word) < 4:
+        return None
+    if word.endswith("ed"):
+        return "past", (word[:-2], word[:-1], word[:-3] if word[-3:-2] == word[-4:-3] else "")
+    if word.endswith("s") and not word.endswith("ss"):
+        return "3sg", (word[:-1], word[:-2], word[:-3] + "y" if word.endswith("ies") else "")
+    return None
+
+
+def _parallel_verb(pred: Sequence[Tok], nxt: Sequence[Tok], plural: bool) -> bool:
+    """Does ``nxt`` (what follows ``and``) open a verb phrase parallel to the predicate's
+    own verb (``quilts and breeds rabbits``, ``drives a tractor and herds sheep``)?
+
+    Coordinated verb phrases share their subject and so their form: the word after the
+    conjunction is written in the same regular form as the predicate's first word
+    (``-s`` after a singular subject, or ``-ed``), is a verb lemma of the broad list
+    (:data:`~memory_es.text.lexicon.ENGLISH_VERBS`), and is followed by what starts an
+    object (a determiner, a pronoun, a bare noun), not by a preposition or the end of
+    the sentence: ``owns cats and dogs`` and ``dogs in Leeds`` stay one noun phrase."""
+    if len(nxt) < 2 or not pred:
+        return False
+    head = pred[starts_verb_phrase(pred, plural) or 0].low
+    first, cand = _verb_form(head), _verb_form(nxt[0].low)
+    if first is None or cand is None or first[0] != cand[0] or (plural and cand[0] == "3sg"):
+        return False
+    if not any(lemma in lx.ENGLISH_VERBS for lemma in cand[1] if lemma):
+        return False
+    obj = nxt[1].low
+    if obj in _OBJECT_LEAD:
+        return True
+    return (obj.isalpha() and obj not in lx.STOPWORDS and obj not in lx.TEMPORAL_PREPOSITIONS
+            and not obj.endswith("ed"))
 
 
 def merge_dependent(conjuncts: list[Conjunct], subject: Subject) -> list[Conjunct]:
