@@ -60,6 +60,7 @@ from memory_es.text.matching import (
     query_topics,
     relevance,
     specific,
+    topic_facts,
     topic_match,
     view,
     view_terms,
@@ -465,23 +466,26 @@ class TextInterface:
             if asks_for_whole_entity(query, entities) or names_only(query, entities):
                 return _Selection(mention_matches(entities, query, views), "entity",
                                   whole=True, entities=entities)
-            topic_only = purpose == "revise" and only_names_a_topic(query, skip)
-            found = [] if topic_only else lexical_matches(
-                query, scope, th, ratio=ratio, skip=skip, all_views=views, within_entity=True)
+            names = ", ".join(sorted(set(entities.values())))
+            if purpose == "revise" and only_names_a_topic(query, skip) and len(
+                    topic_facts(query, scope, skip, core=True)) > 1:
+                # a topic name is a label, not content (slot names carry it): it cannot
+                # say which of the entity's facts in the topic is meant
+                return _Selection([], "none", entities=entities,
+                                  candidates=_nearest(query, scope, views, th, skip),
+                                  note=f"no match: the query names only a topic, and "
+                                       f"{names} has several facts in it")
+            found = lexical_matches(query, scope, th, ratio=ratio, skip=skip, all_views=views,
+                                    within_entity=True)
             if found:
                 return _Selection(found, "lexical", entities=entities)
-            if topic_only:
-                only, topics = topic_match(query, scope, skip, core=True)
-                if only is not None:
-                    return _Selection([only], "topic", entities=entities, topics=topics)
-            elif purpose == "revise":
+            if purpose == "revise":
                 found = self._weak(query, scope, views, skip, within_entity=True)
                 if found:
                     return _Selection(found, "semantic", entities=entities)
                 only, topics = topic_match(query, scope, skip)
                 if only is not None:
                     return _Selection([only], "topic", entities=entities, topics=topics)
-            names = ", ".join(sorted(set(entities.values())))
             return _Selection([], "none", entities=entities,
                               candidates=_nearest(query, scope, views, th, skip),
                               note=f"no match: no fact of {names} matches the rest of the query")

@@ -729,29 +729,43 @@ def only_names_a_topic(query: Query, skip: Iterable[str] = ()) -> bool:
 
 
 def core_domains(v: FactView) -> frozenset[str]:
-    """The topics a fact is about by the core of its predicate: its verb and direct
-    object (the words before the first preposition, names left out) and its slot's first
-    part. A topic carried only by an adjunct is a circumstance, not what the fact is
-    about: ``listens to audiobooks during the commute`` is no transport fact,
-    ``commutes by bike to the office`` no work fact; ``cycles to the station`` is a
-    transport fact, ``keeps two goldfish`` a pet fact."""
+    """The topics a fact is about by the core of its predicate: its verb, its direct
+    object and an ``as`` role complement (names left out, prepositional phrases
+    skipped), and its slot's first part. A topic carried only by an adjunct is a
+    circumstance, not what the fact is about: ``listens to audiobooks during the
+    commute`` is no transport fact, ``commutes by bike to the office`` no work fact;
+    ``cycles to the station`` is a transport fact, ``keeps two goldfish`` a pet fact and
+    ``tutors at a college as a freelance instructor`` a work fact."""
     names = entity_terms(v.fact.entity) if v.fact.entity else frozenset()
     out: set[str] = set()
+    in_phrase = False
     for form in word_forms(_cleaned(v.fact.text)):
-        if stem(form) in names or (form in lx.STOPWORDS and form not in _PREPOSITIONS):
-            continue
-        if form in _PREPOSITIONS:
-            break
-        out |= lx.domains_of(form)
+        if form == "as":  # a role complement (``works as a nurse``) is core again
+            in_phrase = False
+        elif form in _PREPOSITIONS:
+            in_phrase = True
+        elif not in_phrase and stem(form) not in names and form not in lx.STOPWORDS:
+            for part in (word_parts(form) if _is_compound(form) else [form]):
+                out |= lx.domains_of(part)
     return frozenset(out | lx.domains_of(v.fact.attribute.split(".", 1)[0]))
 
 
-_PREPOSITIONS = words("in at to for from with on by of as into onto via about near over "
+_PREPOSITIONS = words("in at to for from with on by of into onto via about near over "
                       "under during after before since until through")
 
 
-def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (), *,
-                core: bool = False) -> tuple[Match | None, frozenset[str]]:
+def topic_facts(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (), *,
+                core: bool = False) -> list[FactView]:
+    """The facts of ``scope`` in the topics the query names (:func:`query_topics`); with
+    ``core``, only those in a topic by the core of their predicate (:func:`core_domains`)."""
+    named = query_topics(query, skip)
+    if not named:
+        return []
+    return [v for v in scope if (core_domains(v) if core else v.domains) & named]
+
+
+def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = ()
+                ) -> tuple[Match | None, frozenset[str]]:
     """Revise only: a query that names an entity and then only a topic, by a noun that
     names the topic as a whole (``Liam diet``, ``Lena's occupation``, ``the user's pets``:
     :func:`~memory_es.text.lexicon.names_topic`), targets that entity's one current fact
@@ -759,12 +773,11 @@ def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
     the same topic, or words of no topic at all (``second language``, ``eating habits``).
     Nothing when a query word belongs to another topic only (the query says more than a
     topic), when no word names the topic (a member such as ``dentist`` is a thing, not
-    the topic), or when the entity has no fact or several facts in it. With ``core``, a
-    fact is in the topic only by the core of its predicate (:func:`core_domains`)."""
+    the topic), or when the entity has no fact or several facts in it."""
     named = query_topics(query, skip)
     if not named:
         return None, frozenset()
-    hits = [v for v in scope if (core_domains(v) if core else v.domains) & named]
+    hits = topic_facts(query, scope, skip)
     if len(hits) != 1:
         return None, frozenset()
     topics = ", ".join(sorted(hits[0].domains & named))

@@ -48,3 +48,27 @@ def test_releasing_one_conjunct_keeps_the_other(fresh_store: memory_es.MemorySto
     ti.remember(T, "Rhys Pritchard drives a tractor and herds sheep on a hill farm.")
     ti.release(T, "Rhys's sheep")
     assert {f.text for f in fresh_store.current(T)} == {"Rhys Pritchard drives a tractor"}
+
+
+def test_an_object_pronoun_points_back_to_the_first_object() -> None:
+    """``owns a narrowboat and moors it in Oxford``: two facts, the second written with
+    the thing ``it`` points back to."""
+    assert _texts("Omar Haddad owns a narrowboat and moors it in Oxford.") == [
+        "Omar Haddad owns a narrowboat", "Omar Haddad moors the narrowboat in Oxford"]
+
+
+@pytest.mark.parametrize("text", ["User bought a piano and sold it last year.",
+                                  "User owns a car and drives it to work."])
+def test_an_ending_or_the_same_slot_stays_one_fact(text: str) -> None:
+    """A verb that ends what the first began, or a second reading of the same slot, keeps
+    the sentence whole."""
+    assert len(_texts(text)) == 1
+
+
+def test_releasing_the_pronoun_clause_keeps_the_first(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``Omar's mooring in Oxford`` releases the mooring, not the narrowboat."""
+    ti = TextInterface(fresh_store)
+    ti.remember(T, "Omar Haddad owns a narrowboat and moors it in Oxford.")
+    ti.release(T, "Omar's mooring in Oxford")
+    assert {f.text for f in fresh_store.current(T)} == {"Omar Haddad owns a narrowboat"}

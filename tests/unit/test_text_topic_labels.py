@@ -81,3 +81,16 @@ def test_a_topic_carried_by_an_adjunct_does_not_make_a_second_candidate(
     now = _current(fresh_store)
     assert "Kwame Asante drives a Skoda Fabia" not in now
     assert "Kwame Asante listens to audiobooks during the commute" in now
+
+
+def test_a_single_slot_fact_is_revised_whatever_the_new_text_says(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """One work fact: ``Judy employer`` still replaces it, even when the new text reads
+    as a move (the topic rule only steps in when the topic holds several facts)."""
+    ti = TextInterface(fresh_store)
+    ti.remember(T, "Judy started at Apple in 2020.")
+    ti.remember(T, "Judy plays squash on Mondays.")
+    ti.revise(T, "Judy employer", "Judy moved to Microsoft in 2022.")
+    now = _current(fresh_store)
+    assert "Judy started at Apple in 2020" not in now
+    assert "Judy plays squash on Mondays" in now
