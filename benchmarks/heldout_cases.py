@@ -618,12 +618,157 @@ def long_group_phones(cases: list[Case]) -> None:
               survivors=[near, bg[1], obg[2]])
 
 
+# --- third round (issue 11, written before the rules for them were changed) --------------------
+
+# (domain, two facts of the person in one topic, query naming only the topic, new text)
+SLOT_TOPICS = [
+    ("home", ("{n} rents a flat in Turin.", "{n} owns a cottage in Umbria."), "{n}'s residence",
+     "{n} bought a houseboat in Bristol."),
+    ("language", ("{n} speaks Welsh.", "{n} is fluent in Tagalog."), "{n}'s language",
+     "{n} started learning Finnish."),
+    ("pets", ("{n} has a hamster called Pip.", "{n} keeps two goldfish."), "{n}'s pet",
+     "{n} adopted a rescue greyhound."),
+    ("work", ("{n} works as a night-shift paramedic.", "{n} runs a pottery business."),
+     "{n}'s job", "{n} became a ferry pilot."),
+    ("vehicles", ("{n} drives a Renault Zoe.", "{n} rides a Honda motorbike."),
+     "{n}'s vehicle", "{n} bought a cargo bike."),
+    ("diet", ("{n} avoids gluten.", "{n} eats no pork."), "{n}'s diet",
+     "{n} follows a Mediterranean diet now."),
+]
+
+
+def slot_topic_ambiguous(cases: list[Case]) -> None:
+    """A revise naming a person and only a topic, when the person has two facts in it
+    (one of them with the topic word in its slot name): the query does not say which,
+    so nothing of theirs is retired, and their other facts survive."""
+    for i, (domain, (a, b), query, new) in enumerate(SLOT_TOPICS):
+        name, _pos, bg = _background(i + 4)
+        fa, fb = a.format(n=name), b.format(n=name)
+        _case(cases, "slot_topic_ambiguous", domain, setup=[fa, bg[0], fb, bg[1]],
+              mutations=[["revise", query.format(n=name), new.format(n=name)]],
+              query=name, survivors=[fa, bg[0], fb, bg[1]])
+
+
+# (domain, number as first written, as second written, as asked, a number one digit away)
+PHONE_SUBJECTS = [
+    ("medical", "+1 415 555 0123", "(415) 555-0123", "415.555.0123", "(415) 555-0132"),
+    ("on-call", "+44 161 496 0500", "0161 496 0500", "+44 (0)161 496 0500", "0161 496 0501"),
+    ("finance", "+49 40 3598 1200", "040 3598 1200", "0049 40 3598 1200", "040 3598 1210"),
+    ("pets", "+33 4 91 55 20 10", "04 91 55 20 10", "04.91.55.20.10", "04 91 55 20 11"),
+    ("vehicles", "0044 20 7946 0321", "020 7946 0321", "+44 20 7946 0321", "020 7946 0312"),
+    ("subscriptions", "+61 3 9600 1400", "(03) 9600 1400", "03 9600 1400", "(03) 9600 1401"),
+]
+PHONE_SUBJECT_FACTS = {
+    "medical": ("{p} rings the night nurse.", "{p} is the clinic's after-hours line."),
+    "on-call": ("{p} pages the database on-call.", "{p} is the escalation line for outages."),
+    "finance": ("{p} reaches the fraud desk.", "{p} is listed on the bank statements."),
+    "pets": ("{p} belongs to the emergency vet.", "{p} is printed on the dog's tag."),
+    "vehicles": ("{p} books the van servicing.", "{p} is the breakdown hotline."),
+    "subscriptions": ("{p} cancels the magazine.", "{p} is the streaming support line."),
+}
+
+
+def phone_subjects(cases: list[Case]) -> None:
+    """A phone number that is the subject of facts, written once with country code and
+    once in national form: one number, so one entity; purging it in a third form erases
+    both facts without a multi-entity confirmation, and a number one digit away and the
+    people's facts survive."""
+    for i, (domain, first, second, asked, neighbour) in enumerate(PHONE_SUBJECTS):
+        _name, _pos, bg = _background(i + 2)
+        fa, fb = PHONE_SUBJECT_FACTS[domain]
+        one, two = fa.format(p=first), fb.format(p=second)
+        near = fa.format(p=neighbour)
+        _case(cases, "phone_subject", domain, setup=[one, bg[0], two, near, bg[2]],
+              mutations=[["purge", asked]], query=f"{asked} number",
+              must_contain=[neighbour], must_not_contain=[first, second],
+              survivors=[bg[0], near, bg[2]],
+              current_lacks=[one.rstrip("."), two.rstrip(".")])
+
+
+# (domain, a bare common noun as sentence subject, the same thing with "the", its update, old)
+NOUN_SUBJECTS = [
+    ("medical", "Clinic is located on Elm Street.", "The clinic is located on Oak Road now.",
+     "Elm Street"),
+    ("vehicles", "Garage is on Mill Lane.", "The garage is on Quarry Road now.", "Mill Lane"),
+    ("finance", "Budget is set at 4000 euros.", "The budget is set at 5200 euros now.",
+     "4000 euros"),
+    ("on-call", "Warehouse is in Leith.", "The warehouse is in Dundee now.", "Leith"),
+    ("subscriptions", "Magazine is delivered on Mondays.",
+     "The magazine is delivered on Thursdays now.", "Mondays"),
+    ("pets", "Kennel is near the station.", "The kennel is near the harbour now.", "station"),
+]
+
+
+def noun_subjects(cases: list[Case]) -> None:
+    """A sentence that starts with a bare common noun (``Clinic is ...``) is about that
+    thing, not about a person called so: a later statement about ``the clinic`` updates
+    it, and nobody's facts are touched."""
+    for i, (domain, first, update, old) in enumerate(NOUN_SUBJECTS):
+        _name, _pos, bg = _background(i + 1)
+        noun = update.split()[1]
+        _case(cases, "noun_subject", domain, setup=[bg[0], first, bg[1]],
+              mutations=[["remember", update]], query=f"where is the {noun}",
+              must_contain=[update.split(" now")[0].split()[-1]], survivors=[bg[0], bg[1]],
+              current_lacks=[old])
+
+
+# (domain, compound with an elided second subject, release query, kept words, gone words)
+ELIDED = [
+    ("hobbies", "{n} quilts and breeds rabbits.", "{f}'s rabbits", "quilts", "rabbits"),
+    ("pets", "{n} fosters kittens and walks greyhounds for a shelter.", "{f}'s kittens",
+     "greyhounds", "kittens"),
+    ("vehicles", "{n} drives a tractor and herds sheep on a hill farm.", "{f}'s sheep",
+     "tractor", "sheep"),
+    ("subscriptions", "{n} moonlights as a DJ and streams on Twitch.", "{f}'s Twitch streams",
+     "DJ", "Twitch"),
+    ("medical", "{n} injects insulin and sees a podiatrist monthly.", "{f}'s podiatrist",
+     "insulin", "podiatrist"),
+    ("finance", "{n} owns a narrowboat and moors it in Oxford.", "{f}'s mooring in Oxford",
+     "narrowboat", "Oxford"),
+]
+
+
+def elided_subjects(cases: list[Case]) -> None:
+    """A compound whose second clause has no subject of its own (``X quilts and breeds
+    rabbits``) is two facts of the same person: releasing one keeps the other."""
+    for i, (domain, compound, query, kept, gone) in enumerate(ELIDED):
+        name, _pos, bg = _background(i + 6)
+        first = _first(name)
+        _case(cases, "elided_subject", domain, setup=[bg[0], compound.format(n=name), bg[1]],
+              mutations=[["release", query.format(f=first)]], query=query.format(f=first),
+              must_not_contain=[gone], survivors=[bg[0], bg[1]], current_has=[kept])
+
+
+# (domain, "Surname, Given" fact, a fact under the usual order)
+NAME_ORDERS = [
+    ("medical", "Okafor, Lena is registered with the Riverside practice.", "Lena Okafor"),
+    ("finance", "Haddad, Omar holds a fixed-rate bond.", "Omar Haddad"),
+    ("on-call", "Arai, Yuki covers the storage pager on Sundays.", "Yuki Arai"),
+    ("vehicles", "Bianchi, Sofia leases an electric Fiat.", "Sofia Bianchi"),
+]
+
+
+def name_orders(cases: list[Case]) -> None:
+    """A name written ``Surname, Given`` (registers, forms, other languages' order) is the
+    same person as ``Given Surname``: forgetting the person forgets that fact too, and
+    another person's facts survive."""
+    for domain, fact, name in NAME_ORDERS:
+        person = next(p for p in PEOPLE if p[0] == name)
+        _other, _opos, obg = _background(PEOPLE.index(person) + 3)
+        _case(cases, "name_order", domain, setup=[person[2][0], fact, obg[0]],
+              mutations=[["forget", f"forget everything about {name}"]],
+              query=name, must_not_contain=[fact.split()[-1].rstrip(".")],
+              survivors=[obg[0]], current_lacks=[fact.split(" ", 2)[2].rstrip(".")])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
                    compound_clauses, alias_forgets, phone_purges, email_purges,
                    supersessions, languages, lookalike_purges, topic_revisions,
-                   topic_revision_ambiguous, first_name_things, long_group_phones):
+                   topic_revision_ambiguous, first_name_things, long_group_phones,
+                   slot_topic_ambiguous, phone_subjects, noun_subjects, elided_subjects,
+                   name_orders):
         family(cases)
     return cases
 

@@ -145,6 +145,8 @@ def identifier_entity(kind: str, canonical: str) -> str:
     ns = _ENTITY_NS.get(kind, "id")
     if kind in HASHED_KINDS:
         return f"{ns}:h{hashlib.sha256(canonical.encode()).hexdigest()[:20]}"
+    if kind == "phone":
+        return f"{ns}:{phone_key(canonical)}"
     local = canonical.replace(":", "/").lstrip("+")
     if canonical.startswith("+"):
         local = "00" + local
@@ -442,6 +444,37 @@ def phones_match(a: str, b: str) -> bool:
 
 CALLING_CODES = tuple(sorted(data_words("calling_codes.txt"), key=lambda c: (len(c), c)))
 """Country calling codes (ITU-T E.164), ``data/calling_codes.txt``."""
+
+
+def phone_key(canonical: str) -> str:
+    """The part of a phone number every way of writing it shares, its national
+    significant number: an international number without its calling code (E.164 codes
+    are prefix-free, so at most one fits), a national one without its trunk prefix (one
+    leading ``0``, or the ``1`` of an eleven-digit North American number). ``+1 415 555
+    0123``, ``(415) 555-0123`` and ``1-415-555-0123`` are all ``4155550123``; ``+44 161
+    496 0500`` and ``0161 496 0500`` are ``1614960500``. The entity of a phone number is
+    named by it, so one number is one entity however it was written.
+
+    Numbers of two countries with the same national number share the key; a purge never
+    shreds such an entity whole for one of them (``purge_matching`` checks every fact)."""
+    if canonical.startswith("+"):
+        full = canonical[1:]
+        code = next((c for c in CALLING_CODES if full.startswith(c)), "")
+        nsn = full[len(code):] if len(full) - len(code) >= 6 else full
+    else:
+        nsn = canonical
+        if len(nsn) == 11 and nsn.startswith("1"):
+            nsn = nsn[1:]
+    return nsn[1:] if nsn.startswith("0") and len(nsn) > 7 else nsn
+
+
+def entity_phone(entity: str) -> str | None:
+    """The canonical phone number a ``phone:`` entity id stands for (``phone:00<digits>``,
+    written before :func:`phone_key` named phone entities, is international), or None."""
+    ns, _, local = entity.partition(":")
+    if ns != "phone" or not local.isdigit():
+        return None
+    return "+" + local[2:] if local.startswith("00") else local
 
 
 def phone_forms(canonical: str) -> list[str]:

@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 from memory_es.errors import ConfirmationRequired, ConflictError, InvalidInput, NotFound
 from memory_es.models import Fact, Preview, Receipt
 from memory_es.text.clauses import Clause, Interpretation, Interpreter
-from memory_es.text.identifiers import phone_forms
+from memory_es.text.identifiers import Identifier, entity_phone, phone_forms, phones_match
 from memory_es.text.interpreter import ProposeFn, as_interpreter, interpret
 from memory_es.text.matching import (
     DEFAULT_THRESHOLDS,
@@ -55,10 +55,12 @@ from memory_es.text.matching import (
     mention_matches,
     named_entities,
     names_only,
+    only_names_a_topic,
     query_terms_naming,
     query_topics,
     relevance,
     specific,
+    topic_facts,
     topic_match,
     view,
     view_terms,
@@ -464,6 +466,15 @@ class TextInterface:
             if asks_for_whole_entity(query, entities) or names_only(query, entities):
                 return _Selection(mention_matches(entities, query, views), "entity",
                                   whole=True, entities=entities)
+            names = ", ".join(sorted(set(entities.values())))
+            if purpose == "revise" and only_names_a_topic(query, skip) and len(
+                    topic_facts(query, scope, skip, core=True)) > 1:
+                # a topic name is a label, not content (slot names carry it): it cannot
+                # say which of the entity's facts in the topic is meant
+                return _Selection([], "none", entities=entities,
+                                  candidates=_nearest(query, scope, views, th, skip),
+                                  note=f"no match: the query names only a topic, and "
+                                       f"{names} has several facts in it")
             found = lexical_matches(query, scope, th, ratio=ratio, skip=skip, all_views=views,
                                     within_entity=True)
             if found:
@@ -475,7 +486,6 @@ class TextInterface:
                 only, topics = topic_match(query, scope, skip)
                 if only is not None:
                     return _Selection([only], "topic", entities=entities, topics=topics)
-            names = ", ".join(sorted(set(entities.values())))
             return _Selection([], "none", entities=entities,
                               candidates=_nearest(query, scope, views, th, skip),
                               note=f"no match: no fact of {names} matches the rest of the query")
@@ -687,8 +697,10 @@ class TextInterface:
                               pending=[f"nothing erased: {sel.note or 'no match'}; a purge "
                                        "acts on exact identifiers and named entities only"],
                               note=sel.note or "no match")
-        own = set(sel.entities) | {i.entity for i in analyse_query(identifier).identifiers}
-        plan = plan_purge(sel.matches, sel.tier, own)
+        asked = analyse_query(identifier).identifiers
+        own = set(sel.entities) | {i.entity for i in asked}
+        one_number, split = self._phone_entities(tenant, sel.matches, asked)
+        plan = plan_purge(sel.matches, sel.tier, own, one_number=one_number, split=split)
         scopes = list(plan.scopes)
         if confirm:
             scopes += [(None, m.fact.fact_id) for m in plan.mentions]
@@ -730,6 +742,20 @@ class TextInterface:
         return TextResult(op="purge", query=identifier, targets=targets,
                           touched=list(dict.fromkeys(touched)), receipts=receipts,
                           previews=previews, pending=pending, note=f"targeted by {sel.tier}")
+
+    def _phone_entities(self, tenant: str, matches: Sequence[Match],
+                        asked: Sequence[Identifier]) -> tuple[frozenset[str], frozenset[str]]:
+        """Of the phone entities a purge reached: those that are the number asked for (one
+        entity however many spellings named it), and those of them that also hold facts
+        about another number (never shredded whole: only the matched chains)."""
+        phones = [i.canonical for i in asked if i.kind == "phone"]
+        same = frozenset(e for m in matches if (e := m.fact.entity) is not None
+                         and (n := entity_phone(e)) is not None
+                         and any(phones_match(n, p) for p in phones))
+        mixed = frozenset(e for e in same if any(
+            i.kind == "phone" and not any(phones_match(i.canonical, p) for p in phones)
+            for f in self._entity_facts(tenant, e) for i in view(f).identifiers))
+        return same, mixed
 
     # --- recall -----------------------------------------------------------------------------
 

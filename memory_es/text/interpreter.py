@@ -246,7 +246,7 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
             clause_subject, text = _own_subject(conj, subject)
             pred_toks = conj.toks[conj.subject:]
         else:
-            text = f"{subject_text} {conj.text}".strip()
+            text = f"{subject_text} {conj.resolved or conj.text}".strip()
         words = [t.low for t in pred_toks]
         is_negated = negated(words)
         pred = analyse_predicate(pred_toks, 0 if conj.subject else conj.verb, clause_subject)

@@ -260,6 +260,15 @@ def data_sections(name: str) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
+COMMON_NOUNS: frozenset[str] = data_words("common_nouns.txt")
+"""Common English nouns that are not personal names (``data/common_nouns.txt``, derived
+from the SPECIALIST Lexicon, wordfreq and the US Census name lists)."""
+
+ENGLISH_VERBS: frozenset[str] = data_words("english_verbs.txt")
+"""A broad list of English verb lemmas (``data/english_verbs.txt``, derived from the
+SPECIALIST Lexicon and wordfreq): only to confirm that a word parallel to a clause's
+verb can be a verb (``quilts and breeds rabbits``), never to find a verb on its own."""
+
 PINYIN_SYLLABLES: frozenset[str] = data_words("pinyin_syllables.txt")
 """Hanyu Pinyin syllables without tones (``data/pinyin_syllables.txt``)."""
 

@@ -710,6 +710,60 @@ def query_topics(query: Query, skip: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(d for d in shared if any(lx.names_topic(t, d) for t in content))
 
 
+def only_names_a_topic(query: Query, skip: Iterable[str] = ()) -> bool:
+    """Once the entity's names (``skip``) are set aside, is every content word of the
+    query a noun that names a topic as a whole (``Omar's language``, ``Dev's vehicle``,
+    ``the user's pets``)?
+
+    Such a query names a topic and nothing in it: the interpreter writes these nouns
+    into slot names (``transport.vehicle``, ``language.welsh``) and some facts happen to
+    use them (``eats a vegan diet``), so meeting one says which topic, never which fact.
+    Any other word (``city`` in ``residence city``, ``Google``, ``ownership``) is content
+    and makes this false."""
+    if not query_topics(query, skip):
+        return False
+    skip_set = set(skip)
+    content = [t for t in query.terms if t not in skip_set and t != NEGATION_TERM]
+    return all(any(lx.names_topic(t, d) for d in query.domains.get(t, frozenset()))
+               for t in content)
+
+
+def core_domains(v: FactView) -> frozenset[str]:
+    """The topics a fact is about by the core of its predicate: its verb, its direct
+    object and an ``as`` role complement (names left out, prepositional phrases
+    skipped), and its slot's first part. A topic carried only by an adjunct is a
+    circumstance, not what the fact is about: ``listens to audiobooks during the
+    commute`` is no transport fact, ``commutes by bike to the office`` no work fact;
+    ``cycles to the station`` is a transport fact, ``keeps two goldfish`` a pet fact and
+    ``tutors at a college as a freelance instructor`` a work fact."""
+    names = entity_terms(v.fact.entity) if v.fact.entity else frozenset()
+    out: set[str] = set()
+    in_phrase = False
+    for form in word_forms(_cleaned(v.fact.text)):
+        if form == "as":  # a role complement (``works as a nurse``) is core again
+            in_phrase = False
+        elif form in _PREPOSITIONS:
+            in_phrase = True
+        elif not in_phrase and stem(form) not in names and form not in lx.STOPWORDS:
+            for part in (word_parts(form) if _is_compound(form) else [form]):
+                out |= lx.domains_of(part)
+    return frozenset(out | lx.domains_of(v.fact.attribute.split(".", 1)[0]))
+
+
+_PREPOSITIONS = words("in at to for from with on by of into onto via about near over "
+                      "under during after before since until through")
+
+
+def topic_facts(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (), *,
+                core: bool = False) -> list[FactView]:
+    """The facts of ``scope`` in the topics the query names (:func:`query_topics`); with
+    ``core``, only those in a topic by the core of their predicate (:func:`core_domains`)."""
+    named = query_topics(query, skip)
+    if not named:
+        return []
+    return [v for v in scope if (core_domains(v) if core else v.domains) & named]
+
+
 def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = ()
                 ) -> tuple[Match | None, frozenset[str]]:
     """Revise only: a query that names an entity and then only a topic, by a noun that
@@ -723,7 +777,7 @@ def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
     named = query_topics(query, skip)
     if not named:
         return None, frozenset()
-    hits = [v for v in scope if v.domains & named]
+    hits = topic_facts(query, scope, skip)
     if len(hits) != 1:
         return None, frozenset()
     topics = ", ".join(sorted(hits[0].domains & named))

@@ -36,11 +36,17 @@ def _owner(m: Match) -> str:
     return m.fact.entity or f"fact {m.fact.fact_id}"
 
 
-def plan_purge(matches: list[Match], tier: str, own_entities: set[str]) -> PurgePlan:
+def plan_purge(matches: list[Match], tier: str, own_entities: set[str], *,
+               one_number: frozenset[str] = frozenset(),
+               split: frozenset[str] = frozenset()) -> PurgePlan:
     """Scopes for ``matches`` (tier ``identifier`` or ``entity``), entities first.
 
     ``own_entities`` are the entities the query itself names or is (an identifier's own
-    entity): shredding them is what was asked; any other entity reached is a risk."""
+    entity): shredding them is what was asked; any other entity reached is a risk.
+    ``one_number``: entities that are all the phone number asked for (stored under ids of
+    several spellings before phone entities were named by :func:`phone_key`): one
+    entity, not several. ``split``: entities never shredded whole, only their matched
+    chains (an identifier entity that also holds another number)."""
     plan = PurgePlan()
     direct = [m for m in matches if m.by != "mention"]
     plan.mentions = [m for m in matches if m.by == "mention"]
@@ -48,8 +54,9 @@ def plan_purge(matches: list[Match], tier: str, own_entities: set[str]) -> Purge
     chains: list[str] = []
     for m in direct:
         ent = m.fact.entity
-        whole = ent is not None and (ent in own_entities or tier == "entity"
-                                     or ent.split(":", 1)[0] in IDENTIFIER_NAMESPACES)
+        whole = ent is not None and ent not in split and (
+            ent in own_entities or ent in one_number or tier == "entity"
+            or ent.split(":", 1)[0] in IDENTIFIER_NAMESPACES)
         if whole and ent is not None:
             if ent not in entities:
                 entities.append(ent)
@@ -57,7 +64,8 @@ def plan_purge(matches: list[Match], tier: str, own_entities: set[str]) -> Purge
             chains.append(m.fact.fact_id)
     plan.scopes = [(e, None) for e in entities]
     plan.scopes += [(None, f) for f in chains]
-    owners = sorted({_owner(m) for m in direct})
+    owners = sorted({"the number asked for" if m.fact.entity in one_number else _owner(m)
+                     for m in direct})
     if len(owners) > 1:
         plan.risks.append(f"the purge spans {len(owners)} entities ({', '.join(owners)})")
     if plan.mentions:

@@ -19,7 +19,7 @@ from memory_es.text import lexicon as lx
 from memory_es.text.identifiers import Identifier
 from memory_es.text.lexicon import words
 from memory_es.text.paths import domains_in
-from memory_es.text.predicates import analyse_predicate
+from memory_es.text.predicates import PREPOSITIONS, analyse_predicate
 from memory_es.text.qualifiers import negated
 from memory_es.text.subjects import Subject
 from memory_es.text.words import Tok, agrees, is_capitalised, starts_verb_phrase, tokenize
@@ -147,6 +147,9 @@ class Conjunct:
     subject: int = 0
     """How many leading tokens are the conjunct's own subject (0: it shares the
     sentence's): ``…, and her bike is a Brompton``."""
+    resolved: str | None = None
+    """The text with an object pronoun replaced by the thing it points back to
+    (``moors it in Oxford`` -> ``moors the narrowboat in Oxford``), when it has one."""
 
 
 _OWN_SUBJECT_LEAD = frozenset({"his", "her", "their", "its", "my", "our", "the", "he", "she",
@@ -191,7 +194,7 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
             continue
         nxt = toks[i + 1:]
         vp = starts_verb_phrase(nxt, plural)
-        if vp is not None or own_subject(nxt, False):
+        if vp is not None or own_subject(nxt, False) or _parallel_verb(toks, nxt, plural):
             cuts.append((i, i + 1))
     # comma lists of verb phrases ending in ", and <VP>": "is X, based in Y, speaks Z, and ..."
     if cuts:
@@ -220,6 +223,47 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
     return pieces
 
 
+_OBJECT_LEAD = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "our",
+                          "your", "it", "them", "him", "two", "three", "several", "some"})
+
+
+def _verb_form(word: str) -> tuple[str, tuple[str, ...]] | None:
+    """(form, candidate lemmas) of a word written like a regular third-person (``-s``)
+    or past (``-ed``) verb form."""
+    if not word.isalpha() or not word.islower() or len(word) < 4:
+        return None
+    if word.endswith("ed"):
+        return "past", (word[:-2], word[:-1], word[:-3] if word[-3:-2] == word[-4:-3] else "")
+    if word.endswith("s") and not word.endswith("ss"):
+        return "3sg", (word[:-1], word[:-2], word[:-3] + "y" if word.endswith("ies") else "")
+    return None
+
+
+def _parallel_verb(pred: Sequence[Tok], nxt: Sequence[Tok], plural: bool) -> bool:
+    """Does ``nxt`` (what follows ``and``) open a verb phrase parallel to the predicate's
+    own verb (``quilts and breeds rabbits``, ``drives a tractor and herds sheep``)?
+
+    Coordinated verb phrases share their subject and so their form: the word after the
+    conjunction is written in the same regular form as the predicate's first word
+    (``-s`` after a singular subject, or ``-ed``), is a verb lemma of the broad list
+    (:data:`~memory_es.text.lexicon.ENGLISH_VERBS`), and is followed by what starts an
+    object (a determiner, a pronoun, a bare noun), not by a preposition or the end of
+    the sentence: ``owns cats and dogs`` and ``dogs in Leeds`` stay one noun phrase."""
+    if len(nxt) < 2 or not pred:
+        return False
+    head = pred[starts_verb_phrase(pred, plural) or 0].low
+    first, cand = _verb_form(head), _verb_form(nxt[0].low)
+    if first is None or cand is None or first[0] != cand[0] or (plural and cand[0] == "3sg"):
+        return False
+    if not any(lemma in lx.ENGLISH_VERBS for lemma in cand[1] if lemma):
+        return False
+    obj = nxt[1].low
+    if obj in _OBJECT_LEAD:
+        return True
+    return (obj.isalpha() and obj not in lx.STOPWORDS and obj not in lx.TEMPORAL_PREPOSITIONS
+            and not obj.endswith("ed"))
+
+
 def merge_dependent(conjuncts: list[Conjunct], subject: Subject) -> list[Conjunct]:
     """Keep a conjunct with the previous one when it cannot stand alone."""
     merged: list[Conjunct] = []
@@ -232,16 +276,56 @@ def merge_dependent(conjuncts: list[Conjunct], subject: Subject) -> list[Conjunc
             neg_elaboration = negated(prev_words) and bool(
                 set(domains_in(prev_words)) & set(domains_in(words)))
             same_slot = False
-            if not anaphoric and not neg_elaboration:
+            if not neg_elaboration:
                 a = analyse_predicate(prev.toks, prev.verb, subject)
                 b = analyse_predicate(conj.toks, conj.verb, subject)
                 same_slot = a.confident and b.confident and a.attribute == b.attribute
+            resolved = (_object_pronoun_resolved(prev, conj)
+                        if anaphoric and not neg_elaboration and not same_slot else None)
+            if resolved is not None:
+                merged.append(Conjunct(conj.start, conj.text, conj.toks, conj.verb,
+                                       resolved=resolved))
+                continue
             if anaphoric or neg_elaboration or same_slot:
                 merged[-1] = Conjunct(prev.start, prev.text + _between(prev, conj) + conj.text,
                                       prev.toks + conj.toks, prev.verb)
                 continue
         merged.append(conj)
     return merged
+
+
+_DEFINITE = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "our",
+                       "your"})
+_NP_STOPS = PREPOSITIONS | {"and", "but", "since", "until", "after", "because", "due"}
+
+
+def _object_pronoun_resolved(prev: Conjunct, conj: Conjunct) -> str | None:
+    """``owns a narrowboat and moors it in Oxford``: the second verb's object pronoun
+    (``it``, ``them``, right after the verb, the conjunct's only back-reference) points
+    to the first verb's direct object, a plain noun phrase (determiner, then words with
+    no preposition, comma or pronoun). Then the conjunct is a fact of its own, written
+    with that noun phrase made definite: ``moors the narrowboat in Oxford``. Anything
+    less plain, or a verb that ends what the first one began (``sold it``), stays
+    merged with the previous conjunct."""
+    pronoun = conj.verb + 1
+    if pronoun >= len(conj.toks) or conj.toks[pronoun].low not in ("it", "them"):
+        return None
+    if lx.lemma_of(conj.toks[conj.verb].low) in lx.CESSATION_VERBS:
+        return None  # "bought a piano and sold it": one story, the end of what it began
+    rest = [t.low for i, t in enumerate(conj.toks) if i != pronoun]
+    if _ANAPHOR.search(" ".join(rest)) or _ELLIPSIS_END.search(conj.text):
+        return None
+    obj = prev.toks[prev.verb + 1:]
+    if len(obj) < 2 or obj[0].low not in _DEFINITE or any(
+            t.low in _NP_STOPS or t.low in _DEFINITE or t.raw.endswith((",", ";"))
+            or not t.word for t in obj[1:-1]) or not obj[-1].word:
+        return None
+    if any(t.low in _NP_STOPS for t in obj[1:]):
+        return None
+    noun = " ".join(t.raw.strip(".,;!?") for t in obj[1:])
+    head = conj.toks[pronoun]
+    offset = head.start - conj.start
+    return conj.text[:offset] + "the " + noun + conj.text[offset + len(head.raw):]
 
 
 def _between(prev: Conjunct, conj: Conjunct) -> str:

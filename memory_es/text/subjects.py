@@ -213,7 +213,8 @@ def _named(words: list[str]) -> Subject:
     if (cleaned and all(is_capitalised(w) or is_foreign_word(w) or w.isdigit()
                         or (len(w) <= 2 and w.isupper()) for w in cleaned)
             and cleaned[0].lower() not in NOT_NAMES
-            and cleaned[0].lower() not in lx.ROLE_NOUNS):
+            and cleaned[0].lower() not in lx.ROLE_NOUNS
+            and not _common_noun(cleaned)):
         name = " ".join(cleaned)
         personal = (len(cleaned) <= 3 and all(w.replace("-", "").isalpha() for w in cleaned))
         ns = "person" if personal else "name"
@@ -228,6 +229,15 @@ def _named(words: list[str]) -> Subject:
                        rules=("subject:role",))
     return Subject(entity_id("topic", phrase), " ".join(words), "topic", role=head,
                    rules=("subject:noun-phrase",))
+
+
+def _common_noun(words: Sequence[str]) -> bool:
+    """A lone capitalised word that is a common noun and no personal name (``Clinic``,
+    ``Warehouse``; not ``Mark``, ``Rose``): capitalised only because it starts the
+    sentence, so the subject is that thing. A word written all in capitals (an acronym,
+    a code) is not read so."""
+    return (len(words) == 1 and words[0][:1].isupper() and not words[0].isupper()
+            and words[0].lower() in lx.COMMON_NOUNS)
 
 
 def _role_prefix(low: Sequence[str]) -> int:
