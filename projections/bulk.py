@@ -64,8 +64,10 @@ def _last_given(given: np.ndarray, start: np.ndarray) -> np.ndarray:
     return found
 
 
-def _shard(key: str | None, chain_id: str) -> int:
-    return zlib.crc32((key if key is not None else chain_id).encode()) % SHARDS
+def _shard(key: str) -> int:
+    """:func:`projections.snapshot.shard_of` of a ``tenant_entity`` or, without an
+    entity, of the chain id."""
+    return zlib.crc32(key.encode()) % SHARDS
 
 
 class BulkVersionProjector(VersionProjector):
@@ -246,9 +248,10 @@ class BulkVersionProjector(VersionProjector):
         columns["present_state"] = pa.array(present, pa.string()).take(pa.array(row_fact))
         keys = pc.binary_join_element_wise(table_contents.column("tenant"),
                                            table_contents.column("entity"), "\x1f")
-        shards = pa.array([_shard(key, chain) for key, chain in zip(
-            keys.to_pylist(), table_contents.column("chain_id").to_pylist(), strict=True)],
-            pa.int16())
+        by_key = pc.dictionary_encode(pc.coalesce(keys, table_contents.column("chain_id"))
+                                      .combine_chunks())
+        shards = pa.array([_shard(key) for key in by_key.dictionary.to_pylist()],
+                          pa.int16()).take(by_key.indices)  # once per entity
         columns["tenant_entity"] = keys.take(content_rows)
         columns["shard"] = shards.take(content_rows)
         table = (pa.table([columns[f.name].cast(f.type) for f in ARROW_SCHEMA],
