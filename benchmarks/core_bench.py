@@ -1,7 +1,8 @@
 """Core write/read figures (issue 2): single writes/s, batched facts/s, catch-up events/s,
 as-of point-query latency and writes into one large entity, with same-run floors for
 ratios: plain SQLite inserts (batched, and one fsync'd commit per row for single writes),
-and an indexed SQLite point query over the same rows (`*_vs_floor` = store figure /
+an indexed SQLite point query over the same rows, and reading plus JSON-decoding the
+log's notifications for the rebuild (`*_vs_floor` = store figure /
 floor; `large_entity_vs_batched` = the large entity's rate / the spread batch's).
 
     python -m benchmarks.core_bench --facts 100000
@@ -141,6 +142,35 @@ def floor_point_reads(folder: Path, n: int, queries: int) -> dict[str, float]:
     return out
 
 
+def floor_read_decode(store: memory_es.MemoryStore, batch: int = 5_000) -> float:
+    """The same-run floor of a rebuild: events/s of reading every notification of the
+    store's log (in the catch-up's batches, through the same recorder) plus JSON-decoding
+    each body with the parser the store uses. Bodies are decrypted beforehand, untimed:
+    this is what a rebuild could not do without, not what per-chain keys cost."""
+    from memory_es.crypto.mapper import parse_body
+
+    runtime = store.runtime
+    recorder, mapper = runtime.log.recorder, runtime.side.mapper
+    head = recorder.max_notification_id() or 0
+    bodies: list[bytes] = []
+    read = 0.0
+    position = 0
+    while position < head:
+        t = time.perf_counter()
+        notes = recorder.select_notifications(start=position + 1, limit=batch, stop=head)
+        read += time.perf_counter() - t
+        if not notes:
+            break
+        position = notes[-1].id
+        bodies += [json.dumps(u.body, ensure_ascii=False, separators=(",", ":")).encode()
+                   for u in mapper.open_many(notes) if u.body is not None]
+    t = time.perf_counter()
+    for body in bodies:
+        parse_body(body)
+    decode = time.perf_counter() - t
+    return head / (read + decode)
+
+
 class Timer:
     """Wall and CPU time of one phase (CPU = this process, every thread: other processes
     loading the machine inflate the wall figure, not the CPU one)."""
@@ -262,6 +292,9 @@ def run(n_facts: int, single: int, queries: int) -> dict[str, object]:
             events = store.rebuild()
         out["rebuild_events_per_s"] = events / t.wall
         out["rebuild_events_per_cpu_s"] = events / t.cpu
+        out["floor_read_decode_events_per_s"] = floor_read_decode(store)
+        out["rebuild_vs_floor"] = (
+            out["rebuild_events_per_s"] / out["floor_read_decode_events_per_s"])  # type: ignore[operator]
         # one large entity: a fact per attribute of a single entity, in transactions of 500;
         # a write must not cost in proportion to the facts its entity already holds
         # (measured last, so that it changes none of the figures above)

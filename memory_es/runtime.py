@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from memory_es.clock import ClockFn, TransactionClock
+from memory_es.collector import collector_paused
 from memory_es.crypto.keystore import KeyStore
 from memory_es.domain.events import EntityPurged, FactChainPurged
 from memory_es.errors import StoreClosed
@@ -186,7 +187,9 @@ class Runtime:
 
     def rebuild(self, progress: Progress | None = None) -> int:
         self.check_open()
-        with self.lock, storage_faults("the rebuild"):
+        # The collector paused: a replay allocates millions of objects that live until
+        # their batch is written, and rescanning them was a fifth of the rebuild's time.
+        with self.lock, storage_faults("the rebuild"), collector_paused():
             self.side.forget_cached()
             replayed = self.views.rebuild(progress)
             self.recall.rebuild()

@@ -307,13 +307,18 @@ class PointRows:
             con.execute("PRAGMA journal_mode = OFF")  # a fresh file: nothing to roll back to
             con.execute("PRAGMA synchronous = OFF")
             con.execute("BEGIN")
+            # Indexes built once after the load (a sort each), not row by row during it.
+            indexes = [ddl for ddl in DDL if ddl.startswith("CREATE INDEX")]
             for ddl in DDL:
-                con.execute(ddl)
+                if ddl not in indexes:
+                    con.execute(ddl)
             reader = duck.sql(f"SELECT {_SELECT_STORED} FROM fact_versions").to_arrow_reader(
                 LOAD_BATCH)
             for batch in reader:
                 con.executemany(f"INSERT INTO versions VALUES ({_MARKS})",
                                 _rows(pa.Table.from_batches([batch])))
+            for ddl in indexes:
+                con.execute(ddl)
             con.execute("INSERT INTO tracking VALUES (?, ?)", [_PROJECTION, position])
             con.execute("COMMIT")
             con.close()

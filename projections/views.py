@@ -24,6 +24,7 @@ from memory_es.errors import InvalidInput
 from memory_es.faults import storage_faults
 from memory_es.models import StoreCheck
 from projections import queries
+from projections.bulk import REBUILD_BATCH, BulkVersionProjector
 from projections.catchup import Catchup, Progress
 from projections.connection import arrow, connect
 from projections.erasure import EXPORTS_DDL, exports_residue, versions_residue
@@ -242,7 +243,8 @@ class Views:
             table: self.con.execute(f"SELECT * FROM {table}").fetchall()
             for table in KEPT_TABLES})
         try:
-            replayed = Catchup(self._recorder, self._mapper, VersionProjector(con)).run(progress)
+            replayed = Catchup(self._recorder, self._mapper, BulkVersionProjector(con),
+                               batch=REBUILD_BATCH).run(progress)
         except BaseException:
             con.close()
             raise
