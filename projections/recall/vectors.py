@@ -9,6 +9,11 @@ is retrained again each time it has grown fourfold. Both serialise to bytes, so 
 owner writes the index into its own file atomically. HNSW is ruled out: it cannot
 remove vectors (NOTES), and a removed vector that stays on disk is residue.
 
+A sparse query (the default hashing embedder's: a few dozen non-zero dimensions) is not
+sent to FAISS: it scans an 8-bit, column-major copy of the vectors, which reads only the
+query's dimensions, and rescores the best candidates exactly from FAISS
+(:mod:`projections.recall.columns`).
+
 Every search takes the set of labels the caller may see (a boolean mask over labels:
 one tenant's eligible facts) and FAISS ranks **only** those: a
 :class:`faiss.IDSelectorBitmap` built from the mask for large sets, or a direct dot
