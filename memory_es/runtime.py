@@ -98,8 +98,9 @@ class Runtime:
         for replica_id, _, _, _, compacted, _ in self.keys.replicas():
             if replica_id == self.replica_id:
                 self.compacted = compacted
-        self.recall = RecallIndex(lambda: self.views.con, self.folder, self._embedder,
-                                  position=lambda: self.views.position())
+        views = self.views
+        self.recall = RecallIndex(lambda: views.con, self.folder, self._embedder,
+                                  position=views.position, ledger_con=views.ledger_con)
         recall, projector = self.recall, self.views.projector
         self.views.catchup.followers.append(  # the batch's own rows: no DuckDB re-read
             lambda touched, position, since: recall.follow(touched, position, since,

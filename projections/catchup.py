@@ -42,6 +42,7 @@ class Catchup:
     def position(self) -> int:
         """The tracked position (read from DuckDB once, then kept: only this object moves it)."""
         if self._known is None:
+            self.projector.flush()  # deferred writes move DuckDB's tracking row when run
             rows = self.projector.con.execute(
                 "SELECT position FROM tracking WHERE name = ?", [self.projector.name]).fetchall()
             self._known = int(rows[0][0]) if rows else 0
@@ -59,6 +60,7 @@ class Catchup:
             head = min(head, stop)
         applied = 0
         position = start
+        self.projector.behind = head - start
         while position < head:
             notes = self.recorder.select_notifications(
                 start=position + 1, limit=self.batch, stop=head)

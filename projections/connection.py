@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 import pyarrow as pa
@@ -31,3 +32,33 @@ def records(con: duckdb.DuckDBPyConnection, query: str,
     cursor = con.execute(query, params or [])
     names = [d[0] for d in cursor.description or ()]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+class Flushing:
+    """A connection as readers are handed it when writes to it may be deferred: any
+    attribute is looked up on the connection ``flushed()`` returns (which runs them
+    first). :func:`unflushed` gives the connection itself, for tables no deferred write
+    touches (:class:`projections.views.Views` uses this for the version rows)."""
+
+    __slots__ = ("__weakref__", "_flushed", "_raw")
+
+    def __init__(self, flushed: Callable[[], duckdb.DuckDBPyConnection],
+                 raw: Callable[[], duckdb.DuckDBPyConnection]) -> None:
+        self._flushed = flushed
+        self._raw = raw
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._flushed(), name)
+
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        """Typed as the connection it stands for."""
+        return cast(duckdb.DuckDBPyConnection, self)
+
+
+def unflushed(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """The connection itself, deferred writes not run: only for the governance tables
+    (ledgers, tier moves), which no deferred write touches; also the one key for caches
+    kept per connection."""
+    if isinstance(con, Flushing):
+        return con._raw()  # noqa: SLF001
+    return con

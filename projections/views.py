@@ -26,7 +26,7 @@ from memory_es.models import StoreCheck
 from projections import queries
 from projections.bulk import REBUILD_BATCH, BulkVersionProjector
 from projections.catchup import Catchup, Progress
-from projections.connection import arrow, connect
+from projections.connection import Flushing, arrow, connect
 from projections.erasure import EXPORTS_DDL, exports_residue, versions_residue
 from projections.points import PointRows, serve
 from projections.sandbox import Sandbox
@@ -96,11 +96,13 @@ class Views:
         carry = _migrate(folder)
         for leftover in self.snapshot.leftovers():  # a snapshot killed mid-way
             leftover.unlink(missing_ok=True)
-        self.con = self._connect(carry)
-        self.snapshot.load(self.con, COLUMN_NAMES, self._tables(), kept=KEPT_TABLES)
+        self._con = self._connect(carry)
+        self._reader = Flushing(self.flushed, lambda: self._con).connection()
+        self.snapshot.load(self._con, COLUMN_NAMES, self._tables(), kept=KEPT_TABLES)
         if carry:
             self._persist_registry()
-        self.projector = VersionProjector(self.con)
+        self.projector = VersionProjector(self._con)
+        self.projector.deferring = True  # reads flush through :attr:`con`
         self.catchup = Catchup(recorder, mapper, self.projector)
         self._fingerprints = self._table_fingerprints()
         self._persisted = self.position()
@@ -112,6 +114,7 @@ class Views:
         # ... and tells the projector each touched fact's latest belief (no DuckDB query
         # per batch) whenever it is in line with the views.
         self.projector.latest_source = self.points.latest
+        serve(self._con, self.points)
         serve(self.con, self.points)
         self.ahead: list[Callable[[], int]] = [lambda: self.points.position]
         """Positions of followers that keep their own files and may be ahead of a snapshot
@@ -135,6 +138,29 @@ class Views:
         return found
 
     # connections --------------------------------------------------------------------------
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The views' connection for readers: any use of it first runs the version
+        projection's deferred writes (:attr:`VersionProjector.pending_position`), so every
+        DuckDB read sees every applied event. Point reads that the row store serves
+        (:func:`projections.points.serving` knows this object) never touch DuckDB and so
+        never wait for those writes."""
+        return self._reader
+
+    def flushed(self) -> duckdb.DuckDBPyConnection:
+        """The connection itself, after the deferred writes ran (to hand to code that needs
+        the real object)."""
+        projector = self.__dict__.get("projector")
+        if projector is not None:
+            projector.flush()
+        return self._con
+
+    def ledger_con(self) -> duckdb.DuckDBPyConnection:
+        """The connection without running deferred writes: only for the governance ledger
+        tables (``served``, ``judgements``, ``feedback``), which a deferred batch never
+        touches (a batch with a ledger record is applied at once)."""
+        return self._con
 
     def _connect(self, carry: dict[str, list[tuple[Any, ...]]] | None = None
                  ) -> duckdb.DuckDBPyConnection:
@@ -163,7 +189,8 @@ class Views:
         self._generation += 1
         if self._sandbox is not None:
             self._sandbox.invalidate()
-        self.con = con
+        self.projector.discard_pending()  # for the old database: the new one has it all
+        self._con = con
         self.projector.con = con
         self.catchup.forget_position()
         serve(con, self.points)
@@ -177,7 +204,7 @@ class Views:
                 self.persist()
         finally:
             self.points.close()
-            self.con.close()
+            self._con.close()
 
     # the snapshot -------------------------------------------------------------------------
 
@@ -204,7 +231,7 @@ class Views:
                 for t in MANIFEST_TABLES}
         position = self.position()
         with storage_faults("the views snapshot"):
-            self.snapshot.write(self.con, position=position, columns=COLUMN_NAMES,
+            self.snapshot.write(self.flushed(), position=position, columns=COLUMN_NAMES,
                                 shards=shards, tables=tables, pruned=projector.removed,
                                 rows=rows)
         projector.dirty_shards, projector.removed = set(), {}
@@ -213,7 +240,7 @@ class Views:
 
     def _persist_registry(self) -> None:
         with storage_faults("the views snapshot"):
-            self.snapshot.write_tables(self.con, REGISTRY)
+            self.snapshot.write_tables(self.flushed(), REGISTRY)
 
     # following the log --------------------------------------------------------------------
 
@@ -248,7 +275,7 @@ class Views:
         except BaseException:
             con.close()
             raise
-        self.con.close()
+        self._con.close()
         self._swap_in(con)
         self.persist(every_shard=True)
         self.points.reconcile(force=True)  # fresh views: a fresh copy

@@ -68,8 +68,11 @@ class RecallIndex:
             :meth:`flush` and :meth:`close`).
         verify: re-read every hit from DuckDB with the current-view filter and count
             disagreements in :attr:`verify_misses` (tests; costs 5-8 ms per recall).
-        position: the version projection's tracking position as its owner keeps it in
-            memory; without it every recall asks DuckDB (≈ 1-6 ms a statement).
+        position: the version projection's applied position as its owner keeps it in
+            memory (it may be ahead of DuckDB's tracking row while the views' writes are
+            deferred); without it every recall asks DuckDB (≈ 1-6 ms a statement).
+        ledger_con: the connection the ledger tables are read through when following
+            (one that need not wait for the version rows' deferred writes).
     """
 
     name = "recall_index"
@@ -77,9 +80,11 @@ class RecallIndex:
     def __init__(self, con: duckdb.DuckDBPyConnection | Callable[[], duckdb.DuckDBPyConnection],
                  folder: Path | str, embedder: Embedder | None = None, *,
                  checkpoint_seconds: float = 60.0, verify: bool = False,
-                 position: Callable[[], int] | None = None) -> None:
+                 position: Callable[[], int] | None = None,
+                 ledger_con: Callable[[], duckdb.DuckDBPyConnection] | None = None) -> None:
         self._con = con
-        self._views_position = position
+        self._position = position
+        self._ledger_con = ledger_con
         self.folder = Path(folder)
         self.path = persist.folder_of(self.folder)
         """The folder of the manifest and the segment files."""
@@ -123,6 +128,11 @@ class RecallIndex:
     @con.setter
     def con(self, value: duckdb.DuckDBPyConnection) -> None:
         self._con = value
+
+    def ledgers_con(self) -> duckdb.DuckDBPyConnection:
+        """The connection the ledger tables are read through when following (``ledger_con``
+        when given: one that need not wait for the version rows' deferred writes)."""
+        return self._ledger_con() if self._ledger_con is not None else self.con
 
     # state --------------------------------------------------------------------------------
 
@@ -235,9 +245,12 @@ class RecallIndex:
     # following the version table ------------------------------------------------------------
 
     def duck_position(self) -> int:
-        """The version projection's tracking position in DuckDB."""
-        if self._views_position is not None:
-            return self._views_position()
+        """The version projection's tracking position in DuckDB (``position``, when given:
+        the views' applied position, which may be ahead of DuckDB's tracking row while
+        their writes are deferred; the rows of those batches reached this index through
+        :meth:`follow`)."""
+        if self._position is not None:
+            return self._position()
         rows = self.con.execute("SELECT position FROM tracking WHERE name = ?",
                                 [_PROJECTION]).fetchall()
         return int(rows[0][0]) if rows else 0
@@ -279,7 +292,7 @@ class RecallIndex:
         _add_scope(facts, table)
         fresh = applied.fresh if applied is not None else frozenset()
         books = None if fact_ids is None else [f for f in facts if f not in fresh]
-        ledgers = governance.ledgers(self.con, books) if books is None or books else {}
+        ledgers = governance.ledgers(self.ledgers_con(), books) if books is None or books else {}
         tid = self.versions.add_table(table.select(PUBLIC_COLUMNS))
         wanted = (set(facts) | set(self._label_of)) if fact_ids is None else set(fact_ids)
         removals: list[int] = []
@@ -412,7 +425,7 @@ class RecallIndex:
         if not labels or self._needs_diff or self._stale:
             return
         try:
-            books = governance.ledgers(self.con, [f for f, _ in labels])
+            books = governance.ledgers(self.ledgers_con(), [f for f, _ in labels])
             unused = governance.Ledger()
             for fid, label in labels:
                 book = books.get(fid, unused)

@@ -420,6 +420,7 @@ class HandOverCheck:
             got = source(fact_ids, since)
             if got is not None:
                 self.latest_served += 1
+                projector.flush()  # DuckDB's answer needs the writes still waiting
                 assert got == projector._latest_from_db(fact_ids)  # noqa: SLF001
             return got
 
