@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+from collections.abc import Iterator
+from pathlib import Path
+
+import memory_es
 
 START = dt.datetime(2025, 6, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -34,3 +39,13 @@ class FakeClock:
 def day(n: int) -> dt.datetime:
     """Midnight UTC of 2025-01-01 plus ``n`` days (the valid-time grid tests use)."""
     return dt.datetime(2025, 1, 1, tzinfo=dt.UTC) + dt.timedelta(days=n)
+
+
+@contextlib.contextmanager
+def opened_store(folder: Path, clock: FakeClock) -> Iterator[memory_es.MemoryStore]:
+    """A store on ``folder`` driven by ``clock``, closed when the block ends."""
+    store = memory_es.open(folder, clock=clock)
+    try:
+        yield store
+    finally:
+        store.close()

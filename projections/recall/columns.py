@@ -10,9 +10,14 @@ returns are FAISS's and the ranking differs from a flat scan only where a true t
 fell out of that pool (measured by recall@10 against the flat index in
 ``benchmarks/recall_bench.py``).
 
-The copy lives in memory only, is built from FAISS the first time a sparse query reaches
-the segment, and follows every add and remove from then on; a removed vector's column
-entries are zeroed at once, so nothing of it outlives its removal from FAISS.
+The copy lives in memory only (one byte per dimension and vector: ≈ 280 MB at 1.1M
+vectors of 256). A sparse embedder's index keeps it from the first vector; any other
+builds a segment's copy from FAISS the first time a sparse query reaches it. It follows
+every add and remove from then on, and a removed vector's codes are zeroed at once, so
+nothing of it outlives its removal from FAISS.
+
+The scan still reads every allowed vector's query dimensions, so its cost grows with the
+store, a constant factor (measured 2.3-4.7x) below the flat scan's.
 """
 
 from __future__ import annotations

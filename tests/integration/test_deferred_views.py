@@ -10,30 +10,20 @@ purge's residue report never says clean for rows it has not removed.
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
 import textwrap
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import memory_es
 from memory_es.choices import CheckResult
-from tests.fakes import FakeClock, day
+from tests.fakes import FakeClock, day, opened_store
 
 T = "acme"
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@contextlib.contextmanager
-def opened(folder: Path, clock: FakeClock) -> Iterator[memory_es.MemoryStore]:
-    store = memory_es.open(folder, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def duck_tracking(store: memory_es.MemoryStore) -> int:
@@ -69,7 +59,7 @@ def test_a_write_and_point_reads_leave_duckdb_untouched(tmp_path: Path) -> None:
     """After a write, current / as_of / chain / present recall are served by the row store
     and the recall index: DuckDB's statements for the write wait, and they see it."""
     clock = FakeClock(day(10))
-    with opened(tmp_path / "s", clock) as store:
+    with opened_store(tmp_path / "s", clock) as store:
         _seed(store, clock)
         fid = _write(store, clock, "Lima")
         assert [f.value for f in store.as_of(T, entity="user:1")] == ["Lima"]
@@ -93,7 +83,7 @@ def test_every_duckdb_read_sees_the_writes_left_waiting(tmp_path: Path) -> None:
             T, v, k=3, known_at=clock() + dt_minute())],
         "export": lambda s, fid, v: any(v in x for x in _exported(s, tmp_path / f"e-{v}.parquet")),
     }
-    with opened(tmp_path / "s", clock) as store:
+    with opened_store(tmp_path / "s", clock) as store:
         _seed(store, clock)
         for n, (name, read) in enumerate(reads.items()):
             value = f"Town{n}"
@@ -120,7 +110,7 @@ def test_a_purge_after_waiting_writes_removes_their_rows_and_never_reports_clean
     the views hold no row of the purged entity."""
     clock = FakeClock(day(10))
     m = f"zqm{uuid.uuid4().hex}"
-    with opened(tmp_path / "s", clock) as store:
+    with opened_store(tmp_path / "s", clock) as store:
         _seed(store, clock)
         _write(store, clock, f"{m} one")
         receipt = store.purge(T, "user:1", requested_by="dpo", compact="deferred")
@@ -141,11 +131,11 @@ def test_waiting_writes_survive_a_reopen(tmp_path: Path) -> None:
     them from DuckDB as well as from the row store."""
     clock = FakeClock(day(10))
     folder = tmp_path / "s"
-    with opened(folder, clock) as store:
+    with opened_store(folder, clock) as store:
         _seed(store, clock)
         fid = _write(store, clock, "Quito")
         head = store.log_position()
-    with opened(folder, clock) as store:
+    with opened_store(folder, clock) as store:
         assert duck_tracking(store) == head
         assert store.sql("SELECT value FROM fact_versions WHERE fact_id = ?",
                          [fid]).column("value").to_pylist() == ['"Quito"']
@@ -203,7 +193,7 @@ def test_ledgers_answered_without_a_query_while_nothing_was_served_see_the_first
     (the recall index asks after every write); the first receipt, and a purge of served
     facts, make them read again."""
     clock = FakeClock(day(10))
-    with opened(tmp_path / "s", clock) as store:
+    with opened_store(tmp_path / "s", clock) as store:
         _seed(store, clock)
         fid = _write(store, clock, "Lima")
         assert store.utility(T, fid).served == 0

@@ -34,7 +34,6 @@ import json
 import random
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,7 +59,7 @@ from memory_es.ids import stream_of
 from projections.connection import connect
 from projections.schema import DDL, MASKED_TEXT
 from projections.versions import VersionProjector
-from tests.fakes import FakeClock, day
+from tests.fakes import FakeClock, day, opened_store
 from tests.strategies import (
     Advance,
     Archive,
@@ -484,15 +483,6 @@ class Workload:
                                  self.rng.choice([1, 2, 3, 4, 6, 9, 40]))
             self.mirror.check(views(store))
         self.checks += 1
-
-
-@contextlib.contextmanager
-def opened_store(folder: Path, clock: FakeClock) -> Iterator[memory_es.MemoryStore]:
-    store = memory_es.open(folder, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 @pytest.mark.slow
