@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,8 @@ class RecallIndex:
                  ledger_con: Callable[[], duckdb.DuckDBPyConnection] | None = None) -> None:
         self._con = con
         self._position = position
+        self._beside: ThreadPoolExecutor | None = None
+        """The keyword channel's thread, started by the first large recall."""
         self._ledger_con = ledger_con
         self.folder = Path(folder)
         self.path = persist.folder_of(self.folder)
@@ -612,6 +615,8 @@ class RecallIndex:
             return
         if self._unsaved:
             self.flush()
+        if self._beside is not None:
+            self._beside.shutdown()
         self._closed = True
 
     # search -------------------------------------------------------------------------------
@@ -731,10 +736,12 @@ class RecallIndex:
         if not mask.any():
             return []
         pool = pool_size(k)
-        kw_labels, kw_scores = self.keywords.scores(query, mask)
-        if "semantic" in chosen_channels:
+        semantic = "semantic" in chosen_channels
+        keywords = self._keyword_scores(query, mask, beside=semantic)
+        if semantic:
             qv = self.embedder.embed([query])[0]
             sem_labels, sem_sims = self.vectors.search(qv, pool, mask)
+            kw_labels, kw_scores = keywords()
             labels = merge_pools(sem_labels, kw_labels, kw_scores, pool)
             known = dict(zip(sem_labels.tolist(), sem_sims.tolist(), strict=True))
             sims = np.array([known.get(lab, np.nan) for lab in labels.tolist()], np.float32)
@@ -742,6 +749,7 @@ class RecallIndex:
             if missing.size:
                 sims[missing] = self.vectors.reconstruct(labels[missing]) @ qv
         else:  # the channel is off: no pool and no part of its own (no embedding, no scan)
+            kw_labels, kw_scores = keywords()
             labels = merge_pools(np.zeros(0, np.int64), kw_labels, kw_scores, pool)
             sims = np.zeros(labels.size, np.float32)
         fids = [self._fact_of[int(lab)] for lab in labels.tolist()]
@@ -758,6 +766,20 @@ class RecallIndex:
             self._verify(tenant, [fids[i] for i in ranked.positions], now_us, max_rank)
         table = self.versions.rows([int(slot_of[labels[i]]) for i in ranked.positions])
         return _hits(table, list(range(ranked.positions.size)), ranked, explain)
+
+    def _keyword_scores(self, query: str, mask: np.ndarray, *, beside: bool
+                        ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+        """BM25 of the query over the mask, as a call that returns it. With ``beside``
+        and an index of at least :data:`OVERLAP_FROM` labels, it runs in a second thread
+        while the caller scans the vectors: both channels spend their time in compiled
+        loops that release the GIL, so on two cores the recall costs about the slower
+        channel instead of their sum."""
+        if not beside or mask.size < OVERLAP_FROM:
+            found = self.keywords.scores(query, mask)
+            return lambda: found
+        if self._beside is None:
+            self._beside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recall-bm25")
+        return self._beside.submit(self.keywords.scores, query, mask).result
 
     def _verify(self, tenant: str, fact_ids: list[str], now_us: int, max_rank: int) -> None:
         table = current_rows(self.con, tenant, fact_ids, now_us, max_rank)
@@ -1025,6 +1047,10 @@ def recall(index: RecallIndex, tenant: str, query: str, k: int, now_us: int, *,
                         reader=reader, single=single,
                         include_consolidated=include_consolidated)
 
+
+OVERLAP_FROM = 65_536
+"""Label slots from which recall runs BM25 in a second thread beside the vector scan
+(below it, a thread hand-off costs about what the overlap saves)."""
 
 ELIGIBLE_KEPT = 16
 """(tenant, ceiling, members) keys whose eligibility masks are kept between recalls."""

@@ -440,38 +440,37 @@ def bm25(query: str, parts: Sequence[tuple[KeywordIndex | _Joined, np.ndarray]]
     if n_docs == 0 or not terms:
         return [empty for _ in parts]
     avgdl = sum(total for _, _, total in stats) / n_docs
-    totals: list[np.ndarray | None] = [None] * len(parts)
+    from projections.recall import kernels  # noqa: PLC0415  (numba loads in ~0.9 s: on first use)
+
+    found: list[list[tuple[np.ndarray, np.ndarray, float]]] = [[] for _ in parts]
     for term in terms:
-        hits: list[tuple[np.ndarray, np.ndarray] | None] = []
-        for (index, _), mask in zip(parts, masks, strict=True):
-            postings = index.postings(term)
-            if postings is None:
-                hits.append(None)
-                continue
-            ids, tfs = postings
-            keep = mask[ids]
-            hits.append((ids[keep], tfs[keep]))
-        df = sum(h[0].size for h in hits if h is not None)
+        hits = [(j, postings) for j, (index, _) in enumerate(parts)
+                if (postings := index.postings(term)) is not None]
+        df = sum(kernels.count_allowed(ids, masks[j]) for j, (ids, _) in hits)
         if df == 0:
             continue
         idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
         if idf < 1e-3:
             continue  # in (nearly) every candidate: carries no evidence
-        for j, ((index, _), hit) in enumerate(zip(parts, hits, strict=True)):
-            if hit is None or hit[0].size == 0:
-                continue
-            ids, tf = hit
-            lengths = index.doc_lengths
-            norm = K1 * (1.0 - B + B * lengths[ids] / avgdl)
-            total = totals[j]
-            if total is None:
-                total = totals[j] = np.zeros(len(lengths), dtype=np.float32)
-            total[ids] += idf * tf * (K1 + 1.0) / (tf + norm)  # ids are unique per term
+        for j, (ids, tfs) in hits:
+            found[j].append((ids, tfs, idf))
     out = []
-    for total in totals:
-        if total is None:
+    for (index, _), mask, matched in zip(parts, masks, found, strict=True):
+        if not matched:
             out.append(empty)
+            continue
+        lengths = index.doc_lengths
+        total = np.zeros(len(lengths), dtype=np.float32)
+        touched = np.empty(min(len(lengths), sum(ids.size for ids, _, _ in matched)),
+                           np.int64)
+        held = 0
+        for ids, tfs, idf in matched:
+            held = kernels.add_bm25(ids, tfs, mask, lengths, idf, K1, B, avgdl, total,
+                                    touched, held)
+        if held * 32 > total.size:  # a scan for the matches beats sorting them
+            held = kernels.positive(total, touched)
+            labels = touched[:held]
         else:
-            found = np.flatnonzero(total)
-            out.append((found.astype(np.int64), total[found]))
+            labels = np.sort(touched[:held])
+        out.append((labels, total[labels]))
     return out

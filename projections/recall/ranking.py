@@ -149,10 +149,12 @@ def check_channels(channels: Sequence[str] | None) -> tuple[str, ...]:
 
 def merge_pools(sem_labels: np.ndarray, kw_labels: np.ndarray, kw_scores: np.ndarray,
                 pool: int) -> np.ndarray:
-    """The semantic top ``pool`` joined with the keyword top ``pool`` (labels, unique)."""
+    """The semantic top ``pool`` joined with the keyword top ``pool`` (labels, unique;
+    keyword ties at the cut go to the lower label)."""
     if kw_labels.size > pool:
-        top = np.argpartition(-kw_scores, pool - 1)[:pool]
-        kw_labels = kw_labels[top]
+        from projections.recall import kernels  # noqa: PLC0415  (numba loads in ~0.9 s: on first use)
+
+        kw_labels = kw_labels[kernels.best(kw_labels, kw_scores, pool)]
     return np.unique(np.concatenate([sem_labels.astype(np.int64), kw_labels.astype(np.int64)]))
 
 
