@@ -68,52 +68,56 @@ class ColumnSegment:
             self.codes[:, np.asarray(labels, np.int64) - self.base] = 0
 
 
-def column_candidates(segments: list[tuple[ColumnSegment, np.ndarray]], query: np.ndarray,
-                      keep: int, k: int) -> np.ndarray:
-    """Labels of the allowed vectors that may be among the ``k`` best, from the
-    (approximately) ``keep`` best by their 8-bit scores.
+class ColumnScan:
+    """Every column segment in one list the compiled scan walks in a single call.
+
+    Why: at 1M labels there are 68 segments, and a call per segment (two compiled loops,
+    slicing, a partition) cost ≈ 1-1.5 ms of Python per query. The list (a numba typed
+    list, ≈ 0.2 ms to build) is rebuilt only when a segment's copy is made or dropped: a
+    copy's codes are written in place, never replaced.
 
     Args:
-        segments: each column segment with its slice of the allowed mask (one boolean
-            per label slot of the segment; shorter for a segment's unused tail).
-        query: the query vector.
-        keep: how many candidates to consider at most.
-        k: how many the caller will keep after rescoring them exactly.
-
-    A running threshold (the worst of the best ``keep`` so far) lets each later segment
-    hand on only the slots that beat it, so selection costs little beyond the scan.
-
-    Of those, only candidates that can still be among the best ``k`` are returned: a
-    code is off by at most half a step (``0.5 / SCALE``), so an 8-bit score is within
-    ``ε = 0.5 / SCALE · Σ|query|`` of the exact one, and a candidate scoring below the
-    ``k``-th best by more than ``2ε`` is beaten by ``k`` others whatever the exact scores.
-    The caller's exact rescoring then reads fewer vectors, and its answer is the same.
+        segments: the column copies by segment number.
     """
-    from projections.recall import kernels  # noqa: PLC0415  (numba loads in ~0.9 s: on first use)
 
-    dims = np.flatnonzero(query)
-    weights = (query[dims] / SCALE).astype(np.float32)
-    size = max((seg.codes.shape[1] for seg, _ in segments), default=0)
-    labels = np.empty(4 * keep + size, np.int64)
-    values = np.empty(4 * keep + size, np.float32)
-    acc = np.empty(size, np.float32)
-    held = 0
-    threshold = np.float32(-np.inf)
-    for seg, allowed in segments:
-        scores = acc[:seg.codes.shape[1]]
-        kernels.accumulate(seg.codes, dims, weights, scores)
-        held = kernels.gather_above(scores, allowed, threshold, seg.base, labels, values, held)
-        if held > 4 * keep:
-            top = np.argpartition(-values[:held], keep - 1)[:keep]
-            labels[:keep], values[:keep] = labels[top], values[top]
-            held = keep
-            threshold = values[:keep].min()
-    labels, values = labels[:held], values[:held]
-    if held > k:
-        slack = 2 * (0.5 / SCALE * float(np.abs(query[dims]).sum()) + ROUNDING)
-        kth = np.partition(values, held - k)[held - k]
-        near = values >= kth - slack
-        labels, values = labels[near], values[near]
-    if labels.size > keep:
-        labels = labels[np.argpartition(-values, keep - 1)[:keep]]
-    return labels.copy()
+    def __init__(self, segments: dict[int, ColumnSegment]) -> None:
+        from numba.typed import List  # noqa: PLC0415  (numba loads in ~0.9 s: on first use)
+
+        self.numbers = np.array(sorted(segments), np.int64)
+        self.bases = np.array([segments[s].base for s in self.numbers.tolist()], np.int64)
+        self.codes = List()
+        for s in self.numbers.tolist():
+            self.codes.append(segments[s].codes)
+
+    def candidates(self, counts: np.ndarray, allowed: np.ndarray, query: np.ndarray,
+                   keep: int, k: int) -> np.ndarray:
+        """Labels of the allowed vectors that may be among the ``k`` best, from the
+        ``keep`` best by their 8-bit scores.
+
+        Args:
+            counts: allowed labels per segment number (see ``SegmentedVectors``).
+            allowed: the eligibility mask over labels.
+            query: the query vector.
+            keep: how many candidates to consider at most.
+            k: how many the caller keeps after rescoring them exactly.
+
+        Only candidates that can still be among the best ``k`` are returned: a code is
+        off by at most half a step (``0.5 / SCALE``), so an 8-bit score is within
+        ``ε = 0.5 / SCALE · Σ|query|`` of the exact one, and a candidate scoring below
+        the ``k``-th best by more than ``2ε`` is beaten by ``k`` others whatever the
+        exact scores. The caller's rescoring reads fewer vectors for the same answer.
+        """
+        from projections.recall import kernels  # noqa: PLC0415  (numba loads in ~0.9 s: on first use)
+
+        dims = np.flatnonzero(query)
+        weights = (query[dims] / SCALE).astype(np.float32)
+        inside = self.numbers < counts.size
+        per = np.zeros(self.numbers.size, np.int64)
+        per[inside] = counts[self.numbers[inside]]
+        labels, values = kernels.column_top(self.codes, self.bases, per, dims, weights,
+                                            allowed, keep)
+        if labels.size > k:
+            slack = 2 * (0.5 / SCALE * float(np.abs(query[dims]).sum()) + ROUNDING)
+            kth = np.partition(values, labels.size - k)[labels.size - k]
+            labels = labels[values >= kth - slack]
+        return labels.copy()

@@ -17,6 +17,8 @@ Imported by the channels on first use, so a process that never recalls never loa
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -41,33 +43,6 @@ def accumulate(codes: np.ndarray, dims: np.ndarray, weights: np.ndarray,
         for i in range(out.size):
             out[i] += w * row[i]
         j += 1
-
-
-@njit(nogil=True, fastmath=True, cache=True, boundscheck=False)
-def gather_above(scores: np.ndarray, allowed: np.ndarray, threshold: np.float32, base: int,
-                 labels: np.ndarray, values: np.ndarray, held: int
-                 ) -> int:  # pragma: no cover - compiled
-    """Append ``(base + i, scores[i])`` for every allowed ``i`` scoring above
-    ``threshold`` to ``labels``/``values`` from position ``held``; returns the new count.
-    ``allowed`` may be shorter than ``scores`` (a last, partly filled segment).
-
-    Once the caller's threshold is the worst of its best candidates, few slots beat it:
-    a branch-free count over each run of 64 skips the runs where none does (pass the
-    threshold as ``np.float32``, so the comparison stays in single precision)."""
-    n = min(scores.size, allowed.size)
-    for start in range(0, n, 64):
-        stop = min(start + 64, n)
-        above = np.int32(0)
-        for i in range(start, stop):
-            above += np.int32(scores[i] > threshold)
-        if above == 0:
-            continue
-        for i in range(start, stop):
-            if scores[i] > threshold and allowed[i]:
-                labels[held] = base + i
-                values[held] = scores[i]
-                held += 1
-    return held
 
 
 @njit(nogil=True, cache=True, boundscheck=False)
@@ -141,3 +116,74 @@ def best(labels: np.ndarray, scores: np.ndarray, n: int) -> np.ndarray:  # pragm
         pos[j] = p
         held += 1
     return pos[:held]
+
+
+@njit(nogil=True, fastmath=True, cache=True, boundscheck=False)
+def column_top(segments: Any, bases: np.ndarray, counts: np.ndarray, dims: np.ndarray,
+               weights: np.ndarray, allowed: np.ndarray, keep: int
+               ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """The ``keep`` best allowed labels by 8-bit score over every column segment, as
+    ``(labels, scores)`` in no order.
+
+    Args:
+        segments: each segment's codes (a typed list of ``(dim, size)`` int8 arrays).
+        bases: each segment's first label.
+        counts: how many labels of each segment are allowed (0: the segment is skipped).
+        dims, weights: the query's non-zero dimensions and their weights / SCALE.
+        allowed: the eligibility mask over all labels.
+        keep: how many to return at most.
+
+    The best so far are a min-heap, so its root is the score to beat, and few slots beat
+    it once the heap is full: a branch-free count over each run of 64 slots skips the
+    runs where none does."""
+    heap_v = np.empty(keep, np.float32)
+    heap_l = np.empty(keep, np.int64)
+    held = 0
+    threshold = np.float32(-np.inf)
+    size = 0
+    for s in range(len(segments)):
+        size = max(size, segments[s].shape[1])
+    acc = np.empty(size, np.float32)
+    for s in range(len(segments)):
+        if counts[s] == 0:
+            continue
+        codes, base = segments[s], bases[s]
+        scores = acc[:codes.shape[1]]
+        accumulate(codes, dims, weights, scores)
+        n = min(codes.shape[1], allowed.size - base)
+        for start in range(0, n, 64):
+            stop = min(start + 64, n)
+            above = np.int32(0)
+            for i in range(start, stop):
+                above += np.int32(scores[i] > threshold)
+            if above == 0:
+                continue
+            for i in range(start, stop):
+                v = scores[i]
+                if v <= threshold or not allowed[base + i]:
+                    continue
+                if held < keep:  # sift up
+                    j = held
+                    held += 1
+                    while j > 0:
+                        parent = (j - 1) // 2
+                        if heap_v[parent] <= v:
+                            break
+                        heap_v[j], heap_l[j] = heap_v[parent], heap_l[parent]
+                        j = parent
+                else:  # replace the root, sift down
+                    j = 0
+                    while True:
+                        child = 2 * j + 1
+                        if child >= keep:
+                            break
+                        if child + 1 < keep and heap_v[child + 1] < heap_v[child]:
+                            child += 1
+                        if heap_v[child] >= v:
+                            break
+                        heap_v[j], heap_l[j] = heap_v[child], heap_l[child]
+                        j = child
+                heap_v[j], heap_l[j] = v, base + i
+                if held == keep:
+                    threshold = heap_v[0]
+    return heap_l[:held], heap_v[:held]

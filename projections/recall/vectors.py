@@ -30,7 +30,7 @@ from typing import Any
 import faiss
 import numpy as np
 
-from projections.recall.columns import ColumnSegment, column_candidates, is_sparse
+from projections.recall.columns import ColumnScan, ColumnSegment, is_sparse
 
 faiss.cvar.distance_compute_blas_threshold = 20
 """faiss-cpu 1.15 ships 128000, which keeps batched flat searches off BLAS; 20 made a
@@ -234,6 +234,8 @@ class SegmentedVectors:
         """Per segment, its 8-bit column copy for sparse queries (built on first use)."""
         self.ivf_from: int | None = IVF_FROM
         """Vectors from which one segment becomes an IVF (None: always exact)."""
+        self._scan: ColumnScan | None = None
+        """Every column copy in one list for the compiled scan (None: to be rebuilt)."""
         self._counted: tuple[np.ndarray, np.ndarray] | None = None
         """The last read-only mask and its per-segment counts."""
 
@@ -289,7 +291,8 @@ class SegmentedVectors:
                 cols.clear(np.asarray(labels, np.int64)[where])
             if seg.ntotal == 0:
                 del self.segments[segment]
-                self.columns.pop(segment, None)
+                if self.columns.pop(segment, None) is not None:
+                    self._scan = None
         return removed
 
     def reconstruct(self, labels: np.ndarray) -> np.ndarray:
@@ -352,6 +355,7 @@ class SegmentedVectors:
             ids = self.segments[segment].ids()
             cols = self.columns[segment] = ColumnSegment(self.dim, segment * self.size,
                                                          self.size)
+            self._scan = None
             cols.put(ids, self.segments[segment].reconstruct(ids))
         return cols
 
@@ -359,11 +363,13 @@ class SegmentedVectors:
                         counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A sparse query: candidates from the column copies' 8-bit scores, then the
         best ``k`` of them by the exact (FAISS float32) inner product."""
-        parts = []
-        for s in sorted(self.segments):
-            if s < counts.size and counts[s]:
-                parts.append((self._column_segment(s), allowed[s * self.size:(s + 1) * self.size]))
-        chosen = column_candidates(parts, query, max(RESCORE * k, RESCORE_MIN), k)
+        for s in self.segments:
+            if s < counts.size and counts[s] and s not in self.columns:
+                self._column_segment(s)
+        if self._scan is None:
+            self._scan = ColumnScan(self.columns)
+        chosen = self._scan.candidates(counts, allowed, query,
+                                       max(RESCORE * k, RESCORE_MIN), k)
         return _top_of(chosen, self.reconstruct(chosen) @ query, k)
 
 
