@@ -59,7 +59,8 @@ def query_of(rng: np.random.Generator) -> np.ndarray:
 def counts_of(allowed: np.ndarray, segments: int) -> np.ndarray:
     padded = np.zeros(segments * SIZE, bool)
     padded[:allowed.size] = allowed
-    return np.count_nonzero(padded.reshape(segments, SIZE), axis=1)
+    counts: np.ndarray = np.count_nonzero(padded.reshape(segments, SIZE), axis=1)
+    return counts
 
 
 @settings(max_examples=60, deadline=None)
