@@ -33,3 +33,56 @@ def test_the_nouns_hold_no_everyday_personal_names() -> None:
     """First names that are also nouns were taken out when the list was derived."""
     assert not {"mark", "rose", "will", "hope", "bill", "jack", "grace", "victor",
                 "summer", "april", "smith", "baker", "cook"} & lx.COMMON_NOUNS
+
+
+def listed_words(name: str) -> list[str]:
+    """Every word of a hand-compiled list (comments and ``[domain]`` headers dropped)."""
+    raw = resources.files("memory_es.text").joinpath("data", name).read_text("utf-8")
+    words = []
+    for line in raw.splitlines():
+        text = line.split("#")[0].strip()
+        if text and not text.startswith("["):
+            words += text.split()
+    return words
+
+
+def frequent(word: str) -> bool:
+    return bool(wordfreq.zipf_frequency(word, "en") >= 3.0)
+
+
+def inflection_of_frequent(word: str) -> bool:
+    """A regular inflection (-s, -es, -ed, -d, -ing, -ly) of a frequent word, allowing
+    the spelling changes English makes (dropped final e, doubled consonant, y to i)."""
+    for suffix in ("s", "es", "ed", "d", "ing", "ly"):
+        stem = word[:-len(suffix)]
+        if not word.endswith(suffix) or len(stem) < 2:
+            continue
+        if frequent(stem) or frequent(stem + "e") or (
+                len(stem) > 2 and stem[-1] == stem[-2] and frequent(stem[:-1])) or (
+                stem.endswith("i") and frequent(stem[:-1] + "y")):
+            return True
+    return False
+
+
+def compound_of_frequent(word: str) -> bool:
+    """Two frequent words written as one ("passcode", "microchip")."""
+    return any(frequent(word[:i]) and frequent(word[i:]) for i in range(3, len(word) - 2))
+
+
+ABBREVIATIONS = {"acct", "iban", "mrn", "inv", "sku", "otp"}
+"""Abbreviations printed on the documents whose numbers identifier_labels.txt names."""
+
+
+@pytest.mark.parametrize("name", ["topics.txt", "verbs.txt", "cessation.txt",
+                                  "topic_names.txt", "identifier_labels.txt"])
+def test_a_compiled_list_keeps_its_admission_rule(name: str) -> None:
+    """The hand-compiled lists' headers state their rule: a source note, and every word
+    frequent (Zipf >= 3.0), a regular inflection of a frequent word, or, for the
+    identifier labels, a compound of two frequent words or a listed abbreviation."""
+    raw = resources.files("memory_es.text").joinpath("data", name).read_text("utf-8")
+    assert "Source:" in raw
+    allowed = ABBREVIATIONS if name == "identifier_labels.txt" else set()
+    bad = [w for w in listed_words(name)
+           if not (frequent(w) or inflection_of_frequent(w) or w in allowed
+                   or (name == "identifier_labels.txt" and compound_of_frequent(w)))]
+    assert bad == []
