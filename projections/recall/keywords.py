@@ -390,6 +390,9 @@ class _Joined:
     def __init__(self, owner: KeywordSegments) -> None:
         self.owner = owner
         self.doc_lengths = np.zeros(0, np.float32)
+        self.state = tuple((s, id(i), i.generation) for s, i in owner.segments.items())
+        """What the joined view depends on: each segment and its generation (fixed for
+        one :func:`bm25` call, which makes this view)."""
 
     def _lengths(self) -> np.ndarray:
         size = self.owner.size
@@ -403,7 +406,7 @@ class _Joined:
 
     def stats(self, candidates: np.ndarray) -> tuple[np.ndarray, int, float]:
         """See :meth:`KeywordIndex.stats`."""
-        state = self._state()
+        state = self.state
         kept = self.owner.kept
         if kept is not None and kept.state == state and kept.candidates is candidates:
             self.doc_lengths = kept.lengths
@@ -424,9 +427,8 @@ class _Joined:
         common term's postings are in most of the 68 segments at 1M labels, and joining
         them again cost ≈ 1 ms of Python per term and recall."""
         owner = self.owner
-        state = self._state()
-        if owner.joined_state != state:
-            owner.joined, owner.joined_state = {}, state
+        if owner.joined_state != self.state:
+            owner.joined, owner.joined_state = {}, self.state
         kept = owner.joined.get(term)
         if kept is not None:
             return kept
@@ -447,10 +449,6 @@ class _Joined:
                 held -= owner.joined.pop(old)[0].size
             owner.joined[term] = joined
         return joined
-
-    def _state(self) -> tuple[tuple[int, int, int], ...]:
-        """What the joined view depends on: each segment and its generation."""
-        return tuple((s, id(i), i.generation) for s, i in self.owner.segments.items())
 
 
 def bm25(query: str, parts: Sequence[tuple[KeywordIndex | _Joined, np.ndarray]]
