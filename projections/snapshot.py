@@ -26,11 +26,11 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import numpy as np
@@ -41,6 +41,7 @@ import pyarrow.parquet as pq
 from memory_es.errors import StorageUnavailable
 from projections.durable import fsync_path
 
+T = TypeVar("T")
 DIRECTORY = "views"
 MANIFEST = "manifest.json"
 SHARDS = 128
@@ -48,11 +49,12 @@ SHARDS = 128
 which one purge rewrites in ≈ 30 ms (measured: pyarrow, zstd, no statistics)."""
 LAYOUT = 1
 """Bumped when the snapshot's own format changes (the column layout is checked apart)."""
-PARALLEL_FROM = 16
+PARALLEL_FROM = 4
 WRITERS = 8
-"""From :data:`PARALLEL_FROM` shard files on (all of them after a rebuild), they are
-written and fsynced by this many threads: parquet encoding and fsync release the GIL,
-and one file at a time left the rebuild waiting on 128 fsyncs in a row."""
+"""From :data:`PARALLEL_FROM` shard files on (all of them after a rebuild, dozens after a
+deferred compaction), they are written and fsynced by this many threads: parquet
+encoding and fsync release the GIL, and one file at a time left the rebuild waiting on
+128 fsyncs in a row."""
 
 
 def shard_of(tenant_entity: str | None, chain_id: str) -> int:
@@ -194,19 +196,17 @@ class Snapshot:
         pruned = {} if outdated else {s: ids for s, ids in (pruned or {}).items()
                                       if s not in rewrite}
         self.dir.mkdir(parents=True, exist_ok=True)
-        written: list[Path] = []
+        written: list[Path] = []  # each one written and fsynced
         try:
             written += self._write_shards(con, columns, rewrite, fresh)
             written += self._prune_shards(old, pruned, fresh)
             for table, changed in tables.items():
                 if changed or table not in fresh.tables:
                     name = f"{table}-{fresh.generation:08d}.parquet"
-                    self._write_file(con.sql(f"SELECT * FROM {table}").to_arrow_table(),
-                                     self.dir / name)
                     written.append(self.dir / name)
+                    self._write_synced(con.sql(f"SELECT * FROM {table}").to_arrow_table(),
+                                       self.dir / name)
                     fresh.tables[table] = name
-            for path in written:
-                fsync_path(path)
             staged = self.dir / (MANIFEST + ".next")
             staged.write_text(fresh.to_json())
             fsync_path(staged)
@@ -243,12 +243,7 @@ class Snapshot:
             parts.append(rows.slice(start, stop - start))
             fresh.shards[shard] = name
             written.append(self.dir / name)
-        if len(parts) < PARALLEL_FROM:
-            for part, path in zip(parts, written, strict=True):
-                self._write_file(part, path)
-        else:  # every shard (a rebuild, a new layout): the writes and fsyncs overlap
-            with ThreadPoolExecutor(WRITERS) as pool:
-                list(pool.map(self._write_synced, parts, written))
+        _each(self._write_synced, list(zip(parts, written, strict=True)))
         return written
 
     def _write_synced(self, table: pa.Table, path: Path) -> None:
@@ -257,20 +252,37 @@ class Snapshot:
 
     def _prune_shards(self, old: Manifest, pruned: dict[int, set[str]],
                       fresh: Manifest) -> list[Path]:
-        written: list[Path] = []
-        for shard, facts in sorted(pruned.items()):
-            name = old.shards.get(shard)
-            if name is None:
-                continue  # never written: the deleted rows never reached a file
-            rows = pq.read_table(self.dir / name)
+        """Write each pruned shard again from its old file, without the deleted facts."""
+        jobs = [(shard, facts) for shard, facts in sorted(pruned.items())
+                if shard in old.shards]  # one never written: its rows never reached a file
+        for shard, _ in jobs:
+            fresh.shards.pop(shard, None)
+
+        def prune(shard: int, facts: set[str]) -> Path | None:
+            rows = pq.read_table(self.dir / old.shards[shard])
             kept = rows.filter(pc.invert(pc.is_in(rows.column("fact_id"),
                                                   value_set=pa.array(sorted(facts), pa.string()))))
-            fresh.shards.pop(shard, None)
-            if kept.num_rows:
-                fresh.shards[shard] = f"fv-{shard:03d}-{fresh.generation:08d}.parquet"
-                self._write_file(kept, self.dir / fresh.shards[shard])
-                written.append(self.dir / fresh.shards[shard])
+            if not kept.num_rows:
+                return None
+            path = self.dir / f"fv-{shard:03d}-{fresh.generation:08d}.parquet"
+            self._write_synced(kept, path)
+            return path
+
+        written = []
+        for (shard, _), path in zip(jobs, _each(prune, jobs), strict=True):
+            if path is not None:
+                fresh.shards[shard] = path.name
+                written.append(path)
         return written
 
     def _write_file(self, table: pa.Table, path: Path) -> None:
         pq.write_table(table, path, compression=self.compression, write_statistics=False)
+
+
+def _each(fn: Callable[..., T], jobs: list[tuple[Any, ...]]) -> list[T]:
+    """``fn`` over ``jobs``, on :data:`WRITERS` threads from :data:`PARALLEL_FROM` jobs on
+    (reading, encoding and fsyncing Parquet release the GIL)."""
+    if len(jobs) < PARALLEL_FROM:
+        return [fn(*job) for job in jobs]
+    with ThreadPoolExecutor(WRITERS) as pool:
+        return list(pool.map(fn, *zip(*jobs, strict=True)))

@@ -429,35 +429,16 @@ class VersionProjector:
         ids = list(body["fact_ids"])
         if not ids:
             return set()
-        key = self._entity_of(ids)
-        if key is not None:  # through the entity index, in the entity's one shard
-            self.removed.setdefault(shard_of(key, ""), set()).update(ids)
-            con.execute("DELETE FROM fact_versions WHERE tenant_entity = ? "
-                        "AND list_contains(?::VARCHAR[], fact_id)", [key, ids])
-        else:
-            con.register("_purged", pa.table({"fact_id": pa.array(ids, pa.string())}))
-            for shard, facts in con.execute(
-                    "SELECT shard, list(DISTINCT fact_id) FROM fact_versions "
-                    "WHERE fact_id IN (SELECT fact_id FROM _purged) GROUP BY shard").fetchall():
-                self.removed.setdefault(int(shard), set()).update(facts)
-            con.execute("DELETE FROM fact_versions WHERE fact_id IN (SELECT fact_id FROM _purged)")
-            con.unregister("_purged")
+        ids_param = [ids]  # both statements find the rows through the fact_id index
+        for shard, facts in con.execute(
+                "SELECT shard, list(DISTINCT fact_id) FROM fact_versions WHERE fact_id IN "
+                "(SELECT unnest(?::VARCHAR[])) GROUP BY shard", ids_param).fetchall():
+            self.removed.setdefault(int(shard), set()).update(facts)
+        con.execute("DELETE FROM fact_versions WHERE fact_id IN (SELECT unnest(?::VARCHAR[]))",
+                    ids_param)
         self._purged.update(ids)
         governance.forget(con, ids)
         return set(ids)
-
-    def _entity_of(self, fact_ids: list[str]) -> str | None:
-        """The one ``tenant_entity`` of every row of these facts, when ``latest_source``
-        knows each of them (so no row of them lies elsewhere: a fact's entity never
-        changes); otherwise None, and a purge finds their rows by scanning."""
-        if (self.latest_source is None or self._since is None or self._segments
-                or self._rewrote):
-            return None
-        found = self.latest_source(fact_ids, self._since)
-        if found is None or found.keys() != set(fact_ids):
-            return None
-        keys = {tenant_entity(c[0][0], c[0][1]) for c in found.values()}
-        return keys.pop() if len(keys) == 1 and None not in keys else None
 
     # fact changes -------------------------------------------------------------------------
 

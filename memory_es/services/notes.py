@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from memory_es.choices import CheckResult
 from memory_es.domain import commands as c
@@ -544,15 +543,9 @@ def summaries_residue(rt: Runtime, fact_ids: list[str]) -> StoreCheck:
     the views that drew on a purged fact (their chain must have been purged with it)."""
     found: list[str] = []
     if fact_ids:
-        con = rt.views.con
-        con.register("_purged", pa.table({"fact_id": pa.array(fact_ids, pa.string())}))
-        try:
-            found = [str(r[0]) for r in con.execute(
-                "SELECT DISTINCT fact_id FROM fact_versions WHERE attribute = ? AND "
-                "list_has_any(derived_from, (SELECT list(fact_id) FROM _purged))",
-                [patterns.PATTERN]).fetchall()]
-        finally:
-            con.unregister("_purged")
+        found = [str(r[0]) for r in rt.views.con.execute(
+            "SELECT DISTINCT fact_id FROM fact_versions WHERE attribute = ? AND "
+            "list_has_any(derived_from, ?::VARCHAR[])", [patterns.PATTERN, fact_ids]).fetchall()]
     return StoreCheck(
         name="summaries",
         method="query fact_versions for note.pattern versions derived from the purged facts "

@@ -490,9 +490,8 @@ class RecallIndex:
     def files(self) -> list[Path]:
         """Files this projection owns, as they exist now (for erasure scans): the
         manifest, the segment files it names and any leftover of a crash."""
-        named = [self.path / persist.MANIFEST] + (
-            [self.path / n for n in self._manifest.names()] if self._manifest else [])
-        return [p for p in named if p.exists()] + persist.leftovers(self.path, self._manifest)
+        named, leftovers = persist.listing(self.path, self._manifest)
+        return [self.path / n for n in named] + leftovers
 
     # erasure (memory_es.erasure.Erasable) -------------------------------------------------
 
@@ -525,11 +524,11 @@ class RecallIndex:
         if self.versions.held_dead:
             pending.append(f"drop {self.versions.held_dead} rows of removed versions from the "
                            "row mirror")
-        residues += [f"leftover {p.name}" for p in persist.leftovers(self.path, self._manifest)]
+        named, leftovers = persist.listing(self.path, self._manifest)
+        residues += [f"leftover {p.name}" for p in leftovers]
         residues += [f"leftover {n} rows of {name} (not zeroed yet)"
                      for name, n in persist.stray_rows(self._manifest).items()]
         result = CheckResult.verdict(residues, pending)
-        files = [p.name for p in self.files()]
         return StoreCheck(
             name=self.name,
             method="look the facts up in the FAISS id maps, the keyword segments and the "
@@ -542,7 +541,7 @@ class RecallIndex:
                      f"({self.vectors.ntotal} vectors)",
                      f"keyword index ({len(self.keywords)} documents)",
                      f"row mirror ({len(self.versions.tables)} tables)",
-                     *(f"{self.path}/{name}" for name in files)],
+                     *(str(self.path / n) for n in named), *(str(p) for p in leftovers)],
             residues=residues, pending=pending)
 
     def _unwritten(self) -> list[str]:
