@@ -90,3 +90,20 @@ def test_a_purge_drops_the_purged_facts_ledger_rows_and_keeps_the_others(
     assert ledger(served["user:ann"]) == [("served", 0), ("judgements", 0)]
     assert ledger(served["user:bob"]) == [("served", 1), ("judgements", 1)]
     store.close()
+
+
+def test_the_views_residue_check_finds_a_purged_facts_row_under_any_entity(
+        tmp_path: Path) -> None:
+    """The check looks rows up by fact id (an index), not through the entity the purge
+    named: a row filed under another entity, by a projection bug say, is still residue."""
+    with memory_es.open(tmp_path / "s") as store:
+        fid = store.assert_fact("acme", "user:ann", "home.city", "Oslo").fact_id
+        store.assert_fact("acme", "user:bob", "home.city", "Rome")
+        store.catch_up()
+        views = store.runtime.views
+        assert views.versions_residue([fid], 0).residues == [fid]
+        views.con.execute("UPDATE fact_versions SET tenant_entity = ?, entity = 'user:bob' "
+                          "WHERE fact_id = ?", [tenant_entity("acme", "user:bob"), fid])
+        check = views.versions_residue([fid], 0)
+        assert check.result == "residue" and check.residues == [fid]
+        assert views.versions_residue(["f-none"], 0).residues == []

@@ -43,6 +43,8 @@ def snapshot_bytes(folder: Path) -> list[bytes]:
 @example(plan=[("write", "user:e0", 0), ("read", "", 0), ("reopen", "close", 0),
                ("write", "user:e0", 1), ("reopen", "crash", 0), ("purge", "user:e0", "deferred"),
                ("read", "", 0), ("reopen", "close", 0)])
+@example(plan=[*(("write", e, 0) for e in ENTITIES), ("read", "", 0), ("reopen", "close", 0),
+               *(("purge", e, "deferred") for e in ENTITIES[:5])])  # five shards pruned at once
 def test_snapshot_matches_the_model_and_drops_purged_values(
         tmp_path_factory: pytest.TempPathFactory, plan: list[tuple[str, str, object]]) -> None:
     folder = tmp_path_factory.mktemp("snap") / "store"
