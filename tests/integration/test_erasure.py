@@ -98,6 +98,7 @@ def test_the_views_residue_check_finds_a_purged_facts_row_under_any_entity(
     named: a row filed under another entity, by a projection bug say, is still residue."""
     with memory_es.open(tmp_path / "s") as store:
         fid = store.assert_fact("acme", "user:ann", "home.city", "Oslo").fact_id
+        assert fid is not None
         store.assert_fact("acme", "user:bob", "home.city", "Rome")
         store.catch_up()
         views = store.runtime.views
