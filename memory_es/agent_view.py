@@ -115,6 +115,7 @@ class AgentView(_AgentWrites):
         return self.store.preview(op, tenant, entity, fact_id=fact_id)
 
     def purge(self, tenant: str, entity: str | None = None, *, fact_id: str | None = None,
-              confirm: str | None = None, requested_by: str | None = None) -> DeletionReceipt:
+              confirm: str | None = None, requested_by: str | None = None,
+              compact: str = "now") -> DeletionReceipt:
         return self.store.purge(tenant, entity, fact_id=fact_id, confirm=confirm,
-                                requested_by=requested_by)
+                                requested_by=requested_by, compact=compact)

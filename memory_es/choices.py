@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from memory_es.errors import InvalidInput
+
 
 class State(StrEnum):
     """Lifecycle states (SPEC §7)."""
@@ -112,6 +114,23 @@ class Outcome(StrEnum):
     REINFORCED = "reinforced"
     CONFLICTED = "conflicted"
     NOOP = "noop"
+
+
+class Compaction(StrEnum):
+    """When a purge rewrites the files that held the purged bytes (SPEC §13): at once, or
+    at ``store.compact()`` (or the erasure deadline), shared with other purges."""
+
+    NOW = "now"
+    DEFERRED = "deferred"
+
+    @classmethod
+    def of(cls, value: str) -> Compaction:
+        """``value`` as a member, or :class:`InvalidInput` naming the choices."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise InvalidInput("compact must be " + " or ".join(
+                repr(c.value) for c in cls)) from None
 
 
 class CheckResult(StrEnum):

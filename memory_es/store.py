@@ -20,7 +20,7 @@ from typing import Any
 import pyarrow as pa
 
 from memory_es.agent_view import AgentView
-from memory_es.choices import DestructiveOp
+from memory_es.choices import Compaction, DestructiveOp
 from memory_es.clock import ClockFn, from_micros, optional_micros, to_micros
 from memory_es.crypto.master import load_master_key
 from memory_es.domain import commands as c
@@ -70,13 +70,6 @@ from projections.rows import rows_to_facts
 ANCHOR_ENV = "MEMORY_ES_ANCHOR_FILE"
 REPLICA_FILES = ("views", "points.sqlite", "recall", "replica.id")
 """What a replica's folder holds (name prefixes): a retired replica's files go with it."""
-
-
-def _compaction(compact: str) -> bool:
-    """Whether a purge's compaction is deferred (``compact`` is ``now`` or ``deferred``)."""
-    if compact not in ("now", "deferred"):
-        raise InvalidInput("compact must be 'now' or 'deferred'")
-    return compact == "deferred"
 
 
 class _Writes:
@@ -439,7 +432,7 @@ class MemoryStore(_Writes):
         :meth:`compact` (or within the erasure deadline), and until then the receipt's
         report says ``pending`` for exactly those files."""
         check_tenant(tenant)
-        deferred = _compaction(compact)
+        deferred = Compaction.of(compact) is Compaction.DEFERRED
         check_text("reason", reason, c.REASON_LIMIT)
         if fact_id is not None:
             stream_of(fact_id)
@@ -457,7 +450,7 @@ class MemoryStore(_Writes):
         """Route an erasure request by motive (SPEC §6): mask, purge, archive or forget.
         ``reason`` and ``compact`` are as for :meth:`purge`."""
         check_tenant(tenant)
-        deferred = _compaction(compact)
+        deferred = Compaction.of(compact) is Compaction.DEFERRED
         check_text("reason", reason, c.REASON_LIMIT)
         self._check_writable()
         receipt = self._erasure.erase(tenant, entity, fact_id, motive=motive,

@@ -258,11 +258,9 @@ class BulkVersionProjector(VersionProjector):
                           schema=ARROW_SCHEMA) if row_change.size else None)
 
         states = {f: s for f, s in final_state.items() if f in in_db}
-        key_list = keys.to_pylist()
         shard_list = shards.to_pylist()
         self.dirty_shards.update(shard_list[c] for c in final_content.values())
         self._shard_known |= final_state.keys()
-        self._write(table, closes, states,
-                    {f: key_list[final_content[codes[f]]] for f in states})
+        self._write(table, closes, states)
         self._segments.append((table, closes, states, created))
         return set(final_state)

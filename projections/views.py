@@ -322,7 +322,9 @@ class Views:
     # exports ------------------------------------------------------------------------------
 
     def export_paths(self) -> list[str]:
-        return [str(r[0]) for r in self.con.execute("SELECT path FROM exports").fetchall()]
+        """The export registry, read without running the deferred writes: only
+        :meth:`export` writes it (a forget's preview asks, and must not pay for them)."""
+        return [str(r[0]) for r in self._con.execute("SELECT path FROM exports").fetchall()]
 
     def export(self, path: Path, tenant: str | None, valid_at: int, known_at: int,
                now: int) -> Path:

@@ -32,6 +32,7 @@ from typing import Unpack
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
+from memory_es.choices import Compaction
 from memory_es.errors import ConfirmationRequired, ConflictError, InvalidInput, NotFound
 from memory_es.models import Fact, Preview, Receipt
 from memory_es.text.clauses import Clause, Interpretation, Interpreter
@@ -676,7 +677,7 @@ class TextInterface:
     # --- purge ------------------------------------------------------------------------------
 
     def purge_matching(self, tenant: str, identifier: str, *, confirm: bool = False,
-                       requested_by: str | None = None) -> TextResult:
+                       requested_by: str | None = None, compact: str = "now") -> TextResult:
         """Crypto-shred what an exact identifier or a named entity denotes (SPEC §15).
 
         Facts carrying an identifier the query names (canonical form: case, spacing,
@@ -687,9 +688,12 @@ class TextInterface:
         considered (``targets``) with ``pending`` saying why. A purge that spans several
         entities, or reaches facts of other entities that mention a named one, only
         returns the previews and needs ``confirm=True``; so does a purge the store
-        itself rates high risk (dependants outside it).
+        itself rates high risk (dependants outside it). ``compact`` is passed to each
+        :meth:`MemoryStore.purge`: ``"deferred"`` leaves the file rewrite to
+        ``store.compact()``, and the receipts' reports say ``pending`` until then.
         """
         _check_size("query", identifier, MAX_QUERY)
+        Compaction.of(compact)  # refused before anything is looked up
         sel = self._select(tenant, identifier, self._candidates(tenant, identifier), "purge")
         if sel.tier not in ("identifier", "entity"):
             return TextResult(op="purge", query=identifier,
@@ -728,7 +732,7 @@ class TextInterface:
             try:
                 r = self.store.purge(tenant, entity, fact_id=fact_id,
                                      confirm=p.token if confirm else None,
-                                     requested_by=requested_by)
+                                     requested_by=requested_by, compact=compact)
             except ConfirmationRequired:
                 pending.append(f"purge {entity or fact_id}: confirmation required "
                                "(the store rates it high risk)")

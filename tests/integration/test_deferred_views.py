@@ -18,6 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
 import memory_es
 from memory_es.choices import CheckResult
 from tests.fakes import FakeClock, day, opened_store
@@ -209,3 +213,56 @@ def test_ledgers_answered_without_a_query_while_nothing_was_served_see_the_first
         clock.advance(minutes=1)
         other = store.assert_fact(T, "user:9", "home.city", "Lima").fact_ids[0]
         assert store.utility(T, other).served == 0
+
+
+ENTITIES = ["user:a", "user:b", "user:c"]
+ATTRIBUTES = ["home.city", "work.employer"]
+COMPARED = ("entity, attribute, value, valid_from, valid_until, recorded_at, recorded_until, "
+            "state, present_state, tier, masked")
+
+changes = st.lists(st.one_of(
+    st.tuples(st.just("supersede"), st.sampled_from(ENTITIES), st.sampled_from(ATTRIBUTES)),
+    st.tuples(st.just("correct"), st.sampled_from(ENTITIES), st.sampled_from(ATTRIBUTES)),
+    st.tuples(st.just("retract"), st.sampled_from(ENTITIES), st.sampled_from(ATTRIBUTES)),
+    st.tuples(st.just("forget"), st.sampled_from(ENTITIES), st.just("")),
+    st.tuples(st.just("read"), st.sampled_from(ENTITIES), st.just("")),
+), min_size=1, max_size=16)
+
+
+def _apply(store: memory_es.MemoryStore, clock: FakeClock, plan: list[tuple[str, str, str]]
+           ) -> list[tuple[Any, ...]]:
+    """Run ``plan``, catching up after each step through a point read (which leaves
+    DuckDB's writes waiting in the deferring store), then read every version row."""
+    for n, (op, entity, attribute) in enumerate(plan):
+        clock.advance(minutes=1)
+        live = {f.attribute: f for f in store.current(T, entity=entity)}
+        if op == "supersede":
+            store.supersede(T, entity, attribute, f"v{n}", valid_from=day(n))
+        elif op == "correct" and attribute in live:
+            store.correct(live[attribute].fact_id, f"c{n}")
+        elif op == "retract" and attribute in live:
+            store.retract(T, entity, attribute)
+        elif op == "forget" and live:
+            store.forget_entity(T, entity)
+        store.current(T, entity=entity)
+    return sorted(store.sql(f"SELECT {COMPARED} FROM fact_versions").to_pylist(), key=repr)
+
+
+@settings(max_examples=25, deadline=None)
+@given(plan=changes)
+@example(plan=[("supersede", "user:a", "home.city"), ("correct", "user:a", "home.city"),
+               ("supersede", "user:a", "home.city"), ("forget", "user:a", "")])
+def test_waiting_writes_flushed_at_once_match_writes_made_one_by_one(
+        tmp_path_factory: pytest.TempPathFactory, plan: list[tuple[str, str, str]]) -> None:
+    """The deferred writes are flushed as one INSERT and one set of updates; a store that
+    writes DuckDB batch by batch must hold exactly the same version rows. Facts touched
+    by several waiting batches are the case: a later batch closes and restates rows an
+    earlier one has not inserted yet."""
+    folder = tmp_path_factory.mktemp("flush")
+    seen = []
+    for deferring in (True, False):
+        clock = FakeClock(day(30))
+        with opened_store(folder / str(deferring), clock) as store:
+            store.runtime.views.projector.deferring = deferring
+            seen.append(_apply(store, clock, plan))
+    assert seen[0] == seen[1]

@@ -130,6 +130,24 @@ def test_purge_matching_erases_with_a_preview_and_a_receipt(
     assert report.complete
 
 
+def test_purge_matching_can_leave_its_file_rewrite_to_one_compaction(
+        text: TextInterface, store: memory_es.MemoryStore) -> None:
+    """With compact="deferred" the keys are destroyed and the facts gone at once, the
+    report says pending until store.compact(); a wrong value is refused up front."""
+    text.remember(T, "Customer ola@corp.io bought two seats.")
+    text.remember(T, "Customer eli@corp.io bought one seat.")
+    with pytest.raises(memory_es.InvalidInput, match="'now' or 'deferred'"):
+        text.purge_matching(T, "ola@corp.io", compact="later")
+    result = text.purge_matching(T, "ola@corp.io", compact="deferred")
+    assert texts(store) == ["Customer eli@corp.io bought one seat"]
+    deletion = result.receipts[0]
+    assert isinstance(deletion, memory_es.DeletionReceipt)
+    assert deletion.report is not None and not deletion.report.complete
+    assert "pending" in {s.result for s in deletion.report.stores}
+    store.compact()
+    assert store.verify_erasure(deletion).complete
+
+
 def test_recall_texts_returns_current_texts_only(
         text: TextInterface, store: memory_es.MemoryStore) -> None:
     """recall_texts never returns superseded or released facts, even on an exact match."""
