@@ -260,7 +260,8 @@ class VersionProjector:
         statements (close-and-restate UPDATE, INSERT, tracking UPDATE, BEGIN/COMMIT: ≈ 8 ms
         on a one-event batch) wait here until :meth:`flush`, which the views run before any
         read of DuckDB (:class:`projections.views.Views` hands readers a connection that
-        flushes first) and before any batch that is not deferred. The views are an
+        flushes first) and before any batch that is not deferred, all of them as one
+        write (:func:`merged`). The views are an
         in-memory database rebuilt from a snapshot plus the log on open, so what waits here
         is lost by a crash exactly as an applied batch since the last snapshot is."""
         return self._pending_position if self._pending else None

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_es import worker
+from memory_es.choices import Compaction
 from memory_es.cli import render
 from memory_es.cli.render import Output
 from memory_es.errors import InvalidInput, NotFound
@@ -155,7 +156,7 @@ def cmd_preview(store: MemoryStore, args: argparse.Namespace, out: Output) -> No
 def cmd_purge(store: MemoryStore, args: argparse.Namespace, out: Output) -> None:
     receipt = store.purge(args.tenant, args.entity, fact_id=args.fact_id, confirm=args.confirm,
                           requested_by=args.requested_by, reason=args.reason,
-                          compact="deferred" if args.deferred else "now")
+                          compact=Compaction.DEFERRED if args.deferred else Compaction.NOW)
     out.data(receipt.model_dump(mode="json"), render.deletion_text(receipt))
 
 
