@@ -632,6 +632,8 @@ def merged(pending: Sequence[Write]) -> tuple[pa.Table | None, dict[str, int | N
 def _restated(rows: pa.Table, closes: Mapping[str, int | None],
               states: dict[str, str]) -> pa.Table:
     """``rows`` after an UPDATE with these closes and states (see :meth:`_execute`)."""
+    if not states:  # the last waiting write: nothing after it restates its rows
+        return rows
     ids = rows.column("fact_id").to_pylist()
     if states.keys().isdisjoint(ids):
         return rows
