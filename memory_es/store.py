@@ -876,6 +876,7 @@ def open_store(path: str | Path | None = None, *, dsn: str | None = None,
                                   None if anchor_path is None else Path(anchor_path),
                                   read_only=read_only, on_close=release)
                 if not read_only:  # recovery is the writer's: readers follow what it did
+                    runtime.side.recover_pool()  # names a crash lost, before any lookup
                     ErasureService(runtime).finish_pending()  # before the views see the log
                     keys.reconcile_deletions(runtime)  # a restored key store revives nobody
                 runtime.start()

@@ -30,6 +30,8 @@ from memory_es.ids import new_stream_id, uuid7_str
 CHECK_PLAINTEXT = b"memory-es master key check"
 PREFETCH_CHUNK = 500  # ids per IN (...) query
 FLUSH_CHUNK = 400  # rows per INSERT statement (5 parameters each)
+HELD_NAMES = 256
+"""Names of pooled streams a commit may hold back before they are written (``flush``)."""
 SECRETS = ("names", "signing")
 """Store secrets kept wrapped under the master key: the natural-key HMAC key and the
 seed of the key that signs receipts and anchors."""
@@ -185,6 +187,9 @@ class KeyStore:
         self._pool_loaded = False
         self._taken: dict[str, str] = {}  # stream id -> its first chain id, until used
         self._staged_takes: set[str] = set()
+        self._held_names: dict[bytes, tuple[str, str]] = {}
+        self._held_takes: set[str] = set()
+        """Names of pooled streams whose events are in the log, not yet written here."""
         self._lock = threading.RLock()
         blob = backend.blob_type
         for ddl in (
@@ -318,11 +323,12 @@ class KeyStore:
     # A new entity needs a name row, an entity key and a chain key before its first event
     # is written: a key-store commit of its own, waited for on disk, then the log's. With a
     # pool, the keys of ``pool_size`` future streams are committed at once, ahead; taking
-    # one commits only its name row, without waiting for the disk (``flush``). A power
-    # loss can undo that commit but not the log's after it: the open finds the taken stream
-    # still in ``me_pool`` with events in the log, and binds its name again from its first
-    # event (:meth:`memory_es.write.side.WriteSide.recover_pool`). One writer process only
-    # (the embedded store's lock): two would race on a name without a durable row.
+    # one commits nothing here: its name row is held back and written, without waiting
+    # for the disk, with a later flush (``flush(hold_pooled=True)``). A crash or power loss
+    # can lose that row but not the log's commit: the open finds the taken stream still in
+    # ``me_pool`` with events in the log, and binds its name again from its first event
+    # (:meth:`memory_es.write.side.WriteSide.recover_pool`). One writer process only (the
+    # embedded store's lock): two would race on a name without a durable row.
 
     def pooled(self) -> list[tuple[str, str]]:
         """(stream id, first chain id) of every stream minted ahead and not taken, as stored."""
@@ -392,12 +398,29 @@ class KeyStore:
         """Declare a key id that was just minted (a new chain): it cannot exist or be shredded."""
         self._fresh.add(key_id)
 
-    def flush(self) -> None:
+    def flush(self, *, hold_pooled: bool = False) -> None:
         """Write staged keys and names in one transaction, before the events that use them.
+
+        ``hold_pooled`` (the commit path): when only names of pooled streams are staged,
+        hold them back instead, up to :data:`HELD_NAMES`, and write them with the next
+        flush. Their keys are durable already, and a power loss or crash before they are
+        written is repaired from the log at the next open (see ``_take``), so a new
+        entity's write costs the log's commit alone. Every other caller writes them all.
 
         A natural key that another writer bound first makes the write fail rather than
         split an entity over two streams."""
         with self._lock:
+            if (hold_pooled and not self._staged_keys
+                    and all(sid in self._staged_takes for sid, _ in self._staged_names.values())):
+                self._held_names.update(self._staged_names)
+                self._held_takes |= self._staged_takes
+                self._staged_names, self._staged_takes = {}, set()
+                if len(self._held_names) < HELD_NAMES:
+                    return
+            if self._held_names or self._held_takes:
+                self._staged_names = {**self._held_names, **self._staged_names}
+                self._staged_takes |= self._held_takes
+                self._held_names, self._held_takes = {}, set()
             if not self._staged_keys and not self._staged_names:
                 return
             now = time.time_ns() // 1000
@@ -679,6 +702,7 @@ class KeyStore:
         return bool(found)
 
     def names_of_stream(self, stream_id: str) -> int:
+        self.flush()
         rows = self.backend.execute("SELECT count(*) FROM me_names WHERE stream_id = ?",
                                     (stream_id,))
         return int(rows[0][0])
@@ -691,5 +715,9 @@ class KeyStore:
         return [str(r[0]) for r in rows]
 
     def close(self) -> None:
+        """Write held names (best effort: the next open repairs any it could not) and
+        close."""
+        with contextlib.suppress(Exception):  # a close never fails on it
+            self.flush()
         self._cache.clear()
         self.backend.close()

@@ -29,6 +29,7 @@ from memory_es.domain.validation import is_canonical_entity
 from memory_es.errors import (
     ConcurrentWriteError,
     ConflictError,
+    ErasedContent,
     IntegrityViolation,
     InvalidInput,
     MemoryESError,
@@ -41,7 +42,7 @@ from memory_es.models import Receipt
 from memory_es.write.unit import UnitOfWork
 
 CACHE_SIZE = 50_000
-POOL_SIZE = 64
+POOL_SIZE = 256
 """New entity streams minted ahead on SQLite (see :meth:`KeyStore.bind`)."""
 PURGE_TOPICS = frozenset({EntityPurged.TOPIC, FactChainPurged.TOPIC})
 UNDECLARED = AttributeDef()
@@ -183,16 +184,24 @@ class WriteSide:
         return sid
 
     def recover_pool(self) -> bool:
-        """Finish takes from the key store's pool that a power loss undid after their
-        events were committed: each such stream gets its name back from its first event.
-        Run once, before this process takes a pooled stream. Whether a name was bound."""
+        """Finish takes from the key store's pool whose name rows a crash or power loss
+        lost after their events were committed (a take's name row is held back, see
+        :meth:`KeyStore.flush`): each such stream gets its name back from its first event.
+        Run once, when the writer opens and before this process takes a pooled stream.
+        Whether a name was bound."""
+        if self._pool_checked:
+            return False
         self._pool_checked = True
         bound = False
         for stream_id, _ in self.keys.pooled():
             first = self.log.recorder.select_events(stream_id, limit=1)
             if not first:
                 continue  # never used: stays in the pool
-            body = self.mapper.open(first[0]).body or {}
+            try:
+                body = self.mapper.open(first[0]).body or {}
+            except ErasedContent:  # purged since: no name to give back
+                self.keys.drop_pooled(stream_id)
+                continue
             tenant, entity = body.get("tenant"), _entity_of(body)
             digest = (self.keys.digest("entity", tenant, entity)
                       if isinstance(tenant, str) and entity is not None
@@ -268,7 +277,7 @@ class WriteSide:
         """Insert the unit's events atomically; returns their log positions."""
         try:
             with storage_faults("the write"):
-                self.keys.flush()
+                self.keys.flush(hold_pooled=True)
                 return self.log.append(uow.stored)
         except IntegrityError:
             raise ConcurrentWriteError(

@@ -19,6 +19,7 @@ import pytest
 
 import memory_es
 from memory_es import InvalidInput, StorageUnavailable
+from memory_es.ids import stream_of
 
 ROOT = Path(__file__).resolve().parents[2]
 T = "acme"
@@ -91,6 +92,34 @@ def test_export_into_an_unusable_folder_leaves_no_file(tmp_path: Path) -> None:
         with pytest.raises(StorageUnavailable):
             store.export(blocker / "snap.parquet", T)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m", "not-a-folder"]
+
+
+KILLED_AFTER_NEW_ENTITIES = textwrap.dedent("""
+    import os, signal, sys
+    import memory_es
+    store = memory_es.open(sys.argv[1])
+    for name in ("alex", "bo", "cy"):
+        store.assert_fact("acme", f"user:{name}", "home.city", f"zqm-{name}")
+    os.kill(os.getpid(), signal.SIGKILL)  # the held name rows are never written
+""")
+
+
+def test_new_entities_keep_their_names_after_a_kill(tmp_path: Path) -> None:
+    """A new entity's write commits the log alone (its name row is held back): after a
+    SIGKILL the next open binds each name again from the log, so the entity is found by
+    name, a later write joins its stream, and a purge by name erases it."""
+    folder = tmp_path / "m"
+    killed = run(KILLED_AFTER_NEW_ENTITIES, folder)
+    assert killed.returncode == -9, killed.stderr[-2000:]
+    with memory_es.open(folder) as store:
+        receipt = store.purge(T, "user:bo")  # before any write could bind a name
+        assert receipt.report is not None and receipt.report.complete
+        assert store.current(T, entity="user:bo") == []
+        alex = store.current(T, entity="user:alex")
+        assert [f.value for f in alex] == ["zqm-alex"]
+        again = store.assert_fact(T, "user:alex", "work.city", "Lyon")
+        assert stream_of(str(again.fact_id)) == stream_of(alex[0].fact_id)
+        assert [f.value for f in store.current(T, entity="user:cy")] == ["zqm-cy"]
 
 
 def test_export_killed_before_its_rename_is_cleaned_up_on_open(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from memory_es.clock import TransactionClock
-from memory_es.crypto.keystore import KeyStore, SqliteKeyBackend
+from memory_es.crypto.keystore import HELD_NAMES, KeyStore, SqliteKeyBackend
 from memory_es.crypto.master import MasterKey
 from memory_es.domain import commands as c
 from memory_es.errors import ConcurrentWriteError, InvalidInput
@@ -219,12 +219,13 @@ def test_a_name_bound_by_another_writer_fails_the_flush_and_forgets_the_stage(
         two.close()
 
 
-def test_a_new_entity_takes_a_stream_minted_ahead_and_its_name_commit_does_not_wait(
+def test_a_new_entity_takes_a_stream_minted_ahead_and_commits_nothing_to_the_key_store(
         tmp_path: Path, master: MasterKey, writers: list[Writer],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """With streams minted ahead, a single write of a new entity commits only its name row
-    to the key store, without waiting for the disk (the log's commit still does); the
-    stream and its first chain's key are the ones minted ahead."""
+    """With streams minted ahead, a single write of a new entity commits only the log: its
+    name row is held back (readable in this process) and written, without waiting for the
+    disk, once HELD_NAMES are held or the key store closes. The stream and its first
+    chain's key are the ones minted ahead."""
     w = open_writer(tmp_path, master, writers)
     w.service.execute(assert_cmd("user:first", "home.city", "x"))  # fills the pool
     ahead = dict(w.side.keys.pooled())
@@ -240,10 +241,41 @@ def test_a_new_entity_takes_a_stream_minted_ahead_and_its_name_commit_does_not_w
     monkeypatch.setattr(backend, "transaction", watched)
     r = w.service.execute(assert_cmd("user:alex", "home.city", "Paris"))
     stream = stream_of(str(r.fact_id))
-    assert commits == [False]
-    assert stream in ahead and stream not in dict(w.side.keys.pooled())
+    assert commits == []
+    assert w.side.keys.lookup("entity", "acme", "user:alex") == stream
     stored = w.log.recorder.select_events(stream)
     assert [w.side.mapper.header(e)[2] for e in stored] == [f"c/{ahead[stream]}"]
+
+    def rows(sql: str) -> int:
+        raw = sqlite3.connect(tmp_path / "keys.db")
+        try:
+            return int(raw.execute(sql, (stream,)).fetchone()[0])
+        finally:
+            raw.close()
+
+    named = "SELECT count(*) FROM me_names WHERE stream_id = ?"
+    pooled = "SELECT count(*) FROM me_pool WHERE stream_id = ?"
+    assert (rows(named), rows(pooled)) == (0, 1)  # held back
+    for i in range(HELD_NAMES - 1):
+        w.service.execute(assert_cmd(f"user:n{i}", "home.city", "Oslo"))
+    assert False in commits  # one commit that does not wait for the disk
+    assert (rows(named), rows(pooled)) == (1, 0)
+
+
+def test_held_names_are_written_when_the_key_store_closes(
+        tmp_path: Path, master: MasterKey, writers: list[Writer]) -> None:
+    w = open_writer(tmp_path, master, writers)
+    r = w.service.execute(assert_cmd("user:alex", "home.city", "Paris"))
+    w.log.close()
+    writers.remove(w)
+    raw = sqlite3.connect(tmp_path / "keys.db")
+    try:
+        assert raw.execute("SELECT count(*) FROM me_names WHERE stream_id = ?",
+                           (stream_of(str(r.fact_id)),)).fetchone()[0] == 1
+        assert raw.execute("SELECT count(*) FROM me_pool WHERE stream_id = ?",
+                           (stream_of(str(r.fact_id)),)).fetchone()[0] == 0
+    finally:
+        raw.close()
 
 
 def test_a_name_commit_undone_by_a_power_loss_is_bound_again_at_the_next_open(
