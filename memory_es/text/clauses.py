@@ -59,6 +59,9 @@ class Clause:
     continuation: bool = False
     domains: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
+    frame: str | None = None
+    """The predicate's frame when no rule reads a slot for it (``be.on.name``, see
+    :func:`memory_es.text.predicates.frame_of`)."""
 
     def interpretation(self, source: str | None = None) -> dict[str, object]:
         """The record the store keeps with the event (why it remembers this fact)."""

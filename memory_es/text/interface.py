@@ -320,6 +320,8 @@ class TextInterface:
             entity, extra = self._resolve(tenant, clause, plan)
             if clause.ends_prior and entity is not None:
                 self._retire_prior(tenant, entity, clause, plan)
+            elif "change-of-state:replaces-frame" in clause.rules and entity is not None:
+                self._replace_frame(tenant, entity, clause, plan)
             elif (clause.negated and entity is not None and _denies_a_value(clause)
                   and self._retract_contradicted(tenant, entity, clause, plan)):
                 # "Mia does not live in Oslo" retracts home.city = Oslo and adds nothing;
@@ -355,6 +357,20 @@ class TextInterface:
                 shared = {clause.value} if clause.value in f.text else set()
             if same_topic and shared:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
+
+    def _replace_frame(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """Release the current facts of ``entity`` that a change of state replaces when no
+        rule reads a slot for its predicate: those whose own text reads the same frame,
+        verb, preposition and kind of object (``The garage is on Quarry Road now`` ends
+        ``Garage is on Mill Lane``; not ``Garage opens on Sundays``, nor ``Mia is in a
+        band now`` ``Mia is in Oslo``). The same value again is left to reinforce."""
+        verb = clause.attribute.split(".", 1)[0]
+        for f in self._entity_facts(tenant, entity):
+            if (f.entity != entity or f.negated or f.attribute == clause.attribute
+                    or f.attribute.split(".", 1)[0] != verb):
+                continue
+            if any(c.frame == clause.frame for c in self.interpreter(f.text).clauses):
+                plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
 
     def _retract_contradicted(self, tenant: str, entity: str, clause: Clause,
                               plan: _Plan) -> bool:

@@ -37,7 +37,7 @@ from memory_es.text.clauses import VERSION, Clause, Interpretation, Interpreter
 from memory_es.text.identifiers import Identifier, find_identifiers
 from memory_es.text.normalize import ascii_fold, nfkc, script_of
 from memory_es.text.paths import attribute_path, domains_in, entity_id, keywords
-from memory_es.text.predicates import Predicate, analyse_predicate
+from memory_es.text.predicates import PREPOSITIONS, Predicate, analyse_predicate
 from memory_es.text.qualifiers import (
     TEMPORAL,
     adjuncts,
@@ -215,6 +215,9 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
             subject_toks = subject_toks[lead:]  # "Throughout 2021 the user was …"
             rules.append("temporal:leading-phrase")
         region = body[subject_toks[0].start:subject_toks[-1].end] if subject_toks else ""
+        subject_toks, region, opening = _opening_phrase(subject_toks, region)
+        if opening:
+            rules.append(opening)
         subject = analyse_subject(region, subject_toks,
                                   [i for i in anchored if subject_toks
                                    and i.start < subject_toks[-1].end])
@@ -302,6 +305,35 @@ def _key_value(body: str, toks: list[Tok], key_toks: list[Tok], after: str,
                    rules=["sentence:key-value"], conj_text=after, elided=False)
 
 
+def _opening_phrase(toks: list[Tok], region: str) -> tuple[list[Tok], str, str]:
+    """The subject's tokens and text once a phrase set off by a comma before it is read:
+    an opening adjunct is dropped (``In Berlin, Dana works …``, ``However, Dana moved …``)
+    and ``Surname, Given`` becomes the name it inverts (``Okafor, Lena is …``: both words
+    written like names, neither an English word). An apposition (``Dana, my sister, …``)
+    is left to the subject. Returns the rule applied ("" when none)."""
+    comma = next((k for k, t in enumerate(toks[:-1]) if t.raw.endswith(",")), None)
+    if comma is None or any(t.raw.endswith(",") for t in toks[comma + 1:]):
+        return toks, region, ""
+    head, rest = toks[:comma + 1], toks[comma + 1:]
+    first = head[0].low
+    if first in PREPOSITIONS or first in lx.TEMPORAL_PREPOSITIONS or (len(head) == 1 and (
+            first in lx.LINKING_ADVERBS or first in lx.ADVERBS
+            or (first.isalpha() and first.endswith("ly") and len(first) > 4))):
+        return rest, region[rest[0].start - toks[0].start:], "sentence:opening-phrase"
+    if len(head) == 1 and len(rest) == 1 and all(_name_word(t) for t in (head[0], rest[0])):
+        inverted = f"{rest[0].word} {head[0].word}"
+        return tokenize(inverted), inverted, "subject:surname-first"
+    return toks, region, ""
+
+
+def _name_word(tok: Tok) -> bool:
+    """Written like a name and not an English word of the lexicon's lists."""
+    w = tok.low.strip(",")
+    return (tok.word.isalpha() and is_capitalised(tok.word) and w not in lx.STOPWORDS
+            and w not in lx.COMMON_NOUNS and w not in lx.ENGLISH_VERBS
+            and w not in lx.LINKING_ADVERBS and w not in lx.ADVERBS)
+
+
 def _mentions(markers: tuple[str, ...], text_low: str) -> bool:
     return bool(markers) and _marker_pattern(markers).search(text_low) is not None
 
@@ -343,6 +375,8 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
           and subject.entity is not None):
         op = "supersede"
         rules.append("change-of-state:replaces-slot")
+    elif change and pred.frame and not continuation and not negated:
+        rules.append("change-of-state:replaces-frame")
     if temporal:
         rules.append("temporal:kept-with-fact")
     # identifiers restored from an obfuscated form are not in the text verbatim: they
@@ -366,7 +400,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
         names=names, subject_names=subject_names, refers_back=refers, elided=elided,
         adjuncts=adjuncts(text), has_purpose=purpose, ends_prior=ends_prior,
         continuation=continuation,
-        domains=pred.domains, rules=tuple(dict.fromkeys(rules)))
+        domains=pred.domains, rules=tuple(dict.fromkeys(rules)), frame=pred.frame)
 
 
 # --- model hook -----------------------------------------------------------------------------

@@ -264,6 +264,9 @@ COMMON_NOUNS: frozenset[str] = data_words("common_nouns.txt")
 """Common English nouns that are not personal names (``data/common_nouns.txt``, derived
 from the SPECIALIST Lexicon, wordfreq and the US Census name lists)."""
 
+LINKING_ADVERBS: frozenset[str] = data_words("linking_adverbs.txt")
+"""Adverbs that open a sentence before its subject, set off by a comma (``However, …``)."""
+
 ENGLISH_VERBS: frozenset[str] = data_words("english_verbs.txt")
 """A broad list of English verb lemmas (``data/english_verbs.txt``, derived from the
 SPECIALIST Lexicon and wordfreq): only to confirm that a word parallel to a clause's

@@ -46,6 +46,31 @@ class Predicate:
     alternatives: tuple[str, ...] = ()
     domains: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
+    frame: str | None = None
+    """For a generic reading whose verb takes a preposition: ``lemma.preposition.kind``
+    (:func:`frame_of`), what a change of state replaces when there is no slot to."""
+
+
+def frame_of(reading: PredicateReading) -> str | None:
+    """The frame of a verb followed by a preposition and its object: the verb's lemma, the
+    preposition, and the kind of object: ``name`` (every word capitalised), ``n:<unit>``
+    (a number and the word after it) or ``common``. Adverbs and function words are left
+    out of the object (``on Oak Road now`` is a name). None without such a preposition."""
+    rest = reading.rest_low
+    if not rest or rest[0] not in PREPOSITIONS:
+        return None
+    words = [t.word for t in reading.rest[1:] if t.low not in lx.ADVERBS
+             and t.low not in lx.STOPWORDS and t.word.strip(".,;:!?")]
+    if not words:
+        return None
+    if any(ch.isdigit() for w in words for ch in w):
+        units = [w.strip(".,;:!?").lower() for w in words if w.strip(".,;:!?").isalpha()]
+        kind = "n:" + (units[-1] if units else "")
+    elif all(is_capitalised(w) for w in words):
+        kind = "name"
+    else:
+        kind = "common"
+    return f"{reading.lemma}.{rest[0]}.{kind}"
 
 
 def object_after(toks: Sequence[Tok], start: int, stop_at_prep: bool = True) -> list[str]:
@@ -380,5 +405,6 @@ def analyse_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) ->
         if rule.applies(reading):
             slot = rule.reads(reading)
             return Predicate(slot.attribute, slot.value, slot.confident, slot.alternatives,
-                             domains, (rule.name,))
+                             domains, (rule.name,),
+                             None if slot.confident else frame_of(reading))
     raise AssertionError("the generic predicate rule always applies")
