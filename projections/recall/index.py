@@ -367,7 +367,7 @@ class RecallIndex:
             self._private.pop(label, None)
             self._members.pop(label, None)
             self._digest[label] = 0
-            self.versions.drop(label)
+        self.versions.drop_many(labels)
         if removed != len(labels):
             self._stale = True
             raise IntegrityViolation(

@@ -123,9 +123,7 @@ class VersionMirror:
         """Replace each label's versions with its :data:`Version` list (rows of table
         ``tid``)."""
         self.generation += 1
-        for label in labels:
-            if label in self.slots_of:
-                self.drop(label)
+        self.drop_many(labels)
         count = sum(len(v) for v in versions)
         self._room(count)
         first = self.n
@@ -149,23 +147,30 @@ class VersionMirror:
 
     def drop(self, label: int) -> None:
         """Forget a label's versions; a table left without live rows is let go."""
+        self.drop_many((label,))
+
+    def drop_many(self, labels: Sequence[int]) -> None:
+        """:meth:`drop` of each label, with one numpy write per array and one count per
+        held table (a rebuild's re-diff replaces every label's versions at once)."""
+        slots = [s for label in labels for s in self.slots_of.pop(label, ())]
         self.generation += 1
-        slots = self.slots_of.pop(label, None)
         if not slots:
             return
-        self.label[slots] = -1
-        self.start[slots] = 0
-        self.end[slots] = 0
+        at = np.asarray(slots, np.int64)
+        self.label[at] = -1
+        self.start[at] = 0
+        self.end[at] = 0
         self.dead += len(slots)
-        for s in slots:
-            tid = int(self.table[s])
-            self.live_rows[tid] -= 1
-            if self.live_rows[tid] == 0:  # the rows (plaintext) leave memory with it
+        tids, counts = np.unique(self.table[at], return_counts=True)
+        for tid, n in zip(tids.tolist(), counts.tolist(), strict=True):
+            left = self.live_rows[tid] - n
+            if left == 0:  # the rows (plaintext) leave memory with it
                 del self.live_rows[tid]
                 del self.tables[tid]
                 self.dead_rows.pop(tid, None)
             else:
-                self.dead_rows[tid] = self.dead_rows.get(tid, 0) + 1
+                self.live_rows[tid] = left
+                self.dead_rows[tid] = self.dead_rows.get(tid, 0) + n
 
     def release_unused(self, tid: int) -> None:
         """Let the chunks of table ``tid`` go that none of its placed rows is in."""
