@@ -307,29 +307,36 @@ def _key_value(body: str, toks: list[Tok], key_toks: list[Tok], after: str,
 
 def _opening_phrase(toks: list[Tok], region: str) -> tuple[list[Tok], str, str]:
     """The subject's tokens and text once a phrase set off by a comma before it is read:
-    an opening adjunct is dropped (``In Berlin, Dana works …``, ``However, Dana moved …``)
-    and ``Surname, Given`` becomes the name it inverts (``Okafor, Lena is …``: both words
-    written like names, neither an English word). An apposition (``Dana, my sister, …``)
-    is left to the subject. Returns the rule applied ("" when none)."""
+    an opening adjunct (``In Berlin, Dana works …``) or a single opening word that is not
+    a name (``However``, ``Yes``, ``Mom``, ``OK``) is dropped, and ``Surname, Given``
+    becomes the name it inverts (``Okafor, Lena is …``: two words written like names).
+    An apposition (``Dana, my sister, …``) is left to the subject. Returns the rule
+    applied ("" when none)."""
     comma = next((k for k, t in enumerate(toks[:-1]) if t.raw.endswith(",")), None)
     if comma is None or any(t.raw.endswith(",") for t in toks[comma + 1:]):
         return toks, region, ""
     head, rest = toks[:comma + 1], toks[comma + 1:]
     first = head[0].low
-    if first in PREPOSITIONS or first in lx.TEMPORAL_PREPOSITIONS or (len(head) == 1 and (
-            first in lx.LINKING_ADVERBS or first in lx.ADVERBS
-            or (first.isalpha() and first.endswith("ly") and len(first) > 4))):
-        return rest, region[rest[0].start - toks[0].start:], "sentence:opening-phrase"
-    if len(head) == 1 and len(rest) == 1 and all(_name_word(t) for t in (head[0], rest[0])):
+    dropped = rest, region[rest[0].start - toks[0].start:], "sentence:opening-phrase"
+    if first in PREPOSITIONS or first in lx.TEMPORAL_PREPOSITIONS:
+        return dropped
+    if len(head) != 1:
+        return toks, region, ""
+    if not _name_word(head[0]):
+        return dropped
+    if len(rest) == 1 and _name_word(rest[0]) and not rest[0].raw.endswith("."):
         inverted = f"{rest[0].word} {head[0].word}"
         return tokenize(inverted), inverted, "subject:surname-first"
     return toks, region, ""
 
 
 def _name_word(tok: Tok) -> bool:
-    """Written like a name and not an English word of the lexicon's lists."""
-    w = tok.low.strip(",")
-    return (tok.word.isalpha() and is_capitalised(tok.word) and w not in lx.STOPWORDS
+    """Written like a name (capitalised, not all capitals, three letters or more, a vowel)
+    and not an English word of the lexicon's lists."""
+    word = tok.word
+    w = word.lower()
+    return (word.isalpha() and len(word) >= 3 and is_capitalised(word) and word != word.upper()
+            and any(c in "aeiouy" for c in w) and w not in lx.STOPWORDS
             and w not in lx.COMMON_NOUNS and w not in lx.ENGLISH_VERBS
             and w not in lx.LINKING_ADVERBS and w not in lx.ADVERBS)
 

@@ -54,22 +54,23 @@ class Predicate:
 def frame_of(reading: PredicateReading) -> str | None:
     """The frame of a verb followed by a preposition and its object: the verb's lemma, the
     preposition, and the kind of object: ``name`` (every word capitalised), ``n:<unit>``
-    (a number and the word after it) or ``common``. Adverbs and function words are left
+    (a number and the word after it) or ``common:<topic domains>`` (``in a band`` and ``in
+    a choir`` are music; ``in a meeting`` is neither). Adverbs and function words are left
     out of the object (``on Oak Road now`` is a name). None without such a preposition."""
     rest = reading.rest_low
     if not rest or rest[0] not in PREPOSITIONS:
         return None
-    words = [t.word for t in reading.rest[1:] if t.low not in lx.ADVERBS
-             and t.low not in lx.STOPWORDS and t.word.strip(".,;:!?")]
+    words = [t.word for t in reading.rest[1:]
+             if t.word and t.low not in lx.ADVERBS and t.low not in lx.STOPWORDS]
     if not words:
         return None
     if any(ch.isdigit() for w in words for ch in w):
-        units = [w.strip(".,;:!?").lower() for w in words if w.strip(".,;:!?").isalpha()]
+        units = [w.lower() for w in words if w.isalpha()]
         kind = "n:" + (units[-1] if units else "")
     elif all(is_capitalised(w) for w in words):
         kind = "name"
     else:
-        kind = "common"
+        kind = "common:" + "+".join(domains_in([w.lower() for w in words]))
     return f"{reading.lemma}.{rest[0]}.{kind}"
 
 

@@ -1,6 +1,7 @@
 """A phrase set off by a comma before the subject (SPEC §15): an opening adjunct is not
 the subject (``In Berlin, Dana works …``), ``Surname, Given`` is the name it inverts, and
-an apposition stays with the subject it follows.
+an apposition stays with the subject it follows, and a single opening word that is not
+a name (``Yes``, ``OK``, ``Mom``) is not the subject either.
 
 The property test builds each sentence from its parts, so the expected entity is known
 without the interpreter.
@@ -29,6 +30,9 @@ def subject_of(sentence: str) -> str | None:
     ("However, Dana moved to Oslo.", "person:dana"),
     ("Meanwhile, the clinic moved to Elm Street.", "topic:clinic"),
     ("Sadly, Mia Berg sold her piano.", "person:mia-berg"),
+    ("Yes, Dana lives in Oslo.", "person:dana"),
+    ("OK, Dana lives in Oslo.", "person:dana"),
+    ("Mom, Dana lives in Oslo.", "person:dana"),
     ("Okafor, Lena is registered with the Riverside practice.", "person:lena-okafor"),
     ("Dana, my sister, lives in Oslo.", "person:dana"),
     ("Dana Berg, 34, lives in Oslo.", "person:dana-berg"),
@@ -42,7 +46,7 @@ def test_the_subject_after_an_opening_phrase(sentence: str, entity: str) -> None
 GIVEN = ("Lena", "Omar", "Yuki", "Sofia", "Rhys", "Ines")
 SURNAMES = ("Okafor", "Haddad", "Arai", "Bianchi", "Pritchard", "Moreau")
 OPENINGS = ("In Berlin", "At the weekend", "After the move", "However", "Meanwhile",
-            "Yesterday", "Unfortunately", "On Mondays")
+            "Yesterday", "Unfortunately", "On Mondays", "Yes", "Well", "Oh", "OK")
 PREDICATES = ("sold the old piano", "rents a flat in Lyon", "collects enamel pins",
               "covers the storage pager")
 
