@@ -702,10 +702,13 @@ class KeyStore:
         return bool(found)
 
     def names_of_stream(self, stream_id: str) -> int:
-        self.flush()
+        """Name rows of ``stream_id``: stored, staged or held back (see :meth:`flush`)."""
         rows = self.backend.execute("SELECT count(*) FROM me_names WHERE stream_id = ?",
                                     (stream_id,))
-        return int(rows[0][0])
+        with self._lock:
+            unwritten = [sid for sid, _ in (*self._staged_names.values(),
+                                            *self._held_names.values())]
+        return int(rows[0][0]) + unwritten.count(stream_id)
 
     def cached(self, key_ids: Sequence[str]) -> list[str]:
         return [k for k in key_ids if k in self._cache]

@@ -174,9 +174,8 @@ class WriteSide:
     def _bind(self, kind: str, *parts: str) -> str:
         """Bind a natural key, which the caller has just looked up in vain, to a new stream.
         A stream created here has no events yet: its empty state is cached, not loaded."""
-        looked_up = True
-        if kind == "entity" and not self._pool_checked:
-            looked_up = not self.recover_pool()  # a name it bound again is looked up anew
+        # a name the pool's recovery bound again is looked up anew
+        looked_up = kind != "entity" or not self.recover_pool()
         fresh = new_stream_id()
         sid = self.keys.bind(kind, fresh, *parts, looked_up=looked_up)
         if sid == fresh or self.keys.just_taken(sid):
