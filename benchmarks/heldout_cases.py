@@ -761,6 +761,48 @@ def name_orders(cases: list[Case]) -> None:
               survivors=[obg[0]], current_lacks=[fact.split(" ", 2)[2].rstrip(".")])
 
 
+# (domain, first fact, query, a revision with no subject, a second one, final word, retired)
+SUBJECTLESS = [
+    ("finance", "{n} works as a loan officer at Nordbank.", "{f}'s job",
+     "Left Nordbank in March and joined a credit union as an auditor.",
+     "Quit the credit union, now works as a bookkeeper.", "bookkeeper",
+     ["loan officer", "as an auditor"]),
+    ("vehicles", "{n} drives a silver Skoda estate.", "{f}'s car",
+     "Sold the Skoda last spring, bought a used Volvo.",
+     "Traded the Volvo in for an electric Kia.", "Kia", ["silver Skoda", "used Volvo"]),
+    ("home", "{n} rents a flat in Leeds.", "{f}'s home",
+     "Moved out of Leeds in June, now rents a cottage in Whitby.",
+     "Left Whitby, bought a house in York.", "York", ["flat in Leeds", "cottage in Whitby"]),
+    ("subscriptions", "{n} subscribes to a weekly vegetable box.", "{f}'s subscription",
+     "Cancelled the vegetable box in May, signed up for a meal kit.",
+     "Dropped the meal kit, now pays for a streaming service.", "streaming service",
+     ["weekly vegetable box", "signed up for a meal kit"]),
+    ("medical", "{n} takes simvastatin every evening.", "{f}'s medication",
+     "Stopped simvastatin in April, started on atorvastatin.",
+     "Switched from atorvastatin to rosuvastatin last week.", "rosuvastatin",
+     ["simvastatin every evening", "started on atorvastatin"]),
+    ("on-call", "{n} covers the database pager on weekends.", "{f}'s pager rota",
+     "Handed the database pager over in May, took the network pager instead.",
+     "Gave up the network pager, now covers the storage pager.", "storage pager",
+     ["database pager on weekends", "took the network pager"]),
+]
+
+
+def subjectless_revisions(cases: list[Case]) -> None:
+    """A revision written without a subject (``Left Nordbank in March and joined …``,
+    ``Left Whitby, bought …``) is about the person revised, twice in a row: the second
+    revision finds the first one's fact, and nobody called ``Left Whitby`` appears."""
+    for i, (domain, first_fact, query, new1, new2, final, retired) in enumerate(SUBJECTLESS):
+        name, _pos, bg = _background(i + 2)
+        first = _first(name)
+        q = query.format(f=first)
+        _case(cases, "subjectless_revision", domain,
+              setup=[bg[0], first_fact.format(n=name), bg[1]],
+              mutations=[["revise", q, new1], ["revise", q, new2]],
+              query=q, must_contain=[final], must_not_contain=retired,
+              survivors=[bg[0], bg[1]])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -768,7 +810,7 @@ def build() -> list[Case]:
                    supersessions, languages, lookalike_purges, topic_revisions,
                    topic_revision_ambiguous, first_name_things, long_group_phones,
                    slot_topic_ambiguous, phone_subjects, noun_subjects, elided_subjects,
-                   name_orders):
+                   name_orders, subjectless_revisions):
         family(cases)
     return cases
 
