@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 from memory_es.choices import Compaction
 from memory_es.errors import ConfirmationRequired, ConflictError, InvalidInput, NotFound
 from memory_es.models import Fact, Preview, Receipt
+from memory_es.text import lexicon as lx
 from memory_es.text.clauses import Clause, Interpretation, Interpreter
 from memory_es.text.identifiers import Identifier, entity_phone, phone_forms, phones_match
 from memory_es.text.interpreter import ProposeFn, as_interpreter, interpret
@@ -57,8 +58,8 @@ from memory_es.text.matching import (
     named_entities,
     names_only,
     only_names_a_topic,
+    query_domains,
     query_terms_naming,
-    query_topics,
     relevance,
     specific,
     topic_facts,
@@ -574,8 +575,11 @@ class TextInterface:
         now = self.store.now()
         plan = _Plan()
         if not matches:
+            named = next(iter(sel.entities)) if len(sel.entities) == 1 else None
             for n, clause in enumerate(reading.clauses):
                 entity, extra = self._resolve(tenant, clause, plan)
+                if entity is None and clause.elided:
+                    entity = named  # "Sold the Skoda, …" under "Mateo's car": Mateo's
                 self._write(plan, tenant, clause, entity, reading.source, extra,
                             _dated(_per_clause(options, n), clause, now),
                             supersede=clause.confident and entity is not None)
@@ -822,23 +826,48 @@ def _proper_words(text: str) -> set[str]:
 def _named_back(query: Query, new_text: str, reading: Interpretation,
                 entities: dict[str, str],
                 scope: Sequence[FactView]) -> Match | None:
-    """Revise only, when nothing else matched: the query names an entity and a topic
-    (:func:`~memory_es.text.matching.query_topics`), the new text is about that topic and
-    names back exactly one of the entity's facts by a proper name both carry (``user
-    pet`` + ``… a greyhound after Max passed away`` -> ``owns a retriever named Max``),
-    although the vocabulary does not know that fact's topic. The entity's own names do
-    not count."""
-    topics = query_topics(query, query_terms_naming(entities))
-    if not topics or not any(set(c.domains) & topics for c in reading.clauses):
-        return None
+    """Revise only, when nothing else matched and the query names an entity: a clause of
+    the new text reports the end of exactly one of the entity's facts by its words
+    (``Cancelled the vegetable box`` -> ``subscribes to a weekly vegetable box``). Or the
+    query names a topic (:func:`~memory_es.text.matching.query_domains`), the new text is
+    about that topic and names back exactly one of the entity's facts by a proper name
+    both carry (``user pet`` + ``… a greyhound after Max passed away`` -> ``owns a
+    retriever named Max``),
+    although the vocabulary does not know that fact's topic; or the new text names back
+    a fact of that topic whatever its own words (``Mateo's car`` + ``Sold the Skoda,
+    bought …`` -> ``drives a Skoda``). The entity's own names do not count."""
     own = {w for e in entities for k in entity_keys(e) for w in k.split()}
+    ended = _ended_terms(reading) - {stem(w) for w in own}
+    hits = [(v, shared) for v in scope if (shared := set(v.terms) & ended)]
+    if len(hits) == 1:
+        v, shared = hits[0]
+        return Match(v.fact, "semantic", 0.5, "the new text ends it: " + ", ".join(sorted(shared)))
+    topics = query_domains(query, query_terms_naming(entities))
+    if not topics:
+        return None
+    about = any(set(c.domains) & topics for c in reading.clauses)
     said = _proper_words(new_text) - own
-    hits = [(v, shared) for v in scope if (shared := _proper_words(v.fact.text) - own) & said]
+    hits = [(v, shared) for v in scope if (about or v.domains & topics)
+            and (shared := _proper_words(v.fact.text) - own) & said]
     if len(hits) != 1:
         return None
     v, shared = hits[0]
     return Match(v.fact, "semantic", 0.5,
                  "the new text names it back: " + ", ".join(sorted(shared & said)))
+
+
+def _ended_terms(reading: Interpretation) -> set[str]:
+    """The content terms of the clauses that report an end (``Cancelled the vegetable box
+    in May``: vegetable, box), without the verb and the time."""
+    out: set[str] = set()
+    for c in reading.clauses:
+        if c.ends_prior and not c.negated:
+            words = c.text.split()
+            out |= set(view_terms(" ".join(words[1:]))) - _TEMPORAL_TERMS
+    return out
+
+
+_TEMPORAL_TERMS = frozenset(stem(w) for w in lx.TEMPORAL_WORDS)
 
 
 def _role_words(f: Fact) -> frozenset[str]:

@@ -211,8 +211,9 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
         while subject_toks and subject_toks[0].low in lx.ADVERBS and len(subject_toks) > 1:
             subject_toks = subject_toks[1:]  # "Now Ada prefers …": the adverb is no name
         lead = leading_temporal(subject_toks)
-        if lead and lead < len(subject_toks):
-            subject_toks = subject_toks[lead:]  # "Throughout 2021 the user was …"
+        if lead:
+            # "Throughout 2021 the user was …"; "In 2025 returned to …" has no subject
+            subject_toks = subject_toks[lead:]
             rules.append("temporal:leading-phrase")
         region = body[subject_toks[0].start:subject_toks[-1].end] if subject_toks else ""
         subject_toks, region, opening = _opening_phrase(subject_toks, region)
@@ -231,7 +232,8 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     if aliases:
         subject.names = tuple(dict.fromkeys((*subject.names, *aliases)))
         rules.append("alias:apposition")
-    conjuncts = split_conjuncts(parse, pred_start, subject.plural, protected)
+    conjuncts = split_conjuncts(parse, pred_start, subject.plural, protected,
+                                subjectless=elided)
     if not conjuncts:
         conjuncts = [Conjunct(pred_start, parse[pred_start:],
                               tokenize(parse[pred_start:], pred_start), 0)]

@@ -710,6 +710,21 @@ def query_topics(query: Query, skip: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(d for d in shared if any(lx.names_topic(t, d) for t in content))
 
 
+def query_domains(query: Query, skip: Iterable[str] = ()) -> frozenset[str]:
+    """The topics every content word of a query belongs to once the entity's names
+    (``skip``) are set aside (``Mateo's car``: transport); empty when some word belongs
+    to none. Broader than :func:`query_topics`, which also needs a word that names the
+    topic as a whole."""
+    skip_set = set(skip)
+    content = [t for t in query.terms if t not in skip_set and t != NEGATION_TERM]
+    if not content or query.identifiers:
+        return frozenset()
+    topical = [query.domains.get(t, frozenset()) for t in content]
+    if not all(topical):
+        return frozenset()
+    return frozenset.intersection(*topical)
+
+
 def only_names_a_topic(query: Query, skip: Iterable[str] = ()) -> bool:
     """Once the entity's names (``skip``) are set aside, is every content word of the
     query a noun that names a topic as a whole (``Omar's language``, ``Dev's vehicle``,

@@ -16,7 +16,9 @@ _WORD_EDGE = ".,;:!?()'\""
 
 
 def continuing_clause(content: list[Clause], matches: list[Match]) -> Clause:
-    """The new clause that continues the matched fact (same slot or topic, first)."""
+    """The new clause that continues the matched fact (same slot or topic, first); a
+    clause that reports the end of a state (``Sold the Skoda last spring``) is the
+    change, not the state that continues."""
     targets = [view(m.fact) for m in matches]
     attrs = {m.fact.attribute for m in matches}
     domains: set[str] = set().union(*(t.domains for t in targets))
@@ -29,7 +31,7 @@ def continuing_clause(content: list[Clause], matches: list[Match]) -> Clause:
             s += 2
         s += len(set(c.domains) & domains) * 0.5
         s -= 0.1 * content.index(c)
-        if c.continuation:
+        if c.continuation or c.ends_prior:
             s -= 2
         return s
 

@@ -66,6 +66,8 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
 def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
                   ) -> tuple[int, int | None, bool]:
     """(index of the first predicate token, index of a key-value colon token, plural)."""
+    if opens_without_subject(toks):
+        return 0, None, False
     spans = [(i.start, i.end) for i in identifiers]
 
     def inside_identifier(t: Tok) -> bool:
@@ -116,6 +118,40 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
             and first.endswith("ed")):
         return 0, None, plural
     return len(toks), None, plural
+
+
+def opens_without_subject(toks: Sequence[Tok]) -> bool:
+    """Does the sentence open on its verb (``Left Nordbank in March and joined …``,
+    ``Moved out of Leeds``, ``Left Whitby, bought a house``)? Notes and revisions often
+    drop the subject. A past-tense verb form opens the sentence, and it cannot be a
+    name: a name, with the capitalised words after it, is followed by its verb
+    (``Said lives …``, ``Drew Carey hosts …``), by a possessive (``Drew Barrymore's
+    film``), by an apposition (``Said Hamdan, a baker, …``) or by another name
+    (``Drew and Sam live …``). An opening verb's capitalised object is instead followed
+    by a preposition or determiner, by a comma or a conjunction that opens a second verb
+    phrase, or by nothing (``Joined Acme``)."""
+    if len(toks) < 2 or not is_capitalised(toks[0].word):
+        return False
+    first = toks[0].low
+    if first not in lx.VERBS_PAST or first in lx.AUXILIARIES or first in lx.MODALS:
+        return False
+    k = 1
+    while k < len(toks) and is_capitalised(toks[k].word):
+        if toks[k].low.endswith(("'s", "’s")):
+            return False
+        if toks[k].raw.endswith(","):
+            return starts_verb_phrase(toks[k + 1:], False) is not None
+        k += 1
+    if k == len(toks):
+        return True
+    nxt = toks[k]
+    if nxt.low in _COORDINATORS:
+        return starts_verb_phrase(toks[k + 1:], False) is not None
+    return not (agrees(nxt.word, False) or nxt.raw.endswith(",")
+                or starts_verb_phrase(toks[k:], False) is not None)
+
+
+_COORDINATORS = frozenset(("and", "or", "&", "nor"))
 
 
 def leading_temporal(toks: Sequence[Tok]) -> int:
@@ -180,8 +216,12 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
 
 
 def split_conjuncts(sentence: str, pred_start: int, plural: bool,
-                    protected: Sequence[tuple[int, int]]) -> list[Conjunct]:
-    """Split the predicate where a new finite verb phrase is coordinated."""
+                    protected: Sequence[tuple[int, int]], *,
+                    subjectless: bool = False) -> list[Conjunct]:
+    """Split the predicate where a new finite verb phrase is coordinated. Verb phrases
+    listed with commas are split only before a final ``and`` or, in a sentence with no
+    subject of its own, without one (``Left Whitby, bought a house``: notes drop the
+    conjunction with the subject)."""
     pred = sentence[pred_start:]
     toks = tokenize(pred, pred_start)
     cuts: list[tuple[int, int]] = []  # (token index of conjunction, index of next token)
@@ -197,7 +237,7 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
         if vp is not None or own_subject(nxt, False) or _parallel_verb(toks, nxt, plural):
             cuts.append((i, i + 1))
     # comma lists of verb phrases ending in ", and <VP>": "is X, based in Y, speaks Z, and ..."
-    if cuts:
+    if cuts or subjectless:
         for i, t in enumerate(toks[:-1]):
             if not t.raw.endswith(",") or toks[i + 1].low in ("and", "but"):
                 continue
