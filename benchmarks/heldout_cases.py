@@ -803,6 +803,29 @@ def subjectless_revisions(cases: list[Case]) -> None:
               survivors=[bg[0], bg[1]])
 
 
+# (domain, a "label: value" line, release query naming the label, the value)
+LABELS = [
+    ("on-call", "Current sprint goal: migrate the billing cron jobs.", "sprint goal",
+     "billing cron"),
+    ("pets", "Office mascot: a tortoise called Dash.", "office mascot", "Dash"),
+    ("medical", "Preferred pharmacy: Boots on King Street.", "preferred pharmacy",
+     "King Street"),
+    ("finance", "Quarterly budget owner: the events team.", "budget owner", "events team"),
+    ("subscriptions", "Shared streaming plan: the family tier.", "streaming plan",
+     "family tier"),
+]
+
+
+def label_releases(cases: list[Case]) -> None:
+    """Releasing what a ``label: value`` line holds, by its label: the label is what
+    the line is about, not a name, so naming it is specific; people's facts survive."""
+    for i, (domain, line, query, value) in enumerate(LABELS):
+        _name, _pos, bg = _background(i + 4)
+        _case(cases, "label_release", domain, setup=[bg[0], line, bg[1]],
+              mutations=[["release", query]], query=query, must_not_contain=[value],
+              survivors=[bg[0], bg[1]])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -810,7 +833,7 @@ def build() -> list[Case]:
                    supersessions, languages, lookalike_purges, topic_revisions,
                    topic_revision_ambiguous, first_name_things, long_group_phones,
                    slot_topic_ambiguous, phone_subjects, noun_subjects, elided_subjects,
-                   name_orders, subjectless_revisions):
+                   name_orders, subjectless_revisions, label_releases):
         family(cases)
     return cases
 
