@@ -220,7 +220,8 @@ class FactView:
         return _could_name(self.fact.text, keys)
 
     def _own_keys(self) -> frozenset[str]:
-        return entity_keys(self.fact.entity) if self.fact.entity is not None else frozenset()
+        return subject_keys_of(self.fact.entity) if self.fact.entity is not None else (
+            frozenset())
 
     def subject_keys(self, asked: frozenset[str]) -> frozenset[str]:
         """The subject keys a lookup of ``asked`` keys can meet: all of them when the
@@ -327,8 +328,19 @@ def _names(text: str, entity: str | None) -> tuple[frozenset[str], frozenset[str
             if key:
                 subject.add(key)
     if entity is not None:
-        subject |= entity_keys(entity)
+        subject |= subject_keys_of(entity)
     return frozenset(subject), frozenset(mentions | subject)
+
+
+def subject_keys_of(entity: str) -> frozenset[str]:
+    """An entity's keys as a fact's subject. A ``topic:`` entity is a thing named by a
+    phrase of common nouns (``Current sprint goal: …``), not a name: it is keyed as a
+    label, so its words stay content (``sprint goal`` still finds the line)."""
+    keys = entity_keys(entity)
+    if entity.startswith("topic:"):
+        labels = frozenset(k for key in keys if (k := label_key(key)))
+        return labels or keys
+    return keys
 
 
 def view_terms(text: str) -> frozenset[str]:
@@ -813,7 +825,9 @@ def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
                     all_views: Sequence[FactView] | None = None,
                     within_entity: bool = False) -> list[Match]:
     """Tier 3: facts whose coverage clears ``min_coverage`` and ``ratio`` x the best, and
-    that share real content with the query (:func:`specific`)."""
+    that share real content with the query (:func:`specific`). When some fact covers
+    every word of the query, one that misses a word is about something else (``sprint
+    budget plan`` is not the ``sprint budget goal``) and is left alone."""
     skip = tuple(skip)
     views = [v for v in views if specific(query, v, skip, within_entity=within_entity)]
     if not views:
@@ -823,9 +837,13 @@ def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
     best = max((s for s, _ in scored), default=0.0)
     if best < th.min_coverage:
         return []
-    floor = max(th.min_coverage, ratio * best)
+    floor = max(th.min_coverage, ratio * best, best if best >= _WHOLE else 0.0)
     return sorted((Match(v.fact, "lexical", round(s, 4)) for s, v in scored if s >= floor),
                   key=lambda m: -m.score)
+
+
+_WHOLE = 1.0 - 1e-9
+"""Coverage of a fact that has every word of the query."""
 
 
 def query_terms_naming(entities: dict[str, str]) -> set[str]:

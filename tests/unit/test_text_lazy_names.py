@@ -19,10 +19,10 @@ from memory_es.text.matching import (
     _key_within,
     _names,
     analyse_query,
-    entity_keys,
     mention_matches,
     name_words,
     named_entities,
+    subject_keys_of,
     view,
 )
 
@@ -42,7 +42,7 @@ def test_every_name_key_of_a_latin_text_is_made_of_its_name_words(text: str) -> 
         return
     for entity in {None} | {c.entity for c in interpret(text).clauses}:
         subject, mentions = _names(text, entity)
-        own = entity_keys(entity) if entity is not None else frozenset()
+        own = subject_keys_of(entity) if entity is not None else frozenset()
         for key in (subject | mentions) - own:
             assert _key_within(key, words), (text, entity, key)
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from memory_es.models import Fact
 from memory_es.text.interpreter import interpret
 from memory_es.text.matching import (
@@ -107,3 +110,25 @@ def test_people_questions_find_facts_about_people() -> None:
     v = view(fact("Pia organises the book club"))
     assert relevance(analyse_query("Which people do we know?"), v, idf_weights([v]),
                      DEFAULT_THRESHOLDS) > 0
+
+
+LABEL_WORDS = ("sprint", "budget", "quarterly", "billing", "release", "design", "parking")
+HEADS = ("goal", "deadline", "mascot", "contact", "plan")
+
+
+@given(st.lists(st.sampled_from(LABEL_WORDS), min_size=1, max_size=3, unique=True),
+       st.sampled_from(HEADS), st.sampled_from(HEADS))
+def test_a_label_is_found_by_its_head_phrases(modifiers: list[str], head: str,
+                                              other_head: str) -> None:
+    """A ``label: value`` line with no identifier is about a thing its common nouns name,
+    not a name: every phrase that ends at its head noun (``budget owner`` of ``Quarterly
+    budget owner``) finds it by its words, and a label with another head is not found."""
+    label = " ".join([*modifiers, head]).capitalize()
+    views = [view(fact(f"{label}: the events team."))]
+    if other_head != head:
+        views.append(view(fact(f"{label.rsplit(' ', 1)[0]} {other_head}: Dana Berg.")))
+    for i in range(len(modifiers)):
+        phrase = " ".join([*modifiers[i:], head])
+        found = lexical_matches(analyse_query(phrase), views, DEFAULT_THRESHOLDS,
+                                ratio=DEFAULT_THRESHOLDS.ratio)
+        assert [m.fact.text for m in found] == [views[0].fact.text], phrase
