@@ -826,6 +826,128 @@ def label_releases(cases: list[Case]) -> None:
               survivors=[bg[0], bg[1]])
 
 
+# --- third round: new wordings of the categories the issue names (written before rules) --
+
+# (domain, compound joined another way, revise query, new text, gone, kept, added)
+JOINED = [
+    ("home", "{n}'s landlord is Harbour Lets; {p} letting agent is Keyhouse.",
+     "{f}'s landlord", "{n}'s landlord is Brightmove now.", "Harbour", "Keyhouse",
+     "Brightmove"),
+    ("pets", "{n}'s cat eats salmon pate, but {p} dog eats kibble.", "{f}'s cat's food",
+     "{n}'s cat eats chicken mousse now.", "salmon", "kibble", "chicken mousse"),
+    ("subscriptions", "{n}'s electricity supplier is Octopus, whereas {p} gas supplier is EDF.",
+     "{f}'s electricity supplier", "{n}'s electricity supplier is Ovo now.", "Octopus", "EDF",
+     "Ovo"),
+    ("finance", "{n}'s pension is with Aviva while {p} ISA is with Vanguard.",
+     "{f}'s pension", "{n}'s pension is with Scottish Widows now.", "Aviva", "Vanguard",
+     "Scottish Widows"),
+    ("medical", "{n}'s cardiologist is Dr Reyes, but {p} GP is Dr Lind.",
+     "{f}'s cardiologist", "{n}'s cardiologist is Dr Abbas now.", "Reyes", "Lind", "Abbas"),
+    ("on-call", "{n}'s weekday rota is storage; {p} weekend rota is billing.",
+     "{f}'s weekday rota", "{n}'s weekday rota is search now.", "storage", "billing",
+     "search"),
+]
+
+
+def joined_clauses(cases: list[Case]) -> None:
+    """Clauses with their own subject joined by ``;``, ``but``, ``whereas`` or ``while``
+    are separate facts, as with ``and``: revising one keeps the other."""
+    for i, (domain, compound, old, new, gone, kept, added) in enumerate(JOINED):
+        name, pos, bg = _background(i + 1)
+        first = _first(name)
+        _case(cases, "joined_clauses", domain,
+              setup=[compound.format(n=name, p=pos), bg[0]],
+              mutations=[["revise", old.format(f=first), new.format(n=name)]],
+              query=old.format(f=first), must_contain=[added], must_not_contain=[gone],
+              survivors=[bg[0]], current_has=[kept])
+
+
+# (native form, how the alias is written, forget query, sibling name)
+ALIASES_3 = [
+    ("Ольга Смирнова", "{l} ({n})", "Olga Smirnova", "Olga Smirnoff"),
+    ("Νίκος Γεωργίου", "{n}, aka {l},", "Nikos Georgiou", "Nikos Georgakis"),
+    ("陈静", "{n}", "Chén Jìng", "Chen Jie"),
+    ("山田太郎", "{n}", "Yamada Taro", "Yamada Takeshi"),
+    ("विक्रम सिंह", "{n} a.k.a. {l}", "Vikram Singh", "Vikram Sethi"),
+    ("Алексей Морозов", "{n}", "Alexey Morozov", "Alexey Morgunov"),
+]
+ALIAS_LATIN_3 = ["Olga Smirnova", "Nikos Georgiou", "Chen Jing", "Yamada Taro", "Vikram Singh",
+                 "Aleksei Morozov"]
+
+
+def alias_forms(cases: list[Case]) -> None:
+    """A name in another script, its alias written another way (Latin first, ``aka``,
+    ``a.k.a.``) or in another romanisation (tone marks, ``Alexey`` / ``Aleksei``): forgetting
+    the person by one form forgets every form; a similar Latin name survives."""
+    for i, (native, form, query, sibling) in enumerate(ALIASES_3):
+        latin = ALIAS_LATIN_3[i]
+        _d, fact_a, word_a = ALIAS_FACTS[(i + 3) % len(ALIAS_FACTS)]
+        _d2, fact_b, word_b = ALIAS_FACTS[(i + 4) % len(ALIAS_FACTS)]
+        _d3, fact_s, word_s = ALIAS_FACTS[(i + 5) % len(ALIAS_FACTS)]
+        first = f"{form.format(n=native, l=latin)} {fact_a}."
+        second = f"{latin} {fact_b}."
+        sib = f"{sibling} {fact_s}."
+        _case(cases, "alias_form", ALIAS_DOMAINS[i % len(ALIAS_DOMAINS)],
+              setup=[first, sib, second],
+              mutations=[["forget", f"forget everything about {query}"]],
+              query=query, must_contain=[word_s], must_not_contain=[word_a, word_b],
+              survivors=[sib])
+
+
+# (domain, address as written, canonical address, a near address of someone else)
+EMAILS_3 = [
+    ("medical", "k.osei {at} health {dot} gov {dot} gh", "k.osei@health.gov.gh",
+     "k.osei@health.gov.ng"),
+    ("finance", "sam+bills at ledger dot app", "sam+bills@ledger.app", "sam+bill@ledger.app"),
+    ("subscriptions", "lena_o AT mailbox DOT org", "lena_o@mailbox.org", "lena_0@mailbox.org"),
+    ("on-call", "pager-duty at ops dot example dot com", "pager-duty@ops.example.com",
+     "pagerduty@ops.example.com"),
+]
+
+
+def obfuscated_addresses(cases: list[Case]) -> None:
+    """Addresses written with ``{at}``, ``+`` tags, underscores or several ``dot`` words
+    are purged by their canonical form; a near address survives."""
+    for i, (domain, written, asked, neighbour) in enumerate(EMAILS_3):
+        name, _pos, bg = _background(i + 3)
+        other, _opos, obg = _background(i + 7)
+        fact = f"{name} reads mail at {written}."
+        near = f"{other} reads mail at {neighbour}."
+        _case(cases, "obfuscated_address", domain, setup=[fact, near, bg[2], obg[2]],
+              mutations=[["purge", asked]], query=f"{_first(other)} mail",
+              must_contain=[neighbour], must_not_contain=[asked, written],
+              survivors=[near, bg[2], obg[2]])
+
+
+LANGUAGES_3 = [
+    ("de", ["Lukas lebt in Dresden.", "Lukas spielt Handball."],
+     ["remember", "Lukas lebt jetzt in Erfurt."], "Lukas lebt", ["Erfurt"], ["Dresden"],
+     ["Lukas spielt Handball."]),
+    ("de", ["Petra wohnt in Kiel.", "Petra hat zwei Katzen.", "Sven wohnt in Kiel."],
+     ["forget", "Vergiss alles, was du über Petra weißt."], "Kiel", ["Sven"], ["Petra"],
+     ["Sven wohnt in Kiel."]),
+    ("de", ["Tim hat ein Zeitungsabo.", "Tim fährt Rad.", "Nina hat ein Zeitungsabo."],
+     ["remember", "Tim hat sein Zeitungsabo gekündigt."], "Tim Zeitungsabo", [],
+     ["Tim hat ein Zeitungsabo"], ["Tim fährt Rad.", "Nina hat ein Zeitungsabo."]),
+    ("zh", ["张敏住在西安。", "张敏喜欢爬山。"], ["remember", "张敏搬到了成都。"], "张敏住在哪里",
+     ["成都"], ["西安"], ["张敏喜欢爬山。"]),
+    ("zh", ["周杰住在南京。", "周杰有一只狗。", "吴琳住在南京。"],
+     ["forget", "请忘掉关于周杰的所有信息。"], "南京", ["吴琳"], ["周杰"], ["吴琳住在南京。"]),
+    ("zh", ["孙丽订阅了报纸。", "孙丽会弹钢琴。", "何强订阅了报纸。"],
+     ["remember", "孙丽退订了报纸。"], "孙丽 报纸", [], ["孙丽订阅"],
+     ["孙丽会弹钢琴。", "何强订阅了报纸。"]),
+]
+
+
+def languages_reworded(cases: list[Case]) -> None:
+    """German and Chinese basic operations in other wordings (``lebt``, ``Vergiss alles,
+    was du über X weißt``, ``搬到了``, ``请忘掉``, ``退订``)."""
+    for lang, setup, op, query, must, must_not, survivors in LANGUAGES_3:
+        _case(cases, f"language_{lang}_reworded", "language", setup=setup, mutations=[op],
+              query=query, must_contain=must, must_not_contain=must_not,
+              survivors=survivors, current_lacks=must_not)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -833,7 +955,8 @@ def build() -> list[Case]:
                    supersessions, languages, lookalike_purges, topic_revisions,
                    topic_revision_ambiguous, first_name_things, long_group_phones,
                    slot_topic_ambiguous, phone_subjects, noun_subjects, elided_subjects,
-                   name_orders, subjectless_revisions, label_releases):
+                   name_orders, subjectless_revisions, label_releases, joined_clauses,
+                   alias_forms, obfuscated_addresses, languages_reworded):
         family(cases)
     return cases
 
