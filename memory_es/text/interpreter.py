@@ -123,6 +123,10 @@ _DE_CEASE = re.compile(
 _ZH_RESIDENCE = re.compile(
     rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['change'])})?"
     rf"(?:{_alternation(_ZH['residence'])})(?P<place>.+)$")
+_DE_MOVE = re.compile(
+    rf"^(?P<subj>.+?)\s+(?:ist|sind)\s+nach\s+(?P<place>.+?)\s+"
+    rf"(?P<now>{_alternation(_DE['move'])})$", re.IGNORECASE)
+_ZH_MOVE = re.compile(rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['move'])})(?P<place>.+)$")
 _ZH_CEASE = re.compile(rf"^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<obj>.+)$")
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
                      r"(?P<obj>.+)$", re.IGNORECASE)
@@ -131,10 +135,12 @@ _ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,3}}?)(?P<verb>{_alternation
 
 
 def _other_language(body: str) -> Clause | None:
-    """German and Chinese for the basic operations (``X wohnt jetzt in Y``, ``X hat Y
-    gekündigt``; ``X现在住在Y``, ``X取消了Y``): a clause, or None for anything else."""
+    """German and Chinese for the basic operations (``X wohnt jetzt in Y``, ``X ist nach Y
+    gezogen``, ``X hat Y gekündigt``; ``X现在住在Y``, ``X搬到了Y``, ``X取消了Y``): a clause,
+    or None for anything else. A move is a change of residence."""
     chinese = any(script_of(c) == "CJK" for c in body)
-    residence = (_ZH_RESIDENCE if chinese else _DE_RESIDENCE).match(body)
+    residence = ((_ZH_RESIDENCE if chinese else _DE_RESIDENCE).match(body)
+                 or (_ZH_MOVE if chinese else _DE_MOVE).match(body))
     cease = None if residence else (_ZH_CEASE if chinese else _DE_CEASE).match(body)
     has = None if residence or cease else (_ZH_HAS if chinese else _DE_HAS).match(body)
     found = residence or cease or has

@@ -593,13 +593,20 @@ _UNSPACED = frozenset({"CJK", "HIRAGANA", "KATAKANA"})
 
 def _given_names(query: Query, index: dict[str, set[str]], left: Counter[str],
                  found: dict[str, str]) -> dict[str, str]:
-    """Persons named by the first word of their name alone, when that word is unique."""
+    """Persons named by the first word of their name alone, when that word is unique and
+    the query gives it alone: followed by a surname (``Alexey Morozov``), it is part of a
+    full name that named nobody, and never stands for another person with that first
+    name (``Alexey Morgunov``)."""
     people = {e for ents in index.values() for e in ents
               if e.split(":", 1)[0] in PERSON_NAMESPACES and e not in found}
+    full = {surface.split()[0].lower() for surface, _keys, _capital in query.ngrams
+            if len(surface.split()) == 2 and all(_name_cased(w) for w in surface.split())}
     out: dict[str, str] = {}
     for surface, _keys, capital in query.ngrams:
         words = surface.lower().split()
         if len(words) != 1 or not capital or left[words[0]] <= 0 or words[0] in lx.STOPWORDS:
+            continue
+        if words[0] in full:
             continue
         word = ascii_fold(words[0])
         hit = {e for e in people if any(
@@ -608,6 +615,11 @@ def _given_names(query: Query, index: dict[str, set[str]], left: Counter[str],
             out[hit.pop()] = surface
             left[words[0]] -= 1
     return out
+
+
+def _name_cased(word: str) -> bool:
+    """Written like a word of a name: capitalised, or in a script without case."""
+    return word[:1].isupper() or (word[:1].isalpha() and not word[:1].islower())
 
 
 def mention_matches(entities: dict[str, str], query: Query,

@@ -256,14 +256,15 @@ def latin_forms(text: str) -> frozenset[str]:
     return frozenset(re.sub(r"\s+", " ", f).strip() for f in out if f.strip())
 
 
-_LOOSE = [("shch", "sch"), ("kh", "h"), ("tz", "c"), ("ts", "c"), ("ph", "f"), ("y", "i"),
-          ("j", "i"), ("w", "v")]
+_LOOSE = [("shch", "sch"), ("kh", "h"), ("tz", "c"), ("ts", "c"), ("ph", "f"), ("x", "ks"),
+          ("y", "i"), ("j", "i"), ("w", "v")]
 
 
 def loose_key(latin: str) -> str:
     """A key under which Latin spellings of one foreign name meet (``Dmitry``, ``Dmitriy``,
-    ``Dmitrii``; ``Yulia``, ``Iuliia``): variant letters merged, doubled letters single.
-    Used only between a query and a name first written in another script."""
+    ``Dmitrii``; ``Yulia``, ``Iuliia``; ``Alexey``, ``Aleksei``): variant letters merged,
+    doubled letters single. Used only between a query and a name first written in another
+    script."""
     s = latin.lower()
     for a, b in _LOOSE:
         s = s.replace(a, b)
@@ -357,12 +358,14 @@ _AT = re.compile(r"\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>|\s+at
                  re.IGNORECASE)
 _DOT = re.compile(r"\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|<\s*dot\s*>|\s+dot\s+)\s*",
                   re.IGNORECASE)
-_OBF_EMAIL = re.compile(
-    r"(?<![\w.])([A-Za-z0-9][\w.+\-]*?(?:\s+dot\s+[A-Za-z0-9][\w+\-]*)*)"
-    r"(\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>)\s*|\s+at\s+)"
-    r"([A-Za-z0-9\-]+(?:(?:\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|<\s*dot\s*>)\s*"
-    r"|\s+dot\s+|\.)[A-Za-z0-9\-]+)+)",
-    re.IGNORECASE)
+_OBF_LOCAL = r"(?<![\w.])([A-Za-z0-9][\w.+\-]*?(?:\s+dot\s+[A-Za-z0-9][\w+\-]*)*)"
+_OBF_AT = r"\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>)\s*"
+_OBF_DOMAIN = (r"([A-Za-z0-9\-]+(?:(?:\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|<\s*dot\s*>)"
+               r"\s*|\s+dot\s+|\.)[A-Za-z0-9\-]+)+)")
+_OBF_EMAIL_MARKED = re.compile(_OBF_LOCAL + f"({_OBF_AT})" + _OBF_DOMAIN, re.IGNORECASE)
+"""An address whose ``at`` is bracketed: read first, so a spoken ``at`` before it
+(``reads mail at k.osei {at} …``) is not taken for its separator."""
+_OBF_EMAIL = re.compile(_OBF_LOCAL + f"({_OBF_AT}|\\s+at\\s+)" + _OBF_DOMAIN, re.IGNORECASE)
 _SPACED = re.compile(r"(?<![\w])((?:[A-Za-z0-9][ .\-]){3,}[A-Za-z0-9])(?![\w])")
 
 
@@ -392,7 +395,7 @@ def deobfuscate(text: str) -> str:
             return match.group()  # "works at acme dot io": a verb, not a mailbox
         return f"{_DOT.sub('.', local)}@{_DOT.sub('.', domain)}"
 
-    text = _OBF_EMAIL.sub(email, text)
+    text = _OBF_EMAIL.sub(email, _OBF_EMAIL_MARKED.sub(email, text))
     text = re.sub(r"(?<=\w)\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\))\s*(?=\w)", ".", text, flags=re.I)
 
     def spaced(match: re.Match[str]) -> str:

@@ -405,7 +405,12 @@ def analyse_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) ->
     for rule in PREDICATE_RULES:
         if rule.applies(reading):
             slot = rule.reads(reading)
-            return Predicate(slot.attribute, slot.value, slot.confident, slot.alternatives,
+            attribute = slot.attribute
+            if reading.hint and not reading.copula and not attribute.startswith(reading.hint):
+                # "Lena's cat eats salmon" is the cat's diet, not Lena's: a verb after a
+                # possessive subject speaks of the thing possessed
+                attribute = f"{reading.hint}.{attribute}"
+            return Predicate(attribute, slot.value, slot.confident, slot.alternatives,
                              domains, (rule.name,),
                              None if slot.confident else frame_of(reading))
     raise AssertionError("the generic predicate rule always applies")

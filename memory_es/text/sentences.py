@@ -227,7 +227,7 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
     cuts: list[tuple[int, int]] = []  # (token index of conjunction, index of next token)
     for i, t in enumerate(toks):
         w = t.low
-        joiner = w in ("and", "but") or (w == "while" and i > 0)
+        joiner = w in ("and", "but") or (w in ("while", "whereas") and i > 0)
         if not joiner:
             continue
         if any(s <= t.start < e for s, e in protected):
