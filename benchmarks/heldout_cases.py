@@ -948,6 +948,108 @@ def languages_reworded(cases: list[Case]) -> None:
               survivors=survivors, current_lacks=must_not)
 
 
+# --- fourth round: lists, unlabelled codes, denials, German and Chinese objects ---------
+
+# (domain, a fact listing three things, the release query's item, the items that stay)
+LISTS = [
+    ("language", "{n} speaks French, German and Welsh.", "German", ["French", "Welsh"]),
+    ("pets", "{n} keeps a parrot, two ferrets and a tortoise.", "ferrets",
+     ["parrot", "tortoise"]),
+    ("subscriptions", "{n} pays for Spotify, Netflix and a Guardian subscription.", "Netflix",
+     ["Spotify", "Guardian"]),
+    ("medical", "{n} takes metformin, ramipril and atorvastatin.", "ramipril",
+     ["metformin", "atorvastatin"]),
+]
+
+
+def list_releases(cases: list[Case]) -> None:
+    """Releasing one item of a listed fact (``{n} speaks French, German and Welsh`` /
+    ``{f}'s German``) must not take the other items with it: they stay current."""
+    for i, (domain, listed, item, kept) in enumerate(LISTS):
+        name, _pos, bg = _background(i + 5)
+        first = _first(name)
+        _case(cases, "list_release", domain, setup=[bg[0], listed.format(n=name), bg[1]],
+              mutations=[["release", f"{first}'s {item}"]], query=f"{first} {item}",
+              survivors=[bg[0], bg[1]], current_has=kept)
+
+
+# (domain, labelled fact, unlabelled mention of the same token by someone else, code)
+CODES = [
+    ("vehicles", "{n}'s bike lock code is KX-2231.", "{o} rides a KX-2231 frame.", "KX-2231"),
+    ("subscriptions", "{n}'s licence key is QZ7-88B.", "{o} bought the QZ7-88B speaker.",
+     "QZ7-88B"),
+    ("medical", "{n}'s patient number is HN-4410.", "{o} works in ward HN-4410.", "HN-4410"),
+]
+UNLABELLED = [
+    ("vehicles", "{n} owns an X5-Pro drone.", "{o} owns an X5-Pro drone too.", "X5-Pro"),
+    ("finance", "{n} keeps a B12 ledger at home.", "{o} keeps a B12 ledger at work.", "B12"),
+]
+
+
+def code_purges(cases: list[Case]) -> None:
+    """A purge by a code shreds the fact where a label says the code is an identifier
+    (``lock code is KX-2231``); another person's fact that only mentions the token is not
+    erased without confirmation. A code no label vouches for (``an X5-Pro drone``) erases
+    nothing: mixing letters and digits does not make an identifier."""
+    for i, (domain, labelled, mention, code) in enumerate(CODES):
+        name, _pos, bg = _background(i + 2)
+        other, _opos, obg = _background(i + 8)
+        fact, near = labelled.format(n=name), mention.format(o=other)
+        _case(cases, "code_purge", domain, setup=[fact, near, bg[0], obg[0]],
+              mutations=[["purge", code]], query=f"{_first(name)} code",
+              survivors=[near, bg[0], obg[0]], current_lacks=[fact.rstrip(".")])
+    for i, (domain, mine, theirs, code) in enumerate(UNLABELLED):
+        name, _pos, bg = _background(i + 4)
+        other, _opos, _obg = _background(i + 9)
+        facts = [mine.format(n=name), theirs.format(o=other)]
+        _case(cases, "unlabelled_code", domain, setup=[*facts, bg[0]],
+              mutations=[["purge", code]], query=code, survivors=[*facts, bg[0]])
+
+
+# (domain, fact, denial that retracts it, word of the retracted fact)
+DENIALS = [
+    ("home", "{n} lives in Porto.", "{n} does not live in Porto anymore.", "lives in Porto"),
+    ("vehicles", "{n} drives a delivery van.", "{n} no longer drives a delivery van.",
+     "drives a delivery van"),
+    ("subscriptions", "{n} has a Disney+ subscription.", "{n} doesn't have Disney+ any more.",
+     "has a Disney+ subscription"),
+    ("on-call", "{n} is on the pager rota.", "{n} is not on the pager rota now.",
+     "is on the pager rota"),
+]
+
+
+def denials(cases: list[Case]) -> None:
+    """A denial of a current fact (``does not live in Porto anymore``) retracts it, and
+    nothing else of the person."""
+    for i, (domain, fact, denial, gone) in enumerate(DENIALS):
+        name, _pos, bg = _background(i + 3)
+        _case(cases, "denial", domain, setup=[fact.format(n=name), bg[0], bg[1]],
+              mutations=[["remember", denial.format(n=name)]], query=_first(name),
+              survivors=[bg[0], bg[1]], current_lacks=[gone])
+
+
+LANGUAGES_4 = [
+    ("de", ["Jonas hat eine Mitgliedschaft im Fitnessstudio.", "Jonas kocht gern."],
+     ["remember", "Jonas hat seine Mitgliedschaft im Fitnessstudio gekündigt."],
+     "Jonas Fitnessstudio", [], ["Jonas hat eine Mitgliedschaft"], ["Jonas kocht gern."]),
+    ("de", ["Frau Weber wohnt in Bonn.", "Frau Weber hat einen Garten."],
+     ["forget", "Lösche alles über Frau Weber."], "Weber", [], ["Bonn", "Garten"], []),
+    ("zh", ["林晓订阅了健身杂志。", "林晓喜欢跑步。"], ["remember", "林晓取消了健身杂志的订阅。"],
+     "林晓 杂志", [], ["林晓订阅"], ["林晓喜欢跑步。"]),
+    ("zh", ["高峰住在青岛。", "高峰养了一只猫。", "马丽住在青岛。"],
+     ["forget", "删除关于高峰的一切"], "青岛", ["马丽"], ["高峰"], ["马丽住在青岛。"]),
+]
+
+
+def languages_objects(cases: list[Case]) -> None:
+    """German and Chinese with longer objects (``seine Mitgliedschaft im Fitnessstudio``,
+    ``健身杂志的订阅``) and other verbs of forgetting (``Lösche``, ``删除``)."""
+    for lang, setup, op, query, must, must_not, survivors in LANGUAGES_4:
+        _case(cases, f"language_{lang}_objects", "language", setup=setup, mutations=[op],
+              query=query, must_contain=must, must_not_contain=must_not,
+              survivors=survivors, current_lacks=must_not)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -956,7 +1058,8 @@ def build() -> list[Case]:
                    topic_revision_ambiguous, first_name_things, long_group_phones,
                    slot_topic_ambiguous, phone_subjects, noun_subjects, elided_subjects,
                    name_orders, subjectless_revisions, label_releases, joined_clauses,
-                   alias_forms, obfuscated_addresses, languages_reworded):
+                   alias_forms, obfuscated_addresses, languages_reworded, list_releases,
+                   code_purges, denials, languages_objects):
         family(cases)
     return cases
 
