@@ -987,17 +987,19 @@ UNLABELLED = [
 
 
 def code_purges(cases: list[Case]) -> None:
-    """A purge by a code shreds the fact where a label says the code is an identifier
-    (``lock code is KX-2231``); another person's fact that only mentions the token is not
-    erased without confirmation. A code no label vouches for (``an X5-Pro drone``) erases
-    nothing: mixing letters and digits does not make an identifier."""
+    """A purge by a code that two people's facts carry (``lock code is KX-2231``, ``rides
+    a KX-2231 frame``) spans two entities: nothing is erased without confirmation (SPEC
+    §15; as first written, this case expected the labelled fact alone to go, which the
+    issue's rule for purges spanning entities forbids). A code no label vouches for (``an
+    X5-Pro drone``) erases nothing: mixing letters and digits does not make an
+    identifier."""
     for i, (domain, labelled, mention, code) in enumerate(CODES):
         name, _pos, bg = _background(i + 2)
         other, _opos, obg = _background(i + 8)
         fact, near = labelled.format(n=name), mention.format(o=other)
         _case(cases, "code_purge", domain, setup=[fact, near, bg[0], obg[0]],
               mutations=[["purge", code]], query=f"{_first(name)} code",
-              survivors=[near, bg[0], obg[0]], current_lacks=[fact.rstrip(".")])
+              survivors=[fact, near, bg[0], obg[0]])
     for i, (domain, mine, theirs, code) in enumerate(UNLABELLED):
         name, _pos, bg = _background(i + 4)
         other, _opos, _obg = _background(i + 9)
@@ -1025,7 +1027,7 @@ def denials(cases: list[Case]) -> None:
         name, _pos, bg = _background(i + 3)
         _case(cases, "denial", domain, setup=[fact.format(n=name), bg[0], bg[1]],
               mutations=[["remember", denial.format(n=name)]], query=_first(name),
-              survivors=[bg[0], bg[1]], current_lacks=[gone])
+              survivors=[bg[0], bg[1]], current_lacks=[f"{name} {gone}"])
 
 
 LANGUAGES_4 = [

@@ -39,6 +39,7 @@ from memory_es.text import lexicon as lx
 from memory_es.text.clauses import Clause, Interpretation, Interpreter
 from memory_es.text.identifiers import Identifier, entity_phone, phone_forms, phones_match
 from memory_es.text.interpreter import ProposeFn, as_interpreter, interpret
+from memory_es.text.lists import without_items
 from memory_es.text.matching import (
     DEFAULT_THRESHOLDS,
     NEGATION_TERM,
@@ -341,9 +342,12 @@ class TextInterface:
 
     def _retire_prior(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the current facts of ``entity`` that a cessation clause ends: same topic
-        (attribute or domain) and a distinctive word in common (``quit her job at X`` ends
-        ``works at X``; ``is not vegan anymore`` ends ``is vegan``)."""
-        domains = set(clause.domains) | {clause.attribute.split(".", 1)[0]}
+        (attribute, domain, or the same verb) and a distinctive word in common (``quit her
+        job at X`` ends ``works at X``; ``is not vegan anymore`` ends ``is vegan``;
+        ``doesn't have Disney+ any more`` ends ``has a Disney+ subscription``). In Chinese,
+        each noun of a ``的`` phrase counts (``健身杂志的订阅`` ends ``订阅了健身杂志``)."""
+        verb = clause.attribute.split(".", 1)[0]
+        domains = set(clause.domains) | {verb}
         said = view_terms(clause.text) - entity_terms(entity)
         other_language = any(r.startswith("lang:") for r in clause.rules)
         for f in self._entity_facts(tenant, entity):
@@ -351,11 +355,12 @@ class TextInterface:
             if f.entity != entity or f.negated:
                 continue
             same_topic = (f.attribute == clause.attribute or bool(v.domains & domains)
-                          or other_language)
+                          or verb in _verb_lemmas(f.text) or other_language)
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
             if other_language and isinstance(clause.value, str) and re.search(
                     r"[\u3400-\u9fff]", clause.value):
-                shared = {clause.value} if clause.value in f.text else set()
+                nouns = [clause.value, *(p for p in clause.value.split("的") if len(p) >= 2)]
+                shared = {n for n in nouns if n in f.text}
             if same_topic and shared:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
 
@@ -646,8 +651,10 @@ class TextInterface:
             return _no_match("release", query, sel)
         why = (reason or f"release: {query}")[:1024]
         plan = _Plan()
+        asked = frozenset() if sel.whole else _content_terms(query, sel.entities)
         for m in matches:
             plan.add(_decay(m.fact.fact_id, tenant, why))
+            self._keep_other_items(plan, tenant, m.fact, asked)
         receipts = self._commit(plan)
         return TextResult(op="release", query=query, targets=[_target(m) for m in matches],
                           touched=[f for r in receipts for f in r.fact_ids],
@@ -674,8 +681,10 @@ class TextInterface:
             for entity in sel.entities:
                 plan.add(_forget_entity(tenant, entity, why))
         else:
+            asked = _content_terms(query, sel.entities)
             for m in direct:
                 plan.add(_forget_fact(tenant, m.fact.fact_id, why))
+                self._keep_other_items(plan, tenant, m.fact, asked)
         receipts = self._commit(plan)
         mentions = [m for m in sel.matches if m.by == "mention"]
         return TextResult(op="forget", query=query,
@@ -686,6 +695,21 @@ class TextInterface:
                           pending=[f"{len(mentions)} fact(s) of other entities mention "
                                    "the name: not forgotten"] if mentions else [],
                           note=f"targeted by {sel.tier}")
+
+    def _keep_other_items(self, plan: _Plan, tenant: str, fact: Fact,
+                          asked: frozenset[str]) -> None:
+        """When the query names some items of a listed fact (``Hanna's German`` of ``…
+        speaks French, German and Welsh``), write the other items back (same entity) in
+        the plan that ends the fact; query words the fact does not hold (``forget``) play
+        no part. They are asserted as of now: backdated to the old fact's valid time they
+        would contradict it over that time (a conflict, not a fact)."""
+        rest = without_items(fact.text, asked & view_terms(fact.text))
+        if rest is None:
+            return
+        reading = self.interpreter(rest)
+        for clause in reading.clauses:
+            self._write(plan, tenant, clause, fact.entity, reading.source,
+                        {"kept_from": fact.fact_id}, {}, supersede=False)
 
     def _previews(self, op: str, tenant: str, entities: Sequence[str]) -> list[Preview]:
         out: list[Preview] = []
@@ -815,6 +839,15 @@ class TextInterface:
             return []
         chosen = relevant or pool
         return [v.fact.text for v in chosen[:k]]
+
+
+def _verb_lemmas(text: str) -> set[str]:
+    return {lemma for w in text.split() if (lemma := lx.lemma_of(w.strip(EDGE)))}
+
+
+def _content_terms(query: str, entities: Mapping[str, str]) -> frozenset[str]:
+    """The query's terms once the names of the entities it names are set aside."""
+    return frozenset(analyse_query(query).terms) - query_terms_naming(dict(entities))
 
 
 def _proper_words(text: str) -> set[str]:

@@ -517,18 +517,27 @@ class Match:
 
 
 def identifier_matches(query: Query, views: Sequence[FactView]) -> list[Match]:
-    """Tier 1: facts carrying an identifier the query names (exact canonical form)."""
-    out: list[Match] = []
+    """Tier 1: facts carrying an identifier the query names (exact canonical form).
+
+    A query token of no identifier form (``KX-2231``) also meets the same token in a
+    fact. Where some fact's own words say the token is an identifier (``lock code is
+    KX-2231``), a fact that only mentions it (``rides a KX-2231 frame``) is a mention:
+    listed, acted on only when confirmed."""
     if not query.identifiers:
-        return out
+        return []
+    real: list[Match] = []
+    tokens: list[Match] = []
     for v in views:
         hits = [f"{q.kind}:{q.canonical}" for q in query.identifiers for f in v.identifiers
                 if matches(q, f)]
-        if query.explicit_token:
-            hits += [f"token:{q.canonical}" for q in query.identifiers if q.canonical in v.codes]
         if hits:
-            out.append(Match(v.fact, "identifier", 1.0, ", ".join(sorted(set(hits)))))
-    return out
+            real.append(Match(v.fact, "identifier", 1.0, ", ".join(sorted(set(hits)))))
+        elif query.explicit_token and (found := [f"token:{q.canonical}" for q in
+                                                  query.identifiers if q.canonical in v.codes]):
+            tokens.append(Match(v.fact, "identifier", 1.0, ", ".join(sorted(set(found)))))
+    if real:
+        return real + [Match(m.fact, "mention", 0.9, m.detail) for m in tokens]
+    return tokens
 
 
 def named_entities(query: Query, views: Sequence[FactView], *,

@@ -1,0 +1,64 @@
+"""A denial with a change marker ends the fact it denies and nothing else (SPEC §15):
+the same verb and a distinctive word in common is enough (``doesn't have Disney+ any
+more`` ends ``has a Disney+ subscription``); in Chinese, each noun of a ``的`` phrase
+counts (``取消了健身杂志的订阅`` ends ``订阅了健身杂志``). A purge by a code that one fact's
+own words mark as an identifier lists a fact that merely mentions it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.matching import analyse_query, identifier_matches, view
+from tests.unit.test_text_matching import fact
+
+T = "acme"
+HOLDINGS = [("has", "have", "a Disney+ subscription", "Disney+"),
+            ("owns", "own", "a Brompton bike", "Brompton"),
+            ("plays", "play", "chess at the Rook club", "chess"),
+            ("rents", "rent", "a garage on Mill Lane", "garage")]
+MARKERS = ("any more", "anymore", "now")
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(HOLDINGS), st.sampled_from(MARKERS))
+def test_a_denial_ends_the_fact_with_its_verb_and_word(
+        fresh_store: memory_es.MemoryStore, holding: tuple[str, str, str, str],
+        marker: str) -> None:
+    third, bare, obj, word = holding
+    tenant = f"{T}-{bare}-{MARKERS.index(marker)}"
+    ti = TextInterface(fresh_store)
+    ti.remember(tenant, f"Omar Haddad {third} {obj}.")
+    ti.remember(tenant, "Omar Haddad builds model ships.")
+    ti.remember(tenant, f"Omar Haddad doesn't {bare} {word} {marker}.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert f"Omar Haddad {third} {obj}" not in texts
+    assert "Omar Haddad builds model ships" in texts
+
+
+def test_a_chinese_cessation_names_the_nouns_of_its_object(
+        fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    for text in ("林晓订阅了健身杂志。", "林晓喜欢跑步。", "何强订阅了健身杂志。"):
+        ti.remember(T, text)
+    ti.remember(T, "林晓取消了健身杂志的订阅。")
+    texts = {f.text for f in fresh_store.current(T)}
+    assert "林晓订阅了健身杂志" not in texts
+    assert {"林晓喜欢跑步", "何强订阅了健身杂志"} <= texts
+
+
+@pytest.mark.parametrize("query", ["4471", " 4471 "])
+def test_a_mention_of_an_identifier_is_listed_not_targeted(query: str) -> None:
+    """``4471`` is no identifier by its form; a label makes it one in the first fact
+    (``locker number 4471``), so the second, which only mentions the number, is a
+    mention (listed; a purge erases it only when confirmed)."""
+    owner = view(fact("Dana uses locker number 4471."))
+    mention = view(fact("Omar parks in bay 4471 on Mondays."))
+    found = identifier_matches(analyse_query(query), [owner, mention])
+    assert [(m.fact.text, m.by) for m in found] == [(owner.fact.text, "identifier"),
+                                                     (mention.fact.text, "mention")]
