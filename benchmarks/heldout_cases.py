@@ -1052,6 +1052,62 @@ def languages_objects(cases: list[Case]) -> None:
               survivors=survivors, current_lacks=must_not)
 
 
+# --- fifth round: "from X to Y", pronouns across sentences, people named by role --------
+
+# (domain, fact, revise query, "from X to Y" revision, gone, added)
+SWITCHES = [
+    ("subscriptions", "{n} is on Vodafone for mobile.", "{f}'s mobile network",
+     "{n} switched from Vodafone to Three.", "on Vodafone", "Three"),
+    ("medical", "{n} takes sertraline each morning.", "{f}'s antidepressant",
+     "{n} changed from sertraline to citalopram last month.", "sertraline each morning",
+     "citalopram"),
+    ("on-call", "{n} works night shifts in the control room.", "{f}'s shifts",
+     "{n} moved from night shifts to day shifts.", "works night shifts", "day shifts"),
+    ("finance", "{n} holds a basic current account with Barclays.", "{f}'s account",
+     "{n} upgraded from the basic account to a premier account.", "basic current account",
+     "premier account"),
+    ("pets", "{n} feeds the greyhound kibble.", "{f}'s dog food",
+     "{n} went from kibble to raw food for the greyhound.", "greyhound kibble", "raw food"),
+]
+
+
+def from_to_switches(cases: list[Case]) -> None:
+    """A revision that says ``from X to Y`` names the old value back: the fact holding X
+    is retired, the person's other facts survive."""
+    for i, (domain, fact, query, new, gone, added) in enumerate(SWITCHES):
+        name, _pos, bg = _background(i + 4)
+        first = _first(name)
+        _case(cases, "from_to_switch", domain, setup=[fact.format(n=name), bg[0], bg[1]],
+              mutations=[["revise", query.format(f=first), new.format(n=name)]],
+              query=query.format(f=first), must_contain=[added],
+              survivors=[bg[0], bg[1]], current_lacks=[gone])
+
+
+# (domain, a note of two sentences with a pronoun, release query, gone, kept)
+PRONOUN_NOTES = [
+    ("home", "{n} moved to Tromsø in May. {P} rents a flat near the harbour.",
+     "{f}'s flat near the harbour", "rents a flat", "Tromsø"),
+    ("vehicles", "{n} bought an electric van. {P} charges it at the depot.",
+     "{f}'s charging at the depot", "charges it", "electric van"),
+    ("pets", "{n} adopted a greyhound called Pip. {P} walks her twice a day.",
+     "{f}'s walks", "walks her", "Pip"),
+    ("finance", "{n} opened an ISA with Vanguard. {P} pays in 200 pounds a month.",
+     "{f}'s monthly payments", "pays in 200", "Vanguard"),
+]
+
+
+def pronoun_notes(cases: list[Case]) -> None:
+    """A note whose second sentence starts with a pronoun: both sentences are facts of
+    the person; releasing the second keeps the first and the person's other facts."""
+    for i, (domain, note, query, gone, kept) in enumerate(PRONOUN_NOTES):
+        name, pos, bg = _background(i + 1)
+        first = _first(name)
+        pronoun = "She" if pos == "her" else "He"
+        _case(cases, "pronoun_note", domain, setup=[bg[0], note.format(n=name, P=pronoun)],
+              mutations=[["release", query.format(f=first)]], query=first,
+              must_not_contain=[gone], survivors=[bg[0]], current_has=[kept])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1061,7 +1117,8 @@ def build() -> list[Case]:
                    slot_topic_ambiguous, phone_subjects, noun_subjects, elided_subjects,
                    name_orders, subjectless_revisions, label_releases, joined_clauses,
                    alias_forms, obfuscated_addresses, languages_reworded, list_releases,
-                   code_purges, denials, languages_objects):
+                   code_purges, denials, languages_objects, from_to_switches,
+                   pronoun_notes):
         family(cases)
     return cases
 
