@@ -486,7 +486,10 @@ class TextInterface:
         if entities:
             scope = [v for v in views if v.fact.entity in entities]
             skip = query_terms_naming(entities)
-            if asks_for_whole_entity(query, entities) or names_only(query, entities):
+            # a revision replaces one fact, never a whole entity of several: it reads on
+            # for the specific fact ("Kwame's account" is then the account he holds)
+            if (purpose != "revise" or len(scope) == 1) and (
+                    asks_for_whole_entity(query, entities) or names_only(query, entities)):
                 return _Selection(mention_matches(entities, query, views), "entity",
                                   whole=True, entities=entities)
             names = ", ".join(sorted(set(entities.values())))
@@ -583,11 +586,13 @@ class TextInterface:
             named = next(iter(sel.entities)) if len(sel.entities) == 1 else None
             for n, clause in enumerate(reading.clauses):
                 entity, extra = self._resolve(tenant, clause, plan)
-                if entity is None and clause.elided:
+                text = None
+                if entity is None and clause.elided and named is not None:
                     entity = named  # "Sold the Skoda, …" under "Mateo's car": Mateo's
+                    text = _said_of(clause.text, _display_name(named, sel.entities, views))
                 self._write(plan, tenant, clause, entity, reading.source, extra,
                             _dated(_per_clause(options, n), clause, now),
-                            supersede=clause.confident and entity is not None)
+                            supersede=clause.confident and entity is not None, text=text)
             written = self._commit(plan)
             return TextResult(op="revise", query=old_query, receipts=written,
                               targets=[_target(m, "candidate") for m in sel.candidates],
@@ -606,6 +611,8 @@ class TextInterface:
             if clause.elided or (clause.entity is None and clause.refers_back is None):
                 entity = base.entity if entity is None or clause.elided else entity
             text, dropped = without_back_references(clause, retired)
+            if clause.elided and entity is not None:
+                text = _said_of(text, _display_name(entity, sel.entities, views))
             reason = "; ".join([*reasons, *dropped]) or f"revise: {old_query}"
             n = content.index(clause)
             opts = _dated(_per_clause(options, n), clause, now)
@@ -841,6 +848,22 @@ class TextInterface:
         return [v.fact.text for v in chosen[:k]]
 
 
+def _display_name(entity: str, named: Mapping[str, str], views: Sequence[FactView]) -> str:
+    """How the entity's facts write its name (``Ines Moreau``), else how the query did."""
+    return next((v.fact.mention for v in views if v.fact.entity == entity and v.fact.mention),
+                named.get(entity, ""))
+
+
+def _said_of(text: str, name: str) -> str:
+    """A clause written without its subject, written out with the name of the entity it
+    is about (``Ines Moreau switched from …``), so the fact reads on its own in recall
+    and in an audit; left as it is when it does not open on a verb."""
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    if not name or not lx.lemma_of(first.strip(EDGE)):
+        return text
+    return f"{name} {text[0].lower()}{text[1:]}"
+
+
 def _verb_lemmas(text: str) -> set[str]:
     return {lemma for w in text.split() if (lemma := lx.lemma_of(w.strip(EDGE)))}
 
@@ -865,10 +888,10 @@ def _named_back(query: Query, new_text: str, reading: Interpretation,
     query names a topic (:func:`~memory_es.text.matching.query_domains`), the new text is
     about that topic and names back exactly one of the entity's facts by a proper name
     both carry (``user pet`` + ``… a greyhound after Max passed away`` -> ``owns a
-    retriever named Max``),
-    although the vocabulary does not know that fact's topic; or the new text names back
-    a fact of that topic whatever its own words (``Mateo's car`` + ``Sold the Skoda,
-    bought …`` -> ``drives a Skoda``). The entity's own names do not count."""
+    retriever named Max``), although the vocabulary does not know that fact's topic; or
+    the new text names back a fact of that topic whatever its own words (``Mateo's car``
+    + ``Sold the Skoda, bought …`` -> ``drives a Skoda``). The entity's own names do not
+    count."""
     own = {w for e in entities for k in entity_keys(e) for w in k.split()}
     ended = _ended_terms(reading) - {stem(w) for w in own}
     hits = [(v, shared) for v in scope if (shared := set(v.terms) & ended)]
@@ -890,17 +913,27 @@ def _named_back(query: Query, new_text: str, reading: Interpretation,
 
 
 def _ended_terms(reading: Interpretation) -> set[str]:
-    """The content terms of the clauses that report an end (``Cancelled the vegetable box
-    in May``: vegetable, box), without the verb and the time."""
+    """The content terms of what a clause says has ended, without the verb and the time:
+    a clause that reports an end (``Cancelled the vegetable box in May``: vegetable, box),
+    or the ``from`` phrase of a verb of change (``switched from Vodafone to Three``:
+    vodafone)."""
     out: set[str] = set()
     for c in reading.clauses:
-        if c.ends_prior and not c.negated:
-            words = c.text.split()
-            out |= set(view_terms(" ".join(words[1:]))) - _TEMPORAL_TERMS
+        if c.negated:
+            continue
+        if c.ends_prior:
+            out |= set(view_terms(" ".join(c.text.split()[1:]))) - _TEMPORAL_TERMS
+        moved = _FROM_TO.search(c.text)
+        if moved and _CHANGE_VERBS & _verb_lemmas(c.text[:moved.start()]):
+            out |= set(view_terms(moved.group(1))) - _TEMPORAL_TERMS
     return out
 
 
 _TEMPORAL_TERMS = frozenset(stem(w) for w in lx.TEMPORAL_WORDS)
+_FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+", re.IGNORECASE)
+_CHANGE_VERBS = frozenset(lemma for m in lx.CHANGE_MARKERS if m.endswith(" to")
+                          and (lemma := lx.lemma_of(m.split()[0])))
+"""The verbs of the change markers that take ``to`` (switch, move, upgrade, go, ...)."""
 
 
 def _role_words(f: Fact) -> frozenset[str]:

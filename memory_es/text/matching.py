@@ -689,6 +689,9 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
         if term in v.parts:
             got += weight * th.part_credit
             continue
+        if _ment_noun(term, v.terms):  # "payments" of "pays"
+            got += weight * th.part_credit
+            continue
         doms = query.domains.get(term, frozenset())
         if doms and doms & v.domains:
             got += weight * th.domain_credit
@@ -834,11 +837,23 @@ def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
 
 def _derived(term: str, terms: frozenset[str]) -> bool:
     """A derivation of one of the words (``preference`` / ``prefers``): one stem starts
-    with the other, which has at least five letters."""
+    with the other, which has at least five letters; or a noun in ``-ment`` of one of the
+    words that is a verb (``payment`` / ``pays``, ``treatment`` / ``treats``)."""
     if len(term) < 5 or not term.isalpha():
         return False
+    if _ment_noun(term, terms):
+        return True
     return any(len(t) >= 5 and t.isalpha() and (term.startswith(t) or t.startswith(term))
                for t in terms)
+
+
+def _ment_noun(term: str, terms: frozenset[str]) -> bool:
+    """Is ``term`` a noun in ``-ment`` of a verb among ``terms`` (``payment`` / ``pay``)?
+    Unlike a shared prefix, this is no substring trap (``Java`` / ``JavaScript``), so it
+    also earns coverage."""
+    base = term[:-4]
+    return term.endswith("ment") and base in terms and (
+        base in lx.ENGLISH_VERBS or lx.lemma_of(base) == base)
 
 
 def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,

@@ -1,0 +1,73 @@
+"""A revision replaces one fact, never a whole person (SPEC §15, no whole-person
+fallbacks), and finds the fact it replaces by what the new text says ended:
+
+* ``X's account`` / ``X's details`` in a revise is a thing, not the person as a whole;
+* ``switched from A to B`` names A back (the verbs of the change markers that take ``to``);
+* a revision written without a subject is stored with the person's name written out;
+* a noun in ``-ment`` meets its verb (``payments`` / ``pays``).
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.matching import _derived
+
+T = "acme"
+BACKGROUND = ["Kwame Asante referees youth football.", "Kwame Asante bakes rye bread."]
+INFO_WORDS = ("account", "details", "profile", "information", "record")
+_tenants = iter(range(1_000_000))
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(INFO_WORDS))
+def test_a_revise_never_retires_the_whole_person(fresh_store: memory_es.MemoryStore,
+                                                 word: str) -> None:
+    tenant = f"{T}-{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    for text in ["Kwame Asante holds a basic account with Barclays.", *BACKGROUND]:
+        ti.remember(tenant, text)
+    ti.revise(tenant, f"Kwame's {word}", "Kwame Asante moved to Leeds.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert {t.rstrip(".") for t in BACKGROUND} <= texts
+
+
+SWITCHES = [("switched", "Vodafone", "Three"), ("changed", "sertraline", "citalopram"),
+            ("moved", "night shifts", "day shifts"), ("went", "kibble", "raw food"),
+            ("upgraded", "the basic plan", "the premium plan")]
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(SWITCHES))
+def test_from_names_the_old_value_back(fresh_store: memory_es.MemoryStore,
+                                       switch: tuple[str, str, str]) -> None:
+    verb, old, new = switch
+    tenant = f"{T}-{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    for text in [f"Kwame Asante relies on {old} these days.", *BACKGROUND]:
+        ti.remember(tenant, text)
+    ti.revise(tenant, "Kwame's arrangement", f"Kwame Asante {verb} from {old} to {new}.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert f"Kwame Asante relies on {old} these days" not in texts
+    assert {t.rstrip(".") for t in BACKGROUND} <= texts
+
+
+def test_a_subjectless_revision_is_written_with_the_name(
+        fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    ti.remember(T, "Ines Moreau takes simvastatin every evening.")
+    ti.revise(T, "Ines's medication", "Stopped simvastatin in April, started on atorvastatin.")
+    texts = {f.text for f in fresh_store.current(T)}
+    assert any(t.endswith("started on atorvastatin") and t.startswith("Ines") for t in texts)
+    assert "Ines Moreau takes simvastatin every evening" not in texts
+
+
+def test_a_ment_noun_meets_its_verb() -> None:
+    assert _derived("payment", frozenset({"pay"}))
+    assert _derived("treatment", frozenset({"treat"}))
+    assert not _derived("comment", frozenset({"com"}))
