@@ -1108,6 +1108,52 @@ def pronoun_notes(cases: list[Case]) -> None:
               must_not_contain=[gone], survivors=[bg[0]], current_has=[kept])
 
 
+# --- sixth round: crowded people, natural phrasings of the operations ----------------
+
+CROWD = {
+    "Nadia Petrova": ["Nadia Petrova lives in Gdansk.", "Nadia Petrova works as a nurse.",
+                      "Nadia Petrova rows on Sundays.", "Nadia Petrova owns a grey cat.",
+                      "Nadia Petrova speaks Polish.", "Nadia Petrova drives a Skoda.",
+                      "Nadia Petrova is allergic to penicillin.",
+                      "Nadia Petrova banks with mBank."],
+    "Tariq Aziz": ["Tariq Aziz lives in Gdansk.", "Tariq Aziz works as a nurse.",
+                   "Tariq Aziz rows on Saturdays.", "Tariq Aziz owns a black cat.",
+                   "Tariq Aziz speaks Urdu.", "Tariq Aziz drives a Toyota.",
+                   "Tariq Aziz is allergic to pollen.", "Tariq Aziz banks with Santander."],
+}
+# (domain, mutation, the fact it ends, a word of the new fact or None)
+CROWD_OPS = [
+    ("hobbies", ["release", "Nadia's rowing"], "Nadia Petrova rows on Sundays.", None),
+    ("pets", ["forget", "forget that Nadia owns a grey cat"], "Nadia Petrova owns a grey cat.",
+     None),
+    ("vehicles", ["revise", "Nadia's car", "Nadia Petrova drives a Kia now."],
+     "Nadia Petrova drives a Skoda.", "Kia"),
+    ("medical", ["remember", "Nadia Petrova is no longer allergic to penicillin."],
+     "Nadia Petrova is allergic to penicillin.", None),
+    ("finance", ["revise", "Nadia's bank", "Nadia Petrova switched from mBank to ING."],
+     "Nadia Petrova banks with mBank.", "ING"),
+    ("home", ["remember", "Nadia Petrova moved to Sopot last month."],
+     "Nadia Petrova lives in Gdansk.", "Sopot"),
+    ("language", ["release", "the note that Nadia speaks Polish"], "Nadia Petrova speaks Polish.",
+     None),
+    ("work", ["revise", "Nadia's job", "Nadia Petrova works as a midwife now."],
+     "Nadia Petrova works as a nurse.", "midwife"),
+]
+
+
+def crowded_people(cases: list[Case]) -> None:
+    """Two people with eight facts each, most of them alike (same city, job, hobby, pet):
+    one operation, phrased as a person would, ends exactly one fact of one person; the
+    other fifteen survive."""
+    everyone = [f for facts in CROWD.values() for f in facts]
+    for domain, op, ended, added in CROWD_OPS:
+        # the query names the thing changed: "Nadia" alone recalls 5 of her 8 facts
+        _case(cases, "crowded_person", domain, setup=list(everyone), mutations=[op],
+              query=f"Nadia {domain}", must_contain=[added] if added else [],
+              survivors=[f for f in everyone if f != ended],
+              current_lacks=[ended.rstrip(".")])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1118,7 +1164,7 @@ def build() -> list[Case]:
                    name_orders, subjectless_revisions, label_releases, joined_clauses,
                    alias_forms, obfuscated_addresses, languages_reworded, list_releases,
                    code_purges, denials, languages_objects, from_to_switches,
-                   pronoun_notes):
+                   pronoun_notes, crowded_people):
         family(cases)
     return cases
 

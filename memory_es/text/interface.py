@@ -320,10 +320,16 @@ class TextInterface:
         seen: list[tuple[str, Clause]] = []
         for n, clause in enumerate(reading.clauses):
             entity, extra = self._resolve(tenant, clause, plan)
+            supersede = clause.op == "supersede"
             if clause.ends_prior and entity is not None:
                 self._retire_prior(tenant, entity, clause, plan)
             elif "change-of-state:replaces-frame" in clause.rules and entity is not None:
-                self._replace_frame(tenant, entity, clause, plan)
+                # "moved to Sopot": a slot read without certainty ("moved to" may name an
+                # employer) that the entity already holds is the slot that changes
+                supersede = any(f.attribute == clause.attribute
+                                for f in self._entity_facts(tenant, entity))
+                if not supersede:
+                    self._replace_frame(tenant, entity, clause, plan)
             elif (clause.negated and entity is not None and _denies_a_value(clause)
                   and self._retract_contradicted(tenant, entity, clause, plan)):
                 # "Mia does not live in Oslo" retracts home.city = Oslo and adds nothing;
@@ -331,8 +337,7 @@ class TextInterface:
                 # what the user said, a negated fact of its slot: no statement is lost
                 continue
             self._write(plan, tenant, clause, entity, reading.source, extra,
-                        _dated(_per_clause(options, n), clause, now),
-                        supersede=clause.op == "supersede")
+                        _dated(_per_clause(options, n), clause, now), supersede=supersede)
             if entity is not None:
                 seen.append((entity, clause))
         receipts = self._commit(plan)

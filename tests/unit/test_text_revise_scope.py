@@ -71,3 +71,23 @@ def test_a_ment_noun_meets_its_verb() -> None:
     assert _derived("payment", frozenset({"pay"}))
     assert _derived("treatment", frozenset({"treat"}))
     assert not _derived("comment", frozenset({"com"}))
+
+
+PLACES = ("Sopot", "Tromsø", "Leeds", "Graz")
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(PLACES), st.sampled_from(PLACES),
+       st.sampled_from(("", " last month", " in May")))
+def test_moving_changes_the_home_the_person_has(fresh_store: memory_es.MemoryStore,
+                                                old: str, new: str, when: str) -> None:
+    """``moved to X`` is read without certainty (``moved to Acme`` is an employer); when
+    the person already has that slot, the move changes it instead of conflicting."""
+    tenant = f"{T}-{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    ti.remember(tenant, f"Nadia Petrova lives in {old}.")
+    ti.remember(tenant, "Nadia Petrova works at Acme.")
+    ti.remember(tenant, f"Nadia Petrova moved to {new}{when}.")
+    current = {(f.attribute, f.value) for f in fresh_store.current(tenant)}
+    assert current == {("home.city", new), ("work.employer", "Acme")}
