@@ -1154,6 +1154,40 @@ def crowded_people(cases: list[Case]) -> None:
               current_lacks=[ended.rstrip(".")])
 
 
+# --- seventh round: identifiers of every form, written inside sentences -----------------
+
+# (domain, fact with an identifier, the same fact of another person one step away, query)
+FORMS = [
+    ("finance", "{n}'s IBAN is GB29 NWBK 6016 1331 9268 19.",
+     "{o}'s IBAN is GB29 NWBK 6016 1331 9268 18.", "GB29NWBK60161331926819"),
+    ("on-call", "{n} administers the backup box at 10.20.30.40 nightly.",
+     "{o} administers the backup box at 10.20.30.41 nightly.", "10.20.30.40"),
+    ("subscriptions", "{n}'s invoice link is https://billing.example.com/inv?id=7781.",
+     "{o}'s invoice link is https://billing.example.com/inv?id=77810.",
+     "https://billing.example.com/inv?id=7781"),
+    ("medical", "{n}'s scans are stored under /srv/scans/2024/okafor/ on the imaging server.",
+     "{o}'s scans are stored under /srv/scans/2024/okafor-old/ on the imaging server.",
+     "/srv/scans/2024/okafor/"),
+    ("pets", "{n}'s vet answers on +44 113 496 0000.", "{o}'s vet answers on +44 113 496 0001.",
+     "0113 496 0000"),
+    ("vehicles", "{n}'s parking permit is PP-2024-5531.", "{o}'s parking permit is PP-2024-5532.",
+     "parking permit PP-2024-5531"),
+]
+
+
+def identifier_forms(cases: list[Case]) -> None:
+    """IBAN, IP address, URL with a query string, path, phone and labelled permit, each
+    inside a sentence: the purge shreds that fact and nothing else; the same fact of
+    another person, one character away, survives."""
+    for i, (domain, fact, near, query) in enumerate(FORMS):
+        name, _pos, bg = _background(i + 5)
+        other, _opos, obg = _background(i + 11)
+        mine, theirs = fact.format(n=name), near.format(o=other)
+        _case(cases, "identifier_form", domain, setup=[mine, theirs, bg[0], obg[0]],
+              mutations=[["purge", query]], query=query,
+              survivors=[theirs, bg[0], obg[0]], current_lacks=[mine.rstrip(".")])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1164,7 +1198,7 @@ def build() -> list[Case]:
                    name_orders, subjectless_revisions, label_releases, joined_clauses,
                    alias_forms, obfuscated_addresses, languages_reworded, list_releases,
                    code_purges, denials, languages_objects, from_to_switches,
-                   pronoun_notes, crowded_people):
+                   pronoun_notes, crowded_people, identifier_forms):
         family(cases)
     return cases
 
