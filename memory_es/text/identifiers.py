@@ -52,7 +52,7 @@ _LABEL_ALT = "|".join(sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len,
 _NUMBER_ALT = "|".join(w + r"\.?" for w in NUMBER_WORDS)
 _LABELLED = re.compile(
     rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b"
-    rf"(?:\s+(?:{_NUMBER_ALT}|#))?\s*[:#]?\s*"
+    rf"(?:\s+(?:{_NUMBER_ALT}|#))?(?:\s+(?:is|was|are|=))?\s*[:#]?\s*"
     r"(#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9](?-i:\s[A-Z0-9]{2,4}(?![\w\-]))?)",
     re.IGNORECASE)
 
@@ -91,6 +91,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("ip", re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w]|\.\d)")),
     ("uuid", re.compile(
         r"\b[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\b")),
+    ("iban", re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b")),
     ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{4}\b"
                         r"|\b\d{1,2}\.\d{1,2}\.\d{4}\b")),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s*[AaPp]\.?[Mm]\.?)?(?![\w:])"
@@ -361,6 +362,9 @@ def _make(kind: str, surface: str) -> tuple[str, str] | None:
         return "path", _canon_path(surface)
     if kind == "mac":
         return "mac", surface.lower()
+    if kind == "iban":  # country, check digits, then the account in groups of four
+        compact = surface.replace(" ", "")
+        return ("code", compact.lower()) if 15 <= len(compact) <= 34 else None
     if kind == "ip":
         octets = [int(x) for x in surface.split(".")]
         if any(o > 255 for o in octets):

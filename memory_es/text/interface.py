@@ -239,6 +239,10 @@ class TextInterface:
                 add(self._recall(tenant, ident.surface))
             if ident.kind == "phone":  # the index keeps a number as one digit string
                 add(self._recall(tenant, ", ".join(phone_forms(ident.canonical))))
+            elif ident.kind == "code" and len(ident.canonical) >= 12:
+                # written in groups ("GB29 NWBK 6016 …"), a long code is indexed as its
+                # groups: asked compact, it is looked up by its letter and digit runs
+                add(self._recall(tenant, " ".join(re.findall(r"[a-z]+|\d+", ident.canonical))))
         for surface, keys, capital in q.ngrams:
             if capital and len(surface.split()) <= 4:
                 for key in (surface, *sorted(k for k in keys if k.startswith("~"))):

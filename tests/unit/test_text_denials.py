@@ -62,3 +62,13 @@ def test_a_mention_of_an_identifier_is_listed_not_targeted(query: str) -> None:
     found = identifier_matches(analyse_query(query), [owner, mention])
     assert [(m.fact.text, m.by) for m in found] == [(owner.fact.text, "identifier"),
                                                      (mention.fact.text, "mention")]
+
+
+def test_a_purge_of_one_iban_leaves_the_next_one(fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    ti.remember(T, "Omar Haddad's IBAN is GB29 NWBK 6016 1331 9268 19.")
+    ti.remember(T, "Rhys Pritchard's IBAN is GB29 NWBK 6016 1331 9268 18.")
+    result = ti.purge_matching(T, "GB29NWBK60161331926819")
+    assert result.receipts
+    assert [f.text for f in fresh_store.current(T)] == [
+        "Rhys Pritchard's IBAN is GB29 NWBK 6016 1331 9268 18"]

@@ -204,3 +204,20 @@ def test_a_code_matches_itself_with_only_its_kind_word_appended() -> None:
     assert matches(asked, one("token vx-pq81zz-key"))
     assert not matches(asked, one("token vx-pq81zz-old"))
     assert not matches(asked, one("token vx-pq81zz-2"))
+
+
+@given(st.sampled_from(("GB", "DE", "FR", "NL")), st.integers(10, 99),
+       st.lists(st.text("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789", min_size=4, max_size=4),
+                min_size=3, max_size=6),
+       st.sampled_from(("IBAN is ", "IBAN: ", "Pay to ", "")))
+def test_an_iban_is_one_identifier_grouped_or_compact(country: str, check: int,
+                                                      groups: list[str], lead: str) -> None:
+    """An IBAN (country, check digits, the account in groups of four) is one identifier
+    whether written grouped or compact, and the word before it is never part of it
+    (``IBAN is GB29 …`` once read as the code ``is GB29``: every IBAN fact shared it)."""
+    grouped = f"{country}{check} " + " ".join(groups)
+    compact = grouped.replace(" ", "")
+    assert canon(f"{lead}{grouped}.") == [("code", compact.lower())]
+    assert canon(compact) == [("code", compact.lower())]
+    other = compact[:-1] + ("0" if compact[-1] != "0" else "1")
+    assert canon(other) != canon(compact)
