@@ -1188,6 +1188,37 @@ def identifier_forms(cases: list[Case]) -> None:
               survivors=[theirs, bg[0], obg[0]], current_lacks=[mine.rstrip(".")])
 
 
+# --- eighth round: how people are named in a query -------------------------------------
+
+NAMESAKES = {
+    "Dev Malhotra": ["Dev Malhotra flies kites at the beach.", "Dev Malhotra cooks a curry every Friday."],
+    "Dev Anand": ["Dev Anand plays the sitar.", "Dev Anand runs a bakery in Leicester."],
+    "Lena Okafor": ["Lena Okafor rows on the river every Sunday.", "Lena Okafor collects enamel pins."],
+}
+# (domain, mutation, texts it ends)
+NAME_OPS = [
+    ("hobbies", ["forget", "forget everything about Dev"], []),
+    ("hobbies", ["release", "Dev Malhotra's kites"], ["Dev Malhotra flies kites at the beach."]),
+    ("hobbies", ["forget", "forget everything about lena okafor"],
+     ["Lena Okafor rows on the river every Sunday.", "Lena Okafor collects enamel pins."]),
+    ("hobbies", ["forget", "Forget everything about LENA OKAFOR."],
+     ["Lena Okafor rows on the river every Sunday.", "Lena Okafor collects enamel pins."]),
+    ("hobbies", ["release", "Lena Okafor\u2019s enamel pins"], ["Lena Okafor collects enamel pins."]),
+    ("work", ["release", "the bakery Dev Anand runs"], ["Dev Anand runs a bakery in Leicester."]),
+]
+
+
+def query_names(cases: list[Case]) -> None:
+    """Two people share a first name: the first name alone names neither, so nothing of
+    theirs is forgotten; a full name in lower case or capitals, or with a curly
+    apostrophe, names the person."""
+    everyone = [f for facts in NAMESAKES.values() for f in facts]
+    for domain, op, ended in NAME_OPS:
+        _case(cases, "query_name", domain, setup=list(everyone), mutations=[op],
+              query=op[1], survivors=[f for f in everyone if f not in ended],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1198,7 +1229,8 @@ def build() -> list[Case]:
                    name_orders, subjectless_revisions, label_releases, joined_clauses,
                    alias_forms, obfuscated_addresses, languages_reworded, list_releases,
                    code_purges, denials, languages_objects, from_to_switches,
-                   pronoun_notes, crowded_people, identifier_forms):
+                   pronoun_notes, crowded_people, identifier_forms,
+                   query_names):
         family(cases)
     return cases
 
