@@ -1219,6 +1219,44 @@ def query_names(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- ninth round: several operations in one text, amounts and dates ------------------
+
+# (domain, setup beyond the background, mutation, texts it ends, substrings now current)
+MIXED = [
+    ("home", ["{n} lives in Hull.", "{n} rows on the Humber."],
+     ["remember", "{n} moved to Leeds and no longer rows."],
+     ["{n} lives in Hull.", "{n} rows on the Humber."], ["Leeds"]),
+    ("work", ["{n} works at Nordbank.", "{n} runs a chess club on Thursdays."],
+     ["revise", "{f}'s job", "{n} quit Nordbank and now drives a taxi."],
+     ["{n} works at Nordbank."], ["taxi", "chess club"]),
+    ("finance", ["{n}'s rent is 900 euros a month."],
+     ["revise", "{f}'s rent", "{n}'s rent went up to 950 euros a month."],
+     ["{n}'s rent is 900 euros a month."], ["950"]),
+    ("subscriptions", ["{n}'s passport expires on 2027-03-01."],
+     ["revise", "{f}'s passport expiry", "{n}'s passport now expires on 2037-03-01."],
+     ["{n}'s passport expires on 2027-03-01."], ["2037-03-01"]),
+    ("medical", ["{n} takes 5 mg of ramipril daily."],
+     ["revise", "{f}'s ramipril dose", "{n} takes 10 mg of ramipril daily now."],
+     ["{n} takes 5 mg of ramipril daily."], ["10 mg"]),
+]
+
+
+def mixed_operations(cases: list[Case]) -> None:
+    """One text that moves a person and ends a hobby, a revision that replaces one job
+    and keeps a club, amounts and dates that change: exactly the facts named end, the
+    background survives."""
+    for i, (domain, extra, op, ended, now_has) in enumerate(MIXED):
+        name, _pos, bg = _background(i + 3)
+        first = _first(name)
+        mine = [t.format(n=name) for t in extra]
+        mutation = [op[0], *(a.format(n=name, f=first) for a in op[1:])]
+        gone = [t.format(n=name) for t in ended]
+        _case(cases, "mixed_operation", domain, setup=[bg[0], *mine, bg[1]],
+              mutations=[mutation], query=first,
+              survivors=[bg[0], bg[1], *(t for t in mine if t not in gone)],
+              current_has=now_has, current_lacks=[g.rstrip(".") for g in gone])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1230,7 +1268,7 @@ def build() -> list[Case]:
                    alias_forms, obfuscated_addresses, languages_reworded, list_releases,
                    code_purges, denials, languages_objects, from_to_switches,
                    pronoun_notes, crowded_people, identifier_forms,
-                   query_names):
+                   query_names, mixed_operations):
         family(cases)
     return cases
 
