@@ -351,12 +351,14 @@ class TextInterface:
 
     def _retire_prior(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the current facts of ``entity`` that a cessation clause ends: same topic
-        (attribute, domain, or the same verb) and a distinctive word in common (``quit her
+        (attribute, domain, or the same verb: in the text, or heading both slots, ``no
+        longer rows`` / ``rows on the Humber``) and a distinctive word in common (``quit her
         job at X`` ends ``works at X``; ``is not vegan anymore`` ends ``is vegan``;
         ``doesn't have Disney+ any more`` ends ``has a Disney+ subscription``). In Chinese,
         each noun of a ``的`` phrase counts (``健身杂志的订阅`` ends ``订阅了健身杂志``)."""
         verb = clause.attribute.split(".", 1)[0]
         domains = set(clause.domains) | {verb}
+        lemma = lx.inflected_verb(verb) or verb
         said = view_terms(clause.text) - entity_terms(entity)
         other_language = any(r.startswith("lang:") for r in clause.rules)
         for f in self._entity_facts(tenant, entity):
@@ -364,7 +366,9 @@ class TextInterface:
             if f.entity != entity or f.negated:
                 continue
             same_topic = (f.attribute == clause.attribute or bool(v.domains & domains)
-                          or verb in _verb_lemmas(f.text) or other_language)
+                          or verb in _verb_lemmas(f.text) or other_language
+                          or lemma == (lx.inflected_verb(head := f.attribute.split(".", 1)[0])
+                                       or head))
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
             if other_language and isinstance(clause.value, str) and re.search(
                     r"[\u3400-\u9fff]", clause.value):
@@ -577,17 +581,18 @@ class TextInterface:
         views = self._candidates(tenant, old_query)
         sel = self._select(tenant, old_query, views, "revise")
         reading = self.interpreter(new_text)
+        if sel.tier == "topic" and not any(
+                set(c.domains) & sel.topics or view_terms(c.text) & {stem(t) for t in sel.topics}
+                for c in reading.clauses):
+            # the new text is not about the topic the query named: the topic's fact is not
+            # retired for it (a fact the new text names back still is, below)
+            sel = _Selection([], "none", entities=sel.entities, candidates=sel.matches,
+                             note="no match: the new text is not about the topic named")
         if sel.tier == "none" and sel.entities:
             back = _named_back(analyse_query(old_query), new_text, reading, sel.entities,
                                [v for v in views if v.fact.entity in sel.entities])
             if back is not None:
                 sel = _Selection([back], "back-reference", entities=sel.entities)
-        if sel.tier == "topic" and not any(
-                set(c.domains) & sel.topics or view_terms(c.text) & {stem(t) for t in sel.topics}
-                for c in reading.clauses):
-            # the new text is not about the topic the query named: nothing is retired
-            sel = _Selection([], "none", entities=sel.entities, candidates=sel.matches,
-                             note="no match: the new text is not about the topic named")
         matches = sel.matches
         now = self.store.now()
         plan = _Plan()

@@ -272,6 +272,20 @@ ENGLISH_VERBS: frozenset[str] = data_words("english_verbs.txt")
 SPECIALIST Lexicon and wordfreq): only to confirm that a word parallel to a clause's
 verb can be a verb (``quilts and breeds rabbits``), never to find a verb on its own."""
 
+
+def inflected_verb(word: str) -> str | None:
+    """The lemma of a regular ``-s``/``-es``/``-ed`` form of a verb of the broad list
+    (:data:`ENGLISH_VERBS`), or of any form :func:`lemma_of` knows; None otherwise."""
+    w = word.lower()
+    known = lemma_of(w)
+    if known:
+        return known
+    for suffix, back in (("ies", "y"), ("ied", "y"), ("es", ""), ("ed", "e"), ("ed", ""),
+                         ("s", "")):
+        if w.endswith(suffix) and (base := w[:-len(suffix)] + back) in ENGLISH_VERBS:
+            return base
+    return None
+
 PINYIN_SYLLABLES: frozenset[str] = data_words("pinyin_syllables.txt")
 """Hanyu Pinyin syllables without tones (``data/pinyin_syllables.txt``)."""
 

@@ -98,17 +98,22 @@ def agrees(word: str, plural: bool) -> bool:
 
 
 def starts_verb_phrase(toks: Sequence[Tok], plural: bool) -> int | None:
-    """Index of the finite verb if ``toks`` starts a verb phrase (adverbs allowed first)."""
+    """Index of the finite verb if ``toks`` starts a verb phrase (adverbs allowed first).
+    After ``no longer`` the position says a verb follows: any regular form of a verb of
+    the broad list is one (``no longer rows``)."""
     i = 0
+    after_no_longer = False
     while i < len(toks) and i < 3:
         w = toks[i].low
         if w in ("no",) and i + 1 < len(toks) and toks[i + 1].low == "longer":
             i += 2
+            after_no_longer = True
             continue
         if w in lx.ADVERBS and w not in lx.AUXILIARIES:
             i += 1
             continue
         break
-    if i < len(toks) and agrees(toks[i].word, plural):
+    if i < len(toks) and (agrees(toks[i].word, plural) or (
+            after_no_longer and lx.inflected_verb(toks[i].low) is not None)):
         return i
     return None

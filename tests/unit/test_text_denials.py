@@ -72,3 +72,40 @@ def test_a_purge_of_one_iban_leaves_the_next_one(fresh_store: memory_es.MemorySt
     assert result.receipts
     assert [f.text for f in fresh_store.current(T)] == [
         "Rhys Pritchard's IBAN is GB29 NWBK 6016 1331 9268 18"]
+
+
+INTRANSITIVE = ("rows", "swims", "smokes", "cycles", "paints")
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(INTRANSITIVE))
+def test_no_longer_with_a_bare_verb_ends_that_activity(fresh_store: memory_es.MemoryStore,
+                                                      verb: str) -> None:
+    """``… and no longer rows``: after ``no longer`` a verb follows, so the clause is its
+    own; it ends the fact headed by the same verb, not the person's other facts."""
+    tenant = f"{T}-nl-{verb}"
+    ti = TextInterface(fresh_store)
+    for text in ("Mateo Ferreira lives in Hull.", f"Mateo Ferreira {verb} on weekends.",
+                 "Mateo Ferreira restores old radios."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Mateo Ferreira moved to Leeds and no longer {verb}.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert f"Mateo Ferreira {verb} on weekends" not in texts
+    assert "Mateo Ferreira lives in Hull" not in texts
+    assert "Mateo Ferreira restores old radios" in texts
+
+
+def test_a_revision_off_the_topic_still_ends_what_it_names(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``Hanna's job`` + ``quit Nordbank and now drives a taxi``: the new text is not
+    about work, but it says which fact ended."""
+    ti = TextInterface(fresh_store)
+    for text in ("Hanna Lindqvist works at Nordbank.",
+                 "Hanna Lindqvist runs a chess club on Thursdays."):
+        ti.remember(T, text)
+    ti.revise(T, "Hanna's job", "Hanna Lindqvist quit Nordbank and now drives a taxi.")
+    texts = {f.text for f in fresh_store.current(T)}
+    assert "Hanna Lindqvist works at Nordbank" not in texts
+    assert "Hanna Lindqvist runs a chess club on Thursdays" in texts
+    assert any("taxi" in t for t in texts)
