@@ -329,8 +329,9 @@ class TextInterface:
                 self._retire_prior(tenant, entity, clause, plan)
             elif "change-of-state:replaces-frame" in clause.rules and entity is not None:
                 # "moved to Sopot": a slot read without certainty ("moved to" may name an
-                # employer) that the entity already holds is the slot that changes
-                supersede = any(f.attribute == clause.attribute
+                # employer) that the entity holds with another value is the slot that
+                # changes (the same value again reinforces it)
+                supersede = any(f.attribute == clause.attribute and f.value != clause.value
                                 for f in self._entity_facts(tenant, entity))
                 if not supersede:
                     self._replace_frame(tenant, entity, clause, plan)
