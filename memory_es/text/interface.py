@@ -49,6 +49,7 @@ from memory_es.text.matching import (
     Thresholds,
     analyse_query,
     asks_for_whole_entity,
+    content_terms,
     coverage,
     entity_keys,
     entity_terms,
@@ -885,7 +886,7 @@ def _verb_lemmas(text: str) -> set[str]:
 
 def _content_terms(query: str, entities: Mapping[str, str]) -> frozenset[str]:
     """The query's terms once the names of the entities it names are set aside."""
-    return frozenset(analyse_query(query).terms) - query_terms_naming(dict(entities))
+    return frozenset(content_terms(analyse_query(query), query_terms_naming(dict(entities))))
 
 
 def _proper_words(text: str) -> set[str]:

@@ -735,11 +735,8 @@ def query_topics(query: Query, skip: Iterable[str] = ()) -> frozenset[str]:
     set aside: some word names the topic (:func:`~memory_es.text.lexicon.names_topic`)
     and every other word is of that topic or of none (``second language``). Empty when
     the query says more than a topic, or names none."""
-    skip_set = set(skip)
-    content = [t for t in query.terms if t not in skip_set and t != NEGATION_TERM]
-    if not content or query.identifiers:
-        return frozenset()
-    topical = [query.domains.get(t, frozenset()) for t in content]
+    content = content_terms(query, skip)
+    topical = _topical(query, content)
     if not any(topical):
         return frozenset()
     shared = frozenset.intersection(*(d for d in topical if d))
@@ -751,14 +748,23 @@ def query_domains(query: Query, skip: Iterable[str] = ()) -> frozenset[str]:
     (``skip``) are set aside (``Mateo's car``: transport); empty when some word belongs
     to none. Broader than :func:`query_topics`, which also needs a word that names the
     topic as a whole."""
-    skip_set = set(skip)
-    content = [t for t in query.terms if t not in skip_set and t != NEGATION_TERM]
-    if not content or query.identifiers:
-        return frozenset()
-    topical = [query.domains.get(t, frozenset()) for t in content]
-    if not all(topical):
+    topical = _topical(query, content_terms(query, skip))
+    if not topical or not all(topical):
         return frozenset()
     return frozenset.intersection(*topical)
+
+
+def content_terms(query: Query, skip: Iterable[str] = ()) -> list[str]:
+    """The query's terms once the names it gives (``skip``) are set aside."""
+    skip_set = set(skip)
+    return [t for t in query.terms if t not in skip_set and t != NEGATION_TERM]
+
+
+def _topical(query: Query, content: list[str]) -> list[frozenset[str]]:
+    """The topics of each content term; none for a query of identifiers."""
+    if not content or query.identifiers:
+        return []
+    return [query.domains.get(t, frozenset()) for t in content]
 
 
 def only_names_a_topic(query: Query, skip: Iterable[str] = ()) -> bool:
@@ -773,10 +779,8 @@ def only_names_a_topic(query: Query, skip: Iterable[str] = ()) -> bool:
     and makes this false."""
     if not query_topics(query, skip):
         return False
-    skip_set = set(skip)
-    content = [t for t in query.terms if t not in skip_set and t != NEGATION_TERM]
     return all(any(lx.names_topic(t, d) for d in query.domains.get(t, frozenset()))
-               for t in content)
+               for t in content_terms(query, skip))
 
 
 def core_domains(v: FactView) -> frozenset[str]:
