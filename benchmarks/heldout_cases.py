@@ -1257,6 +1257,42 @@ def mixed_operations(cases: list[Case]) -> None:
               current_has=now_has, current_lacks=[g.rstrip(".") for g in gone])
 
 
+# --- tenth round: people who mention each other ---------------------------------------
+
+# (domain, facts, operation, texts it ends)
+MENTIONS = [
+    ("relationship", ["Lena Okafor shares a flat with Mia Berg.", "Mia Berg plays the oboe.",
+                      "Lena Okafor rows on the river every Sunday."],
+     ["forget", "forget everything about Mia Berg"], ["Mia Berg plays the oboe."]),
+    ("work", ["Dana Reyes reports to Omar Haddad.", "Omar Haddad builds model ships.",
+              "Dana Reyes speaks Tagalog."],
+     ["purge", "Omar Haddad"], ["Omar Haddad builds model ships."]),
+    ("family", ["Yuki Arai's brother Ken Arai lives in Osaka.", "Ken Arai repairs clocks.",
+                "Yuki Arai practises calligraphy."],
+     ["forget", "forget everything about Ken Arai"], ["Ken Arai repairs clocks."]),
+    ("medical", ["Dr Novak treats Ines Moreau for asthma.", "Dr Novak cycles to the clinic.",
+                 "Ines Moreau keeps bees on the roof."],
+     ["release", "Dr Novak's cycling"], ["Dr Novak cycles to the clinic."]),
+    ("pets", ["Sofia Bianchi walks Omar Haddad's dog on Mondays.",
+              "Omar Haddad prefers aisle seats.", "Sofia Bianchi climbs at the bouldering gym."],
+     ["forget", "forget everything about Sofia Bianchi"],
+     ["Sofia Bianchi walks Omar Haddad's dog on Mondays.",
+      "Sofia Bianchi climbs at the bouldering gym."]),
+]
+
+
+def mentions_across_people(cases: list[Case]) -> None:
+    """People whose facts mention each other: forgetting, purging or releasing one person
+    (or one fact of theirs) never ends a fact whose subject is another person; a purge
+    that would reach another person's fact by a mention asks for confirmation. (The
+    purge case first listed nothing as ended: a purge by a person's name shreds that
+    person's own facts, which is what was asked.)"""
+    for domain, facts, op, ended in MENTIONS:
+        _case(cases, "mention_across", domain, setup=list(facts), mutations=[op],
+              query=op[1], survivors=[f for f in facts if f not in ended],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1268,7 +1304,7 @@ def build() -> list[Case]:
                    alias_forms, obfuscated_addresses, languages_reworded, list_releases,
                    code_purges, denials, languages_objects, from_to_switches,
                    pronoun_notes, crowded_people, identifier_forms,
-                   query_names, mixed_operations):
+                   query_names, mixed_operations, mentions_across_people):
         family(cases)
     return cases
 
