@@ -1293,6 +1293,46 @@ def mentions_across_people(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- eleventh round: German and Chinese as people write them ---------------------------
+
+LANGUAGES_5 = [
+    ("de", ["Karl wohnt in Ulm.", "Karl spielt Schach."],
+     ["remember", "Karl wohnt mittlerweile in Augsburg."], "Karl wohnt", ["Augsburg"], ["Ulm"],
+     ["Karl spielt Schach."]),
+    ("de", ["Greta wohnt in Kassel.", "Greta hat einen Hund."],
+     ["remember", "Greta zog nach Erfurt."], "Greta wohnt", ["Erfurt"], ["Kassel"],
+     ["Greta hat einen Hund."]),
+    ("de", ["Paul wohnt in Bonn.", "Paul fährt Rad.", "Lina wohnt in Bonn."],
+     ["forget", "Vergiss bitte alles über Paul."], "Bonn", ["Lina"], ["Paul"],
+     ["Lina wohnt in Bonn."]),
+    ("de", ["Emil wohnt in Trier.", "Emil spielt Cello.", "Ida wohnt in Trier."],
+     ["forget", "Lösche alle Informationen über Emil."], "Trier", ["Ida"], ["Emil"],
+     ["Ida wohnt in Trier."]),
+    ("de", ["Hanna hat ein Netflix-Abo.", "Hanna läuft Marathon."],
+     ["remember", "Hanna kündigte ihr Netflix-Abo."], "Hanna Netflix", [],
+     ["Hanna hat ein Netflix-Abo"], ["Hanna läuft Marathon."]),
+    ("zh", ["李明住在杭州。", "李明喜欢钓鱼。"], ["remember", "李明已经搬到广州了。"], "李明住在哪里",
+     ["广州"], ["杭州"], ["李明喜欢钓鱼。"]),
+    ("zh", ["王强住在武汉。", "王强会打篮球。", "刘芳住在武汉。"], ["forget", "请删除王强的所有信息。"],
+     "武汉", ["刘芳"], ["王强"], ["刘芳住在武汉。"]),
+    ("zh", ["赵磊住在厦门。", "赵磊养了一只狗。", "钱红住在厦门。"], ["forget", "忘掉赵磊。"],
+     "厦门", ["钱红"], ["赵磊"], ["钱红住在厦门。"]),
+    ("zh", ["周婷订阅了报纸。", "周婷喜欢画画。"], ["remember", "周婷不再订阅报纸了。"], "周婷 报纸",
+     [], ["周婷订阅了报纸"], ["周婷喜欢画画。"]),
+]
+
+
+def languages_as_written(cases: list[Case]) -> None:
+    """German and Chinese basic operations as people write them: other change words
+    (``mittlerweile``), the simple past (``zog nach``, ``kündigte``), a ``bitte``, other
+    verbs of forgetting (``Lösche alle Informationen``, ``请删除…的所有信息``, ``忘掉X``), a
+    sentence-final ``了``, and ``不再`` (no longer)."""
+    for lang, setup, op, query, must, must_not, survivors in LANGUAGES_5:
+        _case(cases, f"language_{lang}_as_written", "language", setup=setup, mutations=[op],
+              query=query, must_contain=must, must_not_contain=must_not,
+              survivors=survivors, current_lacks=must_not)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1304,7 +1344,8 @@ def build() -> list[Case]:
                    alias_forms, obfuscated_addresses, languages_reworded, list_releases,
                    code_purges, denials, languages_objects, from_to_switches,
                    pronoun_notes, crowded_people, identifier_forms,
-                   query_names, mixed_operations, mentions_across_people):
+                   query_names, mixed_operations, mentions_across_people,
+                   languages_as_written):
         family(cases)
     return cases
 
