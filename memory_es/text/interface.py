@@ -375,7 +375,8 @@ class TextInterface:
             if other_language and isinstance(clause.value, str) and re.search(
                     r"[\u3400-\u9fff]", clause.value):
                 nouns = [clause.value, *(p for p in clause.value.split("的") if len(p) >= 2)]
-                shared = {n for n in nouns if n in f.text}
+                said_of = f.text.replace("了", "")  # 订阅了报纸 names what 订阅报纸 does
+                shared = {n for n in nouns if n in f.text or n in said_of}
             if same_topic and shared:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
 

@@ -118,14 +118,18 @@ _DE_RESIDENCE = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['residence'])})\s+"
     rf"(?P<now>(?:{_alternation(_DE['change'])})\s+)?in\s+(?P<place>.+)$", re.IGNORECASE)
 _DE_CEASE = re.compile(
-    rf"^(?P<subj>.+?)\s+(?:hat|haben)\s+(?P<obj>.+?)\s+(?:{_alternation(_DE['cessation'])})$",
-    re.IGNORECASE)
+    rf"^(?P<subj>.+?)\s+(?:(?:hat|haben)\s+(?P<obj>.+?)\s+(?:{_alternation(_DE['cessation'])})"
+    rf"|(?:{_alternation(_DE['cessation_finite'])})\s+(?P<ended>.+))$", re.IGNORECASE)
 _ZH_RESIDENCE = re.compile(
     rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['change'])})?"
     rf"(?:{_alternation(_ZH['residence'])})(?P<place>.+)$")
 _DE_MOVE = re.compile(
-    rf"^(?P<subj>.+?)\s+(?:ist|sind)\s+nach\s+(?P<place>.+?)\s+"
-    rf"(?P<now>{_alternation(_DE['move'])})$", re.IGNORECASE)
+    rf"^(?P<subj>.+?)\s+(?:(?:ist|sind)\s+nach\s+(?P<place>.+?)\s+"
+    rf"(?P<now>{_alternation(_DE['move'])})"
+    rf"|(?P<moved>{_alternation(_DE['move_finite'])})\s+nach\s+(?P<to>.+))$", re.IGNORECASE)
+_ZH_ADVERBS = re.compile(rf"(?:{_alternation(_ZH['adverbs'])})+$")
+_ZH_FINAL = re.compile(r"了$")
+"""A sentence-final 了 (a change has happened): not part of the place or object."""
 _ZH_MOVE = re.compile(rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['move'])})(?P<place>.+)$")
 _ZH_CEASE = re.compile(rf"^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<obj>.+)$")
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
@@ -146,24 +150,27 @@ def _other_language(body: str) -> Clause | None:
     found = residence or cease or has
     if found is None:
         return None
-    words = found.group("subj").split()
+    subj = found.group("subj")
+    words = subj.split()
     if chinese:
-        subject = Subject(entity_id("person", found.group("subj")), found.group("subj"),
-                          "person", names=(found.group("subj"),))
+        subj = _ZH_ADVERBS.sub("", subj)  # 李明已经搬到…: the subject is 李明
+        subject = Subject(entity_id("person", subj), subj, "person", names=(subj,))
     else:
         if not words or not all(is_capitalised(w) for w in words):
             return None
-        subject = analyse_subject(found.group("subj"), tokenize(found.group("subj")), [])
+        subject = analyse_subject(subj, tokenize(subj), [])
     lang = "zh" if chinese else "de"
     if residence:
-        now = residence.group("now") is not None
+        groups = residence.groupdict()
+        now = groups.get("now") is not None or groups.get("moved") is not None
+        place = _ZH_FINAL.sub("", (groups.get("place") or groups.get("to") or "").strip())
         return Clause(text=body, entity=subject.entity, attribute="home.city",
-                      value=residence.group("place").strip(), mention=subject.surface,
+                      value=place, mention=subject.surface,
                       op="supersede" if now else "assert", confident=True,
                       names=subject.names, subject_names=subject.names, domains=("home",),
                       rules=(f"lang:{lang}", "predicate:residence",
                              *(["change-of-state:replaces-slot"] if now else [])))
-    obj = found.group("obj").strip()
+    obj = _ZH_FINAL.sub("", (found.groupdict().get("obj") or found.group("ended")).strip())
     if has is not None:
         verb = has.group("verb").lower()
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(

@@ -286,6 +286,7 @@ def inflected_verb(word: str) -> str | None:
             return base
     return None
 
+
 PINYIN_SYLLABLES: frozenset[str] = data_words("pinyin_syllables.txt")
 """Hanyu Pinyin syllables without tones (``data/pinyin_syllables.txt``)."""
 
@@ -295,3 +296,4 @@ CHINESE = data_sections("zh.txt")
 """Chinese words of the basic operations (``data/zh.txt``)."""
 TOTALITY = TOTALITY | frozenset(GERMAN["totality"])
 STOPWORDS = STOPWORDS | frozenset(GERMAN["function"])
+INFO_NOUNS = INFO_NOUNS | frozenset(GERMAN["info"])

@@ -918,4 +918,21 @@ def names_only(query: Query, entities: dict[str, str]) -> bool:
     """The query says nothing beyond the entities' names and generic role or
     information nouns (``the patient Wang Fang's record``)."""
     skip = query_terms_naming(entities)
-    return all(t in skip or t in _GENERIC_TERMS for t in query.terms)
+    return all(t in skip or t in _GENERIC_TERMS or not _cjk_rest(t, entities.values())
+               for t in query.terms)
+
+
+_CJK_FUNCTION = sorted({*lx.CHINESE["function"], *lx.CHINESE["totality"], *lx.CHINESE["info"]},
+                       key=len, reverse=True)
+
+
+def _cjk_rest(term: str, names: Iterable[str]) -> str:
+    """What a run of Chinese says besides the names and the function words of the basic
+    operations (``忘掉赵磊``: nothing, so it names 赵磊 and nothing else); the term
+    itself when it is not Chinese."""
+    if not any(script_of(c) == "CJK" for c in term):
+        return term
+    for word in [*sorted((n for s in names for n in s.split(" / ")), key=len, reverse=True),
+                 *_CJK_FUNCTION]:
+        term = term.replace(word, "")
+    return term
