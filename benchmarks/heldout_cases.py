@@ -1333,6 +1333,39 @@ def languages_as_written(cases: list[Case]) -> None:
               survivors=survivors, current_lacks=must_not)
 
 
+# --- twelfth round: disguised names and addresses ------------------------------------
+
+# (domain, fact as written (disguised), forget or purge query in plain form, kind)
+DISGUISED = [
+    ("medical", "L\u0435na Okaf\u043er is registered at the Northgate clinic.", "Lena Okafor",
+     "forget"),
+    ("finance", "Omar\u200b Haddad holds a fixed-rate bond.", "Omar Haddad", "forget"),
+    ("subscriptions", "\uff39\uff55\uff4b\uff49 Arai renewed the cloud storage plan.",
+     "Yuki Arai", "forget"),
+    ("on-call", "Page Rhys at rhys(at)oncall(dot)example for storage incidents.",
+     "rhys@oncall.example", "purge"),
+    ("pets", "The vet can be reached at VET.DESK AT PAWS DOT EXAMPLE on weekdays.",
+     "vet.desk@paws.example", "purge"),
+    ("vehicles", "Fleet bookings go to f l e e t @ depot.example before noon.",
+     "fleet@depot.example", "purge"),
+]
+
+
+def disguised_names(cases: list[Case]) -> None:
+    """Names written with look-alike letters of another script, a zero-width space or
+    full-width letters, and addresses written ``(at)``/``(dot)`` without spaces, in
+    capitals, or spelled out: a forget or purge in plain form reaches them; another
+    person's facts survive. (As first written, the first case's background person was
+    the disguised person herself, so her own facts were counted as destroyed.)"""
+    for i, (domain, fact, query, kind) in enumerate(DISGUISED):
+        _name, _pos, bg = _background(i + 3)  # never the disguised person
+        _other, _opos, obg = _background(i + 7)
+        op = ["forget", f"forget everything about {query}"] if kind == "forget" else [
+            "purge", query]
+        _case(cases, "disguised", domain, setup=[fact, bg[1], obg[1]], mutations=[op],
+              query=query, survivors=[bg[1], obg[1]], current_lacks=[fact.rstrip(".")])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1345,7 +1378,7 @@ def build() -> list[Case]:
                    code_purges, denials, languages_objects, from_to_switches,
                    pronoun_notes, crowded_people, identifier_forms,
                    query_names, mixed_operations, mentions_across_people,
-                   languages_as_written):
+                   languages_as_written, disguised_names):
         family(cases)
     return cases
 
