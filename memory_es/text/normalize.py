@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -378,6 +379,24 @@ def _is_word(local: str) -> bool:
     return low in STOPWORDS or lemma_of(low) is not None
 
 
+def _sub_overlapping(pattern: re.Pattern[str], fn: Callable[[re.Match[str]], str],
+                     text: str) -> str:
+    """``pattern.sub(fn, text)``, except that a match ``fn`` leaves as it is does not hide
+    a match that starts inside it (``reached at VET.DESK AT PAWS DOT EXAMPLE``: the first
+    ``at`` is prose, the second one the address's)."""
+    out: list[str] = []
+    pos = 0
+    while (m := pattern.search(text, pos)) is not None:
+        done = fn(m)
+        if done == m.group():
+            out.append(text[pos:m.start(2) + 1])
+            pos = m.start(2) + 1
+            continue
+        out.append(text[pos:m.start()] + done)
+        pos = m.end()
+    return "".join(out) + text[pos:]
+
+
 def deobfuscate(text: str) -> str:
     """Undo the usual disguises of an address in prose.
 
@@ -395,7 +414,7 @@ def deobfuscate(text: str) -> str:
             return match.group()  # "works at acme dot io": a verb, not a mailbox
         return f"{_DOT.sub('.', local)}@{_DOT.sub('.', domain)}"
 
-    text = _OBF_EMAIL.sub(email, _OBF_EMAIL_MARKED.sub(email, text))
+    text = _sub_overlapping(_OBF_EMAIL, email, _OBF_EMAIL_MARKED.sub(email, text))
     text = re.sub(r"(?<=\w)\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\))\s*(?=\w)", ".", text, flags=re.I)
 
     def spaced(match: re.Match[str]) -> str:

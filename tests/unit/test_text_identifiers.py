@@ -221,3 +221,15 @@ def test_an_iban_is_one_identifier_grouped_or_compact(country: str, check: int,
     assert canon(compact) == [("code", compact.lower())]
     other = compact[:-1] + ("0" if compact[-1] != "0" else "1")
     assert canon(other) != canon(compact)
+
+
+@given(st.sampled_from(("vet.desk", "fleet", "r.singh")),
+       st.sampled_from(("paws", "depot", "fleetco")), st.sampled_from(("example", "io")),
+       st.sampled_from(("reached at", "reachable at", "written to at")), st.booleans())
+def test_a_spoken_address_after_a_spoken_at_is_restored(local: str, host: str, tld: str,
+                                                         lead: str, capitals: bool) -> None:
+    """``reached at VET.DESK AT PAWS DOT EXAMPLE``: the first ``at`` is prose; reading it
+    as the separator must not hide the address that follows."""
+    written = f"{local} at {host} dot {tld}"
+    text = f"The desk can be {lead} {written.upper() if capitals else written} today."
+    assert ("email", f"{local}@{host}.{tld}") in canon(text)
