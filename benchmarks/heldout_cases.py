@@ -1366,6 +1366,34 @@ def disguised_names(cases: list[Case]) -> None:
               query=query, survivors=[bg[1], obg[1]], current_lacks=[fact.rstrip(".")])
 
 
+# --- thirteenth round: the user in the first person, beside others -----------------------
+
+FIRST_PERSON_SETUP = ["I live in Oslo.", "My dentist is Dr Lind.", "I play padel on Tuesdays.",
+                      "Lena Okafor lives in Oslo.", "Lena Okafor plays padel on Fridays.",
+                      "Lena Okafor's dentist is Dr Lind."]
+# (mutation, texts it ends, a substring now current or None)
+FIRST_PERSON_OPS = [
+    (["remember", "I moved to Bergen."], ["I live in Oslo."], "Bergen"),
+    (["release", "my padel"], ["I play padel on Tuesdays."], None),
+    (["forget", "forget everything about me"],
+     ["I live in Oslo.", "My dentist is Dr Lind.", "I play padel on Tuesdays."], None),
+    (["remember", "I don't play padel anymore."], ["I play padel on Tuesdays."], None),
+    (["revise", "my dentist", "My dentist is Dr Osei now."], ["My dentist is Dr Lind."], "Osei"),
+]
+
+
+def first_person(cases: list[Case]) -> None:
+    """What the user says of themself (``I``, ``my``, ``me``) beside another person with
+    the same city, hobby and dentist: an operation on the user's facts never touches the
+    other person's."""
+    for op, ended, added in FIRST_PERSON_OPS:
+        _case(cases, "first_person", "self", setup=list(FIRST_PERSON_SETUP), mutations=[op],
+              query="my " + (op[1].split()[-1] if op[0] != "forget" else "city"),
+              survivors=[f for f in FIRST_PERSON_SETUP if f not in ended],
+              current_has=[added] if added else [],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1378,7 +1406,7 @@ def build() -> list[Case]:
                    code_purges, denials, languages_objects, from_to_switches,
                    pronoun_notes, crowded_people, identifier_forms,
                    query_names, mixed_operations, mentions_across_people,
-                   languages_as_written, disguised_names):
+                   languages_as_written, disguised_names, first_person):
         family(cases)
     return cases
 
