@@ -52,7 +52,7 @@ _LABEL_ALT = "|".join(sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len,
 _NUMBER_ALT = "|".join(w + r"\.?" for w in NUMBER_WORDS)
 _LABELLED = re.compile(
     rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b"
-    rf"(?:\s+(?:{_NUMBER_ALT}|#))?(?:\s+(?:is|was|are|=))?\s*[:#]?\s*"
+    rf"(?:\s+(?:{_NUMBER_ALT}|#))?(?-i:\s+(?:is|was|are)(?=\s))?\s*[:#]?\s*"
     r"(#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9](?-i:\s[A-Z0-9]{2,4}(?![\w\-]))?)",
     re.IGNORECASE)
 

@@ -248,6 +248,8 @@ class TextInterface:
             if capital and len(surface.split()) <= 4:
                 for key in (surface, *sorted(k for k in keys if k.startswith("~"))):
                     add(self._entity_facts(tenant, key))
+        if {w.lower().strip(EDGE) for w in text.split()} & lx.FIRST_PERSON:
+            add(self._entity_facts(tenant, "user:self"))  # "everything about me"
         for run in re.findall(r"[\u3040-\u30ff\u3400-\u9fff]{2,}", text):
             for n in range(min(len(run), 6), 1, -1):
                 for i in range(len(run) - n + 1):

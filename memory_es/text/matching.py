@@ -546,8 +546,9 @@ def named_entities(query: Query, views: Sequence[FactView], *,
     names of one entity are joined by `` / ``).
 
     Longest word sequences first; a sequence that names an entity consumes its words.
-    Single lower-case words only name the user (``user``) or a role entity
-    (``the patient``); proper names must be written with a capital or a non-Latin script.
+    Single lower-case words only name the user (``user``, or a first-person word: ``my
+    padel``) or a role entity (``the patient``); proper names must be written with a
+    capital or a non-Latin script.
     With ``given_names``, a capitalised word left over that is the first word of exactly
     one candidate person's name names that person (``Dev's bike`` -> Dev Malhotra); two
     people it could be, and it names no one. Purges never take this reading: a hard
@@ -585,6 +586,9 @@ def named_entities(query: Query, views: Sequence[FactView], *,
             left.subtract(w for w in words if w in left)
     if given_names:
         found |= _given_names(query, index, left, found)
+    said = {w.lower().strip(EDGE) for w in query.text.split()}
+    if said & lx.FIRST_PERSON and "user:self" in index.get("user", set()):
+        found.setdefault("user:self", "me")  # "my padel", "everything about me": the user
     # scripts written without spaces (Chinese, Japanese): a whole known name inside the text
     text = nfkc(query.text)
     for key, ents in index.items():

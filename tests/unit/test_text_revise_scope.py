@@ -91,3 +91,36 @@ def test_moving_changes_the_home_the_person_has(fresh_store: memory_es.MemorySto
     ti.remember(tenant, f"Nadia Petrova moved to {new}{when}.")
     current = {(f.attribute, f.value) for f in fresh_store.current(tenant)}
     assert current == {("home.city", new), ("work.employer", "Acme")}
+
+
+FIRST_PERSON_OPS = [("release", "my padel"), ("forget", "forget my padel"),
+                    ("revise", "my padel")]
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(FIRST_PERSON_OPS))
+def test_my_names_the_user_and_nobody_else(fresh_store: memory_es.MemoryStore,
+                                           op: tuple[str, str]) -> None:
+    """``my padel`` is the user's padel: another person who plays padel keeps hers."""
+    tenant = f"{T}-{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    for text in ("I play padel on Tuesdays.", "Lena Okafor plays padel on Fridays.",
+                 "I live in Oslo."):
+        ti.remember(tenant, text)
+    kind, query = op
+    if kind == "revise":
+        ti.revise(tenant, query, "I play squash now.")
+    else:
+        getattr(ti, kind)(tenant, query)
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert "I play padel on Tuesdays" not in texts
+    assert {"Lena Okafor plays padel on Fridays", "I live in Oslo"} <= texts
+
+
+def test_everything_about_me_is_the_user(fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    for text in ("I live in Oslo.", "My dentist is Dr Lind.", "Lena Okafor lives in Oslo."):
+        ti.remember(T, text)
+    ti.forget(T, "forget everything about me")
+    assert [f.text for f in fresh_store.current(T)] == ["Lena Okafor lives in Oslo"]
