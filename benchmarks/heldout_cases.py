@@ -1394,6 +1394,32 @@ def first_person(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- fourteenth round: an agent's meeting notes -----------------------------------------
+
+NOTE = ("Met Lena Okafor and Omar Haddad about the Q3 budget. Lena prefers e-mail; Omar "
+        "prefers phone calls. Omar's phone is 020 7946 0958. Lena's deadline is Friday.")
+NOTE_FACTS = ["Lena Okafor rows on the river every Sunday.", "Omar Haddad builds model ships."]
+# (mutation, a substring no current fact may hold, substrings some current fact must hold)
+NOTE_OPS = [
+    (["purge", "020 7946 0958"], "7946 0958", ["prefers e-mail", "phone calls", "Friday"]),
+    (["remember", "Omar Haddad no longer prefers phone calls."], "prefers phone calls",
+     ["prefers e-mail", "7946 0958"]),
+    (["release", "Lena's deadline"], "deadline is Friday", ["prefers e-mail", "phone calls"]),
+    (["forget", "forget everything about Omar Haddad"], "7946 0958",
+     ["prefers e-mail", "Friday", "rows on the river"]),
+]
+
+
+def meeting_notes(cases: list[Case]) -> None:
+    """A note of several sentences about two people (``Lena prefers e-mail; Omar prefers
+    phone calls. Omar's phone is …``): an operation on one person's detail ends that
+    detail only; the other person's details and both people's other facts survive."""
+    for op, gone, kept in NOTE_OPS:
+        _case(cases, "meeting_note", "work", setup=[*NOTE_FACTS, NOTE], mutations=[op],
+              query=op[1], survivors=list(NOTE_FACTS) if op[0] != "forget" else
+              [NOTE_FACTS[0]], current_has=kept, current_lacks=[gone])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1406,7 +1432,8 @@ def build() -> list[Case]:
                    code_purges, denials, languages_objects, from_to_switches,
                    pronoun_notes, crowded_people, identifier_forms,
                    query_names, mixed_operations, mentions_across_people,
-                   languages_as_written, disguised_names, first_person):
+                   languages_as_written, disguised_names, first_person,
+                   meeting_notes):
         family(cases)
     return cases
 
