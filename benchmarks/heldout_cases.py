@@ -1402,7 +1402,7 @@ NOTE_FACTS = ["Lena Okafor rows on the river every Sunday.", "Omar Haddad builds
 # (mutation, a substring no current fact may hold, substrings some current fact must hold)
 NOTE_OPS = [
     (["purge", "020 7946 0958"], "7946 0958", ["prefers e-mail", "phone calls", "Friday"]),
-    (["remember", "Omar Haddad no longer prefers phone calls."], "prefers phone calls",
+    (["remember", "Omar Haddad no longer prefers phone calls."], "Omar prefers phone calls",
      ["prefers e-mail", "7946 0958"]),
     (["release", "Lena's deadline"], "deadline is Friday", ["prefers e-mail", "phone calls"]),
     (["forget", "forget everything about Omar Haddad"], "7946 0958",
@@ -1413,7 +1413,8 @@ NOTE_OPS = [
 def meeting_notes(cases: list[Case]) -> None:
     """A note of several sentences about two people (``Lena prefers e-mail; Omar prefers
     phone calls. Omar's phone is …``): an operation on one person's detail ends that
-    detail only; the other person's details and both people's other facts survive."""
+    detail only; the other person's details and both people's other facts survive. (The
+    denial case first checked ``prefers phone calls``, which the denial's own text holds.)"""
     for op, gone, kept in NOTE_OPS:
         _case(cases, "meeting_note", "work", setup=[*NOTE_FACTS, NOTE], mutations=[op],
               query=op[1], survivors=list(NOTE_FACTS) if op[0] != "forget" else

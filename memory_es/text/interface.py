@@ -69,7 +69,8 @@ from memory_es.text.matching import (
     view,
     view_terms,
 )
-from memory_es.text.normalize import name_keys
+from memory_es.text.normalize import name_keys, slug
+from memory_es.text.paths import entity_id
 from memory_es.text.ports import TextStore, TextWriter, WriteOptions
 from memory_es.text.purge_scope import plan_purge
 from memory_es.text.qualifiers import valid_from_of
@@ -325,8 +326,11 @@ class TextInterface:
         plan = _Plan()
         now = self.store.now()
         seen: list[tuple[str, Clause]] = []
+        full_names = _full_person_names(reading)
         for n, clause in enumerate(reading.clauses):
             entity, extra = self._resolve(tenant, clause, plan)
+            if (owner := _given_name_owner(entity, full_names)) is not None:
+                entity, extra = owner, extra | {"given_name_of": owner}
             supersede = clause.op == "supersede"
             if clause.ends_prior and entity is not None:
                 self._retire_prior(tenant, entity, clause, plan)
@@ -359,7 +363,9 @@ class TextInterface:
         longer rows`` / ``rows on the Humber``) and a distinctive word in common (``quit her
         job at X`` ends ``works at X``; ``is not vegan anymore`` ends ``is vegan``;
         ``doesn't have Disney+ any more`` ends ``has a Disney+ subscription``). In Chinese,
-        each noun of a ``的`` phrase counts (``健身杂志的订阅`` ends ``订阅了健身杂志``)."""
+        each noun of a ``的`` phrase counts (``健身杂志的订阅`` ends ``订阅了健身杂志``). A
+        denial (``no longer prefers phone calls``) ends only a fact whose value holds the
+        shared word, never one that merely names it elsewhere (``Omar's phone is …``)."""
         verb = clause.attribute.split(".", 1)[0]
         domains = set(clause.domains) | {verb}
         lemma = lx.inflected_verb(verb) or verb
@@ -369,11 +375,13 @@ class TextInterface:
             v = view(f)
             if f.entity != entity or f.negated:
                 continue
-            same_topic = (f.attribute == clause.attribute or bool(v.domains & domains)
-                          or verb in _verb_lemmas(f.text) or other_language
-                          or lemma == (lx.inflected_verb(head := f.attribute.split(".", 1)[0])
-                                       or head))
+            same_verb = (verb in _verb_lemmas(f.text) or lemma == (
+                lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
+            same_topic = (f.attribute == clause.attribute or same_verb or other_language
+                          or bool(v.domains & domains))
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
+            if clause.negated:
+                shared = shared & view_terms(str(f.value))
             if other_language and isinstance(clause.value, str) and re.search(
                     r"[\u3400-\u9fff]", clause.value):
                 nouns = [clause.value, *(p for p in clause.value.split("的") if len(p) >= 2)]
@@ -865,6 +873,28 @@ class TextInterface:
             return []
         chosen = relevant or pool
         return [v.fact.text for v in chosen[:k]]
+
+
+def _full_person_names(reading: Interpretation) -> dict[str, set[str]]:
+    """The people a text names with a given name and a surname (``Met Lena Okafor and Omar
+    Haddad …``): their entity ids by the slug of the given name."""
+    out: dict[str, set[str]] = {}
+    for clause in reading.clauses:
+        for name in (*clause.names, *clause.subject_names):
+            words = name.split()
+            if len(words) >= 2 and all(w[:1].isupper() for w in words):
+                out.setdefault(slug(words[0]), set()).add(entity_id("person", name))
+    return out
+
+
+def _given_name_owner(entity: str | None, full_names: Mapping[str, set[str]]) -> str | None:
+    """The person a bare given name stands for in the text that named them in full
+    (``Lena prefers e-mail`` after ``Met Lena Okafor …``): one person per given name, or
+    none when two of the text's people share it."""
+    if entity is None or not entity.startswith("person:"):
+        return None
+    owners = full_names.get(entity.split(":", 1)[1], set())
+    return next(iter(owners)) if len(owners) == 1 else None
 
 
 def _display_name(entity: str, named: Mapping[str, str], views: Sequence[FactView]) -> str:

@@ -17,6 +17,7 @@ from memory_es.text.matching import analyse_query, identifier_matches, view
 from tests.unit.test_text_matching import fact
 
 T = "acme"
+_given = iter(range(1_000_000))
 HOLDINGS = [("has", "have", "a Disney+ subscription", "Disney+"),
             ("owns", "own", "a Brompton bike", "Brompton"),
             ("plays", "play", "chess at the Rook club", "chess"),
@@ -109,3 +110,34 @@ def test_a_revision_off_the_topic_still_ends_what_it_names(
     assert "Hanna Lindqvist works at Nordbank" not in texts
     assert "Hanna Lindqvist runs a chess club on Thursdays" in texts
     assert any("taxi" in t for t in texts)
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(("Lena", "Omar")), st.sampled_from(("; ", ". ", ", and ")))
+def test_a_given_name_after_the_full_name_is_that_person(
+        fresh_store: memory_es.MemoryStore, first: str, joiner: str) -> None:
+    """``Met Lena Okafor and Omar Haddad … Lena prefers e-mail``: in the text that named
+    them in full, a given name is that person; forgetting Omar Haddad forgets what the
+    note said of Omar, and Lena's details stay."""
+    tenant = f"{T}-gn-{next(_given)}"
+    ti = TextInterface(fresh_store)
+    ti.remember(tenant, f"Met Lena Okafor and Omar Haddad today. Lena prefers e-mail{joiner}"
+                        "Omar prefers phone calls.")
+    full = {"Lena": "Lena Okafor", "Omar": "Omar Haddad"}[first]
+    ti.forget(tenant, f"forget everything about {full}")
+    texts = " | ".join(f.text for f in fresh_store.current(tenant))
+    gone, kept = ("prefers e-mail", "phone calls") if first == "Lena" else (
+        "phone calls", "prefers e-mail")
+    assert gone not in texts and kept in texts
+
+
+def test_a_denial_ends_only_a_fact_whose_value_it_denies(
+        fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    for text in ("Omar Haddad prefers phone calls.", "Omar Haddad's phone is 020 7946 0958."):
+        ti.remember(T, text)
+    ti.remember(T, "Omar Haddad no longer prefers phone calls.")
+    texts = {f.text for f in fresh_store.current(T)}
+    assert "Omar Haddad prefers phone calls" not in texts
+    assert "Omar Haddad's phone is 020 7946 0958" in texts
