@@ -1421,6 +1421,38 @@ def meeting_notes(cases: list[Case]) -> None:
               [NOTE_FACTS[0]], current_has=kept, current_lacks=[gone])
 
 
+# --- fifteenth round: passives, "the fact that", imperatives ----------------------------
+
+# (domain, person index, the person's extra fact, mutation, texts it ends, now current)
+PHRASINGS: list[tuple[str, int, str | None, list[str], list[str], str | None]] = [
+    ("vehicles", 3, "{n} drives a silver Skoda.", ["remember", "{n}'s Skoda was sold last spring."],
+     ["{n} drives a silver Skoda."], None),
+    ("hobbies", 2, None, ["release", "the fact that {n} collects enamel pins"],
+     ["{n} collects enamel pins."], None),
+    ("travel", 5, None, ["forget", "Please forget that {n} prefers aisle seats."],
+     ["{n} prefers aisle seats."], None),
+    ("pets", 10, None, ["release", "Remove {f}'s bonsai"], ["{n} keeps a bonsai juniper."], None),
+    ("hobbies", 8, None,
+     ["revise", "{f}'s allotment", "{n} gave up the allotment and now grows herbs on her balcony."],
+     ["{n} grows tomatoes in an allotment."], "herbs"),
+]
+
+
+def phrasings(cases: list[Case]) -> None:
+    """Operations phrased as people do: a passive (``{n}'s Skoda was sold``), ``the fact
+    that …``, ``Please forget that …``, an imperative (``Remove {f}'s bonsai``), ``gave up
+    … and now …``: the fact named ends, the person's other facts survive."""
+    for domain, who, extra, op, ended, added in PHRASINGS:
+        name, _pos, bg = PEOPLE[who]
+        first = _first(name)
+        mine = [*bg, *([extra.format(n=name)] if extra else [])]
+        mutation = [op[0], *(a.format(n=name, f=first) for a in op[1:])]
+        gone = [t.format(n=name) for t in ended]
+        _case(cases, "phrasing", domain, setup=mine, mutations=[mutation], query=first,
+              survivors=[t for t in mine if t not in gone],
+              current_has=[added] if added else [], current_lacks=[g.rstrip(".") for g in gone])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1434,7 +1466,7 @@ def build() -> list[Case]:
                    pronoun_notes, crowded_people, identifier_forms,
                    query_names, mixed_operations, mentions_across_people,
                    languages_as_written, disguised_names, first_person,
-                   meeting_notes):
+                   meeting_notes, phrasings):
         family(cases)
     return cases
 
