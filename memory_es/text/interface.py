@@ -368,6 +368,10 @@ class TextInterface:
         shared word, never one that merely names it elsewhere (``Omar's phone is …``)."""
         verb = clause.attribute.split(".", 1)[0]
         domains = set(clause.domains) | {verb}
+        # "Mateo's Skoda was sold": the thing possessed names the fact it ends
+        parts = clause.attribute.split(".")
+        thing = ({stem(w) for w in parts[1].split("_")}
+                 if verb == "prop" and len(parts) > 2 else None)
         lemma = lx.inflected_verb(verb) or verb
         said = view_terms(clause.text) - entity_terms(entity)
         other_language = any(r.startswith("lang:") for r in clause.rules)
@@ -378,7 +382,7 @@ class TextInterface:
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
-                          or bool(v.domains & domains))
+                          or bool(v.domains & domains) or bool(thing and thing <= v.terms))
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
             if clause.negated:
                 shared = shared & view_terms(str(f.value))

@@ -424,14 +424,17 @@ def _whole_record(cleaned: str) -> bool:
     whole entity? It does (``medical record``, ``information about Jordan``, ``Ilya's
     profile``), except a noun that also names a held thing with a modifier before it:
     ``Ines's Netflix account`` and ``salary account`` are one account each, while
-    ``Ines's account`` and ``the account of Ines`` are her record."""
+    ``Ines's account`` and ``the account of Ines`` are her record. Before ``that`` it
+    introduces one statement (``the fact that Lena collects pins``), not the record."""
     tokens = [t.lower() for t in re.findall(r"[^\W_][\w'’\-]*", cleaned)]
     for i, tok in enumerate(tokens):
         if tok not in lx.INFO_NOUNS:
             continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if after == "that":
+            continue  # "the fact that Lena collects pins": that one fact, not Lena's record
         if tok not in lx.HELD_INFO_NOUNS:
             return True
-        after = tokens[i + 1] if i + 1 < len(tokens) else ""
         before = tokens[i - 1] if i else ""
         if after in _ABOUT or not before or before.endswith(("'s", "’s", "s'", "s’")) or (
                 before in lx.ROLE_NOUNS or before in lx.STOPWORDS or before in lx.TOTALITY

@@ -58,3 +58,13 @@ def test_a_whole_entity_release_keeps_no_items(fresh_store: memory_es.MemoryStor
     ti.remember(T, "Liam is enrolled in CS 224N and CS 231N this term.")
     ti.release(T, "everything about student Liam this term")
     assert fresh_store.current(T) == []
+
+
+def test_the_fact_that_is_one_statement(fresh_store: memory_es.MemoryStore) -> None:
+    """``the fact that Lena collects enamel pins`` names one statement, not Lena's whole
+    record (``fact`` is an information noun, but ``that`` opens the statement)."""
+    ti = TextInterface(fresh_store)
+    for text in ("Lena Okafor collects enamel pins.", "Lena Okafor rows on Sundays."):
+        ti.remember(T, text)
+    ti.release(T, "the fact that Lena Okafor collects enamel pins")
+    assert [f.text for f in fresh_store.current(T)] == ["Lena Okafor rows on Sundays"]
