@@ -1453,6 +1453,29 @@ def phrasings(cases: list[Case]) -> None:
               current_has=[added] if added else [], current_lacks=[g.rstrip(".") for g in gone])
 
 
+# --- sixteenth round: a new fact that ends an old denial --------------------------------
+
+# (domain, person index, the denial, the new fact, a word of the new fact)
+REVERSALS = [
+    ("vehicles", 2, "{n} does not own a car.", "{n} bought a car last week.", "bought a car"),
+    ("diet", 5, "{n} is not vegetarian.", "{n} is vegetarian now.", "vegetarian now"),
+    ("drink", 10, "{n} never drinks coffee.", "{n} drinks coffee every morning now.",
+     "every morning"),
+    ("language", 7, "{n} does not speak French.", "{n} speaks French now.", "French now"),
+]
+
+
+def reversals(cases: list[Case]) -> None:
+    """A person said not to do something now does it (``does not own a car`` / ``bought a
+    car last week``): the denial is no longer current; the person's other facts survive."""
+    for domain, who, denial, new, word in REVERSALS:
+        name, _pos, bg = PEOPLE[who]
+        _case(cases, "reversal", domain, setup=[*bg, denial.format(n=name)],
+              mutations=[["remember", new.format(n=name)]], query=_first(name),
+              survivors=list(bg), current_has=[word],
+              current_lacks=[denial.format(n=name).rstrip(".")])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1466,7 +1489,7 @@ def build() -> list[Case]:
                    pronoun_notes, crowded_people, identifier_forms,
                    query_names, mixed_operations, mentions_across_people,
                    languages_as_written, disguised_names, first_person,
-                   meeting_notes, phrasings):
+                   meeting_notes, phrasings, reversals):
         family(cases)
     return cases
 
