@@ -348,6 +348,8 @@ class TextInterface:
                 # a denial that contradicts nothing ("Liam does not eat meat") is kept as
                 # what the user said, a negated fact of its slot: no statement is lost
                 continue
+            if not clause.negated and entity is not None:
+                self._end_denials(tenant, entity, clause, plan)
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now), supersede=supersede)
             if entity is not None:
@@ -422,6 +424,25 @@ class TextInterface:
                 plan.add(_decay(f.fact_id, tenant, f"contradicted: {clause.text}"))
                 retracted = True
         return retracted
+
+    def _end_denials(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """Release the current denials a positive clause reverses: ``bought a car last
+        week`` ends ``does not own a car``, ``drinks coffee every morning now`` ends ``never
+        drinks coffee``. The denial holds the same slot, or shares the clause's topic or
+        verb, and every word it denies besides its verbs is in the clause."""
+        said = view_terms(clause.text) - entity_terms(entity)
+        verb = clause.attribute.split(".", 1)[0]
+        for f in self._entity_facts(tenant, entity):
+            if f.entity != entity or not f.negated:
+                continue
+            v = view(f)
+            head = f.attribute.split(".", 1)[0]
+            denied = {t for t in view_terms(f.text) - entity_terms(entity) - {NEGATION_TERM}
+                      if t not in _NEGATOR_TERMS and lx.inflected_verb(t) is None}
+            related = (f.attribute == clause.attribute or head == verb
+                       or bool(v.domains & set(clause.domains)))
+            if related and denied and denied <= said:
+                plan.add(_decay(f.fact_id, tenant, f"reversed: {clause.text}"))
 
     @staticmethod
     def _options(kw: WriteOptions) -> WriteOptions:
@@ -983,6 +1004,7 @@ def _ended_terms(reading: Interpretation) -> set[str]:
 
 
 _TEMPORAL_TERMS = frozenset(stem(w) for w in lx.TEMPORAL_WORDS)
+_NEGATOR_TERMS = frozenset(stem(w) for w in lx.NEGATORS)
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+", re.IGNORECASE)
 _CHANGE_VERBS = frozenset(lemma for m in lx.CHANGE_MARKERS if m.endswith(" to")
                           and (lemma := lx.lemma_of(m.split()[0])))

@@ -161,3 +161,26 @@ def test_a_possessed_thing_that_ended_ends_the_fact_naming_it(
     texts = {f.text for f in fresh_store.current(tenant)}
     assert "Mateo Ferreira restores old radios" in texts
     assert (f"Mateo Ferreira {fact}" in texts) == (ending == "was stolen")
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("does not own a car", "bought a car last week"),
+                        ("is not vegetarian", "is vegetarian now"),
+                        ("never drinks coffee", "drinks coffee every morning now"),
+                        ("does not speak French", "speaks French now")]),
+       st.booleans())
+def test_a_new_fact_ends_the_denial_it_reverses(fresh_store: memory_es.MemoryStore,
+                                                pair: tuple[str, str], other: bool) -> None:
+    """``does not own a car`` then ``bought a car last week``: the denial ends, the
+    person's other facts stay; a new fact about something else leaves the denial."""
+    denial, reversal = pair
+    tenant = f"{T}-rv-{next(_given)}"
+    ti = TextInterface(fresh_store)
+    for text in (f"Kwame Asante {denial}.", "Kwame Asante restores old radios."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, "Kwame Asante plays the trumpet." if other else
+                f"Kwame Asante {reversal}.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert "Kwame Asante restores old radios" in texts
+    assert (f"Kwame Asante {denial}" in texts) == other
