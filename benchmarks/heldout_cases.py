@@ -1476,6 +1476,31 @@ def reversals(cases: list[Case]) -> None:
               current_lacks=[denial.format(n=name).rstrip(".")])
 
 
+# --- seventeenth round: values that look like identifiers, shared by two people ----------
+
+LOOKS_LIKE_IDS = [
+    ("medical", "{n}'s blood pressure is 130/85."),
+    ("travel", "{n}'s flight leaves at 07:45 from gate B12."),
+    ("subscriptions", "{n}'s WiFi password is Sunflower2024!"),
+    ("finance", "{n}'s tax code is 1257L."),
+    ("vehicles", "{n}'s car is parked in bay 4A on level -2."),
+    ("on-call", "{n}'s shift runs 22:00-06:00 on rota R7."),
+]
+
+
+def shared_values(cases: list[Case]) -> None:
+    """Two people with the same value that looks like an identifier (a blood pressure, a
+    gate, a password, a tax code, a parking bay, a rota): each fact stays with its
+    person, and forgetting one person leaves the other's fact."""
+    for i, (domain, template) in enumerate(LOOKS_LIKE_IDS):
+        name, _pos, bg = _background(i + 1)
+        other, _opos, obg = _background(i + 7)
+        mine, theirs = template.format(n=name), template.format(n=other)
+        _case(cases, "shared_value", domain, setup=[mine, bg[0], theirs, obg[0]],
+              mutations=[["forget", f"forget everything about {name}"]], query=other,
+              survivors=[theirs, obg[0]], current_lacks=[mine.rstrip(".!")])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1489,7 +1514,7 @@ def build() -> list[Case]:
                    pronoun_notes, crowded_people, identifier_forms,
                    query_names, mixed_operations, mentions_across_people,
                    languages_as_written, disguised_names, first_person,
-                   meeting_notes, phrasings, reversals):
+                   meeting_notes, phrasings, reversals, shared_values):
         family(cases)
     return cases
 
