@@ -50,7 +50,8 @@ class Outcome:
 
 
 def _norm(text: str) -> str:
-    return text.strip().rstrip(".。").casefold()
+    """A text as the interface stores it: without its sentence-final punctuation."""
+    return text.strip().rstrip(".!?。！？").casefold()
 
 
 def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
