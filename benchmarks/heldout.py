@@ -51,7 +51,7 @@ class Outcome:
 
 def _norm(text: str) -> str:
     """A text as the interface stores it: without its sentence-final punctuation."""
-    return text.strip().rstrip(".!?。！？").casefold()
+    return text.strip().rstrip(".!?\u3002\uff01\uff1f").casefold()
 
 
 def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
