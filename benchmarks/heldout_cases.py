@@ -1501,6 +1501,38 @@ def shared_values(cases: list[Case]) -> None:
               survivors=[theirs, obg[0]], current_lacks=[mine.rstrip(".!")])
 
 
+# --- eighteenth round: an ending told about one person that names another -------------
+
+# (domain, facts, mutation, texts it ends)
+CROSS_ENDINGS = [
+    ("vehicles", ["Omar Haddad drives a red Ford.", "Lena Okafor drives a red Ford.",
+                  "Lena Okafor rows on the river every Sunday."],
+     ["remember", "Omar Haddad sold his red Ford to Lena Okafor's brother."],
+     ["Omar Haddad drives a red Ford."]),
+    ("medical", ["Lena Okafor sees Dr Lind every month.", "Dr Lind works at the Northgate clinic.",
+                 "Omar Haddad sees Dr Lind every month."],
+     ["remember", "Lena Okafor stopped seeing Dr Lind."], ["Lena Okafor sees Dr Lind every month."]),
+    ("work", ["Lena Okafor's manager is Omar Haddad.", "Omar Haddad builds model ships.",
+              "Omar Haddad manages the Leeds team."],
+     ["revise", "Lena's manager", "Lena Okafor's manager is now Yuki Arai."],
+     ["Lena Okafor's manager is Omar Haddad."]),
+    ("subscriptions", ["Yuki Arai shares a Netflix plan with Dev Malhotra.",
+                       "Dev Malhotra pays for Spotify.", "Yuki Arai pays for Disney+."],
+     ["remember", "Yuki Arai cancelled the Netflix plan she shares with Dev Malhotra."],
+     ["Yuki Arai shares a Netflix plan with Dev Malhotra."]),
+]
+
+
+def cross_endings(cases: list[Case]) -> None:
+    """An ending or revision told about one person that names another (``sold his Ford to
+    Lena's brother``, ``stopped seeing Dr Lind``, ``manager is now Yuki Arai``): the other
+    person's facts, and third people's alike facts, survive."""
+    for domain, facts, op, ended in CROSS_ENDINGS:
+        _case(cases, "cross_ending", domain, setup=list(facts), mutations=[op], query=op[1],
+              survivors=[f for f in facts if f not in ended],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1514,7 +1546,8 @@ def build() -> list[Case]:
                    pronoun_notes, crowded_people, identifier_forms,
                    query_names, mixed_operations, mentions_across_people,
                    languages_as_written, disguised_names, first_person,
-                   meeting_notes, phrasings, reversals, shared_values):
+                   meeting_notes, phrasings, reversals, shared_values,
+                   cross_endings):
         family(cases)
     return cases
 
