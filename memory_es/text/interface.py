@@ -72,6 +72,7 @@ from memory_es.text.matching import (
 from memory_es.text.normalize import name_keys, slug
 from memory_es.text.paths import entity_id
 from memory_es.text.ports import TextStore, TextWriter, WriteOptions
+from memory_es.text.predicates import PREPOSITIONS
 from memory_es.text.purge_scope import plan_purge
 from memory_es.text.qualifiers import valid_from_of
 from memory_es.text.revision import (
@@ -376,6 +377,9 @@ class TextInterface:
                  if verb == "prop" and len(parts) > 2 else None)
         lemma = lx.inflected_verb(verb) or verb
         said = view_terms(clause.text) - entity_terms(entity)
+        # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended
+        ended_object = (None if clause.negated or not clause.ends_prior
+                        else _object_terms(clause.value, entity))
         other_language = any(r.startswith("lang:") for r in clause.rules)
         for f in self._entity_facts(tenant, entity):
             v = view(f)
@@ -384,7 +388,8 @@ class TextInterface:
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
-                          or bool(v.domains & domains) or bool(thing and thing <= v.terms))
+                          or bool(v.domains & domains) or bool(thing and thing <= v.terms)
+                          or bool(ended_object and ended_object <= v.terms))
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
             if clause.negated:
                 shared = shared & view_terms(str(f.value))
@@ -936,6 +941,16 @@ def _said_of(text: str, name: str) -> str:
     if not name or not lx.lemma_of(first.strip(EDGE)):
         return text
     return f"{name} {text[0].lower()}{text[1:]}"
+
+
+def _object_terms(predicate: object, entity: str) -> frozenset[str] | None:
+    """The terms of a predicate's object: the words after its verb up to the first
+    preposition (``sold his red Ford to …``: red, ford), the entity's names left out;
+    None when there are none."""
+    words = str(predicate).split()[1:]
+    cut = next((i for i, w in enumerate(words) if w.lower() in PREPOSITIONS), len(words))
+    found = view_terms(" ".join(words[:cut])) - entity_terms(entity)
+    return found or None
 
 
 def _verb_lemmas(text: str) -> set[str]:

@@ -184,3 +184,24 @@ def test_a_new_fact_ends_the_denial_it_reverses(fresh_store: memory_es.MemorySto
     texts = {f.text for f in fresh_store.current(tenant)}
     assert "Kwame Asante restores old radios" in texts
     assert (f"Kwame Asante {denial}" in texts) == other
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("drives a red Ford", "sold his red Ford to Lena's brother"),
+                        ("sees Dr Lind every month", "stopped seeing Dr Lind"),
+                        ("rents a garage on Mill Lane", "gave up the garage on Mill Lane")]))
+def test_an_ending_with_the_whole_object_ends_that_fact_only(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str]) -> None:
+    """A cessation whose whole object is in one of the person's facts ends that fact,
+    whatever its topic; another person's alike fact, and the person's other facts,
+    survive."""
+    fact, ending = pair
+    tenant = f"{T}-eo-{next(_given)}"
+    ti = TextInterface(fresh_store)
+    for text in (f"Omar Haddad {fact}.", f"Lena Okafor {fact}.", "Omar Haddad builds ships."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Omar Haddad {ending}.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert f"Omar Haddad {fact}" not in texts
+    assert {f"Lena Okafor {fact}", "Omar Haddad builds ships"} <= texts
