@@ -1533,6 +1533,31 @@ def cross_endings(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- nineteenth round: numbers that change, told without a query -------------------------
+
+# (domain, person index, the fact, the change as remembered, a word of the new value)
+NUMBER_CHANGES = [
+    ("finance", 5, "{n}'s rent is 900 euros a month.",
+     "{n}'s rent went up from 900 to 950 euros a month.", "950"),
+    ("medical", 7, "{n} weighs 82 kg.", "{n} now weighs 78 kg.", "78 kg"),
+    ("finance", 3, "{n}'s credit limit is 2000 pounds.",
+     "{n}'s credit limit was raised to 3000 pounds.", "3000"),
+    ("sport", 10, "{n} runs 5 km every morning.", "{n} now runs 10 km every morning.", "10 km"),
+]
+
+
+def number_changes(cases: list[Case]) -> None:
+    """A number that changes, told as a statement (``rent went up from 900 to 950``,
+    ``now weighs 78 kg``, ``was raised to 3000``): the old number is no longer current;
+    the person's other facts survive."""
+    for domain, who, fact, change, word in NUMBER_CHANGES:
+        name, _pos, bg = PEOPLE[who]
+        _case(cases, "number_change", domain, setup=[*bg, fact.format(n=name)],
+              mutations=[["remember", change.format(n=name)]], query=_first(name),
+              survivors=list(bg), current_has=[word],
+              current_lacks=[fact.format(n=name).rstrip(".")])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1547,7 +1572,7 @@ def build() -> list[Case]:
                    query_names, mixed_operations, mentions_across_people,
                    languages_as_written, disguised_names, first_person,
                    meeting_notes, phrasings, reversals, shared_values,
-                   cross_endings):
+                   cross_endings, number_changes):
         family(cases)
     return cases
 
