@@ -378,7 +378,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
         rules.append("negation:kept-with-fact")
     ceased = cessation(words, text_low)
     purpose = ceased and has_purpose(text_low)
-    change = _mentions(lx.CHANGE_MARKERS, text_low)
+    change = _mentions(lx.CHANGE_MARKERS, text_low) or "predicate:quantity-change" in pred.rules
     continuation = _mentions(lx.CONTINUATION_MARKERS, text_low)
     dated = any(re.search(r"\d|\b(?:last|next|this|ago)\b", t, re.IGNORECASE)
                 for t in temporal)

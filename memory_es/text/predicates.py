@@ -56,8 +56,11 @@ def frame_of(reading: PredicateReading) -> str | None:
     preposition, and the kind of object: ``name`` (every word capitalised), ``n:<unit>``
     (a number and the word after it) or ``common:<topic domains>`` (``in a band`` and ``in
     a choir`` are music; ``in a meeting`` is neither). Adverbs and function words are left
-    out of the object (``on Oak Road now`` is a name). None without such a preposition."""
+    out of the object (``on Oak Road now`` is a name). A number right after the verb is
+    a measure (``weighs 82 kg``: ``weigh..n:kg``). None otherwise."""
     rest = reading.rest_low
+    if rest and any(c.isdigit() for c in rest[0]) and len(rest) > 1 and rest[1].isalpha():
+        return f"{reading.lemma}..n:{rest[1]}"  # "weighs 82 kg", "runs 5 km": verb and unit
     if not rest or rest[0] not in PREPOSITIONS:
         return None
     words = [t.word for t in reading.rest[1:]
@@ -256,10 +259,21 @@ def _preference(p: PredicateReading) -> Slot:
     return Slot(attribute_path("pref", topic), value_text(obj), len(heads) > 1)
 
 
+def _to_quantity(p: PredicateReading) -> int | None:
+    """Index of ``to`` before a number in the predicate (``went up from 900 to 950``)."""
+    comp = p.rest_low
+    return next((i for i, w in enumerate(comp[:-1])
+                 if w == "to" and any(c.isdigit() for c in comp[i + 1])), None)
+
+
 PREDICATE_RULES: tuple[Rule, ...] = (
     # copula: "is <hint value>" for possessive subjects, "is a <role> at <Org>", "is vegan"
     Rule("predicate:possessive-noun", lambda p: p.copula and bool(p.hint),
          lambda p: Slot(p.hint, value_text(p.rest_words))),
+    # "X's rent went up to 950", "X's limit was raised to 3000": the thing's new amount
+    Rule("predicate:quantity-change",
+         lambda p: bool(p.hint) and not p.copula and _to_quantity(p) is not None,
+         lambda p: Slot(p.hint, value_text(p.rest_words[(_to_quantity(p) or 0) + 1:]))),
     Rule("predicate:origin",
          lambda p: p.copula and (p.rest_low[:2] == ["originally", "from"]
                                  or p.rest_low[:1] == ["from"]),

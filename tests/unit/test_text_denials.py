@@ -205,3 +205,27 @@ def test_an_ending_with_the_whole_object_ends_that_fact_only(
     texts = {f.text for f in fresh_store.current(tenant)}
     assert f"Omar Haddad {fact}" not in texts
     assert {f"Lena Okafor {fact}", "Omar Haddad builds ships"} <= texts
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("weighs 82 kg", "now weighs 78 kg"),
+                        ("runs 5 km every morning", "now runs 10 km every morning"),
+                        ("'s rent is 900 euros a month", "'s rent went up from 900 to 950 euros"),
+                        ("'s credit limit is 2000 pounds",
+                         "'s credit limit was raised to 3000 pounds")]))
+def test_a_changed_number_replaces_the_old_one(fresh_store: memory_es.MemoryStore,
+                                               pair: tuple[str, str]) -> None:
+    """A measure after its verb (``weighs 82 kg``) is a frame a change of state replaces;
+    a possessed amount that went ``to`` a number is that thing's new value. Another
+    person's alike fact survives."""
+    old, new = pair
+    sep = "" if old.startswith("'") else " "
+    tenant = f"{T}-nc-{next(_given)}"
+    ti = TextInterface(fresh_store)
+    for text in (f"Kwame Asante{sep}{old}.", f"Lena Okafor{sep}{old}."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Kwame Asante{sep}{new}.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert f"Kwame Asante{sep}{old}" not in texts
+    assert f"Lena Okafor{sep}{old}" in texts
