@@ -1558,6 +1558,32 @@ def number_changes(cases: list[Case]) -> None:
               current_lacks=[fact.format(n=name).rstrip(".")])
 
 
+# --- twentieth round: the old and the current thing ------------------------------------
+
+PAST_SETUP = ["I work at Acme.", "I used to work at Nordbank.", "I live in Oslo.",
+              "I used to live in Bergen.", "Lena Okafor works at Nordbank."]
+# (mutation, texts it ends)
+PAST_OPS = [
+    (["forget", "forget my old job at Nordbank"], ["I used to work at Nordbank."]),
+    (["release", "my previous address in Bergen"], ["I used to live in Bergen."]),
+    (["release", "my former employer"], []),
+    (["forget", "forget that I used to live in Bergen"], ["I used to live in Bergen."]),
+]
+
+
+def old_and_current(cases: list[Case]) -> None:
+    """The user's current job and home beside former ones (``used to work at Nordbank``):
+    an operation on the old one never ends the current one, nor another person's fact
+    that names the same employer; a vague ``my former employer`` may end the old job or
+    nothing, never the current one."""
+    for op, ended in PAST_OPS:
+        keep = [f for f in PAST_SETUP if f not in ended]
+        if not ended:  # vague: only the current facts and Lena's must survive
+            keep = [f for f in keep if not f.startswith("I used to")]
+        _case(cases, "old_and_current", "self", setup=list(PAST_SETUP), mutations=[op],
+              query=op[1], survivors=keep, current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1572,7 +1598,7 @@ def build() -> list[Case]:
                    query_names, mixed_operations, mentions_across_people,
                    languages_as_written, disguised_names, first_person,
                    meeting_notes, phrasings, reversals, shared_values,
-                   cross_endings, number_changes):
+                   cross_endings, number_changes, old_and_current):
         family(cases)
     return cases
 
