@@ -527,6 +527,17 @@ class TextInterface:
 
     def _select(self, tenant: str, text: str, views: list[FactView], purpose: str
                 ) -> _Selection:
+        """:meth:`_select_by_tier`; then, unless a purge or a whole entity, a query that
+        asks for a former thing (``my former employer``) keeps only the facts that state
+        the past or hold the word themselves (``old radios``): the present one is exactly
+        what it does not mean."""
+        sel = self._select_by_tier(tenant, text, views, purpose)
+        if purpose == "purge" or sel.whole or not sel.matches:
+            return sel
+        return _past_only(sel, text)
+
+    def _select_by_tier(self, tenant: str, text: str, views: list[FactView], purpose: str
+                        ) -> _Selection:
         """What a query specifically names, in order: facts carrying an identifier it
         names; entities it names as a whole; facts of a named entity that share real
         content with the rest of the query; facts that share real content with it.
@@ -925,6 +936,29 @@ def _given_name_owner(entity: str | None, full_names: Mapping[str, set[str]]) ->
         return None
     owners = full_names.get(entity.split(":", 1)[1], set())
     return next(iter(owners)) if len(owners) == 1 else None
+
+
+def _states_the_past(text: str) -> bool:
+    """Does a fact speak of the past (``used to``, ``until``, a past-tense verb)?"""
+    low = text.lower()
+    words = {w.strip(EDGE) for w in low.split()}
+    return ("used to" in low or bool(words & {"formerly", "previously", "until", "former"})
+            or any(w in lx.VERBS_PAST for w in words))
+
+
+def _past_only(sel: _Selection, query: str) -> _Selection:
+    asked = {w.lower().strip(EDGE) for w in query.split()} & lx.PAST_MARKERS
+    if not asked:
+        return sel
+    kept = [m for m in sel.matches if _states_the_past(m.fact.text)
+            or asked & {w.lower().strip(EDGE) for w in m.fact.text.split()}]
+    if len(kept) == len(sel.matches):
+        return sel
+    if kept:
+        return _Selection(kept, sel.tier, entities=sel.entities, topics=sel.topics)
+    return _Selection([], "none", entities=sel.entities, candidates=sel.matches,
+                      note="no match: the query asks for a former thing and the facts "
+                           "it meets state the present")
 
 
 def _display_name(entity: str, named: Mapping[str, str], views: Sequence[FactView]) -> str:

@@ -162,6 +162,10 @@ they are that thing (``Netflix account``, ``salary account``), not the whole ent
 
 FIRST_PERSON: frozenset[str] = words("i me my mine myself")
 
+PAST_MARKERS: frozenset[str] = words("former formerly previous previously old earlier")
+"""Words of a query that ask for a thing of the past (``my former employer``): not
+content to match, but a filter on what matches."""
+
 HONORIFICS: frozenset[str] = words("""
 mr mrs ms miss mx dr prof professor sir dame lady lord rev fr sr jr herr frau
 """)

@@ -477,7 +477,7 @@ def analyse_query(text: str) -> Query:
             terms.append(NEGATION_TERM)
             continue
         if (low in lx.STOPWORDS and low not in caps) or low in lx.TOTALITY or (
-                low in lx.INFO_NOUNS):
+                low in lx.INFO_NOUNS) or low in lx.PAST_MARKERS:
             continue
         term = _term(low)
         if _is_compound(low):

@@ -124,3 +124,28 @@ def test_everything_about_me_is_the_user(fresh_store: memory_es.MemoryStore) -> 
         ti.remember(T, text)
     ti.forget(T, "forget everything about me")
     assert [f.text for f in fresh_store.current(T)] == ["Lena Okafor lives in Oslo"]
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(("my former employer", "my previous job", "my old employer")),
+       st.sampled_from(("release", "forget")))
+def test_a_former_thing_is_never_the_current_one(fresh_store: memory_es.MemoryStore,
+                                                 query: str, op: str) -> None:
+    """``my former employer`` means the job the user used to have: it may end that, or
+    nothing, never the current job."""
+    tenant = f"{T}-{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    for text in ("I work at Acme.", "I used to work at Nordbank.", "I restore old radios."):
+        ti.remember(tenant, text)
+    getattr(ti, op)(tenant, query)
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert {"I work at Acme", "I restore old radios"} <= texts
+
+
+def test_old_as_a_word_of_the_fact_still_matches(fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    for text in ("Mateo Ferreira restores old radios.", "Mateo Ferreira rows on Sundays."):
+        ti.remember(T, text)
+    ti.release(T, "Mateo's old radios")
+    assert [f.text for f in fresh_store.current(T)] == ["Mateo Ferreira rows on Sundays"]
