@@ -250,7 +250,7 @@ class TextInterface:
             if capital and len(surface.split()) <= 4:
                 for key in (surface, *sorted(k for k in keys if k.startswith("~"))):
                     add(self._entity_facts(tenant, key))
-        if {w.lower().strip(EDGE) for w in text.split()} & lx.FIRST_PERSON:
+        if _word_set(text) & lx.FIRST_PERSON:
             add(self._entity_facts(tenant, "user:self"))  # "everything about me"
         for run in re.findall(r"[\u3040-\u30ff\u3400-\u9fff]{2,}", text):
             for n in range(min(len(run), 6), 1, -1):
@@ -349,7 +349,7 @@ class TextInterface:
                 # a denial that contradicts nothing ("Liam does not eat meat") is kept as
                 # what the user said, a negated fact of its slot: no statement is lost
                 continue
-            if not clause.negated and entity is not None:
+            if not clause.negated and entity is not None and _marks_change(clause):
                 self._end_denials(tenant, entity, clause, plan)
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now), supersede=supersede)
@@ -434,7 +434,10 @@ class TextInterface:
         """Release the current denials a positive clause reverses: ``bought a car last
         week`` ends ``does not own a car``, ``drinks coffee every morning now`` ends ``never
         drinks coffee``. The denial holds the same slot, or shares the clause's topic or
-        verb, and every word it denies besides its verbs is in the clause."""
+        verb, and every word it denies besides its verbs is in the clause. Only a clause
+        that marks a change or a time asks (:func:`_marks_change`): the read makes a plain
+        ``remember`` wait for the previous write's projection (1.0 -> 2.9 ms p50 at 100k
+        facts when every clause asked)."""
         said = view_terms(clause.text) - entity_terms(entity)
         verb = clause.attribute.split(".", 1)[0]
         for f in self._entity_facts(tenant, entity):
@@ -938,20 +941,30 @@ def _given_name_owner(entity: str | None, full_names: Mapping[str, set[str]]) ->
     return next(iter(owners)) if len(owners) == 1 else None
 
 
+def _word_set(text: str) -> set[str]:
+    """The words of a text, lower case, edge punctuation stripped."""
+    return {w.lower().strip(EDGE) for w in text.split()}
+
+
+def _marks_change(clause: Clause) -> bool:
+    """Does a clause mark a change of state or a time (``now``, ``last week``)?"""
+    return bool(clause.temporal) or any(r.startswith("change-of-state") for r in clause.rules)
+
+
 def _states_the_past(text: str) -> bool:
-    """Does a fact speak of the past (``used to``, ``until``, a past-tense verb)?"""
-    low = text.lower()
-    words = {w.strip(EDGE) for w in low.split()}
-    return ("used to" in low or bool(words & {"formerly", "previously", "until", "former"})
+    """Does a fact speak of the past (``used to``, ``until``, ``formerly``, a past-tense
+    verb)? ``old`` says nothing of time in a fact (``restores old radios``)."""
+    words = _word_set(text)
+    return ("used to" in text.lower() or bool(words & ({"until"} | lx.PAST_MARKERS - {"old"}))
             or any(w in lx.VERBS_PAST for w in words))
 
 
 def _past_only(sel: _Selection, query: str) -> _Selection:
-    asked = {w.lower().strip(EDGE) for w in query.split()} & lx.PAST_MARKERS
+    asked = _word_set(query) & lx.PAST_MARKERS
     if not asked:
         return sel
     kept = [m for m in sel.matches if _states_the_past(m.fact.text)
-            or asked & {w.lower().strip(EDGE) for w in m.fact.text.split()}]
+            or asked & _word_set(m.fact.text)]
     if len(kept) == len(sel.matches):
         return sel
     if kept:
