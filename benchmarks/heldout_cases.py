@@ -1584,6 +1584,75 @@ def old_and_current(cases: list[Case]) -> None:
               query=op[1], survivors=keep, current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- twenty-first round: statements that change nothing ----------------------------------
+
+# (domain, person index, a current fact, a remembered text that must not end it)
+NON_CHANGES = [
+    ("home", 0, "{n} lives in Leeds.", "{n} might move to Lyon next year."),
+    ("vehicles", 1, "{n} drives a Skoda.", "{n} is thinking about selling the Skoda."),
+    ("health", 2, "{n} smokes a pipe.", "{n} plans to quit smoking in January."),
+    ("work", 3, "{n} works at Nordbank.", "{n} would leave Nordbank if the bank moved to Frankfurt."),
+    ("home", 4, "{n} lives in Graz.", "In 2015 {n} lived in Vienna."),
+    ("pets", 5, "{n} has a cat called Miso.", "{n} forgot to feed Miso on Tuesday."),
+    ("subscriptions", 6, "{n} pays for Spotify.", "{n} asked whether to cancel Spotify."),
+    ("work", 7, "{n} works at Acme.", "{n}'s brother left Acme last year."),
+    ("diet", 8, "{n} is vegetarian.", "{n} used to eat meat as a child."),
+    ("sport", 9, "{n} runs 5 km every morning.", "{n} did not run this morning because of the rain."),
+    ("music", 10, "{n} plays the cello.", "Does {n} still play the cello?"),
+    ("contact", 11, "{n}'s e-mail is r.pritchard@example.org.", "{n} deleted an old e-mail from his inbox."),
+    ("home", 0, "{n} wohnt in Graz.", "{n} überlegt, nach Wien zu ziehen."),
+    ("home", 1, "{n}住在上海。", "{n}可能明年搬到北京。"),
+]
+
+
+def non_changes(cases: list[Case]) -> None:
+    """Texts that sound like a change but are none: a plan, a maybe, a condition, a past
+    year, a question, a one-off, someone else's change, a content word (``forgot to feed
+    Miso``, ``deleted an old e-mail``). Remembering them ends no current fact."""
+    for domain, who, fact, text in NON_CHANGES:
+        name, _pos, bg = PEOPLE[who]
+        mine = [*bg, fact.format(n=name)]
+        _case(cases, "non_change", domain, setup=mine,
+              mutations=[["remember", text.format(n=name)]], query=_first(name),
+              survivors=mine)
+
+
+# --- twenty-second round: machines and organisations, not people ---------------------------
+
+HOSTS = ["Host db-03 runs PostgreSQL 14.", "Host db-03 has 64 GB of RAM.",
+         "Host db-03 sits in rack B7.", "Host db-030 runs MySQL 8.",
+         "Host db-04 runs PostgreSQL 14.", "Host web-01 has the address 10.0.4.17.",
+         "Host web-02 has the address 10.0.4.171.",
+         "Acme Corp's headquarters are in Leeds.", "Acme Corp's CEO is Dana Reyes.",
+         "Nordbank's headquarters are in Oslo."]
+# (mutation, texts it ends, text that must be current afterwards)
+HOST_OPS = [
+    (["revise", "db-03 PostgreSQL version", "Host db-03 now runs PostgreSQL 16."],
+     ["Host db-03 runs PostgreSQL 14."], "PostgreSQL 16"),
+    (["remember", "Host db-03 was upgraded to 128 GB of RAM."], ["Host db-03 has 64 GB of RAM."],
+     "128 GB"),
+    (["forget", "forget everything about host db-03"],
+     ["Host db-03 runs PostgreSQL 14.", "Host db-03 has 64 GB of RAM.",
+      "Host db-03 sits in rack B7."], ""),
+    (["purge", "10.0.4.17"], ["Host web-01 has the address 10.0.4.17."], ""),
+    (["remember", "Acme Corp moved its headquarters to Manchester."],
+     ["Acme Corp's headquarters are in Leeds."], "Manchester"),
+    (["release", "Acme Corp's CEO"], ["Acme Corp's CEO is Dana Reyes."], ""),
+    (["remember", "Host db-04 was moved to rack C2."], [], "rack C2"),
+]
+
+
+def machines(cases: list[Case]) -> None:
+    """Facts about hosts and companies (``db-03`` beside ``db-030`` and ``db-04``, an IP
+    address beside a longer one): an operation on one ends what it names and nothing of
+    the lookalikes."""
+    for op, ended, added in HOST_OPS:
+        _case(cases, "machine", "infrastructure", setup=list(HOSTS), mutations=[op],
+              query=op[1], survivors=[h for h in HOSTS if h not in ended],
+              current_has=[added] if added else [],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1598,7 +1667,8 @@ def build() -> list[Case]:
                    query_names, mixed_operations, mentions_across_people,
                    languages_as_written, disguised_names, first_person,
                    meeting_notes, phrasings, reversals, shared_values,
-                   cross_endings, number_changes, old_and_current):
+                   cross_endings, number_changes, old_and_current,
+                   non_changes, machines):
         family(cases)
     return cases
 
