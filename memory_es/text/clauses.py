@@ -57,6 +57,9 @@ class Clause:
     """The clause says a prior state ended (``quit her job``, ``is not vegan anymore``):
     remembering it also releases the matching current fact of the same entity."""
     continuation: bool = False
+    unrealised: bool = False
+    """The clause says something is not (yet) the case: a plan, a maybe, a condition, a
+    question (``might move to Lyon``): it ends, replaces and reverses nothing."""
     domains: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
     frame: str | None = None
@@ -91,6 +94,8 @@ class Clause:
             out["adjuncts"] = [list(a) for a in self.adjuncts]
         if self.ends_prior:
             out["ends_prior"] = True
+        if self.unrealised:
+            out["unrealised"] = True
         if self.domains:
             out["domains"] = list(self.domains)
         return out

@@ -70,7 +70,7 @@ from memory_es.text.matching import (
     view_terms,
 )
 from memory_es.text.normalize import name_keys, slug
-from memory_es.text.paths import entity_id
+from memory_es.text.paths import domains_in, entity_id
 from memory_es.text.ports import TextStore, TextWriter, WriteOptions
 from memory_es.text.predicates import PREPOSITIONS
 from memory_es.text.purge_scope import plan_purge
@@ -340,6 +340,7 @@ class TextInterface:
                 # employer) that the entity holds with another value is the slot that
                 # changes (the same value again reinforces it)
                 supersede = any(f.attribute == clause.attribute and f.value != clause.value
+                                and _place_like(f.value) == _place_like(clause.value)
                                 for f in self._entity_facts(tenant, entity))
                 if not supersede:
                     self._replace_frame(tenant, entity, clause, plan)
@@ -371,10 +372,11 @@ class TextInterface:
         shared word, never one that merely names it elsewhere (``Omar's phone is …``)."""
         verb = clause.attribute.split(".", 1)[0]
         domains = set(clause.domains) | {verb}
-        # "Mateo's Skoda was sold": the thing possessed names the fact it ends
-        parts = clause.attribute.split(".")
-        thing = ({stem(w) for w in parts[1].split("_")}
-                 if verb == "prop" and len(parts) > 2 else None)
+        # "Mateo's Skoda was sold": the thing possessed names the fact it ends; "Kwame's
+        # brother left Acme" ends only a fact of the brother's (named, or of his topic)
+        owned = _possessed(clause)
+        thing = {stem(w) for w in owned} or None
+        thing_domains = set(domains_in(owned))
         lemma = lx.inflected_verb(verb) or verb
         said = view_terms(clause.text) - entity_terms(entity)
         # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended
@@ -383,7 +385,8 @@ class TextInterface:
         other_language = any(r.startswith("lang:") for r in clause.rules)
         for f in self._entity_facts(tenant, entity):
             v = view(f)
-            if f.entity != entity or f.negated:
+            if f.entity != entity or f.negated or (
+                    thing and not (thing <= v.terms or thing_domains & v.domains)):
                 continue
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
@@ -406,13 +409,19 @@ class TextInterface:
         rule reads a slot for its predicate: those whose own text reads the same frame,
         verb, preposition and kind of object (``The garage is on Quarry Road now`` ends
         ``Garage is on Mill Lane``; not ``Garage opens on Sundays``, nor ``Mia is in a
-        band now`` ``Mia is in Oslo``). The same value again is left to reinforce."""
+        band now`` ``Mia is in Oslo``), and those that hold another amount of the same
+        measure of the same thing, whatever the verb (``was upgraded to 128 GB of RAM``
+        ends ``has 64 GB of RAM``). The same value again is left to reinforce."""
         verb = clause.attribute.split(".", 1)[0]
+        measure = _measure(clause.text)
         for f in self._entity_facts(tenant, entity):
-            if (f.entity != entity or f.negated or f.attribute == clause.attribute
-                    or f.attribute.split(".", 1)[0] != verb):
+            if f.entity != entity or f.negated or f.attribute == clause.attribute:
                 continue
-            if any(c.frame == clause.frame for c in self.interpreter(f.text).clauses):
+            old = _measure(f.text) if measure is not None else None
+            other_amount = (old is not None and measure is not None
+                            and old[1:] == measure[1:] and old[0] != measure[0])
+            if other_amount or (f.attribute.split(".", 1)[0] == verb and any(
+                    c.frame == clause.frame for c in self.interpreter(f.text).clauses)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
 
     def _retract_contradicted(self, tenant: str, entity: str, clause: Clause,
@@ -947,8 +956,43 @@ def _word_set(text: str) -> set[str]:
 
 
 def _marks_change(clause: Clause) -> bool:
-    """Does a clause mark a change of state or a time (``now``, ``last week``)?"""
-    return bool(clause.temporal) or any(r.startswith("change-of-state") for r in clause.rules)
+    """Does a clause mark a change of state or a time (``now``, ``last week``) that has
+    happened (``might buy a car next week`` has not)?"""
+    return not clause.unrealised and (
+        bool(clause.temporal) or any(r.startswith("change-of-state") for r in clause.rules))
+
+
+_MEASURE = re.compile(r"(?<![\w.])(\d[\d.,]*)\s*([^\W\d_]+)\s+of\s+([^\W\d_]+)")
+
+
+def _measure(text: str) -> tuple[str, str, str] | None:
+    """An amount of a named thing (``64 GB of RAM``): the number, the unit and the thing's
+    stem; None when the text holds none."""
+    m = _MEASURE.search(text.casefold())
+    return None if m is None else (m.group(1), m.group(2), stem(m.group(3)))
+
+
+def _possessed(clause: Clause) -> list[str]:
+    """The words of the thing a possessive subject names (``Kwame's brother``, ``my
+    car``); none for any other subject."""
+    if not clause.mention or not any(r.startswith("subject:") and r.endswith("possessive")
+                                     for r in clause.rules):
+        return []
+    owned = re.split(r"['\u2019]s\b|^\s*(?:my|our)\b", clause.mention, maxsplit=1,
+                     flags=re.IGNORECASE)[-1]
+    return [w for w in re.findall(r"[^\W\d_]+", owned.casefold()) if w not in lx.STOPWORDS]
+
+
+_LOCATIVES = frozenset(("in", "at", "on", "near", "by"))
+
+
+def _place_like(value: object) -> bool:
+    """Does a value say where something is (``in Leeds``, ``Manchester``), not what it is
+    (``a Volvo``)? A change of place replaces only a place: ``moved her car to Leeds``
+    leaves ``Priya's car is a Volvo``."""
+    words = str(value).split()
+    return bool(words) and (words[0].lower() in _LOCATIVES
+                            or all(w[:1].isupper() for w in words))
 
 
 def _states_the_past(text: str) -> bool:

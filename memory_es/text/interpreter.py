@@ -37,7 +37,7 @@ from memory_es.text.clauses import VERSION, Clause, Interpretation, Interpreter
 from memory_es.text.identifiers import Identifier, find_identifiers
 from memory_es.text.normalize import ascii_fold, nfkc, script_of
 from memory_es.text.paths import attribute_path, domains_in, entity_id, keywords
-from memory_es.text.predicates import PREPOSITIONS, Predicate, analyse_predicate
+from memory_es.text.predicates import CHANGE_RULES, PREPOSITIONS, Predicate, analyse_predicate
 from memory_es.text.qualifiers import (
     TEMPORAL,
     adjuncts,
@@ -134,6 +134,10 @@ _ZH_MOVE = re.compile(rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['move'])})(?P<p
 _ZH_CEASE = re.compile(rf"^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<obj>.+)$")
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
                      r"(?P<obj>.+)$", re.IGNORECASE)
+_DE_UNREALISED = re.compile(
+    rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['unrealised'])})\b[\s,]*(?P<obj>.+)$", re.IGNORECASE)
+_ZH_UNREALISED = re.compile(
+    rf"^(?P<subj>.+?)(?:{_alternation(_ZH['unrealised'])})(?P<obj>.+)$")
 _ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,3}}?)(?P<verb>{_alternation(_ZH['verbs'])})"
                      r"(?P<obj>.+)$")
 
@@ -143,11 +147,13 @@ def _other_language(body: str) -> Clause | None:
     gezogen``, ``X hat Y gekündigt``; ``X现在住在Y``, ``X搬到了Y``, ``X取消了Y``): a clause,
     or None for anything else. A move is a change of residence."""
     chinese = any(script_of(c) == "CJK" for c in body)
-    residence = ((_ZH_RESIDENCE if chinese else _DE_RESIDENCE).match(body)
-                 or (_ZH_MOVE if chinese else _DE_MOVE).match(body))
-    cease = None if residence else (_ZH_CEASE if chinese else _DE_CEASE).match(body)
-    has = None if residence or cease else (_ZH_HAS if chinese else _DE_HAS).match(body)
-    found = residence or cease or has
+    unreal = (_ZH_UNREALISED if chinese else _DE_UNREALISED).match(body)
+    residence = None if unreal else ((_ZH_RESIDENCE if chinese else _DE_RESIDENCE).match(body)
+                                     or (_ZH_MOVE if chinese else _DE_MOVE).match(body))
+    cease = None if unreal or residence else (_ZH_CEASE if chinese else _DE_CEASE).match(body)
+    has = None if unreal or residence or cease else (
+        _ZH_HAS if chinese else _DE_HAS).match(body)
+    found = unreal or residence or cease or has
     if found is None:
         return None
     subj = found.group("subj")
@@ -160,6 +166,13 @@ def _other_language(body: str) -> Clause | None:
             return None
         subject = analyse_subject(subj, tokenize(subj), [])
     lang = "zh" if chinese else "de"
+    if unreal:  # "X可能明年搬到Y", "X überlegt, nach Y zu ziehen": a maybe, no move
+        obj = unreal.group("obj").strip()
+        return Clause(text=body, entity=subject.entity, attribute=attribute_path(
+            "unrealised", *keywords(obj.split(), 3)) if not chinese else
+            attribute_path("zh", "u" + str(sum(map(ord, obj)))), value=obj,
+            mention=subject.surface, names=subject.names, subject_names=subject.names,
+            unrealised=True, rules=(f"lang:{lang}", "modality:unrealised"))
     if residence:
         groups = residence.groupdict()
         now = groups.get("now") is not None or groups.get("moved") is not None
@@ -196,6 +209,7 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     toks = tokenize(parse)
     if not toks:
         return []
+    question = sentence.endswith(("?", "\uff1f"))
     cue = same_cue(ascii_fold(body))
     pred_index, colon, _plural = subject_split(toks, anchored)
     rules: list[str] = []
@@ -267,7 +281,8 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
             text = f"{subject_text} {conj.resolved or conj.text}".strip()
         words = [t.low for t in pred_toks]
         is_negated = negated(words)
-        pred = analyse_predicate(pred_toks, 0 if conj.subject else conj.verb, clause_subject)
+        pred = analyse_predicate(pred_toks, 0 if conj.subject else conj.verb, clause_subject,
+                                 question)
         clause_rules = [*rules, *clause_subject.rules, *pred.rules]
         if len(conjuncts) > 1:
             clause_rules.append(f"clause:{k + 1}/{len(conjuncts)}")
@@ -376,9 +391,11 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     attribute = pred.attribute
     if negated:
         rules.append("negation:kept-with-fact")
-    ceased = cessation(words, text_low)
+    unreal = "modality:unrealised" in pred.rules
+    ceased = not unreal and cessation(words, text_low)
     purpose = ceased and has_purpose(text_low)
-    change = _mentions(lx.CHANGE_MARKERS, text_low) or "predicate:quantity-change" in pred.rules
+    change = not unreal and (_mentions(lx.CHANGE_MARKERS, text_low)
+                             or not CHANGE_RULES.isdisjoint(pred.rules))
     continuation = _mentions(lx.CONTINUATION_MARKERS, text_low)
     dated = any(re.search(r"\d|\b(?:last|next|this|ago)\b", t, re.IGNORECASE)
                 for t in temporal)
@@ -421,7 +438,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
         alternatives=pred.alternatives, temporal=temporal, identifiers=clause_ids,
         names=names, subject_names=subject_names, refers_back=refers, elided=elided,
         adjuncts=adjuncts(text), has_purpose=purpose, ends_prior=ends_prior,
-        continuation=continuation,
+        continuation=continuation, unrealised=unreal,
         domains=pred.domains, rules=tuple(dict.fromkeys(rules)), frame=pred.frame)
 
 

@@ -149,6 +149,7 @@ CHANGE_MARKERS: tuple[str, ...] = tuple(data_lines("change_markers.txt"))
 
 CONTINUATION_MARKERS: tuple[str, ...] = tuple(data_lines("continuation_markers.txt"))
 
+
 TOTALITY: frozenset[str] = words("everything all anything entire whole every")
 INFO_NOUNS: frozenset[str] = words("""
 information info details detail data profile profiles record records history file files
@@ -262,6 +263,16 @@ def data_sections(name: str) -> dict[str, tuple[str, ...]]:
         elif current is not None:
             current.extend(line.split())
     return {k: tuple(v) for k, v in out.items()}
+
+
+_UNREALISED = {k: frozenset(v) for k, v in data_sections("unrealised.txt").items()}
+UNREALISED_MODALS: frozenset[str] = _UNREALISED["modal"]
+"""Auxiliaries that put the verb after them out of the present (``might move``)."""
+UNREALISED_SUBORDINATORS: frozenset[str] = _UNREALISED["subordinator"]
+"""``if``, ``unless``, ``whether``: what follows is a condition or a question."""
+UNREALISED_VERBS: frozenset[str] = _UNREALISED["verb"]
+"""Lemmas of desire, intention and deliberation (``plans to quit``, ``is thinking
+about selling``): their complement has not happened."""
 
 
 COMMON_NOUNS: frozenset[str] = data_words("common_nouns.txt")

@@ -11,6 +11,7 @@ facts never share a slot.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,7 +27,8 @@ PREPOSITIONS = words("""
 in at to for from with on by of as into onto via about near over under
 """)
 _OBJECT_STOPS = PREPOSITIONS | {"and", "but", "since", "until", "after", "because", "due"}
-_OBJECT_DETERMINERS = ("a", "an", "the", "their", "his", "her", "my", "its", "our", "your")
+_POSSESSIVE_DETERMINERS = ("their", "his", "her", "my", "its", "our", "your")
+_OBJECT_DETERMINERS = ("a", "an", "the", *_POSSESSIVE_DETERMINERS)
 _STREET_WORDS = ("street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "boulevard",
                  "blvd", "drive", "dr", "way", "court", "ct", "place", "pl", "square",
                  "terrace", "close")
@@ -59,6 +61,8 @@ def frame_of(reading: PredicateReading) -> str | None:
     out of the object (``on Oak Road now`` is a name). A number right after the verb is
     a measure (``weighs 82 kg``: ``weigh..n:kg``). None otherwise."""
     rest = reading.rest_low
+    if (moved := _moved_possession(reading)) is not None:
+        return f"{reading.lemma}.poss.{moved}"  # "moved its headquarters to …"
     if rest and any(c.isdigit() for c in rest[0]) and len(rest) > 1 and rest[1].isalpha():
         return f"{reading.lemma}..n:{rest[1]}"  # "weighs 82 kg", "runs 5 km": verb and unit
     if not rest or rest[0] not in PREPOSITIONS:
@@ -227,6 +231,16 @@ def _marital_status(p: PredicateReading) -> bool:
         p.content[:1] in _MARITAL_WORDS)
 
 
+def _moved_possession(p: PredicateReading) -> str | None:
+    """The noun of a motion verb's possessed object (``moved its headquarters to …``,
+    ``transferred her savings to …``): the thing that moved, not its owner."""
+    rest = p.rest_low
+    if not (p.motion and rest[:1] and rest[0] in _POSSESSIVE_DETERMINERS):
+        return None
+    to = rest.index("to")
+    return rest[to - 1] if to == 2 and rest[1].isalpha() else None
+
+
 def _after_to(p: PredicateReading) -> int:
     return p.rest_low.index("to") + 1
 
@@ -265,6 +279,10 @@ def _to_quantity(p: PredicateReading) -> int | None:
     return next((i for i, w in enumerate(comp[:-1])
                  if w == "to" and any(c.isdigit() for c in comp[i + 1])), None)
 
+
+CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:moved-possession"})
+"""Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
+headquarters to Manchester``)."""
 
 PREDICATE_RULES: tuple[Rule, ...] = (
     # copula: "is <hint value>" for possessive subjects, "is a <role> at <Org>", "is vegan"
@@ -308,6 +326,8 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:residence", lambda p: p.residence,
          lambda p: Slot("home.city", p.value)),
     # a change of place or state: "moved to …", "relocated to …", "switched to …"
+    Rule("predicate:moved-possession", lambda p: _moved_possession(p) is not None,
+         lambda p: Slot(f"prop.{_moved_possession(p)}", value_text(_destination(p)), False)),
     Rule("predicate:moved-to-address",
          lambda p: p.motion and has_address(p.rest[_after_to(p):]),
          lambda p: Slot("home.address", value_text(_destination(p)))),
@@ -409,14 +429,38 @@ def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Pr
                             value=value_text([t.word for t in toks[main:]]))
 
 
-def analyse_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Predicate:
+_NEGATED_MODALS = {"wo": "will", "sha": "shall"}
+
+
+def unrealised(reading: PredicateReading, question: bool = False) -> bool:
+    """Does the predicate say that something is not (yet) the case? A question; a modal
+    before the main verb (``might move``, ``won't sell``; not ``can``, a present
+    ability); a condition or indirect question (``if``, ``whether``); a verb of desire,
+    intention or deliberation (``plans to quit``, ``is thinking about selling``); or
+    ``going to`` and a verb (lists in ``data/unrealised.txt``)."""
+    before = reading.words[:len(reading.words) - len(reading.rest) - 1]
+    modals = {_NEGATED_MODALS.get(stem, stem) for w in before
+              for stem in (re.sub(r"n['’]t$", "", w),)}
+    rest = reading.rest_low
+    going_to = (reading.lemma == "go" and "going" in reading.words and rest[:1] == ["to"]
+                and len(rest) > 1 and lx.lemma_of(rest[1]) == rest[1])
+    return (question or going_to or bool(modals & lx.UNREALISED_MODALS)
+            or reading.lemma in lx.UNREALISED_VERBS
+            or any(w in lx.UNREALISED_SUBORDINATORS for w in reading.words))
+
+
+def analyse_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject,
+                      question: bool = False) -> Predicate:
     """Attribute and value of a predicate (tokens after the subject): the slot of the
-    first rule of :data:`PREDICATE_RULES` that applies."""
+    first rule of :data:`PREDICATE_RULES` that applies. An unrealised predicate
+    (:func:`unrealised`) holds no slot: ``might move to Lyon`` is no home."""
     if not toks:
-        return Predicate("note", "", False, rules=("predicate:empty",))
+        return Predicate("note", "", False, rules=(
+            "predicate:empty", *(["modality:unrealised"] if question else [])))
     reading = read_predicate(toks, verb_index, subject)
     domains = domains_in(reading.words)
-    for rule in PREDICATE_RULES:
+    unreal = unrealised(reading, question)
+    for rule in PREDICATE_RULES[-1:] if unreal else PREDICATE_RULES:
         if rule.applies(reading):
             slot = rule.reads(reading)
             attribute = slot.attribute
@@ -424,6 +468,9 @@ def analyse_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) ->
                 # "Lena's cat eats salmon" is the cat's diet, not Lena's: a verb after a
                 # possessive subject speaks of the thing possessed
                 attribute = f"{reading.hint}.{attribute}"
+            if unreal:
+                return Predicate(attribute, slot.value, False, (), domains,
+                                 (rule.name, "modality:unrealised"))
             return Predicate(attribute, slot.value, slot.confident, slot.alternatives,
                              domains, (rule.name,),
                              None if slot.confident else frame_of(reading))
