@@ -1653,6 +1653,66 @@ def machines(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- twenty-third round: corrections told as corrections ---------------------------------
+
+# (domain, person index, the wrong fact, the correction, a word of the right value)
+CORRECTIONS = [
+    ("home", 5, "{n}'s flat number is 21.", "Correction: {n}'s flat number is 12, not 21.", "12"),
+    ("home", 2, "{n} lives in York.", "Actually, {n} lives in Leeds, not York.", "Leeds"),
+    ("medical", 0, "{n}'s dentist is Dr Patel.", "Sorry, {n}'s dentist is Dr Shah, not Dr Patel.",
+     "Dr Shah"),
+    ("vehicles", 4, "{n} drives a Saab.", "{n} drives a Volvo, not a Saab.", "Volvo"),
+    ("medical", 7, "{n} is allergic to penicillin.", "{n} is not allergic to penicillin after all.",
+     ""),
+    ("work", 9, "{n} works at Globex.", "I was wrong earlier: {n} works at Initech, not Globex.",
+     "Initech"),
+]
+
+
+def corrections(cases: list[Case]) -> None:
+    """A correction of a wrong fact (``Correction: … is 12, not 21``, ``Actually, … not
+    York``, ``… not allergic … after all``): the wrong fact is no longer current, the right
+    one is; the person's other facts survive."""
+    for domain, who, wrong, fix, word in CORRECTIONS:
+        name, _pos, bg = PEOPLE[who]
+        _case(cases, "correction", domain, setup=[*bg, wrong.format(n=name)],
+              mutations=[["remember", fix.format(n=name)]], query=_first(name),
+              survivors=list(bg), current_has=[word] if word else [],
+              current_lacks=[wrong.format(n=name).rstrip(".")])
+
+
+# --- twenty-fourth round: alike facts of one person, told apart by a qualifier -----------
+
+ALIKE = ["{n} has a dentist appointment on Tuesday.", "{n} has a physio appointment on Friday.",
+         "{n} has a cat called Miso.", "{n} has a dog called Rex.",
+         "{n} pays for Netflix.", "{n} pays for the gym.",
+         "{n}'s work phone is 020 7946 0321.", "{n}'s home phone is 020 7946 0999."]
+# (mutation with {n} / {f}, texts it ends)
+ALIKE_OPS = [
+    (["release", "{f}'s physio appointment"], ["{n} has a physio appointment on Friday."]),
+    (["forget", "forget that {n} has a dog"], ["{n} has a dog called Rex."]),
+    (["remember", "{n} cancelled Netflix."], ["{n} pays for Netflix."]),
+    (["purge", "020 7946 0999"], ["{n}'s home phone is 020 7946 0999."]),
+    (["revise", "{f}'s work phone", "{n}'s work phone is 020 7946 0456."],
+     ["{n}'s work phone is 020 7946 0321."]),
+    (["release", "the Tuesday appointment of {f}"], ["{n} has a dentist appointment on Tuesday."]),
+]
+
+
+def alike_facts(cases: list[Case]) -> None:
+    """One person with pairs of alike facts (two appointments, two pets, two payments, two
+    phones): an operation on one of a pair ends it and leaves its twin."""
+    for i, (op, ended) in enumerate(ALIKE_OPS):
+        name, _pos, bg = _background(i + 3)
+        first = _first(name)
+        facts = [f.format(n=name) for f in ALIKE]
+        gone = [e.format(n=name) for e in ended]
+        mutation = [op[0], *(a.format(n=name, f=first) for a in op[1:])]
+        _case(cases, "alike_facts", "everyday", setup=[*bg, *facts], mutations=[mutation],
+              query=mutation[1], survivors=[*bg, *(f for f in facts if f not in gone)],
+              current_lacks=[g.rstrip(".") for g in gone])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1668,7 +1728,7 @@ def build() -> list[Case]:
                    languages_as_written, disguised_names, first_person,
                    meeting_notes, phrasings, reversals, shared_values,
                    cross_endings, number_changes, old_and_current,
-                   non_changes, machines):
+                   non_changes, machines, corrections, alike_facts):
         family(cases)
     return cases
 
