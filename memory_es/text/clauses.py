@@ -57,6 +57,9 @@ class Clause:
     """The clause says a prior state ended (``quit her job``, ``is not vegan anymore``):
     remembering it also releases the matching current fact of the same entity."""
     continuation: bool = False
+    corrects: str | None = None
+    """What a correction denies in the same breath (``lives in Leeds, not York``: York):
+    remembering the clause ends the entity's fact that holds it."""
     unrealised: bool = False
     """The clause says something is not (yet) the case: a plan, a maybe, a condition, a
     question (``might move to Lyon``): it ends, replaces and reverses nothing."""
@@ -96,6 +99,8 @@ class Clause:
             out["ends_prior"] = True
         if self.unrealised:
             out["unrealised"] = True
+        if self.corrects:
+            out["corrects"] = self.corrects
         if self.domains:
             out["domains"] = list(self.domains)
         return out

@@ -352,6 +352,8 @@ class TextInterface:
                 continue
             if not clause.negated and entity is not None and _marks_change(clause):
                 self._end_denials(tenant, entity, clause, plan)
+            if clause.corrects and entity is not None:
+                self._retract_corrected(tenant, entity, clause, plan)
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now), supersede=supersede)
             if entity is not None:
@@ -438,6 +440,20 @@ class TextInterface:
                 plan.add(_decay(f.fact_id, tenant, f"contradicted: {clause.text}"))
                 retracted = True
         return retracted
+
+    def _retract_corrected(self, tenant: str, entity: str, clause: Clause,
+                           plan: _Plan) -> None:
+        """Release the current facts a correction names as wrong (``lives in Leeds, not
+        York`` ends ``lives in York``): of the same slot or verb, with every word the
+        correction denies in their value (never ``supports York City``)."""
+        denied = view_terms(clause.corrects or "") - entity_terms(entity)
+        verb = clause.attribute.split(".", 1)[0]
+        for f in self._entity_facts(tenant, entity):
+            if f.entity != entity or f.negated or not denied:
+                continue
+            related = f.attribute == clause.attribute or f.attribute.split(".", 1)[0] == verb
+            if related and denied <= view_terms(str(f.value)):
+                plan.add(_decay(f.fact_id, tenant, f"corrected: {clause.text}"))
 
     def _end_denials(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the current denials a positive clause reverses: ``bought a car last

@@ -198,12 +198,48 @@ def _other_language(body: str) -> Clause | None:
                   rules=(f"lang:{lang}", "cessation:ends-a-prior-state"))
 
 
+_CONTRAST = re.compile(r",\s+(?:and\s+)?not\s+(?P<denied>[^,;:]+)$", re.IGNORECASE)
+"""A trailing ``, not Y``: a correction that names the value it replaces."""
+_HEADING = re.compile(r"^(?P<head>[^:]{1,60}?):\s+(?P<rest>\S.*)$")
+_THIRD_PERSON = frozenset(("he", "she", "they", "it"))
+
+
+def _after_heading(body: str) -> str | None:
+    """The text after a heading (``Note:``, ``Update:``, ``Correction:``, ``I was wrong
+    earlier:``) when that text is a clause of its own: a capitalised subject that names
+    someone (not a pronoun, which the heading may be the antecedent of, nor ``a tortoise
+    called Dash``, the value of ``Office mascot:``), then its verb. A ``label: value``
+    line (``Lena's shift: nights until June``) has no verb after its colon, and
+    ``Badge: BX-7741 belongs to …`` has a code for its subject that the label explains:
+    both stay one line."""
+    m = _HEADING.match(body)
+    if m is None or same_cue(ascii_fold(m.group("head"))) is not None:
+        return None  # "The same customer in pinyin: Zhang Wei …" says who it is about
+    rest = m.group("rest")
+    toks = tokenize(rest)
+    ids = _anchored_identifiers(rest)
+    pred, colon, _plural = subject_split(toks, ids)
+    if (colon is not None or not 0 < pred < len(toks) or toks[0].low in _THIRD_PERSON
+            or toks[0].low in ("a", "an", "the") or not is_capitalised(toks[0].word)):
+        return None
+    if any(ch.isdigit() for t in toks[:pred] for ch in t.word):
+        return None
+    return rest
+
+
 def _interpret_sentence(sentence: str) -> list[Clause]:
     sentence = sentence.strip()
     other = _other_language(sentence.rstrip(".!?;。！？；").rstrip())
     if other is not None:
         return [other]
     body = sentence.rstrip(".!?;。！？；").rstrip()
+    if (rest := _after_heading(body)) is not None:
+        return _interpret_sentence(rest + sentence[len(body):])
+    if (contrast := _CONTRAST.search(body)) is not None and contrast.start() > 0:
+        # "Lena lives in Leeds, not York": the statement, and what it corrects
+        denied = contrast.group("denied").strip()
+        return [replace(c, corrects=denied, rules=(*c.rules, "correction:contrast"))
+                for c in _interpret_sentence(body[:contrast.start()] + sentence[len(body):])]
     parse, aliases = subject_aliases(body)  # "Иван (Ivan) pays …": read without "(Ivan)"
     anchored = _anchored_identifiers(body)
     toks = tokenize(parse)
@@ -368,7 +404,8 @@ def _name_word(tok: Tok) -> bool:
     return (word.isalpha() and len(word) >= 3 and is_capitalised(word) and word != word.upper()
             and any(c in "aeiouy" for c in w) and w not in lx.STOPWORDS
             and w not in lx.COMMON_NOUNS and w not in lx.ENGLISH_VERBS
-            and w not in lx.LINKING_ADVERBS and w not in lx.ADVERBS)
+            and w not in lx.LINKING_ADVERBS and w not in lx.ADVERBS
+            and w not in lx.INTERJECTIONS)
 
 
 def _mentions(markers: tuple[str, ...], text_low: str) -> bool:

@@ -46,6 +46,12 @@ really too up out over under again show give list me each every on file any
 """)
 """Function words: never content, never names."""
 
+INTERJECTIONS: frozenset[str] = words("""
+sorry oops whoops oh ah hmm ok okay yeah yep nope alright well yes no right
+""")
+"""Words said before a statement, set off by a comma (``Sorry, …``, ``Oops, …``): never
+a name (a closed class of English grammar)."""
+
 NEGATORS: frozenset[str] = words("not no never none nobody nothing neither nor cannot without")
 NEGATED_CONTRACTIONS = ("n't", "n’t")
 NEGATING_VERBS: frozenset[str] = words("""

@@ -424,8 +424,13 @@ def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Pr
                 main = j
                 break
     verb = words[main]
+    start = main + 1
+    if lx.lemma_of(verb) == "be":  # "is not allergic to …": the complement is "allergic …"
+        while start < len(words) - 1 and (words[start] in lx.NEGATORS
+                                          or words[start] == "longer"):
+            start += 1
     return PredicateReading(subject=subject, words=words, lemma=lx.lemma_of(verb) or verb,
-                            rest=list(toks[main + 1:]),
+                            rest=list(toks[start:]),
                             value=value_text([t.word for t in toks[main:]]))
 
 

@@ -152,7 +152,10 @@ def head_attribute(words: Sequence[str]) -> str | None:
         return None
     head = content[-1]
     if head in HEAD_ATTRIBUTES:
-        return HEAD_ATTRIBUTES[head]
+        # "work phone" and "home phone" are two slots; "home city" is home.city
+        known = HEAD_ATTRIBUTES[head]
+        kind = [w for w in content[:-1] if w not in known.split(".")]
+        return attribute_path(*known.split("."), "_".join(kind)) if kind else known
     mods = [w for w in words if w in ("favorite", "favourite", "preferred")]
     prefix = "favorite" if mods else "prop"
     return attribute_path(prefix, "_".join(content))

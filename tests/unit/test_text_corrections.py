@@ -1,0 +1,102 @@
+"""Corrections and headed notes (SPEC §15).
+
+- ``<statement>, not <Y>`` corrects: the statement is written and the entity's fact that
+  holds Y on the same slot, verb or topic ends; nothing else does.
+- A heading before a colon (``Note:``, ``Update:``, ``Correction:``, ``I was wrong
+  earlier:``) is no part of the subject when a clause of its own follows; a ``label:
+  value`` line stays one line.
+- An interjection set off by a comma (``Sorry, …``) is no name.
+- ``is not allergic to …`` reads the same slot as ``is allergic to …``, so the denial
+  retracts it.
+- Two phones of one person told apart by a modifier (``work phone``, ``home phone``) are two
+  slots: the second is not a conflicting value of the first.
+
+The reference model is the list of facts each case writes, each kept or ended as the rule
+says.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
+
+_tenants = iter(range(1_000_000))
+# (the wrong fact, the statement that corrects it, a same-person fact that holds the
+# denied word on another topic: it must survive)
+CORRECTED = [
+    ("Omar Haddad lives in York.", "Omar Haddad lives in Leeds", "York",
+     "Omar Haddad supports York City."),
+    ("Omar Haddad's flat number is 21.", "Omar Haddad's flat number is 12", "21",
+     "Omar Haddad runs 21 km on Sundays."),
+    ("Omar Haddad works at Globex.", "Omar Haddad works at Initech", "Globex",
+     "Omar Haddad owns Globex shares."),
+    ("Omar Haddad drives a Saab.", "Omar Haddad drives a Volvo", "a Saab",
+     "Omar Haddad collects Saab brochures."),
+]
+OPENINGS = ["", "Correction: ", "Actually, ", "Sorry, ", "Update: ", "I was wrong earlier: "]
+
+
+def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
+    return {f.text for f in store.current(tenant)}
+
+
+@settings(max_examples=24, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(CORRECTED), st.sampled_from(OPENINGS))
+def test_a_correction_ends_the_fact_it_names_and_nothing_else(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str, str, str],
+        opening: str) -> None:
+    wrong, right, denied, elsewhere = case
+    tenant = f"c{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    for text in (wrong, elsewhere, "Omar Haddad builds model ships."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"{opening}{right}, not {denied}.")
+    current = _current(fresh_store, tenant)
+    assert wrong.rstrip(".") not in current
+    assert {elsewhere.rstrip("."), "Omar Haddad builds model ships"} <= current
+    assert any(right in t for t in current)
+
+
+def test_a_heading_is_no_part_of_the_subject() -> None:
+    for text in ("Note: Lena Okafor prefers e-mail.", "Update: Lena Okafor moved to Leeds.",
+                 "Correction: Lena Okafor's flat number is 12."):
+        assert interpret(text).clauses[0].entity == "person:lena-okafor", text
+    for line in ("Office mascot: a tortoise called Dash.", "Lena's shift: nights until June.",
+                 "Backup router IP: 172.16.0.9"):
+        assert "sentence:key-value" in interpret(line).clauses[0].rules, line
+    # a heading that refers back says who the clause is about
+    assert interpret("The same customer in pinyin: Zhang Wei subscribed to Plan A."
+                     ).clauses[0].refers_back == "customer"
+
+
+def test_an_interjection_is_no_name() -> None:
+    assert interpret("Sorry, Lena Okafor lives in Leeds.").clauses[0].entity == (
+        "person:lena-okafor")
+
+
+def test_a_negated_copula_reads_the_slot_it_denies(fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    ti.remember("n", "Kwame Asante is allergic to penicillin.")
+    ti.remember("n", "Kwame Asante is allergic to latex.")
+    ti.remember("n", "Kwame Asante is not allergic to penicillin after all.")
+    current = _current(fresh_store, "n")
+    assert "Kwame Asante is allergic to penicillin" not in current
+    assert "Kwame Asante is allergic to latex" in current
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["work", "home", "mobile", "office", "landline", "second"]))
+def test_a_modified_phone_is_its_own_slot(fresh_store: memory_es.MemoryStore,
+                                          kind: str) -> None:
+    tenant = f"c{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    ti.remember(tenant, "Omar Haddad's phone is 020 7946 0321.")
+    ti.remember(tenant, f"Omar Haddad's {kind} phone is 020 7946 0999.")
+    assert _current(fresh_store, tenant) == {"Omar Haddad's phone is 020 7946 0321",
+                                             f"Omar Haddad's {kind} phone is 020 7946 0999"}
