@@ -1713,6 +1713,81 @@ def alike_facts(cases: list[Case]) -> None:
               current_lacks=[g.rstrip(".") for g in gone])
 
 
+# --- twenty-fifth round: two people in one subject, and times that move -------------------
+
+# (domain, setup, mutation, texts it ends, text that must be current afterwards)
+COUPLES_AND_TIMES = [
+    ("home", ["Priya Raman and Tomasz Wierzbicki live in York.", "Lena Okafor lives in York.",
+              "Priya Raman plays the cello in a community orchestra."],
+     ["remember", "Priya Raman moved to Leeds."], [], "Leeds"),
+    ("pets", ["Omar Haddad and Ines Moreau share a dog called Biscuit.",
+              "Omar Haddad builds model ships.", "Ines Moreau keeps bees on the roof."],
+     ["forget", "forget everything about Omar Haddad"],
+     ["Omar Haddad builds model ships."], ""),
+    ("medical", ["Yuki Arai has a dentist appointment on Tuesday at 10:00.",
+                 "Dev Malhotra has a dentist appointment on Tuesday at 10:00.",
+                 "Yuki Arai swims before work."],
+     ["remember", "Yuki Arai's dentist appointment was moved to Thursday at 14:00."],
+     ["Yuki Arai has a dentist appointment on Tuesday at 10:00."], "Thursday"),
+    ("work", ["The weekly sync with Rhys Pritchard is on Mondays at 9:00.",
+              "Rhys Pritchard plays darts in a pub league.",
+              "The weekly sync with Sofia Bianchi is on Mondays at 9:00."],
+     ["revise", "weekly sync with Rhys", "The weekly sync with Rhys Pritchard is on Wednesdays at 11:00."],
+     ["The weekly sync with Rhys Pritchard is on Mondays at 9:00."], "Wednesdays"),
+    ("travel", ["Hanna Lindqvist flies to Oslo on 3 March.", "Hanna Lindqvist knits socks for charity.",
+                "Mateo Ferreira flies to Oslo on 3 March."],
+     ["remember", "Hanna Lindqvist's flight to Oslo was cancelled."],
+     ["Hanna Lindqvist flies to Oslo on 3 March."], ""),
+]
+
+
+def couples_and_times(cases: list[Case]) -> None:
+    """Two people named in one subject (``Priya and Tomasz live in York``) and times that
+    move (an appointment moved to Thursday, a sync revised to Wednesdays, a flight
+    cancelled): the change reaches the one person or event it names; a shared fact is
+    not destroyed by one person's change, nor by forgetting the other person; another
+    person's alike appointment, sync or flight survives."""
+    for domain, setup, op, ended, added in COUPLES_AND_TIMES:
+        _case(cases, "couple_or_time", domain, setup=list(setup), mutations=[op], query=op[1],
+              survivors=[f for f in setup if f not in ended
+                         and not (op[0] == "forget" and f.startswith("Omar Haddad "))],
+              current_has=[added] if added else [],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
+# --- twenty-sixth round: German and Chinese among other people ---------------------------
+
+# (lang, setup, mutation, texts it ends, a word that must be current afterwards)
+LANGUAGES_CROWDED = [
+    ("de", ["Jana Vogel wohnt in Köln.", "Jana Vogel spielt Tennis.", "Jan Vogel wohnt in Köln.",
+            "Jana Vogel hat ein Netflix-Abo."],
+     ["remember", "Jana Vogel ist im Mai nach Bonn gezogen."], ["Jana Vogel wohnt in Köln."], "Bonn"),
+    ("de", ["Jana Vogel hat ein Netflix-Abo.", "Jan Vogel hat ein Netflix-Abo.",
+            "Jana Vogel spielt Tennis."],
+     ["remember", "Jana Vogel hat ihr Netflix-Abo gekündigt."], ["Jana Vogel hat ein Netflix-Abo."], ""),
+    ("de", ["Jana Vogel wohnt in Köln.", "Jana Vogel spielt Tennis.", "Jan Vogel wohnt in Köln."],
+     ["forget", "Bitte vergiss alles über Jana Vogel."],
+     ["Jana Vogel wohnt in Köln.", "Jana Vogel spielt Tennis."], ""),
+    ("zh", ["王芳住在上海。", "王芳喜欢跑步。", "王芳芳住在上海。", "王芳订阅了视频会员。"],
+     ["remember", "王芳上个月搬到了苏州。"], ["王芳住在上海。"], "苏州"),
+    ("zh", ["王芳订阅了视频会员。", "王芳芳订阅了视频会员。", "王芳喜欢跑步。"],
+     ["remember", "王芳取消了视频会员。"], ["王芳订阅了视频会员。"], ""),
+    ("zh", ["王芳住在上海。", "王芳喜欢跑步。", "王芳芳住在上海。"],
+     ["forget", "请忘记关于王芳的所有信息。"], ["王芳住在上海。", "王芳喜欢跑步。"], ""),
+]
+
+
+def languages_crowded(cases: list[Case]) -> None:
+    """The basic German and Chinese operations beside a person whose name holds the
+    first one's (``Jan Vogel`` / ``Jana Vogel``, ``王芳`` / ``王芳芳``) and who has the same
+    facts: the operation reaches only the person it names."""
+    for lang, setup, op, ended, added in LANGUAGES_CROWDED:
+        _case(cases, f"language_{lang}_crowded", "language", setup=list(setup), mutations=[op],
+              query=op[1], survivors=[f for f in setup if f not in ended],
+              current_has=[added] if added else [],
+              current_lacks=[e.rstrip(".。") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1728,7 +1803,8 @@ def build() -> list[Case]:
                    languages_as_written, disguised_names, first_person,
                    meeting_notes, phrasings, reversals, shared_values,
                    cross_endings, number_changes, old_and_current,
-                   non_changes, machines, corrections, alike_facts):
+                   non_changes, machines, corrections, alike_facts,
+                   couples_and_times, languages_crowded):
         family(cases)
     return cases
 
