@@ -1723,7 +1723,7 @@ COUPLES_AND_TIMES = [
     ("pets", ["Omar Haddad and Ines Moreau share a dog called Biscuit.",
               "Omar Haddad builds model ships.", "Ines Moreau keeps bees on the roof."],
      ["forget", "forget everything about Omar Haddad"],
-     ["Omar Haddad builds model ships."], ""),
+     ["Omar Haddad builds model ships."], "Biscuit"),  # made stricter after the run: Ines keeps her dog
     ("medical", ["Yuki Arai has a dentist appointment on Tuesday at 10:00.",
                  "Dev Malhotra has a dentist appointment on Tuesday at 10:00.",
                  "Yuki Arai swims before work."],

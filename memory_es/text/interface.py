@@ -37,6 +37,7 @@ from memory_es.errors import ConfirmationRequired, ConflictError, InvalidInput, 
 from memory_es.models import Fact, Preview, Receipt
 from memory_es.text import lexicon as lx
 from memory_es.text.clauses import Clause, Interpretation, Interpreter
+from memory_es.text.compounds import without_subjects
 from memory_es.text.identifiers import Identifier, entity_phone, phone_forms, phones_match
 from memory_es.text.interpreter import ProposeFn, as_interpreter, interpret
 from memory_es.text.lists import without_items
@@ -74,7 +75,7 @@ from memory_es.text.paths import domains_in, entity_id
 from memory_es.text.ports import TextStore, TextWriter, WriteOptions
 from memory_es.text.predicates import PREPOSITIONS
 from memory_es.text.purge_scope import plan_purge
-from memory_es.text.qualifiers import valid_from_of
+from memory_es.text.qualifiers import CALENDAR, valid_from_of
 from memory_es.text.revision import (
     continuing_clause,
     retired_words,
@@ -393,7 +394,8 @@ class TextInterface:
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
-                          or bool(v.domains & domains) or bool(thing and thing <= v.terms)
+                          or bool(v.domains & (domains | thing_domains))
+                          or bool(thing and thing <= v.terms)
                           or bool(ended_object and ended_object <= v.terms))
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
             if clause.negated:
@@ -413,16 +415,22 @@ class TextInterface:
         ``Garage is on Mill Lane``; not ``Garage opens on Sundays``, nor ``Mia is in a
         band now`` ``Mia is in Oslo``), and those that hold another amount of the same
         measure of the same thing, whatever the verb (``was upgraded to 128 GB of RAM``
-        ends ``has 64 GB of RAM``). The same value again is left to reinforce."""
+        ends ``has 64 GB of RAM``), and, when a possessed thing moves to a day or a time,
+        those that name the thing at another (``Yuki's dentist appointment was moved to
+        Thursday`` ends ``has a dentist appointment on Tuesday``). The same value again is
+        left to reinforce."""
         verb = clause.attribute.split(".", 1)[0]
         measure = _measure(clause.text)
+        # "Yuki's dentist appointment was moved to Thursday": the thing's time changed
+        thing = {stem(w) for w in _possessed(clause)} if CALENDAR.search(clause.text) else set()
         for f in self._entity_facts(tenant, entity):
             if f.entity != entity or f.negated or f.attribute == clause.attribute:
                 continue
             old = _measure(f.text) if measure is not None else None
             other_amount = (old is not None and measure is not None
                             and old[1:] == measure[1:] and old[0] != measure[0])
-            if other_amount or (f.attribute.split(".", 1)[0] == verb and any(
+            other_time = bool(thing) and thing <= view(f).terms and bool(CALENDAR.search(f.text))
+            if other_amount or other_time or (f.attribute.split(".", 1)[0] == verb and any(
                     c.frame == clause.frame for c in self.interpreter(f.text).clauses)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
 
@@ -581,6 +589,7 @@ class TextInterface:
         if entities:
             scope = [v for v in views if v.fact.entity in entities]
             skip = query_terms_naming(entities)
+            labelled = [v for v in views if _labelled_with(v.fact.entity, entities)]
             # a revision replaces one fact, never a whole entity of several: it reads on
             # for the specific fact ("Kwame's account" is then the account he holds)
             if (purpose != "revise" or len(scope) == 1) and (
@@ -598,6 +607,10 @@ class TextInterface:
                                        f"{names} has several facts in it")
             found = lexical_matches(query, scope, th, ratio=ratio, skip=skip, all_views=views,
                                     within_entity=True)
+            if not found and labelled and purpose != "purge":
+                # "weekly sync with Rhys": a topic labelled with the person's name is his
+                found = lexical_matches(query, labelled, th, ratio=ratio, skip=skip,
+                                        all_views=views, within_entity=True)
             if found:
                 return _Selection(found, "lexical", entities=entities)
             if purpose == "revise":
@@ -758,6 +771,8 @@ class TextInterface:
         for m in matches:
             plan.add(_decay(m.fact.fact_id, tenant, why))
             self._keep_other_items(plan, tenant, m.fact, asked)
+        if sel.whole:
+            self._keep_other_people(plan, tenant, sel, lambda f: _decay(f, tenant, why))
         receipts = self._commit(plan)
         return TextResult(op="release", query=query, targets=[_target(m) for m in matches],
                           touched=[f for r in receipts for f in r.fact_ids],
@@ -783,6 +798,7 @@ class TextInterface:
             previews = self._previews("forget_entity", tenant, list(sel.entities))
             for entity in sel.entities:
                 plan.add(_forget_entity(tenant, entity, why))
+            self._keep_other_people(plan, tenant, sel, lambda f: _forget_fact(tenant, f, why))
         else:
             asked = _content_terms(query, sel.entities)
             for m in direct:
@@ -799,20 +815,36 @@ class TextInterface:
                                    "the name: not forgotten"] if mentions else [],
                           note=f"targeted by {sel.tier}")
 
+    def _keep_other_people(self, plan: _Plan, tenant: str, sel: _Selection,
+                           end: Callable[[str], Op]) -> None:
+        """A whole entity that ends also leaves the facts it shares with others as a
+        compound subject (``Hannah and Ivan share …``: Ivan's copy): each is ended (with
+        ``end``) and written back without it (``Ivan shares …``), in the same plan."""
+        for m in sel.matches:
+            rest = (without_subjects(m.fact.text, sel.entities)
+                    if m.by == "mention" and m.fact.entity not in sel.entities else None)
+            if rest is not None:
+                plan.add(end(m.fact.fact_id))
+                self._write_back(plan, tenant, m.fact, rest)
+
+    def _write_back(self, plan: _Plan, tenant: str, fact: Fact, text: str) -> None:
+        """Write what is left of an ended fact (same entity) in the plan that ends it. It
+        is asserted as of now: backdated to the old fact's valid time it would contradict
+        it over that time (a conflict, not a fact)."""
+        reading = self.interpreter(text)
+        for clause in reading.clauses:
+            self._write(plan, tenant, clause, fact.entity, reading.source,
+                        {"kept_from": fact.fact_id}, {}, supersede=False)
+
     def _keep_other_items(self, plan: _Plan, tenant: str, fact: Fact,
                           asked: frozenset[str]) -> None:
         """When the query names some items of a listed fact (``Hanna's German`` of ``…
         speaks French, German and Welsh``), write the other items back (same entity) in
-        the plan that ends the fact; query words the fact does not hold (``forget``) play
-        no part. They are asserted as of now: backdated to the old fact's valid time they
-        would contradict it over that time (a conflict, not a fact)."""
+        the plan that ends the fact (:meth:`_write_back`); query words the fact does not
+        hold (``forget``) play no part."""
         rest = without_items(fact.text, asked & view_terms(fact.text))
-        if rest is None:
-            return
-        reading = self.interpreter(rest)
-        for clause in reading.clauses:
-            self._write(plan, tenant, clause, fact.entity, reading.source,
-                        {"kept_from": fact.fact_id}, {}, supersede=False)
+        if rest is not None:
+            self._write_back(plan, tenant, fact, rest)
 
     def _previews(self, op: str, tenant: str, entities: Sequence[str]) -> list[Preview]:
         out: list[Preview] = []
@@ -1000,6 +1032,16 @@ def _possessed(clause: Clause) -> list[str]:
 
 
 _LOCATIVES = frozenset(("in", "at", "on", "near", "by"))
+
+
+def _labelled_with(entity: str | None, named: Mapping[str, str]) -> bool:
+    """Is ``entity`` a topic whose label holds a named entity's name (``topic:weekly-sync-
+    with-rhys-pritchard`` for ``person:rhys-pritchard``)? A topic is no person, so no
+    other person's fact is ever reached this way."""
+    if entity is None or not entity.startswith("topic:"):
+        return False
+    label = f"-{entity.split(':', 1)[1]}-"
+    return any(f"-{e.split(':', 1)[1]}-" in label for e in named if e.startswith("person:"))
 
 
 def _place_like(value: object) -> bool:

@@ -124,10 +124,10 @@ _ZH_RESIDENCE = re.compile(
     rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['change'])})?"
     rf"(?:{_alternation(_ZH['residence'])})(?P<place>.+)$")
 _DE_MOVE = re.compile(
-    rf"^(?P<subj>.+?)\s+(?:(?:ist|sind)\s+nach\s+(?P<place>.+?)\s+"
+    rf"^(?P<subj>.+?)\s+(?:(?:ist|sind)\s+(?:[^,]{{1,40}}?\s+)?nach\s+(?P<place>.+?)\s+"
     rf"(?P<now>{_alternation(_DE['move'])})"
     rf"|(?P<moved>{_alternation(_DE['move_finite'])})\s+nach\s+(?P<to>.+))$", re.IGNORECASE)
-_ZH_ADVERBS = re.compile(rf"(?:{_alternation(_ZH['adverbs'])})+$")
+_ZH_ADVERBS = re.compile(rf"(?:{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
 _ZH_FINAL = re.compile(r"了$")
 """A sentence-final 了 (a change has happened): not part of the place or object."""
 _ZH_MOVE = re.compile(rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['move'])})(?P<place>.+)$")
@@ -159,7 +159,7 @@ def _other_language(body: str) -> Clause | None:
     subj = found.group("subj")
     words = subj.split()
     if chinese:
-        subj = _ZH_ADVERBS.sub("", subj)  # 李明已经搬到…: the subject is 李明
+        subj = _ZH_ADVERBS.sub("", subj)  # 王芳上个月搬到…: the subject is 王芳
         subject = Subject(entity_id("person", subj), subj, "person", names=(subj,))
     else:
         if not words or not all(is_capitalised(w) for w in words):
@@ -326,7 +326,24 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
                            toks=pred_toks,
                            identifiers=anchored, cue=cue, negated=is_negated, rules=clause_rules,
                            conj_text=conj.text, elided=elided))
+    if "subject:compound" in subject.rules:
+        out = [c for clause in out for c in _each_person(clause, subject)]
     return out
+
+
+def _each_person(clause: Clause, compound: Subject) -> list[Clause]:
+    """``Priya and Tomasz live in York``: one fact for each person the compound subject
+    names, so that one of them moving, or being forgotten, leaves the other's, and neither
+    name becomes an alias of the other. A clause with a subject of its own is left as
+    it is, and so is a compound whose parts are not each a named subject."""
+    if clause.mention != compound.surface:
+        return [clause]
+    parts = [p.strip() for p in re.split(r"\s+and\s+", compound.surface) if p.strip()]
+    subjects = [analyse_subject(p, tokenize(p), []) for p in parts]
+    if len(subjects) < 2 or any(s.entity is None for s in subjects):
+        return [clause]
+    return [replace(clause, entity=s.entity, mention=part, subject_names=tuple(s.names))
+            for part, s in zip(parts, subjects, strict=True)]
 
 
 def _own_subject(conj: Conjunct, main: Subject) -> tuple[Subject, str]:

@@ -317,8 +317,10 @@ def _names(text: str, entity: str | None) -> tuple[frozenset[str], frozenset[str
     mentions: set[str] = set()
     reading = interpret(text)
     for clause in reading.clauses:
+        # "Priya and Tomasz live in York" is one fact of each: Priya's names only her
+        other_person = "subject:compound" in clause.rules and clause.entity != entity
         for name in clause.subject_names:
-            subject |= name_keys(name)
+            (mentions if other_person else subject).update(name_keys(name))
         for name in clause.names:
             mentions |= name_keys(name)
         if clause.entity is not None and clause.entity == entity and clause.mention and (

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from memory_es.text import lexicon as lx
 from memory_es.text.lexicon import words
 from memory_es.text.paths import attribute_path, domains_in, keywords, value_text
+from memory_es.text.qualifiers import CALENDAR
 from memory_es.text.subjects import Subject
 from memory_es.text.words import Tok, is_capitalised
 
@@ -253,13 +254,14 @@ def _destination(p: PredicateReading) -> list[str]:
 def _names_a_place(value: str) -> bool:
     """A destination written as a proper name (every word capitalised) with no word of a
     workplace, team or other topic (``moved to Oslo``, ``moved to New Zealand``; not
-    ``moved to Google's Zurich team`` or ``moved to the Premium plan``): where a person
+    ``moved to Google's Zurich team``, ``moved to the Premium plan``, nor a day: ``moved to
+    Thursday``): where a person
     moves to, said with a name alone, is most likely where they live; the reading stays
     unconfident (a name can be an employer's: ``moved to Acme``), so a revision takes
     the slot of the fact it replaces."""
     words = value.split()
     return bool(words) and all(is_capitalised(w) for w in words) and not domains_in(
-        [w.lower() for w in words])
+        [w.lower() for w in words]) and CALENDAR.search(value) is None
 
 
 def _works_as(p: PredicateReading) -> list[str]:
@@ -274,10 +276,12 @@ def _preference(p: PredicateReading) -> Slot:
 
 
 def _to_quantity(p: PredicateReading) -> int | None:
-    """Index of ``to`` before a number in the predicate (``went up from 900 to 950``)."""
+    """Index of ``to`` before a number in the predicate (``went up from 900 to 950``; not
+    a date or a time: ``moved to 12 May``)."""
     comp = p.rest_low
     return next((i for i, w in enumerate(comp[:-1])
-                 if w == "to" and any(c.isdigit() for c in comp[i + 1])), None)
+                 if w == "to" and any(c.isdigit() for c in comp[i + 1])
+                 and CALENDAR.match(" ".join(comp[i + 1:])) is None), None)
 
 
 CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:moved-possession"})

@@ -32,6 +32,16 @@ TEMPORAL = re.compile(
     r"previously|years ago)\b", re.IGNORECASE)
 """Temporal phrases kept with the fact (``since 2022``, ``last month``, ``3 years ago``)."""
 
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+CALENDAR = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}[:.]\d{2}\b"
+    r"|\b\d{1,2}\s*(?:am|pm)\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b",
+    re.IGNORECASE)
+"""A day, a date or a clock time (``Tuesday``, ``3 March``, ``14:00``): when something
+happens, never where."""
+
 TIME_ADVERBIALS: tuple[str, ...] = tuple(lx.data_lines("time_adverbials.txt"))
 """Adverbials of present or recent time (``these days``, ``at the moment``)."""
 

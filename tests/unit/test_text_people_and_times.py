@@ -1,0 +1,131 @@
+"""Two people in one subject, topics labelled with a person, and things whose time moves
+(SPEC §15: an operation reaches only what it names).
+
+- ``Priya and Tomasz live in York`` is one fact of each: one of them moving, or being
+  forgotten, leaves the other's; neither name becomes the other's.
+- ``The weekly sync with Rhys Pritchard`` is a topic labelled with Rhys: a revision of
+  ``weekly sync with Rhys`` reaches it, never another person's sync.
+- A possessed thing that moves to a day or a time (``Yuki's dentist appointment was moved
+  to Thursday``) ends the fact that names it at another; a day is no place.
+- A possessed thing ended by its topic (``Hanna's flight to Oslo was cancelled``) ends the
+  fact of that topic (``flies to Oslo on 3 March``), not another person's.
+- German and Chinese moves read past a time adjunct (``ist im Mai nach Bonn gezogen``,
+  ``王芳上个月搬到了苏州``).
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
+
+_tenants = iter(range(1_000_000))
+PEOPLE = ["Priya Raman", "Tomasz Wierzbicki", "Lena Okafor", "Omar Haddad"]
+
+
+def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
+    return {f.text for f in store.current(tenant)}
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.permutations(PEOPLE))
+def test_each_person_of_a_compound_subject_holds_the_fact(
+        fresh_store: memory_es.MemoryStore, people: list[str]) -> None:
+    """One of them moving ends his copy only; a third person's alike fact stays."""
+    first, second, third, _ = people
+    tenant = f"p{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    joint = f"{first} and {second} live in York"
+    texts = [f"{joint}.", f"{first} plays the cello.", f"{second} grows chillies.",
+             f"{third} lives in York."]
+    for text in texts:
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"{first} moved to Leeds.")
+    assert {t.rstrip(".") for t in texts} <= _current(fresh_store, tenant)
+    owners = {f.entity for f in fresh_store.current(tenant) if f.text == joint}
+    assert owners == {interpret(f"{second} rows.").clauses[0].entity}
+
+
+def test_a_topic_labelled_with_a_person_is_his_to_revise(
+        fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    for text in ("The weekly sync with Rhys Pritchard is on Mondays at 9:00.",
+                 "The weekly sync with Sofia Bianchi is on Mondays at 9:00.",
+                 "Rhys Pritchard plays darts in a pub league."):
+        ti.remember("s", text)
+    ti.revise("s", "weekly sync with Rhys",
+              "The weekly sync with Rhys Pritchard is on Wednesdays at 11:00.")
+    assert _current(fresh_store, "s") == {
+        "The weekly sync with Rhys Pritchard is on Wednesdays at 11:00",
+        "The weekly sync with Sofia Bianchi is on Mondays at 9:00",
+        "Rhys Pritchard plays darts in a pub league"}
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Thursday at 14:00", "Friday", "12 May", "3 pm on Monday"]))
+def test_a_possessed_thing_moved_to_a_time_ends_its_old_time(
+        fresh_store: memory_es.MemoryStore, when: str) -> None:
+    tenant = f"p{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    for text in ("Yuki Arai has a dentist appointment on Tuesday at 10:00.",
+                 "Yuki Arai has a physio appointment on Friday at 8:00.",
+                 "Dev Malhotra has a dentist appointment on Tuesday at 10:00."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Yuki Arai's dentist appointment was moved to {when}.")
+    current = _current(fresh_store, tenant)
+    assert "Yuki Arai has a dentist appointment on Tuesday at 10:00" not in current
+    assert {"Yuki Arai has a physio appointment on Friday at 8:00",
+            "Dev Malhotra has a dentist appointment on Tuesday at 10:00"} <= current
+    assert not any("home" in f.attribute.split(".") for f in fresh_store.current(tenant))
+
+
+def test_a_possessed_thing_ended_by_its_topic(fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    for text in ("Hanna Lindqvist flies to Oslo on 3 March.",
+                 "Hanna Lindqvist knits socks for charity.",
+                 "Mateo Ferreira flies to Oslo on 3 March."):
+        ti.remember("f", text)
+    ti.remember("f", "Hanna Lindqvist's flight to Oslo was cancelled.")
+    current = _current(fresh_store, "f")
+    assert "Hanna Lindqvist flies to Oslo on 3 March" not in current
+    assert {"Hanna Lindqvist knits socks for charity",
+            "Mateo Ferreira flies to Oslo on 3 March"} <= current
+
+
+def test_german_and_chinese_moves_read_past_a_time() -> None:
+    for text, entity, place in [("Jana Vogel ist im Mai nach Bonn gezogen.",
+                                 "person:jana-vogel", "Bonn"),
+                                ("王芳上个月搬到了苏州。", "person:wang-fang", "苏州")]:
+        (clause,) = interpret(text).clauses
+        assert (clause.entity, clause.attribute, clause.value, clause.op) == (
+            entity, "home.city", place, "supersede")
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.permutations(PEOPLE), st.sampled_from(["forget", "release"]),
+       st.sampled_from([("share a dog called Biscuit", "shares a dog called Biscuit"),
+                        ("live in York", "lives in York"), ("are in a band", "is in a band"),
+                        ("have a boat", "has a boat")]))
+def test_ending_one_person_of_a_compound_keeps_the_others_part(
+        fresh_store: memory_es.MemoryStore, people: list[str], op: str,
+        predicate: tuple[str, str]) -> None:
+    """The reference: each other person still holds the predicate, in a text that no
+    longer names the person who ended; the three-person compound keeps two."""
+    plural, single = predicate
+    first, second, third, fourth = people
+    tenant = f"p{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    ti.remember(tenant, f"{first} and {second} {plural}.")
+    ti.remember(tenant, f"{first} and {third} and {fourth} {plural}.")
+    ti.remember(tenant, f"{first} plays the cello.")
+    getattr(ti, op)(tenant, f"{op} everything about {first}")
+    current = _current(fresh_store, tenant)
+    assert not any(first in t for t in current)
+    assert f"{second} {single}" in current
+    assert f"{third} and {fourth} {plural}" in current
