@@ -1788,6 +1788,68 @@ def languages_crowded(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".。") for e in ended])
 
 
+# --- twenty-seventh round: everyday records told as changes -------------------------------
+
+# (domain, person index, extra facts, mutation text (remember), texts it ends, a word that
+# must be current afterwards)
+RECORD_CHANGES = [
+    ("housing", 0, ["{n}'s rent is 1100 euros a month.", "{n} rents a flat on Mill Lane."],
+     "Spoke with {n} today: {p} rent is now 1200 euros a month.",
+     ["{n}'s rent is 1100 euros a month."], "1200"),
+    ("hr", 2, ["{n} has 25 days of annual leave.", "{n} has 3 days of sick leave left."],
+     "{n} now has 20 days of annual leave.", ["{n} has 25 days of annual leave."], "20 days"),
+    ("education", 3, ["{n} is studying law at Leeds.", "{n} plays the piano."],
+     "{n} switched from law to medicine.", ["{n} is studying law at Leeds."], "medicine"),
+    ("sport", 5, ["{n} plays for Leeds Rhinos.", "{n} plays the piano."],
+     "{n} now plays for Bradford Bulls.", ["{n} plays for Leeds Rhinos."], "Bradford Bulls"),
+    ("health", 6, ["{n} is allergic to peanuts."], "{n} is also allergic to shellfish.", [],
+     "shellfish"),
+    ("travel", 1, ["{n}'s passport expires in May 2026.", "{n} has a NEXUS card."],
+     "{n} renewed {p} passport; it now expires in June 2036.",
+     ["{n}'s passport expires in May 2026."], "2036"),
+]
+
+
+def record_changes(cases: list[Case]) -> None:
+    """Everyday records told as changes (rent, leave days, a course, a team, an allergy
+    added, a passport renewed): the old value ends; the same verb on another topic
+    (``plays the piano`` beside ``plays for Leeds Rhinos``) and the person's other facts
+    survive; ``also`` adds without ending."""
+    for domain, who, extra, text, ended, added in RECORD_CHANGES:
+        name, pos, bg = PEOPLE[who]
+        mine = [*bg, *(e.format(n=name) for e in extra)]
+        gone = [e.format(n=name) for e in ended]
+        _case(cases, "record_change", domain, setup=mine,
+              mutations=[["remember", text.format(n=name, p=pos)]], query=_first(name),
+              survivors=[f for f in mine if f not in gone], current_has=[added],
+              current_lacks=[g.rstrip(".") for g in gone])
+
+
+# --- twenty-eighth round: several things, or all but one ---------------------------------
+
+# (mutation with {n} / {f}, indexes of the background facts it ends)
+SEVERAL_OPS = [
+    (["forget", "forget {f}'s cello and her latex allergy"], [1, 2]),
+    (["forget", "forget everything about {n} except her allergy"], [0, 1]),
+    (["release", "{f}'s sourdough starter and orchestra"], [0, 1]),
+    (["forget", "forget everything about {n} apart from the cello"], [0, 2]),
+]
+
+
+def several_things(cases: list[Case]) -> None:
+    """One query that names two things (``her cello and her latex allergy``) ends both;
+    ``everything … except her allergy`` / ``apart from the cello`` keeps the one it
+    excepts. Another person's alike facts survive."""
+    name, _pos, bg = PEOPLE[0]
+    other = "Lena Okafor plays the cello in a community orchestra."
+    for op, ended in SEVERAL_OPS:
+        gone = [bg[i] for i in ended]
+        mutation = [op[0], *(a.format(n=name, f=_first(name)) for a in op[1:])]
+        _case(cases, "several_things", "everyday", setup=[*bg, other], mutations=[mutation],
+              query=_first(name), survivors=[*(f for f in bg if f not in gone), other],
+              current_lacks=[g.rstrip(".") for g in gone])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1804,7 +1866,8 @@ def build() -> list[Case]:
                    meeting_notes, phrasings, reversals, shared_values,
                    cross_endings, number_changes, old_and_current,
                    non_changes, machines, corrections, alike_facts,
-                   couples_and_times, languages_crowded):
+                   couples_and_times, languages_crowded, record_changes,
+                   several_things):
         family(cases)
     return cases
 
