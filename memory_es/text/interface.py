@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Unpack
 
@@ -82,7 +82,8 @@ from memory_es.text.revision import (
     revised_slot,
     without_back_references,
 )
-from memory_es.text.words import EDGE
+from memory_es.text.subjects import analyse_subject
+from memory_es.text.words import EDGE, agrees, tokenize
 from projections.tokens import stem, word_forms, word_parts
 
 WRITE_OPTIONS = WriteOptions.__optional_keys__
@@ -329,11 +330,13 @@ class TextInterface:
         now = self.store.now()
         seen: list[tuple[str, Clause]] = []
         full_names = _full_person_names(reading)
+        spoken_of: str | None = None  # whom the text spoke of last: a pronoun's antecedent
         for n, clause in enumerate(reading.clauses):
-            entity, extra = self._resolve(tenant, clause, plan)
+            entity, extra = self._resolve(tenant, clause, plan, pronoun_of=spoken_of)
             if (owner := _given_name_owner(entity, full_names)) is not None:
                 entity, extra = owner, extra | {"given_name_of": owner}
-            supersede = clause.op == "supersede"
+            spoken_of = entity or _person_named(clause) or spoken_of
+            supersede = clause.op == "supersede" and entity is not None
             if clause.ends_prior and entity is not None:
                 self._retire_prior(tenant, entity, clause, plan)
             elif "change-of-state:replaces-frame" in clause.rules and entity is not None:
@@ -355,6 +358,9 @@ class TextInterface:
                 self._end_denials(tenant, entity, clause, plan)
             if clause.corrects and entity is not None:
                 self._retract_corrected(tenant, entity, clause, plan)
+            if entity is not None and not clause.negated and not clause.unrealised and (
+                    left := _switched_from(clause) - entity_terms(entity)):
+                self._retire_switched(tenant, entity, clause, left, plan)
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now), supersede=supersede)
             if entity is not None:
@@ -463,6 +469,18 @@ class TextInterface:
             if related and denied <= view_terms(str(f.value)):
                 plan.add(_decay(f.fact_id, tenant, f"corrected: {clause.text}"))
 
+    def _retire_switched(self, tenant: str, entity: str, clause: Clause, left: frozenset[str],
+                         plan: _Plan) -> None:
+        """Release the current facts whose object is exactly what a change went ``from``
+        (``switched from law to medicine`` ends ``is studying law at Leeds`` and ``moved
+        from Leeds to York`` ends ``lives in Leeds``; never ``supports Leeds United``,
+        whose object is more than Leeds)."""
+        for f in self._entity_facts(tenant, entity):
+            if f.entity != entity or f.negated or f.attribute == clause.attribute:
+                continue
+            if left in (view_terms(str(f.value)), _object_terms(f.value, entity)):
+                plan.add(_decay(f.fact_id, tenant, f"switched: {clause.text}"))
+
     def _end_denials(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the current denials a positive clause reverses: ``bought a car last
         week`` ends ``does not own a car``, ``drinks coffee every morning now`` ends ``never
@@ -492,11 +510,18 @@ class TextInterface:
             raise InvalidInput(f"unknown option(s): {', '.join(sorted(unknown))}")
         return kw
 
-    def _resolve(self, tenant: str, clause: Clause, plan: _Plan, fallback: str | None = None
-                 ) -> tuple[str | None, Extra]:
+    def _resolve(self, tenant: str, clause: Clause, plan: _Plan, fallback: str | None = None,
+                 pronoun_of: str | None = None) -> tuple[str | None, Extra]:
+        """The clause's entity: its own; for ``the same <role>`` or a pronoun, the one it
+        points back to (``pronoun_of``, whom the same text spoke of last, before the
+        tenant's most recent: ``Priya lives in York. She works at Acme``); else
+        ``fallback``. Names it registers as aliases go in the plan."""
         entity = clause.entity
         extra: Extra = {}
-        if clause.refers_back is not None:
+        if clause.refers_back == "" and pronoun_of is not None:
+            entity = pronoun_of
+            extra["antecedent"] = pronoun_of
+        elif clause.refers_back is not None:
             antecedent = self._antecedent(tenant, clause.refers_back)
             if antecedent is not None:
                 entity = antecedent
@@ -567,10 +592,54 @@ class TextInterface:
         asks for a former thing (``my former employer``) keeps only the facts that state
         the past or hold the word themselves (``old radios``): the present one is exactly
         what it does not mean."""
+        if purpose != "purge" and (exception := _EXCEPTION.search(text)) is not None:
+            return self._except(tenant, self._select(tenant, text[:exception.start()], views,
+                                                     purpose), exception.group("kept"))
         sel = self._select_by_tier(tenant, text, views, purpose)
         if purpose == "purge" or sel.whole or not sel.matches:
             return sel
-        return _past_only(sel, text)
+        return self._each_thing(tenant, text, views, purpose, _past_only(sel, text))
+
+    def _except(self, tenant: str, sel: _Selection, kept: str) -> _Selection:
+        """``everything about Priya except her allergy``, ``… apart from the cello``: the
+        selection without the facts the exception names (a word or a topic in common: an
+        exception errs on keeping). A whole entity then ends fact by fact."""
+        words = [w.lower() for w in re.findall(r"[^\W\d_]+", kept)]
+        terms = view_terms(kept) - {t for e in sel.entities for t in entity_terms(e)}
+        topics = set(domains_in(words))
+
+        def excepted(f: Fact) -> bool:
+            v = view(f)
+            return bool(v.terms & terms or v.domains & topics)
+
+        if sel.whole:
+            own = [Match(f, "entity", 1.0, "")
+                   for e in sel.entities for f in self._entity_facts(tenant, e)
+                   if f.entity == e]
+            rest = [m for m in sel.matches if m.by == "mention"]
+            return replace(sel, matches=[m for m in own if not excepted(m.fact)] + rest,
+                           whole=False, note=f"except {kept}")
+        return replace(sel, matches=[m for m in sel.matches if not excepted(m.fact)])
+
+    def _each_thing(self, tenant: str, text: str, views: list[FactView], purpose: str,
+                    sel: _Selection) -> _Selection:
+        """``Priya's cello and her latex allergy``: a query that names an entity and then
+        several things, each a noun phrase, selects what each thing selects on its own
+        (with the entity's name); unless every thing selects something, the query as a
+        whole decides."""
+        parts = [p for p in _THINGS.split(text) if p.strip()]
+        if len(parts) < 2 or not sel.entities or any(
+                any(agrees(t.word, False) for t in tokenize(p)) for p in parts[1:]):
+            return sel
+        lead = " ".join(sorted(set(sel.entities.values())))
+        found: dict[str, Match] = {}
+        for n, part in enumerate(parts):
+            one = self._select_by_tier(tenant, part if n == 0 else f"{lead} {part}", views,
+                                       purpose)
+            if one.whole or not one.matches:
+                return sel
+            found.update((m.fact.fact_id, m) for m in one.matches)
+        return replace(sel, matches=list(found.values()))
 
     def _select_by_tier(self, tenant: str, text: str, views: list[FactView], purpose: str
                         ) -> _Selection:
@@ -1034,6 +1103,16 @@ def _possessed(clause: Clause) -> list[str]:
 _LOCATIVES = frozenset(("in", "at", "on", "near", "by"))
 
 
+def _person_named(clause: Clause) -> str | None:
+    """The person a clause without an entity of its own names last (``Spoke with Priya
+    Raman today``): what a pronoun in the next clause may point back to."""
+    for name in reversed(clause.names):
+        subject = analyse_subject(name, tokenize(name), [])
+        if subject.kind == "person" and subject.entity is not None:
+            return subject.entity
+    return None
+
+
 def _labelled_with(entity: str | None, named: Mapping[str, str]) -> bool:
     """Is ``entity`` a topic whose label holds a named entity's name (``topic:weekly-sync-
     with-rhys-pritchard`` for ``person:rhys-pritchard``)? A topic is no person, so no
@@ -1161,18 +1240,27 @@ def _ended_terms(reading: Interpretation) -> set[str]:
             continue
         if c.ends_prior:
             out |= set(view_terms(" ".join(c.text.split()[1:]))) - _TEMPORAL_TERMS
-        moved = _FROM_TO.search(c.text)
-        if moved and _CHANGE_VERBS & _verb_lemmas(c.text[:moved.start()]):
-            out |= set(view_terms(moved.group(1))) - _TEMPORAL_TERMS
+        out |= _switched_from(c)
     return out
 
+
+def _switched_from(clause: Clause) -> frozenset[str]:
+    """The terms of the ``from`` phrase of a verb of change (``switched from Vodafone to
+    Three``: vodafone); none for any other clause."""
+    moved = _FROM_TO.search(clause.text)
+    if moved and lx.CHANGE_VERBS & _verb_lemmas(clause.text[:moved.start()]):
+        return frozenset(view_terms(moved.group(1)) - _TEMPORAL_TERMS)
+    return frozenset()
+
+
+_EXCEPTION = re.compile(r"\s+(?:except(?:\s+for)?|apart\s+from|but\s+not|other\s+than|"
+                        r"save\s+for)\s+(?P<kept>.+)$", re.IGNORECASE)
+"""The exceptive prepositions of English: what follows them is kept."""
+_THINGS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 
 _TEMPORAL_TERMS = frozenset(stem(w) for w in lx.TEMPORAL_WORDS)
 _NEGATOR_TERMS = frozenset(stem(w) for w in lx.NEGATORS)
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+", re.IGNORECASE)
-_CHANGE_VERBS = frozenset(lemma for m in lx.CHANGE_MARKERS if m.endswith(" to")
-                          and (lemma := lx.lemma_of(m.split()[0])))
-"""The verbs of the change markers that take ``to`` (switch, move, upgrade, go, ...)."""
 
 
 def _role_words(f: Fact) -> frozenset[str]:

@@ -201,30 +201,34 @@ def _other_language(body: str) -> Clause | None:
 _CONTRAST = re.compile(r",\s+(?:and\s+)?not\s+(?P<denied>[^,;:]+)$", re.IGNORECASE)
 """A trailing ``, not Y``: a correction that names the value it replaces."""
 _HEADING = re.compile(r"^(?P<head>[^:]{1,60}?):\s+(?P<rest>\S.*)$")
-_THIRD_PERSON = frozenset(("he", "she", "they", "it"))
+_PRONOUN_SUBJECTS = frozenset(("he", "she", "they", "it", "his", "her", "their", "its"))
 
 
-def _after_heading(body: str) -> str | None:
-    """The text after a heading (``Note:``, ``Update:``, ``Correction:``, ``I was wrong
-    earlier:``) when that text is a clause of its own: a capitalised subject that names
-    someone (not a pronoun, which the heading may be the antecedent of, nor ``a tortoise
-    called Dash``, the value of ``Office mascot:``), then its verb. A ``label: value``
-    line (``Lena's shift: nights until June``) has no verb after its colon, and
-    ``Badge: BX-7741 belongs to …`` has a code for its subject that the label explains:
-    both stay one line."""
+def _after_heading(body: str) -> tuple[str | None, str] | None:
+    """``(heading to read too, or None; the text after it)`` when the text after a colon
+    is a clause of its own. A heading (``Note:``, ``Update:``, ``Correction:``, ``I was
+    wrong earlier:``) is dropped before a capitalised subject that names someone (not
+    ``a tortoise called Dash``, the value of ``Office mascot:``). Before a pronoun the
+    heading is kept as a sentence of its own when it is a clause itself, since it names
+    the pronoun's antecedent (``Spoke with Priya today: her rent is now …``). None for a
+    ``label: value`` line (``Lena's shift: nights until June``: no verb after the colon;
+    ``Lena's shift: she works nights``: no clause before it; ``Badge: BX-7741 belongs to
+    …``: a code for its subject that the label explains)."""
     m = _HEADING.match(body)
     if m is None or same_cue(ascii_fold(m.group("head"))) is not None:
         return None  # "The same customer in pinyin: Zhang Wei …" says who it is about
-    rest = m.group("rest")
+    head, rest = m.group("head"), m.group("rest")
     toks = tokenize(rest)
-    ids = _anchored_identifiers(rest)
-    pred, colon, _plural = subject_split(toks, ids)
-    if (colon is not None or not 0 < pred < len(toks) or toks[0].low in _THIRD_PERSON
-            or toks[0].low in ("a", "an", "the") or not is_capitalised(toks[0].word)):
+    pred, colon, _plural = subject_split(toks, _anchored_identifiers(rest))
+    if colon is not None or not 0 < pred < len(toks) or any(
+            ch.isdigit() for t in toks[:pred] for ch in t.word):
         return None
-    if any(ch.isdigit() for t in toks[:pred] for ch in t.word):
+    if toks[0].low in _PRONOUN_SUBJECTS:
+        head_toks = tokenize(head)
+        return (head, rest) if subject_split(head_toks, [])[0] < len(head_toks) else None
+    if toks[0].low in ("a", "an", "the") or not is_capitalised(toks[0].word):
         return None
-    return rest
+    return None, rest
 
 
 def _interpret_sentence(sentence: str) -> list[Clause]:
@@ -233,8 +237,10 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     if other is not None:
         return [other]
     body = sentence.rstrip(".!?;。！？；").rstrip()
-    if (rest := _after_heading(body)) is not None:
-        return _interpret_sentence(rest + sentence[len(body):])
+    if (headed := _after_heading(body)) is not None:
+        head, rest = headed
+        return [*(_interpret_sentence(head) if head else []),
+                *_interpret_sentence(rest + sentence[len(body):])]
     if (contrast := _CONTRAST.search(body)) is not None and contrast.start() > 0:
         # "Lena lives in Leeds, not York": the statement, and what it corrects
         denied = contrast.group("denied").strip()
@@ -425,6 +431,12 @@ def _name_word(tok: Tok) -> bool:
             and w not in lx.INTERJECTIONS)
 
 
+def _changed_from(words: Sequence[str]) -> bool:
+    """A verb of change, then ``from … to`` (``moved from Leeds to York``)."""
+    verb = next((i for i, w in enumerate(words) if lx.lemma_of(w) in lx.CHANGE_VERBS), None)
+    return verb is not None and "from" in words[verb + 1:verb + 2] and "to" in words[verb + 2:]
+
+
 def _mentions(markers: tuple[str, ...], text_low: str) -> bool:
     return bool(markers) and _marker_pattern(markers).search(text_low) is not None
 
@@ -449,7 +461,8 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     ceased = not unreal and cessation(words, text_low)
     purpose = ceased and has_purpose(text_low)
     change = not unreal and (_mentions(lx.CHANGE_MARKERS, text_low)
-                             or not CHANGE_RULES.isdisjoint(pred.rules))
+                             or not CHANGE_RULES.isdisjoint(pred.rules)
+                             or _changed_from(words))
     continuation = _mentions(lx.CONTINUATION_MARKERS, text_low)
     dated = any(re.search(r"\d|\b(?:last|next|this|ago)\b", t, re.IGNORECASE)
                 for t in temporal)
@@ -465,7 +478,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     elif ceased:
         rules.append("cessation:dated-event")
     elif (change and pred.confident and not continuation and not negated
-          and subject.entity is not None):
+          and (subject.entity is not None or subject.kind == "pronoun")):
         op = "supersede"
         rules.append("change-of-state:replaces-slot")
     elif change and pred.frame and not continuation and not negated:

@@ -153,6 +153,11 @@ CESSATION_PHRASES: tuple[str, ...] = tuple(e for e in _CESSATION if " " in e)
 CHANGE_MARKERS: tuple[str, ...] = tuple(data_lines("change_markers.txt"))
 """Words that mark a statement as a change of state (write-time intent: replace)."""
 
+CHANGE_VERBS: frozenset[str] = frozenset(
+    lemma for m in CHANGE_MARKERS if m.endswith(" to") and (lemma := lemma_of(m.split()[0])))
+"""The verbs of the change markers that take ``to`` (switch, move, upgrade, go, ...): with
+``from X to Y`` between them they mark a change as well (``moved from Leeds to York``)."""
+
 CONTINUATION_MARKERS: tuple[str, ...] = tuple(data_lines("continuation_markers.txt"))
 
 

@@ -378,7 +378,8 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:reports-to", lambda p: p.lemma == "report" and p.rest_low[:1] == ["to"],
          lambda p: Slot("work.manager", value_text(object_after(p.rest, 1)))),
     # everyday topics
-    Rule("predicate:speaks", lambda p: p.lemma == "speak",
+    Rule("predicate:speaks", lambda p: p.lemma == "speak" and p.rest_low[:1] not in (
+        ["with"], ["to"]),
          lambda p: Slot(attribute_path("language", *keywords(p.rest_words, 1)), p.value)),
     Rule("predicate:vehicle",
          lambda p: p.lemma in ("drive", "lease")
