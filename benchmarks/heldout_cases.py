@@ -1850,6 +1850,61 @@ def several_things(cases: list[Case]) -> None:
               current_lacks=[g.rstrip(".") for g in gone])
 
 
+# --- twenty-ninth round: past stays and past jobs beside the present ----------------------
+
+# (domain, person index, the current fact, a past statement that must not end it)
+PAST_STAYS = [
+    ("health", 5, "{n} lives in Leeds.", "{n} was in hospital last week."),
+    ("travel", 2, "{n} lives in Leeds.", "{n} stayed in Paris for a conference in May."),
+    ("work", 0, "{n} works at Acme.", "{n} worked at Nordbank from 2015 to 2019."),
+    ("home", 1, "{n} lives in Leeds.", "{n} lived in Warsaw as a student."),
+    ("family", 4, "{n} lives in Graz.", "{n} visited her sister in Oslo."),
+    ("home", 9, "{n} lives in Leeds.", "{n} used to live in Mumbai."),
+    ("vehicles", 7, "{n} drives a Skoda.", "{n} rented a van for the move last weekend."),
+]
+
+
+def past_stays(cases: list[Case]) -> None:
+    """Past stays, trips, former jobs and homes told beside the present (``was in hospital
+    last week``, ``worked at Nordbank from 2015 to 2019``, ``used to live in Mumbai``):
+    the current home, job or car stays current."""
+    for domain, who, fact, past in PAST_STAYS:
+        name, _pos, bg = PEOPLE[who]
+        mine = [*bg, fact.format(n=name)]
+        _case(cases, "past_stay", domain, setup=mine,
+              mutations=[["remember", past.format(n=name)]], query=_first(name),
+              survivors=mine)
+
+
+# --- thirtieth round: an agent's call notes about several people -------------------------
+
+CALL_SETUP = ["Priya Raman lives at 12 Oak Road.", "Priya Raman plays the cello in a community orchestra.",
+              "Lena Okafor has a parking permit.", "Lena Okafor rows on the river every Sunday.",
+              "Tomasz Wierzbicki works at Globex.", "Tomasz Wierzbicki speaks Polish and Czech.",
+              "Omar Haddad has a parking permit."]
+# (the note, texts it ends, a word that must be current afterwards)
+CALL_NOTES = [
+    ("Call notes: Priya Raman confirmed her new address is 4 Mill Lane. Tomasz Wierzbicki will "
+     "join the sales team in May. Lena Okafor no longer needs a parking permit.",
+     ["Priya Raman lives at 12 Oak Road.", "Lena Okafor has a parking permit."], "4 Mill Lane"),
+    ("Met Lena Okafor and Omar Haddad. Lena gave up her parking permit; Omar kept his.",
+     ["Lena Okafor has a parking permit."], ""),
+    ("Tomasz Wierzbicki left Globex last month and now works at Initech. Priya Raman might "
+     "move to 4 Mill Lane.", ["Tomasz Wierzbicki works at Globex."], "Initech"),
+]
+
+
+def call_notes(cases: list[Case]) -> None:
+    """An agent's call notes about several people in one text: each change reaches the
+    person it is told of; a maybe or a plan (``will join``, ``might move``) ends nothing;
+    a kept thing (``Omar kept his``) stays."""
+    for note, ended, added in CALL_NOTES:
+        _case(cases, "call_note", "crm", setup=list(CALL_SETUP), mutations=[["remember", note]],
+              query=note.split(".")[0], survivors=[f for f in CALL_SETUP if f not in ended],
+              current_has=[added] if added else [],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1867,7 +1922,7 @@ def build() -> list[Case]:
                    cross_endings, number_changes, old_and_current,
                    non_changes, machines, corrections, alike_facts,
                    couples_and_times, languages_crowded, record_changes,
-                   several_things):
+                   several_things, past_stays, call_notes):
         family(cases)
     return cases
 
