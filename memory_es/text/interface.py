@@ -388,9 +388,10 @@ class TextInterface:
         thing_domains = set(domains_in(owned))
         lemma = lx.inflected_verb(verb) or verb
         said = view_terms(clause.text) - entity_terms(entity)
-        # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended
-        ended_object = (None if clause.negated or not clause.ends_prior
-                        else _object_terms(clause.value, entity))
+        # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended;
+        # a denial ends only a fact with that very object ("no longer needs a parking
+        # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
+        ended_object = _object_terms(clause.value, entity) if clause.ends_prior else None
         other_language = any(r.startswith("lang:") for r in clause.rules)
         for f in self._entity_facts(tenant, entity):
             v = view(f)
@@ -399,10 +400,12 @@ class TextInterface:
                 continue
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
+            same_object = bool(ended_object) and (
+                _object_terms(f.value, entity) == ended_object if clause.negated
+                else ended_object <= v.terms)
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
-                          or bool(thing and thing <= v.terms)
-                          or bool(ended_object and ended_object <= v.terms))
+                          or bool(thing and thing <= v.terms) or same_object)
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
             if clause.negated:
                 shared = shared & view_terms(str(f.value))

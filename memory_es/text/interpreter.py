@@ -231,6 +231,28 @@ def _after_heading(body: str) -> tuple[str | None, str] | None:
     return None, rest
 
 
+_REPORT = re.compile(r"^(?P<who>[A-Z][^,;:]*?)\s+(?P<verb>[a-z]+)\s+(?:that\s+)?"
+                     r"(?P<pronoun>his|her|their|its|he|she|they)\s+(?P<rest>.+)$")
+_POSSESSIVE_PRONOUNS = frozenset(("his", "her", "their", "its"))
+
+
+def _self_report(body: str) -> str | None:
+    """What a named person reports of themselves, with the pronoun written out: ``Priya
+    confirmed her new address is 4 Mill Lane`` is ``Priya's new address is 4 Mill Lane``
+    (a reporting verb, :data:`~memory_es.text.lexicon.REPORTING_VERBS`, then a clause
+    whose subject is a pronoun). None for any other sentence."""
+    m = _REPORT.match(body)
+    if m is None or lx.lemma_of(m.group("verb")) not in lx.REPORTING_VERBS:
+        return None
+    who = m.group("who")
+    if not all(is_capitalised(w) for w in who.split()):
+        return None
+    owner = f"{who}'s" if m.group("pronoun") in _POSSESSIVE_PRONOUNS else who
+    said = f"{owner} {m.group('rest')}"
+    toks = tokenize(said)
+    return said if subject_split(toks, [])[0] < len(toks) else None
+
+
 def _interpret_sentence(sentence: str) -> list[Clause]:
     sentence = sentence.strip()
     other = _other_language(sentence.rstrip(".!?;。！？；").rstrip())
@@ -241,6 +263,8 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
         head, rest = headed
         return [*(_interpret_sentence(head) if head else []),
                 *_interpret_sentence(rest + sentence[len(body):])]
+    if (said := _self_report(body)) is not None:
+        return _interpret_sentence(said + sentence[len(body):])
     if (contrast := _CONTRAST.search(body)) is not None and contrast.start() > 0:
         # "Lena lives in Leeds, not York": the statement, and what it corrects
         denied = contrast.group("denied").strip()
@@ -431,6 +455,11 @@ def _name_word(tok: Tok) -> bool:
             and w not in lx.INTERJECTIONS)
 
 
+def _new_possession(subject: Subject) -> bool:
+    """``Priya's new address is …``: a possessed thing called new replaces the old one."""
+    return bool(subject.attribute_hint) and "new" in subject.surface.lower().split()
+
+
 def _changed_from(words: Sequence[str]) -> bool:
     """A verb of change, then ``from … to`` (``moved from Leeds to York``)."""
     verb = next((i for i, w in enumerate(words) if lx.lemma_of(w) in lx.CHANGE_VERBS), None)
@@ -462,7 +491,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     purpose = ceased and has_purpose(text_low)
     change = not unreal and (_mentions(lx.CHANGE_MARKERS, text_low)
                              or not CHANGE_RULES.isdisjoint(pred.rules)
-                             or _changed_from(words))
+                             or _changed_from(words) or _new_possession(subject))
     continuation = _mentions(lx.CONTINUATION_MARKERS, text_low)
     dated = any(re.search(r"\d|\b(?:last|next|this|ago)\b", t, re.IGNORECASE)
                 for t in temporal)

@@ -46,6 +46,13 @@ really too up out over under again show give list me each every on file any
 """)
 """Function words: never content, never names."""
 
+REPORTING_VERBS: frozenset[str] = words("""
+say confirm mention report explain note state add write announce reply admit
+""")
+"""Verbs that report what someone said in a that-clause (the "say" verbs of Levin 1993,
+English Verb Classes and Alternations, section 37.7): ``Priya confirmed her new address
+is …`` says the clause of Priya."""
+
 INTERJECTIONS: frozenset[str] = words("""
 sorry oops whoops oh ah hmm ok okay yeah yep nope alright well yes no right
 """)

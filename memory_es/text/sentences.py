@@ -129,7 +129,8 @@ def opens_without_subject(toks: Sequence[Tok]) -> bool:
     film``), by an apposition (``Said Hamdan, a baker, …``) or by another name
     (``Drew and Sam live …``). An opening verb's capitalised object is instead followed
     by a preposition or determiner, by a comma or a conjunction that opens a second verb
-    phrase, or by nothing (``Joined Acme``)."""
+    phrase or another name no verb follows (``Met Lena and Omar``), or by nothing
+    (``Joined Acme``)."""
     if len(toks) < 2 or not is_capitalised(toks[0].word):
         return False
     first = toks[0].low
@@ -146,7 +147,13 @@ def opens_without_subject(toks: Sequence[Tok]) -> bool:
         return True
     nxt = toks[k]
     if nxt.low in _COORDINATORS:
-        return starts_verb_phrase(toks[k + 1:], False) is not None
+        if starts_verb_phrase(toks[k + 1:], False) is not None:
+            return True
+        # "Met Lena Okafor and Omar Haddad": a list of names no verb follows is the object
+        j = k + 1
+        while j < len(toks) and is_capitalised(toks[j].word):
+            j += 1
+        return j > k + 1 and (j == len(toks) or not agrees(toks[j].word, True))
     return not (agrees(nxt.word, False) or nxt.raw.endswith(",")
                 or starts_verb_phrase(toks[k:], False) is not None)
 

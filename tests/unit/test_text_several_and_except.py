@@ -90,3 +90,41 @@ def test_a_change_from_x_to_y_ends_exactly_x(fresh_store: memory_es.MemoryStore)
     assert _current(fresh_store, "m") == {
         "Mateo Ferreira supports Leeds United", "Mateo Ferreira reads law reports",
         "Mateo Ferreira switched from law to medicine", "Mateo Ferreira moved from Leeds to York"}
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["confirmed", "said", "mentioned", "reported", "noted that"]))
+def test_a_self_report_is_the_persons_own_statement(
+        fresh_store: memory_es.MemoryStore, verb: str) -> None:
+    """``Priya confirmed her new address is 4 Mill Lane`` replaces her address; Omar's
+    alike address stays."""
+    tenant = f"s{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    for text in ("Priya Raman lives at 12 Oak Road.", "Omar Haddad lives at 12 Oak Road."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Priya Raman {verb} her new address is 4 Mill Lane.")
+    current = {(f.entity, f.value) for f in fresh_store.current(tenant)}
+    assert current == {("person:priya-raman", "4 Mill Lane"),
+                       ("person:omar-haddad", "12 Oak Road")}
+
+
+def test_an_ended_object_ends_the_fact_that_holds_it(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """A cessation (``gave up her parking permit``) and a denial with a change (``no
+    longer needs a parking permit``) end the fact with that very object, never one that
+    only shares a word with it; ``Met Lena and Omar`` has no subject."""
+    ti = TextInterface(fresh_store)
+    for text in ("Lena Okafor has a parking permit.", "Omar Haddad has a parking permit.",
+                 "Lena Okafor has a parking space at work.", "Priya Raman has a parking permit."):
+        ti.remember("o", text)
+    ti.remember("o", "Met Lena Okafor and Omar Haddad. Lena gave up her parking permit; Omar "
+                     "kept his.")
+    ti.remember("o", "Priya Raman no longer needs a parking permit.")
+    current = _current(fresh_store, "o")
+    assert {"Omar Haddad has a parking permit",
+            "Lena Okafor has a parking space at work"} <= current
+    assert not {"Lena Okafor has a parking permit",
+                "Priya Raman has a parking permit"} & current
+    met = [f for f in fresh_store.current("o") if f.text == "Met Lena Okafor and Omar Haddad"]
+    assert [f.entity for f in met] == [None]  # no subject: a note, not a person "Met Lena"
