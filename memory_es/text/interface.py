@@ -400,7 +400,7 @@ class TextInterface:
                 continue
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
-            same_object = bool(ended_object) and (
+            same_object = ended_object is not None and (
                 _object_terms(f.value, entity) == ended_object if clause.negated
                 else ended_object <= v.terms)
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
