@@ -1905,6 +1905,65 @@ def call_notes(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- thirty-first round: revisions asked as questions -------------------------------------
+
+# (domain, person index, the fact, revise query with {f}, the new text, a word of it)
+QUESTION_REVISIONS = [
+    ("home", 0, "{n} lives in Leeds.", "where does {f} live", "{n} lives in Bristol.", "Bristol"),
+    ("work", 2, "{n}'s manager is Omar Haddad.", "who is {f}'s manager",
+     "{n}'s manager is Yuki Arai.", "Yuki Arai"),
+    ("vehicles", 3, "{n} drives a red Skoda.", "what car does {f} drive", "{n} drives a blue Kia.",
+     "Kia"),
+    ("medical", 10, "{n}'s dentist appointment is on Tuesday.", "when is {f}'s dentist appointment",
+     "{n}'s dentist appointment is on Friday.", "Friday"),
+    ("finance", 5, "{n} pays 900 euros rent a month.", "how much rent does {f} pay",
+     "{n} pays 950 euros rent a month.", "950"),
+    ("work", 7, "{n} works at Nordbank.", "which company does {f} work for", "{n} works at Initech.",
+     "Initech"),
+]
+
+
+def question_revisions(cases: list[Case]) -> None:
+    """A revision whose query is a question (``where does Priya live``, ``what car does
+    Mateo drive``): the fact it asks about is replaced; the person's other facts, and
+    another person's alike fact, survive."""
+    for domain, who, fact, query, new_text, word in QUESTION_REVISIONS:
+        name, _pos, bg = PEOPLE[who]
+        other, _opos, _obg = _background(who + 1)
+        theirs = fact.format(n=other)
+        mine = fact.format(n=name)
+        _case(cases, "question_revision", domain, setup=[*bg, mine, theirs],
+              mutations=[["revise", query.format(f=_first(name)), new_text.format(n=name)]],
+              query=_first(name), survivors=[*bg, theirs], current_has=[word],
+              current_lacks=[mine.rstrip(".")])
+
+
+# --- thirty-second round: the user's own changes in the first person ----------------------
+
+SELF_SETUP = ["I live in Bergen.", "I work at Acme as a designer.", "I eat meat.",
+              "My phone number is +47 912 34 567.", "I play padel on Tuesdays.",
+              "Lena Okafor lives in Bergen.", "Lena Okafor works at Acme."]
+# (the text remembered, texts it ends, a word that must be current afterwards)
+SELF_CHANGES = [
+    ("I moved to Oslo last month.", ["I live in Bergen."], "Oslo"),
+    ("I no longer eat meat.", ["I eat meat."], ""),
+    ("My new phone number is +47 998 76 543.", ["My phone number is +47 912 34 567."], "998"),
+    ("I quit my job at Acme.", ["I work at Acme as a designer."], ""),
+    ("I stopped playing padel.", ["I play padel on Tuesdays."], ""),
+]
+
+
+def self_changes(cases: list[Case]) -> None:
+    """The user's own changes told in the first person (``I moved to Oslo``, ``I quit my
+    job at Acme``): the user's old fact ends; another person's alike fact survives."""
+    for text, ended, added in SELF_CHANGES:
+        _case(cases, "self_change", "self", setup=list(SELF_SETUP),
+              mutations=[["remember", text]], query=text,
+              survivors=[f for f in SELF_SETUP if f not in ended],
+              current_has=[added] if added else [],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1922,7 +1981,8 @@ def build() -> list[Case]:
                    cross_endings, number_changes, old_and_current,
                    non_changes, machines, corrections, alike_facts,
                    couples_and_times, languages_crowded, record_changes,
-                   several_things, past_stays, call_notes):
+                   several_things, past_stays, call_notes, question_revisions,
+                   self_changes):
         family(cases)
     return cases
 
