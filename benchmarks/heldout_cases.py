@@ -1964,6 +1964,65 @@ def self_changes(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- thirty-third round: German and Chinese worded another way ----------------------------
+
+# (lang, setup, mutation, texts it ends)
+LANGUAGE_WORDINGS = [
+    ("de", ["Jana Vogel wohnt in Köln.", "Jana Vogel spielt Tennis.", "Jan Vogel wohnt in Köln."],
+     ["forget", "Vergiss alle Informationen über Jana Vogel."],
+     ["Jana Vogel wohnt in Köln.", "Jana Vogel spielt Tennis."]),
+    ("de", ["Jana Vogel wohnt in Köln.", "Jana Vogel spielt Tennis.", "Jan Vogel wohnt in Köln."],
+     ["forget", "Lösche alles über Jana Vogel."],
+     ["Jana Vogel wohnt in Köln.", "Jana Vogel spielt Tennis."]),
+    ("de", ["Jana Vogel wohnt in Köln.", "Jan Vogel wohnt in Köln."],
+     ["remember", "Jana Vogel lebt jetzt in Hamburg."], ["Jana Vogel wohnt in Köln."]),
+    ("de", ["Jana Vogel hat ein Spotify-Abo.", "Jan Vogel hat ein Spotify-Abo."],
+     ["remember", "Jana Vogel kündigte ihr Spotify-Abo."], ["Jana Vogel hat ein Spotify-Abo."]),
+    ("zh", ["王芳住在上海。", "王芳喜欢跑步。", "王芳芳住在上海。"],
+     ["forget", "忘掉王芳的所有资料"], ["王芳住在上海。", "王芳喜欢跑步。"]),
+    ("zh", ["王芳住在上海。", "王芳喜欢跑步。", "王芳芳住在上海。"],
+     ["forget", "删除关于王芳的一切"], ["王芳住在上海。", "王芳喜欢跑步。"]),
+    ("zh", ["王芳住在上海。", "王芳芳住在上海。"], ["remember", "王芳已经搬到南京了。"],
+     ["王芳住在上海。"]),
+    ("zh", ["王芳订阅了报纸。", "王芳芳订阅了报纸。"], ["remember", "王芳退订了报纸。"],
+     ["王芳订阅了报纸。"]),
+]
+
+
+def language_wordings(cases: list[Case]) -> None:
+    """The basic German and Chinese operations in other words (``Vergiss alle
+    Informationen über …``, ``Lösche alles über …``, ``lebt jetzt in``, ``kündigte``;
+    ``忘掉…的所有资料``, ``删除关于…的一切``, ``已经搬到…了``, ``退订了``) beside a person
+    whose name holds the first one's."""
+    for lang, setup, op, ended in LANGUAGE_WORDINGS:
+        _case(cases, f"language_{lang}_worded", "language", setup=list(setup), mutations=[op],
+              query=op[1], survivors=[f for f in setup if f not in ended],
+              current_lacks=[e.rstrip(".。") for e in ended])
+
+
+# --- thirty-fourth round: negations that end nothing ---------------------------------------
+
+# (domain, person index, the fact, a text whose negation must not end it)
+NEGATION_TRAPS = [
+    ("music", 0, "{n} plays the cello.", "{n} doesn't only play the cello, she also plays the piano."),
+    ("vehicles", 3, "{n} drives a Skoda.", "It is not true that {n} sold the Skoda."),
+    ("work", 2, "{n} works at Acme.", "{n} never said she would quit Acme."),
+    ("vehicles", 5, "{n} drives a Skoda.", "{n} did not sell the Skoda after all."),
+    ("diet", 7, "{n} eats fish.", "{n} does not eat fish on Fridays only."),
+]
+
+
+def negation_traps(cases: list[Case]) -> None:
+    """Negations whose scope is not the fact (``doesn't only play the cello``, ``it is not
+    true that … sold``, ``never said she would quit``, ``did not sell … after all``):
+    remembering them ends nothing."""
+    for domain, who, fact, text in NEGATION_TRAPS:
+        name, _pos, bg = PEOPLE[who]
+        mine = [*bg, fact.format(n=name)]
+        _case(cases, "negation_trap", domain, setup=mine,
+              mutations=[["remember", text.format(n=name)]], query=_first(name), survivors=mine)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -1982,7 +2041,7 @@ def build() -> list[Case]:
                    non_changes, machines, corrections, alike_facts,
                    couples_and_times, languages_crowded, record_changes,
                    several_things, past_stays, call_notes, question_revisions,
-                   self_changes):
+                   self_changes, language_wordings, negation_traps):
         family(cases)
     return cases
 
