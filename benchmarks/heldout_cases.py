@@ -2023,6 +2023,35 @@ def negation_traps(cases: list[Case]) -> None:
               mutations=[["remember", text.format(n=name)]], query=_first(name), survivors=mine)
 
 
+# --- thirty-fifth round: life events ------------------------------------------------------
+
+# (domain, person index, the fact, the event remembered, a word that must be current)
+LIFE_EVENTS = [
+    ("contact", 0, "{n}'s email is p.raman@old-mail.com.", "{n}'s email changed to p.raman@new-mail.com.",
+     "new-mail"),
+    ("contact", 5, "{n}'s phone number is +44 7700 900123.",
+     "{n}'s phone number changed to +44 7700 900456.", "900456"),
+    ("pets", 4, "{n} has a cat called Miso.", "{n}'s cat Miso died.", ""),
+    ("family", 3, "{n}'s grandmother lives in Porto.", "{n}'s grandmother passed away.", ""),
+    ("relationship", 2, "{n} is married to Tom.", "{n} got divorced.", "divorced"),
+    ("relationship", 1, "{n} is single.", "{n} got married to Anna.", "Anna"),
+]
+
+
+def life_events(cases: list[Case]) -> None:
+    """Life events that change a fact (an address changed to another, a pet or a
+    grandmother who died, a divorce, a wedding): the old fact ends; the person's other
+    facts, and a second pet, survive."""
+    for domain, who, fact, event, word in LIFE_EVENTS:
+        name, _pos, bg = PEOPLE[who]
+        mine = fact.format(n=name)
+        extra = [f"{name} has a dog called Rex."] if domain == "pets" else []
+        _case(cases, "life_event", domain, setup=[*bg, *extra, mine],
+              mutations=[["remember", event.format(n=name)]], query=_first(name),
+              survivors=[*bg, *extra], current_has=[word] if word else [],
+              current_lacks=[mine.rstrip(".")])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2041,7 +2070,7 @@ def build() -> list[Case]:
                    non_changes, machines, corrections, alike_facts,
                    couples_and_times, languages_crowded, record_changes,
                    several_things, past_stays, call_notes, question_revisions,
-                   self_changes, language_wordings, negation_traps):
+                   self_changes, language_wordings, negation_traps, life_events):
         family(cases)
     return cases
 
