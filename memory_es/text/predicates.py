@@ -284,9 +284,10 @@ def _to_quantity(p: PredicateReading) -> int | None:
                  and CALENDAR.match(" ".join(comp[i + 1:])) is None), None)
 
 
-CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:moved-possession"})
+CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:moved-possession",
+                          "predicate:possessive-change", "predicate:marital-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
-headquarters to Manchester``)."""
+headquarters to Manchester``, ``email changed to …``, ``got divorced``)."""
 
 PREDICATE_RULES: tuple[Rule, ...] = (
     # copula: "is <hint value>" for possessive subjects, "is a <role> at <Org>", "is vegan"
@@ -296,6 +297,12 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:quantity-change",
          lambda p: bool(p.hint) and not p.copula and _to_quantity(p) is not None,
          lambda p: Slot(p.hint, value_text(p.rest_words[(_to_quantity(p) or 0) + 1:]))),
+    # "X's email changed to …", "X's plan switched to Premium": the thing's new value (a
+    # thing moved to a day or time is an event moved: the frame rules read it)
+    Rule("predicate:possessive-change",
+         lambda p: bool(p.hint) and p.lemma in lx.CHANGE_VERBS and "to" in p.rest_low[:2]
+         and CALENDAR.search(" ".join(p.rest_words)) is None,
+         lambda p: Slot(p.hint, value_text(p.rest_words[p.rest_low.index("to") + 1:]))),
     Rule("predicate:origin",
          lambda p: p.copula and (p.rest_low[:2] == ["originally", "from"]
                                  or p.rest_low[:1] == ["from"]),
@@ -305,6 +312,8 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          _employer_after_role),
     Rule("predicate:allergy", lambda p: p.copula and p.rest_low[:1] == ["allergic"], _allergy),
     Rule("predicate:language", lambda p: p.copula and p.rest_low[:1] == ["fluent"], _fluency),
+    Rule("predicate:marital-change", lambda p: p.lemma in ("get", "become")
+         and _marital_status(p), lambda p: Slot("relationship.status", value_text(p.rest_words))),
     Rule("predicate:marital-status", lambda p: p.copula and _marital_status(p),
          lambda p: Slot("relationship.status", value_text(p.rest_words))),
     Rule("predicate:diet",

@@ -104,8 +104,17 @@ def negated(words: Sequence[str]) -> bool:
     return False
 
 
+_ADJUNCT_START = re.compile(
+    rf"(?:^|[\s,])(?:{'|'.join(re.escape(m) for m in lx.ADJUNCT_MARKERS)})\s")
+
+
 def cessation(words: Sequence[str], text_low: str) -> bool:
-    """Does the clause report that a prior state ended (``quit``, ``gave up``)?"""
+    """Does the clause report that a prior state ended (``quit``, ``gave up``)? Only its
+    main part counts: ``adopted a greyhound after Max passed away`` ends nothing (an
+    adjunct's ending is the adjunct's)."""
+    adjunct = _ADJUNCT_START.search(text_low)
+    if adjunct is not None:
+        text_low = text_low[:adjunct.start()]
     if any(p in text_low for p in lx.CESSATION_PHRASES):
         return True
     for i, w in enumerate(words[:4]):

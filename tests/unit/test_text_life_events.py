@@ -1,0 +1,83 @@
+"""Life events that change a fact (SPEC §15): a possessed thing changed to another value,
+a possession or a relative who died, a divorce or a wedding.
+
+- ``Priya's email changed to X`` replaces her e-mail (a change verb with ``to`` after a
+  possessive subject); a thing moved to a day or a time is left to the event rules.
+- ``Hanna's cat Miso died`` and ``Mateo's grandmother passed away`` end the facts that name
+  the cat or the grandmother, never the dog's.
+- ``got divorced`` / ``got married to Anna`` replace the relationship status.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+
+_tenants = iter(range(1_000_000))
+
+
+def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
+    return {f.text for f in store.current(tenant)}
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["changed", "switched", "moved"]),
+       st.sampled_from([("email", "p.raman@old-mail.com", "p.raman@new-mail.com"),
+                        ("home address", "12 Oak Road", "4 Mill Lane")]))
+def test_a_possessed_thing_changed_to_another_value(
+        fresh_store: memory_es.MemoryStore, verb: str, thing: tuple[str, str, str]) -> None:
+    noun, old, new = thing
+    tenant = f"l{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    ti.remember(tenant, f"Priya Raman's {noun} is {old}.")
+    ti.remember(tenant, f"Omar Haddad's {noun} is {old}.")
+    ti.remember(tenant, f"Priya Raman's {noun} {verb} to {new}.")
+    values = {(f.entity, f.value) for f in fresh_store.current(tenant)}
+    assert values == {("person:priya-raman", new), ("person:omar-haddad", old)}
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["died", "passed away"]))
+def test_a_death_ends_the_facts_that_name_who_died(fresh_store: memory_es.MemoryStore,
+                                                   event: str) -> None:
+    tenant = f"l{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    for text in ("Hanna Lindqvist has a cat called Miso.",
+                 "Hanna Lindqvist has a dog called Rex.",
+                 "Hanna Lindqvist's grandmother lives in Porto.",
+                 "Omar Haddad has a cat called Miso."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Hanna Lindqvist's cat Miso {event}.")
+    ti.remember(tenant, f"Hanna Lindqvist's grandmother {event}.")
+    current = _current(fresh_store, tenant)
+    assert not {"Hanna Lindqvist has a cat called Miso",
+                "Hanna Lindqvist's grandmother lives in Porto"} & current
+    assert {"Hanna Lindqvist has a dog called Rex", "Omar Haddad has a cat called Miso"} <= current
+
+
+def test_a_divorce_or_a_wedding_replaces_the_status(fresh_store: memory_es.MemoryStore) -> None:
+    ti = TextInterface(fresh_store)
+    for text in ("Lena Okafor is married to Tom.", "Tomasz Wierzbicki is single.",
+                 "Omar Haddad is married to Sara."):
+        ti.remember("r", text)
+    ti.remember("r", "Lena Okafor got divorced.")
+    ti.remember("r", "Tomasz Wierzbicki got married to Anna.")
+    status = {f.entity: f.value for f in fresh_store.current("r")}
+    assert status == {"person:lena-okafor": "divorced", "person:tomasz-wierzbicki":
+                      "married to Anna", "person:omar-haddad": "married to Sara"}
+
+
+def test_an_ending_in_an_adjunct_is_the_adjuncts(fresh_store: memory_es.MemoryStore) -> None:
+    """``adopted a rescue greyhound after Max passed away`` is an adoption: a revision to
+    it writes it (the ending belongs to the ``after`` clause, not to the new fact)."""
+    ti = TextInterface(fresh_store)
+    ti.remember("a", "Sofia Bianchi owns a poodle named Max.")
+    ti.revise("a", "Sofia's pet",
+              "Sofia Bianchi adopted a rescue greyhound after Max passed away.")
+    (current,) = _current(fresh_store, "a")
+    assert current.startswith("Sofia Bianchi adopted a rescue greyhound")
