@@ -2052,6 +2052,35 @@ def life_events(cases: list[Case]) -> None:
               current_lacks=[mine.rstrip(".")])
 
 
+# --- thirty-sixth round: ages, relatives and a first name in a later note ------------------
+
+# (domain, setup, the text remembered, texts it ends, a word that must be current)
+LATER_NOTES = [
+    ("age", ["Hanna Lindqvist is 34 years old.", "Hanna Lindqvist knits socks for charity.",
+             "Omar Haddad is 34 years old."], "Hanna Lindqvist turned 35.",
+     ["Hanna Lindqvist is 34 years old."], "35"),
+    ("family", ["Kwame Asante lives in Accra.", "Kwame Asante's sister lives in Accra.",
+                "Kwame Asante plays the trumpet."], "Kwame Asante's sister moved to Kumasi.",
+     ["Kwame Asante's sister lives in Accra."], "Kumasi"),
+    ("family", ["Kwame Asante lives in Accra.", "Kwame Asante plays the trumpet.",
+                "Omar Haddad lives in Accra."], "Kwame moved to Kumasi.",
+     ["Kwame Asante lives in Accra."], "Kumasi"),
+    ("preferences", ["Priya Raman's favourite colour is green.", "Priya Raman's favourite food is ramen.",
+                     "Lena Okafor's favourite colour is green."],
+     "Priya's favourite colour is now blue.", ["Priya Raman's favourite colour is green."], "blue"),
+]
+
+
+def later_notes(cases: list[Case]) -> None:
+    """A later note about a known person (an age that turned, a relative who moved, a
+    person called by the first name alone when only one person has it): the old fact ends;
+    the person's other facts and another person's alike fact survive."""
+    for domain, setup, text, ended, added in LATER_NOTES:
+        _case(cases, "later_note", domain, setup=list(setup), mutations=[["remember", text]],
+              query=text, survivors=[f for f in setup if f not in ended], current_has=[added],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2070,7 +2099,8 @@ def build() -> list[Case]:
                    non_changes, machines, corrections, alike_facts,
                    couples_and_times, languages_crowded, record_changes,
                    several_things, past_stays, call_notes, question_revisions,
-                   self_changes, language_wordings, negation_traps, life_events):
+                   self_changes, language_wordings, negation_traps, life_events,
+                   later_notes):
         family(cases)
     return cases
 
