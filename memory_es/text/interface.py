@@ -262,6 +262,19 @@ class TextInterface:
             add(self._entity_facts(tenant, entity))
         return list(facts.values())
 
+    def _known_person(self, tenant: str, entity: str | None) -> str | None:
+        """The one known person a bare given name stands for (``Kwame moved to Kumasi``
+        when the tenant knows Kwame Asante and no other Kwame, and holds nothing under
+        the bare name itself); None when the name is no bare given name, or names no one
+        or several people (then it stays a person of its own)."""
+        if entity is None or not entity.startswith("person:") or "-" in entity[7:]:
+            return None
+        word = entity[7:].capitalize()
+        named = named_entities(analyse_query(word), self._candidates(tenant, word),
+                               given_names=True)  # the bare name's own facts name it first
+        people = [e for e in named if e != entity and e.startswith("person:")]
+        return people[0] if len(people) == 1 else None
+
     def _antecedent(self, tenant: str, role: str) -> str | None:
         """The entity a ``the same <role>`` subject points back to: the most recent entity
         of this tenant whose namespace, name or subject noun is the role; else the most
@@ -335,6 +348,8 @@ class TextInterface:
             entity, extra = self._resolve(tenant, clause, plan, pronoun_of=spoken_of)
             if (owner := _given_name_owner(entity, full_names)) is not None:
                 entity, extra = owner, extra | {"given_name_of": owner}
+            elif (known := self._known_person(tenant, entity)) is not None:
+                entity, extra = known, extra | {"given_name_of": known}
             spoken_of = entity or _person_named(clause) or spoken_of
             supersede = clause.op == "supersede" and entity is not None
             if clause.ends_prior and entity is not None:

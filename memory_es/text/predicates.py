@@ -232,6 +232,14 @@ def _marital_status(p: PredicateReading) -> bool:
         p.content[:1] in _MARITAL_WORDS)
 
 
+def _without_adverbs(words: list[str]) -> list[str]:
+    """A value without the adverbs it opens with (``now blue``: blue)."""
+    start = 0
+    while start < len(words) - 1 and words[start].lower() in lx.ADVERBS:
+        start += 1
+    return words[start:]
+
+
 def _moved_possession(p: PredicateReading) -> str | None:
     """The noun of a motion verb's possessed object (``moved its headquarters to …``,
     ``transferred her savings to …``): the thing that moved, not its owner."""
@@ -240,6 +248,16 @@ def _moved_possession(p: PredicateReading) -> str | None:
         return None
     to = rest.index("to")
     return rest[to - 1] if to == 2 and rest[1].isalpha() else None
+
+
+_AGE = re.compile(r"(\d{1,3})(?:\s+years?(?:\s+old)?)?")
+
+
+def _age(p: PredicateReading) -> str | None:
+    """The number of ``is 34 years old`` or ``turned 35`` (adverbs before it skipped)."""
+    words = [w for w in p.rest_low if w not in lx.ADVERBS]
+    m = _AGE.fullmatch(" ".join(words))
+    return m.group(1) if m else None
 
 
 def _after_to(p: PredicateReading) -> int:
@@ -285,23 +303,31 @@ def _to_quantity(p: PredicateReading) -> int | None:
 
 
 CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:moved-possession",
-                          "predicate:possessive-change", "predicate:marital-change"})
+                          "predicate:possessive-change", "predicate:marital-change",
+                          "predicate:age-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
-headquarters to Manchester``, ``email changed to …``, ``got divorced``)."""
+headquarters to Manchester``, ``email changed to …``, ``got divorced``, ``turned 35``)."""
 
 PREDICATE_RULES: tuple[Rule, ...] = (
     # copula: "is <hint value>" for possessive subjects, "is a <role> at <Org>", "is vegan"
     Rule("predicate:possessive-noun", lambda p: p.copula and bool(p.hint),
-         lambda p: Slot(p.hint, value_text(p.rest_words))),
+         lambda p: Slot(p.hint, value_text(_without_adverbs(p.rest_words)))),
     # "X's rent went up to 950", "X's limit was raised to 3000": the thing's new amount
     Rule("predicate:quantity-change",
          lambda p: bool(p.hint) and not p.copula and _to_quantity(p) is not None,
          lambda p: Slot(p.hint, value_text(p.rest_words[(_to_quantity(p) or 0) + 1:]))),
+    # a person's age: "is 34 years old", "turned 35" (never a possessed thing's number)
+    Rule("predicate:age", lambda p: p.copula and not p.hint and _age(p) is not None,
+         lambda p: Slot("age", _age(p) or "")),
+    Rule("predicate:age-change", lambda p: p.lemma == "turn" and not p.hint
+         and _age(p) is not None, lambda p: Slot("age", _age(p) or "")),
     # "X's email changed to …", "X's plan switched to Premium": the thing's new value (a
-    # thing moved to a day or time is an event moved: the frame rules read it)
+    # thing moved to a day or time is an event moved, and one moved to a place moved
+    # house: the frame and residence rules read them)
     Rule("predicate:possessive-change",
          lambda p: bool(p.hint) and p.lemma in lx.CHANGE_VERBS and "to" in p.rest_low[:2]
-         and CALENDAR.search(" ".join(p.rest_words)) is None,
+         and CALENDAR.search(" ".join(p.rest_words)) is None
+         and not (p.lemma == "move" and _names_a_place(value_text(_destination(p)))),
          lambda p: Slot(p.hint, value_text(p.rest_words[p.rest_low.index("to") + 1:]))),
     Rule("predicate:origin",
          lambda p: p.copula and (p.rest_low[:2] == ["originally", "from"]

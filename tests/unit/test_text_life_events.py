@@ -81,3 +81,41 @@ def test_an_ending_in_an_adjunct_is_the_adjuncts(fresh_store: memory_es.MemorySt
               "Sofia Bianchi adopted a rescue greyhound after Max passed away.")
     (current,) = _current(fresh_store, "a")
     assert current.startswith("Sofia Bianchi adopted a rescue greyhound")
+
+
+def test_an_age_turns(fresh_store: memory_es.MemoryStore) -> None:
+    """``turned 35`` replaces ``is 34 years old``; a possessed thing's number is no age of
+    its owner (``Lena's son Leo is 7``)."""
+    ti = TextInterface(fresh_store)
+    for text in ("Hanna Lindqvist is 34 years old.", "Omar Haddad is 34 years old.",
+                 "Lena Okafor's son Leo is 7."):
+        ti.remember("g", text)
+    ti.remember("g", "Hanna Lindqvist turned 35.")
+    ages = {(f.entity, f.attribute, f.value) for f in fresh_store.current("g")}
+    assert ages == {("person:hanna-lindqvist", "age", "35"), ("person:omar-haddad", "age", "34"),
+                    ("person:lena-okafor", "prop.son_leo", "7")}
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["none", "namesake", "own facts"]))
+def test_a_bare_given_name_is_the_one_known_person(fresh_store: memory_es.MemoryStore,
+                                                   other: str) -> None:
+    """``Kwame moved to Kumasi`` is Kwame Asante's move when he is the only Kwame the
+    tenant knows; with a second Kwame, or facts held under the bare name, the name is
+    nobody's but its own."""
+    tenant = f"l{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    if other == "own facts":  # told before Kwame Asante was known: a Kwame of his own
+        ti.remember(tenant, "Kwame plays the trumpet.")
+    ti.remember(tenant, "Kwame Asante lives in Accra.")
+    if other == "namesake":
+        ti.remember(tenant, "Kwame Mensah lives in Accra.")
+    ti.remember(tenant, "Kwame moved to Kumasi.")
+    homes = {(f.entity, f.value) for f in fresh_store.current(tenant)
+             if f.attribute == "home.city"}
+    if other == "none":
+        assert homes == {("person:kwame-asante", "Kumasi")}
+    else:
+        assert ("person:kwame-asante", "Accra") in homes
+        assert ("person:kwame", "Kumasi") in homes
