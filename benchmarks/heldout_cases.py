@@ -2081,6 +2081,42 @@ def later_notes(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- thirty-seventh round: one person with many facts, several operations in a row --------
+
+MANY = ["Sofia Bianchi lives in Turin.", "Sofia Bianchi works at Fiat as an engineer.",
+        "Sofia Bianchi drives a Fiat 500.", "Sofia Bianchi is allergic to cats.",
+        "Sofia Bianchi's email is sofia.bianchi@example.it.", "Sofia Bianchi's phone is +39 347 123 4567.",
+        "Sofia Bianchi plays volleyball on Wednesdays.", "Sofia Bianchi speaks Italian, French and English.",
+        "Sofia Bianchi has a brother called Marco.", "Sofia Bianchi's dentist is Dr Conti.",
+        "Sofia Bianchi pays for Netflix.", "Sofia Bianchi reads crime novels.",
+        "Sofia Bianchi is vegetarian.", "Sofia Bianchi's passport number is YA1234567.",
+        "Marco Bianchi lives in Milan.", "Marco Bianchi plays volleyball on Wednesdays."]
+# (operations in order, texts they end, a word that must be current afterwards)
+MANY_OPS = [
+    ([["release", "Sofia's volleyball"], ["forget", "forget that Sofia speaks French"],
+      ["remember", "Sofia Bianchi moved to Bologna."]],
+     ["Sofia Bianchi plays volleyball on Wednesdays.", "Sofia Bianchi lives in Turin.",
+      "Sofia Bianchi speaks Italian, French and English."], "Bologna"),
+    ([["purge", "YA1234567"], ["remember", "Sofia Bianchi cancelled Netflix."],
+      ["revise", "Sofia's dentist", "Sofia Bianchi's dentist is Dr Greco."]],
+     ["Sofia Bianchi's passport number is YA1234567.", "Sofia Bianchi pays for Netflix.",
+      "Sofia Bianchi's dentist is Dr Conti."], "Dr Greco"),
+    ([["remember", "Sofia Bianchi left Fiat and now works at Ferrari."],
+      ["release", "Sofia's car"], ["forget", "forget Sofia's cat allergy"]],
+     ["Sofia Bianchi works at Fiat as an engineer.", "Sofia Bianchi drives a Fiat 500.",
+      "Sofia Bianchi is allergic to cats."], "Ferrari"),
+]
+
+
+def many_facts(cases: list[Case]) -> None:
+    """One person with fourteen facts (and a brother with alike ones) through three
+    operations in a row: each ends what it names; every other fact survives."""
+    for ops, ended, added in MANY_OPS:
+        _case(cases, "many_facts", "everyday", setup=list(MANY), mutations=ops, query="Sofia",
+              survivors=[f for f in MANY if f not in ended], current_has=[added],
+              current_lacks=[e.rstrip(".") for e in ended if "speaks" not in e])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2100,7 +2136,7 @@ def build() -> list[Case]:
                    couples_and_times, languages_crowded, record_changes,
                    several_things, past_stays, call_notes, question_revisions,
                    self_changes, language_wordings, negation_traps, life_events,
-                   later_notes):
+                   later_notes, many_facts):
         family(cases)
     return cases
 

@@ -267,8 +267,8 @@ class TextInterface:
         when the tenant knows Kwame Asante and no other Kwame, and holds nothing under
         the bare name itself); None when the name is no bare given name, or names no one
         or several people (then it stays a person of its own)."""
-        if entity is None or not entity.startswith("person:") or "-" in entity[7:]:
-            return None
+        if entity is None or not entity.startswith("person:") or not entity[7:].isalpha():
+            return None  # a given name is one word of letters
         word = entity[7:].capitalize()
         named = named_entities(analyse_query(word), self._candidates(tenant, word),
                                given_names=True)  # the bare name's own facts name it first
