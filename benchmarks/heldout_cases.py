@@ -2117,6 +2117,31 @@ def many_facts(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended if "speaks" not in e])
 
 
+# --- thirty-eighth round: names with particles, a compound Chinese surname -----------------
+# Written AFTER the rules it tests changed: a probe of these names found the failures (a
+# forget of Jürgen von Bülow took Jürgen Bülow; 欧阳娜娜's hobby went to a made-up person),
+# and the fix came first. Kept as regression cases, not as evidence of generalisation.
+
+NAME_FORMS = [
+    (["Jürgen von Bülow wohnt in Köln.", "Jürgen von Bülow spielt Schach.", "Jürgen Bülow wohnt in Köln."],
+     ["forget", "Vergiss alles über Jürgen von Bülow."],
+     ["Jürgen von Bülow wohnt in Köln.", "Jürgen von Bülow spielt Schach."]),
+    (["Ludwig van Dijk lives in Delft.", "Ludwig van Dijk plays chess.", "Ludwig Dijk lives in Delft."],
+     ["remember", "Ludwig van Dijk lives in Utrecht now."], ["Ludwig van Dijk lives in Delft."]),
+    (["欧阳娜娜住在上海。", "欧阳娜娜喜欢画画。", "欧阳娜住在上海。"],
+     ["forget", "忘记关于欧阳娜娜的一切"], ["欧阳娜娜住在上海。", "欧阳娜娜喜欢画画。"]),
+]
+
+
+def name_forms(cases: list[Case]) -> None:
+    """Names with a particle and a four-character Chinese name beside a shorter namesake:
+    the operation reaches only the person named."""
+    for setup, op, ended in NAME_FORMS:
+        _case(cases, "name_form", "names", setup=list(setup), mutations=[op], query=op[1],
+              survivors=[f for f in setup if f not in ended],
+              current_lacks=[e.rstrip(".。") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2136,7 +2161,7 @@ def build() -> list[Case]:
                    couples_and_times, languages_crowded, record_changes,
                    several_things, past_stays, call_notes, question_revisions,
                    self_changes, language_wordings, negation_traps, life_events,
-                   later_notes, many_facts):
+                   later_notes, many_facts, name_forms):
         family(cases)
     return cases
 

@@ -443,7 +443,7 @@ class TextInterface:
         those that name the thing at another (``Yuki's dentist appointment was moved to
         Thursday`` ends ``has a dentist appointment on Tuesday``). The same value again is
         left to reinforce."""
-        verb = clause.attribute.split(".", 1)[0]
+        verb = _frame_head(clause.attribute)
         measure = _measure(clause.text)
         # "Yuki's dentist appointment was moved to Thursday": the thing's time changed
         thing = {stem(w) for w in _possessed(clause)} if CALENDAR.search(clause.text) else set()
@@ -454,7 +454,7 @@ class TextInterface:
             other_amount = (old is not None and measure is not None
                             and old[1:] == measure[1:] and old[0] != measure[0])
             other_time = bool(thing) and thing <= view(f).terms and bool(CALENDAR.search(f.text))
-            if other_amount or other_time or (f.attribute.split(".", 1)[0] == verb and any(
+            if other_amount or other_time or (_frame_head(f.attribute) == verb and any(
                     c.frame == clause.frame for c in self.interpreter(f.text).clauses)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
 
@@ -1105,6 +1105,13 @@ def _measure(text: str) -> tuple[str, str, str] | None:
     stem; None when the text holds none."""
     m = _MEASURE.search(text.casefold())
     return None if m is None else (m.group(1), m.group(2), stem(m.group(3)))
+
+
+def _frame_head(attribute: str) -> str:
+    """What a fact's frame belongs to: its verb, or for a possessed thing the thing
+    (``prop.passport.…``: the passport's dates are not the lease's)."""
+    parts = attribute.split(".")
+    return ".".join(parts[:2]) if parts[0] == "prop" and len(parts) > 2 else parts[0]
 
 
 def _possessed(clause: Clause) -> list[str]:

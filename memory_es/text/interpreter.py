@@ -92,7 +92,9 @@ def interpret(text: str) -> Interpretation:
     source = nfkc(text).strip()
     clauses: list[Clause] = []
     for _offset, sentence in split_sentences(source):
-        clauses.extend(_interpret_sentence(sentence))
+        thing = _owned_thing(clauses[-1]) if clauses else None
+        clauses.extend(_interpret_sentence(
+            sentence if thing is None else _IT.sub(f"{thing} ", sentence, count=1)))
     if not clauses and source:
         clauses.append(Clause(text=source, entity=None, attribute="note", value=source,
                               mention=source, rules=("fallback:unparsed",)))
@@ -138,7 +140,7 @@ _DE_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['unrealised'])})\b[\s,]*(?P<obj>.+)$", re.IGNORECASE)
 _ZH_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)(?:{_alternation(_ZH['unrealised'])})(?P<obj>.+)$")
-_ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,3}}?)(?P<verb>{_alternation(_ZH['verbs'])})"
+_ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?P<verb>{_alternation(_ZH['verbs'])})"
                      r"(?P<obj>.+)$")
 
 
@@ -162,7 +164,9 @@ def _other_language(body: str) -> Clause | None:
         subj = _ZH_ADVERBS.sub("", subj)  # 王芳上个月搬到…: the subject is 王芳
         subject = Subject(entity_id("person", subj), subj, "person", names=(subj,))
     else:
-        if not words or not all(is_capitalised(w) for w in words):
+        if not words or not is_capitalised(words[-1]) or not all(
+                is_capitalised(w) or (i > 0 and w in lx.NAME_PARTICLES)
+                for i, w in enumerate(words)):
             return None
         subject = analyse_subject(subj, tokenize(subj), [])
     lang = "zh" if chinese else "de"
@@ -251,6 +255,20 @@ def _self_report(body: str) -> str | None:
     said = f"{owner} {m.group('rest')}"
     toks = tokenize(said)
     return said if subject_split(toks, [])[0] < len(toks) else None
+
+
+_IT = re.compile(r"^(?:it|It)\s+")
+_OWNED_OBJECT = re.compile(r"^\S+\s+(?:his|her|their|its|my|our)\s+([^\W\d_]+)\b")
+
+
+def _owned_thing(clause: Clause) -> str | None:
+    """The possessed thing a clause's verb acts on, written out with its owner (``Tomasz
+    renewed his passport``: ``Tomasz's passport``): what an ``it`` opening the next
+    sentence stands for (``it now expires in June 2036``). None when there is none."""
+    if not clause.mention or clause.entity is None or clause.refers_back is not None:
+        return None
+    m = _OWNED_OBJECT.match(str(clause.value))
+    return f"{clause.mention}'s {m.group(1)}" if m else None
 
 
 def _interpret_sentence(sentence: str) -> list[Clause]:

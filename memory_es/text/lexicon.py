@@ -46,6 +46,13 @@ really too up out over under again show give list me each every on file any
 """)
 """Function words: never content, never names."""
 
+NAME_PARTICLES: frozenset[str] = words("""
+von van der den de da di du del della des la le ten ter zu bin ibn al dos das do
+""")
+"""Lower-case particles inside a surname (``Jürgen von Bülow``, ``Ludwig van Beethoven``,
+``Maria de la Cruz``): the closed class of European nobiliary and Arabic patronymic
+particles."""
+
 REPORTING_VERBS: frozenset[str] = words("""
 say confirm mention report explain note state add write announce reply admit
 """)

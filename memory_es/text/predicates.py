@@ -20,7 +20,7 @@ from typing import NamedTuple
 from memory_es.text import lexicon as lx
 from memory_es.text.lexicon import words
 from memory_es.text.paths import attribute_path, domains_in, keywords, value_text
-from memory_es.text.qualifiers import CALENDAR
+from memory_es.text.qualifiers import CALENDAR, TEMPORAL
 from memory_es.text.subjects import Subject
 from memory_es.text.words import Tok, is_capitalised
 
@@ -73,8 +73,11 @@ def frame_of(reading: PredicateReading) -> str | None:
     if not words:
         return None
     if any(ch.isdigit() for w in words for ch in w):
-        units = [w.lower() for w in words if w.isalpha()]
-        kind = "n:" + (units[-1] if units else "")
+        if CALENDAR.search(" ".join(words)) or TEMPORAL.search(f"{rest[0]} {' '.join(words)}"):
+            kind = "date"  # "expires in May 2026" and "in June 2036": one frame
+        else:
+            units = [w.lower() for w in words if w.isalpha()]
+            kind = "n:" + (units[-1] if units else "")
     elif all(is_capitalised(w) for w in words):
         kind = "name"
     else:

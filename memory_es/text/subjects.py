@@ -213,13 +213,17 @@ def _named(words: list[str]) -> Subject:
     # proper names: "Mira", "Ines Caro", "Nordic Rail", "Lumen X2"
     cleaned = [strip_symbols(w).strip(EDGE) for w in words]
     cleaned = [w for w in cleaned if w]
+    inner = set(range(1, len(cleaned) - 1))
+    particles = {i for i in inner if cleaned[i] in lx.NAME_PARTICLES}  # "Jürgen von Bülow"
     if (cleaned and all(is_capitalised(w) or is_foreign_word(w) or w.isdigit()
-                        or (len(w) <= 2 and w.isupper()) for w in cleaned)
+                        or (len(w) <= 2 and w.isupper()) or i in particles
+                        for i, w in enumerate(cleaned))
             and cleaned[0].lower() not in NOT_NAMES
             and cleaned[0].lower() not in lx.ROLE_NOUNS
             and not _common_noun(cleaned)):
         name = " ".join(cleaned)
-        personal = (len(cleaned) <= 3 and all(w.replace("-", "").isalpha() for w in cleaned))
+        personal = (len(cleaned) - len(particles) <= 3
+                    and all(w.replace("-", "").isalpha() for w in cleaned))
         ns = "person" if personal else "name"
         return Subject(entity_id(ns, name), " ".join(words), "person" if personal else "name",
                        names=(name,), rules=("subject:proper-name",))

@@ -119,3 +119,20 @@ def test_a_bare_given_name_is_the_one_known_person(fresh_store: memory_es.Memory
     else:
         assert ("person:kwame-asante", "Accra") in homes
         assert ("person:kwame", "Kumasi") in homes
+
+
+def test_it_after_a_possessed_thing_is_that_thing(fresh_store: memory_es.MemoryStore) -> None:
+    """``Tomasz renewed his passport; it now expires in June 2036``: ``it`` is his passport,
+    so the new date replaces the old one (a date is one frame whatever its month); his
+    other dated facts stay."""
+    ti = TextInterface(fresh_store)
+    for text in ("Tomasz Wierzbicki's passport expires in May 2026.",
+                 "Tomasz Wierzbicki's lease expires in May 2026.",
+                 "Omar Haddad's passport expires in May 2026."):
+        ti.remember("i", text)
+    ti.remember("i", "Tomasz Wierzbicki renewed his passport; it now expires in June 2036.")
+    current = _current(fresh_store, "i")
+    assert "Tomasz Wierzbicki's passport expires in May 2026" not in current
+    assert {"Tomasz Wierzbicki's lease expires in May 2026",
+            "Omar Haddad's passport expires in May 2026",
+            "Tomasz Wierzbicki's passport now expires in June 2036"} <= current
