@@ -36,7 +36,7 @@ def test_a_name_with_a_particle_is_one_person(fresh_store: memory_es.MemoryStore
     ti = TextInterface(fresh_store)
     for text in (f"{full} {lives}.", f"{full} {plays}.", f"{short} {lives}."):
         ti.remember(tenant, text)
-    assert interpret(f"{full} {lives}.").clauses[0].entity.startswith("person:")
+    assert str(interpret(f"{full} {lives}.").clauses[0].entity).startswith("person:")
     ti.remember(tenant, f"{full} {moved}.")
     homes = {f.text for f in fresh_store.current(tenant) if f.attribute == "home.city"}
     assert homes == {f"{full} {moved}", f"{short} {lives}"}
