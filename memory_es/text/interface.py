@@ -476,14 +476,15 @@ class TextInterface:
     def _retract_corrected(self, tenant: str, entity: str, clause: Clause,
                            plan: _Plan) -> None:
         """Release the current facts a correction names as wrong (``lives in Leeds, not
-        York`` ends ``lives in York``): of the same slot or verb, with every word the
-        correction denies in their value (never ``supports York City``)."""
+        York`` ends ``lives in York``): of the same slot, verb or possessed thing, with
+        every word the correction denies in their value (never ``supports York City``, nor
+        ``Omar's locker is 21`` for ``flat number is 12, not 21``)."""
         denied = view_terms(clause.corrects or "") - entity_terms(entity)
-        verb = clause.attribute.split(".", 1)[0]
+        head = _frame_head(clause.attribute)
         for f in self._entity_facts(tenant, entity):
             if f.entity != entity or f.negated or not denied:
                 continue
-            related = f.attribute == clause.attribute or f.attribute.split(".", 1)[0] == verb
+            related = f.attribute == clause.attribute or _frame_head(f.attribute) == head
             if related and denied <= view_terms(str(f.value)):
                 plan.add(_decay(f.fact_id, tenant, f"corrected: {clause.text}"))
 
@@ -1111,7 +1112,7 @@ def _frame_head(attribute: str) -> str:
     """What a fact's frame belongs to: its verb, or for a possessed thing the thing
     (``prop.passport.…``: the passport's dates are not the lease's)."""
     parts = attribute.split(".")
-    return ".".join(parts[:2]) if parts[0] == "prop" and len(parts) > 2 else parts[0]
+    return ".".join(parts[:2]) if parts[0] == "prop" else parts[0]
 
 
 def _possessed(clause: Clause) -> list[str]:

@@ -31,7 +31,7 @@ CORRECTED = [
     ("Omar Haddad lives in York.", "Omar Haddad lives in Leeds", "York",
      "Omar Haddad supports York City."),
     ("Omar Haddad's flat number is 21.", "Omar Haddad's flat number is 12", "21",
-     "Omar Haddad runs 21 km on Sundays."),
+     "Omar Haddad's locker is 21."),
     ("Omar Haddad works at Globex.", "Omar Haddad works at Initech", "Globex",
      "Omar Haddad owns Globex shares."),
     ("Omar Haddad drives a Saab.", "Omar Haddad drives a Volvo", "a Saab",
