@@ -2142,6 +2142,24 @@ def name_forms(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".。") for e in ended])
 
 
+# --- thirty-ninth round: a negator after the object ---------------------------------------
+# Written AFTER the rules it tests changed, from the probe that found the failures (each
+# of these texts retracted "… lives in Leeds" and wrote nothing). Regression cases.
+
+AFTER_OBJECT = ["{n} lives in Leeds but not in the centre.", "{n} lives in Leeds, not far from York.",
+                "{n} lives in Leeds, which is not far from York.", "{n} works at Acme, not yet full time."]
+
+
+def negator_after_object(cases: list[Case]) -> None:
+    """A negator after the verb's object negates only what follows it: the person's home
+    and job stay current."""
+    for i, text in enumerate(AFTER_OBJECT):
+        name, _pos, bg = _background(i + 2)
+        mine = [*bg, f"{name} lives in Leeds.", f"{name} works at Acme."]
+        _case(cases, "negator_after_object", "everyday", setup=mine,
+              mutations=[["remember", text.format(n=name)]], query=_first(name), survivors=mine)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2161,7 +2179,7 @@ def build() -> list[Case]:
                    couples_and_times, languages_crowded, record_changes,
                    several_things, past_stays, call_notes, question_revisions,
                    self_changes, language_wordings, negation_traps, life_events,
-                   later_notes, many_facts, name_forms):
+                   later_notes, many_facts, name_forms, negator_after_object):
         family(cases)
     return cases
 

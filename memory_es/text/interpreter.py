@@ -37,7 +37,13 @@ from memory_es.text.clauses import VERSION, Clause, Interpretation, Interpreter
 from memory_es.text.identifiers import Identifier, find_identifiers
 from memory_es.text.normalize import ascii_fold, nfkc, script_of
 from memory_es.text.paths import attribute_path, domains_in, entity_id, keywords
-from memory_es.text.predicates import CHANGE_RULES, PREPOSITIONS, Predicate, analyse_predicate
+from memory_es.text.predicates import (
+    CHANGE_RULES,
+    PREPOSITIONS,
+    Predicate,
+    analyse_predicate,
+    verb_reach,
+)
 from memory_es.text.qualifiers import (
     TEMPORAL,
     adjuncts,
@@ -204,6 +210,9 @@ def _other_language(body: str) -> Clause | None:
 
 _CONTRAST = re.compile(r",\s+(?:and\s+)?not\s+(?P<denied>[^,;:]+)$", re.IGNORECASE)
 """A trailing ``, not Y``: a correction that names the value it replaces."""
+_NOT_IDIOMS = lx.ADVERBS | {"far", "yet", "least", "even", "quite", "much", "exactly",
+                            "necessarily", "entirely", "fully", "to"}
+"""``not far from``, ``not yet``, ``not least``, ``not to mention``: no correction."""
 _HEADING = re.compile(r"^(?P<head>[^:]{1,60}?):\s+(?P<rest>\S.*)$")
 _PRONOUN_SUBJECTS = frozenset(("he", "she", "they", "it", "his", "her", "their", "its"))
 
@@ -284,10 +293,17 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     if (said := _self_report(body)) is not None:
         return _interpret_sentence(said + sentence[len(body):])
     if (contrast := _CONTRAST.search(body)) is not None and contrast.start() > 0:
-        # "Lena lives in Leeds, not York": the statement, and what it corrects
+        # a trailing ", not …" never negates the statement: "Lena lives in Leeds, not
+        # York" corrects York; "lives in Leeds, not far from York" only says where. The
+        # statement is read without it (kept in the last clause's text)
         denied = contrast.group("denied").strip()
-        return [replace(c, corrects=denied, rules=(*c.rules, "correction:contrast"))
-                for c in _interpret_sentence(body[:contrast.start()] + sentence[len(body):])]
+        corrects = None if denied.split()[0].lower() in _NOT_IDIOMS else denied
+        clauses = _interpret_sentence(body[:contrast.start()] + sentence[len(body):])
+        return [replace(c, corrects=corrects,
+                        rules=(*c.rules, *(["correction:contrast"] if corrects else [])),
+                        text=c.text + body[contrast.start():] if k == len(clauses) - 1
+                        else c.text)
+                for k, c in enumerate(clauses)]
     parse, aliases = subject_aliases(body)  # "Иван (Ivan) pays …": read without "(Ivan)"
     anchored = _anchored_identifiers(body)
     toks = tokenize(parse)
@@ -364,7 +380,8 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
         else:
             text = f"{subject_text} {conj.resolved or conj.text}".strip()
         words = [t.low for t in pred_toks]
-        is_negated = negated(words)
+        is_negated = bool(words) and negated(_negation_scope(
+            words, 0 if conj.subject else min(max(conj.verb, 0), len(words) - 1)))
         pred = analyse_predicate(pred_toks, 0 if conj.subject else conj.verb, clause_subject,
                                  question)
         clause_rules = [*rules, *clause_subject.rules, *pred.rules]
@@ -392,6 +409,18 @@ def _each_person(clause: Clause, compound: Subject) -> list[Clause]:
         return [clause]
     return [replace(clause, entity=s.entity, mention=part, subject_names=tuple(s.names))
             for part, s in zip(parts, subjects, strict=True)]
+
+
+_NEGATIVE_OBJECTS = frozenset(("no", "nothing", "none", "nobody", "neither"))
+
+
+def _negation_scope(words: list[str], verb: int) -> list[str]:
+    """The words whose negator negates the clause: up to the verb or its complement, and a
+    negative object right after it (``eats no pork``); a negator further on negates only
+    what follows it (``lives in Leeds but not in the centre``)."""
+    reach = verb_reach(words, verb)
+    return words[:reach + (2 if words[reach + 1:reach + 2] and words[reach + 1]
+                           in _NEGATIVE_OBJECTS else 1)]
 
 
 def _own_subject(conj: Conjunct, main: Subject) -> tuple[Subject, str]:

@@ -445,12 +445,12 @@ PREDICATE_RULES: tuple[Rule, ...] = (
 """The predicate rules, most specific first; the last one always applies."""
 
 
-def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> PredicateReading:
-    """Find the main verb (auxiliaries, adverbs and negators skipped) and lay the
-    predicate out for the rules. ``toks`` must not be empty."""
-    words = [t.low for t in toks]
-    vi = min(max(verb_index, 0), len(toks) - 1)
-    main = vi
+def verb_reach(words: Sequence[str], start: int = 0) -> int:
+    """Index of the first word from ``start`` past the auxiliaries, adverbs and negators
+    before a verb or its complement (``does not really like``: like; ``is not vegan``:
+    vegan): a negator inside this reach negates the clause, one after it only what follows
+    it (``lives in Leeds but not in the centre``)."""
+    main = start
     while main < len(words) - 1 and (words[main] in lx.AUXILIARIES or words[main] in lx.ADVERBS
                                      or words[main] in lx.NEGATORS or words[main] == "longer"
                                      or words[main].endswith("n't")):
@@ -460,6 +460,15 @@ def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Pr
                 and not (nxt.endswith("ed") and nxt.isalpha()):
             break
         main += 1
+    return main
+
+
+def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> PredicateReading:
+    """Find the main verb (auxiliaries, adverbs and negators skipped) and lay the
+    predicate out for the rules. ``toks`` must not be empty."""
+    words = [t.low for t in toks]
+    vi = min(max(verb_index, 0), len(toks) - 1)
+    main = verb_reach(words, vi)
     if lx.lemma_of(words[main]) is None and not words[main].endswith("ed"):
         # "was strictly keto": adverbs skipped onto a complement; the verb is the copula
         for j in range(main - 1, vi - 1, -1):

@@ -100,3 +100,36 @@ def test_a_modified_phone_is_its_own_slot(fresh_store: memory_es.MemoryStore,
     ti.remember(tenant, f"Omar Haddad's {kind} phone is 020 7946 0999.")
     assert _current(fresh_store, tenant) == {"Omar Haddad's phone is 020 7946 0321",
                                              f"Omar Haddad's {kind} phone is 020 7946 0999"}
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["not far from York", "not yet full time", "not least for the view",
+                        "not to mention the garden"]))
+def test_a_trailing_not_phrase_negates_nothing(fresh_store: memory_es.MemoryStore,
+                                               tail: str) -> None:
+    """``Omar lives in Leeds, not far from York`` says where, and never retracts ``Omar
+    lives in Leeds`` (it did, and wrote nothing)."""
+    tenant = f"c{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    ti.remember(tenant, "Omar Haddad lives in Leeds.")
+    ti.remember(tenant, f"Omar Haddad lives in Leeds, {tail}.")
+    assert {f.value for f in fresh_store.current(tenant)} == {"Leeds"}
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["but not in the centre", "and not in York",
+                        ", which is not far from York", ", not far from York"]))
+def test_a_negator_after_the_object_negates_only_what_follows(
+        fresh_store: memory_es.MemoryStore, rest: str) -> None:
+    """``Omar lives in Leeds but not in the centre`` keeps ``Omar lives in Leeds`` (it was
+    read as a denial that retracted it); ``does not live``, ``no longer lives``, ``eats no
+    pork`` still deny."""
+    tenant = f"c{next(_tenants)}"
+    ti = TextInterface(fresh_store)
+    ti.remember(tenant, "Omar Haddad lives in Leeds.")
+    ti.remember(tenant, f"Omar Haddad lives in Leeds{'' if rest[0] == ',' else ' '}{rest}.")
+    assert {f.value for f in fresh_store.current(tenant)} == {"Leeds"}
+    for denial in ("Omar Haddad does not live in Leeds.", "Omar Haddad eats no pork."):
+        assert interpret(denial).clauses[0].negated, denial
