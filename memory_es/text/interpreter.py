@@ -214,7 +214,6 @@ _NOT_IDIOMS = lx.ADVERBS | {"far", "yet", "least", "even", "quite", "much", "exa
                             "necessarily", "entirely", "fully", "to"}
 """``not far from``, ``not yet``, ``not least``, ``not to mention``: no correction."""
 _HEADING = re.compile(r"^(?P<head>[^:]{1,60}?):\s+(?P<rest>\S.*)$")
-_PRONOUN_SUBJECTS = frozenset(("he", "she", "they", "it", "his", "her", "their", "its"))
 
 
 def _after_heading(body: str) -> tuple[str | None, str] | None:
@@ -236,7 +235,7 @@ def _after_heading(body: str) -> tuple[str | None, str] | None:
     if colon is not None or not 0 < pred < len(toks) or any(
             ch.isdigit() for t in toks[:pred] for ch in t.word):
         return None
-    if toks[0].low in _PRONOUN_SUBJECTS:
+    if toks[0].low in lx.SUBJECT_PRONOUNS | lx.POSSESSIVE_PRONOUNS:
         head_toks = tokenize(head)
         return (head, rest) if subject_split(head_toks, [])[0] < len(head_toks) else None
     if toks[0].low in ("a", "an", "the") or not is_capitalised(toks[0].word):
@@ -245,8 +244,8 @@ def _after_heading(body: str) -> tuple[str | None, str] | None:
 
 
 _REPORT = re.compile(r"^(?P<who>[A-Z][^,;:]*?)\s+(?P<verb>[a-z]+)\s+(?:that\s+)?"
-                     r"(?P<pronoun>his|her|their|its|he|she|they)\s+(?P<rest>.+)$")
-_POSSESSIVE_PRONOUNS = frozenset(("his", "her", "their", "its"))
+                     rf"(?P<pronoun>{_alternation(lx.SUBJECT_PRONOUNS | lx.POSSESSIVE_PRONOUNS)})"
+                     r"\s+(?P<rest>.+)$")
 
 
 def _self_report(body: str) -> str | None:
@@ -260,14 +259,14 @@ def _self_report(body: str) -> str | None:
     who = m.group("who")
     if not all(is_capitalised(w) for w in who.split()):
         return None
-    owner = f"{who}'s" if m.group("pronoun") in _POSSESSIVE_PRONOUNS else who
-    said = f"{owner} {m.group('rest')}"
+    said = f"{_written_out(m.group('pronoun'), who)} {m.group('rest')}"
     toks = tokenize(said)
     return said if subject_split(toks, [])[0] < len(toks) else None
 
 
 _IT = re.compile(r"^(?:it|It)\s+")
-_OWNED_OBJECT = re.compile(r"^\S+\s+(?:his|her|their|its|my|our)\s+([^\W\d_]+)\b")
+_OWNED_OBJECT = re.compile(
+    rf"^\S+\s+(?:{_alternation(lx.POSSESSIVE_DETERMINERS)})\s+([^\W\d_]+)\b")
 
 
 def _owned_thing(clause: Clause) -> str | None:
@@ -423,6 +422,12 @@ def _negation_scope(words: list[str], verb: int) -> list[str]:
                            in _NEGATIVE_OBJECTS else 1)]
 
 
+def _written_out(pronoun: str, owner: str) -> str:
+    """A pronoun replaced by whom it stands for (``her`` -> ``Priya's``, ``she`` ->
+    ``Priya``)."""
+    return f"{owner}'s" if pronoun.lower() in lx.POSSESSIVE_PRONOUNS else owner
+
+
 def _own_subject(conj: Conjunct, main: Subject) -> tuple[Subject, str]:
     """The subject of a coordinated clause with its own subject, and the clause's text:
     a pronoun (``her bike``) stands for the sentence's subject, written out in the text."""
@@ -431,9 +436,7 @@ def _own_subject(conj: Conjunct, main: Subject) -> tuple[Subject, str]:
     text = conj.text
     if own.kind == "pronoun" and main.entity is not None:
         owner = main.names[0] if main.names else main.surface
-        first = toks[0].low
-        said = f"{owner}'s" if first in ("his", "her", "their", "its") else owner
-        text = said + conj.text[len(toks[0].raw):]
+        text = _written_out(toks[0].low, owner) + conj.text[len(toks[0].raw):]
         own = Subject(main.entity, main.surface, main.kind, names=main.names, role=main.role,
                       attribute_hint=own.attribute_hint,
                       rules=(*own.rules, "subject:pronoun-of-sentence-subject"))

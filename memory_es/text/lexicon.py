@@ -46,6 +46,12 @@ really too up out over under again show give list me each every on file any
 """)
 """Function words: never content, never names."""
 
+SUBJECT_PRONOUNS: frozenset[str] = words("he she they it")
+"""Third-person subject pronouns: they stand for someone named before."""
+POSSESSIVE_PRONOUNS: frozenset[str] = words("his her their its")
+"""Third-person possessive determiners: ``her rent`` is the rent of someone named before."""
+POSSESSIVE_DETERMINERS: frozenset[str] = POSSESSIVE_PRONOUNS | words("my our your")
+
 NAME_PARTICLES: frozenset[str] = words("""
 von van der den de da di du del della des la le ten ter zu bin ibn al dos das do
 """)

@@ -28,8 +28,7 @@ PREPOSITIONS = words("""
 in at to for from with on by of as into onto via about near over under
 """)
 _OBJECT_STOPS = PREPOSITIONS | {"and", "but", "since", "until", "after", "because", "due"}
-_POSSESSIVE_DETERMINERS = ("their", "his", "her", "my", "its", "our", "your")
-_OBJECT_DETERMINERS = ("a", "an", "the", *_POSSESSIVE_DETERMINERS)
+_OBJECT_DETERMINERS = ("a", "an", "the", *sorted(lx.POSSESSIVE_DETERMINERS))
 _STREET_WORDS = ("street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "boulevard",
                  "blvd", "drive", "dr", "way", "court", "ct", "place", "pl", "square",
                  "terrace", "close")
@@ -247,7 +246,7 @@ def _moved_possession(p: PredicateReading) -> str | None:
     """The noun of a motion verb's possessed object (``moved its headquarters to …``,
     ``transferred her savings to …``): the thing that moved, not its owner."""
     rest = p.rest_low
-    if not (p.motion and rest[:1] and rest[0] in _POSSESSIVE_DETERMINERS):
+    if not (p.motion and rest[:1] and rest[0] in lx.POSSESSIVE_DETERMINERS):
         return None
     to = rest.index("to")
     return rest[to - 1] if to == 2 and rest[1].isalpha() else None

@@ -212,7 +212,7 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
         if toks[n - 1].raw.endswith((",", ";")):
             return 0
         nxt = toks[n]
-        if n == 1 and first.low in ("he", "she", "they", "it") and agrees(nxt.word, plural):
+        if n == 1 and first.low in lx.SUBJECT_PRONOUNS and agrees(nxt.word, plural):
             return 1
         if n >= (1 if is_capitalised(first.word) else 2) and nxt.low in lx.AUXILIARIES | {
                 "lives", "works", "drives", "owns", "has"} | lx.VERBS_3SG and (

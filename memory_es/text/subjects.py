@@ -102,7 +102,7 @@ def analyse_subject(region: str, region_toks: list[Tok],
                            names=(name,), rules=("subject:relative-of-user",))
         return Subject("user:self", surface, "user", attribute_hint=head_attribute(low[1:]),
                        rules=("subject:user-possessive",))
-    if low[0] in ("his", "her", "their", "its") and len(words) > 1:
+    if low[0] in lx.POSSESSIVE_PRONOUNS and len(words) > 1:
         return Subject(None, surface, "pronoun", attribute_hint=head_attribute(low[1:]),
                        rules=("subject:pronoun-possessive",))
     if low[0] == "the" and len(low) > 1 and low[1] == "user":

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.interpreter import interpret
+from tests.unit.text_support import current_texts, fresh_tenant
 
-_tenants = iter(range(1_000_000))
 # (the wrong fact, the statement that corrects it, a same-person fact that holds the
 # denied word on another topic: it must survive)
 CORRECTED = [
@@ -40,9 +40,6 @@ CORRECTED = [
 OPENINGS = ["", "Correction: ", "Actually, ", "Sorry, ", "Update: ", "I was wrong earlier: "]
 
 
-def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
-    return {f.text for f in store.current(tenant)}
-
 
 @settings(max_examples=24, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -51,12 +48,12 @@ def test_a_correction_ends_the_fact_it_names_and_nothing_else(
         fresh_store: memory_es.MemoryStore, case: tuple[str, str, str, str],
         opening: str) -> None:
     wrong, right, denied, elsewhere = case
-    tenant = f"c{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     for text in (wrong, elsewhere, "Omar Haddad builds model ships."):
         ti.remember(tenant, text)
     ti.remember(tenant, f"{opening}{right}, not {denied}.")
-    current = _current(fresh_store, tenant)
+    current = current_texts(fresh_store, tenant)
     assert wrong.rstrip(".") not in current
     assert {elsewhere.rstrip("."), "Omar Haddad builds model ships"} <= current
     assert any(right in t for t in current)
@@ -84,7 +81,7 @@ def test_a_negated_copula_reads_the_slot_it_denies(fresh_store: memory_es.Memory
     ti.remember("n", "Kwame Asante is allergic to penicillin.")
     ti.remember("n", "Kwame Asante is allergic to latex.")
     ti.remember("n", "Kwame Asante is not allergic to penicillin after all.")
-    current = _current(fresh_store, "n")
+    current = current_texts(fresh_store, "n")
     assert "Kwame Asante is allergic to penicillin" not in current
     assert "Kwame Asante is allergic to latex" in current
 
@@ -94,11 +91,11 @@ def test_a_negated_copula_reads_the_slot_it_denies(fresh_store: memory_es.Memory
 @given(st.sampled_from(["work", "home", "mobile", "office", "landline", "second"]))
 def test_a_modified_phone_is_its_own_slot(fresh_store: memory_es.MemoryStore,
                                           kind: str) -> None:
-    tenant = f"c{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     ti.remember(tenant, "Omar Haddad's phone is 020 7946 0321.")
     ti.remember(tenant, f"Omar Haddad's {kind} phone is 020 7946 0999.")
-    assert _current(fresh_store, tenant) == {"Omar Haddad's phone is 020 7946 0321",
+    assert current_texts(fresh_store, tenant) == {"Omar Haddad's phone is 020 7946 0321",
                                              f"Omar Haddad's {kind} phone is 020 7946 0999"}
 
 
@@ -110,7 +107,7 @@ def test_a_trailing_not_phrase_negates_nothing(fresh_store: memory_es.MemoryStor
                                                tail: str) -> None:
     """``Omar lives in Leeds, not far from York`` says where, and never retracts ``Omar
     lives in Leeds`` (it did, and wrote nothing)."""
-    tenant = f"c{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     ti.remember(tenant, "Omar Haddad lives in Leeds.")
     ti.remember(tenant, f"Omar Haddad lives in Leeds, {tail}.")
@@ -126,7 +123,7 @@ def test_a_negator_after_the_object_negates_only_what_follows(
     """``Omar lives in Leeds but not in the centre`` keeps ``Omar lives in Leeds`` (it was
     read as a denial that retracted it); ``does not live``, ``no longer lives``, ``eats no
     pork`` still deny."""
-    tenant = f"c{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     ti.remember(tenant, "Omar Haddad lives in Leeds.")
     ti.remember(tenant, f"Omar Haddad lives in Leeds{'' if rest[0] == ',' else ' '}{rest}.")

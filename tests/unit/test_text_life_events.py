@@ -15,12 +15,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-
-_tenants = iter(range(1_000_000))
-
-
-def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
-    return {f.text for f in store.current(tenant)}
+from tests.unit.text_support import current_texts, fresh_tenant
 
 
 @settings(max_examples=8, deadline=None,
@@ -31,7 +26,7 @@ def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
 def test_a_possessed_thing_changed_to_another_value(
         fresh_store: memory_es.MemoryStore, verb: str, thing: tuple[str, str, str]) -> None:
     noun, old, new = thing
-    tenant = f"l{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     ti.remember(tenant, f"Priya Raman's {noun} is {old}.")
     ti.remember(tenant, f"Omar Haddad's {noun} is {old}.")
@@ -45,7 +40,7 @@ def test_a_possessed_thing_changed_to_another_value(
 @given(st.sampled_from(["died", "passed away"]))
 def test_a_death_ends_the_facts_that_name_who_died(fresh_store: memory_es.MemoryStore,
                                                    event: str) -> None:
-    tenant = f"l{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     for text in ("Hanna Lindqvist has a cat called Miso.",
                  "Hanna Lindqvist has a dog called Rex.",
@@ -54,7 +49,7 @@ def test_a_death_ends_the_facts_that_name_who_died(fresh_store: memory_es.Memory
         ti.remember(tenant, text)
     ti.remember(tenant, f"Hanna Lindqvist's cat Miso {event}.")
     ti.remember(tenant, f"Hanna Lindqvist's grandmother {event}.")
-    current = _current(fresh_store, tenant)
+    current = current_texts(fresh_store, tenant)
     assert not {"Hanna Lindqvist has a cat called Miso",
                 "Hanna Lindqvist's grandmother lives in Porto"} & current
     assert {"Hanna Lindqvist has a dog called Rex", "Omar Haddad has a cat called Miso"} <= current
@@ -79,7 +74,7 @@ def test_an_ending_in_an_adjunct_is_the_adjuncts(fresh_store: memory_es.MemorySt
     ti.remember("a", "Sofia Bianchi owns a poodle named Max.")
     ti.revise("a", "Sofia's pet",
               "Sofia Bianchi adopted a rescue greyhound after Max passed away.")
-    (current,) = _current(fresh_store, "a")
+    (current,) = current_texts(fresh_store, "a")
     assert current.startswith("Sofia Bianchi adopted a rescue greyhound")
 
 
@@ -104,7 +99,7 @@ def test_a_bare_given_name_is_the_one_known_person(fresh_store: memory_es.Memory
     """``Kwame moved to Kumasi`` is Kwame Asante's move when he is the only Kwame the
     tenant knows; with a second Kwame, or facts held under the bare name, the name is
     nobody's but its own."""
-    tenant = f"l{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     if other == "own facts":  # told before Kwame Asante was known: a Kwame of his own
         ti.remember(tenant, "Kwame plays the trumpet.")
@@ -131,7 +126,7 @@ def test_it_after_a_possessed_thing_is_that_thing(fresh_store: memory_es.MemoryS
                  "Omar Haddad's passport expires in May 2026."):
         ti.remember("i", text)
     ti.remember("i", "Tomasz Wierzbicki renewed his passport; it now expires in June 2036.")
-    current = _current(fresh_store, "i")
+    current = current_texts(fresh_store, "i")
     assert "Tomasz Wierzbicki's passport expires in May 2026" not in current
     assert {"Tomasz Wierzbicki's lease expires in May 2026",
             "Omar Haddad's passport expires in May 2026",

@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.interpreter import interpret
-
-_tenants = iter(range(1_000_000))
+from tests.unit.text_support import fresh_tenant
 
 
 @settings(max_examples=8, deadline=None,
@@ -32,7 +31,7 @@ def test_a_name_with_a_particle_is_one_person(fresh_store: memory_es.MemoryStore
         ("lives in Köln", "plays chess", "lives in München now", "forget everything about")
         if lang == "en" else
         ("wohnt in Köln", "spielt Schach", "wohnt jetzt in München", "Vergiss alles über"))
-    tenant = f"n{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     for text in (f"{full} {lives}.", f"{full} {plays}.", f"{short} {lives}."):
         ti.remember(tenant, text)

@@ -21,13 +21,10 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.interpreter import interpret
+from tests.unit.text_support import current_texts, fresh_tenant
 
-_tenants = iter(range(1_000_000))
 PEOPLE = ["Priya Raman", "Tomasz Wierzbicki", "Lena Okafor", "Omar Haddad"]
 
-
-def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
-    return {f.text for f in store.current(tenant)}
 
 
 @settings(max_examples=8, deadline=None,
@@ -37,7 +34,7 @@ def test_each_person_of_a_compound_subject_holds_the_fact(
         fresh_store: memory_es.MemoryStore, people: list[str]) -> None:
     """One of them moving ends his copy only; a third person's alike fact stays."""
     first, second, third, _ = people
-    tenant = f"p{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     joint = f"{first} and {second} live in York"
     texts = [f"{joint}.", f"{first} plays the cello.", f"{second} grows chillies.",
@@ -45,7 +42,7 @@ def test_each_person_of_a_compound_subject_holds_the_fact(
     for text in texts:
         ti.remember(tenant, text)
     ti.remember(tenant, f"{first} moved to Leeds.")
-    assert {t.rstrip(".") for t in texts} <= _current(fresh_store, tenant)
+    assert {t.rstrip(".") for t in texts} <= current_texts(fresh_store, tenant)
     owners = {f.entity for f in fresh_store.current(tenant) if f.text == joint}
     assert owners == {interpret(f"{second} rows.").clauses[0].entity}
 
@@ -59,7 +56,7 @@ def test_a_topic_labelled_with_a_person_is_his_to_revise(
         ti.remember("s", text)
     ti.revise("s", "weekly sync with Rhys",
               "The weekly sync with Rhys Pritchard is on Wednesdays at 11:00.")
-    assert _current(fresh_store, "s") == {
+    assert current_texts(fresh_store, "s") == {
         "The weekly sync with Rhys Pritchard is on Wednesdays at 11:00",
         "The weekly sync with Sofia Bianchi is on Mondays at 9:00",
         "Rhys Pritchard plays darts in a pub league"}
@@ -70,14 +67,14 @@ def test_a_topic_labelled_with_a_person_is_his_to_revise(
 @given(st.sampled_from(["Thursday at 14:00", "Friday", "12 May", "3 pm on Monday"]))
 def test_a_possessed_thing_moved_to_a_time_ends_its_old_time(
         fresh_store: memory_es.MemoryStore, when: str) -> None:
-    tenant = f"p{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     for text in ("Yuki Arai has a dentist appointment on Tuesday at 10:00.",
                  "Yuki Arai has a physio appointment on Friday at 8:00.",
                  "Dev Malhotra has a dentist appointment on Tuesday at 10:00."):
         ti.remember(tenant, text)
     ti.remember(tenant, f"Yuki Arai's dentist appointment was moved to {when}.")
-    current = _current(fresh_store, tenant)
+    current = current_texts(fresh_store, tenant)
     assert "Yuki Arai has a dentist appointment on Tuesday at 10:00" not in current
     assert {"Yuki Arai has a physio appointment on Friday at 8:00",
             "Dev Malhotra has a dentist appointment on Tuesday at 10:00"} <= current
@@ -91,7 +88,7 @@ def test_a_possessed_thing_ended_by_its_topic(fresh_store: memory_es.MemoryStore
                  "Mateo Ferreira flies to Oslo on 3 March."):
         ti.remember("f", text)
     ti.remember("f", "Hanna Lindqvist's flight to Oslo was cancelled.")
-    current = _current(fresh_store, "f")
+    current = current_texts(fresh_store, "f")
     assert "Hanna Lindqvist flies to Oslo on 3 March" not in current
     assert {"Hanna Lindqvist knits socks for charity",
             "Mateo Ferreira flies to Oslo on 3 March"} <= current
@@ -119,13 +116,13 @@ def test_ending_one_person_of_a_compound_keeps_the_others_part(
     longer names the person who ended; the three-person compound keeps two."""
     plural, single = predicate
     first, second, third, fourth = people
-    tenant = f"p{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     ti.remember(tenant, f"{first} and {second} {plural}.")
     ti.remember(tenant, f"{first} and {third} and {fourth} {plural}.")
     ti.remember(tenant, f"{first} plays the cello.")
     getattr(ti, op)(tenant, f"{op} everything about {first}")
-    current = _current(fresh_store, tenant)
+    current = current_texts(fresh_store, tenant)
     assert not any(first in t for t in current)
     assert f"{second} {single}" in current
     assert f"{third} and {fourth} {plural}" in current

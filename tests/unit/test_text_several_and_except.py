@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
 
-_tenants = iter(range(1_000_000))
 FACTS = ["Priya Raman keeps a sourdough starter called Bubbles.",
          "Priya Raman plays the cello in a community orchestra.",
          "Priya Raman is allergic to latex.",
@@ -27,12 +27,9 @@ THINGS = ["sourdough starter", "cello", "latex allergy", "rowing"]
 OTHER = "Lena Okafor plays the cello in a community orchestra."
 
 
-def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
-    return {f.text for f in store.current(tenant)}
-
 
 def _setup(store: memory_es.MemoryStore) -> tuple[TextInterface, str]:
-    tenant = f"s{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(store)
     for text in (*FACTS, OTHER):
         ti.remember(tenant, text)
@@ -50,7 +47,7 @@ def test_a_query_of_several_things_ends_each(fresh_store: memory_es.MemoryStore,
     query = "Priya's " + ", ".join(things[:-1]) + " and her " + things[-1]
     getattr(ti, op)(tenant, f"{op} {query}" if op == "forget" else query)
     expected = {f.rstrip(".") for i, f in enumerate(FACTS) if i not in picked}
-    assert _current(fresh_store, tenant) == expected | {OTHER.rstrip(".")}
+    assert current_texts(fresh_store, tenant) == expected | {OTHER.rstrip(".")}
 
 
 @settings(max_examples=12, deadline=None,
@@ -62,7 +59,7 @@ def test_everything_but_the_exception_ends(fresh_store: memory_es.MemoryStore, k
                                            marker: str, op: str) -> None:
     ti, tenant = _setup(fresh_store)
     getattr(ti, op)(tenant, f"{op} everything about Priya Raman {marker} her {THINGS[kept]}")
-    assert _current(fresh_store, tenant) == {FACTS[kept].rstrip("."), OTHER.rstrip(".")}
+    assert current_texts(fresh_store, tenant) == {FACTS[kept].rstrip("."), OTHER.rstrip(".")}
 
 
 def test_a_pronoun_points_back_within_the_text(fresh_store: memory_es.MemoryStore) -> None:
@@ -87,7 +84,7 @@ def test_a_change_from_x_to_y_ends_exactly_x(fresh_store: memory_es.MemoryStore)
         ti.remember("m", text)
     ti.remember("m", "Mateo Ferreira switched from law to medicine.")
     ti.remember("m", "Mateo Ferreira moved from Leeds to York.")
-    assert _current(fresh_store, "m") == {
+    assert current_texts(fresh_store, "m") == {
         "Mateo Ferreira supports Leeds United", "Mateo Ferreira reads law reports",
         "Mateo Ferreira switched from law to medicine", "Mateo Ferreira moved from Leeds to York"}
 
@@ -99,7 +96,7 @@ def test_a_self_report_is_the_persons_own_statement(
         fresh_store: memory_es.MemoryStore, verb: str) -> None:
     """``Priya confirmed her new address is 4 Mill Lane`` replaces her address; Omar's
     alike address stays."""
-    tenant = f"s{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     for text in ("Priya Raman lives at 12 Oak Road.", "Omar Haddad lives at 12 Oak Road."):
         ti.remember(tenant, text)
@@ -121,7 +118,7 @@ def test_an_ended_object_ends_the_fact_that_holds_it(
     ti.remember("o", "Met Lena Okafor and Omar Haddad. Lena gave up her parking permit; Omar "
                      "kept his.")
     ti.remember("o", "Priya Raman no longer needs a parking permit.")
-    current = _current(fresh_store, "o")
+    current = current_texts(fresh_store, "o")
     assert {"Omar Haddad has a parking permit",
             "Lena Okafor has a parking space at work"} <= current
     assert not {"Lena Okafor has a parking permit",

@@ -22,8 +22,8 @@ import memory_es
 from memory_es.text import TextInterface
 from memory_es.text import lexicon as lx
 from memory_es.text.interpreter import interpret
+from tests.unit.text_support import current_texts, fresh_tenant
 
-_tenants = iter(range(1_000_000))
 FACTS = [("lives in Leeds", "move to Lyon"), ("drives a Skoda", "sell the Skoda"),
          ("works at Nordbank", "leave Nordbank"), ("smokes a pipe", "quit smoking"),
          ("pays for Spotify", "cancel Spotify"), ("does not own a car", "buy a car next week")]
@@ -32,9 +32,6 @@ FRAMES = [*(f"{m} {{v}}" for m in sorted(lx.UNREALISED_MODALS)),
           "hopes to {v}", "is going to {v}", "won't {v}", "says she will {v} if it rains"]
 
 
-def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
-    return {f.text for f in store.current(tenant)}
-
 
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -42,13 +39,13 @@ def _current(store: memory_es.MemoryStore, tenant: str) -> set[str]:
 def test_an_unrealised_statement_ends_no_fact(fresh_store: memory_es.MemoryStore,
                                               fact: tuple[str, str], frame: str) -> None:
     held, verb_phrase = fact
-    tenant = f"u{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     before = [f"Lena Okafor {held}.", "Lena Okafor rows on the river every Sunday."]
     for text in before:
         ti.remember(tenant, text)
     ti.remember(tenant, f"Lena Okafor {frame.format(v=verb_phrase)}.")
-    assert {t.rstrip(".") for t in before} <= _current(fresh_store, tenant)
+    assert {t.rstrip(".") for t in before} <= current_texts(fresh_store, tenant)
 
 
 def test_the_same_statements_told_as_done_do_end_the_fact(
@@ -58,10 +55,10 @@ def test_the_same_statements_told_as_done_do_end_the_fact(
     for text, done in [("Lena Okafor lives in Leeds.", "Lena Okafor moved to Lyon."),
                        ("Lena Okafor works at Nordbank.", "Lena Okafor left Nordbank."),
                        ("Lena Okafor smokes a pipe.", "Lena Okafor quit smoking.")]:
-        tenant = f"u{next(_tenants)}"
+        tenant = fresh_tenant()
         ti.remember(tenant, text)
         ti.remember(tenant, done)
-        assert text.rstrip(".") not in _current(fresh_store, tenant), done
+        assert text.rstrip(".") not in current_texts(fresh_store, tenant), done
 
 
 def test_a_question_is_unrealised() -> None:
@@ -75,10 +72,10 @@ def test_german_and_chinese_maybes_move_no_one(fresh_store: memory_es.MemoryStor
                                                       "ziehen."),
                         ("李明住在上海。", "李明可能明年搬到北京。"),
                         ("李明住在上海。", "李明打算搬到广州。")]:
-        tenant = f"u{next(_tenants)}"
+        tenant = fresh_tenant()
         ti.remember(tenant, held)
         ti.remember(tenant, maybe)
-        assert held.rstrip(".。") in _current(fresh_store, tenant), maybe
+        assert held.rstrip(".。") in current_texts(fresh_store, tenant), maybe
         (clause,) = interpret(maybe).clauses  # about the person, not a made-up name
         assert clause.unrealised and clause.entity == interpret(held).clauses[0].entity
     assert interpret("李明搬到了北京。").clauses[0].op == "supersede"
@@ -92,12 +89,12 @@ KIN = ["brother", "sister", "wife", "husband", "son", "daughter", "mother", "par
 @given(st.sampled_from(KIN))
 def test_a_possessed_persons_ending_is_theirs(fresh_store: memory_es.MemoryStore,
                                               kin: str) -> None:
-    tenant = f"u{next(_tenants)}"
+    tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     ti.remember(tenant, "Kwame Asante works at Acme.")
     ti.remember(tenant, f"Kwame Asante's {kin} works at Acme.")
     ti.remember(tenant, f"Kwame Asante's {kin} left Acme last year.")
-    current = _current(fresh_store, tenant)
+    current = current_texts(fresh_store, tenant)
     assert "Kwame Asante works at Acme" in current
     assert f"Kwame Asante's {kin} works at Acme" not in current
 
@@ -109,7 +106,7 @@ def test_a_new_amount_of_the_same_measure_replaces_the_old(
                  "Host db-04 has 64 GB of RAM."):
         ti.remember("m", text)
     ti.remember("m", "Host db-03 was upgraded to 128 GB of RAM.")
-    current = _current(fresh_store, "m")
+    current = current_texts(fresh_store, "m")
     assert "Host db-03 has 64 GB of RAM" not in current
     assert {"Host db-03 has 2 TB of disk", "Host db-04 has 64 GB of RAM"} <= current
 
@@ -121,5 +118,5 @@ def test_a_moved_possession_replaces_a_place_not_what_the_thing_is(
     ti.remember("o", "Acme Corp moved its headquarters to Manchester.")
     ti.remember("p", "Priya's car is a Volvo.")
     ti.remember("p", "Priya moved her car to Leeds.")
-    assert "Acme Corp's headquarters are in Leeds" not in _current(fresh_store, "o")
-    assert "Priya's car is a Volvo" in _current(fresh_store, "p")
+    assert "Acme Corp's headquarters are in Leeds" not in current_texts(fresh_store, "o")
+    assert "Priya's car is a Volvo" in current_texts(fresh_store, "p")
