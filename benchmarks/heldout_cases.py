@@ -2160,6 +2160,65 @@ def negator_after_object(cases: list[Case]) -> None:
               mutations=[["remember", text.format(n=name)]], query=_first(name), survivors=mine)
 
 
+# --- fortieth round: an agent's working records (holdings, experiments, appointments) ------
+
+# (domain, setup, mutation, texts it ends, substring a current fact must then hold)
+WORK_RECORDS = [
+    ("finance", ["Aisha Bello holds 200 shares of Acme.", "Aisha Bello's risk limit is 5 percent.",
+                 "Aisha Bello's broker is Fidelity.", "Ben Carter's risk limit is 4 percent."],
+     ["revise", "Aisha Bello's risk limit", "Aisha Bello's risk limit is 3 percent."],
+     ["Aisha Bello's risk limit is 5 percent."], "3 percent"),
+    ("finance", ["Aisha Bello holds 200 shares of Acme.", "Aisha Bello's risk limit is 5 percent.",
+                 "Aisha Bello's broker is Fidelity.", "Ben Carter's broker is Fidelity."],
+     ["release", "Aisha's broker"], ["Aisha Bello's broker is Fidelity."], None),
+    ("finance", ["Aisha Bello holds 200 shares of Acme.", "Aisha Bello holds 50 shares of Globex.",
+                 "Aisha Bello's broker is Fidelity.", "Ben Carter holds 300 shares of Acme."],
+     ["remember", "Aisha Bello sold her Acme shares."], ["Aisha Bello holds 200 shares of Acme."], None),
+    ("research", ["Experiment EXP-204 uses a learning rate of 0.001.", "Experiment EXP-2041 uses a learning rate of 0.01.",
+                  "Experiment EXP-204 runs on four GPUs."],
+     ["revise", "EXP-204 learning rate", "Experiment EXP-204 now uses a learning rate of 0.0005."],
+     ["Experiment EXP-204 uses a learning rate of 0.001."], "0.0005"),
+    ("research", ["Experiment EXP-204 uses a learning rate of 0.001.", "Experiment EXP-2041 uses a learning rate of 0.01.",
+                  "Experiment EXP-204 runs on four GPUs."],
+     ["purge", "EXP-204", "confirm"],
+     ["Experiment EXP-204 uses a learning rate of 0.001.", "Experiment EXP-204 runs on four GPUs."], None),
+    ("appointments", ["Nora Lindgren's dentist appointment is on 3 March.", "Nora Lindgren's haircut is on 5 March.",
+                      "Nora Lindgren's physio session is on 3 March."],
+     ["remember", "Nora Lindgren's dentist appointment moved to 10 March."],
+     ["Nora Lindgren's dentist appointment is on 3 March."], "10 March"),
+    ("appointments", ["Nora Lindgren's dentist appointment is on 3 March.", "Nora Lindgren's haircut is on 5 March.",
+                      "Nora Lindgren's physio session is on 3 March."],
+     ["release", "Nora's physio session"], ["Nora Lindgren's physio session is on 3 March."], None),
+    ("drink", ["Felix Braun drinks coffee every morning.", "Felix Braun drinks green tea after lunch.",
+               "Greta Braun drinks coffee every morning."],
+     ["remember", "Felix Braun no longer drinks coffee."], ["Felix Braun drinks coffee every morning."], None),
+    ("subscriptions", ["Ravi Menon pays for a Netflix subscription.", "Ravi Menon pays for a gym membership.",
+                       "Ravi Menon pays rent by standing order."],
+     ["remember", "Ravi Menon cancelled the gym membership."], ["Ravi Menon pays for a gym membership."], None),
+    ("pets", ["Zoe Kim has a cat named Miso.", "Zoe Kim has a dog named Pepper.", "Leo Park has a cat named Miso."],
+     ["remember", "Zoe Kim's cat Miso died last week."], ["Zoe Kim has a cat named Miso."], None),
+    ("pets", ["Zoe Kim has a cat named Miso.", "Zoe Kim has a dog named Pepper.", "Leo Park has a dog named Pepper."],
+     ["forget", "forget Zoe's dog"], ["Zoe Kim has a dog named Pepper."], None),
+    ("vehicles", ["Carlos Ruiz's van has 82,000 miles on it.", "Carlos Ruiz's van is a Ford Transit.",
+                  "Carlos Ruiz's bike has 3,000 miles on it."],
+     ["remember", "Carlos Ruiz's van now has 85,000 miles on it."],
+     ["Carlos Ruiz's van has 82,000 miles on it."], "85,000"),
+]
+
+
+def work_records(cases: list[Case]) -> None:
+    """An agent's working records (holdings and limits, experiment settings, appointments,
+    drinks, subscriptions, pets, mileage), each beside a lookalike of another person or
+    record: an operation ends what it names and nothing else."""
+    for i, (domain, setup, op, ended, added) in enumerate(WORK_RECORDS):
+        _name, _pos, bg = _background(i)
+        mine = [*setup, *bg[:2]]
+        _case(cases, "work_record", domain, setup=mine, mutations=[op], query=op[1],
+              survivors=[f for f in mine if f not in ended],
+              current_has=[added] if added else [],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2179,7 +2238,8 @@ def build() -> list[Case]:
                    couples_and_times, languages_crowded, record_changes,
                    several_things, past_stays, call_notes, question_revisions,
                    self_changes, language_wordings, negation_traps, life_events,
-                   later_notes, many_facts, name_forms, negator_after_object):
+                   later_notes, many_facts, name_forms, negator_after_object,
+                   work_records):
         family(cases)
     return cases
 
