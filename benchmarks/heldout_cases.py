@@ -2219,6 +2219,38 @@ def work_records(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- forty-first round: a query worded as the instruction itself ------------------------------
+# Written after a probe found that "forget Zoe Kim" forgot nothing (the instruction's verb
+# was read as content no fact holds), before any rule changed; the other wordings are new.
+
+# (setup, mutation, texts it ends)
+INSTRUCTIONS = [
+    (["Zoe Kim has a dog named Pepper.", "Zoe Kim lives in Oslo.", "Leo Park lives in Oslo."],
+     ["forget", "Forget Zoe Kim."], ["Zoe Kim has a dog named Pepper.", "Zoe Kim lives in Oslo."]),
+    (["Carlos Ruiz drives a Ford Transit.", "Carlos Ruiz plays the banjo.", "Carla Ruiz plays the banjo."],
+     ["forget", "Please forget Carlos Ruiz"], ["Carlos Ruiz drives a Ford Transit.", "Carlos Ruiz plays the banjo."]),
+    (["Zoe Kim has a dog named Pepper.", "Zoe Kim has a cat named Miso.", "Leo Park has a dog named Pepper."],
+     ["forget", "Delete Zoe's dog."], ["Zoe Kim has a dog named Pepper."]),
+    (["Aisha Bello's broker is Fidelity.", "Aisha Bello's risk limit is 5 percent.", "Ben Carter's broker is Fidelity."],
+     ["release", "Remove Aisha's broker"], ["Aisha Bello's broker is Fidelity."]),
+    (["Nora Lindgren's haircut is on 5 March.", "Nora Lindgren's dentist appointment is on 3 March."],
+     ["forget", "erase Nora Lindgren's haircut"], ["Nora Lindgren's haircut is on 5 March."]),
+    (["Experiment EXP-204 runs on four GPUs.", "Experiment EXP-204 uses a learning rate of 0.001.",
+      "Experiment EXP-2041 runs on four GPUs."],
+     ["release", "Drop the GPU count of EXP-204"], ["Experiment EXP-204 runs on four GPUs."]),
+]
+
+
+def instructions(cases: list[Case]) -> None:
+    """A query worded as the instruction (``Forget Zoe Kim.``, ``Delete Zoe's dog``,
+    ``Remove Aisha's broker``): the instruction's verb is not what the query names; the
+    person or thing after it ends, and nothing else."""
+    for setup, op, ended in INSTRUCTIONS:
+        _case(cases, "instruction", "everyday", setup=list(setup), mutations=[op], query=op[1],
+              survivors=[f for f in setup if f not in ended],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2239,7 +2271,7 @@ def build() -> list[Case]:
                    several_things, past_stays, call_notes, question_revisions,
                    self_changes, language_wordings, negation_traps, life_events,
                    later_notes, many_facts, name_forms, negator_after_object,
-                   work_records):
+                   work_records, instructions):
         family(cases)
     return cases
 
