@@ -69,6 +69,7 @@ from memory_es.text.matching import (
     topic_match,
     view,
     view_terms,
+    within_identified,
 )
 from memory_es.text.normalize import name_keys, slug
 from memory_es.text.paths import domains_in, entity_id
@@ -407,11 +408,18 @@ class TextInterface:
         # a denial ends only a fact with that very object ("no longer needs a parking
         # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
         ended_object = _object_terms(clause.value, entity) if clause.ends_prior else None
+        # with an object, the verb alone is no word in common ("no longer drinks coffee"
+        # leaves "drinks green tea"), and a name in the object must be in the fact too
+        # ("sold her Acme shares" leaves "holds 50 shares of Globex")
+        verb_terms = view_terms(str(clause.value).split()[0]) if ended_object else frozenset()
+        object_names = (ended_object or frozenset()) & frozenset().union(
+            *(view_terms(n) for n in clause.names if n not in clause.subject_names))
         other_language = any(r.startswith("lang:") for r in clause.rules)
         for f in self._entity_facts(tenant, entity):
             v = view(f)
             if f.entity != entity or f.negated or (
-                    thing and not (thing <= v.terms or thing_domains & v.domains)):
+                    thing and not (thing <= v.terms or thing_domains & v.domains)) or (
+                    object_names and not object_names & v.terms):
                 continue
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
@@ -421,7 +429,7 @@ class TextInterface:
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
                           or bool(thing and thing <= v.terms) or same_object)
-            shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM}) & said
+            shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms) & said
             if clause.negated:
                 shared = shared & view_terms(str(f.value))
             if other_language and isinstance(clause.value, str) and re.search(
@@ -669,11 +677,17 @@ class TextInterface:
         naming a person and a thing the person has no fact about selects nothing."""
         th = self.thresholds
         query = analyse_query(text)
+        ratio = th.purge_ratio if purpose == "purge" else th.ratio
         found = identifier_matches(query, views)
+        if found and purpose != "purge":  # a purge erases every fact carrying the identifier
+            found = within_identified(query, found, views, th, ratio=ratio)
+            if not found:
+                return _Selection([], "none", candidates=_nearest(query, views, views, th, ()),
+                                  note="no match: no fact carrying the identifier matches "
+                                       "the rest of the query")
         if found:
             return _Selection(found, "identifier")
         entities = named_entities(query, views, given_names=purpose != "purge")
-        ratio = th.purge_ratio if purpose == "purge" else th.ratio
         if entities:
             scope = [v for v in views if v.fact.entity in entities]
             skip = query_terms_naming(entities)

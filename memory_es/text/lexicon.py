@@ -194,6 +194,14 @@ they are that thing (``Netflix account``, ``salary account``), not the whole ent
 
 FIRST_PERSON: frozenset[str] = words("i me my mine myself")
 
+INSTRUCTION_VERBS: frozenset[str] = words("""
+please forget delete erase remove drop purge release wipe clear discard
+""")
+"""The interface's own operations as imperatives, and the word that softens them:
+``Forget Zoe Kim``, ``Please delete Zoe's dog``. At the head of a query they say what
+to do, not what the query names (German and Chinese hold theirs in ``de.txt`` and
+``zh.txt``)."""
+
 PAST_MARKERS: frozenset[str] = words("former formerly previous previously old earlier")
 """Words of a query that ask for a thing of the past (``my former employer``): not
 content to match, but a filter on what matches."""

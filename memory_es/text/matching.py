@@ -474,7 +474,9 @@ def analyse_query(text: str) -> Query:
     domains: dict[str, frozenset[str]] = {}
     low_words = word_forms(cleaned)
     caps = acronyms(text)
-    for low in low_words:
+    lead = next((i for i, w in enumerate(low_words) if w not in lx.INSTRUCTION_VERBS),
+                len(low_words))
+    for low in low_words[lead:]:
         if _negates(low) and low not in caps:
             terms.append(NEGATION_TERM)
             continue
@@ -543,6 +545,29 @@ def identifier_matches(query: Query, views: Sequence[FactView]) -> list[Match]:
     if real:
         return real + [Match(m.fact, "mention", 0.9, m.detail) for m in tokens]
     return tokens
+
+
+def within_identified(query: Query, found: list[Match], views: Sequence[FactView],
+                      th: Thresholds, *, ratio: float) -> list[Match]:
+    """Several facts carry the identifier a query names and the query says more
+    (``EXP-204 learning rate``): the identifier names the record, as a name names a
+    person, and the rest of the query says which of its facts. Those the rest matches;
+    none when it matches none of them (no whole-record fallback); all when it says
+    nothing beyond the identifier (``EXP-204``, ``everything about EXP-204``)."""
+    direct = {m.fact.fact_id for m in found if m.by == "identifier"}
+    rest = [t for t in content_terms(query, query.id_terms) if t not in _GENERIC_TERMS]
+    if len(direct) < 2 or query.totality or not rest:
+        return found
+    scope = [view(m.fact) for m in found if m.fact.fact_id in direct]
+    chosen = {m.fact.fact_id for m in lexical_matches(
+        query, scope, th, ratio=ratio, skip=query.id_terms, all_views=views,
+        within_entity=True)}
+    if not chosen:  # below the coverage floor, a word only some of them hold still says
+        common = frozenset.intersection(*(v.terms for v in scope))
+        telling = [t for t in rest if t not in common]
+        chosen = {v.fact.fact_id for v in scope if any(
+            t in v.terms or t in v.parts or _derived(t, v.terms) for t in telling)}
+    return [m for m in found if m.fact.fact_id in chosen]
 
 
 def named_entities(query: Query, views: Sequence[FactView], *,
