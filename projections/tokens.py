@@ -225,6 +225,15 @@ def piece_tokens(kind: str, raw: str) -> tuple[Token, ...]:
     return tuple(out)
 
 
+def identifiers_only(text: str) -> bool:
+    """Is every piece of ``text`` a whole identifier (``MRN-45678``, an e-mail, a phone
+    number, a random key)? Such a query has no meaning for an embedding to carry:
+    identifiers are matched exactly, and its hashed features would meet unrelated facts
+    by collision alone."""
+    found = [piece_tokens(*piece) for piece in pieces(text)]
+    return bool(found) and all(tokens and tokens[0].kind == "id" for tokens in found)
+
+
 def word_forms(text: str) -> list[str]:
     """Each piece of ``text`` as one comparable word form, in order.
 

@@ -49,6 +49,7 @@ from projections.recall.ranking import (
 from projections.recall.vectors import SegmentedVectors
 from projections.rows import rows_to_facts
 from projections.schema import ELIGIBLE, PUBLIC_COLUMNS
+from projections.tokens import identifiers_only
 from projections.versions import AppliedBatch, handed_rows
 
 log = logging.getLogger(__name__)
@@ -718,6 +719,8 @@ class RecallIndex:
                include_consolidated: bool = True) -> list[Hit]:
         """Recall: see :func:`recall`."""
         chosen_channels = check_channels(channels)
+        if identifiers_only(query):  # matched exactly, by the keyword channel alone
+            chosen_channels = tuple(c for c in chosen_channels if c != "semantic")
         check_k(k)
         max_rank = class_ceiling(max_classification)
         if not isinstance(query, str) or not query.strip():
