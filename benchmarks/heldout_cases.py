@@ -2251,6 +2251,42 @@ def instructions(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- forty-second round: a topic named, one fact the topic's own and others beside it ------
+
+# (person index, setup with {n}, revise query, new text, texts it ends)
+TOPIC_HEADS = [
+    (5, ["{n} lives in Leeds.", "{n} rents a garage in York."], "{n}'s residence",
+     "{n} bought a house in Bath.", ["{n} lives in Leeds."]),
+    (5, ["{n} is vegan.", "{n} avoids gluten."], "{n}'s diet", "{n} eats fish again.",
+     ["{n} is vegan."]),
+    (8, ["{n} drives a Skoda.", "{n} cycles to work on Fridays."], "{n}'s vehicle",
+     "{n} bought an electric Kia.", ["{n} drives a Skoda."]),
+    (9, ["{n} is a nurse.", "{n} cycles to work.", "{n} volunteers at a food bank."], "{n}'s job",
+     "{n} works as a paramedic.", ["{n} is a nurse."]),
+    (10, ["{n} speaks Welsh.", "{n} is learning Spanish."], "{n}'s language", "{n} speaks Irish.",
+     ["{n} speaks Welsh."]),
+    (7, ["{n} has a cat.", "{n} feeds the neighbour's dog."], "{n}'s pet", "{n} adopted a rabbit.",
+     ["{n} has a cat."]),
+    (5, ["{n} speaks Welsh.", "{n} speaks Arabic."], "{n}'s language", "{n} speaks Irish.", []),
+]
+
+
+def topic_heads(cases: list[Case]) -> None:
+    """A revise that names a person and only a topic (``Omar's diet``), where one of the
+    person's facts in the topic states the topic itself (``is vegan``) and others only
+    touch it (``avoids gluten``): the former is replaced, the others survive. Two facts
+    that each state it (``speaks Welsh``, ``speaks Arabic``): nothing ends."""
+    for who, setup, query, new, ended in TOPIC_HEADS:
+        name, _pos, bg = PEOPLE[who]
+        mine = [*bg, *(t.format(n=name) for t in setup)]
+        gone = [e.format(n=name) for e in ended]
+        _case(cases, "topic_head", "everyday", setup=mine,
+              mutations=[["revise", query.format(n=name), new.format(n=name)]],
+              query=query.format(n=name), survivors=[f for f in mine if f not in gone],
+              current_has=[new.format(n=name).rstrip(".")],
+              current_lacks=[g.rstrip(".") for g in gone])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2271,7 +2307,7 @@ def build() -> list[Case]:
                    several_things, past_stays, call_notes, question_revisions,
                    self_changes, language_wordings, negation_traps, life_events,
                    later_notes, many_facts, name_forms, negator_after_object,
-                   work_records, instructions):
+                   work_records, instructions, topic_heads):
         family(cases)
     return cases
 
