@@ -2291,6 +2291,39 @@ def topic_heads(cases: list[Case]) -> None:
               current_lacks=[g.rstrip(".") for g in gone])
 
 
+# --- forty-third round: contractions (I'm, I've, she's, I'd, I'll) ---------------------------
+# Written after a probe found "I'm not allergic to peanuts after all" stored as a note about
+# a made-up topic (no rule read "I'm" as the user), before any rule changed.
+
+CONTRACTED_SETUP = ["I live in Leeds.", "I work at Acme.", "I am allergic to peanuts.",
+                    "I am vegan.", "I play the violin.", "Priya Raman lives in York.",
+                    "Sam Ortiz lives in Leeds."]
+
+# (text, setup texts it ends, substring a current fact must then hold)
+CONTRACTIONS = [
+    ("I'm not allergic to peanuts after all.", ["I am allergic to peanuts."], None),
+    ("I’m living in Oslo now.", ["I live in Leeds."], "Oslo"),
+    ("I've moved to Oslo.", ["I live in Leeds."], "Oslo"),
+    ("I've quit my job at Acme.", ["I work at Acme."], None),
+    ("I'm vegetarian now.", ["I am vegan."], "vegetarian"),
+    ("Priya Raman called. She's moved to Bath.", ["Priya Raman lives in York."], "Bath"),
+    ("I'd like to move to Oslo one day.", [], None),
+    ("I'll be working at Globex if the offer comes through.", [], None),
+]
+
+
+def contractions(cases: list[Case]) -> None:
+    """The user's and a pronoun's contractions (``I'm``, ``I've``, ``She's moved``) read as
+    the words they stand for: the old fact ends; a wish or a condition (``I'd like``,
+    ``I'll … if``) ends nothing."""
+    for text, ended, added in CONTRACTIONS:
+        _case(cases, "contraction", "self", setup=list(CONTRACTED_SETUP),
+              mutations=[["remember", text]], query=text,
+              survivors=[f for f in CONTRACTED_SETUP if f not in ended],
+              current_has=[added] if added else [],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2311,7 +2344,7 @@ def build() -> list[Case]:
                    several_things, past_stays, call_notes, question_revisions,
                    self_changes, language_wordings, negation_traps, life_events,
                    later_notes, many_facts, name_forms, negator_after_object,
-                   work_records, instructions, topic_heads):
+                   work_records, instructions, topic_heads, contractions):
         family(cases)
     return cases
 
