@@ -2302,7 +2302,7 @@ CONTRACTED_SETUP = ["I live in Leeds.", "I work at Acme.", "I am allergic to pea
 # (text, setup texts it ends, substring a current fact must then hold)
 CONTRACTIONS = [
     ("I'm not allergic to peanuts after all.", ["I am allergic to peanuts."], None),
-    ("I’m living in Oslo now.", ["I live in Leeds."], "Oslo"),
+    ("I\u2019m living in Oslo now.", ["I live in Leeds."], "Oslo"),
     ("I've moved to Oslo.", ["I live in Leeds."], "Oslo"),
     ("I've quit my job at Acme.", ["I work at Acme."], None),
     ("I'm vegetarian now.", ["I am vegan."], "vegetarian"),

@@ -34,6 +34,7 @@ from typing import Any
 
 from memory_es.text import lexicon as lx
 from memory_es.text.clauses import VERSION, Clause, Interpretation, Interpreter
+from memory_es.text.contractions import expand as expand_contractions
 from memory_es.text.identifiers import Identifier, find_identifiers
 from memory_es.text.normalize import ascii_fold, nfkc, script_of
 from memory_es.text.paths import attribute_path, domains_in, entity_id, keywords
@@ -97,7 +98,8 @@ def interpret(text: str) -> Interpretation:
         raise TypeError("text must be a string")
     source = nfkc(text).strip()
     clauses: list[Clause] = []
-    for _offset, sentence in split_sentences(source):
+    for _offset, said in split_sentences(source):
+        sentence = expand_contractions(said)
         thing = _owned_thing(clauses[-1]) if clauses else None
         clauses.extend(_interpret_sentence(
             sentence if thing is None else _IT.sub(f"{thing} ", sentence, count=1)))

@@ -160,6 +160,14 @@ VERB_LEMMA, VERBS_3SG, VERBS_PAST, VERBS_BARE = _build_verbs()
 forms (agree with any subject); bare forms (agree with I/we/you/they)."""
 
 
+IRREGULAR_PAST: frozenset[str] = frozenset(
+    f for lemma, forms in _IRREGULAR.items() if lemma not in ("be", "do")
+    for f in forms if not f.endswith("ing") and f not in ("has", "does", "goes", "flies")
+) | {"been", "done", "gotten"}
+"""Irregular past forms and participles (``left``, ``sold``, ``been``), the auxiliaries'
+finite forms (``was``, ``did``) left out."""
+
+
 def lemma_of(word: str) -> str | None:
     """The verb lemma of ``word`` (lower case) if it is a known verb form."""
     return VERB_LEMMA.get(word.lower())

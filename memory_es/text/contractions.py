@@ -1,0 +1,61 @@
+"""A pronoun's contractions written out before a sentence is read (``I'm`` -> ``I am``).
+
+The rules read a subject and then its verb, word by word; ``I'm vegetarian now`` had no
+subject they knew and became a note about a made-up topic, although agents hear the
+user speak in contractions more often than not. Only a pronoun's contractions are
+written out: after a name, ``'s`` is the possessive (``Omar's car``), and a negated
+verb (``isn't``, ``don't``) is read as it stands. ``'s`` and ``'d`` stand for two verbs
+each, and the words after them decide: a past participle that reads as an action makes
+them ``has`` and ``had`` (``she's moved``, ``I'd sold it``), anything else ``is`` and
+``would`` (``she's a nurse``, ``she's married to Tom``, ``I'd like``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_es.text import lexicon as lx
+from memory_es.text.predicates import PREPOSITIONS
+
+_PRONOUNS = ("I", "you", "we", "they", "he", "she", "it", "that", "there", "who", "what")
+_CONTRACTED = re.compile(rf"\b({'|'.join(_PRONOUNS)})['’](m|re|ve|ll|d|s)\b", re.IGNORECASE)
+_ONE_VERB = {"m": "am", "re": "are", "ve": "have", "ll": "will"}
+_TWO_VERBS = {"s": ("has", "is"), "d": ("had", "would")}
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def expand(sentence: str) -> str:
+    """``sentence`` with each pronoun's contraction written out in full."""
+    if "'" not in sentence and "’" not in sentence:
+        return sentence
+
+    def written_out(m: re.Match[str]) -> str:
+        short = m.group(2).lower()
+        verb = _ONE_VERB.get(short)
+        if verb is None:
+            perfect, plain = _TWO_VERBS[short]
+            verb = perfect if _participle_follows(sentence[m.end():]) else plain
+        return f"{m.group(1)} {verb}"
+
+    return _CONTRACTED.sub(written_out, sentence)
+
+
+def _participle_follows(rest: str) -> bool:
+    """Does a past participle come next (past an adverb)? An irregular one always
+    (``she's left``, ``it's been``, ``she's got``). A regular one when an object follows
+    it (``he's joined Acme``); before a preposition or at the end, only a verb of change
+    or cessation (``she's moved to Bath``, ``he's retired``): the others read as a state
+    (``she's married to Tom``, ``he's based in Leeds``)."""
+    words = [w.lower() for w in _WORD.findall(rest)[:6]]
+    at = next((i for i, w in enumerate(words) if w not in lx.ADVERBS and w != "not"), None)
+    if at is None:
+        return False
+    word = words[at]
+    if word in lx.IRREGULAR_PAST:
+        return True
+    if word not in lx.VERBS_PAST:
+        return False
+    after = words[at + 1] if at + 1 < len(words) else None
+    if after is not None and after not in PREPOSITIONS:
+        return True
+    return lx.lemma_of(word) in lx.CHANGE_VERBS | lx.CESSATION_VERBS

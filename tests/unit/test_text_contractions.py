@@ -1,0 +1,75 @@
+"""A pronoun's contractions are read as the words they stand for (SPEC §15).
+
+``I'm``, ``I've``, ``you're``, ``she's``, ``I'd`` say what their written-out forms say:
+the same subject, slot, value and polarity. A name's ``'s`` stays the possessive.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.contractions import expand
+from memory_es.text.interpreter import interpret
+from tests.unit.text_support import current_texts, fresh_tenant
+
+
+def _reading(text: str) -> list[tuple[object, ...]]:
+    return [(c.entity, c.attribute, c.value, c.negated, c.op) for c in interpret(text).clauses]
+
+
+# (contracted, written out)
+PAIRS = [
+    ("I'm vegetarian now.", "I am vegetarian now."),
+    ("I'm not allergic to peanuts after all.", "I am not allergic to peanuts after all."),
+    ("I\u2019m a nurse at {place}.", "I am a nurse at {place}."),
+    ("I've moved to {place}.", "I have moved to {place}."),
+    ("She's moved to {place}.", "She has moved to {place}."),
+    ("He's joined {place}.", "He has joined {place}."),
+    ("She's married to Tom.", "She is married to Tom."),
+    ("He's based in {place}.", "He is based in {place}."),
+    ("It's been sold.", "It has been sold."),
+    ("I'd like to live in {place}.", "I would like to live in {place}."),
+    ("We're moving to {place} next year.", "We are moving to {place} next year."),
+    ("They've sold the flat in {place}.", "They have sold the flat in {place}."),
+]
+
+
+@given(st.sampled_from(PAIRS), st.sampled_from(["Oslo", "Leeds", "Acme", "Porto"]),
+       st.sampled_from(["'", "\u2019"]))
+def test_a_contraction_reads_as_its_words(pair: tuple[str, str], place: str,
+                                          apostrophe: str) -> None:
+    short, full = (p.format(place=place) for p in pair)
+    short = short.replace("'", apostrophe).replace("\u2019", apostrophe)
+    assert expand(short) == full
+    assert _reading(short) == _reading(full)
+
+
+@given(st.sampled_from(["Omar's car is a Volvo.", "Priya's moved-in date is May.",
+                        "The user's flat is in Leeds.", "Omar isn't vegan.",
+                        "I don't live in Oslo.", "Rock 'n' roll is her thing."]))
+def test_other_apostrophes_are_left_as_written(text: str) -> None:
+    assert expand(text) == text
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("I'm not allergic to peanuts after all.", "I am allergic to peanuts"),
+                        ("I've quit my job at Acme.", "I work at Acme"),
+                        ("I\u2019m living in Oslo now.", "I live in Leeds")]))
+def test_the_users_contracted_change_ends_the_old_fact(
+        fresh_store: memory_es.MemoryStore, change: tuple[str, str]) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    setup = ["I live in Leeds.", "I work at Acme.", "I am allergic to peanuts.",
+             "Sam Ortiz lives in Leeds."]
+    for text in setup:
+        ti.remember(tenant, text)
+    text, ended = change
+    ti.remember(tenant, text)
+    current = current_texts(fresh_store, tenant)
+    assert ended not in current
+    assert {s.rstrip(".") for s in setup} - {ended} <= current
+    assert not any(f.entity and f.entity.startswith("topic:")
+                   for f in fresh_store.current(tenant))
