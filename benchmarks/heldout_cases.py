@@ -2324,6 +2324,38 @@ def contractions(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- forty-fourth round: switches between alternatives, the user's own pet ------------------
+# Written after a probe found that "switched from Android to an iPhone" left "uses an
+# Android phone" and "My cat Miso died" left "I have a cat called Miso", before any rule
+# changed; the other wordings and the guards are new.
+
+# (setup, text, texts it ends)
+ALTERNATIVES = [
+    (["Sam Ortiz uses an Android phone.", "Sam Ortiz uses a Garmin watch.", "Leo Park uses an Android phone."],
+     "Sam Ortiz switched from Android to an iPhone.", ["Sam Ortiz uses an Android phone."]),
+    (["Nora Lindgren has a Vodafone contract.", "Nora Lindgren has a BT broadband line."],
+     "Nora Lindgren switched from Vodafone to Three.", ["Nora Lindgren has a Vodafone contract."]),
+    (["Felix Braun uses a Windows laptop.", "Felix Braun uses a Logitech mouse."],
+     "Felix Braun changed from Windows to Linux.", ["Felix Braun uses a Windows laptop."]),
+    (["Omar Haddad supports the Leeds rugby team.", "Omar Haddad lives in Leeds."],
+     "Omar Haddad moved from Leeds to York.", ["Omar Haddad lives in Leeds."]),
+    (["Ravi Menon banks with Barclays.", "Ravi Menon has a Barclays credit card and a Monzo card."],
+     "Ravi Menon switched from Barclays to Monzo.", ["Ravi Menon banks with Barclays."]),
+    (["I have a cat called Miso.", "I have a dog called Rex.", "Leo Park has a cat called Miso."],
+     "My cat Miso died last week.", ["I have a cat called Miso."]),
+]
+
+
+def switches(cases: list[Case]) -> None:
+    """A switch between alternatives (``from Android to an iPhone``) ends the fact whose
+    thing is of the kind it left (``uses an Android phone``), not one that only names it
+    among more (``supports the Leeds rugby team``); the user's own pet that died ends."""
+    for setup, text, ended in ALTERNATIVES:
+        _case(cases, "switch", "everyday", setup=list(setup), mutations=[["remember", text]],
+              query=text, survivors=[f for f in setup if f not in ended],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2344,7 +2376,8 @@ def build() -> list[Case]:
                    several_things, past_stays, call_notes, question_revisions,
                    self_changes, language_wordings, negation_traps, life_events,
                    later_notes, many_facts, name_forms, negator_after_object,
-                   work_records, instructions, topic_heads, contractions):
+                   work_records, instructions, topic_heads, contractions,
+                   switches):
         family(cases)
     return cases
 
