@@ -501,11 +501,20 @@ class TextInterface:
         """Release the current facts whose object is exactly what a change went ``from``
         (``switched from law to medicine`` ends ``is studying law at Leeds`` and ``moved
         from Leeds to York`` ends ``lives in Leeds``; never ``supports Leeds United``,
-        whose object is more than Leeds)."""
+        whose object is more than Leeds). A switch between alternatives, not a move
+        between places, also ends a fact whose thing is of the kind it left: that and one
+        common noun after it (``switched from Android to an iPhone`` ends ``uses an
+        Android phone``; nothing ends ``supports the Leeds rugby team``)."""
+        between_places = bool(_verb_lemmas(clause.text[:clause.text.lower().find(" from ")])
+                              & lx.MOTION_VERBS)
         for f in self._entity_facts(tenant, entity):
             if f.entity != entity or f.negated or f.attribute == clause.attribute:
                 continue
-            if left in (view_terms(str(f.value)), _object_terms(f.value, entity)):
+            thing = _thing_words(f.value)
+            kind = (not between_places and len(thing) >= 2 and thing[-1].islower()
+                    and view_terms(" ".join(thing[:-1])) - entity_terms(entity) == left)
+            if kind or left in (view_terms(str(f.value)), _object_terms(f.value, entity),
+                                view_terms(" ".join(thing)) - entity_terms(entity)):
                 plan.add(_decay(f.fact_id, tenant, f"switched: {clause.text}"))
 
     def _end_denials(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
@@ -1219,6 +1228,17 @@ def _object_terms(predicate: object, entity: str) -> frozenset[str] | None:
     cut = next((i for i, w in enumerate(words) if w.lower() in PREPOSITIONS), len(words))
     found = view_terms(" ".join(words[:cut])) - entity_terms(entity)
     return found or None
+
+
+def _thing_words(predicate: object) -> list[str]:
+    """The words of a predicate's thing: after its verb and a preposition right after it,
+    up to the next preposition (``banks with Barclays``: Barclays; ``uses an Android phone
+    at work``: an Android phone), as written."""
+    words = [w.strip(EDGE) for w in str(predicate).split()[1:]]
+    if words and words[0].lower() in PREPOSITIONS:
+        words = words[1:]
+    cut = next((i for i, w in enumerate(words) if w.lower() in PREPOSITIONS), len(words))
+    return [w for w in words[:cut] if w and w.lower() not in lx.STOPWORDS]
 
 
 def _verb_lemmas(text: str) -> set[str]:

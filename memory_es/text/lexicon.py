@@ -185,6 +185,8 @@ CHANGE_VERBS: frozenset[str] = frozenset(
     lemma for m in CHANGE_MARKERS if m.endswith(" to") and (lemma := lemma_of(m.split()[0])))
 """The verbs of the change markers that take ``to`` (switch, move, upgrade, go, ...): with
 ``from X to Y`` between them they mark a change as well (``moved from Leeds to York``)."""
+MOTION_VERBS: frozenset[str] = words("move go come return")
+"""The change verbs whose ``from`` and ``to`` are places, not alternatives of a kind."""
 
 CONTINUATION_MARKERS: tuple[str, ...] = tuple(data_lines("continuation_markers.txt"))
 

@@ -95,7 +95,10 @@ def analyse_subject(region: str, region_toks: list[Tok],
     if low[0] in ("my", "our") and len(words) > 1:
         rest = [w for w in words[1:] if w]
         named = [w for w in rest if is_capitalised(w) or is_foreign_word(w)]
-        if named:
+        # "My cat Miso": a named pet is the user's, as "Zoe's cat Miso" is Zoe's
+        animal = any("pet" in lx.domains_of(w) for w in low[1:] if w not in
+                     {n.lower() for n in named})
+        if named and not animal:
             # "My sister Ana": the name is the subject, the noun its relation to the user
             name = " ".join(named)
             return Subject(entity_id("person", name), surface, "person",

@@ -1,0 +1,75 @@
+"""Switches between alternatives, and the user's named pet (SPEC §15).
+
+- ``switched from Android to an iPhone`` ends ``uses an Android phone``: the thing left,
+  with one common noun after it, is of the kind switched from. A move between places
+  ends only what is exactly the place; a thing that names it among more survives.
+- ``My cat Miso`` is the user's cat, as ``Zoe's cat Miso`` is Zoe's; ``My sister Ana``
+  is still a person of her own.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@_SLOW
+@given(st.sampled_from([("Sam Ortiz uses an Android phone", "Android", "iPhone", "phone"),
+                        ("Sam Ortiz has a Vodafone contract", "Vodafone", "Three", "contract"),
+                        ("Sam Ortiz uses a Windows laptop", "Windows", "Linux", "laptop"),
+                        ("Sam Ortiz banks with Barclays", "Barclays", "Monzo", "card")]),
+       st.sampled_from(["switched", "changed", "has switched"]))
+def test_a_switch_ends_the_thing_of_the_kind_it_left(
+        fresh_store: memory_es.MemoryStore, thing: tuple[str, str, str, str],
+        verb: str) -> None:
+    held, old, new, noun = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = ["Sam Ortiz uses a Garmin watch", f"Sam Ortiz has an {old} {noun} and a Nokia {noun}",
+            held.replace("Sam Ortiz", "Leo Park")]
+    for text in [held, *kept]:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Sam Ortiz {verb} from {old} to {new}.")
+    current = current_texts(fresh_store, tenant)
+    assert held not in current
+    assert set(kept) <= current
+
+
+def test_a_move_between_places_ends_only_the_place(fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Omar Haddad supports the Leeds rugby team.", "Omar Haddad lives in Leeds.",
+                 "Omar Haddad has a Leeds flat."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, "Omar Haddad moved from Leeds to York.")
+    current = current_texts(fresh_store, tenant)
+    assert "Omar Haddad lives in Leeds" not in current
+    assert {"Omar Haddad supports the Leeds rugby team", "Omar Haddad has a Leeds flat"} <= current
+
+
+@_SLOW
+@given(st.sampled_from(["cat", "dog", "rabbit", "parrot"]), st.sampled_from(["My", "Our"]),
+       st.sampled_from(["died last week", "passed away", "has died"]))
+def test_the_users_named_pet_is_the_users(fresh_store: memory_es.MemoryStore, animal: str,
+                                          my: str, ended: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"I have a {animal} called Miso.", "I have a horse called Rex.",
+                 f"Leo Park has a {animal} called Miso."):
+        ti.remember(tenant, text)
+    reading = interpret(f"{my} {animal} Miso {ended}.").clauses[0]
+    assert reading.entity == "user:self"
+    ti.remember(tenant, f"{my} {animal} Miso {ended}.")
+    current = current_texts(fresh_store, tenant)
+    assert f"I have a {animal} called Miso" not in current
+    assert {"I have a horse called Rex", f"Leo Park has a {animal} called Miso"} <= current
+
+
+@given(st.sampled_from(["sister", "brother", "friend", "colleague"]))
+def test_a_named_relative_is_a_person(relation: str) -> None:
+    assert interpret(f"My {relation} Ana lives in Rome.").clauses[0].entity == "person:ana"
