@@ -2356,6 +2356,43 @@ def switches(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- forty-fifth round: a job ended as a whole --------------------------------------------
+# Written after a probe found that "quit her job", "retired last spring" and "resigned" left
+# the person's job current, before any rule changed; the guards (a named job among two, a
+# habit given up, a relative who retired, a job with two facts) are new.
+
+# (setup, text, texts it ends)
+JOB_ENDINGS = [
+    (["Lucia Ferrari works as a nurse at St Mary's.", "Lucia Ferrari lives in Turin.",
+      "Lucia Ferrari plays the cello."],
+     "Lucia Ferrari quit her job.", ["Lucia Ferrari works as a nurse at St Mary's."]),
+    (["Hugo Lambert is an accountant at Deloitte.", "Hugo Lambert has two daughters.",
+      "Hugo Lambert is allergic to cats."],
+     "Hugo Lambert retired last spring.", ["Hugo Lambert is an accountant at Deloitte."]),
+    (["Mei Tanaka is a pharmacist.", "Mei Tanaka is allergic to latex."],
+     "Mei Tanaka resigned.", ["Mei Tanaka is a pharmacist."]),
+    (["Sara Lind works at a bakery on weekdays.", "Sara Lind works at a pub on Fridays."],
+     "Sara Lind quit her job at the pub.", ["Sara Lind works at a pub on Fridays."]),
+    (["Arjun Rao works at Infosys.", "Arjun Rao smokes."],
+     "Arjun Rao quit smoking.", ["Arjun Rao smokes."]),
+    (["Carla Moreno works at Zara.", "Carla Moreno lives in Seville."],
+     "Carla Moreno's father retired.", []),
+    (["Tomas Novak works at Skoda.", "Tomas Novak is a welder.", "Tomas Novak plays darts."],
+     "Tomas Novak retired in March.", ["Tomas Novak works at Skoda.", "Tomas Novak is a welder."]),
+]
+
+
+def job_endings(cases: list[Case]) -> None:
+    """A cessation whose object only names a life domain (``quit her job``), or that has
+    no object and whose verb is of one (``retired``, ``resigned``), ends the person's job:
+    retiring ends every fact of work; a named job among two ends alone; a habit given up
+    leaves the job; a relative's retirement leaves the person's."""
+    for setup, text, ended in JOB_ENDINGS:
+        _case(cases, "job_ending", "work", setup=list(setup), mutations=[["remember", text]],
+              query=text, survivors=[f for f in setup if f not in ended],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2377,7 +2414,7 @@ def build() -> list[Case]:
                    self_changes, language_wordings, negation_traps, life_events,
                    later_notes, many_facts, name_forms, negator_after_object,
                    work_records, instructions, topic_heads, contractions,
-                   switches):
+                   switches, job_endings):
         family(cases)
     return cases
 
