@@ -76,7 +76,7 @@ from memory_es.text.paths import domains_in, entity_id
 from memory_es.text.ports import TextStore, TextWriter, WriteOptions
 from memory_es.text.predicates import PREPOSITIONS
 from memory_es.text.purge_scope import plan_purge
-from memory_es.text.qualifiers import CALENDAR, valid_from_of
+from memory_es.text.qualifiers import CALENDAR, SEASON_OR_MONTH, valid_from_of, without_time
 from memory_es.text.revision import (
     continuing_clause,
     retired_words,
@@ -439,6 +439,20 @@ class TextInterface:
                 shared = {n for n in nouns if n in f.text or n in said_of}
             if same_topic and shared:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
+        if topics := _ended_topics(clause):
+            self._end_topic(tenant, entity, clause, topics, plan)
+
+    def _end_topic(self, tenant: str, entity: str, clause: Clause,
+                   topics: frozenset[str], plan: _Plan) -> None:
+        """A cessation of a domain as a whole: ``quit her job`` ends the entity's one
+        fact of work (with several it is ambiguous and nothing ends); ``retired`` or
+        ``resigned``, with no object, ends every fact of the domain its verb belongs to."""
+        held = [f for f in self._entity_facts(tenant, entity)
+                if f.entity == entity and not f.negated and view(f).domains & topics]
+        if (_possessed(clause) or _object_words(clause)) and len(held) != 1:
+            return
+        for f in held:
+            plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
 
     def _replace_frame(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the current facts of ``entity`` that a change of state replaces when no
@@ -1228,6 +1242,31 @@ def _object_terms(predicate: object, entity: str) -> frozenset[str] | None:
     cut = next((i for i, w in enumerate(words) if w.lower() in PREPOSITIONS), len(words))
     found = view_terms(" ".join(words[:cut])) - entity_terms(entity)
     return found or None
+
+
+def _object_words(clause: Clause) -> list[str]:
+    """The content words after a clause's verb, its times left out (``quit her job in
+    March``: job)."""
+    said = CALENDAR.sub(" ", without_time(str(clause.value)))
+    words = re.findall(r"[^\W\d_]+", said.casefold())[1:]
+    return [w for w in words if w not in lx.STOPWORDS and w not in PREPOSITIONS
+            and w not in lx.POSSESSIVE_DETERMINERS and not SEASON_OR_MONTH.fullmatch(w)]
+
+
+def _ended_topics(clause: Clause) -> frozenset[str]:
+    """The life domains a cessation ends as a whole: those its object, or the thing its
+    subject possesses, only names (``quit her job``, ``Lucia's job ended``: every word
+    names work, as ``lexicon.names_topic`` reads it), or, with neither, those its verb is
+    a word of (``retired``, ``resigned``: work; not ``Carla's father retired``)."""
+    said = str(clause.value).split()
+    if not said:
+        return frozenset()
+    rest = _possessed(clause) or _object_words(clause)
+    if not rest:
+        verb = said[0].strip(EDGE).lower()
+        return lx.domains_of(verb) | lx.domains_of(lx.lemma_of(verb) or verb)
+    named = [frozenset(d for d in lx.DOMAINS if lx.names_topic(w, d)) for w in rest]
+    return frozenset.intersection(*named)
 
 
 def _thing_words(predicate: object) -> list[str]:

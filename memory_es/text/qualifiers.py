@@ -34,6 +34,9 @@ TEMPORAL = re.compile(
 
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
            r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+SEASON_OR_MONTH = re.compile(rf"(?:{_MONTHS}|spring|summer|autumn|fall|winter)", re.IGNORECASE)
+"""A month or a season named alone (``in March``): a time, never what a clause is about."""
+
 CALENDAR = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}[:.]\d{2}\b"
     r"|\b\d{1,2}\s*(?:am|pm)\b"
