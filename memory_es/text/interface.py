@@ -516,9 +516,12 @@ class TextInterface:
         (``switched from law to medicine`` ends ``is studying law at Leeds`` and ``moved
         from Leeds to York`` ends ``lives in Leeds``; never ``supports Leeds United``,
         whose object is more than Leeds). A switch between alternatives, not a move
-        between places, also ends a fact whose thing is of the kind it left: that and one
-        common noun after it (``switched from Android to an iPhone`` ends ``uses an
-        Android phone``; nothing ends ``supports the Leeds rugby team``)."""
+        between places, also ends a fact whose thing is of the kind it left: that name and
+        one common noun after it (``switched from Android to an iPhone`` ends ``uses an
+        Android phone``; nothing ends ``supports the Leeds rugby team``). Only a proper
+        name marks a kind: a common noun before another makes a compound whose head may
+        be anything (``switched from law to medicine`` leaves ``reads law reports``, as
+        leaving coffee leaves a coffee machine)."""
         between_places = bool(_verb_lemmas(clause.text[:clause.text.lower().find(" from ")])
                               & lx.MOTION_VERBS)
         for f in self._entity_facts(tenant, entity):
@@ -526,6 +529,7 @@ class TextInterface:
                 continue
             thing = _thing_words(f.value)
             kind = (not between_places and len(thing) >= 2 and thing[-1].islower()
+                    and all(w[:1].isupper() for w in thing[:-1])
                     and view_terms(" ".join(thing[:-1])) - entity_terms(entity) == left)
             if kind or left in (view_terms(str(f.value)), _object_terms(f.value, entity),
                                 view_terms(" ".join(thing)) - entity_terms(entity)):

@@ -73,3 +73,19 @@ def test_the_users_named_pet_is_the_users(fresh_store: memory_es.MemoryStore, an
 @given(st.sampled_from(["sister", "brother", "friend", "colleague"]))
 def test_a_named_relative_is_a_person(relation: str) -> None:
     assert interpret(f"My {relation} Ana lives in Rome.").clauses[0].entity == "person:ana"
+
+
+@_SLOW
+@given(st.sampled_from([("drinks coffee", "has a coffee machine", "coffee", "tea"),
+                        ("plays chess", "collects chess books", "chess", "go"),
+                        ("studies law", "reads law reports", "law", "medicine")]))
+def test_a_common_noun_before_another_is_not_a_kind(
+        fresh_store: memory_es.MemoryStore, facts: tuple[str, str, str, str]) -> None:
+    held, compound, old, new = facts
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (held, compound):
+        ti.remember(tenant, f"Ana Costa {text}.")
+    ti.remember(tenant, f"Ana Costa switched from {old} to {new}.")
+    current = current_texts(fresh_store, tenant)
+    assert f"Ana Costa {held}" not in current
+    assert f"Ana Costa {compound}" in current
