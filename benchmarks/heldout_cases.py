@@ -2393,6 +2393,46 @@ def job_endings(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- forty-sixth round: things given up, sold, closed or cancelled, in everyday domains -----
+# Written before any rule changed, in domains the earlier rounds touched little (finance
+# holdings, medication, subscriptions, relationships, bank accounts); each case keeps
+# facts of the same kind beside the one that ends, and two guards end nothing.
+
+# (setup, text, texts it ends)
+GIVEN_UP = [
+    (["Dev Malhotra subscribes to Netflix.", "Dev Malhotra subscribes to The Economist."],
+     "Dev Malhotra cancelled his Netflix subscription.", ["Dev Malhotra subscribes to Netflix."]),
+    (["Yuki Arai is dating Tom Berg.", "Yuki Arai shares a flat with two friends."],
+     "Yuki Arai broke up with Tom Berg.", ["Yuki Arai is dating Tom Berg."]),
+    (["Rhys Pritchard owns a Honda Civic.", "Rhys Pritchard owns a mountain bike."],
+     "Rhys Pritchard sold his Honda Civic.", ["Rhys Pritchard owns a Honda Civic."]),
+    (["Hanna Lindqvist lives in Lyon.", "Hanna Lindqvist works in Geneva."],
+     "Hanna Lindqvist moved out of Lyon.", ["Hanna Lindqvist lives in Lyon."]),
+    (["Omar Haddad takes metformin.", "Omar Haddad takes a statin."],
+     "Omar Haddad stopped taking metformin.", ["Omar Haddad takes metformin."]),
+    (["Sofia Bianchi holds shares in Nokia.", "Sofia Bianchi holds shares in Siemens."],
+     "Sofia Bianchi sold her Nokia shares.", ["Sofia Bianchi holds shares in Nokia."]),
+    (["Mateo Ferreira has an account with Santander.", "Mateo Ferreira has an account with ING."],
+     "Mateo Ferreira closed his Santander account.", ["Mateo Ferreira has an account with Santander."]),
+    (["Lena Okafor plays squash.", "Lena Okafor plays the violin."],
+     "Lena Okafor gave up squash.", ["Lena Okafor plays squash."]),
+    (["Ines Moreau owns a Fiat Panda.", "Ines Moreau lives in Nantes."],
+     "Ines Moreau's sister sold her car.", []),
+    (["Kwame Asante is a member of the Arsenal supporters club.", "Kwame Asante plays the trumpet."],
+     "Kwame Asante never cancelled his gym membership.", []),
+]
+
+
+def given_up(cases: list[Case]) -> None:
+    """A thing given up, sold, closed or cancelled ends the one fact that holds it, not
+    another of the same kind beside it; a relative's sale, or a cessation denied, ends
+    nothing."""
+    for setup, text, ended in GIVEN_UP:
+        _case(cases, "given_up", "everyday", setup=list(setup), mutations=[["remember", text]],
+              query=text, survivors=[f for f in setup if f not in ended],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2414,7 +2454,7 @@ def build() -> list[Case]:
                    self_changes, language_wordings, negation_traps, life_events,
                    later_notes, many_facts, name_forms, negator_after_object,
                    work_records, instructions, topic_heads, contractions,
-                   switches, job_endings):
+                   switches, job_endings, given_up):
         family(cases)
     return cases
 
