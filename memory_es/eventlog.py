@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sqlite3
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from eventsourcing.persistence import (
     PersistenceError,
     StoredEvent,
 )
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 from eventsourcing.utils import Environment
 
 from memory_es.crypto.keystore import (
@@ -79,8 +81,36 @@ def _key_store(backend: Callable[[], SqlBackend], master: MasterKey) -> KeyStore
         raise
 
 
+class SqliteRecorder(SQLiteApplicationRecorder):
+    """The library's recorder, reading the log's head on a connection of its own. Every
+    read asks for the head first (read-your-writes, other processes' writes included);
+    the library's pooled transaction around that one SELECT cost ≈ 20 µs of a ≈ 200 µs
+    one-entity read, the statement alone ≈ 3 µs. The connection only reads, outside any
+    transaction, so each call sees every commit made before it."""
+
+    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self._probe: sqlite3.Connection | None = None
+        self._probe_lock = threading.Lock()
+
+    def max_notification_id(self) -> int:
+        with self._probe_lock:
+            if self._probe is None:
+                self._probe = sqlite3.connect(self.datastore.pool.db_name, timeout=30,
+                                              check_same_thread=False)
+            row = self._probe.execute(self.select_max_notification_id_statement).fetchone()
+        return int(row[0] or 0)
+
+    def close_probe(self) -> None:
+        with self._probe_lock:
+            if self._probe is not None:
+                self._probe.close()
+                self._probe = None
+
+
 class SqliteEventLog(EventLog):
     kind = "sqlite"
+    recorder: SqliteRecorder
 
     def __init__(self, root: Path, master: MasterKey) -> None:
         self.path = root / "events.db"
@@ -88,6 +118,7 @@ class SqliteEventLog(EventLog):
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": str(self.path),
             "ORIGINATOR_ID_TYPE": "text",
+            "APPLICATION_RECORDER_TOPIC": f"{__name__}:{SqliteRecorder.__qualname__}",
         })
         self._factory = InfrastructureFactory.construct(env)
         self.recorder = self._factory.application_recorder()
@@ -105,12 +136,12 @@ class SqliteEventLog(EventLog):
         gets the table's largest rowid plus one (the log never deletes a row), so
         the batch's positions are consecutive, ending at the last insert's rowid (the
         first of several is read back to confirm it)."""
-        table = self.recorder.events_table_name  # type: ignore[attr-defined]
+        table = self.recorder.events_table_name
         rows = [(s.originator_id.hex if isinstance(s.originator_id, uuid.UUID)
                  else s.originator_id, s.originator_version, s.topic, s.state) for s in stored]
         if not rows:
             return []
-        with self.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with self.recorder.datastore.transaction(commit=True) as c:
             for i in range(0, len(rows), APPEND_CHUNK):
                 part = rows[i:i + APPEND_CHUNK]
                 c.execute(f"INSERT INTO {table} VALUES {', '.join(['(?,?,?,?)'] * len(part))}",
@@ -134,8 +165,12 @@ class SqliteEventLog(EventLog):
     def _raw(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=30)
 
+    def close(self) -> None:
+        self.recorder.close_probe()
+        super().close()
+
     def position_of(self, stream_id: str, version: int) -> int | None:
-        with self.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+        with self.recorder.datastore.transaction(commit=False) as c:
             c.execute("SELECT rowid FROM stored_events WHERE originator_id=? AND "
                       "originator_version=?", (stream_id, version))
             row = c.fetchone()

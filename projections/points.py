@@ -123,12 +123,15 @@ class Columns:
     def __init__(self, columns: Sequence[str]) -> None:
         self.names = list(columns)
         self.select = ", ".join(f'"{c}"' for c in self.names)
-        self.decoders = [_DECODERS[c] for c in self.names]
+        self.decoders = [(i, name, dec) for i, name in enumerate(self.names)
+                         if (dec := _DECODERS[name]) is not None]
 
     def decode(self, row: Sequence[Any]) -> dict[str, Any]:
         """One stored row as the dict :func:`projections.connection.records` gives."""
-        return {name: (value if dec is None else dec(value))
-                for name, value, dec in zip(self.names, row, self.decoders, strict=True)}
+        out = dict(zip(self.names, row, strict=True))
+        for i, name, dec in self.decoders:
+            out[name] = dec(row[i])
+        return out
 
 
 def _as_stored(name: str, kind: pa.DataType) -> str:
