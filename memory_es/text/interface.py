@@ -60,6 +60,7 @@ from memory_es.text.matching import (
     mention_matches,
     named_entities,
     names_only,
+    nominalises,
     only_names_a_topic,
     query_domains,
     query_terms_naming,
@@ -425,7 +426,7 @@ class TextInterface:
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
             same_object = ended_object is not None and (
                 _object_terms(f.value, entity) == ended_object if clause.negated
-                else ended_object <= v.terms)
+                else all(t in v.terms or nominalises(t, v.terms) for t in ended_object))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
                           or bool(thing and thing <= v.terms) or same_object)

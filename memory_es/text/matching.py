@@ -723,7 +723,7 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
         if term in v.parts:
             got += weight * th.part_credit
             continue
-        if _ment_noun(term, v.terms):  # "payments" of "pays"
+        if nominalises(term, v.terms):  # "payments" of "pays"
             got += weight * th.part_credit
             continue
         doms = query.domains.get(term, frozenset())
@@ -875,23 +875,34 @@ def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
 
 def _derived(term: str, terms: frozenset[str]) -> bool:
     """A derivation of one of the words (``preference`` / ``prefers``): one stem starts
-    with the other, which has at least five letters; or a noun in ``-ment`` of one of the
-    words that is a verb (``payment`` / ``pays``, ``treatment`` / ``treats``)."""
+    with the other, which has at least five letters; or a noun made from one of the words
+    that is a verb (:func:`nominalises`: ``payment`` / ``pays``)."""
     if len(term) < 5 or not term.isalpha():
         return False
-    if _ment_noun(term, terms):
+    if nominalises(term, terms):
         return True
     return any(len(t) >= 5 and t.isalpha() and (term.startswith(t) or t.startswith(term))
                for t in terms)
 
 
-def _ment_noun(term: str, terms: frozenset[str]) -> bool:
-    """Is ``term`` a noun in ``-ment`` of a verb among ``terms`` (``payment`` / ``pay``)?
-    Unlike a shared prefix, this is no substring trap (``Java`` / ``JavaScript``), so it
-    also earns coverage."""
-    base = term[:-4]
-    return term.endswith("ment") and base in terms and (
-        base in lx.ENGLISH_VERBS or lx.lemma_of(base) == base)
+def nominalises(term: str, terms: frozenset[str]) -> bool:
+    """Is ``term`` a noun made from a verb among ``terms``: in ``-ment`` of the verb
+    itself (``payment`` / ``pay``), or in ``-ion`` of the verb's stem with at most its
+    last letter changed, as Latin verbs change it (``subscription`` / ``subscribes``,
+    ``extension`` / ``extends``, ``cancellation`` / ``cancel``), sharing five letters or
+    more (``vision`` is no noun of ``visit``)? Unlike a shared prefix, this is no
+    substring trap (``Java`` / ``JavaScript``), so it also earns coverage."""
+    if term.endswith("ment"):
+        base = term[:-4]
+        return base in terms and (base in lx.ENGLISH_VERBS or lx.lemma_of(base) == base)
+    if not term.endswith("ion"):
+        return False
+    return any(len(t) >= 6 and t.isalpha() and term.startswith(t[:-1])
+               and _is_verb_stem(t) for t in terms)
+
+
+def _is_verb_stem(t: str) -> bool:
+    return t in lx.ENGLISH_VERBS or t + "e" in lx.ENGLISH_VERBS
 
 
 def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,

@@ -1,0 +1,58 @@
+"""A cessation names what it ends by the noun of its verb (SPEC §15).
+
+``cancelled his Netflix subscription`` ends ``subscribes to Netflix``: ``subscription`` is
+the noun of ``subscribe`` (:func:`memory_es.text.matching.nominalises`), so the object is
+the fact's own; ``subscribes to The Economist`` beside it stays.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.matching import nominalises, view_terms
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+# (verb as written in a fact, its noun): Latin verbs whose last letter changes
+NOUNS = [("subscribes", "subscription"), ("extends", "extension"), ("cancels", "cancellation"),
+         ("prescribes", "prescription"), ("attends", "attention"), ("pays", "payment"),
+         ("reserves", "reservation"), ("collects", "collection")]
+
+
+@given(st.sampled_from(NOUNS))
+def test_a_noun_of_a_verb_meets_it(pair: tuple[str, str]) -> None:
+    verb, noun = pair
+    assert nominalises(min(view_terms(noun), key=len), view_terms(verb))
+
+
+@given(st.sampled_from([("visits", "vision"), ("stalls", "stallion"), ("passes", "passion"),
+                        ("unites", "union"), ("companies", "companion")]))
+def test_a_word_that_only_begins_alike_is_no_noun_of_it(pair: tuple[str, str]) -> None:
+    other, noun = pair
+    assert not nominalises(noun, view_terms(other))
+
+
+@_SLOW
+@given(st.sampled_from([("subscribes to Netflix", "subscribes to The Economist",
+                         "cancelled his Netflix subscription"),
+                        ("has a gym membership", "has a library card",
+                         "cancelled his gym membership"),
+                        ("attends a pottery class", "attends a choir",
+                         "stopped his pottery class attendance")]),
+       st.sampled_from(["Dev Malhotra", "Rui Costa"]))
+def test_a_cessation_by_the_noun_ends_the_verbs_fact(
+        fresh_store: memory_es.MemoryStore, facts: tuple[str, str, str], name: str) -> None:
+    held, beside, text = facts
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for fact in (held, beside):
+        ti.remember(tenant, f"{name} {fact}.")
+    ti.remember(tenant, f"Leo Park {held}.")
+    ti.remember(tenant, f"{name} {text}.")
+    current = current_texts(fresh_store, tenant)
+    assert f"{name} {held}" not in current
+    assert {f"{name} {beside}", f"Leo Park {held}"} <= current
