@@ -2433,6 +2433,42 @@ def given_up(cases: list[Case]) -> None:
               current_lacks=[e.rstrip(".") for e in ended])
 
 
+# --- forty-seventh round: one of two alike records ended, in an agent's working domains ----
+# Written before any rule changed: on-call shifts, flights, appointments, cameras; each
+# case ends one record beside another of the same kind (of the same person or another),
+# and one guard ends nothing.
+
+# (setup, mutation, texts it ends)
+ALIKE_RECORDS = [
+    (["Omar Haddad is on call on Saturday.", "Omar Haddad is on the database team.",
+      "Ines Moreau is on call on Sunday."],
+     ["release", "Omar Haddad's on-call shift"], ["Omar Haddad is on call on Saturday."]),
+    (["Dev Malhotra has a flight to Oslo on Friday.", "Dev Malhotra has a hotel booking in Oslo.",
+      "Dev Malhotra lives in Leeds."],
+     ["remember", "Dev Malhotra's flight to Oslo was cancelled."],
+     ["Dev Malhotra has a flight to Oslo on Friday."]),
+    (["Rhys Pritchard owns a Leica camera.", "Rhys Pritchard owns a Nikon lens."],
+     ["remember", "Rhys Pritchard no longer owns the Leica camera."],
+     ["Rhys Pritchard owns a Leica camera."]),
+    (["Yuki Arai has a dentist appointment on Tuesday.", "Yuki Arai has a physio appointment on Thursday."],
+     ["release", "Yuki Arai's dentist appointment"], ["Yuki Arai has a dentist appointment on Tuesday."]),
+    (["Lena Okafor lives in Leeds.", "Lena Okafor works at the Leeds library."],
+     ["remember", "Lena Okafor's brother no longer lives in Leeds."], []),
+    (["Kwame Asante's monthly budget is 400 euros.", "Kwame Asante's rent is 900 euros."],
+     ["revise", "Kwame Asante's budget", "Kwame Asante's monthly budget is 450 euros."],
+     ["Kwame Asante's monthly budget is 400 euros."]),
+]
+
+
+def alike_records(cases: list[Case]) -> None:
+    """A release, revise or cessation of one record leaves another of the same kind beside
+    it; a relative's move leaves the person's home."""
+    for setup, mutation, ended in ALIKE_RECORDS:
+        _case(cases, "alike_record", "agent work", setup=list(setup), mutations=[list(mutation)],
+              query=mutation[-1], survivors=[f for f in setup if f not in ended],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2454,7 +2490,8 @@ def build() -> list[Case]:
                    self_changes, language_wordings, negation_traps, life_events,
                    later_notes, many_facts, name_forms, negator_after_object,
                    work_records, instructions, topic_heads, contractions,
-                   switches, job_endings, given_up):
+                   switches, job_endings, given_up,
+                   alike_records):
         family(cases)
     return cases
 
