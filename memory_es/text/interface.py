@@ -416,10 +416,16 @@ class TextInterface:
         object_names = (ended_object or frozenset()) & frozenset().union(
             *(view_terms(n) for n in clause.names if n not in clause.subject_names))
         other_language = any(r.startswith("lang:") for r in clause.rules)
-        for f in self._entity_facts(tenant, entity):
-            v = view(f)
-            if f.entity != entity or f.negated or (
-                    thing and not (thing <= v.terms or thing_domains & v.domains)) or (
+        held = [(f, view(f)) for f in self._entity_facts(tenant, entity)
+                if f.entity == entity and not f.negated]
+        # a fact that does not name the thing, only shares its topic, is meant only when no
+        # fact names it and it is the one fact of the topic ("Dev's flight to Oslo was
+        # cancelled" leaves "has a hotel booking in Oslo")
+        by_topic = [f for f, v in held if thing_domains & v.domains]
+        topic_stands_in = bool(thing) and len(by_topic) == 1 and not any(
+            thing is not None and thing <= v.terms for _f, v in held)
+        for f, v in held:
+            if (thing and not (thing <= v.terms or (topic_stands_in and f is by_topic[0]))) or (
                     object_names and not object_names & v.terms):
                 continue
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (

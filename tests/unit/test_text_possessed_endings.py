@@ -1,0 +1,52 @@
+"""A possessed thing that ended names the fact it ends (SPEC §15).
+
+``Dev's flight to Oslo was cancelled`` ends ``has a flight to Oslo``, never ``has a hotel
+booking in Oslo`` beside it: a fact that only shares the thing's topic stands in for the
+thing only when no fact names it and it is the one fact of that topic (``Dev's trip to
+Oslo was cancelled`` ends his one travel fact, and with two ends nothing).
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+CITIES = st.sampled_from(["Oslo", "Lyon", "Kraków", "Porto"])
+ENDED = st.sampled_from(["was cancelled", "got cancelled", "has been cancelled"])
+
+
+@_SLOW
+@given(CITIES, ENDED)
+def test_the_named_thing_ends_and_its_neighbour_stays(
+        fresh_store: memory_es.MemoryStore, city: str, ended: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    flight = f"Dev Malhotra has a flight to {city} on Friday"
+    kept = [f"Dev Malhotra has a hotel booking in {city}", "Dev Malhotra lives in Leeds"]
+    for text in (flight, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Dev Malhotra's flight to {city} {ended}.")
+    current = current_texts(fresh_store, tenant)
+    assert flight not in current
+    assert set(kept) <= current
+
+
+@_SLOW
+@given(CITIES, st.booleans())
+def test_the_topic_stands_in_only_for_its_one_fact(
+        fresh_store: memory_es.MemoryStore, city: str, two: bool) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    travel = [f"Dev Malhotra has a flight to {city} on Friday"]
+    if two:
+        travel.append(f"Dev Malhotra has a hotel booking in {city}")
+    for text in (*travel, "Dev Malhotra lives in Leeds"):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Dev Malhotra's trip to {city} was cancelled.")
+    current = current_texts(fresh_store, tenant)
+    assert "Dev Malhotra lives in Leeds" in current
+    assert (set(travel) <= current) if two else not (set(travel) & current)
