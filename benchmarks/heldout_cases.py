@@ -87,6 +87,16 @@ def _case(cases: list[Case], family: str, domain: str, **fields: Any) -> None:
                   "must_contain": [], "must_not_contain": [], "survivors": [], **fields})
 
 
+def _ended_by(cases: list[Case], family: str, domain: str,
+              rows: list[tuple[list[str], list[str], list[str]]]) -> None:
+    """Cases of one mutation each (setup, mutation, the setup texts it ends): every other
+    setup text survives, and no current fact is an ended one."""
+    for setup, mutation, ended in rows:
+        _case(cases, family, domain, setup=list(setup), mutations=[list(mutation)],
+              query=mutation[-1], survivors=[f for f in setup if f not in ended],
+              current_lacks=[e.rstrip(".") for e in ended])
+
+
 # --- families ---------------------------------------------------------------------------------
 
 # (label, record number, lookalike code fact for another person)
@@ -2350,10 +2360,8 @@ def switches(cases: list[Case]) -> None:
     """A switch between alternatives (``from Android to an iPhone``) ends the fact whose
     thing is of the kind it left (``uses an Android phone``), not one that only names it
     among more (``supports the Leeds rugby team``); the user's own pet that died ends."""
-    for setup, text, ended in ALTERNATIVES:
-        _case(cases, "switch", "everyday", setup=list(setup), mutations=[["remember", text]],
-              query=text, survivors=[f for f in setup if f not in ended],
-              current_lacks=[e.rstrip(".") for e in ended])
+    _ended_by(cases, "switch", "everyday",
+              [(setup, ["remember", text], ended) for setup, text, ended in ALTERNATIVES])
 
 
 # --- forty-fifth round: a job ended as a whole --------------------------------------------
@@ -2387,10 +2395,8 @@ def job_endings(cases: list[Case]) -> None:
     no object and whose verb is of one (``retired``, ``resigned``), ends the person's job:
     retiring ends every fact of work; a named job among two ends alone; a habit given up
     leaves the job; a relative's retirement leaves the person's."""
-    for setup, text, ended in JOB_ENDINGS:
-        _case(cases, "job_ending", "work", setup=list(setup), mutations=[["remember", text]],
-              query=text, survivors=[f for f in setup if f not in ended],
-              current_lacks=[e.rstrip(".") for e in ended])
+    _ended_by(cases, "job_ending", "work",
+              [(setup, ["remember", text], ended) for setup, text, ended in JOB_ENDINGS])
 
 
 # --- forty-sixth round: things given up, sold, closed or cancelled, in everyday domains -----
@@ -2427,10 +2433,8 @@ def given_up(cases: list[Case]) -> None:
     """A thing given up, sold, closed or cancelled ends the one fact that holds it, not
     another of the same kind beside it; a relative's sale, or a cessation denied, ends
     nothing."""
-    for setup, text, ended in GIVEN_UP:
-        _case(cases, "given_up", "everyday", setup=list(setup), mutations=[["remember", text]],
-              query=text, survivors=[f for f in setup if f not in ended],
-              current_lacks=[e.rstrip(".") for e in ended])
+    _ended_by(cases, "given_up", "everyday",
+              [(setup, ["remember", text], ended) for setup, text, ended in GIVEN_UP])
 
 
 # --- forty-seventh round: one of two alike records ended, in an agent's working domains ----
@@ -2463,10 +2467,7 @@ ALIKE_RECORDS = [
 def alike_records(cases: list[Case]) -> None:
     """A release, revise or cessation of one record leaves another of the same kind beside
     it; a relative's move leaves the person's home."""
-    for setup, mutation, ended in ALIKE_RECORDS:
-        _case(cases, "alike_record", "agent work", setup=list(setup), mutations=[list(mutation)],
-              query=mutation[-1], survivors=[f for f in setup if f not in ended],
-              current_lacks=[e.rstrip(".") for e in ended])
+    _ended_by(cases, "alike_record", "agent work", ALIKE_RECORDS)
 
 
 def build() -> list[Case]:
