@@ -2470,6 +2470,46 @@ def alike_records(cases: list[Case]) -> None:
     _ended_by(cases, "alike_record", "agent work", ALIKE_RECORDS)
 
 
+# --- forty-eighth round: support tickets, teams, cases, and the basic operations in German
+# and Chinese beside alike facts. Written before any rule changed; each case ends one fact
+# beside others of the same person or kind, and one guard ends nothing.
+
+# (setup, mutation, texts it ends)
+BESIDE_ALIKE = [
+    (["Ticket 4471 is assigned to Ana Lima.", "Ticket 4472 is assigned to Ben Cole."],
+     ["revise", "ticket 4471's assignee", "Ticket 4471 is assigned to Carlos Ruiz."],
+     ["Ticket 4471 is assigned to Ana Lima."]),
+    (["Lena Okafor plays goalkeeper for the Hawks.", "Lena Okafor coaches the under-12 team.",
+      "Lena Okafor lives in Derby."],
+     ["remember", "Lena Okafor left the Hawks."], ["Lena Okafor plays goalkeeper for the Hawks."]),
+    (["Case C-118 is handled by Sofia Bianchi.", "Case C-119 is handled by Omar Haddad."],
+     ["forget", "case C-118"], ["Case C-118 is handled by Sofia Bianchi."]),
+    (["Priya Raman lives in Bath.", "Priya Raman works in Bristol.", "Priya Raman's sister lives in Leeds.",
+      "Priya Raman swims on Mondays."],
+     ["remember", "Priya Raman moved to Bristol."], ["Priya Raman lives in Bath."]),
+    (["Jan Vogel wohnt in Bonn.", "Jan Vogel arbeitet in Bonn."],
+     ["remember", "Jan Vogel wohnt jetzt in Köln."], ["Jan Vogel wohnt in Bonn."]),
+    (["王芳有健身房会员。", "王芳有图书馆卡。"],
+     ["remember", "王芳取消了健身房会员。"], ["王芳有健身房会员。"]),
+    (["Rhys Pritchard owns a boat.", "Rhys Pritchard lives in Padstow."],
+     ["remember", "Rhys Pritchard's neighbour sold his boat."], []),
+    (["Yuki Arai drinks green tea in the morning.", "Yuki Arai drinks coffee after lunch."],
+     ["release", "Yuki Arai's morning tea"], ["Yuki Arai drinks green tea in the morning."]),
+    (["Kwame Asante is allergic to penicillin.", "Kwame Asante is allergic to cats.",
+      "Ines Moreau is allergic to penicillin."],
+     ["remember", "Kwame Asante is no longer allergic to cats."], ["Kwame Asante is allergic to cats."]),
+    (["Dev Malhotra's laptop runs Windows 11.", "Dev Malhotra's desktop runs Ubuntu."],
+     ["revise", "Dev Malhotra's laptop", "Dev Malhotra's laptop runs macOS now."],
+     ["Dev Malhotra's laptop runs Windows 11."]),
+]
+
+
+def beside_alike(cases: list[Case]) -> None:
+    """One fact ended or replaced beside alike facts of the same person or of another,
+    in English, German and Chinese; a neighbour's sale ends nothing."""
+    _ended_by(cases, "beside_alike", "mixed", BESIDE_ALIKE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2492,7 +2532,7 @@ def build() -> list[Case]:
                    later_notes, many_facts, name_forms, negator_after_object,
                    work_records, instructions, topic_heads, contractions,
                    switches, job_endings, given_up,
-                   alike_records):
+                   alike_records, beside_alike):
         family(cases)
     return cases
 
