@@ -90,11 +90,14 @@ def _case(cases: list[Case], family: str, domain: str, **fields: Any) -> None:
 def _ended_by(cases: list[Case], family: str, domain: str,
               rows: list[tuple[list[str], list[str], list[str]]]) -> None:
     """Cases of one mutation each (setup, mutation, the setup texts it ends): every other
-    setup text survives, and no current fact is an ended one."""
+    setup text survives, and no current fact is an ended one; a purged identifier is
+    found nowhere, and recalling it finds nothing."""
     for setup, mutation, ended in rows:
+        gone = [e.rstrip(".") for e in ended]
+        erased = {"must_not_contain": [mutation[1], *gone], "retrieves_nothing": [mutation[1]]}
         _case(cases, family, domain, setup=list(setup), mutations=[list(mutation)],
               query=mutation[-1], survivors=[f for f in setup if f not in ended],
-              current_lacks=[e.rstrip(".") for e in ended])
+              current_lacks=gone, **(erased if mutation[0] == "purge" else {}))
 
 
 # --- families ---------------------------------------------------------------------------------
@@ -2510,6 +2513,52 @@ def beside_alike(cases: list[Case]) -> None:
     _ended_by(cases, "beside_alike", "mixed", BESIDE_ALIKE)
 
 
+# --- forty-ninth round: two clauses, identifiers beside lookalikes, plans and denials -------
+# Written before any rule changed: a sale and a purchase in one sentence, a new job told
+# in two sentences, an IBAN and a phone purged beside another person's near-identical one,
+# a forget with an exception, a day among two, one of two people in a city, and three
+# guards (a cessation denied, a plan, a namesake in German).
+
+# (setup, mutation, texts it ends)
+CLAUSES_AND_IDS = [
+    (["Omar Haddad owns a van.", "Omar Haddad owns a kayak."],
+     ["remember", "Omar Haddad sold his van and bought an e-bike."], ["Omar Haddad owns a van."]),
+    (["Sofia Bianchi works at Fiat.", "Sofia Bianchi lives in Turin."],
+     ["remember", "Sofia Bianchi started a new job. She now works at Ferrari."],
+     ["Sofia Bianchi works at Fiat."]),
+    (["Mateo Ferreira's IBAN is PT50 0002 0123 1234 5678 9015 4.",
+      "Mateo Ferreira's phone is +351 912 345 678.",
+      "Ana Lima's IBAN is PT50 0002 0123 1234 5678 9016 1."],
+     ["purge", "PT50 0002 0123 1234 5678 9015 4"],
+     ["Mateo Ferreira's IBAN is PT50 0002 0123 1234 5678 9015 4."]),
+    (["Hanna Lindqvist lives in Lyon.", "Hanna Lindqvist is allergic to nuts.",
+      "Hanna Lindqvist works at Bosch."],
+     ["forget", "everything about Hanna Lindqvist except her allergy"],
+     ["Hanna Lindqvist lives in Lyon.", "Hanna Lindqvist works at Bosch."]),
+    (["Tomasz Wierzbicki has a dentist appointment on Monday.",
+      "Tomasz Wierzbicki has a dentist appointment on Friday."],
+     ["release", "Tomasz Wierzbicki's Friday dentist appointment"],
+     ["Tomasz Wierzbicki has a dentist appointment on Friday."]),
+    (["Ines Moreau lives in Nantes.", "Kwame Asante lives in Nantes."],
+     ["remember", "Ines Moreau moved to Rennes."], ["Ines Moreau lives in Nantes."]),
+    (["Lucia Ferrari works at Zara.", "Lucia Ferrari lives in Seville."],
+     ["remember", "Lucia Ferrari didn't quit Zara after all."], []),
+    (["Hugo Lambert lives in Lille.", "Hugo Lambert works at Decathlon."],
+     ["remember", "Hugo Lambert is thinking about moving to Paris."], []),
+    (["Yuki Arai's phone number is +44 7700 900123.", "Rhys Pritchard's phone number is +44 7700 900124."],
+     ["purge", "07700 900123"], ["Yuki Arai's phone number is +44 7700 900123."]),
+    (["Jana Vogel wohnt in Leipzig.", "Jan Vogel wohnt in Dresden."],
+     ["forget", "alles über Jana Vogel"], ["Jana Vogel wohnt in Leipzig."]),
+]
+
+
+def clauses_and_identifiers(cases: list[Case]) -> None:
+    """Two clauses in one text end only what each names; an identifier purge takes its
+    own record and never the lookalike; a denied cessation, a plan and a namesake end
+    nothing."""
+    _ended_by(cases, "clauses_and_ids", "mixed", CLAUSES_AND_IDS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2532,7 +2581,7 @@ def build() -> list[Case]:
                    later_notes, many_facts, name_forms, negator_after_object,
                    work_records, instructions, topic_heads, contractions,
                    switches, job_endings, given_up,
-                   alike_records, beside_alike):
+                   alike_records, beside_alike, clauses_and_identifiers):
         family(cases)
     return cases
 
