@@ -18,8 +18,16 @@ from typing import Any
 
 from eventsourcing.persistence import (
     ApplicationRecorder,
+    DatabaseError,
+    DataError,
     InfrastructureFactory,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    NotSupportedError,
+    OperationalError,
     PersistenceError,
+    ProgrammingError,
     StoredEvent,
 )
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
@@ -129,44 +137,75 @@ class SqliteEventLog(EventLog):
             raise
         with self._raw() as conn:
             conn.execute("PRAGMA secure_delete=ON")
+        self._write_con: sqlite3.Connection | None = None
+        self._write_lock = threading.Lock()
 
     def append(self, stored: Sequence[StoredEvent]) -> list[int]:
-        """A few multi-row INSERTs in the library's transaction, instead of its one
-        statement per event. Positions are rowids: inside one write transaction each row
-        gets the table's largest rowid plus one (the log never deletes a row), so
-        the batch's positions are consecutive, ending at the last insert's rowid (the
-        first of several is read back to confirm it)."""
-        table = self.recorder.events_table_name
+        """A few multi-row INSERTs in one transaction, instead of the library's one
+        statement per event, on a connection kept for writing: the library's pooled
+        transaction around the same INSERT and COMMIT cost ≈ 60 µs more per durable write
+        (≈ 260 µs against ≈ 200 µs, interleaved). The commit is as durable as the
+        library's (WAL, ``synchronous=FULL``), and a failure is raised as the library
+        raises it (a stream version already taken: its ``IntegrityError``), with nothing
+        written. Positions are rowids: inside one write transaction each row gets the
+        table's largest rowid plus one (the log never deletes a row), so the batch's
+        positions are consecutive, ending at the last insert's rowid (the first of
+        several is read back to confirm it)."""
         rows = [(s.originator_id.hex if isinstance(s.originator_id, uuid.UUID)
                  else s.originator_id, s.originator_version, s.topic, s.state) for s in stored]
         if not rows:
             return []
-        with self.recorder.datastore.transaction(commit=True) as c:
-            for i in range(0, len(rows), APPEND_CHUNK):
-                part = rows[i:i + APPEND_CHUNK]
-                c.execute(f"INSERT INTO {table} VALUES {', '.join(['(?,?,?,?)'] * len(part))}",
-                          [v for row in part for v in row])
-            last = int(c.lastrowid)
-            first = last - len(rows) + 1
-            if first == last:
-                return [last]
-            c.execute(f"SELECT rowid FROM {table} WHERE originator_id=? AND "
-                      "originator_version=?", rows[0][:2])
-            found = c.fetchone()
-            if found is None or int(found[0]) != first:  # not expected: ask row by row
-                positions = []
-                for row in rows:
-                    c.execute(f"SELECT rowid FROM {table} WHERE originator_id=? AND "
-                              "originator_version=?", row[:2])
-                    positions.append(int(c.fetchone()[0]))
-                return positions
+        with self._write_lock:
+            con = self._writer()
+            try:
+                con.execute("BEGIN IMMEDIATE")
+                positions = self._insert(con, rows)
+                con.execute("COMMIT")
+            except sqlite3.Error as e:
+                with contextlib.suppress(sqlite3.Error):
+                    con.execute("ROLLBACK")
+                raise _library_error(e) from e
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    con.execute("ROLLBACK")
+                raise
+        return positions
+
+    def _insert(self, con: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[int]:
+        table = self.recorder.events_table_name
+        last = 0
+        for i in range(0, len(rows), APPEND_CHUNK):
+            part = rows[i:i + APPEND_CHUNK]
+            cursor = con.execute(
+                f"INSERT INTO {table} VALUES {', '.join(['(?,?,?,?)'] * len(part))}",
+                [v for row in part for v in row])
+            last = int(cursor.lastrowid or 0)
+        first = last - len(rows) + 1
+        if first == last:
+            return [last]
+        select = f"SELECT rowid FROM {table} WHERE originator_id=? AND originator_version=?"
+        found = con.execute(select, rows[0][:2]).fetchone()
+        if found is None or int(found[0]) != first:  # not expected: ask row by row
+            return [int(con.execute(select, row[:2]).fetchone()[0]) for row in rows]
         return list(range(first, last + 1))
+
+    def _writer(self) -> sqlite3.Connection:
+        if self._write_con is None:
+            con = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                  check_same_thread=False)
+            con.execute("PRAGMA synchronous=FULL")
+            self._write_con = con
+        return self._write_con
 
     def _raw(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=30)
 
     def close(self) -> None:
         self.recorder.close_probe()
+        with self._write_lock:
+            if self._write_con is not None:
+                self._write_con.close()
+                self._write_con = None
         super().close()
 
     def position_of(self, stream_id: str, version: int) -> int | None:
@@ -184,6 +223,22 @@ class SqliteEventLog(EventLog):
         """Deleted key bytes leave the key store's files. The log itself deletes nothing
         (a purge only makes its ciphertext unreadable), so its file needs no rewrite."""
         self.keys.backend.compact()
+
+
+_LIBRARY_ERRORS: tuple[tuple[type[sqlite3.Error], type[PersistenceError]], ...] = (
+    (sqlite3.IntegrityError, IntegrityError), (sqlite3.OperationalError, OperationalError),
+    (sqlite3.InterfaceError, InterfaceError), (sqlite3.DataError, DataError),
+    (sqlite3.InternalError, InternalError), (sqlite3.ProgrammingError, ProgrammingError),
+    (sqlite3.NotSupportedError, NotSupportedError), (sqlite3.DatabaseError, DatabaseError))
+
+
+def _library_error(error: sqlite3.Error) -> PersistenceError:
+    """The ``eventsourcing`` exception its SQLite module raises for ``error``: callers
+    handle one family of errors whichever connection wrote."""
+    for raw, wrapped in _LIBRARY_ERRORS:
+        if isinstance(error, raw):
+            return wrapped(error)
+    return PersistenceError(error)
 
 
 SCHEMA_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
