@@ -2559,6 +2559,42 @@ def clauses_and_identifiers(cases: list[Case]) -> None:
     _ended_by(cases, "clauses_and_ids", "mixed", CLAUSES_AND_IDS)
 
 
+# --- fiftieth round: notes about two people, addresses, numbers that repeat, a pet named
+# like a person, an obfuscated address among two, a correction, Chinese and German changes.
+# Written before any rule changed; one guard (a past detail about the home) ends nothing.
+
+# (setup, mutation, texts it ends)
+CROWDED_NOTES = [
+    (["Priya Raman lives in Bath.", "Omar Haddad lives in Leeds.", "Omar Haddad works in York."],
+     ["remember", "Met Priya Raman and Omar Haddad today; Priya moved to Bristol, Omar still lives in Leeds."],
+     ["Priya Raman lives in Bath."]),
+    (["Hanna Lindqvist lives at 12 Rue Victor Hugo.", "Hanna Lindqvist's office is at 4 Place Bellecour."],
+     ["release", "Hanna Lindqvist's home address"], ["Hanna Lindqvist lives at 12 Rue Victor Hugo."]),
+    (["Kwame Asante's shoe size is 44.", "Kwame Asante's locker number is 44.", "Kwame Asante is 44 years old."],
+     ["revise", "Kwame Asante's shoe size", "Kwame Asante's shoe size is 45."],
+     ["Kwame Asante's shoe size is 44."]),
+    (["Dev Malhotra has a dog called Rosa.", "Rosa Diaz lives in Madrid.", "Dev Malhotra lives in Pune."],
+     ["forget", "Dev Malhotra's dog Rosa"], ["Dev Malhotra has a dog called Rosa."]),
+    (["Yuki Arai's email is yuki.arai@example.jp.", "Yuki Arai's work email is y.arai@corp.example.jp."],
+     ["purge", "yuki dot arai at example dot jp"], ["Yuki Arai's email is yuki.arai@example.jp."]),
+    (["Mateo Ferreira's flat number is 12.", "Mateo Ferreira's floor is 3."],
+     ["remember", "Correction: Mateo Ferreira's flat number is 21, not 12."],
+     ["Mateo Ferreira's flat number is 12."]),
+    (["李娜住在上海。", "李娜在北京工作。"], ["remember", "李娜搬到了杭州。"], ["李娜住在上海。"]),
+    (["Jan Vogel hat ein Zeitungsabo.", "Jan Vogel hat ein Netflix-Abo."],
+     ["remember", "Jan Vogel hat sein Netflix-Abo gekündigt."], ["Jan Vogel hat ein Netflix-Abo."]),
+    (["Lena Okafor lives in Derby.", "Lena Okafor works at Rolls-Royce."],
+     ["remember", "Lena Okafor's old flat in Derby had a damp problem."], []),
+]
+
+
+def crowded_notes(cases: list[Case]) -> None:
+    """A note about two people changes only the one it says changed; a home address, a
+    shoe size among other 44s, a dog named like a person, one address of two, a
+    correction and Chinese and German changes end one fact each; a past detail ends none."""
+    _ended_by(cases, "crowded_note", "mixed", CROWDED_NOTES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2581,7 +2617,8 @@ def build() -> list[Case]:
                    later_notes, many_facts, name_forms, negator_after_object,
                    work_records, instructions, topic_heads, contractions,
                    switches, job_endings, given_up,
-                   alike_records, beside_alike, clauses_and_identifiers):
+                   alike_records, beside_alike, clauses_and_identifiers,
+                   crowded_notes):
         family(cases)
     return cases
 
