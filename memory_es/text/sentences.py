@@ -214,12 +214,16 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
         nxt = toks[n]
         if n == 1 and first.low in lx.SUBJECT_PRONOUNS and agrees(nxt.word, plural):
             return 1
-        if n >= (1 if is_capitalised(first.word) else 2) and nxt.low in lx.AUXILIARIES | {
-                "lives", "works", "drives", "owns", "has"} | lx.VERBS_3SG and (
+        # an adverb before the verb is not the subject's ("Omar still lives in Leeds")
+        verb = toks[n + 1] if nxt.low in lx.ADVERBS and n + 1 < len(toks) else nxt
+        if n >= (1 if is_capitalised(first.word) else 2) and verb.low in _FINITE and (
                 first.low in _OWN_SUBJECT_LEAD or not any(lx.lemma_of(t.low)
                                                           for t in toks[1:n])):
             return n
     return 0
+
+
+_FINITE = lx.AUXILIARIES | {"lives", "works", "drives", "owns", "has"} | lx.VERBS_3SG
 
 
 def split_conjuncts(sentence: str, pred_start: int, plural: bool,
@@ -228,7 +232,8 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
     """Split the predicate where a new finite verb phrase is coordinated. Verb phrases
     listed with commas are split only before a final ``and`` or, in a sentence with no
     subject of its own, without one (``Left Whitby, bought a house``: notes drop the
-    conjunction with the subject)."""
+    conjunction with the subject); a clause with its own subject is split after a comma
+    too (``moved to Bristol, Omar still lives in Leeds``)."""
     pred = sentence[pred_start:]
     toks = tokenize(pred, pred_start)
     cuts: list[tuple[int, int]] = []  # (token index of conjunction, index of next token)
@@ -243,6 +248,14 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
         vp = starts_verb_phrase(nxt, plural)
         if vp is not None or own_subject(nxt, False) or _parallel_verb(toks, nxt, plural):
             cuts.append((i, i + 1))
+    # a clause with its own subject after a comma or semicolon, no conjunction: "Priya moved
+    # to Bristol, Omar still lives in Leeds" (notes splice clauses)
+    for i, t in enumerate(toks[:-1]):
+        if (t.raw.endswith((",", ";")) and toks[i + 1].low not in ("and", "but")
+                and not any(s <= t.start < e for s, e in protected)
+                and own_subject(toks[i + 1:], False)):
+            cuts.append((i + 1, i + 1))
+    cuts.sort()
     # comma lists of verb phrases ending in ", and <VP>": "is X, based in Y, speaks Z, and ..."
     if cuts or subjectless:
         for i, t in enumerate(toks[:-1]):

@@ -1,0 +1,54 @@
+"""A clause with its own subject after a comma is its own fact (SPEC §15).
+
+Notes splice clauses without a conjunction: ``Priya moved to Bristol, Omar still lives in
+Leeds`` is two facts, each of its own person, and only Priya's home changes. An adverb
+before the verb (``still``, ``now``) is not part of the subject. A place's region after a
+comma (``Leeds, Yorkshire``) and a list of names (``Ana, Ben and Carl``) stay one clause.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+PEOPLE = st.sampled_from([("Priya Raman", "Omar Haddad"), ("Lucia Ferrari", "Hugo Lambert"),
+                          ("Mei Tanaka", "Arjun Rao")])
+ADVERBS = st.sampled_from(["still ", "now ", "also ", ""])
+
+
+@given(PEOPLE, ADVERBS, st.sampled_from([",", ";"]))
+def test_a_spliced_clause_has_its_own_subject(people: tuple[str, str], adverb: str,
+                                              mark: str) -> None:
+    first, second = people
+    clauses = interpret(f"{first} moved to Bristol{mark} {second} {adverb}works in Leeds.").clauses
+    assert [c.entity for c in clauses] == [
+        "person:" + first.lower().replace(" ", "-"), "person:" + second.lower().replace(" ", "-")]
+
+
+@given(st.sampled_from(["lives in Leeds, Yorkshire", "works with Ana, Ben and Carl",
+                        "moved to Paris, France last year"]))
+def test_a_comma_inside_a_clause_keeps_it_whole(predicate: str) -> None:
+    assert len(interpret(f"Omar Haddad {predicate}.").clauses) == 1
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from(["still ", "also ", ""]))
+def test_only_the_person_who_moved_moves(fresh_store: memory_es.MemoryStore,
+                                         people: tuple[str, str], adverb: str) -> None:
+    first, second = people
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"{first} lives in Bath.", f"{second} lives in Leeds.",
+                 f"{second} works in York."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Met {first} and {second} today; {first.split()[0]} moved to "
+                        f"Bristol, {second.split()[0]} {adverb}lives in Leeds.")
+    current = current_texts(fresh_store, tenant)
+    assert f"{first} lives in Bath" not in current
+    assert {f"{second} lives in Leeds", f"{second} works in York"} <= current
