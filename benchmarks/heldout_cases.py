@@ -2595,6 +2595,47 @@ def crowded_notes(cases: list[Case]) -> None:
     _ended_by(cases, "crowded_note", "mixed", CROWDED_NOTES)
 
 
+# --- fifty-first round: relatives of the user, things that move in time, a pronoun in a
+# second sentence, doses, a Chinese namesake, a German cancellation, the user's own job, and
+# guards (a thing of the person's that moved, a relative's diet). Written before any rule
+# changed.
+
+# (setup, mutation, texts it ends)
+RELATIVES_AND_TIMES = [
+    (["I live in Leeds.", "My sister lives in York.", "My sister works at Aviva."],
+     ["remember", "My sister moved to Hull."], ["My sister lives in York."]),
+    (["Omar Haddad lives in Leeds.", "Omar Haddad's weekly meeting is on Monday."],
+     ["remember", "Omar Haddad's weekly meeting moved to Friday."],
+     ["Omar Haddad's weekly meeting is on Monday."]),
+    (["Sofia Bianchi lives in Turin.", "Lucia Ferrari lives in Turin."],
+     ["remember", "Sofia Bianchi moved to Milan last month. She loves it there."],
+     ["Sofia Bianchi lives in Turin."]),
+    (["Dev Malhotra takes 10 mg of citalopram.", "Dev Malhotra takes 5 mg of melatonin."],
+     ["remember", "Dev Malhotra's citalopram dose was raised to 20 mg."],
+     ["Dev Malhotra takes 10 mg of citalopram."]),
+    (["张伟住在广州。", "张伟在深圳工作。", "张伟伟住在北京。"],
+     ["forget", "关于张伟的一切"], ["张伟住在广州。", "张伟在深圳工作。"]),
+    (["Lena Schmidt hat ein Tennis-Abo.", "Lena Schmidt hat ein Zeitungsabo."],
+     ["remember", "Lena Schmidt hat ihr Tennis-Abo gekündigt."], ["Lena Schmidt hat ein Tennis-Abo."]),
+    (["I work at Acme.", "I live in Oslo."],
+     ["remember", "I left Acme in June and joined Initech."], ["I work at Acme."]),
+    (["Kwame Asante works at the Leeds hospital.", "Kwame Asante lives in Leeds."],
+     ["remember", "Kwame Asante's hospital moved to a new building."], []),
+    (["Hugo Lambert is vegetarian.", "Hugo Lambert lives in Lille."],
+     ["remember", "Hugo Lambert's son is no longer vegetarian."], []),
+    (["Rhys Pritchard's car is a blue Ford Focus.", "Rhys Pritchard's bike is a blue Trek."],
+     ["revise", "Rhys Pritchard's blue Ford", "Rhys Pritchard's car is a grey Skoda Octavia."],
+     ["Rhys Pritchard's car is a blue Ford Focus."]),
+]
+
+
+def relatives_and_times(cases: list[Case]) -> None:
+    """The user's relative, a meeting that moved, a move told with a pronoun after it, a
+    dose raised, a Chinese namesake, a German cancellation and the user's own job each end
+    one fact; a thing of the person's that moved, or a relative's diet, ends none."""
+    _ended_by(cases, "relative_time", "mixed", RELATIVES_AND_TIMES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2618,7 +2659,7 @@ def build() -> list[Case]:
                    work_records, instructions, topic_heads, contractions,
                    switches, job_endings, given_up,
                    alike_records, beside_alike, clauses_and_identifiers,
-                   crowded_notes):
+                   crowded_notes, relatives_and_times):
         family(cases)
     return cases
 
