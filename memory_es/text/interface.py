@@ -375,6 +375,9 @@ class TextInterface:
                 self._end_denials(tenant, entity, clause, plan)
             if clause.corrects and entity is not None:
                 self._retract_corrected(tenant, entity, clause, plan)
+            if (entity is not None and not clause.negated
+                    and "predicate:quantity-change" in clause.rules):
+                self._replace_amount(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and not clause.unrealised and (
                     left := _switched_from(clause) - entity_terms(entity)):
                 self._retire_switched(tenant, entity, clause, left, plan)
@@ -486,6 +489,23 @@ class TextInterface:
             if other_amount or other_time or (_frame_head(f.attribute) == verb and any(
                     c.frame == clause.frame for c in self.interpreter(f.text).clauses)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
+
+    def _replace_amount(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """A possessed thing's new amount (``Dev's citalopram dose was raised to 20 mg``)
+        whose slot the entity does not hold yet replaces the one fact that holds another
+        amount, in the same unit, of a thing the possessive names (``takes 10 mg of
+        citalopram``; never ``takes 5 mg of melatonin``); with several, which one is
+        meant is not said, and nothing ends."""
+        amount = re.fullmatch(r"(\d[\d.,]*)\s*([^\W\d_]+)", str(clause.value).strip().casefold())
+        facts = [f for f in self._entity_facts(tenant, entity)
+                 if f.entity == entity and not f.negated]
+        if amount is None or any(f.attribute == clause.attribute for f in facts):
+            return
+        things = {stem(w) for w in _possessed(clause)}
+        held = [f for f in facts if (old := _measure(f.text)) is not None
+                and old[1] == amount.group(2) and old[2] in things and old[0] != amount.group(1)]
+        if len(held) == 1:
+            plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
 
     def _retract_contradicted(self, tenant: str, entity: str, clause: Clause,
                               plan: _Plan) -> bool:

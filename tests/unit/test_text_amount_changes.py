@@ -1,0 +1,53 @@
+"""A possessed thing's new amount replaces the one fact that holds its old amount (SPEC §15).
+
+``Dev's citalopram dose was raised to 20 mg`` ends ``takes 10 mg of citalopram``: the same
+unit, a thing the possessive names, another number. ``takes 5 mg of melatonin`` stays;
+with two amounts of the thing (a morning and an evening dose) which one changed is not
+said, and nothing ends; an amount in another unit is another measure.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+THINGS = st.sampled_from([("citalopram", "dose", "mg"), ("insulin", "dose", "units"),
+                          ("coffee", "intake", "cups"), ("savings", "deposit", "euros")])
+CHANGED = st.sampled_from(["was raised to", "went up to", "was reduced to", "dropped to"])
+
+
+@_SLOW
+@given(THINGS, CHANGED)
+def test_the_things_old_amount_ends(fresh_store: memory_es.MemoryStore,
+                                    thing: tuple[str, str, str], changed: str) -> None:
+    name, noun, unit = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = f"Dev Malhotra takes 10 {unit} of {name}"
+    kept = [f"Dev Malhotra takes 5 {unit} of melatonin", f"Ana Lima takes 10 {unit} of {name}"]
+    for text in (held, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Dev Malhotra's {name} {noun} {changed} 20 {unit}.")
+    current = current_texts(fresh_store, tenant)
+    assert held not in current
+    assert set(kept) <= current
+
+
+@_SLOW
+@given(THINGS)
+def test_two_amounts_or_another_unit_end_nothing(fresh_store: memory_es.MemoryStore,
+                                                 thing: tuple[str, str, str]) -> None:
+    name, noun, unit = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = [f"Dev Malhotra takes 10 {unit} of {name} in the morning",
+            f"Dev Malhotra takes 5 {unit} of {name} at night", "Ana Lima takes 2 ml of iron"]
+    for text in held:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Dev Malhotra's {name} {noun} was raised to 20 {unit}.")
+    ti.remember(tenant, "Ana Lima's iron dose was raised to 4 mg.")
+    assert set(held) <= current_texts(fresh_store, tenant)
