@@ -19,7 +19,7 @@ _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
 THINGS = st.sampled_from([("citalopram", "dose", "mg"), ("insulin", "dose", "units"),
                           ("coffee", "intake", "cups"), ("savings", "deposit", "euros")])
-CHANGED = st.sampled_from(["was raised to", "went up to", "was reduced to", "dropped to"])
+CHANGED = st.sampled_from(["was raised to", "went up to", "was cut to", "dropped to"])
 
 
 @_SLOW
