@@ -70,10 +70,16 @@ def value_text(words: Sequence[str]) -> str:
 
 
 def domains_in(words: Iterable[str]) -> tuple[str, ...]:
-    """The topic domains of the words, in order of first appearance."""
+    """The topic domains of the words, in order of first appearance; a verb and the
+    particle after it count as one word (``broke up``: the thesaurus's ``break_up``)."""
     found: list[str] = []
-    for w in words:
-        for d in sorted(lx.domains_of(w.strip(EDGE))):
+    clean = [w.strip(EDGE) for w in words]
+    for i, w in enumerate(clean):
+        domains = set(lx.domains_of(w))
+        if i + 1 < len(clean):
+            verb = lx.lemma_of(w.lower()) or w.lower()
+            domains |= lx.WORD_DOMAINS.get(f"{verb}_{clean[i + 1].lower()}", frozenset())
+        for d in sorted(domains):
             if d not in found:
                 found.append(d)
     return tuple(found)

@@ -42,7 +42,7 @@ def listed_words(name: str) -> list[str]:
     for line in raw.splitlines():
         text = line.split("#")[0].strip()
         if text and not text.startswith("["):
-            words += text.split()
+            words += [part for w in text.split() for part in w.split("_")]
     return words
 
 
