@@ -2636,6 +2636,30 @@ def relatives_and_times(cases: list[Case]) -> None:
     _ended_by(cases, "relative_time", "mixed", RELATIVES_AND_TIMES)
 
 
+# --- fifty-second round: habits told with a verb of ending --------------------------------
+# Written after a probe found that "Ana Lima sells cars" ended "owns two cars" and "leaves
+# the pub at 11pm" ended "works at the pub", and after the rule that fixed them (a verb of
+# ending in the present simple tells a habit); the last case checks a past ending still ends.
+
+# (setup, mutation, texts it ends)
+HABITS = [
+    (["Ana Lima owns two cars.", "Ana Lima lives in Porto."],
+     ["remember", "Ana Lima sells cars."], []),
+    (["Rui Costa works at the Anchor pub.", "Rui Costa plays darts."],
+     ["remember", "Rui Costa leaves the Anchor pub at 11pm."], []),
+    (["Mia Lund buys bread at the corner bakery.", "Mia Lund works in Malmö."],
+     ["remember", "Mia Lund stops at the corner bakery every morning."], []),
+    (["Tariq Aziz drives a Toyota.", "Tariq Aziz lives in Leicester."],
+     ["remember", "Tariq Aziz sold his Toyota last week."], ["Tariq Aziz drives a Toyota."]),
+]
+
+
+def habits(cases: list[Case]) -> None:
+    """A verb of ending in the present simple is a habit and ends nothing; in the past it
+    ends the fact it names."""
+    _ended_by(cases, "habit", "everyday", HABITS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2659,7 +2683,7 @@ def build() -> list[Case]:
                    work_records, instructions, topic_heads, contractions,
                    switches, job_endings, given_up,
                    alike_records, beside_alike, clauses_and_identifiers,
-                   crowded_notes, relatives_and_times):
+                   crowded_notes, relatives_and_times, habits):
         family(cases)
     return cases
 

@@ -114,7 +114,8 @@ _ADJUNCT_START = re.compile(
 def cessation(words: Sequence[str], text_low: str) -> bool:
     """Does the clause report that a prior state ended (``quit``, ``gave up``)? Only its
     main part counts: ``adopted a greyhound after Max passed away`` ends nothing (an
-    adjunct's ending is the adjunct's)."""
+    adjunct's ending is the adjunct's); a verb of ending in the present simple tells a
+    habit (``sells cars``, ``leaves the pub at 11pm``), not that something ended."""
     adjunct = _ADJUNCT_START.search(text_low)
     if adjunct is not None:
         text_low = text_low[:adjunct.start()]
@@ -122,11 +123,20 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         return True
     for i, w in enumerate(words[:4]):
         lemma = lx.lemma_of(w)
+        if lemma in lx.CESSATION_VERBS and _present_simple(w):
+            continue  # "sells cars", "leaves the pub at 11pm", "lives close to": a habit
         if lemma in lx.CESSATION_VERBS:
             # "left a note", "dropped a hint": an indefinite object is something given or
             # put down, not a state that ended ("left the band", "left Acme")
             return not (lemma in ("leave", "drop") and words[i + 1:i + 2] in (["a"], ["an"]))
     return bool(re.search(r"\blet\b.*\b(?:expire|lapse|go)\b", text_low))
+
+
+def _present_simple(word: str) -> bool:
+    """A verb form in the present simple (``sells``, ``sell``; not ``sold``, ``selling``,
+    nor ``quit``, whose past is the same word): a habit or a state, not an event."""
+    w = word.lower()
+    return not (w.endswith(("ed", "ing")) or w in lx.IRREGULAR_PAST)
 
 
 def has_purpose(text_low: str) -> bool:
