@@ -123,9 +123,9 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         return True
     for i, w in enumerate(words[:4]):
         lemma = lx.lemma_of(w)
-        if lemma in lx.CESSATION_VERBS and _present_simple(w):
-            continue  # "sells cars", "leaves the pub at 11pm", "lives close to": a habit
         if lemma in lx.CESSATION_VERBS:
+            if _present_simple(w):
+                continue  # "sells cars", "leaves the pub at 11pm": a habit
             # "left a note", "dropped a hint": an indefinite object is something given or
             # put down, not a state that ended ("left the band", "left Acme")
             return not (lemma in ("leave", "drop") and words[i + 1:i + 2] in (["a"], ["an"]))
