@@ -18,7 +18,7 @@ from tests.unit.text_support import current_texts, fresh_tenant
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
 CITIES = st.sampled_from(["Oslo", "Lyon", "Kraków", "Porto"])
-ENDED = st.sampled_from(["was cancelled", "got cancelled", "has been cancelled"])
+ENDED = st.sampled_from(["was cancelled", "got cancelled", "was called off"])
 
 
 @_SLOW
