@@ -161,13 +161,11 @@ class SqliteEventLog(EventLog):
                 con.execute("BEGIN IMMEDIATE")
                 positions = self._insert(con, rows)
                 con.execute("COMMIT")
-            except sqlite3.Error as e:
+            except BaseException as e:
                 with contextlib.suppress(sqlite3.Error):
                     con.execute("ROLLBACK")
-                raise _library_error(e) from e
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    con.execute("ROLLBACK")
+                if isinstance(e, sqlite3.Error):
+                    raise _library_error(e) from e
                 raise
         return positions
 

@@ -227,6 +227,12 @@ class TextInterface:
         except (InvalidInput, NotFound):
             return []
 
+    def _held(self, tenant: str, entity: str) -> list[Fact]:
+        """The entity's own current facts that state something (its denials left out): what
+        a change of state can end."""
+        return [f for f in self._entity_facts(tenant, entity)
+                if f.entity == entity and not f.negated]
+
     def _candidates(self, tenant: str, text: str) -> list[FactView]:
         """The facts a query can target: what the store's recall proposes for the query
         and for each identifier in it, the facts of every entity the query names (by id,
@@ -419,14 +425,13 @@ class TextInterface:
         object_names = (ended_object or frozenset()) & frozenset().union(
             *(view_terms(n) for n in clause.names if n not in clause.subject_names))
         other_language = any(r.startswith("lang:") for r in clause.rules)
-        held = [(f, view(f)) for f in self._entity_facts(tenant, entity)
-                if f.entity == entity and not f.negated]
+        held = [(f, view(f)) for f in self._held(tenant, entity)]
         # a fact that does not name the thing, only shares its topic, is meant only when no
         # fact names it and it is the one fact of the topic ("Dev's flight to Oslo was
         # cancelled" leaves "has a hotel booking in Oslo")
         by_topic = [f for f, v in held if thing_domains & v.domains]
-        topic_stands_in = bool(thing) and len(by_topic) == 1 and not any(
-            thing is not None and thing <= v.terms for _f, v in held)
+        topic_stands_in = (thing is not None and len(by_topic) == 1
+                           and not any(thing <= v.terms for _f, v in held))
         for f, v in held:
             if (thing and not (thing <= v.terms or (topic_stands_in and f is by_topic[0]))) or (
                     object_names and not object_names & v.terms):
@@ -457,8 +462,7 @@ class TextInterface:
         """A cessation of a domain as a whole: ``quit her job`` ends the entity's one
         fact of work (with several it is ambiguous and nothing ends); ``retired`` or
         ``resigned``, with no object, ends every fact of the domain its verb belongs to."""
-        held = [f for f in self._entity_facts(tenant, entity)
-                if f.entity == entity and not f.negated and view(f).domains & topics]
+        held = [f for f in self._held(tenant, entity) if view(f).domains & topics]
         if (_possessed(clause) or _object_words(clause)) and len(held) != 1:
             return
         for f in held:
@@ -479,8 +483,8 @@ class TextInterface:
         measure = _measure(clause.text)
         # "Yuki's dentist appointment was moved to Thursday": the thing's time changed
         thing = {stem(w) for w in _possessed(clause)} if CALENDAR.search(clause.text) else set()
-        for f in self._entity_facts(tenant, entity):
-            if f.entity != entity or f.negated or f.attribute == clause.attribute:
+        for f in self._held(tenant, entity):
+            if f.attribute == clause.attribute:
                 continue
             old = _measure(f.text) if measure is not None else None
             other_amount = (old is not None and measure is not None
@@ -497,8 +501,7 @@ class TextInterface:
         citalopram``; never ``takes 5 mg of melatonin``); with several, which one is
         meant is not said, and nothing ends."""
         amount = re.fullmatch(r"(\d[\d.,]*)\s*([^\W\d_]+)", str(clause.value).strip().casefold())
-        facts = [f for f in self._entity_facts(tenant, entity)
-                 if f.entity == entity and not f.negated]
+        facts = self._held(tenant, entity)
         if amount is None or any(f.attribute == clause.attribute for f in facts):
             return
         things = {stem(w) for w in _possessed(clause)}
@@ -530,9 +533,9 @@ class TextInterface:
         ``Omar's locker is 21`` for ``flat number is 12, not 21``)."""
         denied = view_terms(clause.corrects or "") - entity_terms(entity)
         head = _frame_head(clause.attribute)
-        for f in self._entity_facts(tenant, entity):
-            if f.entity != entity or f.negated or not denied:
-                continue
+        if not denied:
+            return
+        for f in self._held(tenant, entity):
             related = f.attribute == clause.attribute or _frame_head(f.attribute) == head
             if related and denied <= view_terms(str(f.value)):
                 plan.add(_decay(f.fact_id, tenant, f"corrected: {clause.text}"))
@@ -551,8 +554,8 @@ class TextInterface:
         leaving coffee leaves a coffee machine)."""
         between_places = bool(_verb_lemmas(clause.text[:clause.text.lower().find(" from ")])
                               & lx.MOTION_VERBS)
-        for f in self._entity_facts(tenant, entity):
-            if f.entity != entity or f.negated or f.attribute == clause.attribute:
+        for f in self._held(tenant, entity):
+            if f.attribute == clause.attribute:
                 continue
             thing = _thing_words(f.value)
             kind = (not between_places and len(thing) >= 2 and thing[-1].islower()
