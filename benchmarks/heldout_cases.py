@@ -2660,6 +2660,51 @@ def habits(cases: list[Case]) -> None:
     _ended_by(cases, "habit", "everyday", HABITS)
 
 
+# --- fifty-third round: banks, tax residency, a study's sample, surnames shared, memberships,
+# cars of two people, German and Chinese worded another way, a passport beside a lookalike,
+# loyalty tiers, doctors, a diet, a namesake; guards: a plan, a third party's ending.
+# Written before any rule changed.
+
+# (setup, mutation, texts it ends)
+NEW_DOMAINS = [
+    (["Aisha Bello banks with Barclays.", "Aisha Bello lives in Croydon."],
+     ["remember", "Aisha Bello switched her bank account to Monzo."], ["Aisha Bello banks with Barclays."]),
+    (["Lars Nyberg is a tax resident of Sweden.", "Lars Nyberg owns a flat in Lisbon."],
+     ["remember", "Lars Nyberg became a tax resident of Portugal in 2025."],
+     ["Lars Nyberg is a tax resident of Sweden."]),
+    (["Carmen Ruiz lives in Seville.", "Pablo Ruiz lives in Seville."],
+     ["remember", "Pablo Ruiz moved to Valencia."], ["Pablo Ruiz lives in Seville."]),
+    (["Noor Khan's gym membership is at PureGym.", "Noor Khan's library card is from the Central Library."],
+     ["release", "Noor Khan's gym membership"], ["Noor Khan's gym membership is at PureGym."]),
+    (["Felix Braun drives a Tesla Model 3.", "Greta Braun drives a Tesla Model Y."],
+     ["forget", "Felix Braun's car"], ["Felix Braun drives a Tesla Model 3."]),
+    (["Jonas Weber wohnt in Köln.", "Jonas Weber arbeitet bei Bayer."],
+     ["remember", "Jonas Weber ist nach Düsseldorf umgezogen."], ["Jonas Weber wohnt in Köln."]),
+    (["王磊订阅了《经济学人》。", "王磊住在成都。"],
+     ["remember", "王磊取消了《经济学人》的订阅。"], ["王磊订阅了《经济学人》。"]),
+    (["Marta Nowak's passport number is EA1234567.", "Piotr Nowak's passport number is EA1234568."],
+     ["purge", "passport number EA1234567"], ["Marta Nowak's passport number is EA1234567."]),
+    (["Sven Olsen works at Equinor.", "Sven Olsen lives in Stavanger."],
+     ["remember", "Sven Olsen is thinking about leaving Equinor."], []),
+    (["Leila Farah works at Deloitte.", "Leila Farah lives in Beirut."],
+     ["remember", "Leila Farah's manager left Deloitte."], []),
+    (["Ravi Iyer has Gold status with Emirates.", "Ravi Iyer has Silver status with Hilton."],
+     ["remember", "Ravi Iyer's Emirates status dropped to Silver."], ["Ravi Iyer has Gold status with Emirates."]),
+    (["Ana Sousa's dentist is Dr Mendes.", "Ana Sousa's GP is Dr Pinto."],
+     ["revise", "Ana Sousa's dentist", "Ana Sousa's dentist is Dr Lopes."], ["Ana Sousa's dentist is Dr Mendes."]),
+    (["Bruno Costa lives in Braga.", "Bruno Costa plays the drums.", "Bruna Costa lives in Faro."],
+     ["forget", "everything about Bruno Costa"], ["Bruno Costa lives in Braga.", "Bruno Costa plays the drums."]),
+    (["Chloé Martin teaches at a lycée in Nantes.", "Chloé Martin lives in Nantes."],
+     ["remember", "Chloé Martin stopped teaching last year."], ["Chloé Martin teaches at a lycée in Nantes."]),
+]
+
+
+def new_domains(cases: list[Case]) -> None:
+    """Changes in domains and wordings no earlier round used end one fact each and never a
+    namesake's or a relative's; a plan and a third party's ending end nothing."""
+    _ended_by(cases, "new_domain", "mixed", NEW_DOMAINS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2683,7 +2728,7 @@ def build() -> list[Case]:
                    work_records, instructions, topic_heads, contractions,
                    switches, job_endings, given_up,
                    alike_records, beside_alike, clauses_and_identifiers,
-                   crowded_notes, relatives_and_times, habits):
+                   crowded_notes, relatives_and_times, habits, new_domains):
         family(cases)
     return cases
 
