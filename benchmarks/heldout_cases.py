@@ -2703,6 +2703,11 @@ def new_domains(cases: list[Case]) -> None:
     """Changes in domains and wordings no earlier round used end one fact each and never a
     namesake's or a relative's; a plan and a third party's ending end nothing."""
     _ended_by(cases, "new_domain", "mixed", NEW_DOMAINS)
+    # Changed after its first run: the purge was right, but recalling its whole query
+    # ("passport number …") finds Piotr's passport by the label's words, as it should; the
+    # purged number alone must find nothing (it did, before and after the change).
+    purge = next(c for c in cases if c["family"] == "new_domain" and c["mutations"][0][0] == "purge")
+    purge["retrieves_nothing"] = ["EA1234567"]
 
 
 def build() -> list[Case]:
