@@ -384,9 +384,11 @@ class TextInterface:
             if (entity is not None and not clause.negated
                     and "predicate:quantity-change" in clause.rules):
                 self._replace_amount(tenant, entity, clause, plan)
-            if entity is not None and not clause.negated and not clause.unrealised and (
-                    left := _switched_from(clause) - entity_terms(entity)):
-                self._retire_switched(tenant, entity, clause, left, plan)
+            if entity is not None and not clause.negated and not clause.unrealised:
+                if left := _switched_from(clause) - entity_terms(entity):
+                    self._retire_switched(tenant, entity, clause, left, plan)
+                elif moved := _switched_thing(clause):
+                    self._retire_provider(tenant, entity, clause, *moved, plan)
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now), supersede=supersede)
             if entity is not None:
@@ -407,17 +409,20 @@ class TextInterface:
         shared word, never one that merely names it elsewhere (``Omar's phone is …``)."""
         verb = clause.attribute.split(".", 1)[0]
         domains = set(clause.domains) | {verb}
-        # "Mateo's Skoda was sold": the thing possessed names the fact it ends; "Kwame's
-        # brother left Acme" ends only a fact of the brother's (named, or of his topic)
-        owned = _possessed(clause)
-        thing = {stem(w) for w in owned} or None
-        thing_domains = set(domains_in(owned))
-        lemma = lx.inflected_verb(verb) or verb
-        said = view_terms(clause.text) - entity_terms(entity)
         # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended;
         # a denial ends only a fact with that very object ("no longer needs a parking
         # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
         ended_object = _object_terms(clause.value, entity) if clause.ends_prior else None
+        # "Mateo's Skoda was sold": the thing possessed names the fact it ends; "Kwame's
+        # brother left Acme" ends only a fact that names the brother: a possessed subject
+        # that acts on an object is someone else, so no fact of the owner's topic stands
+        # in for it ("Leila's manager left Deloitte" leaves "Leila works at Deloitte")
+        owned = _possessed(clause)
+        acts = bool(owned) and ended_object is not None
+        thing = {stem(w) for w in owned} or None
+        thing_domains = set() if acts else set(domains_in(owned))
+        lemma = lx.inflected_verb(verb) or verb
+        said = view_terms(clause.text) - entity_terms(entity)
         # with an object, the verb alone is no word in common ("no longer drinks coffee"
         # leaves "drinks green tea"), and a name in the object must be in the fact too
         # ("sold her Acme shares" leaves "holds 50 shares of Globex")
@@ -564,6 +569,19 @@ class TextInterface:
             if kind or left in (view_terms(str(f.value)), _object_terms(f.value, entity),
                                 view_terms(" ".join(thing)) - entity_terms(entity)):
                 plan.add(_decay(f.fact_id, tenant, f"switched: {clause.text}"))
+
+    def _retire_provider(self, tenant: str, entity: str, clause: Clause, modifier: str,
+                         provider: str, plan: _Plan) -> None:
+        """Release the one current fact naming the thing a switch moved to a new provider
+        (``switched her bank account to Monzo`` ends ``banks with Barclays``): the fact's
+        words hold the thing's distinctive word and a proper name other than the new one.
+        With two such facts which one moved is not said, and nothing ends; a fact of the
+        thing whose object is no name (``goes to the gym at 7am``) is no provider's."""
+        found = [f for f in self._held(tenant, entity) if f.attribute != clause.attribute
+                 and modifier in (terms := view(f).terms) and provider not in terms
+                 and _names_a_provider(f.value)]
+        if len(found) == 1:
+            plan.add(_decay(found[0].fact_id, tenant, f"switched: {clause.text}"))
 
     def _end_denials(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the current denials a positive clause reverses: ``bought a car last
@@ -1291,11 +1309,15 @@ def _ended_topics(clause: Clause) -> frozenset[str]:
     """The life domains a cessation ends as a whole: those its object, or the thing its
     subject possesses, only names (``quit her job``, ``Lucia's job ended``: every word
     names work, as ``lexicon.names_topic`` reads it), or, with neither, those its verb is
-    a word of (``retired``, ``resigned``: work; not ``Carla's father retired``)."""
+    a word of (``retired``, ``resigned``: work; not ``Carla's father retired``). A
+    possessed subject with an object of its own did something; it is not what ended."""
     said = str(clause.value).split()
     if not said:
         return frozenset()
-    rest = _possessed(clause) or _object_words(clause)
+    owned, objects = _possessed(clause), _object_words(clause)
+    if owned and objects:  # "Leila's manager left Deloitte": another's act, no domain ends
+        return frozenset()
+    rest = owned or objects
     if not rest:
         verb = said[0].strip(EDGE).lower()
         return lx.domains_of(verb) | lx.domains_of(lx.lemma_of(verb) or verb)
@@ -1384,6 +1406,36 @@ def _switched_from(clause: Clause) -> frozenset[str]:
     if moved and lx.CHANGE_VERBS & _verb_lemmas(clause.text[:moved.start()]):
         return frozenset(view_terms(moved.group(1)) - _TEMPORAL_TERMS)
     return frozenset()
+
+
+def _switched_thing(clause: Clause) -> tuple[str, str] | None:
+    """(the distinctive word of the thing, the new provider) of a verb of change that
+    moves a possessed thing to a proper name with no ``from`` (``switched her bank account
+    to Monzo``: bank, monzo; ``moved her bank to Starling``: bank, starling); None for
+    any other clause. Of a compound the first word tells the thing apart (a gym
+    membership is not a library membership)."""
+    words = [w.strip(EDGE) for w in str(clause.value).split()]
+    if "predicate:moved-possession" in clause.rules:  # "moved her bank to …": read already
+        thing, after = clause.attribute.split(".")[1:2], words[:1]
+    elif (len(words) >= 4 and lx.CHANGE_VERBS & _verb_lemmas(words[0])
+          and words[1].lower() in lx.POSSESSIVE_DETERMINERS and "to" in words[2:]):
+        to = words.index("to", 2)
+        thing = [w for w in words[2:to] if w.lower() not in lx.STOPWORDS]
+        after = words[to + 1:to + 2]
+    else:
+        return None
+    if not thing or not after or not after[0][:1].isupper():
+        return None
+    modifier, provider = view_terms(thing[0]), view_terms(after[0])
+    if len(modifier) != 1 or len(provider) != 1:
+        return None
+    return next(iter(modifier)), next(iter(provider))
+
+
+def _names_a_provider(value: object) -> bool:
+    """A fact's predicate names someone by a proper name after its verb (``banks with
+    Barclays``, ``has a mobile contract with Vodafone``)."""
+    return bool(_proper_words(str(value)))
 
 
 _EXCEPTION = re.compile(r"\s+(?:except(?:\s+for)?|apart\s+from|but\s+not|other\s+than|"

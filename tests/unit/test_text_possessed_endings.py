@@ -50,3 +50,34 @@ def test_the_topic_stands_in_only_for_its_one_fact(
     current = current_texts(fresh_store, tenant)
     assert "Dev Malhotra lives in Leeds" in current
     assert (set(travel) <= current) if two else not (set(travel) & current)
+
+
+ROLES = st.sampled_from(["manager", "boss", "colleague", "brother", "landlord", "coach"])
+EMPLOYERS = st.sampled_from(["Deloitte", "Acme", "the Anchor pub", "Siemens"])
+ACTS = st.sampled_from(["left", "quit", "sold", "closed down"])
+
+
+@_SLOW
+@given(ROLES, EMPLOYERS, ACTS)
+def test_what_a_possessed_person_does_ends_none_of_the_owners_facts(
+        fresh_store: memory_es.MemoryStore, role: str, employer: str, act: str) -> None:
+    """``Leila's manager left Deloitte`` is the manager's act: the subject that acts on an
+    object is not a thing of Leila's that ended, so her job stays; a fact that names the
+    role (``Leila's manager works at Deloitte``) is the one that can end."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = [f"Leila Farah works at {employer}", "Leila Farah lives in Beirut"]
+    for text in kept:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Leila Farah's {role} {act} {employer}.")
+    assert set(kept) <= current_texts(fresh_store, tenant)
+
+
+def test_a_possessed_thing_without_an_object_still_ends_its_fact(
+        fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    ti.remember(tenant, "Lucia Rossi works at Fiat.")
+    ti.remember(tenant, "Lucia Rossi lives in Turin.")
+    ti.remember(tenant, "Lucia Rossi's job ended.")
+    current = current_texts(fresh_store, tenant)
+    assert "Lucia Rossi works at Fiat" not in current
+    assert "Lucia Rossi lives in Turin" in current

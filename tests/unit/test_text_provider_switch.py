@@ -1,0 +1,63 @@
+"""A switch of a possessed thing to a new provider (SPEC §15): ``switched her bank
+account to Monzo`` ends the one fact whose object is the old provider of that thing
+(``banks with Barclays``); with two such facts, or when the fact of the thing names no
+provider (``goes to the gym at 7am``), nothing ends."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+# (the fact naming the old provider, the switch's thing, the new provider)
+SWITCHES = st.sampled_from([
+    ("banks with Barclays", "bank account", "Monzo"),
+    ("banks with HSBC", "bank", "Starling"),
+    ("has a mobile contract with Vodafone", "mobile contract", "Three"),
+])
+VERBS = st.sampled_from(["switched", "moved", "has switched"])
+NAMES = st.sampled_from([("Aisha Bello", "her"), ("Omar Haddad", "his")])
+
+
+@_SLOW
+@given(NAMES, SWITCHES, VERBS)
+def test_the_old_provider_ends_and_the_rest_stays(
+        fresh_store: memory_es.MemoryStore, who: tuple[str, str],
+        switch: tuple[str, str, str], verb: str) -> None:
+    (name, pronoun), (held, thing, new) = who, switch
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = [f"{name} lives in Croydon", f"{name} saves receipts in a shoebox"]
+    for text in (f"{name} {held}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{name} {verb} {pronoun} {thing} to {new}.")
+    current = current_texts(fresh_store, tenant)
+    assert f"{name} {held}" not in current
+    assert set(kept) <= current
+
+
+@_SLOW
+@given(NAMES)
+def test_two_providers_of_the_thing_leave_both(
+        fresh_store: memory_es.MemoryStore, who: tuple[str, str]) -> None:
+    name, pronoun = who
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = [f"{name} banks with HSBC", f"{name} banks with Lloyds"]
+    for text in held:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{name} switched {pronoun} bank account to Monzo.")
+    assert set(held) <= current_texts(fresh_store, tenant)
+
+
+def test_a_thing_with_no_provider_is_not_ended(fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = ["Ana Lima goes to the gym at 7am",
+            "Ana Lima's library membership is at the Central Library"]
+    for text in kept:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, "Ana Lima switched her gym membership to PureGym.")
+    assert set(kept) <= current_texts(fresh_store, tenant)
