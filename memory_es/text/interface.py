@@ -409,20 +409,18 @@ class TextInterface:
         shared word, never one that merely names it elsewhere (``Omar's phone is …``)."""
         verb = clause.attribute.split(".", 1)[0]
         domains = set(clause.domains) | {verb}
+        # "Mateo's Skoda was sold": the thing possessed names the fact it ends; "Kwame's
+        # brother left Acme" ends only a fact that names the brother (no fact of the
+        # owner's topic stands in for someone else's act, see _acts)
+        owned = _possessed(clause)
+        thing = {stem(w) for w in owned} or None
+        thing_domains = set() if _acts(clause) else set(domains_in(owned))
+        lemma = lx.inflected_verb(verb) or verb
+        said = view_terms(clause.text) - entity_terms(entity)
         # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended;
         # a denial ends only a fact with that very object ("no longer needs a parking
         # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
         ended_object = _object_terms(clause.value, entity) if clause.ends_prior else None
-        # "Mateo's Skoda was sold": the thing possessed names the fact it ends; "Kwame's
-        # brother left Acme" ends only a fact that names the brother: a possessed subject
-        # that acts on an object is someone else, so no fact of the owner's topic stands
-        # in for it ("Leila's manager left Deloitte" leaves "Leila works at Deloitte")
-        owned = _possessed(clause)
-        acts = bool(owned) and ended_object is not None
-        thing = {stem(w) for w in owned} or None
-        thing_domains = set() if acts else set(domains_in(owned))
-        lemma = lx.inflected_verb(verb) or verb
-        said = view_terms(clause.text) - entity_terms(entity)
         # with an object, the verb alone is no word in common ("no longer drinks coffee"
         # leaves "drinks green tea"), and a name in the object must be in the fact too
         # ("sold her Acme shares" leaves "holds 50 shares of Globex")
@@ -579,7 +577,7 @@ class TextInterface:
         thing whose object is no name (``goes to the gym at 7am``) is no provider's."""
         found = [f for f in self._held(tenant, entity) if f.attribute != clause.attribute
                  and modifier in (terms := view(f).terms) and provider not in terms
-                 and _names_a_provider(f.value)]
+                 and _proper_words(str(f.value))]
         if len(found) == 1:
             plan.add(_decay(found[0].fact_id, tenant, f"switched: {clause.text}"))
 
@@ -1309,15 +1307,12 @@ def _ended_topics(clause: Clause) -> frozenset[str]:
     """The life domains a cessation ends as a whole: those its object, or the thing its
     subject possesses, only names (``quit her job``, ``Lucia's job ended``: every word
     names work, as ``lexicon.names_topic`` reads it), or, with neither, those its verb is
-    a word of (``retired``, ``resigned``: work; not ``Carla's father retired``). A
-    possessed subject with an object of its own did something; it is not what ended."""
+    a word of (``retired``, ``resigned``: work; not ``Carla's father retired``); none for
+    someone else's act (:func:`_acts`)."""
     said = str(clause.value).split()
-    if not said:
+    if not said or _acts(clause):
         return frozenset()
-    owned, objects = _possessed(clause), _object_words(clause)
-    if owned and objects:  # "Leila's manager left Deloitte": another's act, no domain ends
-        return frozenset()
-    rest = owned or objects
+    rest = _possessed(clause) or _object_words(clause)
     if not rest:
         verb = said[0].strip(EDGE).lower()
         return lx.domains_of(verb) | lx.domains_of(lx.lemma_of(verb) or verb)
@@ -1411,19 +1406,19 @@ def _switched_from(clause: Clause) -> frozenset[str]:
 def _switched_thing(clause: Clause) -> tuple[str, str] | None:
     """(the distinctive word of the thing, the new provider) of a verb of change that
     moves a possessed thing to a proper name with no ``from`` (``switched her bank account
-    to Monzo``: bank, monzo; ``moved her bank to Starling``: bank, starling); None for
-    any other clause. Of a compound the first word tells the thing apart (a gym
-    membership is not a library membership)."""
-    words = [w.strip(EDGE) for w in str(clause.value).split()]
-    if "predicate:moved-possession" in clause.rules:  # "moved her bank to …": read already
-        thing, after = clause.attribute.split(".")[1:2], words[:1]
-    elif (len(words) >= 4 and lx.CHANGE_VERBS & _verb_lemmas(words[0])
-          and words[1].lower() in lx.POSSESSIVE_DETERMINERS and "to" in words[2:]):
-        to = words.index("to", 2)
-        thing = [w for w in words[2:to] if w.lower() not in lx.STOPWORDS]
-        after = words[to + 1:to + 2]
-    else:
+    to Monzo``: bank, monzo; ``moved her bank to Starling``: bank, starling), read from
+    the clause's words whichever predicate rule read it; None for any other clause. Of a
+    compound the first word tells the thing apart (a gym membership is not a library
+    membership)."""
+    words = [w.strip(EDGE) for w in clause.text.split()]
+    at = next((i for i in range(1, len(words) - 1)
+               if words[i].lower() in lx.POSSESSIVE_DETERMINERS
+               and lx.CHANGE_VERBS & _verb_lemmas(words[i - 1])), None)
+    if at is None or "to" not in words[at + 1:]:
         return None
+    to = words.index("to", at + 1)
+    thing = [w for w in words[at + 1:to] if w.lower() not in lx.STOPWORDS]
+    after = words[to + 1:to + 2]
     if not thing or not after or not after[0][:1].isupper():
         return None
     modifier, provider = view_terms(thing[0]), view_terms(after[0])
@@ -1432,10 +1427,13 @@ def _switched_thing(clause: Clause) -> tuple[str, str] | None:
     return next(iter(modifier)), next(iter(provider))
 
 
-def _names_a_provider(value: object) -> bool:
-    """A fact's predicate names someone by a proper name after its verb (``banks with
-    Barclays``, ``has a mobile contract with Vodafone``)."""
-    return bool(_proper_words(str(value)))
+def _acts(clause: Clause) -> bool:
+    """Whether a possessive subject does something to an object of its own (``Leila's
+    manager left Deloitte``, ``Ana's boss sold the bakery``): then it is someone else, not
+    a thing of the owner's that ended, and no fact of the owner's stands in for it by
+    topic. A possessed thing with no object after its verb is what ended (``Lucia's job
+    ended``, ``Dev's flight to Oslo was cancelled``)."""
+    return bool(_possessed(clause)) and _object_terms(clause.value, clause.entity or "") is not None
 
 
 _EXCEPTION = re.compile(r"\s+(?:except(?:\s+for)?|apart\s+from|but\s+not|other\s+than|"
