@@ -2710,6 +2710,58 @@ def new_domains(cases: list[Case]) -> None:
     purge["retrieves_nothing"] = ["EA1234567"]
 
 
+# Round 54, written before any rule changed: a legal erasure asked for by description, a
+# named person and one thing of theirs, beside their other facts and a relative's or a
+# namesake's fact of the same kind; and guards where the person has no such thing.
+# (setup, purge query, the setup texts it erases, strings that must retrieve nothing)
+DESCRIBED_PURGES: list[tuple[list[str], str, list[str], list[str]]] = [
+    (["Marta Nowak's passport number is EA1234567.", "Marta Nowak plays chess.",
+      "Piotr Nowak's passport number is EA1234568."],
+     "Marta Nowak's passport", ["Marta Nowak's passport number is EA1234567."], ["EA1234567"]),
+    (["Olu Adeyemi was prescribed sertraline 50 mg.", "Olu Adeyemi is allergic to aspirin.",
+      "Ada Adeyemi was prescribed sertraline 100 mg."],
+     "Olu Adeyemi's prescription", ["Olu Adeyemi was prescribed sertraline 50 mg."], []),
+    (["Rhys Pritchard's salary is 52,000 GBP.", "Rhys Pritchard plays darts in a pub league.",
+      "Rhys Pritchard's bonus is 4,000 GBP."],
+     "Rhys Pritchard's salary", ["Rhys Pritchard's salary is 52,000 GBP."], ["52,000"]),
+    (["Sofia Bianchi's blood type is O negative.", "Sofia Bianchi grows tomatoes in an allotment.",
+      "Luca Bianchi's blood type is A positive."],
+     "the blood type of Sofia Bianchi", ["Sofia Bianchi's blood type is O negative."], ["negative"]),
+    (["Dev Malhotra's therapist is Dr Anand.", "Dev Malhotra's dentist is Dr Shah.",
+      "Dev Malhotra flies kites at the beach."],
+     "Dev Malhotra's therapist", ["Dev Malhotra's therapist is Dr Anand."], ["Anand"]),
+    (["Lukas Becker's home address is Hauptstraße 5, Berlin.", "Lukas Becker works at Siemens.",
+      "Lea Becker's home address is Gartenweg 2, Potsdam."],
+     "Lukas Becker's home address", ["Lukas Becker's home address is Hauptstraße 5, Berlin."],
+     ["Hauptstraße"]),
+    (["Yuki Arai's insurance policy is with Aviva.", "Yuki Arai keeps a bonsai juniper.",
+      "Yuki Arai's car insurance is with Direct Line."],
+     "Yuki Arai's insurance policy", ["Yuki Arai's insurance policy is with Aviva."], ["Aviva"]),
+    (["Hanna Lindqvist has therapy sessions on Tuesdays.", "Hanna Lindqvist knits socks for charity."],
+     "Hanna Lindqvist's therapy sessions", ["Hanna Lindqvist has therapy sessions on Tuesdays."], []),
+    (["Ines Moreau keeps bees on the roof.", "Ines Moreau's phone number is 06 12 34 56 78."],
+     "Ines Moreau's passport", [], []),
+    (["Mateo Ferreira restores old radios.", "Ana Ferreira's tax number is 123456789."],
+     "Mateo Ferreira's tax number", [], []),
+    (["Kwame Asante plays the trumpet.", "Kwame Asante's son plays the piano."],
+     "Kwame Asante's guitar lessons", [], []),
+    (["Omar Haddad's credit score is 720.", "Omar Haddad builds model ships.",
+      "Omar Haddad's wife has a credit score of 780."],
+     "Omar Haddad's credit score", ["Omar Haddad's credit score is 720."], []),
+]
+
+
+def described_purges(cases: list[Case]) -> None:
+    """A purge of one thing a named person has erases that fact only: never the person's
+    other facts, a relative's or a namesake's fact of the same kind; with no such thing,
+    nothing."""
+    for setup, query, ended, probes in DESCRIBED_PURGES:
+        gone = [e.rstrip(".") for e in ended]
+        _case(cases, "described_purge", "mixed", setup=list(setup), mutations=[["purge", query]],
+              query=query, survivors=[f for f in setup if f not in ended],
+              must_not_contain=gone + probes, current_lacks=gone, retrieves_nothing=probes)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2733,7 +2785,8 @@ def build() -> list[Case]:
                    work_records, instructions, topic_heads, contractions,
                    switches, job_endings, given_up,
                    alike_records, beside_alike, clauses_and_identifiers,
-                   crowded_notes, relatives_and_times, habits, new_domains):
+                   crowded_notes, relatives_and_times, habits, new_domains,
+                   described_purges):
         family(cases)
     return cases
 
