@@ -28,6 +28,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from memory_es.text.matching import analyse_query
+
 DATA = Path(__file__).resolve().parent / "heldout_cases.json"
 
 Case = dict[str, Any]
@@ -2757,9 +2759,14 @@ def described_purges(cases: list[Case]) -> None:
     nothing."""
     for setup, query, ended, probes in DESCRIBED_PURGES:
         gone = [e.rstrip(".") for e in ended]
+        # Changed after the first run of the rule: a plain word ("Anand", "Aviva") was also
+        # a retrieves-nothing probe, but recall answers a word that names nothing with its
+        # ranking as is (only an identifier's recall must come back empty); such words are
+        # still forbidden strings, probed as queries.
         _case(cases, "described_purge", "mixed", setup=list(setup), mutations=[["purge", query]],
               query=query, survivors=[f for f in setup if f not in ended],
-              must_not_contain=gone + probes, current_lacks=gone, retrieves_nothing=probes)
+              must_not_contain=gone + probes, current_lacks=gone,
+              retrieves_nothing=[p for p in probes if analyse_query(p).identifiers])
 
 
 def build() -> list[Case]:

@@ -1049,16 +1049,20 @@ class TextInterface:
         _check_size("query", identifier, MAX_QUERY)
         Compaction.of(compact)  # refused before anything is looked up
         sel = self._select(tenant, identifier, self._candidates(tenant, identifier), "purge")
-        if sel.tier not in ("identifier", "entity"):
+        tier = "thing" if _names_a_thing_of(sel) else sel.tier
+        if tier not in ("identifier", "entity", "thing"):
+            note = sel.note or ("no match: the query names no identifier and no entity"
+                                if sel.matches else "no match")
             return TextResult(op="purge", query=identifier,
-                              targets=[_target(m, "candidate") for m in sel.candidates],
-                              pending=[f"nothing erased: {sel.note or 'no match'}; a purge "
-                                       "acts on exact identifiers and named entities only"],
-                              note=sel.note or "no match")
+                              targets=[_target(m, "candidate")
+                                       for m in sel.candidates or sel.matches],
+                              pending=[f"nothing erased: {note}; a purge acts on exact "
+                                       "identifiers and named entities only"],
+                              note=note)
         asked = analyse_query(identifier).identifiers
         own = set(sel.entities) | {i.entity for i in asked}
         one_number, split = self._phone_entities(tenant, sel.matches, asked)
-        plan = plan_purge(sel.matches, sel.tier, own, one_number=one_number, split=split)
+        plan = plan_purge(sel.matches, tier, own, one_number=one_number, split=split)
         scopes = list(plan.scopes)
         if confirm:
             scopes += [(None, m.fact.fact_id) for m in plan.mentions]
@@ -1074,7 +1078,7 @@ class TextInterface:
                               pending=[f"confirmation required: {r}; call again with "
                                        "confirm=True to erase what the previews list"
                                        for r in plan.risks],
-                              note=f"targeted by {sel.tier}; nothing erased")
+                              note=f"targeted by {tier}; nothing erased")
         receipts: list[Receipt] = []
         pending = [f"not erased, needs confirm=True: {r}" for r in plan.risks
                    if r not in blocking and not confirm]
@@ -1099,7 +1103,7 @@ class TextInterface:
                 done.add(entity)
         return TextResult(op="purge", query=identifier, targets=targets,
                           touched=list(dict.fromkeys(touched)), receipts=receipts,
-                          previews=previews, pending=pending, note=f"targeted by {sel.tier}")
+                          previews=previews, pending=pending, note=f"targeted by {tier}")
 
     def _phone_entities(self, tenant: str, matches: Sequence[Match],
                         asked: Sequence[Identifier]) -> tuple[frozenset[str], frozenset[str]]:
@@ -1149,6 +1153,15 @@ class TextInterface:
             return []
         chosen = relevant or pool
         return [v.fact.text for v in chosen[:k]]
+
+
+def _names_a_thing_of(sel: _Selection) -> bool:
+    """Did a purge query name an entity and a thing of its own that the entity's facts
+    specifically hold (``Marta Nowak's passport``)? Only that entity's facts were
+    searched (:meth:`TextInterface._select_by_tier`), by their own words: the purge is
+    of a part of the named entity, never of anything found by similarity."""
+    return sel.tier == "lexical" and bool(sel.entities) and all(
+        m.fact.entity in sel.entities for m in sel.matches)
 
 
 def _full_person_names(reading: Interpretation) -> dict[str, set[str]]:

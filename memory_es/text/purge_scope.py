@@ -8,6 +8,9 @@ on exact identifiers and on the canonical entities the text names, never on word
   entity when the entity *is* that identifier (``email:…``, ``secret:…``);
 * a named entity is shredded whole; facts of *other* entities that mention it by name
   are only listed, and join the purge with ``confirm=True``;
+* a thing of a named entity (``Marta Nowak's passport``, tier ``thing``) is shredded as
+  the drift chain of the one fact of that entity that holds it; a description that
+  fits several of its facts erases nothing without ``confirm=True``;
 * a purge whose facts belong to several entities (people, records, identifiers other
   than the one asked for) is high risk: nothing is erased without ``confirm=True``.
 """
@@ -39,7 +42,8 @@ def _owner(m: Match) -> str:
 def plan_purge(matches: list[Match], tier: str, own_entities: set[str], *,
                one_number: frozenset[str] = frozenset(),
                split: frozenset[str] = frozenset()) -> PurgePlan:
-    """Scopes for ``matches`` (tier ``identifier`` or ``entity``), entities first.
+    """Scopes for ``matches`` (tier ``identifier``, ``entity`` or ``thing``), entities
+    first.
 
     ``own_entities`` are the entities the query itself names or is (an identifier's own
     entity): shredding them is what was asked; any other entity reached is a risk.
@@ -54,7 +58,7 @@ def plan_purge(matches: list[Match], tier: str, own_entities: set[str], *,
     chains: list[str] = []
     for m in direct:
         ent = m.fact.entity
-        whole = ent is not None and ent not in split and (
+        whole = tier != "thing" and ent is not None and ent not in split and (
             ent in own_entities or ent in one_number or tier == "entity"
             or ent.split(":", 1)[0] in IDENTIFIER_NAMESPACES)
         if whole and ent is not None:
@@ -68,6 +72,9 @@ def plan_purge(matches: list[Match], tier: str, own_entities: set[str], *,
                      for m in direct})
     if len(owners) > 1:
         plan.risks.append(f"the purge spans {len(owners)} entities ({', '.join(owners)})")
+    if tier == "thing" and len(chains) > 1:
+        plan.risks.append(f"the description fits {len(chains)} facts of "
+                          f"{', '.join(owners)}")
     if plan.mentions:
         plan.risks.append(f"{len(plan.mentions)} fact(s) of other entities mention the name")
     return plan
