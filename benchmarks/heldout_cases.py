@@ -2769,6 +2769,35 @@ def described_purges(cases: list[Case]) -> None:
               retrieves_nothing=[p for p in probes if analyse_query(p).identifiers])
 
 
+# Round 55, written before any rule changed: a change told with a linking verb ("is now a
+# …", "became a …") of a status the person holds with another value, beside their other
+# statuses; guards where the new status can stand beside the old one.
+COPULA_CHANGES: list[tuple[list[str], list[str], list[str]]] = [
+    (["Lars Nyberg is a tax resident of Sweden.", "Lars Nyberg is a member of the Ski Club.",
+      "Lars Nyberg owns a flat in Lisbon."],
+     ["remember", "Lars Nyberg is now a tax resident of Portugal."],
+     ["Lars Nyberg is a tax resident of Sweden."]),
+    (["Jonas Weber is a season ticket holder at Bayern.", "Jonas Weber is a member of the ADAC."],
+     ["remember", "Jonas Weber became a season ticket holder at Dortmund."],
+     ["Jonas Weber is a season ticket holder at Bayern."]),
+    (["Omar Haddad is a tenant of Flat 4 on Mill Lane.", "Omar Haddad is a fan of cricket."],
+     ["remember", "Omar Haddad is now a tenant of Flat 9 on Mill Lane."],
+     ["Omar Haddad is a tenant of Flat 4 on Mill Lane."]),
+    (["Mia Chen is a volunteer at the food bank.", "Mia Chen lives in Leeds."],
+     ["remember", "Mia Chen became a volunteer at the animal shelter."], []),
+    (["Priya Raman is a British citizen.", "Priya Raman plays the cello."],
+     ["remember", "Priya Raman became an Irish citizen."], []),
+    (["Tom Berg is a fan of jazz.", "Tom Berg is a member of the chess club."],
+     ["remember", "Tom Berg is now a fan of opera too."], []),
+]
+
+
+def copula_changes(cases: list[Case]) -> None:
+    """A status changed with a linking verb ends the one fact of that status with the
+    old value; a status that can stand beside another ends nothing."""
+    _ended_by(cases, "copula_change", "mixed", COPULA_CHANGES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2793,7 +2822,7 @@ def build() -> list[Case]:
                    switches, job_endings, given_up,
                    alike_records, beside_alike, clauses_and_identifiers,
                    crowded_notes, relatives_and_times, habits, new_domains,
-                   described_purges):
+                   described_purges, copula_changes):
         family(cases)
     return cases
 
