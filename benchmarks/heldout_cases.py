@@ -655,13 +655,21 @@ SLOT_TOPICS = [
 def slot_topic_ambiguous(cases: list[Case]) -> None:
     """A revise naming a person and only a topic, when the person has two facts in it
     (one of them with the topic word in its slot name): the query does not say which,
-    so nothing of theirs is retired, and their other facts survive."""
+    so nothing of theirs is retired, and their other facts survive.
+
+    Changed in round 55 (its rule made ``became`` a linking verb of change): the work
+    case's new text, ``became a ferry pilot``, is itself a change of the role that
+    ``works as a night-shift paramedic`` holds, and ``remember`` of that text alone ends
+    the paramedic role; a revise does no less than its new text remembered. Its gold
+    was "nothing ends"; it is now "the paramedic role ends, the business stays"."""
     for i, (domain, (a, b), query, new) in enumerate(SLOT_TOPICS):
         name, _pos, bg = _background(i + 4)
         fa, fb = a.format(n=name), b.format(n=name)
+        ended = [fa] if domain == "work" else []
         _case(cases, "slot_topic_ambiguous", domain, setup=[fa, bg[0], fb, bg[1]],
               mutations=[["revise", query.format(n=name), new.format(n=name)]],
-              query=name, survivors=[fa, bg[0], fb, bg[1]])
+              query=name, survivors=[f for f in (fa, bg[0], fb, bg[1]) if f not in ended],
+              **({"current_lacks": [e.rstrip(".") for e in ended]} if ended else {}))
 
 
 # (domain, number as first written, as second written, as asked, a number one digit away)

@@ -363,13 +363,13 @@ class TextInterface:
             if clause.ends_prior and entity is not None:
                 self._retire_prior(tenant, entity, clause, plan)
             elif "change-of-state:replaces-frame" in clause.rules and entity is not None:
-                # "moved to Sopot": a slot read without certainty ("moved to" may name an
-                # employer) that the entity holds with another value is the slot that
-                # changes (the same value again reinforces it)
+                # "moved to Sopot", "is now a tax resident of Portugal": a slot read without
+                # certainty ("moved to" may name an employer) that the entity holds with
+                # another value is the slot that changes (the same value again reinforces it)
                 supersede = any(f.attribute == clause.attribute and f.value != clause.value
                                 and _place_like(f.value) == _place_like(clause.value)
                                 for f in self._entity_facts(tenant, entity))
-                if not supersede:
+                if not supersede and clause.frame is not None:
                     self._replace_frame(tenant, entity, clause, plan)
             elif (clause.negated and entity is not None and _denies_a_value(clause)
                   and self._retract_contradicted(tenant, entity, clause, plan)):

@@ -562,7 +562,8 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
           and (subject.entity is not None or subject.kind == "pronoun")):
         op = "supersede"
         rules.append("change-of-state:replaces-slot")
-    elif change and pred.frame and not continuation and not negated:
+    elif (change and (pred.frame or "predicate:copula" in pred.rules) and not continuation
+          and not negated):
         rules.append("change-of-state:replaces-frame")
     if temporal:
         rules.append("temporal:kept-with-fact")

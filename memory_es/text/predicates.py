@@ -143,9 +143,22 @@ class PredicateReading:
         return [w for w in self.rest_low if w not in lx.STOPWORDS and w not in lx.ADVERBS]
 
     @cached_property
+    def head(self) -> list[str]:
+        """The complement's content words up to a preposition that follows one of them:
+        what the complement is (``a volunteer at the food bank`` is a volunteer, not
+        food; ``on a keto diet`` keeps its diet)."""
+        out: list[str] = []
+        for w in self.rest_low:
+            if out and w in PREPOSITIONS:
+                break
+            if w not in lx.STOPWORDS and w not in lx.ADVERBS:
+                out.append(w)
+        return out
+
+    @cached_property
     def content_domains(self) -> tuple[str, ...]:
-        """The topic domains of the complement's first two content words."""
-        return domains_in(self.content[:2])
+        """The topic domains of the first two words of the complement's head."""
+        return domains_in(self.head[:2])
 
     @cached_property
     def rest_domains(self) -> tuple[str, ...]:
@@ -153,7 +166,10 @@ class PredicateReading:
 
     @property
     def copula(self) -> bool:
-        return self.lemma == "be"
+        """``be``, or ``become``: the linking verb of a change of state takes the same
+        complement (``became a tax resident of Portugal`` fills the slot of ``is a tax
+        resident of Sweden``); the change itself is marked by the word (change_markers)."""
+        return self.lemma in ("be", "become")
 
     @property
     def residence(self) -> bool:

@@ -270,12 +270,27 @@ def test_a_member_of_a_topic_is_a_thing_not_the_topic(text: TextInterface) -> No
     assert "Noor Haddad works as a welder in a shipyard" in current_texts(text)
 
 
-def test_a_topic_with_two_facts_of_the_entity_retires_neither(text: TextInterface) -> None:
-    """Two work facts of the person and a query that names only the topic: it does not
-    say which, so nothing of theirs is retired."""
+def test_a_topic_with_two_facts_of_the_entity_is_decided_by_the_new_texts_slot(
+        text: TextInterface) -> None:
+    """Two work facts of the person and a query that names only the topic: the query does
+    not say which, but ``became a nurse`` changes the role that ``works as a welder``
+    holds (as ``remember`` of it alone would); the other work fact stays."""
     remember(text, "Noor Haddad works as a welder in a shipyard.",
              "Noor Haddad tutors at a college on Saturdays as a freelance instructor.")
     result = text.revise(T, "Noor Haddad's occupation", "Noor Haddad became a nurse.")
+    assert result.note.startswith("no match")
+    assert set(current_texts(text)) == {
+        "Noor Haddad became a nurse",
+        "Noor Haddad tutors at a college on Saturdays as a freelance instructor"}
+
+
+def test_a_topic_with_two_facts_and_a_new_text_of_neither_slot_retires_neither(
+        text: TextInterface) -> None:
+    """The same two work facts and a new text whose slot neither holds: nothing of theirs
+    is retired, the new text is remembered beside them."""
+    remember(text, "Noor Haddad works as a welder in a shipyard.",
+             "Noor Haddad tutors at a college on Saturdays as a freelance instructor.")
+    result = text.revise(T, "Noor Haddad's occupation", "Noor Haddad opened a bakery.")
     assert result.note.startswith("no match")
     assert {"Noor Haddad works as a welder in a shipyard",
             "Noor Haddad tutors at a college on Saturdays as a freelance instructor"} <= set(
