@@ -2806,6 +2806,34 @@ def copula_changes(cases: list[Case]) -> None:
     _ended_by(cases, "copula_change", "mixed", COPULA_CHANGES)
 
 
+# Round 56, written before any rule changed: a diet named by an eating-pattern word that is
+# rare in running text (flexitarian, fruitarian, macrobiotic, omnivore), changed, revised
+# or released beside the person's other facts; guards: an animal that is a carnivore, a
+# person who becomes a keen cook.
+DIET_WORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (["Ines Moreau is a flexitarian.", "Ines Moreau keeps bees on the roof."],
+     ["remember", "Ines Moreau is vegan now."], ["Ines Moreau is a flexitarian."]),
+    (["Tomasz Wierzbicki is fruitarian.", "Tomasz Wierzbicki speaks Polish and Czech."],
+     ["revise", "Tomasz Wierzbicki's diet", "Tomasz Wierzbicki eats everything again."],
+     ["Tomasz Wierzbicki is fruitarian."]),
+    (["Lena Okafor is an omnivore.", "Lena Okafor rows on the river every Sunday."],
+     ["remember", "Lena Okafor became a vegetarian last spring."], ["Lena Okafor is an omnivore."]),
+    (["Dev Malhotra is macrobiotic.", "Dev Malhotra flies kites at the beach."],
+     ["release", "Dev Malhotra's diet"], ["Dev Malhotra is macrobiotic."]),
+    (["The tiger at the city zoo is a carnivore.", "Priya Raman is vegetarian."],
+     ["remember", "Priya Raman is flexitarian now."], ["Priya Raman is vegetarian."]),
+    (["Omar Haddad is a freegan.", "Omar Haddad plays the oud."],
+     ["remember", "Omar Haddad is now a keen cook."], []),
+]
+
+
+def diet_words(cases: list[Case]) -> None:
+    """A diet named by a rare eating-pattern word is a diet: a new diet ends it, a
+    revise or release of the person's diet finds it; an animal's diet and a new hobby
+    end nothing."""
+    _ended_by(cases, "diet_word", "diet", DIET_WORDS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2830,7 +2858,7 @@ def build() -> list[Case]:
                    switches, job_endings, given_up,
                    alike_records, beside_alike, clauses_and_identifiers,
                    crowded_notes, relatives_and_times, habits, new_domains,
-                   described_purges, copula_changes):
+                   described_purges, copula_changes, diet_words):
         family(cases)
     return cases
 
