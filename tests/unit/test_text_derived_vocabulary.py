@@ -87,3 +87,14 @@ def test_a_compiled_list_keeps_its_admission_rule(name: str) -> None:
            if not (frequent(w) or inflection_of_frequent(w) or w in allowed
                    or (name == "identifier_labels.txt" and compound_of_frequent(w)))]
     assert bad == []
+
+
+def test_the_eating_patterns_are_a_closed_class_beside_the_topics() -> None:
+    """``diets.txt`` states its source and rule: lower-case alphabetic words that are not
+    already in ``topics.txt``, every one of them a word of the diet topic."""
+    raw = resources.files("memory_es.text").joinpath("data", "diets.txt").read_text("utf-8")
+    assert "Source:" in raw
+    words = listed_words("diets.txt")
+    assert words and all(w.isalpha() and w.islower() for w in words)
+    assert not set(words) & set(listed_words("topics.txt"))
+    assert all("diet" in lx.domains_of(w) for w in words)
