@@ -34,7 +34,7 @@ _STREET_WORDS = ("street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "b
                  "terrace", "close")
 _MOTION_VERBS = ("move", "relocate", "return", "transfer", "switch", "go", "come",
                  "migrate", "revert", "transition", "upgrade")
-_POSITION_NOUNS = ("position", "job", "role", "offer", "professorship")
+_POSITION_NOUNS = ("position", "job", "role", "offer")
 _MARITAL_WORDS = (["married"], ["single"], ["engaged"], ["divorced"], ["widowed"])
 
 
@@ -215,6 +215,13 @@ def _origin(p: PredicateReading) -> Slot:
 
 def _role_preposition(comp: list[str]) -> int:
     return comp.index("at") if "at" in comp else comp.index("for")
+
+
+def _office_of_a_role(word: str) -> bool:
+    """A noun in ``-ship`` of a word of work names the office of that role
+    (``professorship``, ``internship``, ``partnership`` is not: ``partner`` is no work
+    word)."""
+    return word.endswith("ship") and "work" in domains_in([word[:-4]])
 
 
 def _role_at_organisation(p: PredicateReading) -> bool:
@@ -426,7 +433,7 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          lambda p: Slot("work.employer", value_text(object_after(p.rest, 1)))),
     Rule("predicate:accepted-position",
          lambda p: p.lemma in ("accept", "take")
-         and any(w in _POSITION_NOUNS for w in p.rest_low[:4]),
+         and any(w in _POSITION_NOUNS or _office_of_a_role(w) for w in p.rest_low[:4]),
          lambda p: Slot("work.employer", p.value)),
     Rule("predicate:reports-to", lambda p: p.lemma == "report" and p.rest_low[:1] == ["to"],
          lambda p: Slot("work.manager", value_text(object_after(p.rest, 1)))),
