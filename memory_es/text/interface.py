@@ -700,6 +700,18 @@ class TextInterface:
             return sel
         return self._each_thing(tenant, text, views, purpose, _past_only(sel, text))
 
+    def _own_acts(self, found: list[Match]) -> list[Match]:
+        """Of a named entity's facts that match the rest of a query, those that are its
+        own: a fact where someone the entity has acts (``Omar's wife has a credit score
+        of 780``, :func:`_acts`) is that person's, and stands aside when a fact of the
+        entity's own also matches (``Omar's credit score is 720``)."""
+        if len(found) < 2:
+            return found
+        own = [m for m in found if not any(
+            _acts(c) and "predicate:possessive-noun" not in c.rules  # "X's salary is …"
+            for c in self.interpreter(m.fact.text).clauses)]
+        return own or found
+
     def _except(self, tenant: str, sel: _Selection, kept: str) -> _Selection:
         """``everything about Priya except her allergy``, ``… apart from the cello``: the
         selection without the facts the exception names (a word or a topic in common: an
@@ -780,8 +792,8 @@ class TextInterface:
                                   candidates=_nearest(query, scope, views, th, skip),
                                   note=f"no match: the query names only a topic, and "
                                        f"{names} has several facts in it")
-            found = lexical_matches(query, scope, th, ratio=ratio, skip=skip, all_views=views,
-                                    within_entity=True)
+            found = self._own_acts(lexical_matches(query, scope, th, ratio=ratio, skip=skip,
+                                                   all_views=views, within_entity=True))
             if not found and labelled and purpose != "purge":
                 # "weekly sync with Rhys": a topic labelled with the person's name is his
                 found = lexical_matches(query, labelled, th, ratio=ratio, skip=skip,

@@ -84,3 +84,18 @@ def test_a_purged_thing_leaves_no_plaintext_in_recall(fresh_store: memory_es.Mem
     assert receipt.report is not None and receipt.report.complete
     assert ti.recall_texts(tenant, "C01X00T47", 5) == []
     assert current_texts(fresh_store, tenant) == {"Lukas Becker works at Siemens"}
+
+
+def test_a_relatives_fact_stored_on_the_person_is_not_their_thing(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``Omar's wife has a credit score of 780`` is the wife's: a purge or a release of
+    Omar's credit score takes his own fact only."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    wife = "Omar Haddad's wife has a credit score of 780"
+    wage = "Omar Haddad's wife has a salary of 39,000 EUR"
+    for line in ("Omar Haddad's credit score is 720", wife,
+                 "Omar Haddad's salary is 41,000 EUR", wage):
+        ti.remember(tenant, line + ".")
+    ti.purge_matching(tenant, "Omar Haddad's credit score")
+    ti.release(tenant, "Omar Haddad's salary")
+    assert current_texts(fresh_store, tenant) == {wife, wage}
