@@ -229,7 +229,12 @@ class Transaction(_Writes):
 
     def __init__(self, staging: Staging) -> None:
         self._staging = staging
-        self.receipts: list[Receipt] = []
+
+    @property
+    def receipts(self) -> list[Receipt]:
+        """The committed receipts, in staging order, once the block has ended (empty before
+        and when it raised)."""
+        return self._staging.receipts
 
     def _submit(self, command: c.Command) -> Receipt:
         return self._staging.stage(command)
@@ -265,7 +270,6 @@ class MemoryStore(_Writes):
         with self.runtime.writes.unit() as staging:
             tx = Transaction(staging)
             yield tx
-        tx.receipts = staging.receipts
 
     def receipt_for(self, tenant: str, idempotency_key: str) -> Receipt:
         """The receipt of the write made with ``idempotency_key`` (durable across restarts)."""

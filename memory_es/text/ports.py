@@ -65,7 +65,8 @@ class TextWriter(Protocol):
 class StagedWrites(TextWriter, Protocol):
     """A ``transact()`` block: its receipts, in staging order, once it has committed."""
 
-    receipts: list[Receipt]
+    @property
+    def receipts(self) -> list[Receipt]: ...
 
 
 class TextStore(TextWriter, Protocol):

@@ -38,8 +38,28 @@ class Staging:
         self._side = side
         self._uow = uow
         self._open = True
-        self.receipts: list[Receipt] = []
-        """The committed receipts, in staging order, once the unit has been appended."""
+        self._positions: list[int] | None = None
+        self._committed: list[Receipt] | None = None
+
+    @property
+    def receipts(self) -> list[Receipt]:
+        """The committed receipts, in staging order, once the unit has been appended (empty
+        before). Built when first asked for: a batch whose caller keeps only the receipts
+        :meth:`stage` returned pays nothing for them (a copy per operation, positioned)."""
+        if self._committed is None:
+            if self._positions is None:
+                return []
+            positions, uow = self._positions, self._uow
+            self._committed = [
+                receipt.model_copy(update={
+                    "position": positions[index] if positions else 0,
+                    "event_ids": uow.event_ids(index, end)})
+                for receipt, index, end in uow.receipts]
+        return self._committed
+
+    def committed(self, positions: list[int]) -> None:
+        """The unit was appended at ``positions`` (one per staged event)."""
+        self._positions = positions
 
     @property
     def recorded_at(self) -> int:
@@ -126,11 +146,7 @@ class WriteService:
                 self.side.abandon(uow, append_failed=True)
                 raise
             self.side.publish(uow)
-            staging.receipts = [
-                receipt.model_copy(update={
-                    "position": positions[index] if positions else 0,
-                    "event_ids": uow.event_ids(index, end)})
-                for receipt, index, end in uow.receipts]
+            staging.committed(positions)
 
     def execute(self, command: Command) -> Receipt:
         """Run one command in its own unit of work; returns its committed receipt.
