@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memory_es.crypto.master import MasterKey
-from memory_es.crypto.sealing import DataKey, new_key_material
+from memory_es.crypto.sealing import KEY_BYTES, NONCE_BYTES, DataKey, new_key_material, random_bytes
 from memory_es.errors import (
     ConcurrentWriteError,
     ErasedContent,
@@ -522,12 +522,50 @@ class KeyStore:
                     raise ErasedContent(f"key {key_id} was destroyed; it is never re-issued")
                 if not create:
                     raise ErasedContent(f"key {key_id} does not exist; its content is unreadable")
-                material = new_key_material()
-                self._staged_keys[key_id] = (
-                    stream_id, parent, self._wrap(key_id, material, parent, stream_id))
+                return self._create(key_id, stream_id, parent, new_key_material())
             data_key = DataKey(key_id, material)
             self._cache[key_id] = data_key
             return data_key
+
+    def _create(self, key_id: str, stream_id: str, parent: str | None, material: bytes,
+                nonce: bytes | None = None) -> DataKey:
+        """A new key, staged (written by :meth:`flush`) and cached; the caller holds the lock."""
+        self._staged_keys[key_id] = (
+            stream_id, parent, self._wrap(key_id, material, parent, stream_id, nonce))
+        data_key = self._cache[key_id] = DataKey(key_id, material)
+        return data_key
+
+    def fresh_chain_key(self, stream_id: str, chain_id: str) -> DataKey | str:
+        """:meth:`chain_key`, except for a chain minted in this session whose key does not
+        exist yet: its key id, for :meth:`mint_chain_keys` to create with others. The entity
+        key that will wrap it is fetched now, so a destroyed one fails the caller here."""
+        key_id = chain_key_id(chain_id)
+        cached = self._cache.get(key_id)
+        if cached is not None:
+            return cached
+        if key_id in self._fresh:
+            self.entity_key(stream_id)
+            return key_id
+        return self.chain_key(stream_id, chain_id)
+
+    def mint_chain_keys(self, wanted: Mapping[str, str]) -> dict[str, DataKey]:
+        """The keys of new chains (key id -> stream id), those not created yet created
+        together: their random material and wrapping nonces in one draw, each wrapped under
+        its entity key and staged like any new key."""
+        with self._lock:
+            todo = [k for k in wanted if k not in self._cache]
+            if todo:
+                material = random_bytes((KEY_BYTES + NONCE_BYTES) * len(todo))
+                nonces = len(todo) * KEY_BYTES
+                for i, key_id in enumerate(todo):
+                    if key_id not in self._fresh:
+                        raise IntegrityViolation(f"key {key_id} was not minted in this session")
+                    self._fresh.discard(key_id)
+                    stream_id = wanted[key_id]
+                    self._create(key_id, stream_id, entity_key_id(stream_id),
+                                 material[i * KEY_BYTES:(i + 1) * KEY_BYTES],
+                                 material[nonces + i * NONCE_BYTES:nonces + (i + 1) * NONCE_BYTES])
+            return {k: self._cache[k] for k in wanted}
 
     def prefetch(self, wanted: Mapping[str, str]) -> None:
         """Load the uncached keys of ``wanted`` (key id -> stream id) with one query per
@@ -557,10 +595,12 @@ class KeyStore:
                         material = parent_key.open(wrapped, b"key:" + key_id.encode())
                         self._cache[key_id] = DataKey(key_id, material)
 
-    def _wrap(self, key_id: str, material: bytes, parent: str | None, stream_id: str) -> bytes:
+    def _wrap(self, key_id: str, material: bytes, parent: str | None, stream_id: str,
+              nonce: bytes | None = None) -> bytes:
         if parent is None:
             return self.master.wrap(key_id, material)
-        return self.key(parent, stream_id, create=True).seal(material, b"key:" + key_id.encode())
+        return self.key(parent, stream_id, create=True).seal(
+            material, b"key:" + key_id.encode(), nonce)
 
     def _unwrap(self, key_id: str, wrapped: bytes, parent: str | None, stream_id: str) -> bytes:
         if parent is None:

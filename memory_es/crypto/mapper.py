@@ -124,11 +124,13 @@ class SealingMapper:
         self.keys = keys
 
     def to_stored(self, stream_id: str, version: int, topic: str, payload: bytes,
-                  recorded_at: int, prev_hash: bytes, key: DataKey | None) -> StoredEvent:
+                  recorded_at: int, prev_hash: bytes, key: DataKey | None,
+                  nonce: bytes | None = None) -> StoredEvent:
+        """``nonce``: fresh random bytes for this event alone (drawn here when not given)."""
         kid_bytes = (key.key_id if key is not None else "").encode()
         header = _HEAD.pack(MAGIC, recorded_at, prev_hash or bytes(32), len(kid_bytes)) + kid_bytes
         body = (payload if key is None
-                else key.seal(payload, _aad(stream_id, version, topic, header)))
+                else key.seal(payload, _aad(stream_id, version, topic, header), nonce))
         return StoredEvent(
             originator_id=stream_id, originator_version=version, topic=topic,
             state=header + body,

@@ -27,8 +27,13 @@ class DataKey:
         self.key_id = key_id
         self._aead = AESGCM(material)
 
-    def seal(self, plaintext: bytes, aad: bytes) -> bytes:
-        nonce = os.urandom(NONCE_BYTES)
+    def seal(self, plaintext: bytes, aad: bytes, nonce: bytes | None = None) -> bytes:
+        """``nonce``: fresh random bytes the caller drew for this one seal (a batch draws
+        all of its nonces at once); drawn here when not given."""
+        if nonce is None:
+            nonce = os.urandom(NONCE_BYTES)
+        elif len(nonce) != NONCE_BYTES:
+            raise ValueError("a nonce is 12 random bytes")
         return nonce + self._aead.encrypt(nonce, plaintext, aad)
 
     def open(self, blob: bytes, aad: bytes) -> bytes:
@@ -49,5 +54,13 @@ class DataKey:
         raise TypeError("data keys cannot be pickled")
 
 
+KEY_BYTES = 32
+
+
 def new_key_material() -> bytes:
-    return secrets.token_bytes(32)
+    return secrets.token_bytes(KEY_BYTES)
+
+
+def random_bytes(n: int) -> bytes:
+    """``n`` bytes from the system's random source, for keys and nonces drawn together."""
+    return secrets.token_bytes(n)

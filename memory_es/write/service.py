@@ -137,7 +137,7 @@ class WriteService:
                 self.side.abandon(uow, append_failed=False)
                 raise
             staging.close()
-            if not uow.stored:  # an empty unit is no commit: its time is not used up
+            if not uow.staged:  # an empty unit is no commit: its time is not used up
                 self.side.abandon(uow, append_failed=False)
                 return
             try:

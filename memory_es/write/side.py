@@ -276,8 +276,9 @@ class WriteSide:
         """Insert the unit's events atomically; returns their log positions."""
         try:
             with storage_faults("the write"):
+                stored = uow.seal()
                 self.keys.flush(hold_pooled=True)
-                return self.log.append(uow.stored)
+                return self.log.append(stored)
         except IntegrityError:
             raise ConcurrentWriteError(
                 "another writer appended to one of these streams first; nothing was written"

@@ -9,6 +9,12 @@ A command that fails inside a unit is undone by folding again: the streams it to
 are rebuilt from the state the unit started from and the events staged before it. A
 command that succeeds, the common case, costs nothing extra (copying the state of a
 stream at every command made each write cost in proportion to the entity's size).
+
+Events are folded as they are staged but sealed when the unit is appended
+(:meth:`UnitOfWork.seal`): the header of each holds its stream's running hash, which
+depends only on the events before it, and a new chain's key is needed only to seal. A
+batch then mints its new chains' keys together and seals its events in one loop, with
+one read of the system's random source for every nonce and key it needs.
 """
 
 from __future__ import annotations
@@ -16,12 +22,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import NamedTuple, Protocol
+
+from eventsourcing.persistence import StoredEvent
 
 from memory_es.clock import from_micros
 from memory_es.crypto.keystore import KeyStore, chain_key_id
 from memory_es.crypto.mapper import SealingMapper, chain_hash, parse_body
-from memory_es.crypto.sealing import DataKey
+from memory_es.crypto.sealing import NONCE_BYTES, DataKey, random_bytes
 from memory_es.domain.control import AttributeDef
 from memory_es.domain.entity import EntityState
 from memory_es.domain.events import DomainEvent
@@ -47,14 +55,26 @@ class Streams(Protocol):
     def resolve(self, tenant: str, entity: str) -> tuple[str, str]: ...
 
 
+class Staged(NamedTuple):
+    """One event staged and folded, not sealed yet: ``key`` is the key that will seal it,
+    or the id of a new chain's key that :meth:`UnitOfWork.seal` mints first (None: the
+    event is stored in clear)."""
+
+    stream_id: str
+    version: int
+    topic: str
+    payload: bytes
+    key: DataKey | str | None
+
+
 class UnitOfWork:
-    """Touched stream states (copies) and the sealed events staged for one commit."""
+    """Touched stream states (copies) and the events staged for one commit."""
 
     def __init__(self, side: Streams, recorded_at: int) -> None:
         self.side = side
         self.recorded_at = recorded_at
         self.states: dict[str, EntityState] = {}
-        self.stored: list[Any] = []
+        self.staged: list[Staged] = []
         self._bases: dict[str, EntityState] = {}
         """Each touched stream's state before this unit (never changed: folded into copies)."""
         self.schema: dict[tuple[str, str], AttributeDef] = {}
@@ -115,7 +135,7 @@ class UnitOfWork:
 
     def begin_command(self) -> None:
         """Mark where the command about to be staged starts (see :meth:`undo_command`)."""
-        self._savepoint = _Savepoint(len(self.stored), len(self.receipts), dict(self.schema))
+        self._savepoint = _Savepoint(len(self.staged), len(self.receipts), dict(self.schema))
 
     def end_command(self) -> None:
         self._savepoint = None
@@ -129,7 +149,7 @@ class UnitOfWork:
         self._savepoint = None
 
     def _rollback(self, sp: _Savepoint) -> None:
-        del self.stored[sp.stored:]
+        del self.staged[sp.staged:]
         del self.receipts[sp.receipts:]
         self.schema = sp.schema
         for stream_id, before in sp.states.items():
@@ -145,11 +165,10 @@ class UnitOfWork:
         """The stream's state as this unit had staged it so far: its state before the unit
         with the unit's events for it folded in again, as a cold load folds them."""
         st = self._bases[stream_id].copy()
-        for stored in self.stored:
-            if stored.originator_id == stream_id:  # its keys are cached: sealed just now
-                st.apply(stored.topic, self.side.mapper.open(stored).body)
-                st.version = stored.originator_version
-                st.last_hash = chain_hash(st.last_hash, stored)
+        for staged in self.staged:
+            if staged.stream_id == stream_id:
+                st.apply(staged.topic, parse_body(staged.payload))
+                st.version = staged.version
         return st
 
     def close(self) -> None:
@@ -162,41 +181,66 @@ class UnitOfWork:
         return staged if staged is not None else self.side.attribute(tenant, attribute)
 
     def emit(self, st: EntityState, event: DomainEvent, chain_id: str | None = None) -> int:
-        """Seal, chain and fold one event into ``st``; returns its index in this unit."""
+        """Stage one event and fold it into ``st``; returns its index in this unit. Its key
+        is fetched now, so a destroyed one fails this command, not the commit; a new
+        chain's key is minted by :meth:`seal` (its entity key is fetched now instead)."""
         keys = self.side.keys
+        key: DataKey | str | None
         if event.SCOPE == "none":
-            key: DataKey | None = None
+            key = None
         elif event.SCOPE == "chain" and chain_id is not None:
-            key = keys.chain_key(st.stream_id, chain_id)
+            key = keys.fresh_chain_key(st.stream_id, chain_id)
         else:
             key = keys.entity_key(st.stream_id)
         payload = event.__pydantic_serializer__.to_json(event)
         version = st.version + 1
-        stored = self.side.mapper.to_stored(
-            st.stream_id, version, event.TOPIC, payload, self.recorded_at, st.last_hash, key)
         st.apply(event.TOPIC, parse_body(payload))
         st.version = version
-        st.last_hash = chain_hash(st.last_hash, stored)
-        self.stored.append(stored)
-        return len(self.stored) - 1
+        self.staged.append(Staged(st.stream_id, version, event.TOPIC, payload, key))
+        return len(self.staged) - 1
 
     def emit_all(self, st: EntityState, events: list[DomainEvent]) -> list[int]:
         return [self.emit(st, event, chain_of(st, event)) for event in events]
+
+    def seal(self) -> list[StoredEvent]:
+        """The staged events as the log stores them, in staging order: new chains' keys
+        minted (staged in the key store, written before the events), each event sealed
+        under its key with a fresh random nonce and chained to its stream's previous
+        event; each touched state takes its stream's new head hash."""
+        keys = self.side.keys
+        minted = keys.mint_chain_keys({
+            s.key: s.stream_id for s in self.staged if isinstance(s.key, str)})
+        nonces = random_bytes(NONCE_BYTES * len(self.staged))
+        to_stored = self.side.mapper.to_stored
+        heads: dict[str, bytes] = {}
+        out: list[StoredEvent] = []
+        for i, (stream_id, version, topic, payload, key) in enumerate(self.staged):
+            head = heads.get(stream_id)
+            if head is None:
+                head = self.states[stream_id].last_hash
+            stored = to_stored(stream_id, version, topic, payload, self.recorded_at, head,
+                               minted[key] if isinstance(key, str) else key,
+                               nonces[i * NONCE_BYTES:(i + 1) * NONCE_BYTES])
+            heads[stream_id] = chain_hash(head, stored)
+            out.append(stored)
+        for stream_id, head in heads.items():
+            self.states[stream_id].last_hash = head
+        return out
 
     # receipts -----------------------------------------------------------------------------
 
     def receipt(self, op: str, tenant: str | None, first: int, fact_ids: list[str],
                 outcome: str = "applied", conflict_id: str | None = None) -> Receipt:
-        ev = self.stored[first]
+        ev = self.staged[first]
         if self._recorded_dt is None:
             self._recorded_dt = from_micros(self.recorded_at)
-        event_id = f"{ev.originator_id}:{ev.originator_version}"
+        event_id = f"{ev.stream_id}:{ev.version}"
         receipt = Receipt(
             op=op, tenant=tenant, event_id=event_id, event_ids=[event_id],
             fact_id=fact_ids[0] if fact_ids else None, fact_ids=fact_ids,
             position=0, recorded_at=self._recorded_dt, outcome=outcome,
             conflict_id=conflict_id)
-        self.receipts.append((receipt, first, len(self.stored)))
+        self.receipts.append((receipt, first, len(self.staged)))
         return receipt
 
     def span(self, receipt: Receipt) -> tuple[int, int]:
@@ -208,10 +252,10 @@ class UnitOfWork:
         """Let ``receipt`` cover every event staged so far (an acknowledgement's too)."""
         k = next(i for i, entry in enumerate(self.receipts) if entry[0] is receipt)
         _, first, _ = self.receipts[k]
-        self.receipts[k] = (receipt, first, len(self.stored))
+        self.receipts[k] = (receipt, first, len(self.staged))
 
     def event_ids(self, first: int, end: int) -> list[str]:
-        return [f"{s.originator_id}:{s.originator_version}" for s in self.stored[first:end]]
+        return [f"{s.stream_id}:{s.version}" for s in self.staged[first:end]]
 
 
 REFOLD = EntityState("")
@@ -222,7 +266,7 @@ REFOLD = EntityState("")
 class _Savepoint:
     """How far a unit had got before the command now being staged."""
 
-    stored: int
+    staged: int
     receipts: int
     schema: dict[tuple[str, str], AttributeDef]
     states: dict[str, EntityState | None] = field(default_factory=dict)

@@ -85,9 +85,14 @@ def _events(path: Path) -> list[tuple[int, str, int, bytes]]:
 
 
 def _body_offset(state: bytes) -> int:
+    return _kid_and_offset(state)[1]
+
+
+def _kid_and_offset(state: bytes) -> tuple[str, int]:
     from eventsourcing.persistence import StoredEvent
 
-    return SealingMapper.header(StoredEvent("x", 1, "t", state))[3]
+    _, _, kid, offset = SealingMapper.header(StoredEvent("x", 1, "t", state))
+    return kid, offset
 
 
 def _overwrite(path: Path, states: dict[int, bytes]) -> None:
@@ -176,3 +181,39 @@ def test_edited_transaction_time_is_rejected_on_reload(
     _overwrite(store_path / "events.db", {rowid: bytes(moved)})
     with pytest.raises(memory_es.IntegrityViolation):
         store_factory()
+
+
+def test_a_batch_seals_each_event_with_its_own_chain_key_and_nonce(
+    store_factory: StoreFactory, store_path: Path,
+) -> None:
+    """Keys and nonces drawn together for a transaction are still one per chain and one per
+    event, and every event opens after a reopen (the keys were written with the events)."""
+    store = store_factory()
+    with store.transact() as tx:
+        for i in range(40):
+            tx.assert_fact("acme", f"user:u{i // 4}", f"attr.a{i % 4}", f"v{i}", valid_from=day(0))
+    store.close()
+    events = _events(store_path / "events.db")
+    kids, nonces = set(), set()
+    for _, _, _, state in events:
+        kid, offset = _kid_and_offset(state)
+        kids.add(kid)
+        nonces.add(state[offset:offset + 12])
+    assert len(events) == 40 and len(kids) == 40 and len(nonces) == 40
+    keys = sqlite3.connect(store_path / "keys.db")
+    try:
+        wrapped = {r[0]: r[1] for r in keys.execute(
+            "SELECT key_id, wrapped FROM me_keys WHERE parent IS NOT NULL")}
+    finally:
+        keys.close()
+    assert kids <= set(wrapped) and len({w[:12] for w in wrapped.values()}) == len(wrapped)
+    reopened = store_factory()
+    assert len(reopened.current("acme")) == 40
+
+
+def test_only_a_key_minted_in_this_session_is_created_in_a_batch(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """A chain key that may exist already is looked up, never created again in a batch."""
+    keys = fresh_store.runtime.side.keys
+    with pytest.raises(memory_es.IntegrityViolation):
+        keys.mint_chain_keys({"c/not-minted-here": "0190a0a0-0000-7000-8000-000000000000"})
