@@ -276,7 +276,11 @@ class Snapshot:
         return written
 
     def _write_file(self, table: pa.Table, path: Path) -> None:
-        pq.write_table(table, path, compression=self.compression, write_statistics=False)
+        # No dictionary pages: most columns are random ids or free text, and a shard's
+        # dictionaries cost more CPU than zstd alone and made the files larger (measured
+        # on 128 shards of ~90 rows and on shards of 9k rows).
+        pq.write_table(table, path, compression=self.compression, write_statistics=False,
+                       use_dictionary=False)
 
 
 def _each(fn: Callable[..., T], jobs: list[tuple[Any, ...]]) -> list[T]:
