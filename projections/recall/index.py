@@ -8,6 +8,7 @@ its vector (:mod:`projections.recall.vectors`), its postings
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -34,7 +35,7 @@ from projections.embedder import Embedder, default_embedder, has_sparse_vectors
 from projections.recall import persist
 from projections.recall.documents import digest, document
 from projections.recall.keywords import KeywordIndex, KeywordSegments
-from projections.recall.mirror import ROW_COLUMNS, VersionMirror, group_versions
+from projections.recall.mirror import ROW_COLUMNS, Grouped, VersionMirror
 from projections.recall.ranking import (
     Ranked,
     blend,
@@ -207,44 +208,63 @@ class RecallIndex:
             self._tenant_code[tenant] = code
         return code
 
-    def _set_meta(self, items: list[tuple[int, dict[str, Any], int]], tid: int,
-                  ledgers: dict[str, governance.Ledger]) -> None:
-        """Mirror ``(label, fact, digest)`` entries (one numpy write per column); the
-        utility part is the fact's q-value, recency runs from its last use."""
-        if not items:
+    def _set_meta(self, labels: list[int], facts: list[int], digests: list[int],
+                  grouped: Grouped, tid: int, ledgers: dict[str, governance.Ledger]) -> None:
+        """Mirror each label's fact (``facts``: indices into ``grouped``) and document
+        digest, one numpy write per column and one Python call per distinct value where a
+        value maps to a number; the utility part is the fact's q-value, recency runs from
+        its last use."""
+        if not labels:
             return
         self._meta_generation += 1
-        labels = np.fromiter((label for label, _, _ in items), np.int64, len(items))
-        facts = [fact for _, fact, _ in items]
-        unused = governance.Ledger()
-        books = [ledgers.get(f["fact_id"], unused) for f in facts]
+        at = np.asarray(labels, np.int64)
+        which = np.asarray(facts, np.int64)
+        col = functools.partial(grouped.column, facts=which)
+        tenants, attributes = col("tenant"), col("attribute")
+        self._tenant[at] = _mapped(tenants, self._code)
+        self._class[at] = _mapped(col("classification"),
+                                  lambda c: CLASSIFICATION_RANK.get(c, 127))
         cfg = self.governance
-        self._tenant[labels] = [self._code(f["tenant"]) for f in facts]
-        self._class[labels] = [CLASSIFICATION_RANK.get(f["classification"], 127) for f in facts]
-        self._utility[labels] = [q_value(b.judgements, cfg) for b in books]
-        self._served[labels] = [len(b.judgements) for b in books]
-        self._useful[labels] = [b.judgements.count("useful") for b in books]
-        self._importance[labels] = [importance(f["asserted_by"], f["volatility"],
-                                               f["confidence"], f["state"], f["importance"])
-                                    for f in facts]
-        self._anchor[labels] = [max(f["_ra"], f["_va"] or 0, b.last_used or 0)
-                                for f, b in zip(facts, books, strict=True)]
-        self._digest[labels] = [d for _, _, d in items]
-        owners = [slot_owner(f.get("agent"), bool(f.get("shared"))) for f in facts]
-        self._owner[labels] = [-1 if o is None else self._owner_code.setdefault(
-            o, len(self._owner_code)) for o in owners]
-        self._slot[labels] = [digest(f"{f['tenant']}\x1f{f['entity']}\x1f{f['attribute']}")
-                              for f in facts]
-        for label, fact, owner in zip(labels.tolist(), facts, owners, strict=True):
-            if owner is None:
-                self._private.pop(label, None)
-            else:
-                self._private[label] = str(fact["attribute"])
-            if fact["attribute"] == queries.PATTERN_ATTRIBUTE and fact.get("derived_from"):
-                self._members[label] = tuple(fact["derived_from"])
-            else:
-                self._members.pop(label, None)
-        self.versions.set_many(labels.tolist(), [f["versions"] for f in facts], tid)
+        last_used = np.zeros(at.size, np.int64)
+        if ledgers:
+            unused = governance.Ledger()
+            books = [ledgers.get(grouped.fact_ids[i], unused) for i in facts]
+            self._utility[at] = [q_value(b.judgements, cfg) for b in books]
+            self._served[at] = [len(b.judgements) for b in books]
+            self._useful[at] = [b.judgements.count("useful") for b in books]
+            last_used[:] = [b.last_used or 0 for b in books]
+        else:
+            self._utility[at] = q_value((), cfg)
+            self._served[at] = 0
+            self._useful[at] = 0
+        self._importance[at] = _mapped(
+            list(zip(col("asserted_by"), col("volatility"), col("confidence"), col("state"),
+                     col("importance"), strict=True)), lambda key: importance(*key))
+        recorded = np.array(col("_ra"), np.int64)
+        verified = np.array([v or 0 for v in col("_va")], np.int64)
+        self._anchor[at] = np.maximum(np.maximum(recorded, verified), last_used)
+        self._digest[at] = digests
+        owners = [slot_owner(a, bool(shared)) for a, shared in zip(
+            col("agent", last=True), col("shared", last=True), strict=True)]
+        self._owner[at] = [-1 if o is None else self._owner_code.setdefault(o, len(
+            self._owner_code)) for o in owners]
+        self._slot[at] = [digest(f"{t}\x1f{e}\x1f{a}") for t, e, a in zip(
+            tenants, col("entity"), attributes, strict=True)]
+        patterns = [k for k, a in enumerate(attributes) if a == queries.PATTERN_ATTRIBUTE]
+        members = dict(zip(patterns, grouped.column("derived_from", which[patterns], last=True),
+                           strict=True)) if patterns else {}
+        if self._private or self._members or patterns or any(o is not None for o in owners):
+            for k, (label, owner) in enumerate(zip(labels, owners, strict=True)):
+                if owner is None:
+                    self._private.pop(label, None)
+                else:
+                    self._private[label] = str(attributes[k])
+                if members.get(k):
+                    self._members[label] = tuple(members[k])
+                else:
+                    self._members.pop(label, None)
+        counts, starts, ends, version_rows = grouped.versions(which)
+        self.versions.place(at, counts, starts, ends, version_rows, tid)
 
     # following the version table ------------------------------------------------------------
 
@@ -292,49 +312,54 @@ class RecallIndex:
             return 0
         table = self._open_rows(None if fact_ids is None else sorted(set(fact_ids) - gone),
                                 applied)
-        facts = group_versions(table)
-        _add_scope(facts, table)
+        grouped = Grouped(table)
         fresh = applied.fresh if applied is not None else frozenset()
-        books = None if fact_ids is None else [f for f in facts if f not in fresh]
+        books = None if fact_ids is None else [f for f in grouped.fact_ids if f not in fresh]
         ledgers = governance.ledgers(self.ledgers_con(), books) if books is None or books else {}
         tid = self.versions.add_table(table.select(PUBLIC_COLUMNS))
-        wanted = (set(facts) | set(self._label_of)) if fact_ids is None else set(fact_ids)
+        wanted = (set(grouped.index) | set(self._label_of)) if fact_ids is None \
+            else set(fact_ids)
+        everyone = np.arange(len(grouped), dtype=np.int64)
+        texts = zip(*(grouped.column(name, everyone)
+                      for name in ("text", "entity", "mention", "attribute", "negated")),
+                    strict=True)
+        docs = [document(text, entity, mention, attribute, negated=bool(negated))
+                for text, entity, mention, attribute, negated in texts]
         removals: list[int] = []
-        adds: list[tuple[str, str, int, dict[str, Any]]] = []
-        kept: list[tuple[int, dict[str, Any], int]] = []
+        adds: list[tuple[str, str, int, int]] = []
+        kept: list[tuple[int, int, int]] = []
         for fid in sorted(wanted):
-            fact = facts.get(fid)
+            i = grouped.index.get(fid)
             label = self._label_of.get(fid)
-            if fact is None:
+            if i is None:
                 if label is not None:
                     removals.append(label)
                 continue
-            doc = document(fact["text"], fact["entity"], fact["mention"], fact["attribute"],
-                           negated=bool(fact["negated"]))
-            doc_digest = digest(doc)
+            doc_digest = digest(docs[i])
             if label is not None and int(self._digest[label]) == doc_digest:
-                kept.append((label, fact, doc_digest))
+                kept.append((label, i, doc_digest))
                 continue
             if label is not None:
                 removals.append(label)
-            adds.append((fid, doc, doc_digest, fact))
+            adds.append((fid, docs[i], doc_digest, i))
         self._remove_labels(removals)
-        self._set_meta(kept, tid, ledgers)
+        self._set_meta([label for label, _, _ in kept], [i for _, i, _ in kept],
+                       [d for _, _, d in kept], grouped, tid, ledgers)
         if adds:
             first = self._next_label
             labels = np.arange(first, first + len(adds), dtype=np.int64)
             self._next_label += len(adds)
             self._grow_labels(self._next_label)
-            docs = [doc for _, doc, _, _ in adds]
-            self.vectors.add(labels, self.embedder.embed(docs))
-            self.keywords.add(labels.tolist(), docs)
+            added = [doc for _, doc, _, _ in adds]
+            self.vectors.add(labels, self.embedder.embed(added))
+            self.keywords.add(labels.tolist(), added)
             self._dirty.update((labels // persist.SEGMENT_LABELS).tolist())
             for label, (fid, _, _, _) in zip(labels.tolist(), adds, strict=True):
                 self._label_of[fid] = label
                 self._fact_of[label] = fid
                 self._ids.pop(label // persist.SEGMENT_LABELS, None)
-            self._set_meta([(label, fact, d) for label, (_, _, d, fact)
-                            in zip(labels.tolist(), adds, strict=True)], tid, ledgers)
+            self._set_meta(labels.tolist(), [i for _, _, _, i in adds],
+                           [d for _, _, d, _ in adds], grouped, tid, ledgers)
         self.versions.release_unused(tid)
         self.versions.merge_small()
         self.position = position
@@ -1070,20 +1095,16 @@ class _Eligible:
     slot_of: np.ndarray
 
 
-def _add_scope(facts: dict[str, dict[str, Any]], table: pa.Table) -> None:
-    """Give each grouped fact its ``agent``, ``shared`` and, for a pattern, its members
-    (``derived_from``): what visibility and consolidation filter on."""
-    if table.num_rows == 0:
-        return
-    cols = table.select(["fact_id", "agent", "shared", "attribute"]).to_pydict()
-    patterns = [i for i, a in enumerate(cols["attribute"]) if a == queries.PATTERN_ATTRIBUTE]
-    derived = (table.column("derived_from").take(pa.array(patterns, pa.int64())).to_pylist()
-               if patterns else [])
-    for i, fid in enumerate(cols["fact_id"]):
-        entry = facts[fid]
-        entry["agent"], entry["shared"] = cols["agent"][i], cols["shared"][i]
-    for i, members in zip(patterns, derived, strict=True):
-        facts[cols["fact_id"][i]]["derived_from"] = tuple(members or ())
+def _mapped(values: list[Any], fn: Callable[[Any], Any]) -> list[Any]:
+    """``fn`` of each value, called once per distinct value (hashable values)."""
+    seen: dict[Any, Any] = {}
+    out = []
+    for value in values:
+        mapped = seen.get(value, seen)
+        if mapped is seen:
+            mapped = seen[value] = fn(value)
+        out.append(mapped)
+    return out
 
 
 class _OpenThenClosed:

@@ -36,32 +36,64 @@ CHUNK_ROWS = 4_096
 A purge copies each chunk that held a purged row, so this bounds that copy (one chunk
 of 16,384 rows took 2-7 ms on the development machine after a reopen)."""
 
-_META_COLUMNS = ["fact_id", "tenant", "entity", "mention", "attribute", "text", "negated",
-                 "classification", "confidence", "importance", "asserted_by", "volatility",
-                 "state",
-                 "_vf", "_vu", "_ra", "_va"]
 _OPEN = np.iinfo(np.int64).max
 
 Version = tuple[int, int, int]
 """``(valid_from, valid_until, row)``: an open valid time ends at the largest int64."""
 
 
-def group_versions(table: pa.Table) -> dict[str, dict[str, Any]]:
-    """Open eligible versions (rows of :data:`ROW_COLUMNS`) grouped by fact: the first
-    row's fields plus ``versions``, every version's :data:`Version`."""
-    facts: dict[str, dict[str, Any]] = {}
-    if table.num_rows == 0:
-        return facts
-    cols = table.select(_META_COLUMNS).to_pydict()
-    for i, fid in enumerate(cols["fact_id"]):
-        entry = facts.get(fid)
-        if entry is None:
-            entry = {name: cols[name][i] for name in cols}
-            entry["versions"] = []
-            facts[fid] = entry
-        vu = cols["_vu"][i]
-        entry["versions"].append((cols["_vf"][i], _OPEN if vu is None else vu, i))
-    return facts
+class Grouped:
+    """Open eligible versions (rows of :data:`ROW_COLUMNS`) grouped by fact, column by
+    column (a re-diff after a rebuild groups every open version: a dict per fact cost
+    more than everything else the index does with them).
+
+    ``fact_ids`` lists the facts in order of first appearance; fact ``i``'s fields are
+    those of row ``first[i]`` (its scope, ``agent``, ``shared`` and ``derived_from``, of
+    row ``last[i]``), and its versions are its rows in table order."""
+
+    def __init__(self, table: pa.Table) -> None:
+        self.table = table
+        ids = pc.dictionary_encode(table.column("fact_id").combine_chunks())
+        self.fact_ids: list[str] = ids.dictionary.to_pylist()
+        self.index = {fid: i for i, fid in enumerate(self.fact_ids)}
+        code = ids.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        n = len(self.fact_ids)
+        rows = np.arange(code.size, dtype=np.int64)
+        self.first = np.full(n, code.size, np.int64)
+        np.minimum.at(self.first, code, rows)
+        self.last = np.zeros(n, np.int64)
+        np.maximum.at(self.last, code, rows)
+        self._order = np.argsort(code, kind="stable")  # rows by fact, in table order
+        self._count = np.bincount(code, minlength=n)
+        self._offset = np.cumsum(self._count) - self._count
+        self._columns: dict[str, list[Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self.fact_ids)
+
+    def _values(self, name: str) -> list[Any]:
+        values = self._columns.get(name)
+        if values is None:
+            values = self._columns[name] = self.table.column(name).to_pylist()
+        return values
+
+    def column(self, name: str, facts: np.ndarray, *, last: bool = False) -> list[Any]:
+        """A column's values for these facts (indices into :attr:`fact_ids`)."""
+        values = self._values(name)
+        return [values[r] for r in (self.last if last else self.first)[facts].tolist()]
+
+    def versions(self, facts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                   np.ndarray]:
+        """For :meth:`VersionMirror.place`: each fact's count of versions, then their
+        valid times (an open end as the largest int64) and rows, fact after fact."""
+        counts = self._count[facts]
+        total = int(counts.sum())
+        within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+        rows = self._order[np.repeat(self._offset[facts], counts) + within]
+        starts, ends = self._values("_vf"), self._values("_vu")
+        at = rows.tolist()
+        return (counts, np.array([starts[r] for r in at], np.int64),
+                np.array([_OPEN if ends[r] is None else ends[r] for r in at], np.int64), rows)
 
 
 class VersionMirror:
@@ -122,28 +154,35 @@ class VersionMirror:
     def set_many(self, labels: list[int], versions: list[list[Version]], tid: int) -> None:
         """Replace each label's versions with its :data:`Version` list (rows of table
         ``tid``)."""
+        flat = [(start, end, row) for vs in versions for start, end, row in vs]
+        block = np.array(flat, dtype=np.int64).reshape(-1, 3)
+        self.place(np.asarray(labels, np.int64), np.array([len(v) for v in versions], np.int64),
+                   block[:, 0], block[:, 1], block[:, 2], tid)
+
+    def place(self, labels: np.ndarray, counts: np.ndarray, starts: np.ndarray,
+              ends: np.ndarray, rows: np.ndarray, tid: int) -> None:
+        """:meth:`set_many` in columns: label ``labels[i]`` gets the next ``counts[i]``
+        versions of ``starts``, ``ends`` (valid time) and ``rows`` (of table ``tid``)."""
         self.generation += 1
-        self.drop_many(labels)
-        count = sum(len(v) for v in versions)
+        label_list = labels.tolist()
+        self.drop_many(label_list)
+        count = int(counts.sum())
         self._room(count)
         first = self.n
-        flat = [(label, start, end, row) for label, vs in zip(labels, versions, strict=True)
-                for start, end, row in vs]
-        block = np.array(flat, dtype=np.int64).reshape(-1, 4)
         end = first + count
-        self.label[first:end] = block[:, 0]
-        self.start[first:end] = block[:, 1]
-        self.end[first:end] = block[:, 2]
-        self.row[first:end] = block[:, 3] % CHUNK_ROWS
-        chunk = tid + block[:, 3] // CHUNK_ROWS
+        self.label[first:end] = np.repeat(labels, counts)
+        self.start[first:end] = starts
+        self.end[first:end] = ends
+        self.row[first:end] = rows % CHUNK_ROWS
+        chunk = tid + rows // CHUNK_ROWS
         self.table[first:end] = chunk
         self.n = end
         for t, placed in zip(*np.unique(chunk, return_counts=True), strict=True):
             self.live_rows[int(t)] = self.live_rows.get(int(t), 0) + int(placed)
         slot = first
-        for label, vs in zip(labels, versions, strict=True):
-            self.slots_of[label] = list(range(slot, slot + len(vs)))
-            slot += len(vs)
+        for label, n in zip(label_list, counts.tolist(), strict=True):
+            self.slots_of[label] = list(range(slot, slot + n))
+            slot += n
 
     def drop(self, label: int) -> None:
         """Forget a label's versions; a table left without live rows is let go."""
