@@ -157,8 +157,11 @@ class Snapshot:
     def write(self, con: duckdb.DuckDBPyConnection, *, position: int, columns: list[str],
               shards: set[int] | None, tables: dict[str, bool],
               pruned: dict[int, set[str]] | None = None,
-              rows: dict[str, list[list[Any]]] | None = None) -> list[str]:
-        """Write a new generation, then swap the manifest in; returns the files it unlinked.
+              rows: dict[str, list[list[Any]]] | None = None,
+              unlink: bool = True) -> list[str]:
+        """Write a new generation, then swap the manifest in; returns the files it unlinked
+        (with ``unlink`` False: the old generation's files, for the caller to
+        :meth:`unlink`; until then they count as :meth:`leftovers`).
 
         Args:
             shards: the shards to write from ``con`` (None: every shard).
@@ -170,7 +173,7 @@ class Snapshot:
             rows: tables of a few rows, kept in the manifest.
         """
         return self._write(con, position, columns, shards, tables, complete=True,
-                           pruned=pruned or {}, rows=rows)
+                           pruned=pruned or {}, rows=rows, unlink=unlink)
 
     def write_tables(self, con: duckdb.DuckDBPyConnection, tables: list[str]) -> list[str]:
         """Write only ``tables``, which must not derive from the log (the export registry):
@@ -182,7 +185,8 @@ class Snapshot:
     def _write(self, con: duckdb.DuckDBPyConnection, position: int, columns: list[str],
                shards: set[int] | None, tables: dict[str, bool], *, complete: bool,
                pruned: dict[int, set[str]] | None = None,
-               rows: dict[str, list[list[Any]]] | None = None) -> list[str]:
+               rows: dict[str, list[list[Any]]] | None = None,
+               unlink: bool = True) -> list[str]:
         old = self.manifest or Manifest()
         fresh = Manifest(position=position, generation=old.generation + 1, columns=columns,
                          shards=dict(old.shards),
@@ -218,9 +222,14 @@ class Snapshot:
             raise
         self.manifest = fresh
         gone = sorted(old.files() - fresh.files())
-        for name in gone:
-            (self.dir / name).unlink(missing_ok=True)
+        if unlink:
+            self.unlink(gone)
         return gone
+
+    def unlink(self, names: list[str]) -> None:
+        """Remove files of an old generation (no manifest names them any more)."""
+        for name in names:
+            (self.dir / name).unlink(missing_ok=True)
 
     def _write_shards(self, con: duckdb.DuckDBPyConnection, columns: list[str],
                       shards: set[int], fresh: Manifest) -> list[Path]:

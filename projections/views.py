@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -220,8 +221,10 @@ class Views:
             out[table] = (int(count), int(last))
         return out
 
-    def persist(self, *, every_shard: bool = False) -> None:
-        """Write a snapshot of what changed since the last one (``every_shard``: all)."""
+    def persist(self, *, every_shard: bool = False, unlink: bool = True) -> list[str]:
+        """Write a snapshot of what changed since the last one (``every_shard``: all);
+        returns the old generation's files it replaced (``unlink`` False: left for the
+        caller to :meth:`projections.snapshot.Snapshot.unlink`)."""
         projector = self.projector
         shards = None if every_shard else set(projector.dirty_shards)
         fingerprints = self._table_fingerprints()
@@ -231,12 +234,13 @@ class Views:
                 for t in MANIFEST_TABLES}
         position = self.position()
         with storage_faults("the views snapshot"):
-            self.snapshot.write(self.flushed(), position=position, columns=COLUMN_NAMES,
-                                shards=shards, tables=tables, pruned=projector.removed,
-                                rows=rows)
+            gone = self.snapshot.write(self.flushed(), position=position,
+                                       columns=COLUMN_NAMES, shards=shards, tables=tables,
+                                       pruned=projector.removed, rows=rows, unlink=unlink)
         projector.dirty_shards, projector.removed = set(), {}
         self._fingerprints = fingerprints
         self._persisted = position
+        return gone
 
     def _persist_registry(self) -> None:
         with storage_faults("the views snapshot"):
@@ -277,8 +281,14 @@ class Views:
             raise
         self._con.close()
         self._swap_in(con)
-        self.persist(every_shard=True)
-        self.points.reconcile(force=True)  # fresh views: a fresh copy
+        # The old snapshot's files (one per shard) are unlinked while the point-read store
+        # is resynchronised: each unlink waits on the file system's journal, not the CPU.
+        gone = self.persist(every_shard=True, unlink=False)
+        with ThreadPoolExecutor(1) as pool:
+            unlinked = pool.submit(self.snapshot.unlink, gone)
+            self.points.reconcile(force=True)  # fresh views: a fresh copy
+            with storage_faults("the views snapshot"):
+                unlinked.result()
         return replayed
 
     # erasure ------------------------------------------------------------------------------
