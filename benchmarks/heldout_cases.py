@@ -2834,6 +2834,30 @@ def diet_words(cases: list[Case]) -> None:
     _ended_by(cases, "diet_word", "diet", DIET_WORDS)
 
 
+# Round 57, written after the probe that found it and after its fix (marked so): a status
+# held at a named place ("a regular at Café Luso", "a season ticket holder at Sparta
+# Prague", "a member at Hilltop Golf Club") was read as an employer, so "became a regular
+# at Café Luso" ended "works at Google" (1 fact destroyed on the tree before the fix); a
+# role of the work topic at a place still is the new employer.
+PLACE_STATUSES: list[tuple[list[str], list[str], list[str]]] = [
+    (["Ana Lima works at Google.", "Ana Lima lives in Porto."],
+     ["remember", "Ana Lima became a regular at Café Luso."], []),
+    (["Tomas Novak works at Skoda.", "Tomas Novak plays darts."],
+     ["remember", "Tomas Novak is now a season ticket holder at Sparta Prague."], []),
+    (["Noor Khan works at Barclays.", "Noor Khan lives in Croydon."],
+     ["remember", "Noor Khan became a member at Hilltop Golf Club."], []),
+    (["Priya Raman works at Google.", "Priya Raman plays the cello."],
+     ["remember", "Priya Raman became a nurse at St Thomas' Hospital."],
+     ["Priya Raman works at Google."]),
+]
+
+
+def place_statuses(cases: list[Case]) -> None:
+    """A status held at a named place is no job: it ends no employer; a work role at a
+    place is the new employer."""
+    _ended_by(cases, "place_status", "work", PLACE_STATUSES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2858,7 +2882,7 @@ def build() -> list[Case]:
                    switches, job_endings, given_up,
                    alike_records, beside_alike, clauses_and_identifiers,
                    crowded_notes, relatives_and_times, habits, new_domains,
-                   described_purges, copula_changes, diet_words):
+                   described_purges, copula_changes, diet_words, place_statuses):
         family(cases)
     return cases
 

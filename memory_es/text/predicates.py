@@ -225,15 +225,16 @@ def _office_of_a_role(word: str) -> bool:
 
 
 def _role_at_organisation(p: PredicateReading) -> bool:
-    """``is a <role> at <Org>``: ``at``/``for`` after a work word or ``a``/``an``, before
-    a capitalised name."""
+    """``is a <role> at <Org>``: ``at``/``for`` after a work word, before a capitalised
+    name. Any other noun there is no employment (``a regular at Café Luso``, ``a season
+    ticket holder at Benfica``, ``a member at Hilltop Golf Club``)."""
     comp = p.rest_low
     if "at" not in comp and "for" not in comp:
         return False
     prep = _role_preposition(comp)
     head = comp[:prep]
-    return prep + 1 < len(p.rest) and is_capitalised(p.rest[prep + 1].word) and bool(
-        set(domains_in(head)) & {"work"} or any(w in ("a", "an") for w in head[:1]))
+    return prep + 1 < len(p.rest) and is_capitalised(p.rest[prep + 1].word) and (
+        "work" in domains_in(head))
 
 
 def _employer_after_role(p: PredicateReading) -> Slot:

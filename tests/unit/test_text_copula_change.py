@@ -60,3 +60,24 @@ def test_an_adjunct_does_not_make_a_complement_a_diet(fresh_store: memory_es.Mem
     ti.remember(tenant, "Mia Chen eats meat.")
     ti.remember(tenant, "Mia Chen is now vegan.")
     assert "Mia Chen is a volunteer at the food bank" in current_texts(fresh_store, tenant)
+
+
+@_SLOW
+@given(st.sampled_from(["a regular at Café Luso", "a season ticket holder at Benfica",
+                        "a member at Hilltop Golf Club", "a guest at the Ritz"]),
+       st.sampled_from(["became", "is now", "is"]))
+def test_a_status_held_at_a_place_is_no_employer(
+        fresh_store: memory_es.MemoryStore, status: str, verb: str) -> None:
+    """Only a role of the work topic at a place names an employer: ``became a regular at
+    Café Luso`` leaves ``works at Google``."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    ti.remember(tenant, "Ana Lima works at Google.")
+    ti.remember(tenant, f"Ana Lima {verb} {status}.")
+    assert "Ana Lima works at Google" in current_texts(fresh_store, tenant)
+
+
+def test_a_work_role_at_a_place_is_the_new_employer(fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    ti.remember(tenant, "Ana Lima works at Google.")
+    ti.remember(tenant, "Ana Lima became a nurse at St Thomas' Hospital.")
+    assert current_texts(fresh_store, tenant) == {"Ana Lima became a nurse at St Thomas' Hospital"}
