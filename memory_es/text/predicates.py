@@ -448,7 +448,9 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          lambda p: Slot("transport.vehicle", p.value)),
     Rule("predicate:commute", lambda p: p.lemma == "commute",
          lambda p: Slot("transport.commute", p.value)),
-    Rule("predicate:married", lambda p: p.lemma == "marry",
+    # "is married", "is now divorced", "was widowed": the marital verbs' participles are
+    # the statuses themselves (_MARITAL_WORDS)
+    Rule("predicate:married", lambda p: p.lemma in ("marry", "divorce", "widow"),
          lambda p: Slot("relationship.status", p.value)),
     Rule("predicate:diet",
          lambda p: p.lemma == "eat" or (p.lemma == "follow" and "diet" in p.rest_domains),

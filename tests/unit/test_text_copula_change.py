@@ -7,6 +7,7 @@ at the food bank`` is no diet."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -81,3 +82,18 @@ def test_a_work_role_at_a_place_is_the_new_employer(fresh_store: memory_es.Memor
     ti.remember(tenant, "Ana Lima works at Google.")
     ti.remember(tenant, "Ana Lima became a nurse at St Thomas' Hospital.")
     assert current_texts(fresh_store, tenant) == {"Ana Lima became a nurse at St Thomas' Hospital"}
+
+
+@pytest.mark.parametrize("change", ["is now divorced", "is divorced now", "got divorced"])
+def test_a_marital_participle_is_the_status_it_names(
+        fresh_store: memory_es.MemoryStore, change: str) -> None:
+    """``is now divorced`` changes the status ``is married`` holds; a sister's divorce
+    leaves it."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Lina Berg is married.", "Lina Berg plays the oboe."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Lina Berg's sister {change}.")
+    assert "Lina Berg is married" in current_texts(fresh_store, tenant)
+    ti.remember(tenant, f"Lina Berg {change}.")
+    assert current_texts(fresh_store, tenant) >= {f"Lina Berg {change}", "Lina Berg plays the oboe"}
+    assert "Lina Berg is married" not in current_texts(fresh_store, tenant)
