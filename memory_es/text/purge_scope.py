@@ -2,7 +2,8 @@
 
 A pure function over the matched facts, used by
 :meth:`~memory_es.text.interface.TextInterface.purge_matching` (SPEC §15). A purge acts
-on exact identifiers and on the canonical entities the text names, never on words:
+on exact identifiers and on the canonical entities the text names (or a thing of one, by
+that entity's own words), never on words or similarity across entities:
 
 * a fact that carries the identifier is shredded with its drift chain, or with its
   entity when the entity *is* that identifier (``email:…``, ``secret:…``);
