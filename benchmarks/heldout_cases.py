@@ -2858,6 +2858,63 @@ def place_statuses(cases: list[Case]) -> None:
     _ended_by(cases, "place_status", "work", PLACE_STATUSES)
 
 
+# Round 58, written before any rule changed: (1) a thing said to belong to a person is
+# that person's ("The grey Volvo belongs to Astrid Holm"): everything about the person
+# includes it, the thing itself can still be released, another owner's thing stays;
+# (2) where a place or organisation is ("is located / situated / headquartered in"), then
+# changed; (3) a subject followed by an adverb ("The client now ...") is the subject, not
+# a name "now"; (4) a verb made of a prefix and an irregular verb (rewrote, overslept,
+# outgrew, forgave) is a verb, so its sentence is a fact of its subject.
+SENTENCE_STRUCTURES: list[tuple[list[str], list[str], list[str]]] = [
+    (["The grey Volvo belongs to Astrid Holm.", "The green tractor belongs to Pavel Dvorak.",
+      "Astrid Holm lives in Uppsala."],
+     ["release", "everything about Astrid Holm"],
+     ["The grey Volvo belongs to Astrid Holm.", "Astrid Holm lives in Uppsala."]),
+    (["This laptop belongs to Priya Raman.", "That tablet belongs to Dev Malhotra.",
+      "Priya Raman plays the cello in a community orchestra."],
+     ["forget", "everything about Priya Raman"],
+     ["This laptop belongs to Priya Raman.",
+      "Priya Raman plays the cello in a community orchestra."]),
+    (["The red kayak belongs to Lisa Brandt.", "The red canoe belongs to Mark Ode.",
+      "Lisa Brandt swims in the lake."],
+     ["release", "the red kayak"], ["The red kayak belongs to Lisa Brandt."]),
+    (["The warehouse is located in Rotterdam.", "The warehouse stores spare turbine blades."],
+     ["revise", "warehouse location", "The warehouse relocated to Antwerp."],
+     ["The warehouse is located in Rotterdam."]),
+    (["The dental clinic is situated in Aarhus.", "The dental clinic opens at eight."],
+     ["remember", "The dental clinic relocated to Odense."],
+     ["The dental clinic is situated in Aarhus."]),
+    (["Brightline Ltd is headquartered in Leeds.", "Brightline Ltd employs forty engineers."],
+     ["remember", "Brightline Ltd is now headquartered in Manchester."],
+     ["Brightline Ltd is headquartered in Leeds."]),
+    (["The bakery is located in Ghent.", "The bakery sells rye bread."],
+     ["remember", "The bakery also sells sourdough."], []),
+    (["The client reads crime novels.", "The client pays by invoice."],
+     ["remember", "The client now exclusively reads science fiction."],
+     ["The client reads crime novels."]),
+    (["Customer pays by card.", "Customer lives in Bremen."],
+     ["revise", "customer payment method", "Customer now mostly pays by bank transfer."],
+     ["Customer pays by card."]),
+    (["Mia Chen rewrote her thesis on tidal energy.", "Mia Chen lives in Hull.",
+      "Tom Berg lives in Hull."],
+     ["forget", "everything about Mia Chen"],
+     ["Mia Chen rewrote her thesis on tidal energy.", "Mia Chen lives in Hull."]),
+    (["Sara Lind is allergic to cats.", "Sara Lind plays the oboe."],
+     ["revise", "Sara Lind's allergy", "Sara Lind outgrew the cat allergy but developed a dust allergy."],
+     ["Sara Lind is allergic to cats."]),
+    (["Noor Khan overslept twice this week.", "Noor Khan works at Barclays.",
+      "Kai Berg overslept on Monday."],
+     ["release", "Noor Khan oversleeping"], ["Noor Khan overslept twice this week."]),
+]
+
+
+def sentence_structures(cases: list[Case]) -> None:
+    """Owners, locations, adverbs after a subject and prefixed irregular verbs: what a
+    sentence is about decides what a mutation of that subject reaches, and nothing
+    else."""
+    _ended_by(cases, "sentence_structure", "mixed", SENTENCE_STRUCTURES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2882,7 +2939,8 @@ def build() -> list[Case]:
                    switches, job_endings, given_up,
                    alike_records, beside_alike, clauses_and_identifiers,
                    crowded_notes, relatives_and_times, habits, new_domains,
-                   described_purges, copula_changes, diet_words, place_statuses):
+                   described_purges, copula_changes, diet_words, place_statuses,
+                   sentence_structures):
         family(cases)
     return cases
 
