@@ -388,13 +388,37 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
         clause_rules = [*rules, *clause_subject.rules, *pred.rules]
         if len(conjuncts) > 1:
             clause_rules.append(f"clause:{k + 1}/{len(conjuncts)}")
-        out.append(_finish(sentence=body, text=text, subject=clause_subject, pred=pred,
-                           toks=pred_toks,
-                           identifiers=anchored, cue=cue, negated=is_negated, rules=clause_rules,
-                           conj_text=conj.text, elided=elided))
+        clause = _finish(sentence=body, text=text, subject=clause_subject, pred=pred,
+                         toks=pred_toks, identifiers=anchored, cue=cue, negated=is_negated,
+                         rules=clause_rules, conj_text=conj.text, elided=elided)
+        out.append(_owned(clause, clause_subject, pred_toks[0 if conj.subject else conj.verb:]))
     if "subject:compound" in subject.rules:
         out = [c for clause in out for c in _each_person(clause, subject)]
     return out
+
+
+_OWNERS = ("person", "name", "role", "user")
+
+
+def _owned(clause: Clause, subject: Subject, verb_on: list[Tok]) -> Clause:
+    """``The red car belongs to Lisa`` says what Lisa owns, as ``Lisa owns the red car``
+    does: the fact is the owner's (everything about Lisa includes it, and another
+    owner's red truck is not hers), the thing its attribute. Only a thing described by a
+    common noun phrase changes hands so; a named or identified subject keeps its facts
+    (``Badge BX-7741 belongs to Ines Caro``)."""
+    low = [t.low for t in verb_on]
+    if (subject.kind != "topic" or len(low) < 3 or lx.lemma_of(low[0]) != "belong"
+            or low[1] != "to" or clause.negated):
+        return clause
+    said = verb_on[2:]
+    owner = analyse_subject(" ".join(t.word for t in said if t.word), said, [])
+    if owner.kind not in _OWNERS or owner.entity is None or "subject:possessive" in owner.rules:
+        return clause  # "belonged to Ana Lima's grandfather" is his, not hers
+    thing = keywords(subject.surface.split(), 3)
+    return replace(clause, entity=owner.entity, attribute=attribute_path("own", *thing),
+                   value=subject.surface, mention=owner.surface,
+                   subject_names=tuple(owner.names), confident=False,
+                   rules=(*clause.rules, "predicate:belongs-to-owner"))
 
 
 def _each_person(clause: Clause, compound: Subject) -> list[Clause]:

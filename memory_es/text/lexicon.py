@@ -92,6 +92,7 @@ usually sometimes always never strictly exclusively mostly frequently mainly pri
 temporarily permanently firmly finally eventually officially regularly occasionally
 originally previously formerly again back newly then soon later today daily
 weekly monthly annually happily fully partly largely generally typically openly quickly
+almost nearly
 """)
 """Adverbs that may stand between a subject and its verb."""
 
@@ -152,7 +153,37 @@ def _build_verbs() -> tuple[dict[str, str], frozenset[str], frozenset[str], froz
                 bare.add(form)
             else:
                 past.add(form)
+    _add_prefixed(form_to_lemma, third, past)
     return form_to_lemma, frozenset(third), frozenset(past), frozenset(bare)
+
+
+VERB_PREFIXES: tuple[str, ...] = ("out", "over", "under", "re", "mis", "fore", "for", "with")
+"""The English verb-forming prefixes that keep the verb's own inflection: ``overslept``
+is ``sleep``'s past under ``over``, ``outgrew`` ``grow``'s, ``forgave`` ``give``'s."""
+
+
+def _add_prefixed(form_to_lemma: dict[str, str], third: set[str], past: set[str]) -> None:
+    """The finite forms of a prefixed irregular verb: the prefix, then a form of the verb
+    (``rewrote``, ``oversleeps``). Irregular verbs are the ones whose forms can't be
+    derived, and a prefixed one inflects as its base does, so a word of that shape is
+    a verb unless it is a common noun or its plural (``outputs``, ``forecast``); ``-ing``
+    forms are left out, as they are as often adjectives (``outgoing``)."""
+    for lemma, forms in _IRREGULAR.items():
+        if lemma in ("be", "have"):
+            continue
+        base = {f for f in _regular_forms(lemma) | set(forms) if not f.endswith("ing")}
+        for prefix in VERB_PREFIXES:
+            for form in base - {lemma}:
+                word = prefix + form
+                if word in form_to_lemma or word in _NOUNS or word.removesuffix("s") in _NOUNS:
+                    continue
+                form_to_lemma[word] = prefix + lemma
+                (third if form in _THIRD_FORMS else past).add(word)
+
+
+_THIRD_FORMS = frozenset(f for lemma in _IRREGULAR for f in _regular_forms(lemma)
+                         if f.endswith("s") and not f.endswith("ss")) | {"does", "goes"}
+_NOUNS: frozenset[str] = data_words("common_nouns.txt")
 
 
 VERB_LEMMA, VERBS_3SG, VERBS_PAST, VERBS_BARE = _build_verbs()
@@ -329,7 +360,7 @@ UNREALISED_VERBS: frozenset[str] = _UNREALISED["verb"]
 about selling``): their complement has not happened."""
 
 
-COMMON_NOUNS: frozenset[str] = data_words("common_nouns.txt")
+COMMON_NOUNS: frozenset[str] = _NOUNS
 """Common English nouns that are not personal names (``data/common_nouns.txt``, derived
 from the SPECIALIST Lexicon, wordfreq and the US Census name lists)."""
 

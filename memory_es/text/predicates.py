@@ -32,6 +32,9 @@ _OBJECT_DETERMINERS = ("a", "an", "the", *sorted(lx.POSSESSIVE_DETERMINERS))
 _STREET_WORDS = ("street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "boulevard",
                  "blvd", "drive", "dr", "way", "court", "ct", "place", "pl", "square",
                  "terrace", "close")
+_PLACED = ("base", "locate", "situated", "headquartered")
+"""Verbs of placing, by lemma, or by participle where the verb itself is too rare for
+verbs.txt (``situate``, ``headquarter``)."""
 _MOTION_VERBS = ("move", "relocate", "return", "transfer", "switch", "go", "come",
                  "migrate", "revert", "transition", "upgrade")
 _POSITION_NOUNS = ("position", "job", "role", "offer")
@@ -173,8 +176,12 @@ class PredicateReading:
 
     @property
     def residence(self) -> bool:
+        """Where the subject lives or is: ``lives in``, ``resides in``, and the passives
+        of placing something (``is based / located / situated / headquartered in``),
+        which say where a firm, an office or a clinic is as ``lives in`` says it of a
+        person, so ``relocated to`` changes either."""
         return self.lemma in ("live", "reside") or (
-            self.lemma == "base" and "in" in self.rest_low[:1])
+            self.lemma in _PLACED and "in" in self.rest_low[:1])
 
     @property
     def motion(self) -> bool:

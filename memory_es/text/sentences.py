@@ -63,6 +63,13 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def _adverbs_start(toks: Sequence[Tok], i: int) -> int:
+    """Where the run of adverbs that ends at ``i`` starts (never at the first word)."""
+    while i > 1 and toks[i - 1].low in lx.ADVERBS:
+        i -= 1
+    return i
+
+
 def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
                   ) -> tuple[int, int | None, bool]:
     """(index of the first predicate token, index of a key-value colon token, plural)."""
@@ -92,8 +99,8 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
             continue  # right after a possessive: an adjective of the noun phrase
         if agrees(t.word, plural) or (w in lx.ADVERBS and i + 1 < len(toks)
                                       and agrees(toks[i + 1].word, plural)):
-            if w in lx.ADVERBS:
-                return i, None, plural
+            if w in lx.ADVERBS:  # the subject ends before a run of adverbs ("now mostly")
+                return _adverbs_start(toks, i), None, plural
             if (is_capitalised(t.word) and prev_cap and lx.lemma_of(w)
                     and w not in lx.AUXILIARIES):
                 # a capitalised word inside a name ("Will", "Mark") is not the verb
