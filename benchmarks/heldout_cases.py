@@ -2915,6 +2915,54 @@ def sentence_structures(cases: list[Case]) -> None:
     _ended_by(cases, "sentence_structure", "mixed", SENTENCE_STRUCTURES)
 
 
+# Round 59, written before any rule changed: (1) a pet named by its breed (dachshund,
+# Rottweiler, Sphynx, schnauzer), revised or released as the person's pet, beside a
+# relative's pet and the person's other facts; (2) a preference within a topic ("film
+# preference", "sports preference"), revised where the person has one preference of that
+# topic and others of other topics, or two of it (then nothing ends); (3) a query word
+# derived from the fact's word by another suffix (poetic / poetry, touristic / tourism).
+TOPIC_WORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (["Ines Moreau owns a dachshund named Pip.", "Ines Moreau keeps bees on the roof."],
+     ["revise", "Ines Moreau's pet", "Ines Moreau now has a tabby cat called Miso."],
+     ["Ines Moreau owns a dachshund named Pip."]),
+    (["Kwame Asante has a Rottweiler called Tank.", "Kwame Asante plays the trumpet."],
+     ["release", "Kwame Asante's pets"], ["Kwame Asante has a Rottweiler called Tank."]),
+    (["Yuki Arai keeps a Sphynx named Kuma.", "Yuki Arai swims before work."],
+     ["revise", "Yuki Arai pet", "Yuki Arai adopted two rescue rabbits."],
+     ["Yuki Arai keeps a Sphynx named Kuma."]),
+    (["Sofia Bianchi owns a schnauzer named Otto.", "Sofia Bianchi grows tomatoes in an allotment.",
+      "Luca Bianchi owns a whippet named Lampo."],
+     ["release", "Sofia Bianchi's pet"], ["Sofia Bianchi owns a schnauzer named Otto."]),
+    (["Ines Moreau's favourite film is Amélie.", "Ines Moreau's favourite colour is teal."],
+     ["revise", "Ines Moreau's film preference", "Ines Moreau mostly watches documentaries now."],
+     ["Ines Moreau's favourite film is Amélie."]),
+    (["Kwame Asante's favourite sport is cricket.", "Kwame Asante's favourite food is jollof rice."],
+     ["revise", "Kwame Asante's sports preference", "Kwame Asante follows Formula One most closely these days."],
+     ["Kwame Asante's favourite sport is cricket."]),
+    (["Mateo Ferreira's favourite drink is espresso.", "Mateo Ferreira's favourite band is Radiohead."],
+     ["revise", "Mateo Ferreira's music preference", "Mateo Ferreira listens to fado above all now."],
+     ["Mateo Ferreira's favourite band is Radiohead."]),
+    (["Sofia Bianchi's favourite author is Calvino.", "Sofia Bianchi's favourite poet is Montale."],
+     ["revise", "Sofia Bianchi's literary preference", "Sofia Bianchi reads mostly essays now."], []),
+    (["Rhys Pritchard writes poetry on weekends.", "Rhys Pritchard plays darts in a pub league."],
+     ["revise", "Rhys Pritchard's poetic pastime", "Rhys Pritchard writes short plays now."],
+     ["Rhys Pritchard writes poetry on weekends."]),
+    (["Sofia Bianchi translates poetry from Italian.", "Sofia Bianchi climbs at the bouldering gym."],
+     ["release", "Sofia Bianchi's poetic work"], ["Sofia Bianchi translates poetry from Italian."]),
+    (["Omar Haddad works in tourism in Aqaba.", "Omar Haddad builds model ships."],
+     ["release", "Omar Haddad's touristic job"], ["Omar Haddad works in tourism in Aqaba."]),
+    (["Lena Okafor has a talent for heroic couplets.", "Lena Okafor collects enamel pins."],
+     ["release", "Lena Okafor's carton collection"], []),
+]
+
+
+def topic_words(cases: list[Case]) -> None:
+    """A pet by its breed, a preference within a topic and a word derived by another
+    suffix find the fact they describe and nothing else; a description that fits two
+    facts, or none, ends nothing."""
+    _ended_by(cases, "topic_word", "mixed", TOPIC_WORDS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2940,7 +2988,7 @@ def build() -> list[Case]:
                    alike_records, beside_alike, clauses_and_identifiers,
                    crowded_notes, relatives_and_times, habits, new_domains,
                    described_purges, copula_changes, diet_words, place_statuses,
-                   sentence_structures):
+                   sentence_structures, topic_words):
         family(cases)
     return cases
 
