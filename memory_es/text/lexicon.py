@@ -299,9 +299,10 @@ TOPIC_NAMES: dict[str, frozenset[str]] = _read_domains("topic_names.txt")
 """Domain -> the nouns that name the domain as a whole (``work``: job, occupation,
 profession; ``data/topic_names.txt``); they are words of the domain too."""
 
-_CLOSED_CLASSES: dict[str, frozenset[str]] = _read_domains("diets.txt")
+_CLOSED_CLASSES: dict[str, frozenset[str]] = {
+    **_read_domains("diets.txt"), **_read_domains("breeds.txt")}
 """Domain -> a closed class of words listed whole, whatever their frequency (the names of
-eating patterns: ``data/diets.txt``)."""
+eating patterns, ``data/diets.txt``; of dog and cat breeds, ``data/breeds.txt``)."""
 
 DOMAINS: dict[str, frozenset[str]] = {
     d: ws | TOPIC_NAMES.get(d, frozenset()) | _CLOSED_CLASSES.get(d, frozenset())

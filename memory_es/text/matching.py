@@ -723,7 +723,7 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
         if term in v.parts:
             got += weight * th.part_credit
             continue
-        if nominalises(term, v.terms):  # "payments" of "pays"
+        if _derived(term, v.terms):  # "payments" of "pays", "poetic" of "poetry"
             got += weight * th.part_credit
             continue
         doms = query.domains.get(term, frozenset())
@@ -860,29 +860,65 @@ def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
     :func:`~memory_es.text.lexicon.names_topic`), targets that entity's one current fact
     in the topic, and returns the topic. Other query words may only qualify it: words of
     the same topic, or words of no topic at all (``second language``, ``eating habits``).
-    Nothing when a query word belongs to another topic only (the query says more than a
-    topic), when no word names the topic (a member such as ``dentist`` is a thing, not
-    the topic), or when the entity has no fact or several facts in it."""
+    When each word names a topic of its own (``music preference``), the fact must be in
+    all of them (:func:`crossed_topics`). Nothing when a query word belongs to another
+    topic only (the query says more than a topic), when no word names the topic (a member
+    such as ``dentist`` is a thing, not the topic), or when the entity has no fact or
+    several facts in it."""
     named = query_topics(query, skip)
-    if not named:
-        return None, frozenset()
-    hits = topic_facts(query, scope, skip)
+    if named:
+        hits = topic_facts(query, scope, skip)
+    else:
+        crossed = crossed_topics(query, skip)
+        named = frozenset().union(*crossed)
+        hits = [v for v in scope if crossed and all(v.domains & c for c in crossed)]
     if len(hits) != 1:
         return None, frozenset()
     topics = ", ".join(sorted(hits[0].domains & named))
     return Match(hits[0].fact, "semantic", 0.5, f"the entity's only fact in {topics}"), named
 
 
+def crossed_topics(query: Query, skip: Iterable[str] = ()) -> list[frozenset[str]]:
+    """A query of two or more words that each name a topic of their own (``music
+    preference``, ``sports preference``): the topics each word names. A fact in all of
+    them is what the query describes (``favourite band``), one in some only is not
+    (``favourite drink``). Empty when some word names no topic."""
+    content = content_terms(query, skip)
+    named = [frozenset(d for d in query.domains.get(t, frozenset()) if lx.names_topic(t, d))
+             for t in content]
+    if len(named) < 2 or not all(named) or len(frozenset().union(*named)) < 2:
+        return []
+    return named
+
+
 def _derived(term: str, terms: frozenset[str]) -> bool:
     """A derivation of one of the words (``preference`` / ``prefers``): one stem starts
-    with the other, which has at least five letters; or a noun made from one of the words
-    that is a verb (:func:`nominalises`: ``payment`` / ``pays``)."""
+    with the other, which has at least five letters; both are made from one noun by
+    another suffix (:func:`_root`: ``poetic`` / ``poetry``); or a noun made from one of
+    the words that is a verb (:func:`nominalises`: ``payment`` / ``pays``)."""
     if len(term) < 5 or not term.isalpha():
         return False
     if nominalises(term, terms):
         return True
-    return any(len(t) >= 5 and t.isalpha() and (term.startswith(t) or t.startswith(term))
+    root = _root(term)
+    return any(len(t) >= 5 and t.isalpha() and (term.startswith(t) or t.startswith(term)
+                                                 or (root is not None and _root(t) == root))
                for t in terms)
+
+
+_DERIVING = ("istic", "ism", "ist", "ic", "ry")
+"""Suffixes that make nouns and adjectives of a noun (``poet``: poetic, poetry; ``tour``:
+touristic, tourism, tourist)."""
+
+
+def _root(term: str) -> str | None:
+    """The noun a derived word is made from (``poetry`` -> ``poet``), or None. Both words
+    of a pair must be derived, so ``country`` and ``count`` (``pantry`` and ``pant``)
+    share nothing, and the root must keep four letters."""
+    for suffix in _DERIVING:
+        if term.endswith(suffix) and len(term) - len(suffix) >= 4:
+            return term[:-len(suffix)]
+    return None
 
 
 def nominalises(term: str, terms: frozenset[str]) -> bool:
@@ -905,6 +941,44 @@ def _is_verb_stem(t: str) -> bool:
     return t in lx.ENGLISH_VERBS or t + "e" in lx.ENGLISH_VERBS
 
 
+def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
+    """Does the fact hold another kind of the thing the query describes: the query's
+    last word (the head of an English noun phrase: ``carton collection`` is a
+    collection) meets the fact, the word just before it (what kind) does not? Then the
+    fact is that kind's sibling (``collects enamel pins`` is no carton collection;
+    ``drives a blue Volvo`` no red car), whatever else they share. A query whose head
+    is missing (``poetic activity`` ~ ``writes poetry``) says what kind and leaves the
+    rest open, so it is not refused here."""
+    phrase = _noun_phrase(query, skip)
+    if len(phrase) < 2:
+        return False
+    head, kind = phrase[-1], phrase[-2]
+    return _meets(query, head, v) and not _meets(query, kind, v)
+
+
+def _noun_phrase(query: Query, skip: Iterable[str]) -> list[str]:
+    """The query's content terms up to a preposition after one of them: the noun
+    phrase before its complement (``on-call duty`` of ``on-call duty for billing``)."""
+    content = {t for t in content_terms(query, skip)
+               if t not in _GENERIC_TERMS and t not in query.id_terms}
+    out: list[str] = []
+    for form in word_forms(query.text):
+        if out and form in _PREPOSITIONS:
+            break
+        term = _term(form)
+        if term in content and term not in out:
+            out.append(term)
+    return out
+
+
+def _meets(query: Query, term: str, v: FactView) -> bool:
+    """A query word found in the fact: as a word, a part, a derivation, or by topic."""
+    return (term in v.terms or term in v.parts or _derived(term, v.terms)
+            or nominalises(term, v.terms)
+            or bool(query.domains.get(term, frozenset()) & v.domains)
+            or bool(query.parts.get(term, frozenset()) & (v.parts | v.terms)))
+
+
 def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
                     ratio: float, skip: Iterable[str] = (),
                     all_views: Sequence[FactView] | None = None,
@@ -914,7 +988,8 @@ def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
     every word of the query, one that misses a word is about something else (``sprint
     budget plan`` is not the ``sprint budget goal``) and is left alone."""
     skip = tuple(skip)
-    views = [v for v in views if specific(query, v, skip, within_entity=within_entity)]
+    views = [v for v in views if specific(query, v, skip, within_entity=within_entity)
+             and not another_kind(query, v, skip)]
     if not views:
         return []
     idf = idf_weights(all_views or views)

@@ -298,12 +298,12 @@ def test_a_topic_with_two_facts_and_a_new_text_of_neither_slot_retires_neither(
 
 
 def test_a_new_text_that_names_the_old_state_back_targets_it(text: TextInterface) -> None:
-    """The vocabulary does not know a ``lurcher``, but the new text names the old fact's
-    dog back by name: that fact is replaced."""
-    remember(text, "User owns a lurcher called Bramble.", "User speaks Welsh.")
+    """The vocabulary does not know an ``axolotl``, but the new text names the old fact's
+    animal back by name: that fact is replaced."""
+    remember(text, "User owns an axolotl called Bramble.", "User speaks Welsh.")
     result = text.revise(T, "user pets", "User adopted a ferret after Bramble died.")
     assert result.note == "targeted by back-reference"
-    assert not any("lurcher" in t for t in current_texts(text))
+    assert not any("axolotl" in t for t in current_texts(text))
     assert "User speaks Welsh" in current_texts(text)
 
 

@@ -89,12 +89,14 @@ def test_a_compiled_list_keeps_its_admission_rule(name: str) -> None:
     assert bad == []
 
 
-def test_the_eating_patterns_are_a_closed_class_beside_the_topics() -> None:
-    """``diets.txt`` states its source and rule: lower-case alphabetic words that are not
-    already in ``topics.txt``, every one of them a word of the diet topic."""
-    raw = resources.files("memory_es.text").joinpath("data", "diets.txt").read_text("utf-8")
+@pytest.mark.parametrize(("name", "domain"), [("diets.txt", "diet"), ("breeds.txt", "pet")])
+def test_a_closed_class_stands_beside_the_topics(name: str, domain: str) -> None:
+    """A closed class (the eating patterns, the dog and cat breeds) states its source and
+    rule: lower-case alphabetic words that are not already in ``topics.txt`` nor words of
+    another topic, every one of them a word of its topic."""
+    raw = resources.files("memory_es.text").joinpath("data", name).read_text("utf-8")
     assert "Source:" in raw
-    words = listed_words("diets.txt")
+    words = listed_words(name)
     assert words and all(w.isalpha() and w.islower() for w in words)
     assert not set(words) & set(listed_words("topics.txt"))
-    assert all("diet" in lx.domains_of(w) for w in words)
+    assert all(lx.domains_of(w) == frozenset({domain}) for w in words)

@@ -1,0 +1,78 @@
+"""Words that say which fact a query describes (SPEC §15):
+
+* a description whose head meets a fact while its modifier (what kind) does not names
+  a sibling of that fact, so nothing changes (``carton collection`` is no
+  ``collects enamel pins``);
+* a pet named by its breed is a pet (``data/breeds.txt``);
+* a query whose words each name a topic (``music preference``) describes the one fact
+  in all of them;
+* words made from one noun by other suffixes meet (``poetic`` / ``poetry``), a bare
+  word and a longer one merely starting alike do not (``pantry`` / ``pants``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.matching import _derived
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=10, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+COLLECTED = ["enamel pins", "vinyl records", "old maps", "tin soldiers"]
+OTHER_KINDS = ["carton", "stamp", "coin", "seashell"]
+
+
+@_SLOW
+@given(st.sampled_from(COLLECTED), st.sampled_from(OTHER_KINDS))
+def test_another_kind_of_the_thing_is_left_alone(fresh_store: memory_es.MemoryStore,
+                                                 held: str, kind: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"Lena Okafor collects {held}", "Lena Okafor rows on the river"}
+    for text in kept:
+        ti.remember(tenant, text + ".")
+    result = ti.release(tenant, f"Lena Okafor's {kind} collection")
+    assert result.touched == [] and result.note.startswith("no match")
+    assert current_texts(fresh_store, tenant) == kept
+
+
+def test_the_kind_the_fact_holds_is_still_found(fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    ti.remember(tenant, "Lena Okafor has a stamp collection.")
+    ti.remember(tenant, "Lena Okafor rows on the river.")
+    ti.release(tenant, "Lena Okafor's stamp collection")
+    assert current_texts(fresh_store, tenant) == {"Lena Okafor rows on the river"}
+
+
+@pytest.mark.parametrize("pet", ["a dachshund named Pip", "a Rottweiler called Tank",
+                                 "a Sphynx named Kuma", "two whippets"])
+def test_a_pet_named_by_its_breed_is_the_persons_pet(fresh_store: memory_es.MemoryStore,
+                                                     pet: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    ti.remember(tenant, f"Ines Moreau owns {pet}.")
+    ti.remember(tenant, "Ines Moreau keeps bees on the roof.")
+    ti.release(tenant, "Ines Moreau's pets")
+    assert current_texts(fresh_store, tenant) == {"Ines Moreau keeps bees on the roof"}
+
+
+def test_a_preference_within_a_topic_is_the_one_fact_in_both(
+        fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    ti.remember(tenant, "Mateo Ferreira's favourite drink is espresso.")
+    ti.remember(tenant, "Mateo Ferreira's favourite band is Radiohead.")
+    result = ti.revise(tenant, "Mateo Ferreira's music preference",
+                       "Mateo Ferreira prefers fado music now.")
+    assert [t.text for t in result.targets] == ["Mateo Ferreira's favourite band is Radiohead"]
+    assert current_texts(fresh_store, tenant) == {"Mateo Ferreira's favourite drink is espresso",
+                                                  "Mateo Ferreira prefers fado music now"}
+
+
+@pytest.mark.parametrize(("query", "fact", "meets"), [
+    ("poetic", "poetry", True), ("touristic", "tourism", True), ("chemistry", "chemist", True),
+    ("pantry", "pant", False), ("generic", "general", False), ("poetic", "poem", False)])
+def test_words_made_from_one_noun_meet(query: str, fact: str, meets: bool) -> None:
+    assert _derived(query, frozenset({fact})) is meets
