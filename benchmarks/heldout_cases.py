@@ -2963,6 +2963,57 @@ def topic_words(cases: list[Case]) -> None:
     _ended_by(cases, "topic_word", "mixed", TOPIC_WORDS)
 
 
+# Round 60, written before any rule changed: (1) a "label: value" line with no identifier
+# and no person, released or revised by its label's words, beside lines of the same
+# labels' other parts; (2) a person named "Surname, Given" after a role noun ("Student
+# Okafor, Chidi"), purged, forgotten or released beside a namesake of the same surname;
+# (3) a person's background or preference described by a word of its topic ("academic
+# background", "literary preference").
+LABELS_AND_NAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (["Quarterly budget owner: Dana Fox.", "Office move date: 14 March.", "Dana Fox lives in Leeds."],
+     ["release", "budget owner"], ["Quarterly budget owner: Dana Fox."]),
+    (["Current sprint goal: ship the importer.", "Current sprint length: two weeks."],
+     ["revise", "sprint goal", "Current sprint goal: fix the billing export."],
+     ["Current sprint goal: ship the importer."]),
+    (["Team offsite venue: Lake Bled.", "Team offsite budget: 9000 euros."],
+     ["release", "offsite venue"], ["Team offsite venue: Lake Bled."]),
+    (["Preferred courier for returns: DHL.", "Preferred courier for samples: FedEx."],
+     ["release", "courier for returns"], ["Preferred courier for returns: DHL."]),
+    (["Warehouse manager: Ola Berg.", "Warehouse address: 4 Dock Road."],
+     ["release", "warehouse phone"], []),
+    (["Student Okafor, Chidi enrolled in the evening course.",
+      "Same student as Okafor, Chidi paid the fee in cash.",
+      "Student Okafor, Ngozi tutors on Mondays."],
+     ["purge", "student Okafor, Chidi"],
+     ["Student Okafor, Chidi enrolled in the evening course.",
+      "Same student as Okafor, Chidi paid the fee in cash."]),
+    (["Employee Lindqvist, Åsa joined the Malmö office.",
+      "Employee Lindqvist, Åsa has badge access to floor 3.", "Employee Berg, Ola runs the canteen."],
+     ["forget", "employee Lindqvist, Åsa"],
+     ["Employee Lindqvist, Åsa joined the Malmö office.",
+      "Employee Lindqvist, Åsa has badge access to floor 3."]),
+    (["Client Novak, Tomas signed the lease.", "Client Novak, Jana signed the guarantee."],
+     ["release", "client Novak, Tomas"], ["Client Novak, Tomas signed the lease."]),
+    (["Lena Okafor holds a master's degree in geology.", "Lena Okafor rows on the river every Sunday."],
+     ["revise", "Lena Okafor's academic background", "Lena Okafor left academia to run a bakery."],
+     ["Lena Okafor holds a master's degree in geology."]),
+    (["Mateo Ferreira studied law in Coimbra.", "Mateo Ferreira restores old radios."],
+     ["release", "Mateo Ferreira's educational background"], ["Mateo Ferreira studied law in Coimbra."]),
+    (["Yuki Arai's favourite novel is Kokoro.", "Yuki Arai's favourite food is ramen."],
+     ["revise", "Yuki Arai's literary preference", "Yuki Arai mostly reads poetry now."],
+     ["Yuki Arai's favourite novel is Kokoro."]),
+    (["Kwame Asante's favourite author is Achebe.", "Kwame Asante's favourite poet is Okigbo."],
+     ["revise", "Kwame Asante's literary preference", "Kwame Asante reads mostly history now."], []),
+]
+
+
+def labels_and_names(cases: list[Case]) -> None:
+    """A label's words find its line, a "Surname, Given" name after a role its person,
+    a topic word the background or preference it describes; what fits two or none ends
+    nothing."""
+    _ended_by(cases, "label_and_name", "mixed", LABELS_AND_NAMES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -2988,7 +3039,7 @@ def build() -> list[Case]:
                    alike_records, beside_alike, clauses_and_identifiers,
                    crowded_notes, relatives_and_times, habits, new_domains,
                    described_purges, copula_changes, diet_words, place_statuses,
-                   sentence_structures, topic_words):
+                   sentence_structures, topic_words, labels_and_names):
         family(cases)
     return cases
 
