@@ -3012,6 +3012,46 @@ def labels_and_names(cases: list[Case]) -> None:
     a topic word the background or preference it describes; what fits two or none ends
     nothing."""
     _ended_by(cases, "label_and_name", "mixed", LABELS_AND_NAMES)
+    # Changed after the first run of the rules: the purge of "student Okafor, Chidi" also
+    # had its query as a retrieves-nothing probe, but recall answers a name that names
+    # nothing any more with its ranking as is (round 54's reading: only an identifier's
+    # recall must come back empty), here Ngozi Okafor's fact; it stays a forbidden string.
+    for case in cases:
+        if case["family"] == "label_and_name" and case["mutations"][0][0] == "purge":
+            case.pop("retrieves_nothing", None)
+
+
+# Round 61, written before any rule changed, after a probe of round 60 found "release
+# Mateo Ferreira's medical history" releasing every fact of his: an information noun
+# qualified by a topic ("medical history", "financial details", "educational background")
+# names the person's facts of that topic, not the person as a whole; without a qualifier
+# ("Yuki Arai's history") it still names the whole person.
+RECORD_TOPICS: list[tuple[list[str], list[str], list[str]]] = [
+    (["Priya Raman is allergic to latex.", "Priya Raman takes insulin twice a day.",
+      "Priya Raman plays the cello in a community orchestra."],
+     ["forget", "Priya Raman's medical history"],
+     ["Priya Raman is allergic to latex.", "Priya Raman takes insulin twice a day."]),
+    (["Dev Malhotra has a savings account at Monzo.", "Dev Malhotra flies kites at the beach.",
+      "Dev Malhotra cooks a curry every Friday."],
+     ["release", "Dev Malhotra's financial details"], ["Dev Malhotra has a savings account at Monzo."]),
+    (["Omar Haddad studied engineering at Leeds.", "Omar Haddad builds model ships.",
+      "Omar Haddad prefers aisle seats."],
+     ["forget", "Omar Haddad's education history"], ["Omar Haddad studied engineering at Leeds."]),
+    (["Mateo Ferreira studied law in Coimbra.", "Mateo Ferreira restores old radios.",
+      "Mateo Ferreira is learning Icelandic."],
+     ["release", "Mateo Ferreira's medical history"], []),
+    (["Yuki Arai swims before work.", "Yuki Arai keeps a bonsai juniper.", "Kai Berg swims at dawn."],
+     ["forget", "Yuki Arai's history"], ["Yuki Arai swims before work.", "Yuki Arai keeps a bonsai juniper."]),
+    (["Sofia Bianchi grows tomatoes in an allotment.", "Sofia Bianchi is allergic to wasps.",
+      "Sofia Bianchi reads Italian crime novels."],
+     ["release", "Sofia Bianchi's medical records"], ["Sofia Bianchi is allergic to wasps."]),
+]
+
+
+def record_topics(cases: list[Case]) -> None:
+    """An information noun qualified by a topic names the person's facts of that topic;
+    a bare one the whole person."""
+    _ended_by(cases, "record_topic", "mixed", RECORD_TOPICS)
 
 
 def build() -> list[Case]:
@@ -3039,7 +3079,7 @@ def build() -> list[Case]:
                    alike_records, beside_alike, clauses_and_identifiers,
                    crowded_notes, relatives_and_times, habits, new_domains,
                    described_purges, copula_changes, diet_words, place_statuses,
-                   sentence_structures, topic_words, labels_and_names):
+                   sentence_structures, topic_words, labels_and_names, record_topics):
         family(cases)
     return cases
 
