@@ -344,12 +344,16 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
             subject_toks = subject_toks[lead:]
             rules.append("temporal:leading-phrase")
         region = body[subject_toks[0].start:subject_toks[-1].end] if subject_toks else ""
+        written = subject_toks
         subject_toks, region, opening = _opening_phrase(subject_toks, region)
         if opening:
             rules.append(opening)
         subject = analyse_subject(region, subject_toks,
                                   [i for i in anchored if subject_toks
                                    and i.start < subject_toks[-1].end])
+        if opening == "subject:surname-first":  # "Okafor, Chidi" names them as written too
+            subject.names = (*subject.names, " ".join(
+                t.word.rstrip(",") for t in written if t.low not in lx.ROLE_NOUNS))
         pred_start = toks[pred_index].start if pred_index < len(toks) else len(body)
     elided = subject.kind == "none"
     if elided:
@@ -483,7 +487,7 @@ def _key_value(body: str, toks: list[Tok], key_toks: list[Tok], after: str,
         subject = Subject(ident.entity, key, "identifier",
                           rules=(f"subject:identifier:{ident.kind}",))
     else:
-        subject = analyse_subject(key, key_toks, key_ids)
+        subject = _label_owner(key_toks) or analyse_subject(key, key_toks, key_ids)
     if cue is not None:
         subject.kind = "refers_back"
     pred = Predicate(attribute, after.rstrip(". ") or key, True,
@@ -494,11 +498,31 @@ def _key_value(body: str, toks: list[Tok], key_toks: list[Tok], after: str,
                    rules=["sentence:key-value"], conj_text=after, elided=False)
 
 
+def _label_owner(key_toks: list[Tok]) -> Subject | None:
+    """The thing a label of common nouns is about: ``Warehouse manager`` is the
+    warehouse's manager, ``Current project codename`` the current project's codename,
+    as ``Kai's phone`` is Kai's. The label's last noun (before a preposition) is what it
+    names, the nouns before it its owner; None when no common noun stands just before
+    that last one, or when the label has a name in it (capitalised after its first
+    word), which the subject rules read."""
+    words = [t.word.rstrip(":") for t in key_toks if t.word]
+    if any(is_capitalised(w) for w in words[1:]) or any("'" in w or "’" in w for w in words):
+        return None
+    head = next((i - 1 for i, w in enumerate(words) if i and w.lower() in PREPOSITIONS),
+                len(words) - 1)
+    if head < 1 or words[head - 1].lower() not in lx.COMMON_NOUNS:
+        return None
+    owner = " ".join(words[:head])
+    return Subject(entity_id("topic", owner.lower()), owner, "topic",
+                   role=words[head - 1].lower(), rules=("subject:label-owner",))
+
+
 def _opening_phrase(toks: list[Tok], region: str) -> tuple[list[Tok], str, str]:
     """The subject's tokens and text once a phrase set off by a comma before it is read:
     an opening adjunct (``In Berlin, Dana works …``) or a single opening word that is not
     a name (``However``, ``Yes``, ``Mom``, ``OK``) is dropped, and ``Surname, Given``
-    becomes the name it inverts (``Okafor, Lena is …``: two words written like names).
+    becomes the name it inverts (``Okafor, Lena is …``: two words written like names),
+    after a role noun too (``Student Okafor, Chidi enrolled``).
     An apposition (``Dana, my sister, …``) is left to the subject. Returns the rule
     applied ("" when none)."""
     comma = next((k for k, t in enumerate(toks[:-1]) if t.raw.endswith(",")), None)
@@ -509,12 +533,14 @@ def _opening_phrase(toks: list[Tok], region: str) -> tuple[list[Tok], str, str]:
     dropped = rest, region[rest[0].start - toks[0].start:], "sentence:opening-phrase"
     if first in PREPOSITIONS or first in lx.TEMPORAL_PREPOSITIONS:
         return dropped
-    if len(head) != 1:
+    roles = [t.word for t in head[:-1]]
+    if roles and not all(t.low in lx.ROLE_NOUNS for t in head[:-1]):
         return toks, region, ""
-    if not _name_word(head[0]):
-        return dropped
+    if not _name_word(head[-1]):
+        return (toks, region, "") if roles else dropped
     if len(rest) == 1 and _name_word(rest[0]) and not rest[0].raw.endswith("."):
-        inverted = f"{rest[0].word} {head[0].word}"
+        # "Okafor, Lena", and after a role noun "Student Okafor, Chidi"
+        inverted = " ".join([*roles, rest[0].word, head[-1].word.rstrip(",")])
         return tokenize(inverted), inverted, "subject:surname-first"
     return toks, region, ""
 

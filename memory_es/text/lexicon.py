@@ -225,6 +225,7 @@ CONTINUATION_MARKERS: tuple[str, ...] = tuple(data_lines("continuation_markers.t
 TOTALITY: frozenset[str] = words("everything all anything entire whole every")
 INFO_NOUNS: frozenset[str] = words("""
 information info details detail data profile profiles record records history file files
+background backgrounds
 account accounts facts fact memories memory stuff things thing
 """)
 """Generic nouns that ask for an entity as a whole (``Sam's profile information``)."""

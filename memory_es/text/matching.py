@@ -421,10 +421,20 @@ _ABOUT = frozenset({"about", "on", "of", "regarding", "concerning"})
 """Prepositions that make what follows the complement of an information noun."""
 
 
+def topics_of_word(word: str) -> frozenset[str]:
+    """The topics a word is of (``medical``: health) or names (``educational``:
+    education, built on the topic's own name)."""
+    if not word.isalpha():
+        return frozenset()
+    return lx.domains_of(word) or frozenset(d for d in lx.DOMAINS if lx.names_topic(word, d))
+
+
 def _whole_record(cleaned: str) -> bool:
     """Does an information noun (``record``, ``information``, ``profile``) stand for the
-    whole entity? It does (``medical record``, ``information about Jordan``, ``Ilya's
-    profile``), except a noun that also names a held thing with a modifier before it:
+    whole entity? It does (``information about Jordan``, ``Ilya's profile``), except
+    after a word of a topic (``medical history``, ``financial details``: the entity's
+    facts of that topic, :func:`topics_of_word`) and a noun that also names a held
+    thing with a modifier before it:
     ``Ines's Netflix account`` and ``salary account`` are one account each, while
     ``Ines's account`` and ``the account of Ines`` are her record. Before ``that`` it
     introduces one statement (``the fact that Lena collects pins``), not the record."""
@@ -435,9 +445,11 @@ def _whole_record(cleaned: str) -> bool:
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         if after == "that":
             continue  # "the fact that Lena collects pins": that one fact, not Lena's record
+        before = tokens[i - 1] if i else ""
+        if before not in lx.ROLE_NOUNS and topics_of_word(before):
+            continue  # "medical history": the facts of that topic ("employee record": all)
         if tok not in lx.HELD_INFO_NOUNS:
             return True
-        before = tokens[i - 1] if i else ""
         if after in _ABOUT or not before or before.endswith(("'s", "’s", "s'", "s’")) or (
                 before in lx.ROLE_NOUNS or before in lx.STOPWORDS or before in lx.TOTALITY
                 or before in lx.INFO_NOUNS):
@@ -504,6 +516,9 @@ def analyse_query(text: str) -> Query:
                          for form in word_forms(_cleaned(ident.surface)))
     record_topics = frozenset(_term(a) for a, b in itertools.pairwise(low_words)
                               if b in lx.INFO_NOUNS and a not in lx.STOPWORDS)
+    for a, b in itertools.pairwise(low_words):
+        if b in lx.INFO_NOUNS and _term(a) in domains and not domains[_term(a)]:
+            domains[_term(a)] = topics_of_word(a)  # "educational": names education
     return Query(text, ids, tuple(ngrams), tuple(dict.fromkeys(terms)), parts, domains,
                  totality, person_intent, NEGATION_TERM in terms, id_terms, explicit,
                  record_topics)
@@ -879,16 +894,19 @@ def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
 
 
 def crossed_topics(query: Query, skip: Iterable[str] = ()) -> list[frozenset[str]]:
-    """A query of two or more words that each name a topic of their own (``music
-    preference``, ``sports preference``): the topics each word names. A fact in all of
-    them is what the query describes (``favourite band``), one in some only is not
-    (``favourite drink``). Empty when some word names no topic."""
+    """A query of two or more words of different topics, one of which names its topic
+    (``music preference``, ``literary preference``): the topics of each word (those it
+    names, else those it belongs to). A fact in all of them is what the query describes
+    (``favourite band``, ``favourite novel``), one in some only is not (``favourite
+    drink``). Empty when a word is of no topic or none names one."""
     content = content_terms(query, skip)
     named = [frozenset(d for d in query.domains.get(t, frozenset()) if lx.names_topic(t, d))
              for t in content]
-    if len(named) < 2 or not all(named) or len(frozenset().union(*named)) < 2:
+    if len(named) < 2 or not any(named) or any(not n and not query.domains.get(t)
+                                               for t, n in zip(content, named, strict=True)):
         return []
-    return named
+    crossed = [n or query.domains[t] for t, n in zip(content, named, strict=True)]
+    return crossed if len(frozenset().union(*crossed)) >= 2 else []
 
 
 def _derived(term: str, terms: frozenset[str]) -> bool:
