@@ -3054,6 +3054,46 @@ def record_topics(cases: list[Case]) -> None:
     _ended_by(cases, "record_topic", "mixed", RECORD_TOPICS)
 
 
+# Round 62, written before any rule changed, after a probe found that a totality word
+# before a thing ("all of Mia Chen's hobbies", "everything about Mia Chen's job", "her
+# entire medical file") erased the whole person: "all" of a thing is every fact of that
+# thing, and only names with nothing else ("everything about Mia Chen", "all of her
+# information") are the whole person.
+_MIA = ["Mia Chen lives in Leeds.", "Mia Chen plays the violin.", "Mia Chen drives a blue Volvo.",
+        "Tom Berg lives in Leeds."]
+ALL_OF_A_THING: list[tuple[list[str], list[str], list[str]]] = [
+    ([*_MIA, "Mia Chen is allergic to latex.", "Mia Chen is allergic to penicillin."],
+     ["release", "all of Mia Chen's allergies"],
+     ["Mia Chen is allergic to latex.", "Mia Chen is allergic to penicillin."]),
+    ([*_MIA, "Mia Chen works at Acme as a nurse."],
+     ["forget", "everything about Mia Chen's job"], ["Mia Chen works at Acme as a nurse."]),
+    ([*_MIA, "Mia Chen is allergic to latex.", "Mia Chen takes insulin daily."],
+     ["release", "Mia Chen's entire medical file"],
+     ["Mia Chen is allergic to latex.", "Mia Chen takes insulin daily."]),
+    ([*_MIA, "Mia Chen's phone number is +44 7700 900123.",
+      "Mia Chen's work phone number is +44 20 7946 0018."],
+     ["forget", "all of Mia Chen's phone numbers"],
+     ["Mia Chen's phone number is +44 7700 900123.",
+      "Mia Chen's work phone number is +44 20 7946 0018."]),
+    ([*_MIA, "Mia Chen is allergic to wasps."],
+     ["release", "any details of Mia Chen's allergy"], ["Mia Chen is allergic to wasps."]),
+    ([*_MIA, "Mia Chen loves knitting."],
+     ["forget", "everything Mia Chen said about knitting"], ["Mia Chen loves knitting."]),
+    ([*_MIA, "Mia Chen works at Acme as a nurse.", "Mia Chen works night shifts."],
+     ["release", "all of Mia Chen's work stuff"],
+     ["Mia Chen works at Acme as a nurse.", "Mia Chen works night shifts."]),
+    (list(_MIA), ["forget", "everything about Mia Chen"], _MIA[:3]),
+    (list(_MIA), ["release", "all of Mia Chen's information"], _MIA[:3]),
+    (list(_MIA), ["forget", "all of Mia Chen's pets"], []),
+]
+
+
+def all_of_a_thing(cases: list[Case]) -> None:
+    """All of a person's thing is every fact of that thing, never the person; all of the
+    person is the person."""
+    _ended_by(cases, "all_of_a_thing", "mixed", ALL_OF_A_THING)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3079,7 +3119,8 @@ def build() -> list[Case]:
                    alike_records, beside_alike, clauses_and_identifiers,
                    crowded_notes, relatives_and_times, habits, new_domains,
                    described_purges, copula_changes, diet_words, place_statuses,
-                   sentence_structures, topic_words, labels_and_names, record_topics):
+                   sentence_structures, topic_words, labels_and_names, record_topics,
+                   all_of_a_thing):
         family(cases)
     return cases
 
