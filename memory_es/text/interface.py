@@ -64,6 +64,7 @@ from memory_es.text.matching import (
     only_names_a_topic,
     query_domains,
     query_terms_naming,
+    query_topics,
     relevance,
     specific,
     topic_facts,
@@ -800,6 +801,14 @@ class TextInterface:
                                         all_views=views, within_entity=True)
             if found:
                 return _Selection(found, "lexical", entities=entities)
+            if query.totality and purpose in ("release", "forget") and only_names_a_topic(
+                    query, skip):
+                # "everything about Mia's job": every fact of hers in the topic, no other
+                whole_topic = topic_facts(query, scope, skip, core=True)
+                if whole_topic:
+                    return _Selection([Match(v.fact, "semantic", 0.5, "in the topic named")
+                                       for v in whole_topic], "topic", entities=entities,
+                                      topics=query_topics(query, skip))
             if purpose == "revise":
                 found = self._weak(query, scope, views, skip, within_entity=True)
                 if found:

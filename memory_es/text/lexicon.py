@@ -14,6 +14,7 @@ appears in them.
 
 from __future__ import annotations
 
+import unicodedata
 from importlib import resources
 
 from projections.tokens import stem
@@ -230,6 +231,19 @@ account accounts facts fact memories memory stuff things thing
 """)
 """Generic nouns that ask for an entity as a whole (``Sam's profile information``)."""
 
+KNOWING_VERBS: frozenset[str] = words("""
+know knows knew known hold holds held keep keeps kept store stores stored save saves saved
+say says said tell tells told mention mentions mentioned remember remembers remembered
+""")
+"""Verbs of knowing and telling that a totality word's relative clause uses: in
+``everything you hold on Mia`` they say whose knowledge, not which thing of Mia's."""
+
+INFO_QUALIFIERS: frozenset[str] = words("""
+personal private basic general sensitive identifying other own stored saved known
+""")
+"""Adjectives that describe information as a whole, not one topic of it: ``personal
+data`` (the GDPR's own term) of a person is all of that person; ``contact details`` are not."""
+
 HELD_INFO_NOUNS: frozenset[str] = words("account accounts")
 """Information nouns that also name a thing a person holds: with a modifier before them
 they are that thing (``Netflix account``, ``salary account``), not the whole entity."""
@@ -397,5 +411,7 @@ GERMAN = data_sections("de.txt")
 CHINESE = data_sections("zh.txt")
 """Chinese words of the basic operations (``data/zh.txt``)."""
 TOTALITY = TOTALITY | frozenset(GERMAN["totality"])
-STOPWORDS = STOPWORDS | frozenset(GERMAN["function"])
+STOPWORDS = STOPWORDS | frozenset(GERMAN["function"]) | frozenset(
+    unicodedata.normalize("NFKD", w.replace("ß", "ss")).encode("ascii", "ignore").decode()
+    for w in GERMAN["function"])  # as queries are folded: "weißt" is read as "weisst"
 INFO_NOUNS = INFO_NOUNS | frozenset(GERMAN["info"])

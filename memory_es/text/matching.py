@@ -64,6 +64,7 @@ from memory_es.text.normalize import (
     script_of,
     strip_symbols,
 )
+from memory_es.text.qualifiers import TEMPORAL
 from memory_es.text.words import EDGE
 from projections.tokens import stem, word_forms, word_parts
 
@@ -83,6 +84,7 @@ PERSON_NAMESPACES = frozenset({"person", "user"} | lx.ROLE_NOUNS)
 
 _GENERIC_TERMS = frozenset(stem(w) for w in lx.ROLE_NOUNS | lx.INFO_NOUNS)
 """Role and information nouns as query terms: generic, never what a query is about."""
+_KNOWING = frozenset(stem(w) for w in lx.KNOWING_VERBS | lx.INFO_QUALIFIERS)
 
 
 @dataclass(frozen=True)
@@ -422,11 +424,12 @@ _ABOUT = frozenset({"about", "on", "of", "regarding", "concerning"})
 
 
 def topics_of_word(word: str) -> frozenset[str]:
-    """The topics a word is of (``medical``: health) or names (``educational``:
-    education, built on the topic's own name)."""
+    """The topics a word is of (``medical``: health) or names by a word built on the
+    topic's own name (``educational``: education; ``personal`` is no ``personality``)."""
     if not word.isalpha():
         return frozenset()
-    return lx.domains_of(word) or frozenset(d for d in lx.DOMAINS if lx.names_topic(word, d))
+    return lx.domains_of(word) or frozenset(
+        d for d in lx.DOMAINS if len(word) > len(d) and lx.names_topic(word, d))
 
 
 def _whole_record(cleaned: str) -> bool:
@@ -571,7 +574,7 @@ def within_identified(query: Query, found: list[Match], views: Sequence[FactView
     nothing beyond the identifier (``EXP-204``, ``everything about EXP-204``)."""
     direct = {m.fact.fact_id for m in found if m.by == "identifier"}
     rest = [t for t in content_terms(query, query.id_terms) if t not in _GENERIC_TERMS]
-    if len(direct) < 2 or query.totality or not rest:
+    if len(direct) < 2 or not rest:
         return found
     scope = [view(m.fact) for m in found if m.fact.fact_id in direct]
     chosen = {m.fact.fact_id for m in lexical_matches(
@@ -1044,12 +1047,39 @@ def relevance(query: Query, v: FactView, idf: dict[str, float], th: Thresholds) 
 
 
 def asks_for_whole_entity(query: Query, entities: dict[str, str]) -> bool:
-    """The query asks for the named entities as a whole: ``everything``/``profile``
-    words, or nothing but their names."""
-    if query.totality:
-        return True
+    """The query asks for the named entities as a whole: nothing but their names, with
+    ``everything``/``profile`` words or generic nouns at most. A totality word quantifies
+    what follows it: ``everything about Mia`` is Mia, ``all of Mia's allergies`` every
+    allergy of hers and nothing else."""
     skip = query_terms_naming(entities)
-    return all(t in skip for t in query.terms)
+    generic = (_GENERIC_TERMS | _KNOWING | _described(query.text, entities)
+               if query.totality else frozenset())
+    return all(t in skip or t in generic or not _cjk_rest(t, entities.values())
+               for t in query.terms)
+
+
+def _described(text: str, entities: dict[str, str]) -> frozenset[str]:
+    """The terms that say which entity the query means, not what of it: an apposition
+    after a name (``Alice the data scientist``), time phrases (``this term``) and the
+    other names of a slash-separated list of names (``Robert Smith / Bob Smith``)."""
+    out: set[str] = set()
+    segments = text.split(" / ")
+    for k, segment in enumerate(segments if len(segments) > 1 else []):
+        said = segment.split()
+        run = said if k == 0 else list(itertools.takewhile(lambda w: w[:1].isupper(), said))
+        if k == 0:  # the name before the slash ends the first segment
+            run = list(itertools.takewhile(lambda w: w[:1].isupper(), reversed(said)))
+        out |= {_term(f) for w in run for f in word_forms(w)}
+    for match in TEMPORAL.finditer(text):
+        out |= {_term(f) for f in word_forms(match.group())}
+    names = [n.lower() for surface in entities.values() for n in surface.split(" / ")]
+    low = text.lower()
+    for name in names:
+        at = low.find(name + " the ")
+        if at >= 0:
+            rest = re.split(r"[,;:.!?]", low[at + len(name) + 5:], maxsplit=1)[0]
+            out |= {_term(f) for f in word_forms(rest)}
+    return frozenset(out)
 
 
 def names_only(query: Query, entities: dict[str, str]) -> bool:
