@@ -73,6 +73,8 @@ def cascade(uow: UnitOfWork, st: EntityState, events: list[DomainEvent]) -> list
         e for e in events
         if not (isinstance(e, FactStateChanged) and e.operation in NO_CASCADE_OPERATIONS)
     ], st)
+    if not work:  # the common case: no changed fact has dependents
+        return []
     touched: list[str] = []
     seen: set[str] = set()
     while work:
@@ -121,20 +123,23 @@ def assert_fact(side: WriteSide, uow: UnitOfWork, cmd: c.AssertFact) -> Receipt:
     else:
         events = control.decide_assert(st, nf, attr, now=uow.recorded_at, fact_id=new_fact_id,
                                        new_chain=new_chain, new_conflict=uuid7_str)
-    indexes = uow.emit_all(st, events)
-    created = any(ch.fact_id == new_fact_id for e in events for ch in e.changes)
+    first = uow.emit_all(st, events)[0]
+    changed = [ch.fact_id for e in events for ch in e.changes]
+    created = new_fact_id in changed
     if created:
         for premise in nf.derived_from:
             pst = uow.state(stream_of(premise))
             uow.emit(pst, DependentLinked(tenant=nf.tenant, premise=premise,
                                           dependent=new_fact_id), pst.facts[premise].chain_id)
+        if len(events) == 1 and len(changed) == 1:  # a new fact alone: nothing to cascade
+            return uow.receipt(cmd.OP, nf.tenant, first, changed)
     cascade(uow, st, events)
     conflict_id = events[-1].__dict__.get("conflict_id")  # a field, when the event has one
     outcome = (Outcome.REINFORCED if isinstance(events[0], FactReinforced)
                else Outcome.CONFLICTED if conflict_id else Outcome.APPLIED)
     touched = [new_fact_id] if created else []
-    touched += [ch.fact_id for e in events for ch in e.changes if ch.fact_id != new_fact_id]
-    return uow.receipt(cmd.OP, nf.tenant, indexes[0], touched, outcome=outcome,
+    touched += [fid for fid in changed if fid != new_fact_id]
+    return uow.receipt(cmd.OP, nf.tenant, first, touched, outcome=outcome,
                        conflict_id=conflict_id)
 
 
