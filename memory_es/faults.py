@@ -10,8 +10,8 @@ quote the statement and its values, so it stays chained as ``__cause__`` only.
 from __future__ import annotations
 
 import errno
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import TracebackType
+from typing import Literal
 
 from memory_es.errors import MemoryESError, StorageUnavailable
 
@@ -48,17 +48,31 @@ def storage_fault(error: BaseException) -> str | None:
     return None
 
 
-@contextmanager
-def storage_faults(doing: str) -> Iterator[None]:
-    """Re-raise a storage fault inside the block as ``StorageUnavailable`` naming ``doing``."""
-    try:
-        yield
-    except MemoryESError:
-        raise
-    except Exception as e:
-        kind = storage_fault(e)
-        if kind is None:
-            raise
+class StorageFaults:
+    """Re-raise a storage fault inside the block as ``StorageUnavailable`` naming ``doing``
+    (a class rather than a generator: every write enters two, and a generator's context
+    manager costs several times as much to enter and leave)."""
+
+    __slots__ = ("doing",)
+
+    def __init__(self, doing: str) -> None:
+        self.doing = doing
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
+        if not isinstance(error, Exception) or isinstance(error, MemoryESError):
+            return False
+        fault = storage_fault(error)
+        if fault is None:
+            return False
         raise StorageUnavailable(
-            f"{doing} failed: the storage is unavailable ({kind}); nothing was written"
-        ) from e
+            f"{self.doing} failed: the storage is unavailable ({fault}); nothing was written"
+        ) from error
+
+
+def storage_faults(doing: str) -> StorageFaults:
+    """Re-raise a storage fault inside the block as ``StorageUnavailable`` naming ``doing``."""
+    return StorageFaults(doing)

@@ -12,15 +12,15 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import TracebackType
+from typing import Literal
 
 from memory_es.clock import TransactionClock
 from memory_es.collector import collector_paused
 from memory_es.domain.commands import Command
 from memory_es.domain.events import WriteAcknowledged
 from memory_es.errors import ConcurrentWriteError, StoreClosed
-from memory_es.faults import storage_faults
+from memory_es.faults import StorageFaults
 from memory_es.models import Receipt
 from memory_es.write import handlers
 from memory_es.write.side import WriteSide
@@ -122,31 +122,11 @@ class WriteService:
         self.clock = clock
         self.lock = lock
 
-    @contextmanager
-    def unit(self) -> Iterator[Staging]:
-        """One unit of work: everything staged in the block is appended atomically when it
-        ends, or nothing at all if it raises (the log, the caches and the views unchanged)."""
-        with self.lock, collector_paused():
-            uow = UnitOfWork(self.side, self.clock.tick())
-            staging = Staging(self.side, uow)
-            try:
-                with storage_faults("the write"):  # staging reads keys and names too
-                    yield staging
-            except BaseException:
-                staging.close()
-                self.side.abandon(uow, append_failed=False)
-                raise
-            staging.close()
-            if not uow.staged:  # an empty unit is no commit: its time is not used up
-                self.side.abandon(uow, append_failed=False)
-                return
-            try:
-                positions = self.side.append(uow)
-            except BaseException:
-                self.side.abandon(uow, append_failed=True)
-                raise
-            self.side.publish(uow)
-            staging.committed(positions)
+    def unit(self) -> _Unit:
+        """One unit of work (``with service.unit() as staging``): everything staged in the
+        block is appended atomically when it ends, or nothing at all if it raises (the log,
+        the caches and the views unchanged)."""
+        return _Unit(self)
 
     def execute(self, command: Command) -> Receipt:
         """Run one command in its own unit of work; returns its committed receipt.
@@ -166,3 +146,59 @@ class WriteService:
                     raise
                 time.sleep(BACKOFF * (2 ** attempt) * (0.5 + random.random()))  # noqa: S311
         raise AssertionError("unreachable")
+
+
+class _Unit:
+    """:meth:`WriteService.unit` as a class: a single write enters one, and a generator's
+    context manager (with two more nested in it) cost several times as much to enter and
+    leave. Under the write lock, with the cyclic collector paused, until it ends."""
+
+    __slots__ = ("_paused", "_service", "_staging", "_uow")
+
+    def __init__(self, service: WriteService) -> None:
+        self._service = service
+
+    def __enter__(self) -> Staging:
+        service = self._service
+        service.lock.acquire()
+        try:
+            self._paused = collector_paused()
+            self._paused.__enter__()
+            try:
+                self._uow = UnitOfWork(service.side, service.clock.tick())
+                self._staging = Staging(service.side, self._uow)
+            except BaseException:
+                self._paused.__exit__()
+                raise
+        except BaseException:
+            service.lock.release()
+            raise
+        return self._staging
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
+        try:
+            self._end(error)
+        finally:
+            self._paused.__exit__()
+            self._service.lock.release()
+        return False
+
+    def _end(self, error: BaseException | None) -> None:
+        side, uow, staging = self._service.side, self._uow, self._staging
+        staging.close()
+        if error is not None:
+            side.abandon(uow, append_failed=False)
+            # staging reads keys and names too: a storage fault there is reported as one
+            StorageFaults("the write").__exit__(type(error), error, None)
+            return
+        if not uow.staged:  # an empty unit is no commit: its time is not used up
+            side.abandon(uow, append_failed=False)
+            return
+        try:
+            positions = side.append(uow)
+        except BaseException:
+            side.abandon(uow, append_failed=True)
+            raise
+        side.publish(uow)
+        staging.committed(positions)

@@ -110,6 +110,26 @@ def test_append_with_a_taken_version_writes_none_of_the_batch(
     assert log.append(batch[:2]) == [2, 3]
 
 
+def test_a_one_statement_append_with_a_taken_version_writes_none_of_it(
+        tmp_path: Path, master: MasterKey, writers: list[Writer]) -> None:
+    """A unit small enough for one INSERT (appended without BEGIN/COMMIT around it) is
+    still all or nothing: a taken version fails it with nothing written, and the log's
+    positions go on from where they were."""
+    log = open_writer(tmp_path, master, writers).log
+    taken = new_stream_id()
+    assert log.append([StoredEvent(originator_id=taken, originator_version=1, topic="t",
+                                   state=b"x")]) == [1]
+    batch = [StoredEvent(originator_id=new_stream_id(), originator_version=1, topic="t",
+                         state=b"y") for _ in range(5)]
+    with pytest.raises(IntegrityError):
+        log.append([*batch, StoredEvent(originator_id=taken, originator_version=1,
+                                        topic="t", state=b"z")])
+    assert len(log_rows(log)) == 1
+    assert log.append(batch) == [2, 3, 4, 5, 6]
+    assert log.append([StoredEvent(originator_id=taken, originator_version=2, topic="t",
+                                   state=b"w")]) == [7]
+
+
 def test_batched_receipts_point_at_their_own_events(
         tmp_path: Path, master: MasterKey, writers: list[Writer]) -> None:
     """Each receipt of a 600-fact unit names the position of its own event, and the
