@@ -6,12 +6,11 @@ right edge, which is several times faster than random UUIDv4 keys (NOTES.md).
 
 from __future__ import annotations
 
-import os
 import re
-import threading
 import time
 import uuid
 
+from memory_es.entropy import POOL
 from memory_es.errors import InvalidInput
 
 _CANONICAL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -23,37 +22,9 @@ def uuid7() -> uuid.UUID:
     return uuid.UUID(int=_uuid7_int())
 
 
-class _RandomBits:
-    """80-bit draws from the system's random source, read 4 KiB at a time: one read per
-    id was a twentieth of a batched fact's time (a system call per new drift chain). The
-    buffer is dropped in a forked child, which must never hand out its parent's ids."""
-
-    BLOCK = 4096
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._buffer = b""
-        self._at = 0
-        os.register_at_fork(after_in_child=self._drop)
-
-    def _drop(self) -> None:
-        self._buffer, self._at = b"", 0
-
-    def take(self) -> int:
-        with self._lock:
-            at = self._at
-            if at + 10 > len(self._buffer):
-                self._buffer, at = os.urandom(self.BLOCK), 0
-            self._at = at + 10
-            return int.from_bytes(self._buffer[at:at + 10], "big")
-
-
-_RANDOM = _RandomBits()
-
-
 def _uuid7_int() -> int:
     ms = time.time_ns() // 1_000_000
-    rand = _RANDOM.take()
+    rand = int.from_bytes(POOL.take(10), "big")
     value = (ms & 0xFFFF_FFFF_FFFF) << 80
     value |= 0x7 << 76
     value |= ((rand >> 62) & 0xFFF) << 64

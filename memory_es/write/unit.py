@@ -14,7 +14,8 @@ Events are folded as they are staged but sealed when the unit is appended
 (:meth:`UnitOfWork.seal`): the header of each holds its stream's running hash, which
 depends only on the events before it, and a new chain's key is needed only to seal. A
 batch then mints its new chains' keys together and seals its events in one loop, with
-one read of the system's random source for every nonce and key it needs.
+one draw of fresh random bytes for every nonce it needs (read ahead:
+:mod:`memory_es.entropy`) and one read of the system's random source for its new keys.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from eventsourcing.persistence import StoredEvent
 from memory_es.clock import from_micros
 from memory_es.crypto.keystore import KeyStore, chain_key_id
 from memory_es.crypto.mapper import SealingMapper, chain_hash, parse_body
-from memory_es.crypto.sealing import NONCE_BYTES, DataKey, random_bytes
+from memory_es.crypto.sealing import NONCE_BYTES, DataKey
 from memory_es.domain.control import AttributeDef
 from memory_es.domain.entity import EntityState
 from memory_es.domain.events import DomainEvent
+from memory_es.entropy import POOL
 from memory_es.ids import uuid7_str
 from memory_es.models import Receipt
 
@@ -210,7 +212,7 @@ class UnitOfWork:
         keys = self.side.keys
         minted = keys.mint_chain_keys({
             s.key: s.stream_id for s in self.staged if isinstance(s.key, str)})
-        nonces = random_bytes(NONCE_BYTES * len(self.staged))
+        nonces = POOL.take(NONCE_BYTES * len(self.staged))
         to_stored = self.side.mapper.to_stored
         heads: dict[str, bytes] = {}
         out: list[StoredEvent] = []
