@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -36,9 +37,7 @@ def test_the_pool_hands_out_each_byte_of_its_reads_once(sizes: list[int]) -> Non
         reads.append(rng.randbytes(n))
         return reads[-1]
 
-    real = entropy.os.urandom
-    entropy.os.urandom = fake_urandom  # type: ignore[assignment]
-    try:
+    with mock.patch.object(os, "urandom", fake_urandom):
         pool = RandomPool()
         served: dict[int, list[bytes]] = {}
         current = -1  # the read that draws are served from
@@ -55,8 +54,6 @@ def test_the_pool_hands_out_each_byte_of_its_reads_once(sizes: list[int]) -> Non
                 assert len(reads) == before + 1 and len(reads[-1]) == entropy.BLOCK
                 current = len(reads) - 1
             served.setdefault(current, []).append(out)
-    finally:
-        entropy.os.urandom = real  # type: ignore[assignment]
     for index, pieces in served.items():
         joined = b"".join(pieces)
         assert reads[index][:len(joined)] == joined
