@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from memory_es.crypto.master import MasterKey
 from memory_es.crypto.sealing import KEY_BYTES, NONCE_BYTES, DataKey, new_key_material, random_bytes
+from memory_es.entropy import POOL
 from memory_es.errors import (
     ConcurrentWriteError,
     ErasedContent,
@@ -290,6 +291,15 @@ class KeyStore:
     def lookup(self, kind: str, *parts: str) -> str | None:
         return self._lookup(self.digest(kind, *parts))
 
+    def lookup_digest(self, digest: bytes) -> str | None:
+        """:meth:`lookup` of a natural key by its :meth:`digest`."""
+        return self._lookup(digest)
+
+    @property
+    def pools_entities(self) -> bool:
+        """Whether a new entity's stream comes from the pool (see :meth:`bind`)."""
+        return bool(self.pool_size)
+
     def _lookup(self, digest: bytes, *, query: bool = True) -> str | None:
         with self._lock:
             cached = self._names.get(digest)
@@ -301,12 +311,17 @@ class KeyStore:
                 self._names[digest] = str(rows[0][0])
             return str(rows[0][0]) if rows else None
 
-    def bind(self, kind: str, stream_id: str, *parts: str, looked_up: bool = False) -> str:
+    def bind(self, kind: str, stream_id: str, *parts: str, looked_up: bool = False,
+             digest: bytes | None = None) -> str:
         """Bind a natural key to a stream (staged: written by :meth:`flush` with the keys).
+        An entity's name takes a stream from the pool when there is one (``stream_id`` is
+        then not used).
 
         ``looked_up``: the caller's :meth:`lookup` has just found nothing, so the store is
-        not asked a second time (a bind by another writer in between fails :meth:`flush`)."""
-        digest = self.digest(kind, *parts)
+        not asked a second time (a bind by another writer in between fails :meth:`flush`).
+        ``digest``: :meth:`digest` of ``kind`` and ``parts``, when the caller has it."""
+        if digest is None:
+            digest = self.digest(kind, *parts)
         with self._lock:
             existing = self._lookup(digest, query=not looked_up)
             if existing is not None:
@@ -364,14 +379,24 @@ class KeyStore:
         now = time.time_ns() // 1000
         rows: list[tuple[str, str, str | None, bytes, int]] = []
         minted = []
-        for _ in range(max(self.pool_size, 2 * len(self._staged_takes))):
+        count = max(self.pool_size, 2 * len(self._staged_takes))
+        # all keys' material in one read of the system's random source, the wrapping
+        # nonces in one draw (four system calls per stream before)
+        material = random_bytes(2 * KEY_BYTES * count)
+        nonces = POOL.take(2 * NONCE_BYTES * count)
+        for i in range(count):
             stream_id, chain_id = new_stream_id(), uuid7_str()
             ekey, ckey = entity_key_id(stream_id), chain_key_id(chain_id)
-            e_material, c_material = new_key_material(), new_key_material()
+            at, nat = 2 * KEY_BYTES * i, 2 * NONCE_BYTES * i
+            e_material = material[at:at + KEY_BYTES]
+            c_material = material[at + KEY_BYTES:at + 2 * KEY_BYTES]
             entity = DataKey(ekey, e_material)
-            rows.append((ekey, stream_id, None, self.master.wrap(ekey, e_material), now))
+            rows.append((ekey, stream_id, None,
+                         self.master.wrap(ekey, e_material, nonces[nat:nat + NONCE_BYTES]),
+                         now))
             rows.append((ckey, stream_id, ekey,
-                         entity.seal(c_material, b"key:" + ckey.encode()), now))
+                         entity.seal(c_material, b"key:" + ckey.encode(),
+                                     nonces[nat + NONCE_BYTES:nat + 2 * NONCE_BYTES]), now))
             minted.append((stream_id, chain_id, entity, DataKey(ckey, c_material)))
         with self.backend.transaction():
             self._insert_many(

@@ -35,8 +35,9 @@ class MasterKey:
         self._wrap = DataKey("master", hashlib.sha256(b"memory-es wrap\x00" + material).digest())
         self._hmac_key = hashlib.sha256(b"memory-es names\x00" + material).digest()
 
-    def wrap(self, key_id: str, material: bytes) -> bytes:
-        return self._wrap.seal(material, b"key:" + key_id.encode())
+    def wrap(self, key_id: str, material: bytes, nonce: bytes | None = None) -> bytes:
+        """``nonce``: fresh random bytes for this wrap alone (drawn here when not given)."""
+        return self._wrap.seal(material, b"key:" + key_id.encode(), nonce)
 
     def unwrap(self, key_id: str, wrapped: bytes) -> bytes:
         return self._wrap.open(wrapped, b"key:" + key_id.encode())

@@ -149,11 +149,12 @@ class WriteSide:
         if not isinstance(entity, str):
             raise InvalidInput("entity must be a canonical id 'namespace:local' or an alias")
         if is_canonical_entity(entity):
-            sid = self.keys.lookup("entity", tenant, entity)
+            digest = self.keys.digest("entity", tenant, entity)
+            sid = self.keys.lookup_digest(digest)
             if sid is None:
                 if not create:
                     return None
-                sid = self._bind("entity", tenant, entity)
+                sid = self._bind("entity", tenant, entity, digest=digest)
             return sid, entity
         sid = self.keys.lookup("alias", tenant, surface_key(entity))
         if sid is None:
@@ -171,13 +172,15 @@ class WriteSide:
         found = self.entity_stream(tenant, entity, create=False)
         return None if found is None else found[1]
 
-    def _bind(self, kind: str, *parts: str) -> str:
+    def _bind(self, kind: str, *parts: str, digest: bytes | None = None) -> str:
         """Bind a natural key, which the caller has just looked up in vain, to a new stream.
-        A stream created here has no events yet: its empty state is cached, not loaded."""
+        A stream created here has no events yet: its empty state is cached, not loaded.
+        ``digest``: the key store's digest of ``kind`` and ``parts``, when known."""
         # a name the pool's recovery bound again is looked up anew
         looked_up = kind != "entity" or not self.recover_pool()
-        fresh = new_stream_id()
-        sid = self.keys.bind(kind, fresh, *parts, looked_up=looked_up)
+        pooled = kind == "entity" and self.keys.pools_entities
+        fresh = "" if pooled else new_stream_id()  # a pooled name takes the pool's stream
+        sid = self.keys.bind(kind, fresh, *parts, looked_up=looked_up, digest=digest)
         if sid == fresh or self.keys.just_taken(sid):
             self._remember(EntityState(sid))
         return sid

@@ -20,6 +20,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from memory_es.clock import TransactionClock
 from memory_es.crypto.keystore import HELD_NAMES, KeyStore, SqliteKeyBackend
 from memory_es.crypto.master import MasterKey
+from memory_es.crypto.sealing import DataKey
 from memory_es.domain import commands as c
 from memory_es.errors import ConcurrentWriteError, InvalidInput
 from memory_es.eventlog import APPEND_CHUNK, SqliteEventLog
@@ -158,13 +159,13 @@ def test_a_unit_resolves_each_canonical_entity_once(
     ten; the next unit asks again (its memo ended with the first)."""
     w = open_writer(tmp_path, master, writers)
     asked: list[tuple[str, ...]] = []
-    lookup = w.side.keys.lookup
+    digest = w.side.keys.digest
 
-    def counting(kind: str, *parts: str) -> str | None:
-        asked.append((kind, *parts))
-        return lookup(kind, *parts)
+    def counting(*parts: str) -> bytes:
+        asked.append(parts)
+        return digest(*parts)
 
-    monkeypatch.setattr(w.side.keys, "lookup", counting)
+    monkeypatch.setattr(w.side.keys, "digest", counting)
     with w.service.unit() as staging:
         for k in range(10):
             staging.stage(assert_cmd("user:alex", f"attr.a{k}", "x"))
@@ -324,3 +325,33 @@ def test_a_name_commit_undone_by_a_power_loss_is_bound_again_at_the_next_open(
     assert stream_of(str(again.fact_id)) == stream
     facts = b.side.load(stream).facts
     assert {f.content["value"] for f in facts.values()} == {"Paris", "Lyon"}
+
+
+def _fingerprint(key: DataKey) -> bytes:
+    """What a data key makes of a fixed plaintext under a fixed nonce: equal exactly when
+    two keys hold the same material (the material itself is never exposed)."""
+    return key.seal(b"probe", b"aad", bytes(12))
+
+
+def test_streams_minted_ahead_have_distinct_keys_that_unwrap_cold(
+        tmp_path: Path, master: MasterKey, writers: list[Writer]) -> None:
+    """The pool's entity and first-chain keys (minted together, their material read at
+    once) are each their own: no two alike, and a writer that opens the folder afterwards
+    unwraps the same key from each stored row."""
+    w = open_writer(tmp_path, master, writers)
+    with w.service.unit() as staging:
+        for k in range(3):
+            staging.stage(assert_cmd(f"user:u{k}", "home.city", "Oslo"))
+    pooled = w.side.keys.pooled()
+    assert len(pooled) >= 100
+    cold = open_writer(tmp_path, master, writers).side.keys
+    prints = []
+    for stream_id, chain_id in pooled[:100]:
+        for warm_key, cold_key in (
+                (w.side.keys.entity_key(stream_id, create=False),
+                 cold.entity_key(stream_id, create=False)),
+                (w.side.keys.chain_key(stream_id, chain_id, create=False),
+                 cold.chain_key(stream_id, chain_id, create=False))):
+            assert _fingerprint(warm_key) == _fingerprint(cold_key)
+            prints.append(_fingerprint(warm_key))
+    assert len(set(prints)) == len(prints) == 200
