@@ -3094,6 +3094,35 @@ def all_of_a_thing(cases: list[Case]) -> None:
     _ended_by(cases, "all_of_a_thing", "mixed", ALL_OF_A_THING)
 
 
+# Round 63, written before any rule changed, after a probe found "revise('violin', 'Mia
+# Chen plays the cello')" retiring Tom Berg's violin as well as Mia's: a revise replaces
+# what its new text is about, so a match of another person stays; and a query that fits
+# two facts of the person equally ("Priya Raman's allergy" with two allergies) says not
+# which one, so nothing of hers ends unless the new text names it.
+REVISE_SCOPES: list[tuple[list[str], list[str], list[str]]] = [
+    (["Mia Chen plays the violin.", "Tom Berg plays the violin.", "Mia Chen lives in Leeds."],
+     ["revise", "violin", "Mia Chen plays the cello."], ["Mia Chen plays the violin."]),
+    (["Ana Lima works at Google.", "Ola Berg works at Google.", "Ana Lima lives in Porto."],
+     ["revise", "works at Google", "Ana Lima works at Spotify."], ["Ana Lima works at Google."]),
+    (["Kai Berg rents a flat in Bergen.", "Lina Berg rents a flat in Bergen."],
+     ["revise", "flat in Bergen", "Kai Berg rents a flat in Oslo."], ["Kai Berg rents a flat in Bergen."]),
+    (["Priya Raman is allergic to latex.", "Priya Raman is allergic to cats.",
+      "Priya Raman plays the cello in a community orchestra."],
+     ["revise", "Priya Raman's allergy", "Priya Raman is allergic to dust."], []),
+    (["Priya Raman is allergic to latex.", "Priya Raman is allergic to cats."],
+     ["revise", "Priya Raman's cat allergy", "Priya Raman is allergic to dogs."],
+     ["Priya Raman is allergic to cats."]),
+    (["Dev Malhotra speaks Hindi.", "Sara Lind speaks Hindi.", "Dev Malhotra flies kites at the beach."],
+     ["revise", "speaks Hindi", "Dev Malhotra speaks Punjabi."], ["Dev Malhotra speaks Hindi."]),
+]
+
+
+def revise_scopes(cases: list[Case]) -> None:
+    """A revise ends facts of what its new text is about, and only one the query picks
+    out."""
+    _ended_by(cases, "revise_scope", "mixed", REVISE_SCOPES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3120,7 +3149,7 @@ def build() -> list[Case]:
                    crowded_notes, relatives_and_times, habits, new_domains,
                    described_purges, copula_changes, diet_words, place_statuses,
                    sentence_structures, topic_words, labels_and_names, record_topics,
-                   all_of_a_thing):
+                   all_of_a_thing, revise_scopes):
         family(cases)
     return cases
 
