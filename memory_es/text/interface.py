@@ -80,6 +80,7 @@ from memory_es.text.predicates import PREPOSITIONS
 from memory_es.text.purge_scope import plan_purge
 from memory_es.text.qualifiers import CALENDAR, SEASON_OR_MONTH, valid_from_of, without_time
 from memory_es.text.revision import (
+    about_the_new_text,
     continuing_clause,
     retired_words,
     revised_slot,
@@ -884,7 +885,10 @@ class TextInterface:
                                [v for v in views if v.fact.entity in sel.entities])
             if back is not None:
                 sel = _Selection([back], "back-reference", entities=sel.entities)
-        matches = sel.matches
+        matches, why_not = about_the_new_text(sel.matches, reading)
+        if why_not:
+            sel = _Selection([], "none", entities=sel.entities, candidates=sel.matches,
+                             note=why_not)
         now = self.store.now()
         plan = _Plan()
         if not matches:

@@ -10,7 +10,7 @@ import re
 
 from memory_es.text import lexicon as lx
 from memory_es.text.clauses import Clause, Interpretation
-from memory_es.text.matching import Match, view
+from memory_es.text.matching import Match, view, view_terms
 
 _WORD_EDGE = ".,;:!?()'\""
 
@@ -36,6 +36,35 @@ def continuing_clause(content: list[Clause], matches: list[Match]) -> Clause:
         return s
 
     return max(content, key=score)
+
+
+def about_the_new_text(matches: list[Match], reading: Interpretation
+                       ) -> tuple[list[Match], str]:
+    """The matches a revise may retire: facts of what its new text is about, and one fact
+    of it, never a choice the query did not make. A query that fits facts of several
+    people (``violin``: Mia's and Tom's) keeps the new text's person's; one that fits
+    several facts of one person equally (``Priya's allergy``: latex and cats) keeps those
+    the new text names, by their slot or by a word of theirs the others lack (``gave up
+    the network pager``), or none. Returns the matches kept and, when none is, why."""
+    about = {c.entity for c in reading.clauses if c.entity is not None and c.refers_back is None}
+    entities = {m.fact.entity for m in matches}
+    if len(entities) > 1:
+        matches = [m for m in matches if m.fact.entity in about]
+        if not matches:
+            return [], "no match: the query fits facts of several entities, none of them " \
+                       "the one the new text is about"
+    if len({m.fact.fact_id for m in matches}) > 1:
+        slots = {c.attribute for c in reading.clauses if c.confident}
+        views = [view(m.fact) for m in matches]
+        shared = frozenset.intersection(*(v.terms for v in views))
+        said = view_terms(reading.source)
+        named = [m for m, v in zip(matches, views, strict=True)
+                 if m.fact.attribute in slots or (v.terms - shared) & said]
+        if not named:
+            return [], "no match: the query fits several facts equally and the new text " \
+                       "names none of them"
+        matches = named
+    return matches, ""
 
 
 def revised_slot(clause: Clause, matches: list[Match], entity: str) -> str:
