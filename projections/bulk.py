@@ -24,24 +24,132 @@ rows, the set-based close of facts already in the table, the tracking position â
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Sequence
 from typing import Any
 
+import duckdb
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from memory_es.crypto.mapper import Unsealed
-from projections.schema import ARROW_SCHEMA
+from memory_es.crypto.mapper import Unsealed, parse_body
+from projections.schema import ARROW_SCHEMA, MASKED_TEXT
 from projections.snapshot import SHARDS
-from projections.versions import CONTENT, NEW_TIER, Content, VersionProjector, _content, _masked
+from projections.versions import (
+    CONTENT,
+    MASKED_VALUE,
+    NEW_TIER,
+    Content,
+    VersionProjector,
+    _dumps,
+)
 
 REBUILD_BATCH = 50_000
 """Events per batch of a rebuild: DuckDB's cost per statement and per registered table
 is paid once per batch, and a batch's columns stay a few hundred MB at most."""
 
 _TYPES = {f.name: f.type for f in ARROW_SCHEMA}
+_CONTENT_SCHEMA = pa.schema([(name, _TYPES[name]) for name in CONTENT])
+
+
+_STRUCTURE = json.dumps({"changes": [{
+    "fact_id": "VARCHAR", "portions": [["BIGINT"]], "state": "VARCHAR",
+    "superseded_by": "VARCHAR", "verified_at": "BIGINT",
+    "content": {"tenant": "VARCHAR", "entity": "VARCHAR", "mention": "VARCHAR",
+                "attribute": "VARCHAR", "value": "JSON", "text": "VARCHAR",
+                "supersedes": ["VARCHAR"], "derived_from": ["VARCHAR"], "source": "VARCHAR",
+                "asserted_by": "VARCHAR", "volatility": "VARCHAR", "confidence": "DOUBLE",
+                "importance": "DOUBLE", "classification": "VARCHAR", "agent": "VARCHAR",
+                "shared": "BOOLEAN", "negated": "BOOLEAN", "chain_id": "VARCHAR",
+                "rev": "BIGINT"}}]})
+_DEFAULTS = {"supersedes": "[]::VARCHAR[]", "derived_from": "[]::VARCHAR[]",
+             "asserted_by": "'user'", "volatility": "'stable'", "confidence": "1.0",
+             "importance": "0.5", "classification": "'internal'", "shared": "false",
+             "negated": "false"}
+"""What :func:`projections.versions._content` takes for a key the body does not have."""
+_FIELDS = [f"coalesce(ch.content.{c}, {_DEFAULTS[c]}) AS {c}" if c in _DEFAULTS
+           else f"ch.content.{c} AS {c}"
+           for c in CONTENT if c not in ("value", "content_rev", "stream_id")]
+_DECODE = (
+    "SELECT i, k, ch.fact_id AS fact_id, ch.state AS state, ch.superseded_by AS "
+    "superseded_by, ch.verified_at AS verified_at, ch.portions AS portions, "
+    "ch.content IS NOT NULL AS has_content, ch.content.value::VARCHAR AS value, "
+    "coalesce(ch.content.rev, 0) AS content_rev, " + ", ".join(_FIELDS)
+    + " FROM (SELECT i, unnest(j.changes) AS ch, unnest(range(len(j.changes))) AS k FROM "
+    f"(SELECT i, json_transform(body, '{_STRUCTURE}') AS j FROM _bodies)) ORDER BY i, k")
+"""Every change of the registered bodies, one row each in log order, content flattened
+with :func:`projections.versions._content`'s defaults; ``value`` as DuckDB writes the
+JSON (see :func:`_values`)."""
+_SAME_JSON = r'^"[^"\\]*"$|^true$|^false$|^-?[1-9][0-9]{0,14}$|^0$'
+"""A value whose JSON DuckDB writes as :func:`projections.versions._dumps` does: a string
+with nothing to escape, a boolean, an integer of at most 15 digits (exact in a double)."""
+
+
+def _plaintext(ev: Unsealed) -> bytes:
+    raw = ev.plaintext
+    if raw is None:  # made from a parsed body
+        raw = json.dumps(ev.body, ensure_ascii=False, separators=(",", ":")).encode()
+    return raw
+
+
+def decode(con: duckdb.DuckDBPyConnection,
+           batch: Sequence[tuple[int, Unsealed, Any]]) -> pa.Table:
+    """The changes of a segment's events, one row per change in log order (``i``: the
+    event's index in ``batch``, ``k``: the change's in its event), content columns as
+    :data:`projections.versions.CONTENT` names them, ``stream_id`` included.
+
+    The bodies are parsed by DuckDB in one statement (no dict per body, no tuple per
+    content): their JSON goes in as one Arrow column."""
+    raws = [_plaintext(ev) for _, ev, _ in batch]
+    con.register("_bodies", pa.table({
+        "i": pa.array(np.arange(len(raws), dtype=np.int64)),
+        "body": pa.array(raws, pa.binary()).cast(pa.string())}))
+    try:
+        changes = con.sql(_DECODE).to_arrow_table()
+    finally:
+        con.unregister("_bodies")
+    event = changes.column("i")
+    streams = pa.array([ev.stream_id for _, ev, _ in batch], pa.string())
+    changes = changes.append_column("stream_id", streams.take(event))
+    values = _values(changes, raws)
+    return changes.set_column(changes.schema.get_field_index("value"), "value", values)
+
+
+def _values(changes: pa.Table, raws: list[bytes]) -> pa.Array:
+    """Each content's ``value`` as :func:`projections.versions._dumps` writes it: DuckDB's
+    JSON where it is the same text (:data:`_SAME_JSON`), else the value parsed again from
+    its body in Python (floats, escapes, objects, lists: rare)."""
+    given = changes.column("value").combine_chunks()
+    same = pc.fill_null(pc.match_substring_regex(given, _SAME_JSON), True)
+    values = pc.fill_null(given, "null")
+    redo = np.flatnonzero(~same.to_numpy(zero_copy_only=False))
+    if not redo.size:
+        return values
+    events = changes.column("i").to_numpy()[redo].tolist()
+    ks = changes.column("k").to_numpy()[redo].tolist()
+    out = values.to_pylist()
+    for row, i, k in zip(redo.tolist(), events, ks, strict=True):
+        out[row] = _dumps(parse_body(raws[i])["changes"][k]["content"].get("value"))
+    return pa.array(out, pa.string())
+
+
+def _valid(values: pa.Array) -> np.ndarray:
+    valid: np.ndarray = pc.is_valid(values).to_numpy(zero_copy_only=False)
+    return valid
+
+
+def _masked_rows(contents: pa.Table, masked: np.ndarray) -> pa.Table:
+    """:func:`projections.versions._masked` of the content rows where ``masked`` holds."""
+    where = pa.array(masked)
+    for name, placeholder in (("value", MASKED_VALUE), ("text", MASKED_TEXT),
+                              ("mention", None), ("source", None)):
+        column = contents.column(name)
+        contents = contents.set_column(
+            contents.schema.get_field_index(name), name,
+            pc.if_else(where, pa.scalar(placeholder, column.type), column))
+    return contents
 
 
 def _runs(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,91 +182,85 @@ class BulkVersionProjector(VersionProjector):
     """A :class:`VersionProjector` whose changes are derived set-based; for a fresh table
     (a rebuild), fed in batches of :data:`REBUILD_BATCH`. Same rows, same tracking."""
 
+    parses_changes = False  # bodies of a segment are decoded together (:func:`decode`)
+
     def _apply_changes(self, batch: Sequence[tuple[int, Unsealed, dict[str, Any]]]) -> set[str]:
         if not batch:
             return set()
-        # 1. Decode: one entry per change, in log order.
-        codes: dict[str, int] = {}
-        c_fact: list[int] = []
-        c_pos: list[int] = []
-        c_k: list[int] = []
-        c_at: list[int] = []
-        c_state: list[str] = []
-        c_by: list[str | None] = []
-        c_verified: list[int | None] = []
-        c_content: list[int] = []
-        c_parts: list[int] = []
-        content_fact: list[int] = []
-        starts: list[int] = []
-        ends: list[int | None] = []
-        contents: list[Content] = []
-        created: set[str] = set()
-        needed: set[str] = set()
-        for pos, ev, body in batch:
-            at, stream_id = ev.recorded_at, ev.stream_id
-            for k, ch in enumerate(body["changes"] if body else ()):
-                fid = ch["fact_id"]
-                code = codes.setdefault(fid, len(codes))
-                content = ch.get("content")
-                if content is not None:
-                    c_content.append(len(contents))
-                    contents.append(_content(content, stream_id))
-                    content_fact.append(code)
-                    if not content.get("rev"):
-                        created.add(fid)
-                    elif fid not in created:
-                        needed.add(fid)
-                else:
-                    c_content.append(-1)
-                    if fid not in created:
-                        needed.add(fid)
-                c_fact.append(code)
-                c_pos.append(pos)
-                c_k.append(k)
-                c_at.append(at)
-                c_state.append(ch["state"])
-                c_by.append(ch.get("superseded_by"))
-                c_verified.append(ch.get("verified_at"))
-                portions = ch["portions"]
-                c_parts.append(len(portions))
-                for start, end in portions:
-                    starts.append(start)
-                    ends.append(end)
-        if not c_fact:
+        # 1. Decode: one entry per change, in log order (DuckDB parses the bodies).
+        changes = decode(self.con, batch)
+        n = changes.num_rows
+        if not n:
             return set()
-        fact_ids = list(codes)
-        latest = self._latest(sorted(needed))
+        event = changes.column("i").to_numpy()
+        c_k = changes.column("k").to_numpy()
+        by_fact = changes.column("fact_id").combine_chunks().dictionary_encode()
+        fact_ids: list[str] = by_fact.dictionary.to_pylist()  # in order of first change
+        c_fact = by_fact.indices.to_numpy().astype(np.int64)
+        with_content = changes.column("has_content").to_numpy(zero_copy_only=False)
+        creates = with_content & (changes.column("content_rev").to_numpy() == 0)
+        # a fact is needed from the table when a change of it that does not create it comes
+        # before the change that does (a fact is new only with its first content)
+        first_create = np.full(len(fact_ids), n, dtype=np.int64)
+        np.minimum.at(first_create, c_fact[creates], np.flatnonzero(creates))
+        needs = ~creates & (np.arange(n) < first_create[c_fact])
+        created = {fact_ids[f] for f in np.unique(c_fact[creates]).tolist()}
+        latest = self._latest(sorted(fact_ids[f] for f in np.unique(c_fact[needs]).tolist()))
         in_db = set(latest)
+        codes = {f: i for i, f in enumerate(fact_ids)}
+        c_content = np.where(with_content, np.cumsum(with_content) - 1, -1)
+        content_fact = c_fact[with_content]
+        batch_contents = changes.filter(pa.array(with_content)).select(
+            list(CONTENT)).cast(_CONTENT_SCHEMA)
+        positions = np.fromiter((p for p, _, _ in batch), np.int64, len(batch))
+        times_of = np.fromiter((e.recorded_at for _, e, _ in batch), np.int64, len(batch))
+        c_pos = positions[event]
+        c_at = times_of[event]
+        portions = changes.column("portions").combine_chunks()
+        c_parts = pc.fill_null(pc.list_value_length(portions), 0).to_numpy()
+        pairs = pc.list_flatten(portions)
+        starts = pc.list_element(pairs, 0)
+        ends = pc.list_element(pairs, 1)
+        state_arr = changes.column("state").combine_chunks()
+        c_by = changes.column("superseded_by").combine_chunks()
+        c_verified = changes.column("verified_at").combine_chunks()
 
         # 2. Seeds: what the table holds of facts an earlier batch wrote, as entries that
         # come first in their fact's run and make no version.
-        seed_fact = [codes[f] for f in latest]
-        n_seed = len(seed_fact)
-        masked = np.zeros(len(codes), dtype=bool)
-        tier: list[str] = [NEW_TIER] * len(codes)
-        seed_content: list[int] = []
+        n_seed = len(latest)
+        seed_fact = np.fromiter((codes[f] for f in latest), np.int64, n_seed)
+        masked = np.zeros(len(fact_ids), dtype=bool)
+        tier: list[str] = [NEW_TIER] * len(fact_ids)
+        seed_contents: list[Content] = []
         seed_by: list[str | None] = []
         seed_verified: list[int | None] = []
         for fid, (cont, carried_by, carried_verified, is_masked, fact_tier) in latest.items():
-            seed_content.append(len(contents))
-            contents.append(cont)
-            content_fact.append(codes[fid])
+            seed_contents.append(cont)
             seed_by.append(carried_by)
             seed_verified.append(carried_verified)
             masked[codes[fid]] = is_masked
             tier[codes[fid]] = fact_tier
-        if not contents:  # every change is of a fact whose chain was purged
+        n_batch = batch_contents.num_rows
+        if not n_batch and not n_seed:  # every change is of a fact whose chain was purged
             self._segments.append((None, {}, {}, created))
             return set()
+        contents = batch_contents
+        if n_seed:
+            contents = pa.concat_tables([batch_contents, pa.table(
+                [pa.array(col, _TYPES[name]) for name, col in
+                 zip(CONTENT, zip(*seed_contents, strict=True), strict=True)],
+                schema=_CONTENT_SCHEMA)])
+        content_fact = np.concatenate([content_fact, seed_fact])
         if masked.any():  # a masked fact's later contents are masked too
-            contents = [_masked(c) if masked[f] else c
-                        for c, f in zip(contents, content_fact, strict=True)]
+            contents = _masked_rows(contents, masked[content_fact])
+        seed_content = np.arange(n_batch, n_batch + n_seed, dtype=np.int64)
 
         # 3. The sorted pass: entries by fact (seeds first), then log order.
-        fact = np.asarray(seed_fact + c_fact, dtype=np.int64)
-        content_of = np.asarray(seed_content + c_content, dtype=np.int64)
-        all_by = seed_by + c_by
-        all_verified = seed_verified + c_verified
+        fact = np.concatenate([seed_fact, c_fact])
+        content_of = np.concatenate([seed_content, c_content])
+        all_by = pa.concat_arrays([pa.array(seed_by, pa.string()), c_by.cast(pa.string())])
+        all_verified = pa.concat_arrays([pa.array(seed_verified, pa.int64()),
+                                         c_verified.cast(pa.int64())])
         order = np.argsort(fact, kind="stable")
         s_fact = fact[order]
         _, run_start = _runs(s_fact)
@@ -166,21 +268,19 @@ class BulkVersionProjector(VersionProjector):
         has = _last_given(s_content >= 0, run_start)
         keep = has >= 0  # a change before any content of a fact not in the table: no version
         is_seed = order < n_seed
-        by_given = np.fromiter((b is not None for b in all_by), np.bool_,
-                               len(all_by))[order] & keep
-        verified_given = np.fromiter((v is not None for v in all_verified), np.bool_,
-                                     len(all_verified))[order] & keep
+        by_given = _valid(all_by)[order] & keep
+        verified_given = _valid(all_verified)[order] & keep
         s_content = s_content[has]
         by_at = _last_given(by_given, run_start)
         s_by = np.where(by_at >= 0, order[by_at], 0)
         verified_at = _last_given(verified_given, run_start)
         s_verified = np.where(verified_at >= 0, order[verified_at], 0)
 
-        changes = keep & ~is_seed
-        idx = np.flatnonzero(changes)  # sorted positions of the changes that make versions
+        makes = keep & ~is_seed
+        idx = np.flatnonzero(makes)  # sorted positions of the changes that make versions
         change = order[idx] - n_seed  # their index in log order
         ch_fact = s_fact[idx]
-        times = np.asarray(c_at, dtype=np.int64)
+        times = c_at
         ch_at = times[change]
         same_next = np.zeros(idx.size, dtype=bool)
         same_next[:-1] = ch_fact[1:] == ch_fact[:-1]
@@ -189,7 +289,6 @@ class BulkVersionProjector(VersionProjector):
         first_change = np.ones(idx.size, dtype=bool)
         first_change[1:] = ~same_next[:-1]
         last_change = ~same_next
-        state_arr = pa.array(c_state, pa.string())
         final_state = dict(zip(
             (fact_ids[f] for f in ch_fact[last_change].tolist()),
             state_arr.take(pa.array(change[last_change])).to_pylist(), strict=True))
@@ -204,7 +303,7 @@ class BulkVersionProjector(VersionProjector):
         change, idx = change[back], idx[back]
         ch_until_given = same_next[back]
         ch_until = until[back]
-        parts = np.asarray(c_parts, dtype=np.int64)
+        parts = c_parts.astype(np.int64)
         offsets = np.zeros(parts.size + 1, dtype=np.int64)
         np.cumsum(parts, out=offsets[1:])
         n_rows = parts[change]
@@ -217,27 +316,25 @@ class BulkVersionProjector(VersionProjector):
 
         take_flat = pa.array(flat)
         columns: dict[str, Any] = {}
-        table_contents = pa.table(
-            [pa.array(col, _TYPES[name]) for name, col in
-             zip(CONTENT, zip(*contents, strict=True), strict=True)], names=list(CONTENT))
+        table_contents = contents
         content_rows = pa.array(s_content[src])
         for name in CONTENT:
             columns[name] = table_contents.column(name).take(content_rows)
-        pos = pa.array(np.asarray(c_pos, dtype=np.int64)[of_change])
+        pos = pa.array(c_pos[of_change])
         columns["version_id"] = pc.binary_join_element_wise(
             pos.cast(pa.string()),
-            pa.array(np.asarray(c_k, dtype=np.int64)[of_change]).cast(pa.string()),
+            pa.array(c_k[of_change]).cast(pa.string()),
             pa.array(portion).cast(pa.string()), ".")
         columns["fact_id"] = pa.array(fact_ids, pa.string()).take(
             pa.array(s_fact[src]))
-        columns["valid_from"] = pa.array(starts, pa.int64()).take(take_flat)
-        columns["valid_until"] = pa.array(ends, pa.int64()).take(take_flat)
+        columns["valid_from"] = starts.take(take_flat)
+        columns["valid_until"] = ends.take(take_flat)
         columns["recorded_at"] = pa.array(times[of_change])
         columns["recorded_until"] = pa.array(ch_until[row_change],
                                              mask=~ch_until_given[row_change])
-        columns["superseded_by"] = pa.array(all_by, pa.string()).take(
+        columns["superseded_by"] = all_by.take(
             pa.array(s_by[src], mask=by_at[src] < 0))
-        columns["verified_at"] = pa.array(all_verified, pa.int64()).take(
+        columns["verified_at"] = all_verified.take(
             pa.array(s_verified[src], mask=verified_at[src] < 0))
         columns["state"] = state_arr.take(pa.array(of_change))
         row_fact = s_fact[src]

@@ -209,10 +209,23 @@ class _Rows:
                         schema=ARROW_SCHEMA)
 
 
+_UNPARSED: dict[str, Any] = {}
+"""The body entry of a change event left for :meth:`VersionProjector._apply_changes` to
+decode (when :attr:`VersionProjector.parses_changes` is False)."""
+
+
+def _body(ev: Unsealed) -> dict[str, Any]:
+    body = ev.transient_body()
+    return {} if body is None else body  # never None: shredded events are skipped first
+
+
 class VersionProjector:
     """Applies batches of opened events to ``fact_versions``."""
 
     name = "fact_versions"
+    parses_changes = True
+    """Whether change events reach :meth:`_apply_changes` parsed (False: as
+    :data:`_UNPARSED`, their bodies decoded there from :attr:`Unsealed.plaintext`)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection,
                  latest_source: LatestSource | None = None) -> None:
@@ -354,17 +367,18 @@ class VersionProjector:
             records: list[tuple[int, Unsealed, dict[str, Any]]] = []
             tiers: list[tuple[int, Unsealed, dict[str, Any]]] = []
             ledgers: set[str] = set()
-            for pos, ev, body in ((p, e, e.transient_body()) for p, e in batch):
-                if body is None:
+            parsed = self.parses_changes
+            for pos, ev in batch:
+                if ev.shredded:
                     continue
                 kind = EVENT_TYPES.get(ev.topic)
                 if kind in governance.RECORD_EVENTS:  # rows of their own only
-                    records.append((pos, ev, body))
+                    records.append((pos, ev, _body(ev)))
                     continue
                 if kind in governance.TIER_EVENTS:  # after the version rows before them
                     touched |= self._apply_changes(segment)
                     segment = []
-                    tiers.append((pos, ev, body))
+                    tiers.append((pos, ev, _body(ev)))
                     self._rewrote = True
                     continue
                 touched |= governance.apply_tiers(con, tiers)
@@ -374,10 +388,10 @@ class VersionProjector:
                     segment = []
                     ledgers |= governance.apply_records(con, records)  # a purge drops them
                     records = []
-                    touched |= self._rewrite(kind, body)
+                    touched |= self._rewrite(kind, _body(ev))
                     self._rewrote = True
-                else:
-                    segment.append((pos, ev, body))
+                else:  # (the bulk projector decodes a segment's bodies itself, together)
+                    segment.append((pos, ev, _body(ev) if parsed else _UNPARSED))
             touched |= self._apply_changes(segment)
             self._rewrote = self._rewrote or bool(tiers)
             touched |= governance.apply_tiers(con, tiers)

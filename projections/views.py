@@ -57,6 +57,26 @@ OLD_FILE = "views.duckdb"
 """The views file of releases before the snapshot (carried over once, then removed)."""
 
 
+_ROW_DIGESTS = ("SELECT fact_id, hash(" + ", ".join(COLUMN_NAMES)
+                + ") AS digest FROM fact_versions")
+
+
+def changed_facts(old: duckdb.DuckDBPyConnection,
+                  new: duckdb.DuckDBPyConnection) -> list[str]:
+    """The facts whose ``fact_versions`` rows differ between two databases (a row added,
+    removed, or with any column changed, order aside): every column of each row is
+    digested in each database, and the two multisets of (fact, digest) compared there."""
+    new.register("_old_digests", old.sql(_ROW_DIGESTS).to_arrow_table())
+    try:
+        rows = new.execute(
+            f"SELECT DISTINCT fact_id FROM ((({_ROW_DIGESTS}) EXCEPT ALL (SELECT * FROM "
+            f"_old_digests)) UNION ALL ((SELECT * FROM _old_digests) EXCEPT ALL "
+            f"({_ROW_DIGESTS})))").fetchall()
+    finally:
+        new.unregister("_old_digests")
+    return sorted(str(r[0]) for r in rows)
+
+
 def _migrate(folder: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Rows of :data:`KEPT_TABLES` from an old views file, which is then removed (the rest
     is derived and replayed)."""
@@ -274,8 +294,12 @@ class Views:
             table: self.con.execute(f"SELECT * FROM {table}").fetchall()
             for table in KEPT_TABLES})
         try:
+            # The point-read store is a copy of the old views when it is in line with them:
+            # then only the facts whose rows the replay changed are copied again.
+            in_line = self.points.in_line(self.flushed(), self.position())
             replayed = Catchup(self._recorder, self._mapper, BulkVersionProjector(con),
                                batch=REBUILD_BATCH).run(progress)
+            changed = changed_facts(self._con, con) if in_line else None
         except BaseException:
             con.close()
             raise
@@ -286,7 +310,8 @@ class Views:
         gone = self.persist(every_shard=True, unlink=False)
         with ThreadPoolExecutor(1) as pool:
             unlinked = pool.submit(self.snapshot.unlink, gone)
-            self.points.reconcile(force=True)  # fresh views: a fresh copy
+            if changed is None or not self.points.patch(changed, self.position()):
+                self.points.reconcile(force=True)  # a fresh copy
             with storage_faults("the views snapshot"):
                 unlinked.result()
         return replayed

@@ -98,6 +98,12 @@ class Unsealed:
         return body
 
     @property
+    def plaintext(self) -> bytes | None:
+        """The body's decrypted JSON as stored (None when shredded, or when this object
+        was made from a parsed body): for decoders that parse many bodies at once."""
+        return self._plaintext
+
+    @property
     def shredded(self) -> bool:
         """Whether the body is gone (sealed under a destroyed key)."""
         return self._plaintext is None if self._body is _LAZY else self._body is None

@@ -5,6 +5,8 @@
 into its own fresh database, in batches of random sizes: every row of every table must
 be equal, column for column, version ids and row order included. Small batches make the
 bulk projector carry facts that earlier batches wrote (masked ones, tiered ones); the
+values are strings (plain, accented, with characters JSON escapes), integers small and
+large, floats, nulls, objects and lists (a rebuild decodes bodies in DuckDB); the
 histories mix assertions, supersedes and retractions over a period (``FOR PORTION OF``),
 corrections, decays, denials, conflicts, forgetting, masks, tier moves, recall ledgers
 and purges (whose events then read as shredded).
@@ -35,7 +37,8 @@ from tests.fakes import FakeClock, day
 TENANT = "t"
 ENTITIES = ("user:a", "user:b", "project:x")
 ATTRIBUTES = ("home.city", "pet")
-VALUES: tuple[Any, ...] = ("Oslo", "Lima", 'q"\\', 3, 2.5, None, {"k": [1, "é"]}, ["x", 2])
+VALUES: tuple[Any, ...] = ("Oslo", "Zürich", 'q"\\', "a\nb", 3, 10**18, 2.5, None,
+                          {"k": [1, "é"]}, ["x", 2])
 TABLES = ("fact_versions", "served", "judgements", "tier_moves", "feedback", "tracking")
 
 Op = tuple[str, int, int, int, int, int]

@@ -271,6 +271,35 @@ def test_rebuild_rebuilds_the_row_store(tmp_path: Path) -> None:
         assert point_table(store) == duck_table(store)
 
 
+def test_rebuild_copies_again_only_the_facts_whose_rows_the_replay_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the row store was in line with the old views, a rebuild replaces only the
+    rows of facts whose rows the replay changed (here rows an older projection wrote
+    wrongly into both stores: a changed value and state, and a stray row), not the whole
+    file, and the row store ends equal to the rebuilt views."""
+    clock = FakeClock()
+    with opened(tmp_path / "s", clock) as store:
+        _write_some(store, clock, 6)
+        store.catch_up()
+        points = points_of(store)
+        wrong, stray = (f.fact_id for f in store.current(T, entity="user:1")[:1] +
+                        store.current(T, entity="user:2")[:1])
+        for con, table in ((store.runtime.views.con, "fact_versions"), (points.con, "versions")):
+            con.execute(f"UPDATE {table} SET value = '\"Wrongville\"', "
+                        "present_state = 'archived' WHERE fact_id = ?", [wrong])
+            con.execute(f"INSERT INTO {table} SELECT * FROM {table} WHERE fact_id = ? "
+                        "LIMIT 1", [stray])
+        copied: list[int] = []
+        monkeypatch.setattr(points, "resync", lambda duck, position: copied.append(position))
+        store.rebuild()
+        assert not copied, "the whole row store was copied again"
+        assert points.ready
+        assert point_table(store) == duck_table(store)
+        assert "Wrongville" not in repr(point_table(store))
+        assert len([r for r in point_table(store) if r[1] == stray]) == len(
+            [r for r in duck_table(store) if r[1] == stray])
+
+
 def test_a_read_only_replica_keeps_its_own_row_store(tmp_path: Path) -> None:
     """``open(path, read_only=True)`` follows the log into its own replica folder's
     ``points.sqlite`` and serves point reads from it."""
