@@ -57,21 +57,24 @@ OLD_FILE = "views.duckdb"
 """The views file of releases before the snapshot (carried over once, then removed)."""
 
 
-_ROW_DIGESTS = ("SELECT fact_id, hash(" + ", ".join(COLUMN_NAMES)
-                + ") AS digest FROM fact_versions")
+DIFFED_TABLES = ("fact_versions", "served", "judgements", "feedback", "tier_moves")
+"""The derived tables whose rows a rebuild compares, old against new, per fact: the
+versions, and the ledgers the recall index's q-values come from."""
 
 
-def changed_facts(old: duckdb.DuckDBPyConnection,
-                  new: duckdb.DuckDBPyConnection) -> list[str]:
-    """The facts whose ``fact_versions`` rows differ between two databases (a row added,
-    removed, or with any column changed, order aside): every column of each row is
-    digested in each database, and the two multisets of (fact, digest) compared there."""
-    new.register("_old_digests", old.sql(_ROW_DIGESTS).to_arrow_table())
+def changed_facts(old: duckdb.DuckDBPyConnection, new: duckdb.DuckDBPyConnection,
+                  tables: Sequence[str] = DIFFED_TABLES) -> list[str]:
+    """The facts whose rows in ``tables`` differ between two databases (a row added,
+    removed, or with any column changed, order aside): each row is digested whole in each
+    database, and the two multisets of (table, fact, digest) compared there."""
+    digests = " UNION ALL ".join(
+        f"SELECT '{t}' AS tbl, fact_id, hash(r) AS digest FROM {t} r" for t in tables)
+    new.register("_old_digests", old.sql(digests).to_arrow_table())
     try:
         rows = new.execute(
-            f"SELECT DISTINCT fact_id FROM ((({_ROW_DIGESTS}) EXCEPT ALL (SELECT * FROM "
+            f"SELECT DISTINCT fact_id FROM ((({digests}) EXCEPT ALL (SELECT * FROM "
             f"_old_digests)) UNION ALL ((SELECT * FROM _old_digests) EXCEPT ALL "
-            f"({_ROW_DIGESTS})))").fetchall()
+            f"({digests})))").fetchall()
     finally:
         new.unregister("_old_digests")
     return sorted(str(r[0]) for r in rows)
@@ -148,6 +151,8 @@ class Views:
         rows = self.con.execute("SELECT value FROM meta WHERE name = 'last_rewrite'").fetchall()
         self.last_rewrite = int(rows[0][0]) if rows else 0
         self._generation = 0  # bumped whenever the connection is replaced
+        self.rebuilt_changes: list[str] | None = None
+        """After :meth:`rebuild`: the facts whose rows it changed, if they were compared."""
         self._exports_written = 0
         self._sandbox: Sandbox | None = None
 
@@ -287,9 +292,15 @@ class Views:
     def position(self) -> int:
         return self.catchup.position()
 
-    def rebuild(self, progress: Progress | None = None) -> int:
+    def rebuild(self, progress: Progress | None = None, *, diff: bool = False) -> int:
         """Replay the whole log into a fresh database, swapped in only when complete: a
-        rebuild that fails (a tampered event, a full disk) leaves the old views intact."""
+        rebuild that fails (a tampered event, a full disk) leaves the old views intact.
+
+        Then :attr:`rebuilt_changes` names the facts whose rows (versions or ledgers)
+        differ from the old views', when they were compared: when the point-read store
+        was in line with the old views (only those facts are copied into it again), or
+        when ``diff`` asks (a follower in line with them, the recall index)."""
+        self.rebuilt_changes = None
         con = self._connect(carry={
             table: self.con.execute(f"SELECT * FROM {table}").fetchall()
             for table in KEPT_TABLES})
@@ -299,7 +310,7 @@ class Views:
             in_line = self.points.in_line(self.flushed(), self.position())
             replayed = Catchup(self._recorder, self._mapper, BulkVersionProjector(con),
                                batch=REBUILD_BATCH).run(progress)
-            changed = changed_facts(self._con, con) if in_line else None
+            changed = changed_facts(self._con, con) if in_line or diff else None
         except BaseException:
             con.close()
             raise
@@ -310,7 +321,9 @@ class Views:
         gone = self.persist(every_shard=True, unlink=False)
         with ThreadPoolExecutor(1) as pool:
             unlinked = pool.submit(self.snapshot.unlink, gone)
-            if changed is None or not self.points.patch(changed, self.position()):
+            self.rebuilt_changes = changed
+            if not in_line or changed is None or not self.points.patch(changed,
+                                                                        self.position()):
                 self.points.reconcile(force=True)  # a fresh copy
             with storage_faults("the views snapshot"):
                 unlinked.result()

@@ -475,8 +475,18 @@ class RecallIndex:
         self.governance = config
         self.sync(None, self.duck_position())
 
-    def rebuild(self) -> int:
-        """Diff every fact against DuckDB (after ``store.rebuild``); returns changes."""
+    def in_line(self, position: int) -> bool:
+        """Whether this index mirrors the views at ``position`` (it followed every batch
+        up to there, and no failure left it to be rebuilt)."""
+        return not self._needs_diff and not self._stale and self.position == position
+
+    def rebuild(self, changed: Sequence[str] | None = None) -> int:
+        """Diff every fact against DuckDB (after ``store.rebuild``), or, when the index was
+        :meth:`in_line` with the views the rebuild replaced, only the facts whose rows
+        the rebuild changed (``changed``: :attr:`projections.views.Views.rebuilt_changes`);
+        returns changes."""
+        if changed is not None and not self._needs_diff and not self._stale:
+            return self.sync(sorted(changed), self.duck_position())
         self._needs_diff = False
         return self.sync(None, self.duck_position())
 

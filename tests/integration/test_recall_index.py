@@ -523,3 +523,30 @@ def test_semantic_embedder_connects_other_wording(tmp_path: Path) -> None:
         assert "Detroit" not in [h.fact.value for h in everything]
     finally:
         store.close()
+
+
+def test_a_rebuild_re_diffs_only_the_facts_whose_rows_it_changed(
+        wired: Wired, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the index mirrors the views a rebuild replaces, only the facts whose rows or
+    ledgers the replay changed are diffed again, not every fact: a fact the old views (and
+    so the index) held wrongly as revoked is found again after the rebuild."""
+    store = wired.store
+    store.assert_fact(T, "user:alex", "home.city", "Detroit")
+    wrong = store.assert_fact(T, "user:bob", "home.city", "Oslo").fact_ids[0]
+    store.catch_up()
+    store.runtime.views.con.execute(
+        "UPDATE fact_versions SET present_state = 'forgotten' WHERE fact_id = ?", [wrong])
+    wired.index.sync([wrong], store.runtime.views.position())  # mirrors the wrong rows
+    assert wired.values("Oslo") == []
+    diffed: list[list[str] | None] = []
+    sync = wired.index.sync
+
+    def recorded(fact_ids: list[str] | None, position: int) -> int:
+        diffed.append(fact_ids if fact_ids is None else sorted(fact_ids))
+        return sync(fact_ids, position)
+
+    monkeypatch.setattr(wired.index, "sync", recorded)
+    store.rebuild()
+    assert diffed == [[wrong]]
+    assert wired.values("Oslo") == ["Oslo"]
+    assert wired.values("Detroit") == ["Detroit"]
