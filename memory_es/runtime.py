@@ -195,7 +195,7 @@ class Runtime:
             # The recall index, when it mirrors the old views, re-diffs only the facts whose
             # rows the replay changed (the views compare the old tables with the new).
             in_line = self.recall.in_line(self.views.position())
-            replayed = self.views.rebuild(progress, diff=in_line)
+            replayed = self.views.rebuild(progress)
             self.recall.rebuild(self.views.rebuilt_changes if in_line else None)
             # Fresh files, built from a log whose purged content is unreadable: nothing of
             # a purge was ever written into them, so they count as compacted.

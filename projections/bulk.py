@@ -104,8 +104,7 @@ def decode(con: duckdb.DuckDBPyConnection,
     content): their JSON goes in as one Arrow column."""
     raws = [_plaintext(ev) for _, ev, _ in batch]
     con.register("_bodies", pa.table({
-        "i": pa.array(np.arange(len(raws), dtype=np.int64)),
-        "body": pa.array(raws, pa.binary()).cast(pa.string())}))
+        "i": pa.array(np.arange(len(raws), dtype=np.int64)), "body": _strings(raws)}))
     try:
         changes = con.sql(_DECODE).to_arrow_table()
     finally:
@@ -133,6 +132,25 @@ def _values(changes: pa.Table, raws: list[bytes]) -> pa.Array:
     for row, i, k in zip(redo.tolist(), events, ks, strict=True):
         out[row] = _dumps(parse_body(raws[i])["changes"][k]["content"].get("value"))
     return pa.array(out, pa.string())
+
+
+def _strings(raws: list[bytes]) -> pa.Array:
+    """UTF-8 texts as one Arrow string array, built from one joined buffer and offsets
+    (checked as UTF-8 once, not converted item by item)."""
+    offsets = np.zeros(len(raws) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, raws), np.int64, len(raws)), out=offsets[1:])
+    strings = pa.Array.from_buffers(pa.large_string(), len(raws), [
+        None, pa.py_buffer(offsets), pa.py_buffer(b"".join(raws))])
+    strings.validate(full=True)
+    return strings
+
+
+def _facts_of(ids: pa.Array, codes: np.ndarray) -> list[str]:
+    """The fact ids of some codes (each once)."""
+    chosen = np.zeros(len(ids), dtype=bool)
+    chosen[codes] = True
+    found: list[str] = ids.filter(pa.array(chosen)).to_pylist()
+    return found
 
 
 def _valid(values: pa.Array) -> np.ndarray:
@@ -204,10 +222,9 @@ class BulkVersionProjector(VersionProjector):
         first_create = np.full(len(fact_ids), n, dtype=np.int64)
         np.minimum.at(first_create, c_fact[creates], np.flatnonzero(creates))
         needs = ~creates & (np.arange(n) < first_create[c_fact])
-        created = {fact_ids[f] for f in np.unique(c_fact[creates]).tolist()}
-        latest = self._latest(sorted(fact_ids[f] for f in np.unique(c_fact[needs]).tolist()))
+        created = set(_facts_of(by_fact.dictionary, c_fact[creates]))
+        latest = self._latest(sorted(_facts_of(by_fact.dictionary, c_fact[needs])))
         in_db = set(latest)
-        codes = {f: i for i, f in enumerate(fact_ids)}
         c_content = np.where(with_content, np.cumsum(with_content) - 1, -1)
         content_fact = c_fact[with_content]
         batch_contents = changes.filter(pa.array(with_content)).select(
@@ -228,18 +245,20 @@ class BulkVersionProjector(VersionProjector):
         # 2. Seeds: what the table holds of facts an earlier batch wrote, as entries that
         # come first in their fact's run and make no version.
         n_seed = len(latest)
-        seed_fact = np.fromiter((codes[f] for f in latest), np.int64, n_seed)
+        seed_fact = pc.index_in(pa.array(list(latest), pa.string()),
+                                by_fact.dictionary).to_numpy(zero_copy_only=False).astype(np.int64)
         masked = np.zeros(len(fact_ids), dtype=bool)
         tier: list[str] = [NEW_TIER] * len(fact_ids)
         seed_contents: list[Content] = []
         seed_by: list[str | None] = []
         seed_verified: list[int | None] = []
-        for fid, (cont, carried_by, carried_verified, is_masked, fact_tier) in latest.items():
+        for code, (cont, carried_by, carried_verified, is_masked, fact_tier) in zip(
+                seed_fact.tolist(), latest.values(), strict=True):
             seed_contents.append(cont)
             seed_by.append(carried_by)
             seed_verified.append(carried_verified)
-            masked[codes[fid]] = is_masked
-            tier[codes[fid]] = fact_tier
+            masked[code] = is_masked
+            tier[code] = fact_tier
         n_batch = batch_contents.num_rows
         if not n_batch and not n_seed:  # every change is of a fact whose chain was purged
             self._segments.append((None, {}, {}, created))

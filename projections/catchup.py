@@ -71,10 +71,12 @@ class Catchup:
                 (n.id, u) for n, u in zip(notes, opened, strict=True)]
             since, position = position, notes[-1].id
             self._known = None  # unknown until the batch's transaction has committed
-            touched = sorted(self.projector.apply(batch, position, since))
+            changed = self.projector.apply(batch, position, since)
             self._known = position
-            for follower in self.followers:
-                follower(touched, position, since)
+            if self.followers:  # (a rebuild has none: its batches touch every fact)
+                touched = sorted(changed)
+                for follower in self.followers:
+                    follower(touched, position, since)
             applied += len(notes)
             if progress is not None:
                 progress(position - start, head - start)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,22 +63,37 @@ DIFFED_TABLES = ("fact_versions", "served", "judgements", "feedback", "tier_move
 versions, and the ledgers the recall index's q-values come from."""
 
 
-def changed_facts(old: duckdb.DuckDBPyConnection, new: duckdb.DuckDBPyConnection,
-                  tables: Sequence[str] = DIFFED_TABLES) -> list[str]:
-    """The facts whose rows in ``tables`` differ between two databases (a row added,
-    removed, or with any column changed, order aside): each row is digested whole in each
-    database, and the two multisets of (table, fact, digest) compared there."""
+@dataclass(frozen=True)
+class Changes:
+    """How the tables of two databases differ (:func:`compare`)."""
+
+    facts: list[str]
+    """Facts with a row added, removed or changed in any of the tables."""
+    shards: set[int]
+    """Snapshot shards of those ``fact_versions`` rows, before and after."""
+    tables: set[str]
+    """The tables that differ."""
+
+
+def compare(old: duckdb.DuckDBPyConnection, new: duckdb.DuckDBPyConnection,
+            tables: Sequence[str] = DIFFED_TABLES) -> Changes:
+    """How ``tables`` differ between two databases, row by row and order aside: each row
+    is digested whole (DuckDB's ``hash`` of the row) in each database, and the two
+    multisets of (table, fact, shard, digest) compared in ``new``."""
     digests = " UNION ALL ".join(
-        f"SELECT '{t}' AS tbl, fact_id, hash(r) AS digest FROM {t} r" for t in tables)
+        f"SELECT '{t}' AS tbl, fact_id, {'shard' if t == 'fact_versions' else 'NULL'}"
+        f"::SMALLINT AS shard, hash(r) AS digest FROM {t} r" for t in tables)
     new.register("_old_digests", old.sql(digests).to_arrow_table())
     try:
         rows = new.execute(
-            f"SELECT DISTINCT fact_id FROM ((({digests}) EXCEPT ALL (SELECT * FROM "
-            f"_old_digests)) UNION ALL ((SELECT * FROM _old_digests) EXCEPT ALL "
+            f"SELECT DISTINCT tbl, fact_id, shard FROM ((({digests}) EXCEPT ALL (SELECT * "
+            f"FROM _old_digests)) UNION ALL ((SELECT * FROM _old_digests) EXCEPT ALL "
             f"({digests})))").fetchall()
     finally:
         new.unregister("_old_digests")
-    return sorted(str(r[0]) for r in rows)
+    return Changes(facts=sorted({str(r[1]) for r in rows}),
+                   shards={int(r[2]) for r in rows if r[2] is not None},
+                   tables={str(r[0]) for r in rows})
 
 
 def _migrate(folder: Path) -> dict[str, list[tuple[Any, ...]]]:
@@ -246,21 +262,24 @@ class Views:
             out[table] = (int(count), int(last))
         return out
 
-    def persist(self, *, every_shard: bool = False, unlink: bool = True) -> list[str]:
-        """Write a snapshot of what changed since the last one (``every_shard``: all);
-        returns the old generation's files it replaced (``unlink`` False: left for the
-        caller to :meth:`projections.snapshot.Snapshot.unlink`)."""
+    def persist(self, *, every_shard: bool = False, unlink: bool = True,
+                shards: set[int] | frozenset[int] = frozenset(),
+                tables: set[str] | frozenset[str] = frozenset()) -> list[str]:
+        """Write a snapshot of what changed since the last one (``every_shard``: all;
+        ``shards`` and ``tables``: these too, a rebuild's differences); returns the old
+        generation's files it replaced (``unlink`` False: left for the caller to
+        :meth:`projections.snapshot.Snapshot.unlink`)."""
         projector = self.projector
-        shards = None if every_shard else set(projector.dirty_shards)
+        written = None if every_shard else set(projector.dirty_shards) | shards
         fingerprints = self._table_fingerprints()
-        tables = {t: fingerprints.get(t) != self._fingerprints.get(t)
-                  for t in self._tables() if t not in MANIFEST_TABLES}
+        changed = {t: fingerprints.get(t) != self._fingerprints.get(t) or t in tables
+                   for t in self._tables() if t not in MANIFEST_TABLES}
         rows = {t: [list(r) for r in self.con.execute(f"SELECT * FROM {t}").fetchall()]
                 for t in MANIFEST_TABLES}
         position = self.position()
         with storage_faults("the views snapshot"):
             gone = self.snapshot.write(self.flushed(), position=position,
-                                       columns=COLUMN_NAMES, shards=shards, tables=tables,
+                                       columns=COLUMN_NAMES, shards=written, tables=changed,
                                        pruned=projector.removed, rows=rows, unlink=unlink)
         projector.dirty_shards, projector.removed = set(), {}
         self._fingerprints = fingerprints
@@ -292,39 +311,40 @@ class Views:
     def position(self) -> int:
         return self.catchup.position()
 
-    def rebuild(self, progress: Progress | None = None, *, diff: bool = False) -> int:
+    def rebuild(self, progress: Progress | None = None) -> int:
         """Replay the whole log into a fresh database, swapped in only when complete: a
         rebuild that fails (a tampered event, a full disk) leaves the old views intact.
 
-        Then :attr:`rebuilt_changes` names the facts whose rows (versions or ledgers)
-        differ from the old views', when they were compared: when the point-read store
-        was in line with the old views (only those facts are copied into it again), or
-        when ``diff`` asks (a follower in line with them, the recall index)."""
+        The files derived from the views (the snapshot, the point-read store, and through
+        :attr:`rebuilt_changes` the recall index) are then brought in line with the new
+        database by what differs from the old one (:func:`compare`): the snapshot
+        writes the shards whose rows changed or were waiting to be written, and the
+        point-read store, when it was in line with the old views, takes the changed
+        facts' rows again (else it is copied whole)."""
         self.rebuilt_changes = None
+        old = self.flushed()  # the deferred writes first: the old tables are compared
         con = self._connect(carry={
-            table: self.con.execute(f"SELECT * FROM {table}").fetchall()
-            for table in KEPT_TABLES})
+            table: old.execute(f"SELECT * FROM {table}").fetchall() for table in KEPT_TABLES})
         try:
-            # The point-read store is a copy of the old views when it is in line with them:
-            # then only the facts whose rows the replay changed are copied again.
-            in_line = self.points.in_line(self.flushed(), self.position())
+            in_line = self.points.in_line(old, self.position())
             replayed = Catchup(self._recorder, self._mapper, BulkVersionProjector(con),
                                batch=REBUILD_BATCH).run(progress)
-            changed = changed_facts(self._con, con) if in_line or diff else None
+            changes = compare(old, con)
         except BaseException:
             con.close()
             raise
-        self._con.close()
+        old.close()
         self._swap_in(con)
-        # The old snapshot's files (one per shard) are unlinked while the point-read store
-        # is resynchronised: each unlink waits on the file system's journal, not the CPU.
-        gone = self.persist(every_shard=True, unlink=False)
+        self.rebuilt_changes = changes.facts
+        # The old snapshot's files that the new one no longer names are unlinked while the
+        # point-read store is brought in line: each unlink waits on the journal, not the CPU.
+        gone = self.persist(shards=changes.shards, tables=changes.tables, unlink=False)
         with ThreadPoolExecutor(1) as pool:
             unlinked = pool.submit(self.snapshot.unlink, gone)
-            self.rebuilt_changes = changed
-            if not in_line or changed is None or not self.points.patch(changed,
-                                                                        self.position()):
+            if not in_line or not self.points.patch(changes.facts, self.position()):
                 self.points.reconcile(force=True)  # a fresh copy
+            elif self.points.unscrubbed:  # a rebuild counts as a compaction (the runtime's)
+                self.points.compact()
             with storage_faults("the views snapshot"):
                 unlinked.result()
         return replayed

@@ -124,3 +124,31 @@ def test_a_views_file_of_an_older_release_is_carried_over_and_removed(tmp_path: 
         assert store.table("fact_versions").sort_by("version_id").equals(before)
         exports = store.sql("SELECT path FROM exports").column("path").to_pylist()
         assert exports == [str(tmp_path / "x.parquet")]
+
+
+def test_rebuild_writes_again_the_snapshot_shards_whose_rows_it_changed(tmp_path: Path) -> None:
+    """A row the old views held wrongly, and wrote into their snapshot, is right in the
+    snapshot after a rebuild; the shards whose rows did not change keep their files."""
+    folder = tmp_path / "m"
+    with memory_es.open(folder) as store:
+        for i in range(40):
+            store.assert_fact("acme", f"user:u{i}", "home.city", f"City {i}")
+        wrong = store.current("acme", "user:u7")[0].fact_id
+        views = store.runtime.views
+        views.con.execute("UPDATE fact_versions SET value = '\"Wrongville\"' WHERE fact_id = ?",
+                          [wrong])
+        views.persist(every_shard=True)  # the wrong row reaches the snapshot
+        manifest = views.snapshot.manifest
+        assert manifest is not None
+        before = dict(manifest.shards)
+        (shard,) = (int(r[0]) for r in views.con.execute(
+            "SELECT DISTINCT shard FROM fact_versions WHERE fact_id = ?", [wrong]).fetchall())
+        store.rebuild()
+        manifest = views.snapshot.manifest
+        assert manifest is not None
+        assert manifest.shards[shard] != before[shard]
+        assert {s: n for s, n in manifest.shards.items() if s != shard} == {
+            s: n for s, n in before.items() if s != shard}
+    with memory_es.open(folder) as store:
+        assert [f.value for f in store.current("acme", "user:u7")] == ["City 7"]
+        assert len(store.current("acme")) == 40

@@ -1,9 +1,10 @@
 """The views' sharded snapshot (issue 14, item 1), against a model that knows only which
 values were written and which entities were purged.
 
-After any sequence of writes, purges, compactions, clean closes and crashes (the process
-ends without closing), a reopened store shows exactly the model's live values, and once
-a compaction has run after the last purge, no file of the snapshot holds a purged value.
+After any sequence of writes, purges, compactions, rebuilds, clean closes and crashes (the
+process ends without closing), a reopened store shows exactly the model's live values, and
+once a compaction or a rebuild has run after the last purge, no file of the snapshot holds
+a purged value.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ steps = st.lists(st.one_of(
     st.tuples(st.just("purge"), st.sampled_from(ENTITIES), st.sampled_from(["now", "deferred"])),
     st.tuples(st.just("read"), st.just(""), st.just(0)),
     st.tuples(st.just("reopen"), st.sampled_from(["close", "crash"]), st.just(0)),
+    st.tuples(st.just("rebuild"), st.just(""), st.just(0)),
 ), min_size=1, max_size=14)
 
 
@@ -45,6 +47,9 @@ def snapshot_bytes(folder: Path) -> list[bytes]:
                ("read", "", 0), ("reopen", "close", 0)])
 @example(plan=[*(("write", e, 0) for e in ENTITIES), ("read", "", 0), ("reopen", "close", 0),
                *(("purge", e, "deferred") for e in ENTITIES[:5])])  # five shards pruned at once
+@example(plan=[("write", "user:e0", 0), ("write", "user:e1", 0), ("reopen", "close", 0),
+               ("purge", "user:e0", "deferred"), ("rebuild", "", 0), ("write", "user:e1", 1),
+               ("reopen", "crash", 0), ("rebuild", "", 0)])  # a rebuild after a deferred purge
 def test_snapshot_matches_the_model_and_drops_purged_values(
         tmp_path_factory: pytest.TempPathFactory, plan: list[tuple[str, str, object]]) -> None:
     folder = tmp_path_factory.mktemp("snap") / "store"
@@ -69,6 +74,9 @@ def test_snapshot_matches_the_model_and_drops_purged_values(
                 compacted = str(n) == "now"
             elif op == "read":
                 store.current(T)
+            elif op == "rebuild":  # its files count as compacted: they must be
+                store.rebuild()
+                compacted = True
             elif arg == "close":
                 store.close()
                 store = memory_es.open(folder, clock=clock, views_settings=UNCOMPRESSED)
