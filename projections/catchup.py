@@ -7,7 +7,9 @@ PostgreSQL, where a polling reader never waits on a lost NOTIFY.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from eventsourcing.persistence import ApplicationRecorder
 
@@ -31,12 +33,14 @@ class Catchup:
 
     def __init__(self, recorder: ApplicationRecorder, mapper: SealingMapper,
                  projector: VersionProjector, batch: int = BATCH,
-                 followers: list[Follower] | None = None) -> None:
+                 followers: list[Follower] | None = None, *, read_ahead: bool = False) -> None:
         self.recorder = recorder
         self.mapper = mapper
         self.projector = projector
         self.batch = batch
         self.followers: list[Follower] = list(followers or [])
+        self.read_ahead = read_ahead
+        """Read and open the next batch while this one is applied (a rebuild)."""
         self._known: int | None = None  # the tracked position, once read or written here
 
     def position(self) -> int:
@@ -52,8 +56,18 @@ class Catchup:
         """Re-read the tracked position next time (the database was replaced)."""
         self._known = None
 
+    def _read(self, start: int, head: int) -> list[tuple[int, Unsealed]]:
+        """The next batch from ``start``, opened (keys fetched once per batch)."""
+        notes = self.recorder.select_notifications(start=start, limit=self.batch, stop=head)
+        opened = self.mapper.open_many(notes)
+        return [(n.id, u) for n, u in zip(notes, opened, strict=True)]
+
     def run(self, progress: Progress | None = None, stop: int | None = None) -> int:
-        """Catch up to the log's head (or ``stop``); returns how many events were applied."""
+        """Catch up to the log's head (or ``stop``); returns how many events were applied.
+
+        With :attr:`read_ahead`, the next batch is read and opened on a second thread
+        while the projector applies this one (its DuckDB statements, numpy and Arrow
+        release the GIL, so the two overlap on two cores)."""
         start = self.position()
         head = self.recorder.max_notification_id() or 0
         if stop is not None:
@@ -61,23 +75,26 @@ class Catchup:
         applied = 0
         position = start
         self.projector.behind = head - start
-        while position < head:
-            notes = self.recorder.select_notifications(
-                start=position + 1, limit=self.batch, stop=head)
-            if not notes:
-                break
-            opened = self.mapper.open_many(notes)  # keys fetched once per batch
-            batch: list[tuple[int, Unsealed]] = [
-                (n.id, u) for n, u in zip(notes, opened, strict=True)]
-            since, position = position, notes[-1].id
-            self._known = None  # unknown until the batch's transaction has committed
-            changed = self.projector.apply(batch, position, since)
-            self._known = position
-            if self.followers:  # (a rebuild has none: its batches touch every fact)
-                touched = sorted(changed)
-                for follower in self.followers:
-                    follower(touched, position, since)
-            applied += len(notes)
-            if progress is not None:
-                progress(position - start, head - start)
+        ahead = self.read_ahead and head - start > self.batch
+        with ThreadPoolExecutor(1) if ahead else contextlib.nullcontext() as pool:
+            following = (pool.submit(self._read, position + 1, head)
+                         if pool is not None and position < head else None)
+            while position < head:
+                batch = (following.result() if following is not None
+                         else self._read(position + 1, head))
+                if not batch:
+                    break
+                since, position = position, batch[-1][0]
+                following = (pool.submit(self._read, position + 1, head)
+                             if pool is not None and position < head else None)
+                self._known = None  # unknown until the batch's transaction has committed
+                changed = self.projector.apply(batch, position, since)
+                self._known = position
+                if self.followers:  # (a rebuild has none: its batches touch every fact)
+                    touched = sorted(changed)
+                    for follower in self.followers:
+                        follower(touched, position, since)
+                applied += len(batch)
+                if progress is not None:
+                    progress(position - start, head - start)
         return applied

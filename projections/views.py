@@ -328,7 +328,7 @@ class Views:
         try:
             in_line = self.points.in_line(old, self.position())
             replayed = Catchup(self._recorder, self._mapper, BulkVersionProjector(con),
-                               batch=REBUILD_BATCH).run(progress)
+                               batch=REBUILD_BATCH, read_ahead=True).run(progress)
             changes = compare(old, con)
         except BaseException:
             con.close()
