@@ -1,10 +1,12 @@
 """The version projection for a rebuild: whole stretches of the log into a fresh table.
 
 A rebuild replays every event into an empty table, so nothing a follower or a reader
-needs between two events has to exist: changes are decoded straight into flat columns
-(one entry per change, its portions in one flat list), and the versions are derived
-from those columns in one pass over them sorted by fact, with numpy and Arrow instead
-of a Python loop that carries each fact's belief from change to change:
+needs between two events has to exist: a segment's event bodies go to DuckDB as one
+Arrow column of JSON and come back as flat columns, one row per change (:func:`decode`:
+no dict per body, no tuple per content; measured at 51k events, the projector's CPU
+0.65-0.68 -> 0.39-0.46 s against the Python decode it replaced), and the versions are
+derived from those columns in one pass over them sorted by fact, with numpy and Arrow
+instead of a Python loop that carries each fact's belief from change to change:
 
 - a change carries its fact's latest content, ``superseded_by`` and ``verified_at``:
   each is the last one given at or before it (a forward fill within the fact's run of
@@ -78,8 +80,9 @@ _DECODE = (
     "ch.content IS NOT NULL AS has_content, ch.content.value::VARCHAR AS value, "
     "coalesce(ch.content.rev, 0) AS content_rev, " + ", ".join(_FIELDS)
     + " FROM (SELECT i, unnest(j.changes) AS ch, unnest(range(len(j.changes))) AS k FROM "
-    f"(SELECT i, json_transform(body, '{_STRUCTURE}') AS j FROM _bodies)) ORDER BY i, k")
-"""Every change of the registered bodies, one row each in log order, content flattened
+    f"(SELECT i, json_transform(body, '{_STRUCTURE}') AS j FROM _bodies))")
+"""Every change of the registered bodies, one row each (in log order unless DuckDB was
+told it need not keep the insertion order: :func:`decode` checks), content flattened
 with :func:`projections.versions._content`'s defaults; ``value`` as DuckDB writes the
 JSON (see :func:`_values`)."""
 _SAME_JSON = r'^"[^"\\]*"$|^true$|^false$|^-?[1-9][0-9]{0,14}$|^0$'
@@ -109,6 +112,10 @@ def decode(con: duckdb.DuckDBPyConnection,
         changes = con.sql(_DECODE).to_arrow_table()
     finally:
         con.unregister("_bodies")
+    i, k = changes.column("i").to_numpy(), changes.column("k").to_numpy()
+    if i.size > 1 and not np.all((i[1:] > i[:-1]) | ((i[1:] == i[:-1]) & (k[1:] > k[:-1]))):
+        changes = changes.take(pc.sort_indices(changes, [("i", "ascending"),
+                                                         ("k", "ascending")]))
     event = changes.column("i")
     streams = pa.array([ev.stream_id for _, ev, _ in batch], pa.string())
     changes = changes.append_column("stream_id", streams.take(event))

@@ -75,20 +75,30 @@ class Changes:
     """The tables that differ."""
 
 
-def compare(old: duckdb.DuckDBPyConnection, new: duckdb.DuckDBPyConnection,
-            tables: Sequence[str] = DIFFED_TABLES) -> Changes:
-    """How ``tables`` differ between two databases, row by row and order aside: each row
-    is digested whole (DuckDB's ``hash`` of the row) in each database, and the two
-    multisets of (table, fact, shard, digest) compared in ``new``."""
-    digests = " UNION ALL ".join(
+def _digests_sql(tables: Sequence[str]) -> str:
+    return " UNION ALL ".join(
         f"SELECT '{t}' AS tbl, fact_id, {'shard' if t == 'fact_versions' else 'NULL'}"
         f"::SMALLINT AS shard, hash(r) AS digest FROM {t} r" for t in tables)
-    new.register("_old_digests", old.sql(digests).to_arrow_table())
+
+
+def digests(con: duckdb.DuckDBPyConnection, tables: Sequence[str] = DIFFED_TABLES) -> pa.Table:
+    """Each row of ``tables`` digested whole (DuckDB's ``hash`` of the row), with its
+    table, fact and (for versions) snapshot shard: what :func:`compare` compares."""
+    return con.sql(_digests_sql(tables)).to_arrow_table()
+
+
+def compare(old: pa.Table, new: duckdb.DuckDBPyConnection,
+            tables: Sequence[str] = DIFFED_TABLES) -> Changes:
+    """How ``tables`` differ between the database whose :func:`digests` are ``old`` and
+    ``new``, row by row and order aside: the two multisets of (table, fact, shard,
+    digest) compared in ``new``."""
+    rows_of = _digests_sql(tables)
+    new.register("_old_digests", old)
     try:
         rows = new.execute(
-            f"SELECT DISTINCT tbl, fact_id, shard FROM ((({digests}) EXCEPT ALL (SELECT * "
+            f"SELECT DISTINCT tbl, fact_id, shard FROM ((({rows_of}) EXCEPT ALL (SELECT * "
             f"FROM _old_digests)) UNION ALL ((SELECT * FROM _old_digests) EXCEPT ALL "
-            f"({digests})))").fetchall()
+            f"({rows_of})))").fetchall()
     finally:
         new.unregister("_old_digests")
     return Changes(facts=sorted({str(r[1]) for r in rows}),
@@ -327,9 +337,11 @@ class Views:
             table: old.execute(f"SELECT * FROM {table}").fetchall() for table in KEPT_TABLES})
         try:
             in_line = self.points.in_line(old, self.position())
-            replayed = Catchup(self._recorder, self._mapper, BulkVersionProjector(con),
-                               batch=REBUILD_BATCH, read_ahead=True).run(progress)
-            changes = compare(old, con)
+            with ThreadPoolExecutor(1) as pool:  # the old views are idle during the replay
+                old_digests = pool.submit(digests, old)
+                replayed = Catchup(self._recorder, self._mapper, BulkVersionProjector(con),
+                                   batch=REBUILD_BATCH, read_ahead=True).run(progress)
+                changes = compare(old_digests.result(), con)
         except BaseException:
             con.close()
             raise
