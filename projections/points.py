@@ -149,7 +149,8 @@ _SELECT_STORED = ", ".join(_as_stored(name, kind) for name, kind, _ in COLUMNS)
 
 PATCH_LIMIT = 20_000
 """After a rebuild, up to this many facts whose rows changed are replaced in place
-(:meth:`PointRows.patch`, ≈ 20-30 µs per row); beyond, the store is copied whole."""
+(:meth:`PointRows.patch`, in one transaction); beyond, the store is copied whole. A
+bound on that transaction's size, not a measured break-even."""
 SMALL_BATCH = 64
 """Up to this many touched facts, their rows are re-read with the ids as one list
 parameter and ``fetchall`` (≈ 2.5 ms CPU on a loaded 2-core machine); above it, by a join
