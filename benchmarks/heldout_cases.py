@@ -3123,6 +3123,44 @@ def revise_scopes(cases: list[Case]) -> None:
     _ended_by(cases, "revise_scope", "mixed", REVISE_SCOPES)
 
 
+# Round 64, written before any rule changed, after a probe found "Jonas Weber arbeitet bei
+# Siemens" stored as an empty note of a topic named after the whole sentence, which
+# "Vergiss alles über Jonas Weber" then left current: a sentence whose verb the rules do
+# not know (an irregular past form outside verbs.txt, a German verb outside the basic
+# operations) still belongs to the person it opens with, and forgetting or releasing
+# that person takes it; another person's alike fact stays.
+UNKNOWN_VERBS: list[tuple[list[str], list[str], list[str]]] = [
+    (["Jonas Weber wohnt in Hamburg.", "Jonas Weber arbeitet bei Siemens.",
+      "Lena Vogel arbeitet bei Bosch."],
+     ["forget", "Vergiss alles über Jonas Weber"],
+     ["Jonas Weber wohnt in Hamburg.", "Jonas Weber arbeitet bei Siemens."]),
+    (["Anna Schmid studiert Medizin in Wien.", "Anna Schmid wohnt in Wien.",
+      "Paul Huber studiert Medizin in Graz."],
+     ["forget", "Vergiss alles über Anna Schmid"],
+     ["Anna Schmid studiert Medizin in Wien.", "Anna Schmid wohnt in Wien."]),
+    (["Mia Lund beat her marathon record in Oslo.", "Mia Lund lives in Malmö.",
+      "Tom Berg lives in Malmö."],
+     ["forget", "everything about Mia Lund"],
+     ["Mia Lund beat her marathon record in Oslo.", "Mia Lund lives in Malmö."]),
+    (["Noor Haddad sang in a choir for ten years.", "Noor Haddad lives in Amman.",
+      "Ola Berg sang in a choir for ten years."],
+     ["release", "everything about Noor Haddad"],
+     ["Noor Haddad sang in a choir for ten years.", "Noor Haddad lives in Amman."]),
+    (["Ines Costa swam across the Tagus in 2019.", "Ines Costa works at Galp.",
+      "Rui Sousa works at Galp."],
+     ["forget", "all of Ines Costa's information"],
+     ["Ines Costa swam across the Tagus in 2019.", "Ines Costa works at Galp."]),
+    (["Rosa Díaz rode horses as a child.", "Rosa Díaz lives in Sevilla."],
+     ["revise", "Rosa Díaz's home", "Rosa Díaz lives in Cádiz."],
+     ["Rosa Díaz lives in Sevilla."]),
+]
+
+
+def unknown_verbs(cases: list[Case]) -> None:
+    """A fact whose verb the rules do not know is still its opening person's."""
+    _ended_by(cases, "unknown_verb", "mixed", UNKNOWN_VERBS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3149,7 +3187,7 @@ def build() -> list[Case]:
                    crowded_notes, relatives_and_times, habits, new_domains,
                    described_purges, copula_changes, diet_words, place_statuses,
                    sentence_structures, topic_words, labels_and_names, record_topics,
-                   all_of_a_thing, revise_scopes):
+                   all_of_a_thing, revise_scopes, unknown_verbs):
         family(cases)
     return cases
 
