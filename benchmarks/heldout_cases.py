@@ -3161,6 +3161,35 @@ def unknown_verbs(cases: list[Case]) -> None:
     _ended_by(cases, "unknown_verb", "mixed", UNKNOWN_VERBS)
 
 
+# Round 65, written before any rule changed, after a probe found a purge of an IBAN asked
+# in its compact form ("DE89370400440532013000") erasing nothing while the fact wrote it in
+# groups of four: an account or card number is one identifier however it is grouped, so
+# either form purges the other; another person's number of the same kind stays.
+GROUPED_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (["Hana Sato's IBAN is DE89 3704 0044 0532 0130 00.", "Hana Sato lives in Kyoto.",
+      "Ken Ito's IBAN is DE44 5001 0517 5407 3249 31."],
+     ["purge", "DE89370400440532013000"], ["Hana Sato's IBAN is DE89 3704 0044 0532 0130 00."]),
+    (["Marek Nowak pays rent from PL61109010140000071219812874.", "Marek Nowak works at Orlen."],
+     ["purge", "PL61 1090 1014 0000 0712 1981 2874"],
+     ["Marek Nowak pays rent from PL61109010140000071219812874."]),
+    (["Lea Roth's card number is 4111 1111 1111 1111.", "Lea Roth plays handball.",
+      "Tim Roth's card number is 5500 0000 0000 0004."],
+     ["purge", "4111111111111111"], ["Lea Roth's card number is 4111 1111 1111 1111."]),
+    (["Omar Faruk's IBAN is GB29 NWBK 6016 1331 9268 19.", "Omar Faruk owns a bakery in Leeds."],
+     ["purge", "gb29nwbk60161331926819"], ["Omar Faruk's IBAN is GB29 NWBK 6016 1331 9268 19."]),
+    (["Claire Roux's IBAN is FR14 2004 1010 0505 0001 3M02 606.", "Claire Roux lives in Lyon."],
+     ["purge", "FR1420041010050500013M02606"],
+     ["Claire Roux's IBAN is FR14 2004 1010 0505 0001 3M02 606."]),
+    (["Ivo Petrov's IBAN is BG80BNBG96611020345678.", "Ivo Petrov speaks Bulgarian."],
+     ["purge", "BG80 BNBG 9661 1020 3456 78"], ["Ivo Petrov's IBAN is BG80BNBG96611020345678."]),
+]
+
+
+def grouped_numbers(cases: list[Case]) -> None:
+    """An account or card number purged in one grouping erases it written in another."""
+    _ended_by(cases, "grouped_number", "finance", GROUPED_NUMBERS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3187,7 +3216,8 @@ def build() -> list[Case]:
                    crowded_notes, relatives_and_times, habits, new_domains,
                    described_purges, copula_changes, diet_words, place_statuses,
                    sentence_structures, topic_words, labels_and_names, record_topics,
-                   all_of_a_thing, revise_scopes, unknown_verbs):
+                   all_of_a_thing, revise_scopes, unknown_verbs,
+                   grouped_numbers):
         family(cases)
     return cases
 
