@@ -632,7 +632,8 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
         refers = ""
         entity = None
     return Clause(
-        text=text.strip(), entity=entity, attribute=attribute, value=pred.value,
+        text=text.strip(), entity=entity, attribute=attribute,
+        value=pred.value or text.strip(),  # a sentence with no predicate keeps what it said
         mention=subject.surface or None, op=op, negated=negated, confident=pred.confident,
         alternatives=pred.alternatives, temporal=temporal, identifiers=clause_ids,
         names=names, subject_names=subject_names, refers_back=refers, elided=elided,

@@ -124,7 +124,23 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
             and toks[1].low not in lx.AUXILIARIES and lx.lemma_of(first) != first
             and first.endswith("ed")):
         return 0, None, plural
-    return len(toks), None, plural
+    return _after_opening_name(toks), None, plural
+
+
+def _after_opening_name(toks: Sequence[Tok]) -> int:
+    """Where the predicate starts in a sentence with no verb the rules know: after an
+    opening name of two or more capitalised words, at the first lower-case word
+    (``Jonas Weber arbeitet bei Siemens``, ``Mia Lund beat her record``). A name is
+    followed by its verb in any language that writes verbs in lower case, so the
+    sentence stays its named person's; with no such name it is one noun phrase."""
+    k = 0
+    while k < len(toks) and is_capitalised(toks[k].word) and not toks[k].raw.endswith(
+            (",", ":", "'s", "’s")):
+        k += 1
+    if k >= 2 and k < len(toks) and toks[k].word.isalpha() and toks[k].word.islower() \
+            and toks[k].low not in lx.STOPWORDS:
+        return k
+    return len(toks)
 
 
 def opens_without_subject(toks: Sequence[Tok]) -> bool:

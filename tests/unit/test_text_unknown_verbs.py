@@ -1,0 +1,67 @@
+"""A sentence whose verb the rules do not know (a German verb outside the basic
+operations, an irregular past form outside ``verbs.txt``) is still the fact of the name
+it opens with, so forgetting that person takes it; and a sentence with no predicate at
+all keeps what it said as its value instead of an empty note."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface, interpret
+from memory_es.text import lexicon as lx
+from tests.unit.text_support import current_texts, fresh_tenant
+
+GIVEN = ["Jonas", "Ines", "Kwame", "Mirela", "Tariq"]
+FAMILY = ["Weber", "Costa", "Asante", "Popescu", "Aziz"]
+# lower-case words the rules hold no verb reading of: made-up stems, so the property is
+# about the position of the word, not about any vocabulary
+UNKNOWN = st.text(alphabet="bcdfgklmnprtvz", min_size=3, max_size=6).map(
+    lambda s: s + "et").filter(lambda w: w not in lx.STOPWORDS)
+
+
+def test_a_german_verb_outside_the_basic_operations_stays_the_persons() -> None:
+    [clause] = interpret("Jonas Weber arbeitet bei Siemens.").clauses
+    assert clause.entity == "person:jonas-weber"
+    assert clause.value == "arbeitet bei Siemens"
+
+
+def test_an_irregular_past_form_outside_the_verb_list_stays_the_persons() -> None:
+    [clause] = interpret("Mia Lund beat her marathon record in Oslo.").clauses
+    assert clause.entity == "person:mia-lund"
+    assert "marathon record" in clause.value
+
+
+def test_a_sentence_without_a_predicate_keeps_its_words() -> None:
+    [clause] = interpret("The quarterly board meeting.").clauses
+    assert clause.value == "The quarterly board meeting"
+
+
+def test_a_single_capitalised_opening_word_is_not_taken_for_a_name() -> None:
+    [clause] = interpret("Quarterly revenue grew.").clauses
+    assert not (clause.entity or "").startswith("person:")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(GIVEN), st.sampled_from(FAMILY), UNKNOWN)
+def test_an_opening_name_owns_a_sentence_of_any_unknown_verb(
+        given_name: str, family: str, verb: str) -> None:
+    name = f"{given_name} {family}"
+    [clause] = interpret(f"{name} {verb} den Garten.").clauses
+    assert clause.entity == f"person:{given_name.lower()}-{family.lower()}"
+    assert clause.value.startswith(verb)
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(UNKNOWN)
+def test_forgetting_a_person_takes_the_fact_and_leaves_the_other(
+        fresh_store: memory_es.MemoryStore, verb: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    mine = f"Ines Costa {verb} bei Galp."
+    other = f"Rui Sousa {verb} bei Galp."
+    ti.remember(tenant, mine)
+    ti.remember(tenant, other)
+    ti.forget(tenant, "Vergiss alles über Ines Costa")
+    assert current_texts(fresh_store, tenant) == {other.rstrip(".")}
