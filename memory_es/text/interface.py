@@ -255,9 +255,7 @@ class TextInterface:
             if ident.kind == "phone":  # the index keeps a number as one digit string
                 add(self._recall(tenant, ", ".join(phone_forms(ident.canonical))))
             elif ident.kind == "code" and len(ident.canonical) >= 12:
-                # written in groups ("GB29 NWBK 6016 …"), a long code is indexed as its
-                # groups: asked compact, it is looked up by its letter and digit runs
-                add(self._recall(tenant, " ".join(re.findall(r"[a-z]+|\d+", ident.canonical))))
+                add(self._recall(tenant, ", ".join(_code_forms(ident.canonical))))
         for surface, keys, capital in q.ngrams:
             if capital and len(surface.split()) <= 4:
                 for key in (surface, *sorted(k for k in keys if k.startswith("~"))):
@@ -1262,6 +1260,14 @@ def _person_named(clause: Clause) -> str | None:
         if subject.kind == "person" and subject.entity is not None:
             return subject.entity
     return None
+
+
+def _code_forms(canonical: str) -> tuple[str, str, str]:
+    """The ways a long code is written, as the keyword index splits them: compact, in
+    groups of four (the print form of IBANs, ISO 13616, and of card numbers), and as
+    its letter and digit runs (``GB29 NWBK …`` asked compact)."""
+    return (canonical, " ".join(canonical[i:i + 4] for i in range(0, len(canonical), 4)),
+            " ".join(re.findall(r"[a-z]+|\d+", canonical)))
 
 
 def _labelled_with(entity: str | None, named: Mapping[str, str]) -> bool:

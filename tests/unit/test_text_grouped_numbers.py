@@ -1,0 +1,39 @@
+"""A long account number is one identifier however it is grouped (SPEC §15): written
+compact or in groups of four (the print form of IBANs), a purge asked in either form
+erases the fact that holds it, and another person's number stays."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
+CODES = st.tuples(st.text(alphabet="ABCDEFGHIJKLMNOPRSTUVZ", min_size=2, max_size=2),
+                  st.integers(10, 99),
+                  st.text(alphabet=_ALNUM, min_size=12, max_size=26)).map(
+    lambda t: f"{t[0]}{t[1]}{t[2]}")
+
+
+def grouped(code: str) -> str:
+    return " ".join(code[i:i + 4] for i in range(0, len(code), 4))
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(CODES, CODES, st.booleans())
+def test_either_grouping_purges_the_other(fresh_store: memory_es.MemoryStore, code: str,
+                                          other_code: str, stored_grouped: bool) -> None:
+    if code == other_code:
+        return
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    mine = f"Hana Sato's IBAN is {grouped(code) if stored_grouped else code}."
+    kept = ["Hana Sato lives in Kyoto.", f"Ken Ito's IBAN is {grouped(other_code)}."]
+    for text in (mine, *kept):
+        ti.remember(tenant, text)
+    result = ti.purge_matching(tenant, code if stored_grouped else grouped(code))
+    assert result.receipts, result.pending
+    assert current_texts(fresh_store, tenant) == {k.rstrip(".") for k in kept}
