@@ -3190,6 +3190,38 @@ def grouped_numbers(cases: list[Case]) -> None:
     _ended_by(cases, "grouped_number", "finance", GROUPED_NUMBERS)
 
 
+# Round 66, written before any rule changed and before it was run: a finance agent's and a
+# research agent's memory, with people and projects that hold four or more facts, through
+# every operation; each case ends one fact or none, and counts what else ended.
+_HANA = ["Hana Sato holds 200 shares of Toyota.", "Hana Sato's risk profile is conservative.",
+         "Hana Sato has a margin account at Nomura.", "Hana Sato lives in Kyoto.",
+         "Ken Ito holds 50 shares of Toyota."]
+_LAB = ["Project Aurora trains on 64 GPUs.", "Project Aurora's dataset is CommonPile v2.",
+        "Project Aurora is led by Dr. Elif Kaya.", "Elif Kaya lives in Zurich.",
+        "Project Borealis trains on 64 GPUs."]
+AGENT_DOMAINS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HANA), ["release", "Hana Sato's Toyota shares"], [_HANA[0]]),
+    (list(_HANA), ["revise", "Hana Sato's risk profile", "Hana Sato's risk profile is moderate."],
+     [_HANA[1]]),
+    (list(_HANA), ["forget", "Hana Sato's margin account"], [_HANA[2]]),
+    (list(_HANA), ["release", "Hana Sato's bond portfolio"], []),
+    (list(_HANA), ["forget", "everything about Ken Ito"], [_HANA[4]]),
+    (list(_HANA), ["remember", "Hana Sato moved to Osaka."], [_HANA[3]]),
+    (list(_LAB), ["release", "Project Aurora's dataset"], [_LAB[1]]),
+    (list(_LAB), ["revise", "Project Aurora's GPU count", "Project Aurora trains on 128 GPUs."],
+     [_LAB[0]]),
+    (list(_LAB), ["forget", "Elif Kaya's home"], [_LAB[3]]),
+    (list(_LAB), ["release", "Project Borealis's dataset"], []),
+    (list(_LAB), ["forget", "everything about Project Borealis"], [_LAB[4]]),
+    (list(_LAB), ["remember", "Elif Kaya relocated to Basel."], [_LAB[3]]),
+]
+
+
+def agent_domains(cases: list[Case]) -> None:
+    """A finance and a research agent's memory: one fact ends, or none, never more."""
+    _ended_by(cases, "agent_domain", "mixed", AGENT_DOMAINS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3217,7 +3249,7 @@ def build() -> list[Case]:
                    described_purges, copula_changes, diet_words, place_statuses,
                    sentence_structures, topic_words, labels_and_names, record_topics,
                    all_of_a_thing, revise_scopes, unknown_verbs,
-                   grouped_numbers):
+                   grouped_numbers, agent_domains):
         family(cases)
     return cases
 
