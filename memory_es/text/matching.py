@@ -148,10 +148,24 @@ def acronyms(text: str) -> frozenset[str]:
     content even where the lower-case word is a function word (``mit``, ``it``, ``us``).
     None when the text is written mostly in capitals (there case says nothing)."""
     caps = re.findall(r"(?<![\w'’])[A-Z]{2,5}(?![\w'’])", text)
-    words = re.findall(r"[^\W\d_]{2,}", text)
-    if not caps or 2 * sum(w.isupper() for w in words) > len(words):
+    if not caps or _mostly_capitals(text):
         return frozenset()
     return frozenset(c.lower() for c in caps)
+
+
+def _mostly_capitals(text: str) -> bool:
+    words = re.findall(r"[^\W\d_]{2,}", text)
+    return 2 * sum(w.isupper() for w in words) > len(words)
+
+
+def acronym_plurals(text: str) -> dict[str, str]:
+    """Plurals written as an acronym and a lower-case ``s`` (``GPUs``, ``VMs``, ``SSDs``),
+    lower-cased, to the acronym they count: the light stem keeps ``gpus`` (a word in
+    ``-us`` is no plural), and the acronym's case says it is one."""
+    if _mostly_capitals(text):  # there case says nothing
+        return {}
+    return {m.lower(): m[:-1].lower()
+            for m in re.findall(r"(?<![\w'’])[A-Z]{2,5}s(?![\w'’])", text)}
 
 
 def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -161,6 +175,7 @@ def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
     domains: set[str] = set()
     cleaned = _cleaned(text)
     caps = acronyms(text)
+    plurals = acronym_plurals(text)
     for form in word_forms(cleaned):
         if _negates(form):
             whole.add(NEGATION_TERM)
@@ -174,7 +189,7 @@ def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
             continue
         if form in lx.STOPWORDS and form not in caps:
             continue
-        whole.add(_term(form))
+        whole.add(plurals.get(form) or _term(form))
         domains |= lx.domains_of(form)
     if "no longer" in cleaned.lower():
         whole.add(NEGATION_TERM)
