@@ -154,7 +154,7 @@ def acronyms(text: str) -> frozenset[str]:
 
 
 def _mostly_capitals(text: str) -> bool:
-    words = re.findall(r"[^\W\d_]{2,}", text)
+    words: list[str] = re.findall(r"[^\W\d_]{2,}", text)
     return 2 * sum(w.isupper() for w in words) > len(words)
 
 
