@@ -16,6 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 
 from memory_es.clock import ClockFn, TransactionClock
@@ -88,6 +89,9 @@ class Runtime:
         self._purge_seen = False  # a purge applied but not compacted yet
         self.recall: RecallIndex
         self.erasables: list[RecallIndex] = []
+        self._beside: ThreadPoolExecutor | None = None
+        """The thread the recall files are rewritten on during a compaction (made by the
+        first one)."""
 
     def start(self) -> None:
         """Register this replica, catch the views up (compacting after any purge they
@@ -216,14 +220,34 @@ class Runtime:
             self.compact_log()
 
     def compact_views(self) -> None:
-        """Rewrite this replica's files (views, recall index) so deleted bytes go too."""
+        """Rewrite this replica's files (views, recall index) so deleted bytes go too.
+
+        The recall index's files are rewritten on a second thread while the views' are
+        written here (they share no state: the index writes its segment files from its
+        own memory, the views theirs from DuckDB). Both are waited for, whatever happens
+        to either, before anything counts as compacted: a failure of either is raised
+        and the compacted position stays where it was."""
         with self.lock, storage_faults("compaction"):
-            self.views.compact(self.clock.now())
-            for erasable in self.erasables:
-                erasable.compact()
+            erasables = list(self.erasables)
+            beside = self._beside_pool().submit(self._compact_erasables, erasables)
+            try:
+                self.views.compact(self.clock.now())
+            finally:
+                wait([beside])
+            beside.result()  # the recall rewrite's own failure, if it had one
             self.compacted = self._scanned = self.views.position()
             self._purge_seen = False
             self.beat(force=True)
+
+    def _beside_pool(self) -> ThreadPoolExecutor:
+        if self._beside is None:
+            self._beside = ThreadPoolExecutor(1, thread_name_prefix="recall-compaction")
+        return self._beside
+
+    @staticmethod
+    def _compact_erasables(erasables: list[RecallIndex]) -> None:
+        for erasable in erasables:
+            erasable.compact()
 
     def compact_log(self) -> None:
         """Physically drop deleted bytes from the log's and the key store's files."""
@@ -252,6 +276,9 @@ class Runtime:
             self._closed = True
             with contextlib.suppress(Exception):
                 self.beat(force=True)
+            if self._beside is not None:
+                self._beside.shutdown(wait=True)
+                self._beside = None
             for erasable in self.erasables:
                 with contextlib.suppress(Exception):
                     erasable.close()

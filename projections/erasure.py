@@ -40,14 +40,15 @@ def versions_residue(con: duckdb.DuckDBPyConnection, fact_ids: list[str],
     )
 
 
-def exports_residue(con: duckdb.DuckDBPyConnection, fact_ids: list[str],
+def exports_residue(registry: list[tuple[str, int]], fact_ids: list[str],
                     purged_at: int) -> StoreCheck:
-    """Every Parquet export the store wrote: regenerated after the purge, free of its ids."""
+    """Every Parquet export the store wrote (``registry``: the export registry's rows,
+    path and time written): regenerated after the purge, free of its ids."""
     wanted = set(fact_ids)
     residues: list[str] = []
     pending: list[str] = []
     checked: list[str] = []
-    for path_text, written_at in con.execute("SELECT path, written_at FROM exports").fetchall():
+    for path_text, written_at in registry:
         path = Path(path_text)
         if not path.exists():
             continue

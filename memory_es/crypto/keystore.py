@@ -649,11 +649,18 @@ class KeyStore:
 
     # shredding --------------------------------------------------------------------------
 
-    def shred(self, key_ids: Sequence[str], stream_id: str, *, unlink_names: bool) -> list[str]:
-        """Destroy keys (tombstoned, never re-issued) and, for a whole entity, its name rows."""
+    def shred(self, key_ids: Sequence[str], stream_id: str, *, unlink_names: bool,
+              pending_version: int | None = None) -> list[str]:
+        """Destroy keys (tombstoned, never re-issued) and, for a whole entity, its name rows.
+        ``pending_version``: the shredding :meth:`mark_pending` recorded for this stream at
+        that version is cleared in the same commit (one durable commit, not two; a crash
+        leaves both done or neither)."""
         now = time.time_ns() // 1000
         self.flush()
         with self._lock, self.backend.transaction():
+            if pending_version is not None:
+                self.backend.execute("DELETE FROM me_pending WHERE stream_id = ? AND version = ?",
+                                     (stream_id, pending_version))
             for key_id in key_ids:
                 self.backend.execute("DELETE FROM me_keys WHERE key_id = ?", (key_id,))
                 self.backend.execute(
@@ -749,9 +756,15 @@ class KeyStore:
             (replica_id, views, host, now, now))
 
     def heartbeat(self, replica_id: str, applied: int, compacted: int) -> None:
-        self.backend.execute(
-            "UPDATE me_replicas SET applied = ?, compacted = ?, heartbeat_at = ?"
-            " WHERE replica_id = ?", (applied, compacted, time.time_ns() // 1000, replica_id))
+        """Committed without waiting for the disk (see ``transaction(durable=False)``): a
+        power loss can only undo the newest beats, and an older beat says less is applied
+        and compacted, longer ago — a report then says ``pending`` or ``unreachable``,
+        never ``clean``, and the replica compacts again when it reopens."""
+        with self.backend.transaction(durable=False):
+            self.backend.execute(
+                "UPDATE me_replicas SET applied = ?, compacted = ?, heartbeat_at = ?"
+                " WHERE replica_id = ?",
+                (applied, compacted, time.time_ns() // 1000, replica_id))
 
     def replicas(self) -> list[tuple[str, str, str, int, int, int]]:
         """(id, views, host, applied, compacted, heartbeat_at µs) of every replica."""

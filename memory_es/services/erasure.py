@@ -207,8 +207,7 @@ class ErasureService:
 
     def _shred(self, stream_id: str, version: int, key_ids: list[str], whole: bool) -> None:
         keys = self.runtime.keys
-        keys.shred(key_ids, stream_id, unlink_names=whole)
-        keys.clear_pending(stream_id, version)
+        keys.shred(key_ids, stream_id, unlink_names=whole, pending_version=version)
 
     def finish_pending(self) -> None:
         """Complete shreddings whose purge event committed before a crash."""

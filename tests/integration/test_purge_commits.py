@@ -1,0 +1,207 @@
+"""What a purge commits, and where its file rewrites run (issue #11 item 5): the key
+destroy and the clearing of its pending record are one key-store commit; replica
+heartbeats are committed without an fsync; the recall files are rewritten on a second
+thread that the purge waits for; an export registry read empty is not read again until
+the next export. Each keeps the erasure proof honest: nothing reports ``clean`` before
+it is done, and a failure leaves what it left before."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+
+import memory_es
+from projections.recall import persist
+from tests.conftest import StoreFactory
+from tests.fakes import FakeClock
+
+T = "acme"
+MARK = "zq-purge-commit-{}"
+
+
+def fill(store: memory_es.MemoryStore, n: int = 4) -> None:
+    for i in range(n):
+        store.assert_fact(T, f"user:u{i}", "home.city", MARK.format(i))
+        store.assert_fact(T, f"user:u{i}", "contact.email", f"u{i}@mail.example")
+    store.catch_up()
+
+
+@pytest.fixture
+def key_statements(store_factory: StoreFactory) -> Iterator[tuple[memory_es.MemoryStore,
+                                                                   list[str]]]:
+    """A store and the statements its SQLite key store runs from now on."""
+    store = store_factory()
+    fill(store)
+    seen: list[str] = []
+    backend: Any = store.runtime.keys.backend
+    conn: sqlite3.Connection = backend._conn  # noqa: SLF001 - its statements, traced
+    conn.set_trace_callback(seen.append)
+    yield store, seen
+    conn.set_trace_callback(None)
+
+
+def transactions(statements: list[str]) -> list[list[str]]:
+    """The statements run between each BEGIN and its COMMIT."""
+    out: list[list[str]] = []
+    current: list[str] | None = None
+    for s in statements:
+        if s.startswith("BEGIN"):
+            current = []
+        elif s == "COMMIT" and current is not None:
+            out.append(current)
+            current = None
+        elif current is not None:
+            current.append(s)
+    return out
+
+
+def test_the_key_destroy_and_its_pending_record_go_in_one_commit(
+        key_statements: tuple[memory_es.MemoryStore, list[str]]) -> None:
+    store, seen = key_statements
+    receipt = store.purge(T, "user:u1")
+    shredding = [tx for tx in transactions(seen) if any("DELETE FROM me_keys" in s for s in tx)]
+    assert len(shredding) == 1, seen
+    assert any(s.startswith("DELETE FROM me_pending") for s in shredding[0]), shredding
+    outside = [s for s in seen if s.startswith("DELETE FROM me_pending")
+               and not any(s in tx for tx in shredding)]
+    assert outside == []
+    assert store.runtime.keys.pending() == []
+    assert receipt.report is not None and receipt.report.complete
+
+
+def test_a_failed_shredding_keeps_its_pending_record_and_the_next_open_finishes_it(
+        store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commit that destroys the keys is the one that clears the record: when it
+    fails, both stay, and the next open destroys the keys."""
+    store = store_factory()
+    fill(store)
+    backend = store.runtime.keys.backend
+    real = backend.execute
+
+    def failing(sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        if sql.startswith("INSERT INTO me_shredded"):
+            raise sqlite3.OperationalError("disk I/O error")
+        return real(sql, params)
+
+    monkeypatch.setattr(backend, "execute", failing)
+    with pytest.raises(Exception, match="disk"):
+        store.purge(T, "user:u2")
+    monkeypatch.undo()
+    keys = store.runtime.keys
+    pending = keys.pending()
+    assert len(pending) == 1  # the record survived the rollback, and so did the keys
+    assert pending[0][2] and not any(keys.is_shredded(k) for k in pending[0][2])
+    store.close()
+    again = store_factory()
+    assert again.runtime.keys.pending() == []
+    assert again.current(T, entity="user:u2") == []
+
+
+def test_heartbeats_are_committed_without_waiting_for_the_disk(
+        key_statements: tuple[memory_es.MemoryStore, list[str]]) -> None:
+    store, seen = key_statements
+    store.purge(T, "user:u0")  # a compaction beats
+    at = [i for i, s in enumerate(seen) if s.startswith("UPDATE me_replicas")]
+    assert at, seen
+    for i in at:
+        assert seen[i - 2:i] == ["PRAGMA synchronous=NORMAL", "BEGIN IMMEDIATE"], seen[i - 3:i + 3]
+        assert seen[i + 1:i + 3] == ["COMMIT", "PRAGMA synchronous=FULL"]
+    replica = next(r for r in store.replicas() if r.this_process)
+    assert replica.compacted == replica.applied == store.runtime.views.position()
+
+
+class Crash(Exception):
+    pass
+
+
+def test_the_recall_rewrite_runs_beside_the_views_and_is_waited_for(
+        store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = store_factory()
+    fill(store)
+    steps: list[tuple[str, bool]] = []
+    done = threading.Event()
+
+    def record(name: str) -> None:
+        steps.append((name, threading.current_thread() is threading.main_thread()))
+        if name.startswith("delete superseded"):
+            done.wait(0.2)  # slow: the purge must still wait for it
+            done.set()
+
+    monkeypatch.setattr(persist, "before_step", record)
+    receipt = store.purge(T, "user:u3")
+    assert steps and not any(on_main for _, on_main in steps), steps
+    assert done.is_set()
+    assert receipt.report is not None and receipt.report.complete
+
+
+def test_a_failed_recall_rewrite_fails_the_compaction_and_stays_pending(
+        store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch,
+        clock: FakeClock) -> None:
+    store = store_factory()
+    fill(store)
+    receipt = store.purge(T, "user:u1", compact="deferred")
+    before = store.runtime.compacted
+
+    def crash(name: str) -> None:
+        if name.startswith("replace manifest"):
+            raise Crash(name)
+
+    monkeypatch.setattr(persist, "before_step", crash)
+    with pytest.raises(Crash):
+        store.compact()
+    monkeypatch.undo()
+    # nothing counts as compacted, here or in the registry
+    assert store.runtime.compacted == before < store.runtime.views.position()
+    assert next(r for r in store.replicas() if r.this_process).compacted <= before
+    assert store.runtime.recall.residue(list(receipt.fact_ids)).result != "clean"
+    clock.advance(minutes=1)
+    assert store.verify_erasure(receipt).complete  # its catch-up compacts again
+
+
+class Statements:
+    """A DuckDB connection that records the statements run through it."""
+
+    def __init__(self, con: Any) -> None:
+        self._con = con
+        self.sql: list[str] = []
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        self.sql.append(sql)
+        return self._con.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._con, name)
+
+
+def test_an_empty_export_registry_is_not_read_again_until_an_export(
+        store_factory: StoreFactory, tmp_path: Path) -> None:
+    store = store_factory()
+    fill(store)
+    views = store.runtime.views
+    assert views.export_paths() == []
+    real = views._con  # noqa: SLF001 - the registry is read through it
+    spy = Statements(real)
+    views._con = spy  # type: ignore[assignment]  # noqa: SLF001
+    try:
+        assert views.export_paths() == []
+        views.regenerate_exports(0)
+        assert views.exports_residue(["f"], 0).result == "clean"
+    finally:
+        views._con = real  # noqa: SLF001
+    assert not [s for s in spy.sql if "exports" in s], spy.sql
+    # an export makes the registry read again: the next purge regenerates and checks it
+    out = store.export(tmp_path / "out.parquet", T)
+    assert views.export_paths() == [str(out.resolve())]
+    before = pq.read_table(out, columns=["fact_id"]).num_rows
+    receipt = store.purge(T, "user:u0")
+    assert receipt.report is not None and receipt.report.complete
+    exports = next(s for s in receipt.report.stores if s.name == "exports")
+    assert exports.checked == [str(out.resolve())]
+    assert pq.read_table(out, columns=["fact_id"]).num_rows == before - 2
+    assert MARK.format(0).encode() not in out.read_bytes()
