@@ -149,9 +149,15 @@ def handed_rows(rows: pa.Table, schema: Callable[[], pa.Schema]) -> pa.Table:
     out = kept.select(PUBLIC_COLUMNS)
     for name, column in _MICROS:
         out = out.append_column(name, kept.column(column).cast(pa.int64()))
+    return out.cast(row_schema(schema))
+
+
+def row_schema(schema: Callable[[], pa.Schema]) -> pa.Schema:
+    """The types DuckDB gives the recall index's selection of open rows: ``schema()``,
+    asked once per process."""
     if not _ROW_SCHEMA:
         _ROW_SCHEMA.append(schema())
-    return out.cast(_ROW_SCHEMA[0])
+    return _ROW_SCHEMA[0]
 
 
 def _content(c: dict[str, Any], stream_id: str) -> Content:
@@ -444,13 +450,12 @@ class VersionProjector:
         ids = list(body["fact_ids"])
         if not ids:
             return set()
-        ids_param = [ids]  # both statements find the rows through the fact_id index
-        for shard, facts in con.execute(
-                "SELECT shard, list(DISTINCT fact_id) FROM fact_versions WHERE fact_id IN "
-                "(SELECT unnest(?::VARCHAR[])) GROUP BY shard", ids_param).fetchall():
-            self.removed.setdefault(int(shard), set()).update(facts)
-        con.execute("DELETE FROM fact_versions WHERE fact_id IN (SELECT unnest(?::VARCHAR[]))",
-                    ids_param)
+        # One statement, through the fact_id index: the rows go and say which shard they
+        # were in (a SELECT of the shards, then the DELETE, cost ≈ 0.7 ms more).
+        for shard, fact_id in con.execute(
+                "DELETE FROM fact_versions WHERE fact_id IN (SELECT unnest(?::VARCHAR[])) "
+                "RETURNING shard, fact_id", [ids]).fetchall():
+            self.removed.setdefault(int(shard), set()).add(fact_id)
         self._purged.update(ids)
         governance.forget(con, ids)
         return set(ids)

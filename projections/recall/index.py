@@ -51,7 +51,7 @@ from projections.recall.vectors import SegmentedVectors
 from projections.rows import rows_to_facts
 from projections.schema import ELIGIBLE, PUBLIC_COLUMNS
 from projections.tokens import identifiers_only
-from projections.versions import AppliedBatch, handed_rows
+from projections.versions import AppliedBatch, handed_rows, row_schema
 
 log = logging.getLogger(__name__)
 
@@ -290,8 +290,8 @@ class RecallIndex:
             return handed_rows(applied.rows, lambda: arrow(self.con, sql + " LIMIT 0").schema)
         if fact_ids is None:
             return arrow(self.con, sql)
-        if not fact_ids:
-            return arrow(self.con, sql + " LIMIT 0")
+        if not fact_ids:  # a purge's own facts are gone: no read, not even an empty one
+            return row_schema(lambda: arrow(self.con, sql + " LIMIT 0").schema).empty_table()
         self.con.register("_recall_wanted", pa.table({"fact_id": pa.array(
             list(fact_ids), pa.string())}))
         try:

@@ -169,10 +169,10 @@ class Statements:
 
     def __init__(self, con: Any) -> None:
         self._con = con
-        self.sql: list[str] = []
+        self.executed: list[str] = []
 
     def execute(self, sql: str, *args: Any) -> Any:
-        self.sql.append(sql)
+        self.executed.append(sql)
         return self._con.execute(sql, *args)
 
     def __getattr__(self, name: str) -> Any:
@@ -194,7 +194,7 @@ def test_an_empty_export_registry_is_not_read_again_until_an_export(
         assert views.exports_residue(["f"], 0).result == "clean"
     finally:
         views._con = real  # noqa: SLF001
-    assert not [s for s in spy.sql if "exports" in s], spy.sql
+    assert not [s for s in spy.executed if "exports" in s], spy.executed
     # an export makes the registry read again: the next purge regenerates and checks it
     out = store.export(tmp_path / "out.parquet", T)
     assert views.export_paths() == [str(out.resolve())]
@@ -205,3 +205,37 @@ def test_an_empty_export_registry_is_not_read_again_until_an_export(
     assert exports.checked == [str(out.resolve())]
     assert pq.read_table(out, columns=["fact_id"]).num_rows == before - 2
     assert MARK.format(0).encode() not in out.read_bytes()
+
+
+class Queries(Statements):
+    """:class:`Statements` that also records ``sql`` (Arrow reads)."""
+
+    def sql(self, query: str, **kwargs: Any) -> Any:
+        self.sql_seen.append(query)
+        return self._con.sql(query, **kwargs)
+
+    def __init__(self, con: Any) -> None:
+        super().__init__(con)
+        self.sql_seen: list[str] = []
+
+
+def test_the_recall_index_reads_nothing_for_the_facts_a_purge_removed(
+        store_factory: StoreFactory) -> None:
+    """Removing purged facts from the recall index needs no DuckDB read (not even an
+    empty one for its column types); their entries still go."""
+    store = store_factory()
+    fill(store)
+    store.purge(T, "user:u0")  # the first one may ask DuckDB for the types, once
+    index = store.runtime.recall
+    gone = [f.fact_id for f in store.current(T, entity="user:u1")]
+    real = index._con  # noqa: SLF001 - a callable giving the views' reader
+    spy = Queries(index.con)
+    index.con = spy  # type: ignore[assignment]
+    try:
+        receipt = store.purge(T, "user:u1")
+    finally:
+        index.con = real  # type: ignore[assignment]
+    assert not [q for q in [*spy.sql_seen, *spy.executed] if "LIMIT 0" in q], spy.sql_seen
+    assert index.last_error is None
+    assert gone and not set(gone) & index.fact_ids()
+    assert receipt.report is not None and receipt.report.complete
