@@ -180,9 +180,10 @@ class Views:
         self.rebuilt_changes: list[str] | None = None
         """After :meth:`rebuild`: the facts whose rows it changed, if they were compared."""
         self._exports_written = 0
-        self._no_exports = False
-        """The export registry was read empty since the last :meth:`export` (only that
-        method adds to it, and a rebuild carries it over as it is): reads of it are
+        self._empty_registry: set[str] = set()
+        """Tables of the export registry (``exports``, ``export_temps``) read empty since
+        the last :meth:`export` (only that method adds to them, open empties
+        ``export_temps`` and a rebuild carries both over as they are): reads of them are
         answered from here until the next export."""
         self._sandbox: Sandbox | None = None
 
@@ -243,7 +244,7 @@ class Views:
 
     def _swap_in(self, con: duckdb.DuckDBPyConnection) -> None:
         self._generation += 1
-        self._no_exports = False
+        self._empty_registry.clear()
         if self._sandbox is not None:
             self._sandbox.invalidate()
         self.projector.discard_pending()  # for the old database: the new one has it all
@@ -384,20 +385,23 @@ class Views:
         return self.points.residue(fact_ids)
 
     def exports_residue(self, fact_ids: list[str], purged_at: int) -> StoreCheck:
-        return exports_residue(self._registry("path, written_at"), fact_ids, purged_at)
+        return exports_residue(self._registry("exports", "path, written_at"), fact_ids,
+                               purged_at)
 
-    def _registry(self, columns: str) -> list[tuple[Any, ...]]:
-        """Rows of the export registry; none, without a query, while it is known empty."""
-        if self._no_exports:
+    def _registry(self, table: str, columns: str) -> list[tuple[Any, ...]]:
+        """Rows of a table of the export registry; none, without a query, while it is
+        known empty."""
+        if table in self._empty_registry:
             return []
-        rows = self._con.execute(f"SELECT {columns} FROM exports").fetchall()
-        self._no_exports = not rows
+        rows = self._con.execute(f"SELECT {columns} FROM {table}").fetchall()
+        if not rows:
+            self._empty_registry.add(table)
         return rows
 
     def leftovers_residue(self) -> StoreCheck:
         """Crash leftovers: side files of the views and unfinished export files."""
         found = [str(p) for p in self.leftovers()]
-        found += [str(r[0]) for r in self.con.execute("SELECT path FROM export_temps").fetchall()
+        found += [str(r[0]) for r in self._registry("export_temps", "path")
                   if Path(r[0]).exists()]
         return StoreCheck(
             name="leftovers",
@@ -417,7 +421,7 @@ class Views:
     def export_paths(self) -> list[str]:
         """The export registry, read without running the deferred writes: only
         :meth:`export` writes it (a forget's preview asks, and must not pay for them)."""
-        return [str(r[0]) for r in self._registry("path")]
+        return [str(r[0]) for r in self._registry("exports", "path")]
 
     def export(self, path: Path, tenant: str | None, valid_at: int, known_at: int,
                now: int) -> Path:
@@ -426,7 +430,7 @@ class Views:
         The snapshot goes to a temporary file beside the target, renamed when complete;
         the temporary file is registered first, so one left by a crash is removed at the
         next open and counted by the residue report until then."""
-        self._no_exports = False  # whatever happens below, the registry is read again
+        self._empty_registry.clear()  # whatever happens below, the registry is read again
         snapshot = queries.as_of(self.con, valid_at, known_at, tenant)
         tmp = path.with_name(path.name + ".tmp")
         stats = [c for c in PUBLIC_COLUMNS if c not in TEXT_COLUMNS]
@@ -454,7 +458,7 @@ class Views:
 
     def regenerate_exports(self, now: int) -> None:
         """Rewrite every export the store wrote, so purged rows leave the files too."""
-        for path, tenant, v, k in self._registry("path, tenant, valid_at, known_at"):
+        for path, tenant, v, k in self._registry("exports", "path, tenant, valid_at, known_at"):
             if Path(path).exists():
                 self.export(Path(path), tenant, int(v), int(k), now)
 

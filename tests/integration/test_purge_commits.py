@@ -185,6 +185,7 @@ def test_an_empty_export_registry_is_not_read_again_until_an_export(
     fill(store)
     views = store.runtime.views
     assert views.export_paths() == []
+    assert views.leftovers_residue().result == "clean"
     real = views._con  # noqa: SLF001 - the registry is read through it
     spy = Statements(real)
     views._con = spy  # type: ignore[assignment]  # noqa: SLF001
@@ -192,9 +193,10 @@ def test_an_empty_export_registry_is_not_read_again_until_an_export(
         assert views.export_paths() == []
         views.regenerate_exports(0)
         assert views.exports_residue(["f"], 0).result == "clean"
+        assert views.leftovers_residue().result == "clean"
     finally:
         views._con = real  # noqa: SLF001
-    assert not [s for s in spy.executed if "exports" in s], spy.executed
+    assert not [s for s in spy.executed if "export" in s], spy.executed
     # an export makes the registry read again: the next purge regenerates and checks it
     out = store.export(tmp_path / "out.parquet", T)
     assert views.export_paths() == [str(out.resolve())]
