@@ -181,18 +181,16 @@ def forget(con: duckdb.DuckDBPyConnection, fact_ids: Sequence[str]) -> None:
     """Delete the governance rows of purged facts (with their version rows)."""
     if not fact_ids:
         return
-    _with_ids(con, "_gov_purged", fact_ids)
-    try:
-        # One probe first: each DELETE costs ≈ 1-2 ms to plan, and most purged facts were
-        # never served, judged, moved or given feedback.
-        held = con.execute(" UNION ALL ".join(
-            f"SELECT '{table}' FROM (SELECT 1 FROM {table} WHERE fact_id IN "
-            "(SELECT fact_id FROM _gov_purged) LIMIT 1)" for table in TABLES)).fetchall()
-        for (table,) in held:
-            con.execute(f"DELETE FROM {table} WHERE fact_id IN (SELECT fact_id FROM _gov_purged)")
-            _ANY_SERVED.pop(unflushed(con), None)
-    finally:
-        con.unregister("_gov_purged")
+    # One probe first: each DELETE costs ≈ 1-2 ms to plan, and most purged facts were
+    # never served, judged, moved or given feedback. The ids go as one list parameter
+    # (registering an Arrow table of them and dropping it cost ≈ 1.3 ms more).
+    ids = [sorted(set(fact_ids))]
+    held = con.execute(" UNION ALL ".join(
+        f"SELECT '{table}' FROM (SELECT 1 FROM {table} WHERE fact_id = ANY($1::VARCHAR[]) "
+        "LIMIT 1)" for table in TABLES), ids).fetchall()
+    for (table,) in held:
+        con.execute(f"DELETE FROM {table} WHERE fact_id = ANY($1::VARCHAR[])", ids)
+        _ANY_SERVED.pop(unflushed(con), None)
 
 
 # reads ------------------------------------------------------------------------------------

@@ -388,7 +388,15 @@ def test_purge_removes_governance_rows_with_the_fact(backend: Backend) -> None:
     recall_serving(store, "where does alex live", fid)
     clock.advance(hours=25)
     store.sweep(T)
+    con = store.runtime.views.con
+
+    def rows(table: str) -> int:
+        return int(con.execute(f"SELECT count(*) FROM {table} WHERE fact_id = ?",
+                               [fid]).fetchall()[0][0])
+
+    assert rows("served") > 0
     store.purge(T, "user:alex")
+    assert [rows(t) for t in ("served", "judgements", "tier_moves", "feedback")] == [0] * 4
     with pytest.raises(NotFound):
         store.utility(T, fid)
     assert store.sql("SELECT count(*) AS n FROM fact_versions").column("n")[0].as_py() == 0
