@@ -241,3 +241,22 @@ def test_the_recall_index_reads_nothing_for_the_facts_a_purge_removed(
     assert index.last_error is None
     assert gone and not set(gone) & index.fact_ids()
     assert receipt.report is not None and receipt.report.complete
+
+
+def test_the_views_rewrite_time_survives_a_reopen(store_factory: StoreFactory,
+                                                  clock: FakeClock) -> None:
+    """The time of the views' last rewrite is kept in their ``meta`` table (written the
+    first time, then updated), so a reopened store still proves its purges rewritten."""
+    store = store_factory()
+    fill(store)
+    first = store.purge(T, "user:u0")
+    clock.advance(minutes=1)
+    second = store.purge(T, "user:u1")
+    at = store.runtime.views.last_rewrite
+    assert at > 0
+    store.close()
+    again = store_factory()
+    assert again.runtime.views.last_rewrite == at
+    for receipt in (first, second):
+        report = again.verify_erasure(receipt)
+        assert report.complete, [(s.name, s.result) for s in report.stores]
