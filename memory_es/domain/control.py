@@ -188,6 +188,62 @@ def _new_fact(
     }
 
 
+SCALARS = (str, int, float, bool, type(None))
+
+
+def new_fact_alone(state: EntityState, nf: NewFact, attr: AttributeDef, fact_id: str,
+                   new_chain: IdFactory) -> dict[str, Any] | None:
+    """What :func:`decide_assert` decides for a fact that nothing in its slot overlaps
+    (the common case of a batch of new facts: a new active fact, nothing ended, nothing
+    to cascade), as the JSON body of its :data:`FactAsserted` event: a dict that
+    ``pydantic_core.to_json`` writes byte for byte as the event model would, its fields
+    in the model's order. None when the fast lane does not apply (an unresolved mention,
+    premises, or an overlapping fact in the slot): :func:`decide_assert` decides then.
+
+    Its inputs were checked when the command was built (the same checks that make the
+    event's own validation redundant: strings, booleans, finite numbers, JSON values), so
+    the event is not validated a second time; ``tests/test_fast_assert.py`` holds this
+    body against the event model's JSON."""
+    if nf.entity is None or nf.derived_from or _overlapping(state, nf):
+        return None
+    chain_id = state.slots.get(slot_key(nf.attribute, nf.owner)) or new_chain()
+    content = {
+        "tenant": nf.tenant,
+        "entity": nf.entity,
+        "mention": nf.mention,
+        "attribute": nf.attribute,
+        "chain_id": chain_id,
+        "value": nf.value,
+        "negated": nf.negated,
+        "text": nf.text if nf.text is not None else default_text(nf.entity, nf.attribute,
+                                                                 nf.value, nf.negated),
+        "source": nf.source,
+        "asserted_by": nf.asserted_by,
+        "volatility": nf.volatility or attr.volatility,
+        "confidence": float(nf.confidence),
+        "importance": float(nf.importance),
+        "classification": nf.classification or attr.classification,
+        "derived_from": [],
+        "supersedes": [],
+        "rev": 0,
+        "agent": nf.agent,
+        "shared": nf.shared,
+    }
+    return {
+        "tenant": nf.tenant,
+        "changes": [{
+            "fact_id": fact_id,
+            "portions": [[nf.valid_from, nf.valid_until]],
+            "state": "active",
+            "content": content,
+            "superseded_by": None,
+            "verified_at": None,
+        }],
+        "reason": None,
+        "interpretation": nf.interpretation,
+    }
+
+
 def _trim(facts: list[FactState], start: int | None, end: int | None,
           superseded_by: str | None) -> list[FactChange]:
     return [

@@ -220,16 +220,7 @@ class EntityState:
         if fact is None:
             if content is None:
                 return  # a fact whose chain was purged: nothing left to change
-            fact = FactState(fid, content, portions, change["state"], revisions=[content])
-            self.facts[fid] = fact
-            self.owned.add(fid)
-            key = content_slot_key(content)
-            self.slots.setdefault(key, str(content["chain_id"]))
-            self.by_slot[key] = (*self.by_slot.get(key, ()), fid)
-            if content.get("entity"):
-                self.entity = content["entity"]
-            seq = int(fid.rsplit("-", 1)[1])
-            self.next_seq = max(self.next_seq, seq + 1)
+            fact = self.add_fact(fid, content, portions, change["state"])
         elif content is not None:
             key, was = content_slot_key(content), content_slot_key(fact.content)
             fact.content = content
@@ -246,6 +237,23 @@ class EntityState:
             fact.superseded_by = change["superseded_by"]
         if change.get("verified_at") is not None:
             fact.verified_at = change["verified_at"]
+
+    def add_fact(self, fid: str, content: dict[str, Any], portions: list[Interval],
+                 state: str) -> FactState:
+        """Fold a fact this state does not hold yet (its first change, with its content).
+        :meth:`apply` folds every new fact through here; the write path calls it directly
+        for a new fact alone (:meth:`memory_es.write.unit.UnitOfWork.emit_new_fact`)."""
+        fact = FactState(fid, content, portions, state, revisions=[content])
+        self.facts[fid] = fact
+        self.owned.add(fid)
+        key = content_slot_key(content)
+        self.slots.setdefault(key, str(content["chain_id"]))
+        self.by_slot[key] = (*self.by_slot.get(key, ()), fid)
+        if content.get("entity"):
+            self.entity = content["entity"]
+        seq = int(fid.rsplit("-", 1)[1])
+        self.next_seq = max(self.next_seq, seq + 1)
+        return fact
 
     def slot(self, attribute: str, owner: str | None = None) -> list[FactState]:
         """Facts of one slot that take part in supersession (retrievable, with portions):

@@ -117,6 +117,10 @@ def assert_fact(side: WriteSide, uow: UnitOfWork, cmd: c.AssertFact) -> Receipt:
     new_fact_id = make_fact_id(sid, st.next_seq)
     supersede = isinstance(cmd, c.Supersede)
     new_chain = functools.partial(uow.new_chain, sid)
+    if not supersede:  # the common case, a fact its slot has nothing overlapping
+        alone = control.new_fact_alone(st, nf, attr, new_fact_id, new_chain)
+        if alone is not None:
+            return uow.receipt(cmd.OP, nf.tenant, uow.emit_new_fact(st, alone), [new_fact_id])
     if supersede:
         events = control.decide_supersede(st, nf, attr, fact_id=new_fact_id,
                                           new_chain=new_chain, reason=cmd.reason)

@@ -23,20 +23,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from eventsourcing.persistence import StoredEvent
+from pydantic_core import to_json
 
 from memory_es.clock import from_micros
 from memory_es.crypto.keystore import KeyStore, chain_key_id
 from memory_es.crypto.mapper import SealingMapper, chain_hash, parse_body
 from memory_es.crypto.sealing import NONCE_BYTES, DataKey
-from memory_es.domain.control import AttributeDef
+from memory_es.domain.control import SCALARS, AttributeDef
 from memory_es.domain.entity import EntityState
-from memory_es.domain.events import DomainEvent
+from memory_es.domain.events import DomainEvent, FactAsserted
+from memory_es.domain.intervals import Interval
 from memory_es.entropy import POOL
 from memory_es.ids import uuid7_str
-from memory_es.models import Receipt
+from memory_es.models import Receipt, staged_receipt
 
 
 class Streams(Protocol):
@@ -201,6 +203,28 @@ class UnitOfWork:
         self.staged.append(Staged(st.stream_id, version, event.TOPIC, payload, key))
         return len(self.staged) - 1
 
+    def emit_new_fact(self, st: EntityState, body: dict[str, Any]) -> int:
+        """:meth:`emit` for the :class:`FactAsserted` body of
+        :func:`memory_es.domain.control.new_fact_alone` (one new fact on its own chain):
+        written by ``pydantic_core`` without an event model, and folded straight into a new
+        fact when its value is a scalar (the dict is then what parsing its JSON back would
+        give), else from its JSON as :meth:`emit` folds."""
+        change = body["changes"][0]
+        content = change["content"]
+        key = self.side.keys.fresh_chain_key(st.stream_id, content["chain_id"])
+        payload = to_json(body)
+        version = st.version + 1
+        topic = FactAsserted.TOPIC
+        if isinstance(content["value"], SCALARS):  # what apply() would do, without its steps
+            st.tenant = body["tenant"]
+            start, end = change["portions"][0]
+            st.add_fact(change["fact_id"], content, [Interval(start, end)], change["state"])
+        else:
+            st.apply(topic, parse_body(payload))
+        st.version = version
+        self.staged.append(Staged(st.stream_id, version, topic, payload, key))
+        return len(self.staged) - 1
+
     def emit_all(self, st: EntityState, events: list[DomainEvent]) -> list[int]:
         return [self.emit(st, event, chain_of(st, event)) for event in events]
 
@@ -237,11 +261,8 @@ class UnitOfWork:
         if self._recorded_dt is None:
             self._recorded_dt = from_micros(self.recorded_at)
         event_id = f"{ev.stream_id}:{ev.version}"
-        receipt = Receipt(
-            op=op, tenant=tenant, event_id=event_id, event_ids=[event_id],
-            fact_id=fact_ids[0] if fact_ids else None, fact_ids=fact_ids,
-            position=0, recorded_at=self._recorded_dt, outcome=outcome,
-            conflict_id=conflict_id)
+        receipt = staged_receipt(op, tenant, event_id, fact_ids, self._recorded_dt, outcome,
+                                 conflict_id)
         self.receipts.append((receipt, first, len(self.staged)))
         return receipt
 

@@ -1,0 +1,142 @@
+"""The batched write's fast lane (issue 16 item 2): a new fact that nothing in its slot
+overlaps is written without an event model, folded without its JSON parsed back, and
+receipted without pydantic's validation. Each shortcut must give exactly what the general
+path gives: the same event bytes, the same folded state, the same receipt."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from pydantic_core import to_json
+
+import memory_es
+from memory_es.choices import Outcome
+from memory_es.domain import control
+from memory_es.domain.control import AttributeDef, NewFact
+from memory_es.domain.entity import EntityState, FactState
+from memory_es.domain.events import FactAsserted
+from memory_es.ids import fact_id as make_fact_id
+from memory_es.ids import stream_of
+from memory_es.models import Receipt, staged_receipt
+
+STREAM = "0190c1d2-3e4f-7000-8000-00000000a1e5"
+D = 86_400_000_000
+
+CASES: list[dict[str, Any]] = [
+    {"value": "Oslo"},
+    {"value": 42, "text": "forty-two ünïcödé ✓ \"quoted\" \\ back"},
+    {"value": 2.5, "confidence": 0.75, "importance": 0.9, "asserted_by": "agent"},
+    {"value": True, "negated": True, "volatility": "volatile", "classification": "pii"},
+    {"value": None, "agent": "planner", "shared": True, "source": "chat 7"},
+    {"value": {"b": [1, 2.0, "x"], "a": {"nested": None}}, "interpretation": {"rule": "r1"}},
+    {"value": ["list", 1], "agent": "planner", "mention": "my home town"},
+    {"value": "x", "valid_until": 9 * D},
+]
+
+
+def _new(case: dict[str, Any]) -> NewFact:
+    fields: dict[str, Any] = {"tenant": "acme", "entity": "user:mia",
+                              "attribute": "home.city", "valid_from": 5 * D,
+                              "valid_until": None}
+    fields.update(case)
+    return NewFact(**fields)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("attr", [AttributeDef(), AttributeDef(
+    volatility="seasonal", classification="confidential")])
+def test_new_fact_body_is_the_events_json(case: dict[str, Any], attr: AttributeDef) -> None:
+    nf = _new(case)
+    fid = make_fact_id(STREAM, 1)
+    events = control.decide_assert(EntityState(STREAM), nf, attr, now=D, fact_id=fid,
+                                   new_chain=lambda: "chain-1", new_conflict=lambda: "c-1")
+    body = control.new_fact_alone(EntityState(STREAM), nf, attr, fid, lambda: "chain-1")
+    assert body is not None
+    assert len(events) == 1 and isinstance(events[0], FactAsserted)
+    assert to_json(body) == events[0].__pydantic_serializer__.to_json(events[0])
+
+
+def test_the_fast_lane_declines_what_the_control_plane_must_decide() -> None:
+    st = EntityState(STREAM)
+    fid = make_fact_id(STREAM, 1)
+    first = control.decide_assert(st, _new({"value": "Oslo"}), AttributeDef(), now=D,
+                                  fact_id=fid, new_chain=lambda: "chain-1",
+                                  new_conflict=lambda: "c-1")
+    st.apply(first[0].TOPIC, first[0].model_dump(mode="json"))
+    fid2 = make_fact_id(STREAM, 2)
+    chains = itertools.count()
+
+    def alone(**case: Any) -> dict[str, Any] | None:
+        return control.new_fact_alone(st, _new(case), AttributeDef(), fid2,
+                                      lambda: f"new-{next(chains)}")
+
+    assert alone(value="Bergen") is None  # overlaps the fact in its slot
+    assert alone(value="Oslo", valid_from=1 * D, valid_until=2 * D) is not None  # before it
+    assert alone(value="Oslo", valid_from=1 * D, valid_until=2 * D)["changes"][0][  # type: ignore[index]
+        "content"]["chain_id"] == "chain-1"  # the slot's chain, not a new one
+    assert alone(value="x", derived_from=(fid,), attribute="other.attr") is None
+    assert alone(value="x", entity=None, mention="someone") is None
+    assert alone(value="x", attribute="other.attr") is not None
+
+
+def test_a_staged_receipt_is_the_validated_one() -> None:
+    at = datetime(2025, 6, 1, 12, tzinfo=UTC)
+    for outcome, conflict, fact_ids in [("applied", None, ["f-1"]),
+                                        (Outcome.REINFORCED, None, ["f-1", "f-2"]),
+                                        (Outcome.CONFLICTED, "c-1", ["f-3"]),
+                                        (Outcome.NOOP, None, [])]:
+        fast = staged_receipt("assert_fact", "acme", "s:3", list(fact_ids), at, outcome,
+                              conflict)
+        slow = Receipt(op="assert_fact", tenant="acme", event_id="s:3", event_ids=["s:3"],
+                       fact_id=fact_ids[0] if fact_ids else None, fact_ids=list(fact_ids),
+                       position=0, recorded_at=at, outcome=outcome, conflict_id=conflict)
+        assert fast == slow
+        assert fast.model_fields_set == slow.model_fields_set
+        assert fast.model_dump_json() == slow.model_dump_json()
+        assert type(fast.outcome) is str
+        moved = fast.model_copy(update={"position": 7})
+        assert moved.position == 7 and fast.position == 0
+        with pytest.raises(ValueError, match="frozen"):
+            fast.position = 3  # type: ignore[misc]
+
+
+def _facts(st: EntityState) -> dict[str, tuple[Any, ...]]:
+    def row(f: FactState) -> tuple[Any, ...]:
+        return (f.content, f.portions, f.state, f.superseded_by, f.verified_at, f.dependents,
+                f.prior_state, f.masked, f.revisions)
+    return {fid: row(f) for fid, f in st.facts.items()}
+
+
+def test_a_batch_folds_what_a_cold_load_folds(tmp_path: Any) -> None:
+    store = memory_es.open(tmp_path / "store")
+    try:
+        at = datetime(2024, 1, 1, tzinfo=UTC)
+        with store.transact() as tx:
+            receipts = [
+                tx.assert_fact("acme", "user:mia", "home.city", "Oslo", valid_from=at),
+                tx.assert_fact("acme", "user:mia", "age", 41, confidence=0.5),
+                tx.assert_fact("acme", "user:mia", "likes", {"tea": ["green", 1.5]}),
+                tx.assert_fact("acme", "user:mia", "home.city", "Oslo", valid_from=at),
+                tx.assert_fact("acme", "user:mia", "diet", "vegan", agent="a1", negated=True),
+                tx.assert_fact("acme", "user:mia", "home.city", "Rome", valid_from=at),
+            ]
+        assert [r.outcome for r in receipts] == ["applied"] * 3 + [
+            "reinforced", "applied", "conflicted"]
+        side = store.runtime.side
+        sid = stream_of(str(receipts[0].fact_id))
+        written = side.load(sid)
+        side.forget_cached([sid])
+        cold = side.load(sid)
+        assert written is not cold
+        assert _facts(written) == _facts(cold)
+        assert (written.version, written.last_hash, written.tenant, written.entity,
+                written.slots, written.by_slot, written.next_seq) == (
+            cold.version, cold.last_hash, cold.tenant, cold.entity, cold.slots,
+            cold.by_slot, cold.next_seq)
+        assert [f.value for f in store.current("acme", "user:mia")
+                if f.attribute == "likes"] == [{"tea": ["green", 1.5]}]
+    finally:
+        store.close()
