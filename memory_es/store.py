@@ -100,14 +100,15 @@ class _Writes:
         facts (SPEC §12.7). ``negated``: a denial, the slot does not hold ``value``; it
         ends a positive fact of that value and stands beside those of other values
         (:func:`memory_es.domain.control.slot_relation`)."""
-        return self._submit(c.AssertFact(
+        return self._submit(c.AssertFact.of(
             tenant=tenant, entity=entity, attribute=attribute, value=value,
             valid_from=optional_micros(valid_from, "valid_from"),
             valid_until=optional_micros(valid_until, "valid_until"), text=text, source=source,
             asserted_by=asserted_by or "user", confidence=confidence, volatility=volatility,
             classification=classification, derived_from=tuple(derived_from or ()),
-            mention=mention, interpretation=interpretation, idempotency_key=idempotency_key,
-            importance=importance, agent=agent, shared=shared, negated=negated))
+            mention=mention, interpretation=interpretation, reason=None,
+            idempotency_key=idempotency_key, importance=importance, agent=agent,
+            shared=shared, negated=negated))
 
     def supersede(self, tenant: str, entity: str, attribute: str, value: Any, *,
                   valid_from: datetime | None = None, valid_until: datetime | None = None,
@@ -125,14 +126,15 @@ class _Writes:
         private value is replaced (SPEC §12.7). ``negated``: a denial of ``value``, which
         ends only the facts it contradicts or repeats; other values stand
         (:func:`memory_es.domain.control.slot_relation`)."""
-        return self._submit(c.Supersede(
+        return self._submit(c.Supersede.of(
             tenant=tenant, entity=entity, attribute=attribute, value=value,
             valid_from=optional_micros(valid_from, "valid_from"),
             valid_until=optional_micros(valid_until, "valid_until"), text=text, source=source,
             asserted_by=asserted_by or "user", confidence=confidence, volatility=volatility,
             classification=classification, derived_from=tuple(derived_from or ()),
-            reason=reason, interpretation=interpretation, idempotency_key=idempotency_key,
-            importance=importance, agent=agent, shared=shared, negated=negated))
+            mention=None, reason=reason, interpretation=interpretation,
+            idempotency_key=idempotency_key, importance=importance, agent=agent,
+            shared=shared, negated=negated))
 
     def correct(self, fact_id: str, value: Any, *, text: str | None = None,
                 reason: str | None = None, idempotency_key: str | None = None,

@@ -5,6 +5,9 @@ path gives: the same event bytes, the same folded state, the same receipt."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import inspect
 import itertools
 from datetime import UTC, datetime
 from typing import Any
@@ -14,10 +17,12 @@ from pydantic_core import to_json
 
 import memory_es
 from memory_es.choices import Outcome
+from memory_es.domain import commands as c
 from memory_es.domain import control
 from memory_es.domain.control import AttributeDef, NewFact
 from memory_es.domain.entity import EntityState, FactState
 from memory_es.domain.events import FactAsserted
+from memory_es.errors import InvalidInput
 from memory_es.ids import fact_id as make_fact_id
 from memory_es.ids import stream_of
 from memory_es.models import Receipt, staged_receipt
@@ -28,8 +33,8 @@ D = 86_400_000_000
 CASES: list[dict[str, Any]] = [
     {"value": "Oslo"},
     {"value": 42, "text": "forty-two ünïcödé ✓ \"quoted\" \\ back"},
-    {"value": 2.5, "confidence": 0.75, "importance": 0.9, "asserted_by": "agent"},
-    {"value": True, "negated": True, "volatility": "volatile", "classification": "pii"},
+    {"value": 2.5, "confidence": 0.75, "importance": 0.9, "asserted_by": "inference"},
+    {"value": True, "negated": True, "volatility": "volatile", "classification": "restricted"},
     {"value": None, "agent": "planner", "shared": True, "source": "chat 7"},
     {"value": {"b": [1, 2.0, "x"], "a": {"nested": None}}, "interpretation": {"rule": "r1"}},
     {"value": ["list", 1], "agent": "planner", "mention": "my home town"},
@@ -47,7 +52,7 @@ def _new(case: dict[str, Any]) -> NewFact:
 
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("attr", [AttributeDef(), AttributeDef(
-    volatility="seasonal", classification="confidential")])
+    volatility="periodic", classification="confidential")])
 def test_new_fact_body_is_the_events_json(case: dict[str, Any], attr: AttributeDef) -> None:
     nf = _new(case)
     fid = make_fact_id(STREAM, 1)
@@ -140,3 +145,32 @@ def test_a_batch_folds_what_a_cold_load_folds(tmp_path: Any) -> None:
                 if f.attribute == "likes"] == [{"tea": ["green", 1.5]}]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("kind", [c.AssertFact, c.Supersede])
+def test_the_facades_command_builder_is_the_dataclass(kind: type[c.AssertFact]) -> None:
+    names = {f.name for f in dataclasses.fields(kind)}
+    assert set(inspect.signature(kind.of).parameters) == names  # every field, no other
+    given: dict[str, Any] = {
+        "tenant": "acme", "entity": "user:mia", "attribute": "home.city",
+        "value": {"a": 1}, "valid_from": 1, "valid_until": 2, "text": "t", "source": "s",
+        "asserted_by": "inference", "confidence": 1, "volatility": "volatile",
+        "classification": "restricted", "derived_from": (), "mention": None,
+        "interpretation": {"k": "v"}, "reason": "r", "idempotency_key": "key-1",
+        "importance": 1, "agent": "a1", "shared": True, "negated": True}
+    built = kind.of(**given)
+    assert built == kind(**given) and type(built) is kind
+    assert type(built.confidence) is float and type(built.importance) is float
+    assert built.fingerprint == kind(**given).fingerprint
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.tenant = "other"  # type: ignore[misc]
+    for bad in ({"attribute": "Not An Attribute"}, {"confidence": 2.0}, {"tenant": ""},
+                {"valid_from": 5, "valid_until": 5}, {"value": float("nan")}):
+        with pytest.raises(InvalidInput) as slow:
+            kind(**{**given, **bad})
+        with pytest.raises(InvalidInput) as fast:
+            kind.of(**{**given, **bad})
+        assert str(fast.value) == str(slow.value)
+    with pytest.raises(InvalidInput, match="supersede needs an entity") if (
+            kind is c.Supersede) else contextlib.nullcontext():
+        kind.of(**{**given, "entity": None, "mention": "someone"})
