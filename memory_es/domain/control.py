@@ -188,7 +188,9 @@ def _new_fact(
     }
 
 
-SCALARS = (str, int, float, bool, type(None))
+SCALARS = frozenset({str, int, float, bool, type(None)})
+"""The exact types of a value that its JSON parses back to (a ``str`` or ``int`` subclass,
+such as an enum member, parses back as a plain ``str`` or ``int``)."""
 
 
 def new_fact_alone(state: EntityState, nf: NewFact, attr: AttributeDef, fact_id: str,

@@ -215,7 +215,7 @@ class UnitOfWork:
         payload = to_json(body)
         version = st.version + 1
         topic = FactAsserted.TOPIC
-        if isinstance(content["value"], SCALARS):  # what apply() would do, without its steps
+        if type(content["value"]) in SCALARS:  # what apply() would do, without its steps
             st.tenant = body["tenant"]
             start, end = change["portions"][0]
             st.add_fact(change["fact_id"], content, [Interval(start, end)], change["state"])

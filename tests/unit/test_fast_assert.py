@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import inspect
 import itertools
 from datetime import UTC, datetime
@@ -174,3 +175,23 @@ def test_the_facades_command_builder_is_the_dataclass(kind: type[c.AssertFact]) 
     with pytest.raises(InvalidInput, match="supersede needs an entity") if (
             kind is c.Supersede) else contextlib.nullcontext():
         kind.of(**{**given, "entity": None, "mention": "someone"})
+
+
+def test_a_scalar_subclass_is_folded_as_its_json_reads_back(tmp_path: Any) -> None:
+    class Colour(enum.StrEnum):
+        RED = "red"
+
+    class Size(enum.IntEnum):
+        BIG = 3
+
+    store = memory_es.open(tmp_path / "store")
+    try:
+        with store.transact() as tx:
+            first = tx.assert_fact("acme", "user:mia", "colour", Colour.RED)
+            tx.assert_fact("acme", "user:mia", "size", Size.BIG)
+        st = store.runtime.side.load(stream_of(str(first.fact_id)))
+        values = {f.attribute: f.content["value"] for f in st.facts.values()}
+        assert values == {"colour": "red", "size": 3}
+        assert {type(v) for v in values.values()} == {str, int}  # not the enum classes
+    finally:
+        store.close()
