@@ -58,6 +58,11 @@ class Catchup:
 
     def _read(self, start: int, head: int) -> list[tuple[int, Unsealed]]:
         """The next batch from ``start``, opened (keys fetched once per batch)."""
+        select_rows = getattr(self.recorder, "select_rows", None)
+        if select_rows is not None:  # the log's rows as stored (the embedded log)
+            rows = select_rows(start, self.batch, head)
+            return [(int(r[0]), u) for r, u in zip(rows, self.mapper.open_rows(rows),
+                                                   strict=True)]
         notes = self.recorder.select_notifications(start=start, limit=self.batch, stop=head)
         opened = self.mapper.open_many(notes)
         return [(n.id, u) for n, u in zip(notes, opened, strict=True)]

@@ -387,8 +387,9 @@ class VersionProjector:
                     tiers.append((pos, ev, _body(ev)))
                     self._rewrote = True
                     continue
-                touched |= governance.apply_tiers(con, tiers)
-                tiers = []
+                if tiers:
+                    touched |= governance.apply_tiers(con, tiers)
+                    tiers = []
                 if kind in ROW_REWRITES:
                     touched |= self._apply_changes(segment)
                     segment = []

@@ -174,23 +174,33 @@ class SealingMapper:
     def open_many(self, stored: Sequence[StoredEvent]) -> list[Unsealed]:
         """:meth:`open` for a batch: the keys it needs are fetched in one key-store query
         first, and a key found destroyed is asked for once per batch, not once per event."""
+        return self.open_rows([(None, str(e.originator_id), e.originator_version, e.topic,
+                                e.state) for e in stored])
+
+    def open_rows(self, rows: Sequence[Sequence[Any]]) -> list[Unsealed]:
+        """:meth:`open_many` of the log's rows as the recorder's table holds them:
+        (position, stream id, version, topic, state), without an object per row."""
         wanted: dict[str, str] = {}
-        for event in stored:
-            state = event.state
+        for row in rows:
+            state = row[4]
             kid_len = _kid_len(state)
             if kid_len:
                 kid = state[_HEAD.size:_HEAD.size + kid_len].decode()
                 if kid not in wanted:
-                    wanted[kid] = str(event.originator_id)
+                    wanted[kid] = str(row[1])
         self.keys.prefetch(wanted)
         erased: set[str] = set()
         out = []
-        for event in stored:
-            if not _kid_len(event.state):
-                out.append(self.open(event))  # stored in clear (or not ours: open raises)
+        for _, sid, version, topic, state in rows:
+            stream_id = str(sid)
+            if not _kid_len(state):  # stored in clear (or not ours: open raises)
+                out.append(self.open(StoredEvent(originator_id=stream_id,
+                                                 originator_version=version, topic=topic,
+                                                 state=state)))
                 continue
-            recorded_at, prev, kid, offset = self.header(event)
-            stream_id = str(event.originator_id)
+            _magic, recorded_at, prev, kid_len = _HEAD.unpack_from(state)
+            offset = _HEAD.size + kid_len
+            kid = state[_HEAD.size:offset].decode()
             plaintext: bytes | None = None
             if kid not in erased:
                 try:
@@ -198,9 +208,8 @@ class SealingMapper:
                 except ErasedContent:
                     erased.add(kid)
                 else:
-                    state = event.state
-                    aad = _aad(stream_id, event.originator_version, event.topic, state[:offset])
+                    aad = _aad(stream_id, version, topic, state[:offset])
                     plaintext = key.open(state[offset:], aad)
-            out.append(Unsealed(stream_id, event.originator_version, event.topic, recorded_at,
-                                prev, kid, plaintext=plaintext))
+            out.append(Unsealed(stream_id, version, topic, recorded_at, prev, kid,
+                                plaintext=plaintext))
         return out

@@ -217,3 +217,31 @@ def test_only_a_key_minted_in_this_session_is_created_in_a_batch(
     keys = fresh_store.runtime.side.keys
     with pytest.raises(memory_es.IntegrityViolation):
         keys.mint_chain_keys({"c/not-minted-here": "0190a0a0-0000-7000-8000-000000000000"})
+
+
+def test_the_logs_rows_open_as_its_notifications_do(tmp_path: Path) -> None:
+    """``open_rows`` of the embedded log's own rows (what a catch-up reads) opens every
+    event as ``open_many`` of the library's notifications does: bodies sealed, in clear
+    and shredded (a purged entity's come back as None), at the same positions; and a
+    record that is not a memory-es record is refused by both."""
+    from memory_es.errors import IntegrityViolation
+
+    with memory_es.open(tmp_path / "s") as store:
+        for i in range(6):
+            store.assert_fact("acme", f"user:u{i}", "home.city", f"City {i}")
+        store.purge("acme", "user:u2", confirm=store.preview("purge", "acme", "user:u2").token)
+        store.assert_fact("acme", "user:u7", "home.city", "Lima")
+        recorder, mapper = store.runtime.log.recorder, store.runtime.side.mapper
+        head = recorder.max_notification_id()
+        notes = recorder.select_notifications(start=1, limit=1000, stop=head)
+        rows = recorder.select_rows(1, 1000, head)
+        assert [int(r[0]) for r in rows] == [n.id for n in notes]
+        by_rows, by_notes = mapper.open_rows(rows), mapper.open_many(notes)
+        assert by_rows == by_notes
+        assert [u.plaintext for u in by_rows] == [u.plaintext for u in by_notes]
+        assert any(u.shredded for u in by_rows) and any(not u.kid for u in by_rows)
+        assert not all(u.shredded for u in by_rows)
+        assert recorder.select_rows(3, 2, head) == rows[2:4]
+        bad = (1, "x", 1, "t", b"NOT" + bytes(60))
+        with pytest.raises(IntegrityViolation):
+            mapper.open_rows([bad])
