@@ -10,7 +10,7 @@ import pytest
 
 import memory_es
 from memory_es.crypto.mapper import SealingMapper
-from memory_es.eventlog import SqliteEventLog
+from memory_es.eventlog import SqliteEventLog, SqliteRecorder
 from tests.conftest import StoreFactory
 from tests.fakes import FakeClock, day
 from tests.receipts import fact_id_of
@@ -232,6 +232,7 @@ def test_the_logs_rows_open_as_its_notifications_do(tmp_path: Path) -> None:
         store.purge("acme", "user:u2", confirm=store.preview("purge", "acme", "user:u2").token)
         store.assert_fact("acme", "user:u7", "home.city", "Lima")
         recorder, mapper = store.runtime.log.recorder, store.runtime.side.mapper
+        assert isinstance(recorder, SqliteRecorder)
         head = recorder.max_notification_id()
         notes = recorder.select_notifications(start=1, limit=1000, stop=head)
         rows = recorder.select_rows(1, 1000, head)
