@@ -159,7 +159,21 @@ def _new_fact(
     one validation then builds the change and its content too (built here first, each
     would be another trip through pydantic per fact written)."""
     chain_id = state.slots.get(slot_key(nf.attribute, nf.owner)) or new_chain()
-    content = {
+    content = _content(nf, attr, chain_id, list(supersedes))
+    return {
+        "fact_id": fact_id,
+        "portions": ((nf.valid_from, nf.valid_until),),
+        "state": status,
+        "content": content,
+    }
+
+
+def _content(nf: NewFact, attr: AttributeDef, chain_id: str,
+             supersedes: list[str]) -> dict[str, Any]:
+    """A new fact's content as its event writes it: every field in the model's order, so
+    that ``pydantic_core.to_json`` of it is the model's own JSON (the fast lane of
+    :func:`new_fact_alone` writes it without the model)."""
+    return {
         "tenant": nf.tenant,
         "entity": nf.entity,
         "mention": nf.mention,
@@ -172,19 +186,14 @@ def _new_fact(
         "source": nf.source,
         "asserted_by": nf.asserted_by,
         "volatility": nf.volatility or attr.volatility,
-        "confidence": nf.confidence,
-        "importance": nf.importance,
+        "confidence": float(nf.confidence),
+        "importance": float(nf.importance),
         "classification": nf.classification or attr.classification,
-        "derived_from": nf.derived_from,
+        "derived_from": list(nf.derived_from),
         "supersedes": supersedes,
+        "rev": 0,
         "agent": nf.agent,
         "shared": nf.shared,
-    }
-    return {
-        "fact_id": fact_id,
-        "portions": ((nf.valid_from, nf.valid_until),),
-        "state": status,
-        "content": content,
     }
 
 
@@ -208,29 +217,8 @@ def new_fact_alone(state: EntityState, nf: NewFact, attr: AttributeDef, fact_id:
     body against the event model's JSON."""
     if nf.entity is None or nf.derived_from or _overlapping(state, nf):
         return None
-    chain_id = state.slots.get(slot_key(nf.attribute, nf.owner)) or new_chain()
-    content = {
-        "tenant": nf.tenant,
-        "entity": nf.entity,
-        "mention": nf.mention,
-        "attribute": nf.attribute,
-        "chain_id": chain_id,
-        "value": nf.value,
-        "negated": nf.negated,
-        "text": nf.text if nf.text is not None else default_text(nf.entity, nf.attribute,
-                                                                 nf.value, nf.negated),
-        "source": nf.source,
-        "asserted_by": nf.asserted_by,
-        "volatility": nf.volatility or attr.volatility,
-        "confidence": float(nf.confidence),
-        "importance": float(nf.importance),
-        "classification": nf.classification or attr.classification,
-        "derived_from": [],
-        "supersedes": [],
-        "rev": 0,
-        "agent": nf.agent,
-        "shared": nf.shared,
-    }
+    content = _content(nf, attr, state.slots.get(slot_key(nf.attribute, nf.owner))
+                       or new_chain(), [])
     return {
         "tenant": nf.tenant,
         "changes": [{
