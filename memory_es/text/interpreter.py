@@ -633,7 +633,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
         entity = None
     return Clause(
         text=text.strip(), entity=entity, attribute=attribute,
-        value=pred.value or text.strip(),  # a sentence with no predicate keeps what it said
+        value=text.strip() if "predicate:empty" in pred.rules else pred.value,  # keeps its words
         mention=subject.surface or None, op=op, negated=negated, confident=pred.confident,
         alternatives=pred.alternatives, temporal=temporal, identifiers=clause_ids,
         names=names, subject_names=subject_names, refers_back=refers, elided=elided,

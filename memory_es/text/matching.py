@@ -162,10 +162,10 @@ def acronym_plurals(text: str) -> dict[str, str]:
     """Plurals written as an acronym and a lower-case ``s`` (``GPUs``, ``VMs``, ``SSDs``),
     lower-cased, to the acronym they count: the light stem keeps ``gpus`` (a word in
     ``-us`` is no plural), and the acronym's case says it is one."""
-    if _mostly_capitals(text):  # there case says nothing
+    found = re.findall(r"(?<![\w'’])[A-Z]{2,5}s(?![\w'’])", text)
+    if not found or _mostly_capitals(text):  # in capitals, case says nothing
         return {}
-    return {m.lower(): m[:-1].lower()
-            for m in re.findall(r"(?<![\w'’])[A-Z]{2,5}s(?![\w'’])", text)}
+    return {m.lower(): m[:-1].lower() for m in found}
 
 
 def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
