@@ -95,7 +95,7 @@ def _ended_by(cases: list[Case], family: str, domain: str,
     setup text survives, and no current fact is an ended one; a purged identifier is
     found nowhere, and recalling it finds nothing."""
     for setup, mutation, ended in rows:
-        gone = [e.rstrip(".") for e in ended]
+        gone = [e.rstrip(".\u3002") for e in ended]
         erased = {"must_not_contain": [mutation[1], *gone], "retrieves_nothing": [mutation[1]]}
         _case(cases, family, domain, setup=list(setup), mutations=[list(mutation)],
               query=mutation[-1], survivors=[f for f in setup if f not in ended],
@@ -2766,7 +2766,7 @@ def described_purges(cases: list[Case]) -> None:
     other facts, a relative's or a namesake's fact of the same kind; with no such thing,
     nothing."""
     for setup, query, ended, probes in DESCRIBED_PURGES:
-        gone = [e.rstrip(".") for e in ended]
+        gone = [e.rstrip(".\u3002") for e in ended]
         # Changed after the first run of the rule: a plain word ("Anand", "Aviva") was also
         # a retrieves-nothing probe, but recall answers a word that names nothing with its
         # ranking as is (only an identifier's recall must come back empty); such words are
@@ -3222,6 +3222,39 @@ def agent_domains(cases: list[Case]) -> None:
     _ended_by(cases, "agent_domain", "mixed", AGENT_DOMAINS)
 
 
+THINGS_IN_CHINESE: list[tuple[list[str], list[str], list[str]]] = [
+    (["李娜住在北京。", "李娜有一只猫。", "李娜喜欢游泳。"], ["release", "李娜的猫"],
+     ["李娜有一只猫。"]),
+    (["刘洋有一辆自行车。", "刘洋住在成都。", "刘洋喜欢钓鱼。"], ["release", "刘洋的自行车"],
+     ["刘洋有一辆自行车。"]),
+    (["王伟订阅了奈飞。", "王伟喜欢足球。", "王伟住在天津。"], ["release", "王伟的奈飞订阅"],
+     ["王伟订阅了奈飞。"]),
+    (["陈杰订阅了健身房会员。", "陈杰有一只狗。", "陈杰住在苏州。"],
+     ["forget", "忘记陈杰的健身房会员"], ["陈杰订阅了健身房会员。"]),
+    (["李娜坐火车上班。", "李娜住在北京。"], ["release", "李娜的车"], []),
+    (["张伟有一只猫。", "李静有一只猫。", "张伟住在上海。"], ["release", "张伟的猫"],
+     ["张伟有一只猫。"]),
+    (["孙丽会弹钢琴。", "孙丽订阅了报纸。", "孙丽有一辆车。"], ["release", "孙丽的钢琴"],
+     ["孙丽会弹钢琴。"]),
+    (["欧阳娜娜有一只狗。", "欧阳娜娜住在杭州。", "欧阳娜娜喜欢画画。"],
+     ["forget", "欧阳娜娜的狗"], ["欧阳娜娜有一只狗。"]),
+    (["马丽有一只猫。", "马丽有一辆自行车。", "马丽住在青岛。"], ["release", "马丽的那辆自行车"],
+     ["马丽有一辆自行车。"]),
+    (["周婷喜欢画画。", "周婷养了一只兔子。", "周婷住在南京。"], ["release", "请忘记周婷的兔子"],
+     ["周婷养了一只兔子。"]),
+    (["何静有一只猫。", "何静住在厦门。"], ["release", "何静的狗"], []),
+    (["Anna hat eine Katze.", "Anna wohnt in Köln.", "Anna spielt Geige."],
+     ["release", "die Geige von Anna"], ["Anna spielt Geige."]),
+]
+
+
+def things_in_chinese(cases: list[Case]) -> None:
+    """A thing of a named person released or forgotten in Chinese, where a sentence is
+    written without spaces: only that thing ends, the person's other facts and another
+    person's like fact stay, and a thing the person has no fact about ends nothing."""
+    _ended_by(cases, "things_in_chinese", "mixed", THINGS_IN_CHINESE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3249,7 +3282,7 @@ def build() -> list[Case]:
                    described_purges, copula_changes, diet_words, place_statuses,
                    sentence_structures, topic_words, labels_and_names, record_topics,
                    all_of_a_thing, revise_scopes, unknown_verbs,
-                   grouped_numbers, agent_domains):
+                   grouped_numbers, agent_domains, things_in_chinese):
         family(cases)
     return cases
 
