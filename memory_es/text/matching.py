@@ -65,6 +65,12 @@ from memory_es.text.normalize import (
     strip_symbols,
 )
 from memory_es.text.qualifiers import TEMPORAL
+from memory_es.text.segment import (
+    OPERATION_WORDS,
+    content_words,
+    indexed_words,
+    is_chinese_run,
+)
 from memory_es.text.words import EDGE
 from projections.tokens import stem, word_forms, word_parts
 
@@ -189,6 +195,8 @@ def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
             continue
         if form in lx.STOPWORDS and form not in caps:
             continue
+        if is_chinese_run(form):
+            parts |= indexed_words(form)
         whole.add(plurals.get(form) or _term(form))
         domains |= lx.domains_of(form)
     if "no longer" in cleaned.lower():
@@ -522,6 +530,8 @@ def analyse_query(text: str) -> Query:
                 dom |= lx.domains_of(x)
             domains[term] = frozenset(dom)
         else:
+            if is_chinese_run(low):
+                parts[term] = content_words(low)
             domains[term] = lx.domains_of(low)
         if term not in terms:
             terms.append(term)
@@ -747,7 +757,7 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
         if term in v.terms:
             got += weight
             continue
-        qparts = query.parts.get(term)
+        qparts = _parts_asked(query, term, skip_set)
         if qparts:
             found = len(qparts & (v.parts | v.terms)) / max(len(qparts), 1)
             if found:
@@ -763,6 +773,15 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
         if doms and doms & v.domains:
             got += weight * th.domain_credit
     return got / total if total else 0.0
+
+
+def _parts_asked(query: Query, term: str, skip: set[str]) -> frozenset[str]:
+    """The parts of a query word that say what it asks about: of a run of Chinese, its
+    words that are no name the query gives, nor part of one (``李娜的猫``: 猫)."""
+    qparts = query.parts.get(term, frozenset())
+    if not qparts or not is_chinese_run(term):
+        return qparts
+    return frozenset(p for p in qparts if not any(p in name for name in skip))
 
 
 def specific(query: Query, v: FactView, skip: Iterable[str] = (), *,
@@ -790,7 +809,7 @@ def specific(query: Query, v: FactView, skip: Iterable[str] = (), *,
             continue
         if (term in v.terms or term in v.parts or _derived(term, v.terms)) and content(term):
             return True
-        qparts = query.parts.get(term)
+        qparts = _parts_asked(query, term, skip_set)
         if qparts and qparts <= (v.parts | v.terms) and content(term):
             return True
     return any(q.canonical in v.codes for q in query.identifiers) or any(
@@ -1105,8 +1124,7 @@ def names_only(query: Query, entities: dict[str, str]) -> bool:
                for t in query.terms)
 
 
-_CJK_FUNCTION = sorted({*lx.CHINESE["function"], *lx.CHINESE["totality"], *lx.CHINESE["info"]},
-                       key=len, reverse=True)
+_CJK_FUNCTION = sorted(OPERATION_WORDS, key=len, reverse=True)
 
 
 def _cjk_rest(term: str, names: Iterable[str]) -> str:

@@ -1,0 +1,63 @@
+"""The content words of a run of Chinese, for comparing a query with a fact.
+
+Chinese is written without spaces, so ``李娜的猫`` and ``李娜有一只猫`` share no word
+until each run is cut into words. jieba-rs (through ``rjieba``, a maintained Rust port
+of jieba with its dictionary and HMM; no download, microseconds a run) cuts a run and
+tags each word with its part of speech (the ICTCLAS tag set). A word is content unless
+its tag is one of grammar's closed classes, or it is a word of the basic operations
+themselves (``忘记``, ``所有``, ``信息``: ``data/zh.txt``). Cutting by word, not by
+character, keeps ``车`` (a car) apart from ``坐火车`` (takes the train).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from memory_es.text import lexicon as lx
+
+_GRAMMAR_TAGS = frozenset({
+    "u", "uj", "ul", "uz", "ug", "uv", "ud",  # particles (的, 了, 着, 过, 地, 得)
+    "p", "c", "r", "rr", "rz", "rg",  # prepositions, conjunctions, pronouns
+    "m", "mq", "mg", "q",  # numerals and classifiers (一只, 那辆)
+    "d", "dg", "y", "e", "x",  # adverbs, modal particles, interjections, symbols
+})
+"""Parts of speech that carry grammar, not a thing a query can be about."""
+
+OPERATION_WORDS = frozenset(lx.CHINESE["function"]) | frozenset(
+    lx.CHINESE["totality"]) | frozenset(lx.CHINESE["info"])
+"""Words that say what to do with a memory (forget, all of, the information of)."""
+
+
+def is_han(ch: str) -> bool:
+    """A CJK unified ideograph (the basic block or extension A)."""
+    return "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf"
+
+
+def is_chinese_run(form: str) -> bool:
+    """A word form of Han characters and no kana (Japanese is not cut as Chinese)."""
+    return any(is_han(c) for c in form) and not any("\u3040" <= c <= "\u30ff" for c in form)
+
+
+@lru_cache(maxsize=1)
+def _jieba() -> Any:
+    import rjieba  # noqa: PLC0415  (lazy: it loads its dictionary, ~0.1 s, once Chinese is met)
+
+    return rjieba
+
+
+@lru_cache(maxsize=16_384)
+def content_words(run: str) -> frozenset[str]:
+    """What a query's ``run`` asks about: its words that are not grammar or an
+    operation's own words (cut once, the longest words: ``钢琴`` stays ``钢琴``)."""
+    return frozenset(word for word, tag in _jieba().tag(run)
+                     if tag not in _GRAMMAR_TAGS and word not in OPERATION_WORDS
+                     and any(is_han(c) or c.isalnum() for c in word))
+
+
+@lru_cache(maxsize=65_536)
+def indexed_words(run: str) -> frozenset[str]:
+    """Every word a fact's ``run`` holds, the dictionary words inside longer ones too
+    (jieba's search mode: ``弹钢琴`` also holds ``钢琴``, ``坐火车`` holds ``火车`` but
+    no ``车``), so a query's word meets the fact however the fact's run was cut."""
+    return frozenset(_jieba().cut_for_search(run))

@@ -1,0 +1,83 @@
+"""A thing of a named person in Chinese (``李娜的猫``) meets the fact that holds it
+(``李娜有一只猫``): a run of Chinese is cut into words, the name's words are no content,
+and a query word must be a word of the fact, not merely a character of one (``车``, a
+car, is not ``坐火车``, takes the train)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.matching import analyse_query, query_terms_naming, specific, view
+from memory_es.text.segment import content_words, indexed_words
+from tests.unit.test_text_matching import fact
+from tests.unit.text_support import current_texts, fresh_tenant
+
+PEOPLE = ["李娜", "王伟", "张敏", "刘洋", "陈静", "赵磊", "孙丽", "周婷"]
+ANIMALS = ["猫", "狗", "兔子", "鹦鹉", "乌龟", "金鱼"]
+VEHICLES = ["自行车", "摩托车", "汽车", "电动车"]
+
+
+def test_a_query_keeps_its_content_words_and_drops_grammar() -> None:
+    assert content_words("李娜的那只猫") == {"李娜", "猫"}
+    assert content_words("请忘记王强的所有信息") == {"王强"}
+
+
+def test_a_fact_holds_the_words_inside_its_longer_words() -> None:
+    assert "钢琴" in indexed_words("孙丽会弹钢琴")
+    assert "车" not in indexed_words("李娜坐火车上班")
+
+
+def test_the_name_alone_is_no_content() -> None:
+    query = analyse_query("李娜的资料")
+    skip = query_terms_naming({"person:li-na": "李娜"})
+    assert not specific(query, view(fact("李娜住在北京")), skip, within_entity=True)
+
+
+def test_the_thing_is_content() -> None:
+    query = analyse_query("李娜的猫")
+    skip = query_terms_naming({"person:li-na": "李娜"})
+    assert specific(query, view(fact("李娜有一只猫")), skip, within_entity=True)
+    assert not specific(query, view(fact("李娜住在北京")), skip, within_entity=True)
+
+
+def test_a_character_of_a_longer_word_is_not_the_word(
+        fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("李娜坐火车上班。", "李娜住在北京。"):
+        ti.remember(tenant, text)
+    before = current_texts(fresh_store, tenant)
+    result = ti.release(tenant, "李娜的车")
+    assert result.touched == []
+    assert current_texts(fresh_store, tenant) == before
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(PEOPLE), st.sampled_from(PEOPLE), st.sampled_from(ANIMALS),
+       st.sampled_from(VEHICLES), st.booleans())
+def test_releasing_a_persons_thing_ends_that_fact_only(
+        fresh_store: memory_es.MemoryStore, person: str, other: str, animal: str,
+        vehicle: str, of_the_animal: bool) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    animal_fact, vehicle_fact = f"{person}养了一只{animal}", f"{person}有一辆{vehicle}"
+    kept = {f"{person}住在杭州"} | ({f"{other}养了一只{animal}"} if other != person else set())
+    for text in (animal_fact, vehicle_fact, *kept):
+        ti.remember(tenant, text + "。")
+    thing = animal if of_the_animal else vehicle
+    ti.release(tenant, f"{person}的{thing}")
+    ended = animal_fact if of_the_animal else vehicle_fact
+    after = current_texts(fresh_store, tenant)
+    assert ended not in after
+    assert kept | {animal_fact, vehicle_fact} - {ended} <= after
+
+
+def test_a_german_thing_with_its_article_ends_that_fact_only(
+        fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Anna hat eine Katze.", "Anna wohnt in Köln.", "Anna spielt Geige."):
+        ti.remember(tenant, text)
+    ti.release(tenant, "die Geige von Anna")
+    assert current_texts(fresh_store, tenant) == {"Anna hat eine Katze", "Anna wohnt in Köln"}
