@@ -3255,6 +3255,72 @@ def things_in_chinese(cases: list[Case]) -> None:
     _ended_by(cases, "things_in_chinese", "mixed", THINGS_IN_CHINESE)
 
 
+_TRAVEL = ["Priya Nair prefers aisle seats on long flights.",
+           "Priya Nair's frequent flyer number is BA 4471 2209.",
+           "Priya Nair is allergic to shellfish.",
+           "Priya Nair holds a Schengen visa valid until March 2027.",
+           "Marco Conti prefers window seats.",
+           "Priya Nair lives in Leicester."]
+_STAFF = ["Tomasz Wiśniewski works as a forklift driver at the Gdańsk depot.",
+          "Tomasz Wiśniewski's manager is Ewa Lis.",
+          "Tomasz Wiśniewski has 12 days of annual leave left.",
+          "Tomasz Wiśniewski completed fire safety training in May.",
+          "Ewa Lis manages the night shift."]
+_PUPIL = ["Leo's reading level is grade 4.",
+          "Leo struggles with long division.",
+          "Leo's favourite subject is astronomy.",
+          "Leo's tutoring sessions are on Tuesdays."]
+_HOME = ["The thermostat in the living room is set to 21 degrees.",
+         "The porch light turns on at sunset.",
+         "The robot vacuum runs every weekday at 10am.",
+         "The garage door opener is a Chamberlain B970."]
+_CASEFILE = ["Case 2024-CV-0193 is assigned to Judge Okoye.",
+             "The client, Hollis Ferry Ltd, disputes the invoice of 14 March.",
+             "The hearing for case 2024-CV-0193 is set for 9 June.",
+             "Opposing counsel is Farah Iqbal."]
+SERVICE_DESKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TRAVEL), ["release", "Priya's seat preference"], [_TRAVEL[0]]),
+    (list(_TRAVEL), ["revise", "Priya Nair's seat preference",
+                     "Priya Nair prefers window seats."], [_TRAVEL[0]]),
+    (list(_TRAVEL), ["forget", "Priya Nair's visa"], [_TRAVEL[3]]),
+    (list(_TRAVEL), ["purge", "BA 4471 2209"], [_TRAVEL[1]]),
+    (list(_TRAVEL), ["remember", "Priya Nair moved to Bristol."], [_TRAVEL[5]]),
+    (list(_TRAVEL), ["release", "Marco Conti's seat preference"], [_TRAVEL[4]]),
+    (list(_TRAVEL), ["release", "Priya Nair's hotel loyalty card"], []),
+    (list(_TRAVEL), ["forget", "Priya Nair's shellfish allergy"], [_TRAVEL[2]]),
+    (list(_STAFF), ["revise", "Tomasz Wiśniewski's annual leave",
+                    "Tomasz Wiśniewski has 9 days of annual leave left."], [_STAFF[2]]),
+    (list(_STAFF), ["remember", "Tomasz Wiśniewski's manager is now Marek Nowak."],
+     [_STAFF[1]]),
+    (list(_STAFF), ["forget", "Tomasz Wiśniewski's fire safety training"], [_STAFF[3]]),
+    (list(_STAFF), ["release", "everything about Ewa Lis"], [_STAFF[4]]),
+    (list(_STAFF), ["remember", "Tomasz Wiśniewski no longer works at the Gdańsk depot."],
+     [_STAFF[0]]),
+    (list(_STAFF), ["release", "Tomasz Wiśniewski's pension plan"], []),
+    (list(_PUPIL), ["revise", "Leo's reading level", "Leo's reading level is grade 5."],
+     [_PUPIL[0]]),
+    (list(_PUPIL), ["remember", "Leo's tutoring sessions moved to Thursdays."], [_PUPIL[3]]),
+    (list(_PUPIL), ["forget", "Leo's favourite subject"], [_PUPIL[2]]),
+    (list(_PUPIL), ["release", "Leo's spelling test"], []),
+    (list(_HOME), ["remember", "The living room thermostat is now set to 19 degrees."],
+     [_HOME[0]]),
+    (list(_HOME), ["release", "the porch light schedule"], [_HOME[1]]),
+    (list(_HOME), ["revise", "the robot vacuum schedule",
+                   "The robot vacuum runs every day at 9am."], [_HOME[2]]),
+    (list(_HOME), ["release", "the kitchen lights"], []),
+    (list(_CASEFILE), ["remember", "The hearing for case 2024-CV-0193 was moved to 23 June."],
+     [_CASEFILE[2]]),
+    (list(_CASEFILE), ["release", "the opposing counsel"], [_CASEFILE[3]]),
+    (list(_CASEFILE), ["purge", "2024-CV-0193", "confirm"], [_CASEFILE[0], _CASEFILE[2]]),
+]
+
+
+def service_desks(cases: list[Case]) -> None:
+    """A travel desk, a staff office, a tutor, a smart home and a law office: one thing
+    ends (or the facts carrying one case number), never more, and nothing on a miss."""
+    _ended_by(cases, "service_desk", "mixed", SERVICE_DESKS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3282,7 +3348,8 @@ def build() -> list[Case]:
                    described_purges, copula_changes, diet_words, place_statuses,
                    sentence_structures, topic_words, labels_and_names, record_topics,
                    all_of_a_thing, revise_scopes, unknown_verbs,
-                   grouped_numbers, agent_domains, things_in_chinese):
+                   grouped_numbers, agent_domains, things_in_chinese,
+                   service_desks):
         family(cases)
     return cases
 
