@@ -53,7 +53,8 @@ _NUMBER_ALT = "|".join(w + r"\.?" for w in NUMBER_WORDS)
 _LABELLED = re.compile(
     rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b"
     rf"(?:\s+(?:{_NUMBER_ALT}|#))?(?-i:\s+(?:is|was|are)(?=\s))?\s*[:#]?\s*"
-    r"(#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9](?-i:\s[A-Z0-9]{2,4}(?![\w\-]))?)",
+    r"(#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9]"
+    r"(?-i:\s[A-Z0-9]{2,4}(?![\w\-])(?:\s(?=[A-Z]*\d)[A-Z0-9]{2,4}(?![\w\-]))*)?)",
     re.IGNORECASE)
 
 TLDS = words("""
@@ -557,6 +558,10 @@ def code_tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_GROUP = re.compile(r"[A-Z0-9]{2,6}")
+"""A group of a code written in groups: capitals and digits (``BA``, ``4471``)."""
+
+
 @lru_cache(maxsize=16_384)
 def query_identifiers(text: str) -> tuple[Identifier, ...]:
     """The identifiers a query names: those its form shows, or, when the query is one
@@ -566,6 +571,9 @@ def query_identifiers(text: str) -> tuple[Identifier, ...]:
         return found
     cleaned = clean(strip_symbols(text)).strip()
     words = [w for w in cleaned.split() if w.lower().strip(".:#") not in IDENTIFIER_LABELS]
+    if len(words) > 1 and all(_GROUP.fullmatch(w) for w in words) and any(
+            c.isdigit() for w in words[1:] for c in w):
+        words = [" ".join(words)]  # one code written in groups (``BA 4471 2209``)
     if len(words) == 1:
         tok = words[0].strip(".,;:!?()[]\"'")
         if any(c.isdigit() for c in tok) and any(c.isalnum() for c in tok) and len(tok) >= 2:

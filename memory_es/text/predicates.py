@@ -89,14 +89,16 @@ def frame_of(reading: PredicateReading) -> str | None:
 
 def object_after(toks: Sequence[Tok], start: int, stop_at_prep: bool = True) -> list[str]:
     """The object noun phrase from ``toks[start]`` on, as words (determiners dropped;
-    it ends at a preposition, a conjunction or a clause punctuation mark)."""
+    it ends at a preposition, a conjunction or a clause punctuation mark). Without
+    ``stop_at_prep`` a prepositional phrase is part of it, its determiner dropped too
+    (``forklift driver at the Gdańsk depot``: ``forklift driver at Gdańsk depot``)."""
     out: list[str] = []
     for t in toks[start:]:
         w = t.low
         if out and stop_at_prep and w in _OBJECT_STOPS:
             break
         if w in _OBJECT_DETERMINERS:
-            if out:
+            if out and out[-1].lower() not in _OBJECT_STOPS:
                 break
             continue
         out.append(t.word)

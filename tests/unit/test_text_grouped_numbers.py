@@ -37,3 +37,32 @@ def test_either_grouping_purges_the_other(fresh_store: memory_es.MemoryStore, co
     result = ti.purge_matching(tenant, code if stored_grouped else grouped(code))
     assert result.receipts, result.pending
     assert current_texts(fresh_store, tenant) == {k.rstrip(".") for k in kept}
+
+
+GROUPS = st.lists(st.text(alphabet="0123456789", min_size=3, max_size=4), min_size=2,
+                  max_size=3)
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet="ABCDEFGHKLMNPRSTUVWZ", min_size=2, max_size=2), GROUPS)
+def test_a_labelled_code_in_groups_is_one_code(fresh_store: memory_es.MemoryStore,
+                                               prefix: str, groups: list[str]) -> None:
+    """A label's code written in groups (``BA 4471 2209``) is read whole in the fact and
+    in a query of the groups alone, so its purge erases that fact and no other."""
+    code = " ".join([prefix, *groups])
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    mine = f"Priya Nair's frequent flyer number is {code}"
+    kept = {"Priya Nair lives in Leicester", "Marco Conti's frequent flyer number is "
+            f"{prefix} {groups[0]} 9999"}
+    for text in (mine, *kept):
+        ti.remember(tenant, text + ".")
+    ti.purge_matching(tenant, code)
+    assert current_texts(fresh_store, tenant) == kept
+
+
+def test_words_in_capitals_are_no_code() -> None:
+    from memory_es.text.identifiers import query_identifiers
+
+    assert query_identifiers("NATO UN") == ()
+    assert query_identifiers("BA 4471 2209")[0].canonical == "ba44712209"

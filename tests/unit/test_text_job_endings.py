@@ -74,3 +74,17 @@ def test_a_relatives_retirement_leaves_the_persons_job(
     ti.remember(tenant, "Carla Moreno works at Zara.")
     ti.remember(tenant, "Carla Moreno's father retired.")
     assert "Carla Moreno works at Zara" in current_texts(fresh_store, tenant)
+
+
+def test_a_role_at_a_place_keeps_the_place(fresh_store: memory_es.MemoryStore) -> None:
+    """``works as a forklift driver at the Gdańsk depot``: the article of the place does
+    not cut the value short, so ``no longer works at the Gdańsk depot`` ends that job."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    job = "Tomasz Wiśniewski works as a forklift driver at the Gdańsk depot"
+    kept = {"Tomasz Wiśniewski's manager is Ewa Lis", "Ewa Lis manages the night shift"}
+    for text in (job, *kept):
+        ti.remember(tenant, text + ".")
+    assert any("Gdańsk depot" in str(f.value) for f in fresh_store.current(tenant))
+    ti.remember(tenant, "Tomasz Wiśniewski no longer works at the Gdańsk depot.")
+    assert job not in current_texts(fresh_store, tenant)
+    assert kept <= current_texts(fresh_store, tenant)
