@@ -182,8 +182,12 @@ def _kakasi() -> Any:
 
 
 def japanese_readings(text: str) -> list[str]:
-    """Hepburn, Kunrei and passport romaji of a Japanese text (kanji read by pykakasi)."""
+    """Hepburn, Kunrei and passport romaji of a Japanese text (kanji read by pykakasi);
+    none when some character has no reading (a simplified Chinese character: ``王伟``
+    would read as ``ou`` alone, a key that any text starting with 王 shares)."""
     parts = _kakasi().convert(text)
+    if any(not p["hepburn"].strip() for p in parts if any(c.isalpha() for c in p["orig"])):
+        return []
     return [" ".join(w for w in (" ".join(p[scheme] for p in parts)).split() if w)
             for scheme in ("hepburn", "kunrei", "passport")]
 
@@ -220,7 +224,7 @@ def transliterate(text: str) -> str:
         elif "CYRILLIC" in scripts:
             out.append("".join(_CYRILLIC.get(c, c) for c in token.lower()))
         elif scripts & {"HIRAGANA", "KATAKANA"}:
-            out.append(japanese_readings(token)[0])
+            out.append((japanese_readings(token) or [anyascii(token)])[0])
         elif "CJK" in scripts:
             out.append(_pinyin(token))
         elif "DEVANAGARI" in scripts:

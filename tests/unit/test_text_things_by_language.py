@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.matching import analyse_query, query_terms_naming, specific, view
+from memory_es.text.normalize import japanese_readings, name_keys
 from memory_es.text.segment import content_words, indexed_words
 from tests.unit.test_text_matching import fact
 from tests.unit.text_support import current_texts, fresh_tenant
@@ -81,3 +82,20 @@ def test_a_german_thing_with_its_article_ends_that_fact_only(
         ti.remember(tenant, text)
     ti.release(tenant, "die Geige von Anna")
     assert current_texts(fresh_store, tenant) == {"Anna hat eine Katze", "Anna wohnt in Köln"}
+
+
+def test_a_partial_japanese_reading_is_no_name_key() -> None:
+    """pykakasi reads 王 of ``王伟`` as ``ou`` and has no reading for the simplified 伟:
+    a key ``ou`` would name 王伟 by any text that starts with 王."""
+    assert japanese_readings("王伟") == []
+    assert "ou" not in name_keys("王伟")
+    assert japanese_readings("山田太郎")[0] == "yamada tarou"
+
+
+def test_a_thing_of_a_name_with_a_simplified_character_is_no_whole_person(
+        fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("王伟养了一只鹦鹉。", "王伟有一辆自行车。", "王伟住在杭州。"):
+        ti.remember(tenant, text)
+    ti.release(tenant, "王伟的鹦鹉")
+    assert current_texts(fresh_store, tenant) == {"王伟有一辆自行车", "王伟住在杭州"}
