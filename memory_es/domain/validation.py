@@ -27,9 +27,29 @@ def is_canonical_entity(value: str) -> bool:
     return isinstance(value, str) and ENTITY_RE.fullmatch(value) is not None
 
 
+PASSED_LIMIT = 4096
+"""Strings each of :func:`check_tenant` and :func:`check_attribute` remembers having
+passed; past it, it forgets them all and starts again."""
+_PASSED_TENANTS: set[str] = set()
+_PASSED_ATTRIBUTES: set[str] = set()
+
+
+def _passed(seen: set[str], value: str) -> None:
+    """Remember that ``value`` passed a check. Only a check's pass is remembered, so a
+    string that failed is checked again every time and fails with the same error."""
+    if len(seen) >= PASSED_LIMIT:
+        seen.clear()
+    seen.add(value)
+
+
 def check_tenant(tenant: str) -> str:
+    """A batch names the same tenant and attributes in every command: a string that passed
+    once is found in a set (≈ 40 ns) instead of being matched again (≈ 250 ns each)."""
+    if type(tenant) is str and tenant in _PASSED_TENANTS:
+        return tenant
     if not isinstance(tenant, str) or not TENANT_RE.fullmatch(tenant):
         raise InvalidInput("tenant must be 1-128 characters of letters, digits, '.', '_' or '-'")
+    _passed(_PASSED_TENANTS, tenant)
     return tenant
 
 
@@ -43,11 +63,14 @@ def check_entity(entity: str) -> str:
 
 
 def check_attribute(attribute: str) -> str:
+    if type(attribute) is str and attribute in _PASSED_ATTRIBUTES:
+        return attribute
     if (not isinstance(attribute, str) or len(attribute) > 128
             or not ATTRIBUTE_RE.fullmatch(attribute)):
         raise InvalidInput(
             "attribute must be a lower-case dotted path such as 'home.city' (max 128 characters)"
         )
+    _passed(_PASSED_ATTRIBUTES, attribute)
     return attribute
 
 

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memory_es.clock import TransactionClock, from_micros, to_micros
+from memory_es.domain import validation
 from memory_es.domain.validation import (
     VALUE_LIMIT,
     check_attribute,
@@ -210,3 +211,36 @@ def test_every_error_class_derives_from_the_base() -> None:
         assert issubclass(cls, MemoryESError), name
     assert issubclass(memory_es.InvalidInput, ValueError)
     assert issubclass(memory_es.NotFound, LookupError)
+
+
+class _Tenant(str):
+    """A string whose equality is rigged: equal to every string, with a valid one's hash."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return hash("acme")
+
+
+def test_remembered_passes_never_let_an_invalid_tenant_or_attribute_through() -> None:
+    """Tenants and attributes that passed are remembered (a batch repeats them); one that
+    fails is checked again, and fails again, however often the valid ones were seen; the
+    memory is bounded, and still answers after it is emptied."""
+    for _ in range(3):
+        assert check_tenant("acme") == "acme"
+        assert check_attribute("home.city") == "home.city"
+        for bad in ("", "bad tenant", "acme\n", "-acme"):
+            with pytest.raises(InvalidInput, match="tenant must be"):
+                check_tenant(bad)
+        for bad_attr in ("Home.city", "home.city\n", "home..city", "a" * 129):
+            with pytest.raises(InvalidInput, match="attribute must be"):
+                check_attribute(bad_attr)
+    with pytest.raises(InvalidInput, match="tenant must be"):
+        check_tenant(_Tenant("not a tenant"))
+    for i in range(validation.PASSED_LIMIT + 10):
+        check_attribute(f"a{i}.b")
+    assert len(validation._PASSED_ATTRIBUTES) <= validation.PASSED_LIMIT  # noqa: SLF001
+    assert check_attribute("home.city") == "home.city"
+    with pytest.raises(InvalidInput):
+        check_attribute("home city")
