@@ -406,6 +406,11 @@ def inflected_verb(word: str) -> str | None:
 PINYIN_SYLLABLES: frozenset[str] = data_words("pinyin_syllables.txt")
 """Hanyu Pinyin syllables without tones (``data/pinyin_syllables.txt``)."""
 
+PREPOSITIONS = words("""
+in at to for from with on by of as into onto via about near over under
+""")
+"""The prepositions that end an object noun phrase or link two nouns."""
+
 GERMAN = data_sections("de.txt")
 """German words of the basic operations (``data/de.txt``)."""
 CHINESE = data_sections("zh.txt")

@@ -18,15 +18,12 @@ from functools import cached_property
 from typing import NamedTuple
 
 from memory_es.text import lexicon as lx
-from memory_es.text.lexicon import words
 from memory_es.text.paths import attribute_path, domains_in, keywords, value_text
 from memory_es.text.qualifiers import CALENDAR, TEMPORAL
 from memory_es.text.subjects import Subject
 from memory_es.text.words import Tok, is_capitalised
 
-PREPOSITIONS = words("""
-in at to for from with on by of as into onto via about near over under
-""")
+PREPOSITIONS = lx.PREPOSITIONS
 _OBJECT_STOPS = PREPOSITIONS | {"and", "but", "since", "until", "after", "because", "due"}
 _OBJECT_DETERMINERS = ("a", "an", "the", *sorted(lx.POSSESSIVE_DETERMINERS))
 _STREET_WORDS = ("street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "boulevard",

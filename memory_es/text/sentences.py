@@ -70,6 +70,10 @@ def _adverbs_start(toks: Sequence[Tok], i: int) -> int:
     return i
 
 
+_NO_VERB_AFTER = lx.PREPOSITIONS - {"to"}
+"""Prepositions that a finite verb never follows (``to`` may: ``to move``)."""
+
+
 def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
                   ) -> tuple[int, int | None, bool]:
     """(index of the first predicate token, index of a key-value colon token, plural)."""
@@ -97,6 +101,8 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
         prev_cap = is_capitalised(toks[i - 1].word)
         if toks[i - 1].low.endswith("'s"):
             continue  # right after a possessive: an adjective of the noun phrase
+        if toks[i - 1].low in _NO_VERB_AFTER:
+            continue  # the object of a preposition (``the list of guests``), not the verb
         if agrees(t.word, plural) or (w in lx.ADVERBS and i + 1 < len(toks)
                                       and agrees(toks[i + 1].word, plural)):
             if w in lx.ADVERBS:  # the subject ends before a run of adverbs ("now mostly")

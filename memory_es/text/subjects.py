@@ -231,7 +231,7 @@ def _named(words: list[str]) -> Subject:
         return Subject(entity_id(ns, name), " ".join(words), "person" if personal else "name",
                        names=(name,), rules=("subject:proper-name",))
     # common noun phrase
-    content = [w for w in low if w not in DETERMINERS]
+    content = _as_compound([w for w in low if w not in DETERMINERS])
     phrase = " ".join(content) or " ".join(low)
     head = segment(content[-1]) if content else None
     if len(content) == 1 and content[0] in lx.ROLE_NOUNS:
@@ -239,6 +239,25 @@ def _named(words: list[str]) -> Subject:
                        rules=("subject:role",))
     return Subject(entity_id("topic", phrase), " ".join(words), "topic", role=head,
                    rules=("subject:noun-phrase",))
+
+
+_LINKING = frozenset({"in", "on", "at", "of", "for"})
+"""Prepositions by which English paraphrases a compound noun (``the thermostat in the
+living room`` is the ``living room thermostat``, ``the code for the gate`` the ``gate
+code``)."""
+
+
+def _as_compound(content: list[str]) -> list[str]:
+    """A thing named as ``X <preposition> Y`` (X of one or two words, Y of up to three,
+    no other preposition) in the compound order ``Y X``, so that both ways of naming it
+    give one entity, and its head noun is X's."""
+    linked = [i for i, w in enumerate(content) if w in _LINKING]
+    if len(linked) != 1 or any(w in lx.PREPOSITIONS for w in content if w not in _LINKING):
+        return content
+    i = linked[0]
+    if not (1 <= i <= 2 and 1 <= len(content) - i - 1 <= 3):
+        return content
+    return content[i + 1:] + content[:i]
 
 
 def _common_noun(words: Sequence[str]) -> bool:
