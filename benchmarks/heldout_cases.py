@@ -3321,6 +3321,26 @@ def service_desks(cases: list[Case]) -> None:
     _ended_by(cases, "service_desk", "mixed", SERVICE_DESKS)
 
 
+_DRAWER = ["Mia Lund's will is kept at the notary in Leeds.", "Mia Lund's hat is in the hall.",
+           "Mia Lund's shopping list is on the fridge.", "Mia Lund lives in York.",
+           "Mia Lund has a dog."]
+POSSESSED_FUNCTION_WORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DRAWER), ["release", "Mia Lund's will"], [_DRAWER[0]]),
+    (list(_DRAWER), ["forget", "Mia Lund's hat"], [_DRAWER[1]]),
+    (list(_DRAWER), ["release", "Mia Lund's shopping list"], [_DRAWER[2]]),
+    (list(_DRAWER), ["release", "Mia Lund's can"], []),
+    (["The hat is on the shelf.", "The umbrella is by the door."],
+     ["release", "the hat"], ["The hat is on the shelf."]),
+]
+
+
+def possessed_function_words(cases: list[Case]) -> None:
+    """A stopword that a possessive possesses (``Mia's will``, ``Mia's can``) names a
+    thing, never the person as a whole; an English sentence with ``hat`` is English.
+    Written after the rules it checks (found by a probe, not measured blind): a guard."""
+    _ended_by(cases, "possessed_function_word", "mixed", POSSESSED_FUNCTION_WORDS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3349,7 +3369,7 @@ def build() -> list[Case]:
                    sentence_structures, topic_words, labels_and_names, record_topics,
                    all_of_a_thing, revise_scopes, unknown_verbs,
                    grouped_numbers, agent_domains, things_in_chinese,
-                   service_desks):
+                   service_desks, possessed_function_words):
         family(cases)
     return cases
 

@@ -152,6 +152,19 @@ _ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?P<verb>{_alternation
                      r"(?P<obj>.+)$")
 
 
+def _reads_english(subject: list[str], found: re.Match[str]) -> bool:
+    """A sentence the German patterns match that is English: its subject has an English
+    article or possessive (``The hat …``, ``Mia's hat …``), or the German word it turns
+    on is also English and an English function word follows (``Tom Hat is …``)."""
+    if subject[0].lower() in lx.ENGLISH_STOPWORDS or any(
+            w.endswith(("'s", "’s")) for w in subject):
+        return True
+    verb = (found.groupdict().get("verb") or "").lower()
+    rest = (found.groupdict().get("obj") or "").split()
+    return verb in lx.GERMAN_HOMOGRAPHS and bool(rest) and (
+        rest[0].lower() in lx.ENGLISH_STOPWORDS)
+
+
 def _other_language(body: str) -> Clause | None:
     """German and Chinese for the basic operations (``X wohnt jetzt in Y``, ``X ist nach Y
     gezogen``, ``X hat Y gekündigt``; ``X现在住在Y``, ``X搬到了Y``, ``X取消了Y``): a clause,
@@ -174,7 +187,7 @@ def _other_language(body: str) -> Clause | None:
     else:
         if not words or not is_capitalised(words[-1]) or not all(
                 is_capitalised(w) or (i > 0 and w in lx.NAME_PARTICLES)
-                for i, w in enumerate(words)):
+                for i, w in enumerate(words)) or _reads_english(words, found):
             return None
         subject = analyse_subject(subj, tokenize(subj), [])
     lang = "zh" if chinese else "de"

@@ -15,6 +15,7 @@ appears in them.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from importlib import resources
 
 from projections.tokens import stem
@@ -416,7 +417,22 @@ GERMAN = data_sections("de.txt")
 CHINESE = data_sections("zh.txt")
 """Chinese words of the basic operations (``data/zh.txt``)."""
 TOTALITY = TOTALITY | frozenset(GERMAN["totality"])
-STOPWORDS = STOPWORDS | frozenset(GERMAN["function"]) | frozenset(
+_GERMAN_FUNCTION = frozenset(GERMAN["function"]) | frozenset(
     unicodedata.normalize("NFKD", w.replace("ß", "ss")).encode("ascii", "ignore").decode()
     for w in GERMAN["function"])  # as queries are folded: "weißt" is read as "weisst"
+GERMAN_HOMOGRAPHS = _GERMAN_FUNCTION & COMMON_NOUNS
+"""German function words that are English nouns (``hat``, ``die``): function words in a
+German text only (:func:`reads_german`); in an English one they are content (``Mia's
+red hat``)."""
+_GERMAN_MARKERS = _GERMAN_FUNCTION - STOPWORDS - GERMAN_HOMOGRAPHS - frozenset(VERB_LEMMA)
+ENGLISH_STOPWORDS = STOPWORDS
+"""The English function words alone (a German rule reads a sentence that has one as
+English: ``The hat is on the shelf``)."""
+STOPWORDS = STOPWORDS | (_GERMAN_FUNCTION - GERMAN_HOMOGRAPHS)
+
+
+def reads_german(forms: Iterable[str]) -> bool:
+    """Does a text of these lower-case word forms use a German function word that is no
+    English word (``von``, ``der``, ``ist``)?"""
+    return any(f in _GERMAN_MARKERS for f in forms)
 INFO_NOUNS = INFO_NOUNS | frozenset(GERMAN["info"])

@@ -174,15 +174,36 @@ def acronym_plurals(text: str) -> dict[str, str]:
     return {m.lower(): m[:-1].lower() for m in found}
 
 
+_POSSESSED = re.compile(r"([^\W\d_]+)['’]s\s+([^\W\d_]+)")
+_AFTER_IS = lx.PREPOSITIONS | words("""
+a an the and or but nor not no now still also just very really too so here there again
+up out than then such any some all each every this that these those my your his her its
+our their what which who whom whose where when how why is are was were be been being am
+""")
+"""Words that follow an ``'s`` that is ``is`` (``Mia's in Oslo``, ``Mia's not here``),
+or a possessive that is no determiner (``Mia's and Tom's``): never what is possessed."""
+
+
+def possessed_nouns(text: str) -> frozenset[str]:
+    """Words of the stopword list that name what a possessive possesses (``Mia's will``,
+    ``Tom's list``, ``Ana's hat``): content here. Dropped, ``release Mia's will`` named
+    Mia alone, and so asked for all of her."""
+    return frozenset(w for owner, w in ((m.group(1).lower(), m.group(2).lower())
+                                        for m in _POSSESSED.finditer(text))
+                     if owner not in lx.STOPWORDS and w in lx.STOPWORDS and w not in _AFTER_IS)
+
+
 def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(whole terms, compound parts, topic domains) of a text."""
     whole: set[str] = set()
     parts: set[str] = set()
     domains: set[str] = set()
     cleaned = _cleaned(text)
-    caps = acronyms(text)
+    kept = acronyms(text) | possessed_nouns(cleaned)  # content though in the stopword list
     plurals = acronym_plurals(text)
-    for form in word_forms(cleaned):
+    forms = word_forms(cleaned)
+    german = lx.reads_german(forms)
+    for form in forms:
         if _negates(form):
             whole.add(NEGATION_TERM)
         if _is_compound(form):
@@ -193,7 +214,8 @@ def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
                 parts.add(stem(p))
                 domains |= lx.domains_of(p)
             continue
-        if form in lx.STOPWORDS and form not in caps:
+        if (form in lx.STOPWORDS and form not in kept) or (
+                german and form in lx.GERMAN_HOMOGRAPHS):
             continue
         if is_chinese_run(form):
             parts |= indexed_words(form)
@@ -511,14 +533,16 @@ def analyse_query(text: str) -> Query:
     parts: dict[str, frozenset[str]] = {}
     domains: dict[str, frozenset[str]] = {}
     low_words = word_forms(cleaned)
-    caps = acronyms(text)
+    kept = acronyms(text) | possessed_nouns(cleaned)  # content though in the stopword list
+    german = lx.reads_german(low_words)
     lead = next((i for i, w in enumerate(low_words) if w not in lx.INSTRUCTION_VERBS),
                 len(low_words))
     for low in low_words[lead:]:
-        if _negates(low) and low not in caps:
+        if _negates(low) and low not in kept:
             terms.append(NEGATION_TERM)
             continue
-        if (low in lx.STOPWORDS and low not in caps) or low in lx.TOTALITY or (
+        if (low in lx.STOPWORDS and low not in kept) or (
+                german and low in lx.GERMAN_HOMOGRAPHS) or low in lx.TOTALITY or (
                 low in lx.INFO_NOUNS) or low in lx.PAST_MARKERS:
             continue
         term = _term(low)
@@ -1086,7 +1110,7 @@ def asks_for_whole_entity(query: Query, entities: dict[str, str]) -> bool:
     what follows it: ``everything about Mia`` is Mia, ``all of Mia's allergies`` every
     allergy of hers and nothing else."""
     skip = query_terms_naming(entities)
-    generic = (_GENERIC_TERMS | _KNOWING | _described(query.text, entities)
+    generic = (generic_terms(query) | _KNOWING | _described(query.text, entities)
                if query.totality else frozenset())
     return all(t in skip or t in generic or not _cjk_rest(t, entities.values())
                for t in query.terms)
@@ -1120,8 +1144,18 @@ def names_only(query: Query, entities: dict[str, str]) -> bool:
     """The query says nothing beyond the entities' names and generic role or
     information nouns (``the patient Wang Fang's record``)."""
     skip = query_terms_naming(entities)
-    return all(t in skip or t in _GENERIC_TERMS or not _cjk_rest(t, entities.values())
+    generic = generic_terms(query)
+    return all(t in skip or t in generic or not _cjk_rest(t, entities.values())
                for t in query.terms)
+
+
+def generic_terms(query: Query) -> frozenset[str]:
+    """The query's terms written as a role or information noun (``patient``, ``records``):
+    by the word as written, not its stem, for a stem can be a role's and the word another
+    (``shopping``, ``shop``: the shopping list is a thing)."""
+    nouns = lx.ROLE_NOUNS | lx.INFO_NOUNS
+    return frozenset(_term(w) for w in word_forms(_cleaned(query.text))
+                     if w in nouns or (w.endswith("s") and w[:-1] in nouns))
 
 
 _CJK_FUNCTION = sorted(OPERATION_WORDS, key=len, reverse=True)
