@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -62,3 +62,19 @@ def unflushed(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     if isinstance(con, Flushing):
         return con._raw()  # noqa: SLF001
     return con
+
+
+FEW_IDS = 16
+"""Up to this many ids, :func:`ids_in` lists them one parameter each."""
+
+
+def ids_in(column: str, ids: Sequence[str]) -> tuple[str, list[Any]]:
+    """A filter on ``column`` for these ids (at least one) and its parameters.
+
+    DuckDB looks a short ``IN (?, ?, ...)`` list up in the column's ART index as it is;
+    the ``IN (SELECT unnest(?))`` form wraps the same lookup in a semi join (≈ 1 ms more
+    per statement at 100k rows, measured on a purge's DELETE). Long lists keep that form:
+    planning one parameter per id costs more than the join from about 16 ids on."""
+    if len(ids) <= FEW_IDS:
+        return f"{column} IN ({', '.join('?' * len(ids))})", list(ids)
+    return f"{column} IN (SELECT unnest(?::VARCHAR[]))", [list(ids)]

@@ -13,6 +13,7 @@ import pyarrow.parquet as pq
 
 from memory_es.choices import CheckResult
 from memory_es.models import StoreCheck
+from projections.connection import ids_in
 
 EXPORTS_DDL = (
     "CREATE TABLE IF NOT EXISTS exports (path VARCHAR PRIMARY KEY, tenant VARCHAR, "
@@ -26,9 +27,9 @@ def versions_residue(con: duckdb.DuckDBPyConnection, fact_ids: list[str],
     """Rows of the purged facts left in ``fact_versions`` (and whether the file was rewritten)."""
     found: list[str] = []
     if fact_ids:  # through the fact_id index: any row of these ids, whatever its entity
-        found = [r[0] for r in con.execute(
-            "SELECT DISTINCT fact_id FROM fact_versions "
-            "WHERE fact_id IN (SELECT unnest(?::VARCHAR[]))", [fact_ids]).fetchall()]
+        where, params = ids_in("fact_id", fact_ids)
+        found = list(dict.fromkeys(r[0] for r in con.execute(
+            f"SELECT fact_id FROM fact_versions WHERE {where}", params).fetchall()))
     pending = [] if rewritten else ["write the purged rows' shards of the views snapshot again"]
     return StoreCheck(
         name="duckdb_views",

@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import memory_es
+from projections.connection import FEW_IDS, ids_in
 from projections.recall import persist
 from tests.conftest import StoreFactory
 from tests.fakes import FakeClock
@@ -260,3 +261,46 @@ def test_the_views_rewrite_time_survives_a_reopen(store_factory: StoreFactory,
     for receipt in (first, second):
         report = again.verify_erasure(receipt)
         assert report.complete, [(s.name, s.result) for s in report.stores]
+
+
+def test_a_purge_deletes_and_checks_its_rows_by_the_listed_ids(
+        store_factory: StoreFactory) -> None:
+    """The purge's DELETE and the views' residue check name each id as a parameter of
+    their own, which DuckDB looks up in the ``fact_id`` index as it is (a list unnested
+    in a subquery is planned as a join around the same lookup)."""
+    store = store_factory()
+    fill(store)
+    views = store.runtime.views
+    projector = views.projector
+    real = projector.con
+    spy = Statements(real)
+    projector.con = spy  # type: ignore[assignment]
+    try:
+        receipt = store.purge(T, "user:u0")
+    finally:
+        projector.con = real
+    deletes = [s for s in spy.executed if s.startswith("DELETE FROM fact_versions")]
+    assert deletes == ["DELETE FROM fact_versions WHERE fact_id IN (?, ?) "
+                       "RETURNING shard, fact_id"], spy.executed
+    check = Statements(views._con)  # noqa: SLF001 - the residue check reads through it
+    views._con = check  # type: ignore[assignment]  # noqa: SLF001
+    try:
+        assert views.versions_residue(list(receipt.fact_ids), 0).result == "clean"
+    finally:
+        views._con = check._con  # noqa: SLF001
+    assert [s for s in check.executed if "fact_versions" in s] == [
+        "SELECT fact_id FROM fact_versions WHERE fact_id IN (?, ?)"]
+
+
+def test_many_ids_are_still_looked_up_as_one_list(store_factory: StoreFactory) -> None:
+    """Past :data:`FEW_IDS` the ids go as one list (one parameter each would cost more to
+    plan); a purge of that many facts still removes and checks every one of them."""
+    store = store_factory()
+    for i in range(FEW_IDS + 1):
+        store.assert_fact(T, "user:many", f"custom.a{i}", MARK.format(i))
+    ids = [f.fact_id for f in store.current(T, entity="user:many")]
+    assert ids_in("fact_id", ids)[1] == [ids]
+    receipt = store.purge(T, "user:many")
+    assert sorted(receipt.fact_ids) == sorted(ids)
+    assert receipt.report is not None and receipt.report.complete
+
