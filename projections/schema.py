@@ -102,6 +102,9 @@ TABLE_DDL = [
     # Purges, their residue checks and masks find a fact's rows by id: a lookup, not a scan
     # of a million rows (15 ms at 1M; ≈ 0.6 µs per inserted row to keep up).
     "CREATE INDEX IF NOT EXISTS fact_versions_fact ON fact_versions (fact_id)",
+    # A purge's residue report finds the consolidation patterns' rows (a handful) by their
+    # attribute instead of reading the attribute of every row (1.3 ms at 100k).
+    "CREATE INDEX IF NOT EXISTS fact_versions_attribute ON fact_versions (attribute)",
     "CREATE TABLE IF NOT EXISTS tracking (name VARCHAR PRIMARY KEY, position BIGINT NOT NULL)",
     # governance (SPEC §12.1-12.4): append-only, ids and numbers only (projections.governance)
     "CREATE TABLE IF NOT EXISTS served (tenant VARCHAR NOT NULL, recall_id VARCHAR, "

@@ -538,14 +538,21 @@ class NotesService:
         return None
 
 
+PATTERN_ROWS = "SELECT fact_id, derived_from FROM fact_versions WHERE attribute = ?"
+"""Every consolidation pattern's version rows, through the ``attribute`` index: with the
+members' condition in the same WHERE, DuckDB reads every row instead (so it is applied
+here, to the few rows this returns)."""
+
+
 def summaries_residue(rt: Runtime, fact_ids: list[str]) -> StoreCheck:
     """The ``summaries`` store of a residue report (SPEC §12.6): pattern versions still in
     the views that drew on a purged fact (their chain must have been purged with it)."""
+    purged = set(fact_ids)
     found: list[str] = []
-    if fact_ids:
-        found = [str(r[0]) for r in rt.views.con.execute(
-            "SELECT DISTINCT fact_id FROM fact_versions WHERE attribute = ? AND "
-            "list_has_any(derived_from, ?::VARCHAR[])", [patterns.PATTERN, fact_ids]).fetchall()]
+    if purged:
+        rows = rt.views.con.execute(PATTERN_ROWS, [patterns.PATTERN]).fetchall()
+        found = list(dict.fromkeys(str(fid) for fid, members in rows
+                                   if not purged.isdisjoint(members or ())))
     return StoreCheck(
         name="summaries",
         method="query fact_versions for note.pattern versions derived from the purged facts "

@@ -17,6 +17,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import memory_es
+from memory_es.services.notes import PATTERN_ROWS, summaries_residue
+from memory_es.write import patterns
 from projections.connection import FEW_IDS, ids_in
 from projections.recall import persist
 from tests.conftest import StoreFactory
@@ -303,4 +305,31 @@ def test_many_ids_are_still_looked_up_as_one_list(store_factory: StoreFactory) -
     receipt = store.purge(T, "user:many")
     assert sorted(receipt.fact_ids) == sorted(ids)
     assert receipt.report is not None and receipt.report.complete
+
+
+FINDINGS = [
+    "We found checkout latency spikes because the cache warms slowly after deploys.",
+    "We observed checkout latency spikes after deploys because the cache warms slowly.",
+    "We noticed checkout latency spikes after deploys, because the cache warms slowly.",
+]
+
+
+def test_the_summaries_check_reads_the_patterns_through_the_attribute_index(
+        store_factory: StoreFactory) -> None:
+    """The residue report's summaries check looks the consolidation patterns' rows up in
+    the ``attribute`` index (not a read of every row), and still names a pattern version
+    that drew on a given fact while it is in the views."""
+    store = store_factory()
+    fill(store)
+    members = [str(store.note(T, f"user:n{i}", "finding", text, gate=False).fact_id)
+               for i, text in enumerate(FINDINGS)]
+    [pattern] = [str(r.fact_id) for r in store.consolidate(T, summarise=" / ".join)]
+    store.catch_up()
+    con = store.runtime.views.con
+    plan = "\n".join(str(r[1]) for r in con.execute(
+        "EXPLAIN ANALYZE " + PATTERN_ROWS, [patterns.PATTERN]).fetchall())
+    assert "Index Scan" in plan, plan
+    found = summaries_residue(store.runtime, [members[1], "f-unrelated"])
+    assert (found.result, found.residues) == ("residue", [pattern])
+    assert summaries_residue(store.runtime, ["f-unrelated"]).result == "clean"
 
