@@ -59,8 +59,29 @@ _ANY_SERVED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, bool] = (
     weakref.WeakKeyDictionary())
 """Per views connection: whether ``served`` holds any row. While it holds none, every
 ledger is empty and :func:`ledgers` answers without a query (the recall index asks after
-every write: ≈ 1.3 ms of DuckDB planning). Filled on first use, dropped by
-:func:`apply_records` and :func:`forget`."""
+every write: ≈ 1.3 ms of DuckDB planning). Filled on first use, dropped with
+:data:`_EMPTY`."""
+
+
+_EMPTY: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, set[str]] = (
+    weakref.WeakKeyDictionary())
+"""Per views connection: the ledger tables :func:`forget`'s probe found empty, which it
+then skips (a purge of facts never served, judged, moved or given feedback runs no
+statement for them). Dropped by every insert and delete and by :func:`rolled_back`."""
+
+
+def _changed(con: duckdb.DuckDBPyConnection) -> None:
+    """The ledger tables changed (or may have, in a transaction that may roll back):
+    what is known of them is read again."""
+    con = unflushed(con)
+    _ANY_SERVED.pop(con, None)
+    _EMPTY.pop(con, None)
+
+
+def rolled_back(con: duckdb.DuckDBPyConnection) -> None:
+    """The caller's transaction rolled back: what was read inside it may no longer hold."""
+    _changed(con)
+    _LAST_MOVE.pop(unflushed(con), None)
 
 
 def _any_served(con: duckdb.DuckDBPyConnection) -> bool:
@@ -129,7 +150,7 @@ def apply_records(con: duckdb.DuckDBPyConnection, batch: Batch) -> set[str]:
         if not columns["fact_id"]:
             continue
         touched.update(columns["fact_id"])
-        _ANY_SERVED.pop(unflushed(con), None)  # re-read after this transaction
+        _changed(con)  # re-read after this transaction
         rows = pa.table({name: (pa.array(values, TS) if name == times else
                                 pa.array(values, pa.int32()) if name == "rank" else
                                 pa.array(values, pa.int64()) if name == "position" else
@@ -167,6 +188,7 @@ def apply_tiers(con: duckdb.DuckDBPyConnection, batch: Batch) -> set[str]:
     con.register("_gov_tiers", pa.table({"fact_id": pa.array(list(last), pa.string()),
                                          "tier": pa.array(list(last.values()), pa.string())}))
     _LAST_MOVE.pop(unflushed(con), None)  # re-read after this transaction (it may roll back)
+    _changed(con)
     try:
         con.execute("INSERT INTO tier_moves BY NAME SELECT * FROM _gov_rows")
         con.execute("UPDATE fact_versions SET tier = t.tier FROM _gov_tiers t "
@@ -183,14 +205,21 @@ def forget(con: duckdb.DuckDBPyConnection, fact_ids: Sequence[str]) -> None:
         return
     # One probe first: each DELETE costs ≈ 1-2 ms to plan, and most purged facts were
     # never served, judged, moved or given feedback. The ids go as one list parameter
-    # (registering an Arrow table of them and dropping it cost ≈ 1.3 ms more).
+    # (registering an Arrow table of them and dropping it cost ≈ 1.3 ms more). Tables
+    # found empty are not probed again until they change (the probe plans in ≈ 1.7 ms).
+    empty = _EMPTY.setdefault(unflushed(con), set())
+    tables = [table for table in TABLES if table not in empty]
+    if not tables:
+        return
     ids = [sorted(set(fact_ids))]
-    held = con.execute(" UNION ALL ".join(
-        f"SELECT '{table}' FROM (SELECT 1 FROM {table} WHERE fact_id = ANY($1::VARCHAR[]) "
-        "LIMIT 1)" for table in TABLES), ids).fetchall()
-    for (table,) in held:
-        con.execute(f"DELETE FROM {table} WHERE fact_id = ANY($1::VARCHAR[])", ids)
-        _ANY_SERVED.pop(unflushed(con), None)
+    found = con.execute(" UNION ALL ".join(
+        f"SELECT '{table}', EXISTS (SELECT 1 FROM {table}), EXISTS (SELECT 1 FROM {table} "
+        "WHERE fact_id = ANY($1::VARCHAR[]))" for table in tables), ids).fetchall()
+    empty.update(str(table) for table, rows, _ in found if not rows)
+    for table, _, held in found:
+        if held:
+            con.execute(f"DELETE FROM {table} WHERE fact_id = ANY($1::VARCHAR[])", ids)
+            _changed(con)
 
 
 # reads ------------------------------------------------------------------------------------

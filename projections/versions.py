@@ -414,6 +414,7 @@ class VersionProjector:
         except BaseException:
             if self._staged is None:
                 con.execute("ROLLBACK")
+                governance.rolled_back(con)
             self.ledger_touched = set()
             raise
         finally:

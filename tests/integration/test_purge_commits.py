@@ -19,6 +19,7 @@ import pytest
 import memory_es
 from memory_es.services.notes import PATTERN_ROWS, summaries_residue
 from memory_es.write import patterns
+from projections import governance
 from projections.connection import FEW_IDS, ids_in
 from projections.recall import persist
 from tests.conftest import StoreFactory
@@ -333,3 +334,55 @@ def test_the_summaries_check_reads_the_patterns_through_the_attribute_index(
     assert (found.result, found.residues) == ("residue", [pattern])
     assert summaries_residue(store.runtime, ["f-unrelated"]).result == "clean"
 
+
+def ledger_rows(store: memory_es.MemoryStore, fact_id: str) -> int:
+    con = store.runtime.views.ledger_con()
+    return sum(int(con.execute(f"SELECT count(*) FROM {table} WHERE fact_id = ?",
+                               [fact_id]).fetchall()[0][0]) for table in governance.TABLES)
+
+
+def test_ledger_tables_found_empty_are_not_probed_again_until_they_change(
+        store_factory: StoreFactory) -> None:
+    """A purge of facts no ledger holds runs no statement on ledger tables it already
+    found empty; a ledger row written after that is still deleted by the purge of its
+    fact."""
+    store = store_factory()
+    fill(store)
+    projector = store.runtime.views.projector
+    real = projector.con
+    spy = Statements(real)  # the connection what is known of the ledgers is kept for
+    projector.con = spy  # type: ignore[assignment]
+    try:
+        store.purge(T, "user:u0")  # finds every ledger table empty
+        spy.executed.clear()
+        store.purge(T, "user:u1")
+    finally:
+        projector.con = real
+    assert not [s for s in spy.executed if any(t in s for t in governance.TABLES)], spy.executed
+    [hit] = store.recall(T, MARK.format(2), k=1, receipt=True)
+    store.catch_up()
+    assert ledger_rows(store, hit.fact.fact_id) == 1
+    receipt = store.purge(T, "user:u2")
+    assert ledger_rows(store, hit.fact.fact_id) == 0
+    assert receipt.report is not None and receipt.report.complete
+
+
+def test_what_a_rolled_back_purge_found_empty_is_read_again(
+        store_factory: StoreFactory) -> None:
+    """A ledger table emptied inside a transaction that rolls back holds its rows again:
+    the next purge of their fact probes it and deletes them."""
+    store = store_factory()
+    fill(store)
+    [hit] = store.recall(T, MARK.format(0), k=1, receipt=True)
+    store.catch_up()
+    fid = hit.fact.fact_id
+    assert ledger_rows(store, fid) == 1
+    con = store.runtime.views.ledger_con()
+    con.execute("BEGIN TRANSACTION")
+    governance.forget(con, [fid])
+    governance.forget(con, ["f-other"])  # finds ``served`` empty, inside the transaction
+    con.execute("ROLLBACK")
+    governance.rolled_back(con)
+    assert ledger_rows(store, fid) == 1
+    store.purge(T, "user:u0")
+    assert ledger_rows(store, fid) == 0
