@@ -280,7 +280,8 @@ class VersionProjector:
         statements (close-and-restate UPDATE, INSERT, tracking UPDATE, BEGIN/COMMIT: ≈ 8 ms
         on a one-event batch) wait here until :meth:`flush`, which the views run before any
         read of DuckDB (:class:`projections.views.Views` hands readers a connection that
-        flushes first) and before any batch that is not deferred, all of them as one
+        flushes first) and at the start of any batch that is not deferred, in its
+        transaction (one tracking move and one commit for both), all of them as one
         write (:func:`merged`). The views are an
         in-memory database rebuilt from a snapshot plus the log on open, so what waits here
         is lost by a crash exactly as an applied batch since the last snapshot is."""
@@ -364,12 +365,15 @@ class VersionProjector:
         self._rewrote = False
         self._shard_known = set()
         self._purged = set()
+        waiting = self._pending, self._pending_position
         if deferred:
             self._staged = []
-        else:
-            self.flush()  # this batch's statements must see every earlier row
+        else:  # the deferred writes run first, in this batch's transaction (one commit)
+            self._pending, self._pending_position = [], None
             con.execute("BEGIN TRANSACTION")
         try:
+            if not deferred and waiting[0]:
+                self._execute(*merged(waiting[0]))
             segment: list[tuple[int, Unsealed, dict[str, Any]]] = []
             records: list[tuple[int, Unsealed, dict[str, Any]]] = []
             tiers: list[tuple[int, Unsealed, dict[str, Any]]] = []
@@ -415,6 +419,7 @@ class VersionProjector:
             if self._staged is None:
                 con.execute("ROLLBACK")
                 governance.rolled_back(con)
+                self._pending, self._pending_position = waiting  # still to run
             self.ledger_touched = set()
             raise
         finally:

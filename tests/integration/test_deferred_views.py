@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.choices import CheckResult
+from projections import governance
 from tests.fakes import FakeClock, day, opened_store
 
 T = "acme"
@@ -266,3 +267,62 @@ def test_waiting_writes_flushed_at_once_match_writes_made_one_by_one(
             store.runtime.views.projector.deferring = deferring
             seen.append(_apply(store, clock, plan))
     assert seen[0] == seen[1]
+
+
+class _Statements:
+    """The projector's connection, recording the statements run through it."""
+
+    def __init__(self, con: Any) -> None:
+        self._con = con
+        self.executed: list[str] = []
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        self.executed.append(sql)
+        return self._con.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._con, name)
+
+
+def test_a_batch_applied_at_once_runs_the_waiting_writes_in_its_own_commit(
+        tmp_path: Path) -> None:
+    """A purge after waiting writes runs them at the start of its own transaction: one
+    commit and one tracking move for both (a commit of their own cost ≈ 1 ms more)."""
+    clock = FakeClock(day(10))
+    with opened_store(tmp_path / "s", clock) as store:
+        _seed(store, clock)
+        fid = _write(store, clock, "Lima")
+        projector = store.runtime.views.projector
+        spy = _Statements(projector.con)
+        projector.con = spy  # type: ignore[assignment]
+        try:
+            store.catch_up()
+            store.purge(T, "user:2")
+        finally:
+            projector.con = spy._con  # noqa: SLF001
+        first = spy.executed.index("COMMIT")
+        assert spy.executed[0] == "BEGIN TRANSACTION" and any(
+            s.startswith("DELETE FROM fact_versions") for s in spy.executed[:first])
+        assert sum(s.startswith("UPDATE tracking") for s in spy.executed[:first]) == 1
+        assert store.sql("SELECT value FROM fact_versions WHERE fact_id = ?",
+                         [fid]).column("value").to_pylist() == ['"Lima"']
+
+
+def test_waiting_writes_survive_a_batch_that_fails(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch that rolls back leaves the writes that waited before it waiting (they ran
+    in its transaction): the next read still sees them."""
+    clock = FakeClock(day(10))
+    with opened_store(tmp_path / "s", clock) as store:
+        _seed(store, clock)
+        fid = _write(store, clock, "Lima")
+
+        def fail(*_: object) -> None:
+            raise RuntimeError("injected")
+
+        monkeypatch.setattr(governance, "forget", fail)
+        with pytest.raises(RuntimeError, match="injected"):
+            store.purge(T, "user:2")
+        monkeypatch.undo()
+        assert store.sql("SELECT value FROM fact_versions WHERE fact_id = ?",
+                         [fid]).column("value").to_pylist() == ['"Lima"']
