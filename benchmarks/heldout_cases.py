@@ -3341,6 +3341,40 @@ def possessed_function_words(cases: list[Case]) -> None:
     _ended_by(cases, "possessed_function_word", "mixed", POSSESSED_FUNCTION_WORDS)
 
 
+_ANNA = ["Anna Krüger wohnt in Bremen.", "Anna Krüger spielt Bratsche.",
+         "Anna Krüger hat ein Zeitungsabo.", "Jonas Krüger wohnt in Bremen."]
+_FANG = ["王芳住在杭州。", "王芳喜欢爬山。", "王芳订阅了一本杂志。", "王芳芳住在杭州。"]
+_RAVI = ["Ravi Menon takes 20 mg of atorvastatin daily.", "Ravi Menon is allergic to penicillin.",
+         "Ravi Menon's blood type is O negative.", "Ravi Menon's phone number is +44 7700 900412.",
+         "Sunita Menon's phone number is +44 7700 900413."]
+BASICS_REWORDED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANNA), ["remember", "Anna Krüger lebt jetzt in Hamburg."], [_ANNA[0]]),
+    (list(_ANNA), ["remember", "Anna Krüger ist nach Hamburg umgezogen."], [_ANNA[0]]),
+    (list(_ANNA), ["forget", "Lösche alles über Anna Krüger."], _ANNA[:3]),
+    (list(_ANNA), ["remember", "Anna Krüger hat ihr Zeitungsabo gekündigt."], [_ANNA[2]]),
+    (list(_ANNA), ["forget", "Vergiss alles, was du über Jonas Krüger weißt."], [_ANNA[3]]),
+    (list(_FANG), ["remember", "王芳现在住在苏州。"], [_FANG[0]]),
+    (list(_FANG), ["remember", "王芳上个月搬到了苏州。"], [_FANG[0]]),
+    (list(_FANG), ["forget", "删除王芳的全部信息。"], _FANG[:3]),
+    (list(_FANG), ["remember", "王芳取消了杂志订阅。"], [_FANG[2]]),
+    (list(_FANG), ["forget", "忘记关于王芳芳的一切。"], [_FANG[3]]),
+    (list(_RAVI), ["revise", "Ravi Menon's atorvastatin dose",
+                   "Ravi Menon takes 40 mg of atorvastatin daily."], [_RAVI[0]]),
+    (list(_RAVI), ["purge", "07700 900412"], [_RAVI[3]]),
+    (list(_RAVI), ["release", "Ravi Menon's penicillin allergy"], [_RAVI[1]]),
+    (list(_RAVI), ["forget", "Ravi Menon's blood type"], [_RAVI[2]]),
+    (list(_RAVI), ["release", "Ravi Menon's insulin dose"], []),
+    (list(_RAVI), ["remember", "Ravi Menon stopped taking atorvastatin."], [_RAVI[0]]),
+]
+
+
+def basics_reworded(cases: list[Case]) -> None:
+    """The README's basic operations in German and Chinese, worded again (two people of
+    one family name, and one name inside another), and a patient's record: one thing
+    ends, or one person, never more."""
+    _ended_by(cases, "basics_reworded", "mixed", BASICS_REWORDED)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3369,7 +3403,8 @@ def build() -> list[Case]:
                    sentence_structures, topic_words, labels_and_names, record_topics,
                    all_of_a_thing, revise_scopes, unknown_verbs,
                    grouped_numbers, agent_domains, things_in_chinese,
-                   service_desks, possessed_function_words):
+                   service_desks, possessed_function_words,
+                   basics_reworded):
         family(cases)
     return cases
 
