@@ -86,6 +86,7 @@ from memory_es.text.revision import (
     revised_slot,
     without_back_references,
 )
+from memory_es.text.segment import content_words, indexed_words
 from memory_es.text.subjects import analyse_subject
 from memory_es.text.words import EDGE, agrees, tokenize
 from projections.tokens import stem, word_forms, word_parts
@@ -416,7 +417,10 @@ class TextInterface:
         thing = {stem(w) for w in owned} or None
         thing_domains = set() if _acts(clause) else set(domains_in(owned))
         lemma = lx.inflected_verb(verb) or verb
-        said = view_terms(clause.text) - entity_terms(entity)
+        # the subject's name as written is no content either (``Krüger``: the entity id
+        # holds it folded, ``kruger``)
+        said = view_terms(clause.text) - entity_terms(entity) - frozenset().union(
+            *(view_terms(n) for n in clause.subject_names))
         # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended;
         # a denial ends only a fact with that very object ("no longer needs a parking
         # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
@@ -455,6 +459,9 @@ class TextInterface:
                 nouns = [clause.value, *(p for p in clause.value.split("的") if len(p) >= 2)]
                 said_of = f.text.replace("了", "")  # 订阅了报纸 names what 订阅报纸 does
                 shared = {n for n in nouns if n in f.text or n in said_of}
+                words = content_words(clause.value)  # 杂志订阅 ends 订阅了一本杂志
+                if words and words <= indexed_words(f.text):
+                    shared |= words
             if same_topic and shared:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
         if topics := _ended_topics(clause):
