@@ -3375,6 +3375,39 @@ def basics_reworded(cases: list[Case]) -> None:
     _ended_by(cases, "basics_reworded", "mixed", BASICS_REWORDED)
 
 
+_JOSE = ["José Álvarez drives a Seat Ibiza.", "José Álvarez lives in Valencia.",
+         "José Álvarez has a Spotify subscription.", "José Álvarez plays padel on Mondays.",
+         "María Álvarez drives a Seat Ibiza."]
+_SOREN = ["Søren Kierkegaard Holm works at Maersk.", "Søren Kierkegaard Holm owns a sailboat.",
+          "Søren Kierkegaard Holm is vegetarian.", "Søren Kierkegaard Holm lives in Aarhus."]
+_LUKASZ = ["Łukasz Wróbel rents a flat in Kraków.", "Łukasz Wróbel speaks German.",
+           "Łukasz Wróbel has a gym membership.", "Łukasz Wróbel's email is lukasz.w@poczta.pl."]
+NAMES_WITH_MARKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JOSE), ["remember", "José Álvarez cancelled his Spotify subscription."], [_JOSE[2]]),
+    (list(_JOSE), ["release", "Jose Alvarez's car"], [_JOSE[0]]),
+    (list(_JOSE), ["remember", "José Álvarez moved to Seville."], [_JOSE[1]]),
+    (list(_JOSE), ["remember", "José Álvarez no longer plays padel."], [_JOSE[3]]),
+    (list(_JOSE), ["forget", "everything about Jose Alvarez"], _JOSE[:4]),
+    (list(_JOSE), ["release", "María Álvarez's car"], [_JOSE[4]]),
+    (list(_SOREN), ["remember", "Søren Kierkegaard Holm left Maersk."], [_SOREN[0]]),
+    (list(_SOREN), ["remember", "Søren Kierkegaard Holm sold his sailboat."], [_SOREN[1]]),
+    (list(_SOREN), ["revise", "Soren Holm's diet", "Søren Kierkegaard Holm is vegan."],
+     [_SOREN[2]]),
+    (list(_SOREN), ["release", "Søren Kierkegaard Holm's boat"], [_SOREN[1]]),
+    (list(_LUKASZ), ["remember", "Łukasz Wróbel cancelled his gym membership."], [_LUKASZ[2]]),
+    (list(_LUKASZ), ["purge", "lukasz.w@poczta.pl"], [_LUKASZ[3]]),
+    (list(_LUKASZ), ["remember", "Łukasz Wróbel now rents a flat in Gdańsk."], [_LUKASZ[0]]),
+    (list(_LUKASZ), ["release", "Lukasz Wrobel's languages"], [_LUKASZ[1]]),
+    (list(_LUKASZ), ["release", "Łukasz Wróbel's car"], []),
+]
+
+
+def names_with_marks(cases: list[Case]) -> None:
+    """People whose names carry diacritics, written with them or without them in the
+    query: one thing ends, or one person, never more."""
+    _ended_by(cases, "names_with_marks", "mixed", NAMES_WITH_MARKS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3404,7 +3437,7 @@ def build() -> list[Case]:
                    all_of_a_thing, revise_scopes, unknown_verbs,
                    grouped_numbers, agent_domains, things_in_chinese,
                    service_desks, possessed_function_words,
-                   basics_reworded):
+                   basics_reworded, names_with_marks):
         family(cases)
     return cases
 
