@@ -222,6 +222,8 @@ MOTION_VERBS: frozenset[str] = words("move go come return")
 """The change verbs whose ``from`` and ``to`` are places, not alternatives of a kind."""
 
 CONTINUATION_MARKERS: tuple[str, ...] = tuple(data_lines("continuation_markers.txt"))
+ADDITIVE_MARKERS: tuple[str, ...] = tuple(data_lines("additive_markers.txt"))
+"""``too``, ``also``, ``as well``: what the statement says adds to what holds."""
 
 
 TOTALITY: frozenset[str] = words("everything all anything entire whole every")

@@ -54,8 +54,10 @@ class Predicate:
 
 
 def frame_of(reading: PredicateReading) -> str | None:
-    """The frame of a verb followed by a preposition and its object: the verb's lemma, the
-    preposition, and the kind of object: ``name`` (every word capitalised), ``n:<unit>``
+    """The frame of a verb followed by a preposition and its object (or by a direct object
+    of up to three lower-case words first, whose head then joins the verb: ``rents a flat
+    in Kraków`` is ``rent+flat.in.name``): the verb's lemma, the preposition, and the kind
+    of object: ``name`` (every word capitalised), ``n:<unit>``
     (a number and the word after it) or ``common:<topic domains>`` (``in a band`` and ``in
     a choir`` are music; ``in a meeting`` is neither). Adverbs and function words are left
     out of the object (``on Oak Road now`` is a name). A number right after the verb is
@@ -65,9 +67,17 @@ def frame_of(reading: PredicateReading) -> str | None:
         return f"{reading.lemma}.poss.{moved}"  # "moved its headquarters to …"
     if rest and any(c.isdigit() for c in rest[0]) and len(rest) > 1 and rest[1].isalpha():
         return f"{reading.lemma}..n:{rest[1]}"  # "weighs 82 kg", "runs 5 km": verb and unit
-    if not rest or rest[0] not in PREPOSITIONS:
+    lemma, at = reading.lemma, 0
+    if rest and rest[0] not in PREPOSITIONS:
+        # "rents a flat in Kraków": the direct object's head joins the verb
+        at = next((i for i, w in enumerate(rest[:4]) if w in PREPOSITIONS), 0)
+        head = [t.word for t in reading.rest[:at] if t.word and t.low not in _OBJECT_DETERMINERS]
+        if not head or not all(w.isalpha() and w.islower() for w in head):
+            return None
+        lemma = f"{lemma}+{head[-1]}"
+    if not rest or rest[at] not in PREPOSITIONS:
         return None
-    words = [t.word for t in reading.rest[1:]
+    words = [t.word for t in reading.rest[at + 1:]
              if t.word and t.low not in lx.ADVERBS and t.low not in lx.STOPWORDS]
     if not words:
         return None
@@ -81,7 +91,7 @@ def frame_of(reading: PredicateReading) -> str | None:
         kind = "name"
     else:
         kind = "common:" + "+".join(domains_in([w.lower() for w in words]))
-    return f"{reading.lemma}.{rest[0]}.{kind}"
+    return f"{lemma}.{rest[at]}.{kind}"
 
 
 def object_after(toks: Sequence[Tok], start: int, stop_at_prep: bool = True) -> list[str]:

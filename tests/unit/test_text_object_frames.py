@@ -1,0 +1,44 @@
+"""A change of state on a verb with a direct object and a place (``now rents a flat in
+Gdańsk``) replaces the entity's fact of the same verb, object and preposition (``rents
+a flat in Kraków``), never one of another object (``rents a garage in Kraków``); and an
+additive adverb (``too``, ``also``) replaces nothing."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=10, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_PLACES = ["Kraków", "Gdańsk", "Porto", "Lyon", "Bergen"]
+
+
+@_SLOW
+@given(st.sampled_from(["rents a flat", "sells bread", "teaches yoga", "plays tennis"]),
+       st.sampled_from(_PLACES), st.sampled_from(_PLACES))
+def test_a_new_place_of_the_same_verb_and_object_replaces_the_old(
+        fresh_store: memory_es.MemoryStore, doing: str, old: str, new: str) -> None:
+    if old == new:
+        return
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Ola Berg speaks German", "Ola Berg rents a garage in Oslo"}
+    for text in (f"Ola Berg {doing} in {old}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ola Berg now {doing} in {new}.")
+    after = current_texts(fresh_store, tenant)
+    assert f"Ola Berg {doing} in {old}" not in after
+    assert kept <= after
+
+
+def test_an_additive_adverb_replaces_nothing(fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Tom Berg is a fan of jazz.", "Tom Berg rents a flat in Lyon."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, "Tom Berg is now a fan of opera too.")
+    ti.remember(tenant, "Tom Berg now also rents a flat in Porto.")
+    assert {"Tom Berg is a fan of jazz", "Tom Berg rents a flat in Lyon"} <= current_texts(
+        fresh_store, tenant)
