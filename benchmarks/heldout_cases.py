@@ -3408,6 +3408,35 @@ def names_with_marks(cases: list[Case]) -> None:
     _ended_by(cases, "names_with_marks", "mixed", NAMES_WITH_MARKS)
 
 
+_TWO_MIAS = ["Mia Lund lives in Oslo.", "Mia Lund has a gym membership.",
+             "Mia Berg lives in Bergen.", "Mia Berg has a gym membership.",
+             "Tom Lund has a gym membership.", "Mia Lund's sister is Zara Lund."]
+_NUMBERS = ["Ines Caro's phone number is +34 612 345 678.", "Ines Caro's locker number is 214.",
+            "Ines Caro lives in Seville.", "Pablo Caro's phone number is +34 612 345 679."]
+AMBIGUOUS_ASKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TWO_MIAS), ["release", "Mia's gym membership"], []),
+    (list(_TWO_MIAS), ["forget", "everything about Mia"], []),
+    (list(_TWO_MIAS), ["release", "her gym membership"], []),
+    (list(_TWO_MIAS), ["release", "Mia Berg's gym membership"], [_TWO_MIAS[3]]),
+    (list(_TWO_MIAS), ["forget", "everything about Zara Lund"], []),
+    (list(_TWO_MIAS), ["revise", "Mia's city", "Mia lives in Trondheim."], []),
+    (list(_TWO_MIAS), ["release", "the Lunds' gym memberships"], []),
+    (list(_NUMBERS), ["release", "Ines Caro's locker number"], [_NUMBERS[1]]),
+    (list(_NUMBERS), ["purge", "+34 612 345 678"], [_NUMBERS[0]]),
+    (list(_NUMBERS), ["purge", "612345679"], [_NUMBERS[3]]),
+    (list(_NUMBERS), ["forget", "Ines Caro's phone number"], [_NUMBERS[0]]),
+    (list(_NUMBERS), ["release", "Ines's number"], []),
+]
+
+
+def ambiguous_asks(cases: list[Case]) -> None:
+    """Queries that do not say which of several people or things they mean (two Mias, a
+    pronoun with no one before it, a family name, two numbers of one person) end
+    nothing; said exactly, they end one fact. A person only mentioned in another's fact
+    has nothing of their own to forget."""
+    _ended_by(cases, "ambiguous_ask", "mixed", AMBIGUOUS_ASKS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3437,7 +3466,7 @@ def build() -> list[Case]:
                    all_of_a_thing, revise_scopes, unknown_verbs,
                    grouped_numbers, agent_domains, things_in_chinese,
                    service_desks, possessed_function_words,
-                   basics_reworded, names_with_marks):
+                   basics_reworded, names_with_marks, ambiguous_asks):
         family(cases)
     return cases
 
