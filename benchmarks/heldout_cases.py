@@ -3420,7 +3420,7 @@ AMBIGUOUS_ASKS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_TWO_MIAS), ["release", "Mia Berg's gym membership"], [_TWO_MIAS[3]]),
     (list(_TWO_MIAS), ["forget", "everything about Zara Lund"], []),
     (list(_TWO_MIAS), ["revise", "Mia's city", "Mia lives in Trondheim."], []),
-    (list(_TWO_MIAS), ["release", "the Lunds' gym memberships"], []),
+    (list(_TWO_MIAS), ["release", "the Lunds' gym memberships"], [_TWO_MIAS[1], _TWO_MIAS[4]]),
     (list(_NUMBERS), ["release", "Ines Caro's locker number"], [_NUMBERS[1]]),
     (list(_NUMBERS), ["purge", "+34 612 345 678"], [_NUMBERS[0]]),
     (list(_NUMBERS), ["purge", "612345679"], [_NUMBERS[3]]),

@@ -516,13 +516,21 @@ def _kind_word_appended(query: str, fact: str) -> bool:
             and all(g in IDENTIFIER_LABELS for g in fg[len(qg):]))
 
 
+def _digit_run(ident: Identifier) -> bool:
+    """A number of seven digits or more read as a number or code: a phone number written
+    without separators may be one."""
+    return ident.kind in ("number", "code") and ident.canonical.isdigit() and len(
+        ident.canonical) >= 7
+
+
 def matches(query: Identifier, fact: Identifier) -> bool:
     """Does a query identifier name this fact identifier? Exact, or one of the documented
     equivalent forms (phone with or without country code and trunk zero; a sub-address;
     a relative path; a code with its kind word appended)."""
     q, f = query.canonical, fact.canonical
-    if query.kind == "phone" and fact.kind == "phone":
-        return phones_match(q, f)
+    if (query.kind == "phone" or _digit_run(query)) and (fact.kind == "phone" or _digit_run(fact)) \
+            and "phone" in (query.kind, fact.kind):
+        return phones_match(q, f)  # ``612345679`` is ``+34 612 345 679`` written compact
     if q == f:
         return True
     if query.kind == "email" and fact.kind == "email":

@@ -184,6 +184,36 @@ class _Selection:
     """Tier ``topic`` (revise): the topics the query named by name."""
 
 
+def _kinds_unsaid(query: str, found: Sequence[Match]) -> set[str]:
+    """The kinds of the query's last noun that the matched facts name and the query does
+    not (``Ines's number``: her ``phone`` number and her ``locker`` number): with two or
+    more, which one is meant is not said. Only for a noun written as the facts write it
+    (``numbers`` asks for every one)."""
+    words = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", query)
+    if not words:
+        return set()
+    head, said = words[-1].lower(), {w.lower() for w in words}
+    kinds: set[str] = set()
+    for m in found:
+        text = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", m.fact.text)
+        kinds |= {text[i - 1].lower() for i in range(1, len(text))
+                  if text[i].lower() == head and text[i - 1].islower()
+                  and text[i - 1] not in lx.STOPWORDS and text[i - 1] not in said}
+    return kinds
+
+
+_SINGULAR_OWNER = re.compile(r"\b([^\W\d_]+)['’]s\b|\b(?:his|her|its)\b", re.IGNORECASE)
+
+
+def _one_owner(text: str) -> bool:
+    """Does the query speak of one owner's thing (``Mia's gym membership``, ``her gym
+    membership``), not of a kind of thing (``gym memberships``) or several owners'
+    (``the Lunds' memberships``)? When no owner it names is known, the facts it matches
+    may be anyone's: of several entities, which one is meant is not said."""
+    return any(m.group(1) is None or m.group(1).lower() not in lx.STOPWORDS
+               for m in _SINGULAR_OWNER.finditer(text))
+
+
 class TextInterface:
     """Text-level operations over a store (:class:`~memory_es.text.ports.TextStore`,
     e.g. ``MemoryStore``).
@@ -253,7 +283,8 @@ class TextInterface:
         for ident in q.identifiers:
             if ident.surface.strip() != text.strip():  # a query that is the identifier: done
                 add(self._recall(tenant, ident.surface))
-            if ident.kind == "phone":  # the index keeps a number as one digit string
+            if ident.kind == "phone" or (ident.canonical.isdigit() and len(ident.canonical) >= 7):
+                # the index keeps a number as one digit string (a long number may be a phone)
                 add(self._recall(tenant, ", ".join(phone_forms(ident.canonical))))
             elif ident.kind == "code" and len(ident.canonical) >= 12:
                 add(self._recall(tenant, ", ".join(_code_forms(ident.canonical))))
@@ -705,6 +736,10 @@ class TextInterface:
         sel = self._select_by_tier(tenant, text, views, purpose)
         if purpose == "purge" or sel.whole or not sel.matches:
             return sel
+        if len(sel.matches) > 1 and len(kinds := _kinds_unsaid(text, sel.matches)) > 1:
+            return replace(sel, matches=[], tier="none", candidates=sel.matches,
+                           note="no match: the query does not say which "
+                                f"{' or '.join(sorted(kinds))} it means")
         return self._each_thing(tenant, text, views, purpose, _past_only(sel, text))
 
     def _own_acts(self, found: list[Match]) -> list[Match]:
@@ -829,6 +864,10 @@ class TextInterface:
             return _Selection([], "none", candidates=_nearest(query, views, views, th, ()),
                               note="no match: the query names no identifier and no entity")
         found = lexical_matches(query, views, th, ratio=ratio)
+        if len({m.fact.entity for m in found}) > 1 and _one_owner(text):
+            return _Selection([], "none", candidates=found,
+                              note="no match: the query speaks of one owner's thing, and "
+                                   "the facts it matches are of several entities")
         if found:
             return _Selection(found, "lexical")
         if purpose == "revise":
