@@ -3437,6 +3437,36 @@ def ambiguous_asks(cases: list[Case]) -> None:
     _ended_by(cases, "ambiguous_ask", "mixed", AMBIGUOUS_ASKS)
 
 
+_HALE = ["Nora Hale lives in Galway.", "Nora Hale works as a pharmacist at Boots.",
+         "Nora Hale has a dog called Pip.", "Nora Hale drives a Fiat Panda.",
+         "Nora Hale's brother Cian Hale lives in Cork.", "Cian Hale plays hurling.",
+         "Nora Hale's email is nora.hale@eir.ie.", "Cian Hale forwards invoices to nora.hale@eir.ie."]
+JOINED_ENDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HALE), ["remember", "Nora Hale moved to Sligo and sold her Fiat Panda."],
+     [_HALE[0], _HALE[3]]),
+    (list(_HALE), ["remember", "Nora Hale doesn't have a dog anymore."], [_HALE[2]]),
+    (list(_HALE), ["forget", "everything about Cian Hale"], [_HALE[5]]),
+    (list(_HALE), ["forget", "everything about Nora Hale except her dog"],
+     [_HALE[0], _HALE[1], _HALE[3], _HALE[4], _HALE[6]]),
+    (list(_HALE), ["purge", "nora.hale@eir.ie"], []),
+    (list(_HALE), ["purge", "nora.hale@eir.ie", "confirm"], [_HALE[6], _HALE[7]]),
+    (list(_HALE), ["release", "everything about Nora Hale's job"], [_HALE[1]]),
+    (list(_HALE), ["remember", "Nora Hale left Boots."], [_HALE[1]]),
+    (list(_HALE), ["revise", "Nora Hale's dog", "Nora Hale has a dog called Bran."],
+     [_HALE[2]]),
+    (list(_HALE), ["release", "Nora Hale's cat"], []),
+    (list(_HALE), ["remember", "Cian Hale gave up hurling."], [_HALE[5]]),
+    (list(_HALE), ["release", "Cian Hale's car"], []),
+]
+
+
+def joined_endings(cases: list[Case]) -> None:
+    """A person with eight facts around her, a brother among them: two endings in one
+    sentence, a denial, an exception, a purge of an address two facts hold (nothing
+    without confirmation), a topic as a whole, and misses."""
+    _ended_by(cases, "joined_ending", "mixed", JOINED_ENDINGS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3466,7 +3496,8 @@ def build() -> list[Case]:
                    all_of_a_thing, revise_scopes, unknown_verbs,
                    grouped_numbers, agent_domains, things_in_chinese,
                    service_desks, possessed_function_words,
-                   basics_reworded, names_with_marks, ambiguous_asks):
+                   basics_reworded, names_with_marks, ambiguous_asks,
+                   joined_endings):
         family(cases)
     return cases
 
