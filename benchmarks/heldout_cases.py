@@ -99,7 +99,7 @@ def _ended_by(cases: list[Case], family: str, domain: str,
         erased = {"must_not_contain": [mutation[1], *gone], "retrieves_nothing": [mutation[1]]}
         _case(cases, family, domain, setup=list(setup), mutations=[list(mutation)],
               query=mutation[-1], survivors=[f for f in setup if f not in ended],
-              current_lacks=gone, **(erased if mutation[0] == "purge" else {}))
+              current_lacks=gone, **(erased if mutation[0] == "purge" and ended else {}))
 
 
 # --- families ---------------------------------------------------------------------------------
@@ -3445,7 +3445,7 @@ JOINED_ENDINGS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_HALE), ["remember", "Nora Hale moved to Sligo and sold her Fiat Panda."],
      [_HALE[0], _HALE[3]]),
     (list(_HALE), ["remember", "Nora Hale doesn't have a dog anymore."], [_HALE[2]]),
-    (list(_HALE), ["forget", "everything about Cian Hale"], [_HALE[5]]),
+    (list(_HALE), ["forget", "everything about Cian Hale"], [_HALE[5], _HALE[7]]),
     (list(_HALE), ["forget", "everything about Nora Hale except her dog"],
      [_HALE[0], _HALE[1], _HALE[3], _HALE[4], _HALE[6]]),
     (list(_HALE), ["purge", "nora.hale@eir.ie"], []),
