@@ -3467,6 +3467,33 @@ def joined_endings(cases: list[Case]) -> None:
     _ended_by(cases, "joined_ending", "mixed", JOINED_ENDINGS)
 
 
+_MIA_K = ["Mia Kowal plays the piano.", "Mia Kowal plays tennis.",
+          "Mia Kowal takes 10 mg of melatonin.", "Mia Kowal takes 20 mg of sertraline.",
+          "Mia Kowal's doctor is Dr Lind.", "Mia Kowal's dentist is Dr Ek.",
+          "Mia Kowal's landlord is Peter Sand.", "Peter Sand lives in Oslo.",
+          "Mia Kowal has two cats.", "Mia Kowal's bike is a Brompton."]
+NEIGHBOUR_FACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_K), ["revise", "Mia Kowal's piano", "Mia Kowal plays the cello."], [_MIA_K[0]]),
+    (list(_MIA_K), ["release", "Mia Kowal's melatonin"], [_MIA_K[2]]),
+    (list(_MIA_K), ["revise", "Mia Kowal's doctor", "Mia Kowal's doctor is Dr Holm."],
+     [_MIA_K[4]]),
+    (list(_MIA_K), ["forget", "Mia Kowal's landlord"], [_MIA_K[6]]),
+    (list(_MIA_K), ["remember", "Mia Kowal now has three cats."], [_MIA_K[8]]),
+    (list(_MIA_K), ["release", "Mia Kowal's bike"], [_MIA_K[9]]),
+    (list(_MIA_K), ["remember", "Mia Kowal stopped taking sertraline."], [_MIA_K[3]]),
+    (list(_MIA_K), ["remember", "Mia Kowal's dentist is now Dr Berg."], [_MIA_K[5]]),
+    (list(_MIA_K), ["release", "Mia Kowal's medication"], []),
+    (list(_MIA_K), ["forget", "everything about Peter Sand"], [_MIA_K[7]]),
+]
+
+
+def neighbour_facts(cases: list[Case]) -> None:
+    """One person with ten facts that sit close together (two sports, two medications,
+    two doctors, a landlord who has a fact of his own): one ends, never its neighbour;
+    'medication' with two of them ends neither."""
+    _ended_by(cases, "neighbour_fact", "mixed", NEIGHBOUR_FACTS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3497,7 +3524,7 @@ def build() -> list[Case]:
                    grouped_numbers, agent_domains, things_in_chinese,
                    service_desks, possessed_function_words,
                    basics_reworded, names_with_marks, ambiguous_asks,
-                   joined_endings):
+                   joined_endings, neighbour_facts):
         family(cases)
     return cases
 
