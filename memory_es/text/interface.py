@@ -416,6 +416,8 @@ class TextInterface:
             if (entity is not None and not clause.negated
                     and "predicate:quantity-change" in clause.rules):
                 self._replace_amount(tenant, entity, clause, plan)
+            if entity is not None and not clause.negated and (supersede or _marks_change(clause)):
+                self._replace_count(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and not clause.unrealised:
                 if left := _switched_from(clause) - entity_terms(entity):
                     self._retire_switched(tenant, entity, clause, left, plan)
@@ -533,6 +535,17 @@ class TextInterface:
             other_time = bool(thing) and thing <= view(f).terms and bool(CALENDAR.search(f.text))
             if other_amount or other_time or (_frame_head(f.attribute) == verb and any(
                     c.frame == clause.frame for c in self.interpreter(f.text).clauses)):
+                plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
+
+    def _replace_count(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """A change of a count (``now has three cats``) whose slot names the count
+        (``pet.three.cats``) replaces the entity's fact of the same slot with another
+        count (``pet.two.cats``): the count is the value, not which thing it is."""
+        slot = _without_count(clause.attribute)
+        if slot == clause.attribute:
+            return
+        for f in self._held(tenant, entity):
+            if f.attribute != clause.attribute and _without_count(f.attribute) == slot:
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
 
     def _replace_amount(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
@@ -1268,6 +1281,16 @@ def _marks_change(clause: Clause) -> bool:
 
 
 _MEASURE = re.compile(r"(?<![\w.])(\d[\d.,]*)\s*([^\W\d_]+)\s+of\s+([^\W\d_]+)")
+
+
+_CARDINAL = re.compile(r"n\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                       r"twelve|dozen")
+"""A slot segment that is a cardinal number (``n3``, ``three``)."""
+
+
+def _without_count(attribute: str) -> str:
+    """The slot with its cardinal numbers left out (``pet.three.cats``: ``pet.cats``)."""
+    return ".".join(p for p in attribute.split(".") if not _CARDINAL.fullmatch(p))
 
 
 def _measure(text: str) -> tuple[str, str, str] | None:

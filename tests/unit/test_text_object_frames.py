@@ -42,3 +42,21 @@ def test_an_additive_adverb_replaces_nothing(fresh_store: memory_es.MemoryStore)
     ti.remember(tenant, "Tom Berg now also rents a flat in Porto.")
     assert {"Tom Berg is a fan of jazz", "Tom Berg rents a flat in Lyon"} <= current_texts(
         fresh_store, tenant)
+
+
+@_SLOW
+@given(st.sampled_from(["two", "2", "three"]), st.sampled_from(["four", "5", "one"]),
+       st.sampled_from(["cats", "kids", "bikes"]))
+def test_a_new_count_replaces_the_old(fresh_store: memory_es.MemoryStore, old: str,
+                                      new: str, things: str) -> None:
+    """``now has three cats`` replaces ``has two cats`` (the count is the value), never
+    another thing counted (``has two dogs``)."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Ola Berg has two dogs" if things != "dogs" else "Ola Berg has two cars",
+            "Ola Berg plays tennis"}
+    for text in (f"Ola Berg has {old} {things}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ola Berg now has {new} {things}.")
+    after = current_texts(fresh_store, tenant)
+    assert f"Ola Berg has {old} {things}" not in after
+    assert kept <= after
