@@ -3494,6 +3494,31 @@ def neighbour_facts(cases: list[Case]) -> None:
     _ended_by(cases, "neighbour_fact", "mixed", NEIGHBOUR_FACTS)
 
 
+_WANG = ["王芳有一只猫。", "王芳住在杭州。", "王芳的电话是13812345678。", "王芳喜欢爬山。",
+         "王芳芳有一只狗。"]
+_JONAS = ["Jonas Weber hat ein Fahrrad.", "Jonas Weber wohnt in Kiel.",
+          "Jonas Weber spielt Schach.", "Lea Weber hat ein Fahrrad."]
+ACROSS_SCRIPTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WANG), ["release", "Wang Fang's cat"], [_WANG[0]]),
+    (list(_WANG), ["purge", "138 1234 5678"], [_WANG[2]]),
+    (list(_WANG), ["release", "王芳芳的狗"], [_WANG[4]]),
+    (list(_WANG), ["forget", "Wang Fang"], _WANG[:4]),
+    (list(_WANG), ["release", "王芳的狗"], []),
+    (list(_WANG), ["remember", "王芳不再喜欢爬山了。"], [_WANG[3]]),
+    (list(_JONAS), ["release", "das Fahrrad von Jonas Weber"], [_JONAS[0]]),
+    (list(_JONAS), ["release", "Jonas Webers Fahrrad"], [_JONAS[0]]),
+    (list(_JONAS), ["forget", "Vergiss Jonas Weber."], _JONAS[:3]),
+    (list(_JONAS), ["release", "Jonas Weber's bike"], []),
+]
+
+
+def across_scripts(cases: list[Case]) -> None:
+    """A Chinese name asked for in pinyin, a Chinese phone number grouped, a name inside
+    another, a thing the person does not have; German things asked for with 'von' and a
+    genitive s: one thing ends, or one person, never more."""
+    _ended_by(cases, "across_scripts", "mixed", ACROSS_SCRIPTS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3524,7 +3549,7 @@ def build() -> list[Case]:
                    grouped_numbers, agent_domains, things_in_chinese,
                    service_desks, possessed_function_words,
                    basics_reworded, names_with_marks, ambiguous_asks,
-                   joined_endings, neighbour_facts):
+                   joined_endings, neighbour_facts, across_scripts):
         family(cases)
     return cases
 
