@@ -177,10 +177,18 @@ def _parts(value: str, kind: str = "part") -> list[Token]:
     return tokens
 
 
+_SCRIPT_EDGE = re.compile(
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[A-Za-z0-9+])"
+    r"|(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])")
+"""Where a script written without spaces meets Latin letters or digits (``电话是1381…``):
+a piece ends there, so a number or an address in such a text is a piece of its own."""
+
+
 def pieces(text: str) -> list[tuple[str, str]]:
     """The raw pieces of ``text`` as ``(kind, surface)``: ``url``, ``email``,
     ``canonical``, ``phone`` or ``word`` (normalised, not yet stemmed)."""
-    return [(m.lastgroup or "word", m.group()) for m in _ID_RE.finditer(normalise(text))]
+    return [(m.lastgroup or "word", m.group())
+            for m in _ID_RE.finditer(_SCRIPT_EDGE.sub(" ", normalise(text)))]
 
 
 @lru_cache(maxsize=262_144)

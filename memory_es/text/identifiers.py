@@ -412,9 +412,16 @@ def _make(kind: str, surface: str) -> tuple[str, str] | None:
     return None
 
 
+_UNSPACED_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+"""Kana, Han and Hangul: scripts written without spaces, so an identifier stands right
+against their words (``电话是13812345678。``); they count as word characters, which the
+patterns' boundaries would not cross."""
+
+
 def find_identifiers(text: str) -> tuple[Identifier, ...]:
-    """Every identifier in ``text`` (after Unicode hygiene), in reading order."""
-    return _extract(clean(strip_symbols(text)))
+    """Every identifier in ``text`` (after Unicode hygiene), in reading order; letters of a
+    script written without spaces read as spaces (one for one, so positions hold)."""
+    return _extract(_UNSPACED_SCRIPT.sub(" ", clean(strip_symbols(text))))
 
 
 def canonical_forms(text: str) -> frozenset[str]:

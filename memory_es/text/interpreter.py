@@ -148,6 +148,9 @@ _DE_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['unrealised'])})\b[\s,]*(?P<obj>.+)$", re.IGNORECASE)
 _ZH_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)(?:{_alternation(_ZH['unrealised'])})(?P<obj>.+)$")
+_ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u9fff]{1,8}?)是"
+                       r"(?P<obj>.+)$")
+"""``X的Y是Z``: X's Y is Z (``王芳的电话是…``)."""
 _ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?P<verb>{_alternation(_ZH['verbs'])})"
                      r"(?P<obj>.+)$")
 
@@ -174,9 +177,10 @@ def _other_language(body: str) -> Clause | None:
     residence = None if unreal else ((_ZH_RESIDENCE if chinese else _DE_RESIDENCE).match(body)
                                      or (_ZH_MOVE if chinese else _DE_MOVE).match(body))
     cease = None if unreal or residence else (_ZH_CEASE if chinese else _DE_CEASE).match(body)
-    has = None if unreal or residence or cease else (
+    owned = None if unreal or residence or cease or not chinese else _ZH_OWNED.match(body)
+    has = None if unreal or residence or cease or owned else (
         _ZH_HAS if chinese else _DE_HAS).match(body)
-    found = unreal or residence or cease or has
+    found = unreal or residence or cease or owned or has
     if found is None:
         return None
     subj = found.group("subj")
@@ -209,6 +213,11 @@ def _other_language(body: str) -> Clause | None:
                       rules=(f"lang:{lang}", "predicate:residence",
                              *(["change-of-state:replaces-slot"] if now else [])))
     obj = _ZH_FINAL.sub("", (found.groupdict().get("obj") or found.group("ended")).strip())
+    if owned is not None:  # 王芳的电话是…: her phone's value, as "X's phone is …"
+        return Clause(text=body, entity=subject.entity, attribute=attribute_path(
+            "prop", "u" + str(sum(map(ord, owned.group("thing"))))), value=obj,
+            mention=subject.surface, names=subject.names, subject_names=subject.names,
+            rules=(f"lang:{lang}", "predicate:possessive-noun"))
     if has is not None:
         verb = has.group("verb").lower()
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(
