@@ -12,10 +12,11 @@ import hmac
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from memory_es.crypto.master import MasterKey
 from memory_es.crypto.sealing import KEY_BYTES, NONCE_BYTES, DataKey, new_key_material, random_bytes
@@ -33,6 +34,13 @@ PREFETCH_CHUNK = 500  # ids per IN (...) query
 FLUSH_CHUNK = 400  # rows per INSERT statement (5 parameters each)
 HELD_NAMES = 256
 """Names of pooled streams a commit may hold back before they are written (``flush``)."""
+KEY_CACHE = 16_384
+"""Unwrapped keys kept in memory (≈ 2.6 KB each with its AES-GCM context: ≈ 43 MB). A
+write mints a key per new chain and a catch-up opens keys from all over the log: unbounded,
+the cache held every key of the store (1.1 per fact of new entities), and the collector
+scanned them all."""
+NAME_CACHE = 65_536
+"""Natural keys' streams kept in memory (≈ 250 bytes each); one per entity unbounded."""
 SECRETS = ("names", "signing")
 """Store secrets kept wrapped under the master key: the natural-key HMAC key and the
 seed of the key that signs receipts and anchors."""
@@ -183,14 +191,52 @@ class PostgresKeyBackend:
             self._conn.close()
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Bounded(Generic[K, V]):
+    """A map of at most ``limit`` entries that forgets the one put first (first in, first
+    out: a read moves nothing, so it takes no lock and costs one dict lookup; an entry used
+    often is put again after it is forgotten, at the price of one re-read). What it forgets
+    must be found again where it came from: the key store re-reads and unwraps an evicted
+    key from its table (a destroyed one is not there any more), and looks a name staged or
+    held back up in the stage before the table."""
+
+    __slots__ = ("_items", "get", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self.get: Callable[[K], V | None] = self._items.get
+
+    def __setitem__(self, name: K, value: V) -> None:
+        items = self._items
+        items[name] = value
+        if len(items) > self.limit:
+            items.popitem(last=False)
+
+    def pop(self, name: K) -> None:
+        self._items.pop(name, None)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 class KeyStore:
     """Per-stream entity keys and per-chain sub-keys (wrapped by the entity key)."""
 
     def __init__(self, backend: SqlBackend, master: MasterKey) -> None:
         self.backend = backend
         self.master = master
-        self._cache: dict[str, DataKey] = {}
-        self._names: dict[bytes, str] = {}
+        self._cache: Bounded[str, DataKey] = Bounded(KEY_CACHE)
+        self._names: Bounded[bytes, str] = Bounded(NAME_CACHE)
         self._staged_keys: dict[str, tuple[str, str | None, bytes]] = {}
         self._staged_names: dict[bytes, tuple[str, str]] = {}
         self._fresh: set[str] = set()  # key ids minted here this session: no lookup needed
@@ -315,6 +361,9 @@ class KeyStore:
     def _lookup(self, digest: bytes, *, query: bool = True) -> str | None:
         with self._lock:
             cached = self._names.get(digest)
+            if cached is None:
+                unwritten = self._staged_names.get(digest) or self._held_names.get(digest)
+                cached = None if unwritten is None else unwritten[0]
             if cached is not None or not query:
                 return cached
             rows = self.backend.execute("SELECT stream_id FROM me_names WHERE digest = ?",
@@ -498,9 +547,9 @@ class KeyStore:
             except ConcurrentWriteError:
                 # Events sealed under our keys must not be written: forget what was staged.
                 for key_id in keys:
-                    self._cache.pop(key_id, None)
+                    self._cache.pop(key_id)
                 for digest in names:
-                    self._names.pop(digest, None)
+                    self._names.pop(digest)
                 self._staged_keys, self._staged_names, self._staged_takes = {}, {}, set()
                 raise
             # Only a committed flush empties the stage; a failed one is retried next commit.
@@ -549,8 +598,12 @@ class KeyStore:
                 return cached
             fresh = key_id in self._fresh
             self._fresh.discard(key_id)
-            rows = [] if fresh else self.backend.execute(
-                "SELECT wrapped, parent FROM me_keys WHERE key_id = ?", (key_id,))
+            staged = self._staged_keys.get(key_id)  # minted here, forgotten before its flush
+            if staged is not None:
+                rows: list[tuple[Any, ...]] = [(staged[2], staged[1])]
+            else:
+                rows = [] if fresh else self.backend.execute(
+                    "SELECT wrapped, parent FROM me_keys WHERE key_id = ?", (key_id,))
             if rows:
                 material = self._unwrap(key_id, bytes(rows[0][0]), rows[0][1], stream_id)
             else:
@@ -589,33 +642,57 @@ class KeyStore:
         together: their random material and wrapping nonces in one draw, each wrapped under
         its entity key and staged like any new key."""
         with self._lock:
-            todo = [k for k in wanted if k not in self._cache]
+            out: dict[str, DataKey] = {}
+            todo = []
+            for key_id, stream_id in wanted.items():
+                cached = self._cache.get(key_id)
+                if cached is not None:
+                    out[key_id] = cached
+                elif key_id in self._staged_keys:  # minted before, forgotten by the cache
+                    out[key_id] = self.key(key_id, stream_id, create=False,
+                                           parent=entity_key_id(stream_id))
+                elif key_id not in self._fresh:
+                    raise IntegrityViolation(f"key {key_id} was not minted in this session")
+                else:
+                    todo.append(key_id)
             if todo:
                 material = random_bytes((KEY_BYTES + NONCE_BYTES) * len(todo))
                 nonces = len(todo) * KEY_BYTES
                 for i, key_id in enumerate(todo):
-                    if key_id not in self._fresh:
-                        raise IntegrityViolation(f"key {key_id} was not minted in this session")
                     self._fresh.discard(key_id)
                     stream_id = wanted[key_id]
-                    self._create(key_id, stream_id, entity_key_id(stream_id),
-                                 material[i * KEY_BYTES:(i + 1) * KEY_BYTES],
-                                 material[nonces + i * NONCE_BYTES:nonces + (i + 1) * NONCE_BYTES])
-            return {k: self._cache[k] for k in wanted}
+                    out[key_id] = self._create(
+                        key_id, stream_id, entity_key_id(stream_id),
+                        material[i * KEY_BYTES:(i + 1) * KEY_BYTES],
+                        material[nonces + i * NONCE_BYTES:nonces + (i + 1) * NONCE_BYTES])
+            return out
 
-    def prefetch(self, wanted: Mapping[str, str]) -> None:
+    def prefetch(self, wanted: Mapping[str, str]) -> dict[str, DataKey]:
         """Load the uncached keys of ``wanted`` (key id -> stream id) with one query per
-        500 ids, chain keys' parents included, instead of one query per key. Keys missing
-        or destroyed are left alone: :meth:`key` reports them when they are asked for."""
+        500 ids, chain keys' parents included, instead of one query per key. Returns the
+        keys of ``wanted`` it has, cached or loaded, for the caller to open its batch with:
+        a batch of more keys than the cache keeps would otherwise lose the first it loaded
+        before it used them. Keys missing or destroyed are left out: :meth:`key` reports
+        them when they are asked for."""
         with self._lock:
-            todo = [k for k in wanted if k not in self._cache and k not in self._fresh]
+            have: dict[str, DataKey] = {}
+            todo = []
+            for key_id in wanted:
+                cached = self._cache.get(key_id)
+                if cached is not None:
+                    have[key_id] = cached
+                elif key_id not in self._fresh:
+                    todo.append(key_id)
             if len(todo) < 2:
-                return
+                return have
             ids = dict.fromkeys(todo)
             for key_id in todo:
                 if key_id.startswith("c/"):
                     entity_key = entity_key_id(wanted[key_id])
-                    if entity_key not in self._cache and entity_key not in self._fresh:
+                    cached = self._cache.get(entity_key)
+                    if cached is not None:
+                        have[entity_key] = cached
+                    elif entity_key not in self._fresh:
                         ids[entity_key] = None
             found: dict[str, tuple[bytes, str | None]] = {
                 str(key_id): (bytes(wrapped), None if parent is None else str(parent))
@@ -623,13 +700,15 @@ class KeyStore:
                     "SELECT key_id, wrapped, parent FROM me_keys WHERE key_id", list(ids))}
             for key_id, (wrapped, parent) in found.items():
                 if parent is None:
-                    self._cache[key_id] = DataKey(key_id, self.master.unwrap(key_id, wrapped))
+                    have[key_id] = self._cache[key_id] = DataKey(
+                        key_id, self.master.unwrap(key_id, wrapped))
             for key_id, (wrapped, parent) in found.items():
                 if parent is not None:
-                    parent_key = self._cache.get(parent)
+                    parent_key = have.get(parent)
                     if parent_key is not None:
                         material = parent_key.open(wrapped, b"key:" + key_id.encode())
-                        self._cache[key_id] = DataKey(key_id, material)
+                        have[key_id] = self._cache[key_id] = DataKey(key_id, material)
+            return have
 
     def _wrap(self, key_id: str, material: bytes, parent: str | None, stream_id: str,
               nonce: bytes | None = None) -> bytes:
@@ -677,11 +756,11 @@ class KeyStore:
                 self.backend.execute(
                     "INSERT INTO me_shredded (key_id, stream_id, shredded_at) VALUES (?, ?, ?)"
                     " ON CONFLICT DO NOTHING", (key_id, stream_id, now))
-                self._cache.pop(key_id, None)
+                self._cache.pop(key_id)
             if unlink_names:
                 for (digest,) in self.backend.execute(
                         "SELECT digest FROM me_names WHERE stream_id = ?", (stream_id,)):
-                    self._names.pop(bytes(digest), None)
+                    self._names.pop(bytes(digest))
                 self.backend.execute("DELETE FROM me_names WHERE stream_id = ?", (stream_id,))
         return list(key_ids)
 
@@ -798,6 +877,10 @@ class KeyStore:
             unwritten = [sid for sid, _ in (*self._staged_names.values(),
                                             *self._held_names.values())]
         return int(rows[0][0]) + unwritten.count(stream_id)
+
+    def held(self) -> tuple[int, int]:
+        """(keys, names) held in memory: at most :data:`KEY_CACHE` and :data:`NAME_CACHE`."""
+        return len(self._cache), len(self._names)
 
     def cached(self, key_ids: Sequence[str]) -> list[str]:
         return [k for k in key_ids if k in self._cache]

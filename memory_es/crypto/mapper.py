@@ -188,7 +188,7 @@ class SealingMapper:
                 kid = state[_HEAD.size:_HEAD.size + kid_len].decode()
                 if kid not in wanted:
                     wanted[kid] = str(row[1])
-        self.keys.prefetch(wanted)
+        have = self.keys.prefetch(wanted)
         erased: set[str] = set()
         out = []
         for _, sid, version, topic, state in rows:
@@ -204,7 +204,7 @@ class SealingMapper:
             plaintext: bytes | None = None
             if kid not in erased:
                 try:
-                    key = self.keys.for_id(kid, stream_id)
+                    key = have.get(kid) or self.keys.for_id(kid, stream_id)
                 except ErasedContent:
                     erased.add(kid)
                 else:
