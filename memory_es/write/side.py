@@ -42,6 +42,11 @@ from memory_es.models import Receipt
 from memory_es.write.unit import UnitOfWork
 
 CACHE_SIZE = 50_000
+CACHE_FACTS = 100_000
+"""Facts the cached stream states may hold in all (≈ 2.5 KB and ten objects the cyclic
+collector tracks per fact: ≈ 250 MB). Bounded by states alone, the cache grew with the
+entities' sizes, to ≈ 1.1 GB at 50,000 states of ten facts, and the collector's full
+passes scanned all of it."""
 POOL_SIZE = 256
 """New entity streams minted ahead on SQLite (see :meth:`KeyStore.bind`)."""
 PURGE_TOPICS = frozenset({EntityPurged.TOPIC, FactChainPurged.TOPIC})
@@ -80,6 +85,8 @@ class WriteSide:
         self.mapper = SealingMapper(log.keys)
         self.clock = clock
         self._cache: OrderedDict[str, EntityState] = OrderedDict()
+        self._sizes: dict[str, int] = {}  # facts of each cached state as it was cached
+        self._facts = 0
         self._schemas: dict[str, dict[str, AttributeDef]] = {}
         self.summariser: Callable[[Sequence[str]], str] = extractive_summary
         """Set from ``GovernanceConfig.summarise`` by the store that opens this side."""
@@ -116,19 +123,32 @@ class WriteSide:
         return st
 
     def _remember(self, st: EntityState) -> None:
+        """Cache a state, then forget the least recently used ones beyond
+        :data:`CACHE_SIZE` states or :data:`CACHE_FACTS` facts (never the one just cached)."""
         st.owned.clear()  # a published state is shared: the next unit copies before it writes
-        self._cache[st.stream_id] = st
-        self._cache.move_to_end(st.stream_id)
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+        sid = st.stream_id
+        self._facts += len(st.facts) - self._sizes.get(sid, 0)
+        self._sizes[sid] = len(st.facts)
+        self._cache[sid] = st
+        self._cache.move_to_end(sid)
+        while len(self._cache) > 1 and (len(self._cache) > CACHE_SIZE
+                                        or self._facts > CACHE_FACTS):
+            self._facts -= self._sizes.pop(self._cache.popitem(last=False)[0])
 
     def forget_cached(self, stream_ids: list[str] | None = None) -> None:
         if stream_ids is None:
             self._cache.clear()
+            self._sizes.clear()
+            self._facts = 0
             self._schemas.clear()
             return
         for sid in stream_ids:
-            self._cache.pop(sid, None)
+            if self._cache.pop(sid, None) is not None:
+                self._facts -= self._sizes.pop(sid)
+
+    def held(self) -> tuple[int, int]:
+        """(states, facts) in the stream-state cache."""
+        return len(self._cache), self._facts
 
     def caches_facts(self, stream_id: str, fact_ids: list[str]) -> bool:
         """Whether the aggregate cache still holds any of these facts (a residue check)."""

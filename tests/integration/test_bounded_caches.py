@@ -1,6 +1,6 @@
-"""The key store's caches are bounded (issue 16): memory held per process does not grow
-with the store, a key or name the cache forgot is found again where it came from, and a
-destroyed key is served by no cache, forgotten or not."""
+"""The write side's caches are bounded (issue 16): memory held per process does not grow
+with the store, a key, name or stream state a cache forgot is found again where it came
+from, and a destroyed key is served by no cache, forgotten or not."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import memory_es
 from memory_es.crypto import keystore
 from memory_es.crypto.keystore import Bounded
 from memory_es.ids import stream_of
+from memory_es.write import side
 from tests.conftest import StoreFactory
 from tests.fakes import day
 from tests.receipts import fact_id_of
@@ -106,3 +107,15 @@ def test_a_destroyed_key_is_not_served_after_the_cache_forgot_it(
     assert opened and all(u.plaintext is None for u in opened if u.kid)
     assert "w" not in _values(store)
 
+
+def test_the_state_cache_holds_at_most_its_facts_and_a_state_forgotten_loads_again(
+        fresh_store: memory_es.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounded by facts, not only by states; the state just cached stays even when it alone
+    holds more facts than the bound."""
+    monkeypatch.setattr(side, "CACHE_FACTS", 25)
+    _write(fresh_store, range(10), attributes=10)
+    assert fresh_store.runtime.side.held() == (2, 20)
+    fresh_store.supersede("acme", "user:u0", "attr.a0", "again")
+    _write(fresh_store, range(20, 21), attributes=40)
+    assert fresh_store.runtime.side.held() == (1, 40)
+    assert "again" in _values(fresh_store) and len(_values(fresh_store)) == 140
