@@ -644,13 +644,10 @@ class KeyStore:
         with self._lock:
             out: dict[str, DataKey] = {}
             todo = []
-            for key_id, stream_id in wanted.items():
+            for key_id in wanted:
                 cached = self._cache.get(key_id)
                 if cached is not None:
                     out[key_id] = cached
-                elif key_id in self._staged_keys:  # minted before, forgotten by the cache
-                    out[key_id] = self.key(key_id, stream_id, create=False,
-                                           parent=entity_key_id(stream_id))
                 elif key_id not in self._fresh:
                     raise IntegrityViolation(f"key {key_id} was not minted in this session")
                 else:
