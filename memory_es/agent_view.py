@@ -100,6 +100,9 @@ class AgentView(_AgentWrites):
     def recall(self, tenant: str, query: str, k: int = 8, **kw: Any) -> list[Hit]:
         return self.store.recall(tenant, query, k, agent=self.agent, **kw)
 
+    def holding(self, tenant: str, query: str, *, most: int = 64) -> list[Fact] | None:
+        return self.store.holding(tenant, query, most=most, agent=self.agent)
+
     @contextlib.contextmanager
     def transact(self) -> Iterator[_AgentTransaction]:
         with self.store.transact() as tx:

@@ -595,6 +595,30 @@ class MemoryStore(_Writes):
                 hits = [h.model_copy(update={"recall_id": recall_id}) for h in hits]
             return hits
 
+    def holding(self, tenant: str, query: str, *, most: int = 64,
+                agent: str | None = None) -> list[Fact] | None:
+        """The facts :meth:`recall` considers (same eligibility, same reader) that hold a
+        keyword term of ``query``, unranked: every whole identifier the query names and
+        each other term at most ``most`` facts hold. ``None`` when an identifier is held by
+        more than ``most`` facts, or more than ``most`` facts are found: :meth:`recall`
+        ranks them instead.
+
+        The exact lookup of a purge by identifier (SPEC §15): the few facts that carry
+        an identifier, without ranking every fact that shares a common piece of it."""
+        check_tenant(tenant)
+        if not isinstance(query, str):
+            raise InvalidInput("query must be a string")
+        if not isinstance(most, int) or isinstance(most, bool) or most < 1:
+            raise InvalidInput("most must be a positive integer")
+        reader = AgentScope(agent)
+        rt = self.runtime
+        with rt.lock:
+            rt.catch_up()
+            now = rt.now()
+            facts = rt.recall.holding(tenant, query, now, most, reader=reader,
+                                      single=self._single(tenant), include_consolidated=False)
+            return None if facts is None else self._with_membership(tenant, facts, reader, now)
+
     # governance (SPEC §12.1-12.4) ---------------------------------------------------------
 
     @property

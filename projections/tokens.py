@@ -267,17 +267,23 @@ def analyse(text: str) -> list[Token]:
     return [t for kind, raw in pieces(text) for t in piece_tokens(kind, raw)]
 
 
+def keyword_tokens(text: str) -> list[Token]:
+    """The tokens of the lexical channel's terms, in order (:func:`keyword_terms`); their
+    kinds tell an exact lookup a whole identifier (``id``) from a piece or a word."""
+    tokens: list[Token] = []
+    seen: set[str] = set()
+    for t in analyse(text):
+        if t.kind == "stop" or (t.kind in ("part", "ns") and t.term in seen):
+            continue
+        seen.add(t.term)
+        tokens.append(t)
+    return tokens
+
+
 def keyword_terms(text: str) -> list[str]:
     """Terms for the lexical channel: stems and identifiers, function words dropped.
 
     A piece of an identifier counts only where its term is not already in the text
     (``alex`` of ``user:alex`` and of ``alex@acme.io`` is one occurrence, not two).
     """
-    terms: list[str] = []
-    seen: set[str] = set()
-    for t in analyse(text):
-        if t.kind == "stop" or (t.kind in ("part", "ns") and t.term in seen):
-            continue
-        seen.add(t.term)
-        terms.append(t.term)
-    return terms
+    return [t.term for t in keyword_tokens(text)]

@@ -89,7 +89,7 @@ from memory_es.text.revision import (
 from memory_es.text.segment import content_words, indexed_words
 from memory_es.text.subjects import analyse_subject
 from memory_es.text.words import EDGE, agrees, tokenize
-from projections.tokens import stem, word_forms, word_parts
+from projections.tokens import identifiers_only, stem, word_forms, word_parts
 
 WRITE_OPTIONS = WriteOptions.__optional_keys__
 """Keyword options ``remember``/``revise`` pass through to the store's writes."""
@@ -266,11 +266,32 @@ class TextInterface:
         return [f for f in self._entity_facts(tenant, entity)
                 if f.entity == entity and not f.negated]
 
-    def _candidates(self, tenant: str, text: str) -> list[FactView]:
+    def _held_terms(self, tenant: str, text: str) -> list[Fact] | None:
+        """For a text made only of identifiers: the facts that hold the terms of each
+        lookup :meth:`_candidates` would recall (:meth:`TextStore.holding`, unranked).
+        None for any other text, or when a lookup finds more than recall would propose
+        (:data:`CANDIDATES`): then ranking chooses, as before."""
+        q = analyse_query(text)
+        if not q.identifiers or not identifiers_only(text):
+            return None
+        found: list[Fact] = []
+        for query in _lookups(text, q):
+            try:
+                held = self.store.holding(tenant, query, most=CANDIDATES)
+            except (InvalidInput, NotFound):
+                return None
+            if held is None:
+                return None
+            found += held
+        return found
+
+    def _candidates(self, tenant: str, text: str,
+                    proposed: Iterable[Fact] | None = None) -> list[FactView]:
         """The facts a query can target: what the store's recall proposes for the query
-        and for each identifier in it, the facts of every entity the query names (by id,
-        alias or a transliteration key), and the other facts of the entities those
-        candidates belong to when the query names them."""
+        and for each identifier in it (or ``proposed``, found otherwise), the facts of
+        every entity the query names (by id, alias or a transliteration key), and the
+        other facts of the entities those candidates belong to when the query names
+        them."""
         q = analyse_query(text)
         facts: dict[str, FactView] = {}  # one view per fact: its name analysis is kept
 
@@ -279,15 +300,9 @@ class TextInterface:
                 if f.fact_id not in facts:
                     facts[f.fact_id] = view(f)
 
-        add(self._recall(tenant, text))
-        for ident in q.identifiers:
-            if ident.surface.strip() != text.strip():  # a query that is the identifier: done
-                add(self._recall(tenant, ident.surface))
-            if ident.kind == "phone" or (ident.canonical.isdigit() and len(ident.canonical) >= 7):
-                # the index keeps a number as one digit string (a long number may be a phone)
-                add(self._recall(tenant, ", ".join(phone_forms(ident.canonical))))
-            elif ident.kind == "code" and len(ident.canonical) >= 12:
-                add(self._recall(tenant, ", ".join(_code_forms(ident.canonical))))
+        if proposed is None:
+            proposed = (f for query in _lookups(text, q) for f in self._recall(tenant, query))
+        add(proposed)
         for surface, keys, capital in q.ngrams:
             if capital and len(surface.split()) <= 4:
                 for key in (surface, *sorted(k for k in keys if k.startswith("~"))):
@@ -301,6 +316,19 @@ class TextInterface:
         for entity in named_entities(q, list(facts.values())):
             add(self._entity_facts(tenant, entity))
         return list(facts.values())
+
+    def _purge_selection(self, tenant: str, text: str) -> _Selection:
+        """What a purge of ``text`` selects. A text made only of identifiers acts on the
+        facts carrying them (SPEC §15): those are among the few facts that hold their
+        terms (:meth:`_held_terms`), so no recall ranks the tenant for them. Anything
+        else, or no fact carrying them found so, takes the general candidates, whose
+        nearest misses the result then lists."""
+        held = self._held_terms(tenant, text)
+        if held is not None:
+            sel = self._select(tenant, text, self._candidates(tenant, text, held), "purge")
+            if sel.tier == "identifier":
+                return sel
+        return self._select(tenant, text, self._candidates(tenant, text), "purge")
 
     def _known_person(self, tenant: str, entity: str | None) -> str | None:
         """The one known person a bare given name stands for (``Kwame moved to Kumasi``
@@ -734,7 +762,8 @@ class TextInterface:
     def match(self, tenant: str, query: str, *, purpose: str = "release") -> list[Target]:
         """The facts an operation with this query would act on (a dry run)."""
         _check_size("query", query, MAX_QUERY)
-        sel = self._select(tenant, query, self._candidates(tenant, query), purpose)
+        sel = (self._purge_selection(tenant, query) if purpose == "purge"
+               else self._select(tenant, query, self._candidates(tenant, query), purpose))
         return [_target(m) for m in sel.matches]
 
     def _select(self, tenant: str, text: str, views: list[FactView], purpose: str
@@ -1130,7 +1159,7 @@ class TextInterface:
         """
         _check_size("query", identifier, MAX_QUERY)
         Compaction.of(compact)  # refused before anything is looked up
-        sel = self._select(tenant, identifier, self._candidates(tenant, identifier), "purge")
+        sel = self._purge_selection(tenant, identifier)
         tier = "thing" if _names_a_thing_of(sel) else sel.tier
         if tier not in ("identifier", "entity", "thing"):
             note = sel.note or ("no match: the query names no identifier and no entity"
@@ -1329,6 +1358,22 @@ def _person_named(clause: Clause) -> str | None:
         if subject.kind == "person" and subject.entity is not None:
             return subject.entity
     return None
+
+
+def _lookups(text: str, q: Query) -> list[str]:
+    """What recall is asked for a query's candidates: the query, then for each identifier
+    in it its own surface (unless it is the whole query), a phone number's written forms
+    (the index keeps a number as one digit string; a long digit run may be a phone number)
+    or a long code's forms."""
+    out = [text]
+    for ident in q.identifiers:
+        if ident.surface.strip() != text.strip():
+            out.append(ident.surface)
+        if ident.kind == "phone" or (ident.canonical.isdigit() and len(ident.canonical) >= 7):
+            out.append(", ".join(phone_forms(ident.canonical)))
+        elif ident.kind == "code" and len(ident.canonical) >= 12:
+            out.append(", ".join(_code_forms(ident.canonical)))
+    return out
 
 
 def _code_forms(canonical: str) -> tuple[str, str, str]:

@@ -28,7 +28,7 @@ from memory_es.domain.agents import AgentScope, shadow, slot_owner
 from memory_es.domain.governance import DEFAULT, GovernanceConfig, q_value
 from memory_es.domain.validation import CLASSIFICATION_RANK, CLASSIFICATIONS
 from memory_es.errors import IntegrityViolation
-from memory_es.models import Hit, StoreCheck
+from memory_es.models import Fact, Hit, StoreCheck
 from projections import governance, queries
 from projections.connection import arrow
 from projections.embedder import Embedder, default_embedder, has_sparse_vectors
@@ -50,7 +50,7 @@ from projections.recall.ranking import (
 from projections.recall.vectors import SegmentedVectors
 from projections.rows import rows_to_facts
 from projections.schema import ELIGIBLE, PUBLIC_COLUMNS
-from projections.tokens import identifiers_only
+from projections.tokens import identifiers_only, keyword_tokens
 from projections.versions import AppliedBatch, handed_rows, row_schema
 
 log = logging.getLogger(__name__)
@@ -697,7 +697,7 @@ class RecallIndex:
             labels, slots, until = self.versions.current_until(now_us)
             mask[labels] = True
             slot_of[labels] = slots
-            mask &= (self._tenant == code) & (self._class <= max_rank)
+            self._admit(mask, code, max_rank)
         if not include_consolidated:
             self._drop_members(mask)
         mask.flags.writeable = False
@@ -706,6 +706,42 @@ class RecallIndex:
             self._eligible_cache.clear()
         self._eligible_cache[key] = _Eligible(state, now_us, until, mask, slot_of)
         return mask, slot_of
+
+    def _admit(self, mask: np.ndarray, code: int, max_rank: int) -> None:
+        """Narrow a mask of current labels to the tenant's (``code``) within the ceiling."""
+        mask &= (self._tenant == code) & (self._class <= max_rank)
+
+    def _eligible_among(self, tenant: str, labels: Iterable[int], now_us: int, max_rank: int,
+                        reader: AgentScope | None, single: Callable[[str], bool] | None,
+                        include_consolidated: bool) -> dict[int, int]:
+        """Which of ``labels`` :meth:`candidate_slots` admits (label -> slot of its current
+        version), judged label by label: the whole mask is rebuilt after every write, and
+        a handful of labels is checked in less time than that costs. The patterns' own
+        labels are judged too (their members leave with them, :meth:`_drop_members`);
+        an agent's view reads the whole mask, as its private facts shadow others."""
+        if reader is not None and reader.agent is not None:
+            mask, slot_of = self.candidate_slots(tenant, now_us, max_rank, reader,
+                                                 single=single,
+                                                 include_consolidated=include_consolidated)
+            return {lab: int(slot_of[lab]) for lab in labels if lab < mask.size and mask[lab]}
+        code = self._tenant_code.get(tenant)
+        asked = set(labels)
+        if code is None or not asked:
+            return {}
+        mask = np.zeros(len(self._tenant), dtype=bool)
+        slots: dict[int, int] = {}
+        judged = asked if include_consolidated else asked | set(self._members)
+        for lab in judged:
+            slot = self.versions.slot_at(lab, now_us) if lab < mask.size else None
+            if slot is not None:
+                mask[lab] = True
+                slots[lab] = slot
+        self._admit(mask, code, max_rank)
+        if reader is not None:
+            self._visible(mask, reader, single)
+        if not include_consolidated:
+            self._drop_members(mask)
+        return {lab: slots[lab] for lab in sorted(asked & slots.keys()) if mask[lab]}
 
     def _visible(self, mask: np.ndarray, reader: AgentScope,
                  single: Callable[[str], bool] | None) -> None:
@@ -803,6 +839,42 @@ class RecallIndex:
             self._verify(tenant, [fids[i] for i in ranked.positions], now_us, max_rank)
         table = self.versions.rows([int(slot_of[labels[i]]) for i in ranked.positions])
         return _hits(table, list(range(ranked.positions.size)), ranked, explain)
+
+    def holding(self, tenant: str, query: str, now_us: int, most: int, *,
+                max_classification: str | None = None, reader: AgentScope | None = None,
+                single: Callable[[str], bool] | None = None,
+                include_consolidated: bool = True) -> list[Fact] | None:
+        """The eligible facts (those :meth:`search` ranks) that hold a keyword
+        term of ``query``, unranked, in label order: every whole identifier the query
+        names, and each other term at most ``most`` facts hold (the domain of a common
+        provider says nothing about whose address it is). ``None`` when an identifier is
+        held by more than ``most`` facts or more than ``most`` facts are found: there a
+        ranked :meth:`search` chooses.
+
+        Why: a purge acts on exact identifiers only (SPEC §15), and the facts that carry
+        one are the few that hold its terms; ranking the tenant's eligible facts for them
+        (the eligibility mask, BM25 over a domain tens of thousands of facts share, the
+        rows of a full result) cost a purge at 100k facts most of its time."""
+        self.catch_up()
+        found: set[int] = set()
+        for token in keyword_tokens(query):
+            postings = self.keywords.postings(token.term)
+            if postings is None:
+                continue
+            if postings[0].size > most:
+                if token.kind == "id":
+                    return None
+                continue
+            found.update(postings[0].tolist())
+        slots = self._eligible_among(tenant, (lab for lab in found if self.keywords.has(lab)),
+                                     now_us, class_ceiling(max_classification), reader, single,
+                                     include_consolidated)
+        if len(slots) > most:
+            return None
+        if self.verify and slots:
+            self._verify(tenant, [self._fact_of[lab] for lab in slots], now_us,
+                         class_ceiling(max_classification))
+        return rows_to_facts(self.versions.rows(list(slots.values()))) if slots else []
 
     def _keyword_scores(self, query: str, mask: np.ndarray, *, beside: bool
                         ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:

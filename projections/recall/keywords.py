@@ -336,6 +336,11 @@ class KeywordSegments:
         seg = self.segments.get(segment)
         return seg is not None and seg.has(local)
 
+    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """A term's postings over every segment, under global labels (dead ones too,
+        before a segment compacts): see :meth:`_Joined.postings`."""
+        return _Joined(self).postings(term) if self.segments else None
+
     def parts(self, candidates: np.ndarray) -> list[tuple[int, KeywordIndex, np.ndarray]]:
         """``(first label, segment, its slice of the mask)`` for each segment holding a
         candidate."""
