@@ -50,11 +50,12 @@ def fill(store: memory_es.MemoryStore, tenant: str, n: int) -> None:
 class Breakdown:
     """CPU milliseconds spent inside store reads, summed per operation: projecting the
     log (``catch_up``: the projection of the previous writes, which every read does
-    first), ``recall`` (the search, after its catch-up), ``current`` and ``purge`` (the
+    first), ``recall`` (the search, after its catch-up), ``holding`` (a purge's exact
+    lookup of identifiers), ``current`` and ``purge`` (the
     store's crypto-shred with its compaction). The rest of an
     operation is the text layer itself and its commit. Wraps one store instance."""
 
-    PARTS = ("catch_up", "recall", "current", "purge")
+    PARTS = ("catch_up", "recall", "holding", "current", "purge")
 
     def __init__(self, store: memory_es.MemoryStore) -> None:
         self.spent = dict.fromkeys(self.PARTS, 0.0)
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ops", type=int, default=30)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--breakdown", action="store_true",
-                    help="also report CPU ms per operation in catch_up / recall / current")
+                    help="also report CPU ms per operation in each store read (see Breakdown)")
     args = ap.parse_args(argv)
     t = "lat"
     with tempfile.TemporaryDirectory() as tmp:
