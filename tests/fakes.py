@@ -1,4 +1,5 @@
-"""Fakes at the ports: a clock the test drives by hand, and a valid-time grid."""
+"""Fakes at the ports: a clock the test drives by hand, a valid-time grid, and a
+connection that records the statements run through it."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import contextlib
 import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import memory_es
 
@@ -49,3 +51,18 @@ def opened_store(folder: Path, clock: FakeClock) -> Iterator[memory_es.MemorySto
         yield store
     finally:
         store.close()
+
+
+class Statements:
+    """A DuckDB connection that records the statements run through it."""
+
+    def __init__(self, con: Any) -> None:
+        self._con = con
+        self.executed: list[str] = []
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        self.executed.append(sql)
+        return self._con.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._con, name)

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.choices import CheckResult
 from projections import governance
-from tests.fakes import FakeClock, day, opened_store
+from tests.fakes import FakeClock, Statements, day, opened_store
 
 T = "acme"
 ROOT = Path(__file__).resolve().parents[2]
@@ -269,21 +269,6 @@ def test_waiting_writes_flushed_at_once_match_writes_made_one_by_one(
     assert seen[0] == seen[1]
 
 
-class _Statements:
-    """The projector's connection, recording the statements run through it."""
-
-    def __init__(self, con: Any) -> None:
-        self._con = con
-        self.executed: list[str] = []
-
-    def execute(self, sql: str, *args: Any) -> Any:
-        self.executed.append(sql)
-        return self._con.execute(sql, *args)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._con, name)
-
-
 def test_a_batch_applied_at_once_runs_the_waiting_writes_in_its_own_commit(
         tmp_path: Path) -> None:
     """A purge after waiting writes runs them at the start of its own transaction: one
@@ -293,7 +278,7 @@ def test_a_batch_applied_at_once_runs_the_waiting_writes_in_its_own_commit(
         _seed(store, clock)
         fid = _write(store, clock, "Lima")
         projector = store.runtime.views.projector
-        spy = _Statements(projector.con)
+        spy = Statements(projector.con)
         projector.con = spy  # type: ignore[assignment]
         try:
             store.catch_up()

@@ -23,7 +23,7 @@ from projections import governance
 from projections.connection import FEW_IDS, ids_in
 from projections.recall import persist
 from tests.conftest import StoreFactory
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, Statements
 
 T = "acme"
 MARK = "zq-purge-commit-{}"
@@ -166,21 +166,6 @@ def test_a_failed_recall_rewrite_fails_the_compaction_and_stays_pending(
     assert store.runtime.recall.residue(list(receipt.fact_ids)).result != "clean"
     clock.advance(minutes=1)
     assert store.verify_erasure(receipt).complete  # its catch-up compacts again
-
-
-class Statements:
-    """A DuckDB connection that records the statements run through it."""
-
-    def __init__(self, con: Any) -> None:
-        self._con = con
-        self.executed: list[str] = []
-
-    def execute(self, sql: str, *args: Any) -> Any:
-        self.executed.append(sql)
-        return self._con.execute(sql, *args)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._con, name)
 
 
 def test_an_empty_export_registry_is_not_read_again_until_an_export(
