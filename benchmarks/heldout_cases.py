@@ -3519,6 +3519,39 @@ def across_scripts(cases: list[Case]) -> None:
     _ended_by(cases, "across_scripts", "mixed", ACROSS_SCRIPTS)
 
 
+_LENA = ["Lena Vogt lives at 4 Mill Lane.", "Lena Vogt's office is at 9 Dock Street.",
+         "Lena Vogt's email is lena@vogt.me.", "Lena Vogt's work email is l.vogt@acme.io.",
+         "Lena Vogt has a dentist appointment on Tuesday.",
+         "Lena Vogt has a doctor appointment on Monday.",
+         "Lena Vogt's manager is Tom Berg.", "Tom Berg manages the night shift.",
+         "Omar Said earns 50k a year.", "Omar Said's bonus is 5k."]
+REVISE_AMONG_LIKE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA), ["revise", "Lena Vogt's home address", "Lena Vogt lives at 12 Quay Road."],
+     [_LENA[0]]),
+    (list(_LENA), ["revise", "Lena Vogt's office address", "Lena Vogt's office is at 1 Pier Row."],
+     [_LENA[1]]),
+    (list(_LENA), ["revise", "Lena Vogt's email", "Lena Vogt's email is lena@vogt.net."], []),
+    (list(_LENA), ["revise", "Lena Vogt's work email", "Lena Vogt's work email is lena@acme.io."],
+     [_LENA[3]]),
+    (list(_LENA), ["revise", "Lena Vogt's dentist appointment",
+                   "Lena Vogt has a dentist appointment on Friday."], [_LENA[4]]),
+    (list(_LENA), ["revise", "Lena Vogt's manager", "Lena Vogt's manager is Ana Ruiz."],
+     [_LENA[6]]),
+    (list(_LENA), ["revise", "Omar Said's salary", "Omar Said earns 55k a year."], [_LENA[8]]),
+    (list(_LENA), ["revise", "Omar Said's bonus", "Omar Said's bonus is 6k."], [_LENA[9]]),
+    (list(_LENA), ["revise", "Tom Berg's shift", "Tom Berg manages the day shift."], [_LENA[7]]),
+    (list(_LENA), ["revise", "Lena Vogt's appointment",
+                   "Lena Vogt has an appointment on Thursday."], []),
+]
+
+
+def revise_among_like(cases: list[Case]) -> None:
+    """Revisions among alike facts of one person (two addresses, two e-mails, two
+    appointments, a manager who has a fact of his own, a salary beside a bonus): the one
+    the query says is retired, none when it does not say which."""
+    _ended_by(cases, "revise_among_like", "mixed", REVISE_AMONG_LIKE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3549,7 +3582,8 @@ def build() -> list[Case]:
                    grouped_numbers, agent_domains, things_in_chinese,
                    service_desks, possessed_function_words,
                    basics_reworded, names_with_marks, ambiguous_asks,
-                   joined_endings, neighbour_facts, across_scripts):
+                   joined_endings, neighbour_facts, across_scripts,
+                   revise_among_like):
         family(cases)
     return cases
 
