@@ -985,6 +985,8 @@ class TextInterface:
                 if entity is None and clause.elided and named is not None:
                     entity = named  # "Sold the Skoda, …" under "Mateo's car": Mateo's
                     text = _said_of(clause.text, _display_name(named, sel.entities, views))
+                if entity is not None and not clause.negated:
+                    self._replace_count(tenant, entity, clause, plan)  # earns 55k, was 50k
                 self._write(plan, tenant, clause, entity, reading.source, extra,
                             _dated(_per_clause(options, n), clause, now),
                             supersede=clause.confident and entity is not None, text=text)
@@ -1312,9 +1314,9 @@ def _marks_change(clause: Clause) -> bool:
 _MEASURE = re.compile(r"(?<![\w.])(\d[\d.,]*)\s*([^\W\d_]+)\s+of\s+([^\W\d_]+)")
 
 
-_CARDINAL = re.compile(r"n\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-                       r"twelve|dozen")
-"""A slot segment that is a cardinal number (``n3``, ``three``)."""
+_CARDINAL = re.compile(r"n\d+(?:_\d+)?[km]?|one|two|three|four|five|six|seven|eight|nine|ten|"
+                       r"eleven|twelve|dozen")
+"""A slot segment that is a cardinal number or an amount (``n3``, ``three``, ``n50k``)."""
 
 
 def _without_count(attribute: str) -> str:

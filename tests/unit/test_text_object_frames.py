@@ -60,3 +60,21 @@ def test_a_new_count_replaces_the_old(fresh_store: memory_es.MemoryStore, old: s
     after = current_texts(fresh_store, tenant)
     assert f"Ola Berg has {old} {things}" not in after
     assert kept <= after
+
+
+@_SLOW
+@given(st.sampled_from([("50k", "55k"), ("48k", "52k"), ("1.5m", "2m")]))
+def test_a_revise_to_a_new_amount_retires_the_old(fresh_store: memory_es.MemoryStore,
+                                                  amounts: tuple[str, str]) -> None:
+    """``revise("Omar Said's salary", "Omar Said earns 55k a year.")``: no fact says
+    ``salary``, but the new text's slot differs from ``earns 50k a year``'s only by the
+    amount, so that fact is retired; his bonus stays."""
+    old, new = amounts
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Omar Said's bonus is 5k", "Omar Said lives in Leeds"}
+    for text in (f"Omar Said earns {old} a year", *kept):
+        ti.remember(tenant, text + ".")
+    ti.revise(tenant, "Omar Said's salary", f"Omar Said earns {new} a year.")
+    after = current_texts(fresh_store, tenant)
+    assert f"Omar Said earns {old} a year" not in after
+    assert kept <= after
