@@ -3553,6 +3553,32 @@ def revise_among_like(cases: list[Case]) -> None:
     _ended_by(cases, "revise_among_like", "mixed", REVISE_AMONG_LIKE)
 
 
+TITLES_AND_INITIALS: list[tuple[list[str], list[str], list[str]]] = [
+    (["Ada Okafor lives in Lagos.", "Chidi Okafor lives in Abuja."],
+     ["forget", "everything about Mrs Okafor"], []),
+    (["Dr Lena Vogt works at the Charité.", "Lena Vogt has a cat."],
+     ["release", "Dr Vogt's cat"], ["Lena Vogt has a cat."]),
+    (["Ada Okafor lives in Lagos.", "Ada Okafor has a dog."],
+     ["forget", "A. Okafor's dog"], ["Ada Okafor has a dog."]),
+    (["Ada Okafor lives in Lagos.", "Ada Okafor has a dog.", "Adaeze Okafor has a dog."],
+     ["release", "Ada's dog"], ["Ada Okafor has a dog."]),
+    (["Tom Berg lives in Oslo.", "Tom Berg Jr lives in Bergen."],
+     ["forget", "everything about Tom Berg"], ["Tom Berg lives in Oslo."]),
+    (["Ms Ana Ruiz teaches maths.", "Ana Ruiz lives in Cádiz."],
+     ["revise", "Ana Ruiz's subject", "Ana Ruiz teaches physics."], ["Ms Ana Ruiz teaches maths."]),
+    (["Prof. Ines Caro leads the lab.", "Ines Caro rides a motorbike."],
+     ["release", "Professor Caro's motorbike"], ["Ines Caro rides a motorbike."]),
+    (["Sam Lee owns a kayak.", "Samantha Lee owns a canoe."],
+     ["release", "Sam Lee's kayak"], ["Sam Lee owns a kayak."]),
+]
+
+
+def titles_and_initials(cases: list[Case]) -> None:
+    """People named with a title, an initial, a shortened given name or a suffix: the
+    one meant, or no one when a family name alone fits two."""
+    _ended_by(cases, "titles_and_initials", "mixed", TITLES_AND_INITIALS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3584,7 +3610,7 @@ def build() -> list[Case]:
                    service_desks, possessed_function_words,
                    basics_reworded, names_with_marks, ambiguous_asks,
                    joined_endings, neighbour_facts, across_scripts,
-                   revise_among_like):
+                   revise_among_like, titles_and_initials):
         family(cases)
     return cases
 
