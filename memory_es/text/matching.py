@@ -193,6 +193,17 @@ def possessed_nouns(text: str) -> frozenset[str]:
                      if owner not in lx.STOPWORDS and w in lx.STOPWORDS and w not in _AFTER_IS)
 
 
+_TITLED = re.compile(r"\b([^\W\d_]+)\.?\s+(?=[A-Z])")
+
+
+def titles(text: str) -> frozenset[str]:
+    """Titles written before a name (``Dr Vogt``, ``Prof. Caro``): they say who is meant,
+    never what of them, so they are no content (``Dr Vogt's cat`` shared ``dr`` with
+    ``Dr Lena Vogt works at the Charité`` and took it too)."""
+    return frozenset(w for w in (m.group(1).lower() for m in _TITLED.finditer(text))
+                     if w in lx.HONORIFICS)
+
+
 def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(whole terms, compound parts, topic domains) of a text."""
     whole: set[str] = set()
@@ -203,7 +214,10 @@ def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
     plurals = acronym_plurals(text)
     forms = word_forms(cleaned)
     german = lx.reads_german(forms)
+    titled = titles(cleaned)
     for form in forms:
+        if form in titled:
+            continue
         if _negates(form):
             whole.add(NEGATION_TERM)
         if _is_compound(form):
@@ -535,6 +549,8 @@ def analyse_query(text: str) -> Query:
     low_words = word_forms(cleaned)
     kept = acronyms(text) | possessed_nouns(cleaned)  # content though in the stopword list
     german = lx.reads_german(low_words)
+    titled = titles(cleaned)
+    low_words = [w for w in low_words if w not in titled]
     lead = next((i for i, w in enumerate(low_words) if w not in lx.INSTRUCTION_VERBS),
                 len(low_words))
     for low in low_words[lead:]:

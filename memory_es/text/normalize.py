@@ -336,7 +336,8 @@ def name_keys(name: str) -> frozenset[str]:
     keys = set()
     for form in forms:
         words = [w for w in re.split(r"[^\w]+", strip_marks(form).lower()) if w]
-        words = [w for w in words if w not in HONORIFICS or len(words) == 1]
+        while len(words) > 1 and words[0] in HONORIFICS:
+            words = words[1:]  # a title before the name; "Jr" after it is part of it
         if words and words[0] == "the":
             words = words[1:]
         if words:
