@@ -3579,6 +3579,27 @@ def titles_and_initials(cases: list[Case]) -> None:
     _ended_by(cases, "titles_and_initials", "mixed", TITLES_AND_INITIALS)
 
 
+_ADA = ["Ada Okafor lives in Lagos.", "Ada Okafor has a dog.", "Chidi Okafor's wife is Ada Okafor.",
+        "Ada Okafor's email is ada.okafor@mail.ng.", "Ada Okafor's phone is 0803 555 0199.",
+        "Ada Okafor's badge is ADA-7731.", "Ada Okafor's locker is ADA-7732.",
+        "Chidi Okafor lives in Abuja."]
+PURGES_BY_NAME_AND_NUMBER: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ADA), ["purge", "Ada"], []),
+    (list(_ADA), ["purge", "Okafor"], []),
+    (list(_ADA), ["purge", "ada.okafor@mail.ng"], [_ADA[3]]),
+    (list(_ADA), ["purge", "+234 803 555 0199"], [_ADA[4]]),
+    (list(_ADA), ["purge", "ADA-7731"], [_ADA[5]]),
+    (list(_ADA), ["purge", "ada-7732"], [_ADA[6]]),
+]
+
+
+def purges_by_name_and_number(cases: list[Case]) -> None:
+    """Purges of a person with many facts: a given name or a family name alone erases
+    nothing; an address, a phone number in international form, or one of two alike codes
+    erases the fact that holds it and no other."""
+    _ended_by(cases, "purge_by_name_and_number", "mixed", PURGES_BY_NAME_AND_NUMBER)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3610,7 +3631,8 @@ def build() -> list[Case]:
                    service_desks, possessed_function_words,
                    basics_reworded, names_with_marks, ambiguous_asks,
                    joined_endings, neighbour_facts, across_scripts,
-                   revise_among_like, titles_and_initials):
+                   revise_among_like, titles_and_initials,
+                   purges_by_name_and_number):
         family(cases)
     return cases
 
