@@ -177,9 +177,10 @@ def _parts(value: str, kind: str = "part") -> list[Token]:
     return tokens
 
 
+UNSPACED_LETTER = "[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+"""A letter of a script written without spaces (kana, Han, Hangul), as a regex class."""
 _SCRIPT_EDGE = re.compile(
-    r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[A-Za-z0-9+])"
-    r"|(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])")
+    rf"(?<={UNSPACED_LETTER})(?=[A-Za-z0-9+])|(?<=[A-Za-z0-9])(?={UNSPACED_LETTER})")
 """Where a script written without spaces meets Latin letters or digits (``电话是1381…``):
 a piece ends there, so a number or an address in such a text is a piece of its own."""
 

@@ -42,6 +42,7 @@ from functools import lru_cache
 
 from memory_es.text.lexicon import data_words, words
 from memory_es.text.normalize import clean, strip_symbols
+from projections.tokens import UNSPACED_LETTER
 
 IDENTIFIER_LABELS = data_words("identifier_labels.txt")
 """Nouns that say the token after them is an identifier (``account``, ``order``, ``VIN``)."""
@@ -412,7 +413,7 @@ def _make(kind: str, surface: str) -> tuple[str, str] | None:
     return None
 
 
-_UNSPACED_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_UNSPACED_SCRIPT = re.compile(UNSPACED_LETTER)
 """Kana, Han and Hangul: scripts written without spaces, so an identifier stands right
 against their words (``电话是13812345678。``); they count as word characters, which the
 patterns' boundaries would not cross."""
@@ -523,6 +524,11 @@ def _kind_word_appended(query: str, fact: str) -> bool:
             and all(g in IDENTIFIER_LABELS for g in fg[len(qg):]))
 
 
+def may_be_phone(ident: Identifier) -> bool:
+    """A phone number, or a number of seven digits or more that may be one."""
+    return ident.kind == "phone" or _digit_run(ident)
+
+
 def _digit_run(ident: Identifier) -> bool:
     """A number of seven digits or more read as a number or code: a phone number written
     without separators may be one."""
@@ -535,8 +541,7 @@ def matches(query: Identifier, fact: Identifier) -> bool:
     equivalent forms (phone with or without country code and trunk zero; a sub-address;
     a relative path; a code with its kind word appended)."""
     q, f = query.canonical, fact.canonical
-    if (query.kind == "phone" or _digit_run(query)) and (fact.kind == "phone" or _digit_run(fact)) \
-            and "phone" in (query.kind, fact.kind):
+    if may_be_phone(query) and may_be_phone(fact) and "phone" in (query.kind, fact.kind):
         return phones_match(q, f)  # ``612345679`` is ``+34 612 345 679`` written compact
     if q == f:
         return True

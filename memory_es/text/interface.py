@@ -38,7 +38,13 @@ from memory_es.models import Fact, Preview, Receipt
 from memory_es.text import lexicon as lx
 from memory_es.text.clauses import Clause, Interpretation, Interpreter
 from memory_es.text.compounds import without_subjects
-from memory_es.text.identifiers import Identifier, entity_phone, phone_forms, phones_match
+from memory_es.text.identifiers import (
+    Identifier,
+    entity_phone,
+    may_be_phone,
+    phone_forms,
+    phones_match,
+)
 from memory_es.text.interpreter import ProposeFn, as_interpreter, interpret
 from memory_es.text.lists import without_items
 from memory_es.text.matching import (
@@ -1371,7 +1377,7 @@ def _lookups(text: str, q: Query) -> list[str]:
     for ident in q.identifiers:
         if ident.surface.strip() != text.strip():
             out.append(ident.surface)
-        if ident.kind == "phone" or (ident.canonical.isdigit() and len(ident.canonical) >= 7):
+        if may_be_phone(ident):
             out.append(", ".join(phone_forms(ident.canonical)))
         elif ident.kind == "code" and len(ident.canonical) >= 12:
             out.append(", ".join(_code_forms(ident.canonical)))
