@@ -3600,6 +3600,119 @@ def purges_by_name_and_number(cases: list[Case]) -> None:
     _ended_by(cases, "purge_by_name_and_number", "mixed", PURGES_BY_NAME_AND_NUMBER)
 
 
+_MINA = ["Mina Sato's IBAN is DE44 5001 0517 5407 3249 31.", "Mina Sato's server is at 10.20.4.17.",
+         "Kenji Sato's server is at 10.20.4.171.",
+         "Mina Sato's portfolio is https://minasato.example.jp/work.",
+         "Mina Sato keeps her notes in /srv/notes/mina.md.", "Mina Sato lives in Kyoto.",
+         "Mina Sato teaches ikebana on Saturdays.", "Kenji Sato is Mina Sato's brother."]
+IDENTIFIER_KINDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MINA), ["purge", "DE44500105175407324931"], [_MINA[0]]),
+    (list(_MINA), ["purge", "10.20.4.17"], [_MINA[1]]),
+    (list(_MINA), ["purge", "https://minasato.example.jp/work"], [_MINA[3]]),
+    (list(_MINA), ["purge", "/srv/notes/mina.md"], [_MINA[4]]),
+    (list(_MINA), ["purge", "Sato"], []),
+]
+
+
+def identifier_kinds(cases: list[Case]) -> None:
+    """Purges by an IBAN asked without its spaces, an IP beside a longer one, a URL and a
+    path, among eight facts of two people: each erases the one fact that holds it; a family
+    name two people share erases nothing."""
+    _ended_by(cases, "identifier_kinds", "mixed", IDENTIFIER_KINDS)
+
+
+_RUTH = ["Ruth Adeyemi manages the greenhouse at the botanical garden.",
+         "Ruth Adeyemi's laptop is a ThinkPad X1.", "Ruth Adeyemi's work phone is a Pixel 8.",
+         "Ruth Adeyemi grows tomatoes in raised beds.", "Ruth Adeyemi is allergic to bee stings.",
+         "Ruth Adeyemi's manager is Colm Byrne.", "Colm Byrne's laptop is a MacBook Air.",
+         "Ruth Adeyemi cycles to work."]
+WORKPLACE_THINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUTH), ["release", "Ruth Adeyemi's laptop"], [_RUTH[1]]),
+    (list(_RUTH), ["release", "Ruth's work phone"], [_RUTH[2]]),
+    (list(_RUTH), ["forget", "Ruth Adeyemi's allergy"], [_RUTH[4]]),
+    (list(_RUTH), ["release", "Colm Byrne's laptop"], [_RUTH[6]]),
+    (list(_RUTH), ["revise", "Ruth Adeyemi's manager", "Ruth Adeyemi's manager is Aoife Walsh."],
+     [_RUTH[5]]),
+    (list(_RUTH), ["release", "Ruth Adeyemi's tomatoes"], [_RUTH[3]]),
+    (list(_RUTH), ["release", "the ThinkPad"], [_RUTH[1]]),
+    (list(_RUTH), ["release", "Ruth Adeyemi's tablet"], []),
+    (list(_RUTH), ["forget", "Colm Byrne's phone"], []),
+]
+
+
+def workplace_things(cases: list[Case]) -> None:
+    """A gardener's work things beside her manager's (two laptops, a phone, an allergy
+    asked as a noun where the fact has the adjective): the one asked for ends; a thing
+    neither has ends nothing."""
+    _ended_by(cases, "workplace_things", "mixed", WORKPLACE_THINGS)
+
+
+_JONAS = ["Jonas Weber wohnt in Köln.", "Jonas Weber spielt Handball.", "Jonas Weber hat eine Katze.",
+          "Jonas Weber arbeitet bei Bosch.", "Jonas Weber hat ein Netflix-Abo.", "Anna Weber wohnt in Bonn."]
+_LEI = ["王磊住在北京。", "王磊养了一只狗。", "王磊在华为工作。", "王磊订阅了爱奇艺会员。",
+        "王磊喜欢打羽毛球。", "李静住在上海。"]
+BASICS_AMONG_MANY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS), ["remember", "Jonas Weber wohnt jetzt in Hamburg."], [_JONAS[0]]),
+    (list(_JONAS), ["remember", "Jonas Weber ist nach München umgezogen."], [_JONAS[0]]),
+    (list(_JONAS), ["forget", "alles über Anna Weber"], [_JONAS[5]]),
+    (list(_JONAS), ["remember", "Jonas Weber hat sein Netflix-Abo gekündigt."], [_JONAS[4]]),
+    (list(_LEI), ["remember", "王磊现在住在深圳。"], [_LEI[0]]),
+    (list(_LEI), ["remember", "王磊搬到了杭州。"], [_LEI[0]]),
+    (list(_LEI), ["forget", "关于李静的一切"], [_LEI[5]]),
+    (list(_LEI), ["remember", "王磊取消了爱奇艺会员。"], [_LEI[3]]),
+    (list(_LEI), ["release", "王磊的狗"], [_LEI[1]]),
+]
+
+
+def basics_among_many(cases: list[Case]) -> None:
+    """The three basic operations in German and Chinese for a person with five other facts
+    and a relative with the same family name: the one fact meant changes."""
+    _ended_by(cases, "basics_among_many", "mixed", BASICS_AMONG_MANY)
+
+
+_PIA = ["Pia Koch lives in Graz.", "Pia Koch works as a pharmacist.", "Pia Koch's cat is called Mochi.",
+        "Pia Koch owes her sister 50 euros.", "Lukas Brandt lives in Linz.", "Lukas Brandt plays the trumpet."]
+FORGET_WORDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PIA), ["forget", "all you know about Lukas Brandt"], _PIA[4:6]),
+    (list(_PIA), ["forget", "Lukas Brandt entirely"], _PIA[4:6]),
+    (list(_PIA), ["forget", "anything about Lukas Brandt"], _PIA[4:6]),
+    (list(_PIA), ["release", "Pia's cat"], [_PIA[2]]),
+    (list(_PIA), ["revise", "Pia Koch's job", "Pia Koch works as a nurse."], [_PIA[1]]),
+    (list(_PIA), ["remember", "Pia Koch no longer owes her sister anything."], [_PIA[3]]),
+    (list(_PIA), ["release", "Pia Koch's dog"], []),
+    (list(_PIA), ["forget", "Pia Koch's car"], []),
+]
+
+
+def forget_wordings(cases: list[Case]) -> None:
+    """Ways to ask for a whole person (all you know, entirely, anything about) and asks
+    for one thing of another person with four facts, one of them a thing she lacks."""
+    _ended_by(cases, "forget_wordings", "mixed", FORGET_WORDINGS)
+
+
+_OWEN = ["Owen Price teaches year 9 chemistry.", "Owen Price coaches the netball team.",
+         "Owen Price's classroom is room B12.", "Owen Price drives to school.",
+         "Owen Price's head of department is Sara Lim.", "Sara Lim teaches physics.",
+         "Owen Price is on the staff wellbeing committee."]
+SCHOOL_CHANGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OWEN), ["remember", "Owen Price now teaches year 10 chemistry."], [_OWEN[0]]),
+    (list(_OWEN), ["remember", "Owen Price has moved to room C4."], [_OWEN[2]]),
+    (list(_OWEN), ["remember", "Owen Price stepped down from the staff wellbeing committee."],
+     [_OWEN[6]]),
+    (list(_OWEN), ["remember", "Owen Price no longer coaches the netball team."], [_OWEN[1]]),
+    (list(_OWEN), ["remember", "Owen Price now cycles to school."], [_OWEN[3]]),
+    (list(_OWEN), ["remember", "Sara Lim now teaches biology."], [_OWEN[5]]),
+    (list(_OWEN), ["remember", "Owen Price also coaches the chess club."], []),
+]
+
+
+def school_changes(cases: list[Case]) -> None:
+    """A teacher's changes told as new facts (a new year group, a new room, a committee
+    left, a team no longer coached, a new way to school) among seven facts, one of them
+    his head of department's: the fact each replaces ends, an added club replaces none."""
+    _ended_by(cases, "school_changes", "mixed", SCHOOL_CHANGES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3632,7 +3745,9 @@ def build() -> list[Case]:
                    basics_reworded, names_with_marks, ambiguous_asks,
                    joined_endings, neighbour_facts, across_scripts,
                    revise_among_like, titles_and_initials,
-                   purges_by_name_and_number):
+                   purges_by_name_and_number, identifier_kinds,
+                   workplace_things, basics_among_many, forget_wordings,
+                   school_changes):
         family(cases)
     return cases
 
