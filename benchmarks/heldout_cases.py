@@ -3713,6 +3713,70 @@ def school_changes(cases: list[Case]) -> None:
     _ended_by(cases, "school_changes", "mixed", SCHOOL_CHANGES)
 
 
+_NOOR = ["Noor Khan takes a pottery class on Mondays.", "Noor Khan takes a Spanish class on Wednesdays.",
+         "Noor Khan is a member of the climbing gym.", "Noor Khan is a member of the book club.",
+         "Noor Khan subscribes to The Economist.", "Noor Khan subscribes to a meal kit service.",
+         "Noor Khan volunteers at the animal shelter.", "Noor Khan volunteers at the library."]
+SIBLING_ENDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NOOR), ["remember", "Noor Khan stopped the pottery class."], [_NOOR[0]]),
+    (list(_NOOR), ["remember", "Noor Khan left the book club."], [_NOOR[3]]),
+    (list(_NOOR), ["remember", "Noor Khan cancelled her meal kit subscription."], [_NOOR[5]]),
+    (list(_NOOR), ["remember", "Noor Khan no longer volunteers at the library."], [_NOOR[7]]),
+    (list(_NOOR), ["remember", "Noor Khan quit the climbing gym."], [_NOOR[2]]),
+    (list(_NOOR), ["remember", "Noor Khan dropped the Spanish class."], [_NOOR[1]]),
+    (list(_NOOR), ["remember", "Noor Khan gave up her membership."], []),
+    (list(_NOOR), ["remember", "Noor Khan stopped volunteering."], _NOOR[6:8]),
+]
+
+
+def sibling_endings(cases: list[Case]) -> None:
+    """Endings among pairs of alike facts of one person (two classes, two memberships, two
+    subscriptions, two places she volunteers): the one named ends, its sibling stays; an
+    ending that names neither ends none, one with no object ends the whole pair."""
+    _ended_by(cases, "sibling_endings", "mixed", SIBLING_ENDINGS)
+
+
+_DEV = ["Dev Patel's home phone is 020 7946 0011.", "Dev Patel's work phone is 020 7946 0022.",
+        "Dev Patel's personal email is dev@patel.me.", "Dev Patel's work email is d.patel@acme.co.uk.",
+        "Dev Patel lives in Croydon.", "Dev Patel works in Holborn.", "Asha Patel lives in Croydon."]
+ALIKE_CHANGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DEV), ["remember", "Dev Patel's work phone is now 020 7946 0099."], [_DEV[1]]),
+    (list(_DEV), ["remember", "Dev Patel's personal email is now dev.patel@proton.me."], [_DEV[2]]),
+    (list(_DEV), ["remember", "Dev Patel now lives in Sutton."], [_DEV[4]]),
+    (list(_DEV), ["remember", "Dev Patel now works in Camden."], [_DEV[5]]),
+    (list(_DEV), ["revise", "Dev Patel's work email", "Dev Patel's work email is dev.patel@globex.com."],
+     [_DEV[3]]),
+    (list(_DEV), ["purge", "020 7946 0022"], [_DEV[1]]),
+    (list(_DEV), ["purge", "+44 20 7946 0011"], [_DEV[0]]),
+]
+
+
+def alike_changes(cases: list[Case]) -> None:
+    """Changes to one of two alike facts (a home and a work phone, a personal and a work
+    address, where he lives and where he works, his wife living in the same town): the one
+    the change names is replaced or erased, the other stays."""
+    _ended_by(cases, "alike_changes", "mixed", ALIKE_CHANGES)
+
+
+_WALSH = ["Liam Walsh lives in Cork.", "Liam Walsh plays hurling.", "Niamh Walsh lives in Cork.",
+          "Niamh Walsh is a nurse.", "Liam Walsh is married to Niamh Walsh.",
+          "Sean Walsh is Liam Walsh's son.", "Sean Walsh studies law."]
+FAMILY_FORGETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WALSH), ["forget", "everything about Liam Walsh"], [_WALSH[0], _WALSH[1], _WALSH[4]]),
+    (list(_WALSH), ["forget", "everything about Sean"], _WALSH[5:7]),
+    (list(_WALSH), ["release", "Niamh Walsh's job"], [_WALSH[3]]),
+    (list(_WALSH), ["release", "Liam's hurling"], [_WALSH[1]]),
+    (list(_WALSH), ["forget", "everything about the Walsh family"], list(_WALSH)),
+]
+
+
+def family_forgets(cases: list[Case]) -> None:
+    """Forgets in a family of three who share a family name, a town and facts about each
+    other: a person's own facts go (those about him in a relative's words stay), a thing
+    of one of them goes alone, and the family as a whole takes all."""
+    _ended_by(cases, "family_forgets", "mixed", FAMILY_FORGETS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3747,7 +3811,8 @@ def build() -> list[Case]:
                    revise_among_like, titles_and_initials,
                    purges_by_name_and_number, identifier_kinds,
                    workplace_things, basics_among_many, forget_wordings,
-                   school_changes):
+                   school_changes, sibling_endings, alike_changes,
+                   family_forgets):
         family(cases)
     return cases
 
