@@ -452,6 +452,7 @@ class TextInterface:
                 self._replace_amount(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and (supersede or _marks_change(clause)):
                 self._replace_count(tenant, entity, clause, plan)
+                self._replace_label(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and not clause.unrealised:
                 if left := _switched_from(clause) - entity_terms(entity):
                     self._retire_switched(tenant, entity, clause, left, plan)
@@ -491,7 +492,7 @@ class TextInterface:
         # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended;
         # a denial ends only a fact with that very object ("no longer needs a parking
         # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
-        ended_object = _object_terms(clause.value, entity) if clause.ends_prior else None
+        ended_object = _ended_object(clause.value, entity) if clause.ends_prior else None
         # with an object, the verb alone is no word in common ("no longer drinks coffee"
         # leaves "drinks green tea"), and a name in the object must be in the fact too
         # ("sold her Acme shares" leaves "holds 50 shares of Globex")
@@ -506,6 +507,7 @@ class TextInterface:
         by_topic = [f for f, v in held if thing_domains & v.domains]
         topic_stands_in = (thing is not None and len(by_topic) == 1
                            and not any(thing <= v.terms for _f, v in held))
+        ended: list[tuple[Fact, bool]] = []
         for f, v in held:
             if (thing and not (thing <= v.terms or (topic_stands_in and f is by_topic[0]))) or (
                     object_names and not object_names & v.terms):
@@ -513,7 +515,7 @@ class TextInterface:
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
             same_object = ended_object is not None and (
-                _object_terms(f.value, entity) == ended_object if clause.negated
+                _ended_object(f.value, entity) == ended_object if clause.negated
                 else all(t in v.terms or nominalises(t, v.terms) for t in ended_object))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
@@ -530,6 +532,14 @@ class TextInterface:
                 if words and words <= indexed_words(f.text):
                     shared |= words
             if same_topic and shared:
+                ended.append((f, same_object))
+        # "quit the pottery course": when some state holds the whole object, one that
+        # shares only part of it ("takes a Spanish course") is another thing (an earlier
+        # ending, "quit her job", holds it as the thing that ended, not as a state)
+        whole = any(full and not any(c.ends_prior for c in self.interpreter(f.text).clauses)
+                    for f, full in ended)
+        for f, full in ended:
+            if full or not whole:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
         if topics := _ended_topics(clause):
             self._end_topic(tenant, entity, clause, topics, plan)
@@ -581,6 +591,19 @@ class TextInterface:
         for f in self._held(tenant, entity):
             if f.attribute != clause.attribute and _without_count(f.attribute) == slot:
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
+
+    def _replace_label(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """A change to a labelled thing (``has moved to room C4``) replaces the entity's one
+        fact that holds the same kind of thing under another label (``classroom is room
+        B12``): the label is the value, the noun before it the slot. With several such
+        facts (a classroom and an office, both rooms), which is meant is not said: none ends."""
+        said = _labelled(clause.value)
+        if said is None:
+            return
+        held = [f for f in self._held(tenant, entity) if f.attribute != clause.attribute
+                and (old := _labelled(f.value)) is not None and old[0] == said[0]]
+        if len(held) == 1 and _labelled(held[0].value) != said:
+            plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
 
     def _replace_amount(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """A possessed thing's new amount (``Dev's citalopram dose was raised to 20 mg``)
@@ -875,11 +898,13 @@ class TextInterface:
                                   whole=True, entities=entities)
             names = ", ".join(sorted(set(entities.values())))
             if purpose == "revise" and only_names_a_topic(query, skip) and len(
-                    topic_facts(query, scope, skip, core=True)) > 1:
+                    in_topic := topic_facts(query, scope, skip, core=True)) > 1:
                 # a topic name is a label, not content (slot names carry it): it cannot
-                # say which of the entity's facts in the topic is meant
+                # say which of the entity's facts in the topic is meant (the new text may)
                 return _Selection([], "none", entities=entities,
-                                  candidates=_nearest(query, scope, views, th, skip),
+                                  candidates=[Match(v.fact, "semantic", 0.5, "in the topic named")
+                                              for v in in_topic],
+                                  topics=query_topics(query, skip),
                                   note=f"no match: the query names only a topic, and "
                                        f"{names} has several facts in it")
             found = self._own_acts(lexical_matches(query, scope, th, ratio=ratio, skip=skip,
@@ -972,6 +997,9 @@ class TextInterface:
             # retired for it (a fact the new text names back still is, below)
             sel = _Selection([], "none", entities=sel.entities, candidates=sel.matches,
                              note="no match: the new text is not about the topic named")
+        if sel.tier == "none" and sel.topics and (
+                same := _same_verb(sel.candidates, reading)) is not None:
+            sel = _Selection([same], "topic", entities=sel.entities, topics=sel.topics)
         if sel.tier == "none" and sel.entities:
             back = _named_back(analyse_query(old_query), new_text, reading, sel.entities,
                                [v for v in views if v.fact.entity in sel.entities])
@@ -1330,6 +1358,22 @@ def _without_count(attribute: str) -> str:
     return ".".join(p for p in attribute.split(".") if not _CARDINAL.fullmatch(p))
 
 
+_LABELLED = re.compile(r"(?:[^\W\d_]+\s+)?(?:(?:in|into|to|at|on|from)\s+)?(?:(?:the|a|an)\s+)?"
+                       r"([^\W\d_]{2,})\s+([^\W\d_]{0,3}\d[\w-]*)")
+"""A value that is a labelled thing, after at most a verb and a preposition: a common noun
+and a code with a digit (``room B12``, ``parks in bay 14``; not ``teaches year 10
+chemistry``, whose thing is the chemistry)."""
+
+
+def _labelled(value: object) -> tuple[str, str] | None:
+    """(noun, label) of a labelled value, casefolded; None for any other value, and for a
+    capitalised noun, a name's part (``Route 66``, ``Windows 11``), not a kind of thing."""
+    m = _LABELLED.fullmatch(without_time(str(value)).strip().rstrip("."))
+    if m is None or not m.group(1).islower():
+        return None
+    return m.group(1), m.group(2).casefold()
+
+
 def _measure(text: str) -> tuple[str, str, str] | None:
     """An amount of a named thing (``64 GB of RAM``): the number, the unit and the thing's
     stem; None when the text holds none."""
@@ -1460,6 +1504,22 @@ def _object_terms(predicate: object, entity: str) -> frozenset[str] | None:
     return found or None
 
 
+def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
+    """What an ending ends: the verb's object (:func:`_object_terms`) or, for a verb with
+    none, the thing after its particle and preposition (``stepped down from the staff
+    committee``, ``no longer volunteers at the library``: it leaves ``volunteers at the
+    animal shelter``). A name there is whom the state was with (``broke up with Tom
+    Berg``): the topic of the verb says which state ended, not the name."""
+    words = str(predicate).split()[1:]
+    if words and words[0].lower() in lx.PARTICLES:
+        words = words[1:]
+    if not words or words[0].lower() not in PREPOSITIONS:
+        return _object_terms(predicate, entity)
+    if all(w[:1].isupper() for w in words[1:] if w.lower() not in lx.STOPWORDS):
+        return None
+    return _object_terms(" ".join(words), entity)
+
+
 def _object_words(clause: Clause) -> list[str]:
     """The content words after a clause's verb, its times left out (``quit her job in
     March``: job)."""
@@ -1495,6 +1555,20 @@ def _thing_words(predicate: object) -> list[str]:
         words = words[1:]
     cut = next((i for i, w in enumerate(words) if w.lower() in PREPOSITIONS), len(words))
     return [w for w in words[:cut] if w and w.lower() not in lx.STOPWORDS]
+
+
+def _same_verb(in_topic: Sequence[Match], reading: Interpretation) -> Match | None:
+    """Of an entity's several facts in the topic a revise names (``Yuki's language``:
+    ``speaks Welsh``, ``is learning Spanish``), the one whose verb the new text uses
+    (``Yuki speaks Irish``); None when no fact, or more than one, has it."""
+    said = {v for c in reading.clauses if not c.negated and (v := _lead_verb(c.text))}
+    hits = [m for m in in_topic if _lead_verb(m.fact.text) in said]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _lead_verb(text: str) -> str | None:
+    """The lemma of a text's first verb, or None."""
+    return next((lemma for w in text.split() if (lemma := lx.lemma_of(w.strip(EDGE)))), None)
 
 
 def _verb_lemmas(text: str) -> set[str]:

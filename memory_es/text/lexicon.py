@@ -226,7 +226,13 @@ ADDITIVE_MARKERS: tuple[str, ...] = tuple(data_lines("additive_markers.txt"))
 """``too``, ``also``, ``as well``: what the statement says adds to what holds."""
 
 
-TOTALITY: frozenset[str] = words("everything all anything entire whole every")
+TOTALITY: frozenset[str] = words("""
+everything all anything entire whole every
+altogether completely entirely totally wholly
+""")
+"""Words that ask for a thing as a whole: the quantifiers, and the maximizers among the
+degree adverbs (Quirk et al. 1985, §8.105) that say "all of it" (``forget Lukas
+entirely``); not ``fully`` or ``quite``, which grade a state (``fully vaccinated``)."""
 INFO_NOUNS: frozenset[str] = words("""
 information info details detail data profile profiles record records history file files
 background backgrounds
@@ -408,6 +414,11 @@ def inflected_verb(word: str) -> str | None:
 
 PINYIN_SYLLABLES: frozenset[str] = data_words("pinyin_syllables.txt")
 """Hanyu Pinyin syllables without tones (``data/pinyin_syllables.txt``)."""
+
+PARTICLES = words("away back down off out up apart aside along around ahead")
+"""The adverbial particles of phrasal verbs that are no prepositions (Quirk et al. 1985,
+§16.3): part of the verb (``stepped down from the committee``, ``dropped out of the
+course``), never its object."""
 
 PREPOSITIONS = words("""
 in at to for from with on by of as into onto via about near over under

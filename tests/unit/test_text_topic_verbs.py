@@ -1,0 +1,50 @@
+"""A revise that names only a topic is told which fact by the new text's verb (SPEC §15).
+
+``revise("Yuki's language", "Yuki speaks Irish")`` with ``Yuki speaks Welsh`` and ``Yuki
+is learning Spanish``: the topic name alone cannot say which fact is meant, the new
+text's verb can: the fact with the same verb is replaced. With no fact of that verb, or
+several, none is retired and the new text is remembered beside them.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_LANGUAGES = ["Welsh", "Spanish", "Irish", "Polish", "Greek", "Danish"]
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(_LANGUAGES), min_size=3, max_size=3, unique=True),
+       st.booleans())
+def test_the_new_verb_picks_the_fact(fresh_store: memory_es.MemoryStore, langs: list[str],
+                                     speaks: bool) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    spoken, learnt = f"Yuki Arai speaks {langs[0]}", f"Yuki Arai is learning {langs[1]}"
+    kept = ["Yuki Arai practises calligraphy", "Yuki Arai swims before work"]
+    for text in (spoken, learnt, *kept):
+        ti.remember(tenant, text + ".")
+    new = f"Yuki Arai speaks {langs[2]}" if speaks else f"Yuki Arai is learning {langs[2]}"
+    ti.revise(tenant, "Yuki Arai's language", new + ".")
+    current = current_texts(fresh_store, tenant)
+    assert set(kept) <= current and new in current
+    assert (spoken not in current) == speaks
+    assert (learnt not in current) == (not speaks)
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(_LANGUAGES), min_size=3, max_size=3, unique=True))
+def test_a_verb_of_no_fact_or_of_two_retires_none(fresh_store: memory_es.MemoryStore,
+                                                   langs: list[str]) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = [f"Yuki Arai speaks {langs[0]}", f"Yuki Arai speaks {langs[1]}"]
+    for text in held:
+        ti.remember(tenant, text + ".")
+    ti.revise(tenant, "Yuki Arai's language", f"Yuki Arai speaks {langs[2]}.")
+    assert set(held) <= current_texts(fresh_store, tenant)
