@@ -4,7 +4,8 @@ Cases come from :mod:`benchmarks.heldout_cases` (``benchmarks/heldout_cases.json
 written before the text rules they test were changed, in domains and wordings those
 rules were not written for. Each case runs on a fresh tenant: ``remember`` the setup,
 apply the mutations, then score like ForgetEval-Adv v0.7 (k = 5, casefold, every
-forbidden string also probed as a query) **and** check the store: every ``survivors``
+forbidden string also probed as a query; a forbidden string counts where it stands as
+written, not inside a longer word or number) **and** check the store: every ``survivors``
 text must still be current, every ``current_has`` substring must be in some current
 text and no ``current_lacks`` substring in any, and every ``retrieves_nothing`` query
 must recall nothing. A survivor or ``current_has`` substring
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 import time
@@ -54,6 +56,12 @@ def _norm(text: str) -> str:
     return text.strip().rstrip(".!?\u3002\uff01\uff1f").casefold()
 
 
+def _within(forbidden: str, text: str) -> bool:
+    """Is ``forbidden`` in ``text`` as written, not as the start or end of a longer word or
+    number (a purged ``10.20.4.17`` is not leaked by a surviving ``10.20.4.171``)?"""
+    return re.search(rf"(?<!\w){re.escape(forbidden.casefold())}(?!\w)", text) is not None
+
+
 def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
     """Apply one case on a fresh tenant and score it."""
     for text in case["setup"]:
@@ -81,7 +89,7 @@ def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
         if q and q not in probes:
             probes.append(q)
     probed = " ".join(t for q in probes for t in ti.recall_texts(tenant, q, 5)).casefold()
-    leaked = [s for s in case["must_not_contain"] if s.casefold() in probed]
+    leaked = [s for s in case["must_not_contain"] if _within(s, probed)]
     current = [_norm(f.text) for f in ti.store.current(tenant)]
     destroyed = [s for s in case["survivors"] if _norm(s) not in current]
     destroyed += [s for s in case.get("current_has", [])
