@@ -3777,6 +3777,66 @@ def family_forgets(cases: list[Case]) -> None:
     _ended_by(cases, "family_forgets", "mixed", FAMILY_FORGETS)
 
 
+_ELIN = ["Elin Berg drinks black coffee every morning.", "Elin Berg owns a coffee grinder.",
+         "Elin Berg works at a coffee roastery.", "Elin Berg drinks green tea in the evening.",
+         "Elin Berg has a black cat.", "Elin Berg drives a black Volvo.",
+         "Elin Berg's dog is called Pepper.", "Elin Berg grows pepper plants."]
+SHARED_WORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ELIN), ["release", "Elin Berg's coffee habit"], [_ELIN[0]]),
+    (list(_ELIN), ["remember", "Elin Berg stopped drinking coffee."], [_ELIN[0]]),
+    (list(_ELIN), ["release", "Elin Berg's black cat"], [_ELIN[4]]),
+    (list(_ELIN), ["forget", "the Volvo"], [_ELIN[5]]),
+    (list(_ELIN), ["release", "Elin Berg's pepper plants"], [_ELIN[7]]),
+    (list(_ELIN), ["remember", "Elin Berg sold her Volvo."], [_ELIN[5]]),
+    (list(_ELIN), ["remember", "Elin Berg quit her job at the roastery."], [_ELIN[2]]),
+    (list(_ELIN), ["remember", "Elin Berg no longer drinks green tea."], [_ELIN[3]]),
+]
+
+
+def shared_words(cases: list[Case]) -> None:
+    """One person's eight facts that share words in twos and threes (coffee, black,
+    pepper, drinks): what the ask names ends, the facts that only share a word stay."""
+    _ended_by(cases, "shared_words", "mixed", SHARED_WORDS)
+
+
+_TARO = ["Taro Ito pays 1,200 euros rent a month.", "Taro Ito earns 4,000 euros a month.",
+         "Taro Ito's gym costs 40 euros a month.", "Taro Ito's rent is due on the 1st.",
+         "Taro Ito saves 300 euros a month.", "Taro Ito has 2 children."]
+NUMBERS_BESIDE_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TARO), ["remember", "Taro Ito now pays 1,350 euros rent a month."], [_TARO[0]]),
+    (list(_TARO), ["revise", "Taro Ito's salary", "Taro Ito earns 4,500 euros a month."], [_TARO[1]]),
+    (list(_TARO), ["remember", "Taro Ito's gym now costs 45 euros a month."], [_TARO[2]]),
+    (list(_TARO), ["remember", "Taro Ito now has 3 children."], [_TARO[5]]),
+    (list(_TARO), ["remember", "Taro Ito now saves 500 euros a month."], [_TARO[4]]),
+    (list(_TARO), ["remember", "Taro Ito also saves 50 euros a week for holidays."], []),
+]
+
+
+def numbers_beside_numbers(cases: list[Case]) -> None:
+    """New amounts among a person's six facts of money and counts (rent, pay, a gym fee,
+    savings, children): the amount that changed is replaced, an added saving replaces
+    nothing."""
+    _ended_by(cases, "numbers_beside_numbers", "mixed", NUMBERS_BESIDE_NUMBERS)
+
+
+_ZOE = ["Zoe Clarke walks her neighbour's dog.", "Zoe Clarke has a dog called Biscuit.",
+        "Zoe Clarke's neighbour is Ravi Mehta.", "Ravi Mehta has a dog called Luna.",
+        "Zoe Clarke borrows Ravi Mehta's car on Sundays.", "Ravi Mehta drives a red Fiat."]
+OTHER_PEOPLES_THINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZOE), ["release", "Zoe Clarke's dog"], [_ZOE[1]]),
+    (list(_ZOE), ["forget", "everything about Ravi Mehta"], [_ZOE[3], _ZOE[5]]),
+    (list(_ZOE), ["release", "Ravi Mehta's dog"], [_ZOE[3]]),
+    (list(_ZOE), ["remember", "Ravi Mehta sold his Fiat."], [_ZOE[5]]),
+    (list(_ZOE), ["remember", "Zoe Clarke no longer walks her neighbour's dog."], [_ZOE[0]]),
+]
+
+
+def other_peoples_things(cases: list[Case]) -> None:
+    """Neighbours whose facts name each other's things (she walks his dog, borrows his
+    car): a thing of one ends alone, and forgetting him leaves her facts about him."""
+    _ended_by(cases, "other_peoples_things", "mixed", OTHER_PEOPLES_THINGS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3812,7 +3872,8 @@ def build() -> list[Case]:
                    purges_by_name_and_number, identifier_kinds,
                    workplace_things, basics_among_many, forget_wordings,
                    school_changes, sibling_endings, alike_changes,
-                   family_forgets):
+                   family_forgets, shared_words, numbers_beside_numbers,
+                   other_peoples_things):
         family(cases)
     return cases
 
