@@ -208,6 +208,47 @@ def _kinds_unsaid(query: str, found: Sequence[Match]) -> set[str]:
     return kinds
 
 
+_POSSESSOR = re.compile(r"([^\W\d_]+)['’]s?\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?")
+
+
+def _own_things(query: str, found: list[Match]) -> list[Match]:
+    """Of the facts an owner's thing matched (``Zoe's dog``), those where the thing is not
+    someone else's: ``walks her neighbour's dog`` names the neighbour's dog, and stands
+    aside when a fact of her own dog (``has a dog called Biscuit``) also matches."""
+    words = re.findall(r"[^\W\d_]+", query)
+    if not words:
+        return found
+    head = stem(words[-1].lower())
+
+    def others(m: Match) -> bool:
+        own = entity_terms(m.fact.entity) if m.fact.entity else frozenset()
+        return any(stem(p.group(1).lower()) not in own and head in {
+            stem(w.lower()) for w in p.group(2, 3) if w} for p in _POSSESSOR.finditer(m.fact.text))
+
+    own = [m for m in found if not others(m)]
+    return own or found
+
+
+def _head_unheld(query: str, found: Sequence[Match]) -> str | None:
+    """The query's head noun, one thing (``Elin's coffee habit``), when none of the facts
+    it matched holds it: they matched by a modifier they share (``drinks black coffee``,
+    ``owns a coffee grinder``, ``works at a coffee roastery``), which cannot say which
+    one thing is meant. None for a plural head (``tennis commitments`` asks for each), a
+    head some fact holds, or a word that is no content (a name, ``stuff``)."""
+    words = re.findall(r"[^\W\d_]+", query)
+    if not words:
+        return None
+    head = words[-1]
+    low = head.lower()
+    if (head[:1].isupper() or low in lx.STOPWORDS or low in lx.INFO_NOUNS
+            or low in lx.TOTALITY or (low.endswith("s") and not low.endswith("ss"))):
+        return None
+    term = stem(low)
+    if any(term in (v := view(m.fact)).terms or term in v.parts for m in found):
+        return None
+    return low
+
+
 _SINGULAR_OWNER = re.compile(r"\b([^\W\d_]+)['’]s\b|\b(?:his|her|its)\b", re.IGNORECASE)
 
 
@@ -453,6 +494,11 @@ class TextInterface:
             if entity is not None and not clause.negated and (supersede or _marks_change(clause)):
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
+            if supersede and clause.frame is not None and not _adds(clause) and not any(
+                    f.attribute == clause.attribute for f in self._entity_facts(tenant, entity)):
+                # "now works in Camden" (work.unit.camden): a slot named by its value is new
+                # at each change; the frame says what it replaces ("works in Holborn")
+                self._replace_frame(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and not clause.unrealised:
                 if left := _switched_from(clause) - entity_terms(entity):
                     self._retire_switched(tenant, entity, clause, left, plan)
@@ -811,6 +857,14 @@ class TextInterface:
             return replace(sel, matches=[], tier="none", candidates=sel.matches,
                            note="no match: the query does not say which "
                                 f"{' or '.join(sorted(kinds))} it means")
+        if len(sel.matches) > 1 and _one_owner(text):
+            sel = replace(sel, matches=_own_things(text, sel.matches))
+        # (a revise's new text says which of them it replaces: about_the_new_text)
+        if len(sel.matches) > 1 and sel.tier == "lexical" and purpose != "revise" and len(
+                _THINGS.split(text)) == 1 and (head := _head_unheld(text, sel.matches)):
+            return replace(sel, matches=[], tier="none", candidates=sel.matches,
+                           note=f"no match: no fact holds the {head} the query names, and "
+                                "the words they share with it do not say which is meant")
         return self._each_thing(tenant, text, views, purpose, _past_only(sel, text))
 
     def _own_acts(self, found: list[Match]) -> list[Match]:
@@ -1336,6 +1390,12 @@ def _given_name_owner(entity: str | None, full_names: Mapping[str, set[str]]) ->
 def _word_set(text: str) -> set[str]:
     """The words of a text, lower case, edge punctuation stripped."""
     return {w.lower().strip(EDGE) for w in text.split()}
+
+
+def _adds(clause: Clause) -> bool:
+    """Does the clause say it adds to what holds (``now also works in Camden``)?"""
+    low = clause.text.casefold()
+    return any(re.search(rf"\b{re.escape(m)}\b", low) for m in lx.ADDITIVE_MARKERS)
 
 
 def _marks_change(clause: Clause) -> bool:

@@ -49,8 +49,9 @@ class Predicate:
     domains: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
     frame: str | None = None
-    """For a generic reading whose verb takes a preposition: ``lemma.preposition.kind``
-    (:func:`frame_of`), what a change of state replaces when there is no slot to."""
+    """For a verb that takes a preposition: ``lemma.preposition.kind`` (:func:`frame_of`),
+    what a change of state replaces when the entity holds nothing in its slot (a generic
+    reading, or a slot named by its value: ``works in Camden`` is ``work.unit.camden``)."""
 
 
 def frame_of(reading: PredicateReading) -> str | None:
@@ -570,6 +571,5 @@ def analyse_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject,
                 return Predicate(attribute, slot.value, False, (), domains,
                                  (rule.name, "modality:unrealised"))
             return Predicate(attribute, slot.value, slot.confident, slot.alternatives,
-                             domains, (rule.name,),
-                             None if slot.confident else frame_of(reading))
+                             domains, (rule.name,), frame_of(reading))
     raise AssertionError("the generic predicate rule always applies")
