@@ -238,7 +238,7 @@ def _head_unheld(query: str, found: Sequence[Match]) -> str | None:
     words = re.findall(r"[^\W\d_]+", query)
     if not words:
         return None
-    head = words[-1]
+    head: str = words[-1]
     low = head.lower()
     if (head[:1].isupper() or low in lx.STOPWORDS or low in lx.INFO_NOUNS
             or low in lx.TOTALITY or (low.endswith("s") and not low.endswith("ss"))):
@@ -494,8 +494,9 @@ class TextInterface:
             if entity is not None and not clause.negated and (supersede or _marks_change(clause)):
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
-            if supersede and clause.frame is not None and not _adds(clause) and not any(
-                    f.attribute == clause.attribute for f in self._entity_facts(tenant, entity)):
+            if entity is not None and supersede and clause.frame is not None and not (
+                    _adds(clause) or any(f.attribute == clause.attribute
+                                         for f in self._entity_facts(tenant, entity))):
                 # "now works in Camden" (work.unit.camden): a slot named by its value is new
                 # at each change; the frame says what it replaces ("works in Holborn")
                 self._replace_frame(tenant, entity, clause, plan)
