@@ -3837,6 +3837,63 @@ def other_peoples_things(cases: list[Case]) -> None:
     _ended_by(cases, "other_peoples_things", "mixed", OTHER_PEOPLES_THINGS)
 
 
+_KLARA = ["Klara Schmidt wohnt in Leipzig.", "Klara Schmidt arbeitet bei Siemens.",
+          "Klara Schmidt hat einen Hund.", "Klara Schmidt hat eine Katze.", "Klara Schmidt spielt Tennis.",
+          "Klara Schmidt hat ein Spotify-Abo.", "Klara Schmidt hat ein Zeit-Abo."]
+_MEI = ["陈美住在广州。", "陈美养了一只猫。", "陈美养了一只狗。", "陈美订阅了腾讯视频。",
+        "陈美订阅了网易云音乐。", "陈美在银行工作。"]
+SIBLINGS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KLARA), ["remember", "Klara Schmidt hat ihr Spotify-Abo gekündigt."], [_KLARA[5]]),
+    (list(_KLARA), ["remember", "Klara Schmidt wohnt jetzt in Dresden."], [_KLARA[0]]),
+    (list(_KLARA), ["forget", "alles über Klara Schmidt"], list(_KLARA)),
+    (list(_KLARA), ["remember", "Klara Schmidt ist nach Berlin gezogen."], [_KLARA[0]]),
+    (list(_MEI), ["remember", "陈美取消了腾讯视频的订阅。"], [_MEI[3]]),
+    (list(_MEI), ["remember", "陈美现在住在成都。"], [_MEI[0]]),
+    (list(_MEI), ["release", "陈美的狗"], [_MEI[2]]),
+    (list(_MEI), ["forget", "关于陈美的一切"], list(_MEI)),
+]
+
+
+def siblings_by_language(cases: list[Case]) -> None:
+    """The basic operations in German and Chinese for a person with two subscriptions and
+    two pets: the one named ends, its sibling stays; forgetting her takes all."""
+    _ended_by(cases, "siblings_by_language", "mixed", SIBLINGS_BY_LANGUAGE)
+
+
+_HUGO = ["Hugo Lenz lives in Lisbon.", "Hugo Lenz works at a bakery.", "Marta Lenz lives in Lisbon.",
+         "Hugo Lenz has a parrot."]
+PRONOUN_UPDATES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HUGO), ["remember", "Spoke with Hugo Lenz today. He now lives in Porto."], [_HUGO[0]]),
+    (list(_HUGO), ["remember", "Hugo Lenz called. He sold his parrot."], [_HUGO[3]]),
+    (list(_HUGO), ["remember", "Marta Lenz called. She moved to Faro."], [_HUGO[2]]),
+    (list(_HUGO), ["remember", "Hugo Lenz quit the bakery; he works at a café now."], [_HUGO[1]]),
+]
+
+
+def pronoun_updates(cases: list[Case]) -> None:
+    """Call notes whose change is told with a pronoun after the name, beside a relative who
+    lives in the same town: the named person's fact changes, hers stays."""
+    _ended_by(cases, "pronoun_updates", "mixed", PRONOUN_UPDATES)
+
+
+_ANIL = ["Anil Rao takes metformin 500 mg twice a day.", "Anil Rao takes atorvastatin 20 mg at night.",
+         "Anil Rao is allergic to penicillin.", "Anil Rao's GP is Dr Helen Ward.",
+         "Anil Rao has type 2 diabetes.", "Anil Rao's blood pressure is 130/85."]
+MEDICATION_CHANGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANIL), ["remember", "Anil Rao stopped taking atorvastatin."], [_ANIL[1]]),
+    (list(_ANIL), ["remember", "Anil Rao's metformin dose was raised to 1000 mg."], [_ANIL[0]]),
+    (list(_ANIL), ["remember", "Anil Rao's GP is now Dr Sam Cole."], [_ANIL[3]]),
+    (list(_ANIL), ["remember", "Anil Rao's blood pressure is now 125/80."], [_ANIL[5]]),
+    (list(_ANIL), ["forget", "Anil Rao's allergy"], [_ANIL[2]]),
+]
+
+
+def medication_changes(cases: list[Case]) -> None:
+    """A patient's record of two medications with doses, an allergy, a doctor, a condition
+    and a reading: each change ends the one fact it is about."""
+    _ended_by(cases, "medication_changes", "medical", MEDICATION_CHANGES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3873,7 +3930,8 @@ def build() -> list[Case]:
                    workplace_things, basics_among_many, forget_wordings,
                    school_changes, sibling_endings, alike_changes,
                    family_forgets, shared_words, numbers_beside_numbers,
-                   other_peoples_things):
+                   other_peoples_things, siblings_by_language, pronoun_updates,
+                   medication_changes):
         family(cases)
     return cases
 
