@@ -3894,6 +3894,61 @@ def medication_changes(cases: list[Case]) -> None:
     _ended_by(cases, "medication_changes", "medical", MEDICATION_CHANGES)
 
 
+_ROSA = ["Rosa Diaz leads the payments team.", "Rosa Diaz is on call this week.",
+         "Rosa Diaz owns the billing service.", "Rosa Diaz reviews pull requests on Fridays.",
+         "Rosa Diaz's laptop is a Dell XPS.", "Rosa Diaz works on Project Orion.",
+         "Rosa Diaz works on Project Vega.", "Ben Ito leads the search team."]
+TEAM_NOTES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROSA), ["remember", "Rosa Diaz no longer works on Project Orion."], [_ROSA[5]]),
+    (list(_ROSA), ["remember", "Rosa Diaz now leads the identity team."], [_ROSA[0]]),
+    (list(_ROSA), ["remember", "Rosa Diaz handed the billing service over to Ben Ito."], [_ROSA[2]]),
+    (list(_ROSA), ["release", "Rosa Diaz's on-call shift"], [_ROSA[1]]),
+]
+
+
+def team_notes(cases: list[Case]) -> None:
+    """An engineering lead's eight facts (two projects, a team, a service she owns, a rota)
+    beside another lead's: the one change or ask ends its one fact."""
+    _ended_by(cases, "team_notes", "mixed", TEAM_NOTES)
+
+
+_KAI = ["Kai Müller's flight to Oslo is on 3 May.", "Kai Müller's hotel in Oslo is the Grand.",
+        "Kai Müller's flight to Rome is on 9 June.", "Kai Müller's passport expires in 2027.",
+        "Kai Müller prefers window seats."]
+TRAVEL_BOOKINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KAI), ["remember", "Kai Müller's flight to Oslo was moved to 5 May."], [_KAI[0]]),
+    (list(_KAI), ["remember", "Kai Müller's Oslo flight was cancelled."], [_KAI[0]]),
+    (list(_KAI), ["remember", "Kai Müller now prefers aisle seats."], [_KAI[4]]),
+    (list(_KAI), ["revise", "Kai Müller's Rome flight", "Kai Müller's flight to Rome is on 12 June."],
+     [_KAI[2]]),
+    (list(_KAI), ["release", "Kai Müller's hotel"], [_KAI[1]]),
+]
+
+
+def travel_bookings(cases: list[Case]) -> None:
+    """A traveller's two flights, a hotel in one of the two cities, a passport and a seat
+    preference: a change to one booking ends it alone."""
+    _ended_by(cases, "travel_bookings", "travel", TRAVEL_BOOKINGS)
+
+
+_HOME = ["The kitchen light turns on at 7am.", "The hallway light turns on at 6pm.",
+         "The kitchen thermostat is set to 20 degrees.", "The bedroom thermostat is set to 18 degrees.",
+         "The front door lock code is 4821."]
+HOME_DEVICES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HOME), ["remember", "The kitchen thermostat is now set to 22 degrees."], [_HOME[2]]),
+    (list(_HOME), ["remember", "The hallway light now turns on at 7pm."], [_HOME[1]]),
+    (list(_HOME), ["release", "the kitchen light"], [_HOME[0]]),
+    (list(_HOME), ["purge", "4821"], [_HOME[4]]),
+    (list(_HOME), ["release", "the bedroom thermostat"], [_HOME[3]]),
+]
+
+
+def home_devices(cases: list[Case]) -> None:
+    """A smart home's devices in pairs (two lights, two thermostats) and a lock code: a
+    change or an ask names one device by its room, and only that one changes."""
+    _ended_by(cases, "home_devices", "smart home", HOME_DEVICES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3931,7 +3986,7 @@ def build() -> list[Case]:
                    school_changes, sibling_endings, alike_changes,
                    family_forgets, shared_words, numbers_beside_numbers,
                    other_peoples_things, siblings_by_language, pronoun_updates,
-                   medication_changes):
+                   medication_changes, team_notes, travel_bookings, home_devices):
         family(cases)
     return cases
 
