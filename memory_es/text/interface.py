@@ -570,23 +570,26 @@ class TextInterface:
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms) & said
             if clause.negated:
                 shared = shared & view_terms(str(f.value))
+            whole = same_object
             if other_language and isinstance(clause.value, str) and re.search(
                     r"[\u3400-\u9fff]", clause.value):
-                nouns = [clause.value, *(p for p in clause.value.split("的") if len(p) >= 2)]
+                parts = [p for p in clause.value.split("的") if len(p) >= 2]
                 said_of = f.text.replace("了", "")  # 订阅了报纸 names what 订阅报纸 does
-                shared = {n for n in nouns if n in f.text or n in said_of}
+                shared = {n for n in [clause.value, *parts] if n in f.text or n in said_of}
                 words = content_words(clause.value)  # 杂志订阅 ends 订阅了一本杂志
                 if words and words <= indexed_words(f.text):
                     shared |= words
+                # 腾讯视频的订阅: the fact with every noun of the phrase is the one it ends
+                whole = len(parts) > 1 and all(p in f.text or p in said_of for p in parts)
             if same_topic and shared:
-                ended.append((f, same_object))
+                ended.append((f, whole))
         # "quit the pottery course": when some state holds the whole object, one that
         # shares only part of it ("takes a Spanish course") is another thing (an earlier
         # ending, "quit her job", holds it as the thing that ended, not as a state)
-        whole = any(full and not any(c.ends_prior for c in self.interpreter(f.text).clauses)
-                    for f, full in ended)
+        some_whole = any(full and not any(c.ends_prior for c in self.interpreter(f.text).clauses)
+                         for f, full in ended)
         for f, full in ended:
-            if full or not whole:
+            if full or not some_whole:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
         if topics := _ended_topics(clause):
             self._end_topic(tenant, entity, clause, topics, plan)
@@ -656,15 +659,17 @@ class TextInterface:
         """A possessed thing's new amount (``Dev's citalopram dose was raised to 20 mg``)
         whose slot the entity does not hold yet replaces the one fact that holds another
         amount, in the same unit, of a thing the possessive names (``takes 10 mg of
-        citalopram``; never ``takes 5 mg of melatonin``); with several, which one is
-        meant is not said, and nothing ends."""
+        citalopram``, or as a prescription writes it, ``takes citalopram 10 mg``; never
+        ``takes 5 mg of melatonin``); with several, which one is meant is not said, and
+        nothing ends."""
         amount = re.fullmatch(r"(\d[\d.,]*)\s*([^\W\d_]+)", str(clause.value).strip().casefold())
         facts = self._held(tenant, entity)
         if amount is None or any(f.attribute == clause.attribute for f in facts):
             return
         things = {stem(w) for w in _possessed(clause)}
-        held = [f for f in facts if (old := _measure(f.text)) is not None
-                and old[1] == amount.group(2) and old[2] in things and old[0] != amount.group(1)]
+        held = [f for f in facts if any(
+            unit == amount.group(2) and thing in things and number != amount.group(1)
+            for number, unit, thing in _amounts(f.text))]
         if len(held) == 1:
             plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
 
@@ -1442,6 +1447,20 @@ def _measure(text: str) -> tuple[str, str, str] | None:
     return None if m is None else (m.group(1), m.group(2), stem(m.group(3)))
 
 
+_AMOUNT_AFTER = re.compile(r"(?<![\w.])([^\W\d_]{3,})\s+(\d[\d.,]*)\s*([^\W\d_]+)\b")
+"""A thing and its amount after it, as a prescription or a price list writes it
+(``metformin 500 mg``)."""
+
+
+def _amounts(text: str) -> list[tuple[str, str, str]]:
+    """Every amount of a named thing in the text, written either way (``64 GB of RAM``,
+    ``metformin 500 mg``): (number, unit, the thing's stem)."""
+    low = text.casefold()
+    return [(m.group(1), m.group(2), stem(m.group(3))) for m in _MEASURE.finditer(low)] + [
+        (m.group(2), m.group(3), stem(m.group(1))) for m in _AMOUNT_AFTER.finditer(low)
+        if m.group(1) not in lx.STOPWORDS]
+
+
 def _frame_head(attribute: str) -> str:
     """What a fact's frame belongs to: its verb, or for a possessed thing the thing
     (``prop.passport.…``: the passport's dates are not the lease's)."""
@@ -1565,18 +1584,24 @@ def _object_terms(predicate: object, entity: str) -> frozenset[str] | None:
     return found or None
 
 
+_GOAL = frozenset({"to", "into", "onto"})
+"""Prepositions of a goal: what follows is where a change went, not what ended."""
+
+
 def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
     """What an ending ends: the verb's object (:func:`_object_terms`) or, for a verb with
     none, the thing after its particle and preposition (``stepped down from the staff
     committee``, ``no longer volunteers at the library``: it leaves ``volunteers at the
-    animal shelter``). A name there is whom the state was with (``broke up with Tom
-    Berg``): the topic of the verb says which state ended, not the name."""
+    animal shelter``; ``no longer works on Project Orion``). A name after ``with`` is
+    whom the state was with (``broke up with Tom Berg``): the verb's topic says which
+    state ended, not the name."""
     words = str(predicate).split()[1:]
     if words and words[0].lower() in lx.PARTICLES:
         words = words[1:]
-    if not words or words[0].lower() not in PREPOSITIONS:
-        return _object_terms(predicate, entity)
-    if all(w[:1].isupper() for w in words[1:] if w.lower() not in lx.STOPWORDS):
+    if not words or words[0].lower() not in PREPOSITIONS or words[0].lower() in _GOAL:
+        return _object_terms(predicate, entity)  # "dropped to Silver": where it went
+    if words[0].lower() == "with" and all(
+            w[:1].isupper() for w in words[1:] if w.lower() not in lx.STOPWORDS):
         return None
     return _object_terms(" ".join(words), entity)
 

@@ -821,6 +821,11 @@ def _parts_asked(query: Query, term: str, skip: set[str]) -> frozenset[str]:
     qparts = query.parts.get(term, frozenset())
     if not qparts or not is_chinese_run(term):
         return qparts
+    rest = term
+    for name in sorted((n for n in skip if is_chinese_run(n)), key=len, reverse=True):
+        rest = rest.replace(name, " ")
+    if rest != term:  # cut without the name: 陈美的狗 is cut 陈 / 美的 / 狗 with it
+        return frozenset().union(*(content_words(piece) for piece in rest.split()))
     return frozenset(p for p in qparts if not any(p in name for name in skip))
 
 
@@ -1168,10 +1173,34 @@ def names_only(query: Query, entities: dict[str, str]) -> bool:
 def generic_terms(query: Query) -> frozenset[str]:
     """The query's terms written as a role or information noun (``patient``, ``records``):
     by the word as written, not its stem, for a stem can be a role's and the word another
-    (``shopping``, ``shop``: the shopping list is a thing)."""
-    nouns = lx.ROLE_NOUNS | lx.INFO_NOUNS
-    return frozenset(_term(w) for w in word_forms(_cleaned(query.text))
-                     if w in nouns or (w.endswith("s") and w[:-1] in nouns))
+    (``shopping``, ``shop``: the shopping list is a thing). A role noun that a possessive
+    possesses is a thing of the owner's, not the owner's role (``Kai's hotel``, ``her
+    flight``, ``Mia's doctor``): content, or ``release Kai's hotel`` named Kai alone."""
+    owned = _owned_words(query.text)
+
+    def generic(w: str) -> bool:
+        one = w[:-1] if w.endswith("s") and w not in lx.INFO_NOUNS else w
+        return one in lx.INFO_NOUNS or (one in lx.ROLE_NOUNS and w not in owned)
+
+    return frozenset(_term(w) for w in word_forms(_cleaned(query.text)) if generic(w))
+
+
+_OWNER = re.compile(r"(?:\b[^\W\d_]+['’]s?|\b(?:my|your|his|her|its|our|their))\s+"
+                    r"([^\W\d_]+)(?:\s+([^\W\d_]+))?", re.IGNORECASE)
+
+
+def _owned_words(text: str) -> frozenset[str]:
+    """The one or two words after each possessive (``Kai's hotel``, ``her old flight``,
+    ``Mia's flight details``); not a person's role before an information noun, which
+    then says who the record is of (``Wang Fang's patient record`` is her record)."""
+    out: set[str] = set()
+    for m in _OWNER.finditer(text):
+        first, second = (w.lower() if w else "" for w in m.groups())
+        about_her = first not in lx.THING_KINDS and (
+            second in lx.INFO_NOUNS or second.rstrip("s") in lx.INFO_NOUNS)
+        if not about_her:
+            out.update(w for w in (first, second) if w)
+    return frozenset(out)
 
 
 _CJK_FUNCTION = sorted(OPERATION_WORDS, key=len, reverse=True)

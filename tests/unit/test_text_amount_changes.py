@@ -51,3 +51,21 @@ def test_two_amounts_or_another_unit_end_nothing(fresh_store: memory_es.MemorySt
     ti.remember(tenant, f"Dev Malhotra's {name} {noun} was raised to 20 {unit}.")
     ti.remember(tenant, "Ana Lima's iron dose was raised to 4 mg.")
     assert set(held) <= current_texts(fresh_store, tenant)
+
+
+@_SLOW
+@given(THINGS, CHANGED)
+def test_an_amount_written_after_its_thing_ends_too(fresh_store: memory_es.MemoryStore,
+                                                    thing: tuple[str, str, str],
+                                                    changed: str) -> None:
+    """``takes metformin 500 mg``, as a prescription writes it, is an amount of metformin."""
+    name, noun, unit = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = f"Anil Rao takes {name} 500 {unit} twice a day"
+    kept = [f"Anil Rao takes melatonin 500 {unit} at night", "Anil Rao has type 2 diabetes"]
+    for text in (held, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Anil Rao's {name} {noun} {changed} 1000 {unit}.")
+    current = current_texts(fresh_store, tenant)
+    assert held not in current
+    assert set(kept) <= current

@@ -88,3 +88,21 @@ def test_an_ending_of_a_place_leaves_the_other_places(fresh_store: memory_es.Mem
     current = current_texts(fresh_store, tenant)
     assert facts[0] not in current
     assert set(facts[1:]) <= current
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(["Emirates", "Hilton", "Lufthansa", "Marriott"]), min_size=2,
+                max_size=2, unique=True),
+       st.sampled_from(["Silver", "Bronze", "Blue"]))
+def test_where_a_change_went_is_not_what_ended(fresh_store: memory_es.MemoryStore,
+                                               brands: list[str], level: str) -> None:
+    """``status dropped to Silver``: the goal is the new state; the ended state is the
+    status the possessive names (``has Gold status with Emirates``)."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant, kept = f"Ravi Iyer has Gold status with {brands[0]}", \
+        f"Ravi Iyer has {level} status with {brands[1]}"
+    for text in (meant, kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ravi Iyer's {brands[0]} status dropped to {level}.")
+    current = current_texts(fresh_store, tenant)
+    assert meant not in current and kept in current

@@ -16,7 +16,7 @@ from memory_es.text.segment import content_words, indexed_words
 from tests.unit.test_text_matching import fact
 from tests.unit.text_support import current_texts, fresh_tenant
 
-PEOPLE = ["李娜", "王伟", "张敏", "刘洋", "陈静", "赵磊", "孙丽", "周婷"]
+PEOPLE = ["李娜", "王伟", "张敏", "刘洋", "陈静", "赵磊", "孙丽", "周婷", "陈美"]
 ANIMALS = ["猫", "狗", "兔子", "鹦鹉", "乌龟", "金鱼"]
 VEHICLES = ["自行车", "摩托车", "汽车", "电动车"]
 
@@ -73,6 +73,38 @@ def test_releasing_a_persons_thing_ends_that_fact_only(
     after = current_texts(fresh_store, tenant)
     assert ended not in after
     assert kept | {animal_fact, vehicle_fact} - {ended} <= after
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(ANIMALS))
+def test_a_name_cut_together_with_its_particle_still_asks_for_the_thing(
+        fresh_store: memory_es.MemoryStore, animal: str) -> None:
+    """jieba cuts ``陈美的狗`` as 陈 / 美的 / 狗 (美的 is a brand): the query is cut again
+    without the name it gives, so it asks for the animal and nothing else."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant, kept = f"陈美养了一只{animal}", {"陈美住在广州", "陈美有一辆自行车"}
+    for text in (meant, *kept):
+        ti.remember(tenant, text + "。")
+    ti.release(tenant, f"陈美的{animal}")
+    assert current_texts(fresh_store, tenant) == kept
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["腾讯视频", "网易云音乐", "爱奇艺会员", "健身杂志"]),
+                min_size=2, max_size=2, unique=True))
+def test_a_cancelled_subscription_leaves_the_other(fresh_store: memory_es.MemoryStore,
+                                                   services: list[str]) -> None:
+    """``取消了腾讯视频的订阅`` ends the fact with every noun of its phrase, not another
+    subscription that shares only ``订阅``."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant, kept = f"陈美订阅了{services[0]}", f"陈美订阅了{services[1]}"
+    for text in (meant, kept):
+        ti.remember(tenant, text + "。")
+    ti.remember(tenant, f"陈美取消了{services[0]}的订阅。")
+    after = current_texts(fresh_store, tenant)
+    assert meant not in after and kept in after
 
 
 def test_a_german_thing_with_its_article_ends_that_fact_only(

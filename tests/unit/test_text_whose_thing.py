@@ -65,3 +65,47 @@ def test_someone_elses_thing_stands_aside(fresh_store: memory_es.MemoryStore, th
     current = current_texts(fresh_store, tenant)
     assert hers not in current
     assert {theirs, "Zoe Clarke lives in Leeds"} <= current
+
+
+@_SLOW
+@given(st.sampled_from(["hotel", "flight", "course", "book", "club", "band", "project",
+                        "doctor", "coach", "team"]))
+def test_a_possessed_role_noun_is_a_thing_not_the_owner(fresh_store: memory_es.MemoryStore,
+                                                        kind: str) -> None:
+    """``release Kai's hotel`` asks for his hotel: the role noun names a thing of his, not
+    him (it named Kai alone, and every fact of his was released)."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant = f"Kai Muller's {kind} is called Aurora"
+    kept = {"Kai Muller prefers window seats", "Kai Muller lives in Oslo"}
+    for text in (meant, *kept):
+        ti.remember(tenant, text + ".")
+    ti.release(tenant, f"Kai Muller's {kind}")
+    assert current_texts(fresh_store, tenant) == kept
+
+
+@_SLOW
+@given(st.sampled_from(["patient", "customer", "client", "employee"]),
+       st.sampled_from(["record", "records", "details", "profile"]))
+def test_a_persons_role_before_a_record_still_names_the_person(
+        fresh_store: memory_es.MemoryStore, role: str, record: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    facts = {"Kai Muller prefers window seats", "Kai Muller lives in Oslo"}
+    other = "Ana Lima lives in Porto"
+    for text in (*facts, other):
+        ti.remember(tenant, text + ".")
+    ti.forget(tenant, f"Kai Muller's {role} {record}")
+    assert current_texts(fresh_store, tenant) == {other}
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(["Orion", "Vega", "Atlas", "Lyra"]), min_size=2, max_size=2,
+                unique=True))
+def test_an_ending_of_a_named_thing_leaves_its_sibling(fresh_store: memory_es.MemoryStore,
+                                                       names: list[str]) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant, kept = f"Rosa Diaz works on Project {names[0]}", f"Rosa Diaz works on Project {names[1]}"
+    for text in (meant, kept, "Rosa Diaz leads the payments team"):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Rosa Diaz no longer works on Project {names[0]}.")
+    current = current_texts(fresh_store, tenant)
+    assert meant not in current and kept in current
