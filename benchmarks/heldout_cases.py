@@ -3949,6 +3949,65 @@ def home_devices(cases: list[Case]) -> None:
     _ended_by(cases, "home_devices", "smart home", HOME_DEVICES)
 
 
+_LUCA = ["Luca Bruno drives a new Tesla.", "Luca Bruno keeps an old Fiat in the garage.",
+         "Luca Bruno takes a Monday yoga class.", "Luca Bruno takes a Wednesday pottery class.",
+         "Luca Bruno's first phone is 0345 111 222.", "Luca Bruno's second phone is 0345 333 444.",
+         "Luca Bruno lives in Turin."]
+TOLD_APART_BY_A_WORD: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUCA), ["release", "Luca Bruno's old Fiat"], [_LUCA[1]]),
+    (list(_LUCA), ["release", "Luca Bruno's Monday class"], [_LUCA[2]]),
+    (list(_LUCA), ["release", "Luca Bruno's second phone"], [_LUCA[5]]),
+    (list(_LUCA), ["remember", "Luca Bruno sold the old Fiat."], [_LUCA[1]]),
+    (list(_LUCA), ["remember", "Luca Bruno dropped the Wednesday class."], [_LUCA[3]]),
+    (list(_LUCA), ["release", "Luca Bruno's class"], []),
+]
+
+
+def told_apart_by_a_word(cases: list[Case]) -> None:
+    """Pairs of one person's things told apart by an adjective, a day or an ordinal (a
+    new car and an old one, a Monday and a Wednesday class, a first and a second phone):
+    the one the word names ends; the bare noun names neither."""
+    _ended_by(cases, "told_apart_by_a_word", "mixed", TOLD_APART_BY_A_WORD)
+
+
+_IDA = ["Ida Holm's manager is Per Lund.", "Per Lund manages the Oslo office.",
+        "Ida Holm's mentor is Kari Dahl.", "Kari Dahl lives in Bergen.",
+        "Ida Holm works in marketing.", "Ida Holm sits at desk 14."]
+WORKPLACE_PEOPLE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IDA), ["revise", "Ida Holm's manager", "Ida Holm's manager is Siv Berg."], [_IDA[0]]),
+    (list(_IDA), ["remember", "Ida Holm now sits at desk 22."], [_IDA[5]]),
+    (list(_IDA), ["forget", "everything about Kari Dahl"], [_IDA[3]]),
+    (list(_IDA), ["release", "Ida Holm's mentor"], [_IDA[2]]),
+    (list(_IDA), ["remember", "Per Lund now manages the Bergen office."], [_IDA[1]]),
+]
+
+
+def workplace_people(cases: list[Case]) -> None:
+    """An employee whose manager and mentor have facts of their own: a change to her
+    manager, desk or mentor ends her fact; forgetting the mentor leaves her fact naming
+    him; the manager's own change ends his."""
+    _ended_by(cases, "workplace_people", "mixed", WORKPLACE_PEOPLE)
+
+
+_ANA = ["Ana María López lives in Sevilla.", "Ana María López's email is ana.lopez@correo.es.",
+        "Ana María López plays the guitar.", "José Luis López lives in Madrid.",
+        "François Lefèvre's phone is +33 6 12 34 56 78.", "François Lefèvre lives in Lyon."]
+ACCENTED_NAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA), ["forget", "everything about Ana Maria Lopez"], _ANA[0:3]),
+    (list(_ANA), ["purge", "ana.lopez@correo.es"], [_ANA[1]]),
+    (list(_ANA), ["purge", "06 12 34 56 78"], [_ANA[4]]),
+    (list(_ANA), ["release", "Francois Lefevre's phone"], [_ANA[4]]),
+    (list(_ANA), ["forget", "everything about José Luis López"], [_ANA[3]]),
+]
+
+
+def accented_names(cases: list[Case]) -> None:
+    """Spanish and French names with two given names and accents, asked with and without
+    the accents, beside a relative with the same family name; a French phone purged in
+    its national form."""
+    _ended_by(cases, "accented_names", "mixed", ACCENTED_NAMES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -3986,7 +4045,8 @@ def build() -> list[Case]:
                    school_changes, sibling_endings, alike_changes,
                    family_forgets, shared_words, numbers_beside_numbers,
                    other_peoples_things, siblings_by_language, pronoun_updates,
-                   medication_changes, team_notes, travel_bookings, home_devices):
+                   medication_changes, team_notes, travel_bookings, home_devices,
+                   told_apart_by_a_word, workplace_people, accented_names):
         family(cases)
     return cases
 
