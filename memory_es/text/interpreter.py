@@ -617,6 +617,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
                              or not CHANGE_RULES.isdisjoint(pred.rules)
                              or _changed_from(words) or _new_possession(subject))
     continuation = _mentions(lx.CONTINUATION_MARKERS, text_low)
+    adds = _mentions(lx.ADDITIVE_MARKERS, text_low)  # "also owns a green car now"
     dated = any(re.search(r"\d|\b(?:last|next|this|ago)\b", t, re.IGNORECASE)
                 for t in temporal)
     op = "assert"
@@ -630,12 +631,12 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
         rules.append("cessation:ends-a-prior-state")
     elif ceased:
         rules.append("cessation:dated-event")
-    elif (change and pred.confident and not continuation and not negated
+    elif (change and pred.confident and not continuation and not negated and not adds
           and (subject.entity is not None or subject.kind == "pronoun")):
         op = "supersede"
         rules.append("change-of-state:replaces-slot")
     elif (change and (pred.frame or "predicate:copula" in pred.rules) and not continuation
-          and not negated and not _mentions(lx.ADDITIVE_MARKERS, text_low)):
+          and not negated and not adds):
         rules.append("change-of-state:replaces-frame")
     if temporal:
         rules.append("temporal:kept-with-fact")

@@ -70,6 +70,8 @@ def frame_of(reading: PredicateReading) -> str | None:
         return f"{reading.lemma}..n:{rest[1]}"  # "weighs 82 kg", "runs 5 km": verb and unit
     lemma, at = reading.lemma, 0
     if rest and rest[0] not in PREPOSITIONS:
+        if not any(w in PREPOSITIONS for w in rest[:4]):
+            return _object_frame(reading)
         # "rents a flat in Kraków": the direct object's head joins the verb
         at = next((i for i, w in enumerate(rest[:4]) if w in PREPOSITIONS), 0)
         head = [t.word for t in reading.rest[:at] if t.word and t.low not in _OBJECT_DETERMINERS]
@@ -93,6 +95,19 @@ def frame_of(reading: PredicateReading) -> str | None:
     else:
         kind = "common:" + "+".join(domains_in([w.lower() for w in words]))
     return f"{lemma}.{rest[at]}.{kind}"
+
+
+def _object_frame(reading: PredicateReading) -> str | None:
+    """The frame of a verb and a direct object whose head noun a modifier qualifies
+    (``manages the Oslo office``, ``leads the payments team``): verb and head, and
+    whether the modifier is a name; a change to another modifier of the same head
+    replaces it (``now manages the Bergen office``). None for a bare object (``teaches
+    physics``, ``has a dog``), which a change of object adds to rather than replaces."""
+    words = [w for w in object_after(reading.rest, 0) if w.lower() not in lx.ADVERBS]
+    if len(words) < 2 or not (words[-1].isalpha() and words[-1].islower()):
+        return None
+    kind = "name" if all(is_capitalised(w) for w in words[:-1]) else "common"
+    return f"{reading.lemma}+{words[-1].lower()}.obj.{kind}"
 
 
 def object_after(toks: Sequence[Tok], start: int, stop_at_prep: bool = True) -> list[str]:

@@ -35,3 +35,42 @@ def test_a_new_value_of_the_frame_replaces_the_old(fresh_store: memory_es.Memory
     current = current_texts(fresh_store, tenant)
     assert set(kept) <= current
     assert (old in current) == added
+
+
+_CITIES = ["Oslo", "Bergen", "Tromsø", "Stavanger"]
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(_CITIES), min_size=2, max_size=2, unique=True),
+       st.sampled_from([("manages", "office"), ("leads", "team"), ("runs", "branch")]),
+       st.booleans())
+def test_a_new_modifier_of_the_same_object_replaces_the_old(
+        fresh_store: memory_es.MemoryStore, cities: list[str], frame: tuple[str, str],
+        added: bool) -> None:
+    """``now manages the Bergen office`` ends ``manages the Oslo office``: the same verb
+    and head noun, another modifier. Another head (``the Bergen warehouse``) stays, and
+    so does everything when the change says it adds (``now also manages``)."""
+    verb, head = frame
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Per Lund {verb} the {cities[0]} {head}"
+    kept = [f"Per Lund {verb} the {cities[1]} warehouse", f"Ida Holm {verb} the {cities[0]} {head}",
+            "Per Lund lives in Oslo"]
+    for text in (old, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Per Lund now {'also ' if added else ''}{verb} the {cities[1]} {head}.")
+    current = current_texts(fresh_store, tenant)
+    assert set(kept) <= current
+    assert (old in current) == added
+
+
+@_SLOW
+@given(st.sampled_from(["red", "blue", "grey"]), st.sampled_from(["also", "as well"]))
+def test_an_added_thing_never_supersedes_its_slot(fresh_store: memory_es.MemoryStore,
+                                                  colour: str, marker: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = f"Mia Lund owns a {colour} car"
+    ti.remember(tenant, held + ".")
+    text = (f"Mia Lund {marker} owns a green car now." if marker == "also"
+            else f"Mia Lund now owns a green car {marker}.")
+    ti.remember(tenant, text)
+    assert held in current_texts(fresh_store, tenant)
