@@ -4008,6 +4008,58 @@ def accented_names(cases: list[Case]) -> None:
     _ended_by(cases, "accented_names", "mixed", ACCENTED_NAMES)
 
 
+_SAM = ["Sam Reed has an account with Barclays.", "Sam Reed has a savings account with Monzo.",
+        "Sam Reed is a member of the gym on King Street.", "Sam Reed keeps a gym bag in his car.",
+        "Sam Reed rents a flat on Elm Road.", "Sam Reed rents a parking space on Elm Road.",
+        "Sam Reed has a Netflix subscription."]
+ENDINGS_OF_RECORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAM), ["remember", "Sam Reed closed his Barclays account."], [_SAM[0]]),
+    (list(_SAM), ["remember", "Sam Reed cancelled his gym membership."], [_SAM[2]]),
+    (list(_SAM), ["remember", "Sam Reed gave up the parking space."], [_SAM[5]]),
+    (list(_SAM), ["remember", "Sam Reed moved out of the flat on Elm Road."], [_SAM[4]]),
+    (list(_SAM), ["remember", "Sam Reed cancelled Netflix."], [_SAM[6]]),
+    (list(_SAM), ["remember", "Sam Reed closed his savings account."], [_SAM[1]]),
+]
+
+
+def endings_of_records(cases: list[Case]) -> None:
+    """Endings of a person's accounts, membership, lets and subscription beside things
+    that share their words (a gym bag, a parking space on the same road, a second
+    account): the one ended, no other."""
+    _ended_by(cases, "endings_of_records", "mixed", ENDINGS_OF_RECORDS)
+
+
+_NINA = ["Nina Vos does not eat pork.", "Nina Vos eats chicken.", "Nina Vos does not drink alcohol.",
+         "Nina Vos drinks coffee.", "Nina Vos is not on social media."]
+DENIALS_AND_REVERSALS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NINA), ["remember", "Nina Vos now eats pork."], [_NINA[0]]),
+    (list(_NINA), ["remember", "Nina Vos now drinks alcohol."], [_NINA[2]]),
+    (list(_NINA), ["remember", "Nina Vos no longer eats chicken."], [_NINA[1]]),
+    (list(_NINA), ["remember", "Nina Vos still does not eat pork."], []),
+]
+
+
+def denials_and_reversals(cases: list[Case]) -> None:
+    """Denials beside affirmations of the same verbs: a reversal ends the denial it
+    reverses, an ending ends its affirmation, a denial said again ends nothing."""
+    _ended_by(cases, "denials_and_reversals", "mixed", DENIALS_AND_REVERSALS)
+
+
+_OLA = ["Ola Berg has a cat called Tiger.", "Ola Berg drives a Golf.", "Ola Berg lives in Drammen.",
+        "Ola Berg plays handball.", "Eva Berg plays handball."]
+TWO_ASKS_IN_ONE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLA), ["forget", "Ola Berg's cat and his handball"], [_OLA[0], _OLA[3]]),
+    (list(_OLA), ["release", "Ola Berg's cat and his Golf"], [_OLA[0], _OLA[1]]),
+    (list(_OLA), ["forget", "everything about Ola Berg except his cat"], _OLA[1:4]),
+]
+
+
+def two_asks_in_one(cases: list[Case]) -> None:
+    """Queries that name two things of a person, or all of him but one, beside a relative
+    who shares a hobby: each thing named ends, the relative's stays."""
+    _ended_by(cases, "two_asks_in_one", "mixed", TWO_ASKS_IN_ONE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4046,7 +4098,8 @@ def build() -> list[Case]:
                    family_forgets, shared_words, numbers_beside_numbers,
                    other_peoples_things, siblings_by_language, pronoun_updates,
                    medication_changes, team_notes, travel_bookings, home_devices,
-                   told_apart_by_a_word, workplace_people, accented_names):
+                   told_apart_by_a_word, workplace_people, accented_names,
+                   endings_of_records, denials_and_reversals, two_asks_in_one):
         family(cases)
     return cases
 
