@@ -1027,7 +1027,11 @@ def nominalises(term: str, terms: frozenset[str]) -> bool:
     last letter changed, as Latin verbs change it (``subscription`` / ``subscribes``,
     ``extension`` / ``extends``, ``cancellation`` / ``cancel``), sharing five letters or
     more (``vision`` is no noun of ``visit``)? Unlike a shared prefix, this is no
-    substring trap (``Java`` / ``JavaScript``), so it also earns coverage."""
+    substring trap (``Java`` / ``JavaScript``), so it also earns coverage. A noun of the
+    state of being one in ``-ship`` counts too (``membership`` / ``member``,
+    ``ownership`` / ``owner``)."""
+    if term.endswith("ship") and len(term) >= 8:
+        return term[:-4] in terms
     if term.endswith("ment"):
         base = term[:-4]
         return base in terms and (base in lx.ENGLISH_VERBS or lx.lemma_of(base) == base)

@@ -1,0 +1,49 @@
+"""Endings of records and reversals of denials end their one fact (SPEC §15).
+
+``cancelled his gym membership`` ends ``is a member of the gym`` (a membership is the
+state of being a member) and leaves ``keeps a gym bag in his car``; ``closed his Barclays
+account`` ends that account and leaves the savings account elsewhere.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@_SLOW
+@given(st.sampled_from(["gym", "golf club", "choir", "library"]),
+       st.sampled_from(["cancelled", "ended", "gave up"]))
+def test_a_membership_ends_the_member_not_what_shares_its_word(
+        fresh_store: memory_es.MemoryStore, thing: str, ending: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant = f"Sam Reed is a member of the {thing}"
+    kept = {f"Sam Reed keeps a {thing} bag in his car", "Sam Reed lives in Leeds"}
+    for text in (meant, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Sam Reed {ending} his {thing} membership.")
+    current = current_texts(fresh_store, tenant)
+    assert meant not in current and kept <= current
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(["Barclays", "Monzo", "Santander", "ING"]), min_size=2,
+                max_size=2, unique=True))
+def test_a_closed_account_ends_that_account(fresh_store: memory_es.MemoryStore,
+                                           banks: list[str]) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant, kept = f"Sam Reed has an account with {banks[0]}", \
+        f"Sam Reed has a savings account with {banks[1]}"
+    for text in (meant, kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Sam Reed closed his {banks[0]} account.")
+    current = current_texts(fresh_store, tenant)
+    assert meant not in current and kept in current
+
