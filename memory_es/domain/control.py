@@ -169,10 +169,11 @@ def _new_fact(
 
 
 def _content(nf: NewFact, attr: AttributeDef, chain_id: str,
-             supersedes: list[str]) -> dict[str, Any]:
+             supersedes: list[str] | tuple[()]) -> dict[str, Any]:
     """A new fact's content as its event writes it: every field in the model's order, so
     that ``pydantic_core.to_json`` of it is the model's own JSON (the fast lane of
-    :func:`new_fact_alone` writes it without the model)."""
+    :func:`new_fact_alone` writes it without the model, and folds it as it is: its empty
+    lists are empty tuples, as :func:`memory_es.domain.entity.settled` leaves them)."""
     return {
         "tenant": nf.tenant,
         "entity": nf.entity,
@@ -189,7 +190,7 @@ def _content(nf: NewFact, attr: AttributeDef, chain_id: str,
         "confidence": float(nf.confidence),
         "importance": float(nf.importance),
         "classification": nf.classification or attr.classification,
-        "derived_from": list(nf.derived_from),
+        "derived_from": list(nf.derived_from) if nf.derived_from else (),
         "supersedes": supersedes,
         "rev": 0,
         "agent": nf.agent,
@@ -218,7 +219,7 @@ def new_fact_alone(state: EntityState, nf: NewFact, attr: AttributeDef, fact_id:
     if nf.entity is None or nf.derived_from or _overlapping(state, nf):
         return None
     content = _content(nf, attr, state.slots.get(slot_key(nf.attribute, nf.owner))
-                       or new_chain(), [])
+                       or new_chain(), ())
     return {
         "tenant": nf.tenant,
         "changes": [{

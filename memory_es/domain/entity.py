@@ -35,26 +35,55 @@ def content_slot_key(content: dict[str, Any]) -> str:
     return slot_key(str(content["attribute"]), owner)
 
 
+NO_DEPENDENTS: frozenset[str] = frozenset()
+"""A fact's dependents until it has one (shared: one object for every such fact)."""
+EMPTY_LISTS = ("derived_from", "supersedes")
+"""Content fields whose empty list a fact holds as the empty tuple (see :class:`FactState`)."""
+
+
+def settled(content: dict[str, Any]) -> dict[str, Any]:
+    """``content`` as a fact holds it: an empty ``derived_from`` or ``supersedes`` as the
+    empty tuple (the same JSON), in place. A dict of strings, numbers and empty tuples is
+    one the cyclic collector does not track; with a list in it, it and the list were two
+    more objects per cached fact for every full pass to scan (issue 16: the passes are
+    what made a batched write slower as the store grew)."""
+    for name in EMPTY_LISTS:
+        if content.get(name) == []:
+            content[name] = ()
+    return content
+
+
 @dataclass
 class FactState:
+    """One fact as its events left it. Its parts that rarely change are immutable and
+    shared (``dependents``, ``earlier``): a fact written once holds three objects the
+    cyclic collector tracks (itself, its portions and their interval) rather than nine,
+    and the write side caches up to ``CACHE_FACTS`` of them. ``content`` is the event's
+    body with its empty lists as empty tuples (:func:`settled`)."""
+
     fact_id: str
     content: dict[str, Any]
     portions: list[Interval]
     state: str
     superseded_by: str | None = None
     verified_at: int | None = None
-    dependents: set[str] = field(default_factory=set)
+    dependents: frozenset[str] = NO_DEPENDENTS
     prior_state: str | None = None  # what `restore` returns to
     masked: bool = False
-    revisions: list[dict[str, Any]] = field(default_factory=list)  # every content, for unmask
+    earlier: tuple[dict[str, Any], ...] = ()
+    """Its contents before the present one, oldest first (for unmask)."""
     _value_key: tuple[dict[str, Any], str] | None = field(
         default=None, init=False, repr=False, compare=False)
     """(the content it was made from, :meth:`value_key`): not copied by :meth:`clone`."""
 
     def clone(self) -> FactState:
         """A copy whose mutable parts are its own (content dicts are never mutated)."""
-        return replace(self, portions=list(self.portions), dependents=set(self.dependents),
-                       revisions=list(self.revisions))
+        return replace(self, portions=list(self.portions))
+
+    @property
+    def revisions(self) -> tuple[dict[str, Any], ...]:
+        """Every content it had, oldest first, the present one last."""
+        return (*self.earlier, self.content)
 
     def value_key(self) -> str:
         """Its value's :func:`~memory_es.domain.validation.value_key`, made once per content:
@@ -189,7 +218,7 @@ class EntityState:
         elif kind is DependentLinked:
             premise = self._own_fact(body["premise"])
             if premise is not None:
-                premise.dependents.add(body["dependent"])
+                premise.dependents = premise.dependents | {body["dependent"]}
         elif kind is AliasRegistered:
             self.aliases.add(body["surface"])
             self.entity = body["entity"]
@@ -220,11 +249,11 @@ class EntityState:
         if fact is None:
             if content is None:
                 return  # a fact whose chain was purged: nothing left to change
-            fact = self.add_fact(fid, content, portions, change["state"])
+            fact = self.add_fact(fid, settled(content), portions, change["state"])
         elif content is not None:
             key, was = content_slot_key(content), content_slot_key(fact.content)
-            fact.content = content
-            fact.revisions.append(content)
+            fact.earlier = (*fact.earlier, fact.content)
+            fact.content = settled(content)
             if key != was:  # no decision moves a fact today; the index stays exact if one does
                 self.by_slot[was] = tuple(f for f in self.by_slot.get(was, ()) if f != fid)
                 members = {*self.by_slot.get(key, ()), fid}
@@ -240,10 +269,11 @@ class EntityState:
 
     def add_fact(self, fid: str, content: dict[str, Any], portions: list[Interval],
                  state: str) -> FactState:
-        """Fold a fact this state does not hold yet (its first change, with its content).
-        :meth:`apply` folds every new fact through here; the write path calls it directly
-        for a new fact alone (:meth:`memory_es.write.unit.UnitOfWork.emit_new_fact`)."""
-        fact = FactState(fid, content, portions, state, revisions=[content])
+        """Fold a fact this state does not hold yet (its first change, with its content,
+        :func:`settled`). :meth:`apply` folds every new fact through here; the write path
+        calls it directly for a new fact alone
+        (:meth:`memory_es.write.unit.UnitOfWork.emit_new_fact`)."""
+        fact = FactState(fid, content, portions, state)
         self.facts[fid] = fact
         self.owned.add(fid)
         key = content_slot_key(content)

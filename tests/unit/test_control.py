@@ -323,7 +323,7 @@ def test_resolving_a_conflict_for_the_incumbent_rejects_the_newcomer(alex: Entit
 def test_changed_premises_lists_dependents_of_changed_facts(alex: Entity) -> None:
     """A change to a fact with dependents names each (premise, dependent) pair."""
     premise = new_fact_id(alex.assert_(fact("Detroit")))
-    alex.fact(premise).dependents.add("f-dependent-1")
+    alex.fact(premise).dependents = frozenset({"f-dependent-1"})
     events = control.decide_supersede(alex.state, fact("Chicago", 10 * D), ONE,
                                       fact_id=alex.next_id(), new_chain=lambda: "c")
     assert control.changed_premises(events, alex.state) == [(premise, "f-dependent-1")]
