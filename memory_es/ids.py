@@ -6,6 +6,7 @@ right edge, which is several times faster than random UUIDv4 keys (NOTES.md).
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 import uuid
@@ -45,9 +46,16 @@ def new_stream_id() -> str:
 
 def fact_id(stream_id: str, seq: int) -> str:
     """A fact id names its stream, so a fact is found from its id alone."""
+    return f"{_fact_prefix(stream_id)}{seq}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _fact_prefix(stream_id: str) -> str:
+    """``f-<stream hex>-``, remembered for the streams written lately: a batch names each
+    of its entities' streams for every fact it writes there."""
     if _CANONICAL.fullmatch(stream_id):  # how every stream id is minted: skip the parse
-        return f"f-{stream_id.replace('-', '')}-{seq}"
-    return f"f-{uuid.UUID(stream_id).hex}-{seq}"
+        return f"f-{stream_id.replace('-', '')}-"
+    return f"f-{uuid.UUID(stream_id).hex}-"
 
 
 def stream_of(fact: str) -> str:

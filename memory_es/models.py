@@ -40,17 +40,20 @@ _set_slot = object.__setattr__
 
 
 def staged_receipt(op: str, tenant: str | None, event_id: str, fact_ids: list[str],
-                   recorded_at: datetime, outcome: str, conflict_id: str | None) -> Receipt:
+                   recorded_at: datetime, outcome: str, conflict_id: str | None,
+                   position: int = 0, event_ids: list[str] | None = None) -> Receipt:
     """``Receipt(op=..., event_ids=[event_id], fact_id=fact_ids[0] ..., position=0, ...)``
     as the unit of work stages one for every operation, without pydantic's validation:
     every field here comes from the write path itself (strings it made, the commit's aware
     time), not from a caller, and validating them was about 3.5 of a batched fact's
     ~60 us. Equal to the validated receipt, field set included
-    (``tests/unit/test_fast_assert.py``)."""
+    (``tests/unit/test_fast_assert.py``). With ``position`` and ``event_ids``: the committed
+    receipt, equal to the staged one's ``model_copy`` with those two updated."""
     receipt = object.__new__(Receipt)
     _set_slot(receipt, "__dict__", {
-        "op": op, "tenant": tenant, "event_id": event_id, "event_ids": [event_id],
-        "fact_id": fact_ids[0] if fact_ids else None, "fact_ids": fact_ids, "position": 0,
+        "op": op, "tenant": tenant, "event_id": event_id,
+        "event_ids": [event_id] if event_ids is None else event_ids,
+        "fact_id": fact_ids[0] if fact_ids else None, "fact_ids": fact_ids, "position": position,
         "recorded_at": recorded_at, "conflict_id": conflict_id, "outcome": str(outcome),
         "idempotent_replay": False})
     _set_slot(receipt, "__pydantic_fields_set__", set(_STAGED_FIELDS))

@@ -248,7 +248,7 @@ def define_attribute(side: WriteSide, uow: UnitOfWork, cmd: c.DefineAttribute) -
     idx = uow.emit(st, AttributeDefined(
         tenant=cmd.tenant, attribute=cmd.attribute, cardinality=d.cardinality,
         volatility=d.volatility, ttl_seconds=d.ttl_seconds, classification=d.classification))
-    uow.schema[(cmd.tenant, cmd.attribute)] = d
+    uow.define(cmd.tenant, cmd.attribute, d)
     return uow.receipt(cmd.OP, cmd.tenant, idx, [])
 
 
@@ -405,4 +405,4 @@ def note(side: WriteSide, uow: UnitOfWork, cmd: c.WriteNote) -> Receipt:
 
 def mark_first(uow: UnitOfWork, mark: int) -> int:
     """Index of the first event staged by the receipts after ``mark``."""
-    return uow.receipts[mark][1]
+    return uow.first_of(mark)

@@ -49,12 +49,7 @@ class Staging:
         if self._committed is None:
             if self._positions is None:
                 return []
-            positions, uow = self._positions, self._uow
-            self._committed = [
-                receipt.model_copy(update={
-                    "position": positions[index] if positions else 0,
-                    "event_ids": uow.event_ids(index, end)})
-                for receipt, index, end in uow.receipts]
+            self._committed = self._uow.committed_receipts(self._positions)
         return self._committed
 
     def committed(self, positions: list[int]) -> None:

@@ -21,7 +21,6 @@ one draw of fresh random bytes for every nonce it needs (read ahead:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol
 
@@ -59,6 +58,15 @@ class Streams(Protocol):
     def resolve(self, tenant: str, entity: str) -> tuple[str, str]: ...
 
 
+Entry = tuple[int, int, str, str | None, str, list[str], str, str | None]
+"""A staged receipt as the unit keeps it: (index of its main event, end of the events its
+operation appended, op, tenant, event id, fact ids, outcome, conflict id). Not the
+``Receipt`` returned to the caller: a unit kept one per operation alive until the
+collector's pass as it ends (five objects each, a third of that pass's work in a batch),
+also for callers that drop them; :meth:`UnitOfWork.committed_receipts` makes the
+committed ones from these when they are asked for."""
+
+
 class Staged(NamedTuple):
     """One event staged and folded, not sealed yet: ``key`` is the key that will seal it,
     or the id of a new chain's key that :meth:`UnitOfWork.seal` mints first (None: the
@@ -83,8 +91,8 @@ class UnitOfWork:
         """Each touched stream's state before this unit (never changed: folded into copies)."""
         self.schema: dict[tuple[str, str], AttributeDef] = {}
         """Attribute definitions staged by this unit (visible to it, published on commit)."""
-        self.receipts: list[tuple[Receipt, int, int]] = []
-        """(receipt, index of its main event, end of the events its operation appended)."""
+        self.receipts: list[Entry] = []
+        """One :data:`Entry` per receipt staged, in staging order."""
         self._recorded_dt: datetime | None = None
         self._savepoint: _Savepoint | None = None
         self._streams: dict[tuple[str, str], tuple[str, str]] = {}
@@ -138,8 +146,14 @@ class UnitOfWork:
     # one command at a time ----------------------------------------------------------------
 
     def begin_command(self) -> None:
-        """Mark where the command about to be staged starts (see :meth:`undo_command`)."""
-        self._savepoint = _Savepoint(len(self.staged), len(self.receipts), dict(self.schema))
+        """Mark where the command about to be staged starts (see :meth:`undo_command`).
+        The schema is kept by reference: :meth:`define` replaces it rather than changing
+        it, so a batch of commands that define nothing copies nothing."""
+        self._savepoint = _Savepoint(len(self.staged), len(self.receipts), self.schema)
+
+    def define(self, tenant: str, attribute: str, definition: AttributeDef) -> None:
+        """Stage an attribute's definition (visible to this unit, published on commit)."""
+        self.schema = {**self.schema, (tenant, attribute): definition}
 
     def end_command(self) -> None:
         self._savepoint = None
@@ -257,25 +271,51 @@ class UnitOfWork:
 
     def receipt(self, op: str, tenant: str | None, first: int, fact_ids: list[str],
                 outcome: str = "applied", conflict_id: str | None = None) -> Receipt:
+        """The staged receipt of the operation whose main event is ``first``; the unit
+        keeps what it is made of (an :data:`Entry`), not the receipt itself."""
         ev = self.staged[first]
         if self._recorded_dt is None:
             self._recorded_dt = from_micros(self.recorded_at)
         event_id = f"{ev.stream_id}:{ev.version}"
-        receipt = staged_receipt(op, tenant, event_id, fact_ids, self._recorded_dt, outcome,
-                                 conflict_id)
-        self.receipts.append((receipt, first, len(self.staged)))
-        return receipt
+        outcome = str(outcome)
+        self.receipts.append((first, len(self.staged), op, tenant, event_id, fact_ids, outcome,
+                              conflict_id))
+        return staged_receipt(op, tenant, event_id, fact_ids, self._recorded_dt, outcome,
+                              conflict_id)
+
+    def committed_receipts(self, positions: list[int]) -> list[Receipt]:
+        """The staged receipts once the unit is appended at ``positions`` (one per staged
+        event): each as :meth:`receipt` returned it, with its main event's position and the
+        ids of every event its operation appended."""
+        recorded = self._recorded_dt or from_micros(self.recorded_at)
+        return [staged_receipt(op, tenant, event_id, fact_ids, recorded, outcome, conflict_id,
+                               positions[first] if positions else 0,
+                               self.event_ids(first, end))
+                for first, end, op, tenant, event_id, fact_ids, outcome, conflict_id
+                in self.receipts]
+
+    def _entry_of(self, receipt: Receipt) -> int:
+        """Index of ``receipt``'s entry: the one with its main event (an event is the main
+        event of one operation at most)."""
+        for k in range(len(self.receipts) - 1, -1, -1):
+            if self.receipts[k][4] == receipt.event_id:
+                return k
+        raise LookupError("this receipt was not staged in this unit")
 
     def span(self, receipt: Receipt) -> tuple[int, int]:
         """(first, end) of the events staged for ``receipt``."""
-        _, first, end = next(entry for entry in self.receipts if entry[0] is receipt)
-        return first, end
+        entry = self.receipts[self._entry_of(receipt)]
+        return entry[0], entry[1]
 
     def extend_receipt(self, receipt: Receipt) -> None:
         """Let ``receipt`` cover every event staged so far (an acknowledgement's too)."""
-        k = next(i for i, entry in enumerate(self.receipts) if entry[0] is receipt)
-        _, first, _ = self.receipts[k]
-        self.receipts[k] = (receipt, first, len(self.staged))
+        k = self._entry_of(receipt)
+        entry = self.receipts[k]
+        self.receipts[k] = (entry[0], len(self.staged), *entry[2:])
+
+    def first_of(self, mark: int) -> int:
+        """Index of the main event of the receipt staged ``mark``-th in this unit."""
+        return self.receipts[mark][0]
 
     def event_ids(self, first: int, end: int) -> list[str]:
         return [f"{s.stream_id}:{s.version}" for s in self.staged[first:end]]
@@ -285,16 +325,21 @@ REFOLD = EntityState("")
 """In a savepoint: the stream's state before the command is to be folded again."""
 
 
-@dataclass
 class _Savepoint:
-    """How far a unit had got before the command now being staged."""
+    """How far a unit had got before the command now being staged. A plain class with
+    slots: one is made for every command, and a dataclass with a default factory cost
+    about twice as much to make and to free."""
 
-    staged: int
-    receipts: int
-    schema: dict[tuple[str, str], AttributeDef]
-    states: dict[str, EntityState | None] = field(default_factory=dict)
-    """Each stream the command touched: None (the unit had not touched it), ``REFOLD``
-    (it had: fold its events again), or the state a fresh one replaced."""
+    __slots__ = ("receipts", "schema", "staged", "states")
+
+    def __init__(self, staged: int, receipts: int,
+                 schema: dict[tuple[str, str], AttributeDef]) -> None:
+        self.staged = staged
+        self.receipts = receipts
+        self.schema = schema
+        self.states: dict[str, EntityState | None] = {}
+        """Each stream the command touched: None (the unit had not touched it), ``REFOLD``
+        (it had: fold its events again), or the state a fresh one replaced."""
 
 
 def chain_of(st: EntityState, event: DomainEvent) -> str | None:
