@@ -475,7 +475,10 @@ class KeyStore:
 
     def first_chain(self, stream_id: str) -> str | None:
         """The chain id minted with a pooled stream, the first time its unit asks (None:
-        not pooled, or already used): its key is in the store already."""
+        not pooled, or already used): its key is in the store already. A stream not
+        taken from the pool, most of a batch's asks, is answered without the lock."""
+        if stream_id not in self._taken:
+            return None
         with self._lock:
             return self._taken.pop(stream_id, None)
 

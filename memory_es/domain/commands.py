@@ -184,15 +184,14 @@ class AssertFact(Command):
         start = now if self.valid_from is None else self.valid_from
         if self.valid_until is not None and self.valid_until <= start:
             raise InvalidInput("valid_until must be after valid_from")
+        # positional, in NewFact's field order (a keyword call of a 19-field named tuple
+        # costs ~0.5 us more per fact; a test holds the two equal)
         return NewFact(
-            tenant=self.tenant, entity=self.entity if entity is None else entity,
-            attribute=self.attribute, value=self.value, valid_from=start,
-            valid_until=self.valid_until, text=self.text, mention=self.mention,
-            source=self.source, asserted_by=self.asserted_by, confidence=self.confidence,
-            volatility=self.volatility, classification=self.classification,
-            derived_from=self.derived_from, interpretation=self.interpretation,
-            importance=self.importance, agent=self.agent, shared=self.shared,
-            negated=self.negated)
+            self.tenant, self.entity if entity is None else entity, self.attribute,
+            self.value, start, self.valid_until, self.text, self.mention, self.source,
+            self.asserted_by, self.confidence, self.volatility, self.classification,
+            self.derived_from, self.interpretation, self.importance, self.agent,
+            self.shared, self.negated)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -195,3 +195,17 @@ def test_a_scalar_subclass_is_folded_as_its_json_reads_back(tmp_path: Any) -> No
         assert {type(v) for v in values.values()} == {str, int}  # not the enum classes
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("start", [None, 7])
+def test_the_new_fact_takes_each_field_from_the_command(start: int | None) -> None:
+    """``AssertFact.new_fact`` (built positionally) fills every ``NewFact`` field from the
+    command's field of the same name; the open start is the commit time, the entity the
+    canonical one when given."""
+    values = {name: f"<{name}>" for name in NewFact._fields}
+    values.update(valid_from=start, valid_until=None)
+    cmd = object.__new__(c.AssertFact)
+    cmd.__dict__.update(values)
+    built = cmd.new_fact(5)
+    assert built._asdict() == {**values, "valid_from": 5 if start is None else start}
+    assert cmd.new_fact(5, "user:canonical").entity == "user:canonical"
