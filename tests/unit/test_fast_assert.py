@@ -202,7 +202,7 @@ def test_the_new_fact_takes_each_field_from_the_command(start: int | None) -> No
     """``AssertFact.new_fact`` (built positionally) fills every ``NewFact`` field from the
     command's field of the same name; the open start is the commit time, the entity the
     canonical one when given."""
-    values = {name: f"<{name}>" for name in NewFact._fields}
+    values: dict[str, Any] = {name: f"<{name}>" for name in NewFact._fields}
     values.update(valid_from=start, valid_until=None)
     cmd = object.__new__(c.AssertFact)
     cmd.__dict__.update(values)
