@@ -4060,6 +4060,51 @@ def two_asks_in_one(cases: list[Case]) -> None:
     _ended_by(cases, "two_asks_in_one", "mixed", TWO_ASKS_IN_ONE)
 
 
+_PAUL = ["Paul Wagner hat ein Abo bei Netflix.", "Paul Wagner hat ein Abo bei Spotify.",
+         "Paul Wagner ist Mitglied im Tennisverein.", "Paul Wagner ist Mitglied im Chor.",
+         "Paul Wagner wohnt in Bremen.", "Paul Wagner arbeitet bei der Post."]
+_QIANG = ["张强住在南京。", "张强在阿里巴巴工作。", "张强养了一只猫。", "张强订阅了《经济学人》。",
+          "张强订阅了健身房会员。", "张丽住在南京。"]
+ENDINGS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAUL), ["remember", "Paul Wagner hat sein Netflix-Abo gekündigt."], [_PAUL[0]]),
+    (list(_PAUL), ["remember", "Paul Wagner ist aus dem Chor ausgetreten."], [_PAUL[3]]),
+    (list(_PAUL), ["remember", "Paul Wagner wohnt jetzt in Hamburg."], [_PAUL[4]]),
+    (list(_PAUL), ["forget", "alles über Paul Wagner"], list(_PAUL)),
+    (list(_PAUL), ["remember", "Paul Wagner hat das Spotify-Abo gekündigt."], [_PAUL[1]]),
+    (list(_QIANG), ["remember", "张强退订了《经济学人》。"], [_QIANG[3]]),
+    (list(_QIANG), ["remember", "张强搬到了苏州。"], [_QIANG[0]]),
+    (list(_QIANG), ["release", "张强的猫"], [_QIANG[2]]),
+    (list(_QIANG), ["forget", "关于张强的一切"], _QIANG[0:5]),
+    (list(_QIANG), ["remember", "张强从阿里巴巴辞职了。"], [_QIANG[1]]),
+]
+
+
+def endings_by_language(cases: list[Case]) -> None:
+    """German and Chinese endings among two subscriptions, two memberships and a relative
+    in the same town, in wordings other than the basic ones (a compound for a phrase,
+    leaving a club, resigning from a company)."""
+    _ended_by(cases, "endings_by_language", "mixed", ENDINGS_BY_LANGUAGE)
+
+
+_EZE = ["Ada Eze's email is ada.eze@mail.ng.", "Ada Eze's phone is 0803 555 0100.",
+        "Ada Eze lives in Enugu.", "Ada Eze's badge is EZ-4410.", "Obi Eze's badge is EZ-4411.",
+        "Obi Eze's email is obi.eze@mail.ng."]
+PURGES_WORDED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EZE), ["purge", "erase every record of ada.eze@mail.ng"], [_EZE[0]]),
+    (list(_EZE), ["purge", "delete Ada Eze's badge number EZ-4410"], [_EZE[3]]),
+    (list(_EZE), ["purge", "the phone number 0803 555 0100"], [_EZE[1]]),
+    (list(_EZE), ["purge", "Ada Eze's email address"], [_EZE[0]]),
+    (list(_EZE), ["purge", "mail.ng"], []),
+]
+
+
+def purges_worded(cases: list[Case]) -> None:
+    """Erasure requests worded as a user writes them (an instruction around an address,
+    a label and a code, a description), beside a relative's alike badge and address; a
+    mail domain alone is no one's identifier and erases nothing."""
+    _ended_by(cases, "purges_worded", "mixed", PURGES_WORDED)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4099,7 +4144,8 @@ def build() -> list[Case]:
                    other_peoples_things, siblings_by_language, pronoun_updates,
                    medication_changes, team_notes, travel_bookings, home_devices,
                    told_apart_by_a_word, workplace_people, accented_names,
-                   endings_of_records, denials_and_reversals, two_asks_in_one):
+                   endings_of_records, denials_and_reversals, two_asks_in_one,
+                   endings_by_language, purges_worded):
         family(cases)
     return cases
 
