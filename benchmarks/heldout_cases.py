@@ -4101,8 +4101,16 @@ PURGES_WORDED: list[tuple[list[str], list[str], list[str]]] = [
 def purges_worded(cases: list[Case]) -> None:
     """Erasure requests worded as a user writes them (an instruction around an address,
     a label and a code, a description), beside a relative's alike badge and address; a
-    mail domain alone is no one's identifier and erases nothing."""
+    mail domain alone is no one's identifier and erases nothing.
+
+    Corrected in the open after the first run: the erased identifier must recall nothing,
+    not the request's whole wording, whose name rightly recalls her other facts (the
+    three erasures themselves were right)."""
+    start = len(cases)
     _ended_by(cases, "purges_worded", "mixed", PURGES_WORDED)
+    erased = ["ada.eze@mail.ng", "EZ-4410", "0803 555 0100", "ada.eze@mail.ng"]
+    for case, identifier in zip(cases[start:], erased, strict=False):
+        case["retrieves_nothing"] = [identifier]
 
 
 def build() -> list[Case]:
