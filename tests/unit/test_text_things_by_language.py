@@ -131,3 +131,18 @@ def test_a_thing_of_a_name_with_a_simplified_character_is_no_whole_person(
         ti.remember(tenant, text)
     ti.release(tenant, "王伟的鹦鹉")
     assert current_texts(fresh_store, tenant) == {"王伟有一辆自行车", "王伟住在杭州"}
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Mitglied im Chor", "Ärztin", "Mitglied im Tennisverein", "vegan"]))
+def test_a_german_copula_fact_is_its_subjects(fresh_store: memory_es.MemoryStore,
+                                              said: str) -> None:
+    """``Paul Wagner ist Mitglied im Chor``: German capitalises its nouns, so without the
+    copula the whole sentence read as one name, a topic that forgetting Paul left."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = f"Anna Weber ist {said}"
+    for text in (f"Paul Wagner ist {said}", "Paul Wagner wohnt in Bremen", kept):
+        ti.remember(tenant, text + ".")
+    ti.forget(tenant, "alles über Paul Wagner")
+    assert current_texts(fresh_store, tenant) == {kept}
