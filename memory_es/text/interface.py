@@ -45,7 +45,7 @@ from memory_es.text.identifiers import (
     phone_forms,
     phones_match,
 )
-from memory_es.text.interpreter import ProposeFn, as_interpreter, interpret
+from memory_es.text.interpreter import ADDS_RULE, ProposeFn, as_interpreter, interpret
 from memory_es.text.lists import without_items
 from memory_es.text.matching import (
     DEFAULT_THRESHOLDS,
@@ -495,7 +495,7 @@ class TextInterface:
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
             if entity is not None and supersede and clause.frame is not None and not (
-                    _adds(clause) or any(f.attribute == clause.attribute
+                    ADDS_RULE in clause.rules or any(f.attribute == clause.attribute
                                          for f in self._entity_facts(tenant, entity))):
                 # "now works in Camden" (work.unit.camden): a slot named by its value is new
                 # at each change; the frame says what it replaces ("works in Holborn")
@@ -1396,12 +1396,6 @@ def _given_name_owner(entity: str | None, full_names: Mapping[str, set[str]]) ->
 def _word_set(text: str) -> set[str]:
     """The words of a text, lower case, edge punctuation stripped."""
     return {w.lower().strip(EDGE) for w in text.split()}
-
-
-def _adds(clause: Clause) -> bool:
-    """Does the clause say it adds to what holds (``now also works in Camden``)?"""
-    low = clause.text.casefold()
-    return any(re.search(rf"\b{re.escape(m)}\b", low) for m in lx.ADDITIVE_MARKERS)
 
 
 def _marks_change(clause: Clause) -> bool:

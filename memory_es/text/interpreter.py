@@ -590,6 +590,11 @@ def _changed_from(words: Sequence[str]) -> bool:
     return verb is not None and "from" in words[verb + 1:verb + 2] and "to" in words[verb + 2:]
 
 
+ADDS_RULE = "additive:adds-to-what-holds"
+"""The rule a clause carries when it says it adds to what holds (``too``, ``also``): it
+supersedes nothing and replaces no frame."""
+
+
 def _mentions(markers: tuple[str, ...], text_low: str) -> bool:
     return bool(markers) and _marker_pattern(markers).search(text_low) is not None
 
@@ -618,6 +623,8 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
                              or _changed_from(words) or _new_possession(subject))
     continuation = _mentions(lx.CONTINUATION_MARKERS, text_low)
     adds = _mentions(lx.ADDITIVE_MARKERS, text_low)  # "also owns a green car now"
+    if adds:
+        rules.append(ADDS_RULE)
     dated = any(re.search(r"\d|\b(?:last|next|this|ago)\b", t, re.IGNORECASE)
                 for t in temporal)
     op = "assert"
