@@ -4113,6 +4113,44 @@ def purges_worded(cases: list[Case]) -> None:
         case["retrieves_nothing"] = [identifier]
 
 
+_OMAR = ["Omar Nasser's solicitor is Jane Holt.", "Omar Nasser has a mortgage with Halifax.",
+         "Omar Nasser has a credit card with Amex.", "Omar Nasser's case number is CV-2291.",
+         "Omar Nasser's pension is with Aviva.", "Omar Nasser's wife is Leila Nasser.",
+         "Leila Nasser has a credit card with Barclaycard."]
+LEGAL_AND_FINANCE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR), ["remember", "Omar Nasser paid off his mortgage."], [_OMAR[1]]),
+    (list(_OMAR), ["remember", "Omar Nasser cancelled his Amex card."], [_OMAR[2]]),
+    (list(_OMAR), ["revise", "Omar Nasser's solicitor", "Omar Nasser's solicitor is Tom Reid."], [_OMAR[0]]),
+    (list(_OMAR), ["purge", "CV-2291"], [_OMAR[3]]),
+    (list(_OMAR), ["remember", "Omar Nasser moved his pension to Scottish Widows."], [_OMAR[4]]),
+    (list(_OMAR), ["release", "Omar Nasser's credit card"], [_OMAR[2]]),
+]
+
+
+def legal_and_finance(cases: list[Case]) -> None:
+    """A client's solicitor, mortgage, card, case number and pension beside his wife's own
+    card: a change or an ask ends his one fact, never hers."""
+    _ended_by(cases, "legal_and_finance", "finance", LEGAL_AND_FINANCE)
+
+
+_ELLA = ["Ella Moss has a beagle called Rufus.", "Ella Moss has a tabby cat called Miso.",
+         "Rufus is allergic to chicken.", "Miso's vet is Dr Patel.", "Ella Moss's vet is Dr Grant.",
+         "Ella Moss walks Rufus at 7am."]
+PETS_AND_VETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ELLA), ["release", "Ella Moss's cat"], [_ELLA[1]]),
+    (list(_ELLA), ["remember", "Rufus is no longer allergic to chicken."], [_ELLA[2]]),
+    (list(_ELLA), ["forget", "everything about Miso"], [_ELLA[3]]),
+    (list(_ELLA), ["remember", "Ella Moss now walks Rufus at 8am."], [_ELLA[5]]),
+    (list(_ELLA), ["revise", "Miso's vet", "Miso's vet is Dr Shah."], [_ELLA[3]]),
+]
+
+
+def pets_and_vets(cases: list[Case]) -> None:
+    """An owner and her two pets, each with facts of its own (an allergy, a vet) beside
+    hers (her own vet, a walk): the pet's change ends the pet's fact, hers stay."""
+    _ended_by(cases, "pets_and_vets", "pets", PETS_AND_VETS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4153,7 +4191,7 @@ def build() -> list[Case]:
                    medication_changes, team_notes, travel_bookings, home_devices,
                    told_apart_by_a_word, workplace_people, accented_names,
                    endings_of_records, denials_and_reversals, two_asks_in_one,
-                   endings_by_language, purges_worded):
+                   endings_by_language, purges_worded, legal_and_finance, pets_and_vets):
         family(cases)
     return cases
 
