@@ -1473,7 +1473,7 @@ def _possessed(clause: Clause) -> list[str]:
     return [w for w in re.findall(r"[^\W\d_]+", owned.casefold()) if w not in lx.STOPWORDS]
 
 
-_LOCATIVES = frozenset(("in", "at", "on", "near", "by"))
+_LOCATIVES = frozenset(("in", "at", "on", "near", "by", "with"))
 
 
 def _person_named(clause: Clause) -> str | None:
@@ -1521,9 +1521,10 @@ def _labelled_with(entity: str | None, named: Mapping[str, str]) -> bool:
 
 
 def _place_like(value: object) -> bool:
-    """Does a value say where something is (``in Leeds``, ``Manchester``), not what it is
-    (``a Volvo``)? A change of place replaces only a place: ``moved her car to Leeds``
-    leaves ``Priya's car is a Volvo``."""
+    """Does a value say where something is (``in Leeds``, ``Manchester``, whose hands it
+    is in: ``with Aviva``), not what it is (``a Volvo``)? A change of place replaces only
+    a place: ``moved her car to Leeds`` leaves ``Priya's car is a Volvo``, ``moved his
+    pension to Scottish Widows`` replaces ``his pension is with Aviva``."""
     words = str(value).split()
     return bool(words) and (words[0].lower() in _LOCATIVES
                             or all(w[:1].isupper() for w in words))

@@ -75,8 +75,9 @@ def frame_of(reading: PredicateReading) -> str | None:
         # "rents a flat in Kraków": the direct object's head joins the verb
         at = next((i for i, w in enumerate(rest[:4]) if w in PREPOSITIONS), 0)
         head = [t.word for t in reading.rest[:at] if t.word and t.low not in _OBJECT_DETERMINERS]
-        if not head or not all(w.isalpha() and w.islower() for w in head):
-            return None
+        if not head or not all(w.isalpha() for w in head) or not (
+                all(w.islower() for w in head) or all(is_capitalised(w) for w in head)):
+            return None  # "walks Rufus at 7am": a named object joins the verb too
         lemma = f"{lemma}+{head[-1]}"
     if not rest or rest[at] not in PREPOSITIONS:
         return None

@@ -47,3 +47,34 @@ def test_a_closed_account_ends_that_account(fresh_store: memory_es.MemoryStore,
     current = current_texts(fresh_store, tenant)
     assert meant not in current and kept in current
 
+
+
+@_SLOW
+@given(st.sampled_from(["pension", "savings", "mortgage"]),
+       st.lists(st.sampled_from(["Aviva", "Scottish Widows", "Halifax", "Nationwide"]),
+                min_size=2, max_size=2, unique=True))
+def test_a_thing_moved_to_a_new_holder_replaces_the_old_holder(
+        fresh_store: memory_es.MemoryStore, thing: str, holders: list[str]) -> None:
+    """``his pension is with Aviva``: ``with`` says whose hands it is in, a place of the
+    thing, which ``moved his pension to Scottish Widows`` replaces."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant, kept = f"Omar Nasser's {thing} is with {holders[0]}", \
+        f"Leila Nasser's {thing} is with {holders[0]}"
+    for text in (meant, kept, "Omar Nasser lives in Leeds"):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Omar Nasser moved his {thing} to {holders[1]}.")
+    current = current_texts(fresh_store, tenant)
+    assert meant not in current and kept in current
+
+
+@_SLOW
+@given(st.sampled_from(["mortgage", "car loan", "student loan"]))
+def test_a_debt_paid_off_ends_that_debt(fresh_store: memory_es.MemoryStore, debt: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant = f"Omar Nasser has a {debt} with Halifax"
+    kept = "Omar Nasser has a credit card with Amex"
+    for text in (meant, kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Omar Nasser paid off his {debt}.")
+    current = current_texts(fresh_store, tenant)
+    assert meant not in current and kept in current

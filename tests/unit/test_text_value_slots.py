@@ -74,3 +74,18 @@ def test_an_added_thing_never_supersedes_its_slot(fresh_store: memory_es.MemoryS
             else f"Mia Lund now owns a green car {marker}.")
     ti.remember(tenant, text)
     assert held in current_texts(fresh_store, tenant)
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(["Rufus", "Bella", "Max"]), min_size=2, max_size=2, unique=True),
+       st.sampled_from([("7am", "8am"), ("6pm", "5pm")]))
+def test_a_named_object_at_a_new_time_replaces_the_old_time(
+        fresh_store: memory_es.MemoryStore, dogs: list[str], times: tuple[str, str]) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Ella Moss walks {dogs[0]} at {times[0]}"
+    kept = f"Ella Moss walks {dogs[1]} at {times[0]}"
+    for text in (old, kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ella Moss now walks {dogs[0]} at {times[1]}.")
+    current = current_texts(fresh_store, tenant)
+    assert old not in current and kept in current
