@@ -4151,6 +4151,31 @@ def pets_and_vets(cases: list[Case]) -> None:
     _ended_by(cases, "pets_and_vets", "pets", PETS_AND_VETS)
 
 
+_CHLOE = ["Chloe Tan prefers oat milk.", "Chloe Tan is allergic to shellfish.",
+          "Chloe Tan orders a flat white every morning.", "Chloe Tan's usual table is table 12.",
+          "Chloe Tan's birthday is on 3 March.", "Marcus Tan prefers soy milk."]
+_TRIALS = ["The Oslo trial enrolled 420 patients.", "The Oslo trial reported a 12% reduction.",
+           "The Bergen trial enrolled 310 patients.", "The Bergen trial was funded by the NIH.",
+           "Dr Hale leads the Oslo trial."]
+GUESTS_AND_STUDIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHLOE), ["remember", "Chloe Tan now prefers almond milk."], [_CHLOE[0]]),
+    (list(_CHLOE), ["remember", "Chloe Tan's usual table is now table 4."], [_CHLOE[3]]),
+    (list(_CHLOE), ["remember", "Chloe Tan switched from flat whites to cortados."], [_CHLOE[2]]),
+    (list(_CHLOE), ["release", "Chloe Tan's allergy"], [_CHLOE[1]]),
+    (list(_CHLOE), ["forget", "Chloe Tan's birthday"], [_CHLOE[4]]),
+    (list(_TRIALS), ["remember", "The Oslo trial now reports a 9% reduction."], [_TRIALS[1]]),
+    (list(_TRIALS), ["remember", "The Bergen trial has now enrolled 350 patients."], [_TRIALS[2]]),
+    (list(_TRIALS), ["release", "the Bergen trial's funding"], [_TRIALS[3]]),
+    (list(_TRIALS), ["forget", "everything about the Oslo trial"], _TRIALS[0:2]),
+]
+
+
+def guests_and_studies(cases: list[Case]) -> None:
+    """A café's regular beside her husband's preference, and two clinical trials with alike
+    facts and a lead who has a fact of his own: the one change or ask ends its one fact."""
+    _ended_by(cases, "guests_and_studies", "mixed", GUESTS_AND_STUDIES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4191,7 +4216,8 @@ def build() -> list[Case]:
                    medication_changes, team_notes, travel_bookings, home_devices,
                    told_apart_by_a_word, workplace_people, accented_names,
                    endings_of_records, denials_and_reversals, two_asks_in_one,
-                   endings_by_language, purges_worded, legal_and_finance, pets_and_vets):
+                   endings_by_language, purges_worded, legal_and_finance, pets_and_vets,
+                   guests_and_studies):
         family(cases)
     return cases
 
