@@ -4176,6 +4176,25 @@ def guests_and_studies(cases: list[Case]) -> None:
     _ended_by(cases, "guests_and_studies", "mixed", GUESTS_AND_STUDIES)
 
 
+_RAJ = ["Raj Mehta's email is raj@mehta.in.", "Priya Mehta forwards invoices to raj@mehta.in.",
+        "Raj Mehta lives in Pune.", "Priya Mehta lives in Pune.", "Raj Mehta's phone is +91 98200 12345.",
+        "Raj Mehta Jr studies in Mumbai."]
+PURGE_SPANS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAJ), ["purge", "raj@mehta.in"], []),
+    (list(_RAJ), ["purge", "raj@mehta.in", "confirm"], _RAJ[0:2]),
+    (list(_RAJ), ["purge", "Raj Mehta"], [_RAJ[0], _RAJ[2], _RAJ[4]]),
+    (list(_RAJ), ["purge", "098200 12345"], [_RAJ[4]]),
+    (list(_RAJ), ["purge", "Pune"], []),
+]
+
+
+def purge_spans(cases: list[Case]) -> None:
+    """Hard deletes whose reach spans people: an address another person's fact also holds
+    erases nothing without confirmation and both with it; a full name erases that person
+    and not his son; a phone in its national form erases it; a town is no identifier."""
+    _ended_by(cases, "purge_spans", "mixed", PURGE_SPANS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4217,7 +4236,7 @@ def build() -> list[Case]:
                    told_apart_by_a_word, workplace_people, accented_names,
                    endings_of_records, denials_and_reversals, two_asks_in_one,
                    endings_by_language, purges_worded, legal_and_finance, pets_and_vets,
-                   guests_and_studies):
+                   guests_and_studies, purge_spans):
         family(cases)
     return cases
 
