@@ -40,7 +40,9 @@ class Catchup:
         self.batch = batch
         self.followers: list[Follower] = list(followers or [])
         self.read_ahead = read_ahead
-        """Read and open the next batch while this one is applied (a rebuild)."""
+        """Read and open the next batch while this one is applied (a rebuild). Its chain
+        keys are then not cached either: a replay of the whole log uses each for its own
+        chain's few events, and would push every key in use out of the cache."""
         self._known: int | None = None  # the tracked position, once read or written here
 
     def position(self) -> int:
@@ -61,10 +63,10 @@ class Catchup:
         select_rows = getattr(self.recorder, "select_rows", None)
         if select_rows is not None:  # the log's rows as stored (the embedded log)
             rows = select_rows(start, self.batch, head)
-            return [(int(r[0]), u) for r, u in zip(rows, self.mapper.open_rows(rows),
-                                                   strict=True)]
+            opened = self.mapper.open_rows(rows, keep_keys=not self.read_ahead)
+            return [(int(r[0]), u) for r, u in zip(rows, opened, strict=True)]
         notes = self.recorder.select_notifications(start=start, limit=self.batch, stop=head)
-        opened = self.mapper.open_many(notes)
+        opened = self.mapper.open_many(notes, keep_keys=not self.read_ahead)
         return [(n.id, u) for n, u in zip(notes, opened, strict=True)]
 
     def run(self, progress: Progress | None = None, stop: int | None = None) -> int:

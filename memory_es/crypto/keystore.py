@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from memory_es.crypto.master import MasterKey
-from memory_es.crypto.sealing import KEY_BYTES, NONCE_BYTES, DataKey, new_key_material, random_bytes
+from memory_es.crypto.sealing import (
+    KEY_BYTES,
+    NONCE_BYTES,
+    DataKey,
+    WrappedKey,
+    new_key_material,
+    random_bytes,
+)
 from memory_es.entropy import POOL
 from memory_es.errors import (
     ConcurrentWriteError,
@@ -667,47 +674,59 @@ class KeyStore:
                         material[nonces + i * NONCE_BYTES:nonces + (i + 1) * NONCE_BYTES])
             return out
 
-    def prefetch(self, wanted: Mapping[str, str]) -> dict[str, DataKey]:
+    def prefetch(self, wanted: Mapping[str, str], *,
+                 keep: bool = True) -> dict[str, DataKey | WrappedKey]:
         """Load the uncached keys of ``wanted`` (key id -> stream id) with one query per
         500 ids, chain keys' parents included, instead of one query per key. Returns the
         keys of ``wanted`` it has, cached or loaded, for the caller to open its batch with:
         a batch of more keys than the cache keeps would otherwise lose the first it loaded
         before it used them. Keys missing or destroyed are left out: :meth:`key` reports
-        them when they are asked for."""
+        them when they are asked for.
+
+        ``keep`` False: the chain keys loaded are neither unwrapped nor cached, but
+        returned as :class:`memory_es.crypto.sealing.WrappedKey` (unwrapped at each use;
+        entity keys, their parents, are cached as ever). A rebuild opens each chain's key
+        for the few events of its chain and never again, from a log of far more chains than
+        :data:`KEY_CACHE` holds: cached, they only pushed out the keys in use."""
         with self._lock:
-            have: dict[str, DataKey] = {}
+            have: dict[str, DataKey | WrappedKey] = {}
             todo = []
+            cached_key = self._cache.get
+            fresh = self._fresh
             for key_id in wanted:
-                cached = self._cache.get(key_id)
+                cached = cached_key(key_id)
                 if cached is not None:
                     have[key_id] = cached
-                elif key_id not in self._fresh:
+                elif key_id not in fresh:
                     todo.append(key_id)
             if len(todo) < 2:
                 return have
             ids = dict.fromkeys(todo)
-            for key_id in todo:
-                if key_id.startswith("c/"):
-                    entity_key = entity_key_id(wanted[key_id])
-                    cached = self._cache.get(entity_key)
-                    if cached is not None:
-                        have[entity_key] = cached
-                    elif entity_key not in self._fresh:
-                        ids[entity_key] = None
-            found: dict[str, tuple[bytes, str | None]] = {
-                str(key_id): (bytes(wrapped), None if parent is None else str(parent))
-                for key_id, wrapped, parent in self._select_in(
-                    "SELECT key_id, wrapped, parent FROM me_keys WHERE key_id", list(ids))}
-            for key_id, (wrapped, parent) in found.items():
+            for entity_key in {"e/" + wanted[k] for k in todo if k[:2] == "c/"}:
+                cached = cached_key(entity_key)
+                if cached is not None:
+                    have[entity_key] = cached
+                elif entity_key not in fresh:
+                    ids[entity_key] = None
+            chains = []
+            cache = self._cache
+            unwrap = self.master.unwrap
+            for found, wrapped, parent in self._select_in(
+                    "SELECT key_id, wrapped, parent FROM me_keys WHERE key_id", list(ids)):
+                key_id = str(found)
                 if parent is None:
-                    have[key_id] = self._cache[key_id] = DataKey(
-                        key_id, self.master.unwrap(key_id, wrapped))
-            for key_id, (wrapped, parent) in found.items():
-                if parent is not None:
-                    parent_key = have.get(parent)
-                    if parent_key is not None:
-                        material = parent_key.open(wrapped, b"key:" + key_id.encode())
-                        have[key_id] = self._cache[key_id] = DataKey(key_id, material)
+                    have[key_id] = cache[key_id] = DataKey(key_id, unwrap(key_id, bytes(wrapped)))
+                else:
+                    chains.append((key_id, wrapped, str(parent)))
+            for key_id, wrapped, parent in chains:
+                parent_key = have.get(parent)
+                if not isinstance(parent_key, DataKey):  # missing or destroyed: key() says
+                    continue
+                if keep:
+                    have[key_id] = cache[key_id] = DataKey(key_id, parent_key.open(
+                        bytes(wrapped), b"key:" + key_id.encode()))
+                else:
+                    have[key_id] = WrappedKey(key_id, parent_key, bytes(wrapped))
             return have
 
     def _wrap(self, key_id: str, material: bytes, parent: str | None, stream_id: str,

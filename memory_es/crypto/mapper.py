@@ -171,36 +171,46 @@ class SealingMapper:
         return Unsealed(stream_id, stored.originator_version, stored.topic, recorded_at, prev,
                         kid, plaintext=plaintext)
 
-    def open_many(self, stored: Sequence[StoredEvent]) -> list[Unsealed]:
+    def open_many(self, stored: Sequence[StoredEvent], *,
+                  keep_keys: bool = True) -> list[Unsealed]:
         """:meth:`open` for a batch: the keys it needs are fetched in one key-store query
         first, and a key found destroyed is asked for once per batch, not once per event."""
         return self.open_rows([(None, str(e.originator_id), e.originator_version, e.topic,
-                                e.state) for e in stored])
+                                e.state) for e in stored], keep_keys=keep_keys)
 
-    def open_rows(self, rows: Sequence[Sequence[Any]]) -> list[Unsealed]:
+    def open_rows(self, rows: Sequence[Sequence[Any]], *,
+                  keep_keys: bool = True) -> list[Unsealed]:
         """:meth:`open_many` of the log's rows as the recorder's table holds them:
-        (position, stream id, version, topic, state), without an object per row."""
+        (position, stream id, version, topic, state), without an object per row.
+
+        ``keep_keys`` False (a rebuild): the chain keys are opened per use and not cached
+        (:meth:`memory_es.crypto.keystore.KeyStore.prefetch`)."""
         wanted: dict[str, str] = {}
+        heads: list[tuple[str, int] | None] = []  # (kid, body offset) per row; None: clear
+        size = _HEAD.size
         for row in rows:
             state = row[4]
             kid_len = _kid_len(state)
             if kid_len:
-                kid = state[_HEAD.size:_HEAD.size + kid_len].decode()
+                kid = state[size:size + kid_len].decode()
+                heads.append((kid, size + kid_len))
                 if kid not in wanted:
                     wanted[kid] = str(row[1])
-        have = self.keys.prefetch(wanted)
+            else:
+                heads.append(None)
+        have = self.keys.prefetch(wanted, keep=keep_keys)
         erased: set[str] = set()
         out = []
-        for _, sid, version, topic, state in rows:
+        unpack = _HEAD.unpack_from
+        for (_, sid, version, topic, state), head in zip(rows, heads, strict=True):
             stream_id = str(sid)
-            if not _kid_len(state):  # stored in clear (or not ours: open raises)
+            if head is None:  # stored in clear (or not ours: open raises)
                 out.append(self.open(StoredEvent(originator_id=stream_id,
                                                  originator_version=version, topic=topic,
                                                  state=state)))
                 continue
-            _magic, recorded_at, prev, kid_len = _HEAD.unpack_from(state)
-            offset = _HEAD.size + kid_len
-            kid = state[_HEAD.size:offset].decode()
+            kid, offset = head
+            _magic, recorded_at, prev, _ = unpack(state)
             plaintext: bytes | None = None
             if kid not in erased:
                 try:
@@ -208,8 +218,8 @@ class SealingMapper:
                 except ErasedContent:
                     erased.add(kid)
                 else:
-                    aad = _aad(stream_id, version, topic, state[:offset])
-                    plaintext = key.open(state[offset:], aad)
+                    plaintext = key.open(state[offset:],
+                                         _aad(stream_id, version, topic, state[:offset]))
             out.append(Unsealed(stream_id, version, topic, recorded_at, prev, kid,
                                 plaintext=plaintext))
         return out

@@ -54,6 +54,38 @@ class DataKey:
         raise TypeError("data keys cannot be pickled")
 
 
+class WrappedKey:
+    """A sub-key still wrapped under its unwrapped parent, opened at each use and dropped.
+
+    For reading a log of far more keys than a cache keeps, each for a few events (a
+    rebuild opens every chain's key): holding a batch's tens of thousands of AES-GCM
+    contexts touched ≈ 100 MB per batch, and each context's first use was several times
+    the cost of an unwrap and a decryption done together and freed at once. The material
+    is never bound to a name here, so no frame's locals hold it."""
+
+    __slots__ = ("_parent", "_wrapped", "key_id")
+
+    def __init__(self, key_id: str, parent: DataKey, wrapped: bytes) -> None:
+        self.key_id = key_id
+        self._parent = parent
+        self._wrapped = wrapped
+
+    def open(self, blob: bytes, aad: bytes) -> bytes:
+        try:
+            return AESGCM(self._parent.open(self._wrapped, b"key:" + self.key_id.encode())
+                          ).decrypt(blob[:NONCE_BYTES], blob[NONCE_BYTES:], aad)
+        except InvalidTag:
+            raise IntegrityViolation(
+                f"authentication failed under key {self.key_id}: the ciphertext was altered,"
+                " moved to another event, or sealed under another key"
+            ) from None
+
+    def __repr__(self) -> str:
+        return f"WrappedKey({self.key_id!r}, <wrapped>)"
+
+    __str__ = __repr__
+
+
 KEY_BYTES = 32
 
 

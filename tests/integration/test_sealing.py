@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import memory_es
-from memory_es.crypto.mapper import SealingMapper
+from memory_es.crypto.mapper import _HEAD, SealingMapper
 from memory_es.eventlog import SqliteEventLog, SqliteRecorder
 from tests.conftest import StoreFactory
 from tests.fakes import FakeClock, day
@@ -246,3 +246,36 @@ def test_the_logs_rows_open_as_its_notifications_do(tmp_path: Path) -> None:
         bad = (1, "x", 1, "t", b"NOT" + bytes(60))
         with pytest.raises(IntegrityViolation):
             mapper.open_rows([bad])
+
+
+def test_a_replay_opens_chain_keys_per_use_and_caches_none_of_them(tmp_path: Path) -> None:
+    """Rows opened with ``keep_keys=False`` (a rebuild's reads) come back as with the key
+    cache, shredded bodies included, yet leave no chain key in the cache; a ciphertext
+    moved to another event still fails authentication under a key opened per use."""
+    from memory_es.crypto.keystore import chain_key_id
+    from memory_es.errors import IntegrityViolation
+
+    with memory_es.open(tmp_path / "s") as store:
+        for i in range(6):
+            store.assert_fact("acme", f"user:u{i}", "home.city", f"City {i}")
+            store.supersede("acme", f"user:u{i}", "home.city", f"Town {i}")
+        store.purge("acme", "user:u2", confirm=store.preview("purge", "acme", "user:u2").token)
+    for reopened in range(2):  # each time with no key cached
+        with memory_es.open(tmp_path / "s") as store:
+            recorder, mapper = store.runtime.log.recorder, store.runtime.side.mapper
+            assert isinstance(recorder, SqliteRecorder)
+            rows = recorder.select_rows(1, 1000, recorder.max_notification_id())
+            replayed = mapper.open_rows(rows, keep_keys=False)
+            chains = {u.kid for u in replayed if u.kid.startswith(chain_key_id(""))}
+            opened = [k for k, u in enumerate(replayed) if u.kid in chains and not u.shredded]
+            if reopened:
+                i, j, other = opened[:3]
+                cut = _HEAD.size + len(replayed[i].kid)  # the header; then the sealed body
+                moved = (*rows[i][:4],
+                         rows[i][4][:cut] + rows[j][4][_HEAD.size + len(replayed[j].kid):])
+                with pytest.raises(IntegrityViolation):  # two keys: loaded as in a batch
+                    mapper.open_rows([rows[other], moved], keep_keys=False)
+                continue
+            assert chains and not store.runtime.side.keys.cached(sorted(chains))
+            assert replayed == mapper.open_rows(rows)
+            assert any(u.shredded for u in replayed) and len(opened) > 3
