@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from projections.recall.loading import load_kernels
+
 SPARSE_QUERY = 0.25
 """A query whose non-zero dimensions are at most this share of all is scanned by column;
 a denser one (a sentence embedder's) goes to FAISS, which reads whole rows anyway."""
@@ -81,7 +83,8 @@ class ColumnScan:
     """
 
     def __init__(self, segments: dict[int, ColumnSegment]) -> None:
-        from numba.typed import List  # noqa: PLC0415  (numba loads in ~0.9 s: on first use)
+        load_kernels()  # numba loads in ~0.9 s: on first use
+        from numba.typed import List  # noqa: PLC0415
 
         self.numbers = np.array(sorted(segments), np.int64)
         self.bases = np.array([segments[s].base for s in self.numbers.tolist()], np.int64)
@@ -107,7 +110,8 @@ class ColumnScan:
         the ``k``-th best by more than ``2ε`` is beaten by ``k`` others whatever the
         exact scores. The caller's rescoring reads fewer vectors for the same answer.
         """
-        from projections.recall import kernels  # noqa: PLC0415  (numba loads in ~0.9 s: on first use)
+        load_kernels()  # numba loads in ~0.9 s: on first use
+        from projections.recall import kernels  # noqa: PLC0415
 
         dims = np.flatnonzero(query)
         weights = (query[dims] / SCALE).astype(np.float32)

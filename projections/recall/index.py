@@ -13,7 +13,6 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from projections.connection import arrow
 from projections.embedder import Embedder, default_embedder, has_sparse_vectors
 from projections.recall import persist
 from projections.recall.documents import digest, document
+from projections.recall.eligible import UPDATE_MOST, ChangedLabels, Eligible, updated
 from projections.recall.keywords import KeywordIndex, KeywordSegments
 from projections.recall.mirror import ROW_COLUMNS, Grouped, VersionMirror
 from projections.recall.ranking import (
@@ -174,9 +174,10 @@ class RecallIndex:
         """Label -> attribute of every indexed private fact (shadowing needs its cardinality)."""
         self._members: dict[int, tuple[str, ...]] = {}
         """Label of a consolidation pattern -> its members (they leave default recall)."""
-        self._meta_generation = 0
-        """Bumped by every change to the labels' metadata (tenant, class, owner, members)."""
-        self._eligible_cache: dict[tuple[str, int, bool], _Eligible] = {}
+        self._eligible_cache: dict[tuple[str, int, bool], Eligible] = {}
+        self._changed = ChangedLabels()
+        """Labels whose slots or metadata (tenant, class, members) changed, for the kept
+        masks to be updated by (:mod:`projections.recall.eligible`)."""
 
     def reset(self) -> None:
         """Forget everything (the next :meth:`catch_up` repopulates it from DuckDB)."""
@@ -188,7 +189,6 @@ class RecallIndex:
         cap = len(self._tenant)
         if needed <= cap:
             return
-        self._meta_generation += 1
         extra = max(needed, 2 * cap) - cap
         self._tenant = np.concatenate([self._tenant, np.full(extra, -1, np.int32)])
         self._class = np.concatenate([self._class, np.full(extra, 127, np.int8)])
@@ -216,7 +216,7 @@ class RecallIndex:
         its last use."""
         if not labels:
             return
-        self._meta_generation += 1
+        self._changed.note(labels)
         at = np.asarray(labels, np.int64)
         which = np.asarray(facts, np.int64)
         col = functools.partial(grouped.column, facts=which)
@@ -372,7 +372,7 @@ class RecallIndex:
     def _remove_labels(self, labels: list[int]) -> None:
         if not labels:
             return
-        self._meta_generation += 1
+        self._changed.note(labels)
         if self.defer_vectors:  # FAISS removal is linear in the index: batch it (compact)
             self._unremoved.extend(labels)
             removed = len(labels)
@@ -680,14 +680,24 @@ class RecallIndex:
                   ) -> tuple[np.ndarray, np.ndarray]:
         """The tenant's current facts within the ceiling, for every reader (read-only
         arrays), without the current patterns' members unless ``include_consolidated``.
-        Kept per (tenant, ceiling, members) until the mirror or the labels' metadata
-        change or ``now_us`` reaches the next moment a held version starts or ends: at
-        1M facts building them costs ≈ 8 ms, a recall's whole budget."""
-        state = (id(self.versions), self.versions.generation, self._meta_generation)
+        Kept per (tenant, ceiling, members) and updated by the labels changed since
+        (:mod:`projections.recall.eligible`): at 1M facts building them costs ≈ 8 ms, a
+        recall's whole budget, and a write changes a few labels."""
         key = (tenant, max_rank, include_consolidated)
         kept = self._eligible_cache.get(key)
-        if kept is not None and kept.state == state and kept.since <= now_us < kept.until:
-            return kept.mask, kept.slot_of
+        epoch, seen = self.versions.epoch, self._changed.end
+        if kept is not None and kept.epoch == epoch and kept.since <= now_us < kept.until:
+            changed = self._changed.since(kept.seen)
+            if changed is not None and not changed and kept.mask.size == len(self._tenant):
+                return kept.mask, kept.slot_of
+            if (changed is not None and kept.code is not None
+                    and len(changed) <= UPDATE_MOST * len(self._tenant)):
+                admitted, slot_of, until = updated(
+                    kept, changed, versions=self.versions, tenant=self._tenant,
+                    rank=self._class, max_rank=max_rank, now_us=now_us)
+                return self._keep(key, Eligible(epoch, seen, now_us, until, kept.code,
+                                                admitted, admitted, slot_of),
+                                  include_consolidated)
         size = len(self._tenant)
         mask = np.zeros(size, dtype=bool)
         slot_of = np.full(size, -1, np.int64)
@@ -698,14 +708,24 @@ class RecallIndex:
             mask[labels] = True
             slot_of[labels] = slots
             self._admit(mask, code, max_rank)
+        return self._keep(key, Eligible(epoch, seen, now_us, until, code, mask, mask, slot_of),
+                          include_consolidated)
+
+    def _keep(self, key: tuple[str, int, bool], made: Eligible,
+              include_consolidated: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Drop the patterns' members from a mask just made (unless
+        ``include_consolidated``), make its arrays read-only and keep it."""
+        mask = made.admitted
         if not include_consolidated:
+            mask = mask.copy()
             self._drop_members(mask)
-        mask.flags.writeable = False
-        slot_of.flags.writeable = False
-        if len(self._eligible_cache) >= ELIGIBLE_KEPT:
+        for array in (made.admitted, mask, made.slot_of):
+            array.flags.writeable = False
+        if len(self._eligible_cache) >= ELIGIBLE_KEPT and key not in self._eligible_cache:
             self._eligible_cache.clear()
-        self._eligible_cache[key] = _Eligible(state, now_us, until, mask, slot_of)
-        return mask, slot_of
+        self._eligible_cache[key] = Eligible(made.epoch, made.seen, made.since, made.until,
+                                             made.code, made.admitted, mask, made.slot_of)
+        return mask, made.slot_of
 
     def _admit(self, mask: np.ndarray, code: int, max_rank: int) -> None:
         """Narrow a mask of current labels to the tenant's (``code``) within the ceiling."""
@@ -1163,18 +1183,6 @@ OVERLAP_FROM = 65_536
 
 ELIGIBLE_KEPT = 16
 """(tenant, ceiling, members) keys whose eligibility masks are kept between recalls."""
-
-
-@dataclass(frozen=True)
-class _Eligible:
-    """One kept eligibility mask: valid while ``state`` holds and for ``now`` in
-    ``[since, until)``."""
-
-    state: tuple[int, int, int]
-    since: int
-    until: int
-    mask: np.ndarray
-    slot_of: np.ndarray
 
 
 def _mapped(values: list[Any], fn: Callable[[Any], Any]) -> list[Any]:

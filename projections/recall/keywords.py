@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from projections.recall.loading import load_kernels
 from projections.tokens import keyword_terms
 
 K1 = 1.2
@@ -476,7 +477,8 @@ def bm25(query: str, parts: Sequence[tuple[KeywordIndex | _Joined, np.ndarray]]
     if n_docs == 0 or not terms:
         return [empty for _ in parts]
     avgdl = sum(total for _, _, total in stats) / n_docs
-    from projections.recall import kernels  # noqa: PLC0415  (numba loads in ~0.9 s: on first use)
+    load_kernels()  # numba loads in ~0.9 s: on first use
+    from projections.recall import kernels  # noqa: PLC0415
 
     found: list[list[tuple[np.ndarray, np.ndarray, float]]] = [[] for _ in parts]
     for term in terms:

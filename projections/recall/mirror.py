@@ -14,6 +14,7 @@ them, never every row of the store.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,6 +38,7 @@ A purge copies each chunk that held a purged row, so this bounds that copy (one 
 of 16,384 rows took 2-7 ms on the development machine after a reopen)."""
 
 _OPEN = np.iinfo(np.int64).max
+_EPOCHS = itertools.count()
 
 Version = tuple[int, int, int]
 """``(valid_from, valid_until, row)``: an open valid time ends at the largest int64."""
@@ -119,6 +121,10 @@ class VersionMirror:
         self.generation = 0
         """Bumped by every change to the slots, so a reader can tell a cached answer of
         :meth:`current` from a stale one."""
+        self.epoch = next(_EPOCHS)
+        """Changed (to a number no mirror of this process had) when slots are renumbered
+        (:meth:`compact`): what a reader kept by slot number is void then, while a label's
+        slots changed by :meth:`place` or :meth:`drop_many` void only that label's."""
 
     def add_table(self, table: pa.Table) -> int:
         """Hold a table of rows (as chunks of :data:`CHUNK_ROWS`); returns its id for
@@ -345,6 +351,7 @@ class VersionMirror:
         Linear in the mirror: it runs when half the slots are dead (``_room``) or when
         asked; a purge only needs :meth:`purge_rows`."""
         self.generation += 1
+        self.epoch = next(_EPOCHS)
         placing = np.fromiter((f + i for f, c in self._chunks.items() for i in range(c)),
                               np.int64)
         live = np.flatnonzero(self.label[:self.n] >= 0)

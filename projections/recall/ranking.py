@@ -36,6 +36,7 @@ import numpy as np
 from memory_es.domain.governance import DAY_US, DEFAULT, GovernanceConfig, explore_beta
 from memory_es.domain.validation import CLASSIFICATION_RANK, CLASSIFICATIONS
 from memory_es.errors import InvalidInput
+from projections.recall.loading import load_kernels
 
 WEIGHTS: dict[str, float] = {
     "keyword": 0.15,
@@ -152,7 +153,8 @@ def merge_pools(sem_labels: np.ndarray, kw_labels: np.ndarray, kw_scores: np.nda
     """The semantic top ``pool`` joined with the keyword top ``pool`` (labels, unique;
     keyword ties at the cut go to the lower label)."""
     if kw_labels.size > pool:
-        from projections.recall import kernels  # noqa: PLC0415  (numba loads in ~0.9 s: on first use)
+        load_kernels()  # numba loads in ~0.9 s: on first use
+        from projections.recall import kernels  # noqa: PLC0415
 
         kw_labels = kw_labels[kernels.best(kw_labels, kw_scores, pool)]
     return np.unique(np.concatenate([sem_labels.astype(np.int64), kw_labels.astype(np.int64)]))
