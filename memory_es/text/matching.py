@@ -667,28 +667,37 @@ def named_entities(query: Query, views: Sequence[FactView], *,
     people it could be, and it names no one. Purges never take this reading: a hard
     delete needs the canonical name.
     """
+    naming = [(surface, keys, capital) for surface, keys, capital in query.ngrams
+              if _names_something(surface.lower().split(), capital)]
+    said = {w.lower().strip(EDGE) for w in query.text.split()}
+    first_person = bool(said & lx.FIRST_PERSON)
+    text = nfkc(query.text)
+    unspaced = not text.isascii()  # (a known name's key found inside it is not ASCII)
+    given = given_names and any(
+        capital and len(words := surface.lower().split()) == 1 and words[0] not in lx.STOPWORDS
+        for surface, _keys, capital in query.ngrams)
+    if not naming and not first_person and not unspaced and not given:
+        return {}  # (an e-mail address or a number alone: no candidate is indexed)
+    # Only the word sequences that may name are looked up; the index needs their keys
+    # alone unless a later step reads all of it (given names, first person, unspaced).
+    whole = first_person or unspaced or given
+    asked = frozenset(k for _surface, keys, _capital in (query.ngrams if whole else naming)
+                      for k in keys)
     index: dict[str, set[str]] = {}
-    asked = frozenset(k for _surface, keys, _capital in query.ngrams for k in keys)
     for v in views:
         if v.fact.entity is None:
             continue
         # a fact whose words cannot form an asked key is indexed by its entity id only
         # (names in another script always take the full analysis: see ``name_words``)
         for key in v.subject_keys(asked):
-            index.setdefault(key, set()).add(v.fact.entity)
+            if whole or key in asked:
+                index.setdefault(key, set()).add(v.fact.entity)
     found: dict[str, str] = {}
     # each occurrence of a word names once (``Robert Smith / Bob Smith``: two names)
     left = Counter(surface.lower() for surface, _k, _c in query.ngrams if " " not in surface)
-    for surface, keys, capital in query.ngrams:
+    for surface, keys, _capital in naming:
         words = surface.lower().split()
         if any(left[w] <= 0 for w in words if w in left):
-            continue
-        role = len(words) == 1 and words[0] in lx.ROLE_NOUNS  # "the patient": patient:self
-        if len(words) == 1 and not capital and words[0] not in ("user", "users", "me", "i") and (
-                not role):
-            continue
-        if (all(w in lx.ROLE_NOUNS or w in lx.INFO_NOUNS for w in words) and not capital
-                and words != ["user"] and not role):
             continue
         hit: set[str] = set()
         for key in keys:
@@ -697,13 +706,13 @@ def named_entities(query: Query, views: Sequence[FactView], *,
             for entity in hit:  # every name the query gives an entity: `` / ``-joined
                 found[entity] = f"{found[entity]} / {surface}" if entity in found else surface
             left.subtract(w for w in words if w in left)
-    if given_names:
+    if given:
         found |= _given_names(query, index, left, found)
-    said = {w.lower().strip(EDGE) for w in query.text.split()}
-    if said & lx.FIRST_PERSON and "user:self" in index.get("user", set()):
+    if first_person and "user:self" in index.get("user", set()):
         found.setdefault("user:self", "me")  # "my padel", "everything about me": the user
+    if not unspaced:
+        return found
     # scripts written without spaces (Chinese, Japanese): a whole known name inside the text
-    text = nfkc(query.text)
     for key, ents in index.items():
         if len(key) >= 2 and not key.isascii() and key in text and all(
                 script_of(c) in _UNSPACED for c in key if c.isalpha()):
@@ -715,6 +724,18 @@ def named_entities(query: Query, views: Sequence[FactView], *,
 
 
 _UNSPACED = frozenset({"CJK", "HIRAGANA", "KATAKANA"})
+
+
+def _names_something(words: list[str], capital: bool) -> bool:
+    """Whether a word sequence of a query may name an entity at all: single lower-case
+    words only name the user or a role entity (``the patient``), and role or record
+    nouns alone name nothing unless capitalised."""
+    role = len(words) == 1 and words[0] in lx.ROLE_NOUNS  # "the patient": patient:self
+    if len(words) == 1 and not capital and words[0] not in ("user", "users", "me", "i") and (
+            not role):
+        return False
+    return not (all(w in lx.ROLE_NOUNS or w in lx.INFO_NOUNS for w in words) and not capital
+                and words != ["user"] and not role)
 
 
 def _given_names(query: Query, index: dict[str, set[str]], left: Counter[str],
