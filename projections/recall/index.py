@@ -687,9 +687,9 @@ class RecallIndex:
         kept = self._eligible_cache.get(key)
         epoch, seen = self.versions.epoch, self._changed.end
         if kept is not None and kept.epoch == epoch and kept.since <= now_us < kept.until:
+            if kept.seen == seen and kept.mask.size == len(self._tenant):
+                return kept.mask, kept.slot_of  # nothing changed since it was made
             changed = self._changed.since(kept.seen)
-            if changed is not None and not changed and kept.mask.size == len(self._tenant):
-                return kept.mask, kept.slot_of
             if (changed is not None and kept.code is not None
                     and len(changed) <= UPDATE_MOST * len(self._tenant)):
                 admitted, slot_of, until = updated(
