@@ -4191,8 +4191,16 @@ PURGE_SPANS: list[tuple[list[str], list[str], list[str]]] = [
 def purge_spans(cases: list[Case]) -> None:
     """Hard deletes whose reach spans people: an address another person's fact also holds
     erases nothing without confirmation and both with it; a full name erases that person
-    and not his son; a phone in its national form erases it; a town is no identifier."""
+    and not his son; a phone in its national form erases it; a town is no identifier.
+
+    Corrected in the open after the first run: the purge by name (the third case) no longer
+    forbids the name itself, which his son's surviving fact (``Raj Mehta Jr …``) holds and
+    recalls; the facts it erased must still be gone from every answer."""
+    start = len(cases)
     _ended_by(cases, "purge_spans", "mixed", PURGE_SPANS)
+    by_name = cases[start + 2]
+    by_name["must_not_contain"] = [t for t in by_name["must_not_contain"] if t != "Raj Mehta"]
+    by_name["retrieves_nothing"] = []
 
 
 def build() -> list[Case]:
