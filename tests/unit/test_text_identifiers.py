@@ -13,6 +13,8 @@ from memory_es.text.identifiers import (
     Identifier,
     find_identifiers,
     matches,
+    phones_match,
+    query_identifiers,
 )
 from memory_es.text.normalize import (
     ascii_fold,
@@ -233,3 +235,11 @@ def test_a_spoken_address_after_a_spoken_at_is_restored(local: str, host: str, t
     written = f"{local} at {host} dot {tld}"
     text = f"The desk can be {lead} {written.upper() if capitals else written} today."
     assert ("email", f"{local}@{host}.{tld}") in canon(text)
+
+
+def test_a_national_number_with_a_six_digit_first_group_is_a_phone() -> None:
+    """``098200 12345``: an Indian mobile with its trunk zero, a first group of six digits;
+    it is ``+91 98200 12345`` written nationally."""
+    [found] = query_identifiers("098200 12345")
+    assert found.kind == "phone"
+    assert phones_match(found.canonical, "+919820012345")
