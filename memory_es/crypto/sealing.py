@@ -40,10 +40,7 @@ class DataKey:
         try:
             return self._aead.decrypt(blob[:NONCE_BYTES], blob[NONCE_BYTES:], aad)
         except InvalidTag:
-            raise IntegrityViolation(
-                f"authentication failed under key {self.key_id}: the ciphertext was altered,"
-                " moved to another event, or sealed under another key"
-            ) from None
+            raise _tampered(self.key_id) from None
 
     def __repr__(self) -> str:
         return f"DataKey({self.key_id!r}, <redacted>)"
@@ -52,6 +49,12 @@ class DataKey:
 
     def __reduce__(self) -> tuple[object, ...]:
         raise TypeError("data keys cannot be pickled")
+
+
+def _tampered(key_id: str) -> IntegrityViolation:
+    return IntegrityViolation(
+        f"authentication failed under key {key_id}: the ciphertext was altered,"
+        " moved to another event, or sealed under another key")
 
 
 class WrappedKey:
@@ -75,10 +78,7 @@ class WrappedKey:
             return AESGCM(self._parent.open(self._wrapped, b"key:" + self.key_id.encode())
                           ).decrypt(blob[:NONCE_BYTES], blob[NONCE_BYTES:], aad)
         except InvalidTag:
-            raise IntegrityViolation(
-                f"authentication failed under key {self.key_id}: the ciphertext was altered,"
-                " moved to another event, or sealed under another key"
-            ) from None
+            raise _tampered(self.key_id) from None
 
     def __repr__(self) -> str:
         return f"WrappedKey({self.key_id!r}, <wrapped>)"
