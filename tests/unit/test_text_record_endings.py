@@ -2,7 +2,8 @@
 
 ``cancelled his gym membership`` ends ``is a member of the gym`` (a membership is the
 state of being a member) and leaves ``keeps a gym bag in his car``; ``closed his Barclays
-account`` ends that account and leaves the savings account elsewhere.
+account`` ends that account and leaves the savings account elsewhere; ``now eats pork``
+reverses ``does not eat pork`` and leaves ``eats chicken``.
 """
 
 from __future__ import annotations
@@ -78,3 +79,20 @@ def test_a_debt_paid_off_ends_that_debt(fresh_store: memory_es.MemoryStore, debt
     ti.remember(tenant, f"Omar Nasser paid off his {debt}.")
     current = current_texts(fresh_store, tenant)
     assert meant not in current and kept in current
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(["pork", "beef", "lamb", "chicken", "fish"]), min_size=2,
+                max_size=2, unique=True))
+def test_a_reversed_denial_of_an_activity_leaves_the_others(
+        fresh_store: memory_es.MemoryStore, foods: list[str]) -> None:
+    """``now eats pork`` reverses ``does not eat pork`` and says nothing of ``eats
+    chicken``: an activity is one of several a person may have. (A state is one at a
+    time: ``lives in Bergen now`` still replaces ``lives in Oslo``, test_text_values.)"""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    denial, held = f"Nina Vos does not eat {foods[0]}", f"Nina Vos eats {foods[1]}"
+    for text in (denial, held):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Nina Vos now eats {foods[0]}.")
+    current = current_texts(fresh_store, tenant)
+    assert denial not in current and held in current
