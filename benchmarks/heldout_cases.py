@@ -4203,6 +4203,23 @@ def purge_spans(cases: list[Case]) -> None:
     by_name["retrieves_nothing"] = []
 
 
+_IRIS = ["Iris Lund lives at 4 Elm Street.", "Iris Lund's email is iris@lund.se.",
+         "Iris Lund has a dog called Bo.", "Iris Lund works at Volvo.", "Tom Lund has a dog called Max."]
+POLITE_ASKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IRIS), ["forget", "Could you forget Iris Lund's address?"], [_IRIS[0]]),
+    (list(_IRIS), ["forget", "Please stop remembering that Iris Lund has a dog"], [_IRIS[2]]),
+    (list(_IRIS), ["release", "Iris Lund's job, please"], [_IRIS[3]]),
+    (list(_IRIS), ["forget", "I want you to forget everything about Tom Lund"], [_IRIS[4]]),
+    (list(_IRIS), ["release", "no need to remember where Iris Lund works anymore"], [_IRIS[3]]),
+]
+
+
+def polite_asks(cases: list[Case]) -> None:
+    """Asks worded as a user speaks to an assistant (a question, please, I want you to,
+    no need to remember) about a person with four facts beside a relative with a dog."""
+    _ended_by(cases, "polite_asks", "mixed", POLITE_ASKS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4244,7 +4261,7 @@ def build() -> list[Case]:
                    told_apart_by_a_word, workplace_people, accented_names,
                    endings_of_records, denials_and_reversals, two_asks_in_one,
                    endings_by_language, purges_worded, legal_and_finance, pets_and_vets,
-                   guests_and_studies, purge_spans):
+                   guests_and_studies, purge_spans, polite_asks):
         family(cases)
     return cases
 
