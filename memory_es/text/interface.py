@@ -85,6 +85,7 @@ from memory_es.text.ports import TextStore, TextWriter, WriteOptions
 from memory_es.text.predicates import PREPOSITIONS
 from memory_es.text.purge_scope import plan_purge
 from memory_es.text.qualifiers import CALENDAR, SEASON_OR_MONTH, valid_from_of, without_time
+from memory_es.text.requests import without_request
 from memory_es.text.revision import (
     about_the_new_text,
     continuing_clause,
@@ -863,7 +864,9 @@ class TextInterface:
         """:meth:`_select_by_tier`; then, unless a purge or a whole entity, a query that
         asks for a former thing (``my former employer``) keeps only the facts that state
         the past or hold the word themselves (``old radios``): the present one is exactly
-        what it does not mean."""
+        what it does not mean. The request around the ask is set aside first (``Could
+        you forget …?``, ``no need to remember …``: :mod:`memory_es.text.requests`)."""
+        text = without_request(text)
         if purpose != "purge" and (exception := _EXCEPTION.search(text)) is not None:
             return self._except(tenant, self._select(tenant, text[:exception.start()], views,
                                                      purpose), exception.group("kept"))

@@ -65,6 +65,7 @@ from memory_es.text.normalize import (
     strip_symbols,
 )
 from memory_es.text.qualifiers import TEMPORAL
+from memory_es.text.requests import without_request
 from memory_es.text.segment import (
     OPERATION_WORDS,
     content_words,
@@ -521,7 +522,9 @@ def _whole_record(cleaned: str) -> bool:
 
 @lru_cache(maxsize=16_384)
 def analyse_query(text: str) -> Query:
-    """Analyse a targeting or recall query: identifiers, name n-grams, terms, intents."""
+    """Analyse a targeting or recall query: identifiers, name n-grams, terms, intents (the
+    request around it set aside: :func:`~memory_es.text.requests.without_request`)."""
+    text = without_request(text)
     cleaned = _cleaned(text)
     ids = query_identifiers(text)
     explicit = bool(ids) and not find_identifiers(text)

@@ -1,0 +1,38 @@
+"""The words a user wraps an ask in when speaking to an assistant, set aside before the
+ask is read: ``Could you forget Iris's address?``, ``I want you to forget everything about
+Tom``, ``Please stop remembering that Iris has a dog``, ``no need to remember where Iris
+works anymore``, ``Iris's job, please``.
+
+They are the conventional forms of an indirect request (a question about the hearer's
+ability or willingness, a statement of the speaker's want: Searle 1975, "Indirect Speech
+Acts"), politeness markers, and the verbs of keeping a memory that the ask negates. None
+of them says what the ask is about, so read as content they made every such ask match
+nothing (or, for ``no need``, a denial).
+"""
+
+from __future__ import annotations
+
+import re
+
+_FRAME = (r"(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?"
+          r"|i(?:\s+(?:want|would\s+like|need)|['’]d\s+like)\s+you\s+to\s+"
+          r"|(?:there\s+is\s+|there['’]s\s+)?no\s+need\s+to\s+(?:keep\s+on\s+)?"
+          r"|(?:please\s+)?(?:stop|quit)\s+)")
+_MEMORY = r"(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing)|track(?:ing)?)"
+_LEAD = re.compile(
+    rf"^\s*(?:(?:please|kindly)[\s,]+)?"
+    rf"(?:{_FRAME}(?:{_MEMORY}\s+(?:(?:that|where|what|how)\s+)?)?"
+    rf"|{_MEMORY}\s+(?:that|where|what|how)\s+)",
+    re.IGNORECASE)
+"""A request frame, then perhaps a verb of keeping a memory (``stop remembering``); or
+that verb alone when a clause follows it (``remember that …``), never a noun such as
+``Store opening hours`` or ``tracking number``."""
+_TRAIL = re.compile(r"(?:[\s,]+(?:please|any\s*more|thanks|thank\s+you))*[\s?.!]*$", re.IGNORECASE)
+
+
+def without_request(text: str) -> str:
+    """``text`` without the request around its ask; the text itself when nothing is left."""
+    lead = _LEAD.match(text)
+    said = text[lead.end():] if lead is not None and lead.end() else text
+    said = _TRAIL.sub("", said)
+    return said if said.strip() else text
