@@ -16,7 +16,8 @@ from memory_es.text.requests import without_request
 from tests.unit.text_support import current_texts, fresh_tenant
 
 _FACTS = ["Iris Lund lives at 4 Elm Street", "Iris Lund's email is iris@lund.se",
-          "Iris Lund has a dog called Bo", "Iris Lund works at Volvo", "Tom Lund has a dog called Max"]
+          "Iris Lund has a dog called Bo", "Iris Lund works at Volvo",
+          "Tom Lund has a dog called Max"]
 _ASKS = [("forget", "Iris Lund's address"), ("forget", "Iris Lund has a dog"),
          ("release", "Iris Lund's email"), ("forget", "everything about Tom Lund"),
          ("release", "where Iris Lund works")]
