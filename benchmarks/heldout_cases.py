@@ -4220,6 +4220,126 @@ def polite_asks(cases: list[Case]) -> None:
     _ended_by(cases, "polite_asks", "mixed", POLITE_ASKS)
 
 
+_LARS = ["Lars Berg holds 200 shares of Nokia.", "Lars Berg holds 50 shares of Ericsson.",
+         "Lars Berg has a savings account with Nordea.", "Lars Berg's risk profile is moderate.",
+         "Lars Berg's adviser is Eva Holm.", "Eva Holm holds 100 shares of Nokia."]
+PORTFOLIO_POSITIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LARS), ["remember", "Lars Berg sold all his Nokia shares."], [_LARS[0]]),
+    (list(_LARS), ["remember", "Lars Berg now holds 80 shares of Ericsson."], [_LARS[1]]),
+    (list(_LARS), ["remember", "Lars Berg's risk profile is now aggressive."], [_LARS[3]]),
+    (list(_LARS), ["revise", "Lars Berg's adviser", "Lars Berg's adviser is Jonas Lind."], [_LARS[4]]),
+    (list(_LARS), ["release", "Lars Berg's Tesla shares"], []),
+    (list(_LARS), ["remember", "Lars Berg closed his Nordea savings account."], [_LARS[2]]),
+    (list(_LARS), ["forget", "Eva Holm's Nokia shares"], [_LARS[5]]),
+]
+
+
+def portfolio_positions(cases: list[Case]) -> None:
+    """A client's two holdings, an account, a profile and an adviser who holds one of the
+    same shares: a sale or change ends his one position, never hers; a holding he never
+    had ends nothing."""
+    _ended_by(cases, "portfolio_positions", "finance", PORTFOLIO_POSITIONS)
+
+
+_NORA = ["Nora Quinn's piano lesson is on Tuesdays.", "Nora Quinn's swimming lesson is on Fridays.",
+         "Nora Quinn's school is St Anne's.", "Nora Quinn's best friend is Ava Doyle.",
+         "Ava Doyle's piano lesson is on Mondays.", "Nora Quinn is allergic to peanuts."]
+LESSON_SCHEDULES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NORA), ["remember", "Nora Quinn's piano lesson moved to Wednesdays."], [_NORA[0]]),
+    (list(_NORA), ["remember", "Nora Quinn stopped her swimming lessons."], [_NORA[1]]),
+    (list(_NORA), ["remember", "Nora Quinn's best friend is now Maya Byrne."], [_NORA[3]]),
+    (list(_NORA), ["release", "Ava Doyle's piano lesson"], [_NORA[4]]),
+    (list(_NORA), ["forget", "Nora Quinn's allergy"], [_NORA[5]]),
+    (list(_NORA), ["remember", "Nora Quinn now goes to Hillcrest school."], [_NORA[2]]),
+]
+
+
+def lesson_schedules(cases: list[Case]) -> None:
+    """A child's two weekly lessons, school, friend and allergy beside the friend's own
+    lesson of the same kind: a move or stop ends the one lesson, never the friend's."""
+    _ended_by(cases, "lesson_schedules", "household", LESSON_SCHEDULES)
+
+
+_RUNS = ["The Falcon experiment used a learning rate of 0.001.", "The Falcon experiment reached 91% accuracy.",
+         "The Heron experiment used a learning rate of 0.01.", "The Heron experiment reached 87% accuracy.",
+         "Dr Okoro supervises the Falcon experiment.", "The lab's GPU cluster has 64 GPUs."]
+RESEARCH_RUNS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUNS), ["remember", "The Heron experiment now reaches 89% accuracy."], [_RUNS[3]]),
+    (list(_RUNS), ["remember", "The Falcon experiment now uses a learning rate of 0.0005."], [_RUNS[0]]),
+    (list(_RUNS), ["release", "the Heron experiment's learning rate"], [_RUNS[2]]),
+    (list(_RUNS), ["forget", "everything about the Falcon experiment"], _RUNS[0:2]),
+    (list(_RUNS), ["remember", "The lab's GPU cluster now has 128 GPUs."], [_RUNS[5]]),
+]
+
+
+def research_runs(cases: list[Case]) -> None:
+    """A research agent's two experiments with alike settings and results, a supervisor
+    with a fact of his own and the lab's cluster: a change ends one experiment's fact."""
+    _ended_by(cases, "research_runs", "research", RESEARCH_RUNS)
+
+
+_JONAS = ["Jonas Becker wohnt in Köln.", "Jonas Becker arbeitet bei Bosch.",
+          "Jonas Becker hat eine Katze namens Luna.", "Jonas Becker spielt Tennis.",
+          "Jonas Becker hat ein Abo bei Spotify.", "Anna Becker wohnt in Bonn."]
+_LI = ["李明住在上海。", "李明在华为工作。", "李明养了一只狗。", "李明喜欢打篮球。", "李明订阅了爱奇艺。", "王芳住在北京。"]
+HOUSEHOLDS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS), ["remember", "Jonas Becker wohnt jetzt in Düsseldorf."], [_JONAS[0]]),
+    (list(_JONAS), ["forget", "alles über Anna Becker"], [_JONAS[5]]),
+    (list(_JONAS), ["remember", "Jonas Becker hat Spotify gekündigt."], [_JONAS[4]]),
+    (list(_JONAS), ["remember", "Jonas Becker arbeitet jetzt bei Siemens."], [_JONAS[1]]),
+    (list(_JONAS), ["release", "Jonas Beckers Katze"], [_JONAS[2]]),
+    (list(_JONAS), ["remember", "Jonas Becker spielt kein Tennis mehr."], [_JONAS[3]]),
+    (list(_LI), ["remember", "李明现在住在深圳。"], [_LI[0]]),
+    (list(_LI), ["forget", "关于王芳的一切"], [_LI[5]]),
+    (list(_LI), ["remember", "李明取消了爱奇艺。"], [_LI[4]]),
+    (list(_LI), ["remember", "李明现在在腾讯工作。"], [_LI[1]]),
+    (list(_LI), ["remember", "李明不再打篮球了。"], [_LI[3]]),
+    (list(_LI), ["release", "李明的狗"], [_LI[2]]),
+]
+
+
+def households_by_language(cases: list[Case]) -> None:
+    """German and Chinese people with five facts each beside a relative: the basic
+    operations and a few more (a new employer, a stopped sport, a pet) end one fact."""
+    _ended_by(cases, "households_by_language", "languages", HOUSEHOLDS_BY_LANGUAGE)
+
+
+_PAT = ["Pat Kelly drives a Skoda Octavia.", "Pat Kelly's dentist is Dr Moran.", "Pat Kelly lives in Galway.",
+        "Pat Kelly plays hurling.", "Pat Kelly's sister is Siobhan Kelly."]
+MISSES_KEEP_ALL: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAT), ["release", "Pat Kelly's motorbike"], []),
+    (list(_PAT), ["forget", "Pat Kelly's gym membership"], []),
+    (list(_PAT), ["release", "Siobhan Kelly's car"], []),
+    (list(_PAT), ["remember", "Pat Kelly no longer plays rugby."], []),
+    (list(_PAT), ["remember", "Pat Kelly's brother moved to Cork."], []),
+    (list(_PAT), ["forget", "Pat Kelly's doctor"], []),
+]
+
+
+def misses_keep_all(cases: list[Case]) -> None:
+    """Asks and changes about what a person does not have (a motorbike, a gym, rugby, a
+    doctor who is not his dentist) or about a relative: nothing of his ends."""
+    _ended_by(cases, "misses_keep_all", "mixed", MISSES_KEEP_ALL)
+
+
+_AOIFE = ["Aoife Byrne rents a flat on King Street.", "Aoife Byrne owns a cottage in Kerry.",
+          "Aoife Byrne's landlord is Mr Walsh.", "Aoife Byrne works as a pharmacist.",
+          "Aoife Byrne's car was made by Toyota."]
+CLAUSES_AROUND_THINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AOIFE), ["remember", "Aoife Byrne sold her cottage in Kerry."], [_AOIFE[1]]),
+    (list(_AOIFE), ["remember", "Aoife Byrne moved out of the flat on King Street."], [_AOIFE[0]]),
+    (list(_AOIFE), ["release", "the cottage Aoife Byrne owns"], [_AOIFE[1]]),
+    (list(_AOIFE), ["forget", "who Aoife Byrne's landlord is"], [_AOIFE[2]]),
+    (list(_AOIFE), ["remember", "Aoife Byrne now works as a pharmacy manager."], [_AOIFE[3]]),
+]
+
+
+def clauses_around_things(cases: list[Case]) -> None:
+    """Things named by a relative clause or a question word in the ask (the cottage she
+    owns, who her landlord is) and endings worded by a sale or a move out."""
+    _ended_by(cases, "clauses_around_things", "household", CLAUSES_AROUND_THINGS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4261,7 +4381,9 @@ def build() -> list[Case]:
                    told_apart_by_a_word, workplace_people, accented_names,
                    endings_of_records, denials_and_reversals, two_asks_in_one,
                    endings_by_language, purges_worded, legal_and_finance, pets_and_vets,
-                   guests_and_studies, purge_spans, polite_asks):
+                   guests_and_studies, purge_spans, polite_asks,
+                   portfolio_positions, lesson_schedules, research_runs,
+                   households_by_language, misses_keep_all, clauses_around_things):
         family(cases)
     return cases
 
