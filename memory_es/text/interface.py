@@ -544,8 +544,12 @@ class TextInterface:
         lemma = lx.inflected_verb(verb) or verb
         # the subject's name as written is no content either (``Krüger``: the entity id
         # holds it folded, ``kruger``)
-        said = view_terms(clause.text) - entity_terms(entity) - frozenset().union(
-            *(view_terms(n) for n in clause.subject_names))
+        # another language's clause names what ended in its value alone: the rest of its
+        # text is function words the English terms do not know (``hat Spotify gekündigt``:
+        # ``hat`` is no word in common with ``hat eine Katze``)
+        other_language = any(r.startswith("lang:") for r in clause.rules)
+        said = view_terms(str(clause.value) if other_language else clause.text) - entity_terms(
+            entity) - frozenset().union(*(view_terms(n) for n in clause.subject_names))
         # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended;
         # a denial ends only a fact with that very object ("no longer needs a parking
         # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
@@ -556,7 +560,6 @@ class TextInterface:
         verb_terms = view_terms(str(clause.value).split()[0]) if ended_object else frozenset()
         object_names = (ended_object or frozenset()) & frozenset().union(
             *(view_terms(n) for n in clause.names if n not in clause.subject_names))
-        other_language = any(r.startswith("lang:") for r in clause.rules)
         held = [(f, view(f)) for f in self._held(tenant, entity)]
         # a fact that does not name the thing, only shares its topic, is meant only when no
         # fact names it and it is the one fact of the topic ("Dev's flight to Oslo was

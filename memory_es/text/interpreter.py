@@ -56,6 +56,7 @@ from memory_es.text.qualifiers import (
     same_cue,
     subject_aliases,
 )
+from memory_es.text.segment import words_of
 from memory_es.text.sentences import (
     Conjunct,
     leading_temporal,
@@ -151,8 +152,23 @@ _ZH_UNREALISED = re.compile(
 _ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u9fff]{1,8}?)是"
                        r"(?P<obj>.+)$")
 """``X的Y是Z``: X's Y is Z (``王芳的电话是…``)."""
-_ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?P<verb>{_alternation(_ZH['verbs'])})"
-                     r"(?P<obj>.+)$")
+_ZH_BESIDE = _alternation(_ZH["adverbs"] + _ZH["time"])
+_ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})*"
+                     rf"(?P<now>{_alternation(_ZH['change'])})?(?:{_ZH_BESIDE})*"
+                     rf"(?P<verb>{_alternation(_ZH['verbs'])})(?P<obj>.+)$")
+"""``X(现在)有Y``: an adverb, a time word or a change marker may stand before the verb
+(``李明现在在腾讯工作``: the subject is 李明, not 李明现)."""
+_DE_NO_LONGER = re.compile(
+    rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?P<before>.+?)\s+)?"
+    rf"(?:nicht\s+mehr(?:\s+(?P<after>.+))?"
+    rf"|(?:{_alternation(w for w in _DE['negators'] if w != 'nicht')})\s+(?P<obj>.+?)\s+mehr)$")
+"""``X spielt kein Tennis mehr``, ``X arbeitet nicht mehr bei Bosch``, ``X raucht nicht
+mehr``: X no longer does it (a lower-case finite verb after the subject)."""
+_DE_GENERIC = re.compile(
+    rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?P<now>(?:{_alternation(_DE['change'])})\s+)?"
+    rf"(?P<prep>{_alternation(_DE['prepositions'])})\s+(?P<obj>.+)$")
+"""``X arbeitet (jetzt) bei Y``: a verb and a German preposition; with a change marker
+the clause replaces the verb's frame (``arbeitet bei Bosch``)."""
 
 
 def _reads_english(subject: list[str], found: re.Match[str]) -> bool:
@@ -176,11 +192,13 @@ def _other_language(body: str) -> Clause | None:
     unreal = (_ZH_UNREALISED if chinese else _DE_UNREALISED).match(body)
     residence = None if unreal else ((_ZH_RESIDENCE if chinese else _DE_RESIDENCE).match(body)
                                      or (_ZH_MOVE if chinese else _DE_MOVE).match(body))
-    cease = None if unreal or residence else (_ZH_CEASE if chinese else _DE_CEASE).match(body)
+    cease = None if unreal or residence else (
+        _ZH_CEASE.match(body) if chinese else _DE_CEASE.match(body) or _DE_NO_LONGER.match(body))
     owned = None if unreal or residence or cease or not chinese else _ZH_OWNED.match(body)
     has = None if unreal or residence or cease or owned else (
         _ZH_HAS if chinese else _DE_HAS).match(body)
-    found = unreal or residence or cease or owned or has
+    generic = None if chinese or unreal or residence or cease or has else _DE_GENERIC.match(body)
+    found = unreal or residence or cease or owned or has or generic
     if found is None:
         return None
     subj = found.group("subj")
@@ -212,7 +230,22 @@ def _other_language(body: str) -> Clause | None:
                       names=subject.names, subject_names=subject.names, domains=("home",),
                       rules=(f"lang:{lang}", "predicate:residence",
                              *(["change-of-state:replaces-slot"] if now else [])))
-    obj = _ZH_FINAL.sub("", (found.groupdict().get("obj") or found.group("ended")).strip())
+    groups = found.groupdict()
+    if cease is not None and "after" in groups:  # no longer: its object, or else its verb
+        obj = " ".join(w for w in " ".join(filter(None, (
+            groups["before"], groups["obj"], groups["after"]))).split()
+            if w.lower() not in _DE["change"]) or groups["verb"]
+    else:
+        obj = _ZH_FINAL.sub("", (groups.get("obj") or groups["ended"]).strip())
+    changes = groups.get("now") is not None
+    if generic is not None:
+        verb = generic.group("verb")
+        return Clause(text=body, entity=subject.entity, attribute=attribute_path(
+            verb, *keywords(obj.split(), 3)), value=f"{verb} {generic.group('prep')} {obj}",
+            mention=subject.surface, names=subject.names, subject_names=subject.names,
+            frame=f"{verb}.{generic.group('prep')}.de",
+            rules=("lang:de", "predicate:generic",
+                   *(["change-of-state:replaces-frame"] if changes else [])))
     if owned is not None:  # 王芳的电话是…: her phone's value, as "X's phone is …"
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(
             "prop", "u" + str(sum(map(ord, owned.group("thing"))))), value=obj,
@@ -220,11 +253,16 @@ def _other_language(body: str) -> Clause | None:
             rules=(f"lang:{lang}", "predicate:possessive-noun"))
     if has is not None:
         verb = has.group("verb").lower()
+        # 在华为工作 and 在腾讯工作: one frame, the verb and the object's last word
+        cut = [w for w in words_of(obj) if w.strip()] if chinese else []
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(
             "has" if chinese else verb, *keywords(obj.split(), 3)) if not chinese else
             attribute_path("zh", "u" + str(sum(map(ord, verb + obj)))),
             value=obj, mention=subject.surface, names=subject.names,
-            subject_names=subject.names, rules=(f"lang:{lang}", "predicate:generic"))
+            subject_names=subject.names,
+            frame=f"zh:{verb}..{cut[-1]}" if len(cut) > 1 else None,
+            rules=(f"lang:{lang}", "predicate:generic",
+                   *(["change-of-state:replaces-frame"] if changes and len(cut) > 1 else [])))
     return Clause(text=body, entity=subject.entity, attribute=attribute_path(
         "ended", *keywords(obj.split(), 2)) if not chinese else "ended", value=obj,
                   mention=subject.surface, op="cease", ends_prior=True, names=subject.names,

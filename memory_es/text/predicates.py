@@ -67,7 +67,11 @@ def frame_of(reading: PredicateReading) -> str | None:
     if (moved := _moved_possession(reading)) is not None:
         return f"{reading.lemma}.poss.{moved}"  # "moved its headquarters to …"
     if rest and any(c.isdigit() for c in rest[0]) and len(rest) > 1 and rest[1].isalpha():
-        return f"{reading.lemma}..n:{rest[1]}"  # "weighs 82 kg", "runs 5 km": verb and unit
+        # "weighs 82 kg", "runs 5 km": verb and unit; "holds 200 shares of Nokia": and
+        # what is measured, so 80 shares of Ericsson are another thing's amount
+        measured = object_after(reading.rest, 3) if rest[2:3] == ["of"] else []
+        of = ".of." + "+".join(w.lower() for w in measured) if measured else ""
+        return f"{reading.lemma}..n:{rest[1]}{of}"
     lemma, at = reading.lemma, 0
     if rest and rest[0] not in PREPOSITIONS:
         if not any(w in PREPOSITIONS for w in rest[:4]):

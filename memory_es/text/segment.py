@@ -61,3 +61,10 @@ def indexed_words(run: str) -> frozenset[str]:
     (jieba's search mode: ``弹钢琴`` also holds ``钢琴``, ``坐火车`` holds ``火车`` but
     no ``车``), so a query's word meets the fact however the fact's run was cut."""
     return frozenset(_jieba().cut_for_search(run))
+
+
+@lru_cache(maxsize=16_384)
+def words_of(run: str) -> tuple[str, ...]:
+    """A run cut into its words in order, the longest words (``在腾讯工作``: 在 / 腾讯 /
+    工作), for the rules that read a clause's last word."""
+    return tuple(_jieba().cut(run))

@@ -1,0 +1,98 @@
+"""Changes and endings beyond the basic operations, in German and Chinese, and amounts of
+named things (SPEC §15):
+
+- ``X arbeitet jetzt bei Y`` replaces the fact of the same verb and preposition, never
+  another verb's fact;
+- ``X spielt kein Tennis mehr`` and ``X arbeitet nicht mehr bei Bosch`` end that one fact;
+- a German ending names what ended in its object alone: the auxiliary ``hat`` is no
+  word in common with ``hat eine Katze``;
+- ``李明现在在腾讯工作``: the change marker is not part of the name, and the change
+  replaces the fact of the same verb and last word (``在华为工作``);
+- ``now holds 80 shares of Ericsson`` replaces the amount of Ericsson, never of Nokia."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=6, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_GERMANS = ["Jonas Becker", "Anna Krüger", "Emre Öztürk", "Ida Weiß"]
+
+
+def _after(store: memory_es.MemoryStore, facts: list[str], change: str) -> set[str]:
+    tenant, ti = fresh_tenant(), TextInterface(store)
+    for text in facts:
+        ti.remember(tenant, text)
+    ti.remember(tenant, change)
+    return current_texts(store, tenant)
+
+
+@_SLOW
+@given(st.sampled_from(_GERMANS), st.sampled_from(["jetzt", "nun", "inzwischen"]),
+       st.sampled_from([("arbeitet", "bei", "Bosch", "Siemens"),
+                        ("singt", "im", "Kirchenchor", "Stadtchor"),
+                        ("trainiert", "für", "den Marathon", "den Triathlon")]))
+def test_a_german_change_replaces_the_verb_and_preposition(
+        fresh_store: memory_es.MemoryStore, name: str, now: str,
+        frame: tuple[str, str, str, str]) -> None:
+    verb, prep, old, new = frame
+    kept = [f"{name} wohnt in Köln", f"{name} spielt Tennis", f"{name} hat ein Abo bei Spotify"]
+    after = _after(fresh_store, [f"{name} {verb} {prep} {old}.", *(k + "." for k in kept)],
+                   f"{name} {verb} {now} {prep} {new}.")
+    assert set(kept) <= after
+    assert f"{name} {verb} {prep} {old}" not in after
+
+
+@_SLOW
+@given(st.sampled_from(_GERMANS),
+       st.sampled_from([("spielt Tennis", "spielt kein Tennis mehr"),
+                        ("arbeitet bei Bosch", "arbeitet nicht mehr bei Bosch"),
+                        ("hat eine Katze", "hat keine Katze mehr"),
+                        ("raucht", "raucht nicht mehr")]))
+def test_a_german_no_longer_ends_that_fact_only(
+        fresh_store: memory_es.MemoryStore, name: str, pair: tuple[str, str]) -> None:
+    held, ended = pair
+    kept = [f"{name} spielt Gitarre", f"{name} wohnt in Köln", f"{name} fährt einen Audi"]
+    after = _after(fresh_store, [f"{name} {held}.", *(k + "." for k in kept)],
+                   f"{name} {ended}.")
+    assert set(kept) <= after
+    assert f"{name} {held}" not in after
+
+
+def test_a_german_ending_shares_no_auxiliary(fresh_store: memory_es.MemoryStore) -> None:
+    """Guard: with the whole text compared, ``hat`` ended the cat too."""
+    kept = ["Jonas Becker hat eine Katze namens Luna", "Jonas Becker hat einen Garten"]
+    after = _after(fresh_store, ["Jonas Becker hat ein Abo bei Spotify.",
+                                 *(k + "." for k in kept)], "Jonas Becker hat Spotify gekündigt.")
+    assert set(kept) <= after
+    assert "Jonas Becker hat ein Abo bei Spotify" not in after
+
+
+@_SLOW
+@given(st.sampled_from(["李明", "王芳", "陈静"]), st.sampled_from(["现在", "目前", "如今"]))
+def test_a_chinese_change_marker_is_not_part_of_the_name(
+        fresh_store: memory_es.MemoryStore, name: str, now: str) -> None:
+    kept = [f"{name}养了一只狗", f"{name}喜欢打篮球", f"{name}住在上海"]
+    after = _after(fresh_store, [f"{name}在华为工作。", *(k + "。" for k in kept)],
+                   f"{name}{now}在腾讯工作。")
+    assert set(kept) <= after
+    assert f"{name}在华为工作" not in after
+    assert f"{name}{now}在腾讯工作" in after
+
+
+@_SLOW
+@given(st.sampled_from([("shares", "Nokia", "Ericsson"), ("cups", "coffee", "tea"),
+                        ("bottles", "Rioja", "Chianti")]))
+def test_a_new_amount_of_one_named_thing_leaves_the_other(
+        fresh_store: memory_es.MemoryStore, things: tuple[str, str, str]) -> None:
+    unit, one, other = things
+    kept = f"Lars Berg holds 200 {unit} of {one}"
+    after = _after(fresh_store, [kept + ".", f"Lars Berg holds 50 {unit} of {other}."],
+                   f"Lars Berg now holds 80 {unit} of {other}.")
+    assert kept in after
+    assert f"Lars Berg holds 50 {unit} of {other}" not in after
