@@ -4340,6 +4340,122 @@ def clauses_around_things(cases: list[Case]) -> None:
     _ended_by(cases, "clauses_around_things", "household", CLAUSES_AROUND_THINGS)
 
 
+_ACME = ["Acme Corp is on the Enterprise plan.", "Acme Corp's account manager is Sara Lind.",
+         "Acme Corp's renewal date is 1 March.", "Acme Corp has 250 seats.",
+         "Globex is on the Enterprise plan.", "Acme Corp's support tier is Gold."]
+ACCOUNT_PLANS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ACME), ["remember", "Acme Corp downgraded to the Pro plan."], [_ACME[0]]),
+    (list(_ACME), ["remember", "Acme Corp's renewal date moved to 15 March."], [_ACME[2]]),
+    (list(_ACME), ["remember", "Acme Corp now has 300 seats."], [_ACME[3]]),
+    (list(_ACME), ["revise", "Acme Corp's account manager", "Acme Corp's account manager is Omar Diaz."], [_ACME[1]]),
+    (list(_ACME), ["release", "Globex's plan"], [_ACME[4]]),
+    (list(_ACME), ["remember", "Acme Corp's support tier is now Platinum."], [_ACME[5]]),
+]
+
+
+def account_plans(cases: list[Case]) -> None:
+    """A support desk's customer account (plan, manager, renewal, seats, tier) beside
+    another customer on the same plan: a change ends that account's one fact."""
+    _ended_by(cases, "account_plans", "support", ACCOUNT_PLANS)
+
+
+_LIAM = ["Liam Chen's maths grade is B.", "Liam Chen's physics grade is A.", "Liam Chen's tutor is Ms Park.",
+         "Liam Chen plays in the school band.", "Emma Chen's maths grade is C."]
+_HOUSES = ["The Elm Street house is listed at £450,000.", "The Oak Lane flat is listed at £220,000.",
+           "The Elm Street house has four bedrooms.", "The Oak Lane flat has a balcony."]
+GRADES_AND_LISTINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIAM), ["remember", "Liam Chen's maths grade is now A."], [_LIAM[0]]),
+    (list(_LIAM), ["release", "Emma Chen's maths grade"], [_LIAM[4]]),
+    (list(_LIAM), ["remember", "Liam Chen left the school band."], [_LIAM[3]]),
+    (list(_LIAM), ["forget", "Liam Chen's physics grade"], [_LIAM[1]]),
+    (list(_HOUSES), ["remember", "The Elm Street house is now listed at £430,000."], [_HOUSES[0]]),
+    (list(_HOUSES), ["release", "the Oak Lane flat's price"], [_HOUSES[1]]),
+    (list(_HOUSES), ["forget", "everything about the Elm Street house"], [_HOUSES[0], _HOUSES[2]]),
+]
+
+
+def grades_and_listings(cases: list[Case]) -> None:
+    """A pupil's two grades beside his sister's grade in the same subject, and two homes
+    for sale with alike facts: a change or ask ends the one grade or listing."""
+    _ended_by(cases, "grades_and_listings", "mixed", GRADES_AND_LISTINGS)
+
+
+_SARA = ["Sara Lind's title is Senior Analyst.", "Sara Lind reports to Tom Ek.",
+         "Sara Lind works in the Stockholm office.", "Sara Lind's salary band is B3.",
+         "Tom Ek's title is Director."]
+JOB_TITLES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SARA), ["remember", "Sara Lind was promoted to Lead Analyst."], [_SARA[0]]),
+    (list(_SARA), ["remember", "Sara Lind now reports to Anna Berg."], [_SARA[1]]),
+    (list(_SARA), ["remember", "Sara Lind transferred to the Gothenburg office."], [_SARA[2]]),
+    (list(_SARA), ["release", "Tom Ek's title"], [_SARA[4]]),
+    (list(_SARA), ["purge", "B3"], []),
+]
+
+
+def job_titles(cases: list[Case]) -> None:
+    """An employee's title, manager, office and band beside her manager's title: a
+    promotion, a new manager or a transfer ends her one fact; a band code is no
+    identifier and erases nothing."""
+    _ended_by(cases, "job_titles", "hr", JOB_TITLES)
+
+
+_MEI = ["Mei Wong lives in Singapore.", "Mei Wong works at DBS.", "Mei Wong's sister lives in Perth.",
+        "Mei Wong has a cat called Mochi.", "Mei Wong swims at the Tanjong pool."]
+RELOCATIONS_WORDED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MEI), ["remember", "Mei Wong has since moved to Hong Kong."], [_MEI[0]]),
+    (list(_MEI), ["remember", "Mei Wong is now based in Hong Kong."], [_MEI[0]]),
+    (list(_MEI), ["remember", "Mei Wong relocated to Sydney last spring."], [_MEI[0]]),
+    (list(_MEI), ["remember", "Mei Wong's new home is in Taipei."], [_MEI[0]]),
+    (list(_MEI), ["remember", "Mei Wong's sister moved to Darwin."], [_MEI[2]]),
+    (list(_MEI), ["remember", "Mei Wong left DBS and joined OCBC."], [_MEI[1]]),
+]
+
+
+def relocations_worded(cases: list[Case]) -> None:
+    """A move worded five ways (has since moved, is now based in, relocated, a new home)
+    beside a sister's home, and a change of employer in two clauses: her home or job ends,
+    never her sister's, her cat's or her pool's."""
+    _ended_by(cases, "relocations_worded", "mixed", RELOCATIONS_WORDED)
+
+
+_TUNDE = ["Tunde Adeyemi's blood pressure is 140/90.", "Tunde Adeyemi takes ramipril 5 mg.",
+          "Tunde Adeyemi takes atorvastatin 20 mg.", "Tunde Adeyemi is allergic to penicillin.",
+          "Tunde Adeyemi's GP is Dr Khan.", "Funmi Adeyemi takes ramipril 10 mg."]
+MEDICAL_RECORD_CHANGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TUNDE), ["remember", "Tunde Adeyemi's blood pressure is now 130/85."], [_TUNDE[0]]),
+    (list(_TUNDE), ["remember", "Tunde Adeyemi stopped taking ramipril."], [_TUNDE[1]]),
+    (list(_TUNDE), ["remember", "Tunde Adeyemi's atorvastatin was increased to 40 mg."], [_TUNDE[2]]),
+    (list(_TUNDE), ["release", "Funmi Adeyemi's ramipril"], [_TUNDE[5]]),
+    (list(_TUNDE), ["remember", "Tunde Adeyemi is no longer allergic to penicillin."], [_TUNDE[3]]),
+    (list(_TUNDE), ["forget", "Tunde Adeyemi's GP"], [_TUNDE[4]]),
+]
+
+
+def medical_record_changes(cases: list[Case]) -> None:
+    """A patient's reading, two medications, an allergy and a GP beside his wife's dose of
+    the same drug: a change ends his one fact, never hers."""
+    _ended_by(cases, "medical_record_changes", "medical", MEDICAL_RECORD_CHANGES)
+
+
+_JB = ["Jonas Becker wohnt in Köln.", "Jonas Becker hat eine Katze namens Luna.",
+       "Jonas Becker arbeitet bei Bosch.", "Jonas Becker hat ein Abo bei Spotify."]
+_LM = ["李明住在上海。", "李明养了一只狗。", "李明订阅了爱奇艺。", "李明在华为工作。"]
+MISSES_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JB), ["release", "Jonas Beckers Auto"], []),
+    (list(_JB), ["forget", "Jonas Beckers Hund"], []),
+    (list(_JB), ["remember", "Jonas Becker hat Netflix gekündigt."], []),
+    (list(_LM), ["release", "李明的猫"], []),
+    (list(_LM), ["remember", "李明取消了网飞。"], []),
+    (list(_LM), ["forget", "李明的车"], []),
+]
+
+
+def misses_by_language(cases: list[Case]) -> None:
+    """German and Chinese asks and endings about what the person does not have (a car, a
+    dog, Netflix; a cat, a car): nothing of his ends."""
+    _ended_by(cases, "misses_by_language", "languages", MISSES_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4383,7 +4499,9 @@ def build() -> list[Case]:
                    endings_by_language, purges_worded, legal_and_finance, pets_and_vets,
                    guests_and_studies, purge_spans, polite_asks,
                    portfolio_positions, lesson_schedules, research_runs,
-                   households_by_language, misses_keep_all, clauses_around_things):
+                   households_by_language, misses_keep_all, clauses_around_things,
+                   account_plans, grades_and_listings, job_titles, relocations_worded,
+                   medical_record_changes, misses_by_language):
         family(cases)
     return cases
 
