@@ -298,12 +298,15 @@ def _code_kind(token: str) -> str | None:
 def _labelled(text: str, taken: list[tuple[int, int]]) -> list[Identifier]:
     """Numbers and codes right after a label that says what they are (``order ABC123``)."""
     out: list[Identifier] = []
-    for m in _LABELLED.finditer(text):
+    pos = 0
+    while (m := _LABELLED.search(text, pos)) is not None:
+        pos = m.end()
         token = _trim(m.group(1))
         start = m.start(1)
         end = start + len(token)
         core = token.lstrip("#")
         if not any(c.isdigit() for c in core) or len(re.sub(r"\W", "", core)) < 3:
+            pos = start  # no identifier, perhaps the next label (``Server hostname: …``)
             continue
         if any(not (end <= s or start >= e) for s, e in taken):
             continue

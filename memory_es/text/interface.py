@@ -504,6 +504,7 @@ class TextInterface:
             if entity is not None and not clause.negated and (supersede or _marks_change(clause)):
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
+                self._replace_named_kind(tenant, entity, clause, plan)
             if entity is not None and supersede and clause.frame is not None and not (
                     ADDS_RULE in clause.rules or any(f.attribute == clause.attribute
                                                      for f in facts)):
@@ -666,6 +667,23 @@ class TextInterface:
         held = [f for f in self._held(tenant, entity) if f.attribute != clause.attribute
                 and (old := _labelled(f.value)) is not None and old[0] == said[0]]
         if len(held) == 1 and _labelled(held[0].value) != said:
+            plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
+
+    def _replace_named_kind(self, tenant: str, entity: str, clause: Clause, plan: _Plan
+                            ) -> None:
+        """A change to a named kind of thing (``downgraded to the Pro plan``, ``transferred
+        to the Gothenburg office``) replaces the entity's one fact that holds the same kind
+        under another name (``is on the Enterprise plan``, ``works in the Stockholm
+        office``): the name is the value, the noun after it the slot, as in
+        :meth:`_replace_label`. With several such facts, none ends."""
+        said = _NAMED_KIND_TO.search(clause.text)
+        if said is None:
+            return
+        noun, name = said.group(2), said.group(1).split()
+        held = [f for f in self._held(tenant, entity) if f.attribute != clause.attribute
+                and any(m.group(2) == noun and m.group(1).split() != name
+                        for m in _NAMED_KIND.finditer(f.text))]
+        if len(held) == 1:
             plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
 
     def _replace_amount(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
@@ -956,7 +974,7 @@ class TextInterface:
         th = self.thresholds
         query = analyse_query(text)
         ratio = th.purge_ratio if purpose == "purge" else th.ratio
-        found = identifier_matches(query, views)
+        found = identifier_matches(query, views, by_form=purpose == "purge")
         if found and purpose != "purge":  # a purge erases every fact carrying the identifier
             found = within_identified(query, found, views, th, ratio=ratio)
             if not found:
@@ -1454,6 +1472,13 @@ def _labelled(value: object) -> tuple[str, str] | None:
     return m.group(1), m.group(2).casefold()
 
 
+_NAMED_KIND = re.compile(r"\b(?:the|a|an)\s+((?:[A-Z][\w'-]*\s+){1,3})([a-z]{3,})\b")
+"""A kind of thing a name sets apart, after its determiner (``the Enterprise plan``, ``the
+Stockholm office``): the name, and the common noun after it."""
+_NAMED_KIND_TO = re.compile(rf"\bto\s+{_NAMED_KIND.pattern[2:]}")
+"""The named kind a change goes to (``downgraded to the Pro plan``)."""
+
+
 def _measure(text: str) -> tuple[str, str, str] | None:
     """An amount of a named thing (``64 GB of RAM``): the number, the unit and the thing's
     stem; None when the text holds none."""
@@ -1635,14 +1660,16 @@ def _ended_topics(clause: Clause) -> frozenset[str]:
     subject possesses, only names (``quit her job``, ``Lucia's job ended``: every word
     names work, as ``lexicon.names_topic`` reads it), or, with neither, those its verb is
     a word of (``retired``, ``resigned``: work; not ``Carla's father retired``); none for
-    someone else's act (:func:`_acts`)."""
+    someone else's act (:func:`_acts`), nor for a value that is no verb (``no longer
+    allergic to penicillin``: the allergen is of health, and ends only its own fact)."""
     said = str(clause.value).split()
     if not said or _acts(clause):
         return frozenset()
     rest = _possessed(clause) or _object_words(clause)
     if not rest:
         verb = said[0].strip(EDGE).lower()
-        return lx.domains_of(verb) | lx.domains_of(lx.lemma_of(verb) or verb)
+        lemma = lx.lemma_of(verb)
+        return lx.domains_of(verb) | lx.domains_of(lemma) if lemma else frozenset()
     named = [frozenset(d for d in lx.DOMAINS if lx.names_topic(w, d)) for w in rest]
     return frozenset.intersection(*named)
 

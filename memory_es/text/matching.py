@@ -609,13 +609,17 @@ class Match:
     detail: str = ""
 
 
-def identifier_matches(query: Query, views: Sequence[FactView]) -> list[Match]:
+def identifier_matches(query: Query, views: Sequence[FactView], *,
+                       by_form: bool = False) -> list[Match]:
     """Tier 1: facts carrying an identifier the query names (exact canonical form).
 
     A query token of no identifier form (``KX-2231``) also meets the same token in a
     fact. Where some fact's own words say the token is an identifier (``lock code is
     KX-2231``), a fact that only mentions it (``rides a KX-2231 frame``) is a mention:
-    listed, acted on only when confirmed."""
+    listed, acted on only when confirmed. ``by_form`` (a hard delete) asks for an
+    identifier its form or label shows: where no fact's words say the token is one
+    (``salary band is B3``), every fact holding it is a mention (SPEC §15: mixing
+    letters and digits is not enough)."""
     if not query.identifiers:
         return []
     real: list[Match] = []
@@ -628,7 +632,7 @@ def identifier_matches(query: Query, views: Sequence[FactView]) -> list[Match]:
         elif query.explicit_token and (found := [f"token:{q.canonical}" for q in
                                                   query.identifiers if q.canonical in v.codes]):
             tokens.append(Match(v.fact, "identifier", 1.0, ", ".join(sorted(set(found)))))
-    if real:
+    if real or by_form:
         return real + [Match(m.fact, "mention", 0.9, m.detail) for m in tokens]
     return tokens
 

@@ -78,11 +78,12 @@ def frame_of(reading: PredicateReading) -> str | None:
             return _object_frame(reading)
         # "rents a flat in Kraków": the direct object's head joins the verb
         at = next((i for i, w in enumerate(rest[:4]) if w in PREPOSITIONS), 0)
-        head = [t.word for t in reading.rest[:at] if t.word and t.low not in _OBJECT_DETERMINERS]
-        if not head or not all(w.isalpha() for w in head) or not (
-                all(w.islower() for w in head) or all(is_capitalised(w) for w in head)):
+        head = [t.word for t in reading.rest[:at] if t.word and t.low not in _OBJECT_DETERMINERS
+                and t.low not in lx.ADVERBS]  # "is now on the Pro plan": no object
+        if head and (not all(w.isalpha() for w in head) or not (
+                all(w.islower() for w in head) or all(is_capitalised(w) for w in head))):
             return None  # "walks Rufus at 7am": a named object joins the verb too
-        lemma = f"{lemma}+{head[-1]}"
+        lemma = f"{lemma}+{head[-1]}" if head else lemma
     if not rest or rest[at] not in PREPOSITIONS:
         return None
     words = [t.word for t in reading.rest[at + 1:]
@@ -515,14 +516,21 @@ def verb_reach(words: Sequence[str], start: int = 0) -> int:
     main = start
     while main < len(words) - 1 and (words[main] in lx.AUXILIARIES or words[main] in lx.ADVERBS
                                      or words[main] in lx.NEGATORS or words[main] == "longer"
-                                     or words[main].endswith("n't")):
+                                     or words[main].endswith("n't") or _since_then(words, main)):
         nxt = words[main + 1]
         if words[main] in lx.AUXILIARIES and nxt not in lx.ADVERBS and nxt not in lx.NEGATORS \
                 and lx.lemma_of(nxt) is None and nxt != "longer" and not nxt.endswith("n't") \
-                and not (nxt.endswith("ed") and nxt.isalpha()):
+                and not (nxt.endswith("ed") and nxt.isalpha()) and not _since_then(words, main + 1):
             break
         main += 1
     return main
+
+
+def _since_then(words: Sequence[str], i: int) -> bool:
+    """``has since moved``: ``since`` between an auxiliary and a verb is an adverb (from
+    then on), not the preposition of ``since 2019``."""
+    return (words[i] == "since" and 0 < i < len(words) - 1 and words[i - 1] in lx.AUXILIARIES
+            and lx.lemma_of(words[i + 1]) is not None)
 
 
 def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> PredicateReading:

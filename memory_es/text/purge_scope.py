@@ -76,6 +76,10 @@ def plan_purge(matches: list[Match], tier: str, own_entities: set[str], *,
     if tier == "thing" and len(chains) > 1:
         plan.risks.append(f"the description fits {len(chains)} facts of "
                           f"{', '.join(owners)}")
-    if plan.mentions:
-        plan.risks.append(f"{len(plan.mentions)} fact(s) of other entities mention the name")
+    codes = [m for m in plan.mentions if m.detail.startswith("token:")]
+    if names := len(plan.mentions) - len(codes):
+        plan.risks.append(f"{names} fact(s) of other entities mention the name")
+    if codes:
+        plan.risks.append(f"{len(codes)} fact(s) hold the code, but neither its form nor a "
+                          f"label in them says it is an identifier")
     return plan
