@@ -4456,6 +4456,89 @@ def misses_by_language(cases: list[Case]) -> None:
     _ended_by(cases, "misses_by_language", "languages", MISSES_BY_LANGUAGE)
 
 
+_SOKOLOV = ["Дмитрий Соколов (Dmitry Sokolov) works at Yandex.", "Dmitry Sokolov plays chess online.",
+            "Dmitry Sokolova teaches ballet."]
+_PAPA = ["Γιώργος Παπαδόπουλος, known as Giorgos Papadopoulos, lives in Athens.",
+         "Giorgos Papadopoulos sails on weekends.", "Giorgos Papas runs a taverna."]
+_ZHANG = ["张伟 (Zhāng Wěi) teaches maths.", "Zhang Wei coaches the chess club.", "Zhang Wen plays the erhu."]
+_YAMADA = ["山田太郎 (Yamada Tarō) plays shogi.", "Yamada Taro works at Sony.", "Yamada Hanako paints."]
+_ANIL = ["अनिल कुमार (Anil Kumar) runs a bakery.", "Anil Kumar cycles to work.", "Anita Kumar sings."]
+ALIASES_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SOKOLOV), ["forget", "everything about Dmitri Sokolov"], _SOKOLOV[0:2]),
+    (list(_PAPA), ["forget", "everything about Giorgos Papadopoulos"], _PAPA[0:2]),
+    (list(_ZHANG), ["forget", "everything about Zhang Wei"], _ZHANG[0:2]),
+    (list(_YAMADA), ["forget", "everything about Yamada Taro"], _YAMADA[0:2]),
+    (list(_ANIL), ["forget", "everything about Anil Kumar"], _ANIL[0:2]),
+    (list(_SOKOLOV), ["forget", "everything about Дмитрий Соколов"], _SOKOLOV[0:2]),
+]
+
+
+def aliases_again(cases: list[Case]) -> None:
+    """A name in Cyrillic, Greek, Chinese, Japanese or Devanagari with its Latin form (in
+    parentheses or ``known as``) and a Latin-only fact, beside a person of a like name:
+    forgetting one form (another transliteration, or the native script) forgets both of
+    his facts and none of hers."""
+    _ended_by(cases, "aliases_again", "languages", ALIASES_AGAIN)
+
+
+_PHONES_AGAIN = ["Marta Silva's phone is +351 912 345 678.", "Tom Reid's mobile is 07700 900123.",
+                 "Tom Reid's office phone is 020 7946 0018.", "Ana Lima's number is (11) 98765-4321.",
+                 "Marta Silva lives in Porto."]
+PHONES_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PHONES_AGAIN), ["purge", "912 345 678"], [_PHONES_AGAIN[0]]),
+    (list(_PHONES_AGAIN), ["purge", "+44 7700 900123"], [_PHONES_AGAIN[1]]),
+    (list(_PHONES_AGAIN), ["purge", "+55 11 98765-4321"], [_PHONES_AGAIN[3]]),
+    (list(_PHONES_AGAIN), ["purge", "+44 20 7946 0018"], [_PHONES_AGAIN[2]]),
+]
+
+
+def phones_again(cases: list[Case]) -> None:
+    """Phones written in a country's own grouping (Portugal, the UK, Brazil with its area
+    code in parentheses) and asked for the other way: the one number is erased, never the
+    same person's other number."""
+    _ended_by(cases, "phones_again", "mixed", PHONES_AGAIN)
+
+
+_MAILS_AGAIN = ["Reach Lena Park at lena [dot] park [at] mail [dot] com.",
+                "Omar Haddad's email is omar(at)haddad(dot)org.", "Lena Park's backup email is lena.park@mail.co.",
+                "Omar Haddad lives in Amman."]
+MAILS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAILS_AGAIN), ["purge", "lena.park@mail.com"], [_MAILS_AGAIN[0]]),
+    (list(_MAILS_AGAIN), ["purge", "omar@haddad.org"], [_MAILS_AGAIN[1]]),
+]
+
+
+def mails_again(cases: list[Case]) -> None:
+    """Addresses written to fool a scraper (``[dot]``, ``(at)``) beside the same person's
+    near address: the canonical form erases the one it names."""
+    _ended_by(cases, "mails_again", "mixed", MAILS_AGAIN)
+
+
+_AMARA = ["Amara Obi drives a Honda Civic.", "Amara Obi owns a kayak.", "Amara Obi works at Shell.",
+          "Amara Obi goes to the gym on Mondays.", "Amara Obi's dentist is Dr Rossi.",
+          "Amara Obi has a daughter called Zina.", "Amara Obi speaks Igbo.", "Amara Obi lives in Lagos.",
+          "Amara Obi is allergic to shellfish.", "Amara Obi's bank is GTBank.", "Zina Obi plays the violin."]
+MANY_FACTS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AMARA), ["release", "Amara Obi's gym"], [_AMARA[3]]),
+    (list(_AMARA), ["forget", "Amara Obi's car"], [_AMARA[0]]),
+    (list(_AMARA), ["revise", "Amara Obi's employer", "Amara Obi works at Chevron."], [_AMARA[2]]),
+    (list(_AMARA), ["forget", "the fact that Amara Obi owns a kayak"], [_AMARA[1]]),
+    (list(_AMARA), ["release", "what Amara Obi drives"], [_AMARA[0]]),
+    (list(_AMARA), ["forget", "Amara Obi's kayak and her allergy"], [_AMARA[1], _AMARA[8]]),
+    (list(_AMARA), ["remember", "Amara Obi switched her bank to Access Bank."], [_AMARA[9]]),
+    (list(_AMARA), ["release", "Amara Obi's horse"], []),
+    (list(_AMARA), ["forget", "Zina Obi's violin"], [_AMARA[10]]),
+    (list(_AMARA), ["remember", "Amara Obi no longer goes to the gym."], [_AMARA[3]]),
+]
+
+
+def many_facts_again(cases: list[Case]) -> None:
+    """A person with ten facts and a daughter with one: asks worded as a thing, a fact
+    (``the fact that``), a question word, two things, and a thing she does not have;
+    each ends its own facts and nothing else."""
+    _ended_by(cases, "many_facts_again", "mixed", MANY_FACTS_AGAIN)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4501,7 +4584,8 @@ def build() -> list[Case]:
                    portfolio_positions, lesson_schedules, research_runs,
                    households_by_language, misses_keep_all, clauses_around_things,
                    account_plans, grades_and_listings, job_titles, relocations_worded,
-                   medical_record_changes, misses_by_language):
+                   medical_record_changes, misses_by_language,
+                   aliases_again, phones_again, mails_again, many_facts_again):
         family(cases)
     return cases
 
