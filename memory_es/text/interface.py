@@ -825,12 +825,29 @@ class TextInterface:
         elif entity is None and fallback is not None:
             entity = fallback
             extra["subject_from_context"] = fallback
+        elif entity is not None and (known := self._person_by_alias(tenant, clause, entity)):
+            entity = known
+            extra["alias_of"] = known
         if entity is not None:
             surfaces = list(clause.subject_names)
             if clause.refers_back is not None:
                 surfaces += [i.surface for i in clause.identifiers]
             self._aliases(tenant, entity, surfaces, plan)
         return entity, extra
+
+    def _person_by_alias(self, tenant: str, clause: Clause, entity: str) -> str | None:
+        """The one known person another name of the clause's subject already names, when
+        the clause's own id holds nothing: after ``Дмитрий Соколов (Dmitry Sokolov) works at
+        Yandex``, ``Dmitry Sokolov plays chess`` is his fact, not a new person's (and so in
+        the other order), so forgetting him by any of his names forgets both. None when
+        the names reach no one or several people."""
+        if not entity.startswith("person:") or self._entity_facts(tenant, entity):
+            return None
+        known = {f.entity for name in clause.subject_names
+                 for key in (name, entity_id("person", name))
+                 for f in self._entity_facts(tenant, key)
+                 if f.entity is not None and f.entity != entity and f.entity.startswith("person:")}
+        return known.pop() if len(known) == 1 else None
 
     def _aliases(self, tenant: str, entity: str, surfaces: Sequence[str], plan: _Plan) -> None:
         """Register surfaces that name ``entity`` but cannot be derived from its id, and
@@ -846,6 +863,9 @@ class TextInterface:
             if keys <= derived:
                 continue
             wanted.append(surface)
+            # "Yamada Tarō" is looked up as written: its folded form names him too
+            wanted += sorted(k for k in keys if k[:1].isalpha() and " " in k
+                             and k != surface.casefold() and len(k) <= 512)
         for surface in dict.fromkeys(wanted):
             if self._entity_facts(tenant, surface) or _is_alias(self.store, tenant, surface):
                 continue  # already names an entity (this one, or another: never re-pointed)

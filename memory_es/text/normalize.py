@@ -364,7 +364,9 @@ _AT = re.compile(r"\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>|\s+at
                  re.IGNORECASE)
 _DOT = re.compile(r"\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|<\s*dot\s*>|\s+dot\s+)\s*",
                   re.IGNORECASE)
-_OBF_LOCAL = r"(?<![\w.])([A-Za-z0-9][\w.+\-]*?(?:\s+dot\s+[A-Za-z0-9][\w+\-]*)*)"
+_OBF_LOCAL = (r"(?<![\w.])([A-Za-z0-9][\w.+\-]*?(?:(?:\s+dot\s+|\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)"
+              r"|\{\s*dot\s*\}|<\s*dot\s*>)\s*)[A-Za-z0-9][\w+\-]*)*)")
+"""An address's local part, its dots spoken or bracketed too (``lena [dot] park``)."""
 _OBF_AT = r"\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>)\s*"
 _OBF_DOMAIN = (r"([A-Za-z0-9\-]+(?:(?:\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|<\s*dot\s*>)"
                r"\s*|\s+dot\s+|\.)[A-Za-z0-9\-]+)+)")
