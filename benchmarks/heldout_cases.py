@@ -4539,6 +4539,54 @@ def many_facts_again(cases: list[Case]) -> None:
     _ended_by(cases, "many_facts_again", "mixed", MANY_FACTS_AGAIN)
 
 
+_KLARA = ["Klara Hoffmann wohnt in Leipzig.", "Klara Hoffmann hat ein Abo bei Netflix.",
+          "Klara Hoffmann hat einen Hund namens Bruno.", "Klara Hoffmann spielt Geige.",
+          "Felix Hoffmann wohnt in Leipzig.", "Felix Hoffmann hat ein Abo bei Netflix."]
+_CHEN = ["陈静住在成都。", "陈静订阅了腾讯视频。", "陈静养了一只猫。", "陈静喜欢游泳。",
+         "陈刚住在成都。", "陈刚订阅了腾讯视频。"]
+BASICS_WORDED_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KLARA), ["remember", "Klara Hoffmann lebt jetzt in Dresden."], [_KLARA[0]]),
+    (list(_KLARA), ["remember", "Klara Hoffmann ist nach Dresden umgezogen."], [_KLARA[0]]),
+    (list(_KLARA), ["remember", "Klara Hoffmann wohnt mittlerweile in Dresden."], [_KLARA[0]]),
+    (list(_KLARA), ["remember", "Klara Hoffmann hat ihr Abo bei Netflix gekündigt."], [_KLARA[1]]),
+    (list(_KLARA), ["remember", "Klara Hoffmann hat Netflix abbestellt."], [_KLARA[1]]),
+    (list(_KLARA), ["forget", "Vergiss alles über Klara Hoffmann"], _KLARA[0:4]),
+    (list(_KLARA), ["forget", "Lösche alle Informationen über Felix Hoffmann"], _KLARA[4:6]),
+    (list(_CHEN), ["remember", "陈静搬去了重庆。"], [_CHEN[0]]),
+    (list(_CHEN), ["remember", "陈静目前住在重庆。"], [_CHEN[0]]),
+    (list(_CHEN), ["remember", "陈静已经搬到重庆了。"], [_CHEN[0]]),
+    (list(_CHEN), ["remember", "陈静退订了腾讯视频。"], [_CHEN[1]]),
+    (list(_CHEN), ["forget", "忘记关于陈静的所有信息"], _CHEN[0:4]),
+    (list(_CHEN), ["forget", "删除陈刚的所有资料"], _CHEN[4:6]),
+]
+
+
+def basics_worded_again(cases: list[Case]) -> None:
+    """The three basic operations in German and Chinese in other wordings (lebt jetzt,
+    ist umgezogen, mittlerweile, abbestellt, Lösche alle Informationen; 搬去了, 目前, 已经…了,
+    退订, 删除…的所有资料), each person beside a relative of the same surname, town and
+    subscription: one person's facts change, never the relative's."""
+    _ended_by(cases, "basics_worded_again", "languages", BASICS_WORDED_AGAIN)
+
+
+_PAT_P = ["Pat Byrne used to live in Dublin.", "Pat Byrne lives in Galway.", "Pat Byrne doesn't eat meat.",
+          "Pat Byrne's shoe size is 42.", "Pat Byrne's flat number is 42.", "Pat Byrne works as a vet."]
+PAST_AND_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAT_P), ["forget", "where Pat Byrne used to live"], [_PAT_P[0]]),
+    (list(_PAT_P), ["release", "Pat Byrne's diet"], [_PAT_P[2]]),
+    (list(_PAT_P), ["release", "Pat Byrne's shoe size"], [_PAT_P[3]]),
+    (list(_PAT_P), ["revise", "where Pat Byrne lives", "Pat Byrne lives in Cork."], [_PAT_P[1]]),
+    (list(_PAT_P), ["remember", "Pat Byrne's flat number is now 17."], [_PAT_P[4]]),
+    (list(_PAT_P), ["remember", "Pat Byrne now eats meat."], [_PAT_P[2]]),
+]
+
+
+def past_and_numbers(cases: list[Case]) -> None:
+    """A past home beside the present one, a denial, and the same number as two values
+    (shoe size, flat number): an ask or change ends its one fact."""
+    _ended_by(cases, "past_and_numbers", "mixed", PAST_AND_NUMBERS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4585,7 +4633,8 @@ def build() -> list[Case]:
                    households_by_language, misses_keep_all, clauses_around_things,
                    account_plans, grades_and_listings, job_titles, relocations_worded,
                    medical_record_changes, misses_by_language,
-                   aliases_again, phones_again, mails_again, many_facts_again):
+                   aliases_again, phones_again, mails_again, many_facts_again,
+                   basics_worded_again, past_and_numbers):
         family(cases)
     return cases
 
