@@ -791,7 +791,8 @@ class TextInterface:
             v = view(f)
             head = f.attribute.split(".", 1)[0]
             denied = {t for t in view_terms(f.text) - entity_terms(entity) - {NEGATION_TERM}
-                      if t not in _NEGATOR_TERMS and lx.inflected_verb(t) is None}
+                      if t not in _NEGATOR_TERMS and not t.endswith(("n't", "n’t"))
+                      and lx.inflected_verb(t) is None}  # "doesn't": a negator too
             related = (f.attribute == clause.attribute or head == verb
                        or bool(v.domains & set(clause.domains)))
             if related and denied and denied <= said:

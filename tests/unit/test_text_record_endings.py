@@ -96,3 +96,19 @@ def test_a_reversed_denial_of_an_activity_leaves_the_others(
     ti.remember(tenant, f"Nina Vos now eats {foods[0]}.")
     current = current_texts(fresh_store, tenant)
     assert denial not in current and held in current
+
+
+@_SLOW
+@given(st.sampled_from(["doesn't eat meat", "does not eat meat", "doesn\u2019t eat meat",
+                        "never eats meat", "won't eat meat"]))
+def test_a_denial_is_reversed_however_its_negator_is_written(
+        fresh_store: memory_es.MemoryStore, denial: str) -> None:
+    """``doesn't`` is a negator as ``does not`` is, not a word the change must repeat."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Pat Byrne works as a vet", "Pat Byrne's shoe size is 42"}
+    for text in (f"Pat Byrne {denial}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, "Pat Byrne now eats meat.")
+    current = current_texts(fresh_store, tenant)
+    assert kept <= current
+    assert f"Pat Byrne {denial}" not in current
