@@ -4587,6 +4587,50 @@ def past_and_numbers(cases: list[Case]) -> None:
     _ended_by(cases, "past_and_numbers", "mixed", PAST_AND_NUMBERS)
 
 
+_HUGO = ["Hugo Blanc lives in Nantes.", "Hugo Blanc works at Airbus.", "Hugo Blanc's phone is 06 12 34 56 78.",
+         "Hugo Blanc's partner is Léa Martin.", "Hugo Blanc drives a Renault Clio.", "Léa Martin works at Airbus."]
+REVISE_WORDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HUGO), ["revise", "Hugo Blanc's city", "Hugo Blanc lives in Rennes."], [_HUGO[0]]),
+    (list(_HUGO), ["revise", "Hugo Blanc's employer", "Hugo Blanc works at Safran."], [_HUGO[1]]),
+    (list(_HUGO), ["revise", "Hugo Blanc's phone number", "Hugo Blanc's phone is 07 98 76 54 32."], [_HUGO[2]]),
+    (list(_HUGO), ["revise", "who Hugo Blanc's partner is", "Hugo Blanc's partner is Chloé Petit."], [_HUGO[3]]),
+    (list(_HUGO), ["revise", "Hugo Blanc's car", "Hugo Blanc drives a Peugeot 208."], [_HUGO[4]]),
+    (list(_HUGO), ["revise", "where Léa Martin works", "Léa Martin works at Thales."], [_HUGO[5]]),
+]
+
+
+def revise_wordings(cases: list[Case]) -> None:
+    """A revision whose old fact is named by a topic (city, employer), a labelled thing,
+    a question word or a thing the fact implies (a car he drives), beside his partner
+    who works where he does: the one fact is replaced, hers never."""
+    _ended_by(cases, "revise_wordings", "mixed", REVISE_WORDINGS)
+
+
+# (setup: a compound text and two plain ones; the ask; a word of the part it ends; a word
+# of the part that must stay)
+COMPOUNDS_AGAIN = [
+    (["Leo Marsh plays the drums; his sister Ivy plays the flute.", "Leo Marsh lives in Hull.",
+      "Ivy Marsh studies law."], ["release", "Leo Marsh's drums"], "drums", "flute"),
+    (["Ana Costa works at Google but her husband Rui works at Meta.", "Ana Costa lives in Lisbon.",
+      "Rui Costa plays padel."], ["forget", "where Ana Costa works"], "Google", "Meta"),
+    (["Ravi Iyer lives in Pune and works at Infosys.", "Ravi Iyer plays cricket.",
+      "Meena Iyer works at Wipro."], ["release", "Ravi Iyer's employer"], "Infosys", "Pune"),
+    (["Tom Hale has two cats, Milo and Otis, and a dog called Rex.", "Tom Hale lives in York.",
+      "Sue Hale has a dog called Bess."], ["release", "Tom Hale's dog"], "Rex", "Milo"),
+    (["Nina Roy's car is a Kia, and her scooter is a Vespa.", "Nina Roy works at Tesco.",
+      "Sam Roy's car is a Kia."], ["remember", "Nina Roy sold her scooter."], "Vespa", "Kia"),
+]
+
+
+def compounds_again(cases: list[Case]) -> None:
+    """Compound texts in other forms (a semicolon, ``but`` with another subject, one
+    subject with two verbs, an apposition list, two possessed things): the ask ends its
+    part and leaves the other part, the person's other facts and a relative's."""
+    for setup, mutation, gone, kept in COMPOUNDS_AGAIN:
+        _case(cases, "compounds_again", "mixed", setup=list(setup), mutations=[list(mutation)],
+              query=mutation[1], survivors=setup[1:], current_has=[kept], current_lacks=[gone])
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4634,7 +4678,7 @@ def build() -> list[Case]:
                    account_plans, grades_and_listings, job_titles, relocations_worded,
                    medical_record_changes, misses_by_language,
                    aliases_again, phones_again, mails_again, many_facts_again,
-                   basics_worded_again, past_and_numbers):
+                   basics_worded_again, past_and_numbers, revise_wordings, compounds_again):
         family(cases)
     return cases
 
