@@ -932,15 +932,18 @@ class TextInterface:
                                 "the words they share with it do not say which is meant")
         return self._each_thing(tenant, text, views, purpose, _past_only(sel, text))
 
-    def _own_acts(self, found: list[Match]) -> list[Match]:
+    def _own_acts(self, found: list[Match], query: Query) -> list[Match]:
         """Of a named entity's facts that match the rest of a query, those that are its
         own: a fact where someone the entity has acts (``Omar's wife has a credit score
-        of 780``, :func:`_acts`) is that person's, and stands aside when a fact of the
-        entity's own also matches (``Omar's credit score is 720``)."""
+        of 780``, :func:`_acts`; ``Ana's husband works at Meta``, a person the query does
+        not ask for) is that person's, and stands aside when a fact of the entity's own
+        also matches (``Omar's credit score is 720``, ``Ana works at Google``)."""
         if len(found) < 2:
             return found
+        asked = frozenset(query.terms)
         own = [m for m in found if not any(
-            _acts(c) and "predicate:possessive-noun" not in c.rules  # "X's salary is …"
+            (_acts(c) or _someone_else(c, asked))
+            and "predicate:possessive-noun" not in c.rules  # "X's salary is …"
             for c in self.interpreter(m.fact.text).clauses)]
         return own or found
 
@@ -1027,7 +1030,7 @@ class TextInterface:
                                   note=f"no match: the query names only a topic, and "
                                        f"{names} has several facts in it")
             found = self._own_acts(lexical_matches(query, scope, th, ratio=ratio, skip=skip,
-                                                   all_views=views, within_entity=True))
+                                                   all_views=views, within_entity=True), query)
             if not found and labelled and purpose != "purge":
                 # "weekly sync with Rhys": a topic labelled with the person's name is his
                 found = lexical_matches(query, labelled, th, ratio=ratio, skip=skip,
@@ -1540,6 +1543,18 @@ def _possessed(clause: Clause) -> list[str]:
 
 
 _LOCATIVES = frozenset(("in", "at", "on", "near", "by", "with"))
+_PEOPLE_TOPICS = frozenset({"family", "relationship"})
+"""The topics whose nouns name a person one has (``husband``, ``sister``)."""
+
+
+def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
+    """Whether a possessive subject is a person of the owner's (``Ana's husband``, ``Omar's
+    manager``: a relative, or a role) that the query's terms do not ask for: the fact is
+    that person's, whatever its verb."""
+    owned = _possessed(clause)
+    person = any(w in lx.ROLE_NOUNS - lx.THING_KINDS or lx.domains_of(w) & _PEOPLE_TOPICS
+                 for w in owned)
+    return person and not {stem(w) for w in owned} & asked
 
 
 def _person_named(clause: Clause) -> str | None:

@@ -19,10 +19,37 @@ MAX_ITEM_WORDS = 4
 """An item longer than this is a clause, not a listed thing."""
 
 
+_NAME = r"[A-Z][\w'’-]*"
+_APPOSED = re.compile(rf",\s+{_NAME}(?:\s*,\s*{_NAME})*\s+(?:and|or)\s+{_NAME}\s*,")
+"""Names in apposition to the item before them (``two cats, Milo and Otis, and a dog``):
+part of that item, their commas and coordinator none of the list's."""
+_COMMA, _SPACE = "\ue001", "\ue000"
+"""Stand-ins (private-use characters) for an apposition's commas and spaces while the
+list around it is read."""
+
+
+def _masked(text: str) -> str:
+    return _APPOSED.sub(lambda m: m.group().replace(",", _COMMA).replace(" ", _SPACE), text)
+
+
+def _unmasked(text: str) -> str:
+    return text.replace(_COMMA, ",").replace(_SPACE, " ")
+
+
 def list_items(text: str) -> tuple[str, list[str], str, str] | None:
     """``(prefix, items, coordinator, end)`` of a text that ends in a list of two or more
     things after its verb or preposition (``speaks | French, German, Welsh | and | .``);
-    None for any other text."""
+    None for any other text. Names in apposition stay with their item (``has | two cats,
+    Milo and Otis | a dog called Rex``)."""
+    found = _items(_masked(text))
+    if found is None:
+        return None
+    prefix, items, coordinator, end = found
+    return (_unmasked(prefix), [_unmasked(i).rstrip(",").strip() for i in items], coordinator,
+            end)
+
+
+def _items(text: str) -> tuple[str, list[str], str, str] | None:
     body = text.rstrip()
     end = body[len(body.rstrip(".!?;")):]
     body = body[:len(body) - len(end)]

@@ -1,0 +1,54 @@
+"""A relative's fact beside the owner's, and names in apposition inside a list (SPEC §15):
+
+- ``Ana Costa's husband Rui works at Meta`` is his: ``where Ana Costa works`` ends her
+  own job and leaves his, and ``where Ana Costa's husband works`` ends his and not hers;
+- ``has two cats, Milo and Otis, and a dog called Rex``: the names belong to the cats, so
+  releasing the dog keeps the cats and their names."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.lists import list_items
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@_SLOW
+@given(st.sampled_from(["husband", "wife", "sister", "manager", "son"]), st.booleans())
+def test_a_relatives_act_is_theirs_unless_the_query_asks_for_them(
+        fresh_store: memory_es.MemoryStore, relative: str, ask_for_them: bool) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    hers = "Ana Costa works at Google"
+    theirs = f"Ana Costa's {relative} works at Meta"
+    kept = "Ana Costa lives in Lisbon"
+    for text in (hers, theirs, kept):
+        ti.remember(tenant, text + ".")
+    query = f"where Ana Costa's {relative} works" if ask_for_them else "where Ana Costa works"
+    ti.forget(tenant, query)
+    after = current_texts(fresh_store, tenant)
+    assert kept in after
+    assert (theirs in after) != ask_for_them
+    assert (hers in after) == ask_for_them
+
+
+@_SLOW
+@given(st.sampled_from([("two cats", "Milo and Otis"), ("three hens", "Ada, Bea and Cy"),
+                        ("two sons", "Ravi or Dev")]))
+def test_names_in_apposition_stay_with_their_item(
+        fresh_store: memory_es.MemoryStore, thing: tuple[str, str]) -> None:
+    kind, names = thing
+    text = f"Tom Hale has {kind}, {names}, and a dog called Rex"
+    assert list_items(text) == ("Tom Hale has", [f"{kind}, {names}", "a dog called Rex"],
+                                "and", "")
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for fact in (text, "Tom Hale lives in York"):
+        ti.remember(tenant, fact + ".")
+    ti.release(tenant, "Tom Hale's dog")
+    after = current_texts(fresh_store, tenant)
+    assert after == {f"Tom Hale has {kind}, {names}", "Tom Hale lives in York"}
