@@ -4631,6 +4631,50 @@ def compounds_again(cases: list[Case]) -> None:
               query=mutation[1], survivors=setup[1:], current_has=[kept], current_lacks=[gone])
 
 
+_FAROUK = ["Omar Farouk lives in Cairo.", "Omar Farouk works at CIB.", "Leila Farouk is Omar Farouk's wife.",
+           "Leila Farouk teaches piano.", "Sami Nour plays football with Omar Farouk."]
+_LENA_B = ["Lena Berg moved to Oslo in 2019.", "Lena Berg works at Equinor.", "Lena Berg's sister lives in Oslo."]
+_SAID = ["Omar Said drives a Volvo.", "Omar Said's wife Leila drives a Kia.", "Omar Said owns a bike.",
+         "Leila Said owns a bike."]
+PEOPLE_AND_DATES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FAROUK), ["forget", "everything about Omar Farouk"], _FAROUK[0:2]),
+    (list(_FAROUK), ["forget", "everything about Leila Farouk"], _FAROUK[2:4]),
+    (list(_LENA_B), ["remember", "Lena Berg moved to Bergen in 2022."], [_LENA_B[0]]),
+    (list(_LENA_B), ["remember", "Lena Berg is no longer in Oslo but in Bergen."], [_LENA_B[0]]),
+    (list(_LENA_B), ["remember", "Since March, Lena Berg has lived in Trondheim."], [_LENA_B[0]]),
+    (list(_SAID), ["release", "Leila Said's bike"], [_SAID[3]]),
+    (list(_SAID), ["remember", "Omar Said sold his bike."], [_SAID[2]]),
+    (list(_SAID), ["remember", "Omar Said's wife Leila now drives a Fiat."], [_SAID[1]]),
+]
+
+
+def people_and_dates(cases: list[Case]) -> None:
+    """Everything about one of a couple whose facts name each other (others' facts that
+    mention him stay); dated moves beside a sister in the old town; a couple with a bike
+    each and his wife's car kept under his name: each ends its one fact."""
+    _ended_by(cases, "people_and_dates", "mixed", PEOPLE_AND_DATES)
+
+
+_WANG = ["王伟的电话是13812345678。", "王伟住在杭州。", "王芳的电话是13912345678。"]
+_KAI = ["Kai Schulz hat die E-Mail kai@schulz.de.", "Kai Schulz wohnt in Hamburg.",
+        "Eva Schulz hat die E-Mail eva@schulz.de."]
+IDENTIFIERS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WANG), ["purge", "13812345678"], [_WANG[0]]),
+    (list(_WANG), ["forget", "王伟的电话"], [_WANG[0]]),
+    (list(_WANG), ["purge", "+86 138 1234 5678"], [_WANG[0]]),
+    (list(_KAI), ["purge", "kai@schulz.de"], [_KAI[0]]),
+    (list(_KAI), ["forget", "alles über Kai Schulz"], _KAI[0:2]),
+    (list(_KAI), ["forget", "Kai Schulz' E-Mail"], [_KAI[0]]),
+]
+
+
+def identifiers_by_language(cases: list[Case]) -> None:
+    """Chinese and German facts holding a phone or an address beside a relative's alike
+    one: a purge by the identifier (also in international form) or an ask for it ends the
+    one fact; everything about the person ends his facts only."""
+    _ended_by(cases, "identifiers_by_language", "languages", IDENTIFIERS_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4678,7 +4722,8 @@ def build() -> list[Case]:
                    account_plans, grades_and_listings, job_titles, relocations_worded,
                    medical_record_changes, misses_by_language,
                    aliases_again, phones_again, mails_again, many_facts_again,
-                   basics_worded_again, past_and_numbers, revise_wordings, compounds_again):
+                   basics_worded_again, past_and_numbers, revise_wordings, compounds_again,
+                   people_and_dates, identifiers_by_language):
         family(cases)
     return cases
 
