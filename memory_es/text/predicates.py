@@ -54,6 +54,9 @@ class Predicate:
     reading, or a slot named by its value: ``works in Camden`` is ``work.unit.camden``)."""
 
 
+_TIME_PREPOSITIONS = frozenset({"since", "until", "till", "before", "after", "during"})
+
+
 def frame_of(reading: PredicateReading) -> str | None:
     """The frame of a verb followed by a preposition and its object (or by a direct object
     of up to three lower-case words first, whose head then joins the verb: ``rents a flat
@@ -86,8 +89,15 @@ def frame_of(reading: PredicateReading) -> str | None:
         lemma = f"{lemma}+{head[-1]}" if head else lemma
     if not rest or rest[at] not in PREPOSITIONS:
         return None
-    words = [t.word for t in reading.rest[at + 1:]
+    # the object ends where another preposition starts an adjunct ("to Oslo in 2019",
+    # "at Leeds since May")
+    end = next((i for i in range(at + 2, len(rest))
+                if rest[i] in PREPOSITIONS or rest[i] in _TIME_PREPOSITIONS), len(rest))
+    words = [t.word for t in reading.rest[at + 1:end]
              if t.word and t.low not in lx.ADVERBS and t.low not in lx.STOPWORDS]
+    # ... and where a time says since when ("on Mill Lane since 2020": a name)
+    untimed = TEMPORAL.sub(" ", " ".join(words)).split()
+    words = untimed if untimed else words
     if not words:
         return None
     if any(ch.isdigit() for w in words for ch in w):
@@ -480,10 +490,13 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:speaks", lambda p: p.lemma == "speak" and p.rest_low[:1] not in (
         ["with"], ["to"]),
          lambda p: Slot(attribute_path("language", *keywords(p.rest_words, 1)), p.value)),
-    Rule("predicate:vehicle",
-         lambda p: p.lemma in ("drive", "lease")
-         or (p.lemma == "own" and "transport" in p.rest_domains),
+    # the vehicle one drives is one slot; a vehicle one owns is a slot of its kind
+    # ("drives a Volvo" and "owns a bike" both hold)
+    Rule("predicate:vehicle", lambda p: p.lemma in ("drive", "lease"),
          lambda p: Slot("transport.vehicle", p.value)),
+    Rule("predicate:owned-vehicle", lambda p: p.lemma == "own" and "transport" in p.rest_domains,
+         lambda p: Slot(attribute_path("transport", "vehicle", *keywords(p.rest_words, 2)),
+                        p.value)),
     Rule("predicate:commute", lambda p: p.lemma == "commute",
          lambda p: Slot("transport.commute", p.value)),
     # "is married", "is now divorced", "was widowed": the marital verbs' participles are

@@ -1,0 +1,46 @@
+"""Owned vehicles and a frame's time adjuncts (SPEC §15):
+
+- the vehicle one drives is one slot and a vehicle one owns a slot of its kind: ``drives
+  a Volvo`` and ``owns a bike`` both hold, and neither waits in a conflict;
+- a frame's object ends where another preposition or a time starts (``moved to Oslo in
+  2019``, ``works in Holborn since 2021``): a change of place replaces it."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_SLOW = settings(max_examples=6, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@_SLOW
+@given(st.sampled_from(["a bike", "a motorbike", "an electric scooter", "a van"]))
+def test_a_vehicle_owned_beside_the_one_driven_holds(
+        fresh_store: memory_es.MemoryStore, owned: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    facts = {"Omar Said drives a Volvo", f"Omar Said owns {owned}", "Leila Said owns a bike"}
+    for text in sorted(facts):
+        ti.remember(tenant, text + ".")
+    assert current_texts(fresh_store, tenant) == facts
+
+
+@_SLOW
+@given(st.sampled_from([("works in Holborn since 2021", "now works in Camden"),
+                        ("rents a flat in Kraków since 2019", "now rents a flat in Gdańsk"),
+                        ("teaches at Leeds since May", "now teaches at York")]))
+def test_a_time_after_the_object_is_no_part_of_its_frame(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str]) -> None:
+    held, change = pair
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Mia Lund plays the oboe", "Mia Lund's sister works in Soho"}
+    for text in (f"Mia Lund {held}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Mia Lund {change}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"Mia Lund {held}" not in after
