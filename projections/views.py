@@ -368,7 +368,8 @@ class Views:
             in_line = self.points.in_line(old, self.position())
             with ThreadPoolExecutor(1) as pool:  # the old views are idle during the replay
                 old_totals = pool.submit(totals, old)
-                replayed = Catchup(self._recorder, self._mapper, BulkVersionProjector(con),
+                projector = BulkVersionProjector(con, followed=False)
+                replayed = Catchup(self._recorder, self._mapper, projector,
                                    batch=REBUILD_BATCH, read_ahead=True).run(progress)
                 # The old rows are digested one by one only when the totals differ.
                 changes = compare(lambda: digests(old), con, old_totals=old_totals.result())

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 from eventsourcing.persistence import StoredEvent
@@ -121,6 +122,22 @@ class Unsealed:
     def __repr__(self) -> str:
         return (f"Unsealed(stream_id={self.stream_id!r}, version={self.version}, "
                 f"topic={self.topic!r}, kid={self.kid!r}, shredded={self.shredded})")
+
+
+_PLAINTEXT = attrgetter("_plaintext")
+_BODY = attrgetter("_body")
+
+
+def plaintexts(events: Sequence[Unsealed]) -> list[bytes] | None:
+    """Every event's decrypted JSON as stored (:attr:`Unsealed.plaintext`), or None when
+    an event has none (shredded, or made from a parsed body) or its body is known None.
+
+    For decoders of whole batches: the attributes are read in C, not through a Python
+    property per event (a rebuild's 100k events paid ≈ 0.1 s for such passes)."""
+    raws: list[bytes | None] = list(map(_PLAINTEXT, events))
+    if None in raws or None in map(_BODY, events):
+        return None
+    return raws  # type: ignore[return-value]
 
 
 class SealingMapper:
