@@ -75,3 +75,21 @@ def test_a_projector_no_one_follows_writes_the_same_rows_without_the_touched_set
     unfollowed_rows, unfollowed_touched, unfollowed_complete = _rows(followed=False)
     assert unfollowed_rows == rows
     assert not unfollowed_touched and not unfollowed_complete
+
+
+def test_a_rebuild_leaves_the_views_checkpointing_as_before(tmp_path: Any) -> None:
+    """The replay runs without DuckDB's checkpoints (one follows it); the views it swaps
+    in must checkpoint again as any other views do."""
+    import memory_es
+
+    store = memory_es.open(tmp_path / "s")
+    try:
+        store.assert_fact("t", "user:a", "pet", "cat")
+        store.rebuild()
+        setting = "SELECT current_setting('checkpoint_threshold')"
+        fresh = connect(":memory:")
+        assert (store.runtime.views.con.execute(setting).fetchall()
+                == fresh.execute(setting).fetchall())
+        fresh.close()
+    finally:
+        store.close()
