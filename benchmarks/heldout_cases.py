@@ -4675,6 +4675,39 @@ def identifiers_by_language(cases: list[Case]) -> None:
     _ended_by(cases, "identifiers_by_language", "languages", IDENTIFIERS_BY_LANGUAGE)
 
 
+_SVC = ["The billing service runs on version 2.3.1.", "The search service runs on version 5.0.2.",
+        "The billing service is deployed in eu-west-1.", "The billing service's owner is Team Atlas.",
+        "Team Atlas's on-call engineer is Priya Nair."]
+_KIM = ["김민준 (Kim Min-jun) works at Samsung.", "Kim Min-jun lives in Busan.", "Kim Min-ji plays the violin."]
+_AHMED = ["أحمد حسن (Ahmed Hassan) teaches physics.", "Ahmed Hassan lives in Amman.", "Hassan Ali runs a café."]
+_DANA = ["Dana Cole has a table booked at Nopi for Friday.", "Dana Cole has a table booked at Dishoom for Saturday.",
+         "Dana Cole plays in goal for the Hackney Hawks.", "Dana Cole's squad number is 1.",
+         "Liz Cole plays in goal for the Islington Owls."]
+SERVICES_SCRIPTS_BOOKINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SVC), ["remember", "The billing service now runs on version 2.4.0."], [_SVC[0]]),
+    (list(_SVC), ["remember", "The billing service was moved to us-east-2."], [_SVC[2]]),
+    (list(_SVC), ["release", "the search service's version"], [_SVC[1]]),
+    (list(_SVC), ["revise", "the billing service's owner", "The billing service's owner is Team Borealis."], [_SVC[3]]),
+    (list(_SVC), ["forget", "everything about the billing service"], [_SVC[0], _SVC[2], _SVC[3]]),
+    (list(_KIM), ["forget", "everything about Kim Minjun"], _KIM[0:2]),
+    (list(_KIM), ["forget", "everything about 김민준"], _KIM[0:2]),
+    (list(_AHMED), ["forget", "everything about Ahmed Hassan"], _AHMED[0:2]),
+    (list(_AHMED), ["forget", "everything about أحمد حسن"], _AHMED[0:2]),
+    (list(_DANA), ["remember", "Dana Cole cancelled the Nopi booking."], [_DANA[0]]),
+    (list(_DANA), ["remember", "Dana Cole's Dishoom booking moved to Sunday."], [_DANA[1]]),
+    (list(_DANA), ["release", "Liz Cole's team"], [_DANA[4]]),
+    (list(_DANA), ["remember", "Dana Cole's squad number is now 13."], [_DANA[3]]),
+    (list(_DANA), ["remember", "Dana Cole left the Hackney Hawks."], [_DANA[2]]),
+]
+
+
+def services_scripts_bookings(cases: list[Case]) -> None:
+    """A dev agent's two services (versions, a region, an owning team with a fact of its
+    own); Korean and Arabic names with their Latin forms; two restaurant bookings and a
+    goalkeeper beside her sister in goal for another team: one fact ends, or one person's."""
+    _ended_by(cases, "services_scripts_bookings", "mixed", SERVICES_SCRIPTS_BOOKINGS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4723,7 +4756,7 @@ def build() -> list[Case]:
                    medical_record_changes, misses_by_language,
                    aliases_again, phones_again, mails_again, many_facts_again,
                    basics_worded_again, past_and_numbers, revise_wordings, compounds_again,
-                   people_and_dates, identifiers_by_language):
+                   people_and_dates, identifiers_by_language, services_scripts_bookings):
         family(cases)
     return cases
 
