@@ -333,6 +333,8 @@ def name_keys(name: str) -> frozenset[str]:
     if foreign:
         forms |= latin_forms(fold_confusables(base))
     forms |= {f for f in map(_without_tone_numbers, forms) if f is not None}
+    # a hyphenated given name is also written as one word (``Min-jun``, ``Minjun``)
+    forms |= {f.replace("-", "") for f in forms if "-" in f}
     keys = set()
     for form in forms:
         words = [w for w in re.split(r"[^\w]+", strip_marks(form).lower()) if w]

@@ -47,3 +47,17 @@ def test_a_person_under_two_names_is_forgotten_by_either(
 def test_a_bracketed_dot_in_the_local_part() -> None:
     [found] = find_identifiers("Reach Lena Park at lena [dot] park [at] mail [dot] com.")
     assert found.canonical == "lena.park@mail.com"
+
+
+@_SLOW
+@given(st.sampled_from([("김민준 (Kim Min-jun)", "Kim Min-jun", "Kim Minjun", "Kim Min-ji"),
+                        ("Jean-Luc Picard", "Jean-Luc Picard", "Jeanluc Picard", "Jean Picard")]))
+def test_a_hyphenated_given_name_is_also_one_word(
+        fresh_store: memory_es.MemoryStore, person: tuple[str, str, str, str]) -> None:
+    first, again, asked, like = person
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = f"{like} plays the violin"
+    for text in (f"{first} works at Samsung.", f"{again} lives in Busan.", kept + "."):
+        ti.remember(tenant, text)
+    ti.forget(tenant, f"everything about {asked}")
+    assert current_texts(fresh_store, tenant) == {kept}
