@@ -4708,6 +4708,30 @@ def services_scripts_bookings(cases: list[Case]) -> None:
     _ended_by(cases, "services_scripts_bookings", "mixed", SERVICES_SCRIPTS_BOOKINGS)
 
 
+_JONAS_2 = ["Jonas Becker fährt einen Audi.", "Jonas Becker ist Arzt.", "Jonas Becker wohnt in Köln.",
+            "Anna Becker fährt einen Audi.", "Anna Becker ist Ärztin."]
+_LI_2 = ["李明开一辆丰田。", "李明是医生。", "李明住在上海。", "王芳是医生。"]
+_EVA = ["Eva Lind is enrolled in the Spanish course.", "Eva Lind is enrolled in the pottery course.",
+        "Eva Lind's blood type is A+.", "Eva Lind's daughter's blood type is O-.", "Eva Lind takes iron tablets."]
+STATES_AND_COURSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS_2), ["remember", "Jonas Becker fährt jetzt einen BMW."], [_JONAS_2[0]]),
+    (list(_JONAS_2), ["remember", "Jonas Becker ist jetzt Lehrer."], [_JONAS_2[1]]),
+    (list(_LI_2), ["remember", "李明现在开一辆宝马。"], [_LI_2[0]]),
+    (list(_LI_2), ["remember", "李明现在是老师。"], [_LI_2[1]]),
+    (list(_EVA), ["remember", "Eva Lind dropped the Spanish course."], [_EVA[0]]),
+    (list(_EVA), ["release", "Eva Lind's daughter's blood type"], [_EVA[3]]),
+    (list(_EVA), ["forget", "Eva Lind's blood type"], [_EVA[2]]),
+    (list(_EVA), ["remember", "Eva Lind stopped taking iron tablets."], [_EVA[4]]),
+]
+
+
+def states_and_courses(cases: list[Case]) -> None:
+    """A new car and a new job in German and Chinese beside a relative with the same car
+    or job; one of two courses dropped, her blood type beside her daughter's: one fact
+    ends each time."""
+    _ended_by(cases, "states_and_courses", "mixed", STATES_AND_COURSES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4756,7 +4780,8 @@ def build() -> list[Case]:
                    medical_record_changes, misses_by_language,
                    aliases_again, phones_again, mails_again, many_facts_again,
                    basics_worded_again, past_and_numbers, revise_wordings, compounds_again,
-                   people_and_dates, identifiers_by_language, services_scripts_bookings):
+                   people_and_dates, identifiers_by_language, services_scripts_bookings,
+                   states_and_courses):
         family(cases)
     return cases
 
