@@ -942,9 +942,8 @@ class TextInterface:
             return found
         asked = frozenset(query.terms)
         own = [m for m in found if not any(
-            (_acts(c) or _someone_else(c, asked))
-            and "predicate:possessive-noun" not in c.rules  # "X's salary is …"
-            for c in self.interpreter(m.fact.text).clauses)]
+            (_acts(c) and "predicate:possessive-noun" not in c.rules)  # "X's salary is …"
+            or _someone_else(c, asked) for c in self.interpreter(m.fact.text).clauses)]
         return own or found
 
     def _except(self, tenant: str, sel: _Selection, kept: str) -> _Selection:
@@ -1550,11 +1549,15 @@ _PEOPLE_TOPICS = frozenset({"family", "relationship"})
 def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     """Whether a possessive subject is a person of the owner's (``Ana's husband``, ``Omar's
     manager``: a relative, or a role) that the query's terms do not ask for: the fact is
-    that person's, whatever its verb."""
-    owned = _possessed(clause)
-    person = any(w in lx.ROLE_NOUNS - lx.THING_KINDS or lx.domains_of(w) & _PEOPLE_TOPICS
-                 for w in owned)
-    return person and not {stem(w) for w in owned} & asked
+    that person's, whatever its verb; with a possessive-noun predicate, only when the
+    thing is the person's own (``Eva's daughter's blood type is O-``; ``Ana's husband is
+    Rui`` is Ana's fact)."""
+    people = [w for w in _possessed(clause)
+              if w in lx.ROLE_NOUNS - lx.THING_KINDS or lx.domains_of(w) & _PEOPLE_TOPICS]
+    if not people or {stem(w) for w in people} & asked:
+        return False
+    return "predicate:possessive-noun" not in clause.rules or re.search(
+        rf"\b{re.escape(people[0])}['\u2019]s\b", clause.mention or "", re.IGNORECASE) is not None
 
 
 def _person_named(clause: Clause) -> str | None:

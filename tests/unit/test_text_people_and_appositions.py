@@ -52,3 +52,23 @@ def test_names_in_apposition_stay_with_their_item(
     ti.release(tenant, "Tom Hale's dog")
     after = current_texts(fresh_store, tenant)
     assert after == {f"Tom Hale has {kind}, {names}", "Tom Hale lives in York"}
+
+
+@_SLOW
+@given(st.sampled_from(["daughter", "husband", "father"]), st.booleans())
+def test_a_relatives_thing_is_theirs_unless_the_query_asks_for_them(
+        fresh_store: memory_es.MemoryStore, relative: str, ask_for_them: bool) -> None:
+    """``Eva's daughter's blood type is O-`` is the daughter's; ``Eva's husband is Tom``
+    stays Eva's own fact (a guard: the relative is the thing itself)."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    hers = "Eva Lind's blood type is A+"
+    theirs = f"Eva Lind's {relative}'s blood type is O-"
+    kept = {"Eva Lind takes iron tablets", f"Eva Lind's {relative} is Tom Lind"}
+    for text in (hers, theirs, *kept):
+        ti.remember(tenant, text + ".")
+    asked = f"{relative}'s blood type" if ask_for_them else "blood type"
+    ti.forget(tenant, f"Eva Lind's {asked}")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert (theirs in after) != ask_for_them
+    assert (hers in after) == ask_for_them
