@@ -4732,6 +4732,31 @@ def states_and_courses(cases: list[Case]) -> None:
     _ended_by(cases, "states_and_courses", "mixed", STATES_AND_COURSES)
 
 
+_MARIE = ["Marie Schulz wohnt in Bremen.", "Marie Schulz arbeitet bei Airbus.", "Marie Schulz hat eine Katze namens Mimi.",
+          "Marie Schulz spielt Cello.", "Paul Schulz wohnt in Bremen."]
+_ZHOU = ["周杰住在广州。", "周杰在腾讯工作。", "周杰养了一只狗。", "周杰喜欢钓鱼。", "周敏住在广州。"]
+_NOOR = ["Noor Khan's passport number is P4471093.", "Noor Khan lives in Leeds.", "Noor Khan plays squash.",
+         "Sana Khan's passport number is P4471094."]
+EDITS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MARIE), ["revise", "Marie Schulz wohnt in Bremen", "Marie Schulz wohnt in Hamburg."], [_MARIE[0]]),
+    (list(_MARIE), ["release", "Marie Schulz' Katze"], [_MARIE[2]]),
+    (list(_MARIE), ["forget", "Marie Schulz spielt Cello"], [_MARIE[3]]),
+    (list(_ZHOU), ["revise", "周杰住在广州", "周杰住在深圳。"], [_ZHOU[0]]),
+    (list(_ZHOU), ["release", "周杰的狗"], [_ZHOU[2]]),
+    (list(_ZHOU), ["forget", "周杰喜欢钓鱼"], [_ZHOU[3]]),
+    (list(_NOOR), ["purge", "erase passport number P4471093"], [_NOOR[0]]),
+    (list(_NOOR), ["forget", "wipe Noor Khan's squash"], [_NOOR[2]]),
+]
+
+
+def edits_by_language(cases: list[Case]) -> None:
+    """Revisions, releases and forgets in German and Chinese naming the fact as written
+    or a thing of it, beside a relative in the same town; an erasure worded with another
+    verb beside a sister's passport one digit away."""
+    _ended_by(cases, "edits_by_language", "languages", EDITS_BY_LANGUAGE)
+    cases[-2]["retrieves_nothing"] = ["P4471093"]
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4781,7 +4806,7 @@ def build() -> list[Case]:
                    aliases_again, phones_again, mails_again, many_facts_again,
                    basics_worded_again, past_and_numbers, revise_wordings, compounds_again,
                    people_and_dates, identifiers_by_language, services_scripts_bookings,
-                   states_and_courses):
+                   states_and_courses, edits_by_language):
         family(cases)
     return cases
 
