@@ -643,6 +643,11 @@ def _marker_pattern(markers: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{'|'.join(re.escape(m) for m in markers)})\b")
 
 
+_STARTED = re.compile(r"(?:since|as of)\s", re.IGNORECASE)
+"""A time a state started (``since March``, ``as of 2024``): the statement is a change of
+its slot from then on, as ``now`` makes it one."""
+
+
 def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks: list[Tok],
             identifiers: Sequence[Identifier], cue: str | None, negated: bool,
             rules: list[str], conj_text: str, elided: bool) -> Clause:
@@ -658,7 +663,8 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     purpose = ceased and has_purpose(text_low)
     change = not unreal and (_mentions(lx.CHANGE_MARKERS, text_low)
                              or not CHANGE_RULES.isdisjoint(pred.rules)
-                             or _changed_from(words) or _new_possession(subject))
+                             or _changed_from(words) or _new_possession(subject)
+                             or any(_STARTED.match(t) for t in temporal))
     continuation = _mentions(lx.CONTINUATION_MARKERS, text_low)
     adds = _mentions(lx.ADDITIVE_MARKERS, text_low)  # "also owns a green car now"
     if adds:

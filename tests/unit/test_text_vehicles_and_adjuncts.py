@@ -44,3 +44,21 @@ def test_a_time_after_the_object_is_no_part_of_its_frame(
     after = current_texts(fresh_store, tenant)
     assert kept <= after
     assert f"Mia Lund {held}" not in after
+
+
+@_SLOW
+@given(st.sampled_from(["Since March, Lena Berg has lived in Trondheim",
+                        "Lena Berg has lived in Trondheim since March",
+                        "Lena Berg has lived in Trondheim since 2024",
+                        "As of June, Lena Berg lives in Trondheim"]))
+def test_a_state_dated_from_a_start_replaces_its_slot(
+        fresh_store: memory_es.MemoryStore, dated: str) -> None:
+    """``since March`` says when the state began: the home before it ends, as with ``now``."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Lena Berg works at Equinor", "Lena Berg's sister lives in Oslo"}
+    for text in ("Lena Berg moved to Oslo in 2019", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, dated + ".")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert "Lena Berg moved to Oslo in 2019" not in after
