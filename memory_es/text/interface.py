@@ -791,7 +791,7 @@ class TextInterface:
             v = view(f)
             head = f.attribute.split(".", 1)[0]
             denied = {t for t in view_terms(f.text) - entity_terms(entity) - {NEGATION_TERM}
-                      if t not in _NEGATOR_TERMS and not t.endswith(("n't", "n’t"))
+                      if t not in _NEGATOR_TERMS and not t.endswith(lx.NEGATED_CONTRACTIONS)
                       and lx.inflected_verb(t) is None}  # "doesn't": a negator too
             related = (f.attribute == clause.attribute or head == verb
                        or bool(v.domains & set(clause.domains)))
@@ -1495,10 +1495,11 @@ def _labelled(value: object) -> tuple[str, str] | None:
     return m.group(1), m.group(2).casefold()
 
 
-_NAMED_KIND = re.compile(r"\b(?:the|a|an)\s+((?:[A-Z][\w'-]*\s+){1,3})([a-z]{3,})\b")
+_KIND = r"(?:the|a|an)\s+((?:[A-Z][\w'-]*\s+){1,3})([a-z]{3,})\b"
+_NAMED_KIND = re.compile(rf"\b{_KIND}")
 """A kind of thing a name sets apart, after its determiner (``the Enterprise plan``, ``the
 Stockholm office``): the name, and the common noun after it."""
-_NAMED_KIND_TO = re.compile(rf"\bto\s+{_NAMED_KIND.pattern[2:]}")
+_NAMED_KIND_TO = re.compile(rf"\bto\s+{_KIND}")
 """The named kind a change goes to (``downgraded to the Pro plan``)."""
 
 

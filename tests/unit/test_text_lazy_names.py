@@ -8,12 +8,9 @@ with letters of another script (transliterated keys have no such shortcut).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory_es.models import Fact
 from memory_es.text.interpreter import interpret
 from memory_es.text.matching import (
     _key_within,
@@ -25,6 +22,7 @@ from memory_es.text.matching import (
     subject_keys_of,
     view,
 )
+from tests.unit.text_support import note_fact
 
 _NAMES = ["Zoë", "Brückner, Anton", "O'Brien", "Jean-Luc", "Dr. Smith", "zhang1 wei3",
           "Wei3's", "The Blue Lantern Inn", "Ærø", "Łukasz", "n o r a", "MRN 4471-2209",
@@ -54,22 +52,14 @@ def test_texts_in_another_script_take_the_full_analysis() -> None:
     assert name_words("Petra lives in Oslo") is not None
 
 
-def _fact(n: int, entity: str, text: str) -> Fact:
-    t = datetime(2026, 1, 1, tzinfo=UTC)
-    return Fact(fact_id=f"f{n}", version_id=f"v{n}", tenant="t", entity=entity,
-                attribute="note", value=text, text=text, valid_from=t, valid_until=None,
-                recorded_at=t, recorded_until=None, asserted_by="user",
-                volatility="stable", confidence=1.0, state="active",
-                classification="internal", chain_id=f"c{n}")
-
 
 def test_facts_that_cannot_name_the_query_are_not_interpreted() -> None:
     """Only the facts sharing the asked name's words reach the interpreter, and the
     answer is the one the full analysis gives."""
-    others = [_fact(i, f"person:q{i}", f"Q{i} repaints old boats in Lerwick {i}")
+    others = [note_fact(i, f"person:q{i}", f"Q{i} repaints old boats in Lerwick {i}")
               for i in range(40)]
-    target = _fact(99, "client:oksana-marchetti", "Oksana Marchetti rents a kayak in Lerwick")
-    mention = _fact(98, "person:tove", "Tove sails with Oksana Marchetti on Fridays")
+    target = note_fact(99, "client:oksana-marchetti", "Oksana Marchetti rents a kayak in Lerwick")
+    mention = note_fact(98, "person:tove", "Tove sails with Oksana Marchetti on Fridays")
     views = [view(f) for f in [*others, target, mention]]
     query = analyse_query("forget everything about Oksana Marchetti")
     before = _names.cache_info().misses

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory_es.models import Fact
 from memory_es.text import lexicon as lx
 from memory_es.text.matching import (
     _UNSPACED,
@@ -30,6 +28,7 @@ from memory_es.text.matching import (
 )
 from memory_es.text.normalize import nfkc, script_of
 from memory_es.text.words import EDGE
+from tests.unit.text_support import note_fact
 
 
 def reference(query: Query, views: Sequence[FactView], *,
@@ -78,14 +77,6 @@ def reference(query: Query, views: Sequence[FactView], *,
     return found
 
 
-def _fact(n: int, entity: str | None, text: str) -> Fact:
-    t = datetime(2026, 1, 1, tzinfo=UTC)
-    return Fact(fact_id=f"f{n}", version_id=f"v{n}", tenant="t", entity=entity,
-                attribute="note", value=text, text=text, valid_from=t, valid_until=None,
-                recorded_at=t, recorded_until=None, asserted_by="user",
-                volatility="stable", confidence=1.0, state="active",
-                classification="internal", chain_id=f"c{n}")
-
 
 FACTS = [
     ("person:anna-berg", "Anna Berg's e-mail is anna.k@corp.io"),
@@ -100,7 +91,7 @@ FACTS = [
     (None, "The WiFi password for guests is KX-2231"),
     ("person:tove", "Tove sails with Oksana Marchetti on Fridays"),
 ]
-VIEWS = [view(_fact(i, e, t)) for i, (e, t) in enumerate(FACTS)]
+VIEWS = [view(note_fact(i, e, t)) for i, (e, t) in enumerate(FACTS)]
 PIECES = ["anna.k@corp.io", "Anna", "Berg", "Anna Berg", "Lind", "Dev", "dev", "my", "me",
           "padel", "the patient", "Oksana Marchetti", "oksana marchetti", "+49 170 1234567",
           "张伟", "北京", "Zoë", "Brückner", "sprint goal", "KX-2231", "everything", "about",
