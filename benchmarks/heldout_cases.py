@@ -4757,6 +4757,89 @@ def edits_by_language(cases: list[Case]) -> None:
     cases[-2]["retrieves_nothing"] = ["P4471093"]
 
 
+# Rounds 137-139, written before any rule changed and before they were run: an insurance
+# agent's policies beside a spouse's; a farmer's fields and animals beside a neighbour's;
+# a band's members and their instruments.
+_GRETA = ["Greta Holm's car insurance is with Admiral.", "Greta Holm's home insurance is with Aviva.",
+          "Greta Holm's policy number is HX-5521-09.", "Greta Holm drives a Skoda Octavia.",
+          "Nils Holm's policy number is HX-5521-90.", "Nils Holm's car insurance is with Admiral."]
+_OLE = ["Ole Dahl grows barley on the north field.", "Ole Dahl grows potatoes on the south field.",
+        "Ole Dahl keeps forty sheep.", "Ole Dahl sells eggs at the Saturday market.",
+        "Siri Moen grows barley on the east field."]
+_ROSA = ["Rosa Diaz plays bass in The Night Owls.", "Rosa Diaz teaches piano on Saturdays.",
+         "Rosa Diaz owns a Fender Jazz Bass.", "Leo Diaz plays drums in The Night Owls.",
+         "Rosa Diaz is vegetarian."]
+POLICIES_FARMS_BANDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GRETA), ["remember", "Greta Holm switched her car insurance to Direct Line."], [_GRETA[0]]),
+    (list(_GRETA), ["release", "Greta Holm's home insurance"], [_GRETA[1]]),
+    (list(_GRETA), ["purge", "policy number HX-5521-09"], [_GRETA[2]]),
+    (list(_GRETA), ["forget", "Greta Holm's boat insurance"], []),
+    (list(_GRETA), ["remember", "Greta Holm now drives a Volvo XC40."], [_GRETA[3]]),
+    (list(_OLE), ["remember", "Ole Dahl now grows oats on the north field."], [_OLE[0]]),
+    (list(_OLE), ["remember", "Ole Dahl sold his sheep."], [_OLE[2]]),
+    (list(_OLE), ["forget", "that Ole Dahl sells eggs"], [_OLE[3]]),
+    (list(_OLE), ["release", "Ole Dahl's cows"], []),
+    (list(_OLE), ["revise", "Ole Dahl's potatoes", "Ole Dahl grows carrots on the south field."], [_OLE[1]]),
+    (list(_ROSA), ["remember", "Rosa Diaz left The Night Owls."], [_ROSA[0]]),
+    (list(_ROSA), ["remember", "Rosa Diaz stopped teaching piano."], [_ROSA[1]]),
+    (list(_ROSA), ["remember", "Rosa Diaz sold her Fender Jazz Bass."], [_ROSA[2]]),
+    (list(_ROSA), ["forget", "everything about Leo Diaz"], [_ROSA[3]]),
+    (list(_ROSA), ["remember", "Rosa Diaz eats fish again."], [_ROSA[4]]),
+]
+
+
+def policies_farms_bands(cases: list[Case]) -> None:
+    """An insurance client's two policies and a policy number beside her husband's one digit
+    pair apart; a farmer's two fields and his flock beside a neighbour growing the same
+    crop; a bassist beside her brother in the same band: one fact ends, or none."""
+    _ended_by(cases, "policies_farms_bands", "mixed", POLICIES_FARMS_BANDS)
+
+
+# Rounds 140-141, written before any rule changed and before they were run: the basic
+# operations in German and Chinese in wordings not used before (a perfect tense, a
+# "since" phrase, a separable verb), beside a relative with the same facts.
+_LUKAS = ["Lukas Weber wohnt in Berlin.", "Lukas Weber arbeitet bei Bosch.", "Lukas Weber raucht.",
+          "Lukas Weber spielt Handball.", "Mia Weber wohnt in Berlin."]
+_ZHANG = ["张伟住在上海。", "张伟在华为工作。", "张伟每天喝咖啡。", "张伟会说日语。", "张丽住在上海。"]
+LANGUAGES_NEW_TENSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUKAS), ["remember", "Lukas Weber ist nach München gezogen."], [_LUKAS[0]]),
+    (list(_LUKAS), ["remember", "Lukas Weber hat mit dem Rauchen aufgehört."], [_LUKAS[2]]),
+    (list(_LUKAS), ["remember", "Lukas Weber arbeitet seit Mai bei SAP."], [_LUKAS[1]]),
+    (list(_LUKAS), ["forget", "alles über Mia Weber"], [_LUKAS[4]]),
+    (list(_LUKAS), ["release", "Lukas Weber spielt Handball"], [_LUKAS[3]]),
+    (list(_ZHANG), ["remember", "张伟搬到了北京。"], [_ZHANG[0]]),
+    (list(_ZHANG), ["remember", "张伟不再喝咖啡了。"], [_ZHANG[2]]),
+    (list(_ZHANG), ["forget", "关于张丽的一切"], [_ZHANG[4]]),
+    (list(_ZHANG), ["release", "张伟会说日语"], [_ZHANG[3]]),
+]
+
+
+def languages_new_tenses(cases: list[Case]) -> None:
+    """German and Chinese moves, endings and job changes in other tenses and wordings, and
+    forgets of a relative who shares the town: one fact or one person ends."""
+    _ended_by(cases, "languages_new_tenses", "languages", LANGUAGES_NEW_TENSES)
+
+
+# Round 142, written before any rule changed and before it was run: dated changes whose
+# date has no year ("in March", "last spring", "on Monday"), among many facts.
+_KOFI = ["Kofi Mensah lives in Kumasi.", "Kofi Mensah works at a cocoa exporter.",
+         "Kofi Mensah plays the saxophone.", "Kofi Mensah's daughter Ama lives in Kumasi.",
+         "Kofi Mensah has a dog named Bingo."]
+DATED_WITHOUT_YEAR: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KOFI), ["remember", "Kofi Mensah moved to Accra in March."], [_KOFI[0]]),
+    (list(_KOFI), ["remember", "In March, Kofi Mensah moved to Accra."], [_KOFI[0]]),
+    (list(_KOFI), ["remember", "Kofi Mensah started at a bank last spring."], [_KOFI[1]]),
+    (list(_KOFI), ["remember", "Kofi Mensah's dog Bingo died on Monday."], [_KOFI[4]]),
+    (list(_KOFI), ["remember", "Kofi Mensah took up the trumpet in June."], []),
+]
+
+
+def dated_without_year(cases: list[Case]) -> None:
+    """A move, a new job and a pet's death dated by a month, season or day without a year;
+    taking up a second instrument ends nothing."""
+    _ended_by(cases, "dated_without_year", "mixed", DATED_WITHOUT_YEAR)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4806,7 +4889,8 @@ def build() -> list[Case]:
                    aliases_again, phones_again, mails_again, many_facts_again,
                    basics_worded_again, past_and_numbers, revise_wordings, compounds_again,
                    people_and_dates, identifiers_by_language, services_scripts_bookings,
-                   states_and_courses, edits_by_language):
+                   states_and_courses, edits_by_language, policies_farms_bands,
+                   languages_new_tenses, dated_without_year):
         family(cases)
     return cases
 
