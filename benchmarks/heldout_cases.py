@@ -4841,6 +4841,38 @@ def dated_without_year(cases: list[Case]) -> None:
     _ended_by(cases, "dated_without_year", "mixed", DATED_WITHOUT_YEAR)
 
 
+# Rounds 143-145, written before any rule changed and before they were run: a researcher's
+# posts, grants and students beside a colleague's; a couple's engagement and languages;
+# addresses one character apart and subscriptions by plan.
+_RUTH = ["Ruth Adler supervises two PhD students.", "Ruth Adler teaches Statistics 101.",
+         "Ruth Adler's grant from the ERC ends in 2027.", "Ruth Adler works at the University of Vienna.",
+         "Ruth Adler's email is ruth.adler@univie.ac.at.", "Karl Adler teaches Statistics 101."]
+_SAM = ["Sam Ortiz is engaged to Lee Park.", "Sam Ortiz speaks Spanish, French and English.",
+        "Sam Ortiz's email is sam.ortiz@mail.com.", "Lee Park's email is sam.ortiz@mail.co.",
+        "Sam Ortiz has the Netflix Standard plan.", "Sam Ortiz has the Spotify Family plan."]
+RESEARCH_COUPLES_PLANS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUTH), ["remember", "Ruth Adler now supervises three PhD students."], [_RUTH[0]]),
+    (list(_RUTH), ["remember", "Ruth Adler no longer teaches Statistics 101."], [_RUTH[1]]),
+    (list(_RUTH), ["remember", "Ruth Adler now works at ETH Zurich."], [_RUTH[3]]),
+    (list(_RUTH), ["release", "Ruth Adler's ERC grant"], [_RUTH[2]]),
+    (list(_RUTH), ["purge", "ruth.adler@univie.ac.at"], [_RUTH[4]]),
+    (list(_RUTH), ["forget", "Ruth Adler's sabbatical"], []),
+    (list(_SAM), ["remember", "Sam Ortiz married Lee Park."], [_SAM[0]]),
+    (list(_SAM), ["purge", "sam.ortiz@mail.com"], [_SAM[2]]),
+    (list(_SAM), ["remember", "Sam Ortiz upgraded his Netflix plan to Premium."], [_SAM[4]]),
+    (list(_SAM), ["remember", "Sam Ortiz cancelled Spotify."], [_SAM[5]]),
+    (list(_SAM), ["release", "Sam Ortiz's Netflix plan"], [_SAM[4]]),
+    (list(_SAM), ["forget", "Sam Ortiz's Disney+ plan"], []),
+]
+
+
+def research_couples_plans(cases: list[Case]) -> None:
+    """A researcher's students, course, grant, employer and address beside a colleague
+    teaching the same course; a man's engagement, languages, two plans and an address one
+    letter from his fiancée's: one fact ends, or none."""
+    _ended_by(cases, "research_couples_plans", "mixed", RESEARCH_COUPLES_PLANS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4891,7 +4923,7 @@ def build() -> list[Case]:
                    basics_worded_again, past_and_numbers, revise_wordings, compounds_again,
                    people_and_dates, identifiers_by_language, services_scripts_bookings,
                    states_and_courses, edits_by_language, policies_farms_bands,
-                   languages_new_tenses, dated_without_year):
+                   languages_new_tenses, dated_without_year, research_couples_plans):
         family(cases)
     return cases
 
