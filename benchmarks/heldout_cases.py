@@ -4873,6 +4873,42 @@ def research_couples_plans(cases: list[Case]) -> None:
     _ended_by(cases, "research_couples_plans", "mixed", RESEARCH_COUPLES_PLANS)
 
 
+# Rounds 146-148, written before any rule changed and before they were run: a restaurant
+# owner's hours and staff; a pupil's year and teacher beside her brother's; a patient's
+# measurements and a phone written without its country code beside his wife's.
+_MARCO = ["Marco Rossi's restaurant opens at 11am.", "Marco Rossi's restaurant closes on Mondays.",
+          "Marco Rossi employs twelve staff.", "Marco Rossi's head chef is Anna Greco.",
+          "Marco Rossi drives a Fiat Panda."]
+_MILA = ["Mila Novak is in Year 4.", "Mila Novak's teacher is Mr Brown.", "Mila Novak plays the violin.",
+         "Mila Novak's brother Jan is in Year 6.", "Mila Novak walks to school."]
+_IVAN = ["Ivan Petrov weighs 84 kg.", "Ivan Petrov's resting heart rate is 62 bpm.",
+         "Ivan Petrov's cholesterol is 5.2 mmol/L.", "Ivan Petrov's phone number is +420 601 234 567.",
+         "Olga Petrova's phone number is +420 601 234 568.", "Ivan Petrov takes aspirin daily."]
+OWNERS_PUPILS_PATIENTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MARCO), ["remember", "Marco Rossi's restaurant now opens at noon."], [_MARCO[0]]),
+    (list(_MARCO), ["remember", "Marco Rossi now employs fifteen staff."], [_MARCO[2]]),
+    (list(_MARCO), ["remember", "Marco Rossi's head chef is now Luca Bruno."], [_MARCO[3]]),
+    (list(_MARCO), ["forget", "when Marco Rossi's restaurant closes"], [_MARCO[1]]),
+    (list(_MILA), ["remember", "Mila Novak moved up to Year 5."], [_MILA[0]]),
+    (list(_MILA), ["remember", "Mila Novak's teacher is now Ms Khan."], [_MILA[1]]),
+    (list(_MILA), ["remember", "Mila Novak gave up the violin."], [_MILA[2]]),
+    (list(_MILA), ["release", "Mila Novak's brother"], [_MILA[3]]),
+    (list(_MILA), ["remember", "Mila Novak now takes the bus to school."], [_MILA[4]]),
+    (list(_IVAN), ["remember", "Ivan Petrov now weighs 80 kg."], [_IVAN[0]]),
+    (list(_IVAN), ["remember", "Ivan Petrov's resting heart rate dropped to 58 bpm."], [_IVAN[1]]),
+    (list(_IVAN), ["forget", "what Ivan Petrov weighs"], [_IVAN[0]]),
+    (list(_IVAN), ["purge", "601 234 567"], [_IVAN[3]]),
+    (list(_IVAN), ["remember", "Ivan Petrov stopped taking aspirin."], [_IVAN[5]]),
+]
+
+
+def owners_pupils_patients(cases: list[Case]) -> None:
+    """A restaurant owner's hours, staff and chef; a pupil's year, teacher and way to school
+    beside her brother in another year; a patient's weight, heart rate and a phone purged
+    as written without its country code beside his wife's one digit away: one fact ends."""
+    _ended_by(cases, "owners_pupils_patients", "mixed", OWNERS_PUPILS_PATIENTS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4923,7 +4959,8 @@ def build() -> list[Case]:
                    basics_worded_again, past_and_numbers, revise_wordings, compounds_again,
                    people_and_dates, identifiers_by_language, services_scripts_bookings,
                    states_and_courses, edits_by_language, policies_farms_bands,
-                   languages_new_tenses, dated_without_year, research_couples_plans):
+                   languages_new_tenses, dated_without_year, research_couples_plans,
+                   owners_pupils_patients):
         family(cases)
     return cases
 
