@@ -60,6 +60,7 @@ from memory_es.text.matching import (
     coverage,
     entity_keys,
     entity_terms,
+    german_stems,
     identifier_matches,
     idf_weights,
     lexical_matches,
@@ -84,7 +85,13 @@ from memory_es.text.paths import domains_in, entity_id
 from memory_es.text.ports import TextStore, TextWriter, WriteOptions
 from memory_es.text.predicates import PREPOSITIONS
 from memory_es.text.purge_scope import plan_purge
-from memory_es.text.qualifiers import CALENDAR, SEASON_OR_MONTH, valid_from_of, without_time
+from memory_es.text.qualifiers import (
+    CALENDAR,
+    SEASON_OR_MONTH,
+    valid_from_of,
+    without_time,
+    without_times,
+)
 from memory_es.text.requests import without_request
 from memory_es.text.revision import (
     about_the_new_text,
@@ -308,11 +315,15 @@ class TextInterface:
         except (InvalidInput, NotFound):
             return []
 
-    def _held(self, tenant: str, entity: str) -> list[Fact]:
+    def _held(self, tenant: str, entity: str, clause: Clause) -> list[Fact]:
         """The entity's own current facts that state something (its denials left out): what
-        a change of state can end."""
+        ``clause``, a change of state, can end. A fact of a person the entity has, kept
+        under its id (``Mila's brother Jan is in Year 6``), is that person's: a change the
+        clause does not say of them (``Mila moved up to Year 5``) leaves it."""
+        asked = view_terms(clause.mention or "")
         return [f for f in self._entity_facts(tenant, entity)
-                if f.entity == entity and not f.negated]
+                if f.entity == entity and not f.negated and not any(
+                    _someone_else(c, asked) for c in self.interpreter(f.text).clauses)]
 
     def _held_terms(self, tenant: str, text: str) -> list[Fact] | None:
         """For a text made only of identifiers: the facts that hold the terms of each
@@ -551,6 +562,10 @@ class TextInterface:
         other_language = any(r.startswith("lang:") for r in clause.rules)
         said = view_terms(str(clause.value) if other_language else clause.text) - entity_terms(
             entity) - frozenset().union(*(view_terms(n) for n in clause.subject_names))
+        # German names what ended by a noun of its verb (``hat mit dem Rauchen aufgehört``
+        # ends ``raucht``): stems of verb forms count as words in common
+        stems = (german_stems(str(clause.value)) - german_stems(" ".join(clause.subject_names))
+                 if "lang:de" in clause.rules else frozenset())
         # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended;
         # a denial ends only a fact with that very object ("no longer needs a parking
         # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
@@ -561,7 +576,7 @@ class TextInterface:
         verb_terms = view_terms(str(clause.value).split()[0]) if ended_object else frozenset()
         object_names = (ended_object or frozenset()) & frozenset().union(
             *(view_terms(n) for n in clause.names if n not in clause.subject_names))
-        held = [(f, view(f)) for f in self._held(tenant, entity)]
+        held = [(f, view(f)) for f in self._held(tenant, entity, clause)]
         # a fact that does not name the thing, only shares its topic, is meant only when no
         # fact names it and it is the one fact of the topic ("Dev's flight to Oslo was
         # cancelled" leaves "has a hotel booking in Oslo")
@@ -582,6 +597,8 @@ class TextInterface:
                           or bool(v.domains & (domains | thing_domains))
                           or bool(thing and thing <= v.terms) or same_object)
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms) & said
+            if stems:
+                shared = shared | (stems & german_stems(f.text))
             if clause.negated:
                 shared = shared & view_terms(str(f.value))
             whole = same_object
@@ -613,7 +630,7 @@ class TextInterface:
         """A cessation of a domain as a whole: ``quit her job`` ends the entity's one
         fact of work (with several it is ambiguous and nothing ends); ``retired`` or
         ``resigned``, with no object, ends every fact of the domain its verb belongs to."""
-        held = [f for f in self._held(tenant, entity) if view(f).domains & topics]
+        held = [f for f in self._held(tenant, entity, clause) if view(f).domains & topics]
         if (_possessed(clause) or _object_words(clause)) and len(held) != 1:
             return
         for f in held:
@@ -634,16 +651,28 @@ class TextInterface:
         measure = _measure(clause.text)
         # "Yuki's dentist appointment was moved to Thursday": the thing's time changed
         thing = {stem(w) for w in _possessed(clause)} if CALENDAR.search(clause.text) else set()
-        for f in self._held(tenant, entity):
+        for f in self._held(tenant, entity, clause):
             if f.attribute == clause.attribute:
                 continue
             old = _measure(f.text) if measure is not None else None
             other_amount = (old is not None and measure is not None
                             and old[1:] == measure[1:] and old[0] != measure[0])
-            other_time = bool(thing) and thing <= view(f).terms and bool(CALENDAR.search(f.text))
+            other_time = bool(thing) and thing <= view(f).terms and bool(
+                CALENDAR.search(f.text)) and self._timed_alike(clause, f)
             if other_amount or other_time or (_frame_head(f.attribute) == verb and any(
                     c.frame == clause.frame for c in self.interpreter(f.text).clauses)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
+
+    def _timed_alike(self, clause: Clause, fact: Fact) -> bool:
+        """Whether a possessed thing's new time (``clause``) can be the time ``fact`` gives
+        it: the clause moves the thing or says when it is (``was moved to Thursday``,
+        ``is now on Thursday``), or the fact states it with a light verb or the clause's
+        own verb (``has a dentist appointment on Tuesday``). ``The restaurant now opens at
+        noon`` leaves ``closes on Mondays``: another act of the thing, at its own time."""
+        if clause.frame is None or _frame_lemma(clause.frame) in _MOVES_A_THING:
+            return True
+        return any(c.frame is not None and _frame_lemma(c.frame) in {
+            _frame_lemma(clause.frame), "have", "be"} for c in self.interpreter(fact.text).clauses)
 
     def _replace_count(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """A change of a count (``now has three cats``) whose slot names the count
@@ -652,7 +681,7 @@ class TextInterface:
         slot = _without_count(clause.attribute)
         if slot == clause.attribute:
             return
-        for f in self._held(tenant, entity):
+        for f in self._held(tenant, entity, clause):
             if f.attribute != clause.attribute and _without_count(f.attribute) == slot:
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
 
@@ -664,7 +693,7 @@ class TextInterface:
         said = _labelled(clause.value)
         if said is None:
             return
-        held = [f for f in self._held(tenant, entity) if f.attribute != clause.attribute
+        held = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
                 and (old := _labelled(f.value)) is not None and old[0] == said[0]]
         if len(held) == 1 and _labelled(held[0].value) != said:
             plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
@@ -680,7 +709,7 @@ class TextInterface:
         if said is None:
             return
         noun, name = said.group(2), said.group(1).split()
-        held = [f for f in self._held(tenant, entity) if f.attribute != clause.attribute
+        held = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
                 and any(m.group(2) == noun and m.group(1).split() != name
                         for m in _NAMED_KIND.finditer(f.text))]
         if len(held) == 1:
@@ -694,7 +723,7 @@ class TextInterface:
         ``takes 5 mg of melatonin``); with several, which one is meant is not said, and
         nothing ends."""
         amount = re.fullmatch(r"(\d[\d.,]*)\s*([^\W\d_]+)", str(clause.value).strip().casefold())
-        facts = self._held(tenant, entity)
+        facts = self._held(tenant, entity, clause)
         if amount is None or any(f.attribute == clause.attribute for f in facts):
             return
         things = {stem(w) for w in _possessed(clause)}
@@ -729,7 +758,7 @@ class TextInterface:
         head = _frame_head(clause.attribute)
         if not denied:
             return
-        for f in self._held(tenant, entity):
+        for f in self._held(tenant, entity, clause):
             related = f.attribute == clause.attribute or _frame_head(f.attribute) == head
             if related and denied <= view_terms(str(f.value)):
                 plan.add(_decay(f.fact_id, tenant, f"corrected: {clause.text}"))
@@ -748,7 +777,7 @@ class TextInterface:
         leaving coffee leaves a coffee machine)."""
         between_places = bool(_verb_lemmas(clause.text[:clause.text.lower().find(" from ")])
                               & lx.MOTION_VERBS)
-        for f in self._held(tenant, entity):
+        for f in self._held(tenant, entity, clause):
             if f.attribute == clause.attribute:
                 continue
             thing = _thing_words(f.value)
@@ -766,7 +795,7 @@ class TextInterface:
         words hold the thing's distinctive word and a proper name other than the new one.
         With two such facts which one moved is not said, and nothing ends; a fact of the
         thing whose object is no name (``goes to the gym at 7am``) is no provider's."""
-        found = [f for f in self._held(tenant, entity) if f.attribute != clause.attribute
+        found = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
                  and modifier in (terms := view(f).terms) and provider not in terms
                  and _proper_words(str(f.value))]
         if len(found) == 1:
@@ -1487,12 +1516,13 @@ chemistry``, whose thing is the chemistry)."""
 
 
 def _labelled(value: object) -> tuple[str, str] | None:
-    """(noun, label) of a labelled value, casefolded; None for any other value, and for a
-    capitalised noun, a name's part (``Route 66``, ``Windows 11``), not a kind of thing."""
+    """(noun, label) of a labelled value, casefolded (``room B12``; ``Year 4`` and ``Windows
+    10`` too: a change to ``Year 5`` or ``Windows 11`` replaces them); None for any other
+    value."""
     m = _LABELLED.fullmatch(without_time(str(value)).strip().rstrip("."))
-    if m is None or not m.group(1).islower():
+    if m is None:
         return None
-    return m.group(1), m.group(2).casefold()
+    return m.group(1).casefold(), m.group(2).casefold()
 
 
 _KIND = r"(?:the|a|an)\s+((?:[A-Z][\w'-]*\s+){1,3})([a-z]{3,})\b"
@@ -1524,6 +1554,15 @@ def _amounts(text: str) -> list[tuple[str, str, str]]:
         if m.group(1) not in lx.STOPWORDS]
 
 
+_MOVES_A_THING = frozenset({"be", "move"})
+"""Frame verbs by which a thing's time itself changes (``was moved to``, ``is now on``)."""
+
+
+def _frame_lemma(frame: str) -> str:
+    """A frame's verb (``have+appointment.on.date``: ``have``)."""
+    return frame.split(".", 1)[0].split("+", 1)[0]
+
+
 def _frame_head(attribute: str) -> str:
     """What a fact's frame belongs to: its verb, or for a possessed thing the thing
     (``prop.passport.…``: the passport's dates are not the lease's)."""
@@ -1550,14 +1589,17 @@ _PEOPLE_TOPICS = frozenset({"family", "relationship"})
 def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     """Whether a possessive subject is a person of the owner's (``Ana's husband``, ``Omar's
     manager``: a relative, or a role) that the query's terms do not ask for: the fact is
-    that person's, whatever its verb; with a possessive-noun predicate, only when the
-    thing is the person's own (``Eva's daughter's blood type is O-``; ``Ana's husband is
-    Rui`` is Ana's fact)."""
+    that person's, whatever its verb; with a possessive-noun predicate, when the thing is
+    the person's own (``Eva's daughter's blood type is O-``) or the value describes the
+    person rather than names them (``Mila's brother Jan is in Year 6``, ``Ana's husband
+    is a doctor``; ``Ana's husband is Rui`` is Ana's fact)."""
     people = [w for w in _possessed(clause)
               if w in lx.ROLE_NOUNS - lx.THING_KINDS or lx.domains_of(w) & _PEOPLE_TOPICS]
     if not people or {stem(w) for w in people} & asked:
         return False
-    return "predicate:possessive-noun" not in clause.rules or re.search(
+    value = str(clause.value).split()
+    return "predicate:possessive-noun" not in clause.rules or not (
+        value and all(w[:1].isupper() for w in value)) or re.search(
         rf"\b{re.escape(people[0])}['\u2019]s\b", clause.mention or "", re.IGNORECASE) is not None
 
 
@@ -1674,8 +1716,9 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
     committee``, ``no longer volunteers at the library``: it leaves ``volunteers at the
     animal shelter``; ``no longer works on Project Orion``). A name after ``with`` is
     whom the state was with (``broke up with Tom Berg``): the verb's topic says which
-    state ended, not the name."""
-    words = str(predicate).split()[1:]
+    state ended, not the name. A day or date is when it ended (``died on Monday``)."""
+    predicate = without_times(str(predicate))
+    words = predicate.split()[1:]
     if words and words[0].lower() in lx.PARTICLES:
         words = words[1:]
     if not words or words[0].lower() not in PREPOSITIONS or words[0].lower() in _GOAL:

@@ -165,10 +165,12 @@ _DE_NO_LONGER = re.compile(
 """``X spielt kein Tennis mehr``, ``X arbeitet nicht mehr bei Bosch``, ``X raucht nicht
 mehr``: X no longer does it (a lower-case finite verb after the subject)."""
 _DE_GENERIC = re.compile(
-    rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?P<now>(?:{_alternation(_DE['change'])})\s+)?"
+    rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?P<now>(?:{_alternation(_DE['change'])})\s+"
+    rf"|(?:{_alternation(_DE['started'])})\s+\S+(?:\s+\S+)?\s+(?=(?:{_alternation(_DE['prepositions'])})\s))?"
     rf"(?P<prep>{_alternation(_DE['prepositions'])})\s+(?P<obj>.+)$")
-"""``X arbeitet (jetzt) bei Y``: a verb and a German preposition; with a change marker
-the clause replaces the verb's frame (``arbeitet bei Bosch``)."""
+"""``X arbeitet (jetzt) bei Y``: a verb and a German preposition; with a change marker,
+or a time the state started (``arbeitet seit Mai bei SAP``), the clause replaces the
+verb's frame (``arbeitet bei Bosch``)."""
 
 
 def _reads_english(subject: list[str], found: re.Match[str]) -> bool:

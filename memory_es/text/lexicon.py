@@ -438,6 +438,10 @@ TOTALITY = TOTALITY | frozenset(GERMAN["totality"])
 _GERMAN_FUNCTION = frozenset(GERMAN["function"]) | frozenset(
     unicodedata.normalize("NFKD", w.replace("ß", "ss")).encode("ascii", "ignore").decode()
     for w in GERMAN["function"])  # as queries are folded: "weißt" is read as "weisst"
+GERMAN_FUNCTION: frozenset[str] = frozenset(GERMAN["function"]) | frozenset(
+    w for key in ("negators", "prepositions", "change", "started") for w in GERMAN[key])
+"""German words that carry no content of a fact: articles, pronouns, auxiliaries,
+prepositions, negators and change markers."""
 GERMAN_HOMOGRAPHS = _GERMAN_FUNCTION & COMMON_NOUNS
 """German function words that are English nouns (``hat``, ``die``): function words in a
 German text only (:func:`reads_german`); in an English one they are content (``Mia's

@@ -1069,6 +1069,27 @@ def nominalises(term: str, terms: frozenset[str]) -> bool:
                and _is_verb_stem(t) for t in terms)
 
 
+_DE_ENDINGS = ("en", "et", "st", "t", "n", "e")
+"""The regular endings of a German verb form (infinitive, 3rd and 2nd person, stem-e) and
+of a noun made from its infinitive (``das Rauchen``), longest first."""
+
+
+def german_stems(text: str) -> frozenset[str]:
+    """The stems of a German text's content words with a regular verb ending, so that a
+    verb's forms and the noun made from its infinitive are one (``raucht`` and ``mit dem
+    Rauchen``: ``rauch``; ``malt`` and ``Malen``: ``mal``). A stem keeps three letters;
+    function words (``einem``, ``keine``) have none."""
+    out = set()
+    for word in re.findall(r"[^\W\d_]{4,}", text.casefold()):
+        if word in lx.GERMAN_FUNCTION:
+            continue
+        for ending in _DE_ENDINGS:
+            if word.endswith(ending) and len(word) - len(ending) >= 3:
+                out.add(word[:-len(ending)])
+                break
+    return frozenset(out)
+
+
 def _is_verb_stem(t: str) -> bool:
     return t in lx.ENGLISH_VERBS or t + "e" in lx.ENGLISH_VERBS
 

@@ -100,9 +100,9 @@ def frame_of(reading: PredicateReading) -> str | None:
     words = untimed if untimed else words
     if not words:
         return None
-    if any(ch.isdigit() for w in words for ch in w):
+    if CALENDAR.fullmatch(" ".join(words)) or any(ch.isdigit() for w in words for ch in w):
         if CALENDAR.search(" ".join(words)) or TEMPORAL.search(f"{rest[0]} {' '.join(words)}"):
-            kind = "date"  # "expires in May 2026" and "in June 2036": one frame
+            kind = "date"  # "expires in May 2026", "in June 2036", "at noon": one frame
         else:
             units = [w.lower() for w in words if w.isalpha()]
             kind = "n:" + (units[-1] if units else "")
@@ -378,9 +378,11 @@ def _to_quantity(p: PredicateReading) -> int | None:
 
 CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:moved-possession",
                           "predicate:possessive-change", "predicate:marital-change",
+                          "predicate:marital-event", "predicate:change-of-state",
                           "predicate:age-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
-headquarters to Manchester``, ``email changed to …``, ``got divorced``, ``turned 35``)."""
+headquarters to Manchester``, ``email changed to …``, ``got divorced``, ``married Lee``,
+``turned 35``, ``moved up to Year 5``)."""
 
 PREDICATE_RULES: tuple[Rule, ...] = (
     # copula: "is <hint value>" for possessive subjects, "is a <role> at <Org>", "is vegan"
@@ -499,9 +501,15 @@ PREDICATE_RULES: tuple[Rule, ...] = (
                         p.value)),
     Rule("predicate:commute", lambda p: p.lemma == "commute",
          lambda p: Slot("transport.commute", p.value)),
-    # "is married", "is now divorced", "was widowed": the marital verbs' participles are
-    # the statuses themselves (_MARITAL_WORDS)
-    Rule("predicate:married", lambda p: p.lemma in ("marry", "divorce", "widow"),
+    # "married Lee Park", "divorced in May": the event itself, a change of the status
+    Rule("predicate:marital-event", lambda p: p.lemma in ("marry", "divorce")
+         and p.words[:1] in (["married"], ["divorced"]),
+         lambda p: Slot("relationship.status", p.value)),
+    # "is married", "is now divorced", "was widowed", "is engaged (to Lee)": the marital
+    # verbs' participles are the statuses themselves (_MARITAL_WORDS); "engaged in
+    # research" or "engaged a lawyer" is another sense
+    Rule("predicate:married", lambda p: p.lemma in ("marry", "divorce", "widow") or (
+        p.lemma == "engage" and p.rest_low[:1] in (["to"], [])),
          lambda p: Slot("relationship.status", p.value)),
     Rule("predicate:diet",
          lambda p: p.lemma == "eat" or (p.lemma == "follow" and "diet" in p.rest_domains),

@@ -41,12 +41,12 @@ SEASON_OR_MONTH = re.compile(rf"(?:{_MONTHS}|spring|summer|autumn|fall|winter)",
 """A month or a season named alone (``in March``): a time, never what a clause is about."""
 
 CALENDAR = re.compile(
-    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}[:.]\d{2}\b"
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}[:.]\d{2}\b|\b(?:noon|midday|midnight)\b"
     r"|\b\d{1,2}\s*(?:am|pm)\b"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b",
     re.IGNORECASE)
-"""A day, a date or a clock time (``Tuesday``, ``3 March``, ``14:00``): when something
-happens, never where."""
+"""A day, a date or a clock time (``Tuesday``, ``3 March``, ``14:00``, ``noon``): when
+something happens, never where."""
 
 TIME_ADVERBIALS: tuple[str, ...] = tuple(lx.data_lines("time_adverbials.txt"))
 """Adverbials of present or recent time (``these days``, ``at the moment``)."""
@@ -55,6 +55,17 @@ _TRAILING_TIME = re.compile(
     rf"[\s,]+(?:{TEMPORAL.pattern}|\b(?:"
     + "|".join(re.escape(a) for a in sorted(TIME_ADVERBIALS, key=len, reverse=True))
     + r")\b)[\s.,;!?]*$", re.IGNORECASE)
+
+
+_DATED = re.compile(rf"\b(?:on|at|by|from|until|till)\s+(?:(?:{CALENDAR.pattern})\s*)+",
+                    re.IGNORECASE)
+
+
+def without_times(text: str) -> str:
+    """``text`` without the days, dates, clock times and temporal phrases its prepositions
+    say it happened at (``died on Monday`` -> ``died``): what a clause is about, not when.
+    A day that sets a thing apart stays (``dropped the Wednesday class``)."""
+    return " ".join(_DATED.sub(" ", TEMPORAL.sub(" ", text)).split())
 
 
 def without_time(value: str) -> str:

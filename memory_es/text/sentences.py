@@ -118,11 +118,13 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
             return i, None, plural
         if w in lx.NEGATING_VERBS:
             return i, None, plural
-        if (not plural and i <= 3 and w.isalpha() and w.endswith("s") and not w.endswith("ss")
+        if (not plural and (start := _adverbs_start(toks, i)) <= 3 and w.isalpha()
+                and w.endswith("s") and not w.endswith("ss")
                 and t.word.islower() and w not in lx.STOPWORDS
                 and (i + 1 >= len(toks) or not agrees(toks[i + 1].word, True))):
-            # an unknown -s word after the subject, not followed by a verb: the verb
-            return i, None, plural
+            # an unknown -s word after the subject (and its adverbs: "now supervises"),
+            # not followed by a verb: the verb
+            return start, None, plural
     # no finite verb: a key-value line without a colon, or a fragment
     first = toks[0].low if toks else ""
     if (lx.lemma_of(first) and not is_capitalised(toks[0].word)) or (

@@ -1,8 +1,8 @@
 """Changes and endings beyond the basic operations, in German and Chinese, and amounts of
 named things (SPEC §15):
 
-- ``X arbeitet jetzt bei Y`` replaces the fact of the same verb and preposition, never
-  another verb's fact;
+- ``X arbeitet jetzt bei Y`` (or ``seit Mai bei Y``) replaces the fact of the same verb
+  and preposition, never another verb's fact;
 - ``X spielt kein Tennis mehr`` and ``X arbeitet nicht mehr bei Bosch`` end that one fact;
 - a German ending names what ended in its object alone: the auxiliary ``hat`` is no
   word in common with ``hat eine Katze``;
@@ -33,7 +33,8 @@ def _after(store: memory_es.MemoryStore, facts: list[str], change: str) -> set[s
 
 
 @_SLOW
-@given(st.sampled_from(_GERMANS), st.sampled_from(["jetzt", "nun", "inzwischen"]),
+@given(st.sampled_from(_GERMANS),
+       st.sampled_from(["jetzt", "nun", "inzwischen", "seit Mai", "seit März 2025", "ab heute"]),
        st.sampled_from([("arbeitet", "bei", "Bosch", "Siemens"),
                         ("singt", "im", "Kirchenchor", "Stadtchor"),
                         ("trainiert", "für", "den Marathon", "den Triathlon")]))
@@ -64,6 +65,24 @@ def test_a_german_no_longer_ends_that_fact_only(
     assert f"{name} {held}" not in after
 
 
+@_SLOW
+@given(st.sampled_from(_GERMANS),
+       st.sampled_from([("raucht", "dem Rauchen"), ("joggt jeden Morgen", "dem Joggen"),
+                        ("segelt am Wochenende", "dem Segeln"), ("malt Aquarelle", "dem Malen")]))
+def test_a_german_ending_by_the_noun_of_a_verb_ends_that_verb(
+        fresh_store: memory_es.MemoryStore, name: str, pair: tuple[str, str]) -> None:
+    """``hat mit dem Rauchen aufgehört`` ends ``raucht``: the noun made from the verb's
+    infinitive and its finite form are one stem; the rest of the person and a relative
+    doing the same stay."""
+    held, noun = pair
+    relative = "Lea " + name.split()[-1]
+    kept = [f"{name} wohnt in Köln", f"{name} spielt Gitarre", f"{relative} {held}"]
+    after = _after(fresh_store, [f"{name} {held}.", *(k + "." for k in kept)],
+                   f"{name} hat mit {noun} aufgehört.")
+    assert set(kept) <= after
+    assert f"{name} {held}" not in after
+
+
 def test_a_german_ending_shares_no_auxiliary(fresh_store: memory_es.MemoryStore) -> None:
     """Guard: with the whole text compared, ``hat`` ended the cat too."""
     kept = ["Jonas Becker hat eine Katze namens Luna", "Jonas Becker hat einen Garten"]
@@ -83,6 +102,21 @@ def test_a_chinese_change_marker_is_not_part_of_the_name(
     assert set(kept) <= after
     assert f"{name}在华为工作" not in after
     assert f"{name}{now}在腾讯工作" in after
+
+
+@_SLOW
+@given(st.sampled_from(["张伟", "王芳", "陈静"]), st.sampled_from(["每天", "经常", "周末", "每周"]),
+       st.sampled_from(["喝咖啡", "打篮球", "看电视"]))
+def test_a_chinese_habit_word_is_not_part_of_the_name(
+        fresh_store: memory_es.MemoryStore, name: str, when: str, doing: str) -> None:
+    """``张伟每天喝咖啡``: the subject is 张伟, so ``张伟不再喝咖啡了`` ends the habit; a
+    relative with the same habit and the person's other facts stay."""
+    relative = name[0] + "丽"
+    kept = [f"{name}住在上海", f"{name}会说日语", f"{relative}{when}{doing}"]
+    after = _after(fresh_store, [f"{name}{when}{doing}。", *(k + "。" for k in kept)],
+                   f"{name}不再{doing}了。")
+    assert set(kept) <= after
+    assert f"{name}{when}{doing}" not in after
 
 
 @_SLOW

@@ -75,3 +75,16 @@ def test_german_all_information_is_the_whole_person(
         ti.remember(T, text)
     ti.forget(T, "Lösche alle Informationen über Emil.")
     assert [f.text for f in fresh_store.current(T)] == ["Ida wohnt in Trier"]
+
+
+def test_the_language_files_hold_only_words_of_their_language() -> None:
+    """Guard: a section's note written on a line of its own without ``#`` was read as
+    words of the section before it (``[unrealised] holds what says a thing is`` became
+    German negators)."""
+    from memory_es.text import lexicon as lx
+
+    german = [w for ws in lx.GERMAN.values() for w in ws if not w.isalpha() or not w.islower()]
+    chinese = [w for ws in lx.CHINESE.values() for w in ws
+               if not all("\u3400" <= ch <= "\u9fff" for ch in w)]
+    assert german == []
+    assert chinese == []

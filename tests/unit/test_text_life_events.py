@@ -3,8 +3,8 @@ a possession or a relative who died, a divorce or a wedding.
 
 - ``Priya's email changed to X`` replaces her e-mail (a change verb with ``to`` after a
   possessive subject); a thing moved to a day or a time is left to the event rules.
-- ``Hanna's cat Miso died`` and ``Mateo's grandmother passed away`` end the facts that name
-  the cat or the grandmother, never the dog's.
+- ``Hanna's cat Miso died`` (on Monday) and ``Mateo's grandmother passed away`` end the
+  facts that name the cat or the grandmother, never the dog's.
 - ``got divorced`` / ``got married to Anna`` replace the relationship status.
 """
 
@@ -37,9 +37,12 @@ def test_a_possessed_thing_changed_to_another_value(
 
 @settings(max_examples=6, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(["died", "passed away"]))
+@given(st.sampled_from(["died", "passed away"]),
+       st.sampled_from(["", " on Monday", " on 3 May", " last week", " at 14:00 on Friday"]))
 def test_a_death_ends_the_facts_that_name_who_died(fresh_store: memory_es.MemoryStore,
-                                                   event: str) -> None:
+                                                   event: str, when: str) -> None:
+    """A day or a date it happened on is no name the ended fact must hold."""
+    event += when
     tenant = fresh_tenant()
     ti = TextInterface(fresh_store)
     for text in ("Hanna Lindqvist has a cat called Miso.",
@@ -55,6 +58,23 @@ def test_a_death_ends_the_facts_that_name_who_died(fresh_store: memory_es.Memory
     assert {"Hanna Lindqvist has a dog called Rex", "Omar Haddad has a cat called Miso"} <= current
 
 
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Wednesday", "Friday"]), st.sampled_from(["", " on Monday"]))
+def test_a_day_that_sets_a_thing_apart_is_no_time_of_the_ending(
+        fresh_store: memory_es.MemoryStore, day: str, when: str) -> None:
+    """Guard: with every day taken for a time, ``dropped the Wednesday class`` ended the
+    Monday class too."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Luca Bruno takes a Tuesday yoga class", "Luca Bruno lives in Turin"}
+    for text in (f"Luca Bruno takes a {day} pottery class", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Luca Bruno dropped the {day} class{when}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"Luca Bruno takes a {day} pottery class" not in after
+
+
 def test_a_divorce_or_a_wedding_replaces_the_status(fresh_store: memory_es.MemoryStore) -> None:
     ti = TextInterface(fresh_store)
     for text in ("Lena Okafor is married to Tom.", "Tomasz Wierzbicki is single.",
@@ -65,6 +85,26 @@ def test_a_divorce_or_a_wedding_replaces_the_status(fresh_store: memory_es.Memor
     status = {f.entity: f.value for f in fresh_store.current("r")}
     assert status == {"person:lena-okafor": "divorced", "person:tomasz-wierzbicki":
                       "married to Anna", "person:omar-haddad": "married to Sara"}
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["married Lee Park", "married Lee Park in June", "divorced Lee Park"]))
+def test_an_engagement_is_a_status_that_a_wedding_replaces(
+        fresh_store: memory_es.MemoryStore, event: str) -> None:
+    """``is engaged to Lee`` is the status (not another sense of engage: ``engaged a
+    lawyer``, ``engaged in research`` stay facts of their own); ``married Lee`` (the event,
+    with no auxiliary) replaces it, and Lee's own fact stays."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Lee Park is engaged to Sam Ortiz", "Sam Ortiz engaged a lawyer",
+            "Sam Ortiz is engaged in research"}
+    for text in ("Sam Ortiz is engaged to Lee Park", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Sam Ortiz {event}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert "Sam Ortiz is engaged to Lee Park" not in after
+    assert f"Sam Ortiz {event}" in after
 
 
 def test_an_ending_in_an_adjunct_is_the_adjuncts(fresh_store: memory_es.MemoryStore) -> None:

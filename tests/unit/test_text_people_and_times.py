@@ -6,7 +6,10 @@
 - ``The weekly sync with Rhys Pritchard`` is a topic labelled with Rhys: a revision of
   ``weekly sync with Rhys`` reaches it, never another person's sync.
 - A possessed thing that moves to a day or a time (``Yuki's dentist appointment was moved
-  to Thursday``) ends the fact that names it at another; a day is no place.
+  to Thursday``) ends the fact that names it at another; a day is no place. A new time
+  of one of its acts (``opens at noon``) leaves its others (``closes on Mondays``).
+- A level moved up to (``moved up to Year 5``) replaces the level held, never a
+  relative's kept under the same id.
 - A possessed thing ended by its topic (``Hanna's flight to Oslo was cancelled``) ends the
   fact of that topic (``flies to Oslo on 3 March``), not another person's.
 - German and Chinese moves read past a time adjunct (``ist im Mai nach Bonn gezogen``,
@@ -79,6 +82,40 @@ def test_a_possessed_thing_moved_to_a_time_ends_its_old_time(
     assert {"Yuki Arai has a physio appointment on Friday at 8:00",
             "Dev Malhotra has a dentist appointment on Tuesday at 10:00"} <= current
     assert not any("home" in f.attribute.split(".") for f in fresh_store.current(tenant))
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["noon", "10am", "midday", "9:30"]))
+def test_a_things_new_time_for_one_act_leaves_its_other_acts(
+        fresh_store: memory_es.MemoryStore, when: str) -> None:
+    """``The restaurant now opens at noon`` replaces when it opens, never when it closes
+    (``closes on Mondays`` was ended with it); noon is a clock time like 10am."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Marco Rossi's restaurant closes on Mondays", "Marco Rossi employs twelve staff"}
+    for text in ("Marco Rossi's restaurant opens at 11am", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Marco Rossi's restaurant now opens at {when}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert "Marco Rossi's restaurant opens at 11am" not in after
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Year", "Grade", "grade", "level"]), st.integers(2, 9))
+def test_a_move_up_to_a_labelled_level_replaces_the_persons_not_a_relatives(
+        fresh_store: memory_es.MemoryStore, noun: str, n: int) -> None:
+    """``moved up to Year 5`` (a verb of motion: a change) replaces ``is in Year 4``; the
+    brother's ``is in Year 6``, kept under her id, describes him and stays."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"Mila Novak's brother Jan is in {noun} {n + 3}", "Mila Novak plays the violin"}
+    for text in (f"Mila Novak is in {noun} {n}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Mila Novak moved up to {noun} {n + 1}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"Mila Novak is in {noun} {n}" not in after
 
 
 def test_a_possessed_thing_ended_by_its_topic(fresh_store: memory_es.MemoryStore) -> None:

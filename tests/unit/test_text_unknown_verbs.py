@@ -65,3 +65,14 @@ def test_forgetting_a_person_takes_the_fact_and_leaves_the_other(
     ti.remember(tenant, other)
     ti.forget(tenant, "Vergiss alles über Ines Costa")
     assert current_texts(fresh_store, tenant) == {other.rstrip(".")}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(GIVEN), st.sampled_from(FAMILY),
+       st.sampled_from(["now", "still", "also", "now mostly"]),
+       st.text(alphabet="bcdfgklmnprtvz", min_size=3, max_size=6).map(lambda s: s + "izes"))
+def test_an_adverb_before_an_unknown_verb_is_not_part_of_the_name(
+        given_name: str, family: str, adverb: str, verb: str) -> None:
+    """``Ruth Adler now supervises three students``: the subject is Ruth Adler."""
+    [clause] = interpret(f"{given_name} {family} {adverb} {verb} three students.").clauses
+    assert clause.entity == f"person:{given_name.lower()}-{family.lower()}"
