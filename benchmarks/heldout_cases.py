@@ -4909,6 +4909,37 @@ def owners_pupils_patients(cases: list[Case]) -> None:
     _ended_by(cases, "owners_pupils_patients", "mixed", OWNERS_PUPILS_PATIENTS)
 
 
+# Rounds 149-151, written before any rule changed and before they were run: a mother's
+# facts beside her husband's and son's kept under her name; a child's weekly lessons;
+# requests worded as "stop tracking", "drop", "anything about".
+_ANA = ["Ana Costa works at Google.", "Ana Costa's husband Rui works at Meta.",
+        "Ana Costa's son Leo is 7 years old.", "Ana Costa lives in Lisbon.",
+        "Ana Costa's son Leo plays football."]
+_NINA = ["Nina Sato has piano lessons on Tuesdays.", "Nina Sato has swimming lessons on Thursdays.",
+         "Nina Sato's best friend is Emi.", "Nina Sato is allergic to cats.",
+         "Kenji Sato has piano lessons on Tuesdays."]
+RELATIVES_LESSONS_ASKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA), ["remember", "Ana Costa now works at Apple."], [_ANA[0]]),
+    (list(_ANA), ["remember", "Ana Costa's husband Rui now works at Amazon."], [_ANA[1]]),
+    (list(_ANA), ["remember", "Ana Costa's son Leo turned 8."], [_ANA[2]]),
+    (list(_ANA), ["remember", "Ana Costa's son Leo quit football."], [_ANA[4]]),
+    (list(_ANA), ["forget", "anything about Ana Costa's husband"], [_ANA[1]]),
+    (list(_ANA), ["remember", "Ana Costa moved to Porto."], [_ANA[3]]),
+    (list(_NINA), ["remember", "Nina Sato's piano lessons moved to Wednesdays."], [_NINA[0]]),
+    (list(_NINA), ["remember", "Nina Sato stopped swimming lessons."], [_NINA[1]]),
+    (list(_NINA), ["release", "stop tracking Nina Sato's cat allergy"], [_NINA[3]]),
+    (list(_NINA), ["forget", "drop Nina Sato's best friend"], [_NINA[2]]),
+    (list(_NINA), ["forget", "anything about Nina Sato's guitar lessons"], []),
+]
+
+
+def relatives_lessons_asks(cases: list[Case]) -> None:
+    """A mother's job and town beside her husband's job and her son's age and sport, kept
+    under her name; a child's two weekly lessons beside her brother's same lesson; asks
+    worded "stop tracking", "drop", "anything about": one fact ends, or none."""
+    _ended_by(cases, "relatives_lessons_asks", "mixed", RELATIVES_LESSONS_ASKS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4960,7 +4991,7 @@ def build() -> list[Case]:
                    people_and_dates, identifiers_by_language, services_scripts_bookings,
                    states_and_courses, edits_by_language, policies_farms_bands,
                    languages_new_tenses, dated_without_year, research_couples_plans,
-                   owners_pupils_patients):
+                   owners_pupils_patients, relatives_lessons_asks):
         family(cases)
     return cases
 
