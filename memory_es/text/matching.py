@@ -1106,7 +1106,31 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     if len(phrase) < 2:
         return False
     head, kind = phrase[-1], phrase[-2]
-    return _meets(query, head, v) and not _meets(query, kind, v)
+    if not _meets(query, head, v):
+        return False
+    if not _meets(query, kind, v):
+        return True
+    return _sibling_by_topic(query, kind, v)
+
+
+def _sibling_by_topic(query: Query, kind: str, v: FactView) -> bool:
+    """Does ``kind`` meet the fact only by its topic, where the fact has a word of that
+    topic of its own (``guitar lessons`` and ``has piano lessons``: two instruments, so
+    two kinds of lesson)? A word that names the topic as a whole (``music lessons``)
+    takes in every kind of it."""
+    shared = query.domains.get(kind, frozenset()) & v.domains
+    if not shared or _meets_as_written(query, kind, v) or any(
+            lx.names_topic(kind, d) for d in shared):
+        return False
+    return any(lx.domains_of(t) & shared and not any(lx.names_topic(t, d) for d in shared)
+               for t in v.terms - set(query.terms))
+
+
+def _meets_as_written(query: Query, term: str, v: FactView) -> bool:
+    """A query word found in the fact as a word, a part or a derivation (not by topic)."""
+    return (term in v.terms or term in v.parts or _derived(term, v.terms)
+            or nominalises(term, v.terms)
+            or bool(query.parts.get(term, frozenset()) & (v.parts | v.terms)))
 
 
 def _noun_phrase(query: Query, skip: Iterable[str]) -> list[str]:
@@ -1126,10 +1150,8 @@ def _noun_phrase(query: Query, skip: Iterable[str]) -> list[str]:
 
 def _meets(query: Query, term: str, v: FactView) -> bool:
     """A query word found in the fact: as a word, a part, a derivation, or by topic."""
-    return (term in v.terms or term in v.parts or _derived(term, v.terms)
-            or nominalises(term, v.terms)
-            or bool(query.domains.get(term, frozenset()) & v.domains)
-            or bool(query.parts.get(term, frozenset()) & (v.parts | v.terms)))
+    return _meets_as_written(query, term, v) or bool(
+        query.domains.get(term, frozenset()) & v.domains)
 
 
 def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,

@@ -327,6 +327,14 @@ def _moved_possession(p: PredicateReading) -> str | None:
 _AGE = re.compile(r"(\d{1,3})(?:\s+years?(?:\s+old)?)?")
 
 
+def _of_a_person(p: PredicateReading) -> bool:
+    """Is the subject a person: no possessive, or one that names a person the owner has
+    (``Ana's son Leo``, ``my sister``), not a thing (``Mia's score``)?"""
+    words = re.split(r"[._]", p.hint)[1:] if p.hint else []
+    return not p.hint or any(w in lx.ROLE_NOUNS - lx.THING_KINDS
+                             or lx.domains_of(w) & {"family", "relationship"} for w in words)
+
+
 def _age(p: PredicateReading) -> str | None:
     """The number of ``is 34 years old`` or ``turned 35`` (adverbs before it skipped)."""
     words = [w for w in p.rest_low if w not in lx.ADVERBS]
@@ -385,6 +393,12 @@ headquarters to Manchester``, ``email changed to …``, ``got divorced``, ``marr
 ``turned 35``, ``moved up to Year 5``)."""
 
 PREDICATE_RULES: tuple[Rule, ...] = (
+    # a person's age: "is 34 years old", "turned 35", "Ana's son Leo is 7" (the son's);
+    # never a possessed thing's number ("Mia's score is 34")
+    Rule("predicate:age", lambda p: p.copula and _of_a_person(p) and _age(p) is not None,
+         lambda p: Slot(f"{p.hint}.age" if p.hint else "age", _age(p) or "")),
+    Rule("predicate:age-change", lambda p: p.lemma == "turn" and _of_a_person(p)
+         and _age(p) is not None, lambda p: Slot("age", _age(p) or "")),
     # copula: "is <hint value>" for possessive subjects, "is a <role> at <Org>", "is vegan"
     Rule("predicate:possessive-noun", lambda p: p.copula and bool(p.hint),
          lambda p: Slot(p.hint, value_text(_without_adverbs(p.rest_words)))),
@@ -392,11 +406,6 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:quantity-change",
          lambda p: bool(p.hint) and not p.copula and _to_quantity(p) is not None,
          lambda p: Slot(p.hint, value_text(p.rest_words[(_to_quantity(p) or 0) + 1:]))),
-    # a person's age: "is 34 years old", "turned 35" (never a possessed thing's number)
-    Rule("predicate:age", lambda p: p.copula and not p.hint and _age(p) is not None,
-         lambda p: Slot("age", _age(p) or "")),
-    Rule("predicate:age-change", lambda p: p.lemma == "turn" and not p.hint
-         and _age(p) is not None, lambda p: Slot("age", _age(p) or "")),
     # "X's email changed to …", "X's plan switched to Premium": the thing's new value (a
     # thing moved to a day or time is an event moved, and one moved to a place moved
     # house: the frame and residence rules read them)

@@ -119,16 +119,19 @@ def test_an_ending_in_an_adjunct_is_the_adjuncts(fresh_store: memory_es.MemorySt
 
 
 def test_an_age_turns(fresh_store: memory_es.MemoryStore) -> None:
-    """``turned 35`` replaces ``is 34 years old``; a possessed thing's number is no age of
-    its owner (``Lena's son Leo is 7``)."""
+    """``turned 35`` replaces ``is 34 years old``; a relative's age is the relative's, no
+    age of the owner (``Lena's son Leo is 7``), and turns on its own (``Lena's son Leo
+    turned 8``); a possessed thing's number is no age (``Lena's score is 12``)."""
     ti = TextInterface(fresh_store)
     for text in ("Hanna Lindqvist is 34 years old.", "Omar Haddad is 34 years old.",
-                 "Lena Okafor's son Leo is 7."):
+                 "Lena Okafor's son Leo is 7.", "Lena Okafor is 41.", "Lena Okafor's score is 12."):
         ti.remember("g", text)
     ti.remember("g", "Hanna Lindqvist turned 35.")
+    ti.remember("g", "Lena Okafor's son Leo turned 8.")
     ages = {(f.entity, f.attribute, f.value) for f in fresh_store.current("g")}
     assert ages == {("person:hanna-lindqvist", "age", "35"), ("person:omar-haddad", "age", "34"),
-                    ("person:lena-okafor", "prop.son_leo", "7")}
+                    ("person:lena-okafor", "prop.son_leo.age", "8"),
+                    ("person:lena-okafor", "age", "41"), ("person:lena-okafor", "prop.score", "12")}
 
 
 @settings(max_examples=6, deadline=None,

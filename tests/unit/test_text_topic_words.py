@@ -2,7 +2,8 @@
 
 * a description whose head meets a fact while its modifier (what kind) does not names
   a sibling of that fact, so nothing changes (``carton collection`` is no
-  ``collects enamel pins``);
+  ``collects enamel pins``), and so does one whose modifier meets it only by a topic the
+  fact has a word of its own for (``guitar lessons`` is no ``piano lessons``);
 * a pet named by its breed is a pet (``data/breeds.txt``);
 * a query whose words each name a topic (``music preference``) describes the one fact
   in all of them;
@@ -38,6 +39,33 @@ def test_another_kind_of_the_thing_is_left_alone(fresh_store: memory_es.MemorySt
     result = ti.release(tenant, f"Lena Okafor's {kind} collection")
     assert result.touched == [] and result.note.startswith("no match")
     assert current_texts(fresh_store, tenant) == kept
+
+
+SIBLINGS = [("piano", "guitar"), ("swimming", "tennis"), ("cello", "violin"), ("yoga", "karate")]
+
+
+@_SLOW
+@given(st.sampled_from(SIBLINGS), st.sampled_from(["forget", "release"]))
+def test_a_sibling_of_one_topic_is_another_kind(fresh_store: memory_es.MemoryStore,
+                                                 pair: tuple[str, str], op: str) -> None:
+    """``guitar lessons`` meets ``has piano lessons`` by its topic alone, and the fact has
+    a word of that topic of its own: another kind of lesson, so nothing changes; a word
+    that names the topic as a whole (``music lessons``, ``sport lessons``) still finds it."""
+    held, asked = pair
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"Nina Sato has {held} lessons on Tuesdays", "Nina Sato's best friend is Emi"}
+    for text in kept:
+        ti.remember(tenant, text + ".")
+    getattr(ti, op)(tenant, f"anything about Nina Sato's {asked} lessons")
+    assert current_texts(fresh_store, tenant) == kept
+
+
+def test_a_word_naming_the_topic_takes_in_its_kinds(fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Nina Sato has piano lessons on Tuesdays.", "Nina Sato's best friend is Emi."):
+        ti.remember(tenant, text)
+    ti.forget(tenant, "Nina Sato's music lessons")
+    assert current_texts(fresh_store, tenant) == {"Nina Sato's best friend is Emi"}
 
 
 def test_the_kind_the_fact_holds_is_still_found(fresh_store: memory_es.MemoryStore) -> None:
