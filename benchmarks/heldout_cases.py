@@ -4940,6 +4940,37 @@ def relatives_lessons_asks(cases: list[Case]) -> None:
     _ended_by(cases, "relatives_lessons_asks", "mixed", RELATIVES_LESSONS_ASKS)
 
 
+# Rounds 152-154, written before any rule changed and before they were run: two people in
+# one sentence; a German and a Chinese relative's facts beside the person's; a revision
+# that names a sibling of a fact's kind.
+_PAIR = ["Tom Reed and Mia Reed play tennis on Saturdays.", "Tom Reed works at Aviva.",
+         "Mia Reed works at Lloyds.", "Tom Reed lives in York.", "Mia Reed has a piano lesson on Fridays."]
+_BECKER = ["Jonas Becker arbeitet bei Bosch.", "Jonas Beckers Frau arbeitet bei Siemens.",
+           "Jonas Becker wohnt in Stuttgart.", "Jonas Becker spielt Tennis."]
+_WANG = ["王芳在上海工作。", "王芳的女儿在北京上学。", "王芳喜欢游泳。", "王芳住在上海。"]
+PAIRS_AND_KIN_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAIR), ["remember", "Tom Reed now works at Barclays."], [_PAIR[1]]),
+    (list(_PAIR), ["remember", "Mia Reed moved to Leeds."], []),
+    (list(_PAIR), ["revise", "Mia Reed's guitar lesson", "Mia Reed has a guitar lesson on Mondays."], []),
+    (list(_PAIR), ["revise", "Mia Reed's piano lesson", "Mia Reed has a piano lesson on Mondays."], [_PAIR[4]]),
+    (list(_PAIR), ["forget", "where Mia Reed works"], [_PAIR[2]]),
+    (list(_BECKER), ["remember", "Jonas Becker arbeitet jetzt bei Daimler."], [_BECKER[0]]),
+    (list(_BECKER), ["remember", "Jonas Becker spielt kein Tennis mehr."], [_BECKER[3]]),
+    (list(_BECKER), ["remember", "Jonas Becker ist nach Berlin gezogen."], [_BECKER[2]]),
+    (list(_WANG), ["remember", "王芳现在在北京工作。"], [_WANG[0]]),
+    (list(_WANG), ["remember", "王芳不再游泳了。"], [_WANG[2]]),
+    (list(_WANG), ["remember", "王芳搬到了杭州。"], [_WANG[3]]),
+]
+
+
+def pairs_and_kin_by_language(cases: list[Case]) -> None:
+    """A couple's shared game beside each one's job; a revision naming a sibling of a
+    lesson (nothing changes) or the lesson itself; a German husband's job beside his
+    wife's (written with a genitive) and a Chinese mother's job beside her daughter's
+    school in another city: one fact ends, or none."""
+    _ended_by(cases, "pairs_and_kin_by_language", "mixed", PAIRS_AND_KIN_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -4991,7 +5022,8 @@ def build() -> list[Case]:
                    people_and_dates, identifiers_by_language, services_scripts_bookings,
                    states_and_courses, edits_by_language, policies_farms_bands,
                    languages_new_tenses, dated_without_year, research_couples_plans,
-                   owners_pupils_patients, relatives_lessons_asks):
+                   owners_pupils_patients, relatives_lessons_asks,
+                   pairs_and_kin_by_language):
         family(cases)
     return cases
 
