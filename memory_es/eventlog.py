@@ -113,16 +113,18 @@ class SqliteRecorder(SQLiteApplicationRecorder):
             row = self._probe.execute(self.select_max_notification_id_statement).fetchone()
         return int(row[0] or 0)
 
-    def select_rows(self, start: int, limit: int, stop: int) -> list[sqlite3.Row]:
+    def select_rows(self, start: int, limit: int, stop: int) -> list[tuple[Any, ...]]:
         """:meth:`select_notifications` from ``start`` to ``stop`` as the table's rows,
         (position, stream id, version, topic, state), without the library's object per
         row (a third of reading a rebuild's rows; for
-        :meth:`memory_es.crypto.mapper.SealingMapper.open_rows`)."""
+        :meth:`memory_es.crypto.mapper.SealingMapper.open_rows`). Plain tuples, not the
+        pool's ``sqlite3.Row``s (≈ 0.15 µs a row less to make and to unpack)."""
         with self.datastore.transaction(commit=False) as c:
+            c.sqlite_cursor.row_factory = None
             c.execute(f"SELECT rowid, originator_id, originator_version, topic, state FROM "
                       f"{self.events_table_name} WHERE rowid>=? AND rowid<=? ORDER BY rowid "
                       "LIMIT ?", [start, stop, limit])
-            rows: list[sqlite3.Row] = c.fetchall()
+            rows: list[tuple[Any, ...]] = c.fetchall()
         return rows
 
     def close_probe(self) -> None:
