@@ -73,6 +73,7 @@ from memory_es.text.matching import (
     query_terms_naming,
     query_topics,
     relevance,
+    sibling_kind,
     specific,
     topic_facts,
     topic_match,
@@ -1105,9 +1106,11 @@ class TextInterface:
         """Tier 4, for revise: below ``min_coverage`` a fact that shares real content with
         the query (:func:`~memory_es.text.matching.specific`) is still the target when it
         is the clear best: coverage at least ``semantic_floor`` and no other candidate
-        reaching half of it."""
+        reaching half of it. A fact of a sibling kind of the thing the query describes
+        (``guitar lesson`` for ``has a piano lesson``) is no candidate."""
         th = self.thresholds
-        pool = [v for v in scope if specific(query, v, skip, within_entity=within_entity)]
+        pool = [v for v in scope if specific(query, v, skip, within_entity=within_entity)
+                and not sibling_kind(query, v, skip)]
         if not pool:
             return []
         idf = idf_weights(views)

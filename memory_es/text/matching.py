@@ -1097,33 +1097,46 @@ def _is_verb_stem(t: str) -> bool:
 def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     """Does the fact hold another kind of the thing the query describes: the query's
     last word (the head of an English noun phrase: ``carton collection`` is a
-    collection) meets the fact, the word just before it (what kind) does not? Then the
-    fact is that kind's sibling (``collects enamel pins`` is no carton collection;
-    ``drives a blue Volvo`` no red car), whatever else they share. A query whose head
-    is missing (``poetic activity`` ~ ``writes poetry``) says what kind and leaves the
-    rest open, so it is not refused here."""
+    collection) meets the fact, the word just before it (what kind) does not, or meets
+    it only as a sibling (:func:`sibling_kind`)? Then the fact is that kind's sibling
+    (``collects enamel pins`` is no carton collection; ``drives a blue Volvo`` no red
+    car), whatever else they share. A query whose head is missing (``poetic activity`` ~
+    ``writes poetry``) says what kind and leaves the rest open, so it is not refused
+    here."""
+    phrase = _noun_phrase(query, skip)
+    if len(phrase) < 2 or not _meets(query, phrase[-1], v):
+        return False
+    return not _meets(query, phrase[-2], v) or sibling_kind(query, v, skip)
+
+
+def sibling_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
+    """Does the query's kind word meet the fact only by its topic, while the fact has a
+    word of that topic of its own just before the same head (``guitar lessons`` and
+    ``has piano lessons``: two instruments, so two kinds of lesson)? A word that names
+    the topic as a whole (``music lessons``) takes in every kind of it, and a word of the
+    topic elsewhere in the fact is no sibling (``user phone iPhone`` and ``has an iPhone
+    as their primary device``)."""
     phrase = _noun_phrase(query, skip)
     if len(phrase) < 2:
         return False
     head, kind = phrase[-1], phrase[-2]
-    if not _meets(query, head, v):
-        return False
-    if not _meets(query, kind, v):
-        return True
-    return _sibling_by_topic(query, kind, v)
-
-
-def _sibling_by_topic(query: Query, kind: str, v: FactView) -> bool:
-    """Does ``kind`` meet the fact only by its topic, where the fact has a word of that
-    topic of its own (``guitar lessons`` and ``has piano lessons``: two instruments, so
-    two kinds of lesson)? A word that names the topic as a whole (``music lessons``)
-    takes in every kind of it."""
     shared = query.domains.get(kind, frozenset()) & v.domains
     if not shared or _meets_as_written(query, kind, v) or any(
             lx.names_topic(kind, d) for d in shared):
         return False
-    return any(lx.domains_of(t) & shared and not any(lx.names_topic(t, d) for d in shared)
-               for t in v.terms - set(query.terms))
+    said = [f for f in word_forms(v.fact.text) if f not in lx.STOPWORDS]
+    return any(_term(f) == head and i > 0 and _a_kind_of(said[i - 1], kind, shared)
+               for i, f in enumerate(said))
+
+
+def _a_kind_of(word: str, kind: str, topics: frozenset[str]) -> bool:
+    """Is ``word`` another thing of ``topics`` than ``kind``: a common noun of one of them
+    (``piano`` beside ``guitar``), not a person, a verb or an adjective (``CEO of Acme``,
+    ``afraid of heights``, ``preferred green`` say what, not which kind) nor a word that
+    names the topic as a whole?"""
+    return (_term(word) != kind and word in lx.COMMON_NOUNS and word not in lx.ROLE_NOUNS
+            and bool(lx.domains_of(word) & topics)
+            and not any(lx.names_topic(word, d) for d in topics))
 
 
 def _meets_as_written(query: Query, term: str, v: FactView) -> bool:

@@ -60,6 +60,21 @@ def test_a_sibling_of_one_topic_is_another_kind(fresh_store: memory_es.MemorySto
     assert current_texts(fresh_store, tenant) == kept
 
 
+@_SLOW
+@given(st.sampled_from(SIBLINGS))
+def test_a_revision_naming_a_sibling_kind_retires_nothing(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str]) -> None:
+    """Not even as the clear best below the coverage floor (tier 4): the old lesson stays,
+    and the new text is remembered beside it."""
+    held, asked = pair
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"Mia Reed has a {held} lesson on Fridays", "Mia Reed works at Lloyds"}
+    for text in kept:
+        ti.remember(tenant, text + ".")
+    ti.revise(tenant, f"Mia Reed's {asked} lesson", f"Mia Reed has a {asked} lesson on Mondays.")
+    assert current_texts(fresh_store, tenant) == kept | {f"Mia Reed has a {asked} lesson on Mondays"}
+
+
 def test_a_word_naming_the_topic_takes_in_its_kinds(fresh_store: memory_es.MemoryStore) -> None:
     tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     for text in ("Nina Sato has piano lessons on Tuesdays.", "Nina Sato's best friend is Emi."):
