@@ -4971,6 +4971,30 @@ def pairs_and_kin_by_language(cases: list[Case]) -> None:
     _ended_by(cases, "pairs_and_kin_by_language", "mixed", PAIRS_AND_KIN_BY_LANGUAGE)
 
 
+# Rounds 155-157, written before any rule changed and before they were run: identifiers
+# purged as written in another form (case, spacing, scheme, a port) beside a lookalike of
+# another person's, and codes that are no identifiers.
+_IDS = ["Farah Aziz's IBAN is DE89 3704 0044 0532 0130 00.", "Farah Aziz's email is Farah.Aziz@Example.org.",
+        "Farah Aziz's blog is at https://farah.example.org/notes.", "Farah Aziz's server is 10.4.0.12.",
+        "Omar Aziz's IBAN is DE89 3704 0044 0532 0130 01.", "Omar Aziz's server is 10.4.0.120.",
+        "Farah Aziz drives a VW ID4.", "Farah Aziz listens to MP3 audiobooks."]
+IDENTIFIERS_REWRITTEN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IDS), ["purge", "DE89370400440532013000"], [_IDS[0]]),
+    (list(_IDS), ["purge", "farah.aziz@example.org"], [_IDS[1]]),
+    (list(_IDS), ["purge", "farah.example.org/notes"], [_IDS[2]]),
+    (list(_IDS), ["purge", "10.4.0.12:8080"], [_IDS[3]]),
+    (list(_IDS), ["purge", "ID4"], []),
+    (list(_IDS), ["purge", "MP3"], []),
+]
+
+
+def identifiers_rewritten(cases: list[Case]) -> None:
+    """An IBAN without spaces, an address in other case, a URL without its scheme and an
+    IP with a port, each beside a brother's lookalike one character longer or different;
+    a car model and a file format purged alone erase nothing (no identifier by form)."""
+    _ended_by(cases, "identifiers_rewritten", "mixed", IDENTIFIERS_REWRITTEN)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5023,7 +5047,7 @@ def build() -> list[Case]:
                    states_and_courses, edits_by_language, policies_farms_bands,
                    languages_new_tenses, dated_without_year, research_couples_plans,
                    owners_pupils_patients, relatives_lessons_asks,
-                   pairs_and_kin_by_language):
+                   pairs_and_kin_by_language, identifiers_rewritten):
         family(cases)
     return cases
 
