@@ -8,7 +8,7 @@ An identifier is matched by its canonical form, never by prefix or substring
 * phone: punctuation and spacing, digits kept with a leading ``+`` when written;
 * URL: scheme, ``www.``, trailing slash, case;
 * path: ``\\`` vs ``/``, repeated separators, case;
-* IPv4: zero padding of octets; MAC: case;
+* IPv4: zero padding of octets, a port after it; MAC: case;
 * dates and times: written forms (``12/25/2025`` = ``2025-12-25``, ``2:30 PM`` = ``14:30``);
 * codes, keys and numbers: case and the separators ``-``, ``.`` and spaces between groups
   (``XK7L-9P3Q`` = ``XK7L.9P3Q`` = ``xk7l9p3q``; ``4111 1111`` = ``4111-1111``).
@@ -90,7 +90,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"|(?<![\w.:/])/[\w\-]+\.[\w]+"
         r"|\b[\w\-]+(?:/[\w.\-]+)*/[\w\-]+\.[A-Za-z0-9]{1,5}\b")),
     ("mac", re.compile(r"\b[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){4,7}\b")),
-    ("ip", re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w]|\.\d)")),
+    ("ip", re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5}(?!\d))?(?![\w]|\.\d)")),
     ("uuid", re.compile(
         r"\b[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\b")),
     ("iban", re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b")),
@@ -370,8 +370,8 @@ def _make(kind: str, surface: str) -> tuple[str, str] | None:
     if kind == "iban":  # country, check digits, then the account in groups of four
         compact = surface.replace(" ", "")
         return ("code", compact.lower()) if 15 <= len(compact) <= 34 else None
-    if kind == "ip":
-        octets = [int(x) for x in surface.split(".")]
+    if kind == "ip":  # a port after it (10.4.0.12:8080) is where on the host, not who
+        octets = [int(x) for x in surface.split(":", 1)[0].split(".")]
         if any(o > 255 for o in octets):
             return None
         return "ip", ".".join(str(o) for o in octets)

@@ -129,7 +129,7 @@ _DE_RESIDENCE = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['residence'])})\s+"
     rf"(?P<now>(?:{_alternation(_DE['change'])})\s+)?in\s+(?P<place>.+)$", re.IGNORECASE)
 _DE_CEASE = re.compile(
-    rf"^(?P<subj>.+?)\s+(?:(?:hat|haben)\s+(?P<obj>.+?)\s+(?:{_alternation(_DE['cessation'])})"
+    rf"^(?P<subj>.+?)\s+(?:(?:hat|haben|ist|sind)\s+(?P<obj>.+?)\s+(?:{_alternation(_DE['cessation'])})"
     rf"|(?:{_alternation(_DE['cessation_finite'])})\s+(?P<ended>.+))$", re.IGNORECASE)
 _ZH_RESIDENCE = re.compile(
     rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['change'])})?"
@@ -142,7 +142,10 @@ _ZH_ADVERBS = re.compile(rf"(?:{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
 _ZH_FINAL = re.compile(r"了$")
 """A sentence-final 了 (a change has happened): not part of the place or object."""
 _ZH_MOVE = re.compile(rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['move'])})(?P<place>.+)$")
-_ZH_CEASE = re.compile(rf"^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<obj>.+)$")
+_ZH_CEASE = re.compile(rf"^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<obj>.+)$"
+                       rf"|^(?P<left>.+?)从(?P<place>.+?)(?:{_alternation(_ZH['cessation_from'])})了?$")
+"""``X取消了Y`` (X cancelled Y), and ``X从Y辞职了`` (X resigned from Y: the place before the
+verb)."""
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
                      r"(?P<obj>.+)$", re.IGNORECASE)
 _DE_UNREALISED = re.compile(
@@ -203,7 +206,8 @@ def _other_language(body: str) -> Clause | None:
     found = unreal or residence or cease or owned or has or generic
     if found is None:
         return None
-    subj = found.group("subj")
+    groups = found.groupdict()
+    subj = groups.get("subj") or groups["left"]
     words = subj.split()
     if chinese:
         subj = _ZH_ADVERBS.sub("", subj)  # 王芳上个月搬到…: the subject is 王芳
@@ -232,13 +236,13 @@ def _other_language(body: str) -> Clause | None:
                       names=subject.names, subject_names=subject.names, domains=("home",),
                       rules=(f"lang:{lang}", "predicate:residence",
                              *(["change-of-state:replaces-slot"] if now else [])))
-    groups = found.groupdict()
     if cease is not None and "after" in groups:  # no longer: its object, or else its verb
         obj = " ".join(w for w in " ".join(filter(None, (
             groups["before"], groups["obj"], groups["after"]))).split()
             if w.lower() not in _DE["change"]) or groups["verb"]
     else:
-        obj = _ZH_FINAL.sub("", (groups.get("obj") or groups["ended"]).strip())
+        obj = _ZH_FINAL.sub("", (groups.get("obj") or groups.get("ended")
+                                 or groups["place"]).strip())
     changes = groups.get("now") is not None
     if generic is not None:
         verb = generic.group("verb")

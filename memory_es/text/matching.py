@@ -1075,18 +1075,18 @@ of a noun made from its infinitive (``das Rauchen``), longest first."""
 
 
 def german_stems(text: str) -> frozenset[str]:
-    """The stems of a German text's content words with a regular verb ending, so that a
-    verb's forms and the noun made from its infinitive are one (``raucht`` and ``mit dem
-    Rauchen``: ``rauch``; ``malt`` and ``Malen``: ``mal``). A stem keeps three letters;
-    function words (``einem``, ``keine``) have none."""
+    """The stems of a German text's content words: a regular verb ending taken off, so
+    that a verb's forms and the noun made from its infinitive are one (``raucht`` and
+    ``mit dem Rauchen``: ``rauch``; ``malt`` and ``Malen``: ``mal``), and each part of a
+    hyphenated compound its own word (``Netflix-Abo``: ``netflix``). A stem keeps three
+    letters; function words (``einem``, ``keine``) have none."""
     out = set()
     for word in re.findall(r"[^\W\d_]{4,}", text.casefold()):
         if word in lx.GERMAN_FUNCTION:
             continue
-        for ending in _DE_ENDINGS:
-            if word.endswith(ending) and len(word) - len(ending) >= 3:
-                out.add(word[:-len(ending)])
-                break
+        ending = next((e for e in _DE_ENDINGS
+                       if word.endswith(e) and len(word) - len(e) >= 3), "")
+        out.add(word[:len(word) - len(ending)])
     return frozenset(out)
 
 

@@ -83,6 +83,53 @@ def test_a_german_ending_by_the_noun_of_a_verb_ends_that_verb(
     assert f"{name} {held}" not in after
 
 
+@_SLOW
+@given(st.sampled_from(_GERMANS), st.sampled_from([("Netflix", "Spotify"), ("Spotify", "Netflix"),
+                                                   ("Zeit", "Spiegel")]),
+       st.sampled_from(["sein", "das"]))
+def test_a_german_ending_names_a_service_in_a_compound(
+        fresh_store: memory_es.MemoryStore, name: str, services: tuple[str, str],
+        det: str) -> None:
+    """``hat sein Netflix-Abo gekündigt`` ends ``hat ein Abo bei Netflix``, never the
+    Spotify one: each part of a hyphenated compound is a word of its own."""
+    ended, other = services
+    kept = [f"{name} hat ein Abo bei {other}", f"{name} wohnt in Bremen"]
+    after = _after(fresh_store, [f"{name} hat ein Abo bei {ended}.", *(k + "." for k in kept)],
+                   f"{name} hat {det} {ended}-Abo gekündigt.")
+    assert set(kept) <= after
+    assert f"{name} hat ein Abo bei {ended}" not in after
+
+
+@_SLOW
+@given(st.sampled_from(_GERMANS), st.sampled_from([("Chor", "Tennisverein"),
+                                                   ("Tennisverein", "Chor")]))
+def test_a_german_leaving_in_the_perfect_with_sein_ends_the_membership(
+        fresh_store: memory_es.MemoryStore, name: str, clubs: tuple[str, str]) -> None:
+    """``ist aus dem Chor ausgetreten`` (the perfect with ``ist``) ends ``ist Mitglied im
+    Chor``, not the other club."""
+    left, other = clubs
+    kept = [f"{name} ist Mitglied im {other}", f"{name} wohnt in Bremen"]
+    after = _after(fresh_store, [f"{name} ist Mitglied im {left}.", *(k + "." for k in kept)],
+                   f"{name} ist aus dem {left} ausgetreten.")
+    assert set(kept) <= after
+    assert f"{name} ist Mitglied im {left}" not in after
+
+
+@_SLOW
+@given(st.sampled_from(["张强", "王芳", "陈静"]), st.sampled_from(["阿里巴巴", "腾讯", "华为"]),
+       st.sampled_from(["辞职了", "离职了"]))
+def test_a_chinese_resignation_from_a_place_ends_work_there(
+        fresh_store: memory_es.MemoryStore, name: str, employer: str, verb: str) -> None:
+    """``张强从阿里巴巴辞职了``: the place left stands before the verb, after 从; a
+    relative working there and the person's other facts stay."""
+    relative = name[0] + "丽"
+    kept = [f"{name}住在南京", f"{name}养了一只猫", f"{relative}在{employer}工作"]
+    after = _after(fresh_store, [f"{name}在{employer}工作。", *(k + "。" for k in kept)],
+                   f"{name}从{employer}{verb}。")
+    assert set(kept) <= after
+    assert f"{name}在{employer}工作" not in after
+
+
 def test_a_german_ending_shares_no_auxiliary(fresh_store: memory_es.MemoryStore) -> None:
     """Guard: with the whole text compared, ``hat`` ended the cat too."""
     kept = ["Jonas Becker hat eine Katze namens Luna", "Jonas Becker hat einen Garten"]

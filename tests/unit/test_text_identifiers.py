@@ -6,7 +6,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+import memory_es
 from memory_es.domain.validation import is_canonical_entity
+from memory_es.text import TextInterface
 from memory_es.text.identifiers import (
     IDENTIFIER_LABELS,
     NUMBER_WORDS,
@@ -41,6 +43,7 @@ def one(text: str) -> Identifier:
     ("Site https://www.Example.org/Docs/ is live", ("url", "example.org/docs")),
     ("Mirror example.org/docs (no scheme)", ("url", "example.org/docs")),
     ("Host 10.001.020.003 answers", ("ip", "10.1.20.3")),
+    ("Open 10.4.0.12:8080 in a browser", ("ip", "10.4.0.12")),
     ("Call +49 30 1234 5678 please", ("phone", "+493012345678")),
     ("Call (212) 555-0143 please", ("phone", "2125550143")),
     ("Key QZ81-77RT-0PLM in vault", ("code", "qz8177rt0plm")),
@@ -108,6 +111,7 @@ def test_names_have_every_plausible_ascii_key() -> None:
     ("domain corp.io", "domain corp.io.uk"),
     ("phone +1-555-0177", "phone +1-555-01770"),
     ("path /srv/app/conf", "path /srv/app/conf.old"),
+    ("host 10.4.0.12:8080", "host 10.4.0.120"),
 ])
 def test_prefix_neighbours_do_not_match(query: str, fact: str) -> None:
     """Width control: an identifier never matches one it is only a prefix of."""
@@ -243,3 +247,17 @@ def test_a_national_number_with_a_six_digit_first_group_is_a_phone() -> None:
     [found] = query_identifiers("098200 12345")
     assert found.kind == "phone"
     assert phones_match(found.canonical, "+919820012345")
+
+
+def test_an_address_with_a_port_is_the_hosts_identifier(fresh_store: memory_es.MemoryStore) -> None:
+    """``10.4.0.12:8080`` names host 10.4.0.12: a purge by it erases that host's fact, never
+    10.4.0.120's, and recalling it afterwards finds nothing (the port is part of the
+    identifier, not a word for the ranking to meet unrelated facts by)."""
+    ti = TextInterface(fresh_store)
+    for text in ("Farah's server is 10.4.0.12.", "Omar's server is 10.4.0.120.",
+                 "Farah drives a VW ID4."):
+        ti.remember("ip", text)
+    ti.purge_matching("ip", "10.4.0.12:8080")
+    assert {f.text for f in fresh_store.current("ip")} == {"Omar's server is 10.4.0.120",
+                                                            "Farah drives a VW ID4"}
+    assert ti.recall_texts("ip", "10.4.0.12:8080") == []
