@@ -4995,6 +4995,41 @@ def identifiers_rewritten(cases: list[Case]) -> None:
     _ended_by(cases, "identifiers_rewritten", "mixed", IDENTIFIERS_REWRITTEN)
 
 
+# Rounds 158-160, written before any rule changed and before they were run: a vet's
+# patients named like people beside their owner; a traveller's outbound and return flights
+# and hotel; two services' runtimes and databases.
+_BELLA = ["Bella the beagle weighs 14 kg.", "Bella the beagle is on antibiotics.",
+          "Bella the beagle's owner is Tom Hardy.", "Tom Hardy weighs 82 kg.",
+          "Max the collie is on antibiotics."]
+_KAI = ["Kai Müller's flight to Rome leaves on 3 May.", "Kai Müller's return flight leaves on 10 May.",
+        "Kai Müller's hotel in Rome is the Hotel Artemide.", "Kai Müller's passport expires in 2029.",
+        "Eva Müller's flight to Rome leaves on 3 May."]
+_SVC2 = ["The checkout service runs on Python 3.11.", "The checkout service uses Postgres 14.",
+         "The search service runs on Python 3.10.", "The checkout service is owned by Team Lynx."]
+VETS_TRIPS_RUNTIMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BELLA), ["remember", "Bella the beagle now weighs 12 kg."], [_BELLA[0]]),
+    (list(_BELLA), ["remember", "Bella the beagle finished her antibiotics."], [_BELLA[1]]),
+    (list(_BELLA), ["forget", "everything about Max the collie"], [_BELLA[4]]),
+    (list(_BELLA), ["remember", "Tom Hardy now weighs 79 kg."], [_BELLA[3]]),
+    (list(_KAI), ["remember", "Kai Müller's flight to Rome was moved to 4 May."], [_KAI[0]]),
+    (list(_KAI), ["remember", "Kai Müller cancelled the Hotel Artemide."], [_KAI[2]]),
+    (list(_KAI), ["release", "Kai Müller's return flight"], [_KAI[1]]),
+    (list(_KAI), ["forget", "when Kai Müller's passport expires"], [_KAI[3]]),
+    (list(_SVC2), ["remember", "The checkout service now runs on Python 3.12."], [_SVC2[0]]),
+    (list(_SVC2), ["remember", "The checkout service moved to Postgres 16."], [_SVC2[1]]),
+    (list(_SVC2), ["remember", "The checkout service is now owned by Team Puma."], [_SVC2[3]]),
+    (list(_SVC2), ["forget", "the search service's runtime"], [_SVC2[2]]),
+]
+
+
+def vets_trips_runtimes(cases: list[Case]) -> None:
+    """A beagle's weight and course of antibiotics beside her owner's weight and another
+    dog's antibiotics; a traveller's outbound and return flights, hotel and passport beside
+    his sister on the same flight; two services' runtimes, database and owning team: one
+    fact ends each time."""
+    _ended_by(cases, "vets_trips_runtimes", "mixed", VETS_TRIPS_RUNTIMES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5047,7 +5082,7 @@ def build() -> list[Case]:
                    states_and_courses, edits_by_language, policies_farms_bands,
                    languages_new_tenses, dated_without_year, research_couples_plans,
                    owners_pupils_patients, relatives_lessons_asks,
-                   pairs_and_kin_by_language, identifiers_rewritten):
+                   pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes):
         family(cases)
     return cases
 
