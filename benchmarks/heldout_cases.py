@@ -5030,6 +5030,39 @@ def vets_trips_runtimes(cases: list[Case]) -> None:
     _ended_by(cases, "vets_trips_runtimes", "mixed", VETS_TRIPS_RUNTIMES)
 
 
+# Rounds 161-163, written before any rule changed and before they were run: a couple in
+# one subject who then part ways; two people with one given name; a nurse beside her
+# husband's job and her mother's town kept under her name.
+_YORK = ["Tom Reed and Mia Reed live in York.", "Tom Reed works at Aviva.", "Mia Reed works at Nestlé.",
+         "Tom Reed and Mia Reed have a dog called Rufus."]
+_DEVS = ["Dev Malhotra rides a Brompton bike.", "Dev Patel rides a Trek bike.", "Dev Malhotra lives in Leeds.",
+         "Dev Patel lives in Hull."]
+_PRIYA = ["Priya Shah is a nurse.", "Priya Shah's husband Arjun is a doctor.", "Priya Shah lives in Derby.",
+          "Priya Shah's mother lives in Leicester.", "Priya Shah works nights."]
+COUPLES_NAMESAKES_KIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_YORK), ["remember", "Tom Reed moved to Leeds."], [_YORK[0]]),
+    (list(_YORK), ["remember", "Mia Reed now works at Unilever."], [_YORK[2]]),
+    (list(_YORK), ["forget", "everything about Tom Reed"], [_YORK[1]]),
+    (list(_DEVS), ["release", "Dev's bike"], []),
+    (list(_DEVS), ["release", "Dev Patel's bike"], [_DEVS[1]]),
+    (list(_DEVS), ["remember", "Dev Malhotra moved to York."], [_DEVS[2]]),
+    (list(_PRIYA), ["remember", "Priya Shah is now a midwife."], [_PRIYA[0]]),
+    (list(_PRIYA), ["forget", "Priya Shah's job"], [_PRIYA[0]]),
+    (list(_PRIYA), ["remember", "Priya Shah moved to Nottingham."], [_PRIYA[2]]),
+    (list(_PRIYA), ["remember", "Priya Shah's husband Arjun is now a surgeon."], [_PRIYA[1]]),
+    (list(_PRIYA), ["remember", "Priya Shah no longer works nights."], [_PRIYA[4]]),
+]
+
+
+def couples_namesakes_kin(cases: list[Case]) -> None:
+    """A couple's shared home and dog when one moves or is forgotten; two people with one
+    given name (a bike named by the given name alone is ambiguous: nothing ends); a nurse
+    beside her husband's job and her mother's town kept under her name: one fact ends, or
+    none. (A forget of one of the couple takes his own job; the shared facts are the
+    other's too and stay.)"""
+    _ended_by(cases, "couples_namesakes_kin", "mixed", COUPLES_NAMESAKES_KIN)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5082,7 +5115,8 @@ def build() -> list[Case]:
                    states_and_courses, edits_by_language, policies_farms_bands,
                    languages_new_tenses, dated_without_year, research_couples_plans,
                    owners_pupils_patients, relatives_lessons_asks,
-                   pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes):
+                   pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes,
+                   couples_namesakes_kin):
         family(cases)
     return cases
 
