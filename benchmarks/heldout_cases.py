@@ -5040,9 +5040,9 @@ _DEVS = ["Dev Malhotra rides a Brompton bike.", "Dev Patel rides a Trek bike.", 
 _PRIYA = ["Priya Shah is a nurse.", "Priya Shah's husband Arjun is a doctor.", "Priya Shah lives in Derby.",
           "Priya Shah's mother lives in Leicester.", "Priya Shah works nights."]
 COUPLES_NAMESAKES_KIN: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_YORK), ["remember", "Tom Reed moved to Leeds."], [_YORK[0]]),
+    (list(_YORK), ["remember", "Tom Reed moved to Leeds."], []),
     (list(_YORK), ["remember", "Mia Reed now works at Unilever."], [_YORK[2]]),
-    (list(_YORK), ["forget", "everything about Tom Reed"], [_YORK[1]]),
+    (list(_YORK), ["forget", "everything about Tom Reed"], [_YORK[0], _YORK[1], _YORK[3]]),
     (list(_DEVS), ["release", "Dev's bike"], []),
     (list(_DEVS), ["release", "Dev Patel's bike"], [_DEVS[1]]),
     (list(_DEVS), ["remember", "Dev Malhotra moved to York."], [_DEVS[2]]),
@@ -5059,8 +5059,14 @@ def couples_namesakes_kin(cases: list[Case]) -> None:
     given name (a bike named by the given name alone is ambiguous: nothing ends); a nurse
     beside her husband's job and her mother's town kept under her name: one fact ends, or
     none. (A forget of one of the couple takes his own job; the shared facts are the
-    other's too and stay.)"""
+    other's too and stay.)
+
+    A compound subject is one fact of each person with the one text, so a text check can
+    only see both copies: when Tom moves, Mia's copy keeps the text (nothing ends by
+    text); when Tom is forgotten, both copies end and Mia's facts are written back
+    without him."""
     _ended_by(cases, "couples_namesakes_kin", "mixed", COUPLES_NAMESAKES_KIN)
+    cases[-9]["current_has"] = ["Mia Reed lives in York", "Mia Reed has a dog called Rufus"]
 
 
 def build() -> list[Case]:
