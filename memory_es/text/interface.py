@@ -1078,7 +1078,13 @@ class TextInterface:
                 found = self._weak(query, scope, views, skip, within_entity=True)
                 if found:
                     return _Selection(found, "semantic", entities=entities)
-                only, topics = topic_match(query, scope, skip)
+            if purpose != "purge":
+                # "Priya's job": her one fact in the topic named (a fact of a relative of
+                # hers kept under her id is his, not a second one of hers)
+                asked = frozenset(query.terms)
+                own = [v for v in scope if not any(
+                    _someone_else(c, asked) for c in self.interpreter(v.fact.text).clauses)]
+                only, topics = topic_match(query, own, skip)
                 if only is not None:
                     return _Selection([only], "topic", entities=entities, topics=topics)
             return _Selection([], "none", entities=entities,

@@ -980,7 +980,7 @@ def topic_facts(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
 
 def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = ()
                 ) -> tuple[Match | None, frozenset[str]]:
-    """Revise only: a query that names an entity and then only a topic, by a noun that
+    """Revise, release, forget: a query that names an entity and then only a topic, by a noun that
     names the topic as a whole (``Liam diet``, ``Lena's occupation``, ``the user's pets``:
     :func:`~memory_es.text.lexicon.names_topic`), targets that entity's one current fact
     in the topic, and returns the topic. Other query words may only qualify it: words of

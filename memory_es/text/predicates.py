@@ -430,10 +430,11 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:diet",
          lambda p: p.copula and "diet" in p.content_domains and len(p.content) <= 3,
          lambda p: Slot("diet", value_text(p.rest_words))),
+    # "is a nurse", "is now a midwife" (the adverb is no part of the role)
     Rule("predicate:occupation",
-         lambda p: p.copula and "work" in p.content_domains and p.rest_low[:1] in (["a"],
-                                                                                  ["an"]),
-         lambda p: Slot("work.role", value_text(p.rest_words))),
+         lambda p: p.copula and "work" in p.content_domains
+         and _without_adverbs(p.rest_low)[:1] in (["a"], ["an"]),
+         lambda p: Slot("work.role", value_text(_without_adverbs(p.rest_words)))),
     Rule("predicate:personality", lambda p: p.copula and "personality" in p.content_domains,
          lambda p: Slot("personality", value_text(p.rest_words))),
     Rule("predicate:copula", lambda p: p.copula,

@@ -83,6 +83,32 @@ def test_a_word_naming_the_topic_takes_in_its_kinds(fresh_store: memory_es.Memor
     assert current_texts(fresh_store, tenant) == {"Nina Sato's best friend is Emi"}
 
 
+@_SLOW
+@given(st.sampled_from(["forget", "release"]),
+       st.sampled_from([("job", "is a nurse"), ("home", "lives in Derby"),
+                        ("occupation", "is a nurse")]))
+def test_a_topic_named_alone_is_the_persons_one_fact_in_it(
+        fresh_store: memory_es.MemoryStore, op: str, asked: tuple[str, str]) -> None:
+    """``forget Priya's job``: her one fact in the topic the word names; her husband's job
+    and her mother's town, kept under her name, are theirs, not second facts of hers. With
+    two facts of hers in the topic, which is meant is not said: nothing changes."""
+    topic, held = asked
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Priya Shah's husband Arjun is a doctor", "Priya Shah's mother lives in Leicester",
+            "Priya Shah plays badminton"}
+    for text in (f"Priya Shah {held}", *kept):
+        ti.remember(tenant, text + ".")
+    getattr(ti, op)(tenant, f"Priya Shah's {topic}")
+    assert current_texts(fresh_store, tenant) == kept
+    if held != "is a nurse":
+        return
+    second = "Priya Shah works at the Royal Derby Hospital"
+    ti.remember(tenant, f"Priya Shah {held}.")
+    ti.remember(tenant, second + ".")
+    getattr(ti, op)(tenant, f"Priya Shah's {topic}")
+    assert {f"Priya Shah {held}", second} <= current_texts(fresh_store, tenant)
+
+
 def test_the_kind_the_fact_holds_is_still_found(fresh_store: memory_es.MemoryStore) -> None:
     tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     ti.remember(tenant, "Lena Okafor has a stamp collection.")
