@@ -5069,6 +5069,36 @@ def couples_namesakes_kin(cases: list[Case]) -> None:
     cases[-9]["current_has"] = ["Mia Reed lives in York", "Mia Reed has a dog called Rufus"]
 
 
+# Rounds 164-166, written before any rule changed and before they were run: the session's
+# new German, Chinese and English readings in other words and domains (a gym, a railway
+# job, a move dated by seit; 上班 for work, a weekly sport; a son's age, a new occupation).
+_LENA = ["Lena Vogel ist Mitglied im Fitnessstudio.", "Lena Vogel arbeitet bei der Post.",
+         "Lena Vogel wohnt in Dresden.", "Lena Vogel hat ein Abo bei der Zeit.", "Tim Vogel arbeitet bei der Post."]
+_LIU = ["刘洋在百度上班。", "刘洋每周打羽毛球。", "刘洋住在北京。", "刘敏在百度上班。"]
+_MAYA = ["Maya Ito is 40 years old.", "Maya Ito's son Ken is 11 years old.", "Maya Ito is an engineer.",
+         "Maya Ito's husband Jun is a teacher.", "Maya Ito lives in Osaka."]
+NEW_READINGS_ELSEWHERE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA), ["remember", "Lena Vogel ist aus dem Fitnessstudio ausgetreten."], [_LENA[0]]),
+    (list(_LENA), ["remember", "Lena Vogel arbeitet seit Januar bei der Bahn."], [_LENA[1]]),
+    (list(_LENA), ["remember", "Lena Vogel wohnt seit 2023 in Leipzig."], [_LENA[2]]),
+    (list(_LENA), ["remember", "Lena Vogel hat ihr Zeit-Abo gekündigt."], [_LENA[3]]),
+    (list(_LIU), ["remember", "刘洋从百度离职了。"], [_LIU[0]]),
+    (list(_LIU), ["remember", "刘洋不再打羽毛球了。"], [_LIU[1]]),
+    (list(_MAYA), ["remember", "Maya Ito's son Ken turned 12."], [_MAYA[1]]),
+    (list(_MAYA), ["remember", "Maya Ito turned 41."], [_MAYA[0]]),
+    (list(_MAYA), ["remember", "Maya Ito is now an architect."], [_MAYA[2]]),
+    (list(_MAYA), ["forget", "Maya Ito's occupation"], [_MAYA[2]]),
+]
+
+
+def new_readings_elsewhere(cases: list[Case]) -> None:
+    """Leaving a gym, a new employer dated by seit, a move dated by seit and a compound
+    subscription in German beside a relative at the same employer; leaving an employer
+    worded with 上班 and a weekly sport dropped in Chinese beside a relative; a son's age,
+    the person's own age, a new occupation and a forget of it beside a husband's job."""
+    _ended_by(cases, "new_readings_elsewhere", "languages", NEW_READINGS_ELSEWHERE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5122,7 +5152,7 @@ def build() -> list[Case]:
                    languages_new_tenses, dated_without_year, research_couples_plans,
                    owners_pupils_patients, relatives_lessons_asks,
                    pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes,
-                   couples_namesakes_kin):
+                   couples_namesakes_kin, new_readings_elsewhere):
         family(cases)
     return cases
 
