@@ -125,9 +125,13 @@ def _alternation(words: Iterable[str]) -> str:
 
 
 _DE, _ZH = lx.GERMAN, lx.CHINESE
+_DE_STARTED = rf"(?:{_alternation(_DE['started'])})\s+\S+(?:\s+\S+)?\s+"
+"""``seit Mai``, ``seit März 2025``, ``ab heute``: the time a state started from (a change,
+as ``jetzt`` says), before the preposition of what it is."""
 _DE_RESIDENCE = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['residence'])})\s+"
-    rf"(?P<now>(?:{_alternation(_DE['change'])})\s+)?in\s+(?P<place>.+)$", re.IGNORECASE)
+    rf"(?P<now>(?:{_alternation(_DE['change'])})\s+|{_DE_STARTED}(?=in\s))?in\s+(?P<place>.+)$",
+    re.IGNORECASE)
 _DE_CEASE = re.compile(
     rf"^(?P<subj>.+?)\s+(?:(?:hat|haben|ist|sind)\s+(?P<obj>.+?)\s+(?:{_alternation(_DE['cessation'])})"
     rf"|(?:{_alternation(_DE['cessation_finite'])})\s+(?P<ended>.+))$", re.IGNORECASE)
@@ -169,7 +173,7 @@ _DE_NO_LONGER = re.compile(
 mehr``: X no longer does it (a lower-case finite verb after the subject)."""
 _DE_GENERIC = re.compile(
     rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?P<now>(?:{_alternation(_DE['change'])})\s+"
-    rf"|(?:{_alternation(_DE['started'])})\s+\S+(?:\s+\S+)?\s+(?=(?:{_alternation(_DE['prepositions'])})\s))?"
+    rf"|{_DE_STARTED}(?=(?:{_alternation(_DE['prepositions'])})\s))?"
     rf"(?P<prep>{_alternation(_DE['prepositions'])})\s+(?P<obj>.+)$")
 """``X arbeitet (jetzt) bei Y``: a verb and a German preposition; with a change marker,
 or a time the state started (``arbeitet seit Mai bei SAP``), the clause replaces the

@@ -75,7 +75,7 @@ def test_a_german_ending_by_the_noun_of_a_verb_ends_that_verb(
     infinitive and its finite form are one stem; the rest of the person and a relative
     doing the same stay."""
     held, noun = pair
-    relative = "Lea " + name.split()[-1]
+    relative = "Lea " + name.rsplit(maxsplit=1)[-1]
     kept = [f"{name} wohnt in Köln", f"{name} spielt Gitarre", f"{relative} {held}"]
     after = _after(fresh_store, [f"{name} {held}.", *(k + "." for k in kept)],
                    f"{name} hat mit {noun} aufgehört.")

@@ -32,6 +32,15 @@ def test_a_german_move_in_any_tense_is_a_change_of_residence(subject: str, place
     assert (clause.attribute, clause.value, clause.op) == ("home.city", place, "supersede")
 
 
+@given(st.sampled_from(("Greta Lind", "Paul Weber")), st.sampled_from(("Erfurt", "Ulm")),
+       st.sampled_from(("seit 2023", "seit Mai", "ab heute", "jetzt")))
+def test_a_german_home_dated_from_its_start_is_a_change_of_residence(
+        subject: str, place: str, since: str) -> None:
+    """``wohnt seit 2023 in Leipzig`` says where the person lives now, as ``jetzt`` does."""
+    (clause,) = interpret(f"{subject} wohnt {since} in {place}.").clauses
+    assert (clause.attribute, clause.value, clause.op) == ("home.city", place, "supersede")
+
+
 @given(st.sampled_from(("李明", "王芳", "赵磊")), st.sampled_from(("广州", "成都", "西安")),
        st.sampled_from(("{s}搬到了{p}。", "{s}已经搬到{p}了。", "{s}也搬到{p}了。",
                         "{s}搬去了{p}。")))
