@@ -5099,6 +5099,35 @@ def new_readings_elsewhere(cases: list[Case]) -> None:
     _ended_by(cases, "new_readings_elsewhere", "languages", NEW_READINGS_ELSEWHERE)
 
 
+# Rounds 167-169, written before any rule changed and before they were run: two changes in
+# one sentence beside a sister in the old town; a correction and a wrapped ask; a rent
+# that went up; an alias in Chinese with its pinyin; German asks about a non-German name.
+_HUGO = ["Hugo Lam lives in Paris.", "Hugo Lam works at Peugeot.", "Hugo Lam is diabetic.",
+         "Hugo Lam's rent is €1,200 a month.", "Hugo Lam's sister Ana lives in Paris.", "Hugo Lam plays chess."]
+_LIN = ["林美玲 (Lin Meiling) teaches piano.", "Lin Meiling lives in Taipei.", "林美玲有一只狗。",
+        "Lin Meihua teaches piano."]
+CHANGES_ASKS_ALIASES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HUGO), ["remember", "Hugo Lam moved to Lyon and now works at Renault."], [_HUGO[0], _HUGO[1]]),
+    (list(_HUGO), ["remember", "Hugo Lam isn't diabetic after all."], [_HUGO[2]]),
+    (list(_HUGO), ["forget", "Can you forget that Hugo Lam is diabetic?"], [_HUGO[2]]),
+    (list(_HUGO), ["remember", "Hugo Lam's rent went up to €1,350 a month."], [_HUGO[3]]),
+    ([*_HUGO[:4], _HUGO[5], "Ana Lam lives in Paris."], ["forget", "Vergiss alles über Hugo Lam"],
+     [_HUGO[0], _HUGO[1], _HUGO[2], _HUGO[3], _HUGO[5]]),
+    (list(_HUGO), ["release", "Hugo Lam's chess"], [_HUGO[5]]),
+    (list(_LIN), ["forget", "everything about Lin Meiling"], [_LIN[0], _LIN[1], _LIN[2]]),
+    (list(_LIN), ["forget", "关于林美玲的一切"], [_LIN[0], _LIN[1], _LIN[2]]),
+    (list(_LIN), ["remember", "Lin Meiling moved to Tainan."], [_LIN[1]]),
+]
+
+
+def changes_asks_aliases(cases: list[Case]) -> None:
+    """A move and a new job in one sentence beside a sister in the old town; a correction,
+    a forget asked as a question and a rent gone up; a German forget of a person beside
+    his sister; a person written in Chinese with her pinyin beside a namesake one
+    syllable apart."""
+    _ended_by(cases, "changes_asks_aliases", "mixed", CHANGES_ASKS_ALIASES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5152,7 +5181,7 @@ def build() -> list[Case]:
                    languages_new_tenses, dated_without_year, research_couples_plans,
                    owners_pupils_patients, relatives_lessons_asks,
                    pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes,
-                   couples_namesakes_kin, new_readings_elsewhere):
+                   couples_namesakes_kin, new_readings_elsewhere, changes_asks_aliases):
         family(cases)
     return cases
 
