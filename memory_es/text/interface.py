@@ -497,6 +497,10 @@ class TextInterface:
                 # a denial that contradicts nothing ("Liam does not eat meat") is kept as
                 # what the user said, a negated fact of its slot: no statement is lost
                 continue
+            elif clause.negated and entity is not None and not clause.confident:
+                # "Hugo Lam is not diabetic" ends "Hugo Lam is diabetic" (a slot named by
+                # its words: the same words, denied); the denial is kept as said
+                self._retract_contradicted(tenant, entity, clause, plan)
             # a change reads the entity's facts once, for every rule below that asks
             facts = (self._entity_facts(tenant, entity) if entity is not None
                      and not clause.negated and _marks_change(clause) else [])
@@ -738,13 +742,15 @@ class TextInterface:
                               plan: _Plan) -> bool:
         """Release the current facts a negated clause contradicts: the same slot, read
         confidently, with the same value (``Mia does not live in Oslo`` ends ``home.city
-        = Oslo``, never ``home.city = Bergen``, nor any fact that only shares a word).
-        Returns whether anything was released."""
+        = Oslo``, never ``home.city = Bergen``, nor any fact that only shares a word), or
+        a slot that no rule reads, named by the same words (``Hugo is not diabetic`` ends
+        ``Hugo is diabetic``). Returns whether anything was released."""
         said = str(clause.value).strip().casefold()
         retracted = False
         for f in self._entity_facts(tenant, entity):
             if f.entity == entity and f.attribute == clause.attribute and not f.negated \
-                    and isinstance(f.value, str) and f.value.strip().casefold() == said:
+                    and isinstance(f.value, str) and (
+                        not clause.confident or f.value.strip().casefold() == said):
                 plan.add(_decay(f.fact_id, tenant, f"contradicted: {clause.text}"))
                 retracted = True
         return retracted

@@ -577,17 +577,24 @@ def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Pr
                 main = j
                 break
     verb = words[main]
+    lemma = lx.lemma_of(verb) or lx.lemma_of(_uncontracted(verb))  # "isn't": be
     start = main + 1
-    if lx.lemma_of(verb) == "be":  # "is not allergic to …": the complement is "allergic …"
+    if lemma == "be":  # "is not allergic to …": the complement is "allergic …"
         while start < len(words) - 1 and (words[start] in lx.NEGATORS
                                           or words[start] == "longer"):
             start += 1
-    return PredicateReading(subject=subject, words=words, lemma=lx.lemma_of(verb) or verb,
+    return PredicateReading(subject=subject, words=words, lemma=lemma or verb,
                             rest=list(toks[start:]),
                             value=value_text([t.word for t in toks[main:]]))
 
 
-_NEGATED_MODALS = {"wo": "will", "sha": "shall"}
+_NEGATED_MODALS = {"wo": "will", "sha": "shall", "ca": "can"}
+
+
+def _uncontracted(word: str) -> str:
+    """A negated verb's own form (``isn't``: ``is``; ``won't``: ``will``)."""
+    base = re.sub(r"n['’]t$", "", word)
+    return _NEGATED_MODALS.get(base, base)
 
 
 def unrealised(reading: PredicateReading, question: bool = False) -> bool:
@@ -597,8 +604,7 @@ def unrealised(reading: PredicateReading, question: bool = False) -> bool:
     intention or deliberation (``plans to quit``, ``is thinking about selling``); or
     ``going to`` and a verb (lists in ``data/unrealised.txt``)."""
     before = reading.words[:len(reading.words) - len(reading.rest) - 1]
-    modals = {_NEGATED_MODALS.get(stem, stem) for w in before
-              for stem in (re.sub(r"n['’]t$", "", w),)}
+    modals = {_uncontracted(w) for w in before}
     rest = reading.rest_low
     going_to = (reading.lemma == "go" and "going" in reading.words and rest[:1] == ["to"]
                 and len(rest) > 1 and lx.lemma_of(rest[1]) == rest[1])

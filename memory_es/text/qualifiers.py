@@ -104,15 +104,21 @@ def valid_from_of(temporal: Sequence[str], now: datetime) -> datetime | None:
     return None
 
 
+_FOCUSING = frozenset({"only", "just", "merely", "simply", "solely", "purely", "exclusively"})
+"""Restrictive focusing subjuncts (Quirk et al. 1985, §8.116): a negator before one denies
+the restriction, not the fact (``doesn't only play the cello``, ``not just tea``)."""
+
+
 def negated(words: Sequence[str]) -> bool:
     """Does the clause (lower-case words) state that something does not hold?"""
     for i, w in enumerate(words):
+        focus = i + 1 < len(words) and words[i + 1] in _FOCUSING
         if w in lx.NEGATORS and not (w == "no" and i + 1 < len(words)
                                      and words[i + 1] in ("longer",)):
-            if w == "no" and i + 1 < len(words) and words[i + 1] in ("matter",):
+            if (w == "no" and i + 1 < len(words) and words[i + 1] in ("matter",)) or focus:
                 continue
             return True
-        if w.endswith(lx.NEGATED_CONTRACTIONS):
+        if w.endswith(lx.NEGATED_CONTRACTIONS) and not focus:
             return True
         if w == "no" and i + 1 < len(words) and words[i + 1] == "longer":
             return True

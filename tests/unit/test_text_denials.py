@@ -229,3 +229,41 @@ def test_a_changed_number_replaces_the_old_one(fresh_store: memory_es.MemoryStor
     texts = {f.text for f in fresh_store.current(tenant)}
     assert f"Kwame Asante{sep}{old}" not in texts
     assert f"Lena Okafor{sep}{old}" in texts
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("is diabetic", "isn't diabetic"), ("is diabetic", "is not diabetic"),
+                        ("plays chess", "doesn't play chess"),
+                        ("is left-handed", "isn't left-handed"),
+                        ("collects stamps", "does not collect stamps")]))
+def test_a_denial_of_the_same_words_ends_what_it_denies(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str]) -> None:
+    """``Hugo isn't diabetic`` (a contracted copula is the copula) ends ``Hugo is diabetic``
+    and is kept as said; his other facts, and his sister's same fact, stay."""
+    held, denied = pair
+    tenant = f"d{next(_given)}"
+    ti = TextInterface(fresh_store)
+    kept = {"Hugo Lam lives in Paris", "Hugo Lam speaks French", f"Ana Lam {held}"}
+    for text in (f"Hugo Lam {held}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Hugo Lam {denied}.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert kept | {f"Hugo Lam {denied}"} <= texts
+    assert f"Hugo Lam {held}" not in texts
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["doesn't only", "does not just", "doesn't merely"]))
+def test_a_negated_restriction_is_no_denial(fresh_store: memory_es.MemoryStore,
+                                            negator: str) -> None:
+    """Guard: ``doesn't only play the cello, she also plays the piano`` says she plays the
+    cello; read as a denial, it ended ``plays the cello``."""
+    tenant = f"d{next(_given)}"
+    ti = TextInterface(fresh_store)
+    for text in ("Priya Raman plays the cello.", "Priya Raman is allergic to latex."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Priya Raman {negator} play the cello, she also plays the piano.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert {"Priya Raman plays the cello", "Priya Raman is allergic to latex"} <= texts
