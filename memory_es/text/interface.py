@@ -1597,10 +1597,6 @@ def _possessed(clause: Clause) -> list[str]:
 
 
 _LOCATIVES = frozenset(("in", "at", "on", "near", "by", "with"))
-_PEOPLE_TOPICS = frozenset({"family", "relationship"})
-"""The topics whose nouns name a person one has (``husband``, ``sister``)."""
-
-
 def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     """Whether a possessive subject is a person of the owner's (``Ana's husband``, ``Omar's
     manager``: a relative, or a role) that the query's terms do not ask for: the fact is
@@ -1608,8 +1604,7 @@ def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     the person's own (``Eva's daughter's blood type is O-``) or the value describes the
     person rather than names them (``Mila's brother Jan is in Year 6``, ``Ana's husband
     is a doctor``; ``Ana's husband is Rui`` is Ana's fact)."""
-    people = [w for w in _possessed(clause)
-              if w in lx.ROLE_NOUNS - lx.THING_KINDS or lx.domains_of(w) & _PEOPLE_TOPICS]
+    people = [w for w in _possessed(clause) if lx.names_a_person(w)]
     if not people or {stem(w) for w in people} & asked:
         return False
     value = str(clause.value).split()

@@ -368,6 +368,13 @@ def domains_of(word: str) -> frozenset[str]:
     return WORD_DOMAINS.get(w) or WORD_DOMAINS.get(stem(w)) or frozenset()
 
 
+def names_a_person(word: str) -> bool:
+    """Does ``word`` name a person one has or deals with (``husband``, ``sister``,
+    ``manager``), not a thing (``team``, ``office``): a role noun, or a word of the family
+    or relationship topics?"""
+    return word in ROLE_NOUNS - THING_KINDS or bool(domains_of(word) & {"family", "relationship"})
+
+
 def data_sections(name: str) -> dict[str, tuple[str, ...]]:
     """A sectioned vocabulary file (``[section]`` headers, then its words)."""
     out: dict[str, list[str]] = {}

@@ -330,9 +330,7 @@ _AGE = re.compile(r"(\d{1,3})(?:\s+years?(?:\s+old)?)?")
 def _of_a_person(p: PredicateReading) -> bool:
     """Is the subject a person: no possessive, or one that names a person the owner has
     (``Ana's son Leo``, ``my sister``), not a thing (``Mia's score``)?"""
-    words = re.split(r"[._]", p.hint)[1:] if p.hint else []
-    return not p.hint or any(w in lx.ROLE_NOUNS - lx.THING_KINDS
-                             or lx.domains_of(w) & {"family", "relationship"} for w in words)
+    return not p.hint or any(lx.names_a_person(w) for w in re.split(r"[._]", p.hint)[1:])
 
 
 def _age(p: PredicateReading) -> str | None:
