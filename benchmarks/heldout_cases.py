@@ -5128,6 +5128,35 @@ def changes_asks_aliases(cases: list[Case]) -> None:
     _ended_by(cases, "changes_asks_aliases", "mixed", CHANGES_ASKS_ALIASES)
 
 
+# Rounds 170-172, written before any rule changed and before they were run: a law firm's
+# two cases with hearings on one day; a household's budgets by category; a Chinese
+# student's school and habits beside her cousin.
+_CASES = ["Case 2024-017 is assigned to Judge Park.", "The hearing in case 2024-017 is on 12 March.",
+          "The hearing in case 2024-018 is on 12 March.", "Case 2024-018 is assigned to Judge Okoro."]
+_LEO = ["Leo Berg's grocery budget is £400 a month.", "Leo Berg's transport budget is £120 a month.",
+        "Leo Berg saves £200 a month.", "Leo Berg banks with Monzo.", "Ida Berg's grocery budget is £400 a month."]
+_CHEN = ["陈静在清华大学读书。", "陈静每天跑步。", "陈静住在北京。", "陈静喜欢画画。", "陈丽在清华大学读书。"]
+CASES_BUDGETS_STUDIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CASES), ["remember", "The hearing in case 2024-017 was moved to 19 March."], [_CASES[1]]),
+    (list(_CASES), ["remember", "Case 2024-018 was reassigned to Judge Lind."], [_CASES[3]]),
+    (list(_CASES), ["forget", "the hearing in case 2024-018"], [_CASES[2]]),
+    (list(_LEO), ["remember", "Leo Berg cut his grocery budget to £350 a month."], [_LEO[0]]),
+    (list(_LEO), ["remember", "Leo Berg now saves £250 a month."], [_LEO[2]]),
+    (list(_LEO), ["remember", "Leo Berg switched from Monzo to Starling."], [_LEO[3]]),
+    (list(_LEO), ["release", "Leo Berg's transport budget"], [_LEO[1]]),
+    (list(_CHEN), ["remember", "陈静不再跑步了。"], [_CHEN[1]]),
+    (list(_CHEN), ["remember", "陈静搬到了上海。"], [_CHEN[2]]),
+    (list(_CHEN), ["forget", "陈静喜欢画画"], [_CHEN[3]]),
+]
+
+
+def cases_budgets_studies(cases: list[Case]) -> None:
+    """Two court cases' hearings on one day and their judges; a man's budgets, savings and
+    bank beside his wife's same budget; a Chinese student's habit, home and hobby beside
+    her cousin at the same university: one fact ends each time."""
+    _ended_by(cases, "cases_budgets_studies", "mixed", CASES_BUDGETS_STUDIES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5181,7 +5210,8 @@ def build() -> list[Case]:
                    languages_new_tenses, dated_without_year, research_couples_plans,
                    owners_pupils_patients, relatives_lessons_asks,
                    pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes,
-                   couples_namesakes_kin, new_readings_elsewhere, changes_asks_aliases):
+                   couples_namesakes_kin, new_readings_elsewhere, changes_asks_aliases,
+                   cases_budgets_studies):
         family(cases)
     return cases
 
