@@ -165,6 +165,10 @@ _ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})*"
                      rf"(?P<verb>{_alternation(_ZH['verbs'])})(?P<obj>.+)$")
 """``X(现在)有Y``: an adverb, a time word or a change marker may stand before the verb
 (``李明现在在腾讯工作``: the subject is 李明, not 李明现)."""
+_ZH_TIMED = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})+(?P<verb>)"
+                       rf"(?P<obj>[\u3400-\u9fff].*)$")
+"""``X每天跑步``: a time word or an adverb after the name ends the subject, whatever verb
+follows (one the rules do not know is still the person's fact, not part of a name)."""
 _DE_NO_LONGER = re.compile(
     rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?P<before>.+?)\s+)?"
     rf"(?:nicht\s+mehr(?:\s+(?P<after>.+))?"
@@ -205,7 +209,7 @@ def _other_language(body: str) -> Clause | None:
         _ZH_CEASE.match(body) if chinese else _DE_CEASE.match(body) or _DE_NO_LONGER.match(body))
     owned = None if unreal or residence or cease or not chinese else _ZH_OWNED.match(body)
     has = None if unreal or residence or cease or owned else (
-        _ZH_HAS if chinese else _DE_HAS).match(body)
+        (_ZH_HAS.match(body) or _ZH_TIMED.match(body)) if chinese else _DE_HAS.match(body))
     generic = None if chinese or unreal or residence or cease or has else _DE_GENERIC.match(body)
     found = unreal or residence or cease or owned or has or generic
     if found is None:

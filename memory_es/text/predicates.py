@@ -20,7 +20,7 @@ from typing import NamedTuple
 from memory_es.text import lexicon as lx
 from memory_es.text.paths import attribute_path, domains_in, keywords, value_text
 from memory_es.text.qualifiers import CALENDAR, TEMPORAL
-from memory_es.text.subjects import Subject
+from memory_es.text.subjects import Subject, head_attribute
 from memory_es.text.words import Tok, is_capitalised
 
 PREPOSITIONS = lx.PREPOSITIONS
@@ -382,7 +382,18 @@ def _to_quantity(p: PredicateReading) -> int | None:
                  and CALENDAR.match(" ".join(comp[i + 1:])) is None), None)
 
 
-CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:moved-possession",
+def _possessed_amount(p: PredicateReading) -> str | None:
+    """The slot of a possessed thing whose amount the verb sets (``cut his grocery budget
+    to £350``, ``raised her credit limit to 5,000``: the thing's own slot, as ``X's grocery
+    budget is …`` names it); None for any other predicate."""
+    rest, to = p.rest_low, _to_quantity(p)
+    if to is None or not 2 <= to <= 4 or rest[0] not in lx.POSSESSIVE_DETERMINERS:
+        return None
+    return head_attribute(rest[1:to])
+
+
+CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amount",
+                          "predicate:moved-possession",
                           "predicate:possessive-change", "predicate:marital-change",
                           "predicate:marital-event", "predicate:change-of-state",
                           "predicate:age-change"})
@@ -391,6 +402,10 @@ headquarters to Manchester``, ``email changed to …``, ``got divorced``, ``marr
 ``turned 35``, ``moved up to Year 5``)."""
 
 PREDICATE_RULES: tuple[Rule, ...] = (
+    # "cut his grocery budget to £350": the possessed thing's new amount
+    Rule("predicate:possessed-amount", lambda p: not p.hint and _possessed_amount(p) is not None,
+         lambda p: Slot(_possessed_amount(p) or "", value_text(
+             p.rest_words[(_to_quantity(p) or 0) + 1:]))),
     # a person's age: "is 34 years old", "turned 35", "Ana's son Leo is 7" (the son's);
     # never a possessed thing's number ("Mia's score is 34")
     Rule("predicate:age", lambda p: p.copula and _of_a_person(p) and _age(p) is not None,

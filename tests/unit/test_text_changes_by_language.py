@@ -153,11 +153,12 @@ def test_a_chinese_change_marker_is_not_part_of_the_name(
 
 @_SLOW
 @given(st.sampled_from(["张伟", "王芳", "陈静"]), st.sampled_from(["每天", "经常", "周末", "每周"]),
-       st.sampled_from(["喝咖啡", "打篮球", "看电视"]))
+       st.sampled_from(["喝咖啡", "打篮球", "看电视", "跑步", "散步"]))
 def test_a_chinese_habit_word_is_not_part_of_the_name(
         fresh_store: memory_es.MemoryStore, name: str, when: str, doing: str) -> None:
     """``张伟每天喝咖啡``: the subject is 张伟, so ``张伟不再喝咖啡了`` ends the habit; a
-    relative with the same habit and the person's other facts stay."""
+    relative with the same habit and the person's other facts stay. A verb the rules do
+    not know (``跑步``) after the time word is still the person's fact."""
     relative = name[0] + "丽"
     kept = [f"{name}住在上海", f"{name}会说日语", f"{relative}{when}{doing}"]
     after = _after(fresh_store, [f"{name}{when}{doing}。", *(k + "。" for k in kept)],
@@ -177,3 +178,21 @@ def test_a_new_amount_of_one_named_thing_leaves_the_other(
                    f"Lars Berg now holds 80 {unit} of {other}.")
     assert kept in after
     assert f"Lars Berg holds 50 {unit} of {other}" not in after
+
+
+@_SLOW
+@given(st.sampled_from([("cut", "grocery budget", "£400 a month", "£350 a month"),
+                        ("raised", "credit limit", "3,000", "5,000"),
+                        ("increased", "monthly savings", "£200", "£250")]),
+       st.sampled_from(["his", "her"]))
+def test_a_verb_setting_a_possessed_amount_replaces_it(
+        fresh_store: memory_es.MemoryStore, change: tuple[str, str, str, str],
+        det: str) -> None:
+    """``cut his grocery budget to £350`` replaces ``'s grocery budget is £400``, never
+    another budget of his nor his wife's same budget."""
+    verb, thing, old, new = change
+    kept = ["Leo Berg's transport budget is £120 a month", f"Ida Berg's {thing} is {old}"]
+    after = _after(fresh_store, [f"Leo Berg's {thing} is {old}.", *(k + "." for k in kept)],
+                   f"Leo Berg {verb} {det} {thing} to {new}.")
+    assert set(kept) <= after
+    assert f"Leo Berg's {thing} is {old}" not in after
