@@ -50,6 +50,7 @@ from memory_es.text.lists import without_items
 from memory_es.text.matching import (
     DEFAULT_THRESHOLDS,
     NEGATION_TERM,
+    PERSON_NAMESPACES,
     FactView,
     Match,
     Query,
@@ -654,8 +655,10 @@ class TextInterface:
         left to reinforce."""
         verb = _frame_head(clause.attribute)
         measure = _measure(clause.text)
-        # "Yuki's dentist appointment was moved to Thursday": the thing's time changed
-        thing = {stem(w) for w in _possessed(clause)} if CALENDAR.search(clause.text) else set()
+        # "Yuki's dentist appointment was moved to Thursday", "The hearing in case 2024-017
+        # was moved to 19 March": the thing's time changed
+        thing = ({stem(w) for w in _possessed(clause) or _thing_named(clause, entity)}
+                 if CALENDAR.search(clause.text) else set())
         for f in self._held(tenant, entity, clause):
             if f.attribute == clause.attribute:
                 continue
@@ -1583,6 +1586,16 @@ def _frame_head(attribute: str) -> str:
     (``prop.passport.…``: the passport's dates are not the lease's)."""
     parts = attribute.split(".")
     return ".".join(parts[:2]) if parts[0] == "prop" else parts[0]
+
+
+def _thing_named(clause: Clause, entity: str) -> list[str]:
+    """The content words of a subject that is a thing, not a person (``The hearing in case
+    2024-017``: hearing, case), less the words of its entity's name."""
+    if entity.split(":", 1)[0] in PERSON_NAMESPACES or not clause.mention:
+        return []
+    named = entity_terms(entity)
+    return [w for w in re.findall(r"[^\W\d_]+", clause.mention.casefold())
+            if w not in lx.STOPWORDS and stem(w) not in named]
 
 
 def _possessed(clause: Clause) -> list[str]:

@@ -118,6 +118,27 @@ def test_a_move_up_to_a_labelled_level_replaces_the_persons_not_a_relatives(
     assert f"Mila Novak is in {noun} {n}" not in after
 
 
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["hearing", "review", "inspection"]),
+       st.sampled_from(["19 March", "Friday", "3 pm on Monday"]))
+def test_a_things_event_moved_to_a_time_ends_its_old_time(
+        fresh_store: memory_es.MemoryStore, event: str, when: str) -> None:
+    """``The hearing in case 2024-017 was moved to 19 March`` (a subject that is a thing,
+    not a possessive) ends ``The hearing in case 2024-017 is on 12 March``; the other
+    case's hearing on the same day and the case's deadline stay."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"The {event} in case 2024-018 is on 12 March",
+            "The deadline in case 2024-017 is on 1 April",
+            "Case 2024-017 is assigned to Judge Park"}
+    for text in (f"The {event} in case 2024-017 is on 12 March", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"The {event} in case 2024-017 was moved to {when}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"The {event} in case 2024-017 is on 12 March" not in after
+
+
 def test_a_possessed_thing_ended_by_its_topic(fresh_store: memory_es.MemoryStore) -> None:
     ti = TextInterface(fresh_store)
     for text in ("Hanna Lindqvist flies to Oslo on 3 March.",
