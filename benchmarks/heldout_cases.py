@@ -5157,6 +5157,31 @@ def cases_budgets_studies(cases: list[Case]) -> None:
     _ended_by(cases, "cases_budgets_studies", "mixed", CASES_BUDGETS_STUDIES)
 
 
+# Rounds 173-174, written before any rule changed and before they were run: two phones and
+# two properties of one person; a new job worded with "got"; the same asks in German.
+_SARA = ["Sara Kim's work phone is 020 7946 0011.", "Sara Kim's home phone is 020 7946 0022.",
+         "Sara Kim works at Atkins.", "Sara Kim owns a flat in Bristol.", "Sara Kim owns a cottage in Wales.",
+         "Sara Kim's husband Ian works at Arup."]
+PHONES_PROPERTIES_JOBS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SARA), ["remember", "Sara Kim's work phone changed to 020 7946 0099."], [_SARA[0]]),
+    (list(_SARA), ["purge", "020 7946 0022"], [_SARA[1]]),
+    (list(_SARA), ["forget", "Sara Kim's work phone"], [_SARA[0]]),
+    (list(_SARA), ["remember", "Sara Kim got a new job at Mott MacDonald."], [_SARA[2]]),
+    (list(_SARA), ["remember", "Sara Kim sold her flat in Bristol."], [_SARA[3]]),
+    (list(_SARA), ["release", "Sara Kim's cottage"], [_SARA[4]]),
+    (list(_SARA), ["remember", "Sara Kim's husband Ian left Arup."], [_SARA[5]]),
+    (list(_SARA), ["forget", "Vergiss, wo Sara Kim arbeitet"], [_SARA[2]]),
+]
+
+
+def phones_properties_jobs(cases: list[Case]) -> None:
+    """A woman's work and home phones, two properties, her job and her husband's job kept
+    under her name: a changed phone, a purge by number, a new job worded with "got", a sale,
+    a release, her husband leaving his job, a German forget of where she works: one fact
+    ends each time."""
+    _ended_by(cases, "phones_properties_jobs", "mixed", PHONES_PROPERTIES_JOBS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5211,7 +5236,7 @@ def build() -> list[Case]:
                    owners_pupils_patients, relatives_lessons_asks,
                    pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes,
                    couples_namesakes_kin, new_readings_elsewhere, changes_asks_aliases,
-                   cases_budgets_studies):
+                   cases_budgets_studies, phones_properties_jobs):
         family(cases)
     return cases
 
