@@ -396,10 +396,11 @@ CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amou
                           "predicate:moved-possession",
                           "predicate:possessive-change", "predicate:marital-change",
                           "predicate:marital-event", "predicate:change-of-state",
+                          "predicate:new-position",
                           "predicate:age-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
 headquarters to Manchester``, ``email changed to …``, ``got divorced``, ``married Lee``,
-``turned 35``, ``moved up to Year 5``)."""
+``turned 35``, ``moved up to Year 5``, ``got a new job at Arup``)."""
 
 PREDICATE_RULES: tuple[Rule, ...] = (
     # "cut his grocery budget to £350": the possessed thing's new amount
@@ -508,6 +509,13 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:accepted-position",
          lambda p: p.lemma in ("accept", "take")
          and any(w in _POSITION_NOUNS or _office_of_a_role(w) for w in p.rest_low[:4]),
+         lambda p: Slot("work.employer", p.value)),
+    # "got a new job at Arup", "landed a role at Ocado", "started a new position at …": a
+    # job one has now (an offer one got is not yet one)
+    Rule("predicate:new-position",
+         lambda p: p.lemma in ("get", "land", "start") and any(
+             w in _POSITION_NOUNS and w != "offer" and p.rest_low[i + 1:i + 2] == ["at"]
+             for i, w in enumerate(p.rest_low[:4])),
          lambda p: Slot("work.employer", p.value)),
     Rule("predicate:reports-to", lambda p: p.lemma == "report" and p.rest_low[:1] == ["to"],
          lambda p: Slot("work.manager", value_text(object_after(p.rest, 1)))),

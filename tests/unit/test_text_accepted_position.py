@@ -23,3 +23,19 @@ def test_an_accepted_position_is_the_employer(text: str) -> None:
 def test_a_ship_noun_of_no_role_is_no_position(text: str) -> None:
     (clause,) = RuleInterpreter()(text).clauses
     assert clause.attribute != "work.employer"
+
+
+@pytest.mark.parametrize("text", ["Sara got a new job at Mott MacDonald.",
+                                  "Sara landed a role at Ocado.",
+                                  "Sara started a new position at the BBC."])
+def test_a_new_job_is_the_employer_and_a_change(text: str) -> None:
+    """``got a new job at X`` is a job one has now: it replaces the employer."""
+    (clause,) = RuleInterpreter()(text).clauses
+    assert clause.attribute == "work.employer" and clause.op == "supersede"
+
+
+@pytest.mark.parametrize("text", ["Sara got a job offer at Google.",
+                                  "Sara got a job done at home."])
+def test_an_offer_or_a_job_done_is_no_employer(text: str) -> None:
+    (clause,) = RuleInterpreter()(text).clauses
+    assert clause.attribute != "work.employer"
