@@ -5182,6 +5182,31 @@ def phones_properties_jobs(cases: list[Case]) -> None:
     _ended_by(cases, "phones_properties_jobs", "mixed", PHONES_PROPERTIES_JOBS)
 
 
+# Rounds 175-176, written before any rule changed and before they were run: the basic
+# operations in German and Chinese in further wordings (lebt, zog with a time, Lösche alle
+# Daten, a membership cancelled; 去年搬到, 删除关于, 退订, 已经不在…了), beside a relative.
+_ANNA = ["Anna Schmidt wohnt in Graz.", "Anna Schmidt ist Mitglied im Fitnessstudio.",
+         "Anna Schmidt hat ein Netflix-Abo.", "Anna Schmidt spielt Geige.", "Eva Schmidt wohnt in Graz."]
+_WANGLEI = ["王磊住在广州。", "王磊在腾讯工作。", "王磊订阅了爱奇艺会员。", "王磊喜欢下棋。", "王芳住在广州。"]
+BASICS_FURTHER_WORDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANNA), ["remember", "Anna Schmidt lebt jetzt in Wien."], [_ANNA[0]]),
+    (list(_ANNA), ["remember", "Anna Schmidt zog letztes Jahr nach Wien."], [_ANNA[0]]),
+    (list(_ANNA), ["forget", "Lösche alle Daten über Anna Schmidt"], _ANNA[0:4]),
+    (list(_ANNA), ["remember", "Anna Schmidt hat ihre Mitgliedschaft im Fitnessstudio gekündigt."], [_ANNA[1]]),
+    (list(_ANNA), ["remember", "Anna Schmidt hat ihr Netflix-Abo storniert."], [_ANNA[2]]),
+    (list(_WANGLEI), ["remember", "王磊去年搬到了深圳。"], [_WANGLEI[0]]),
+    (list(_WANGLEI), ["forget", "删除关于王磊的一切"], _WANGLEI[0:4]),
+    (list(_WANGLEI), ["remember", "王磊退订了爱奇艺会员。"], [_WANGLEI[2]]),
+    (list(_WANGLEI), ["remember", "王磊已经不在腾讯工作了。"], [_WANGLEI[1]]),
+]
+
+
+def basics_further_wordings(cases: list[Case]) -> None:
+    """German and Chinese moves, forgets and cancellations in wordings not used before,
+    beside a relative in the same town: one fact, or one person's, ends."""
+    _ended_by(cases, "basics_further_wordings", "languages", BASICS_FURTHER_WORDINGS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5236,7 +5261,8 @@ def build() -> list[Case]:
                    owners_pupils_patients, relatives_lessons_asks,
                    pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes,
                    couples_namesakes_kin, new_readings_elsewhere, changes_asks_aliases,
-                   cases_budgets_studies, phones_properties_jobs):
+                   cases_budgets_studies, phones_properties_jobs,
+                   basics_further_wordings):
         family(cases)
     return cases
 
