@@ -141,7 +141,8 @@ _ZH_RESIDENCE = re.compile(
 _DE_MOVE = re.compile(
     rf"^(?P<subj>.+?)\s+(?:(?:ist|sind)\s+(?:[^,]{{1,40}}?\s+)?nach\s+(?P<place>.+?)\s+"
     rf"(?P<now>{_alternation(_DE['move'])})"
-    rf"|(?P<moved>{_alternation(_DE['move_finite'])})\s+nach\s+(?P<to>.+))$", re.IGNORECASE)
+    rf"|(?P<moved>{_alternation(_DE['move_finite'])})\s+(?:[^,]{{1,40}}?\s+)?nach\s+(?P<to>.+))$",
+    re.IGNORECASE)
 _ZH_ADVERBS = re.compile(rf"(?:{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
 _ZH_FINAL = re.compile(r"了$")
 """A sentence-final 了 (a change has happened): not part of the place or object."""
@@ -162,9 +163,11 @@ _ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u
 _ZH_BESIDE = _alternation(_ZH["adverbs"] + _ZH["time"])
 _ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})*"
                      rf"(?P<now>{_alternation(_ZH['change'])})?(?:{_ZH_BESIDE})*"
+                     rf"(?P<neg>{_alternation(_ZH['negators'])})?"
                      rf"(?P<verb>{_alternation(_ZH['verbs'])})(?P<obj>.+)$")
 """``X(现在)有Y``: an adverb, a time word or a change marker may stand before the verb
-(``李明现在在腾讯工作``: the subject is 李明, not 李明现)."""
+(``李明现在在腾讯工作``: the subject is 李明, not 李明现), and a negator right before it
+denies it (``王磊已经不在腾讯工作了``: the fact of 在腾讯工作, denied)."""
 _ZH_TIMED = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})+(?P<verb>)"
                        rf"(?P<obj>[\u3400-\u9fff].*)$")
 """``X每天跑步``: a time word or an adverb after the name ends the subject, whatever verb
@@ -273,7 +276,7 @@ def _other_language(body: str) -> Clause | None:
             "has" if chinese else verb, *keywords(obj.split(), 3)) if not chinese else
             attribute_path("zh", "u" + str(sum(map(ord, verb + obj)))),
             value=obj, mention=subject.surface, names=subject.names,
-            subject_names=subject.names,
+            subject_names=subject.names, negated=bool(groups.get("neg")),
             frame=f"zh:{verb}..{cut[-1]}" if len(cut) > 1 else None,
             rules=(f"lang:{lang}", "predicate:generic",
                    *(["change-of-state:replaces-frame"] if changes and len(cut) > 1 else [])))

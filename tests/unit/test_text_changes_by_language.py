@@ -116,6 +116,21 @@ def test_a_german_leaving_in_the_perfect_with_sein_ends_the_membership(
 
 
 @_SLOW
+@given(st.sampled_from(["王磊", "张强", "陈静"]), st.sampled_from(["腾讯", "华为"]),
+       st.sampled_from(["已经不", "不", "现在不"]))
+def test_a_chinese_denial_of_the_same_words_ends_the_fact(
+        fresh_store: memory_es.MemoryStore, name: str, employer: str, negator: str) -> None:
+    """``王磊已经不在腾讯工作了``: a negator right before the verb denies ``王磊在腾讯工作``,
+    which ends; a relative working there and the person's other facts stay."""
+    relative = name[0] + "丽"
+    kept = [f"{name}住在广州", f"{name}喜欢下棋", f"{relative}在{employer}工作"]
+    after = _after(fresh_store, [f"{name}在{employer}工作。", *(k + "。" for k in kept)],
+                   f"{name}{negator}在{employer}工作了。")
+    assert set(kept) <= after
+    assert f"{name}在{employer}工作" not in after
+
+
+@_SLOW
 @given(st.sampled_from(["张强", "王芳", "陈静"]), st.sampled_from(["阿里巴巴", "腾讯", "华为"]),
        st.sampled_from(["辞职了", "离职了"]))
 def test_a_chinese_resignation_from_a_place_ends_work_there(

@@ -25,7 +25,8 @@ _tenants = iter(range(1_000_000))
 @given(st.sampled_from(("Greta", "Paul", "Frau Weber")),
        st.sampled_from(("Erfurt", "Ulm", "Kiel")),
        st.sampled_from(("{s} zog nach {p}.", "{s} zieht nach {p}.", "{s} ist nach {p} gezogen.",
-                        "{s} ist nach {p} umgezogen.")))
+                        "{s} ist nach {p} umgezogen.", "{s} zog letztes Jahr nach {p}.",
+                        "{s} zog im März nach {p}.")))
 def test_a_german_move_in_any_tense_is_a_change_of_residence(subject: str, place: str,
                                                              form: str) -> None:
     (clause,) = interpret(form.format(s=subject, p=place)).clauses
