@@ -5207,6 +5207,33 @@ def basics_further_wordings(cases: list[Case]) -> None:
     _ended_by(cases, "basics_further_wordings", "languages", BASICS_FURTHER_WORDINGS)
 
 
+# Rounds 177-178, written before any rule changed and before they were run: a gardener's
+# beds and a musician's gigs, each two of a kind, beside a partner doing the same.
+_GARDEN = ["Olga Berg grows tomatoes in the greenhouse.", "Olga Berg grows roses in the front bed.",
+           "Olga Berg keeps bees behind the shed.", "Olga Berg's partner Nils grows tomatoes in the greenhouse.",
+           "Olga Berg waters the garden at 7am."]
+_GIGS = ["Raf Costa plays guitar at the Blue Note on Fridays.", "Raf Costa plays bass at Café Oto on Sundays.",
+         "Raf Costa teaches guitar at the Royal Academy.", "Raf Costa's bandmate Joe plays drums at the Blue Note on Fridays."]
+TWO_OF_A_KIND_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GARDEN), ["remember", "Olga Berg now grows peppers in the greenhouse."], [_GARDEN[0]]),
+    (list(_GARDEN), ["remember", "Olga Berg gave up beekeeping."], [_GARDEN[2]]),
+    (list(_GARDEN), ["forget", "Olga Berg's roses"], [_GARDEN[1]]),
+    (list(_GARDEN), ["remember", "Olga Berg now waters the garden at 6am."], [_GARDEN[4]]),
+    (list(_GARDEN), ["release", "Olga Berg's lettuces"], []),
+    (list(_GIGS), ["remember", "Raf Costa no longer plays at Café Oto."], [_GIGS[1]]),
+    (list(_GIGS), ["remember", "Raf Costa stopped teaching at the Royal Academy."], [_GIGS[2]]),
+    (list(_GIGS), ["forget", "Raf Costa's Friday gig"], [_GIGS[0]]),
+    (list(_GIGS), ["release", "Raf Costa's gig at the Jazz Cafe"], []),
+]
+
+
+def two_of_a_kind_again(cases: list[Case]) -> None:
+    """A gardener's greenhouse crop, her roses, bees and watering time beside her partner's
+    same crop kept under her name; a musician's two gigs and teaching beside his bandmate at
+    the same club: one fact ends, or none for a thing they do not have."""
+    _ended_by(cases, "two_of_a_kind_again", "mixed", TWO_OF_A_KIND_AGAIN)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5262,7 +5289,7 @@ def build() -> list[Case]:
                    pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes,
                    couples_namesakes_kin, new_readings_elsewhere, changes_asks_aliases,
                    cases_budgets_studies, phones_properties_jobs,
-                   basics_further_wordings):
+                   basics_further_wordings, two_of_a_kind_again):
         family(cases)
     return cases
 
