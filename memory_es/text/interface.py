@@ -67,6 +67,7 @@ from memory_es.text.matching import (
     lexical_matches,
     mention_matches,
     named_entities,
+    names_an_activity,
     names_only,
     nominalises,
     only_names_a_topic,
@@ -598,13 +599,16 @@ class TextInterface:
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
             same_object = ended_object is not None and (
                 _ended_object(f.value, entity) == ended_object if clause.negated
-                else all(t in v.terms or nominalises(t, v.terms) for t in ended_object))
+                else all(t in v.terms or nominalises(t, v.terms) or names_an_activity(t, v.terms)
+                         for t in ended_object))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
                           or bool(thing and thing <= v.terms) or same_object)
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms) & said
             if stems:
                 shared = shared | (stems & german_stems(f.text))
+            # "gave up beekeeping" ends "keeps bees": the activity's name holds both
+            shared = shared | {t for t in said if names_an_activity(t, v.terms)}
             if clause.negated:
                 shared = shared & view_terms(str(f.value))
             whole = same_object

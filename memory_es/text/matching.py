@@ -1090,6 +1090,15 @@ def german_stems(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def names_an_activity(term: str, terms: frozenset[str]) -> bool:
+    """Is ``term`` a compound of an object and a verb's ``-ing`` among ``terms``, the name
+    of doing that to it (``beekeeping`` / ``keeps bees``, ``birdwatching`` / ``watches
+    birds``)? ``term`` is a recall stem (``beekeep``); each part keeps three letters."""
+    return len(term) >= 7 and term.isalpha() and any(
+        stem(term[:i]) in terms and term[i:] in terms and term[i:] != stem(term[:i])
+        for i in range(3, len(term) - 2))
+
+
 def _is_verb_stem(t: str) -> bool:
     return t in lx.ENGLISH_VERBS or t + "e" in lx.ENGLISH_VERBS
 

@@ -267,3 +267,25 @@ def test_a_negated_restriction_is_no_denial(fresh_store: memory_es.MemoryStore,
     ti.remember(tenant, f"Priya Raman {negator} play the cello, she also plays the piano.")
     texts = {f.text for f in fresh_store.current(tenant)}
     assert {"Priya Raman plays the cello", "Priya Raman is allergic to latex"} <= texts
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("keeps bees behind the shed", "gave up beekeeping"),
+                        ("watches birds at the lake", "gave up birdwatching"),
+                        ("rides horses on Sundays", "quit horseriding")]))
+def test_an_activity_named_by_its_compound_ends_that_activity(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str]) -> None:
+    """``gave up beekeeping`` ends ``keeps bees``: the compound of an object and a verb's
+    ``-ing`` names doing that to it. Her other facts and her partner's stay."""
+    held, ended = pair
+    tenant = f"d{next(_given)}"
+    ti = TextInterface(fresh_store)
+    kept = {"Olga Berg keeps chickens", "Olga Berg grows roses in the front bed",
+            f"Olga Berg's partner Nils {held}"}
+    for text in (f"Olga Berg {held}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Olga Berg {ended}.")
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert kept <= texts
+    assert f"Olga Berg {held}" not in texts
