@@ -5234,6 +5234,33 @@ def two_of_a_kind_again(cases: list[Case]) -> None:
     _ended_by(cases, "two_of_a_kind_again", "mixed", TWO_OF_A_KIND_AGAIN)
 
 
+# Rounds 179-180, written before any rule changed and before they were run: hard deletes
+# that reach another person (a shared family address, a name in a colleague's fact), with
+# and without confirm=True, and identifiers written with other spacing or case.
+_RAJ = ["Raj Mehta's email is raj.mehta@fastmail.com.", "Raj Mehta lives in Pune.",
+        "Priya Nair's manager is Raj Mehta.", "Priya Nair lives in Pune.",
+        "The Mehta family's shared email is home@mehta.in.", "Raj Mehta's passport number is K8812934.",
+        "Anil Mehta's passport number is K8812943."]
+PURGES_THAT_REACH: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAJ), ["purge", "raj.mehta@fastmail.com"], [_RAJ[0]]),
+    (list(_RAJ), ["purge", "Raj Mehta"], []),
+    (list(_RAJ), ["purge", "Raj Mehta", "confirm"], [_RAJ[0], _RAJ[1], _RAJ[2], _RAJ[5]]),
+    (list(_RAJ), ["purge", "passport K 881 2934"], [_RAJ[5]]),
+    (list(_RAJ), ["purge", "RAJ.MEHTA@FASTMAIL.COM"], [_RAJ[0]]),
+    (list(_RAJ), ["purge", "Pune"], []),
+]
+
+
+def purges_that_reach(cases: list[Case]) -> None:
+    """A person's address, name and passport purged beside a colleague whose fact names
+    him, a family address and a relative's passport two digits apart: a purge of his name
+    reaches another person's fact, so without confirm=True nothing is erased, and with it
+    his facts and the fact naming him go; a town is no identifier."""
+    _ended_by(cases, "purges_that_reach", "mixed", PURGES_THAT_REACH)
+    # a name purged: the name must be said nowhere, but "Mehta" rightly recalls Anil Mehta
+    cases[-4]["retrieves_nothing"] = []
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5289,7 +5316,7 @@ def build() -> list[Case]:
                    pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes,
                    couples_namesakes_kin, new_readings_elsewhere, changes_asks_aliases,
                    cases_budgets_studies, phones_properties_jobs,
-                   basics_further_wordings, two_of_a_kind_again):
+                   basics_further_wordings, two_of_a_kind_again, purges_that_reach):
         family(cases)
     return cases
 
