@@ -5243,7 +5243,7 @@ _RAJ = ["Raj Mehta's email is raj.mehta@fastmail.com.", "Raj Mehta lives in Pune
         "Anil Mehta's passport number is K8812943."]
 PURGES_THAT_REACH: list[tuple[list[str], list[str], list[str]]] = [
     (list(_RAJ), ["purge", "raj.mehta@fastmail.com"], [_RAJ[0]]),
-    (list(_RAJ), ["purge", "Raj Mehta"], []),
+    (list(_RAJ), ["purge", "Raj Mehta"], [_RAJ[0], _RAJ[1], _RAJ[5]]),
     (list(_RAJ), ["purge", "Raj Mehta", "confirm"], [_RAJ[0], _RAJ[1], _RAJ[2], _RAJ[5]]),
     (list(_RAJ), ["purge", "passport K 881 2934"], [_RAJ[5]]),
     (list(_RAJ), ["purge", "RAJ.MEHTA@FASTMAIL.COM"], [_RAJ[0]]),
@@ -5254,11 +5254,16 @@ PURGES_THAT_REACH: list[tuple[list[str], list[str], list[str]]] = [
 def purges_that_reach(cases: list[Case]) -> None:
     """A person's address, name and passport purged beside a colleague whose fact names
     him, a family address and a relative's passport two digits apart: a purge of his name
-    reaches another person's fact, so without confirm=True nothing is erased, and with it
-    his facts and the fact naming him go; a town is no identifier."""
+    erases his own facts and reaches the colleague's fact only with confirm=True (as
+    round 107's purge_spans__02 has it; this case's gold first said nothing, corrected in
+    the open); a town is no identifier."""
     _ended_by(cases, "purges_that_reach", "mixed", PURGES_THAT_REACH)
-    # a name purged: the name must be said nowhere, but "Mehta" rightly recalls Anil Mehta
+    # a name purged: with confirm=True it must be said nowhere, but "Mehta" rightly recalls
+    # Anil Mehta; without, the colleague's fact naming him stays (pending), so only his
+    # erased facts must be gone
     cases[-4]["retrieves_nothing"] = []
+    cases[-5]["retrieves_nothing"] = []
+    cases[-5]["must_not_contain"] = cases[-5]["must_not_contain"][1:]
 
 
 def build() -> list[Case]:
