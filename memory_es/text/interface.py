@@ -1359,9 +1359,11 @@ class TextInterface:
         query names as a whole is shredded whole. Never by word or vector similarity:
         without such a match nothing is erased, and the result lists the candidates
         considered (``targets``) with ``pending`` saying why. A purge that spans several
-        entities, or reaches facts of other entities that mention a named one, only
-        returns the previews and needs ``confirm=True``; so does a purge the store
-        itself rates high risk (dependants outside it). ``compact`` is passed to each
+        entities through one identifier only returns the previews and needs
+        ``confirm=True``; so does a purge the store itself rates high risk (dependants
+        outside it). Facts of other entities that mention a named one are listed in
+        ``pending`` and erased only with ``confirm=True``; the named entity's own are
+        erased. ``compact`` is passed to each
         :meth:`MemoryStore.purge`: ``"deferred"`` leaves the file rewrite to
         ``store.compact()``, and the receipts' reports say ``pending`` until then.
         """
