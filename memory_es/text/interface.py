@@ -325,8 +325,13 @@ class TextInterface:
         clause does not say of them (``Mila moved up to Year 5``) leaves it."""
         asked = view_terms(clause.mention or "")
         return [f for f in self._entity_facts(tenant, entity)
-                if f.entity == entity and not f.negated and not any(
-                    _someone_else(c, asked) for c in self.interpreter(f.text).clauses)]
+                if f.entity == entity and not f.negated and not self._theirs(f, asked)]
+
+    def _theirs(self, fact: Fact, asked: frozenset[str]) -> bool:
+        """Is ``fact``, kept under its owner's id, a fact of a person the owner has that
+        ``asked`` (the terms of a query or a clause's subject) does not ask for
+        (:func:`_someone_else`)?"""
+        return any(_someone_else(c, asked) for c in self.interpreter(fact.text).clauses)
 
     def _held_terms(self, tenant: str, text: str) -> list[Fact] | None:
         """For a text made only of identifiers: the facts that hold the terms of each
@@ -984,9 +989,9 @@ class TextInterface:
         if len(found) < 2:
             return found
         asked = frozenset(query.terms)
-        own = [m for m in found if not any(
-            (_acts(c) and "predicate:possessive-noun" not in c.rules)  # "X's salary is …"
-            or _someone_else(c, asked) for c in self.interpreter(m.fact.text).clauses)]
+        own = [m for m in found if not self._theirs(m.fact, asked) and not any(
+            _acts(c) and "predicate:possessive-noun" not in c.rules  # "X's salary is …"
+            for c in self.interpreter(m.fact.text).clauses)]
         return own or found
 
     def _except(self, tenant: str, sel: _Selection, kept: str) -> _Selection:
@@ -1095,8 +1100,7 @@ class TextInterface:
                 # "Priya's job": her one fact in the topic named (a fact of a relative of
                 # hers kept under her id is his, not a second one of hers)
                 asked = frozenset(query.terms)
-                own = [v for v in scope if not any(
-                    _someone_else(c, asked) for c in self.interpreter(v.fact.text).clauses)]
+                own = [v for v in scope if not self._theirs(v.fact, asked)]
                 only, topics = topic_match(query, own, skip)
                 if only is not None:
                     return _Selection([only], "topic", entities=entities, topics=topics)
@@ -1615,7 +1619,6 @@ def _possessed(clause: Clause) -> list[str]:
     return [w for w in re.findall(r"[^\W\d_]+", owned.casefold()) if w not in lx.STOPWORDS]
 
 
-_LOCATIVES = frozenset(("in", "at", "on", "near", "by", "with"))
 def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     """Whether a possessive subject is a person of the owner's (``Ana's husband``, ``Omar's
     manager``: a relative, or a role) that the query's terms do not ask for: the fact is
@@ -1674,6 +1677,9 @@ def _labelled_with(entity: str | None, named: Mapping[str, str]) -> bool:
         return False
     label = f"-{entity.split(':', 1)[1]}-"
     return any(f"-{e.split(':', 1)[1]}-" in label for e in named if e.startswith("person:"))
+
+
+_LOCATIVES = frozenset(("in", "at", "on", "near", "by", "with"))
 
 
 def _place_like(value: object) -> bool:

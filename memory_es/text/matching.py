@@ -1115,7 +1115,7 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     phrase = _noun_phrase(query, skip)
     if len(phrase) < 2 or not _meets(query, phrase[-1], v):
         return False
-    return not _meets(query, phrase[-2], v) or sibling_kind(query, v, skip)
+    return not _meets(query, phrase[-2], v) or _sibling(query, phrase[-1], phrase[-2], v)
 
 
 def sibling_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
@@ -1126,9 +1126,11 @@ def sibling_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     topic elsewhere in the fact is no sibling (``user phone iPhone`` and ``has an iPhone
     as their primary device``)."""
     phrase = _noun_phrase(query, skip)
-    if len(phrase) < 2:
-        return False
-    head, kind = phrase[-1], phrase[-2]
+    return len(phrase) >= 2 and _sibling(query, phrase[-1], phrase[-2], v)
+
+
+def _sibling(query: Query, head: str, kind: str, v: FactView) -> bool:
+    """:func:`sibling_kind` for the query's head and kind words."""
     shared = query.domains.get(kind, frozenset()) & v.domains
     if not shared or _meets_as_written(query, kind, v) or any(
             lx.names_topic(kind, d) for d in shared):

@@ -614,7 +614,8 @@ _NEGATED_MODALS = {"wo": "will", "sha": "shall", "ca": "can"}
 
 def _uncontracted(word: str) -> str:
     """A negated verb's own form (``isn't``: ``is``; ``won't``: ``will``)."""
-    base = re.sub(r"n['’]t$", "", word)
+    ending = next((e for e in lx.NEGATED_CONTRACTIONS if word.endswith(e)), "")
+    base = word[:len(word) - len(ending)]
     return _NEGATED_MODALS.get(base, base)
 
 
