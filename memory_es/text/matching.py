@@ -327,12 +327,20 @@ def _could_name(text: str, keys: frozenset[str]) -> bool:
     """Could ``text`` name one of ``keys``? (Cached: one targeting call asks it of the
     same candidates with the same keys several times.)"""
     words = name_words(text)
-    return words is None or any(_key_within(k, words) for k in keys)
+    if words is None:
+        return True
+    firsts, spelled = _spelled(keys)
+    return not words.isdisjoint(firsts) and any(
+        all(w in words for w in parts) for parts in spelled)
 
 
-def _key_within(key: str, words: frozenset[str]) -> bool:
-    parts = _key_words(key)
-    return bool(parts) and all(p in words for p in parts)
+@lru_cache(maxsize=1024)
+def _spelled(keys: frozenset[str]) -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
+    """(the first word of each key, each key's words) of the keys that have words: a text
+    holding none of those first words names none of them, which one set operation says
+    (a targeting call asks it of every candidate with the same keys)."""
+    spelled = tuple(parts for k in keys if (parts := _key_words(k)))
+    return frozenset(parts[0] for parts in spelled), spelled
 
 
 @lru_cache(maxsize=65_536)

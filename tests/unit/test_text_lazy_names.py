@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from memory_es.text.interpreter import interpret
 from memory_es.text.matching import (
-    _key_within,
+    _could_name,
     _names,
     analyse_query,
     mention_matches,
@@ -42,7 +42,26 @@ def test_every_name_key_of_a_latin_text_is_made_of_its_name_words(text: str) -> 
         subject, mentions = _names(text, entity)
         own = subject_keys_of(entity) if entity is not None else frozenset()
         for key in (subject | mentions) - own:
-            assert _key_within(key, words), (text, entity, key)
+            assert _could_name(text, frozenset({key})), (text, entity, key)
+
+
+_KEYS = ["mia", "mia chen", "#guest password wifi", "~mia", "oslo", "acme", "lives oslo",
+         "nora corp", "zhang wei", "zhang1 wei3", "car volvo", "bubbles"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_NAMES + _WORDS + ["Chen", "Volvo"]), min_size=1,
+                max_size=10).map(" ".join),
+       st.frozensets(st.sampled_from(_KEYS), max_size=6))
+def test_could_name_is_some_key_made_of_the_texts_name_words(text: str,
+                                                              keys: frozenset[str]) -> None:
+    """The first-word shortcut answers as the definition does: some key, other than a
+    loose ``~`` one, has every word among the text's name words."""
+    words = name_words(text)
+    expected = words is None or any(
+        not k.startswith("~") and all(w in words for w in k.removeprefix("#").split())
+        for k in keys)
+    assert _could_name(text, keys) == expected
 
 
 def test_texts_in_another_script_take_the_full_analysis() -> None:
