@@ -5266,6 +5266,106 @@ def purges_that_reach(cases: list[Case]) -> None:
     cases[-5]["must_not_contain"] = cases[-5]["must_not_contain"][1:]
 
 
+# Rounds 181-183, written before any rule changed and before they were run: an employee's
+# manager, desk, band and number beside a colleague with the same manager and a number two
+# digits apart.
+_NADIA = ["Nadia Petrov reports to Helen Ward.", "Nadia Petrov sits at desk 2A.",
+          "Nadia Petrov is on salary band C.", "Nadia Petrov's employee number is E-20931.",
+          "Nadia Petrov works in the Leeds office.", "Tariq Aziz reports to Helen Ward.",
+          "Tariq Aziz's employee number is E-20913."]
+HR_RECORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NADIA), ["remember", "Nadia Petrov now reports to Carlos Diaz."], [_NADIA[0]]),
+    (list(_NADIA), ["remember", "Nadia Petrov moved to desk 4B."], [_NADIA[1]]),
+    (list(_NADIA), ["remember", "Nadia Petrov is on parental leave until March."], []),
+    (list(_NADIA), ["forget", "Nadia Petrov's salary band"], [_NADIA[2]]),
+    (list(_NADIA), ["release", "Nadia Petrov's parking space"], []),
+    (list(_NADIA), ["purge", "E-20931"], [_NADIA[3]]),
+    (list(_NADIA), ["remember", "Nadia Petrov transferred to the York office."], [_NADIA[4]]),
+    (list(_NADIA), ["forget", "who Tariq Aziz reports to"], [_NADIA[5]]),
+]
+
+
+def hr_records(cases: list[Case]) -> None:
+    """An employee's manager, desk, band, number and office beside a colleague with the same
+    manager and a number two digits apart: one fact ends, or none for a new fact or a
+    thing she does not have."""
+    _ended_by(cases, "hr_records", "mixed", HR_RECORDS)
+
+
+# Rounds 184-185, written before any rule changed and before they were run: a swimmer's
+# club, coach and best time beside her brother in the same club.
+_LUCY = ["Lucy Grant swims for Otley Otters.", "Lucy Grant is coached by Dan Hill.",
+         "Lucy Grant's best 100m time is 1:06.", "Lucy Grant trains at 6am on weekdays.",
+         "Sam Grant swims for Otley Otters.", "Sam Grant's best 100m time is 1:09."]
+SWIM_CLUB: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUCY), ["remember", "Lucy Grant now swims for Leeds Aquatics."], [_LUCY[0]]),
+    (list(_LUCY), ["remember", "Lucy Grant's best 100m time is now 1:04."], [_LUCY[2]]),
+    (list(_LUCY), ["forget", "Lucy Grant's coach"], [_LUCY[1]]),
+    (list(_LUCY), ["remember", "Lucy Grant quit Otley Otters."], [_LUCY[0]]),
+    (list(_LUCY), ["remember", "Lucy Grant now trains at 7am on weekdays."], [_LUCY[3]]),
+    (list(_LUCY), ["release", "Sam Grant's best time"], [_LUCY[5]]),
+    (list(_LUCY), ["release", "Lucy Grant's 200m time"], []),
+]
+
+
+def swim_club(cases: list[Case]) -> None:
+    """A swimmer's club, coach, best time and training time beside her brother in the same
+    club with his own best time: one fact ends, or none for a distance she has no time for."""
+    _ended_by(cases, "swim_club", "mixed", SWIM_CLUB)
+
+
+# Rounds 186-187, written before any rule changed and before they were run: the basic
+# operations in German and Chinese once more (arbeitet jetzt bei, ist umgezogen, Vergiss
+# alles über, ein Abo gekündigt; 现在在…工作, 搬到了, 忘记…的所有信息, 取消了), beside a sister.
+_JONAS = ["Jonas Weber arbeitet bei Bosch.", "Jonas Weber wohnt in Köln.",
+          "Jonas Weber hat ein Zeitungsabo.", "Jonas Weber spielt Handball.",
+          "Lea Weber wohnt in Köln."]
+_LINA = ["李娜在小米工作。", "李娜住在南京。", "李娜有健身房会员。", "李娜喜欢游泳。", "李强住在南京。"]
+BASICS_ONCE_MORE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS), ["remember", "Jonas Weber arbeitet jetzt bei Siemens."], [_JONAS[0]]),
+    (list(_JONAS), ["remember", "Jonas Weber ist nach Hamburg umgezogen."], [_JONAS[1]]),
+    (list(_JONAS), ["forget", "Vergiss alles über Jonas Weber"], _JONAS[0:4]),
+    (list(_JONAS), ["remember", "Jonas Weber hat sein Zeitungsabo gekündigt."], [_JONAS[2]]),
+    (list(_LINA), ["remember", "李娜现在在华为工作。"], [_LINA[0]]),
+    (list(_LINA), ["remember", "李娜搬到了杭州。"], [_LINA[1]]),
+    (list(_LINA), ["forget", "忘记李娜的所有信息"], _LINA[0:4]),
+    (list(_LINA), ["remember", "李娜取消了健身房会员。"], [_LINA[2]]),
+]
+
+
+def basics_once_more(cases: list[Case]) -> None:
+    """German and Chinese moves, new employers, forgets and cancellations beside a sister
+    or brother in the same town: one fact, or one person's, ends."""
+    _ended_by(cases, "basics_once_more", "languages", BASICS_ONCE_MORE)
+
+
+# Rounds 188-190, written before any rule changed and before they were run: a worker's IT
+# assets beside a colleague's laptop two digits apart, and a patient's medicines.
+_OMAR = ["Laptop LT-4471 is assigned to Omar Reyes.", "Omar Reyes uses a 27-inch monitor.",
+         "Omar Reyes's VPN username is oreyes.", "Laptop LT-4417 is assigned to Zoe King.",
+         "Omar Reyes works from home on Fridays."]
+_MIA = ["Mia Park takes ibuprofen for back pain.", "Mia Park sees a physiotherapist every Tuesday.",
+        "Mia Park is allergic to penicillin.", "Mia Park's husband takes ibuprofen for back pain."]
+ASSETS_AND_MEDICINES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR), ["purge", "LT-4471"], [_OMAR[0]]),
+    (list(_OMAR), ["remember", "Omar Reyes now uses a 32-inch monitor."], [_OMAR[1]]),
+    (list(_OMAR), ["forget", "Omar Reyes's VPN username"], [_OMAR[2]]),
+    (list(_OMAR), ["release", "Omar Reyes's phone"], []),
+    (list(_OMAR), ["remember", "Omar Reyes now works from home on Mondays."], [_OMAR[4]]),
+    (list(_MIA), ["remember", "Mia Park no longer takes ibuprofen."], [_MIA[0]]),
+    (list(_MIA), ["remember", "Mia Park stopped seeing the physiotherapist."], [_MIA[1]]),
+    (list(_MIA), ["remember", "Mia Park started taking melatonin."], []),
+    (list(_MIA), ["forget", "Mia Park's allergy"], [_MIA[2]]),
+]
+
+
+def assets_and_medicines(cases: list[Case]) -> None:
+    """A laptop purged by its tag beside a colleague's two digits apart, a monitor, a VPN
+    name and a home day; a patient's painkiller beside her husband's same one, her
+    physiotherapy, a new medicine and an allergy: one fact ends, or none."""
+    _ended_by(cases, "assets_and_medicines", "mixed", ASSETS_AND_MEDICINES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5321,7 +5421,8 @@ def build() -> list[Case]:
                    pairs_and_kin_by_language, identifiers_rewritten, vets_trips_runtimes,
                    couples_namesakes_kin, new_readings_elsewhere, changes_asks_aliases,
                    cases_budgets_studies, phones_properties_jobs,
-                   basics_further_wordings, two_of_a_kind_again, purges_that_reach):
+                   basics_further_wordings, two_of_a_kind_again, purges_that_reach,
+                   hr_records, swim_club, basics_once_more, assets_and_medicines):
         family(cases)
     return cases
 
