@@ -5366,6 +5366,84 @@ def assets_and_medicines(cases: list[Case]) -> None:
     _ended_by(cases, "assets_and_medicines", "mixed", ASSETS_AND_MEDICINES)
 
 
+# Rounds 191-194, written before any rule changed and before they were run: changes said
+# another way (a new manager, left one office for another, switched clubs, a correction
+# with "actually", no longer allergic) and forgets of a relative's fact, beside look-alikes.
+_RUTH = ["Ruth Cole reports to Ian Marsh.", "Ruth Cole works in the Bristol office.",
+         "Ruth Cole's VPN username is rcole.", "Ruth Cole is allergic to penicillin.",
+         "Ruth Cole's husband takes metformin.", "Ruth Cole takes metformin.",
+         "Ben Okoro reports to Ian Marsh."]
+CHANGES_SAID_OTHERWISE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUTH), ["remember", "Ruth Cole's new manager is Sara Lind."], [_RUTH[0]]),
+    (list(_RUTH), ["remember", "Ruth Cole has left the Bristol office for Cardiff."], [_RUTH[1]]),
+    (list(_RUTH), ["remember", "Actually, Ruth Cole's VPN username is ruth.cole."], [_RUTH[2]]),
+    (list(_RUTH), ["remember", "Ruth Cole is no longer allergic to penicillin."], [_RUTH[3]]),
+    (list(_RUTH), ["forget", "Ruth Cole's husband's medication"], [_RUTH[4]]),
+    (list(_RUTH), ["remember", "Ruth Cole stopped taking metformin."], [_RUTH[5]]),
+    (list(_RUTH), ["release", "Ben Okoro's manager"], [_RUTH[6]]),
+    (list(_RUTH), ["remember", "Ruth Cole's husband now takes insulin."], [_RUTH[4]]),
+]
+
+
+def changes_said_otherwise(cases: list[Case]) -> None:
+    """A manager, an office, a user name, an allergy and a medicine changed in other
+    wordings, beside her husband's medicine kept under her name and a colleague with the
+    same manager: one fact ends."""
+    _ended_by(cases, "changes_said_otherwise", "mixed", CHANGES_SAID_OTHERWISE)
+
+
+# Rounds 195-197, written before any rule changed and before they were run: things that are
+# no people (a project and its sibling project, two shops in one street) named by a noun
+# phrase, with their times and leads.
+_ATLAS = ["Project Atlas is led by Ana Ruiz.", "Project Atlas's deadline is 30 June.",
+          "Project Atlas uses Postgres.", "Project Borealis's deadline is 30 June.",
+          "Project Borealis uses Postgres."]
+_SHOPS = ["The bakery on Mill Street opens at 7am.", "The bakery on Mill Street closes on Sundays.",
+          "The café on Mill Street opens at 8am.", "The bakery on Mill Street sells rye bread."]
+PROJECTS_AND_SHOPS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ATLAS), ["remember", "Project Atlas's deadline moved to 15 July."], [_ATLAS[1]]),
+    (list(_ATLAS), ["remember", "Project Atlas switched from Postgres to MySQL."], [_ATLAS[2]]),
+    (list(_ATLAS), ["forget", "everything about Project Atlas"], _ATLAS[0:3]),
+    (list(_ATLAS), ["remember", "Ana Ruiz no longer leads Project Atlas."], [_ATLAS[0]]),
+    (list(_ATLAS), ["release", "Project Borealis's deadline"], [_ATLAS[3]]),
+    (list(_SHOPS), ["remember", "The bakery on Mill Street now opens at 6:30am."], [_SHOPS[0]]),
+    (list(_SHOPS), ["remember", "The bakery on Mill Street is now open on Sundays."], [_SHOPS[1]]),
+    (list(_SHOPS), ["forget", "the café on Mill Street"], [_SHOPS[2]]),
+    (list(_SHOPS), ["remember", "The bakery on Mill Street stopped selling rye bread."], [_SHOPS[3]]),
+]
+
+
+def projects_and_shops(cases: list[Case]) -> None:
+    """A project's lead, deadline and database beside a sibling project with the same
+    deadline and database; a bakery's hours and bread beside a café in the same street:
+    one fact, or one thing's, ends."""
+    _ended_by(cases, "projects_and_shops", "mixed", PROJECTS_AND_SHOPS)
+
+
+# Rounds 198-200, written before any rule changed and before they were run: endings by
+# negation in German and Chinese (kein … mehr, nicht mehr, 不再, 已经不), and a forget of one
+# thing, beside a relative doing the same.
+_PAUL = ["Paul Richter spielt Handball.", "Paul Richter raucht.", "Paul Richter hat einen Hund.",
+         "Paul Richter arbeitet bei der Post.", "Maria Richter spielt Handball."]
+_JIE = ["刘洁喜欢游泳。", "刘洁在银行工作。", "刘洁养了一只猫。", "刘洁每天喝茶。", "刘军喜欢游泳。"]
+NEGATIONS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAUL), ["remember", "Paul Richter spielt kein Handball mehr."], [_PAUL[0]]),
+    (list(_PAUL), ["remember", "Paul Richter raucht nicht mehr."], [_PAUL[1]]),
+    (list(_PAUL), ["remember", "Paul Richter arbeitet nicht mehr bei der Post."], [_PAUL[3]]),
+    (list(_PAUL), ["forget", "Vergiss Paul Richters Hund"], [_PAUL[2]]),
+    (list(_JIE), ["remember", "刘洁不再游泳了。"], [_JIE[0]]),
+    (list(_JIE), ["remember", "刘洁已经不在银行工作了。"], [_JIE[1]]),
+    (list(_JIE), ["remember", "刘洁不再每天喝茶了。"], [_JIE[3]]),
+    (list(_JIE), ["forget", "忘记刘洁的猫"], [_JIE[2]]),
+]
+
+
+def negations_by_language(cases: list[Case]) -> None:
+    """German and Chinese endings by negation and forgets of one thing, beside a relative
+    who does the same: one fact ends."""
+    _ended_by(cases, "negations_by_language", "languages", NEGATIONS_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5422,7 +5500,8 @@ def build() -> list[Case]:
                    couples_namesakes_kin, new_readings_elsewhere, changes_asks_aliases,
                    cases_budgets_studies, phones_properties_jobs,
                    basics_further_wordings, two_of_a_kind_again, purges_that_reach,
-                   hr_records, swim_club, basics_once_more, assets_and_medicines):
+                   hr_records, swim_club, basics_once_more, assets_and_medicines,
+                   changes_said_otherwise, projects_and_shops, negations_by_language):
         family(cases)
     return cases
 
