@@ -391,6 +391,7 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     cue = same_cue(ascii_fold(body))
     pred_index, colon, _plural = subject_split(toks, anchored)
     rules: list[str] = []
+    before_subject = ""  # what the sentence says before it: "Actually, …", "Now …"
     if colon is not None:
         # key-value lines: "Backup router IP: 172.16.0.9"
         key_toks = toks[:colon + 1]
@@ -425,6 +426,9 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
         subject_toks, region, opening = _opening_phrase(subject_toks, region)
         if opening:
             rules.append(opening)
+        before_subject = body[:written[0].start] if written else ""
+        if opening == "sentence:opening-phrase":
+            before_subject += " " + body[written[0].start:subject_toks[0].start]
         subject = analyse_subject(region, subject_toks,
                                   [i for i in anchored if subject_toks
                                    and i.start < subject_toks[-1].end])
@@ -471,7 +475,8 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
             clause_rules.append(f"clause:{k + 1}/{len(conjuncts)}")
         clause = _finish(sentence=body, text=text, subject=clause_subject, pred=pred,
                          toks=pred_toks, identifiers=anchored, cue=cue, negated=is_negated,
-                         rules=clause_rules, conj_text=conj.text, elided=elided)
+                         rules=clause_rules, conj_text=conj.text, lead=before_subject,
+                         elided=elided)
         out.append(_owned(clause, clause_subject, pred_toks[0 if conj.subject else conj.verb:]))
     if "subject:compound" in subject.rules:
         out = [c for clause in out for c in _each_person(clause, subject)]
@@ -667,9 +672,13 @@ its slot from then on, as ``now`` makes it one."""
 
 def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks: list[Tok],
             identifiers: Sequence[Identifier], cue: str | None, negated: bool,
-            rules: list[str], conj_text: str, elided: bool) -> Clause:
-    """The clause: qualifiers, the operation it asks for, names and identifiers."""
+            rules: list[str], conj_text: str, elided: bool, lead: str = "") -> Clause:
+    """The clause: qualifiers, the operation it asks for, names and identifiers. ``lead``
+    is what the sentence says before its subject (``Actually,``, ``Now``, ``In fact,``):
+    a sentence adverb there marks a change, continuation or addition as it would after
+    the subject."""
     text_low = ascii_fold(conj_text)
+    marked_low = ascii_fold(f"{lead} {conj_text}") if lead.strip() else text_low
     words = [t.low for t in toks]
     temporal = tuple(dict.fromkeys(m.group().strip() for m in TEMPORAL.finditer(text)))
     attribute = pred.attribute
@@ -678,12 +687,12 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     unreal = "modality:unrealised" in pred.rules
     ceased = not unreal and cessation(words, text_low)
     purpose = ceased and has_purpose(text_low)
-    change = not unreal and (_mentions(lx.CHANGE_MARKERS, text_low)
+    change = not unreal and (_mentions(lx.CHANGE_MARKERS, marked_low)
                              or not CHANGE_RULES.isdisjoint(pred.rules)
                              or _changed_from(words) or _new_possession(subject)
                              or any(_STARTED.match(t) for t in temporal))
-    continuation = _mentions(lx.CONTINUATION_MARKERS, text_low)
-    adds = _mentions(lx.ADDITIVE_MARKERS, text_low)  # "also owns a green car now"
+    continuation = _mentions(lx.CONTINUATION_MARKERS, marked_low)
+    adds = _mentions(lx.ADDITIVE_MARKERS, marked_low)  # "also owns a green car now"
     if adds:
         rules.append(ADDS_RULE)
     dated = any(re.search(r"\d|\b(?:last|next|this|ago)\b", t, re.IGNORECASE)

@@ -537,6 +537,7 @@ def analyse_query(text: str) -> Query:
     ids = query_identifiers(text)
     explicit = bool(ids) and not find_identifiers(text)
     words = [w for w in re.split(r"[\s/|]+", cleaned) if w]
+    german = lx.reads_german(word_forms(cleaned))
     ngrams: list[tuple[str, frozenset[str], bool]] = []
     for n in range(min(4, len(words)), 0, -1):
         for i in range(len(words) - n + 1):
@@ -552,6 +553,8 @@ def analyse_query(text: str) -> Query:
             capital = any(s[:1].isupper() or not s.isascii() or s.startswith("@")
                           for s in stripped)
             keys = query_name_keys(surface)
+            if german and _genitive(stripped, words[i + n:i + n + 1]):
+                keys |= query_name_keys(surface[:-1])
             label = label_key(surface)
             ngrams.append((surface, keys | {label} if label else keys, capital))
     terms: list[str] = []
@@ -559,7 +562,6 @@ def analyse_query(text: str) -> Query:
     domains: dict[str, frozenset[str]] = {}
     low_words = word_forms(cleaned)
     kept = acronyms(text) | possessed_nouns(cleaned)  # content though in the stopword list
-    german = lx.reads_german(low_words)
     titled = titles(cleaned)
     low_words = [w for w in low_words if w not in titled]
     lead = next((i for i, w in enumerate(low_words) if w not in lx.INSTRUCTION_VERBS),
@@ -601,6 +603,16 @@ def analyse_query(text: str) -> Query:
     return Query(text, ids, tuple(ngrams), tuple(dict.fromkeys(terms)), parts, domains,
                  totality, person_intent, NEGATION_TERM in terms, id_terms, explicit,
                  record_topics)
+
+
+def _genitive(name: list[str], after: list[str]) -> bool:
+    """Is a capitalised word sequence of a German text, followed by a capitalised noun, a
+    name in the genitive (``Paul Richters Hund``: Paul Richter's dog)? A German proper
+    name takes ``-s`` without an apostrophe before what it owns (Duden, *Genitiv bei
+    Eigennamen*); the name itself is then looked up without it too."""
+    last = name[-1]
+    return (bool(after) and after[0][:1].isupper() and last[:1].isupper()
+            and len(last) > 3 and last.endswith("s") and not last.endswith("ss"))
 
 
 # --- tiers -------------------------------------------------------------------------------------

@@ -51,8 +51,10 @@ HEAD_ATTRIBUTES: dict[str, str] = {
     "title": "work.role", "position": "work.role", "diet": "diet", "language": "language.main",
     "browser": "pref.browser", "phone": "contact.phone", "email": "contact.email",
     "partner": "relationship.partner", "spouse": "relationship.partner",
+    "manager": "work.manager", "boss": "work.manager", "supervisor": "work.manager",
 }
-"""Head nouns of a possessive subject that name a known attribute."""
+"""Head nouns of a possessive subject that name a known attribute (the slot another
+predicate reads the same relation into: ``reports to`` is ``work.manager``)."""
 _NP_MODIFIERS = words("""
 current main primary preferred favorite favourite usual default new old present former
 previous
