@@ -7,8 +7,8 @@ apply the mutations, then score like ForgetEval-Adv v0.7 (k = 5, casefold, every
 forbidden string also probed as a query; a forbidden string counts where it stands as
 written, not inside a longer word or number) **and** check the store: every ``survivors``
 text must still be current, every ``current_has`` substring must be in some current
-text and no ``current_lacks`` substring in any, and every ``retrieves_nothing`` query
-must recall nothing. A survivor or ``current_has`` substring
+text and no ``current_lacks`` substring in any, no ``not_current`` text may be current,
+and every ``retrieves_nothing`` query must recall nothing. A survivor or ``current_has`` substring
 that is gone is counted separately as *destroyed but not asked*: the figure that must
 stay zero.
 
@@ -95,6 +95,7 @@ def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
     destroyed += [s for s in case.get("current_has", [])
                   if not any(s.casefold() in t for t in current)]
     state = [s for s in case.get("current_lacks", []) if any(s.casefold() in t for t in current)]
+    state += [s for s in case.get("not_current", []) if _norm(s) in current]
     leaked += [f"{q} retrieves {found}" for q in case.get("retrieves_nothing", [])
                if (found := ti.recall_texts(tenant, q, 5))]
     passed = not (missing or leaked or destroyed or state)

@@ -17,7 +17,8 @@ Case fields: ``id``, ``family``, ``domain``, ``setup`` (texts to ``remember`` in
 ``must_not_contain`` (scored like ForgetEval-Adv v0.7: k = 5, casefold, every
 forbidden string also probed as a query), ``survivors`` (setup texts that must still be
 current afterwards), and optionally ``current_has`` / ``current_lacks`` (substrings
-that some / no current fact's text must contain afterwards), and ``retrieves_nothing``
+that some / no current fact's text must contain afterwards), ``not_current`` (whole
+texts that must not be current), and ``retrieves_nothing``
 (queries whose recall must come back empty: a purged identifier names nothing).
 """
 
@@ -97,9 +98,15 @@ def _ended_by(cases: list[Case], family: str, domain: str,
     for setup, mutation, ended in rows:
         gone = [e.rstrip(".\u3002") for e in ended]
         erased = {"must_not_contain": [mutation[1], *gone], "retrieves_nothing": [mutation[1]]}
+        # a statement that holds an ended text ("raucht nicht mehr" holds "raucht") would
+        # match it as a substring: that one is checked as a whole current text instead
+        held = [g for g in gone if mutation[0] == "remember" and g.casefold() in
+                mutation[1].casefold()]
         _case(cases, family, domain, setup=list(setup), mutations=[list(mutation)],
               query=mutation[-1], survivors=[f for f in setup if f not in ended],
-              current_lacks=gone, **(erased if mutation[0] == "purge" and ended else {}))
+              current_lacks=[g for g in gone if g not in held],
+              **({"not_current": held} if held else {}),
+              **(erased if mutation[0] == "purge" and ended else {}))
 
 
 # --- families ---------------------------------------------------------------------------------
