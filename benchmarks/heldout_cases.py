@@ -5451,6 +5451,78 @@ def negations_by_language(cases: list[Case]) -> None:
     _ended_by(cases, "negations_by_language", "languages", NEGATIONS_BY_LANGUAGE)
 
 
+# Rounds 201-204, written before any rule changed and before they were run: a tenant's
+# rent, supplier, meter, broadband and landlord beside a flatmate with the same landlord,
+# the same street and a meter number two digits apart.
+_CHLOE = ["Chloe Adams pays £950 rent a month.", "Chloe Adams's energy supplier is Octopus.",
+          "Chloe Adams's meter number is S12 3456 7890.", "Chloe Adams has broadband from Virgin Media.",
+          "Chloe Adams rents a flat on Elm Road.", "Chloe Adams's landlord is Peter Shaw.",
+          "Jake Moss rents a flat on Elm Road.", "Jake Moss's landlord is Peter Shaw.",
+          "Jake Moss's meter number is S12 3456 7809."]
+TENANCY_AND_BILLS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHLOE), ["remember", "Chloe Adams's rent went up to £1,000 a month."], [_CHLOE[0]]),
+    (list(_CHLOE), ["remember", "Chloe Adams switched her energy supplier to EDF."], [_CHLOE[1]]),
+    (list(_CHLOE), ["purge", "S12 3456 7890"], [_CHLOE[2]]),
+    (list(_CHLOE), ["forget", "Chloe Adams's broadband provider"], [_CHLOE[3]]),
+    (list(_CHLOE), ["remember", "Chloe Adams moved out of the flat on Elm Road."], [_CHLOE[4]]),
+    (list(_CHLOE), ["release", "Chloe Adams's landlord"], [_CHLOE[5]]),
+    (list(_CHLOE), ["release", "Chloe Adams's water supplier"], []),
+    (list(_CHLOE), ["forget", "everything about Jake Moss"], _CHLOE[6:9]),
+]
+
+
+def tenancy_and_bills(cases: list[Case]) -> None:
+    """A tenant's rent, energy supplier, meter, broadband, flat and landlord beside a
+    flatmate in the same street with the same landlord and a meter two digits apart: one
+    fact, or one person's, ends; none for a supplier she has none of."""
+    _ended_by(cases, "tenancy_and_bills", "mixed", TENANCY_AND_BILLS)
+
+
+# Rounds 205-208, written before any rule changed and before they were run: a driver's
+# car, parking, commute and registration beside his wife's car, with a car sold for
+# another, a new way to work and a forget asked as a where-clause.
+_LEO = ["Leo Brandt drives a blue Golf.", "Leo Brandt parks at the station car park.",
+        "Leo Brandt commutes by train.", "Leo Brandt's car registration is LB21 XYZ.",
+        "Emma Brandt drives a red Polo.", "Leo Brandt washes his car on Sundays."]
+CARS_AND_COMMUTES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEO), ["remember", "Leo Brandt sold his Golf and bought a Tesla."], [_LEO[0]]),
+    (list(_LEO), ["remember", "Leo Brandt now cycles to work."], [_LEO[2]]),
+    (list(_LEO), ["purge", "LB21 XYZ"], [_LEO[3]]),
+    (list(_LEO), ["forget", "where Leo Brandt parks"], [_LEO[1]]),
+    (list(_LEO), ["remember", "Emma Brandt now drives a green Polo."], [_LEO[4]]),
+    (list(_LEO), ["remember", "Leo Brandt now washes his car on Saturdays."], [_LEO[5]]),
+    (list(_LEO), ["release", "Leo Brandt's motorbike"], []),
+]
+
+
+def cars_and_commutes(cases: list[Case]) -> None:
+    """A driver's car, parking place, commute, registration and car-wash day beside his
+    wife's car: one fact ends, or none for a vehicle he does not have."""
+    _ended_by(cases, "cars_and_commutes", "mixed", CARS_AND_COMMUTES)
+
+
+# Rounds 209-211, written before any rule changed and before they were run: forgets and
+# releases asked politely or as questions, with a pronoun, a "that"-clause or a "the fact
+# that", beside facts of the same person that must stay.
+_NINA = ["Nina Vogel lives in Bremen.", "Nina Vogel works at Airbus.", "Nina Vogel plays the flute.",
+         "Nina Vogel has a cat called Mochi.", "Nina Vogel's sister lives in Bremen."]
+POLITE_FORGETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NINA), ["forget", "Could you forget that Nina Vogel plays the flute?"], [_NINA[2]]),
+    (list(_NINA), ["forget", "Please delete the fact that Nina Vogel works at Airbus."], [_NINA[1]]),
+    (list(_NINA), ["release", "Would you mind dropping Nina Vogel's cat?"], [_NINA[3]]),
+    (list(_NINA), ["forget", "Can you erase where Nina Vogel lives?"], [_NINA[0]]),
+    (list(_NINA), ["forget", "Please forget Nina Vogel's sister's town."], [_NINA[4]]),
+    (list(_NINA), ["forget", "Could you forget that Nina Vogel plays the violin?"], []),
+]
+
+
+def polite_forgets(cases: list[Case]) -> None:
+    """Forgets and releases asked as polite questions or requests naming one fact (by its
+    statement, a where-clause, a possessed thing, a relative's thing), or a fact she does
+    not have: one fact ends, or none."""
+    _ended_by(cases, "polite_forgets", "mixed", POLITE_FORGETS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5508,7 +5580,8 @@ def build() -> list[Case]:
                    cases_budgets_studies, phones_properties_jobs,
                    basics_further_wordings, two_of_a_kind_again, purges_that_reach,
                    hr_records, swim_club, basics_once_more, assets_and_medicines,
-                   changes_said_otherwise, projects_and_shops, negations_by_language):
+                   changes_said_otherwise, projects_and_shops, negations_by_language,
+                   tenancy_and_bills, cars_and_commutes, polite_forgets):
         family(cases)
     return cases
 
