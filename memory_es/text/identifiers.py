@@ -595,8 +595,8 @@ def query_identifiers(text: str) -> tuple[Identifier, ...]:
     cleaned = clean(strip_symbols(text)).strip()
     words = [w for w in cleaned.split() if w.lower().strip(".:#") not in IDENTIFIER_LABELS]
     if len(words) > 1 and all(_GROUP.fullmatch(w) for w in words) and any(
-            c.isdigit() for w in words[1:] for c in w):
-        words = [" ".join(words)]  # one code written in groups (``BA 4471 2209``)
+            c.isdigit() for w in words for c in w):
+        words = [" ".join(words)]  # one code written in groups (``BA 4471 2209``, ``LB21 XYZ``)
     if len(words) == 1:
         tok = words[0].strip(".,;:!?()[]\"'")
         if any(c.isdigit() for c in tok) and any(c.isalnum() for c in tok) and len(tok) >= 2:

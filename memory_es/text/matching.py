@@ -500,6 +500,14 @@ def topics_of_word(word: str) -> frozenset[str]:
         d for d in lx.DOMAINS if len(word) > len(d) and lx.names_topic(word, d))
 
 
+def _modifies(word: str, after: str) -> bool:
+    """Is an information noun the modifier of a compound whose head follows it
+    (``account number``, ``data plan``, ``record collection``)? Then it says which
+    thing, as any noun before a head does, and stands for no record."""
+    return (word in lx.INFO_NOUNS and after in lx.COMMON_NOUNS and after not in lx.INFO_NOUNS
+            and after not in lx.STOPWORDS)
+
+
 def _whole_record(cleaned: str) -> bool:
     """Does an information noun (``record``, ``information``, ``profile``) stand for the
     whole entity? It does (``information about Jordan``, ``Ilya's profile``), except
@@ -508,13 +516,14 @@ def _whole_record(cleaned: str) -> bool:
     thing with a modifier before it:
     ``Ines's Netflix account`` and ``salary account`` are one account each, while
     ``Ines's account`` and ``the account of Ines`` are her record. Before ``that`` it
-    introduces one statement (``the fact that Lena collects pins``), not the record."""
+    introduces one statement (``the fact that Lena collects pins``), not the record, and
+    before the head of a compound it says which thing (:func:`_modifies`)."""
     tokens = [t.lower() for t in re.findall(r"[^\W_][\w'’\-]*", cleaned)]
     for i, tok in enumerate(tokens):
         if tok not in lx.INFO_NOUNS:
             continue
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if after == "that":
+        if after == "that" or _modifies(tok, after):
             continue  # "the fact that Lena collects pins": that one fact, not Lena's record
         before = tokens[i - 1] if i else ""
         if before not in lx.ROLE_NOUNS and topics_of_word(before):
@@ -562,6 +571,7 @@ def analyse_query(text: str) -> Query:
     domains: dict[str, frozenset[str]] = {}
     low_words = word_forms(cleaned)
     kept = acronyms(text) | possessed_nouns(cleaned)  # content though in the stopword list
+    kept |= {a for a, b in itertools.pairwise(low_words) if _modifies(a, b)}
     titled = titles(cleaned)
     low_words = [w for w in low_words if w not in titled]
     lead = next((i for i, w in enumerate(low_words) if w not in lx.INSTRUCTION_VERBS),
@@ -572,7 +582,7 @@ def analyse_query(text: str) -> Query:
             continue
         if (low in lx.STOPWORDS and low not in kept) or (
                 german and low in lx.GERMAN_HOMOGRAPHS) or low in lx.TOTALITY or (
-                low in lx.INFO_NOUNS) or low in lx.PAST_MARKERS:
+                low in lx.INFO_NOUNS and low not in kept) or low in lx.PAST_MARKERS:
             continue
         term = _term(low)
         if _is_compound(low):
@@ -1133,9 +1143,26 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     ``writes poetry``) says what kind and leaves the rest open, so it is not refused
     here."""
     phrase = _noun_phrase(query, skip)
+    if phrase and _another_of_its_topic(query, phrase[-1], v):
+        return True
     if len(phrase) < 2 or not _meets(query, phrase[-1], v):
         return False
     return not _meets(query, phrase[-2], v) or _sibling(query, phrase[-1], phrase[-2], v)
+
+
+def _another_of_its_topic(query: Query, head: str, v: FactView) -> bool:
+    """Does the query's head, a thing, meet the fact only by its topic, while the fact
+    names a thing of that topic of its own that the query does not (``plays the violin``
+    and ``plays the flute``: two instruments)? A head that names the topic as a whole
+    (``plays an instrument``) takes in every thing of it, and an adjective names no
+    thing (``financial details``)."""
+    shared = query.domains.get(head, frozenset()) & v.domains
+    if not shared or _meets_as_written(query, head, v) or any(
+            lx.names_topic(head, d) for d in shared) or not any(
+            _term(f) == head and f in lx.COMMON_NOUNS for f in word_forms(query.text)):
+        return False
+    return any(_a_kind_of(f, head, shared) and _term(f) not in query.terms
+               for f in word_forms(v.fact.text) if f not in lx.STOPWORDS)
 
 
 def sibling_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
@@ -1179,15 +1206,21 @@ def _meets_as_written(query: Query, term: str, v: FactView) -> bool:
 
 def _noun_phrase(query: Query, skip: Iterable[str]) -> list[str]:
     """The query's content terms up to a preposition after one of them: the noun
-    phrase before its complement (``on-call duty`` of ``on-call duty for billing``)."""
-    content = {t for t in content_terms(query, skip)
-               if t not in _GENERIC_TERMS and t not in query.id_terms}
+    phrase before its complement (``on-call duty`` of ``on-call duty for billing``). A
+    role or information noun is no content alone, but after a content word it is the
+    head of the compound (``water supplier``, ``phone number``), and an information noun
+    before one its modifier (``account number``)."""
+    terms = [t for t in content_terms(query, skip) if t not in query.id_terms]
+    content = {t for t in terms if t not in _GENERIC_TERMS}
+    heads = {t for t in terms if t in _GENERIC_TERMS}  # "water supplier": a supplier
     out: list[str] = []
-    for form in word_forms(query.text):
+    forms = word_forms(query.text)
+    for form, after in itertools.zip_longest(forms, forms[1:], fillvalue=""):
         if out and form in _PREPOSITIONS:
             break
         term = _term(form)
-        if term in content and term not in out:
+        if (term in content or (term in heads and (out or _modifies(form, after)))) and (
+                term not in out):
             out.append(term)
     return out
 

@@ -66,3 +66,24 @@ def test_words_in_capitals_are_no_code() -> None:
 
     assert query_identifiers("NATO UN") == ()
     assert query_identifiers("BA 4471 2209")[0].canonical == "ba44712209"
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet="ABCDEFGHKLMNPRSTVWXYZ", min_size=2, max_size=2),
+       st.text(alphabet="0123456789", min_size=2, max_size=2),
+       st.permutations("XYZ"))
+def test_a_code_with_its_digits_in_the_first_group_is_one_code(
+        fresh_store: memory_es.MemoryStore, letters: str, digits: str, tail: list[str]) -> None:
+    """A registration written ``LB21 XYZ`` (the digits in its first group only) is one code
+    in a query too: its purge erases the fact that holds it, and not a relative's plate
+    that differs in its last letters."""
+    code = f"{letters}{digits} {''.join(tail)}"
+    other = f"{letters}{digits} {''.join(reversed(tail))}"
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    mine = f"Leo Brandt's car registration is {code}"
+    kept = {"Leo Brandt drives a blue Golf", f"Emma Brandt's car registration is {other}"}
+    for text in (mine, *kept):
+        ti.remember(tenant, text + ".")
+    ti.purge_matching(tenant, code)
+    assert current_texts(fresh_store, tenant) == kept

@@ -1,0 +1,73 @@
+"""A query that names another thing than a fact holds leaves the fact (SPEC §15: no
+operation changes what it was not asked to).
+
+- The query's thing meets a fact only by its topic while the fact names a thing of that
+  topic of its own: two things (``plays the violin`` is not ``plays the flute``). A word
+  that names the topic as a whole (``instrument``) still takes in the one fact of it.
+- A role or information noun after a content word is the head of a compound (``water
+  supplier`` is a supplier of water): a fact of another kind of it (``energy supplier``)
+  is no match.
+
+The reference model is the list of facts each case writes: the asked one ends, every
+other stays.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_NINA = ["Nina Vogel lives in Bremen.", "Nina Vogel works at Airbus.",
+         "Nina Vogel plays the flute.", "Nina Vogel has a cat called Mochi."]
+_CHLOE = ["Chloe Adams's energy supplier is Octopus.", "Chloe Adams's landlord is Peter Shaw.",
+          "Chloe Adams's phone number is 07700 900123.", "Chloe Adams lives in Leeds."]
+
+# (setup, an operation that names another thing of the same kind or topic)
+_OTHERS = [
+    (_NINA, "forget", "Nina Vogel plays the violin"),
+    (_NINA, "forget", "Could you forget that Nina Vogel plays the cello?"),
+    (_NINA, "release", "Nina Vogel's guitar"),
+    (_CHLOE, "release", "Chloe Adams's water supplier"),
+    (_CHLOE, "forget", "Chloe Adams's account number"),
+]
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_OTHERS))
+def test_another_thing_of_the_kind_ends_nothing(fresh_store: memory_es.MemoryStore,
+                                                case: tuple[list[str], str, str]) -> None:
+    setup, op, query = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in setup:
+        ti.remember(tenant, text)
+    getattr(ti, op)(tenant, query)
+    assert current_texts(fresh_store, tenant) == {t.rstrip(".") for t in setup}
+
+
+# (setup, an operation that names the thing, the fact it ends)
+_SAME = [
+    (_NINA, "forget", "Nina Vogel plays the flute", _NINA[2]),
+    (_NINA, "forget", "Nina Vogel's instrument", _NINA[2]),
+    (_CHLOE, "release", "Chloe Adams's energy supplier", _CHLOE[0]),
+    (_CHLOE, "forget", "Chloe Adams's phone number", _CHLOE[2]),
+]
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_SAME))
+def test_the_thing_itself_or_its_topic_ends_its_fact(
+        fresh_store: memory_es.MemoryStore, case: tuple[list[str], str, str, str]) -> None:
+    """A guard: the rule leaves the thing named as written, or by its topic's name."""
+    setup, op, query, ended = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in setup:
+        ti.remember(tenant, text)
+    getattr(ti, op)(tenant, query)
+    assert current_texts(fresh_store, tenant) == {
+        t.rstrip(".") for t in setup if t != ended}
