@@ -261,11 +261,13 @@ FIRST_PERSON: frozenset[str] = words("i me my mine myself")
 
 INSTRUCTION_VERBS: frozenset[str] = words("""
 please forget delete erase remove drop purge release wipe clear discard
+forgetting deleting erasing removing dropping purging releasing wiping clearing discarding
 """)
 """The interface's own operations as imperatives, and the word that softens them:
-``Forget Zoe Kim``, ``Please delete Zoe's dog``. At the head of a query they say what
-to do, not what the query names (German and Chinese hold theirs in ``de.txt`` and
-``zh.txt``)."""
+``Forget Zoe Kim``, ``Please delete Zoe's dog``; and as gerunds, the form they take
+after ``would you mind`` (``Would you mind dropping Zoe's dog?``). At the head of a
+query they say what to do, not what the query names (German and Chinese hold theirs in
+``de.txt`` and ``zh.txt``)."""
 
 PAST_MARKERS: frozenset[str] = words("former formerly previous previously old earlier")
 """Words of a query that ask for a thing of the past (``my former employer``): not

@@ -392,21 +392,41 @@ def _possessed_amount(p: PredicateReading) -> str | None:
     return head_attribute(rest[1:to])
 
 
+def _possessed_change(p: PredicateReading) -> int | None:
+    """Where ``to`` stands when a change verb gives a possessed thing a new value
+    (``switched her energy supplier to EDF``, ``changed his phone number to …``,
+    ``upgraded her plan to Premium``); None for any other predicate. A motion verb moves
+    the thing itself (``moved its headquarters to …``: :func:`_moved_possession`)."""
+    rest = p.rest_low
+    if (p.lemma not in lx.CHANGE_VERBS or p.lemma in lx.MOTION_VERBS or not rest
+            or rest[0] not in lx.POSSESSIVE_DETERMINERS or "to" not in rest):
+        return None
+    to = rest.index("to")
+    return to if 2 <= to <= 4 and to + 1 < len(rest) and head_attribute(rest[1:to]) else None
+
+
 CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amount",
+                          "predicate:possessed-change",
                           "predicate:moved-possession",
                           "predicate:possessive-change", "predicate:marital-change",
                           "predicate:marital-event", "predicate:change-of-state",
                           "predicate:new-position",
                           "predicate:age-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
-headquarters to Manchester``, ``email changed to …``, ``got divorced``, ``married Lee``,
-``turned 35``, ``moved up to Year 5``, ``got a new job at Arup``)."""
+headquarters to Manchester``, ``email changed to …``, ``switched her supplier to EDF``,
+``got divorced``, ``married Lee``, ``turned 35``, ``moved up to Year 5``, ``got a new
+job at Arup``)."""
 
 PREDICATE_RULES: tuple[Rule, ...] = (
     # "cut his grocery budget to £350": the possessed thing's new amount
     Rule("predicate:possessed-amount", lambda p: not p.hint and _possessed_amount(p) is not None,
          lambda p: Slot(_possessed_amount(p) or "", value_text(
              p.rest_words[(_to_quantity(p) or 0) + 1:]))),
+    # "switched her energy supplier to EDF": the possessed thing's new value, in the slot
+    # "X's energy supplier is …" names
+    Rule("predicate:possessed-change", lambda p: not p.hint and _possessed_change(p) is not None,
+         lambda p: Slot(head_attribute(p.rest_low[1:_possessed_change(p) or 0]) or "", value_text(
+             p.rest_words[(_possessed_change(p) or 0) + 1:]))),
     # a person's age: "is 34 years old", "turned 35", "Ana's son Leo is 7" (the son's);
     # never a possessed thing's number ("Mia's score is 34")
     Rule("predicate:age", lambda p: p.copula and _of_a_person(p) and _age(p) is not None,

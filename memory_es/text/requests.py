@@ -4,17 +4,18 @@ Tom``, ``Please stop remembering that Iris has a dog``, ``no need to remember wh
 works anymore``, ``Iris's job, please``.
 
 They are the conventional forms of an indirect request (a question about the hearer's
-ability or willingness, a statement of the speaker's want: Searle 1975, "Indirect Speech
-Acts"), politeness markers, and the verbs of keeping a memory that the ask negates. None
-of them says what the ask is about, so read as content they made every such ask match
-nothing (or, for ``no need``, a denial).
+ability or willingness, ``would you mind`` with the ask as a gerund, a statement of the
+speaker's want: Searle 1975, "Indirect Speech Acts"), politeness markers, and the verbs
+of keeping a memory that the ask negates. None of them says what the ask is about, so
+read as content they made every such ask match nothing (or, for ``no need``, a denial).
 """
 
 from __future__ import annotations
 
 import re
 
-_FRAME = (r"(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?"
+_FRAME = (r"(?:(?:could|can|would|will|do)\s+you\s+(?:please\s+)?(?:mind\s+|be\s+able\s+to\s+)?"
+          r"|(?:are|were)\s+you\s+able\s+to\s+"
           r"|i(?:\s+(?:want|would\s+like|need)|['’]d\s+like)\s+you\s+to\s+"
           r"|(?:there\s+is\s+|there['’]s\s+)?no\s+need\s+to\s+(?:keep\s+on\s+)?"
           r"|(?:please\s+)?(?:stop|quit)\s+)")

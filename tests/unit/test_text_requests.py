@@ -1,8 +1,9 @@
 """An ask wrapped in a request does what the bare ask does (SPEC §15).
 
-``Could you forget Iris's address?``, ``I want you to forget …``, ``Please stop remembering
-that …``, ``no need to remember … anymore``, ``…, please``: the request says nothing of
-what is asked for. The reference is the bare ask on a store of the same facts.
+``Could you forget Iris's address?``, ``I want you to forget …``, ``Please stop
+remembering that …``, ``no need to remember … anymore``, ``…, please``, ``Would you mind
+forgetting …`` (the ask as a gerund): the request says nothing of what is asked for. The
+reference is the bare ask on a store of the same facts.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ _ASKS = [("forget", "Iris Lund's address"), ("forget", "Iris Lund has a dog"),
          ("release", "where Iris Lund works")]
 _WRAPS = ["Could you forget {}?", "Can you please forget {}", "I want you to forget {}",
           "I'd like you to forget {}", "Please stop remembering that {}", "{}, please",
-          "No need to remember {} anymore", "Would you forget {}? Thanks"]
+          "No need to remember {} anymore", "Would you forget {}? Thanks",
+          "Would you mind forgetting {}?", "Do you mind dropping {}",
+          "Would you be able to forget {}?", "Are you able to delete {}?"]
 
 
-@settings(max_examples=16, deadline=None,
+@settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_ASKS), st.sampled_from(_WRAPS))
 def test_a_wrapped_ask_does_what_the_bare_ask_does(fresh_store: memory_es.MemoryStore,

@@ -1,0 +1,40 @@
+"""A change verb that gives a possessed thing a new value replaces the thing's slot
+(SPEC §15): ``Chloe switched her energy supplier to EDF`` ends ``Chloe's energy supplier
+is Octopus``, as ``Chloe's energy supplier is now EDF`` would. Her other things stay,
+and a thing of another kind (``water supplier``) is another slot.
+
+The reference model is the list of facts each case writes: the thing's fact ends, every
+other stays.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_KEPT = ["Chloe Adams's landlord is Peter Shaw.", "Chloe Adams's water supplier is Thames.",
+         "Chloe Adams lives in Leeds.", "Jake Moss's energy supplier is Octopus."]
+# (the thing, its old value, its new value)
+_THINGS = [("energy supplier", "Octopus", "EDF"), ("phone number", "07700 900123", "07700 900999"),
+           ("broadband plan", "Basic", "Gigabit"), ("bank", "Barclays", "Monzo")]
+_VERBS = ["switched", "changed", "upgraded", "has switched"]
+
+
+@settings(max_examples=16, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_THINGS), st.sampled_from(_VERBS))
+def test_a_possessed_thing_changed_to_a_value_replaces_its_slot(
+        fresh_store: memory_es.MemoryStore, thing: tuple[str, str, str], verb: str) -> None:
+    noun, old, new = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = f"Chloe Adams's {noun} is {old}."
+    for text in [held, *_KEPT]:
+        ti.remember(tenant, text)
+    said = f"Chloe Adams {verb} her {noun} to {new}."
+    ti.remember(tenant, said)
+    assert current_texts(fresh_store, tenant) == {
+        t.rstrip(".") for t in [said, *_KEPT]}
