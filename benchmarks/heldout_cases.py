@@ -5523,6 +5523,76 @@ def polite_forgets(cases: list[Case]) -> None:
     _ended_by(cases, "polite_forgets", "mixed", POLITE_FORGETS)
 
 
+# Rounds 212-215, written before any rule changed and before they were run: a dev team's
+# services named by noun phrases (runtime, owner, database, who is on call) beside a
+# sibling service on the same runtime.
+_SERVICES = ["The payments service runs on Kubernetes.", "The payments service's owner is Team Falcon.",
+             "The search service runs on Kubernetes.", "Ivan Petrov is on call for the payments service this week.",
+             "The payments service's database is Postgres 14.", "The search service's owner is Team Heron."]
+SERVICES_AND_ROTAS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SERVICES), ["remember", "The payments service now runs on ECS."], [_SERVICES[0]]),
+    (list(_SERVICES), ["remember", "The payments service's owner is now Team Otter."], [_SERVICES[1]]),
+    (list(_SERVICES), ["remember", "The payments service's database was upgraded to Postgres 16."], [_SERVICES[4]]),
+    (list(_SERVICES), ["forget", "who is on call for the payments service"], [_SERVICES[3]]),
+    (list(_SERVICES), ["release", "the search service's database"], []),
+    (list(_SERVICES), ["forget", "the search service's owner"], [_SERVICES[5]]),
+]
+
+
+def services_and_rotas(cases: list[Case]) -> None:
+    """A service's runtime, owner, database and on-call engineer beside a sibling service
+    on the same runtime with its own owner: one fact ends, or none for a database the
+    sibling has no fact of."""
+    _ended_by(cases, "services_and_rotas", "mixed", SERVICES_AND_ROTAS)
+
+
+# Rounds 216-218, written before any rule changed and before they were run: a mother's job
+# beside her son's and daughter's schools and the son's lessons, all kept under her name.
+_AMELIA = ["Amelia Hart's son Theo goes to Greenfield Primary.", "Amelia Hart's daughter Isla goes to Oakwood High.",
+           "Amelia Hart works as a dentist.", "Amelia Hart's son Theo has swimming on Wednesdays.",
+           "Amelia Hart plays tennis on Saturdays."]
+CHILDREN_UNDER_A_PARENT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AMELIA), ["remember", "Amelia Hart's son Theo now goes to Hillside Primary."], [_AMELIA[0]]),
+    (list(_AMELIA), ["forget", "Amelia Hart's daughter's school"], [_AMELIA[1]]),
+    (list(_AMELIA), ["remember", "Amelia Hart's son Theo now has swimming on Fridays."], [_AMELIA[3]]),
+    (list(_AMELIA), ["remember", "Amelia Hart now works as an orthodontist."], [_AMELIA[2]]),
+    (list(_AMELIA), ["remember", "Amelia Hart now plays tennis on Sundays."], [_AMELIA[4]]),
+    (list(_AMELIA), ["release", "Amelia Hart's son's piano lessons"], []),
+]
+
+
+def children_under_a_parent(cases: list[Case]) -> None:
+    """A mother's job and tennis beside her son's and daughter's schools and her son's
+    swimming day kept under her name: one fact ends, the mother's or a child's; none for
+    a lesson the son has no fact of."""
+    _ended_by(cases, "children_under_a_parent", "mixed", CHILDREN_UNDER_A_PARENT)
+
+
+# Rounds 219-221, written before any rule changed and before they were run: the basic
+# operations in German and Chinese on a person with a car, a home, a pet and a habit,
+# beside a relative in the same town (a genitive, kein … mehr, 不再, 搬到…了, 删除…的).
+_KLAUS = ["Klaus Berg fährt einen Audi.", "Klaus Berg wohnt in Bonn.", "Klaus Berg hat eine Katze.",
+          "Klaus Berg trinkt jeden Morgen Kaffee.", "Eva Berg wohnt in Bonn."]
+_ZHAO = ["赵磊开一辆丰田。", "赵磊住在成都。", "赵磊养了一条狗。", "赵磊每天早上喝咖啡。", "赵敏住在成都。"]
+BASICS_BESIDE_KIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KLAUS), ["remember", "Klaus Berg trinkt keinen Kaffee mehr."], [_KLAUS[3]]),
+    (list(_KLAUS), ["remember", "Klaus Berg ist nach München gezogen."], [_KLAUS[1]]),
+    (list(_KLAUS), ["forget", "Lösche Klaus Bergs Katze"], [_KLAUS[2]]),
+    (list(_KLAUS), ["forget", "Vergiss alles über Klaus Berg"], _KLAUS[0:4]),
+    (list(_ZHAO), ["remember", "赵磊不再喝咖啡了。"], [_ZHAO[3]]),
+    (list(_ZHAO), ["remember", "赵磊搬到重庆了。"], [_ZHAO[1]]),
+    (list(_ZHAO), ["forget", "删除赵磊的狗"], [_ZHAO[2]]),
+    (list(_ZHAO), ["forget", "忘记关于赵磊的一切"], _ZHAO[0:4]),
+]
+
+
+def basics_beside_kin(cases: list[Case]) -> None:
+    """German and Chinese endings, moves and forgets of one thing or of everything on a
+    person with a car, a home, a pet and a habit, beside a relative in the same town: one
+    fact, or one person's, ends."""
+    _ended_by(cases, "basics_beside_kin", "languages", BASICS_BESIDE_KIN)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5581,7 +5651,8 @@ def build() -> list[Case]:
                    basics_further_wordings, two_of_a_kind_again, purges_that_reach,
                    hr_records, swim_club, basics_once_more, assets_and_medicines,
                    changes_said_otherwise, projects_and_shops, negations_by_language,
-                   tenancy_and_bills, cars_and_commutes, polite_forgets):
+                   tenancy_and_bills, cars_and_commutes, polite_forgets,
+                   services_and_rotas, children_under_a_parent, basics_beside_kin):
         family(cases)
     return cases
 
