@@ -395,8 +395,11 @@ def _names(text: str, entity: str | None) -> tuple[frozenset[str], frozenset[str
             mentions |= name_keys(name)
         if clause.entity is not None and clause.entity == entity and clause.mention and (
                 clause.rules and ("sentence:key-value" in clause.rules
-                                  or "subject:noun-phrase" in clause.rules)):
-            key = label_key(clause.mention)  # a label names the value it labels
+                                  or "subject:noun-phrase" in clause.rules)
+                and "subject:possessive" not in clause.rules):
+            # a label names the value it labels; "the search service's owner" names the
+            # owner of an entity keyed by its own name, and no entity as a whole
+            key = label_key(clause.mention)
             if key:
                 subject.add(key)
     if entity is not None:

@@ -72,6 +72,27 @@ def _adverbs_start(toks: Sequence[Tok], i: int) -> int:
 
 _NO_VERB_AFTER = lx.PREPOSITIONS - {"to"}
 """Prepositions that a finite verb never follows (``to`` may: ``to move``)."""
+_DETERMINERS = frozenset({"a", "an", "the", "this", "these", "those"}) | (
+    lx.POSSESSIVE_DETERMINERS - {"her"})
+"""Determiners that a finite verb never follows (``her`` may be an object: ``saw her
+leave``): the word after one is its noun phrase's (``The orders service runs …``)."""
+
+
+def _determiner(tok: Tok, first: bool) -> bool:
+    """A determiner as written: lower case, or capitalised at the start of the sentence
+    (``Book A is …`` names a book A)."""
+    return tok.low in _DETERMINERS and (first or tok.word.islower())
+
+
+def _noun_plural(word: str) -> bool:
+    """Is ``word`` the plural of a noun that is no verb (``payments``, ``boxes``,
+    ``policies``)? Then it is no unknown verb in ``-s`` (``The payments service …``)."""
+    singulars = [word[:-1]]
+    if word.endswith("es"):
+        singulars.append(word[:-2])
+    if word.endswith("ies"):
+        singulars.append(word[:-3] + "y")
+    return any(n in lx.COMMON_NOUNS and n not in lx.ENGLISH_VERBS for n in singulars)
 
 
 def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
@@ -101,8 +122,8 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
         prev_cap = is_capitalised(toks[i - 1].word)
         if toks[i - 1].low.endswith("'s"):
             continue  # right after a possessive: an adjective of the noun phrase
-        if toks[i - 1].low in _NO_VERB_AFTER:
-            continue  # the object of a preposition (``the list of guests``), not the verb
+        if toks[i - 1].low in _NO_VERB_AFTER or _determiner(toks[i - 1], i == 1):
+            continue  # a preposition's object (``the list of guests``), a determiner's noun
         if agrees(t.word, plural) or (w in lx.ADVERBS and i + 1 < len(toks)
                                       and agrees(toks[i + 1].word, plural)):
             if w in lx.ADVERBS:  # the subject ends before a run of adverbs ("now mostly")
@@ -120,7 +141,7 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
             return i, None, plural
         if (not plural and (start := _adverbs_start(toks, i)) <= 3 and w.isalpha()
                 and w.endswith("s") and not w.endswith("ss")
-                and t.word.islower() and w not in lx.STOPWORDS
+                and t.word.islower() and w not in lx.STOPWORDS and not _noun_plural(w)
                 and (i + 1 >= len(toks) or not agrees(toks[i + 1].word, True))):
             # an unknown -s word after the subject (and its adverbs: "now supervises"),
             # not followed by a verb: the verb
