@@ -108,14 +108,19 @@ def test_worker_process_follows_the_log_and_completes_the_proof(pg_backend: Back
     worker = subprocess.Popen(
         [sys.executable, "-m", "memory_es.cli", "--json", "--dsn", PG_DSN, "--views",
          str(views), "--schema", str(pg_backend.schema), "--key-file",
-         str(pg_backend.key_file), "worker", "--interval", "0.2", "--max-seconds", "40"],
+         str(pg_backend.key_file), "worker", "--interval", "0.2", "--max-seconds", "150"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
+        # A loaded machine (the suite on both cores) can take tens of seconds to start a
+        # process; the purge must come after the worker registered, or the proof would
+        # not cover its replica and the test would prove nothing about it.
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline and len(writer.replicas()) < 2:
             time.sleep(0.1)
+        assert len(writer.replicas()) == 2, "the worker did not register its replica"
         receipt = writer.purge(T, "user:alex")
         report = writer.verify_erasure(receipt)
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not report.complete:
             time.sleep(0.2)
             report = writer.verify_erasure(receipt)
