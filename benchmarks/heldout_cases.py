@@ -5593,6 +5593,69 @@ def basics_beside_kin(cases: list[Case]) -> None:
     _ended_by(cases, "basics_beside_kin", "languages", BASICS_BESIDE_KIN)
 
 
+# Rounds 222-225, written before any rule changed and before they were run: a lab head's
+# student, grant, course and lab beside a colleague teaching the next course.
+_LIND = ["Sofia Lind's lab studies zebrafish.", "Sofia Lind supervises Tom Wu.",
+         "Sofia Lind's grant ends in 2027.", "Sofia Lind teaches Genetics 101.",
+         "Marek Nowak teaches Genetics 102.", "Marek Nowak supervises Ella Finch."]
+LAB_AND_TEACHING: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIND), ["remember", "Sofia Lind no longer supervises Tom Wu."], [_LIND[1]]),
+    (list(_LIND), ["remember", "Sofia Lind's grant was extended to 2028."], [_LIND[2]]),
+    (list(_LIND), ["remember", "Sofia Lind now teaches Genetics 201."], [_LIND[3]]),
+    (list(_LIND), ["forget", "Sofia Lind's lab"], [_LIND[0]]),
+    (list(_LIND), ["release", "Sofia Lind's office"], []),
+    (list(_LIND), ["forget", "who Marek Nowak supervises"], [_LIND[5]]),
+]
+
+
+def lab_and_teaching(cases: list[Case]) -> None:
+    """A lab head's lab, student, grant and course beside a colleague who teaches the next
+    course and has his own student: one fact ends, or none for a thing she has no fact of."""
+    _ended_by(cases, "lab_and_teaching", "mixed", LAB_AND_TEACHING)
+
+
+# Rounds 226-228, written before any rule changed and before they were run: a pet owner's
+# dog and cat, named, with food, age and a walking time.
+_OSCAR = ["Oscar Reed's dog Biscuit is a beagle.", "Oscar Reed's dog Biscuit eats grain-free food.",
+          "Oscar Reed's cat Pepper is 12 years old.", "Oscar Reed walks Biscuit at 7am.",
+          "Oscar Reed works at the post office."]
+PETS_NAMED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OSCAR), ["remember", "Oscar Reed's dog Biscuit now eats raw food."], [_OSCAR[1]]),
+    (list(_OSCAR), ["remember", "Oscar Reed's cat Pepper turned 13."], [_OSCAR[2]]),
+    (list(_OSCAR), ["forget", "Oscar Reed's cat"], [_OSCAR[2]]),
+    (list(_OSCAR), ["remember", "Oscar Reed now walks Biscuit at 6am."], [_OSCAR[3]]),
+    (list(_OSCAR), ["release", "Oscar Reed's rabbit"], []),
+]
+
+
+def pets_named(cases: list[Case]) -> None:
+    """An owner's named dog (breed, food, walking time) and named cat (age) beside his job:
+    one fact ends, or none for a pet he does not have."""
+    _ended_by(cases, "pets_named", "mixed", PETS_NAMED)
+
+
+# Rounds 229-231, written before any rule changed and before they were run: a person's
+# work and personal addresses beside a colleague's address at the same domain.
+_SILVA = ["Ana Silva's work email is ana.silva@acme.com.", "Ana Silva's personal email is anasilva@gmail.com.",
+          "Ana Sousa's work email is ana.sousa@acme.com.", "Ana Silva lives in Porto."]
+TWO_ADDRESSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SILVA), ["purge", "ana.silva@acme.com"], [_SILVA[0]]),
+    (list(_SILVA), ["purge", "ANA.SILVA@ACME.COM"], [_SILVA[0]]),
+    (list(_SILVA), ["remember", "Ana Silva's work email changed to a.silva@acme.com."], [_SILVA[0]]),
+    (list(_SILVA), ["forget", "Ana Silva's personal email"], [_SILVA[1]]),
+    (list(_SILVA), ["purge", "anasilva at gmail dot com"], [_SILVA[1]]),
+]
+
+
+def two_addresses(cases: list[Case]) -> None:
+    """A work and a personal address of one person beside a colleague's address at the
+    same domain: a purge by the address (as written, in capitals, spoken), a change and a
+    forget each end one fact."""
+    _ended_by(cases, "two_addresses", "identifiers", TWO_ADDRESSES)
+    # a spoken address is purged by its canonical form: that is what must recall nothing
+    cases[-1]["retrieves_nothing"] = ["anasilva@gmail.com"]
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5652,7 +5715,8 @@ def build() -> list[Case]:
                    hr_records, swim_club, basics_once_more, assets_and_medicines,
                    changes_said_otherwise, projects_and_shops, negations_by_language,
                    tenancy_and_bills, cars_and_commutes, polite_forgets,
-                   services_and_rotas, children_under_a_parent, basics_beside_kin):
+                   services_and_rotas, children_under_a_parent, basics_beside_kin,
+                   lab_and_teaching, pets_named, two_addresses):
         family(cases)
     return cases
 
