@@ -327,10 +327,12 @@ def _moved_possession(p: PredicateReading) -> str | None:
 _AGE = re.compile(r"(\d{1,3})(?:\s+years?(?:\s+old)?)?")
 
 
-def _of_a_person(p: PredicateReading) -> bool:
-    """Is the subject a person: no possessive, or one that names a person the owner has
-    (``Ana's son Leo``, ``my sister``), not a thing (``Mia's score``)?"""
-    return not p.hint or any(lx.names_a_person(w) for w in re.split(r"[._]", p.hint)[1:])
+def _of_a_being(p: PredicateReading) -> bool:
+    """Is the subject one that has an age: no possessive, or one that names a person or
+    an animal the owner has (``Ana's son Leo``, ``my sister``, ``Oscar's cat Pepper``),
+    not a thing (``Mia's score``)?"""
+    return not p.hint or any(lx.names_a_person(w) or "pet" in lx.domains_of(w)
+                             for w in re.split(r"[._]", p.hint)[1:])
 
 
 def _age(p: PredicateReading) -> str | None:
@@ -429,9 +431,9 @@ PREDICATE_RULES: tuple[Rule, ...] = (
              p.rest_words[(_possessed_change(p) or 0) + 1:]))),
     # a person's age: "is 34 years old", "turned 35", "Ana's son Leo is 7" (the son's);
     # never a possessed thing's number ("Mia's score is 34")
-    Rule("predicate:age", lambda p: p.copula and _of_a_person(p) and _age(p) is not None,
+    Rule("predicate:age", lambda p: p.copula and _of_a_being(p) and _age(p) is not None,
          lambda p: Slot(f"{p.hint}.age" if p.hint else "age", _age(p) or "")),
-    Rule("predicate:age-change", lambda p: p.lemma == "turn" and _of_a_person(p)
+    Rule("predicate:age-change", lambda p: p.lemma == "turn" and _of_a_being(p)
          and _age(p) is not None, lambda p: Slot("age", _age(p) or "")),
     # copula: "is <hint value>" for possessive subjects, "is a <role> at <Org>", "is vegan"
     Rule("predicate:possessive-noun", lambda p: p.copula and bool(p.hint),

@@ -119,18 +119,22 @@ def test_an_ending_in_an_adjunct_is_the_adjuncts(fresh_store: memory_es.MemorySt
 
 
 def test_an_age_turns(fresh_store: memory_es.MemoryStore) -> None:
-    """``turned 35`` replaces ``is 34 years old``; a relative's age is the relative's, no
-    age of the owner (``Lena's son Leo is 7``), and turns on its own (``Lena's son Leo
-    turned 8``); a possessed thing's number is no age (``Lena's score is 12``)."""
+    """``turned 35`` replaces ``is 34 years old``; a relative's or a pet's age is theirs,
+    no age of the owner (``Lena's son Leo is 7``, ``Lena's cat Miso is 12 years old``),
+    and turns on its own (``Lena's son Leo turned 8``, ``… cat Miso turned 13``); a
+    possessed thing's number is no age (``Lena's score is 12``)."""
     ti = TextInterface(fresh_store)
     for text in ("Hanna Lindqvist is 34 years old.", "Omar Haddad is 34 years old.",
-                 "Lena Okafor's son Leo is 7.", "Lena Okafor is 41.", "Lena Okafor's score is 12."):
+                 "Lena Okafor's son Leo is 7.", "Lena Okafor is 41.", "Lena Okafor's score is 12.",
+                 "Lena Okafor's cat Miso is 12 years old."):
         ti.remember("g", text)
     ti.remember("g", "Hanna Lindqvist turned 35.")
     ti.remember("g", "Lena Okafor's son Leo turned 8.")
+    ti.remember("g", "Lena Okafor's cat Miso turned 13.")
     ages = {(f.entity, f.attribute, f.value) for f in fresh_store.current("g")}
     assert ages == {("person:hanna-lindqvist", "age", "35"), ("person:omar-haddad", "age", "34"),
                     ("person:lena-okafor", "prop.son_leo.age", "8"),
+                    ("person:lena-okafor", "prop.cat_miso.age", "13"),
                     ("person:lena-okafor", "age", "41"), ("person:lena-okafor", "prop.score", "12")}
 
 
