@@ -527,7 +527,7 @@ def _whole_record(cleaned: str) -> bool:
             continue
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         if after == "that" or _modifies(tok, after):
-            continue  # "the fact that Lena collects pins": that one fact, not Lena's record
+            continue  # "the fact that Lena collects pins", "her account number": one fact
         before = tokens[i - 1] if i else ""
         if before not in lx.ROLE_NOUNS and topics_of_word(before):
             continue  # "medical history": the facts of that topic ("employee record": all)

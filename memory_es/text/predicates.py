@@ -429,8 +429,8 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:possessed-change", lambda p: not p.hint and _possessed_change(p) is not None,
          lambda p: Slot(head_attribute(p.rest_low[1:_possessed_change(p) or 0]) or "", value_text(
              p.rest_words[(_possessed_change(p) or 0) + 1:]))),
-    # a person's age: "is 34 years old", "turned 35", "Ana's son Leo is 7" (the son's);
-    # never a possessed thing's number ("Mia's score is 34")
+    # a person's or a pet's age: "is 34 years old", "turned 35", "Ana's son Leo is 7" (the
+    # son's); never a possessed thing's number ("Mia's score is 34")
     Rule("predicate:age", lambda p: p.copula and _of_a_being(p) and _age(p) is not None,
          lambda p: Slot(f"{p.hint}.age" if p.hint else "age", _age(p) or "")),
     Rule("predicate:age-change", lambda p: p.lemma == "turn" and _of_a_being(p)

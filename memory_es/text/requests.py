@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-_FRAME = (r"(?:(?:could|can|would|will|do)\s+you\s+(?:please\s+)?(?:mind\s+|be\s+able\s+to\s+)?"
-          r"|(?:are|were)\s+you\s+able\s+to\s+"
+_FRAME = (r"(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:mind\s+|be\s+able\s+to\s+)?"
+          r"|do\s+you\s+mind\s+|(?:are|were)\s+you\s+able\s+to\s+"
           r"|i(?:\s+(?:want|would\s+like|need)|['’]d\s+like)\s+you\s+to\s+"
           r"|(?:there\s+is\s+|there['’]s\s+)?no\s+need\s+to\s+(?:keep\s+on\s+)?"
           r"|(?:please\s+)?(?:stop|quit)\s+)")
