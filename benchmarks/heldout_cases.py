@@ -5656,6 +5656,38 @@ def two_addresses(cases: list[Case]) -> None:
     cases[-1]["retrieves_nothing"] = ["anasilva@gmail.com"]
 
 
+# Rounds 232-236, written before any rule changed and before they were run: near misses
+# that must end nothing (another instrument, another kind of teacher, a thing beside a
+# habit) beside the facts they nearly name, and one thing of each kind that must end.
+_KAI = ["Kai Berg plays the violin in an orchestra.", "Kai Berg plays chess online.",
+        "Kai Berg's violin teacher is Mrs Holt.", "Kai Berg drinks green tea.",
+        "Kai Berg drinks black coffee in the morning.", "Kai Berg's sister plays the cello."]
+_LARA = ["Lara Moss's flat has two bedrooms.", "Lara Moss's flat is on Park Road.",
+         "Lara Moss's office is on King Street.", "Lara Moss's flat costs £1,200 a month.",
+         "Lara Moss's parents live on Park Road."]
+NEAR_MISSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KAI), ["forget", "Kai Berg plays the piano"], []),
+    (list(_KAI), ["release", "Kai Berg's piano teacher"], []),
+    (list(_KAI), ["forget", "Kai Berg's tea"], [_KAI[3]]),
+    (list(_KAI), ["remember", "Kai Berg no longer drinks coffee."], [_KAI[4]]),
+    (list(_KAI), ["release", "Kai Berg's sister's instrument"], [_KAI[5]]),
+    (list(_KAI), ["forget", "Kai Berg plays chess"], [_KAI[1]]),
+    (list(_KAI), ["release", "Kai Berg's coffee grinder"], []),
+    (list(_LARA), ["remember", "Lara Moss's office moved to Queen Street."], [_LARA[2]]),
+    (list(_LARA), ["forget", "where Lara Moss's parents live"], [_LARA[4]]),
+    (list(_LARA), ["release", "Lara Moss's garage"], []),
+    (list(_LARA), ["remember", "Lara Moss's flat now costs £1,300 a month."], [_LARA[3]]),
+    (list(_LARA), ["forget", "Lara Moss's office"], [_LARA[2]]),
+]
+
+
+def near_misses(cases: list[Case]) -> None:
+    """A violinist's instrument, teacher, chess, tea and coffee beside his sister's cello;
+    a tenant's flat (rooms, street, rent) beside her office and her parents in the same
+    street: asks that nearly name a fact end nothing, the others one fact."""
+    _ended_by(cases, "near_misses", "mixed", NEAR_MISSES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5716,7 +5748,7 @@ def build() -> list[Case]:
                    changes_said_otherwise, projects_and_shops, negations_by_language,
                    tenancy_and_bills, cars_and_commutes, polite_forgets,
                    services_and_rotas, children_under_a_parent, basics_beside_kin,
-                   lab_and_teaching, pets_named, two_addresses):
+                   lab_and_teaching, pets_named, two_addresses, near_misses):
         family(cases)
     return cases
 
