@@ -966,6 +966,14 @@ class TextInterface:
         sel = self._select_by_tier(tenant, text, views, purpose)
         if purpose == "purge" or sel.whole or not sel.matches:
             return sel
+        if sel.tier == "lexical" and (
+                others := [m for m in sel.matches if self._another_object(text, m.fact)]):
+            kept = [m for m in sel.matches if m not in others]
+            if not kept:
+                return replace(sel, matches=[], tier="none", candidates=others,
+                               note="no match: the query states another object of the "
+                                    "verb its facts share")
+            sel = replace(sel, matches=kept)
         if len(sel.matches) > 1 and len(kinds := _kinds_unsaid(text, sel.matches)) > 1:
             return replace(sel, matches=[], tier="none", candidates=sel.matches,
                            note="no match: the query does not say which "
@@ -979,6 +987,25 @@ class TextInterface:
                            note=f"no match: no fact holds the {head} the query names, and "
                                 "the words they share with it do not say which is meant")
         return self._each_thing(tenant, text, views, purpose, _past_only(sel, text))
+
+    def _another_object(self, text: str, fact: Fact) -> bool:
+        """Does a query stated as a clause (``Kai plays the piano``) say the fact's verb of
+        another object than the fact's (``Kai plays chess online``)? Objects that share a
+        word or a topic are left to the rules of kinds (``plays the violin``, ``plays an
+        instrument``); these share neither, so the fact is another fact."""
+        asked = self.interpreter(text.removeprefix("that ")).clauses
+        said = self.interpreter(fact.text).clauses
+        if len(asked) != 1 or len(said) != 1 or "predicate:generic" not in asked[0].rules:
+            return False
+        q, f = asked[0], said[0]
+        verb = q.attribute.split(".", 1)[0]
+        if q.negated or f.negated or verb != f.attribute.split(".", 1)[0]:
+            return False
+        q_obj = view_terms(" ".join(str(q.value).split()[1:]))
+        f_obj = view_terms(" ".join(str(f.value).split()[1:]))
+        q_topics = set(domains_in([w.lower() for w in str(q.value).split()[1:]]))
+        f_topics = set(domains_in([w.lower() for w in str(f.value).split()[1:]]))
+        return bool(q_obj and f_obj) and not (q_obj & f_obj) and not (q_topics & f_topics)
 
     def _own_acts(self, found: list[Match], query: Query) -> list[Match]:
         """Of a named entity's facts that match the rest of a query, those that are its
