@@ -1159,13 +1159,23 @@ def _another_of_its_topic(query: Query, head: str, v: FactView) -> bool:
     and ``plays the flute``: two instruments)? A head that names the topic as a whole
     (``plays an instrument``) takes in every thing of it, and an adjective names no
     thing (``financial details``)."""
-    shared = query.domains.get(head, frozenset()) & v.domains
-    if not shared or _meets_as_written(query, head, v) or any(
-            lx.names_topic(head, d) for d in shared) or not any(
-            _term(f) == head and f in lx.COMMON_NOUNS for f in word_forms(query.text)):
+    shared = _by_topic_only(query, head, v)
+    if not shared or not any(_term(f) == head and f in lx.COMMON_NOUNS
+                             for f in word_forms(query.text)):
         return False
     return any(_a_kind_of(f, head, shared) and _term(f) not in query.terms
                for f in word_forms(v.fact.text) if f not in lx.STOPWORDS)
+
+
+def _by_topic_only(query: Query, word: str, v: FactView) -> frozenset[str]:
+    """The topics by which a query word meets the fact when it meets it by topic alone and
+    names none of them as a whole (else none): where another thing of the topic can
+    stand in the fact."""
+    shared = query.domains.get(word, frozenset()) & v.domains
+    if not shared or _meets_as_written(query, word, v) or any(
+            lx.names_topic(word, d) for d in shared):
+        return frozenset()
+    return shared
 
 
 def sibling_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
@@ -1181,9 +1191,8 @@ def sibling_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
 
 def _sibling(query: Query, head: str, kind: str, v: FactView) -> bool:
     """:func:`sibling_kind` for the query's head and kind words."""
-    shared = query.domains.get(kind, frozenset()) & v.domains
-    if not shared or _meets_as_written(query, kind, v) or any(
-            lx.names_topic(kind, d) for d in shared):
+    shared = _by_topic_only(query, kind, v)
+    if not shared:
         return False
     said = [f for f in word_forms(v.fact.text) if f not in lx.STOPWORDS]
     return any(_term(f) == head and i > 0 and _a_kind_of(said[i - 1], kind, shared)

@@ -388,23 +388,27 @@ def _possessed_amount(p: PredicateReading) -> str | None:
     """The slot of a possessed thing whose amount the verb sets (``cut his grocery budget
     to £350``, ``raised her credit limit to 5,000``: the thing's own slot, as ``X's grocery
     budget is …`` names it); None for any other predicate."""
-    rest, to = p.rest_low, _to_quantity(p)
+    return _possessed_slot(p, _to_quantity(p))
+
+
+def _possessed_slot(p: PredicateReading, to: int | None) -> str | None:
+    """The slot of the thing named between a possessive determiner and ``to`` (one to
+    three words: ``her energy supplier to …``), as ``X's energy supplier is …`` names it."""
+    rest = p.rest_low
     if to is None or not 2 <= to <= 4 or rest[0] not in lx.POSSESSIVE_DETERMINERS:
         return None
     return head_attribute(rest[1:to])
 
 
-def _possessed_change(p: PredicateReading) -> int | None:
-    """Where ``to`` stands when a change verb gives a possessed thing a new value
-    (``switched her energy supplier to EDF``, ``changed his phone number to …``,
-    ``upgraded her plan to Premium``); None for any other predicate. A motion verb moves
-    the thing itself (``moved its headquarters to …``: :func:`_moved_possession`)."""
+def _possessed_change(p: PredicateReading) -> str | None:
+    """The slot of a possessed thing a change verb gives a new value (``switched her
+    energy supplier to EDF``, ``changed his phone number to …``, ``upgraded her plan to
+    Premium``); None for any other predicate. A motion verb moves the thing itself
+    (``moved its headquarters to …``: :func:`_moved_possession`)."""
     rest = p.rest_low
-    if (p.lemma not in lx.CHANGE_VERBS or p.lemma in lx.MOTION_VERBS or not rest
-            or rest[0] not in lx.POSSESSIVE_DETERMINERS or "to" not in rest):
+    if p.lemma not in lx.CHANGE_VERBS or p.lemma in lx.MOTION_VERBS or "to" not in rest[:-1]:
         return None
-    to = rest.index("to")
-    return to if 2 <= to <= 4 and to + 1 < len(rest) and head_attribute(rest[1:to]) else None
+    return _possessed_slot(p, rest.index("to"))
 
 
 CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amount",
@@ -427,8 +431,8 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     # "switched her energy supplier to EDF": the possessed thing's new value, in the slot
     # "X's energy supplier is …" names
     Rule("predicate:possessed-change", lambda p: not p.hint and _possessed_change(p) is not None,
-         lambda p: Slot(head_attribute(p.rest_low[1:_possessed_change(p) or 0]) or "", value_text(
-             p.rest_words[(_possessed_change(p) or 0) + 1:]))),
+         lambda p: Slot(_possessed_change(p) or "", value_text(
+             p.rest_words[p.rest_low.index("to") + 1:]))),
     # a person's or a pet's age: "is 34 years old", "turned 35", "Ana's son Leo is 7" (the
     # son's); never a possessed thing's number ("Mia's score is 34")
     Rule("predicate:age", lambda p: p.copula and _of_a_being(p) and _age(p) is not None,
