@@ -403,6 +403,18 @@ COMMON_NOUNS: frozenset[str] = _NOUNS
 """Common English nouns that are not personal names (``data/common_nouns.txt``, derived
 from the SPECIALIST Lexicon, wordfreq and the US Census name lists)."""
 
+CONCRETE_NOUNS: frozenset[str] = data_words("concrete_nouns.txt")
+"""Common nouns that name a physical thing in every sense (``grinder``, ``violin``;
+``data/concrete_nouns.txt``, derived from WordNet 3.1's lexicographer files)."""
+
+
+def is_concrete(noun: str) -> bool:
+    """Does ``noun`` (or its singular) name a physical thing in every sense?"""
+    return any(n in CONCRETE_NOUNS for n in (
+        noun, noun.removesuffix("s"), noun.removesuffix("es"),
+        noun[:-3] + "y" if noun.endswith("ies") else noun))
+
+
 LINKING_ADVERBS: frozenset[str] = data_words("linking_adverbs.txt")
 """Adverbs that open a sentence before its subject, set off by a comma (``However, …``)."""
 

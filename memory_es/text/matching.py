@@ -1142,15 +1142,23 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     collection) meets the fact, the word just before it (what kind) does not, or meets
     it only as a sibling (:func:`sibling_kind`)? Then the fact is that kind's sibling
     (``collects enamel pins`` is no carton collection; ``drives a blue Volvo`` no red
-    car), whatever else they share. A query whose head is missing (``poetic activity`` ~
-    ``writes poetry``) says what kind and leaves the rest open, so it is not refused
-    here."""
+    car), whatever else they share. A query whose head is missing from the fact says
+    what kind and leaves the rest open (``poetic activity`` ~ ``writes poetry``), unless
+    the head names a physical thing (:data:`~memory_es.text.lexicon.CONCRETE_NOUNS`):
+    ``drinks black coffee`` is no coffee grinder."""
     phrase = _noun_phrase(query, skip)
     if phrase and _another_of_its_topic(query, phrase[-1], v):
         return True
-    if len(phrase) < 2 or not _meets(query, phrase[-1], v):
+    if len(phrase) < 2:
         return False
+    if not _meets(query, phrase[-1], v):
+        return _a_physical_thing(query, phrase[-1]) and _meets(query, phrase[-2], v)
     return not _meets(query, phrase[-2], v) or _sibling(query, phrase[-1], phrase[-2], v)
+
+
+def _a_physical_thing(query: Query, term: str) -> bool:
+    """Is the query's word of ``term`` a noun that names a physical thing?"""
+    return any(_term(f) == term and lx.is_concrete(f) for f in word_forms(query.text))
 
 
 def _another_of_its_topic(query: Query, head: str, v: FactView) -> bool:

@@ -7,6 +7,9 @@ operation changes what it was not asked to).
 - A query stated as a clause whose verb's object shares neither a word nor a topic with
   the object of the same verb in a fact states another fact (``plays the piano`` is not
   ``plays chess online``).
+- A compound whose head names a physical thing (``coffee grinder``) is that thing: a fact
+  that meets only the words before the head (``drinks espresso``) is about something
+  else. An abstract head (``espresso habit``) leaves it open.
 - A role or information noun after a content word is the head of a compound (``water
   supplier`` is a supplier of water): a fact of another kind of it (``energy supplier``)
   is no match.
@@ -29,6 +32,8 @@ _NINA = ["Nina Vogel lives in Bremen.", "Nina Vogel works at Airbus.",
          "Nina Vogel plays chess online."]
 _CHLOE = ["Chloe Adams's energy supplier is Octopus.", "Chloe Adams's landlord is Peter Shaw.",
           "Chloe Adams's phone number is 07700 900123.", "Chloe Adams lives in Leeds."]
+_OMAR = ["Omar Haddad drinks espresso after lunch.", "Omar Haddad rides a road bike to work.",
+         "Omar Haddad grows tomatoes in his garden.", "Omar Haddad lives in Lyon."]
 
 # (setup, an operation that names another thing of the same kind or topic)
 _OTHERS = [
@@ -39,10 +44,13 @@ _OTHERS = [
     (_NINA, "forget", "Could you forget that Nina Vogel plays darts?"),
     (_CHLOE, "release", "Chloe Adams's water supplier"),
     (_CHLOE, "forget", "Chloe Adams's account number"),
+    (_OMAR, "release", "Omar Haddad's garden hose"),
+    (_OMAR, "forget", "Omar Haddad's bike helmets"),
+    (_OMAR, "release", "Omar Haddad's espresso grinder"),
 ]
 
 
-@settings(max_examples=16, deadline=None,
+@settings(max_examples=24, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_OTHERS))
 def test_another_thing_of_the_kind_ends_nothing(fresh_store: memory_es.MemoryStore,
@@ -62,10 +70,12 @@ _SAME = [
     (_NINA, "forget", "Nina Vogel plays chess", _NINA[4]),
     (_CHLOE, "release", "Chloe Adams's energy supplier", _CHLOE[0]),
     (_CHLOE, "forget", "Chloe Adams's phone number", _CHLOE[2]),
+    (_OMAR, "release", "Omar Haddad's espresso habit", _OMAR[0]),
+    (_OMAR, "forget", "Omar Haddad's road bike", _OMAR[1]),
 ]
 
 
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=16, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_SAME))
 def test_the_thing_itself_or_its_topic_ends_its_fact(
