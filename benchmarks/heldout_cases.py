@@ -5688,6 +5688,121 @@ def near_misses(cases: list[Case]) -> None:
     _ended_by(cases, "near_misses", "mixed", NEAR_MISSES)
 
 
+# Rounds 237-241, written before any rule changed and before they were run: an
+# allotment holder's bees, plot, crops and greenhouse beside a neighbour's flowers; a
+# bass player's band, amp and lessons beside a bandmate who plays the drums.
+_INES = ["Ines Duarte keeps bees on her allotment.", "Ines Duarte's allotment is plot 14.",
+         "Ines Duarte grows leeks and onions.", "Ines Duarte's greenhouse is heated.",
+         "Ines Duarte's neighbour Paul grows dahlias."]
+_THEO = ["Theo Marsh plays bass in The Lanterns.", "The Lanterns rehearse on Thursdays.",
+         "Theo Marsh's amp is a Fender.", "Theo Marsh teaches guitar on Saturdays.",
+         "Theo Marsh's bandmate Jo Hale plays the drums."]
+GARDENS_AND_BANDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_INES), ["forget", "Ines Duarte keeps bees"], [_INES[0]]),
+    (list(_INES), ["remember", "Ines Duarte's allotment is now plot 22."], [_INES[1]]),
+    (list(_INES), ["release", "Ines Duarte's greenhouse"], [_INES[3]]),
+    (list(_INES), ["release", "Ines Duarte's compost bin"], []),
+    (list(_INES), ["forget", "Ines Duarte grows dahlias"], []),
+    (list(_THEO), ["remember", "Theo Marsh left The Lanterns."], [_THEO[0]]),
+    (list(_THEO), ["release", "Theo Marsh's amp"], [_THEO[2]]),
+    (list(_THEO), ["remember", "Theo Marsh now teaches guitar on Sundays."], [_THEO[3]]),
+    (list(_THEO), ["forget", "Theo Marsh plays the drums"], []),
+]
+
+
+def gardens_and_bands(cases: list[Case]) -> None:
+    """An allotment holder's bees, plot, crops and greenhouse beside her neighbour's
+    dahlias; a bass player's band, amp and lessons beside a bandmate's drums: one fact
+    ends, or none for a thing of the other person or of no one."""
+    _ended_by(cases, "gardens_and_bands", "mixed", GARDENS_AND_BANDS)
+
+
+# Rounds 242-246, written before any rule changed and before they were run: an investor's
+# holdings, broker and pension beside her husband's shares; a patient's appointment, GP,
+# allergy and blood type beside his son at the same GP.
+_FARAH = ["Farah Aziz holds 200 shares of Unilever.", "Farah Aziz's broker is Hargreaves Lansdown.",
+          "Farah Aziz's pension is with Aviva.", "Farah Aziz's husband holds Tesco shares.",
+          "Farah Aziz lives in Reading."]
+_RAVI = ["Ravi Menon has a dentist appointment on 3 March.", "Ravi Menon's GP is Dr Shah.",
+         "Ravi Menon is allergic to ibuprofen.", "Ravi Menon's blood type is O negative.",
+         "Ravi Menon's son sees Dr Shah too."]
+HOLDINGS_AND_PATIENTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FARAH), ["remember", "Farah Aziz sold her Unilever shares."], [_FARAH[0]]),
+    (list(_FARAH), ["remember", "Farah Aziz moved her pension to Vanguard."], [_FARAH[2]]),
+    (list(_FARAH), ["forget", "Farah Aziz's broker"], [_FARAH[1]]),
+    (list(_FARAH), ["release", "Farah Aziz's Tesco shares"], []),
+    (list(_RAVI), ["remember", "Ravi Menon's dentist appointment was moved to 10 March."], [_RAVI[0]]),
+    (list(_RAVI), ["remember", "Ravi Menon's new GP is Dr Okoro."], [_RAVI[1]]),
+    (list(_RAVI), ["forget", "Ravi Menon's allergy"], [_RAVI[2]]),
+    (list(_RAVI), ["release", "Ravi Menon's eye test"], []),
+    (list(_RAVI), ["forget", "Ravi Menon's blood type"], [_RAVI[3]]),
+]
+
+
+def holdings_and_patients(cases: list[Case]) -> None:
+    """An investor's shares, broker and pension beside her husband's shares; a patient's
+    appointment, GP, allergy and blood type beside his son at the same GP: one fact ends,
+    or none for a thing of the husband's or of no record."""
+    _ended_by(cases, "holdings_and_patients", "finance", HOLDINGS_AND_PATIENTS)
+
+
+# Rounds 247-250, written before any rule changed and before they were run: a traveller's
+# loyalty number beside a colleague's one digit apart, her passport and seat; a
+# subscriber's cancellations beside a daughter on the family plan.
+_MEI = ["Mei Tan's frequent flyer number is BA 55128840.", "Mei Tan's passport expires in 2029.",
+        "Mei Tan prefers an aisle seat.", "Lee Tan's frequent flyer number is BA 55128841."]
+_NORA = ["Nora Quinn subscribes to The Economist.", "Nora Quinn pays for Spotify Family.",
+         "Nora Quinn's gym membership renews in May.", "Nora Quinn's daughter uses Spotify Family.",
+         "Nora Quinn works as a pharmacist."]
+TRIPS_AND_SUBSCRIPTIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MEI), ["purge", "BA 55128840"], [_MEI[0]]),
+    (list(_MEI), ["remember", "Mei Tan now prefers a window seat."], [_MEI[2]]),
+    (list(_MEI), ["forget", "Mei Tan's passport"], [_MEI[1]]),
+    (list(_MEI), ["release", "Mei Tan's hotel booking"], []),
+    (list(_NORA), ["remember", "Nora Quinn cancelled her Economist subscription."], [_NORA[0]]),
+    (list(_NORA), ["remember", "Nora Quinn cancelled her gym membership."], [_NORA[2]]),
+    (list(_NORA), ["release", "Nora Quinn's Netflix account"], []),
+    (list(_NORA), ["remember", "Nora Quinn now works as a pharmacy manager."], [_NORA[4]]),
+]
+
+
+def trips_and_subscriptions(cases: list[Case]) -> None:
+    """A frequent-flyer number purged beside a colleague's one digit apart, a passport and
+    a seat; cancellations of a magazine and a gym beside a daughter on the family plan:
+    one fact ends, or none for a booking or account she has no fact of."""
+    _ended_by(cases, "trips_and_subscriptions", "mixed", TRIPS_AND_SUBSCRIPTIONS)
+
+
+# Rounds 251-254, written before any rule changed and before they were run: a nurse's
+# shifts, flatmates and car; the basic operations in German and Chinese on a person with
+# a job, a sport and a home beside a namesake's relative.
+_HUGO = ["Hugo Lambert works night shifts at the hospital.", "Hugo Lambert lives with two flatmates.",
+         "Hugo Lambert's car is a grey Skoda.", "Hugo Lambert swims on Wednesdays.",
+         "Hugo Lambert's sister drives a grey Skoda."]
+_JONAS = ["Jonas Weber wohnt in Köln.", "Jonas Weber arbeitet bei der Telekom.",
+          "Jonas Weber spielt Handball.", "Lea Weber wohnt in Köln."]
+_WANG = ["王芳住在上海。", "王芳在华为工作。", "王芳每周打羽毛球。", "王强住在上海。"]
+SHIFTS_AND_BASICS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HUGO), ["remember", "Hugo Lambert switched to day shifts."], [_HUGO[0]]),
+    (list(_HUGO), ["remember", "Hugo Lambert sold his car."], [_HUGO[2]]),
+    (list(_HUGO), ["remember", "Hugo Lambert now swims on Fridays."], [_HUGO[3]]),
+    (list(_HUGO), ["release", "Hugo Lambert's bicycle"], []),
+    (list(_JONAS), ["remember", "Jonas Weber wohnt jetzt in Bonn."], [_JONAS[0]]),
+    (list(_JONAS), ["remember", "Jonas Weber spielt kein Handball mehr."], [_JONAS[2]]),
+    (list(_JONAS), ["forget", "Vergiss alles über Jonas Weber"], _JONAS[0:3]),
+    (list(_WANG), ["remember", "王芳搬到杭州了。"], [_WANG[0]]),
+    (list(_WANG), ["remember", "王芳不再打羽毛球了。"], [_WANG[2]]),
+    (list(_WANG), ["forget", "忘记关于王芳的一切"], _WANG[0:3]),
+]
+
+
+def shifts_and_basics(cases: list[Case]) -> None:
+    """A nurse's shifts, car and swimming beside a sister with the same car; German and
+    Chinese moves, endings and forgets of everything beside a relative in the same city:
+    one fact, or one person's, ends."""
+    _ended_by(cases, "shifts_and_basics", "languages", SHIFTS_AND_BASICS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5748,7 +5863,9 @@ def build() -> list[Case]:
                    changes_said_otherwise, projects_and_shops, negations_by_language,
                    tenancy_and_bills, cars_and_commutes, polite_forgets,
                    services_and_rotas, children_under_a_parent, basics_beside_kin,
-                   lab_and_teaching, pets_named, two_addresses, near_misses):
+                   lab_and_teaching, pets_named, two_addresses, near_misses,
+                   gardens_and_bands, holdings_and_patients, trips_and_subscriptions,
+                   shifts_and_basics):
         family(cases)
     return cases
 
