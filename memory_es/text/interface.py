@@ -1009,14 +1009,17 @@ class TextInterface:
 
     def _own_acts(self, found: list[Match], query: Query) -> list[Match]:
         """Of a named entity's facts that match the rest of a query, those that are its
-        own: a fact where someone the entity has acts (``Omar's wife has a credit score
-        of 780``, :func:`_acts`; ``Ana's husband works at Meta``, a person the query does
-        not ask for) is that person's, and stands aside when a fact of the entity's own
-        also matches (``Omar's credit score is 720``, ``Ana works at Google``)."""
+        own: a fact of a person the entity has that the query does not ask for (``Ana's
+        husband works at Meta``, :meth:`_theirs`) is that person's, even when no fact of
+        the entity's matches (``Farah's Tesco shares`` beside ``Farah's husband holds Tesco
+        shares``); a fact where someone the entity has acts (``Omar's wife has a credit
+        score of 780``, :func:`_acts`) stands aside when a fact of the entity's own also
+        matches (``Omar's credit score is 720``)."""
+        asked = frozenset(query.terms)
+        found = [m for m in found if not self._theirs(m.fact, asked)]
         if len(found) < 2:
             return found
-        asked = frozenset(query.terms)
-        own = [m for m in found if not self._theirs(m.fact, asked) and not any(
+        own = [m for m in found if not any(
             _acts(c) and "predicate:possessive-noun" not in c.rules  # "X's salary is …"
             for c in self.interpreter(m.fact.text).clauses)]
         return own or found
@@ -1653,13 +1656,26 @@ def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     the person's own (``Eva's daughter's blood type is O-``) or the value describes the
     person rather than names them (``Mila's brother Jan is in Year 6``, ``Ana's husband
     is a doctor``; ``Ana's husband is Rui`` is Ana's fact)."""
-    people = [w for w in _possessed(clause) if lx.names_a_person(w)]
+    people = [w for w in _possessed(clause) if lx.names_a_person(w)] + _named_possessed(clause)
     if not people or {stem(w) for w in people} & asked:
         return False
     value = str(clause.value).split()
     return "predicate:possessive-noun" not in clause.rules or not (
         value and all(w[:1].isupper() for w in value)) or re.search(
         rf"\b{re.escape(people[0])}['\u2019]s\b", clause.mention or "", re.IGNORECASE) is not None
+
+
+def _named_possessed(clause: Clause) -> list[str]:
+    """The noun and the name a possessive subject gives the one it names, the name in
+    apposition after the noun (``neighbour Paul`` of ``Ines's neighbour Paul``, ``bandmate
+    Jo Hale``): a being with a name of its own, whatever the noun."""
+    owned = re.split(r"['\u2019]s\b", clause.mention or "", maxsplit=1)
+    if len(owned) < 2 or not _possessed(clause):
+        return []
+    said = owned[1].split()
+    if len(said) < 2 or not said[0][:1].islower() or not all(w[:1].isupper() for w in said[1:]):
+        return []
+    return [w.casefold() for w in said]
 
 
 def _person_named(clause: Clause) -> str | None:

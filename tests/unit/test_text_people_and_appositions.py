@@ -2,6 +2,11 @@
 
 - ``Ana Costa's husband Rui works at Meta`` is his: ``where Ana Costa works`` ends her
   own job and leaves his, and ``where Ana Costa's husband works`` ends his and not hers;
+- a relative's fact is theirs even when no fact of the owner's matches: ``Farah's Tesco
+  shares`` names no fact of Farah's beside ``Farah's husband holds Tesco shares``;
+- a possessed noun with a name in apposition names a being of its own (``Ines's
+  neighbour Paul``, ``Theo's bandmate Jo Hale``), whatever the noun: ``Ines grows
+  dahlias`` is not Paul's fact, ``Ines's neighbour grows dahlias`` is;
 - ``has two cats, Milo and Otis, and a dog called Rex``: the names belong to the cats, so
   releasing the dog keeps the cats and their names."""
 
@@ -72,3 +77,45 @@ def test_a_relatives_thing_is_theirs_unless_the_query_asks_for_them(
     assert kept <= after
     assert (theirs in after) != ask_for_them
     assert (hers in after) == ask_for_them
+
+
+@_SLOW
+@given(st.sampled_from(["husband", "sister", "son"]), st.booleans())
+def test_a_relatives_fact_alone_is_still_theirs(
+        fresh_store: memory_es.MemoryStore, relative: str, ask_for_them: bool) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    theirs = f"Farah Aziz's {relative} holds Tesco shares"
+    kept = {"Farah Aziz holds 200 shares of Unilever", "Farah Aziz lives in Reading"}
+    for text in (theirs, *kept):
+        ti.remember(tenant, text + ".")
+    asked = f"{relative}'s Tesco shares" if ask_for_them else "Tesco shares"
+    ti.release(tenant, f"Farah Aziz's {asked}")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert (theirs in after) != ask_for_them
+
+
+_NAMED = [("neighbour Paul", "grows dahlias", "grows leeks"),
+          ("bandmate Jo Hale", "plays the drums", "plays bass"),
+          ("lodger Sam", "bakes bread", "brews beer")]
+
+
+@_SLOW
+@given(st.sampled_from(_NAMED), st.sampled_from(["", "noun", "name"]))
+def test_a_named_being_of_the_owners_is_theirs(
+        fresh_store: memory_es.MemoryStore, named: tuple[str, str, str], ask: str) -> None:
+    """Asked for by the owner alone, the named being's fact stays; asked for by its noun
+    or its name (a guard), it ends."""
+    being, act, own = named
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    theirs = f"Ines Duarte's {being} {act}"
+    kept = {f"Ines Duarte {own}", "Ines Duarte lives in Porto"}
+    for text in (theirs, *kept):
+        ti.remember(tenant, text + ".")
+    noun, name = being.split(maxsplit=1)
+    subject = {"": "Ines Duarte", "noun": f"Ines Duarte's {noun}",
+               "name": f"Ines Duarte's {name}"}[ask]
+    ti.forget(tenant, f"{subject} {act}")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert (theirs in after) == (ask == "")
