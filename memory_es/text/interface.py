@@ -989,17 +989,26 @@ class TextInterface:
         return self._each_thing(tenant, text, views, purpose, _past_only(sel, text))
 
     def _another_object(self, text: str, fact: Fact) -> bool:
-        """Does a query stated as a clause (``Kai plays the piano``) say the fact's verb of
-        another object than the fact's (``Kai plays chess online``)? Objects that share a
-        word or a topic are left to the rules of kinds (``plays the violin``, ``plays an
-        instrument``); these share neither, so the fact is another fact."""
+        """Does a query stated as a clause of a named subject (``Ines cycles to work``) say
+        another verb than the fact's (``Ines drives to work``: another act, whatever else
+        they share), or the fact's verb of another object than the fact's (``Kai plays
+        the piano``, ``Kai plays chess online``)? Objects that share a word or a topic
+        are left to the rules of kinds (``plays the violin``, ``plays an instrument``);
+        these share neither, so the fact is another fact. A query that is a noun phrase
+        (``Hana's Toyota shares``) or a keyword list (``user pets cats``) reads as no
+        clause of a named subject, so its first word is no verb here."""
         asked = self.interpreter(text.removeprefix("that ")).clauses
         said = self.interpreter(fact.text).clauses
-        if len(asked) != 1 or len(said) != 1 or "predicate:generic" not in asked[0].rules:
+        if len(asked) != 1 or len(said) != 1 or asked[0].negated or said[0].negated:
             return False
         q, f = asked[0], said[0]
+        acts = {_main_verb(q), _main_verb(f)}
+        if len(acts) == 2 and None not in acts and _a_named_subjects_clause(q, text):
+            return True
+        if "predicate:generic" not in q.rules:
+            return False
         verb = q.attribute.split(".", 1)[0]
-        if q.negated or f.negated or verb != f.attribute.split(".", 1)[0]:
+        if verb != f.attribute.split(".", 1)[0]:
             return False
         q_obj = view_terms(" ".join(str(q.value).split()[1:]))
         f_obj = view_terms(" ".join(str(f.value).split()[1:]))
@@ -1663,6 +1672,24 @@ def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     return "predicate:possessive-noun" not in clause.rules or not (
         value and all(w[:1].isupper() for w in value)) or re.search(
         rf"\b{re.escape(people[0])}['\u2019]s\b", clause.mention or "", re.IGNORECASE) is not None
+
+
+def _main_verb(clause: Clause) -> str | None:
+    """The lemma of the verb a clause's predicate opens with, unless an auxiliary's
+    (``cycles to work``: cycle; ``is vegetarian``, ``has a cat``: none)."""
+    said = str(clause.value).split()
+    verb = lx.inflected_verb(said[0]) if said else None
+    return None if verb in _AUXILIARIES else verb
+
+
+_AUXILIARIES = frozenset({"be", "have", "do", "get"})
+
+
+def _a_named_subjects_clause(clause: Clause, text: str) -> bool:
+    """Is ``clause`` a person's name followed by its predicate, nothing said about all of
+    something (``everything Mia said about knitting``)?"""
+    return ("subject:proper-name" in clause.rules and "subject:possessive" not in clause.rules
+            and not analyse_query(text).totality)
 
 
 def _named_possessed(clause: Clause) -> list[str]:
