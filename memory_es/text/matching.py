@@ -1144,16 +1144,23 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     (``collects enamel pins`` is no carton collection; ``drives a blue Volvo`` no red
     car), whatever else they share. A query whose head is missing from the fact says
     what kind and leaves the rest open (``poetic activity`` ~ ``writes poetry``), unless
-    the head names a physical thing (:data:`~memory_es.text.lexicon.CONCRETE_NOUNS`):
-    ``drinks black coffee`` is no coffee grinder."""
+    the head of a query of one thing names a physical thing
+    (:data:`~memory_es.text.lexicon.CONCRETE_NOUNS`): ``drinks black coffee`` is no
+    coffee grinder."""
     phrase = _noun_phrase(query, skip)
     if phrase and _another_of_its_topic(query, phrase[-1], v):
         return True
     if len(phrase) < 2:
         return False
     if not _meets(query, phrase[-1], v):
-        return _a_physical_thing(query, phrase[-1]) and _meets(query, phrase[-2], v)
+        return (_a_physical_thing(query, phrase[-1]) and _meets(query, phrase[-2], v)
+                and not _LIST.search(query.text))
     return not _meets(query, phrase[-2], v) or _sibling(query, phrase[-1], phrase[-2], v)
+
+
+_LIST = re.compile(r",|\b(?:and|or|nor)\b", re.IGNORECASE)
+"""What joins the things of a list (``latex allergy, cello and her rowing``): a query of
+several things has no one head."""
 
 
 def _a_physical_thing(query: Query, term: str) -> bool:
