@@ -5819,6 +5819,85 @@ def ways_to_work(cases: list[Case]) -> None:
     _ended_by(cases, "ways_to_work", "mixed", WAYS_TO_WORK)
 
 
+# Rounds 256-260, written before any rule changed and before they were run: a home's
+# appliances and repairs (things named by compounds, some held and some not) beside a
+# neighbour's; a developer's repositories, branches and on-call beside a teammate's.
+_ANA = ["Ana Ruiz's coffee machine is a Sage Barista.", "Ana Ruiz's washing machine was repaired in June.",
+        "Ana Ruiz drinks oat milk lattes.", "Ana Ruiz's boiler is serviced every October.",
+        "Ana Ruiz's neighbour Tom fixes bicycles."]
+_DEV = ["Sam Okoro maintains the billing repo.", "Sam Okoro's laptop runs Fedora.",
+        "Sam Okoro is on call on Tuesdays.", "Sam Okoro's teammate Ayo Bello maintains the search repo.",
+        "Sam Okoro reviews pull requests in the morning."]
+HOMES_AND_REPOS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA), ["release", "Ana Ruiz's coffee machine"], [_ANA[0]]),
+    (list(_ANA), ["release", "Ana Ruiz's milk frother"], []),
+    (list(_ANA), ["forget", "Ana Ruiz's washing machine"], [_ANA[1]]),
+    (list(_ANA), ["remember", "Ana Ruiz's boiler is now serviced every March."], [_ANA[3]]),
+    (list(_ANA), ["forget", "Ana Ruiz fixes bicycles"], []),
+    (list(_DEV), ["remember", "Sam Okoro no longer maintains the billing repo."], [_DEV[0]]),
+    (list(_DEV), ["remember", "Sam Okoro's laptop now runs Ubuntu."], [_DEV[1]]),
+    (list(_DEV), ["remember", "Sam Okoro is now on call on Thursdays."], [_DEV[2]]),
+    (list(_DEV), ["forget", "Sam Okoro maintains the search repo"], []),
+    (list(_DEV), ["release", "Sam Okoro's desktop"], []),
+]
+
+
+def homes_and_repos(cases: list[Case]) -> None:
+    """A home's appliances named by compounds beside a neighbour's repairs; a developer's
+    repository, laptop and on-call day beside a teammate's repository: one fact ends, or
+    none for a thing no fact holds or another person's."""
+    _ended_by(cases, "homes_and_repos", "mixed", HOMES_AND_REPOS)
+
+
+# Rounds 261-264, written before any rule changed and before they were run: a researcher's
+# datasets, paper and conference beside a co-author's; a parent's children's clubs and
+# school run kept under her name.
+_YUKI = ["Yuki Sato's dataset has 12,000 images.", "Yuki Sato's paper is under review at NeurIPS.",
+         "Yuki Sato presents at ICML in July.", "Yuki Sato's co-author Lin Wei trains the models.",
+         "Yuki Sato uses PyTorch."]
+_GRACE = ["Grace Obi's son Tunde plays football on Saturdays.", "Grace Obi's daughter Ada takes ballet.",
+          "Grace Obi does the school run on Mondays.", "Grace Obi works as an accountant."]
+LABS_AND_CLUBS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_YUKI), ["remember", "Yuki Sato's paper was accepted at NeurIPS."], [_YUKI[1]]),
+    (list(_YUKI), ["remember", "Yuki Sato now uses JAX."], [_YUKI[4]]),
+    (list(_YUKI), ["forget", "Yuki Sato trains the models"], []),
+    (list(_YUKI), ["forget", "Yuki Sato's dataset"], [_YUKI[0]]),
+    (list(_GRACE), ["remember", "Grace Obi's son Tunde stopped playing football."], [_GRACE[0]]),
+    (list(_GRACE), ["forget", "Grace Obi takes ballet"], []),
+    (list(_GRACE), ["remember", "Grace Obi now does the school run on Fridays."], [_GRACE[2]]),
+    (list(_GRACE), ["release", "Grace Obi's daughter's ballet"], [_GRACE[1]]),
+]
+
+
+def labs_and_clubs(cases: list[Case]) -> None:
+    """A researcher's dataset, paper and framework beside a co-author who trains the
+    models; a parent's school run beside her children's clubs kept under her name: one
+    fact ends, or none for a child's or co-author's fact asked of the owner."""
+    _ended_by(cases, "labs_and_clubs", "mixed", LABS_AND_CLUBS)
+
+
+# Rounds 265-268, written before any rule changed and before they were run: the basic
+# operations in German and Chinese on people with a workplace, a pet and a sport beside a
+# colleague, worded otherwise than before (zieht um nach, ist … beigetreten, 辞职, 退出).
+_PETRA = ["Petra Schulz arbeitet bei Bosch.", "Petra Schulz wohnt in Stuttgart.",
+          "Petra Schulz hat einen Hund.", "Jan Schulz arbeitet bei Bosch."]
+_LIU = ["刘洋在百度工作。", "刘洋住在北京。", "刘洋每周踢足球。", "刘伟在百度工作。"]
+BASICS_WITH_COLLEAGUES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PETRA), ["remember", "Petra Schulz arbeitet jetzt bei Daimler."], [_PETRA[0]]),
+    (list(_PETRA), ["remember", "Petra Schulz wohnt jetzt in Ulm."], [_PETRA[1]]),
+    (list(_PETRA), ["forget", "Vergiss Petra Schulz"], _PETRA[0:3]),
+    (list(_LIU), ["remember", "刘洋现在在阿里巴巴工作。"], [_LIU[0]]),
+    (list(_LIU), ["remember", "刘洋不再踢足球了。"], [_LIU[2]]),
+    (list(_LIU), ["forget", "忘记刘洋"], _LIU[0:3]),
+]
+
+
+def basics_with_colleagues(cases: list[Case]) -> None:
+    """German and Chinese changes of job, home and sport, and forgets of a whole person,
+    beside a colleague at the same company: one fact, or one person's, ends."""
+    _ended_by(cases, "basics_with_colleagues", "languages", BASICS_WITH_COLLEAGUES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5881,7 +5960,8 @@ def build() -> list[Case]:
                    services_and_rotas, children_under_a_parent, basics_beside_kin,
                    lab_and_teaching, pets_named, two_addresses, near_misses,
                    gardens_and_bands, holdings_and_patients, trips_and_subscriptions,
-                   shifts_and_basics, ways_to_work):
+                   shifts_and_basics, ways_to_work, homes_and_repos, labs_and_clubs,
+                   basics_with_colleagues):
         family(cases)
     return cases
 
