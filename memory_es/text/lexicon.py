@@ -408,11 +408,26 @@ CONCRETE_NOUNS: frozenset[str] = data_words("concrete_nouns.txt")
 ``data/concrete_nouns.txt``, derived from WordNet 3.1's lexicographer files)."""
 
 
+def _singulars(noun: str) -> tuple[str, ...]:
+    return (noun, noun.removesuffix("s"), noun.removesuffix("es"),
+            noun[:-3] + "y" if noun.endswith("ies") else noun)
+
+
 def is_concrete(noun: str) -> bool:
     """Does ``noun`` (or its singular) name a physical thing in every sense?"""
-    return any(n in CONCRETE_NOUNS for n in (
-        noun, noun.removesuffix("s"), noun.removesuffix("es"),
-        noun[:-3] + "y" if noun.endswith("ies") else noun))
+    return any(n in CONCRETE_NOUNS for n in _singulars(noun))
+
+
+def is_agent_noun(noun: str) -> bool:
+    """Is ``noun`` (or its singular) a rare noun of the agentive suffix ``-er``, in no list
+    of the lexicon (``frother``, ``dehumidifier``)? English forms such nouns from verbs for
+    whoever or whatever does the act (Marchand 1969, The Categories and Types of
+    Present-Day English Word-Formation, on -er): a person or a device, never the act
+    itself, and too rare for a list to say which."""
+    return any(n.endswith("er") and n.isalpha() and len(n) > 4 and not (
+        n in COMMON_NOUNS or n in ENGLISH_VERBS or n in ROLE_NOUNS or n in INFO_NOUNS
+        or n in STOPWORDS or n in TEMPORAL_WORDS or domains_of(n))
+        for n in _singulars(noun)[:2])
 
 
 LINKING_ADVERBS: frozenset[str] = data_words("linking_adverbs.txt")

@@ -1164,8 +1164,10 @@ several things has no one head."""
 
 
 def _a_physical_thing(query: Query, term: str) -> bool:
-    """Is the query's word of ``term`` a noun that names a physical thing?"""
-    return any(_term(f) == term and lx.is_concrete(f) for f in word_forms(query.text))
+    """Is the query's word of ``term`` a noun that names a physical thing, or a rare
+    agent noun (a device or a person, never an act)?"""
+    return any(_term(f) == term and (lx.is_concrete(f) or lx.is_agent_noun(f))
+               for f in word_forms(query.text))
 
 
 def _another_of_its_topic(query: Query, head: str, v: FactView) -> bool:
