@@ -105,7 +105,7 @@ from memory_es.text.revision import (
 )
 from memory_es.text.segment import content_words, indexed_words
 from memory_es.text.subjects import analyse_subject
-from memory_es.text.words import EDGE, agrees, tokenize
+from memory_es.text.words import EDGE, agrees, is_capitalised, tokenize
 from projections.tokens import identifiers_only, stem, word_forms, word_parts
 
 WRITE_OPTIONS = WriteOptions.__optional_keys__
@@ -525,6 +525,7 @@ class TextInterface:
                     and "predicate:quantity-change" in clause.rules):
                 self._replace_amount(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and (supersede or _marks_change(clause)):
+                self._replace_thing_state(tenant, entity, clause, plan)
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
                 self._replace_named_kind(tenant, entity, clause, plan)
@@ -690,6 +691,26 @@ class TextInterface:
             return True
         return any(c.frame is not None and _frame_lemma(c.frame) in {
             _frame_lemma(clause.frame), "have", "be"} for c in self.interpreter(fact.text).clauses)
+
+    def _replace_thing_state(self, tenant: str, entity: str, clause: Clause, plan: _Plan
+                             ) -> None:
+        """A possessed thing's new state told as a change, of a verb whose object no frame
+        reads (``Sam's laptop now runs Ubuntu``, ``Ana's boiler is now serviced every
+        March``), replaces the one fact of the same thing and verb whose object is of the
+        same kind, a name or a time, and another (``Sam's laptop runs Fedora``). A thing
+        is no person (a relative's acts are theirs); with several such facts, which is
+        meant is not said, and nothing ends."""
+        owned = _possessed(clause)
+        kind = _object_kind(clause)
+        if (clause.frame is not None or kind is None or not owned
+                or any(lx.names_a_person(w) for w in owned) or _named_possessed(clause)):
+            return
+        verb = _main_verb(clause)
+        held = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
+                and any(_possessed(c) == owned and _main_verb(c) == verb
+                        and _object_kind(c) == kind for c in self.interpreter(f.text).clauses)]
+        if len(held) == 1:
+            plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
 
     def _replace_count(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """A change of a count (``now has three cats``) whose slot names the count
@@ -1690,6 +1711,18 @@ def _a_named_subjects_clause(clause: Clause, text: str) -> bool:
     something (``everything Mia said about knitting``)?"""
     return ("subject:proper-name" in clause.rules and "subject:possessive" not in clause.rules
             and not analyse_query(text).totality)
+
+
+def _object_kind(clause: Clause) -> str | None:
+    """What follows a clause's verb, less adverbs and determiners: a ``time`` (``every
+    March``), a ``name`` (every word capitalised: ``Ubuntu``), or None (anything else)."""
+    said = [w for w in str(clause.value).split()[1:]
+            if w.lower() not in lx.ADVERBS and w.lower() not in lx.STOPWORDS]
+    if not said:
+        return None
+    if CALENDAR.search(" ".join(said)):
+        return "time"
+    return "name" if all(is_capitalised(w) for w in said) else None
 
 
 def _named_possessed(clause: Clause) -> list[str]:

@@ -8,6 +8,10 @@
 - A possessed thing that moves to a day or a time (``Yuki's dentist appointment was moved
   to Thursday``) ends the fact that names it at another; a day is no place. A new time
   of one of its acts (``opens at noon``) leaves its others (``closes on Mondays``).
+- A possessed thing's new state told as a change (``Sam's laptop now runs Ubuntu``, ``Ana's
+  boiler is now serviced every March``) replaces its one fact of the same verb with
+  another name or time; one of another kind of object (``now has winter tyres`` beside
+  ``has a roof rack``) is added, as is a relative's (a person is no thing).
 - A level moved up to (``moved up to Year 5``) replaces the level held, never a
   relative's kept under the same id.
 - A possessed thing ended by its topic (``Hanna's flight to Oslo was cancelled``) ends the
@@ -184,3 +188,31 @@ def test_ending_one_person_of_a_compound_keeps_the_others_part(
     assert not any(first in t for t in current)
     assert f"{second} {single}" in current
     assert f"{third} and {fourth} {plural}" in current
+
+
+# (held, the change told, whether it replaces the held fact)
+_THING_STATES = [
+    ("Sam Okoro's laptop runs Fedora", "Sam Okoro's laptop now runs Ubuntu.", True),
+    ("Ana Ruiz's boiler is serviced every October",
+     "Ana Ruiz's boiler is now serviced every March.", True),
+    ("Lea Berg's website runs WordPress", "Lea Berg's website runs Ghost now.", True),
+    ("Mia Lee's car has a roof rack", "Mia Lee's car now has winter tyres.", False),
+    ("Mia Lee's brother supports Chelsea", "Mia Lee's brother now supports Arsenal.", False),
+]
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_THING_STATES))
+def test_a_possessed_things_new_state_replaces_its_old(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str, bool]) -> None:
+    held, change, replaces = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    owner = held.split("'s", 1)[0]
+    kept = f"{owner} lives in York"
+    for text in (held, kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, change)
+    after = current_texts(fresh_store, tenant)
+    assert {kept, change.rstrip(".")} <= after
+    assert (held in after) != replaces
