@@ -5898,6 +5898,64 @@ def basics_with_colleagues(cases: list[Case]) -> None:
     _ended_by(cases, "basics_with_colleagues", "languages", BASICS_WITH_COLLEAGUES)
 
 
+# Rounds 269-273, written before any rule changed and before they were run: a baker's
+# kitchen things (some held, some only near a habit); a landlord's lodger and horse,
+# named; a yoga teacher's acts of one subject by different verbs.
+_LENA = ["Lena Frost bakes bread on Sundays.", "Lena Frost keeps a sourdough starter.",
+         "Lena Frost's pasta machine is an Imperia.", "Lena Frost makes pizza on Fridays."]
+_JONAS_E = ["Jonas Eide's lodger Marta works nights.", "Jonas Eide works in Bergen.",
+            "Jonas Eide's horse Storm lives at Moss Farm.", "Jonas Eide lives in Voss."]
+_PRIYA_N = ["Priya Nair teaches yoga on Mondays.", "Priya Nair practises yoga every morning.",
+            "Priya Nair does pilates.", "Priya Nair lives in Leeds."]
+KITCHENS_LODGERS_VERBS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA), ["release", "Lena Frost's bread maker"], []),
+    (list(_LENA), ["forget", "Lena Frost's sourdough starter"], [_LENA[1]]),
+    (list(_LENA), ["release", "Lena Frost's pasta machine"], [_LENA[2]]),
+    (list(_LENA), ["release", "Lena Frost's pizza oven"], []),
+    (list(_JONAS_E), ["forget", "Jonas Eide works nights"], []),
+    (list(_JONAS_E), ["forget", "Jonas Eide's lodger"], [_JONAS_E[0]]),
+    (list(_JONAS_E), ["forget", "where Jonas Eide lives"], [_JONAS_E[3]]),
+    (list(_JONAS_E), ["remember", "Jonas Eide now works in Oslo."], [_JONAS_E[1]]),
+    (list(_PRIYA_N), ["forget", "Priya Nair teaches yoga"], [_PRIYA_N[0]]),
+    (list(_PRIYA_N), ["forget", "Priya Nair practises yoga"], [_PRIYA_N[1]]),
+    (list(_PRIYA_N), ["forget", "Priya Nair teaches pilates"], []),
+]
+
+
+def kitchens_lodgers_verbs(cases: list[Case]) -> None:
+    """A baker's kitchen things beside her baking habits; a landlord's named lodger and
+    horse beside his own work and home; a yoga teacher's two acts of one subject: one
+    fact ends, or none for a thing she does not have or an act of another verb."""
+    _ended_by(cases, "kitchens_lodgers_verbs", "mixed", KITCHENS_LODGERS_VERBS)
+
+
+# Rounds 274-277, written before any rule changed and before they were run: a things'
+# states told as changes (a phone's system, a bin's collection day) beside the owner's
+# other things; German and Chinese endings of an instrument and a job beside a sibling's.
+_TOM_R = ["Tom Reed's phone runs Android.", "Tom Reed's bin is collected every Tuesday.",
+          "Tom Reed's tablet runs Android.", "Tom Reed works at the library."]
+_SABINE = ["Sabine Koch spielt Geige.", "Sabine Koch arbeitet bei Siemens.",
+           "Lukas Koch spielt Geige."]
+_SUN = ["孙丽在腾讯工作。", "孙丽弹钢琴。", "孙强在腾讯工作。"]
+STATES_AND_ENDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_R), ["remember", "Tom Reed's phone now runs iOS."], [_TOM_R[0]]),
+    (list(_TOM_R), ["remember", "Tom Reed's bin is now collected every Thursday."], [_TOM_R[1]]),
+    (list(_TOM_R), ["release", "Tom Reed's phone charger"], []),
+    (list(_TOM_R), ["forget", "Tom Reed's tablet"], [_TOM_R[2]]),
+    (list(_SABINE), ["remember", "Sabine Koch spielt keine Geige mehr."], [_SABINE[0]]),
+    (list(_SABINE), ["remember", "Sabine Koch arbeitet jetzt bei Bosch."], [_SABINE[1]]),
+    (list(_SUN), ["remember", "孙丽从腾讯辞职了。"], [_SUN[0]]),
+    (list(_SUN), ["remember", "孙丽不再弹钢琴了。"], [_SUN[1]]),
+]
+
+
+def states_and_endings(cases: list[Case]) -> None:
+    """A phone's and a bin's new state beside a tablet of the same system and a job; German
+    and Chinese endings beside a sibling with the same instrument or employer: one fact
+    ends, or none for a thing no fact holds."""
+    _ended_by(cases, "states_and_endings", "mixed", STATES_AND_ENDINGS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -5961,7 +6019,7 @@ def build() -> list[Case]:
                    lab_and_teaching, pets_named, two_addresses, near_misses,
                    gardens_and_bands, holdings_and_patients, trips_and_subscriptions,
                    shifts_and_basics, ways_to_work, homes_and_repos, labs_and_clubs,
-                   basics_with_colleagues):
+                   basics_with_colleagues, kitchens_lodgers_verbs, states_and_endings):
         family(cases)
     return cases
 
