@@ -1013,9 +1013,10 @@ class TextInterface:
         """Does a query stated as a clause of a named subject (``Ines cycles to work``) say
         another verb than the fact's (``Ines drives to work``: another act, whatever else
         they share), or the fact's verb of another object than the fact's (``Kai plays
-        the piano``, ``Kai plays chess online``)? Objects that share a word or a topic
-        are left to the rules of kinds (``plays the violin``, ``plays an instrument``);
-        these share neither, so the fact is another fact. A query that is a noun phrase
+        the piano``, ``Kai plays chess online``; ``teaches pilates``, ``teaches yoga``:
+        objects of one topic are two things of it)? Objects that share a word are left to
+        the rules of kinds (``plays the violin``), as is a query's object that names the
+        topic as a whole (``plays an instrument``). A query that is a noun phrase
         (``Hana's Toyota shares``) or a keyword list (``user pets cats``) reads as no
         clause of a named subject, so its first word is no verb here."""
         asked = self.interpreter(text.removeprefix("that ")).clauses
@@ -1031,11 +1032,13 @@ class TextInterface:
         verb = q.attribute.split(".", 1)[0]
         if verb != f.attribute.split(".", 1)[0]:
             return False
-        q_obj = view_terms(" ".join(str(q.value).split()[1:]))
-        f_obj = view_terms(" ".join(str(f.value).split()[1:]))
-        q_topics = set(domains_in([w.lower() for w in str(q.value).split()[1:]]))
-        f_topics = set(domains_in([w.lower() for w in str(f.value).split()[1:]]))
-        return bool(q_obj and f_obj) and not (q_obj & f_obj) and not (q_topics & f_topics)
+        q_words = [w.lower() for w in str(q.value).split()[1:]]
+        q_obj, f_obj = view_terms(" ".join(q_words)), view_terms(
+            " ".join(str(f.value).split()[1:]))
+        shared = set(domains_in(q_words)) & set(
+            domains_in([w.lower() for w in str(f.value).split()[1:]]))
+        return bool(q_obj and f_obj) and not (q_obj & f_obj) and not any(
+            lx.names_topic(w, d) for w in q_words for d in shared)
 
     def _own_acts(self, found: list[Match], query: Query) -> list[Match]:
         """Of a named entity's facts that match the rest of a query, those that are its

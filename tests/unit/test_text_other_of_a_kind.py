@@ -6,8 +6,9 @@ operation changes what it was not asked to).
   that names the topic as a whole (``instrument``) still takes in the one fact of it.
 - A query stated as a clause whose verb's object shares neither a word nor a topic with
   the object of the same verb in a fact states another fact (``plays the piano`` is not
-  ``plays chess online``); so does a clause of a named subject with another verb than
-  the fact's (``cycles to work`` is not ``drives to work``).
+  ``plays chess online``), or a thing of the same topic that the query does not name as a
+  whole (``teaches pilates`` is not ``teaches yoga``); so does a clause of a named subject
+  with another verb than the fact's (``cycles to work`` is not ``drives to work``).
 - A compound whose head names a physical thing (``coffee grinder``) is that thing: a fact
   that meets only the words before the head (``drinks espresso``) is about something
   else; so is a rare noun of the agentive ``-er`` (``espresso descaler``, a device). An
@@ -34,6 +35,8 @@ _NINA = ["Nina Vogel lives in Bremen.", "Nina Vogel works at Airbus.",
          "Nina Vogel plays chess online."]
 _CHLOE = ["Chloe Adams's energy supplier is Octopus.", "Chloe Adams's landlord is Peter Shaw.",
           "Chloe Adams's phone number is 07700 900123.", "Chloe Adams lives in Leeds."]
+_MAYA = ["Maya Rao teaches yoga on Mondays.", "Maya Rao lives in Pune.",
+         "Maya Rao plays the cello."]
 _OMAR = ["Omar Haddad drinks espresso after lunch.", "Omar Haddad rides a road bike to work.",
          "Omar Haddad grows tomatoes in his garden.", "Omar Haddad lives in Lyon."]
 
@@ -52,11 +55,13 @@ _OTHERS = [
     (_OMAR, "release", "Omar Haddad's espresso descaler"),
     (_OMAR, "forget", "Omar Haddad's garden composter"),
     (_OMAR, "forget", "Omar Haddad drives to work"),
+    (_MAYA, "forget", "Maya Rao teaches pilates"),
+    (_MAYA, "forget", "Maya Rao teaches tennis"),
     (_OMAR, "forget", "Could you forget that Omar Haddad sells tomatoes?"),
 ]
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=48, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_OTHERS))
 def test_another_thing_of_the_kind_ends_nothing(fresh_store: memory_es.MemoryStore,
@@ -79,10 +84,12 @@ _SAME = [
     (_OMAR, "release", "Omar Haddad's espresso habit", _OMAR[0]),
     (_OMAR, "forget", "Omar Haddad's road bike", _OMAR[1]),
     (_OMAR, "forget", "Omar Haddad rides a road bike", _OMAR[1]),
+    (_MAYA, "forget", "Maya Rao teaches yoga", _MAYA[0]),
+    (_MAYA, "forget", "Maya Rao plays an instrument", _MAYA[2]),
 ]
 
 
-@settings(max_examples=16, deadline=None,
+@settings(max_examples=24, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_SAME))
 def test_the_thing_itself_or_its_topic_ends_its_fact(
