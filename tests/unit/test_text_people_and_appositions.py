@@ -24,6 +24,15 @@ _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+def _after(store: memory_es.MemoryStore, texts: list[str], op: str, query: str) -> set[str]:
+    """The current texts of a fresh tenant after ``texts`` and one operation."""
+    tenant, ti = fresh_tenant(), TextInterface(store)
+    for text in texts:
+        ti.remember(tenant, text + ".")
+    getattr(ti, op)(tenant, query)
+    return current_texts(store, tenant)
+
+
 @_SLOW
 @given(st.sampled_from(["husband", "wife", "sister", "manager", "son"]), st.booleans())
 def test_a_relatives_act_is_theirs_unless_the_query_asks_for_them(
@@ -65,15 +74,11 @@ def test_a_relatives_thing_is_theirs_unless_the_query_asks_for_them(
         fresh_store: memory_es.MemoryStore, relative: str, ask_for_them: bool) -> None:
     """``Eva's daughter's blood type is O-`` is the daughter's; ``Eva's husband is Tom``
     stays Eva's own fact (a guard: the relative is the thing itself)."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     hers = "Eva Lind's blood type is A+"
     theirs = f"Eva Lind's {relative}'s blood type is O-"
     kept = {"Eva Lind takes iron tablets", f"Eva Lind's {relative} is Tom Lind"}
-    for text in (hers, theirs, *kept):
-        ti.remember(tenant, text + ".")
     asked = f"{relative}'s blood type" if ask_for_them else "blood type"
-    ti.forget(tenant, f"Eva Lind's {asked}")
-    after = current_texts(fresh_store, tenant)
+    after = _after(fresh_store, [hers, theirs, *kept], "forget", f"Eva Lind's {asked}")
     assert kept <= after
     assert (theirs in after) != ask_for_them
     assert (hers in after) == ask_for_them
@@ -83,14 +88,10 @@ def test_a_relatives_thing_is_theirs_unless_the_query_asks_for_them(
 @given(st.sampled_from(["husband", "sister", "son"]), st.booleans())
 def test_a_relatives_fact_alone_is_still_theirs(
         fresh_store: memory_es.MemoryStore, relative: str, ask_for_them: bool) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     theirs = f"Farah Aziz's {relative} holds Tesco shares"
     kept = {"Farah Aziz holds 200 shares of Unilever", "Farah Aziz lives in Reading"}
-    for text in (theirs, *kept):
-        ti.remember(tenant, text + ".")
     asked = f"{relative}'s Tesco shares" if ask_for_them else "Tesco shares"
-    ti.release(tenant, f"Farah Aziz's {asked}")
-    after = current_texts(fresh_store, tenant)
+    after = _after(fresh_store, [theirs, *kept], "release", f"Farah Aziz's {asked}")
     assert kept <= after
     assert (theirs in after) != ask_for_them
 
@@ -107,15 +108,11 @@ def test_a_named_being_of_the_owners_is_theirs(
     """Asked for by the owner alone, the named being's fact stays; asked for by its noun
     or its name (a guard), it ends."""
     being, act, own = named
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     theirs = f"Ines Duarte's {being} {act}"
     kept = {f"Ines Duarte {own}", "Ines Duarte lives in Porto"}
-    for text in (theirs, *kept):
-        ti.remember(tenant, text + ".")
     noun, name = being.split(maxsplit=1)
     subject = {"": "Ines Duarte", "noun": f"Ines Duarte's {noun}",
                "name": f"Ines Duarte's {name}"}[ask]
-    ti.forget(tenant, f"{subject} {act}")
-    after = current_texts(fresh_store, tenant)
+    after = _after(fresh_store, [theirs, *kept], "forget", f"{subject} {act}")
     assert kept <= after
     assert (theirs in after) == (ask == "")
