@@ -1684,7 +1684,8 @@ def _possessed(clause: Clause) -> list[str]:
 
 def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     """Whether a possessive subject is a person of the owner's (``Ana's husband``, ``Omar's
-    manager``: a relative, or a role) that the query's terms do not ask for: the fact is
+    manager``: a relative, or a role; or any being named in apposition, ``Ines's neighbour
+    Paul``, :func:`_named_possessed`) that the query's terms do not ask for: the fact is
     that person's, whatever its verb; with a possessive-noun predicate, when the thing is
     the person's own (``Eva's daughter's blood type is O-``) or the value describes the
     person rather than names them (``Mila's brother Jan is in Year 6``, ``Ana's husband
