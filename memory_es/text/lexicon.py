@@ -418,6 +418,18 @@ def is_concrete(noun: str) -> bool:
     return any(n in CONCRETE_NOUNS for n in _singulars(noun))
 
 
+COMPOUND_THINGS: frozenset[tuple[str, str]] = frozenset(
+    (first, head) for first, head in (line.split() for line in data_lines("compound_things.txt")))
+"""Two-word compounds that name a physical thing or a person (``coffee grinder``, ``bread
+maker``; ``data/compound_things.txt``, derived from WordNet 3.1's collocations)."""
+
+
+def is_compound_thing(first: str, head: str) -> bool:
+    """Do ``first`` and ``head`` (or its singular) make a compound that names a physical
+    thing or a person?"""
+    return any((first, h) in COMPOUND_THINGS for h in _singulars(head))
+
+
 def is_agent_noun(noun: str) -> bool:
     """Is ``noun`` (or its singular) a rare noun of the agentive suffix ``-er``, in no list
     of the lexicon (``frother``, ``dehumidifier``)? English forms such nouns from verbs for

@@ -1164,10 +1164,12 @@ several things has no one head."""
 
 
 def _a_physical_thing(query: Query, term: str) -> bool:
-    """Is the query's word of ``term`` a noun that names a physical thing, or a rare
-    agent noun (a device or a person, never an act)?"""
-    return any(_term(f) == term and (lx.is_concrete(f) or lx.is_agent_noun(f))
-               for f in word_forms(query.text))
+    """Is the query's word of ``term`` a noun that names a physical thing, a rare agent
+    noun (a device or a person, never an act), or the head of a compound that names a
+    thing or a person (``bread maker``)?"""
+    forms = word_forms(query.text)
+    return any(_term(f) == term and (lx.is_concrete(f) or lx.is_agent_noun(f) or (
+        i > 0 and lx.is_compound_thing(forms[i - 1], f))) for i, f in enumerate(forms))
 
 
 def _another_of_its_topic(query: Query, head: str, v: FactView) -> bool:

@@ -11,8 +11,9 @@ operation changes what it was not asked to).
   with another verb than the fact's (``cycles to work`` is not ``drives to work``).
 - A compound whose head names a physical thing (``coffee grinder``) is that thing: a fact
   that meets only the words before the head (``drinks espresso``) is about something
-  else; so is a rare noun of the agentive ``-er`` (``espresso descaler``, a device). An
-  abstract head (``espresso habit``) leaves it open.
+  else; so is a rare noun of the agentive ``-er`` (``espresso descaler``, a device), and a
+  compound that names a thing or a person (``espresso maker``). An abstract head
+  (``espresso habit``) leaves it open.
 - A role or information noun after a content word is the head of a compound (``water
   supplier`` is a supplier of water): a fact of another kind of it (``energy supplier``)
   is no match.
@@ -54,6 +55,8 @@ _OTHERS = [
     (_OMAR, "release", "Omar Haddad's espresso grinder"),
     (_OMAR, "release", "Omar Haddad's espresso descaler"),
     (_OMAR, "forget", "Omar Haddad's garden composter"),
+    (_OMAR, "release", "Omar Haddad's espresso maker"),
+    (_OMAR, "forget", "Omar Haddad's tomato plant"),
     (_OMAR, "forget", "Omar Haddad drives to work"),
     (_MAYA, "forget", "Maya Rao teaches pilates"),
     (_MAYA, "forget", "Maya Rao teaches tennis"),
@@ -61,7 +64,7 @@ _OTHERS = [
 ]
 
 
-@settings(max_examples=48, deadline=None,
+@settings(max_examples=56, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_OTHERS))
 def test_another_thing_of_the_kind_ends_nothing(fresh_store: memory_es.MemoryStore,
