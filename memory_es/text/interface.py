@@ -529,6 +529,7 @@ class TextInterface:
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
                 self._replace_named_kind(tenant, entity, clause, plan)
+                self._replace_modified_kind(tenant, entity, clause, plan)
             if entity is not None and supersede and clause.frame is not None and not (
                     ADDS_RULE in clause.rules or any(f.attribute == clause.attribute
                                                      for f in facts)):
@@ -750,6 +751,24 @@ class TextInterface:
         held = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
                 and any(m.group(2) == noun and m.group(1).split() != name
                         for m in _NAMED_KIND.finditer(f.text))]
+        if len(held) == 1:
+            plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
+
+    def _replace_modified_kind(self, tenant: str, entity: str, clause: Clause, plan: _Plan
+                               ) -> None:
+        """A change to another kind of a thing named by a word before its noun (``switched
+        to day shifts``, ``changed to decaf coffee``) replaces the entity's one fact that
+        holds the same noun after another word (``works night shifts``): the word is the
+        value, the noun the slot, as in :meth:`_replace_named_kind`. With several such
+        facts, which is meant is not said: none ends."""
+        said = _MODIFIED_KIND_TO.search(clause.text)
+        if said is None or not lx.CHANGE_VERBS & _verb_lemmas(clause.text[:said.start()]):
+            return
+        kind, noun = said.group(1).lower(), said.group(2).lower()
+        held = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
+                and any(m.group(2) == noun and m.group(1) != kind
+                        and lx.inflected_verb(m.group(1)) in (None, m.group(1))  # "studies law"
+                        for m in _MODIFIED_KIND.finditer(f.text))]
         if len(held) == 1:
             plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
 
@@ -1622,6 +1641,11 @@ _NAMED_KIND = re.compile(rf"\b{_KIND}")
 Stockholm office``): the name, and the common noun after it."""
 _NAMED_KIND_TO = re.compile(rf"\bto\s+{_KIND}")
 """The named kind a change goes to (``downgraded to the Pro plan``)."""
+_MODIFIED_KIND = re.compile(r"\b(?=([a-z]{3,})\s+([a-z]{3,})\b)")
+"""A lower-case word and the noun after it (``night shifts``, ``black coffee``)."""
+_MODIFIED_KIND_TO = re.compile(r"\bto\s+(?:(?:a|an|the)\s+)?([a-z]{3,})\s+([a-z]{3,})\s*\.?$")
+"""The kind a change goes to, a word before a noun that ends the clause (``switched to
+day shifts``)."""
 
 
 def _measure(text: str) -> tuple[str, str, str] | None:

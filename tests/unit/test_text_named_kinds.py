@@ -3,7 +3,9 @@ codes no label vouches for (SPEC §15):
 
 - ``downgraded to the Pro plan`` and ``is now on the Pro plan`` replace ``is on the
   Enterprise plan``; ``transferred to the Gothenburg office`` replaces ``works in the
-  Stockholm office``; with two facts of the kind, which one changed is not said;
+  Stockholm office``; with two facts of the kind, which one changed is not said; so, for
+  a kind told by a lower-case word, ``switched to day shifts`` replaces ``works night
+  shifts`` (never ``studies law`` for ``tax law``: a verb is no kind);
 - ``has since moved to X``: ``since`` between an auxiliary and a verb is an adverb;
 - ``is no longer allergic to penicillin`` ends the allergy, never every fact of health;
 - ``purge B3`` beside ``salary band is B3`` erases nothing without confirmation: mixing
@@ -45,6 +47,27 @@ def test_a_change_to_a_named_kind_replaces_its_one_fact(
     after = _after(fresh_store, [f"{name} {held}", *kept], f"{name} {change}.")
     assert kept <= after
     assert f"{name} {held}" not in after
+
+
+@_SLOW
+@given(st.sampled_from([("works night shifts at the hospital", "switched to day shifts"),
+                        ("drinks black coffee in the morning", "changed to decaf coffee"),
+                        ("has a corner desk by the window", "moved to a standing desk")]),
+       st.sampled_from(["Hugo Lambert", "Nadia Haddad"]))
+def test_a_change_to_a_kind_told_by_a_word_replaces_its_one_fact(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str], name: str) -> None:
+    held, change = pair
+    kept = {f"{name} swims on Wednesdays", f"{name} lives in Leeds"}
+    after = _after(fresh_store, [f"{name} {held}", *kept], f"{name} {change}.")
+    assert kept <= after
+    assert f"{name} {held}" not in after
+
+
+def test_a_verb_before_the_noun_is_no_kind(fresh_store: memory_es.MemoryStore) -> None:
+    """Guard: ``studies law`` is no kind of law that ``tax law`` replaces."""
+    kept = {"Ana Ruiz studies law", "Ana Ruiz lives in York"}
+    after = _after(fresh_store, sorted(kept), "Ana Ruiz switched to tax law.")
+    assert kept <= after
 
 
 def test_with_two_facts_of_the_kind_none_ends(fresh_store: memory_es.MemoryStore) -> None:
