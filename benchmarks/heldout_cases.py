@@ -5956,6 +5956,39 @@ def states_and_endings(cases: list[Case]) -> None:
     _ended_by(cases, "states_and_endings", "mixed", STATES_AND_ENDINGS)
 
 
+# Rounds 278-282, written before any rule changed and before they were run: changes to
+# another kind told by a word (a plan, a diet, a shift) beside facts of the same noun of
+# other people or things; possessed things' new states beside a relative's; named
+# beings (a nephew, a mare) beside the owner's acts; things by compound beside habits.
+_IRIS = ["Iris Holm works early shifts at the bakery.", "Iris Holm drinks whole milk.",
+         "Iris Holm's daughter Ella works late shifts at the cinema.",
+         "Iris Holm's car runs on diesel.", "Iris Holm's nephew Finn studies chemistry."]
+_OLAF = ["Olaf Berg's mare Bella competes in dressage.", "Olaf Berg rides every weekend.",
+         "Olaf Berg's stable is in Lund.", "Olaf Berg drinks espresso.",
+         "Olaf Berg's fishing rod is a Shimano."]
+KINDS_BEINGS_THINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IRIS), ["remember", "Iris Holm switched to late shifts."], [_IRIS[0]]),
+    (list(_IRIS), ["remember", "Iris Holm changed to oat milk."], [_IRIS[1]]),
+    (list(_IRIS), ["remember", "Iris Holm's car now runs on petrol."], [_IRIS[3]]),
+    (list(_IRIS), ["forget", "Iris Holm studies chemistry"], []),
+    (list(_IRIS), ["forget", "Iris Holm's nephew"], [_IRIS[4]]),
+    (list(_IRIS), ["release", "Iris Holm's milk jug"], []),
+    (list(_OLAF), ["forget", "Olaf Berg competes in dressage"], []),
+    (list(_OLAF), ["forget", "Olaf Berg's mare"], [_OLAF[0]]),
+    (list(_OLAF), ["remember", "Olaf Berg's stable is now in Malmö."], [_OLAF[2]]),
+    (list(_OLAF), ["release", "Olaf Berg's espresso machine"], []),
+    (list(_OLAF), ["release", "Olaf Berg's fishing rod"], [_OLAF[4]]),
+    (list(_OLAF), ["forget", "Olaf Berg rides every weekend"], [_OLAF[1]]),
+]
+
+
+def kinds_beings_things(cases: list[Case]) -> None:
+    """A baker's shift, milk and car beside her daughter's shift and her nephew's studies;
+    a rider's named mare, stable, coffee and fishing rod: one fact ends, or none for a
+    named being's act asked of the owner or a thing no fact holds."""
+    _ended_by(cases, "kinds_beings_things", "mixed", KINDS_BEINGS_THINGS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6019,7 +6052,8 @@ def build() -> list[Case]:
                    lab_and_teaching, pets_named, two_addresses, near_misses,
                    gardens_and_bands, holdings_and_patients, trips_and_subscriptions,
                    shifts_and_basics, ways_to_work, homes_and_repos, labs_and_clubs,
-                   basics_with_colleagues, kitchens_lodgers_verbs, states_and_endings):
+                   basics_with_colleagues, kitchens_lodgers_verbs, states_and_endings,
+                   kinds_beings_things):
         family(cases)
     return cases
 
