@@ -404,8 +404,9 @@ COMMON_NOUNS: frozenset[str] = _NOUNS
 from the SPECIALIST Lexicon, wordfreq and the US Census name lists)."""
 
 CONCRETE_NOUNS: frozenset[str] = data_words("concrete_nouns.txt")
-"""Common nouns that name a physical thing in every sense (``grinder``, ``violin``;
-``data/concrete_nouns.txt``, derived from WordNet 3.1's lexicographer files)."""
+"""Common nouns that name a physical thing first and nothing abstract in any sense
+(``grinder``, ``violin``, ``jug``; ``data/concrete_nouns.txt``, derived from WordNet
+3.1's lexicographer files)."""
 
 
 def _singulars(noun: str) -> tuple[str, ...]:
@@ -414,7 +415,7 @@ def _singulars(noun: str) -> tuple[str, ...]:
 
 
 def is_concrete(noun: str) -> bool:
-    """Does ``noun`` (or its singular) name a physical thing in every sense?"""
+    """Does ``noun`` (or its singular) name a physical thing (:data:`CONCRETE_NOUNS`)?"""
     return any(n in CONCRETE_NOUNS for n in _singulars(noun))
 
 

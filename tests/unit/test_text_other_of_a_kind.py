@@ -57,6 +57,8 @@ _OTHERS = [
     (_OMAR, "forget", "Omar Haddad's garden composter"),
     (_OMAR, "release", "Omar Haddad's espresso maker"),
     (_OMAR, "forget", "Omar Haddad's tomato plant"),
+    (_OMAR, "release", "Omar Haddad's tomato crate"),
+    (_OMAR, "release", "Omar Haddad's espresso machine"),
     (_OMAR, "forget", "Omar Haddad drives to work"),
     (_MAYA, "forget", "Maya Rao teaches pilates"),
     (_MAYA, "forget", "Maya Rao teaches tennis"),
@@ -64,7 +66,7 @@ _OTHERS = [
 ]
 
 
-@settings(max_examples=56, deadline=None,
+@settings(max_examples=64, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_OTHERS))
 def test_another_thing_of_the_kind_ends_nothing(fresh_store: memory_es.MemoryStore,
