@@ -105,7 +105,7 @@ from memory_es.text.revision import (
 )
 from memory_es.text.segment import content_words, indexed_words
 from memory_es.text.subjects import analyse_subject
-from memory_es.text.words import EDGE, agrees, is_capitalised, tokenize
+from memory_es.text.words import EDGE, agrees, tokenize
 from projections.tokens import identifiers_only, stem, word_forms, word_parts
 
 WRITE_OPTIONS = WriteOptions.__optional_keys__
@@ -1743,14 +1743,15 @@ def _a_named_subjects_clause(clause: Clause, text: str) -> bool:
 
 def _object_kind(clause: Clause) -> str | None:
     """What follows a clause's verb, less adverbs and determiners: a ``time`` (``every
-    March``), a ``name`` (every word capitalised: ``Ubuntu``), or None (anything else)."""
+    March``), a ``name`` (every word with a capital: ``Ubuntu``, ``iOS``), or None
+    (anything else)."""
     said = [w for w in str(clause.value).split()[1:]
             if w.lower() not in lx.ADVERBS and w.lower() not in lx.STOPWORDS]
     if not said:
         return None
     if CALENDAR.search(" ".join(said)):
         return "time"
-    return "name" if all(is_capitalised(w) for w in said) else None
+    return "name" if all(any(c.isupper() for c in w) for w in said) else None
 
 
 def _named_possessed(clause: Clause) -> list[str]:

@@ -196,12 +196,13 @@ _THING_STATES = [
     ("Ana Ruiz's boiler is serviced every October",
      "Ana Ruiz's boiler is now serviced every March.", True),
     ("Lea Berg's website runs WordPress", "Lea Berg's website runs Ghost now.", True),
+    ("Tom Reed's phone runs Android", "Tom Reed's phone now runs iOS.", True),
     ("Mia Lee's car has a roof rack", "Mia Lee's car now has winter tyres.", False),
     ("Mia Lee's brother supports Chelsea", "Mia Lee's brother now supports Arsenal.", False),
 ]
 
 
-@settings(max_examples=10, deadline=None,
+@settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_THING_STATES))
 def test_a_possessed_things_new_state_replaces_its_old(
