@@ -710,8 +710,7 @@ class TextInterface:
         held = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
                 and any(_possessed(c) == owned and _main_verb(c) == verb
                         and _object_kind(c) == kind for c in self.interpreter(f.text).clauses)]
-        if len(held) == 1:
-            plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
+        _replace_the_one(held, tenant, clause, plan)
 
     def _replace_count(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """A change of a count (``now has three cats``) whose slot names the count
@@ -751,8 +750,7 @@ class TextInterface:
         held = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
                 and any(m.group(2) == noun and m.group(1).split() != name
                         for m in _NAMED_KIND.finditer(f.text))]
-        if len(held) == 1:
-            plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
+        _replace_the_one(held, tenant, clause, plan)
 
     def _replace_modified_kind(self, tenant: str, entity: str, clause: Clause, plan: _Plan
                                ) -> None:
@@ -769,8 +767,7 @@ class TextInterface:
                 and any(m.group(2) == noun and m.group(1) != kind
                         and lx.inflected_verb(m.group(1)) in (None, m.group(1))  # "studies law"
                         for m in _MODIFIED_KIND.finditer(f.text))]
-        if len(held) == 1:
-            plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
+        _replace_the_one(held, tenant, clause, plan)
 
     def _replace_amount(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """A possessed thing's new amount (``Dev's citalopram dose was raised to 20 mg``)
@@ -787,8 +784,7 @@ class TextInterface:
         held = [f for f in facts if any(
             unit == amount.group(2) and thing in things and number != amount.group(1)
             for number, unit, thing in _amounts(f.text))]
-        if len(held) == 1:
-            plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
+        _replace_the_one(held, tenant, clause, plan)
 
     def _retract_contradicted(self, tenant: str, entity: str, clause: Clause,
                               plan: _Plan) -> bool:
@@ -1727,11 +1723,7 @@ def _main_verb(clause: Clause) -> str | None:
     """The lemma of the verb a clause's predicate opens with, unless an auxiliary's
     (``cycles to work``: cycle; ``is vegetarian``, ``has a cat``: none)."""
     said = str(clause.value).split()
-    verb = lx.inflected_verb(said[0]) if said else None
-    return None if verb in _AUXILIARIES else verb
-
-
-_AUXILIARIES = frozenset({"be", "have", "do", "get"})
+    return None if not said or said[0].lower() in lx.AUXILIARIES else lx.inflected_verb(said[0])
 
 
 def _a_named_subjects_clause(clause: Clause, text: str) -> bool:
@@ -2100,6 +2092,13 @@ def _denies_a_value(clause: Clause) -> bool:
     """A confident reading of "X is not / does not ... <value>" on a known slot."""
     return (clause.confident and clause.negated
             and isinstance(clause.value, str) and bool(clause.value.strip()))
+
+
+def _replace_the_one(held: list[Fact], tenant: str, clause: Clause, plan: _Plan) -> None:
+    """Replace the one fact a change can mean; with several, which is meant is not said,
+    and none ends."""
+    if len(held) == 1:
+        plan.add(_decay(held[0].fact_id, tenant, f"replaced: {clause.text}"))
 
 
 def _decay(fact_id: str, tenant: str, reason: str) -> Op:
