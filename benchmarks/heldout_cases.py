@@ -5989,6 +5989,75 @@ def kinds_beings_things(cases: list[Case]) -> None:
     _ended_by(cases, "kinds_beings_things", "mixed", KINDS_BEINGS_THINGS)
 
 
+# Rounds 283-287, written before any rule changed and before they were run: a sailor's
+# boat, its engine and mooring beside a sister's dinghies; a patient's anticoagulant,
+# cardiologist and allergy beside her husband's aspirin; a tenant's rent, salary and
+# accounts; a traveller's flight, hotel and train; travel seat preferences beside a son's;
+# German and Chinese moves and endings beside a brother or a namesake colleague;
+# identifiers that differ by a tag or a last digit.
+_NILS = ["Nils Ek's boat is moored in Visby.", "Nils Ek sails on Saturdays.",
+         "Nils Ek's sister Karin sails dinghies.", "Nils Ek's boat engine is a Volvo Penta."]
+_LINA = ["Lina Park takes warfarin daily.", "Lina Park's cardiologist is Dr. Omar Haddad.",
+         "Lina Park's husband takes aspirin.", "Lina Park is allergic to latex."]
+_KARL = ["Karl Moe's salary is 52,000 euros.", "Karl Moe's rent is 900 euros a month.",
+         "Karl Moe's savings account is at Nordea.", "Karl Moe cycles to the office."]
+_EVA = ["Eva Lund's flight to Rome leaves on May 3.",
+        "Eva Lund's hotel in Rome is the Hotel Artemide.",
+        "Eva Lund's train to Florence leaves on May 7."]
+_RUTH = ["Ruth Cole prefers window seats.", "Ruth Cole prefers tea to coffee.",
+         "Ruth Cole's son prefers aisle seats."]
+_JAN = ["Jan Weber wohnt in Hamburg.", "Jan Weber spielt Tennis.", "Paul Weber wohnt in Hamburg."]
+_CHEN = ["陈静在北京工作。", "陈静养了一只狗。", "陈伟在北京工作。"]
+_IDS = ["Carla Nunes's IBAN is PT50 0002 0123 1234 5678 9015 4.",
+        "Rui Nunes's IBAN is PT50 0002 0123 1234 5678 9015 5.",
+        "Ravi Shah's newsletter address is ravi+news@mailbox.org.",
+        "Ravi Shah's e-mail is ravi@mailbox.org."]
+BOATS_DOCTORS_MONEY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NILS), ["release", "Nils Ek's boat engine"], [_NILS[3]]),
+    (list(_NILS), ["forget", "Nils Ek sails dinghies"], []),
+    (list(_NILS), ["remember", "Nils Ek's boat is now moored in Slite."], [_NILS[0]]),
+    (list(_NILS), ["forget", "Nils Ek's sister"], [_NILS[2]]),
+    (list(_LINA), ["remember", "Lina Park now takes apixaban instead of warfarin."], [_LINA[0]]),
+    (list(_LINA), ["forget", "Lina Park takes aspirin"], []),
+    (list(_LINA), ["remember", "Lina Park's cardiologist is now Dr. Sara Lind."], [_LINA[1]]),
+    (list(_LINA), ["release", "Lina Park's latex allergy"], [_LINA[3]]),
+    (list(_KARL), ["remember", "Karl Moe's rent went up to 950 euros a month."], [_KARL[1]]),
+    (list(_KARL), ["release", "Karl Moe's salary"], [_KARL[0]]),
+    (list(_KARL), ["forget", "Karl Moe's checking account"], []),
+    (list(_KARL), ["forget", "Karl Moe's savings account"], [_KARL[2]]),
+]
+TRIPS_SEATS_LANGUAGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVA), ["remember", "Eva Lund's flight to Rome now leaves on May 4."], [_EVA[0]]),
+    (list(_EVA), ["release", "Eva Lund's train to Naples"], []),
+    (list(_EVA), ["forget", "Eva Lund's hotel in Rome"], [_EVA[1]]),
+    (list(_RUTH), ["remember", "Ruth Cole now prefers aisle seats."], [_RUTH[0]]),
+    (list(_RUTH), ["forget", "Ruth Cole prefers aisle seats"], []),
+    (list(_RUTH), ["release", "Ruth Cole's seat preference"], [_RUTH[0]]),
+    (list(_JAN), ["remember", "Jan Weber wohnt jetzt in Bremen."], [_JAN[0]]),
+    (list(_JAN), ["remember", "Jan Weber spielt kein Tennis mehr."], [_JAN[1]]),
+    (list(_CHEN), ["remember", "陈静现在在上海工作。"], [_CHEN[0]]),
+    (list(_CHEN), ["forget", "忘记关于陈静的一切"], [_CHEN[0], _CHEN[1]]),
+    (list(_IDS), ["purge", "PT50 0002 0123 1234 5678 9015 4"], [_IDS[0]]),
+    (list(_IDS), ["purge", "ravi+news@mailbox.org"], [_IDS[2]]),
+    (list(_IDS), ["purge", "ravi@mailbox.org"], [_IDS[3]]),
+]
+
+
+def boats_doctors_money(cases: list[Case]) -> None:
+    """A sailor's boat, engine and mooring beside his sister's sailing; a patient's drug,
+    cardiologist and allergy beside her husband's drug; a tenant's rent, salary and
+    accounts: one fact ends, or none for another person's act or an account not held."""
+    _ended_by(cases, "boats_doctors_money", "mixed", BOATS_DOCTORS_MONEY)
+
+
+def trips_seats_languages(cases: list[Case]) -> None:
+    """A traveller's flight, hotel and train; seat preferences beside a son's; German and
+    Chinese changes beside a brother and a namesake colleague; IBANs a digit apart and
+    e-mail addresses a tag apart: one fact ends, or none for a trip not booked or
+    another person's preference."""
+    _ended_by(cases, "trips_seats_languages", "mixed", TRIPS_SEATS_LANGUAGES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6053,7 +6122,7 @@ def build() -> list[Case]:
                    gardens_and_bands, holdings_and_patients, trips_and_subscriptions,
                    shifts_and_basics, ways_to_work, homes_and_repos, labs_and_clubs,
                    basics_with_colleagues, kitchens_lodgers_verbs, states_and_endings,
-                   kinds_beings_things):
+                   kinds_beings_things, boats_doctors_money, trips_seats_languages):
         family(cases)
     return cases
 
