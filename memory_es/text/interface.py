@@ -68,6 +68,7 @@ from memory_es.text.matching import (
     mention_matches,
     named_entities,
     names_an_activity,
+    names_another,
     names_only,
     nominalises,
     only_names_a_topic,
@@ -539,6 +540,9 @@ class TextInterface:
             if entity is not None and not clause.negated and not clause.unrealised:
                 if left := _switched_from(clause) - entity_terms(entity):
                     self._retire_switched(tenant, entity, clause, left, plan)
+                elif (instead := _instead_of(clause)) and (
+                        left := instead[1] - entity_terms(entity)):
+                    self._retire_switched(tenant, entity, clause, left, plan, verb=instead[0])
                 elif moved := _switched_thing(clause):
                     self._retire_provider(tenant, entity, clause, *moved, plan)
             self._write(plan, tenant, clause, entity, reading.source, extra,
@@ -819,7 +823,7 @@ class TextInterface:
                 plan.add(_decay(f.fact_id, tenant, f"corrected: {clause.text}"))
 
     def _retire_switched(self, tenant: str, entity: str, clause: Clause, left: frozenset[str],
-                         plan: _Plan) -> None:
+                         plan: _Plan, *, verb: str | None = None) -> None:
         """Release the current facts whose object is exactly what a change went ``from``
         (``switched from law to medicine`` ends ``is studying law at Leeds`` and ``moved
         from Leeds to York`` ends ``lives in Leeds``; never ``supports Leeds United``,
@@ -829,18 +833,22 @@ class TextInterface:
         Android phone``; nothing ends ``supports the Leeds rugby team``). Only a proper
         name marks a kind: a common noun before another makes a compound whose head may
         be anything (``switched from law to medicine`` leaves ``reads law reports``, as
-        leaving coffee leaves a coffee machine)."""
-        between_places = bool(_verb_lemmas(clause.text[:clause.text.lower().find(" from ")])
-                              & lx.MOTION_VERBS)
+        leaving coffee leaves a coffee machine). With ``verb`` (what an ``instead of``
+        replaced), only a fact of that verb ends: ``takes apixaban instead of warfarin``
+        ends ``takes warfarin daily``, never ``is allergic to warfarin``."""
+        between_places = verb is None and bool(
+            _verb_lemmas(clause.text[:clause.text.lower().find(" from ")]) & lx.MOTION_VERBS)
         for f in self._held(tenant, entity, clause):
-            if f.attribute == clause.attribute:
+            if f.attribute == clause.attribute or (verb is not None and verb not in {
+                    _main_verb(c) for c in self.interpreter(f.text).clauses}):
                 continue
             thing = _thing_words(f.value)
             kind = (not between_places and len(thing) >= 2 and thing[-1].islower()
                     and all(w[:1].isupper() for w in thing[:-1])
                     and view_terms(" ".join(thing[:-1])) - entity_terms(entity) == left)
             if kind or left in (view_terms(str(f.value)), _object_terms(f.value, entity),
-                                view_terms(" ".join(thing)) - entity_terms(entity)):
+                                view_terms(" ".join(thing)) - entity_terms(entity),
+                                _act_object(f.value, entity)):
                 plan.add(_decay(f.fact_id, tenant, f"switched: {clause.text}"))
 
     def _retire_provider(self, tenant: str, entity: str, clause: Clause, modifier: str,
@@ -1211,7 +1219,7 @@ class TextInterface:
         (``guitar lesson`` for ``has a piano lesson``) is no candidate."""
         th = self.thresholds
         pool = [v for v in scope if specific(query, v, skip, within_entity=within_entity)
-                and not sibling_kind(query, v, skip)]
+                and not sibling_kind(query, v, skip) and not names_another(query, v, skip)]
         if not pool:
             return []
         idf = idf_weights(views)
@@ -1865,6 +1873,12 @@ def _object_terms(predicate: object, entity: str) -> frozenset[str] | None:
     return found or None
 
 
+def _act_object(predicate: object, entity: str) -> frozenset[str]:
+    """The terms of a predicate's object less when or how often (``takes warfarin
+    daily``, ``drinks coffee every morning``: the drug, the drink)."""
+    return (_object_terms(predicate, entity) or frozenset()) - _TEMPORAL_TERMS - _ADVERB_TERMS
+
+
 _GOAL = frozenset({"to", "into", "onto"})
 """Prepositions of a goal: what follows is where a change went, not what ended."""
 
@@ -2013,6 +2027,17 @@ def _switched_from(clause: Clause) -> frozenset[str]:
     return frozenset()
 
 
+def _instead_of(clause: Clause) -> tuple[str, frozenset[str]] | None:
+    """(the verb, the terms of what it no longer takes) of a clause whose object stands
+    ``instead of`` another (``now takes apixaban instead of warfarin``: take, warfarin);
+    None for any other clause, or one without a main verb of its own."""
+    replaced = _INSTEAD.search(clause.text)
+    verb = _main_verb(clause)
+    if replaced is None or verb is None:
+        return None
+    return verb, frozenset(view_terms(replaced.group(1)) - _TEMPORAL_TERMS)
+
+
 def _switched_thing(clause: Clause) -> tuple[str, str] | None:
     """(the distinctive word of the thing, the new provider) of a verb of change that
     moves a possessed thing to a proper name with no ``from`` (``switched her bank account
@@ -2054,6 +2079,8 @@ _THINGS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 _TEMPORAL_TERMS = frozenset(stem(w) for w in lx.TEMPORAL_WORDS)
 _NEGATOR_TERMS = frozenset(stem(w) for w in lx.NEGATORS)
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+", re.IGNORECASE)
+_ADVERB_TERMS = frozenset(stem(w) for w in lx.ADVERBS)
+_INSTEAD = re.compile(r"\binstead\s+of\s+(.+?)$", re.IGNORECASE)
 
 
 def _role_words(f: Fact) -> frozenset[str]:

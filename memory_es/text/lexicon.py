@@ -281,14 +281,14 @@ mr mrs ms miss mx dr prof professor sir dame lady lord rev fr sr jr herr frau
 THING_KINDS: frozenset[str] = words("""
 team company department branch office project ticket order case invoice product device
 server host record restaurant hotel school building book flight course museum store shop
-band group club
+band group club account
 """)
 """Kinds of things and organisations that introduce a name in apposition (``Hotel
 Grand``, ``Project Orion``): a person has them, they never describe the person."""
 ROLE_NOUNS: frozenset[str] = THING_KINDS | words("""
 user customer client patient employee staff contractor vendor supplier subscriber member
 student teacher professor engineer developer manager director applicant candidate reviewer
-author artist athlete actor actress resident tenant guest visitor account colleague friend
+author artist athlete actor actress resident tenant guest visitor colleague friend
 partner person people doctor nurse coach officer agent admin administrator intern owner
 buyer seller driver rider passenger player
 """)

@@ -1262,6 +1262,31 @@ def _meets(query: Query, term: str, v: FactView) -> bool:
         query.domains.get(term, frozenset()) & v.domains)
 
 
+def names_another(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
+    """Does the query give a proper name the fact lacks, while the fact gives one of its
+    own the query lacks (``Eva's train to Naples`` is not her ``train to Florence``, nor
+    ``Tom's meeting with Anna`` his ``meets Rhys weekly``)? A name is the most specific
+    word a query can say: two different ones are two different things, whatever else the
+    texts share. A fact that names nothing else may still be the thing, under another
+    word than the query's name (``Tom's iPhone``, ``Tom's phone is cracked``). Names are
+    capitalised words after the first (sentence case), not the named entity's, not
+    titles. A list query (``his cat and his Golf``) names each thing apart: not read."""
+    if _LIST.search(query.text):
+        return False
+    unnamed = set(skip) | titles(query.text)
+    asked = _proper_terms(query.text.split()[1:], unnamed)
+    if not asked or asked <= v.terms | v.parts:
+        return False
+    return bool(_proper_terms(v.proper, unnamed) - set(query.terms) - asked)
+
+
+def _proper_terms(words: Iterable[str], unnamed: set[str]) -> frozenset[str]:
+    """The terms of the capitalised words among ``words`` (none of ``unnamed``)."""
+    return frozenset(t for w in words if w[:1].isupper() for f in word_forms(w)
+                     if f not in lx.STOPWORDS and (t := _term(f)) not in unnamed
+                     and f not in unnamed)
+
+
 def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
                     ratio: float, skip: Iterable[str] = (),
                     all_views: Sequence[FactView] | None = None,
@@ -1272,7 +1297,7 @@ def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,
     budget plan`` is not the ``sprint budget goal``) and is left alone."""
     skip = tuple(skip)
     views = [v for v in views if specific(query, v, skip, within_entity=within_entity)
-             and not another_kind(query, v, skip)]
+             and not another_kind(query, v, skip) and not names_another(query, v, skip)]
     if not views:
         return []
     idf = idf_weights(all_views or views)

@@ -3,7 +3,8 @@
 - ``Ana Costa's husband Rui works at Meta`` is his: ``where Ana Costa works`` ends her
   own job and leaves his, and ``where Ana Costa's husband works`` ends his and not hers;
 - a relative's fact is theirs even when no fact of the owner's matches: ``Farah's Tesco
-  shares`` names no fact of Farah's beside ``Farah's husband holds Tesco shares``;
+  shares`` names no fact of Farah's beside ``Farah's husband holds Tesco shares``; a
+  thing the owner has (``Karl's savings account``) is no such person;
 - a possessed noun with a name in apposition names a being of its own (``Ines's
   neighbour Paul``, ``Theo's bandmate Jo Hale``), whatever the noun: ``Ines grows
   dahlias`` is not Paul's fact, ``Ines's neighbour grows dahlias`` is;
@@ -94,6 +95,16 @@ def test_a_relatives_fact_alone_is_still_theirs(
     after = _after(fresh_store, [theirs, *kept], "release", f"Farah Aziz's {asked}")
     assert kept <= after
     assert (theirs in after) != ask_for_them
+
+
+@_SLOW
+@given(st.sampled_from(["savings account", "bank account", "pension account"]),
+       st.sampled_from(["forget", "release"]))
+def test_an_account_is_the_owners_thing_not_a_person(
+        fresh_store: memory_es.MemoryStore, thing: str, op: str) -> None:
+    held = f"Karl Moe's {thing} is at Nordea"
+    kept = {"Karl Moe's salary is 52,000 euros", "Karl Moe lives in Bergen"}
+    assert _after(fresh_store, [held, *kept], op, f"Karl Moe's {thing}") == kept
 
 
 _NAMED = [("neighbour Paul", "grows dahlias", "grows leeks"),

@@ -3,6 +3,9 @@
 - ``switched from Android to an iPhone`` ends ``uses an Android phone``: the thing left,
   with one common noun after it, is of the kind switched from. A move between places
   ends only what is exactly the place; a thing that names it among more survives.
+- ``now takes apixaban instead of warfarin`` ends ``takes warfarin daily``: what a verb's
+  object stands instead of, said with the same verb, times and adverbs aside; a fact of
+  another verb about it (``is allergic to warfarin``) or another person's stays.
 - ``My cat Miso`` is the user's cat, as ``Zoe's cat Miso`` is Zoe's; ``My sister Ana``
   is still a person of her own.
 """
@@ -89,3 +92,23 @@ def test_a_common_noun_before_another_is_not_a_kind(
     current = current_texts(fresh_store, tenant)
     assert f"Ana Costa {held}" not in current
     assert f"Ana Costa {compound}" in current
+
+
+@_SLOW
+@given(st.sampled_from([("takes", "warfarin", "apixaban", "daily"),
+                        ("drinks", "coffee", "green tea", "every morning"),
+                        ("uses", "PyTorch", "JAX", "at work"),
+                        ("reads", "The Times", "The Guardian", "on Sundays")]),
+       st.sampled_from(["now ", ""]))
+def test_what_an_object_stands_instead_of_ends(
+        fresh_store: memory_es.MemoryStore, act: tuple[str, str, str, str], now: str) -> None:
+    verb, old, new, when = act
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = f"Ines Vidal {verb} {old} {when}"
+    kept = [f"Ines Vidal's husband {verb} {old}", f"Ines Vidal writes about {old}",
+            "Ines Vidal lives in Porto"]
+    for text in [held, *kept]:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ines Vidal {now}{verb} {new} instead of {old}.")
+    assert current_texts(fresh_store, tenant) == {
+        *kept, f"Ines Vidal {now}{verb} {new} instead of {old}"}
