@@ -6039,7 +6039,8 @@ TRIPS_SEATS_LANGUAGES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_CHEN), ["forget", "忘记关于陈静的一切"], [_CHEN[0], _CHEN[1]]),
     (list(_IDS), ["purge", "PT50 0002 0123 1234 5678 9015 4"], [_IDS[0]]),
     (list(_IDS), ["purge", "ravi+news@mailbox.org"], [_IDS[2]]),
-    (list(_IDS), ["purge", "ravi@mailbox.org"], [_IDS[3]]),
+    # the erasure of an address reaches its sub-addresses (same mailbox: identifiers.py)
+    (list(_IDS), ["purge", "ravi@mailbox.org"], [_IDS[2], _IDS[3]]),
 ]
 
 
