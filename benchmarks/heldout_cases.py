@@ -6059,6 +6059,65 @@ def trips_seats_languages(cases: list[Case]) -> None:
     _ended_by(cases, "trips_seats_languages", "mixed", TRIPS_SEATS_LANGUAGES)
 
 
+# Rounds 288-292, written before any rule changed and before they were run: a teacher
+# beside her daughter's ballet; services of one platform by owner and runtime; named pets'
+# food; a contact's preferences, assistant and number; a runner's times beside a
+# brother's; German and Chinese endings and moves beside a sibling or a wife.
+_MAYA_F = ["Maya Ford teaches at Oak Academy.", "Maya Ford's daughter Zoe takes ballet on Thursdays.",
+           "Maya Ford lives in Derby."]
+_SERVICES = ["The payments service runs on Kubernetes.",
+             "The payments service is owned by Team Falcon.",
+             "The search service runs on Kubernetes."]
+_ANA_R = ["Ana Ruiz's dog Biscuit eats grain-free food.", "Ana Ruiz's cat Pepper eats wet food.",
+          "Ana Ruiz feeds the birds every morning."]
+_OMAR_F = ["Omar Farouk prefers e-mail over phone calls.",
+           "Omar Farouk's phone number is 020 7946 0011.",
+           "Omar Farouk's assistant is Jane Doe."]
+_KOFI = ["Kofi Mensah runs 10k every Saturday.", "Kofi Mensah's personal best is 41 minutes.",
+         "Kofi Mensah's brother runs marathons."]
+_ANNA_S = ["Anna Schulz arbeitet bei der Post.", "Anna Schulz hat einen Hund.",
+           "Anna Schulz wohnt in Leipzig.", "Tim Schulz wohnt in Leipzig."]
+_WANG_L = ["王磊喜欢打篮球。", "王磊在上海工作。", "王磊的妻子在上海工作。"]
+TEACHERS_SERVICES_PETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAYA_F), ["forget", "Maya Ford teaches ballet"], []),
+    (list(_MAYA_F), ["remember", "Maya Ford now teaches at Elm Academy."], [_MAYA_F[0]]),
+    (list(_MAYA_F), ["release", "Maya Ford's daughter's ballet"], [_MAYA_F[1]]),
+    (list(_SERVICES), ["remember", "The payments service now runs on Nomad."], [_SERVICES[0]]),
+    (list(_SERVICES), ["forget", "the search service's owner"], []),
+    (list(_SERVICES), ["forget", "who owns the payments service"], [_SERVICES[1]]),
+    (list(_ANA_R), ["remember", "Ana Ruiz's dog Biscuit now eats salmon kibble."], [_ANA_R[0]]),
+    (list(_ANA_R), ["forget", "Ana Ruiz's cat"], [_ANA_R[1]]),
+    (list(_ANA_R), ["release", "Ana Ruiz's dog's food"], [_ANA_R[0]]),
+]
+CONTACTS_RUNNERS_LANGUAGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_F), ["remember", "Omar Farouk now prefers phone calls."], [_OMAR_F[0]]),
+    (list(_OMAR_F), ["forget", "Omar Farouk's assistant"], [_OMAR_F[2]]),
+    (list(_OMAR_F), ["purge", "020 7946 0011"], [_OMAR_F[1]]),
+    (list(_KOFI), ["remember", "Kofi Mensah's personal best is now 39 minutes."], [_KOFI[1]]),
+    (list(_KOFI), ["forget", "Kofi Mensah runs marathons"], []),
+    (list(_KOFI), ["remember", "Kofi Mensah no longer runs on Saturdays."], [_KOFI[0]]),
+    (list(_ANNA_S), ["remember", "Anna Schulz hat keinen Hund mehr."], [_ANNA_S[1]]),
+    (list(_ANNA_S), ["forget", "Vergiss alles über Anna Schulz"], _ANNA_S[:3]),
+    (list(_ANNA_S), ["remember", "Anna Schulz wohnt jetzt in Dresden."], [_ANNA_S[2]]),
+    (list(_WANG_L), ["remember", "王磊不再打篮球了。"], [_WANG_L[0]]),
+    (list(_WANG_L), ["remember", "王磊现在在杭州工作。"], [_WANG_L[1]]),
+]
+
+
+def teachers_services_pets(cases: list[Case]) -> None:
+    """A teacher beside her daughter's ballet; two services of one platform by runtime
+    and owner; two named pets' food beside the owner's habit: one fact ends, or none for
+    an act of the daughter's asked of the mother or an owner no fact gives."""
+    _ended_by(cases, "teachers_services_pets", "mixed", TEACHERS_SERVICES_PETS)
+
+
+def contacts_runners_languages(cases: list[Case]) -> None:
+    """A contact's preference, assistant and number; a runner's habit and best time beside
+    a brother's races; German and Chinese endings, moves and a whole forget beside a
+    brother or a wife: one fact ends, all of one person's, or none for a brother's act."""
+    _ended_by(cases, "contacts_runners_languages", "mixed", CONTACTS_RUNNERS_LANGUAGES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6123,7 +6182,8 @@ def build() -> list[Case]:
                    gardens_and_bands, holdings_and_patients, trips_and_subscriptions,
                    shifts_and_basics, ways_to_work, homes_and_repos, labs_and_clubs,
                    basics_with_colleagues, kitchens_lodgers_verbs, states_and_endings,
-                   kinds_beings_things, boats_doctors_money, trips_seats_languages):
+                   kinds_beings_things, boats_doctors_money, trips_seats_languages,
+                   teachers_services_pets, contacts_runners_languages):
         family(cases)
     return cases
 
