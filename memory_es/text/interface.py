@@ -543,6 +543,8 @@ class TextInterface:
                 elif (instead := _instead_of(clause)) and (
                         left := instead[1] - entity_terms(entity)):
                     self._retire_switched(tenant, entity, clause, left, plan, verb=instead[0])
+                if "predicate:prefers" in clause.rules:
+                    self._retire_reversed(tenant, entity, clause, plan)
                 elif moved := _switched_thing(clause):
                     self._retire_provider(tenant, entity, clause, *moved, plan)
             self._write(plan, tenant, clause, entity, reading.source, extra,
@@ -851,6 +853,20 @@ class TextInterface:
                                 _act_object(f.value, entity)):
                 plan.add(_decay(f.fact_id, tenant, f"switched: {clause.text}"))
 
+    def _retire_reversed(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """Release the entity's preferences that put what ``clause`` prefers below another
+        thing (``prefers e-mail over phone calls``, when ``prefers phone calls`` comes):
+        both cannot hold. Only the very thing counts (``calls`` alone ends nothing)."""
+        wanted = view_terms(str(clause.value)) - entity_terms(entity)
+        for f in self._held(tenant, entity, clause) if wanted else []:
+            for c in self.interpreter(f.text).clauses:
+                said = str(c.value)
+                at = c.text.lower().find(said.lower())
+                below = _BELOW.match(c.text[at + len(said):]) if at >= 0 and said else None
+                if ("predicate:prefers" in c.rules and below is not None
+                        and view_terms(below.group(1)) - entity_terms(entity) == wanted):
+                    plan.add(_decay(f.fact_id, tenant, f"reversed: {clause.text}"))
+
     def _retire_provider(self, tenant: str, entity: str, clause: Clause, modifier: str,
                          provider: str, plan: _Plan) -> None:
         """Release the one current fact naming the thing a switch moved to a new provider
@@ -1055,11 +1071,9 @@ class TextInterface:
         verb = q.attribute.split(".", 1)[0]
         if verb != f.attribute.split(".", 1)[0]:
             return False
-        q_words = [w.lower() for w in str(q.value).split()[1:]]
-        q_obj, f_obj = view_terms(" ".join(q_words)), view_terms(
-            " ".join(str(f.value).split()[1:]))
-        shared = set(domains_in(q_words)) & set(
-            domains_in([w.lower() for w in str(f.value).split()[1:]]))
+        q_words, f_words = _verb_object(q), _verb_object(f)
+        q_obj, f_obj = view_terms(" ".join(q_words)), view_terms(" ".join(f_words))
+        shared = set(domains_in(q_words)) & set(domains_in(f_words))
         return bool(q_obj and f_obj) and not (q_obj & f_obj) and not any(
             lx.names_topic(w, d) for w in q_words for d in shared)
 
@@ -1734,6 +1748,17 @@ def _main_verb(clause: Clause) -> str | None:
     return None if not said or said[0].lower() in lx.AUXILIARIES else lx.inflected_verb(said[0])
 
 
+def _verb_object(clause: Clause) -> list[str]:
+    """The lower-case words of what a clause's verb acts on: the words after it, or, when
+    the verb is a passive participle with its agent after ``by`` (``The payments service
+    is owned by Team Falcon``), the subject (the payments service; Team Falcon is who
+    owns it)."""
+    said = [w.lower() for w in str(clause.value).split()]
+    if len(said) > 2 and said[1] == "by" and clause.mention:
+        return [w.lower() for w in clause.mention.split()]
+    return said[1:]
+
+
 def _a_named_subjects_clause(clause: Clause, text: str) -> bool:
     """Is ``clause`` a person's name followed by its predicate, nothing said about all of
     something (``everything Mia said about knitting``)?"""
@@ -2080,6 +2105,9 @@ _TEMPORAL_TERMS = frozenset(stem(w) for w in lx.TEMPORAL_WORDS)
 _NEGATOR_TERMS = frozenset(stem(w) for w in lx.NEGATORS)
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+", re.IGNORECASE)
 _ADVERB_TERMS = frozenset(stem(w) for w in lx.ADVERBS)
+_BELOW = re.compile(r"\s+(?:over|to|rather\s+than|instead\s+of|more\s+than)\s+(.+?)[.!]?$",
+                    re.IGNORECASE)
+"""What a preference puts below the thing preferred (``prefers tea to coffee``)."""
 _INSTEAD = re.compile(r"\binstead\s+of\s+(.+?)$", re.IGNORECASE)
 
 

@@ -368,8 +368,14 @@ def _works_as(p: PredicateReading) -> list[str]:
     return object_after(p.rest, 1, False)
 
 
+_BELOW = frozenset({"rather", "instead", "more"})
+"""Words that open what a preference puts below its object (``trains rather than
+flights``, ``instead of``, ``more than``): not part of the object."""
+
+
 def _preference(p: PredicateReading) -> Slot:
     obj = object_after(p.rest, 0)
+    obj = obj[:next((i for i, w in enumerate(obj) if i and w.lower() in _BELOW), len(obj))]
     heads = [w for w in (x.lower() for x in obj) if w not in lx.STOPWORDS]
     topic = heads[-1] if heads else "general"
     return Slot(attribute_path("pref", topic), value_text(obj), len(heads) > 1)

@@ -8,7 +8,9 @@ operation changes what it was not asked to).
   the object of the same verb in a fact states another fact (``plays the piano`` is not
   ``plays chess online``), or a thing of the same topic that the query does not name as a
   whole (``teaches pilates`` is not ``teaches yoga``); so does a clause of a named subject
-  with another verb than the fact's (``cycles to work`` is not ``drives to work``).
+  with another verb than the fact's (``cycles to work`` is not ``drives to work``). A
+  passive fact's verb acts on its subject (``The payments service is owned by Team
+  Falcon``: ``who owns the payments service`` asks for it).
 - A compound whose head names a physical thing (``coffee grinder``) is that thing: a fact
   that meets only the words before the head (``drinks espresso``) is about something
   else; so is a rare noun of the agentive ``-er`` (``espresso descaler``, a device), and a
@@ -107,3 +109,24 @@ def test_the_thing_itself_or_its_topic_ends_its_fact(
     getattr(ti, op)(tenant, query)
     assert current_texts(fresh_store, tenant) == {
         t.rstrip(".") for t in setup if t != ended}
+
+
+_PLATFORM = ["The payments service runs on Kubernetes.",
+             "The payments service is owned by Team Falcon.",
+             "The search service runs on Kubernetes.", "The search service is written in Go."]
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("who owns the payments service", _PLATFORM[1]),
+                        ("Could you forget who owns the payments service?", _PLATFORM[1]),
+                        ("who owns the search service", None),
+                        ("who runs the payments service", None)]))
+def test_a_passive_facts_verb_acts_on_its_subject(fresh_store: memory_es.MemoryStore,
+                                                  case: tuple[str, str | None]) -> None:
+    query, ended = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in _PLATFORM:
+        ti.remember(tenant, text)
+    ti.forget(tenant, query)
+    assert current_texts(fresh_store, tenant) == {t.rstrip(".") for t in _PLATFORM if t != ended}

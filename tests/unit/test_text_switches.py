@@ -6,6 +6,9 @@
 - ``now takes apixaban instead of warfarin`` ends ``takes warfarin daily``: what a verb's
   object stands instead of, said with the same verb, times and adverbs aside; a fact of
   another verb about it (``is allergic to warfarin``) or another person's stays.
+- ``prefers phone calls`` ends ``prefers e-mail over phone calls``: a preference that put
+  the very thing now preferred below another; ``prefers calls`` or ``drinks coffee``
+  are not it.
 - ``My cat Miso`` is the user's cat, as ``Zoe's cat Miso`` is Zoe's; ``My sister Ana``
   is still a person of her own.
 """
@@ -112,3 +115,24 @@ def test_what_an_object_stands_instead_of_ends(
     ti.remember(tenant, f"Ines Vidal {now}{verb} {new} instead of {old}.")
     assert current_texts(fresh_store, tenant) == {
         *kept, f"Ines Vidal {now}{verb} {new} instead of {old}"}
+
+
+@_SLOW
+@given(st.sampled_from([("e-mail", "over", "phone calls"), ("tea", "to", "coffee"),
+                        ("trains", "rather than", "flights"), ("mornings", "over", "evenings")]),
+       st.sampled_from(["now ", ""]))
+def test_a_preference_for_what_was_put_below_ends_it(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str, str], now: str) -> None:
+    liked, word, below = pair
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = f"Omar Farouk prefers {liked} {word} {below}"
+    kept = [f"Omar Farouk writes about {below}",
+            f"Omar Farouk's wife prefers {liked} {word} {below}",
+            "Omar Farouk lives in Cairo"]
+    for text in [held, *kept]:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Omar Farouk {now}prefers {below.split()[-1]}x.")
+    assert held in current_texts(fresh_store, tenant)  # another thing: nothing ends
+    ti.remember(tenant, f"Omar Farouk {now}prefers {below}.")
+    assert current_texts(fresh_store, tenant) >= set(kept)
+    assert held not in current_texts(fresh_store, tenant)
