@@ -6118,6 +6118,61 @@ def contacts_runners_languages(cases: list[Case]) -> None:
     _ended_by(cases, "contacts_runners_languages", "mixed", CONTACTS_RUNNERS_LANGUAGES)
 
 
+# Rounds 293-297, written before any rule changed and before they were run: two policies
+# of one person by kind, and a lawyer; a student's subject, thesis and a roommate's; a
+# flat's rooms beside the parents' street; a manager's team size and own manager; German
+# and Chinese things and moves beside a sister or a brother; passport numbers a digit
+# apart and a driving licence.
+_GRACE = ["Grace Lee's car insurance is with Aviva.", "Grace Lee's home insurance is with Direct Line.",
+          "Grace Lee's lawyer is Tom Hart."]
+_SAM_A = ["Sam Ade studies law at King's College.", "Sam Ade's thesis is on contract law.",
+          "Sam Ade's roommate studies medicine."]
+_MIA_C = ["Mia Cho's flat has two bedrooms.", "Mia Cho's parents live on Elm Street.",
+          "Mia Cho works from home on Fridays."]
+_LEO_P = ["Leo Park manages 12 engineers.", "Leo Park's manager is Ana Diaz.",
+          "Leo Park plays five-a-side football."]
+_JONAS_R = ["Jonas Richters Auto ist ein Golf.", "Jonas Richter fährt jeden Tag Rad.",
+            "Jonas Richters Schwester fährt einen Golf."]
+_LI_NA = ["李娜的猫叫咪咪。", "李娜住在成都。", "李娜的哥哥住在成都。"]
+_NORA = ["Nora Eng's passport number is K1234567.", "Nora Eng's brother's passport number is K1234568.",
+         "Nora Eng's driving licence number is ENG99-801234-NE9XY."]
+POLICIES_STUDIES_FLATS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GRACE), ["remember", "Grace Lee switched her car insurance to Admiral."], [_GRACE[0]]),
+    (list(_GRACE), ["release", "Grace Lee's travel insurance"], []),
+    (list(_GRACE), ["forget", "Grace Lee's lawyer"], [_GRACE[2]]),
+    (list(_SAM_A), ["remember", "Sam Ade switched from law to economics."], [_SAM_A[0]]),
+    (list(_SAM_A), ["forget", "Sam Ade studies medicine"], []),
+    (list(_SAM_A), ["release", "Sam Ade's thesis"], [_SAM_A[1]]),
+    (list(_MIA_C), ["remember", "Mia Cho's flat now has three bedrooms."], [_MIA_C[0]]),
+    (list(_MIA_C), ["forget", "Mia Cho's parents"], [_MIA_C[1]]),
+    (list(_LEO_P), ["remember", "Leo Park now manages 15 engineers."], [_LEO_P[0]]),
+    (list(_LEO_P), ["remember", "Leo Park's manager is now Raj Patel."], [_LEO_P[1]]),
+]
+CARS_CATS_PASSPORTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS_R), ["release", "Jonas Richters Auto"], [_JONAS_R[0]]),
+    (list(_JONAS_R), ["remember", "Jonas Richters Auto ist jetzt ein Passat."], [_JONAS_R[0]]),
+    (list(_LI_NA), ["remember", "李娜现在住在重庆。"], [_LI_NA[1]]),
+    (list(_LI_NA), ["forget", "李娜的猫"], [_LI_NA[0]]),
+    (list(_NORA), ["purge", "K1234567"], [_NORA[0]]),
+    (list(_NORA), ["purge", "ENG99-801234-NE9XY"], [_NORA[2]]),
+    (list(_NORA), ["forget", "Nora Eng's passport number"], [_NORA[0]]),
+]
+
+
+def policies_studies_flats(cases: list[Case]) -> None:
+    """Two insurance policies by kind and a lawyer; a student's subject and thesis beside
+    a roommate's; a flat's rooms beside the parents' street; a manager's team and own
+    manager: one fact ends, or none for a policy not held or a roommate's study."""
+    _ended_by(cases, "policies_studies_flats", "mixed", POLICIES_STUDIES_FLATS)
+
+
+def cars_cats_passports(cases: list[Case]) -> None:
+    """A German car beside a sister's of the same model; a Chinese cat and move beside a
+    brother in the same city; passport numbers a digit apart and a driving licence: one
+    fact ends, never the relative's."""
+    _ended_by(cases, "cars_cats_passports", "mixed", CARS_CATS_PASSPORTS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6183,7 +6238,8 @@ def build() -> list[Case]:
                    shifts_and_basics, ways_to_work, homes_and_repos, labs_and_clubs,
                    basics_with_colleagues, kitchens_lodgers_verbs, states_and_endings,
                    kinds_beings_things, boats_doctors_money, trips_seats_languages,
-                   teachers_services_pets, contacts_runners_languages):
+                   teachers_services_pets, contacts_runners_languages,
+                   policies_studies_flats, cars_cats_passports):
         family(cases)
     return cases
 
