@@ -374,7 +374,14 @@ def names_a_person(word: str) -> bool:
     """Does ``word`` name a person one has or deals with (``husband``, ``sister``,
     ``manager``), not a thing (``team``, ``office``): a role noun, or a word of the family
     or relationship topics?"""
-    return word in ROLE_NOUNS - THING_KINDS or bool(domains_of(word) & {"family", "relationship"})
+    return word in ROLE_NOUNS - THING_KINDS or bool(
+        domains_of(word) & {"family", "relationship"}) or any(
+        n in PERSON_NOUNS for n in _singulars(word))
+
+
+PERSON_NOUNS: frozenset[str] = data_words("person_nouns.txt")
+"""Common nouns that name a person first and never a thing (``roommate``, ``landlord``;
+``data/person_nouns.txt``, derived from WordNet 3.1's lexicographer files)."""
 
 
 def data_sections(name: str) -> dict[str, tuple[str, ...]]:

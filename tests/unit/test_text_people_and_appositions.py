@@ -4,7 +4,8 @@
   own job and leaves his, and ``where Ana Costa's husband works`` ends his and not hers;
 - a relative's fact is theirs even when no fact of the owner's matches: ``Farah's Tesco
   shares`` names no fact of Farah's beside ``Farah's husband holds Tesco shares``; a
-  thing the owner has (``Karl's savings account``) is no such person;
+  thing the owner has (``Karl's savings account``) is no such person, and any noun that
+  names a person first and never a thing is one (``roommate``, ``landlord``, ``tutor``);
 - a possessed noun with a name in apposition names a being of its own (``Ines's
   neighbour Paul``, ``Theo's bandmate Jo Hale``), whatever the noun: ``Ines grows
   dahlias`` is not Paul's fact, ``Ines's neighbour grows dahlias`` is;
@@ -93,6 +94,19 @@ def test_a_relatives_fact_alone_is_still_theirs(
     kept = {"Farah Aziz holds 200 shares of Unilever", "Farah Aziz lives in Reading"}
     asked = f"{relative}'s Tesco shares" if ask_for_them else "Tesco shares"
     after = _after(fresh_store, [theirs, *kept], "release", f"Farah Aziz's {asked}")
+    assert kept <= after
+    assert (theirs in after) != ask_for_them
+
+
+@_SLOW
+@given(st.sampled_from(["roommate", "landlord", "tutor", "therapist", "neighbour", "mentor"]),
+       st.booleans())
+def test_a_person_noun_makes_the_fact_that_persons(
+        fresh_store: memory_es.MemoryStore, person: str, ask_for_them: bool) -> None:
+    theirs = f"Sam Ade's {person} studies medicine"
+    kept = {"Sam Ade studies law at King's College", "Sam Ade lives in Leeds"}
+    asked = f"Sam Ade's {person}" if ask_for_them else "Sam Ade studies medicine"
+    after = _after(fresh_store, [theirs, *kept], "forget", asked)
     assert kept <= after
     assert (theirs in after) != ask_for_them
 
