@@ -157,9 +157,9 @@ _DE_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['unrealised'])})\b[\s,]*(?P<obj>.+)$", re.IGNORECASE)
 _ZH_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)(?:{_alternation(_ZH['unrealised'])})(?P<obj>.+)$")
-_ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u9fff]{1,8}?)是"
-                       r"(?P<obj>.+)$")
-"""``X的Y是Z``: X's Y is Z (``王芳的电话是…``)."""
+_ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u9fff]{1,8}?)"
+                       rf"(?:{_alternation(_ZH['copula'])})(?P<obj>.+)$")
+"""``X的Y是Z``: X's Y is Z (``王芳的电话是…``), or is called Z (``李娜的猫叫咪咪``)."""
 _ZH_BESIDE = _alternation(_ZH["adverbs"] + _ZH["time"])
 _ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})*"
                      rf"(?P<now>{_alternation(_ZH['change'])})?(?:{_ZH_BESIDE})*"

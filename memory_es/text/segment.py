@@ -11,6 +11,7 @@ character, keeps ``车`` (a car) apart from ``坐火车`` (takes the train).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -55,12 +56,23 @@ def content_words(run: str) -> frozenset[str]:
                      and any(is_han(c) or c.isalnum() for c in word))
 
 
+_OWNED_THING = re.compile(
+    "的([\u3400-\u9fff]{1,8}?)(?:" + "|".join(map(re.escape, lx.CHINESE["copula"])) + ")")
+"""The thing of ``X的Y是Z`` / ``X的Y叫Z`` (X's Y is, or is called, Z)."""
+
+
 @lru_cache(maxsize=65_536)
 def indexed_words(run: str) -> frozenset[str]:
     """Every word a fact's ``run`` holds, the dictionary words inside longer ones too
     (jieba's search mode: ``弹钢琴`` also holds ``钢琴``, ``坐火车`` holds ``火车`` but
-    no ``车``), so a query's word meets the fact however the fact's run was cut."""
-    return frozenset(_jieba().cut_for_search(run))
+    no ``车``), so a query's word meets the fact however the fact's run was cut. The
+    thing a possessive names before its copula is cut on its own as well: the copula
+    may join it into another word (``李娜的猫叫咪咪``: 猫叫 is a cat's mew; the thing is
+    猫)."""
+    words = set(_jieba().cut_for_search(run))
+    for thing in _OWNED_THING.findall(run):
+        words.update(_jieba().cut_for_search(thing))
+    return frozenset(words)
 
 
 @lru_cache(maxsize=16_384)

@@ -1,7 +1,9 @@
 """A thing of a named person in Chinese (``李娜的猫``) meets the fact that holds it
 (``李娜有一只猫``): a run of Chinese is cut into words, the name's words are no content,
 and a query word must be a word of the fact, not merely a character of one (``车``, a
-car, is not ``坐火车``, takes the train)."""
+car, is not ``坐火车``, takes the train). ``李娜的猫叫咪咪`` (Li Na's cat is called Mimi) is
+Li Na's, as ``王芳的电话是…`` is Wang Fang's, and holds 猫 though jieba cuts it 猫叫 (a
+mew): the thing before a possessive's copula is cut on its own."""
 
 from __future__ import annotations
 
@@ -146,3 +148,21 @@ def test_a_german_copula_fact_is_its_subjects(fresh_store: memory_es.MemoryStore
         ti.remember(tenant, text + ".")
     ti.forget(tenant, "alles über Paul Wagner")
     assert current_texts(fresh_store, tenant) == {kept}
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(PEOPLE), st.sampled_from(["猫", "狗", "鹦鹉"]),
+       st.sampled_from(["叫", "是"]))
+def test_a_things_name_is_its_owners_fact(fresh_store: memory_es.MemoryStore, person: str,
+                                          animal: str, copula: str) -> None:
+    named = f"{person}的{animal}{copula}咪咪"
+    other = "周强住在成都" if person != "周强" else "李强住在成都"
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (named, f"{person}住在成都", other):
+        ti.remember(tenant, text + "。")
+    ti.forget(tenant, f"{person}的{animal}")
+    assert current_texts(fresh_store, tenant) == {f"{person}住在成都", other}
+    ti.remember(tenant, named + "。")
+    ti.forget(tenant, f"忘记关于{person}的一切")
+    assert current_texts(fresh_store, tenant) == {other}
