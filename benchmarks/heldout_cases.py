@@ -6173,6 +6173,55 @@ def cars_cats_passports(cases: list[Case]) -> None:
     _ended_by(cases, "cars_cats_passports", "mixed", CARS_CATS_PASSPORTS)
 
 
+# Rounds 298-302, written before any rule changed and before they were run: a nurse's job
+# and shift revised beside a colleague's same job; weekly classes beside a son's; two
+# paid subscriptions; allergies beside a daughter's; German and Chinese endings beside a
+# husband or a daughter at the same employer.
+_HANA = ["Hana Sato works as a nurse at St Mary's.", "Hana Sato's shift starts at 7 am.",
+         "Hana Sato's colleague Ben works as a nurse at St Mary's."]
+_PRIYA_S = ["Priya Shah's yoga class is on Tuesdays.", "Priya Shah's book club meets on Thursdays.",
+            "Priya Shah's son has swimming on Tuesdays."]
+_DAN = ["Dan Cole pays 9.99 a month for Spotify.", "Dan Cole pays 15 a month for Netflix.",
+        "Dan Cole lives in Cardiff."]
+_ZARA = ["Zara Khan is allergic to peanuts.", "Zara Khan is allergic to penicillin.",
+         "Zara Khan's daughter is allergic to eggs."]
+_PETRA = ["Petra Lang spielt Klavier.", "Petra Lang arbeitet bei BMW.",
+          "Petra Langs Mann arbeitet bei BMW."]
+_ZHANG = ["张伟每天跑步。", "张伟在银行工作。", "张伟的女儿在银行工作。"]
+SHIFTS_CLASSES_BILLS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HANA), ["revise", "Hana Sato's job", "Hana Sato works as a midwife at St Mary's."],
+     [_HANA[0]]),
+    (list(_HANA), ["revise", "Hana Sato's shift", "Hana Sato's shift starts at 8 am."], [_HANA[1]]),
+    (list(_PRIYA_S), ["remember", "Priya Shah's yoga class moved to Wednesdays."], [_PRIYA_S[0]]),
+    (list(_PRIYA_S), ["forget", "Priya Shah's swimming"], []),
+    (list(_PRIYA_S), ["release", "Priya Shah's book club"], [_PRIYA_S[1]]),
+    (list(_DAN), ["remember", "Dan Cole cancelled Netflix."], [_DAN[1]]),
+    (list(_DAN), ["remember", "Dan Cole now pays 11.99 a month for Spotify."], [_DAN[0]]),
+]
+ALLERGIES_AND_EMPLOYERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZARA), ["remember", "Zara Khan is no longer allergic to penicillin."], [_ZARA[1]]),
+    (list(_ZARA), ["forget", "Zara Khan's egg allergy"], []),
+    (list(_ZARA), ["release", "Zara Khan's peanut allergy"], [_ZARA[0]]),
+    (list(_PETRA), ["remember", "Petra Lang arbeitet nicht mehr bei BMW."], [_PETRA[1]]),
+    (list(_PETRA), ["forget", "Petra Lang spielt Klavier"], [_PETRA[0]]),
+    (list(_ZHANG), ["remember", "张伟不在银行工作了。"], [_ZHANG[1]]),
+    (list(_ZHANG), ["forget", "张伟每天跑步"], [_ZHANG[0]]),
+]
+
+
+def shifts_classes_bills(cases: list[Case]) -> None:
+    """A nurse's job and shift revised beside a colleague's same job; a mother's classes
+    beside her son's swimming; two paid subscriptions: one fact ends, or none for the
+    son's class asked of the mother."""
+    _ended_by(cases, "shifts_classes_bills", "mixed", SHIFTS_CLASSES_BILLS)
+
+
+def allergies_and_employers(cases: list[Case]) -> None:
+    """Two allergies beside a daughter's; German and Chinese endings and forgets beside a
+    husband or a daughter at the same employer: one fact ends, never the relative's."""
+    _ended_by(cases, "allergies_and_employers", "mixed", ALLERGIES_AND_EMPLOYERS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6239,7 +6288,8 @@ def build() -> list[Case]:
                    basics_with_colleagues, kitchens_lodgers_verbs, states_and_endings,
                    kinds_beings_things, boats_doctors_money, trips_seats_languages,
                    teachers_services_pets, contacts_runners_languages,
-                   policies_studies_flats, cars_cats_passports):
+                   policies_studies_flats, cars_cats_passports, shifts_classes_bills,
+                   allergies_and_employers):
         family(cases)
     return cases
 
