@@ -681,11 +681,13 @@ class TextInterface:
                 continue
             old = _measure(f.text) if measure is not None else None
             other_amount = (old is not None and measure is not None
-                            and old[1:] == measure[1:] and old[0] != measure[0])
+                            and old[1:] == measure[1:] and old[0] != measure[0]
+                            and not self._named_apart(f, clause))
             other_time = bool(thing) and thing <= view(f).terms and bool(
                 CALENDAR.search(f.text)) and self._timed_alike(clause, f)
             if other_amount or other_time or (_frame_head(f.attribute) == verb and any(
-                    c.frame == clause.frame for c in self.interpreter(f.text).clauses)):
+                    c.frame == clause.frame for c in self.interpreter(f.text).clauses)
+                    and not self._named_apart(f, clause)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
 
     def _timed_alike(self, clause: Clause, fact: Fact) -> bool:
@@ -726,8 +728,14 @@ class TextInterface:
         if slot == clause.attribute:
             return
         for f in self._held(tenant, entity, clause):
-            if f.attribute != clause.attribute and _without_count(f.attribute) == slot:
+            if f.attribute != clause.attribute and _without_count(f.attribute) == slot and (
+                    not self._named_apart(f, clause)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
+
+    def _named_apart(self, fact: Fact, clause: Clause) -> bool:
+        """Does ``fact`` give other names than ``clause`` beside an object that is no name
+        (:func:`_names_apart`): another thing of the same frame or count?"""
+        return any(_names_apart(c, clause) for c in self.interpreter(fact.text).clauses)
 
     def _replace_label(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """A change to a labelled thing (``has moved to room C4``) replaces the entity's one
@@ -1689,6 +1697,18 @@ def _amounts(text: str) -> list[tuple[str, str, str]]:
 
 _MOVES_A_THING = frozenset({"be", "move"})
 """Frame verbs by which a thing's time itself changes (``was moved to``, ``is now on``)."""
+
+
+def _names_apart(old: Clause, new: Clause) -> bool:
+    """Do two clauses whose object is an amount name different things by the proper names
+    they give beside it (``pays 9.99 a month for Spotify``, ``pays 15 a month for
+    Netflix``: two payments)? Of any other object the names are part of it, the values
+    that change (``works at Google``, ``is on the Pro plan``), not which thing."""
+    if new.frame is None or not new.frame.rsplit(".", 1)[-1].startswith("n:"):
+        return False
+    names = [{n for n in c.names if not CALENDAR.search(n)} - set(c.subject_names)
+             for c in (old, new)]  # a day is when, not which (``on Saturdays``)
+    return all(names) and not names[0] & names[1]
 
 
 def _frame_lemma(frame: str) -> str:

@@ -3,7 +3,10 @@
 - the vehicle one drives is one slot and a vehicle one owns a slot of its kind: ``drives
   a Volvo`` and ``owns a bike`` both hold, and neither waits in a conflict;
 - a frame's object ends where another preposition or a time starts (``moved to Oslo in
-  2019``, ``works in Holborn since 2021``): a change of place replaces it."""
+  2019``, ``works in Holborn since 2021``): a change of place replaces it;
+- two facts of one frame whose object is no name (an amount) but that give different
+  names beside it are two things: ``now pays 11.99 a month for Spotify`` replaces the
+  Spotify payment, never the Netflix one."""
 
 from __future__ import annotations
 
@@ -62,3 +65,20 @@ def test_a_state_dated_from_a_start_replaces_its_slot(
     after = current_texts(fresh_store, tenant)
     assert kept <= after
     assert "Lena Berg moved to Oslo in 2019" not in after
+
+
+@_SLOW
+@given(st.sampled_from([("pays 9.99 a month for Spotify", "pays 15 a month for Netflix",
+                         "now pays 11.99 a month for Spotify"),
+                        ("gives 20 pounds a month to Oxfam", "gives 10 pounds a month to Shelter",
+                         "now gives 25 pounds a month to Oxfam"),
+                        ("spends 3 hours a week on Duolingo", "spends 2 hours a week on Strava",
+                         "now spends 4 hours a week on Duolingo")]))
+def test_names_beside_an_amount_tell_two_things_apart(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str, str]) -> None:
+    old, other, new = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (old, other):
+        ti.remember(tenant, f"Dan Cole {text}.")
+    ti.remember(tenant, f"Dan Cole {new}.")
+    assert current_texts(fresh_store, tenant) == {f"Dan Cole {other}", f"Dan Cole {new}"}
