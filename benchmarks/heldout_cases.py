@@ -6222,6 +6222,55 @@ def allergies_and_employers(cases: list[Case]) -> None:
     _ended_by(cases, "allergies_and_employers", "mixed", ALLERGIES_AND_EMPLOYERS)
 
 
+# Rounds 303-307, written before any rule changed and before they were run: a home's
+# devices by room beside a son's; a developer's projects by verb beside his manager's; two
+# volunteering places; bank numbers a digit apart beside a sister's; German and Chinese
+# car changes beside a namesake or a sister with the same car.
+_IVY = ["Ivy Chen's thermostat is set to 21 degrees.", "Ivy Chen's living room lamp is a Philips Hue.",
+        "Ivy Chen's son's lamp is from IKEA."]
+_RAJ = ["Raj Patel leads Project Atlas.", "Raj Patel reviews code for Project Nova.",
+        "Raj Patel's manager leads Project Nova."]
+_ELLA = ["Ella Moss volunteers at the food bank on Saturdays.",
+         "Ella Moss volunteers at the animal shelter on Sundays.", "Ella Moss lives in Hull."]
+_BEN_R = ["Ben Ross's sort code is 20-00-00.", "Ben Ross's account number is 12345678.",
+          "Ben Ross's sister's account number is 12345679."]
+_LAURA = ["Laura Hahn fährt einen Tesla.", "Laura Hahn wohnt in Köln.", "Max Hahn fährt einen Tesla."]
+_LIU = ["刘洋开一辆特斯拉。", "刘洋住在深圳。", "刘洋的妹妹开一辆特斯拉。"]
+DEVICES_PROJECTS_VOLUNTEERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IVY), ["remember", "Ivy Chen's thermostat is now set to 19 degrees."], [_IVY[0]]),
+    (list(_IVY), ["release", "Ivy Chen's bedroom lamp"], []),
+    (list(_IVY), ["forget", "Ivy Chen's living room lamp"], [_IVY[1]]),
+    (list(_RAJ), ["remember", "Raj Patel no longer leads Project Atlas."], [_RAJ[0]]),
+    (list(_RAJ), ["forget", "Raj Patel leads Project Nova"], []),
+    (list(_RAJ), ["release", "Raj Patel's code reviews"], [_RAJ[1]]),
+    (list(_ELLA), ["remember", "Ella Moss no longer volunteers at the food bank."], [_ELLA[0]]),
+    (list(_ELLA), ["remember", "Ella Moss now volunteers at the animal shelter on Mondays."],
+     [_ELLA[1]]),
+]
+BANKS_AND_CARS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEN_R), ["purge", "12345678"], [_BEN_R[1]]),
+    (list(_BEN_R), ["forget", "Ben Ross's sort code"], [_BEN_R[0]]),
+    (list(_LAURA), ["remember", "Laura Hahn fährt jetzt einen BMW."], [_LAURA[0]]),
+    (list(_LAURA), ["forget", "alles über Laura Hahn"], _LAURA[:2]),
+    (list(_LIU), ["remember", "刘洋现在开一辆比亚迪。"], [_LIU[0]]),
+    (list(_LIU), ["forget", "刘洋开一辆特斯拉"], [_LIU[0]]),
+]
+
+
+def devices_projects_volunteers(cases: list[Case]) -> None:
+    """A home's lamps by room beside a son's and a thermostat's setting; a developer's
+    projects by verb beside his manager's; two volunteering places by day: one fact ends,
+    or none for a lamp of another room or the manager's project."""
+    _ended_by(cases, "devices_projects_volunteers", "mixed", DEVICES_PROJECTS_VOLUNTEERS)
+
+
+def banks_and_cars(cases: list[Case]) -> None:
+    """Bank numbers a digit apart beside a sister's; German and Chinese car changes and
+    forgets beside a namesake or a sister with the same car: one fact ends, or all of one
+    person's, never the other's."""
+    _ended_by(cases, "banks_and_cars", "mixed", BANKS_AND_CARS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6289,7 +6338,7 @@ def build() -> list[Case]:
                    kinds_beings_things, boats_doctors_money, trips_seats_languages,
                    teachers_services_pets, contacts_runners_languages,
                    policies_studies_flats, cars_cats_passports, shifts_classes_bills,
-                   allergies_and_employers):
+                   allergies_and_employers, devices_projects_volunteers, banks_and_cars):
         family(cases)
     return cases
 
