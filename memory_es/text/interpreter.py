@@ -152,7 +152,7 @@ _ZH_CEASE = re.compile(rf"^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<
 """``X取消了Y`` (X cancelled Y), and ``X从Y辞职了`` (X resigned from Y: the place before the
 verb)."""
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
-                     r"(?P<obj>.+)$", re.IGNORECASE)
+                     rf"(?:(?P<now>{_alternation(_DE['change'])})\s+)?(?P<obj>.+)$", re.IGNORECASE)
 _DE_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['unrealised'])})\b[\s,]*(?P<obj>.+)$", re.IGNORECASE)
 _ZH_UNREALISED = re.compile(
@@ -268,6 +268,13 @@ def _other_language(body: str) -> Clause | None:
             "prop", "u" + str(sum(map(ord, owned.group("thing"))))), value=obj,
             mention=subject.surface, names=subject.names, subject_names=subject.names,
             rules=(f"lang:{lang}", "predicate:possessive-noun"))
+    if has is not None and _drives(has.group("verb"), obj, chinese):
+        return Clause(text=body, entity=subject.entity, attribute="transport.vehicle",
+                      value=obj, mention=subject.surface, names=subject.names,
+                      subject_names=subject.names, negated=bool(groups.get("neg")),
+                      op="supersede" if changes else "assert", confident=True,
+                      rules=(f"lang:{lang}", "predicate:vehicle",
+                             *(["change-of-state:replaces-slot"] if changes else [])))
     if has is not None:
         verb = has.group("verb").lower()
         # 在华为工作 and 在腾讯工作: one frame, the verb and the object's last word
@@ -285,6 +292,15 @@ def _other_language(body: str) -> Clause | None:
                   mention=subject.surface, op="cease", ends_prior=True, names=subject.names,
                   subject_names=subject.names,
                   rules=(f"lang:{lang}", "cessation:ends-a-prior-state"))
+
+
+def _drives(verb: str, obj: str, chinese: bool) -> bool:
+    """Does a German or Chinese clause state the vehicle its subject drives (``fährt
+    einen Tesla``, ``开一辆特斯拉``), the one slot ``drives a Tesla`` fills?"""
+    if chinese:
+        return verb in _ZH["vehicle"] and len(obj) > 2 and obj[1] in _ZH["vehicle_classifier"]
+    words = obj.lower().split()
+    return verb.lower() in _DE["vehicle"] and len(words) > 1 and words[0] in _DE["articles"]
 
 
 _CONTRAST = re.compile(r",\s+(?:and\s+)?not\s+(?P<denied>[^,;:]+)$", re.IGNORECASE)

@@ -8,7 +8,10 @@ named things (SPEC §15):
   word in common with ``hat eine Katze``;
 - ``李明现在在腾讯工作``: the change marker is not part of the name, and the change
   replaces the fact of the same verb and last word (``在华为工作``);
-- ``now holds 80 shares of Ericsson`` replaces the amount of Ericsson, never of Nokia."""
+- ``now holds 80 shares of Ericsson`` replaces the amount of Ericsson, never of Nokia;
+- the vehicle one drives is one slot in German and Chinese too (``fährt jetzt einen
+  BMW``, ``现在开一辆比亚迪`` replace the car driven; ``fährt Rad`` is no vehicle, and a
+  namesake's or a sister's car stays)."""
 
 from __future__ import annotations
 
@@ -211,3 +214,22 @@ def test_a_verb_setting_a_possessed_amount_replaces_it(
                    f"Leo Berg {verb} {det} {thing} to {new}.")
     assert set(kept) <= after
     assert f"Leo Berg's {thing} is {old}" not in after
+
+
+@_SLOW
+@given(st.sampled_from([("{p} fährt einen Tesla", "{p} fährt jetzt einen BMW",
+                         "{p} fährt Rad", "Max Hahn fährt einen Tesla"),
+                        ("{p} fährt einen Golf", "{p} fährt inzwischen einen Passat",
+                         "{p} spielt Tennis", "{p}s Schwester fährt einen Golf"),
+                        ("刘洋开一辆特斯拉", "刘洋现在开一辆比亚迪", "刘洋住在深圳",
+                         "刘洋的妹妹开一辆特斯拉")]),
+       st.sampled_from(_GERMANS))
+def test_the_car_one_drives_is_one_slot_in_german_and_chinese(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str, str, str],
+        person: str) -> None:
+    old, new, kept, other = (t.format(p=person) for t in case)
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (old, kept, other):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, new + ".")
+    assert current_texts(fresh_store, tenant) == {new, kept, other}
