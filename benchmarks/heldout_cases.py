@@ -6271,6 +6271,53 @@ def banks_and_cars(cases: list[Case]) -> None:
     _ended_by(cases, "banks_and_cars", "mixed", BANKS_AND_CARS)
 
 
+# Rounds 308-312, written before any rule changed and before they were run: appointments
+# by kind and date beside a son's; a sale and a new car told in two sentences with a
+# pronoun beside a wife's car; court cases by number; a chess rating beside a sister's
+# club; German and Chinese endings, moves and misses beside a girlfriend's pet.
+_NADIA = ["Nadia Ali's dentist appointment is on March 3.", "Nadia Ali's haircut is on March 5.",
+          "Nadia Ali's son's dentist appointment is on March 4."]
+_OMAR_S = ["Omar Shah drives a Honda.", "Omar Shah's wife drives a Honda.", "Omar Shah lives in Luton."]
+_CASES = ["Case 2024-117 is assigned to Judge Reed.", "Case 2024-118 is assigned to Judge Okafor.",
+          "The hearing in case 2024-117 is on June 2."]
+_LUCAS = ["Lucas Reyes plays chess online.", "Lucas Reyes's chess rating is 1650.",
+          "Lucas Reyes's sister plays chess at a club."]
+_MIA_B = ["Mia Braun hat eine Katze.", "Mia Braun arbeitet bei Siemens.", "Mia Braun spielt Geige."]
+_ZHAO = ["赵磊养了一只狗。", "赵磊在北京大学读书。", "赵磊的女朋友养了一只猫。"]
+APPOINTMENTS_CASES_RATINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NADIA), ["remember", "Nadia Ali's dentist appointment moved to March 10."], [_NADIA[0]]),
+    (list(_NADIA), ["release", "Nadia Ali's haircut"], [_NADIA[1]]),
+    (list(_NADIA), ["forget", "Nadia Ali's eye test"], []),
+    (list(_OMAR_S), ["remember", "Omar Shah sold his Honda. He now drives a Kia."], [_OMAR_S[0]]),
+    (list(_CASES), ["remember", "Case 2024-117 was reassigned to Judge Mills."], [_CASES[0]]),
+    (list(_CASES), ["forget", "the hearing in case 2024-118"], []),
+    (list(_LUCAS), ["remember", "Lucas Reyes's chess rating is now 1720."], [_LUCAS[1]]),
+    (list(_LUCAS), ["forget", "Lucas Reyes plays chess at a club"], []),
+]
+ENDINGS_AND_MISSES_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_B), ["remember", "Mia Braun hat keine Katze mehr."], [_MIA_B[0]]),
+    (list(_MIA_B), ["forget", "Mia Braun arbeitet bei Bosch"], []),
+    (list(_MIA_B), ["forget", "Mia Braun spielt Geige"], [_MIA_B[2]]),
+    (list(_ZHAO), ["remember", "赵磊现在在清华大学读书。"], [_ZHAO[1]]),
+    (list(_ZHAO), ["forget", "赵磊的猫"], []),
+    (list(_ZHAO), ["forget", "赵磊的狗"], [_ZHAO[0]]),
+]
+
+
+def appointments_cases_ratings(cases: list[Case]) -> None:
+    """Appointments by kind beside a son's; a sale and a new car told with a pronoun
+    beside a wife's car; court cases by number; a rating beside a sister's club: one fact
+    ends, or none for an appointment, a hearing or a club not held."""
+    _ended_by(cases, "appointments_cases_ratings", "mixed", APPOINTMENTS_CASES_RATINGS)
+
+
+def endings_and_misses_by_language(cases: list[Case]) -> None:
+    """German and Chinese endings, moves and forgets beside a girlfriend's pet: one fact
+    ends, or none for an employer or a pet the person does not have."""
+    _ended_by(cases, "endings_and_misses_by_language", "languages",
+              ENDINGS_AND_MISSES_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6338,7 +6385,8 @@ def build() -> list[Case]:
                    kinds_beings_things, boats_doctors_money, trips_seats_languages,
                    teachers_services_pets, contacts_runners_languages,
                    policies_studies_flats, cars_cats_passports, shifts_classes_bills,
-                   allergies_and_employers, devices_projects_volunteers, banks_and_cars):
+                   allergies_and_employers, devices_projects_volunteers, banks_and_cars,
+                   appointments_cases_ratings, endings_and_misses_by_language):
         family(cases)
     return cases
 
