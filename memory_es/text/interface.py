@@ -712,7 +712,7 @@ class TextInterface:
         owned = _possessed(clause)
         kind = _object_kind(clause)
         if (clause.frame is not None or kind is None or not owned
-                or any(lx.names_a_person(w) for w in owned) or _named_possessed(clause)):
+                or _possessed_people(clause) or _named_possessed(clause)):
             return
         verb = _main_verb(clause)
         held = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
@@ -1744,6 +1744,20 @@ def _possessed(clause: Clause) -> list[str]:
     return [w for w in re.findall(r"[^\W\d_]+", owned.casefold()) if w not in lx.STOPWORDS]
 
 
+def _possessed_people(clause: Clause) -> list[str]:
+    """The person words a possessive subject names (``Ana's husband``, ``Nadia's son's
+    dentist appointment``: son), up to the next possessive: a person word before another
+    common noun says what kind of thing that is (``dentist appointment``: an appointment,
+    hers), before a name or at the end it is the person (``son Leo``, ``husband``)."""
+    if not _possessed(clause):
+        return []
+    owned = re.split(r"['\u2019]s\b|^\s*(?:my|our)\b", clause.mention or "", maxsplit=1,
+                     flags=re.IGNORECASE)[-1]
+    words = re.findall(r"[^\W\d_]+", re.split(r"['\u2019]s\b", owned, maxsplit=1)[0])
+    return [w.casefold() for i, w in enumerate(words) if lx.names_a_person(w.casefold()) and (
+        i == len(words) - 1 or words[i + 1][:1].isupper())]
+
+
 def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     """Whether a possessive subject is a person of the owner's (``Ana's husband``, ``Omar's
     manager``: a relative, or a role; or any being named in apposition, ``Ines's neighbour
@@ -1752,7 +1766,7 @@ def _someone_else(clause: Clause, asked: frozenset[str]) -> bool:
     the person's own (``Eva's daughter's blood type is O-``) or the value describes the
     person rather than names them (``Mila's brother Jan is in Year 6``, ``Ana's husband
     is a doctor``; ``Ana's husband is Rui`` is Ana's fact)."""
-    people = [w for w in _possessed(clause) if lx.names_a_person(w)] + _named_possessed(clause)
+    people = _possessed_people(clause) + _named_possessed(clause)
     if not people or {stem(w) for w in people} & asked:
         return False
     value = str(clause.value).split()

@@ -45,6 +45,7 @@ from functools import cached_property, lru_cache
 from memory_es.models import Fact
 from memory_es.text import lexicon as lx
 from memory_es.text.identifiers import (
+    IDENTIFIER_LABELS,
     Identifier,
     code_tokens,
     find_identifiers,
@@ -672,18 +673,25 @@ def identifier_matches(query: Query, views: Sequence[FactView], *,
 
 def within_identified(query: Query, found: list[Match], views: Sequence[FactView],
                       th: Thresholds, *, ratio: float) -> list[Match]:
-    """Several facts carry the identifier a query names and the query says more
-    (``EXP-204 learning rate``): the identifier names the record, as a name names a
-    person, and the rest of the query says which of its facts. Those the rest matches;
-    none when it matches none of them (no whole-record fallback); all when it says
+    """Facts carry the identifier a query names and the query says more (``EXP-204
+    learning rate``): the identifier names the record, as a name names a person, and the
+    rest of the query says which of its facts. Those the rest matches; none when it
+    matches none of them (no whole-record fallback); a fact that alone carries it, when
+    the rest shares content with it (``the hearing in case 2024-118`` is not its judge,
+    ``OTP login session code 780948`` is ``Session OTP for Diana``); all when it says
     nothing beyond the identifier (``EXP-204``, ``everything about EXP-204``)."""
     direct = {m.fact.fact_id for m in found if m.by == "identifier"}
-    rest = [t for t in content_terms(query, query.id_terms) if t not in _GENERIC_TERMS]
-    if len(direct) < 2 or not rest:
+    naming = query.id_terms | _label_terms(query)
+    rest = [t for t in content_terms(query, naming) if t not in _GENERIC_TERMS]
+    if not direct or not rest:
         return found
     scope = [view(m.fact) for m in found if m.fact.fact_id in direct]
+    if len(scope) == 1:  # nothing to tell apart: the rest need only be about it
+        one = scope[0]
+        return found if any(t in one.terms or t in one.parts or _derived(t, one.terms)
+                            for t in rest) else []
     chosen = {m.fact.fact_id for m in lexical_matches(
-        query, scope, th, ratio=ratio, skip=query.id_terms, all_views=views,
+        query, scope, th, ratio=ratio, skip=naming, all_views=views,
         within_entity=True)}
     if not chosen:  # below the coverage floor, a word only some of them hold still says
         common = frozenset.intersection(*(v.terms for v in scope))
@@ -691,6 +699,20 @@ def within_identified(query: Query, found: list[Match], views: Sequence[FactView
         chosen = {v.fact.fact_id for v in scope if any(
             t in v.terms or t in v.parts or _derived(t, v.terms) for t in telling)}
     return [m for m in found if m.fact.fact_id in chosen]
+
+
+def _label_terms(query: Query) -> frozenset[str]:
+    """The terms of the label words right before each identifier of the query (``case``
+    of ``case 2024-118``, ``account number``): they say what kind of identifier it is,
+    as a name's words say who, never which of its facts."""
+    out: set[str] = set()
+    for ident in query.identifiers:
+        for word in reversed(query.text[:ident.start].split()[-2:]):
+            form = word.strip(EDGE).lower()
+            if form not in IDENTIFIER_LABELS:
+                break
+            out.add(_term(form))
+    return frozenset(out)
 
 
 def named_entities(query: Query, views: Sequence[FactView], *,

@@ -5,7 +5,9 @@
 - a relative's fact is theirs even when no fact of the owner's matches: ``Farah's Tesco
   shares`` names no fact of Farah's beside ``Farah's husband holds Tesco shares``; a
   thing the owner has (``Karl's savings account``) is no such person, and any noun that
-  names a person first and never a thing is one (``roommate``, ``landlord``, ``tutor``);
+  names a person first and never a thing is one (``roommate``, ``landlord``, ``tutor``),
+  unless another noun follows it (``Nadia's dentist appointment`` is hers, ``Nadia's
+  son's dentist appointment`` her son's);
 - a possessed noun with a name in apposition names a being of its own (``Ines's
   neighbour Paul``, ``Theo's bandmate Jo Hale``), whatever the noun: ``Ines grows
   dahlias`` is not Paul's fact, ``Ines's neighbour grows dahlias`` is;
@@ -109,6 +111,18 @@ def test_a_person_noun_makes_the_fact_that_persons(
     after = _after(fresh_store, [theirs, *kept], "forget", asked)
     assert kept <= after
     assert (theirs in after) != ask_for_them
+
+
+@_SLOW
+@given(st.sampled_from(["dentist", "tutor", "therapist"]),
+       st.sampled_from(["son", "daughter", "roommate"]))
+def test_a_person_noun_before_a_thing_says_what_kind_of_thing(
+        fresh_store: memory_es.MemoryStore, person: str, relative: str) -> None:
+    theirs = f"Nadia Ali's {relative}'s {person} appointment is on March 4"
+    kept = {"Nadia Ali's haircut is on March 5", "Nadia Ali lives in Leeds", theirs}
+    after = _after(fresh_store, [f"Nadia Ali's {person} appointment is on March 3", *kept],
+                   "remember", f"Nadia Ali's {person} appointment moved to March 10.")
+    assert after == kept | {f"Nadia Ali's {person} appointment moved to March 10"}
 
 
 @_SLOW

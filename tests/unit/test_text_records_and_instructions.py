@@ -4,7 +4,9 @@
   (``no longer drinks coffee`` leaves ``drinks green tea``), and a name in the object
   must be in the fact it ends (``sold her Acme shares`` leaves the Globex holding).
 - Several facts carry the identifier a query names: the rest of the query says which
-  (``EXP-204 learning rate``); a rest that matches none of them changes nothing.
+  (``EXP-204 learning rate``); a rest that matches none of them changes nothing, even
+  when one fact alone carries the identifier (``the hearing in case 2024-118`` is not
+  its judge); the label before the identifier (``case``) says what it is, not which.
 - An instruction at the head of a query (``Forget``, ``Please delete``) is not what
   the query names.
 """
@@ -101,3 +103,23 @@ def test_forget_a_person_by_instruction(fresh_store: memory_es.MemoryStore) -> N
     ti.forget(tenant, "Forget Zoe Kim.")
     assert current_texts(fresh_store, tenant) == {"Leo Park lives in Oslo"}
     assert analyse_query("drop-off at school").terms[0] == "drop-off"  # not at the head
+
+
+_COURT = ["Case 2024-117 is assigned to Judge Reed.", "Case 2024-118 is assigned to Judge Okafor.",
+          "The hearing in case 2024-117 is on June 2."]
+
+
+@_SLOW
+@given(st.sampled_from([("the hearing in case 2024-118", None),
+                        ("the hearing for claim 2024-118", None),
+                        ("the judge of case 2024-118", _COURT[1]),
+                        ("case 2024-118", _COURT[1]),
+                        ("the hearing in case 2024-117", _COURT[2])]))
+def test_one_fact_with_the_identifier_still_needs_the_rest(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str | None]) -> None:
+    query, ended = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in _COURT:
+        ti.remember(tenant, text)
+    ti.forget(tenant, query)
+    assert current_texts(fresh_store, tenant) == {t.rstrip(".") for t in _COURT if t != ended}
