@@ -6318,6 +6318,38 @@ def endings_and_misses_by_language(cases: list[Case]) -> None:
               ENDINGS_AND_MISSES_BY_LANGUAGE)
 
 
+# Rounds 313-317, written before any rule changed and before they were run: two changes
+# in one sentence beside a brother; a revise asked as a question; a release worded
+# around the fact; a URL and an IP address beside lookalikes; a birthday beside a
+# daughter's age.
+_KEMAL = ["Kemal Aydin lives in Ankara.", "Kemal Aydin works at Aselsan.",
+          "Kemal Aydin's brother lives in Ankara.", "Kemal Aydin plays the saz."]
+_WEB = ["Maria Lopez's portfolio is at https://marialopez.dev.",
+        "Mario Lopez's portfolio is at https://mariolopez.dev.",
+        "The staging server's IP is 10.0.4.17.", "The production server's IP is 10.0.4.171."]
+_OLGA = ["Olga Ivanova is 41 years old.", "Olga Ivanova's daughter is 7 years old.",
+         "Olga Ivanova lives in Riga."]
+SENTENCES_QUESTIONS_ADDRESSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KEMAL), ["remember", "Kemal Aydin moved to Izmir and now works at Turkcell."],
+     [_KEMAL[0], _KEMAL[1]]),
+    (list(_KEMAL), ["revise", "Where does Kemal Aydin work?", "Kemal Aydin works at Turkcell."],
+     [_KEMAL[1]]),
+    (list(_KEMAL), ["release", "the fact that Kemal Aydin lives in Ankara"], [_KEMAL[0]]),
+    (list(_KEMAL), ["forget", "that Kemal Aydin plays the oud"], []),
+    (list(_WEB), ["purge", "https://marialopez.dev"], [_WEB[0]]),
+    (list(_WEB), ["purge", "10.0.4.17"], [_WEB[2]]),
+    (list(_OLGA), ["remember", "Olga Ivanova turned 42."], [_OLGA[0]]),
+    (list(_OLGA), ["remember", "Olga Ivanova's daughter turned 8."], [_OLGA[1]]),
+]
+
+
+def sentences_questions_addresses(cases: list[Case]) -> None:
+    """Two changes in one sentence beside a brother; a revise asked as a question and a
+    release worded around the fact; a URL and an IP address beside lookalikes; a birthday
+    beside a daughter's age: the facts asked for end, or none for an instrument not held."""
+    _ended_by(cases, "sentences_questions_addresses", "mixed", SENTENCES_QUESTIONS_ADDRESSES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6386,7 +6418,8 @@ def build() -> list[Case]:
                    teachers_services_pets, contacts_runners_languages,
                    policies_studies_flats, cars_cats_passports, shifts_classes_bills,
                    allergies_and_employers, devices_projects_volunteers, banks_and_cars,
-                   appointments_cases_ratings, endings_and_misses_by_language):
+                   appointments_cases_ratings, endings_and_misses_by_language,
+                   sentences_questions_addresses):
         family(cases)
     return cases
 
