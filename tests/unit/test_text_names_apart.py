@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import memory_es
-from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import said, texts_after
 
 _EVA = ["Eva Lund's flight to Rome leaves on May 3.", "Eva Lund lives in Malmo.",
         "Eva Lund's train to Florence leaves on May 7."]
@@ -43,12 +42,7 @@ _OTHERS = [
 def test_a_name_the_fact_lacks_ends_nothing(fresh_store: memory_es.MemoryStore,
                                             case: tuple[list[str], str, str]) -> None:
     setup, op, query = case
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in setup:
-        ti.remember(tenant, text)
-    result = getattr(ti, op)(tenant, query)
-    assert result.touched == []
-    assert current_texts(fresh_store, tenant) == {t.rstrip(".") for t in setup}
+    assert texts_after(fresh_store, setup, op, query) == said(setup)
 
 
 # (setup, an operation that names the thing, the fact it ends)
@@ -70,9 +64,4 @@ def test_the_name_the_fact_holds_ends_it(fresh_store: memory_es.MemoryStore,
                                          case: tuple[list[str], str, str, str]) -> None:
     """A guard: the rule leaves the thing named as the fact names it, or not named."""
     setup, op, query, ended = case
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in setup:
-        ti.remember(tenant, text)
-    getattr(ti, op)(tenant, query)
-    assert current_texts(fresh_store, tenant) == {
-        t.rstrip(".") for t in setup if t != ended}
+    assert texts_after(fresh_store, setup, op, query) == said(setup, but=[ended])

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, said, texts_after
 
 _NINA = ["Nina Vogel lives in Bremen.", "Nina Vogel works at Airbus.",
          "Nina Vogel plays the flute.", "Nina Vogel has a cat called Mochi.",
@@ -125,8 +125,4 @@ _PLATFORM = ["The payments service runs on Kubernetes.",
 def test_a_passive_facts_verb_acts_on_its_subject(fresh_store: memory_es.MemoryStore,
                                                   case: tuple[str, str | None]) -> None:
     query, ended = case
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in _PLATFORM:
-        ti.remember(tenant, text)
-    ti.forget(tenant, query)
-    assert current_texts(fresh_store, tenant) == {t.rstrip(".") for t in _PLATFORM if t != ended}
+    assert texts_after(fresh_store, _PLATFORM, "forget", query) == said(_PLATFORM, but=[ended])

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.matching import analyse_query
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, said, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -118,8 +118,4 @@ _COURT = ["Case 2024-117 is assigned to Judge Reed.", "Case 2024-118 is assigned
 def test_one_fact_with_the_identifier_still_needs_the_rest(
         fresh_store: memory_es.MemoryStore, case: tuple[str, str | None]) -> None:
     query, ended = case
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in _COURT:
-        ti.remember(tenant, text)
-    ti.forget(tenant, query)
-    assert current_texts(fresh_store, tenant) == {t.rstrip(".") for t in _COURT if t != ended}
+    assert texts_after(fresh_store, _COURT, "forget", query) == said(_COURT, but=[ended])

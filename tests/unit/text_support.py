@@ -1,14 +1,16 @@
 """What the text-interface tests share: a tenant of their own for each example (a
-Hypothesis example reuses the test's store), the texts that are current, and a note fact
-built without a store."""
+Hypothesis example reuses the test's store), the texts that are current (after one
+operation on a few remembered texts), and a note fact built without a store."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from itertools import count
 
 import memory_es
 from memory_es.models import Fact
+from memory_es.text import TextInterface
 
 _tenants = count()
 
@@ -19,6 +21,23 @@ def fresh_tenant() -> str:
 
 def current_texts(store: memory_es.MemoryStore, tenant: str) -> set[str]:
     return {f.text for f in store.current(tenant)}
+
+
+def texts_after(store: memory_es.MemoryStore, setup: Iterable[str], op: str,
+                *args: str) -> set[str]:
+    """The current texts of a fresh tenant once ``setup`` is remembered, text by text,
+    and the text operation ``op`` ran with ``args``."""
+    tenant, ti = fresh_tenant(), TextInterface(store)
+    for text in setup:
+        ti.remember(tenant, text)
+    getattr(ti, op)(tenant, *args)
+    return current_texts(store, tenant)
+
+
+def said(texts: Iterable[str], *, but: Iterable[str | None] = ()) -> set[str]:
+    """``texts`` as the store keeps them (no final stop), less those of ``but``."""
+    gone = set(but)
+    return {t.rstrip(".") for t in texts if t not in gone}
 
 
 def note_fact(n: int, entity: str | None, text: str) -> Fact:
