@@ -228,6 +228,17 @@ def _other_language(body: str) -> Clause | None:
                 is_capitalised(w) or (i > 0 and w in lx.NAME_PARTICLES)
                 for i, w in enumerate(words)) or _reads_english(words, found):
             return None
+        copula = has is not None and has.group("verb").lower() in ("ist", "sind")
+        thing = _genitive_thing(words) if copula else None
+        if has is not None and thing is not None:  # "Jonas Richters Auto ist ein Golf"
+            owner = " ".join([*words[:-2], words[-2][:-1]])
+            subject = analyse_subject(owner, tokenize(owner), [])
+            return Clause(text=body, entity=subject.entity, attribute=attribute_path(
+                "prop", thing.lower()), value=has.group("obj").strip(), mention=subj,
+                names=subject.names, subject_names=subject.names,
+                op="supersede" if has.group("now") else "assert", confident=True,
+                rules=("lang:de", "subject:possessive", "predicate:possessive-noun",
+                       *(["change-of-state:replaces-slot"] if has.group("now") else [])))
         subject = analyse_subject(subj, tokenize(subj), [])
     lang = "zh" if chinese else "de"
     if unreal:  # "X可能明年搬到Y", "X überlegt, nach Y zu ziehen": a maybe, no move
@@ -292,6 +303,20 @@ def _other_language(body: str) -> Clause | None:
                   mention=subject.surface, op="cease", ends_prior=True, names=subject.names,
                   subject_names=subject.names,
                   rules=(f"lang:{lang}", "cessation:ends-a-prior-state"))
+
+
+def _genitive_thing(words: list[str]) -> str | None:
+    """The thing of a German subject that names it after its owner in the genitive
+    (``Jonas Richters Auto``: Auto; Duden, *Genitiv bei Eigennamen*: ``-s`` without an
+    apostrophe), when a name of two words or more owns it and it is no person of theirs
+    (``Jonas Richters Schwester`` has facts of her own); None for any other subject."""
+    if len(words) < 3:
+        return None  # "Thomas Müller" is a name, not Thoma's Müller
+    owner, thing = words[-2], words[-1]
+    if len(owner) > 3 and owner.endswith("s") and not owner.endswith("ss") and (
+            thing.lower() not in _DE["persons"]):
+        return thing
+    return None
 
 
 def _drives(verb: str, obj: str, chinese: bool) -> bool:

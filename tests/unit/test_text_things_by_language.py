@@ -3,7 +3,9 @@
 and a query word must be a word of the fact, not merely a character of one (``车``, a
 car, is not ``坐火车``, takes the train). ``李娜的猫叫咪咪`` (Li Na's cat is called Mimi) is
 Li Na's, as ``王芳的电话是…`` is Wang Fang's, and holds 猫 though jieba cuts it 猫叫 (a
-mew): the thing before a possessive's copula is cut on its own."""
+mew): the thing before a possessive's copula is cut on its own. ``Jonas Richters Auto ist
+ein Golf`` is Jonas Richter's fact about his car (a German genitive without an
+apostrophe), while ``Jonas Richters Schwester`` is a person with facts of her own."""
 
 from __future__ import annotations
 
@@ -166,3 +168,22 @@ def test_a_things_name_is_its_owners_fact(fresh_store: memory_es.MemoryStore, pe
     ti.remember(tenant, named + "。")
     ti.forget(tenant, f"忘记关于{person}的一切")
     assert current_texts(fresh_store, tenant) == {other}
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("Auto", "ein Golf", "ein Passat"), ("Hund", "ein Dackel", "ein Pudel"),
+                        ("Handy", "ein iPhone", "ein Pixel")]),
+       st.sampled_from(["Jonas Richter", "Lena Maria Vogt", "Ida Weiß"]))
+def test_a_german_genitive_names_the_owners_thing(
+        fresh_store: memory_es.MemoryStore, thing: tuple[str, str, str], owner: str) -> None:
+    noun, old, new = thing
+    held, sister = f"{owner}s {noun} ist {old}", f"{owner}s Schwester ist {old}"
+    kept = {f"{owner} wohnt in Bremen", sister, "Paul Wagner wohnt in Bremen"}
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (held, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{owner}s {noun} ist jetzt {new}.")
+    assert current_texts(fresh_store, tenant) == kept | {f"{owner}s {noun} ist jetzt {new}"}
+    ti.forget(tenant, f"alles über {owner}")
+    assert current_texts(fresh_store, tenant) == {sister, "Paul Wagner wohnt in Bremen"}
