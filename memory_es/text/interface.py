@@ -543,10 +543,10 @@ class TextInterface:
                 elif (instead := _instead_of(clause)) and (
                         left := instead[1] - entity_terms(entity)):
                     self._retire_switched(tenant, entity, clause, left, plan, verb=instead[0])
-                if "predicate:prefers" in clause.rules:
-                    self._retire_reversed(tenant, entity, clause, plan)
                 elif moved := _switched_thing(clause):
                     self._retire_provider(tenant, entity, clause, *moved, plan)
+                if "predicate:prefers" in clause.rules:
+                    self._retire_reversed(tenant, entity, clause, plan)
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now), supersede=supersede)
             if entity is not None:
@@ -2139,8 +2139,8 @@ _TEMPORAL_TERMS = frozenset(stem(w) for w in lx.TEMPORAL_WORDS)
 _NEGATOR_TERMS = frozenset(stem(w) for w in lx.NEGATORS)
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+", re.IGNORECASE)
 _ADVERB_TERMS = frozenset(stem(w) for w in lx.ADVERBS)
-_BELOW = re.compile(r"\s+(?:over|to|rather\s+than|instead\s+of|more\s+than)\s+(.+?)[.!]?$",
-                    re.IGNORECASE)
+_BELOW = re.compile(r"\s+(?:" + "|".join(p.replace(" ", r"\s+") for p in lx.PREFERRED_OVER)
+                    + r")\s+(.+?)[.!]?$", re.IGNORECASE)
 """What a preference puts below the thing preferred (``prefers tea to coffee``)."""
 _INSTEAD = re.compile(r"\binstead\s+of\s+(.+?)$", re.IGNORECASE)
 

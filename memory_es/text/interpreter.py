@@ -228,7 +228,7 @@ def _other_language(body: str) -> Clause | None:
                 is_capitalised(w) or (i > 0 and w in lx.NAME_PARTICLES)
                 for i, w in enumerate(words)) or _reads_english(words, found):
             return None
-        copula = has is not None and has.group("verb").lower() in ("ist", "sind")
+        copula = has is not None and has.group("verb").lower() in _DE["copula"]
         thing = _genitive_thing(words) if copula else None
         if has is not None and thing is not None:  # "Jonas Richters Auto ist ein Golf"
             owner = " ".join([*words[:-2], words[-2][:-1]])

@@ -379,6 +379,12 @@ def names_a_person(word: str) -> bool:
         n in PERSON_NOUNS for n in _singulars(word))
 
 
+PREFERRED_OVER: tuple[str, ...] = ("over", "to", "rather than", "instead of", "more than")
+"""What puts a thing below the one a preference names first (``prefers tea to coffee``,
+``trains rather than flights``): English comparison after *prefer* (Cambridge Grammar of
+English, *prefer … to / rather than*)."""
+
+
 PERSON_NOUNS: frozenset[str] = data_words("person_nouns.txt")
 """Common nouns that name a person first and never a thing (``roommate``, ``landlord``;
 ``data/person_nouns.txt``, derived from WordNet 3.1's lexicographer files)."""

@@ -368,9 +368,9 @@ def _works_as(p: PredicateReading) -> list[str]:
     return object_after(p.rest, 1, False)
 
 
-_BELOW = frozenset({"rather", "instead", "more"})
+_BELOW = frozenset(p.split()[0] for p in lx.PREFERRED_OVER if " " in p)
 """Words that open what a preference puts below its object (``trains rather than
-flights``, ``instead of``, ``more than``): not part of the object."""
+flights``): not part of the object (``over`` and ``to`` end it as prepositions)."""
 
 
 def _preference(p: PredicateReading) -> Slot:
