@@ -6350,6 +6350,39 @@ def sentences_questions_addresses(cases: list[Case]) -> None:
     _ended_by(cases, "sentences_questions_addresses", "mixed", SENTENCES_QUESTIONS_ADDRESSES)
 
 
+# Rounds 318-322, written before any rule changed and before they were run: a gym member's
+# trainer beside her husband's gym; two takeaway habits by shop and day; a learner's
+# languages beside a son's; Chinese and German endings, moves and whole forgets beside a
+# husband or a brother.
+_AISHA = ["Aisha Bello runs three times a week.", "Aisha Bello's personal trainer is Mark Hill.",
+          "Aisha Bello's husband trains at PureGym in Leeds."]
+_TOM_W = ["Tom Wu orders pizza from Dominos on Fridays.", "Tom Wu orders sushi from Itsu on Mondays.",
+          "Tom Wu lives in Sheffield."]
+_ELIF = ["Elif Kaya is learning Spanish.", "Elif Kaya's son is learning French.",
+         "Elif Kaya works at a bank."]
+_HUANG = ["黄敏喜欢看电影。", "黄敏在上海工作。", "黄敏的丈夫喜欢看电影。"]
+_FELIX = ["Felix Wolf wohnt in Graz.", "Felix Wolf spielt Schach.", "Felix Wolfs Bruder wohnt in Graz."]
+GYMS_TAKEAWAYS_LEARNERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AISHA), ["forget", "Aisha Bello's personal trainer"], [_AISHA[1]]),
+    (list(_AISHA), ["forget", "Aisha Bello trains at PureGym"], []),
+    (list(_TOM_W), ["remember", "Tom Wu no longer orders from Dominos."], [_TOM_W[0]]),
+    (list(_TOM_W), ["release", "Tom Wu's Monday order"], [_TOM_W[1]]),
+    (list(_ELIF), ["remember", "Elif Kaya gave up learning Spanish."], [_ELIF[0]]),
+    (list(_ELIF), ["forget", "Elif Kaya is learning French"], []),
+    (list(_HUANG), ["remember", "黄敏不再喜欢看电影了。"], [_HUANG[0]]),
+    (list(_HUANG), ["forget", "忘记关于黄敏的一切"], [_HUANG[0], _HUANG[1]]),
+    (list(_FELIX), ["remember", "Felix Wolf wohnt jetzt in Linz."], [_FELIX[0]]),
+]
+
+
+def gyms_takeaways_learners(cases: list[Case]) -> None:
+    """A gym member's trainer beside her husband's gym; two takeaway habits by shop and
+    day; a learner's language beside her son's; Chinese and German endings, moves and a
+    whole forget beside a husband or a brother: one fact ends, or one person's, or none
+    for a relative's act asked of the owner."""
+    _ended_by(cases, "gyms_takeaways_learners", "mixed", GYMS_TAKEAWAYS_LEARNERS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6419,7 +6452,7 @@ def build() -> list[Case]:
                    policies_studies_flats, cars_cats_passports, shifts_classes_bills,
                    allergies_and_employers, devices_projects_volunteers, banks_and_cars,
                    appointments_cases_ratings, endings_and_misses_by_language,
-                   sentences_questions_addresses):
+                   sentences_questions_addresses, gyms_takeaways_learners):
         family(cases)
     return cases
 
