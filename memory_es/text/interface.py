@@ -1736,12 +1736,23 @@ def _thing_named(clause: Clause, entity: str) -> list[str]:
 def _possessed(clause: Clause) -> list[str]:
     """The words of the thing a possessive subject names (``Kwame's brother``, ``my
     car``); none for any other subject."""
+    owned = _owned_text(clause)
+    return [] if owned is None else [
+        w for w in re.findall(r"[^\W\d_]+", owned.casefold()) if w not in lx.STOPWORDS]
+
+
+def _owned_text(clause: Clause) -> str | None:
+    """What follows the owner in a possessive subject (``brother`` of ``Kwame's brother``,
+    ``son's dentist appointment`` of ``Nadia's son's dentist appointment``); None for any
+    other subject."""
     if not clause.mention or not any(r.startswith("subject:") and r.endswith("possessive")
                                      for r in clause.rules):
-        return []
-    owned = re.split(r"['\u2019]s\b|^\s*(?:my|our)\b", clause.mention, maxsplit=1,
-                     flags=re.IGNORECASE)[-1]
-    return [w for w in re.findall(r"[^\W\d_]+", owned.casefold()) if w not in lx.STOPWORDS]
+        return None
+    return _OWNER.split(clause.mention, maxsplit=1)[-1]
+
+
+_OWNER = re.compile(r"['\u2019]s\b|^\s*(?:my|our)\b", re.IGNORECASE)
+"""What ends a possessive subject's owner: ``'s``, or ``my`` / ``our`` before the thing."""
 
 
 def _possessed_people(clause: Clause) -> list[str]:
@@ -1749,11 +1760,10 @@ def _possessed_people(clause: Clause) -> list[str]:
     dentist appointment``: son), up to the next possessive: a person word before another
     common noun says what kind of thing that is (``dentist appointment``: an appointment,
     hers), before a name or at the end it is the person (``son Leo``, ``husband``)."""
-    if not _possessed(clause):
+    owned = _owned_text(clause) if _possessed(clause) else None
+    if owned is None:
         return []
-    owned = re.split(r"['\u2019]s\b|^\s*(?:my|our)\b", clause.mention or "", maxsplit=1,
-                     flags=re.IGNORECASE)[-1]
-    words = re.findall(r"[^\W\d_]+", re.split(r"['\u2019]s\b", owned, maxsplit=1)[0])
+    words = re.findall(r"[^\W\d_]+", _OWNER.split(owned, maxsplit=1)[0])
     return [w.casefold() for i, w in enumerate(words) if lx.names_a_person(w.casefold()) and (
         i == len(words) - 1 or words[i + 1][:1].isupper())]
 

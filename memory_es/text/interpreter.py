@@ -231,7 +231,7 @@ def _other_language(body: str) -> Clause | None:
         copula = has is not None and has.group("verb").lower() in _DE["copula"]
         thing = _genitive_thing(words) if copula else None
         if has is not None and thing is not None:  # "Jonas Richters Auto ist ein Golf"
-            owner = " ".join([*words[:-2], words[-2][:-1]])
+            owner = " ".join([*words[:-2], lx.german_genitive(words[-2]) or words[-2]])
             subject = analyse_subject(owner, tokenize(owner), [])
             return Clause(text=body, entity=subject.entity, attribute=attribute_path(
                 "prop", thing.lower()), value=has.group("obj").strip(), mention=subj,
@@ -307,14 +307,13 @@ def _other_language(body: str) -> Clause | None:
 
 def _genitive_thing(words: list[str]) -> str | None:
     """The thing of a German subject that names it after its owner in the genitive
-    (``Jonas Richters Auto``: Auto; Duden, *Genitiv bei Eigennamen*: ``-s`` without an
-    apostrophe), when a name of two words or more owns it and it is no person of theirs
-    (``Jonas Richters Schwester`` has facts of her own); None for any other subject."""
+    (``Jonas Richters Auto``: Auto, :func:`~memory_es.text.lexicon.german_genitive`), when
+    a name of two words or more owns it and it is no person of theirs (``Jonas Richters
+    Schwester`` has facts of her own); None for any other subject."""
     if len(words) < 3:
         return None  # "Thomas Müller" is a name, not Thoma's Müller
     owner, thing = words[-2], words[-1]
-    if len(owner) > 3 and owner.endswith("s") and not owner.endswith("ss") and (
-            thing.lower() not in _DE["persons"]):
+    if lx.german_genitive(owner) is not None and thing.lower() not in _DE["persons"]:
         return thing
     return None
 

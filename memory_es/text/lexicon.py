@@ -379,6 +379,15 @@ def names_a_person(word: str) -> bool:
         n in PERSON_NOUNS for n in _singulars(word))
 
 
+def german_genitive(word: str) -> str | None:
+    """The proper name a German word is the genitive of (``Richters``: Richter): German
+    gives a proper name ``-s`` without an apostrophe before what it owns (Duden, *Genitiv
+    bei Eigennamen*); a short word or one in ``-ss`` is none. None for any other word."""
+    if word[:1].isupper() and len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return None
+
+
 PREFERRED_OVER: tuple[str, ...] = ("over", "to", "rather than", "instead of", "more than")
 """What puts a thing below the one a preference names first (``prefers tea to coffee``,
 ``trains rather than flights``): English comparison after *prefer* (Cambridge Grammar of

@@ -621,12 +621,10 @@ def analyse_query(text: str) -> Query:
 
 def _genitive(name: list[str], after: list[str]) -> bool:
     """Is a capitalised word sequence of a German text, followed by a capitalised noun, a
-    name in the genitive (``Paul Richters Hund``: Paul Richter's dog)? A German proper
-    name takes ``-s`` without an apostrophe before what it owns (Duden, *Genitiv bei
-    Eigennamen*); the name itself is then looked up without it too."""
-    last = name[-1]
-    return (bool(after) and after[0][:1].isupper() and last[:1].isupper()
-            and len(last) > 3 and last.endswith("s") and not last.endswith("ss"))
+    name in the genitive (``Paul Richters Hund``: Paul Richter's dog,
+    :func:`~memory_es.text.lexicon.german_genitive`)? The name itself is then looked up
+    without the ``-s`` too."""
+    return bool(after) and after[0][:1].isupper() and lx.german_genitive(name[-1]) is not None
 
 
 # --- tiers -------------------------------------------------------------------------------------
