@@ -6383,6 +6383,65 @@ def gyms_takeaways_learners(cases: list[Case]) -> None:
     _ended_by(cases, "gyms_takeaways_learners", "mixed", GYMS_TAKEAWAYS_LEARNERS)
 
 
+# Rounds 323-327, written before any rule changed and before they were run: library loans
+# beside a husband's; services by language version; appliance warranties; concert tickets
+# and wedding suppliers; German and Chinese endings and forgets beside a sister.
+_NORA = ["Nora Lind borrowed Dune from the city library.",
+         "Nora Lind is in a book club that meets on Thursdays.",
+         "Nora Lind's husband borrowed Emma from the city library.",
+         "Nora Lind works as a pharmacist."]
+_STACK = ["The billing service uses Python 3.11.", "The billing service uses PostgreSQL 15.",
+          "The search service uses Python 3.12."]
+_INES = ["Ines Costa's fridge is under warranty until May 2027.",
+         "Ines Costa's washing machine is under warranty until June 2026.",
+         "Ines Costa lives in Porto."]
+_SARA_H = ["Sara Holm has tickets for Coldplay on 12 June.",
+           "Sara Holm has tickets for Adele on 3 August.", "Sara Holm lives in Malmo."]
+_WEDDING = ["The wedding venue is Hotel Rialto.", "The wedding caterer is Bella Cucina.",
+            "The rehearsal dinner venue is Casa Nova."]
+LOANS_STACKS_WARRANTIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NORA), ["forget", "Nora Lind's book club"], [_NORA[1]]),
+    (list(_NORA), ["release", "the book Nora Lind's husband borrowed"], [_NORA[2]]),
+    (list(_NORA), ["forget", "Nora Lind borrowed Emma"], []),
+    (list(_STACK), ["remember", "The billing service now uses Python 3.12."], [_STACK[0]]),
+    (list(_STACK), ["revise", "the search service's Python version",
+                    "The search service uses Python 3.13."], [_STACK[2]]),
+    (list(_INES), ["forget", "Ines Costa's fridge warranty"], [_INES[0]]),
+    (list(_INES), ["forget", "Ines Costa's dishwasher warranty"], []),
+    (list(_SARA_H), ["release", "Sara Holm's Adele tickets"], [_SARA_H[1]]),
+    (list(_SARA_H), ["remember", "Sara Holm sold her Coldplay tickets."], [_SARA_H[0]]),
+    (list(_WEDDING), ["revise", "the wedding venue", "The wedding venue is Villa Rosa."],
+     [_WEDDING[0]]),
+    (list(_WEDDING), ["forget", "the wedding caterer"], [_WEDDING[1]]),
+]
+
+
+def loans_stacks_warranties(cases: list[Case]) -> None:
+    """Library loans and a book club beside a husband's loan; two services by language
+    version; appliance warranties; concert tickets; wedding suppliers beside a rehearsal
+    venue: the fact asked for ends, or none for a loan or a warranty not held."""
+    _ended_by(cases, "loans_stacks_warranties", "mixed", LOANS_STACKS_WARRANTIES)
+
+
+_LENA_V = ["Lena Vogel arbeitet bei Siemens.", "Lena Vogel fährt einen Golf.",
+           "Lena Vogels Schwester arbeitet bei Siemens."]
+_CHEN_J = ["陈杰养了一只狗。", "陈杰在银行工作。", "陈杰的妹妹在银行工作。"]
+SISTERS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_V), ["remember", "Lena Vogel arbeitet jetzt bei Bosch."], [_LENA_V[0]]),
+    (list(_LENA_V), ["forget", "Lena Vogel fährt einen Golf"], [_LENA_V[1]]),
+    (list(_LENA_V), ["forget", "Lena Vogel fährt einen Polo"], []),
+    (list(_CHEN_J), ["remember", "陈杰不在银行工作了。"], [_CHEN_J[1]]),
+    (list(_CHEN_J), ["forget", "陈杰的狗"], [_CHEN_J[0]]),
+    (list(_CHEN_J), ["forget", "陈杰的猫"], []),
+]
+
+
+def sisters_by_language(cases: list[Case]) -> None:
+    """German and Chinese changes, forgets and misses beside a sister with the same
+    employer: one fact ends, or none for a car or a pet not held."""
+    _ended_by(cases, "sisters_by_language", "languages", SISTERS_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6452,7 +6511,8 @@ def build() -> list[Case]:
                    policies_studies_flats, cars_cats_passports, shifts_classes_bills,
                    allergies_and_employers, devices_projects_volunteers, banks_and_cars,
                    appointments_cases_ratings, endings_and_misses_by_language,
-                   sentences_questions_addresses, gyms_takeaways_learners):
+                   sentences_questions_addresses, gyms_takeaways_learners,
+                   loans_stacks_warranties, sisters_by_language):
         family(cases)
     return cases
 
