@@ -156,6 +156,7 @@ def _build_verbs() -> tuple[dict[str, str], frozenset[str], frozenset[str], froz
             else:
                 past.add(form)
     _add_prefixed(form_to_lemma, third, past)
+    _add_again(form_to_lemma, third, past, bare)
     return form_to_lemma, frozenset(third), frozenset(past), frozenset(bare)
 
 
@@ -183,14 +184,48 @@ def _add_prefixed(form_to_lemma: dict[str, str], third: set[str], past: set[str]
                 (third if form in _THIRD_FORMS else past).add(word)
 
 
+def _again_forms() -> dict[str, str]:
+    """Each finite form of a verb of doing again (``data/again_verbs.txt``) -> the form of
+    its base it is made of (``reassigned`` -> ``assigned``); a word that is a common noun
+    or its plural (``reprints``, ``rewrites``) is left out, as for :func:`_add_prefixed`."""
+    out: dict[str, str] = {}
+    for verb in data_words("again_verbs.txt"):
+        base = verb.removeprefix("re")
+        for form in _regular_forms(base) | set(_IRREGULAR.get(base, ())):
+            word = "re" + form
+            if not form.endswith("ing") and word not in _NOUNS \
+                    and word.removesuffix("s") not in _NOUNS:
+                out[word] = form
+    return out
+
+
+def _add_again(form_to_lemma: dict[str, str], third: set[str], past: set[str],
+               bare: set[str]) -> None:
+    """A verb of doing again is a form of its base verb (``was reassigned to Judge Mills``
+    fills the slot of ``is assigned to Judge Reed``); that it is done again is read by
+    :data:`AGAIN_PAST`."""
+    for word, form in _AGAIN.items():
+        form_to_lemma[word] = form_to_lemma[form]
+        for forms in (third, past, bare):
+            if form in forms:
+                forms.add(word)
+
+
 _THIRD_FORMS = frozenset(f for lemma in _IRREGULAR for f in _regular_forms(lemma)
                          if f.endswith("s") and not f.endswith("ss")) | {"does", "goes"}
 _NOUNS: frozenset[str] = data_words("common_nouns.txt")
+_AGAIN = _again_forms()
 
 
 VERB_LEMMA, VERBS_3SG, VERBS_PAST, VERBS_BARE = _build_verbs()
 """Form -> lemma; finite forms that agree with a third-person singular subject; past
 forms (agree with any subject); bare forms (agree with I/we/you/they)."""
+
+
+AGAIN_PAST: frozenset[str] = frozenset(w for w, form in _AGAIN.items() if form in VERBS_PAST)
+"""Past forms of the verbs of doing again (``reassigned``, ``rescheduled``, ``reopened``):
+the act was done anew, so what its slot held before it no longer holds (a change of
+state, as ``now`` marks one). The present (``reviews``) is a habit and says no such thing."""
 
 
 IRREGULAR_PAST: frozenset[str] = frozenset(

@@ -161,6 +161,8 @@ class PredicateReading:
     subject: Subject
     words: list[str]
     """Lower-case words of the whole predicate."""
+    verb: str
+    """The main verb as written (lower case)."""
     lemma: str
     """The main verb's lemma (the word itself when it is no known verb)."""
     rest: list[Tok]
@@ -418,7 +420,7 @@ def _possessed_change(p: PredicateReading) -> str | None:
 
 
 CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amount",
-                          "predicate:possessed-change",
+                          "predicate:possessed-change", "predicate:done-again",
                           "predicate:moved-possession",
                           "predicate:possessive-change", "predicate:marital-change",
                           "predicate:marital-event", "predicate:change-of-state",
@@ -636,7 +638,7 @@ def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Pr
         while start < len(words) - 1 and (words[start] in lx.NEGATORS
                                           or words[start] == "longer"):
             start += 1
-    return PredicateReading(subject=subject, words=words, lemma=lemma or verb,
+    return PredicateReading(subject=subject, words=words, verb=verb, lemma=lemma or verb,
                             rest=list(toks[start:]),
                             value=value_text([t.word for t in toks[main:]]))
 
@@ -689,6 +691,7 @@ def analyse_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject,
             if unreal:
                 return Predicate(attribute, slot.value, False, (), domains,
                                  (rule.name, "modality:unrealised"))
+            again = ("predicate:done-again",) if reading.verb in lx.AGAIN_PAST else ()
             return Predicate(attribute, slot.value, slot.confident, slot.alternatives,
-                             domains, (rule.name,), frame_of(reading))
+                             domains, (rule.name, *again), frame_of(reading))
     raise AssertionError("the generic predicate rule always applies")
