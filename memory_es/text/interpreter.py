@@ -56,7 +56,7 @@ from memory_es.text.qualifiers import (
     same_cue,
     subject_aliases,
 )
-from memory_es.text.segment import words_of
+from memory_es.text.segment import leading_name, words_of
 from memory_es.text.sentences import (
     Conjunct,
     leading_temporal,
@@ -172,6 +172,16 @@ _ZH_TIMED = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})+(?P
                        rf"(?P<obj>[\u3400-\u9fff].*)$")
 """``X每天跑步``: a time word or an adverb after the name ends the subject, whatever verb
 follows (one the rules do not know is still the person's fact, not part of a name)."""
+
+
+def _zh_named(body: str) -> re.Match[str] | None:
+    """``孙丽弹钢琴``: a personal name that no verb of the rules follows still ends the
+    subject (:func:`~memory_es.text.segment.leading_name`); the rest is the person's
+    fact, read as ``X每天跑步`` is. A name before 的 owns the subject and is not it
+    (``赵磊的女朋友养了一只猫``: his girlfriend's cat)."""
+    name = leading_name(body)
+    return None if name is None else re.match(
+        rf"^(?P<subj>{re.escape(name)})(?P<verb>)(?P<obj>(?!的)[\u3400-\u9fff].*)$", body)
 _DE_NO_LONGER = re.compile(
     rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?P<before>.+?)\s+)?"
     rf"(?:nicht\s+mehr(?:\s+(?P<after>.+))?"
@@ -212,7 +222,8 @@ def _other_language(body: str) -> Clause | None:
         _ZH_CEASE.match(body) if chinese else _DE_CEASE.match(body) or _DE_NO_LONGER.match(body))
     owned = None if unreal or residence or cease or not chinese else _ZH_OWNED.match(body)
     has = None if unreal or residence or cease or owned else (
-        (_ZH_HAS.match(body) or _ZH_TIMED.match(body)) if chinese else _DE_HAS.match(body))
+        (_ZH_HAS.match(body) or _ZH_TIMED.match(body) or _zh_named(body)) if chinese
+        else _DE_HAS.match(body))
     generic = None if chinese or unreal or residence or cease or has else _DE_GENERIC.match(body)
     found = unreal or residence or cease or owned or has or generic
     if found is None:

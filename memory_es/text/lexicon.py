@@ -540,6 +540,8 @@ GERMAN = data_sections("de.txt")
 """German words of the basic operations (``data/de.txt``)."""
 CHINESE = data_sections("zh.txt")
 """Chinese words of the basic operations (``data/zh.txt``)."""
+CHINESE_SURNAMES: frozenset[str] = data_words("zh_surnames.txt")
+"""The surnames a Chinese personal name opens with (``data/zh_surnames.txt``)."""
 TOTALITY = TOTALITY | frozenset(GERMAN["totality"])
 _GERMAN_FUNCTION = frozenset(GERMAN["function"]) | frozenset(
     unicodedata.normalize("NFKD", w.replace("ß", "ss")).encode("ascii", "ignore").decode()

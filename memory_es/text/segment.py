@@ -76,6 +76,43 @@ def indexed_words(run: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=16_384)
+def leading_name(run: str) -> str | None:
+    """The personal name a run opens with, for a sentence whose verb no rule knows
+    (``孙丽弹钢琴``: 孙丽 plays the piano; without it the whole sentence would be read as
+    one name, and a forget or purge of 孙丽 would miss the fact).
+
+    A Chinese name is a surname (``data/zh_surnames.txt``) and one or two characters.
+    jieba's dictionary alone (no HMM) keeps a name it knows as one word tagged nr
+    (``李建国``) and cuts an unknown one into its characters while keeping the
+    predicate's dictionary words whole (``弹钢琴``). So the name is that word (a longer
+    word of another kind opens no name: ``时间很紧``), or the given name after the
+    surname: a word tagged nr (``欧阳娜娜``), or at most two single characters (one the
+    dictionary lacks, tagged x, among them: ``周婷``), ended early by a verb
+    (``张伟拉小提琴``: 拉) or a word of grammar (an adverb, a particle). None when the run
+    opens with no surname or nothing follows the name."""
+    surname = next((s for s in (run[:2], run[:1]) if s in lx.CHINESE_SURNAMES), None)
+    if surname is None:
+        return None
+    first, tag = _jieba().tag(run, False)[0]
+    if len(first) > len(surname) and not tag.startswith("nr"):
+        return None  # a word of the dictionary: 时间, 安静, 家里
+    if len(first) > len(surname):
+        name = first
+    else:
+        name = surname
+        for word, tag in _jieba().tag(run[len(surname):], False):
+            given = len(name) - len(surname)
+            if not given and len(word) == 2 and tag.startswith("nr"):  # 欧阳 / 娜娜
+                name += word
+                break
+            if len(word) != 1 or not is_han(word) or given == 2 or (
+                    tag in _GRAMMAR_TAGS and tag != "x") or (given and tag.startswith("v")):
+                break
+            name += word
+    return name if len(name) > len(surname) and len(run) > len(name) else None
+
+
+@lru_cache(maxsize=16_384)
 def words_of(run: str) -> tuple[str, ...]:
     """A run cut into its words in order, the longest words (``在腾讯工作``: 在 / 腾讯 /
     工作), for the rules that read a clause's last word."""
