@@ -1282,7 +1282,8 @@ class TextInterface:
             sel = _Selection([], "none", entities=sel.entities, candidates=sel.matches,
                              note="no match: the new text is not about the topic named")
         if sel.tier == "none" and sel.topics and (
-                same := _same_verb(sel.candidates, reading)) is not None:
+                same := _same_verb(sel.candidates, reading)
+                or _only_own(sel.candidates)) is not None:
             sel = _Selection([same], "topic", entities=sel.entities, topics=sel.topics)
         if sel.tier == "none" and sel.entities:
             back = _named_back(analyse_query(old_query), new_text, reading, sel.entities,
@@ -2017,6 +2018,27 @@ def _same_verb(in_topic: Sequence[Match], reading: Interpretation) -> Match | No
     said = {v for c in reading.clauses if not c.negated and (v := _lead_verb(c.text))}
     hits = [m for m in in_topic if _lead_verb(m.fact.text) in said]
     return hits[0] if len(hits) == 1 else None
+
+
+def _only_own(in_topic: Sequence[Match]) -> Match | None:
+    """Of an entity's several facts in the topic a revise names (``Kwame's pet``: ``has a
+    cat``, ``feeds the neighbour's dog``), the one left once the facts whose predicate
+    names someone else's thing are set aside (the neighbour's dog is no pet of his);
+    None when none is left, or more than one (``has a hamster``, ``keeps two goldfish``)."""
+    own = [m for m in in_topic if not _ANOTHERS.search(_predicate(m.fact.text))]
+    return own[0] if len(own) == 1 else None
+
+
+def _predicate(text: str) -> str:
+    """A text after the name that opens it (``Kwame's cat is called Tom``: ``cat is called
+    Tom``, his cat)."""
+    words = text.split()
+    return " ".join(next((words[i:] for i, w in enumerate(words) if not w[:1].isupper()), []))
+
+
+_ANOTHERS = re.compile(r"\b[^\W\d_A-Z]+['\u2019]s\s+[^\W\d_]")
+"""A common noun's possessive before what it owns, in a predicate (``the neighbour's
+dog``, ``her sister's cat``); a name's is often a place (``works at St Mary's``)."""
 
 
 def _lead_verb(text: str) -> str | None:

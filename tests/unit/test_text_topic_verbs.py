@@ -3,7 +3,10 @@
 ``revise("Yuki's language", "Yuki speaks Irish")`` with ``Yuki speaks Welsh`` and ``Yuki
 is learning Spanish``: the topic name alone cannot say which fact is meant, the new
 text's verb can: the fact with the same verb is replaced. With no fact of that verb, or
-several, none is retired and the new text is remembered beside them.
+several, none is retired and the new text is remembered beside them. Where no verb is
+shared, a fact about someone else's thing is no fact of the topic: ``Kwame's pet``
+revised by ``Kwame adopted a rabbit`` replaces ``Kwame has a cat``, not ``Kwame feeds the
+neighbour's dog``; with two pets of his own, neither.
 """
 
 from __future__ import annotations
@@ -48,3 +51,44 @@ def test_a_verb_of_no_fact_or_of_two_retires_none(fresh_store: memory_es.MemoryS
         ti.remember(tenant, text + ".")
     ti.revise(tenant, "Yuki Arai's language", f"Yuki Arai speaks {langs[2]}.")
     assert set(held) <= current_texts(fresh_store, tenant)
+
+
+_PETS = ["cat", "dog", "rabbit", "hamster", "parrot", "tortoise"]
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(_PETS), min_size=3, max_size=3, unique=True),
+       st.sampled_from(["feeds the neighbour's", "walks her sister's"]))
+def test_someone_elses_thing_is_set_aside(fresh_store: memory_es.MemoryStore,
+                                         pets: list[str], care: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    owned, cared = f"Lena Ortiz has a {pets[0]}", f"Lena Ortiz {care} {pets[1]}"
+    kept = ["Lena Ortiz plays the trumpet", "Lena Ortiz bakes rye bread"]
+    for text in (owned, cared, *kept):
+        ti.remember(tenant, text + ".")
+    new = f"Lena Ortiz adopted a {pets[2]}"
+    ti.revise(tenant, "Lena Ortiz's pet", new + ".")
+    assert current_texts(fresh_store, tenant) == {cared, *kept, new}
+
+
+@_SLOW
+@given(st.lists(st.sampled_from(_PETS), min_size=3, max_size=3, unique=True))
+def test_two_of_ones_own_retire_none(fresh_store: memory_es.MemoryStore,
+                                     pets: list[str]) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = [f"Lena Ortiz has a {pets[0]}", f"Lena Ortiz keeps a {pets[1]}",
+            f"Lena Ortiz feeds the neighbour's {pets[0]}"]
+    for text in held:
+        ti.remember(tenant, text + ".")
+    ti.revise(tenant, "Lena Ortiz's pet", f"Lena Ortiz adopted a {pets[2]}.")
+    assert set(held) <= current_texts(fresh_store, tenant)
+
+
+def test_a_place_named_with_a_possessive_is_nobodys_thing(
+        fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Hana Sato works as a nurse at St Mary's.", "Hana Sato's shift starts at 7 am.",
+                 "Hana Sato's colleague Ben works as a nurse at St Mary's."):
+        ti.remember(tenant, text)
+    ti.revise(tenant, "Hana Sato's job", "Hana Sato works as a midwife at St Mary's.")
+    assert "Hana Sato's shift starts at 7 am" in current_texts(fresh_store, tenant)
