@@ -6442,6 +6442,56 @@ def sisters_by_language(cases: list[Case]) -> None:
     _ended_by(cases, "sisters_by_language", "languages", SISTERS_BY_LANGUAGE)
 
 
+# Rounds 328-332, written before they were run: meetings and postings done again beside
+# a habit of reviewing; a shop reopened beside a neighbour; Chinese facts with verbs the
+# rules do not list, forgotten, purged and ended beside a namesake or a brother; a pet
+# revised beside a neighbour's dog.
+_PLANS = ["The quarterly review is scheduled for 3 March.",
+          "The team offsite is scheduled for 12 May.",
+          "Ana Ruiz reviews the offsite budget every Friday.",
+          "Ana Ruiz is assigned to the Madrid office."]
+_BAKERY = ["The bakery on Elm Street is closed for renovation.",
+           "The bakery on Elm Street sells sourdough.",
+           "The florist on Elm Street is closed on Mondays."]
+_OMAR_N = ["Omar Nasser has a parrot.", "Omar Nasser walks his neighbour's dog.",
+           "Omar Nasser lives in Amman."]
+AGAIN_AND_OWN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PLANS), ["remember", "The quarterly review was rescheduled for 10 March."],
+     [_PLANS[0]]),
+    (list(_PLANS), ["remember", "Ana Ruiz was reassigned to the Lisbon office."], [_PLANS[3]]),
+    (list(_PLANS), ["remember", "Ana Ruiz reviewed the offsite budget."], []),
+    (list(_BAKERY), ["remember", "The bakery on Elm Street reopened."], [_BAKERY[0]]),
+    (list(_OMAR_N), ["revise", "Omar Nasser's pet", "Omar Nasser adopted a kitten."],
+     [_OMAR_N[0]]),
+]
+
+
+def again_and_own(cases: list[Case]) -> None:
+    """A meeting rescheduled and a posting reassigned beside a habit of reviewing; a shop
+    reopened beside a neighbour closed on Mondays; a pet revised beside a neighbour's dog:
+    the old date, posting, closure or pet ends, or none for a review done again."""
+    _ended_by(cases, "again_and_own", "mixed", AGAIN_AND_OWN)
+
+
+_LIU_F = ["刘芳练瑜伽。", "刘芳在医院工作。", "刘强练瑜伽。"]
+_ZHOU_T = ["周婷收藏邮票。", "周婷的哥哥收藏邮票。", "周婷住在杭州。"]
+UNLISTED_CHINESE_VERBS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIU_F), ["remember", "刘芳不再练瑜伽了。"], [_LIU_F[0]]),
+    (list(_LIU_F), ["forget", "忘记关于刘芳的一切"], [_LIU_F[0], _LIU_F[1]]),
+    (list(_LIU_F), ["purge", "刘芳"], [_LIU_F[0], _LIU_F[1]]),
+    (list(_ZHOU_T), ["forget", "周婷收藏邮票"], [_ZHOU_T[0]]),
+    (list(_ZHOU_T), ["remember", "周婷搬到了南京。"], [_ZHOU_T[2]]),
+    (list(_ZHOU_T), ["forget", "忘记关于周婷的一切"], [_ZHOU_T[0], _ZHOU_T[2]]),
+]
+
+
+def unlisted_chinese_verbs(cases: list[Case]) -> None:
+    """Chinese facts whose verbs the rules do not list (练, 收藏), ended, forgotten and
+    purged beside a namesake with the same habit or a brother with the same hobby: the
+    person's facts end, the others' stay."""
+    _ended_by(cases, "unlisted_chinese_verbs", "languages", UNLISTED_CHINESE_VERBS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6512,7 +6562,8 @@ def build() -> list[Case]:
                    allergies_and_employers, devices_projects_volunteers, banks_and_cars,
                    appointments_cases_ratings, endings_and_misses_by_language,
                    sentences_questions_addresses, gyms_takeaways_learners,
-                   loans_stacks_warranties, sisters_by_language):
+                   loans_stacks_warranties, sisters_by_language, again_and_own,
+                   unlisted_chinese_verbs):
         family(cases)
     return cases
 
