@@ -255,6 +255,9 @@ CHANGE_VERBS: frozenset[str] = frozenset(
 ``from X to Y`` between them they mark a change as well (``moved from Leeds to York``)."""
 MOTION_VERBS: frozenset[str] = words("move go come return")
 """The change verbs whose ``from`` and ``to`` are places, not alternatives of a kind."""
+TRAVEL_VERBS: frozenset[str] = data_words("travel_verbs.txt")
+"""Verbs of travelling by a means (``drive``, ``cycle``, ``walk``): with ``to`` and a
+destination, how the subject gets there (``data/travel_verbs.txt``)."""
 
 CONTINUATION_MARKERS: tuple[str, ...] = tuple(data_lines("continuation_markers.txt"))
 ADDITIVE_MARKERS: tuple[str, ...] = tuple(data_lines("additive_markers.txt"))

@@ -366,6 +366,25 @@ def _names_a_place(value: str) -> bool:
         [w.lower() for w in words]) and CALENDAR.search(value) is None
 
 
+def _travel_destination(p: PredicateReading) -> list[str] | None:
+    """Where a way of getting somewhere leads: a verb of travel (``cycles to work``), or
+    ``take`` and a means of transport (``takes the bus to school``), then ``to`` and a
+    destination within its next four words (``drives her kids to school``); None for
+    any other predicate."""
+    travel = p.lemma in lx.TRAVEL_VERBS or (p.lemma == "take" and any(
+        "transport" in lx.domains_of(w) for w in p.head[:2]))
+    if not travel or "to" not in p.rest_low[:4]:
+        return None
+    return object_after(p.rest, p.rest_low.index("to") + 1) or None
+
+
+def _way_to(p: PredicateReading) -> Slot:
+    destination = keywords(_travel_destination(p) or [], 2)
+    if destination == ["work"]:
+        return Slot("transport.commute", p.value)
+    return Slot(attribute_path("transport", "to", *destination), p.value)
+
+
 def _works_as(p: PredicateReading) -> list[str]:
     return object_after(p.rest, 1, False)
 
@@ -557,6 +576,9 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:speaks", lambda p: p.lemma == "speak" and p.rest_low[:1] not in (
         ["with"], ["to"]),
          lambda p: Slot(attribute_path("language", *keywords(p.rest_words, 1)), p.value)),
+    # how one gets somewhere is one slot per destination ("drives to school", "now
+    # cycles to school"); to work it is the commute ("commutes by train")
+    Rule("predicate:way-to", lambda p: _travel_destination(p) is not None, _way_to),
     # the vehicle one drives is one slot; a vehicle one owns is a slot of its kind
     # ("drives a Volvo" and "owns a bike" both hold)
     Rule("predicate:vehicle", lambda p: p.lemma in ("drive", "lease"),
