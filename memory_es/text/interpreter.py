@@ -211,6 +211,24 @@ def _reads_english(subject: list[str], found: re.Match[str]) -> bool:
 
 
 def _other_language(body: str) -> Clause | None:
+    """German and Chinese for the basic operations (:func:`_read_other_language`). A German
+    subject that names a person's thing in the genitive (``Jonas Richters Katze schläft im
+    Garten``) gives the owner's fact about the thing, as ``Jonas Richter's cat sleeps in
+    the garden`` does, so a forget or purge of Jonas Richter reaches it; a German verb no
+    pattern knows still does (:func:`_german_owned_act`)."""
+    clause = _read_other_language(body)
+    if clause is None:
+        return None if any(script_of(c) == "CJK" for c in body) else _german_owned_act(body)
+    thing = (_genitive_thing(clause.mention.split())
+             if "lang:de" in clause.rules and clause.mention else None)
+    if thing is None or "subject:possessive" in clause.rules:
+        return clause
+    return replace(clause, attribute=attribute_path("prop", thing.lower(),
+                                                    *clause.attribute.split(".")),
+                   rules=(*clause.rules, "subject:possessive"))
+
+
+def _read_other_language(body: str) -> Clause | None:
     """German and Chinese for the basic operations (``X wohnt jetzt in Y``, ``X ist nach Y
     gezogen``, ``X hat Y gekündigt``; ``X现在住在Y``, ``X搬到了Y``, ``X取消了Y``): a clause,
     or None for anything else. A move is a change of residence."""
@@ -242,7 +260,7 @@ def _other_language(body: str) -> Clause | None:
         copula = has is not None and has.group("verb").lower() in _DE["copula"]
         thing = _genitive_thing(words) if copula else None
         if has is not None and thing is not None:  # "Jonas Richters Auto ist ein Golf"
-            owner = " ".join([*words[:-2], lx.german_genitive(words[-2]) or words[-2]])
+            owner = _genitive_owner(words)
             subject = analyse_subject(owner, tokenize(owner), [])
             return Clause(text=body, entity=subject.entity, attribute=attribute_path(
                 "prop", thing.lower()), value=has.group("obj").strip(), mention=subj,
@@ -250,7 +268,9 @@ def _other_language(body: str) -> Clause | None:
                 op="supersede" if has.group("now") else "assert", confident=True,
                 rules=("lang:de", "subject:possessive", "predicate:possessive-noun",
                        *(["change-of-state:replaces-slot"] if has.group("now") else [])))
-        subject = analyse_subject(subj, tokenize(subj), [])
+        owner = _genitive_owner(words) if _genitive_thing(words) else subj
+        # the owner's entity, the whole subject as said (its thing: _other_language)
+        subject = replace(analyse_subject(owner, tokenize(owner), []), surface=subj)
     lang = "zh" if chinese else "de"
     if unreal:  # "X可能明年搬到Y", "X überlegt, nach Y zu ziehen": a maybe, no move
         obj = unreal.group("obj").strip()
@@ -314,6 +334,38 @@ def _other_language(body: str) -> Clause | None:
                   mention=subject.surface, op="cease", ends_prior=True, names=subject.names,
                   subject_names=subject.names,
                   rules=(f"lang:{lang}", "cessation:ends-a-prior-state"))
+
+
+_DE_OWNED_ACT = re.compile(r"^(?P<subj>(?:[A-ZÄÖÜ][\w-]*\s+){2,}[A-ZÄÖÜ][\w-]*)\s+"
+                           r"(?P<verb>[a-zäöüß]+(?:t|en))\b(?P<obj>.*)$")
+"""A subject of capitalised words and a German finite verb after it (``bellt``,
+``schlafen``): the third person's ``-t`` or the plural's ``-en``."""
+
+
+def _german_owned_act(body: str) -> Clause | None:
+    """``Jonas Richters Hund bellt laut``: what a named person's thing does is the owner's
+    fact about the thing, as ``Jonas Richter's dog barks loudly`` is (and a forget or
+    purge of Jonas Richter reaches it), whatever the verb. Only where the verb is no
+    English word form, so ``Ana Reyes Lopez works …`` stays a name of three words."""
+    found = _DE_OWNED_ACT.match(body)
+    if found is None or lx.lemma_of(found.group("verb")) is not None:
+        return None
+    words = found.group("subj").split()
+    thing = _genitive_thing(words)
+    if thing is None:
+        return None
+    owner = _genitive_owner(words)
+    subject = analyse_subject(owner, tokenize(owner), [])
+    said = f"{found.group('verb')}{found.group('obj')}".strip()
+    return Clause(text=body, entity=subject.entity, attribute=attribute_path(
+        "prop", thing.lower(), *keywords(said.split(), 3)), value=said,
+        mention=found.group("subj"), names=subject.names, subject_names=subject.names,
+        rules=("lang:de", "subject:possessive", "predicate:generic"))
+
+
+def _genitive_owner(words: list[str]) -> str:
+    """The owner's name of a subject :func:`_genitive_thing` reads (``Jonas Richter``)."""
+    return " ".join([*words[:-2], lx.german_genitive(words[-2]) or words[-2]])
 
 
 def _genitive_thing(words: list[str]) -> str | None:

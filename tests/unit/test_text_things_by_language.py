@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
 from memory_es.text.matching import analyse_query, query_terms_naming, specific, view
 from memory_es.text.normalize import japanese_readings, name_keys
 from memory_es.text.segment import content_words, indexed_words
@@ -187,3 +188,27 @@ def test_a_german_genitive_names_the_owners_thing(
     assert current_texts(fresh_store, tenant) == kept | {f"{owner}s {noun} ist jetzt {new}"}
     ti.forget(tenant, f"alles über {owner}")
     assert current_texts(fresh_store, tenant) == {sister, "Paul Wagner wohnt in Bremen"}
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("Hund", "bellt laut"), ("Katze", "schläft im Garten"),
+                        ("Auto", "steht in der Garage")]),
+       st.sampled_from(["Jonas Richter", "Lena Maria Vogt", "Ida Weiß"]))
+def test_what_a_german_genitives_thing_does_is_the_owners_fact(
+        fresh_store: memory_es.MemoryStore, thing: tuple[str, str], owner: str) -> None:
+    """``Jonas Richters Hund bellt laut``, any verb: a purge of the owner erases it, while a
+    namesake's thing and the owner's sister stay."""
+    noun, act = thing
+    held = f"{owner}s {noun} {act}"
+    kept = {f"Paul Wagners {noun} {act}", f"{owner}s Schwester wohnt in Kiel"}
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (held, f"{owner} wohnt in Bremen", *kept):
+        ti.remember(tenant, text + ".")
+    ti.purge_matching(tenant, owner)
+    assert current_texts(fresh_store, tenant) == kept
+
+
+def test_an_english_name_of_three_words_stays_a_name() -> None:
+    (clause,) = interpret("Mary Jones Carter knits scarves.").clauses
+    assert clause.entity == "person:mary-jones-carter"
