@@ -218,7 +218,7 @@ def _other_language(body: str) -> Clause | None:
     pattern knows still does (:func:`_german_owned_act`)."""
     clause = _read_other_language(body)
     if clause is None:
-        return None if any(script_of(c) == "CJK" for c in body) else _german_owned_act(body)
+        return _german_owned_act(body)
     thing = (_genitive_thing(clause.mention.split())
              if "lang:de" in clause.rules and clause.mention else None)
     if thing is None or "subject:possessive" in clause.rules:
