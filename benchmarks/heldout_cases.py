@@ -6492,6 +6492,54 @@ def unlisted_chinese_verbs(cases: list[Case]) -> None:
     _ended_by(cases, "unlisted_chinese_verbs", "languages", UNLISTED_CHINESE_VERBS)
 
 
+# Rounds 333-337, written before they were run: launches rescheduled beside a demo; new
+# ways to the office, to work and to another city beside a car and a school run; a
+# German genitive's cat beside a sister; Chinese facts with unlisted verbs beside a
+# sister; pets and cars revised beside a sister's cat and a brother's car.
+_LAUNCH = ["The launch is scheduled for May.", "The demo is scheduled for May.",
+           "The launch budget is 40,000 euros."]
+_INES_W = ["Ines Weber takes the tram to the office.", "Ines Weber drives a Fiat.",
+           "Ines Weber takes her son to school."]
+_KOFI_W = ["Kofi Boateng cycles to work.", "Kofi Boateng cycles on weekends.",
+           "Kofi Boateng works at a bank."]
+_MEI_W = ["Mei Wong flies to Shanghai every month.", "Mei Wong lives in Hong Kong."]
+_SARA_P = ["Sara Holm has a rabbit.", "Sara Holm feeds her sister's cat.",
+           "Sara Holm drives a Volvo.", "Sara Holm borrows her brother's car on Fridays."]
+AGAIN_WAYS_OWN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LAUNCH), ["remember", "The launch was rescheduled for June."], [_LAUNCH[0]]),
+    (list(_INES_W), ["remember", "Ines Weber now drives to the office."], [_INES_W[0]]),
+    (list(_KOFI_W), ["remember", "Kofi Boateng now walks to work."], [_KOFI_W[0]]),
+    (list(_MEI_W), ["remember", "Mei Wong now takes the train to Shanghai."], [_MEI_W[0]]),
+    (list(_SARA_P), ["revise", "Sara Holm's pet", "Sara Holm adopted a puppy."], [_SARA_P[0]]),
+    (list(_SARA_P), ["revise", "Sara Holm's car", "Sara Holm now drives a Kia."], [_SARA_P[2]]),
+]
+
+
+def again_ways_own(cases: list[Case]) -> None:
+    """A launch rescheduled beside a demo on the same date; new ways to the office, to
+    work and to another city beside a car, a school run and weekend rides; a pet and a
+    car revised beside a sister's cat and a brother's car: the one fact asked ends."""
+    _ended_by(cases, "again_ways_own", "mixed", AGAIN_WAYS_OWN)
+
+
+_LUKAS_B = ["Lukas Brandts Katze frisst Thunfisch.", "Lukas Brandt wohnt in Kiel.",
+            "Lukas Brandts Schwester wohnt in Kiel."]
+_WU_H = ["吴昊吹长笛。", "吴昊在学校工作。", "吴昊的妹妹吹长笛。"]
+OWNERS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUKAS_B), ["forget", "alles über Lukas Brandt"], [_LUKAS_B[0], _LUKAS_B[1]]),
+    (list(_LUKAS_B), ["purge", "Lukas Brandt"], [_LUKAS_B[0], _LUKAS_B[1]]),
+    (list(_WU_H), ["forget", "忘记关于吴昊的一切"], [_WU_H[0], _WU_H[1]]),
+    (list(_WU_H), ["remember", "吴昊不再吹长笛了。"], [_WU_H[0]]),
+]
+
+
+def owners_by_language(cases: list[Case]) -> None:
+    """A German genitive's cat and a Chinese flute player (a verb the rules do not list)
+    beside a sister with the same home or instrument: forgetting or purging the person
+    takes their facts, the sister's stay."""
+    _ended_by(cases, "owners_by_language", "languages", OWNERS_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6563,7 +6611,7 @@ def build() -> list[Case]:
                    appointments_cases_ratings, endings_and_misses_by_language,
                    sentences_questions_addresses, gyms_takeaways_learners,
                    loans_stacks_warranties, sisters_by_language, again_and_own,
-                   unlisted_chinese_verbs):
+                   unlisted_chinese_verbs, again_ways_own, owners_by_language):
         family(cases)
     return cases
 
