@@ -6538,6 +6538,11 @@ def owners_by_language(cases: list[Case]) -> None:
     beside a sister with the same home or instrument: forgetting or purging the person
     takes their facts, the sister's stay."""
     _ended_by(cases, "owners_by_language", "languages", OWNERS_BY_LANGUAGE)
+    # Corrected in the open after the first run, as purges_that_reach's was: the sister's
+    # fact names him ("Lukas Brandts Schwester"), so without confirm=True the purge lists
+    # it as pending and it stays, name and all; only his own facts must be gone
+    cases[-3]["retrieves_nothing"] = []
+    cases[-3]["must_not_contain"] = cases[-3]["must_not_contain"][1:]
 
 
 def build() -> list[Case]:
