@@ -225,8 +225,8 @@ _POSSESSOR = re.compile(r"([^\W\d_]+)['’]s?\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?")
 
 def _own_things(query: str, found: list[Match]) -> list[Match]:
     """Of the facts an owner's thing matched (``Zoe's dog``), those where the thing is not
-    someone else's: ``walks her neighbour's dog`` names the neighbour's dog, and stands
-    aside when a fact of her own dog (``has a dog called Biscuit``) also matches."""
+    someone else's: ``walks her neighbour's dog`` names the neighbour's dog, not hers,
+    whether or not a fact of her own dog (``has a dog called Biscuit``) also matches."""
     words = re.findall(r"[^\W\d_]+", query)
     if not words:
         return found
@@ -234,11 +234,10 @@ def _own_things(query: str, found: list[Match]) -> list[Match]:
 
     def others(m: Match) -> bool:
         own = entity_terms(m.fact.entity) if m.fact.entity else frozenset()
-        return any(stem(p.group(1).lower()) not in own and head in {
+        return any(stem(slug(p.group(1))) not in own and head in {
             stem(w.lower()) for w in p.group(2, 3) if w} for p in _POSSESSOR.finditer(m.fact.text))
 
-    own = [m for m in found if not others(m)]
-    return own or found
+    return [m for m in found if not others(m)]
 
 
 def _head_unheld(query: str, found: Sequence[Match]) -> str | None:
@@ -1046,8 +1045,12 @@ class TextInterface:
             return replace(sel, matches=[], tier="none", candidates=sel.matches,
                            note="no match: the query does not say which "
                                 f"{' or '.join(sorted(kinds))} it means")
-        if len(sel.matches) > 1 and _one_owner(text):
-            sel = replace(sel, matches=_own_things(text, sel.matches))
+        if sel.matches and _one_owner(text):
+            if not (own := _own_things(text, sel.matches)):
+                return replace(sel, matches=[], tier="none", candidates=sel.matches,
+                               note="no match: the thing named is someone else's in every "
+                                    "fact that holds it")
+            sel = replace(sel, matches=own)
         # (a revise's new text says which of them it replaces: about_the_new_text)
         if len(sel.matches) > 1 and sel.tier == "lexical" and purpose != "revise" and len(
                 _THINGS.split(text)) == 1 and (head := _head_unheld(text, sel.matches)):
@@ -1484,6 +1487,9 @@ class TextInterface:
         Compaction.of(compact)  # refused before anything is looked up
         sel = self._purge_selection(tenant, identifier)
         tier = "thing" if _names_a_thing_of(sel) else sel.tier
+        if tier not in ("identifier", "entity", "thing") and (
+                named := self._name_mentions(tenant, identifier)):
+            sel, tier = _Selection(named, "entity"), "entity"
         if tier not in ("identifier", "entity", "thing"):
             note = sel.note or ("no match: the query names no identifier and no entity"
                                 if sel.matches else "no match")
@@ -1538,6 +1544,21 @@ class TextInterface:
         return TextResult(op="purge", query=identifier, targets=targets,
                           touched=list(dict.fromkeys(touched)), receipts=receipts,
                           previews=previews, pending=pending, note=f"targeted by {tier}")
+
+    def _name_mentions(self, tenant: str, text: str) -> list[Match]:
+        """For a query that is a name alone and names no entity of the tenant (any more):
+        the facts of others that mention it. A purge of ``Raj Mehta`` erases his own
+        facts and lists a colleague's fact naming him as needing ``confirm=True``; the
+        call with it then finds no Raj Mehta of his own, and must still reach that
+        fact."""
+        q = analyse_query(text)
+        words = text.split()
+        if not q.ngrams or len(words) > 4 or not all(w[:1].isupper() or not w.isascii()
+                                                     for w in words):
+            return []
+        keys = name_keys(q.ngrams[0][0])
+        return [Match(v.fact, "mention", 0.9, ", ".join(sorted(shared)))
+                for v in self._candidates(tenant, text) if (shared := v.mentions_among(keys))]
 
     def _phone_entities(self, tenant: str, matches: Sequence[Match],
                         asked: Sequence[Identifier]) -> tuple[frozenset[str], frozenset[str]]:

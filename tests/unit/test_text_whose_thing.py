@@ -5,7 +5,8 @@
 grinder`` and ``works at a coffee roastery``: no fact holds a habit, and the word they
 share cannot say which one thing is meant, so nothing ends. ``release Zoe's dog`` beside
 ``walks her neighbour's dog`` and ``has a dog called Biscuit``: the neighbour's dog is
-not hers.
+not hers, and with no dog of her own nothing of hers is named. ``revise Sara's car`` with
+``now drives a Kia`` ends ``drives a Volvo`` and leaves ``borrows her brother's car``.
 """
 
 from __future__ import annotations
@@ -68,6 +69,31 @@ def test_someone_elses_thing_stands_aside(fresh_store: memory_es.MemoryStore, th
 
 
 @_SLOW
+@given(st.sampled_from(["dog", "cat", "car", "boat"]),
+       st.sampled_from(["neighbour", "brother", "boss", "landlady"]),
+       st.sampled_from(["release", "forget"]))
+def test_with_no_thing_of_ones_own_nothing_ends(fresh_store: memory_es.MemoryStore,
+                                                thing: str, other: str, op: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    facts = {f"Zoe Clarke looks after her {other}'s {thing}", "Zoe Clarke lives in Leeds"}
+    for text in facts:
+        ti.remember(tenant, text + ".")
+    getattr(ti, op)(tenant, f"Zoe Clarke's {thing}")
+    assert current_texts(fresh_store, tenant) == facts
+
+
+def test_a_revised_thing_leaves_a_relatives_thing(fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Sara Holm drives a Volvo.", "Sara Holm borrows her brother's car on Fridays.",
+                 "Sara Holm has a rabbit."):
+        ti.remember(tenant, text)
+    ti.revise(tenant, "Sara Holm's car", "Sara Holm now drives a Kia.")
+    assert current_texts(fresh_store, tenant) == {
+        "Sara Holm borrows her brother's car on Fridays", "Sara Holm has a rabbit",
+        "Sara Holm now drives a Kia"}
+
+
+@_SLOW
 @given(st.sampled_from(["hotel", "flight", "course", "book", "club", "band", "project",
                         "doctor", "coach", "team"]))
 def test_a_possessed_role_noun_is_a_thing_not_the_owner(fresh_store: memory_es.MemoryStore,
@@ -109,3 +135,16 @@ def test_an_ending_of_a_named_thing_leaves_its_sibling(fresh_store: memory_es.Me
     ti.remember(tenant, f"Rosa Diaz no longer works on Project {names[0]}.")
     current = current_texts(fresh_store, tenant)
     assert meant not in current and kept in current
+
+
+@_SLOW
+@given(st.sampled_from(["Kai Müller", "François Lefèvre", "Zoë Ørsted"]),
+       st.sampled_from(["hotel", "phone", "passport"]))
+def test_an_owner_with_accents_owns_the_thing(fresh_store: memory_es.MemoryStore, name: str,
+                                              thing: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    meant, kept = f"{name}'s {thing} is the Grand", f"{name} prefers window seats"
+    for text in (meant, kept):
+        ti.remember(tenant, text + ".")
+    ti.release(tenant, f"{name}'s {thing}")
+    assert current_texts(fresh_store, tenant) == {kept}
