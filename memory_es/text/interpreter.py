@@ -219,8 +219,12 @@ def _other_language(body: str) -> Clause | None:
     clause = _read_other_language(body)
     if clause is None:
         return _german_owned_act(body)
-    thing = (_genitive_thing(clause.mention.split())
-             if "lang:de" in clause.rules and clause.mention else None)
+    words = clause.mention.split() if "lang:de" in clause.rules and clause.mention else []
+    thing = _genitive_thing(words)
+    if thing is None and _genitive_person(words):  # "Lukas Brandts Schwester wohnt in Kiel"
+        # her fact, which names him: a purge of Lukas Brandt lists it, as it lists a
+        # colleague's fact that names him
+        return replace(clause, names=(*clause.names, _genitive_owner(words)))
     if thing is None or "subject:possessive" in clause.rules:
         return clause
     return replace(clause, attribute=attribute_path("prop", thing.lower(),
@@ -366,6 +370,13 @@ def _german_owned_act(body: str) -> Clause | None:
 def _genitive_owner(words: list[str]) -> str:
     """The owner's name of a subject :func:`_genitive_thing` reads (``Jonas Richter``)."""
     return " ".join([*words[:-2], lx.german_genitive(words[-2]) or words[-2]])
+
+
+def _genitive_person(words: list[str]) -> bool:
+    """Does a German subject name a person of someone's in the genitive (``Lukas Brandts
+    Schwester``: a name of two words or more, then a word of de.txt [persons])?"""
+    return len(words) >= 3 and lx.german_genitive(words[-2]) is not None and (
+        words[-1].lower() in _DE["persons"])
 
 
 def _genitive_thing(words: list[str]) -> str | None:

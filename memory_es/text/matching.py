@@ -310,7 +310,9 @@ def name_words(text: str) -> frozenset[str] | None:
     if not text.isascii() and (not is_latin_text(text) or not is_latin_text(cleaned)):
         return None  # (an ASCII text, and its cleaned form, are Latin by definition)
     out: set[str] = set()
-    for source in (nfkc(text), cleaned):
+    # a German genitive names its base (``Ida Weißs Schwester``: Ida Weiß)
+    genitives = [g for w in re.split(r"[^\w]+", nfkc(text)) if (g := lx.german_genitive(w))]
+    for source in (nfkc(text), cleaned, *genitives):
         for form in name_forms(source):
             for w in re.split(r"[^\w]+", form):
                 if w:

@@ -198,15 +198,20 @@ def test_a_german_genitive_names_the_owners_thing(
 def test_what_a_german_genitives_thing_does_is_the_owners_fact(
         fresh_store: memory_es.MemoryStore, thing: tuple[str, str], owner: str) -> None:
     """``Jonas Richters Hund bellt laut``, any verb: a purge of the owner erases it, while a
-    namesake's thing and the owner's sister stay."""
+    namesake's thing stays, and the owner's sister's fact, which names him, is listed as
+    pending until the purge is confirmed."""
     noun, act = thing
     held = f"{owner}s {noun} {act}"
     kept = {f"Paul Wagners {noun} {act}", f"{owner}s Schwester wohnt in Kiel"}
     tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     for text in (held, f"{owner} wohnt in Bremen", *kept):
         ti.remember(tenant, text + ".")
-    ti.purge_matching(tenant, owner)
+    result = ti.purge_matching(tenant, owner)
     assert current_texts(fresh_store, tenant) == kept
+    # the sister's fact names him in the genitive: listed, and erased once confirmed
+    assert result.pending
+    ti.purge_matching(tenant, owner, confirm=True)
+    assert current_texts(fresh_store, tenant) == {f"Paul Wagners {noun} {act}"}
 
 
 def test_an_english_name_of_three_words_stays_a_name() -> None:
