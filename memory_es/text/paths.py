@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from memory_es.text import lexicon as lx
 from memory_es.text.normalize import ascii_fold, nfkc, slug
-from memory_es.text.qualifiers import without_time
+from memory_es.text.qualifiers import names_a_month, without_time
 from memory_es.text.words import EDGE
 
 
@@ -42,9 +42,9 @@ def keywords(words: Iterable[str], n: int = 3) -> list[str]:
         lw = w.lower().strip(EDGE).replace("’", "'")
         if lw.endswith("'s"):
             lw = lw[:-2]
-        if not lw or lw in lx.STOPWORDS or lw in lx.ADVERBS or lw in lx.NEGATORS:
-            continue
-        if lw in lx.AUXILIARIES or lw.endswith("n't"):
+        function = (lw in lx.STOPWORDS or lw in lx.AUXILIARIES) and not names_a_month(
+            w.strip(EDGE))  # "for May": the month, not the modal
+        if not lw or function or lw in lx.ADVERBS or lw in lx.NEGATORS or lw.endswith("n't"):
             continue
         seg = segment(lw)
         if seg and seg not in out:

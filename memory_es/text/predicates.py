@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from memory_es.text import lexicon as lx
 from memory_es.text.paths import attribute_path, domains_in, keywords, value_text
-from memory_es.text.qualifiers import CALENDAR, TEMPORAL
+from memory_es.text.qualifiers import CALENDAR, TEMPORAL, names_a_month
 from memory_es.text.subjects import Subject, head_attribute
 from memory_es.text.words import Tok, is_capitalised
 
@@ -93,8 +93,8 @@ def frame_of(reading: PredicateReading) -> str | None:
     # "at Leeds since May")
     end = next((i for i in range(at + 2, len(rest))
                 if rest[i] in PREPOSITIONS or rest[i] in _TIME_PREPOSITIONS), len(rest))
-    words = [t.word for t in reading.rest[at + 1:end]
-             if t.word and t.low not in lx.ADVERBS and t.low not in lx.STOPWORDS]
+    words = [t.word for t in reading.rest[at + 1:end] if t.word and t.low not in lx.ADVERBS
+             and (t.low not in lx.STOPWORDS or names_a_month(t.word))]
     # ... and where a time says since when ("on Mill Lane since 2020": a name)
     untimed = TEMPORAL.sub(" ", " ".join(words)).split()
     words = untimed if untimed else words
@@ -375,7 +375,11 @@ def _travel_destination(p: PredicateReading) -> list[str] | None:
         "transport" in lx.domains_of(w) for w in p.head[:2]))
     if not travel or "to" not in p.rest_low[:4]:
         return None
-    return object_after(p.rest, p.rest_low.index("to") + 1) or None
+    words = object_after(p.rest, p.rest_low.index("to") + 1)
+    # a place ends where how often starts ("to Shanghai every month", "to work twice")
+    end = next((i for i, w in enumerate(words) if w.lower() in lx.ADVERBS
+                or w.lower() in ("every", "each", "once", "twice")), len(words))
+    return words[:end] or None
 
 
 def _way_to(p: PredicateReading) -> Slot:

@@ -37,6 +37,15 @@ TEMPORAL = re.compile(
 
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
            r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_MONTH = re.compile(rf"(?:{_MONTHS})\.?", re.IGNORECASE)
+
+
+def names_a_month(word: str) -> bool:
+    """Is ``word`` a month written with its capital (``May``, ``March``)? ``May`` is then
+    the month, not the modal verb, so it stays content (``scheduled for May``)."""
+    return word[:1].isupper() and _MONTH.fullmatch(word) is not None
+
+
 SEASON_OR_MONTH = re.compile(rf"(?:{_MONTHS}|spring|summer|autumn|fall|winter)", re.IGNORECASE)
 """A month or a season named alone (``in March``): a time, never what a clause is about."""
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import lexicon as lx
+from memory_es.text.interpreter import interpret
 from tests.unit.text_support import said, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
@@ -23,6 +24,7 @@ SLOTS = st.sampled_from([
     ("The dentist appointment", "is scheduled for", "was rescheduled for", "Monday",
      "Friday"),
     ("The build server", "is set to", "was reset to", "UTC", "CET"),
+    ("The launch", "is scheduled for", "was rescheduled for", "May", "June"),
 ])
 
 
@@ -52,3 +54,13 @@ def test_the_list_holds_verbs_of_doing_again_as_forms_of_their_base() -> None:
     assert lx.lemma_of("returned") == "return" and lx.lemma_of("represents") == "represent"
     assert {"reassigned", "reopened", "rewrote", "reset"} <= lx.AGAIN_PAST
     assert lx.AGAIN_PAST.isdisjoint({"reassigns", "reopen", "reviewed", "returned"})
+
+
+def test_may_after_a_preposition_is_the_month() -> None:
+    """``scheduled for May`` names its month as ``scheduled for June`` does (``may`` is
+    also a modal verb, which ``Ana may move`` keeps)."""
+    (may,) = interpret("The launch is scheduled for May.").clauses
+    (june,) = interpret("The launch is scheduled for June.").clauses
+    assert (may.attribute, may.frame) == ("schedule.may", june.frame)
+    (modal,) = interpret("Ana Lima may move to Leeds.").clauses
+    assert modal.unrealised

@@ -46,3 +46,9 @@ def test_a_new_way_to_work_ends_the_commute(fresh_store: memory_es.MemoryStore,
 def test_the_travel_verbs_have_a_source_and_are_verbs() -> None:
     assert {"drive", "cycle", "walk", "commute"} <= lx.TRAVEL_VERBS
     assert lx.TRAVEL_VERBS.isdisjoint(lx.MOTION_VERBS)  # moving house is no way to a place
+
+
+def test_how_often_is_no_part_of_the_place(fresh_store: memory_es.MemoryStore) -> None:
+    setup = ["Mei Wong flies to Shanghai every month.", "Mei Wong lives in Hong Kong."]
+    after = texts_after(fresh_store, setup, "remember", "Mei Wong now takes the train to Shanghai.")
+    assert after == {"Mei Wong lives in Hong Kong", "Mei Wong now takes the train to Shanghai"}
