@@ -215,10 +215,10 @@ def _other_language(body: str) -> Clause | None:
     subject that names a person's thing in the genitive (``Jonas Richters Katze schläft im
     Garten``) gives the owner's fact about the thing, as ``Jonas Richter's cat sleeps in
     the garden`` does, so a forget or purge of Jonas Richter reaches it; a German verb no
-    pattern knows still does (:func:`_german_owned_act`)."""
+    pattern knows still does (:func:`_de_owned_act`)."""
     clause = _read_other_language(body)
     if clause is None:
-        return _german_owned_act(body)
+        return None
     words = clause.mention.split() if "lang:de" in clause.rules and clause.mention else []
     thing = _genitive_thing(words)
     if thing is None and _genitive_person(words):  # "Lukas Brandts Schwester wohnt in Kiel"
@@ -247,6 +247,8 @@ def _read_other_language(body: str) -> Clause | None:
         (_ZH_HAS.match(body) or _ZH_TIMED.match(body) or _zh_named(body)) if chinese
         else _DE_HAS.match(body))
     generic = None if chinese or unreal or residence or cease or has else _DE_GENERIC.match(body)
+    if not (chinese or unreal or residence or cease or has or generic):
+        has = _de_owned_act(body)  # "Jonas Richters Hund bellt laut"
     found = unreal or residence or cease or owned or has or generic
     if found is None:
         return None
@@ -346,25 +348,16 @@ _DE_OWNED_ACT = re.compile(r"^(?P<subj>(?:[A-ZÄÖÜ][\w-]*\s+){2,}[A-ZÄÖÜ][\
 ``schlafen``): the third person's ``-t`` or the plural's ``-en``."""
 
 
-def _german_owned_act(body: str) -> Clause | None:
-    """``Jonas Richters Hund bellt laut``: what a named person's thing does is the owner's
-    fact about the thing, as ``Jonas Richter's dog barks loudly`` is (and a forget or
-    purge of Jonas Richter reaches it), whatever the verb. Only where the verb is no
+def _de_owned_act(body: str) -> re.Match[str] | None:
+    """``Jonas Richters Hund bellt laut``: what a named person's thing does, whatever the
+    verb, read as ``X hat Y`` is (the owner's fact about the thing: :func:`_other_language`).
+    Only where the subject names a person's thing in the genitive and the verb is no
     English word form, so ``Ana Reyes Lopez works …`` stays a name of three words."""
     found = _DE_OWNED_ACT.match(body)
-    if found is None or lx.lemma_of(found.group("verb")) is not None:
+    if found is None or lx.lemma_of(found.group("verb")) is not None or (
+            _genitive_thing(found.group("subj").split()) is None):
         return None
-    words = found.group("subj").split()
-    thing = _genitive_thing(words)
-    if thing is None:
-        return None
-    owner = _genitive_owner(words)
-    subject = analyse_subject(owner, tokenize(owner), [])
-    said = f"{found.group('verb')}{found.group('obj')}".strip()
-    return Clause(text=body, entity=subject.entity, attribute=attribute_path(
-        "prop", thing.lower(), *keywords(said.split(), 3)), value=said,
-        mention=found.group("subj"), names=subject.names, subject_names=subject.names,
-        rules=("lang:de", "subject:possessive", "predicate:generic"))
+    return found
 
 
 def _genitive_owner(words: list[str]) -> str:

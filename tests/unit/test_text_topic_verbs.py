@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -61,34 +61,29 @@ _PETS = ["cat", "dog", "rabbit", "hamster", "parrot", "tortoise"]
        st.sampled_from(["feeds the neighbour's", "walks her sister's"]))
 def test_someone_elses_thing_is_set_aside(fresh_store: memory_es.MemoryStore,
                                          pets: list[str], care: str) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     owned, cared = f"Lena Ortiz has a {pets[0]}", f"Lena Ortiz {care} {pets[1]}"
     kept = ["Lena Ortiz plays the trumpet", "Lena Ortiz bakes rye bread"]
-    for text in (owned, cared, *kept):
-        ti.remember(tenant, text + ".")
     new = f"Lena Ortiz adopted a {pets[2]}"
-    ti.revise(tenant, "Lena Ortiz's pet", new + ".")
-    assert current_texts(fresh_store, tenant) == {cared, *kept, new}
+    after = texts_after(fresh_store, [f"{t}." for t in (owned, cared, *kept)], "revise",
+                        "Lena Ortiz's pet", new + ".")
+    assert after == {cared, *kept, new}
 
 
 @_SLOW
 @given(st.lists(st.sampled_from(_PETS), min_size=3, max_size=3, unique=True))
 def test_two_of_ones_own_retire_none(fresh_store: memory_es.MemoryStore,
                                      pets: list[str]) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     held = [f"Lena Ortiz has a {pets[0]}", f"Lena Ortiz keeps a {pets[1]}",
             f"Lena Ortiz feeds the neighbour's {pets[0]}"]
-    for text in held:
-        ti.remember(tenant, text + ".")
-    ti.revise(tenant, "Lena Ortiz's pet", f"Lena Ortiz adopted a {pets[2]}.")
-    assert set(held) <= current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}." for t in held], "revise", "Lena Ortiz's pet",
+                        f"Lena Ortiz adopted a {pets[2]}.")
+    assert set(held) <= after
 
 
 def test_a_place_named_with_a_possessive_is_nobodys_thing(
         fresh_store: memory_es.MemoryStore) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in ("Hana Sato works as a nurse at St Mary's.", "Hana Sato's shift starts at 7 am.",
-                 "Hana Sato's colleague Ben works as a nurse at St Mary's."):
-        ti.remember(tenant, text)
-    ti.revise(tenant, "Hana Sato's job", "Hana Sato works as a midwife at St Mary's.")
-    assert "Hana Sato's shift starts at 7 am" in current_texts(fresh_store, tenant)
+    setup = ["Hana Sato works as a nurse at St Mary's.", "Hana Sato's shift starts at 7 am.",
+             "Hana Sato's colleague Ben works as a nurse at St Mary's."]
+    after = texts_after(fresh_store, setup, "revise", "Hana Sato's job",
+                        "Hana Sato works as a midwife at St Mary's.")
+    assert "Hana Sato's shift starts at 7 am" in after

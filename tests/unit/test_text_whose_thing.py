@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -74,21 +74,16 @@ def test_someone_elses_thing_stands_aside(fresh_store: memory_es.MemoryStore, th
        st.sampled_from(["release", "forget"]))
 def test_with_no_thing_of_ones_own_nothing_ends(fresh_store: memory_es.MemoryStore,
                                                 thing: str, other: str, op: str) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     facts = {f"Zoe Clarke looks after her {other}'s {thing}", "Zoe Clarke lives in Leeds"}
-    for text in facts:
-        ti.remember(tenant, text + ".")
-    getattr(ti, op)(tenant, f"Zoe Clarke's {thing}")
-    assert current_texts(fresh_store, tenant) == facts
+    assert texts_after(fresh_store, [f"{t}." for t in facts], op,
+                       f"Zoe Clarke's {thing}") == facts
 
 
 def test_a_revised_thing_leaves_a_relatives_thing(fresh_store: memory_es.MemoryStore) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in ("Sara Holm drives a Volvo.", "Sara Holm borrows her brother's car on Fridays.",
-                 "Sara Holm has a rabbit."):
-        ti.remember(tenant, text)
-    ti.revise(tenant, "Sara Holm's car", "Sara Holm now drives a Kia.")
-    assert current_texts(fresh_store, tenant) == {
+    setup = ["Sara Holm drives a Volvo.", "Sara Holm borrows her brother's car on Fridays.",
+             "Sara Holm has a rabbit."]
+    assert texts_after(fresh_store, setup, "revise", "Sara Holm's car",
+                       "Sara Holm now drives a Kia.") == {
         "Sara Holm borrows her brother's car on Fridays", "Sara Holm has a rabbit",
         "Sara Holm now drives a Kia"}
 
@@ -142,9 +137,6 @@ def test_an_ending_of_a_named_thing_leaves_its_sibling(fresh_store: memory_es.Me
        st.sampled_from(["hotel", "phone", "passport"]))
 def test_an_owner_with_accents_owns_the_thing(fresh_store: memory_es.MemoryStore, name: str,
                                               thing: str) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     meant, kept = f"{name}'s {thing} is the Grand", f"{name} prefers window seats"
-    for text in (meant, kept):
-        ti.remember(tenant, text + ".")
-    ti.release(tenant, f"{name}'s {thing}")
-    assert current_texts(fresh_store, tenant) == {kept}
+    assert texts_after(fresh_store, [f"{meant}.", f"{kept}."], "release",
+                       f"{name}'s {thing}") == {kept}
