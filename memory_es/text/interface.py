@@ -380,6 +380,9 @@ class TextInterface:
             for n in range(min(len(run), 6), 1, -1):
                 for i in range(len(run) - n + 1):
                     add(self._entity_facts(tenant, run[i:i + n]))
+            if len(run) <= 4 and (run[:1] in lx.CHINESE_SURNAMES or run[:2] in lx.CHINESE_SURNAMES):
+                for kin in lx.CHINESE["persons"]:  # "赵磊的女朋友…" names him
+                    add(self._entity_facts(tenant, f"{run}的{kin}"))
         for entity in named_entities(q, list(facts.values())):
             add(self._entity_facts(tenant, entity))
         return list(facts.values())

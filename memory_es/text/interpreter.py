@@ -161,14 +161,19 @@ _ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u
                        rf"(?:{_alternation(_ZH['copula'])})(?P<obj>.+)$")
 """``X的Y是Z``: X's Y is Z (``王芳的电话是…``), or is called Z (``李娜的猫叫咪咪``)."""
 _ZH_BESIDE = _alternation(_ZH["adverbs"] + _ZH["time"])
-_ZH_HAS = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})*"
+_ZH_KIN = rf"[\u3400-\u9fff]{{2,4}}?的(?:{_alternation(_ZH['persons'])})"
+"""A person of someone's (``赵磊的女朋友``: Zhao Lei's girlfriend), a subject of her own."""
+_ZH_KIN_SUBJECT = re.compile(rf"^(?P<owner>[\u3400-\u9fff]{{2,4}}?)的"
+                             rf"(?:{_alternation(_ZH['persons'])})$")
+_ZH_HAS = re.compile(rf"^(?P<subj>{_ZH_KIN}|[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})*"
                      rf"(?P<now>{_alternation(_ZH['change'])})?(?:{_ZH_BESIDE})*"
                      rf"(?P<neg>{_alternation(_ZH['negators'])})?"
                      rf"(?P<verb>{_alternation(_ZH['verbs'])})(?P<obj>.+)$")
 """``X(现在)有Y``: an adverb, a time word or a change marker may stand before the verb
 (``李明现在在腾讯工作``: the subject is 李明, not 李明现), and a negator right before it
 denies it (``王磊已经不在腾讯工作了``: the fact of 在腾讯工作, denied)."""
-_ZH_TIMED = re.compile(rf"^(?P<subj>[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})+(?P<verb>)"
+_ZH_TIMED = re.compile(rf"^(?P<subj>{_ZH_KIN}|[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})+"
+                       rf"(?P<verb>)"
                        rf"(?P<obj>[\u3400-\u9fff].*)$")
 """``X每天跑步``: a time word or an adverb after the name ends the subject, whatever verb
 follows (one the rules do not know is still the person's fact, not part of a name)."""
@@ -177,11 +182,15 @@ follows (one the rules do not know is still the person's fact, not part of a nam
 def _zh_named(body: str) -> re.Match[str] | None:
     """``孙丽弹钢琴``: a personal name that no verb of the rules follows still ends the
     subject (:func:`~memory_es.text.segment.leading_name`); the rest is the person's
-    fact, read as ``X每天跑步`` is. A name before 的 owns the subject and is not it
-    (``赵磊的女朋友养了一只猫``: his girlfriend's cat)."""
+    fact, read as ``X每天跑步`` is. A name before 的 owns the subject and is not it: a
+    person of his is (``吴昊的妹妹吹长笛``), anything else is no subject read here."""
     name = leading_name(body)
-    return None if name is None else re.match(
-        rf"^(?P<subj>{re.escape(name)})(?P<verb>)(?P<obj>(?!的)[\u3400-\u9fff].*)$", body)
+    if name is None:
+        return None
+    kin = re.match(rf"{re.escape(name)}的(?:{_alternation(_ZH['persons'])})", body)
+    subj = kin.group() if kin else name  # "吴昊的妹妹吹长笛": his sister's fact
+    return re.match(rf"^(?P<subj>{re.escape(subj)})(?P<verb>)(?P<obj>(?!的)[\u3400-\u9fff].*)$",
+                    body)
 _DE_NO_LONGER = re.compile(
     rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?P<before>.+?)\s+)?"
     rf"(?:nicht\s+mehr(?:\s+(?P<after>.+))?"
@@ -219,6 +228,9 @@ def _other_language(body: str) -> Clause | None:
     clause = _read_other_language(body)
     if clause is None:
         return None
+    if "lang:zh" in clause.rules and (kin := _ZH_KIN_SUBJECT.match(clause.mention or "")):
+        # "赵磊的女朋友…": her fact, which names him, as a German genitive's (below)
+        return replace(clause, names=(*clause.names, kin.group("owner")))
     words = clause.mention.split() if "lang:de" in clause.rules and clause.mention else []
     thing = _genitive_thing(words)
     if thing is None and _genitive_person(words):  # "Lukas Brandts Schwester wohnt in Kiel"

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import memory_es
+from memory_es.text import TextInterface
 from memory_es.text.interpreter import interpret
 from memory_es.text.segment import leading_name
-from tests.unit.text_support import texts_after
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -53,3 +54,34 @@ def test_a_name_before_de_owns_the_subject_and_is_not_it(
         fresh_store: memory_es.MemoryStore) -> None:
     setup = ["赵磊在银行工作。", "赵磊的女朋友弹钢琴。"]
     assert texts_after(fresh_store, setup, "forget", "忘记关于赵磊的一切") == {"赵磊的女朋友弹钢琴"}
+
+
+@_SLOW
+@given(st.sampled_from(["女朋友", "妹妹", "丈夫", "同事"]),
+       st.sampled_from(["养了一只猫", "喜欢看电影", "每天跑步", "弹钢琴", "练瑜伽"]))
+def test_a_persons_relative_has_facts_of_her_own_that_name_him(
+        fresh_store: memory_es.MemoryStore, kin: str, predicate: str) -> None:
+    """``赵磊的女朋友弹钢琴`` is her fact, whatever the verb (one of the rules', a time word
+    first, or none they know): forgetting everything about 赵磊 leaves it, a
+    purge of 赵磊 lists it as pending and erases it once confirmed, and forgetting
+    赵磊的女朋友 takes it alone."""
+    theirs = f"赵磊的{kin}{predicate}"
+    setup = ["赵磊在银行工作。", f"{theirs}。", "赵强在银行工作。"]
+    assert texts_after(fresh_store, setup, "forget", "忘记关于赵磊的一切") == {
+        theirs, "赵强在银行工作"}
+    assert texts_after(fresh_store, setup, "forget", f"赵磊的{kin}") == {
+        "赵磊在银行工作", "赵强在银行工作"}
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in setup:
+        ti.remember(tenant, text)
+    assert ti.purge_matching(tenant, "赵磊").pending
+    ti.purge_matching(tenant, "赵磊", confirm=True)
+    assert current_texts(fresh_store, tenant) == {"赵强在银行工作"}
+
+
+def test_a_relatives_denial_and_habit_read_as_a_persons() -> None:
+    (denied,) = interpret("赵磊的女朋友不喝咖啡。").clauses
+    (habit,) = interpret("赵磊的女朋友每天跑步。").clauses
+    assert (denied.entity, denied.negated, denied.value) == (
+        "person:zhao-lei-de-nv-peng-you", True, "咖啡")
+    assert (habit.entity, habit.value) == ("person:zhao-lei-de-nv-peng-you", "跑步")
