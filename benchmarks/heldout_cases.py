@@ -6545,6 +6545,121 @@ def owners_by_language(cases: list[Case]) -> None:
     cases[-3]["must_not_contain"] = cases[-3]["must_not_contain"][1:]
 
 
+# Rounds 338-343, written before they were run: a footballer's position and a club's
+# roles; plans and memberships changed by amount; German perfect tenses and a brother
+# with the same sport; Chinese work, gym and home beside a husband; identifiers grouped
+# like phone numbers beside a relative's one digit apart; one person with seven facts.
+_JONAS_E = ["Jonas Eriksen plays left back for Hammarby.", "Jonas Eriksen coaches the under-12 team.",
+            "Jonas Eriksen runs a marathon every spring.", "Jonas Eriksen's brother plays left back for AIK."]
+_AMAKA_E = ["Amaka Eze is the club treasurer.", "Amaka Eze is the team physio.", "Amaka Eze lives in Enfield."]
+SQUADS_AND_ROLES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS_E), ["remember", "Jonas Eriksen now plays centre back for Hammarby."], [_JONAS_E[0]]),
+    (list(_JONAS_E), ["remember", "Jonas Eriksen stopped coaching the under-12 team."], [_JONAS_E[1]]),
+    (list(_JONAS_E), ["forget", "Jonas Eriksen's marathon"], [_JONAS_E[2]]),
+    (list(_JONAS_E[:3]), ["forget", "forget everything about Jonas Eriksen"], list(_JONAS_E[:3])),
+    (list(_AMAKA_E), ["remember", "Amaka Eze stepped down as club treasurer."], [_AMAKA_E[0]]),
+    (list(_AMAKA_E), ["remember", "Amaka Eze moved to Barnet."], [_AMAKA_E[2]]),
+]
+
+
+def squads_and_roles(cases: list[Case]) -> None:
+    """A footballer's position changed beside his brother's same position, a coaching job
+    stopped, a marathon forgotten; a club treasurer stepping down beside her physio job:
+    only the fact asked ends."""
+    _ended_by(cases, "squads_and_roles", "sport", SQUADS_AND_ROLES)
+
+
+_LEO_P = ["Leo Park's phone plan is 20 GB a month.", "Leo Park has an Amazon Prime membership.",
+          "Leo Park pays for Spotify Premium.", "Leo Park's broadband is 500 Mbps."]
+PLANS_BY_AMOUNT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEO_P), ["remember", "Leo Park downgraded his phone plan to 10 GB a month."], [_LEO_P[0]]),
+    (list(_LEO_P), ["remember", "Leo Park cancelled his Amazon Prime membership."], [_LEO_P[1]]),
+    (list(_LEO_P), ["remember", "Leo Park upgraded his broadband to 1 Gbps."], [_LEO_P[3]]),
+    (list(_LEO_P), ["release", "Leo Park's Spotify"], [_LEO_P[2]]),
+    (list(_LEO_P), ["revise", "Leo Park's broadband", "Leo Park's broadband is 900 Mbps."], [_LEO_P[3]]),
+]
+
+
+def plans_by_amount(cases: list[Case]) -> None:
+    """A phone plan, broadband and memberships changed, cancelled, released or revised:
+    each ends alone, the other plans stay."""
+    _ended_by(cases, "plans_by_amount", "subscriptions", PLANS_BY_AMOUNT)
+
+
+_KLARA_V = ["Klara Vogel spielt Tennis.", "Klara Vogel arbeitet bei der Post.",
+            "Klara Vogel wohnt in Bremen.", "Klara Vogels Bruder spielt Tennis."]
+GERMAN_PERFECT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KLARA_V), ["remember", "Klara Vogel ist nach Hamburg gezogen."], [_KLARA_V[2]]),
+    (list(_KLARA_V), ["remember", "Klara Vogel spielt kein Tennis mehr."], [_KLARA_V[0]]),
+    (list(_KLARA_V), ["remember", "Klara Vogel arbeitet jetzt bei der Bahn."], [_KLARA_V[1]]),
+    (list(_KLARA_V), ["forget", "Vergiss, dass Klara Vogel Tennis spielt."], [_KLARA_V[0]]),
+    (list(_KLARA_V), ["remember", "Klara Vogel hat bei der Post gekündigt."], [_KLARA_V[1]]),
+]
+
+
+def german_perfect(cases: list[Case]) -> None:
+    """German changes in the perfect tense and with kein/mehr beside a brother with the
+    same sport: her one fact ends, his stays."""
+    _ended_by(cases, "german_perfect", "languages", GERMAN_PERFECT)
+
+
+_CHEN_J = ["陈静每周去健身房。", "陈静在银行上班。", "陈静的丈夫在银行上班。", "陈静住在成都。"]
+CHINESE_WORK_AND_HOME: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHEN_J), ["remember", "陈静不去健身房了。"], [_CHEN_J[0]]),
+    (list(_CHEN_J), ["remember", "陈静现在在学校上班。"], [_CHEN_J[1]]),
+    (list(_CHEN_J), ["remember", "陈静搬到了重庆。"], [_CHEN_J[3]]),
+    (list(_CHEN_J), ["forget", "忘记陈静在银行上班"], [_CHEN_J[1]]),
+    (list(_CHEN_J), ["forget", "忘记关于陈静的一切"], [_CHEN_J[0], _CHEN_J[1], _CHEN_J[3]]),
+]
+
+
+def chinese_work_and_home(cases: list[Case]) -> None:
+    """A Chinese gym habit, workplace and home changed or forgotten beside a husband who
+    works at the same bank: her fact ends, his stays."""
+    _ended_by(cases, "chinese_work_and_home", "languages", CHINESE_WORK_AND_HOME)
+
+
+_TOM_R = ["Tom Reid's NHS number is 943 476 5919.", "Tom Reid's phone is 07700 900461.",
+          "Ann Reid's NHS number is 943 476 5920.", "Tom Reid walks his dog at 7am."]
+_NILS_B = ["Nils Berg's passport number is K 881 2934.", "Nils Berg's phone is +47 881 29 340.",
+           "Nils Berg lives in Tromsø."]
+_ORLA_B = ["Orla Byrne's VAT number is IE 6388047V.", "Orla Byrne runs Byrne Design Ltd.",
+           "Cian Byrne's VAT number is IE 6388048V."]
+NUMBERS_GROUPED_LIKE_PHONES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_R), ["purge", "943 476 5919"], [_TOM_R[0]]),
+    (list(_TOM_R), ["purge", "07700 900461"], [_TOM_R[1]]),
+    (list(_NILS_B), ["purge", "K 881 2934"], [_NILS_B[0]]),
+    (list(_NILS_B), ["purge", "passport number K 881 2934"], [_NILS_B[0]]),
+    (list(_ORLA_B), ["purge", "IE 6388047V"], [_ORLA_B[0]]),
+]
+
+
+def numbers_grouped_like_phones(cases: list[Case]) -> None:
+    """An NHS number, a passport and a VAT number written in groups like a phone number,
+    beside a phone and a relative's number one digit apart: only the number asked is
+    erased."""
+    _ended_by(cases, "numbers_grouped_like_phones", "identifiers", NUMBERS_GROUPED_LIKE_PHONES)
+
+
+_MAYA_C = ["Maya Cohen works as a pharmacist.", "Maya Cohen's dentist is Dr Stein.",
+           "Maya Cohen has a dentist appointment on Friday.", "Maya Cohen drives a Mini.",
+           "Maya Cohen's daughter plays the violin.", "Maya Cohen plays the piano.",
+           "Maya Cohen is vegetarian."]
+SEVEN_FACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAYA_C), ["forget", "Maya Cohen's dentist appointment"], [_MAYA_C[2]]),
+    (list(_MAYA_C), ["revise", "Maya Cohen's dentist", "Maya Cohen's dentist is Dr Weiss."], [_MAYA_C[1]]),
+    (list(_MAYA_C), ["remember", "Maya Cohen no longer plays the piano."], [_MAYA_C[5]]),
+    (list(_MAYA_C), ["remember", "Maya Cohen is now vegan."], [_MAYA_C[6]]),
+    (list(_MAYA_C), ["release", "Maya Cohen's car"], [_MAYA_C[3]]),
+]
+
+
+def seven_facts(cases: list[Case]) -> None:
+    """One person with seven facts, a daughter's among them: a dentist appointment beside
+    the dentist, an instrument beside the daughter's, a diet, a car; one ends each time."""
+    _ended_by(cases, "seven_facts", "mixed", SEVEN_FACTS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6616,7 +6731,9 @@ def build() -> list[Case]:
                    appointments_cases_ratings, endings_and_misses_by_language,
                    sentences_questions_addresses, gyms_takeaways_learners,
                    loans_stacks_warranties, sisters_by_language, again_and_own,
-                   unlisted_chinese_verbs, again_ways_own, owners_by_language):
+                   unlisted_chinese_verbs, again_ways_own, owners_by_language,
+                   squads_and_roles, plans_by_amount, german_perfect,
+                   chinese_work_and_home, numbers_grouped_like_phones, seven_facts):
         family(cases)
     return cases
 
