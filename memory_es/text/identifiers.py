@@ -52,11 +52,16 @@ part of the label, never as the identifier itself."""
 _LABEL_ALT = "|".join(sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True))
 _NUMBER_ALT = "|".join(w + r"\.?" for w in NUMBER_WORDS)
 _LABELLED = re.compile(
-    rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b"
-    rf"(?:\s+(?:{_NUMBER_ALT}|#))?(?-i:\s+(?:is|was|are)(?=\s))?\s*[:#]?\s*"
-    r"(#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9]"
-    r"(?-i:\s[A-Z0-9]{2,4}(?![\w\-])(?:\s(?=[A-Z]*\d)[A-Z0-9]{2,4}(?![\w\-]))*)?)",
+    rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b(?:\s+(?:{_LABEL_ALT})\b)*"
+    rf"(?:\s+(?:(?:{_NUMBER_ALT})(?!\w)|#))?(?-i:\s+(?:is|was|are)(?=\s))?\s*[:#]?\s*"
+    r"((?:#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9]|(?-i:[A-Z])(?=\s\d))"
+    r"(?-i:\s(?:(?=[A-Z]*\d)[A-Z0-9]{2,12}|[A-Z]{2,4})(?![\w\-])"
+    r"(?:\s(?=[A-Z]*\d)[A-Z0-9]{2,12}(?![\w\-]))*)?)",
     re.IGNORECASE)
+"""A label (``licence plate``, ``passport number is``) and the number or code after it,
+which may be written in groups of capitals and digits (``KX19 ABD``, ``IE 6388047V``,
+``K 881 2934``): after the first, each group holds a digit, except a second group of
+two to four capitals (a registration's letters)."""
 
 TLDS = words("""
 com org net io ai co uk de fr br au jp cn ru in edu gov dev app info biz me us ca eu nl es
@@ -295,8 +300,12 @@ def _code_kind(token: str) -> str | None:
     return None
 
 
-def _labelled(text: str, taken: list[tuple[int, int]]) -> list[Identifier]:
-    """Numbers and codes right after a label that says what they are (``order ABC123``)."""
+def _labelled(text: str, taken: list[tuple[int, int]],
+              found: list[Identifier]) -> list[Identifier]:
+    """Numbers and codes right after a label that says what they are (``order ABC123``).
+
+    A labelled code that opens with letters and holds digit groups read as a phone
+    (``passport number K 881 2934``) replaces them: the letters say it is no phone."""
     out: list[Identifier] = []
     pos = 0
     while (m := _LABELLED.search(text, pos)) is not None:
@@ -308,6 +317,13 @@ def _labelled(text: str, taken: list[tuple[int, int]]) -> list[Identifier]:
         if not any(c.isdigit() for c in core) or len(re.sub(r"\W", "", core)) < 3:
             pos = start  # no identifier, perhaps the next label (``Server hostname: …``)
             continue
+        inside = [i for i in found if not (end <= i.start or start >= i.end)]
+        if inside and core[:1].isalpha() and all(
+                i.kind in ("phone", "number") and start < i.start and i.end <= end
+                for i in inside):
+            for i in inside:
+                found.remove(i)
+                taken.remove((i.start, i.end))
         if any(not (end <= s or start >= e) for s, e in taken):
             continue
         if text[end:end + 1] and text[end] in "!#$%&*@":
@@ -345,7 +361,7 @@ def _extract(text: str) -> tuple[Identifier, ...]:
             found.append(Identifier(ident[0], surface, ident[1], start, end))
             taken.append((start, end))
         if kind == "phone":
-            found += _labelled(text, taken)  # before bare codes: the label decides the span
+            found += _labelled(text, taken, found)  # before bare codes: the label decides the span
     found.sort(key=lambda i: i.start)
     return tuple(found)
 
@@ -583,6 +599,10 @@ def code_tokens(text: str) -> frozenset[str]:
 
 _GROUP = re.compile(r"[A-Z0-9]{2,6}")
 """A group of a code written in groups: capitals and digits (``BA``, ``4471``)."""
+_LETTERS_FIRST = re.compile(r"[A-Z]{1,3}(?:\s[A-Z0-9]{1,12})+")
+"""A code opening with a group of capitals before groups of digits (``IE 6388047V``,
+``K 881 2934``): what a digit group inside it looks like (a phone, a number) is not what
+it is."""
 
 
 @lru_cache(maxsize=16_384)
@@ -590,13 +610,18 @@ def query_identifiers(text: str) -> tuple[Identifier, ...]:
     """The identifiers a query names: those its form shows, or, when the query is one
     code-like token (its label words aside), that token (``ABC123``, ``CO2``)."""
     found = find_identifiers(text)
-    if found:
-        return found
     cleaned = clean(strip_symbols(text)).strip()
     words = [w for w in cleaned.split() if w.lower().strip(".:#") not in IDENTIFIER_LABELS]
+    grouped = " ".join(words)
+    if _LETTERS_FIRST.fullmatch(grouped) and any(c.isdigit() for c in grouped) and all(
+            i.kind in ("phone", "number") for i in found):
+        start = max(text.find(words[0]), 0)
+        return (Identifier("code", grouped, _canon_code(grouped), start, start + len(grouped)),)
+    if found:
+        return found
     if len(words) > 1 and all(_GROUP.fullmatch(w) for w in words) and any(
             c.isdigit() for w in words for c in w):
-        words = [" ".join(words)]  # one code written in groups (``BA 4471 2209``, ``LB21 XYZ``)
+        words = [grouped]  # one code written in groups (``BA 4471 2209``, ``LB21 XYZ``)
     if len(words) == 1:
         tok = words[0].strip(".,;:!?()[]\"'")
         if any(c.isdigit() for c in tok) and any(c.isalnum() for c in tok) and len(tok) >= 2:

@@ -71,6 +71,7 @@ from memory_es.text.matching import (
     names_another,
     names_only,
     nominalises,
+    only_identifiers,
     only_names_a_topic,
     query_domains,
     query_terms_naming,
@@ -1587,7 +1588,8 @@ class TextInterface:
         exact identifier, a name, or a person when the query asks about people — come
         first, topped up when recall returns fewer than ``k`` (:data:`TOP_UP_ALL`).
         When nothing is related, the ranking is returned as is, except for a query made
-        only of identifiers: it returns nothing rather than near-identical identifiers.
+        only of identifiers (and the labels of their kind): it returns nothing rather
+        than near-identical identifiers.
         """
         if k <= 0:
             return []
@@ -1606,7 +1608,7 @@ class TextInterface:
         current.sort(key=lambda v: (-score[v.fact.fact_id], v.fact.recorded_at), reverse=False)
         pool = ranked + current
         relevant = [v for v in pool if score[v.fact.fact_id] > 0]
-        if not relevant and q.identifiers and all(t in q.id_terms for t in q.terms):
+        if not relevant and only_identifiers(q):
             # an identifier that names nothing retrieves nothing (never a near-identical one)
             return []
         chosen = relevant or pool

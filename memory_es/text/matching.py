@@ -701,15 +701,25 @@ def within_identified(query: Query, found: list[Match], views: Sequence[FactView
     return [m for m in found if m.fact.fact_id in chosen]
 
 
+def only_identifiers(query: Query) -> bool:
+    """Is the query nothing but identifiers and the labels that say their kind
+    (``IE 6388047V``, ``passport number K 881 2934``)?"""
+    naming = query.id_terms | _label_terms(query)
+    return bool(query.identifiers) and all(t in naming for t in query.terms)
+
+
 def _label_terms(query: Query) -> frozenset[str]:
-    """The terms of the label words right before each identifier of the query (``case``
-    of ``case 2024-118``, ``account number``): they say what kind of identifier it is,
-    as a name's words say who, never which of its facts."""
+    """The terms of the label right before each identifier of the query (``case`` of
+    ``case 2024-118``, ``account number``, ``VAT number``, ``frequent flyer number``): it
+    says what kind of identifier it is, as a name's words say who, never which of its
+    facts. A label ends in a label word; up to two plain words before it qualify it."""
     out: set[str] = set()
     for ident in query.identifiers:
-        for word in reversed(query.text[:ident.start].split()[-2:]):
+        before = query.text[:ident.start].split()[-3:]
+        for k, word in enumerate(reversed(before)):
             form = word.strip(EDGE).lower()
-            if form not in IDENTIFIER_LABELS:
+            if form not in IDENTIFIER_LABELS and (
+                    k == 0 or not form.isalpha() or form in lx.STOPWORDS):
                 break
             out.add(_term(form))
     return frozenset(out)
@@ -1349,10 +1359,17 @@ def relevance(query: Query, v: FactView, idf: dict[str, float], th: Thresholds) 
         score = max(score, 0.2)
     if any(matches(q, f) for q in query.identifiers for f in v.identifiers):
         score = max(score, 1.0)
-    for _surface, keys, _cap in query.ngrams:
-        if v.mentions_among(keys):
+    for surface, keys, _cap in query.ngrams:
+        if v.mentions_among(keys) and not _within_identifiers(query, surface):
             score = max(score, 0.5)
     return score
+
+
+def _within_identifiers(query: Query, surface: str) -> bool:
+    """Is a word sequence of the query part of an identifier it names (``IE`` of ``IE
+    6388047V``)? Then it names no one: a lookalike sharing the group is no mention."""
+    return bool(query.id_terms) and all(
+        _term(w) in query.id_terms for w in word_forms(_cleaned(surface)))
 
 
 def asks_for_whole_entity(query: Query, entities: dict[str, str]) -> bool:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
+from memory_es.text.identifiers import IDENTIFIER_LABELS, NUMBER_WORDS
 from tests.unit.text_support import current_texts, fresh_tenant
 
 _ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
@@ -87,3 +88,64 @@ def test_a_code_with_its_digits_in_the_first_group_is_one_code(
         ti.remember(tenant, text + ".")
     ti.purge_matching(tenant, code)
     assert current_texts(fresh_store, tenant) == kept
+
+
+LETTERS_FIRST = st.tuples(
+    st.text(alphabet="ABCDEFGHKLMNPRSTVWXYZ", min_size=1, max_size=3).filter(
+        lambda s: s.lower() not in IDENTIFIER_LABELS | set(NUMBER_WORDS)),  # "TX 123": a label
+    st.lists(st.text(alphabet="0123456789", min_size=3, max_size=8), min_size=1, max_size=3),
+    st.sampled_from(["", "V", "C"]))
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(LETTERS_FIRST, st.sampled_from(["passport number", "VAT number", "licence plate",
+                                       "NHS number"]), st.booleans())
+def test_a_code_opening_with_letters_is_one_code_whatever_its_digits_look_like(
+        fresh_store: memory_es.MemoryStore, parts: tuple[str, list[str], str], label: str,
+        labelled_query: bool) -> None:
+    """``K 881 2934`` and ``IE 6388047V``: capitals, then groups of digits (which alone
+    may have the form of a phone number or of no identifier at all). The label in the
+    fact and the letters in the query make it one code: its purge erases that fact, a
+    relative's number one digit apart stays, and recalling it afterwards finds no text
+    that holds it (and nothing at all when asked without its label, which the
+    relative's fact shares)."""
+    letters, groups, suffix = parts
+    groups = [*groups[:-1], groups[-1] + suffix]
+    code = " ".join([letters, *groups])
+    last = groups[-1]
+    flipped = last[:-2] + str((int(last[-2]) + 1) % 10) + last[-1:]
+    other = " ".join([letters, *groups[:-1], flipped])
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    mine = f"Nils Berg's {label} is {code}"
+    kept = {"Nils Berg lives in Tromsø", f"Ida Berg's {label} is {other}"}
+    for text in (mine, *kept):
+        ti.remember(tenant, text + ".")
+    query = f"{label} {code}" if labelled_query else code
+    result = ti.purge_matching(tenant, query)
+    assert result.receipts, result.pending
+    assert current_texts(fresh_store, tenant) == kept
+    recalled = ti.recall_texts(tenant, query)
+    assert not any(code in t for t in recalled)
+    if not labelled_query:
+        assert recalled == []
+
+
+def test_a_label_of_two_words_is_no_part_of_the_code() -> None:
+    from memory_es.text.identifiers import find_identifiers
+
+    found = find_identifiers("Omar's licence plate KX19 ABD was renewed.")
+    assert [(i.kind, i.canonical) for i in found] == [("code", "kx19abd")]
+
+
+def test_a_purged_code_asked_with_its_label_recalls_nothing(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """The label says what kind of identifier is asked for, so a query of a label and a
+    code that nothing carries any longer is a query of identifiers alone: it recalls
+    nothing, not the person's other facts."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Nils Berg's passport number is K 881 2934.", "Nils Berg lives in Tromsø.",
+                 "Nils Berg's phone is +47 881 29 340."):
+        ti.remember(tenant, text)
+    assert ti.purge_matching(tenant, "passport number K 881 2934").receipts
+    assert ti.recall_texts(tenant, "passport number K 881 2934") == []
