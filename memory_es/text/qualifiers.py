@@ -144,7 +144,8 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
     """Does the clause report that a prior state ended (``quit``, ``gave up``)? Only its
     main part counts: ``adopted a greyhound after Max passed away`` ends nothing (an
     adjunct's ending is the adjunct's); a verb of ending in the present simple tells a
-    habit (``sells cars``, ``leaves the pub at 11pm``), not that something ended."""
+    habit (``sells cars``, ``leaves the pub at 11pm``), not that something ended; and a
+    word of ending after the clause's own verb is no verb of it (``plays left back``)."""
     adjunct = _ADJUNCT_START.search(text_low)
     if adjunct is not None:
         text_low = text_low[:adjunct.start()]
@@ -158,6 +159,8 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
             # "left a note", "dropped a hint": an indefinite object is something given or
             # put down, not a state that ended ("left the band", "left Acme")
             return not (lemma in ("leave", "drop") and words[i + 1:i + 2] in (["a"], ["an"]))
+        if lemma is not None and w not in lx.AUXILIARIES and lemma != "get":
+            break  # "plays left back": the clause's verb is another ("got cancelled": a passive)
     return bool(re.search(r"\blet\b.*\b(?:expire|lapse|go)\b", text_low))
 
 

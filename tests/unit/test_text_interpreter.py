@@ -326,3 +326,21 @@ def test_a_demonstrative_with_no_noun_leans_on_the_previous_clause(text: str) ->
 def test_a_demonstrative_before_a_noun_is_a_determiner(text: str) -> None:
     """``that family``, ``that bread``: the conjunct states its own fact."""
     assert len(interpret(text).clauses) == 2
+
+
+@pytest.mark.parametrize("text", [
+    "Jonas Eriksen plays left back for Hammarby.",
+    "Mia turned left at the bank.",
+    "Ben plays left wing on Sundays.",
+])
+def test_a_word_of_ending_after_the_clauses_own_verb_ends_nothing(text: str) -> None:
+    """``left`` is ``leave`` only as the clause's verb: after ``plays`` it is a side."""
+    c = only(text)
+    assert c.op == "assert"
+    assert not c.ends_prior
+
+
+@pytest.mark.parametrize("text", ["Tom left Acme.", "Tom has left the band.",
+                                  "The client finally left the agency."])
+def test_a_word_of_ending_as_the_clauses_verb_ends_a_state(text: str) -> None:
+    assert only(text).op == "cease"
