@@ -172,8 +172,11 @@ _ZH_HAS = re.compile(rf"^(?P<subj>{_ZH_KIN}|[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESI
 """``X(现在)有Y``: an adverb, a time word or a change marker may stand before the verb
 (``李明现在在腾讯工作``: the subject is 李明, not 李明现), and a negator right before it
 denies it (``王磊已经不在腾讯工作了``: the fact of 在腾讯工作, denied)."""
+_ZH_NEGATOR = rf"(?P<neg>{_alternation(_ZH['negators'])})?"
+"""A negator before a verb the rules do not know denies what follows, as it does before
+one they know (``王磊已经不跑步了``: the fact of 跑步, denied)."""
 _ZH_TIMED = re.compile(rf"^(?P<subj>{_ZH_KIN}|[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})+"
-                       rf"(?P<verb>)"
+                       rf"{_ZH_NEGATOR}(?P<verb>)"
                        rf"(?P<obj>[\u3400-\u9fff].*)$")
 """``X每天跑步``: a time word or an adverb after the name ends the subject, whatever verb
 follows (one the rules do not know is still the person's fact, not part of a name)."""
@@ -189,8 +192,8 @@ def _zh_named(body: str) -> re.Match[str] | None:
         return None
     kin = re.match(rf"{re.escape(name)}的(?:{_alternation(_ZH['persons'])})", body)
     subj = kin.group() if kin else name  # "吴昊的妹妹吹长笛": his sister's fact
-    return re.match(rf"^(?P<subj>{re.escape(subj)})(?P<verb>)(?P<obj>(?!的)[\u3400-\u9fff].*)$",
-                    body)
+    return re.match(rf"^(?P<subj>{re.escape(subj)}){_ZH_NEGATOR}(?P<verb>)"
+                    rf"(?P<obj>(?!的)[\u3400-\u9fff].*)$", body)
 _DE_NO_LONGER = re.compile(
     rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?P<before>.+?)\s+)?"
     rf"(?:nicht\s+mehr(?:\s+(?P<after>.+))?"

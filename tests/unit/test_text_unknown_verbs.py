@@ -76,3 +76,29 @@ def test_an_adverb_before_an_unknown_verb_is_not_part_of_the_name(
     """``Ruth Adler now supervises three students``: the subject is Ruth Adler."""
     [clause] = interpret(f"{given_name} {family} {adverb} {verb} three students.").clauses
     assert clause.entity == f"person:{given_name.lower()}-{family.lower()}"
+
+
+_ZH_PEOPLE = ["王磊", "陈静", "刘芳", "周婷", "吴昊"]
+_ZH_ACTS = ["练瑜伽", "去健身房", "跑步", "收集邮票", "弹吉他"]  # verbs zh.txt does not list
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_ZH_PEOPLE), st.sampled_from(_ZH_ACTS), st.sampled_from(_ZH_ACTS),
+       st.sampled_from(["", "已经"]), st.sampled_from(["不", "没"]))
+def test_a_chinese_negator_before_an_unknown_verb_ends_that_act_only(
+        fresh_store: memory_es.MemoryStore, name: str, act: str, other: str, adverb: str,
+        negator: str) -> None:
+    """``王磊已经不跑步了``: a negator before a verb the rules do not list denies the act
+    that follows it, as it does before a listed one; the person's other act stays, and
+    nothing new is stored as the act ``不跑步``."""
+    if act == other:
+        return
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    ti.remember(tenant, f"{name}每周{act}。")
+    ti.remember(tenant, f"{name}{other}。")
+    ti.remember(tenant, f"{name}{adverb}{negator}{act}了。")
+    live = current_texts(fresh_store, tenant)
+    assert f"{name}{other}" in live
+    assert f"{name}每周{act}" not in live
+    assert not any(str(f.value).startswith(negator) for f in fresh_store.current(tenant))
