@@ -6660,6 +6660,113 @@ def seven_facts(cases: list[Case]) -> None:
     _ended_by(cases, "seven_facts", "mixed", SEVEN_FACTS)
 
 
+# Rounds 344-349, written before they were run: promotions and titles beside a
+# colleague's; dated events moved beside another on the same day; street addresses
+# beside an office; e-mail addresses purged as written in another case beside
+# lookalikes; German memberships ended beside another membership; Chinese possessed
+# things changed beside a wife's.
+_AISHA_B = ["Aisha Bello is a junior designer at Figma.", "Aisha Bello mentors two interns.",
+            "Aisha Bello's colleague Tom Hart is a junior designer at Figma."]
+_RAVI_K = ["Ravi Kumar's job title is Data Analyst.", "Ravi Kumar works in the Leeds office.",
+           "Ravi Kumar plays cricket on Saturdays."]
+TITLES_AND_PROMOTIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AISHA_B), ["remember", "Aisha Bello was promoted to senior designer."], [_AISHA_B[0]]),
+    (list(_AISHA_B), ["remember", "Aisha Bello is now a senior designer at Figma."], [_AISHA_B[0]]),
+    (list(_RAVI_K), ["remember", "Ravi Kumar's job title is now Senior Data Analyst."], [_RAVI_K[0]]),
+    (list(_RAVI_K), ["revise", "Ravi Kumar's job title", "Ravi Kumar is a Data Scientist."], [_RAVI_K[0]]),
+    (list(_RAVI_K), ["remember", "Ravi Kumar moved to the Manchester office."], [_RAVI_K[1]]),
+]
+
+
+def titles_and_promotions(cases: list[Case]) -> None:
+    """A promotion, a new title and an office move beside a colleague with the same
+    title and a weekend habit: the one title or office ends."""
+    _ended_by(cases, "titles_and_promotions", "work", TITLES_AND_PROMOTIONS)
+
+
+_OFFSITE = ["The team offsite is on 12 March.", "The board meeting is on 12 March.",
+            "The team offsite is in Brighton."]
+_DENTIST = ["Lucy Park's dentist appointment is on Tuesday at 3pm.",
+            "Lucy Park's yoga class is on Tuesday at 6pm.", "Lucy Park lives in Bath."]
+EVENTS_MOVED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OFFSITE), ["remember", "The team offsite moved to 19 March."], [_OFFSITE[0]]),
+    (list(_OFFSITE), ["remember", "The board meeting was postponed to 26 March."], [_OFFSITE[1]]),
+    (list(_OFFSITE), ["remember", "The team offsite is now in Hastings."], [_OFFSITE[2]]),
+    (list(_DENTIST), ["remember", "Lucy Park's dentist appointment was moved to Thursday at 3pm."], [_DENTIST[0]]),
+    (list(_DENTIST), ["forget", "Lucy Park's yoga class"], [_DENTIST[1]]),
+]
+
+
+def events_moved(cases: list[Case]) -> None:
+    """An offsite and a board meeting on the same day, an appointment and a class on the
+    same weekday: the one moved or forgotten ends, the other stays."""
+    _ended_by(cases, "events_moved", "everyday", EVENTS_MOVED)
+
+
+_KIM_L = ["Kim Lee lives at 14 Elm Street.", "Kim Lee's office is on Baker Street.",
+          "Kim Lee's sister lives at 9 Elm Street."]
+STREET_ADDRESSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KIM_L), ["remember", "Kim Lee moved to 3 Oak Road."], [_KIM_L[0]]),
+    (list(_KIM_L), ["remember", "Kim Lee's office moved to Fleet Street."], [_KIM_L[1]]),
+    (list(_KIM_L), ["forget", "Kim Lee's home address"], [_KIM_L[0]]),
+    (list(_KIM_L), ["release", "Kim Lee's office"], [_KIM_L[1]]),
+]
+
+
+def street_addresses(cases: list[Case]) -> None:
+    """A home address, an office and a sister's address on the same street: the one
+    moved, forgotten or released ends."""
+    _ended_by(cases, "street_addresses", "home", STREET_ADDRESSES)
+
+
+_MAILS = ["Kim Lee's email is kim.lee@example.com.", "Kim Lee's work email is kimlee@example.com.",
+          "Joy Lee's email is kim.lee@example.co.", "Kim Lee lives in Bath."]
+MAILS_AS_WRITTEN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAILS), ["purge", "Kim.Lee@Example.COM"], [_MAILS[0]]),
+    (list(_MAILS), ["purge", "<kim.lee@example.com>"], [_MAILS[0]]),
+    (list(_MAILS), ["purge", "mailto:kimlee@example.com"], [_MAILS[1]]),
+    (list(_MAILS), ["purge", "kim.lee@example.co"], [_MAILS[2]]),
+]
+
+
+def mails_as_written(cases: list[Case]) -> None:
+    """An address purged in capitals, in angle brackets or as a mailto link, beside a
+    work address without the dot and a relative's at another top-level domain: only the
+    address asked is erased."""
+    _ended_by(cases, "mails_as_written", "identifiers", MAILS_AS_WRITTEN)
+
+
+_SABINE_K = ["Sabine Koch ist Mitglied im Fitnessstudio.", "Sabine Koch ist Mitglied im Chor.",
+             "Sabine Koch wohnt in Köln."]
+GERMAN_MEMBERSHIPS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SABINE_K), ["remember", "Sabine Koch ist aus dem Fitnessstudio ausgetreten."], [_SABINE_K[0]]),
+    (list(_SABINE_K), ["remember", "Sabine Koch ist nicht mehr Mitglied im Chor."], [_SABINE_K[1]]),
+    (list(_SABINE_K), ["forget", "Vergiss, dass Sabine Koch im Chor ist."], [_SABINE_K[1]]),
+    (list(_SABINE_K), ["remember", "Sabine Koch wohnt jetzt in Bonn."], [_SABINE_K[2]]),
+]
+
+
+def german_memberships(cases: list[Case]) -> None:
+    """Two German memberships of one person, one ended or forgotten, and a move: the
+    other membership stays."""
+    _ended_by(cases, "german_memberships", "languages", GERMAN_MEMBERSHIPS)
+
+
+_SUN_W = ["孙伟的车是一辆丰田。", "孙伟的妻子开一辆宝马。", "孙伟在北京工作。"]
+CHINESE_POSSESSIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SUN_W), ["remember", "孙伟的车现在是一辆本田。"], [_SUN_W[0]]),
+    (list(_SUN_W), ["forget", "孙伟的车"], [_SUN_W[0]]),
+    (list(_SUN_W), ["remember", "孙伟现在在上海工作。"], [_SUN_W[2]]),
+    (list(_SUN_W), ["forget", "忘记关于孙伟的一切"], [_SUN_W[0], _SUN_W[2]]),
+]
+
+
+def chinese_possessions(cases: list[Case]) -> None:
+    """A Chinese possessed car changed or forgotten beside a wife's car, a workplace
+    changed, and everything about him forgotten: her fact stays."""
+    _ended_by(cases, "chinese_possessions", "languages", CHINESE_POSSESSIONS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6733,7 +6840,9 @@ def build() -> list[Case]:
                    loans_stacks_warranties, sisters_by_language, again_and_own,
                    unlisted_chinese_verbs, again_ways_own, owners_by_language,
                    squads_and_roles, plans_by_amount, german_perfect,
-                   chinese_work_and_home, numbers_grouped_like_phones, seven_facts):
+                   chinese_work_and_home, numbers_grouped_like_phones, seven_facts,
+                   titles_and_promotions, events_moved, street_addresses,
+                   mails_as_written, german_memberships, chinese_possessions):
         family(cases)
     return cases
 
