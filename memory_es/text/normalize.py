@@ -406,13 +406,18 @@ def _sub_overlapping(pattern: re.Pattern[str], fn: Callable[[re.Match[str]], str
     return "".join(out) + text[pos:]
 
 
+_MAILTO = re.compile(r"\bmailto:(?=[^\s@]+@)", re.IGNORECASE)
+
+
 def deobfuscate(text: str) -> str:
     """Undo the usual disguises of an address in prose.
 
     ``nora [at] corp [dot] io`` -> ``nora@corp.io``; ``n o r a`` -> ``nora``.
     A bare `` at `` / `` dot `` only counts when the result is a complete address
     with a dotted domain (``zed at corp dot example``), so ``works at Nordlys`` stays.
+    A link's ``mailto:`` is no word of the address (``mailto:nora@corp.io``).
     """
+    text = _MAILTO.sub("", text)
     def email(match: re.Match[str]) -> str:
         local, sep, domain = match.group(1), match.group(2), match.group(3)
         bracketed = _bracketed(sep) or bool(re.search(r"[\[({<]\s*dot", domain, re.I))

@@ -78,6 +78,13 @@ def test_obfuscated_addresses_are_restored() -> None:
     assert ("email", "kim@corp.io") in canon("it is k i m @ corp.io")
 
 
+def test_a_mailto_link_is_its_address() -> None:
+    """``mailto:`` is the link's scheme, no word of the address: the query asks for the
+    address alone, so after its purge it recalls nothing."""
+    assert deobfuscate("write to MAILTO:kim.lee@example.com") == "write to kim.lee@example.com"
+    assert deobfuscate("mailto: is a scheme") == "mailto: is a scheme"
+
+
 def test_a_spoken_at_only_counts_when_it_forms_an_address() -> None:
     """``works at Acme`` is prose, not an e-mail address."""
     assert canon("Rosa works at Acme since spring") == []
