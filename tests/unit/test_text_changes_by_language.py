@@ -233,3 +233,24 @@ def test_the_car_one_drives_is_one_slot_in_german_and_chinese(
         ti.remember(tenant, text + ".")
     ti.remember(tenant, new + ".")
     assert current_texts(fresh_store, tenant) == {new, kept, other}
+
+
+@_SLOW
+@given(st.sampled_from(_GERMANS), st.sampled_from([("Chor", "Tennisverein"),
+                                                   ("Tennisverein", "Chor")]),
+       st.sampled_from(["dass", "daß"]))
+def test_a_german_forget_that_clause_forgets_that_fact_only(
+        fresh_store: memory_es.MemoryStore, name: str, clubs: tuple[str, str],
+        that: str) -> None:
+    """``Vergiss, dass X im Chor ist``: the subordinator is grammar, not content, so the
+    clause names ``ist Mitglied im Chor`` (verb last, as a German subordinate clause has
+    it) and the other club stays."""
+    left, other = clubs
+    kept = [f"{name} ist Mitglied im {other}", f"{name} wohnt in Bremen"]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"{name} ist Mitglied im {left}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.forget(tenant, f"Vergiss, {that} {name} im {left} ist.")
+    after = current_texts(fresh_store, tenant)
+    assert set(kept) <= after
+    assert f"{name} ist Mitglied im {left}" not in after
