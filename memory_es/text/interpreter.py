@@ -157,10 +157,12 @@ _DE_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['unrealised'])})\b[\s,]*(?P<obj>.+)$", re.IGNORECASE)
 _ZH_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)(?:{_alternation(_ZH['unrealised'])})(?P<obj>.+)$")
-_ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u9fff]{1,8}?)"
-                       rf"(?:{_alternation(_ZH['copula'])})(?P<obj>.+)$")
-"""``X的Y是Z``: X's Y is Z (``王芳的电话是…``), or is called Z (``李娜的猫叫咪咪``)."""
 _ZH_BESIDE = _alternation(_ZH["adverbs"] + _ZH["time"])
+_ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u9fff]{1,8}?)"
+                       rf"(?:{_ZH_BESIDE})*(?P<now>{_alternation(_ZH['change'])})?"
+                       rf"(?:{_ZH_BESIDE})*(?:{_alternation(_ZH['copula'])})(?P<obj>.+)$")
+"""``X的Y是Z``: X's Y is Z (``王芳的电话是…``), or is called Z (``李娜的猫叫咪咪``); with a
+change marker before the copula (``孙伟的车现在是…``), the thing's value changed."""
 _ZH_KIN = rf"[\u3400-\u9fff]{{2,4}}?的(?:{_alternation(_ZH['persons'])})"
 """A person of someone's (``赵磊的女朋友``: Zhao Lei's girlfriend), a subject of her own."""
 _ZH_KIN_SUBJECT = re.compile(rf"^(?P<owner>[\u3400-\u9fff]{{2,4}}?)的"
@@ -330,7 +332,9 @@ def _read_other_language(body: str) -> Clause | None:
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(
             "prop", "u" + str(sum(map(ord, owned.group("thing"))))), value=obj,
             mention=subject.surface, names=subject.names, subject_names=subject.names,
-            rules=(f"lang:{lang}", "predicate:possessive-noun"))
+            op="supersede" if changes else "assert", confident=changes,
+            rules=(f"lang:{lang}", "predicate:possessive-noun",
+                   *(["change-of-state:replaces-slot"] if changes else [])))
     if has is not None and _drives(has.group("verb"), obj, chinese):
         return Clause(text=body, entity=subject.entity, attribute="transport.vehicle",
                       value=obj, mention=subject.surface, names=subject.names,

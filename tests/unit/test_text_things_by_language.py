@@ -217,3 +217,24 @@ def test_what_a_german_genitives_thing_does_is_the_owners_fact(
 def test_an_english_name_of_three_words_stays_a_name() -> None:
     (clause,) = interpret("Mary Jones Carter knits scarves.").clauses
     assert clause.entity == "person:mary-jones-carter"
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("车", "一辆丰田", "一辆本田"), ("电话", "13800001111", "13900002222"),
+                        ("猫", "一只橘猫", "一只黑猫")]),
+       st.sampled_from(["现在", "目前"]))
+def test_a_chinese_possessed_thing_with_a_change_marker_replaces_its_value(
+        fresh_store: memory_es.MemoryStore, thing: tuple[str, str, str], now: str) -> None:
+    """``孙伟的车现在是一辆本田``: a change marker before the copula is not part of the thing;
+    the thing's value changes, and a wife's fact and his job stay."""
+    noun, old, new = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"孙伟的妻子开一辆宝马", "孙伟在北京工作"}
+    for text in (f"孙伟的{noun}是{old}", *kept):
+        ti.remember(tenant, text + "。")
+    ti.remember(tenant, f"孙伟的{noun}{now}是{new}。")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"孙伟的{noun}是{old}" not in after
+    assert f"孙伟的{noun}{now}是{new}" in after
