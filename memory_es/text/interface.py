@@ -676,8 +676,11 @@ class TextInterface:
         verb = _frame_head(clause.attribute)
         measure = _measure(clause.text)
         # "Yuki's dentist appointment was moved to Thursday", "The hearing in case 2024-017
-        # was moved to 19 March": the thing's time changed
-        thing = ({stem(w) for w in _possessed(clause) or _thing_named(clause, entity)}
+        # was moved to 19 March": the thing's time changed; "The team offsite moved to 19
+        # March": the entity is the thing (not "The bakery is now open on Sundays", a state
+        # at a time, which leaves "opens at 7am")
+        moved = clause.frame is not None and _frame_lemma(clause.frame) in _MOVES_A_THING
+        thing = ({stem(w) for w in _possessed(clause) or _thing_named(clause, entity, whole=moved)}
                  if CALENDAR.search(clause.text) else set())
         for f in self._held(tenant, entity, clause):
             if f.attribute == clause.attribute:
@@ -1750,14 +1753,16 @@ def _frame_head(attribute: str) -> str:
     return ".".join(parts[:2]) if parts[0] == "prop" else parts[0]
 
 
-def _thing_named(clause: Clause, entity: str) -> list[str]:
+def _thing_named(clause: Clause, entity: str, *, whole: bool = False) -> list[str]:
     """The content words of a subject that is a thing, not a person (``The hearing in case
-    2024-017``: hearing, case), less the words of its entity's name."""
+    2024-017``: hearing, case), less the words of its entity's name; with ``whole``, all
+    of them when they all name it (``The team offsite``: the entity is the thing)."""
     if entity.split(":", 1)[0] in PERSON_NAMESPACES or not clause.mention:
         return []
     named = entity_terms(entity)
-    return [w for w in re.findall(r"[^\W\d_]+", clause.mention.casefold())
-            if w not in lx.STOPWORDS and stem(w) not in named]
+    said = [w for w in re.findall(r"[^\W\d_]+", clause.mention.casefold())
+            if w not in lx.STOPWORDS]
+    return [w for w in said if stem(w) not in named] or (said if whole else [])
 
 
 def _possessed(clause: Clause) -> list[str]:

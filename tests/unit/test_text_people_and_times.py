@@ -217,3 +217,34 @@ def test_a_possessed_things_new_state_replaces_its_old(
     after = current_texts(fresh_store, tenant)
     assert {kept, change.rstrip(".")} <= after
     assert (held in after) != replaces
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["team offsite", "sales kickoff", "annual retreat"]),
+       st.sampled_from(["19 March", "Friday", "3 pm on Monday"]))
+def test_an_event_named_by_its_whole_subject_moved_to_a_time_ends_its_old_time(
+        fresh_store: memory_es.MemoryStore, event: str, when: str) -> None:
+    """``The team offsite moved to 19 March``: every word of the subject names the entity,
+    so the entity is the thing whose time moved; its place and another event on the
+    same day stay."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"The {event} is in Brighton", "The board meeting is on 12 March"}
+    for text in (f"The {event} is on 12 March", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"The {event} moved to {when}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"The {event} is on 12 March" not in after
+
+
+def test_a_state_at_a_time_leaves_the_things_other_times(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``The bakery on Mill Street is now open on Sundays`` ends ``closes on Sundays`` but
+    moves no time of the bakery: ``opens at 7am`` stays."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"The bakery on Mill Street opens at 7am", "The bakery on Mill Street sells rye bread"}
+    for text in ("The bakery on Mill Street closes on Sundays", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, "The bakery on Mill Street is now open on Sundays.")
+    assert kept <= current_texts(fresh_store, tenant)
