@@ -886,11 +886,15 @@ class TextInterface:
         """Release the one current fact naming the thing a switch moved to a new provider
         (``switched her bank account to Monzo`` ends ``banks with Barclays``): the fact's
         words hold the thing's distinctive word and a proper name other than the new one.
-        With two such facts which one moved is not said, and nothing ends; a fact of the
-        thing whose object is no name (``goes to the gym at 7am``) is no provider's."""
-        found = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
-                 and modifier in (terms := view(f).terms) and provider not in terms
-                 and _proper_words(str(f.value))]
+        With two such facts which one moved is not said, and nothing ends; nor when a fact
+        of the thing names the new one already (``moved his trip to Rome to July``, beside
+        ``has a trip to Rome``: that trip is the one spoken of); a fact of the thing whose
+        object is no name (``goes to the gym at 7am``) is no provider's."""
+        held = [f for f in self._held(tenant, entity, clause)
+                if f.attribute != clause.attribute and modifier in view(f).terms]
+        if any(provider in view(f).terms for f in held):
+            return
+        found = [f for f in held if _proper_words(str(f.value))]  # none names the new one
         if len(found) == 1:
             plan.add(_decay(found[0].fact_id, tenant, f"switched: {clause.text}"))
 

@@ -1,7 +1,9 @@
 """A switch of a possessed thing to a new provider (SPEC §15): ``switched her bank
 account to Monzo`` ends the one fact whose object is the old provider of that thing
-(``banks with Barclays``); with two such facts, or when the fact of the thing names no
-provider (``goes to the gym at 7am``), nothing ends."""
+(``banks with Barclays``); with two such facts, when the fact of the thing names no
+provider (``goes to the gym at 7am``), or when one fact of the thing names the new one
+already (``moved his trip to Rome to July``, beside ``has a trip to Rome in May``: that
+trip is the one spoken of), nothing ends."""
 
 from __future__ import annotations
 
@@ -61,3 +63,20 @@ def test_a_thing_with_no_provider_is_not_ended(fresh_store: memory_es.MemoryStor
         ti.remember(tenant, text + ".")
     ti.remember(tenant, "Ana Lima switched her gym membership to PureGym.")
     assert set(kept) <= current_texts(fresh_store, tenant)
+
+
+@_SLOW
+@given(NAMES, st.sampled_from([("trip", "Rome", "Oslo"), ("booking", "Hilton", "Marriott"),
+                               ("flight", "Lisbon", "Madrid")]),
+       st.sampled_from(["moved", "switched"]))
+def test_a_thing_that_names_the_new_one_already_is_the_one_spoken_of(
+        fresh_store: memory_es.MemoryStore, who: tuple[str, str],
+        things: tuple[str, str, str], verb: str) -> None:
+    (name, pronoun), (thing, said, other) = who, things
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = [f"{name} has a {thing} to {said} in May", f"{name} has a {thing} to {other} in June",
+            f"{name} plays golf"]
+    for text in held:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{name} {verb} {pronoun} {thing} to {said} to July.")
+    assert set(held[1:]) <= current_texts(fresh_store, tenant)
