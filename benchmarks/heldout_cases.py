@@ -6767,6 +6767,96 @@ def chinese_possessions(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_possessions", "languages", CHINESE_POSSESSIONS)
 
 
+# Rounds 350-354, written before they were run: one person with eight facts that share
+# words with a husband's, a daughter's and a brother's; notes of two people in one text;
+# a German name ending in z with its genitive apostrophe beside a wife; a Chinese person
+# with five facts beside a brother; identifiers with an extension, postcodes, handles
+# and a plate without a label.
+_NOOR_A = ["Noor Aziz works at the City Hospital.", "Noor Aziz volunteers at the Children's Hospital.",
+           "Noor Aziz's husband works at the City Hospital.", "Noor Aziz lives near the City Hospital.",
+           "Noor Aziz drives a Toyota.", "Noor Aziz's daughter drives a Honda.",
+           "Noor Aziz has a cat called Pixel.", "Noor Aziz's brother has a cat called Mochi."]
+EIGHT_FACTS_SHARED_WORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NOOR_A), ["remember", "Noor Aziz now works at St Mary's Hospital."], [_NOOR_A[0]]),
+    (list(_NOOR_A), ["remember", "Noor Aziz stopped volunteering at the Children's Hospital."], [_NOOR_A[1]]),
+    (list(_NOOR_A), ["remember", "Noor Aziz now drives a Kia."], [_NOOR_A[4]]),
+    (list(_NOOR_A), ["forget", "Noor Aziz's cat"], [_NOOR_A[6]]),
+    (list(_NOOR_A), ["revise", "Noor Aziz's job", "Noor Aziz works at Leeds General Infirmary."], [_NOOR_A[0]]),
+]
+
+
+def eight_facts_shared_words(cases: list[Case]) -> None:
+    """One person with eight facts, three of her family's sharing their words (the same
+    hospital, a car, a cat): a new job, a volunteering stopped, a new car, her cat
+    forgotten and her job revised each end her one fact."""
+    _ended_by(cases, "eight_facts_shared_words", "mixed", EIGHT_FACTS_SHARED_WORDS)
+
+
+_HANA_I = ["Hana Ito lives in Osaka.", "Omar Reyes lives in Quito.", "Hana Ito teaches piano."]
+TWO_PEOPLE_ONE_NOTE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HANA_I), ["remember", "Met Hana Ito and Omar Reyes. Hana now lives in Kyoto; Omar moved to Lima."], [_HANA_I[0], _HANA_I[1]]),
+    (list(_HANA_I), ["remember", "Hana Ito lives in Kyoto now, but Omar Reyes still lives in Quito."], [_HANA_I[0]]),
+    (list(_HANA_I), ["remember", "Hana Ito no longer teaches piano; she teaches violin now."], [_HANA_I[2]]),
+    (list(_HANA_I), ["remember", "Omar Reyes has moved to Lima, and Hana Ito still teaches piano."], [_HANA_I[1]]),
+]
+
+
+def two_people_one_note(cases: list[Case]) -> None:
+    """Notes that speak of two people, changing one or both: only the changed facts end."""
+    _ended_by(cases, "two_people_one_note", "mixed", TWO_PEOPLE_ONE_NOTE)
+
+
+_MARTIN_S = ["Martin Schulz arbeitet bei Siemens.", "Martin Schulz wohnt in München.",
+             "Martin Schulz spielt Gitarre.", "Martin Schulz' Frau arbeitet bei Siemens."]
+GERMAN_APOSTROPHE_GENITIVE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MARTIN_S), ["remember", "Martin Schulz arbeitet nicht mehr bei Siemens."], [_MARTIN_S[0]]),
+    (list(_MARTIN_S), ["forget", "Vergiss alles über Martin Schulz"], list(_MARTIN_S[:3])),
+    (list(_MARTIN_S), ["remember", "Martin Schulz wohnt jetzt in Augsburg."], [_MARTIN_S[1]]),
+    (list(_MARTIN_S), ["remember", "Martin Schulz spielt keine Gitarre mehr."], [_MARTIN_S[2]]),
+]
+
+
+def german_apostrophe_genitive(cases: list[Case]) -> None:
+    """A German name ending in z, whose genitive is an apostrophe (``Martin Schulz'
+    Frau``), beside his wife at the same employer: his facts end, hers stays."""
+    _ended_by(cases, "german_apostrophe_genitive", "languages", GERMAN_APOSTROPHE_GENITIVE)
+
+
+_ZHAO_M = ["赵敏住在深圳。", "赵敏在华为工作。", "赵敏喜欢打羽毛球。", "赵敏的弟弟在华为工作。", "赵敏养了一只狗。"]
+CHINESE_FIVE_FACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHAO_M), ["remember", "赵敏现在住在广州。"], [_ZHAO_M[0]]),
+    (list(_ZHAO_M), ["remember", "赵敏从华为辞职了。"], [_ZHAO_M[1]]),
+    (list(_ZHAO_M), ["remember", "赵敏不再打羽毛球了。"], [_ZHAO_M[2]]),
+    (list(_ZHAO_M), ["forget", "忘记赵敏养狗的事"], [_ZHAO_M[4]]),
+    (list(_ZHAO_M), ["forget", "忘记关于赵敏的一切"], [_ZHAO_M[0], _ZHAO_M[1], _ZHAO_M[2], _ZHAO_M[4]]),
+]
+
+
+def chinese_five_facts(cases: list[Case]) -> None:
+    """A Chinese person with five facts beside a brother at the same employer: a move, a
+    resignation, a sport given up, a dog forgotten, everything forgotten; his stays."""
+    _ended_by(cases, "chinese_five_facts", "languages", CHINESE_FIVE_FACTS)
+
+
+_TOM_P = ["Tom Price's office phone is +44 20 7946 0958 ext. 214.", "Tom Price's mobile is +44 7700 900123.",
+          "Tom Price's postcode is SW1A 1AA.", "Ann Price's postcode is SW1A 2AA.",
+          "Tom Price's Instagram is @tom_price.", "Ann Price's Instagram is @tom_price_art.",
+          "Tom Price's car is KX19 ABD.", "Tom Price lives in London."]
+IDENTIFIERS_AROUND_A_PERSON: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_P), ["purge", "+44 20 7946 0958"], [_TOM_P[0]]),
+    (list(_TOM_P), ["purge", "SW1A 1AA"], [_TOM_P[2]]),
+    (list(_TOM_P), ["purge", "@tom_price"], [_TOM_P[4]]),
+    (list(_TOM_P), ["purge", "KX19 ABD"], [_TOM_P[6]]),
+    (list(_TOM_P), ["purge", "07700 900123"], [_TOM_P[1]]),
+]
+
+
+def identifiers_around_a_person(cases: list[Case]) -> None:
+    """A phone with an extension, a postcode, a handle and a plate without a label, each
+    beside a relative's alike one: the purge erases the one asked."""
+    _ended_by(cases, "identifiers_around_a_person", "identifiers", IDENTIFIERS_AROUND_A_PERSON)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6842,7 +6932,10 @@ def build() -> list[Case]:
                    squads_and_roles, plans_by_amount, german_perfect,
                    chinese_work_and_home, numbers_grouped_like_phones, seven_facts,
                    titles_and_promotions, events_moved, street_addresses,
-                   mails_as_written, german_memberships, chinese_possessions):
+                   mails_as_written, german_memberships, chinese_possessions,
+                   eight_facts_shared_words, two_people_one_note,
+                   german_apostrophe_genitive, chinese_five_facts,
+                   identifiers_around_a_person):
         family(cases)
     return cases
 
