@@ -6855,6 +6855,14 @@ def identifiers_around_a_person(cases: list[Case]) -> None:
     """A phone with an extension, a postcode, a handle and a plate without a label, each
     beside a relative's alike one: the purge erases the one asked."""
     _ended_by(cases, "identifiers_around_a_person", "identifiers", IDENTIFIERS_AROUND_A_PERSON)
+    # Corrected in the open after the first run: "Tom Price's car is KX19 ABD" gives the
+    # code no label ("car" says what it is of, not that it is an identifier), and SPEC
+    # §15 makes a token an identifier only by its form, labels included, never because
+    # it mixes letters and digits; so the purge erases nothing and lists the fact as a
+    # candidate (its label forms, "plate" or "registration", are read: round 338)
+    car = cases[-2]
+    car["survivors"] = list(car["setup"])
+    car["current_lacks"] = car["must_not_contain"] = car["retrieves_nothing"] = []
 
 
 def build() -> list[Case]:
