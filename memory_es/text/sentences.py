@@ -53,6 +53,9 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
         last = before[-1].lower().rstrip(".") if before else ""
         if last in _ABBREV or (len(last) == 1 and last.isalpha()):
             continue
+        if m.group() == "." and before and before[-1].isalpha() and before[-1].islower() and (
+                text[m.end():].lstrip()[:1].isdigit()):
+            continue  # "ext. 214", "vol. 3": a word in lower case before a number abbreviates
         chunk = text[start:end].strip()
         if chunk:
             out.append((start + text[start:end].find(chunk), chunk))

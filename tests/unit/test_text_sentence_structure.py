@@ -136,3 +136,26 @@ def test_adverbs_before_the_verb_are_no_part_of_the_subject(
     ti.remember(tenant, f"{subject} {adverbs} pays by card.")
     ti.remember(tenant, f"{subject} lives in Bremen.")
     assert len({f.entity for f in fresh_store.current(tenant)}) == 1
+
+
+@pytest.mark.parametrize("abbreviated", ["ext. 214", "vol. 3", "approx. 40 minutes away",
+                                         "tel. 0161 496 0000"])
+def test_a_lower_case_word_before_a_number_is_no_sentence_end(abbreviated: str) -> None:
+    """``+44 20 7946 0958 ext. 214``: a sentence opens with a capital, so a full stop
+    after a word in lower case, with a number next, abbreviates; the extension stays with
+    its phone (it was a fact of its own, ``214``, beside a phone without it)."""
+    from memory_es.text.sentences import split_sentences
+
+    text = f"Tom Price's office is {abbreviated}. Tom Price lives in London."
+    assert [s for _, s in split_sentences(text)] == [
+        f"Tom Price's office is {abbreviated}.", "Tom Price lives in London."]
+
+
+def test_an_extension_stays_with_its_phone_through_a_purge_of_another_number(
+        fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    office = "Tom Price's office phone is +44 20 7946 0958 ext. 214"
+    for text in (office, "Tom Price's mobile is +44 7700 900123"):
+        ti.remember(tenant, text + ".")
+    ti.purge_matching(tenant, "07700 900123")
+    assert current_texts(fresh_store, tenant) == {office}
