@@ -149,3 +149,20 @@ def test_a_purged_code_asked_with_its_label_recalls_nothing(
         ti.remember(tenant, text)
     assert ti.purge_matching(tenant, "passport number K 881 2934").receipts
     assert ti.recall_texts(tenant, "passport number K 881 2934") == []
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["SW1A 1AA", "EH1 2NG", "M1 1AE", "94105"]),
+       st.sampled_from(["postcode", "zip"]))
+def test_a_postcode_is_labelled_and_purged_alone(
+        fresh_store: memory_es.MemoryStore, code: str, label: str) -> None:
+    """A postcode or zip is an address's identifier when its label says so: its purge
+    erases the fact that holds it and not a neighbour's code one character apart."""
+    other = code[:-1] + ("B" if code[-1] != "B" and code[-1].isalpha() else "7")
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Tom Price lives in London", f"Ann Price's {label} is {other}"}
+    for text in (f"Tom Price's {label} is {code}", *kept):
+        ti.remember(tenant, text + ".")
+    assert ti.purge_matching(tenant, code).receipts
+    assert current_texts(fresh_store, tenant) == kept
