@@ -892,7 +892,7 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
             continue
         qparts = _parts_asked(query, term, skip_set)
         if qparts:
-            found = len(qparts & (v.parts | v.terms)) / max(len(qparts), 1)
+            found = len(_parts_held(qparts, v.parts | v.terms)) / max(len(qparts), 1)
             if found:
                 got += weight * th.part_credit * found
                 continue
@@ -906,6 +906,24 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
         if doms and doms & v.domains:
             got += weight * th.domain_credit
     return got / total if total else 0.0
+
+
+def _parts_held(parts: frozenset[str], words: frozenset[str]) -> frozenset[str]:
+    """The query's words a fact holds: as words of its own, or a Chinese word spelled out
+    by words of the fact (``养狗``, keeping a dog, of ``养了一只狗``; ``喝咖啡`` of
+    ``喝了很多咖啡``), whatever stands between them; never a character of a longer word
+    (``车`` is not in ``火车``)."""
+    return frozenset(p for p in parts if p in words or (
+        len(p) > 1 and is_chinese_run(p) and _spelled_by(p, words)))
+
+
+def _spelled_by(word: str, words: frozenset[str]) -> bool:
+    """Can ``word`` be cut into a sequence of ``words``?"""
+    reach = {0}
+    for i in range(len(word)):
+        if i in reach:
+            reach.update(j for j in range(i + 1, len(word) + 1) if word[i:j] in words)
+    return len(word) in reach
 
 
 def _parts_asked(query: Query, term: str, skip: set[str]) -> frozenset[str]:
@@ -948,7 +966,7 @@ def specific(query: Query, v: FactView, skip: Iterable[str] = (), *,
         if (term in v.terms or term in v.parts or _derived(term, v.terms)) and content(term):
             return True
         qparts = _parts_asked(query, term, skip_set)
-        if qparts and qparts <= (v.parts | v.terms) and content(term):
+        if qparts and _parts_held(qparts, v.parts | v.terms) == qparts and content(term):
             return True
     return any(q.canonical in v.codes for q in query.identifiers) or any(
         matches(q, f) for q in query.identifiers for f in v.identifiers)

@@ -68,10 +68,14 @@ def indexed_words(run: str) -> frozenset[str]:
     no ``车``), so a query's word meets the fact however the fact's run was cut. The
     thing a possessive names before its copula is cut on its own as well: the copula
     may join it into another word (``李娜的猫叫咪咪``: 猫叫 is a cat's mew; the thing is
-    猫)."""
+    猫). So is what follows a personal name the run opens with (:func:`leading_name`):
+    the dictionary may join the name to the verb after it (``赵敏养了一只狗``: 赵敏养)."""
     words = set(_jieba().cut_for_search(run))
     for thing in _OWNED_THING.findall(run):
         words.update(_jieba().cut_for_search(thing))
+    if (name := leading_name(run)) is not None:
+        words.add(name)
+        words.update(_jieba().cut_for_search(run[len(name):]))
     return frozenset(words)
 
 

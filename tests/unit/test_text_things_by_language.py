@@ -238,3 +238,26 @@ def test_a_chinese_possessed_thing_with_a_change_marker_replaces_its_value(
     assert kept <= after
     assert f"孙伟的{noun}是{old}" not in after
     assert f"孙伟的{noun}{now}是{new}" in after
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["赵敏", "周婷", "吴昊", "孙丽"]),
+       st.sampled_from([("养了一只狗", "养狗"), ("养了两只猫", "养猫"),
+                        ("喝了很多咖啡", "喝咖啡")]),
+       st.sampled_from(["的事", "的事情", ""]))
+def test_a_chinese_forget_of_an_act_finds_it_around_the_words_between(
+        fresh_store: memory_es.MemoryStore, name: str, act: tuple[str, str],
+        matter: str) -> None:
+    """``忘记赵敏养狗的事``: the act asked (养狗) is held word by word by ``赵敏养了一只狗``,
+    whose name the dictionary joins to the verb (赵敏养); ``的事`` (the matter of) is no
+    content. That fact ends; a brother's and her other facts stay."""
+    fact, asked = act
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"{name}住在深圳", f"{name}在华为工作", f"{name}的弟弟{fact}"}
+    for text in (f"{name}{fact}", *kept):
+        ti.remember(tenant, text + "。")
+    ti.forget(tenant, f"忘记{name}{asked}{matter}")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"{name}{fact}" not in after
