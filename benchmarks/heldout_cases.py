@@ -6865,6 +6865,74 @@ def identifiers_around_a_person(cases: list[Case]) -> None:
     car["current_lacks"] = car["must_not_contain"] = car["retrieves_nothing"] = []
 
 
+# Rounds 355-358, written before they were run: verbs of running and leaving used
+# otherwise beside a habit; money changes of one of several amounts; drug doses beside
+# a wife's same drug; German pets and jobs beside a husband's, Chinese things sold.
+_LEA_F = ["Lea Frank runs the finance team.", "Lea Frank runs marathons.",
+          "Lea Frank left her umbrella at the office.", "Lea Frank works at the Soho office."]
+VERBS_USED_OTHERWISE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEA_F), ["remember", "Lea Frank stopped running marathons."], [_LEA_F[1]]),
+    (list(_LEA_F), ["forget", "Lea Frank's umbrella"], [_LEA_F[2]]),
+    (list(_LEA_F), ["remember", "Lea Frank no longer runs the finance team."], [_LEA_F[0]]),
+    (list(_LEA_F), ["remember", "Lea Frank now works at the Camden office."], [_LEA_F[3]]),
+]
+
+
+def verbs_used_otherwise(cases: list[Case]) -> None:
+    """One verb for a job and a sport (runs), a word of leaving for a thing left behind:
+    ending one leaves the other."""
+    _ended_by(cases, "verbs_used_otherwise", "work", VERBS_USED_OTHERWISE)
+
+
+_PRIYA_S = ["Priya Shah's rent is £1,200 a month.", "Priya Shah's car insurance is £600 a year.",
+            "Priya Shah's salary is £48,000.", "Priya Shah's gym costs £40 a month."]
+AMOUNTS_OF_ONE_PERSON: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PRIYA_S), ["remember", "Priya Shah's rent went up to £1,350 a month."], [_PRIYA_S[0]]),
+    (list(_PRIYA_S), ["remember", "Priya Shah now pays £550 a year for car insurance."], [_PRIYA_S[1]]),
+    (list(_PRIYA_S), ["remember", "Priya Shah got a raise to £52,000."], [_PRIYA_S[2]]),
+    (list(_PRIYA_S), ["remember", "Priya Shah cancelled her gym membership."], [_PRIYA_S[3]]),
+]
+
+
+def amounts_of_one_person(cases: list[Case]) -> None:
+    """Rent, insurance, salary and a gym fee of one person: the one changed ends."""
+    _ended_by(cases, "amounts_of_one_person", "finance", AMOUNTS_OF_ONE_PERSON)
+
+
+_OMAR_S = ["Omar Said takes 20 mg of atorvastatin.", "Omar Said takes 5 mg of amlodipine.",
+           "Omar Said's wife takes 20 mg of atorvastatin.", "Omar Said is allergic to penicillin."]
+DOSES_BESIDE_A_WIFE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_S), ["remember", "Omar Said's atorvastatin dose was increased to 40 mg."], [_OMAR_S[0]]),
+    (list(_OMAR_S), ["remember", "Omar Said stopped taking amlodipine."], [_OMAR_S[1]]),
+    (list(_OMAR_S), ["remember", "Omar Said now takes 10 mg of amlodipine."], [_OMAR_S[1]]),
+    (list(_OMAR_S), ["forget", "Omar Said's atorvastatin"], [_OMAR_S[0]]),
+]
+
+
+def doses_beside_a_wife(cases: list[Case]) -> None:
+    """Two drugs of one patient beside his wife on the same dose of one of them: a dose
+    raised, a drug stopped or forgotten ends his one fact."""
+    _ended_by(cases, "doses_beside_a_wife", "medical", DOSES_BESIDE_A_WIFE)
+
+
+_LENA_R = ["Lena Roth hat einen Hund.", "Lena Roth hat eine Katze.", "Lena Roths Mann hat einen Hund.",
+           "Lena Roth arbeitet als Lehrerin."]
+_ZHENG_W = ["郑伟有一辆自行车。", "郑伟有一台电脑。", "郑伟的妻子有一辆自行车。"]
+PETS_JOBS_THINGS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_R), ["remember", "Lena Roth hat keinen Hund mehr."], [_LENA_R[0]]),
+    (list(_LENA_R), ["remember", "Lena Roth arbeitet jetzt als Ärztin."], [_LENA_R[3]]),
+    (list(_LENA_R), ["forget", "Vergiss Lena Roths Katze"], [_LENA_R[1]]),
+    (list(_ZHENG_W), ["remember", "郑伟卖掉了自行车。"], [_ZHENG_W[0]]),
+    (list(_ZHENG_W), ["forget", "忘记郑伟的电脑"], [_ZHENG_W[1]]),
+]
+
+
+def pets_jobs_things_by_language(cases: list[Case]) -> None:
+    """German pets and a job beside a husband's dog; Chinese things sold or forgotten
+    beside a wife's bicycle: her or his one fact ends."""
+    _ended_by(cases, "pets_jobs_things_by_language", "languages", PETS_JOBS_THINGS_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -6943,7 +7011,9 @@ def build() -> list[Case]:
                    mails_as_written, german_memberships, chinese_possessions,
                    eight_facts_shared_words, two_people_one_note,
                    german_apostrophe_genitive, chinese_five_facts,
-                   identifiers_around_a_person):
+                   identifiers_around_a_person, verbs_used_otherwise,
+                   amounts_of_one_person, doses_beside_a_wife,
+                   pets_jobs_things_by_language):
         family(cases)
     return cases
 
