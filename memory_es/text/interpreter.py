@@ -147,10 +147,11 @@ _ZH_ADVERBS = re.compile(rf"(?:{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
 _ZH_FINAL = re.compile(r"了$")
 """A sentence-final 了 (a change has happened): not part of the place or object."""
 _ZH_MOVE = re.compile(rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['move'])})(?P<place>.+)$")
-_ZH_CEASE = re.compile(rf"^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<obj>.+)$"
+_ZH_CEASE = re.compile(rf"^(?P<agent>.+?)把(?P<ended>.+?)(?:{_alternation(_ZH['cessation'])})了?$"
+                       rf"|^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<obj>.+)$"
                        rf"|^(?P<left>.+?)从(?P<place>.+?)(?:{_alternation(_ZH['cessation_from'])})了?$")
-"""``X取消了Y`` (X cancelled Y), and ``X从Y辞职了`` (X resigned from Y: the place before the
-verb)."""
+"""``X取消了Y`` (X cancelled Y), ``X把Y卖掉了`` (X sold Y: 把 puts the object before the
+verb), and ``X从Y辞职了`` (X resigned from Y: the place before the verb)."""
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
                      rf"(?:(?P<now>{_alternation(_DE['change'])})\s+)?(?P<obj>.+)$", re.IGNORECASE)
 _DE_UNREALISED = re.compile(
@@ -270,7 +271,7 @@ def _read_other_language(body: str) -> Clause | None:
     if found is None:
         return None
     groups = found.groupdict()
-    subj = groups.get("subj") or groups["left"]
+    subj = groups.get("subj") or groups.get("agent") or groups["left"]
     words = subj.split()
     if chinese:
         subj = _ZH_ADVERBS.sub("", subj)  # 王芳上个月搬到…: the subject is 王芳

@@ -42,3 +42,23 @@ def test_a_chinese_cancellation_is_compared_by_its_words(
     after = current_texts(fresh_store, tenant)
     assert kept <= after
     assert "王芳订阅了一本杂志" not in after
+
+
+@_SLOW
+@given(st.sampled_from(["郑伟", "王芳", "李强"]),
+       st.sampled_from([("一辆自行车", "自行车"), ("一台钢琴", "钢琴"), ("一辆摩托车", "摩托车")]),
+       st.booleans())
+def test_a_chinese_sale_ends_that_thing_only(
+        fresh_store: memory_es.MemoryStore, name: str, thing: tuple[str, str],
+        with_ba: bool) -> None:
+    """``郑伟卖掉了自行车`` and ``郑伟把自行车卖掉了`` (把 puts the object before the verb):
+    sold, the thing ends; his other thing and his wife's same thing stay."""
+    held, noun = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"{name}有一台电脑", f"{name}的妻子有{held}"}
+    for text in (f"{name}有{held}", *kept):
+        ti.remember(tenant, text + "。")
+    ti.remember(tenant, f"{name}把{noun}卖掉了。" if with_ba else f"{name}卖掉了{noun}。")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"{name}有{held}" not in after
