@@ -6933,6 +6933,60 @@ def pets_jobs_things_by_language(cases: list[Case]) -> None:
     _ended_by(cases, "pets_jobs_things_by_language", "languages", PETS_JOBS_THINGS_BY_LANGUAGE)
 
 
+# Rounds 359-361, written before they were run: the basic operations worded another way
+# for a person with six facts, in English, German and Chinese, beside a daughter with
+# the same sport.
+_GRETA_L = ["Greta Lund lives in Malmö.", "Greta Lund works at IKEA.", "Greta Lund has two daughters.",
+            "Greta Lund speaks Swedish and Danish.", "Greta Lund is vegetarian.",
+            "Greta Lund plays padel on Tuesdays."]
+SIX_FACTS_WORDED_OTHERWISE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GRETA_L), ["remember", "Greta Lund has relocated to Gothenburg."], [_GRETA_L[0]]),
+    (list(_GRETA_L), ["remember", "Greta Lund has left IKEA and joined Volvo."], [_GRETA_L[1]]),
+    (list(_GRETA_L), ["remember", "Greta Lund gave up padel."], [_GRETA_L[5]]),
+    (list(_GRETA_L), ["forget", "Please forget that Greta Lund is vegetarian."], [_GRETA_L[4]]),
+    (list(_GRETA_L), ["remember", "Greta Lund isn't vegetarian anymore."], [_GRETA_L[4]]),
+]
+
+
+def six_facts_worded_otherwise(cases: list[Case]) -> None:
+    """A move, a job left for another, a sport given up and a diet ended or forgotten,
+    each worded another way, for a person with six facts: one ends each time."""
+    _ended_by(cases, "six_facts_worded_otherwise", "mixed", SIX_FACTS_WORDED_OTHERWISE)
+
+
+_JAN_W = ["Jan Weber wohnt in Leipzig.", "Jan Weber arbeitet bei der Telekom.", "Jan Weber spielt Fußball.",
+          "Jan Webers Tochter spielt Fußball."]
+GERMAN_WORDED_OTHERWISE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JAN_W), ["remember", "Jan Weber ist nach Dresden umgezogen."], [_JAN_W[0]]),
+    (list(_JAN_W), ["remember", "Jan Weber lebt jetzt in Dresden."], [_JAN_W[0]]),
+    (list(_JAN_W), ["remember", "Jan Weber hat bei der Telekom aufgehört."], [_JAN_W[1]]),
+    (list(_JAN_W), ["remember", "Jan Weber spielt nicht mehr Fußball."], [_JAN_W[2]]),
+    (list(_JAN_W), ["forget", "Lösche alles über Jan Weber"], list(_JAN_W[:3])),
+]
+
+
+def german_worded_otherwise(cases: list[Case]) -> None:
+    """German moves, a job quit, a sport ended and a delete, worded another way, beside a
+    daughter who plays the same sport: his facts end, hers stays."""
+    _ended_by(cases, "german_worded_otherwise", "languages", GERMAN_WORDED_OTHERWISE)
+
+
+_LIN_T = ["林涛住在南京。", "林涛在百度工作。", "林涛喜欢游泳。", "林涛的女儿喜欢游泳。"]
+CHINESE_WORDED_OTHERWISE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIN_T), ["remember", "林涛已经搬去杭州了。"], [_LIN_T[0]]),
+    (list(_LIN_T), ["remember", "林涛离开了百度。"], [_LIN_T[1]]),
+    (list(_LIN_T), ["remember", "林涛不喜欢游泳了。"], [_LIN_T[2]]),
+    (list(_LIN_T), ["forget", "删除林涛的所有信息"], list(_LIN_T[:3])),
+    (list(_LIN_T), ["forget", "忘掉林涛喜欢游泳这件事"], [_LIN_T[2]]),
+]
+
+
+def chinese_worded_otherwise(cases: list[Case]) -> None:
+    """Chinese moves, a job left, a liking ended and deletes, worded another way, beside a
+    daughter who likes the same sport: his facts end, hers stays."""
+    _ended_by(cases, "chinese_worded_otherwise", "languages", CHINESE_WORDED_OTHERWISE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7013,7 +7067,8 @@ def build() -> list[Case]:
                    german_apostrophe_genitive, chinese_five_facts,
                    identifiers_around_a_person, verbs_used_otherwise,
                    amounts_of_one_person, doses_beside_a_wife,
-                   pets_jobs_things_by_language):
+                   pets_jobs_things_by_language, six_facts_worded_otherwise,
+                   german_worded_otherwise, chinese_worded_otherwise):
         family(cases)
     return cases
 
