@@ -62,3 +62,20 @@ def test_a_chinese_sale_ends_that_thing_only(
     after = current_texts(fresh_store, tenant)
     assert kept <= after
     assert f"{name}有{held}" not in after
+
+
+@_SLOW
+@given(st.sampled_from(["林涛", "王芳", "李强"]), st.sampled_from(["百度", "腾讯", "华为"]),
+       st.sampled_from(["离开了", "已经离开了"]))
+def test_a_chinese_leaving_ends_the_job_there_only(
+        fresh_store: memory_es.MemoryStore, name: str, employer: str, left: str) -> None:
+    """``林涛离开了百度`` (left Baidu), as ``left Acme`` does: his job there ends; his
+    daughter's job there and his other facts stay."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"{name}住在南京", f"{name}喜欢游泳", f"{name}的女儿在{employer}工作"}
+    for text in (f"{name}在{employer}工作", *kept):
+        ti.remember(tenant, text + "。")
+    ti.remember(tenant, f"{name}{left}{employer}。")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"{name}在{employer}工作" not in after
