@@ -590,11 +590,21 @@ def code_tokens(text: str) -> frozenset[str]:
     or more digits), identifiers by form or not: what an explicit query token is compared
     with (``CO2`` in a fact is matched only by a query that asks for ``CO2`` itself)."""
     out: set[str] = set()
-    for m in _CODE_TOKEN.finditer(clean(strip_symbols(text))):
+    cleaned = clean(strip_symbols(text))
+    for m in _CODE_TOKEN.finditer(cleaned):
         tok = m.group().strip(".")
         if any(c.isdigit() for c in tok) and len(re.sub(r"\W", "", tok)) >= 2:
             out.add(_canon_code(tok))
+    for m in _GROUPED_RUN.finditer(cleaned):  # "KX19 ABD", "SW1A 1AA": one code in groups
+        groups = m.group().split()
+        out.update(_canon_code("".join(groups[i:j])) for i in range(len(groups))
+                   for j in range(i + 2, len(groups) + 1)
+                   if any(c.isdigit() for c in "".join(groups[i:j])))
     return frozenset(out)
+
+
+_GROUPED_RUN = re.compile(r"(?<![\w@/\\])[A-Z0-9]{1,12}(?: [A-Z0-9]{1,12}){1,5}(?![\w@/\\])")
+"""Groups of capitals and digits side by side, as a code is written in groups."""
 
 
 _GROUP = re.compile(r"[A-Z0-9]{2,6}")

@@ -166,3 +166,24 @@ def test_a_postcode_is_labelled_and_purged_alone(
         ti.remember(tenant, text + ".")
     assert ti.purge_matching(tenant, code).receipts
     assert current_texts(fresh_store, tenant) == kept
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["KX19 ABD", "SW1A 1AA", "LB21 XYZ", "AB 12 34 56 C"]))
+def test_an_unlabelled_code_in_groups_is_erased_only_when_confirmed(
+        fresh_store: memory_es.MemoryStore, code: str) -> None:
+    """``Tom Price's car is KX19 ABD``: no label calls the code an identifier, so its
+    purge erases nothing and lists the fact; confirmed, it erases that fact, as a single
+    unlabelled token is (``purge B3``), and not a relative's code one character apart."""
+    other = code[:-1] + ("Z" if code[-1] != "Z" else "Y")
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    mine = f"Tom Price's car is {code}"
+    kept = {"Tom Price lives in London", f"Ann Price's car is {other}"}
+    for text in (mine, *kept):
+        ti.remember(tenant, text + ".")
+    first = ti.purge_matching(tenant, code)
+    assert not first.receipts
+    assert mine in {t.text for t in first.targets}
+    assert ti.purge_matching(tenant, code, confirm=True).receipts
+    assert current_texts(fresh_store, tenant) == kept
