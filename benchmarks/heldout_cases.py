@@ -6987,6 +6987,73 @@ def chinese_worded_otherwise(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_worded_otherwise", "languages", CHINESE_WORDED_OTHERWISE)
 
 
+# Rounds 362-365, written before they were run: courses dropped beside a sister in the
+# same course; devices set by room; a customer's account manager and renewal beside
+# another customer with the same manager; two drinks, one given up, in German and
+# Chinese.
+_RAVI_N = ["Ravi Nair is enrolled in Biology 101.", "Ravi Nair is enrolled in Chemistry 201.",
+           "Ravi Nair's sister is enrolled in Biology 101.", "Ravi Nair lives in halls."]
+COURSES_DROPPED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAVI_N), ["remember", "Ravi Nair dropped Biology 101."], [_RAVI_N[0]]),
+    (list(_RAVI_N), ["remember", "Ravi Nair withdrew from Chemistry 201."], [_RAVI_N[1]]),
+    (list(_RAVI_N), ["forget", "Ravi Nair's biology course"], [_RAVI_N[0]]),
+    (list(_RAVI_N), ["remember", "Ravi Nair moved out of halls."], [_RAVI_N[3]]),
+]
+
+
+def courses_dropped(cases: list[Case]) -> None:
+    """Two courses of a student beside a sister in one of them: the one dropped ends."""
+    _ended_by(cases, "courses_dropped", "education", COURSES_DROPPED)
+
+
+_LIGHTS = ["The kitchen light is set to 40%.", "The hallway light is set to 40%.",
+           "The thermostat is set to 21 degrees.", "The porch light turns on at 7pm."]
+DEVICES_BY_ROOM: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIGHTS), ["remember", "The kitchen light is now set to 70%."], [_LIGHTS[0]]),
+    (list(_LIGHTS), ["remember", "The thermostat was turned down to 19 degrees."], [_LIGHTS[2]]),
+    (list(_LIGHTS), ["remember", "The porch light now turns on at 8pm."], [_LIGHTS[3]]),
+    (list(_LIGHTS), ["forget", "the hallway light setting"], [_LIGHTS[1]]),
+]
+
+
+def devices_by_room(cases: list[Case]) -> None:
+    """Lights in two rooms at the same level, a thermostat and a timer: the one set
+    again ends."""
+    _ended_by(cases, "devices_by_room", "smart home", DEVICES_BY_ROOM)
+
+
+_ACME = ["Acme Corp's account manager is Julia Stone.", "Acme Corp's renewal date is 1 June.",
+         "Globex's account manager is Julia Stone.", "Acme Corp is based in Leeds."]
+CUSTOMER_ACCOUNTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ACME), ["remember", "Acme Corp's account manager is now Mark Fry."], [_ACME[0]]),
+    (list(_ACME), ["remember", "Acme Corp's renewal date is now 1 July."], [_ACME[1]]),
+    (list(_ACME), ["forget", "Acme Corp's renewal date"], [_ACME[1]]),
+    (list(_ACME), ["remember", "Acme Corp moved its office to York."], [_ACME[3]]),
+]
+
+
+def customer_accounts(cases: list[Case]) -> None:
+    """A customer's manager, renewal and base beside another customer with the same
+    manager: the one changed or forgotten ends."""
+    _ended_by(cases, "customer_accounts", "crm", CUSTOMER_ACCOUNTS)
+
+
+_EVA_K = ["Eva Klein trinkt Kaffee.", "Eva Klein trinkt Tee.", "Eva Kleins Bruder trinkt Kaffee."]
+_MA_L = ["马丽喝咖啡。", "马丽喝茶。", "马丽的哥哥喝咖啡。"]
+DRINKS_GIVEN_UP_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVA_K), ["remember", "Eva Klein trinkt keinen Kaffee mehr."], [_EVA_K[0]]),
+    (list(_EVA_K), ["forget", "Vergiss, dass Eva Klein Tee trinkt."], [_EVA_K[1]]),
+    (list(_MA_L), ["remember", "马丽不喝咖啡了。"], [_MA_L[0]]),
+    (list(_MA_L), ["forget", "忘记马丽喝茶"], [_MA_L[1]]),
+]
+
+
+def drinks_given_up_by_language(cases: list[Case]) -> None:
+    """Two drinks of one person beside a brother with one of them, in German and
+    Chinese: the one given up or forgotten ends."""
+    _ended_by(cases, "drinks_given_up_by_language", "languages", DRINKS_GIVEN_UP_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7068,7 +7135,8 @@ def build() -> list[Case]:
                    identifiers_around_a_person, verbs_used_otherwise,
                    amounts_of_one_person, doses_beside_a_wife,
                    pets_jobs_things_by_language, six_facts_worded_otherwise,
-                   german_worded_otherwise, chinese_worded_otherwise):
+                   german_worded_otherwise, chinese_worded_otherwise, courses_dropped,
+                   devices_by_room, customer_accounts, drinks_given_up_by_language):
         family(cases)
     return cases
 
