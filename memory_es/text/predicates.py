@@ -651,8 +651,11 @@ def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Pr
     words = [t.low for t in toks]
     vi = min(max(verb_index, 0), len(toks) - 1)
     main = verb_reach(words, vi)
-    if lx.lemma_of(words[main]) is None and not words[main].endswith("ed"):
+    if (lx.lemma_of(words[main]) is None and not words[main].endswith("ed")) or (
+            main > vi and toks[main].word[:1].isupper()
+            and any(lx.lemma_of(w) == "be" for w in words[vi:main])):
         # "was strictly keto": adverbs skipped onto a complement; the verb is the copula
+        # ("is now Mark Fry": a name there is the complement, though "mark" is a verb)
         for j in range(main - 1, vi - 1, -1):
             if lx.lemma_of(words[j]) is not None:
                 main = j

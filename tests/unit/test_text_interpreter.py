@@ -344,3 +344,14 @@ def test_a_word_of_ending_after_the_clauses_own_verb_ends_nothing(text: str) -> 
                                   "The client finally left the agency."])
 def test_a_word_of_ending_as_the_clauses_verb_ends_a_state(text: str) -> None:
     assert only(text).op == "cease"
+
+
+@pytest.mark.parametrize("name", ["Mark Fry", "Will Smith", "Bill Hart", "Grace Lee"])
+def test_a_name_after_the_copula_and_an_adverb_is_its_complement(name: str) -> None:
+    """``Acme Corp's account manager is now Mark Fry``: ``mark`` is a verb form, but a
+    capitalised word after ``is now`` is the copula's complement, so the slot is the one
+    ``… is Mark Fry`` names, and ``now`` makes it a change of that slot."""
+    before = only(f"Acme Corp's account manager is {name}.")
+    after = only(f"Acme Corp's account manager is now {name}.")
+    assert after.attribute == before.attribute == "work.manager.account"
+    assert after.op == "supersede"
