@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -54,12 +54,9 @@ def test_a_chinese_sale_ends_that_thing_only(
     """``郑伟卖掉了自行车`` and ``郑伟把自行车卖掉了`` (把 puts the object before the verb):
     sold, the thing ends; his other thing and his wife's same thing stay."""
     held, noun = thing
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kept = {f"{name}有一台电脑", f"{name}的妻子有{held}"}
-    for text in (f"{name}有{held}", *kept):
-        ti.remember(tenant, text + "。")
-    ti.remember(tenant, f"{name}把{noun}卖掉了。" if with_ba else f"{name}卖掉了{noun}。")
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}。" for t in (f"{name}有{held}", *kept)], "remember",
+                        f"{name}把{noun}卖掉了。" if with_ba else f"{name}卖掉了{noun}。")
     assert kept <= after
     assert f"{name}有{held}" not in after
 
@@ -71,11 +68,8 @@ def test_a_chinese_leaving_ends_the_job_there_only(
         fresh_store: memory_es.MemoryStore, name: str, employer: str, left: str) -> None:
     """``林涛离开了百度`` (left Baidu), as ``left Acme`` does: his job there ends; his
     daughter's job there and his other facts stay."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kept = {f"{name}住在南京", f"{name}喜欢游泳", f"{name}的女儿在{employer}工作"}
-    for text in (f"{name}在{employer}工作", *kept):
-        ti.remember(tenant, text + "。")
-    ti.remember(tenant, f"{name}{left}{employer}。")
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}。" for t in (f"{name}在{employer}工作", *kept)],
+                        "remember", f"{name}{left}{employer}。")
     assert kept <= after
     assert f"{name}在{employer}工作" not in after

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.interpreter import interpret
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 PEOPLE = ["Priya Raman", "Tomasz Wierzbicki", "Lena Okafor", "Omar Haddad"]
 
@@ -228,12 +228,9 @@ def test_an_event_named_by_its_whole_subject_moved_to_a_time_ends_its_old_time(
     """``The team offsite moved to 19 March``: every word of the subject names the entity,
     so the entity is the thing whose time moved; its place and another event on the
     same day stay."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kept = {f"The {event} is in Brighton", "The board meeting is on 12 March"}
-    for text in (f"The {event} is on 12 March", *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"The {event} moved to {when}.")
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}." for t in (f"The {event} is on 12 March", *kept)],
+                        "remember", f"The {event} moved to {when}.")
     assert kept <= after
     assert f"The {event} is on 12 March" not in after
 
@@ -242,9 +239,7 @@ def test_a_state_at_a_time_leaves_the_things_other_times(
         fresh_store: memory_es.MemoryStore) -> None:
     """``The bakery on Mill Street is now open on Sundays`` ends ``closes on Sundays`` but
     moves no time of the bakery: ``opens at 7am`` stays."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kept = {"The bakery on Mill Street opens at 7am", "The bakery on Mill Street sells rye bread"}
-    for text in ("The bakery on Mill Street closes on Sundays", *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, "The bakery on Mill Street is now open on Sundays.")
-    assert kept <= current_texts(fresh_store, tenant)
+    assert kept <= texts_after(
+        fresh_store, [f"{t}." for t in ("The bakery on Mill Street closes on Sundays", *kept)],
+        "remember", "The bakery on Mill Street is now open on Sundays.")

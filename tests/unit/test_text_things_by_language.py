@@ -19,7 +19,7 @@ from memory_es.text.matching import analyse_query, query_terms_naming, specific,
 from memory_es.text.normalize import japanese_readings, name_keys
 from memory_es.text.segment import content_words, indexed_words
 from tests.unit.test_text_matching import fact
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 PEOPLE = ["李娜", "王伟", "张敏", "刘洋", "陈静", "赵磊", "孙丽", "周婷", "陈美"]
 ANIMALS = ["猫", "狗", "兔子", "鹦鹉", "乌龟", "金鱼"]
@@ -229,12 +229,9 @@ def test_a_chinese_possessed_thing_with_a_change_marker_replaces_its_value(
     """``孙伟的车现在是一辆本田``: a change marker before the copula is not part of the thing;
     the thing's value changes, and a wife's fact and his job stay."""
     noun, old, new = thing
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kept = {"孙伟的妻子开一辆宝马", "孙伟在北京工作"}
-    for text in (f"孙伟的{noun}是{old}", *kept):
-        ti.remember(tenant, text + "。")
-    ti.remember(tenant, f"孙伟的{noun}{now}是{new}。")
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}。" for t in (f"孙伟的{noun}是{old}", *kept)],
+                        "remember", f"孙伟的{noun}{now}是{new}。")
     assert kept <= after
     assert f"孙伟的{noun}是{old}" not in after
     assert f"孙伟的{noun}{now}是{new}" in after
@@ -253,11 +250,8 @@ def test_a_chinese_forget_of_an_act_finds_it_around_the_words_between(
     whose name the dictionary joins to the verb (赵敏养); ``的事`` (the matter of) is no
     content. That fact ends; a brother's and her other facts stay."""
     fact, asked = act
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kept = {f"{name}住在深圳", f"{name}在华为工作", f"{name}的弟弟{fact}"}
-    for text in (f"{name}{fact}", *kept):
-        ti.remember(tenant, text + "。")
-    ti.forget(tenant, f"忘记{name}{asked}{matter}")
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}。" for t in (f"{name}{fact}", *kept)], "forget",
+                        f"忘记{name}{asked}{matter}")
     assert kept <= after
     assert f"{name}{fact}" not in after
