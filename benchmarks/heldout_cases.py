@@ -7054,6 +7054,43 @@ def drinks_given_up_by_language(cases: list[Case]) -> None:
     _ended_by(cases, "drinks_given_up_by_language", "languages", DRINKS_GIVEN_UP_BY_LANGUAGE)
 
 
+# Rounds 366-368, written before they were run: near misses that share a value with the
+# fact changed (a home and an office in one city, an employer and its shares, a sport
+# played and watched, cats owned and an allergy to cats), in English, German and Chinese.
+_NINA_P = ["Nina Park lives in Paris.", "Nina Park's office is in Paris.", "Nina Park's sister lives in Paris.",
+           "Nina Park works at Google.", "Nina Park owns Google shares.", "Nina Park plays tennis.",
+           "Nina Park watches tennis on TV.", "Nina Park is allergic to cats.", "Nina Park has two cats."]
+SHARED_VALUES_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NINA_P), ["remember", "Nina Park moved to Lyon."], [_NINA_P[0]]),
+    (list(_NINA_P), ["remember", "Nina Park left Google."], [_NINA_P[3]]),
+    (list(_NINA_P), ["remember", "Nina Park stopped playing tennis."], [_NINA_P[5]]),
+    (list(_NINA_P), ["forget", "Nina Park's cats"], [_NINA_P[8]]),
+    (list(_NINA_P), ["remember", "Nina Park sold her Google shares."], [_NINA_P[4]]),
+]
+
+
+def shared_values_again(cases: list[Case]) -> None:
+    """One person with nine facts, several sharing a city, a company, a sport or an
+    animal: the one changed ends, the others that hold the same word stay."""
+    _ended_by(cases, "shared_values_again", "mixed", SHARED_VALUES_AGAIN)
+
+
+_PAUL_B = ["Paul Berger wohnt in Hamburg.", "Paul Berger arbeitet in Hamburg.", "Paul Berger spielt Tennis."]
+_ZHOU_J = ["周杰住在上海。", "周杰在上海工作。", "周杰喜欢网球。"]
+SHARED_VALUES_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAUL_B), ["remember", "Paul Berger ist nach Kiel gezogen."], [_PAUL_B[0]]),
+    (list(_PAUL_B), ["remember", "Paul Berger arbeitet jetzt in Bremen."], [_PAUL_B[1]]),
+    (list(_ZHOU_J), ["remember", "周杰搬到了苏州。"], [_ZHOU_J[0]]),
+    (list(_ZHOU_J), ["remember", "周杰现在在杭州工作。"], [_ZHOU_J[1]]),
+]
+
+
+def shared_values_by_language(cases: list[Case]) -> None:
+    """A home and a workplace in one city, in German and Chinese: a move ends the home,
+    a new workplace the job, never the other."""
+    _ended_by(cases, "shared_values_by_language", "languages", SHARED_VALUES_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7136,7 +7173,8 @@ def build() -> list[Case]:
                    amounts_of_one_person, doses_beside_a_wife,
                    pets_jobs_things_by_language, six_facts_worded_otherwise,
                    german_worded_otherwise, chinese_worded_otherwise, courses_dropped,
-                   devices_by_room, customer_accounts, drinks_given_up_by_language):
+                   devices_by_room, customer_accounts, drinks_given_up_by_language,
+                   shared_values_again, shared_values_by_language):
         family(cases)
     return cases
 
