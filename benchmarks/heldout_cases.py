@@ -7091,6 +7091,45 @@ def shared_values_by_language(cases: list[Case]) -> None:
     _ended_by(cases, "shared_values_by_language", "languages", SHARED_VALUES_BY_LANGUAGE)
 
 
+# Rounds 369-371, written before they were run: near misses where one name or noun is
+# the object of two verbs (works at / sells on Amazon, drives a Tesla / owns Tesla
+# stock, reads / writes for a paper, plays / teaches the piano, likes / keeps a cat).
+_OWEN_P = ["Owen Price works at Amazon.", "Owen Price sells books on Amazon.", "Owen Price lives in Bath.",
+           "Owen Price was born in Bath.", "Owen Price drives a Tesla.", "Owen Price owns Tesla stock.",
+           "Owen Price reads The Guardian.", "Owen Price writes for The Guardian.",
+           "Owen Price has a cat called Max.", "Owen Price's son is called Max."]
+ONE_OBJECT_TWO_VERBS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OWEN_P), ["remember", "Owen Price quit Amazon."], [_OWEN_P[0]]),
+    (list(_OWEN_P), ["remember", "Owen Price moved to Bristol."], [_OWEN_P[2]]),
+    (list(_OWEN_P), ["remember", "Owen Price sold his Tesla."], [_OWEN_P[4]]),
+    (list(_OWEN_P), ["remember", "Owen Price stopped reading The Guardian."], [_OWEN_P[6]]),
+    (list(_OWEN_P), ["forget", "Owen Price's cat"], [_OWEN_P[8]]),
+]
+
+
+def one_object_two_verbs(cases: list[Case]) -> None:
+    """One person with ten facts, pairs of them sharing an object under two verbs: the
+    one ended or forgotten ends, its pair stays."""
+    _ended_by(cases, "one_object_two_verbs", "mixed", ONE_OBJECT_TWO_VERBS)
+
+
+_EVA_B = ["Eva Braun spielt Klavier.", "Eva Braun unterrichtet Klavier.", "Eva Braun wohnt in Ulm."]
+_HE_J = ["何静喜欢猫。", "何静养了一只猫。", "何静住在厦门。"]
+ONE_OBJECT_TWO_VERBS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVA_B), ["remember", "Eva Braun spielt kein Klavier mehr."], [_EVA_B[0]]),
+    (list(_EVA_B), ["forget", "Vergiss, dass Eva Braun Klavier unterrichtet."], [_EVA_B[1]]),
+    (list(_HE_J), ["remember", "何静不养猫了。"], [_HE_J[1]]),
+    (list(_HE_J), ["forget", "忘记何静喜欢猫"], [_HE_J[0]]),
+]
+
+
+def one_object_two_verbs_by_language(cases: list[Case]) -> None:
+    """The same in German and Chinese: plays and teaches the piano, likes and keeps a
+    cat; the one ended or forgotten ends, the other stays."""
+    _ended_by(cases, "one_object_two_verbs_by_language", "languages",
+              ONE_OBJECT_TWO_VERBS_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7174,7 +7213,8 @@ def build() -> list[Case]:
                    pets_jobs_things_by_language, six_facts_worded_otherwise,
                    german_worded_otherwise, chinese_worded_otherwise, courses_dropped,
                    devices_by_room, customer_accounts, drinks_given_up_by_language,
-                   shared_values_again, shared_values_by_language):
+                   shared_values_again, shared_values_by_language, one_object_two_verbs,
+                   one_object_two_verbs_by_language):
         family(cases)
     return cases
 
