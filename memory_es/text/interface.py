@@ -227,7 +227,9 @@ _POSSESSOR = re.compile(r"([^\W\d_]+)['’]s?\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?")
 def _own_things(query: str, found: list[Match]) -> list[Match]:
     """Of the facts an owner's thing matched (``Zoe's dog``), those where the thing is not
     someone else's: ``walks her neighbour's dog`` names the neighbour's dog, not hers,
-    whether or not a fact of her own dog (``has a dog called Biscuit``) also matches."""
+    whether or not a fact of her own dog (``has a dog called Biscuit``) also matches; and,
+    when some fact holds the thing as hers, not one that speaks of its kind (``is afraid of
+    dogs``)."""
     words = re.findall(r"[^\W\d_]+", query)
     if not words:
         return found
@@ -238,7 +240,17 @@ def _own_things(query: str, found: list[Match]) -> list[Match]:
         return any(stem(slug(p.group(1))) not in own and head in {
             stem(w.lower()) for w in p.group(2, 3) if w} for p in _POSSESSOR.finditer(m.fact.text))
 
-    return [m for m in found if not others(m)]
+    own = [m for m in found if not others(m)]
+    held = [m for m in own if not _of_the_kind(words[-1], m.fact.text)]
+    return held or own
+
+
+def _of_the_kind(noun: str, text: str) -> bool:
+    """Does ``noun`` stand in ``text`` bare after a copula's adjective and its
+    preposition (``is allergic to cats``, ``is afraid of dogs``)? Then the fact speaks of
+    the kind, not of anyone's things of it."""
+    return re.search(rf"\b(?:is|are|was|were)\s+(?:\w+\s+)?[a-z]+\s+(?:to|of|about|with)\s+"
+                     rf"{re.escape(noun.rstrip('s'))}(?:e?s)?\b", text, re.IGNORECASE) is not None
 
 
 def _head_unheld(query: str, found: Sequence[Match]) -> str | None:
@@ -607,6 +619,8 @@ class TextInterface:
         topic_stands_in = (thing is not None and len(by_topic) == 1
                            and not any(thing <= v.terms for _f, v in held))
         ended: list[tuple[Fact, bool]] = []
+        of_the_verb: set[str] = set()
+        verb_word = _german_verb(clause)
         for f, v in held:
             if (thing and not (thing <= v.terms or (topic_stands_in and f is by_topic[0]))) or (
                     object_names and not object_names & v.terms):
@@ -640,11 +654,26 @@ class TextInterface:
                 whole = len(parts) > 1 and all(p in f.text or p in said_of for p in parts)
             if same_topic and shared:
                 ended.append((f, whole))
+                if same_verb or (verb_word and verb_word in f.text.lower().split()):
+                    of_the_verb.add(f.fact_id)
         # "quit the pottery course": when some state holds the whole object, one that
         # shares only part of it ("takes a Spanish course") is another thing (an earlier
         # ending, "quit her job", holds it as the thing that ended, not as a state)
         some_whole = any(full and not any(c.ends_prior for c in self.interpreter(f.text).clauses)
                          for f, full in ended)
+        # "left Google": a fact where the name stands aside ("owns Google shares", "sells
+        # books on Amazon") is another thing, when some fact holds the name itself
+        named = [n for n in clause.names if n not in clause.subject_names]
+        bare = [(f, full) for f, full in ended if not _name_aside(named, f.text)]
+        if object_names and bare:
+            ended = bare
+        # "no longer plays the piano", "spielt kein Klavier mehr": of the facts holding
+        # the object, those of its verb ("teaches piano" is another act), when some has it;
+        # not for a verb of ending, whose state has a verb of its own ("sold the car" ends
+        # "owns a car", never only "sells cars")
+        same = [(f, full) for f, full in ended if f.fact_id in of_the_verb]
+        if same and (verb_word or lemma not in lx.CESSATION_VERBS):
+            ended = same
         for f, full in ended:
             if full or not some_whole:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
@@ -1755,6 +1784,40 @@ def _frame_head(attribute: str) -> str:
     (``prop.passport.…``: the passport's dates are not the lease's)."""
     parts = attribute.split(".")
     return ".".join(parts[:2]) if parts[0] == "prop" else parts[0]
+
+
+def _german_verb(clause: Clause) -> str:
+    """The finite verb right after a German clause's subject (``spielt`` of ``Eva Braun
+    spielt kein Klavier mehr``); empty for another clause, or an auxiliary (``hat``,
+    ``ist``), which says nothing of the act."""
+    if "lang:de" not in clause.rules or not clause.mention:
+        return ""
+    rest = clause.text[len(clause.mention):].split() if clause.text.startswith(
+        clause.mention) else []
+    word = rest[0].lower() if rest else ""
+    return "" if word in lx.GERMAN_FUNCTION or not word.isalpha() else word
+
+
+def _name_aside(names: Sequence[str], text: str) -> bool:
+    """Does one of ``names`` stand in ``text`` aside from what its verb is about: before a
+    noun it modifies (``owns Google shares``), or after the verb's own object (``sells
+    books on Amazon``), not as the thing itself (``works at Google``)?"""
+    def content(word: str) -> bool:
+        return not (word in lx.STOPWORDS or word in PREPOSITIONS or word in lx.ADVERBS
+                    or word.endswith("ly"))
+
+    for name in names:
+        at = re.escape(name)
+        if any(content(m.group(1)) for m in re.finditer(rf"\b{at}\s+([a-z]+)", text)):
+            return True
+        for m in re.finditer(rf"\b[a-z]+\s+((?:[a-z]+\s+){{1,3}}?)(?:{_PREPOSITION_ALT})\s+"
+                             rf"(?:the\s+)?{at}\b", text):
+            if any(content(w) for w in m.group(1).split()):
+                return True
+    return False
+
+
+_PREPOSITION_ALT = "on|at|in|for|from|with|to|via|through"
 
 
 def _thing_named(clause: Clause, entity: str, *, whole: bool = False) -> list[str]:

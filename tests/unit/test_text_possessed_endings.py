@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -81,3 +81,37 @@ def test_a_possessed_thing_without_an_object_still_ends_its_fact(
     current = current_texts(fresh_store, tenant)
     assert "Lucia Rossi works at Fiat" not in current
     assert "Lucia Rossi lives in Turin" in current
+
+
+@_SLOW
+@given(st.sampled_from(["Google", "Siemens", "Unilever"]),
+       st.sampled_from(["owns {} shares", "has a {} pension", "uses a {} laptop",
+                        "sells books on {}", "buys groceries from {}"]),
+       st.sampled_from(["left {}", "quit {}", "has left {}"]))
+def test_leaving_an_employer_leaves_a_thing_named_after_it(
+        fresh_store: memory_es.MemoryStore, firm: str, thing: str, ending: str) -> None:
+    """``Nina Park left Google`` ends ``works at Google``; ``owns Google shares`` and
+    ``sells books on Google`` name another thing (the name modifies a noun of its own, or
+    follows the verb's own object) and stay."""
+    kept = {f"Nina Park {thing.format(firm)}", "Nina Park plays tennis"}
+    after = texts_after(fresh_store, [f"Nina Park works at {firm}.", *(k + "." for k in kept)],
+                        "remember", f"Nina Park {ending.format(firm)}.")
+    assert kept <= after
+    assert f"Nina Park works at {firm}" not in after
+
+
+@_SLOW
+@given(st.sampled_from([("plays the piano", "teaches piano", "no longer plays the piano"),
+                        ("spielt Klavier", "unterrichtet Klavier", "spielt kein Klavier mehr"),
+                        ("drinks coffee", "sells coffee", "no longer drinks coffee"),
+                        ("spielt Tennis", "trainiert Tennis", "spielt nicht mehr Tennis")]))
+def test_an_ending_of_one_act_leaves_another_act_on_the_same_object(
+        fresh_store: memory_es.MemoryStore, acts: tuple[str, str, str]) -> None:
+    """``Eva Braun no longer plays the piano`` ends ``plays the piano``; ``teaches
+    piano`` is another act on the same object and stays (German alike)."""
+    ended, other, ending = acts
+    kept = {f"Eva Braun {other}", "Eva Braun wohnt in Ulm"}
+    after = texts_after(fresh_store, [f"Eva Braun {ended}.", *(k + "." for k in kept)],
+                        "remember", f"Eva Braun {ending}.")
+    assert kept <= after
+    assert f"Eva Braun {ended}" not in after

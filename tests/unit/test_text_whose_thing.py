@@ -140,3 +140,29 @@ def test_an_owner_with_accents_owns_the_thing(fresh_store: memory_es.MemoryStore
     meant, kept = f"{name}'s {thing} is the Grand", f"{name} prefers window seats"
     assert texts_after(fresh_store, [f"{meant}.", f"{kept}."], "release",
                        f"{name}'s {thing}") == {kept}
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("cats", "has two cats"), ("dog", "has a dog called Rex"),
+                        ("horses", "keeps two horses")]),
+       st.sampled_from(["allergic to", "afraid of", "good with"]),
+       st.sampled_from(["forget", "release"]))
+def test_a_fact_of_the_kind_is_no_thing_of_ones_own(
+        fresh_store: memory_es.MemoryStore, thing: tuple[str, str], adjective: str,
+        op: str) -> None:
+    """``forget Nina Park's cats``: ``has two cats`` holds her cats; ``is allergic to cats``
+    speaks of the kind (a bare noun after an adjective's preposition) and stays."""
+    noun, held = thing
+    kind = f"Nina Park is {adjective} {noun.rstrip('s')}s"
+    kept = {kind, "Nina Park plays tennis"}
+    after = texts_after(fresh_store, [f"Nina Park {held}.", *(k + "." for k in kept)], op,
+                        f"Nina Park's {noun}")
+    assert after == kept
+
+
+def test_a_query_of_the_kind_still_finds_the_kind(fresh_store: memory_es.MemoryStore) -> None:
+    kept = {"Nina Park has a dog called Rex"}
+    after = texts_after(fresh_store, ["Nina Park is afraid of dogs.", f"{next(iter(kept))}."],
+                        "forget", "Nina Park's fear of dogs")
+    assert after == kept
