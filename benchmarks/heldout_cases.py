@@ -7130,6 +7130,43 @@ def one_object_two_verbs_by_language(cases: list[Case]) -> None:
               ONE_OBJECT_TWO_VERBS_BY_LANGUAGE)
 
 
+# Rounds 372-374, written before they were run: more objects under two verbs (teaches /
+# speaks French, collects / sells stamps, a flat / a cabin by one city, works with / is
+# married to one person), in English, German and Chinese.
+_LARS_H = ["Lars Holm teaches French.", "Lars Holm speaks French.", "Lars Holm collects stamps.",
+           "Lars Holm sells stamps online.", "Lars Holm rents a flat in Oslo.",
+           "Lars Holm owns a cabin near Oslo.", "Lars Holm works with Anna Berg.",
+           "Lars Holm is married to Anna Berg."]
+TWO_VERBS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LARS_H), ["remember", "Lars Holm stopped teaching French."], [_LARS_H[0]]),
+    (list(_LARS_H), ["remember", "Lars Holm no longer collects stamps."], [_LARS_H[2]]),
+    (list(_LARS_H), ["remember", "Lars Holm gave up his flat in Oslo."], [_LARS_H[4]]),
+    (list(_LARS_H), ["remember", "Lars Holm no longer works with Anna Berg."], [_LARS_H[6]]),
+]
+
+
+def two_verbs_again(cases: list[Case]) -> None:
+    """One person with eight facts in pairs that share an object or a name: the one
+    ended ends, its pair stays."""
+    _ended_by(cases, "two_verbs_again", "mixed", TWO_VERBS_AGAIN)
+
+
+_UWE_K = ["Uwe Kraus trinkt Bier.", "Uwe Kraus braut Bier.", "Uwe Kraus wohnt in Köln."]
+_YANG_Y = ["杨洋教英语。", "杨洋会说英语。", "杨洋住在天津。"]
+TWO_VERBS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_UWE_K), ["remember", "Uwe Kraus trinkt kein Bier mehr."], [_UWE_K[0]]),
+    (list(_UWE_K), ["remember", "Uwe Kraus braut kein Bier mehr."], [_UWE_K[1]]),
+    (list(_YANG_Y), ["remember", "杨洋不教英语了。"], [_YANG_Y[0]]),
+    (list(_YANG_Y), ["forget", "忘记杨洋教英语"], [_YANG_Y[0]]),
+]
+
+
+def two_verbs_by_language(cases: list[Case]) -> None:
+    """Drinks and brews beer, teaches and speaks English, in German and Chinese: the one
+    ended or forgotten ends, the other stays."""
+    _ended_by(cases, "two_verbs_by_language", "languages", TWO_VERBS_BY_LANGUAGE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7214,7 +7251,8 @@ def build() -> list[Case]:
                    german_worded_otherwise, chinese_worded_otherwise, courses_dropped,
                    devices_by_room, customer_accounts, drinks_given_up_by_language,
                    shared_values_again, shared_values_by_language, one_object_two_verbs,
-                   one_object_two_verbs_by_language):
+                   one_object_two_verbs_by_language, two_verbs_again,
+                   two_verbs_by_language):
         family(cases)
     return cases
 
