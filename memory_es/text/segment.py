@@ -76,6 +76,11 @@ def indexed_words(run: str) -> frozenset[str]:
     if (name := leading_name(run)) is not None:
         words.add(name)
         words.update(_jieba().cut_for_search(run[len(name):]))
+    elif surname := next((x for x in (run[:2], run[:1]) if x in lx.CHINESE_SURNAMES), ""):
+        # the given name may be joined to the word after it (杨洋教英语: 洋教), so what
+        # follows a given name of one or two characters is cut on its own as well
+        for given in (1, 2):
+            words.update(_jieba().cut_for_search(run[len(surname) + given:]))
     return frozenset(words)
 
 

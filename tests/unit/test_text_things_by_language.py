@@ -255,3 +255,20 @@ def test_a_chinese_forget_of_an_act_finds_it_around_the_words_between(
                         f"忘记{name}{asked}{matter}")
     assert kept <= after
     assert f"{name}{fact}" not in after
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["杨洋", "杨帆", "林涛"]),
+       st.sampled_from([("教英语", "会说英语"), ("教钢琴", "会弹钢琴")]), st.booleans())
+def test_a_chinese_act_is_found_when_the_dictionary_joins_the_name_to_it(
+        fresh_store: memory_es.MemoryStore, name: str, acts: tuple[str, str],
+        first: bool) -> None:
+    """``杨洋教英语`` is cut 杨 / 洋教 / 英语 (洋教, a dictionary word, swallows the given
+    name and the verb), so the fact also holds what follows a given name of one or two
+    characters cut on its own: ``忘记杨洋教英语`` forgets it, and not ``杨洋会说英语``."""
+    asked, other = acts if first else acts[::-1]
+    kept = {f"{name}{other}", f"{name}住在天津"}
+    after = texts_after(fresh_store, [f"{t}。" for t in (f"{name}{asked}", *kept)], "forget",
+                        f"忘记{name}{asked}")
+    assert after == kept
