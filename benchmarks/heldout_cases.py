@@ -7167,6 +7167,37 @@ def two_verbs_by_language(cases: list[Case]) -> None:
     _ended_by(cases, "two_verbs_by_language", "languages", TWO_VERBS_BY_LANGUAGE)
 
 
+# Rounds 375-376, written before they were run: relatives with the same job or employer
+# as the person, changed or forgotten one at a time; a first name two people share.
+_LENA_F = ["Lena Fox works at Lidl.", "Lena Fox's husband works at Aldi.", "Lena Fox is a nurse.",
+           "Lena Fox's mother is a nurse.", "Lena Fox lives in Derby."]
+RELATIVES_SAME_JOB: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_F), ["remember", "Lena Fox's husband left Aldi."], [_LENA_F[1]]),
+    (list(_LENA_F), ["remember", "Lena Fox is now a midwife."], [_LENA_F[2]]),
+    (list(_LENA_F), ["forget", "Lena Fox's mother"], [_LENA_F[3]]),
+    (list(_LENA_F), ["remember", "Lena Fox left Lidl."], [_LENA_F[0]]),
+]
+
+
+def relatives_same_job(cases: list[Case]) -> None:
+    """A person and her husband and mother with alike jobs: the one changed, ended or
+    forgotten ends, the relative's or the person's stays."""
+    _ended_by(cases, "relatives_same_job", "family", RELATIVES_SAME_JOB)
+
+
+_SAMS = ["Sam Lee lives in Leeds.", "Sam Ortiz lives in York.", "Sam Lee plays rugby."]
+SHARED_FIRST_NAME: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAMS), ["remember", "Sam Lee moved to Hull."], [_SAMS[0]]),
+    (list(_SAMS), ["forget", "Sam Ortiz"], [_SAMS[1]]),
+    (list(_SAMS), ["remember", "Sam Lee stopped playing rugby."], [_SAMS[2]]),
+]
+
+
+def shared_first_name(cases: list[Case]) -> None:
+    """Two people called Sam: a move, a forget and an ending of one leave the other."""
+    _ended_by(cases, "shared_first_name", "mixed", SHARED_FIRST_NAME)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7252,7 +7283,7 @@ def build() -> list[Case]:
                    devices_by_room, customer_accounts, drinks_given_up_by_language,
                    shared_values_again, shared_values_by_language, one_object_two_verbs,
                    one_object_two_verbs_by_language, two_verbs_again,
-                   two_verbs_by_language):
+                   two_verbs_by_language, relatives_same_job, shared_first_name):
         family(cases)
     return cases
 
