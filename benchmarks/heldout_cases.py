@@ -7198,6 +7198,26 @@ def shared_first_name(cases: list[Case]) -> None:
     _ended_by(cases, "shared_first_name", "mixed", SHARED_FIRST_NAME)
 
 
+# Rounds 377-378, written before they were run: two changes in one sentence beside a
+# relative's alike facts, in English, German and Chinese.
+_MIA_R = ["Mia Roth lives in Leeds.", "Mia Roth works at Lidl.", "Mia Roth's brother lives in Leeds.",
+          "Mia Roth plays netball."]
+_KAI_S = ["Kai Schulte wohnt in Bonn.", "Kai Schulte arbeitet bei Bosch.", "Kai Schultes Frau wohnt in Bonn."]
+_TANG_L = ["唐磊住在武汉。", "唐磊在华为工作。", "唐磊的妻子住在武汉。"]
+TWO_CHANGES_ONE_SENTENCE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_R), ["remember", "Mia Roth moved to York and left Lidl."], [_MIA_R[0], _MIA_R[1]]),
+    (list(_MIA_R), ["remember", "Mia Roth now lives in York but still works at Lidl."], [_MIA_R[0]]),
+    (list(_KAI_S), ["remember", "Kai Schulte wohnt jetzt in Köln und arbeitet jetzt bei Siemens."], [_KAI_S[0], _KAI_S[1]]),
+    (list(_TANG_L), ["remember", "唐磊搬到了上海\uff0c也从华为辞职了。"], [_TANG_L[0], _TANG_L[1]]),
+]
+
+
+def two_changes_one_sentence(cases: list[Case]) -> None:
+    """Two changes told in one sentence, or one change and one thing that stays, beside a
+    relative who lives in the same city: the changed facts end, the rest stays."""
+    _ended_by(cases, "two_changes_one_sentence", "mixed", TWO_CHANGES_ONE_SENTENCE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7283,7 +7303,8 @@ def build() -> list[Case]:
                    devices_by_room, customer_accounts, drinks_given_up_by_language,
                    shared_values_again, shared_values_by_language, one_object_two_verbs,
                    one_object_two_verbs_by_language, two_verbs_again,
-                   two_verbs_by_language, relatives_same_job, shared_first_name):
+                   two_verbs_by_language, relatives_same_job, shared_first_name,
+                   two_changes_one_sentence):
         family(cases)
     return cases
 
