@@ -254,3 +254,24 @@ def test_a_german_forget_that_clause_forgets_that_fact_only(
     after = current_texts(fresh_store, tenant)
     assert set(kept) <= after
     assert f"{name} ist Mitglied im {left}" not in after
+
+
+@_SLOW
+@given(st.sampled_from([
+    ("Kai Schulte wohnt in Bonn", "Kai Schulte arbeitet bei Bosch",
+     "Kai Schulte wohnt jetzt in Köln und arbeitet jetzt bei Siemens",
+     "Kai Schultes Frau wohnt in Bonn"),
+    ("唐磊住在武汉", "唐磊在华为工作", "唐磊搬到了上海\uff0c也从华为辞职了", "唐磊的妻子住在武汉"),
+    ("王芳住在杭州", "王芳在腾讯工作", "王芳现在住在苏州\uff0c从腾讯辞职了",
+     "王芳的哥哥在腾讯工作")]))
+def test_two_predicates_of_one_subject_change_both_facts(
+        fresh_store: memory_es.MemoryStore, texts: tuple[str, str, str, str]) -> None:
+    """``X wohnt jetzt in Köln und arbeitet jetzt bei Siemens``, ``X搬到了上海, 也从华为辞职了``:
+    the second predicate has the first's subject, so both facts change; a relative's
+    alike fact stays."""
+    home, job, said, relative = texts
+    stop = "。" if "\\u4e00" <= home[0] <= "\\u9fff" else "."
+    after = _after(fresh_store, [home + stop, job + stop, relative + stop], said + stop)
+    assert relative in after
+    assert home not in after
+    assert job not in after
