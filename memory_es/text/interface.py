@@ -1817,7 +1817,7 @@ def _name_aside(names: Sequence[str], text: str) -> bool:
     return False
 
 
-_PREPOSITION_ALT = "on|at|in|for|from|with|to|via|through"
+_PREPOSITION_ALT = "|".join(sorted(PREPOSITIONS, key=len, reverse=True))
 
 
 def _thing_named(clause: Clause, entity: str, *, whole: bool = False) -> list[str]:

@@ -489,13 +489,14 @@ def _conjoined_other_language(body: str) -> list[Clause] | None:
     """Two German or Chinese predicates of one subject (``X wohnt jetzt in Köln und
     arbeitet jetzt bei Siemens``, ``X搬到了上海，也从华为辞职了``): each its own clause, the
     second read with the first's subject. Only where the second part opens with no subject
-    of its own (a German verb in lower case; in Chinese no name and no pronoun)."""
+    of its own (a German verb in lower case; in Chinese no name) and so reads as a fact of
+    the same entity (``唐磊她在华为工作`` does not)."""
     chinese = any(script_of(c) == "CJK" for c in body)
     for sep in ("," if chinese else " und ",):  # a full-width comma reads as "," (NFKC)
         first, found, rest = body.partition(sep)
         rest = rest.strip()
         if not found or not rest or (not chinese and not rest[:1].islower()) or (
-                chinese and (leading_name(rest) is not None or rest[:1] in _ZH_PRONOUNS)):
+                chinese and leading_name(rest) is not None):
             continue
         head = _other_language(first.strip())
         if head is None or not head.mention or head.refers_back is not None:
@@ -505,8 +506,6 @@ def _conjoined_other_language(body: str) -> list[Clause] | None:
             return [head, tail]
     return None
 
-
-_ZH_PRONOUNS = frozenset("他她它我你")
 
 
 def _interpret_sentence(sentence: str) -> list[Clause]:

@@ -275,3 +275,13 @@ def test_two_predicates_of_one_subject_change_both_facts(
     assert relative in after
     assert home not in after
     assert job not in after
+
+
+def test_a_chinese_second_part_with_a_subject_of_its_own_is_not_given_the_first() -> None:
+    """``唐磊住在武汉, 她在华为工作``: the second part opens with a subject of its own (a
+    pronoun), so read with 唐磊 before it it is no fact of his, and is not split off."""
+    from memory_es.text import interpret
+
+    for pronoun in ("她", "他们", "我"):
+        clauses = interpret(f"唐磊住在武汉\uff0c{pronoun}在华为工作。").clauses
+        assert not any(c.text.startswith("唐磊" + pronoun) for c in clauses)
