@@ -70,12 +70,26 @@ then skips (a purge of facts never served, judged, moved or given feedback runs 
 statement for them). Dropped by every insert and delete and by :func:`rolled_back`."""
 
 
+_WRITES: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, int] = (
+    weakref.WeakKeyDictionary())
+"""Per views connection: how many times its ledger tables were written (or may have been),
+for :func:`writes`."""
+
+
 def _changed(con: duckdb.DuckDBPyConnection) -> None:
     """The ledger tables changed (or may have, in a transaction that may roll back):
     what is known of them is read again."""
     con = unflushed(con)
     _ANY_SERVED.pop(con, None)
     _EMPTY.pop(con, None)
+    _WRITES[con] = _WRITES.get(con, 0) + 1
+
+
+def writes(con: duckdb.DuckDBPyConnection) -> int:
+    """A count that moves whenever this connection's ledger tables may have changed
+    (every insert and delete of this module, and every rollback): while it stands still,
+    what a snapshot measured of them still holds, with no statement to plan."""
+    return _WRITES.get(unflushed(con), 0)
 
 
 def rolled_back(con: duckdb.DuckDBPyConnection) -> None:

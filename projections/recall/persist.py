@@ -73,11 +73,13 @@ MANIFEST = "manifest.json"
 LEGACY_FILE = "recall.npz"
 """The one-file index of format 1 (in the views folder itself)."""
 FORMAT = 3
-SEGMENT_LABELS = 16_384
-"""Labels per segment. At 256 dimensions one full segment's vector file is ≈ 16 MB, of
+SEGMENT_LABELS = 4_096
+"""Labels per segment. At 256 dimensions one full segment's vector file is ≈ 4 MB, of
 which a purge overwrites only the removed rows; its small file (labels, fact ids,
-digests, postings: ≈ 1-2 MB) is rewritten whole. A recall scans one FAISS index per
-segment holding a candidate (61 at 1M labels)."""
+digests, postings: ≈ 0.5 MB) is rewritten whole, on a thread beside the views' own
+rewrite. A recall scans one FAISS index per segment holding a candidate (245 at 1M
+labels). At 100k facts, 16,384 labels made that rewrite ≈ 14 ms of a complete purge's
+≈ 28, and 4,096 ≈ 9 ms, with recall p50 2.0 ms either way (2,048: 8 ms, recall 2.2)."""
 ROW_DTYPE = np.dtype("<f4")
 """How a vector file stores each component."""
 
