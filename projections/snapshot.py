@@ -268,8 +268,10 @@ class Snapshot:
             fresh.shards.pop(shard, None)
 
         def prune(shard: int, facts: set[str]) -> Path | None:
-            with pq.ParquetFile(self.dir / old.shards[shard]) as file:  # not read_table:
-                rows = file.read()  # its dataset layer cost more than the read
+            # Not read_table (its dataset layer cost more than the read), and on this thread
+            # only: Arrow's pool fought the recall index's rewrite beside it for two cores.
+            with pq.ParquetFile(self.dir / old.shards[shard]) as file:
+                rows = file.read(use_threads=False)
             kept = rows.filter(pc.invert(pc.is_in(rows.column("fact_id"),
                                                   value_set=pa.array(sorted(facts), pa.string()))))
             if not kept.num_rows:
