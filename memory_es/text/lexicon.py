@@ -568,4 +568,11 @@ def reads_german(forms: Iterable[str]) -> bool:
     """Does a text of these lower-case word forms use a German function word that is no
     English word (``von``, ``der``, ``ist``)?"""
     return any(f in _GERMAN_MARKERS for f in forms)
+GERMAN_CHANGE = frozenset(GERMAN["change"]) - COMMON_NOUNS - ENGLISH_STOPWORDS
+"""German change markers that are no English word (``jetzt``, ``inzwischen``; not ``nun``,
+a noun). A German sentence whose preposition is also English (``arbeitet jetzt in
+Bremen``) is read by the English rules, where they are what ``now`` is: an adverb, no
+part of the verb's object, and a change that replaces the verb's frame."""
+CHANGE_MARKERS = (*CHANGE_MARKERS, *sorted(GERMAN_CHANGE))
+ADVERBS = ADVERBS | GERMAN_CHANGE
 INFO_NOUNS = INFO_NOUNS | frozenset(GERMAN["info"])

@@ -144,7 +144,8 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
             return i, None, plural
         if (not plural and (start := _adverbs_start(toks, i)) <= 3 and w.isalpha()
                 and w.endswith("s") and not w.endswith("ss")
-                and t.word.islower() and w not in lx.STOPWORDS and not _noun_plural(w)
+                and t.word.islower() and w not in lx.STOPWORDS and w not in lx.ADVERBS
+                and not _noun_plural(w)
                 and (i + 1 >= len(toks) or not agrees(toks[i + 1].word, True))):
             # an unknown -s word after the subject (and its adverbs: "now supervises"),
             # not followed by a verb: the verb

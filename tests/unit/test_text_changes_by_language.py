@@ -2,7 +2,8 @@
 named things (SPEC §15):
 
 - ``X arbeitet jetzt bei Y`` (or ``seit Mai bei Y``) replaces the fact of the same verb
-  and preposition, never another verb's fact;
+  and preposition, never another verb's fact; so does ``X arbeitet jetzt in Y``, whose
+  preposition is also English;
 - ``X spielt kein Tennis mehr`` and ``X arbeitet nicht mehr bei Bosch`` end that one fact;
 - a German ending names what ended in its object alone: the auxiliary ``hat`` is no
   word in common with ``hat eine Katze``;
@@ -15,7 +16,7 @@ named things (SPEC §15):
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import memory_es
@@ -50,6 +51,28 @@ def test_a_german_change_replaces_the_verb_and_preposition(
                    f"{name} {verb} {now} {prep} {new}.")
     assert set(kept) <= after
     assert f"{name} {verb} {prep} {old}" not in after
+
+
+@_SLOW
+@given(st.sampled_from(_GERMANS),
+       st.sampled_from(["jetzt", "inzwischen", "mittlerweile", "neuerdings"]),
+       st.sampled_from([("arbeitet", "Hamburg", "Bremen"), ("unterrichtet", "Leipzig", "Halle"),
+                        ("studiert", "Köln", "Bonn")]))
+@example(name="Ida Weiß", now="neuerdings", frame=("unterrichtet", "Leipzig", "Halle"))
+def test_a_german_change_before_a_preposition_english_shares(
+        fresh_store: memory_es.MemoryStore, name: str, now: str,
+        frame: tuple[str, str, str]) -> None:
+    """``X arbeitet jetzt in Bremen``: ``in`` is an English word too, so no German rule
+    reads the sentence, and the English ones still take the German change marker for
+    ``now``: it replaces ``arbeitet in Hamburg`` and no fact of another verb, even one
+    naming the same city."""
+    verb, old, new = frame
+    kept = [f"{name} wohnt in {old}", f"{name} spielt Tennis", f"{name} hat ein Abo bei Spotify"]
+    after = _after(fresh_store, [f"{name} {verb} in {old}.", *(k + "." for k in kept)],
+                   f"{name} {verb} {now} in {new}.")
+    assert set(kept) <= after
+    assert f"{name} {verb} in {old}" not in after
+    assert f"{name} {verb} {now} in {new}" in after
 
 
 @_SLOW
