@@ -7218,6 +7218,99 @@ def two_changes_one_sentence(cases: list[Case]) -> None:
     _ended_by(cases, "two_changes_one_sentence", "mixed", TWO_CHANGES_ONE_SENTENCE)
 
 
+
+# Rounds 379-383, written before they were run: hobbies, work and a car changed in new
+# words beside a daughter with the same habit; a German student beside her brother; a
+# Chinese person beside her husband; bank and health numbers beside a namesake's; and
+# memberships released or revised beside a son's.
+_NORA_V = ["Nora Vance swims on Mondays.", "Nora Vance coaches a junior chess club.",
+           "Nora Vance lives in Bath.", "Nora Vance drives a Skoda.",
+           "Nora Vance's daughter swims on Mondays.", "Nora Vance works as a pharmacist."]
+CHANGES_IN_NEW_WORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NORA_V), ["remember", "Nora Vance swims on Thursdays now."], [_NORA_V[0]]),
+    (list(_NORA_V), ["remember", "Nora Vance handed the junior chess club over to a colleague."],
+     [_NORA_V[1]]),
+    (list(_NORA_V), ["remember", "Nora Vance traded her Skoda for a Kia."], [_NORA_V[3]]),
+    (list(_NORA_V), ["remember", "Nora Vance retired as a pharmacist."], [_NORA_V[5]]),
+    (list(_NORA_V), ["forget", "Nora Vance's daughter"], [_NORA_V[4]]),
+    (list(_NORA_V), ["remember", "Nora Vance relocated to Exeter."], [_NORA_V[2]]),
+]
+
+
+def changes_in_new_words(cases: list[Case]) -> None:
+    """One person with six facts, one of them her daughter's same habit: each change,
+    worded as people say it, ends its own fact only."""
+    _ended_by(cases, "changes_in_new_words", "mixed", CHANGES_IN_NEW_WORDS)
+
+
+_LENA_V = ["Lena Vogt studiert an der Uni Kiel.", "Lena Vogt trainiert im Ruderverein.",
+           "Lena Vogt wohnt in Kiel.", "Lena Vogt hat ein Fahrrad.",
+           "Lena Vogts Bruder studiert an der Uni Kiel."]
+GERMAN_STUDENT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_V), ["remember", "Lena Vogt studiert jetzt an der Uni Hamburg."], [_LENA_V[0]]),
+    (list(_LENA_V), ["remember", "Lena Vogt trainiert nicht mehr im Ruderverein."], [_LENA_V[1]]),
+    (list(_LENA_V), ["remember", "Lena Vogt ist nach Lübeck gezogen."], [_LENA_V[2]]),
+    (list(_LENA_V), ["forget", "Vergiss alles über Lena Vogts Bruder."], [_LENA_V[4]]),
+]
+
+
+def german_student(cases: list[Case]) -> None:
+    """A German student beside her brother at the same university: her change of
+    university, her ending, her move and a forget of her brother each reach one fact."""
+    _ended_by(cases, "german_student", "languages", GERMAN_STUDENT)
+
+
+_ZHOU_M = ["周敏在北京工作。", "周敏养了一只狗。", "周敏的丈夫在北京工作。", "周敏喜欢游泳。",
+           "周敏住在北京。"]
+CHINESE_BESIDE_HUSBAND: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHOU_M), ["remember", "周敏现在在上海工作。"], [_ZHOU_M[0]]),
+    (list(_ZHOU_M), ["forget", "忘记周敏的丈夫"], [_ZHOU_M[2]]),
+    (list(_ZHOU_M), ["remember", "周敏不游泳了。"], [_ZHOU_M[3]]),
+    (list(_ZHOU_M), ["remember", "周敏搬到了杭州。"], [_ZHOU_M[4]]),
+]
+
+
+def chinese_beside_husband(cases: list[Case]) -> None:
+    """A Chinese person whose husband works in the same city: her change of work place,
+    a forget of him, her ending and her move each reach one fact."""
+    _ended_by(cases, "chinese_beside_husband", "languages", CHINESE_BESIDE_HUSBAND)
+
+
+_OMAR_H = ["Omar Haddad's IBAN is GB29 NWBK 6016 1331 9268 19.", "Omar Haddad lives in Leeds.",
+           "Omar Haddad's NHS number is 943 476 5919.", "Priya Shah's NHS number is 943 476 5920.",
+           "Omar Haddad's email is omar.h@example.org."]
+BANK_AND_HEALTH_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_H), ["purge", "IBAN GB29 NWBK 6016 1331 9268 19"], [_OMAR_H[0]]),
+    (list(_OMAR_H), ["purge", "NHS number 943 476 5919"], [_OMAR_H[2]]),
+    (list(_OMAR_H), ["purge", "omar.haddad@example.org"], []),
+    (list(_OMAR_H), ["purge", "omar dot h at example dot org"], [_OMAR_H[4]]),
+]
+
+
+def bank_and_health_numbers(cases: list[Case]) -> None:
+    """A bank account number and a health number written in groups, one a digit away
+    from another person's, an address he does not have and his own spelled out: each
+    purge erases what it names and nothing else."""
+    _ended_by(cases, "bank_and_health_numbers", "finance", BANK_AND_HEALTH_NUMBERS)
+
+
+_TARA_Q = ["Tara Quinn has a gym membership at PureGym.", "Tara Quinn has a library card.",
+           "Tara Quinn lives in Cork.", "Tara Quinn's son has a gym membership at PureGym.",
+           "Tara Quinn subscribes to The Irish Times."]
+MEMBERSHIPS_BESIDE_A_SON: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TARA_Q), ["release", "Tara Quinn's gym membership"], [_TARA_Q[0]]),
+    (list(_TARA_Q), ["revise", "Tara Quinn's subscription to The Irish Times",
+                     "Tara Quinn subscribes to The Examiner."], [_TARA_Q[4]]),
+    (list(_TARA_Q), ["release", "Tara Quinn's son's gym membership"], [_TARA_Q[3]]),
+    (list(_TARA_Q), ["forget", "Tara Quinn's library card"], [_TARA_Q[1]]),
+]
+
+
+def memberships_beside_a_son(cases: list[Case]) -> None:
+    """A mother and her son with the same gym membership: a release of hers or his, a
+    revision of her newspaper and a forget of her library card each reach one fact."""
+    _ended_by(cases, "memberships_beside_a_son", "subscriptions", MEMBERSHIPS_BESIDE_A_SON)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7304,7 +7397,9 @@ def build() -> list[Case]:
                    shared_values_again, shared_values_by_language, one_object_two_verbs,
                    one_object_two_verbs_by_language, two_verbs_again,
                    two_verbs_by_language, relatives_same_job, shared_first_name,
-                   two_changes_one_sentence):
+                   two_changes_one_sentence, changes_in_new_words, german_student,
+                   chinese_beside_husband, bank_and_health_numbers,
+                   memberships_beside_a_son):
         family(cases)
     return cases
 
