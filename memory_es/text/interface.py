@@ -553,7 +553,8 @@ class TextInterface:
                 # at each change; the frame says what it replaces ("works in Holborn")
                 self._replace_frame(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and not clause.unrealised:
-                if left := _switched_from(clause) - entity_terms(entity):
+                if left := (_switched_from(clause) or _given_for(clause)) - entity_terms(
+                        entity):
                     self._retire_switched(tenant, entity, clause, left, plan)
                 elif (instead := _instead_of(clause)) and (
                         left := instead[1] - entity_terms(entity)):
@@ -2214,6 +2215,19 @@ def _switched_from(clause: Clause) -> frozenset[str]:
     if moved and lx.CHANGE_VERBS & _verb_lemmas(clause.text[:moved.start()]):
         return frozenset(view_terms(moved.group(1)) - _TEMPORAL_TERMS)
     return frozenset()
+
+
+def _given_for(clause: Clause) -> frozenset[str]:
+    """The terms of what a verb of exchange gives up, up to five words between it and
+    ``for`` (``traded her Skoda for a Kia``: skoda); none for any other clause."""
+    words = clause.text.split()
+    at = next((i for i, w in enumerate(words) if lx.lemma_of(w.strip(EDGE).lower())
+               in lx.EXCHANGE_VERBS), None)
+    if at is None:
+        return frozenset()
+    given = next((words[at + 1:j] for j in range(at + 2, min(at + 7, len(words)))
+                  if words[j].lower() == "for"), [])
+    return frozenset(view_terms(" ".join(given)) - _TEMPORAL_TERMS)
 
 
 def _instead_of(clause: Clause) -> tuple[str, frozenset[str]] | None:

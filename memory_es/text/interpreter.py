@@ -203,13 +203,17 @@ _DE_NO_LONGER = re.compile(
     rf"|(?:{_alternation(w for w in _DE['negators'] if w != 'nicht')})\s+(?P<obj>.+?)\s+mehr)$")
 """``X spielt kein Tennis mehr``, ``X arbeitet nicht mehr bei Bosch``, ``X raucht nicht
 mehr``: X no longer does it (a lower-case finite verb after the subject)."""
+_DE_PREPOSITION = (
+    rf"(?:{_alternation(_DE['prepositions'])}|(?:{_alternation(_DE['shared_prepositions'])})"
+    rf"(?=\s+(?:{_alternation(_DE['determiners'])})\s))")
+"""A German preposition, or one English shares before a German article (``an der``)."""
 _DE_GENERIC = re.compile(
     rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?P<now>(?:{_alternation(_DE['change'])})\s+"
-    rf"|{_DE_STARTED}(?=(?:{_alternation(_DE['prepositions'])})\s))?"
-    rf"(?P<prep>{_alternation(_DE['prepositions'])})\s+(?P<obj>.+)$")
-"""``X arbeitet (jetzt) bei Y``: a verb and a German preposition; with a change marker,
-or a time the state started (``arbeitet seit Mai bei SAP``), the clause replaces the
-verb's frame (``arbeitet bei Bosch``)."""
+    rf"|{_DE_STARTED}(?={_DE_PREPOSITION}\s))?(?P<prep>{_DE_PREPOSITION})\s+(?P<obj>.+)$")
+"""``X arbeitet (jetzt) bei Y``: a verb and a German preposition, or one English shares
+before a German article (``studiert an der Uni Kiel``); with a change marker, or a time
+the state started (``arbeitet seit Mai bei SAP``), the clause replaces the verb's frame
+(``arbeitet bei Bosch``)."""
 
 
 def _reads_english(subject: list[str], found: re.Match[str]) -> bool:

@@ -253,6 +253,9 @@ CHANGE_VERBS: frozenset[str] = frozenset(
     lemma for m in CHANGE_MARKERS if m.endswith(" to") and (lemma := lemma_of(m.split()[0])))
 """The verbs of the change markers that take ``to`` (switch, move, upgrade, go, ...): with
 ``from X to Y`` between them they mark a change as well (``moved from Leeds to York``)."""
+EXCHANGE_VERBS: frozenset[str] = data_words("exchange_verbs.txt")
+"""Verbs whose object is given up for what follows ``for`` (``traded her Skoda for a
+Kia``; ``data/exchange_verbs.txt``)."""
 MOTION_VERBS: frozenset[str] = words("move go come return")
 """The change verbs whose ``from`` and ``to`` are places, not alternatives of a kind."""
 TRAVEL_VERBS: frozenset[str] = data_words("travel_verbs.txt")

@@ -140,6 +140,15 @@ _ADJUNCT_START = re.compile(
     rf"(?:^|[\s,])(?:{'|'.join(re.escape(m) for m in lx.ADJUNCT_MARKERS)})\s")
 
 
+_SEPARATED = re.compile(r"\b(?:" + "|".join(
+    rf"{re.escape(verb)}\s+(?:[a-z0-9'-]+\s+){{1,4}}?{re.escape(particle)}"
+    for verb, particle in (p.split() for p in lx.CESSATION_PHRASES if p.count(" ") == 1)
+    if lx.lemma_of(verb)) + r")\b")
+"""A phrasal verb of ending with its object between verb and particle (``gave the club
+up``, ``called the wedding off``, ``handed the shop over to her son``): up to four
+words, none of them punctuation."""
+
+
 def cessation(words: Sequence[str], text_low: str) -> bool:
     """Does the clause report that a prior state ended (``quit``, ``gave up``)? Only its
     main part counts: ``adopted a greyhound after Max passed away`` ends nothing (an
@@ -149,7 +158,7 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
     adjunct = _ADJUNCT_START.search(text_low)
     if adjunct is not None:
         text_low = text_low[:adjunct.start()]
-    if any(p in text_low for p in lx.CESSATION_PHRASES):
+    if any(p in text_low for p in lx.CESSATION_PHRASES) or _SEPARATED.search(text_low):
         return True
     for i, w in enumerate(words[:4]):
         lemma = lx.lemma_of(w)
