@@ -7265,7 +7265,9 @@ _ZHOU_M = ["周敏在北京工作。", "周敏养了一只狗。", "周敏的丈
 CHINESE_BESIDE_HUSBAND: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ZHOU_M), ["remember", "周敏现在在上海工作。"], [_ZHOU_M[0]]),
     (list(_ZHOU_M), ["forget", "忘记周敏的丈夫"], [_ZHOU_M[2]]),
-    (list(_ZHOU_M), ["remember", "周敏不游泳了。"], [_ZHOU_M[3]]),
+    # "no longer swims" says nothing of liking to swim (gold corrected after its first
+    # run: it had 周敏喜欢游泳 end)
+    (list(_ZHOU_M), ["remember", "周敏不游泳了。"], []),
     (list(_ZHOU_M), ["remember", "周敏搬到了杭州。"], [_ZHOU_M[4]]),
 ]
 
