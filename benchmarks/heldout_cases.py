@@ -7313,6 +7313,100 @@ def memberships_beside_a_son(cases: list[Case]) -> None:
     revision of her newspaper and a forget of her library card each reach one fact."""
     _ended_by(cases, "memberships_beside_a_son", "subscriptions", MEMBERSHIPS_BESIDE_A_SON)
 
+
+# Rounds 384-388, written before they were run: a swimming habit that ends in German and
+# Chinese beside a sister's; a company's officers and offices in a research agent's
+# notes; an on-call rota; pets' medicines and food; identifiers as people write them.
+_LENA_S = ["Lena Vogt schwimmt jeden Morgen.", "Lena Vogt wohnt in Kiel.",
+           "Lena Vogts Schwester schwimmt jeden Morgen."]
+_ZHOU_S = ["周敏每天游泳。", "周敏住在北京。", "周敏的妹妹每天游泳。"]
+SWIM_HABIT_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_S), ["remember", "Lena Vogt schwimmt nicht mehr."], [_LENA_S[0]]),
+    (list(_LENA_S), ["forget", "Vergiss, dass Lena Vogts Schwester jeden Morgen schwimmt."],
+     [_LENA_S[2]]),
+    (list(_ZHOU_S), ["remember", "周敏不游泳了。"], [_ZHOU_S[0]]),
+    (list(_ZHOU_S), ["forget", "忘记周敏的妹妹"], [_ZHOU_S[2]]),
+]
+
+
+def swim_habit_by_language(cases: list[Case]) -> None:
+    """A swimming habit that ends, or a sister's that is forgotten, beside the sister's
+    same habit, in German and Chinese."""
+    _ended_by(cases, "swim_habit_by_language", "languages", SWIM_HABIT_BY_LANGUAGE)
+
+
+_ACME = ["Acme Corp's CFO is Dana Lee.", "Beta Corp's CFO is Dana Lee.",
+         "Acme Corp is headquartered in Austin.", "Acme Corp's Q3 revenue was $4.2m.",
+         "Acme Corp's auditor is KPMG."]
+COMPANY_NOTES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ACME), ["remember", "Acme Corp's CFO is now Raj Patel."], [_ACME[0]]),
+    (list(_ACME), ["remember", "Acme Corp moved its headquarters to Denver."], [_ACME[2]]),
+    (list(_ACME), ["forget", "Acme Corp's Q3 revenue"], [_ACME[3]]),
+    (list(_ACME), ["revise", "Acme Corp's auditor", "Acme Corp's auditor is Deloitte."],
+     [_ACME[4]]),
+]
+
+
+def company_notes(cases: list[Case]) -> None:
+    """A research agent's notes on two companies that share a CFO: a new CFO, a move of
+    headquarters, a figure forgotten and an auditor revised reach Acme's fact only."""
+    _ended_by(cases, "company_notes", "research", COMPANY_NOTES)
+
+
+_ROTA = ["Priya Nair is on call this week.", "Priya Nair is the incident commander for INC-4411.",
+         "Marco Ruiz is on call next week.", "Priya Nair owns the search service.",
+         "Marco Ruiz owns the search index."]
+ON_CALL_ROTA: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROTA), ["remember", "Priya Nair is no longer the incident commander for INC-4411."],
+     [_ROTA[1]]),
+    (list(_ROTA), ["release", "Priya Nair's on-call shift"], [_ROTA[0]]),
+    (list(_ROTA), ["remember", "Priya Nair handed the search service over to Marco Ruiz."],
+     [_ROTA[3]]),
+    (list(_ROTA), ["forget", "Marco Ruiz's on-call week"], [_ROTA[2]]),
+]
+
+
+def on_call_rota(cases: list[Case]) -> None:
+    """Two engineers' rota, incidents and services: each ending, release, handover and
+    forget reaches one fact, never the colleague's alike one."""
+    _ended_by(cases, "on_call_rota", "on-call", ON_CALL_ROTA)
+
+
+_TOM_R = ["Tom Reid's dog Bella takes carprofen daily.", "Tom Reid's cat Milo eats salmon kibble.",
+          "Tom Reid lives in Perth.", "Tom Reid's neighbour's dog takes carprofen daily."]
+PET_CARE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_R), ["remember", "Tom Reid's dog Bella stopped taking carprofen."], [_TOM_R[0]]),
+    (list(_TOM_R), ["remember", "Tom Reid's cat Milo now eats chicken kibble."], [_TOM_R[1]]),
+    (list(_TOM_R), ["forget", "Tom Reid's cat"], [_TOM_R[1]]),
+    (list(_TOM_R), ["remember", "Tom Reid moved to Darwin."], [_TOM_R[2]]),
+]
+
+
+def pet_care(cases: list[Case]) -> None:
+    """A man's dog and cat with medicines and food, beside a neighbour's dog on the same
+    medicine: each change or forget reaches one pet's fact."""
+    _ended_by(cases, "pet_care", "pets", PET_CARE)
+
+
+_AVA_C = ["Ava Chen's work email is Ava.Chen+billing@Northwind.com.",
+          "Ava Chen's phone number is +1 (415) 555-0132.",
+          "Leo Park's phone number is +1 415 555 0133.",
+          "Ava Chen's GitHub profile is https://github.com/avachen.",
+          "Ava Chen lives in Oakland."]
+IDENTIFIERS_AS_WRITTEN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AVA_C), ["purge", "ava.chen+billing@northwind.com"], [_AVA_C[0]]),
+    (list(_AVA_C), ["purge", "415-555-0132"], [_AVA_C[1]]),
+    (list(_AVA_C), ["purge", "https://github.com/avachen"], [_AVA_C[3]]),
+    (list(_AVA_C), ["purge", "ava.chen@northwind.com"], []),
+]
+
+
+def identifiers_as_written(cases: list[Case]) -> None:
+    """An address with a plus tag and capitals, a phone in brackets beside another
+    person's one digit apart, a profile URL, and the address without its tag (no such
+    address is stored): each purge erases exactly what it names."""
+    _ended_by(cases, "identifiers_as_written", "identifiers", IDENTIFIERS_AS_WRITTEN)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7401,7 +7495,8 @@ def build() -> list[Case]:
                    two_verbs_by_language, relatives_same_job, shared_first_name,
                    two_changes_one_sentence, changes_in_new_words, german_student,
                    chinese_beside_husband, bank_and_health_numbers,
-                   memberships_beside_a_son):
+                   memberships_beside_a_son, swim_habit_by_language, company_notes,
+                   on_call_rota, pet_care, identifiers_as_written):
         family(cases)
     return cases
 
