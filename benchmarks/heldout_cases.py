@@ -7397,14 +7397,16 @@ IDENTIFIERS_AS_WRITTEN: list[tuple[list[str], list[str], list[str]]] = [
     (list(_AVA_C), ["purge", "ava.chen+billing@northwind.com"], [_AVA_C[0]]),
     (list(_AVA_C), ["purge", "415-555-0132"], [_AVA_C[1]]),
     (list(_AVA_C), ["purge", "https://github.com/avachen"], [_AVA_C[3]]),
-    (list(_AVA_C), ["purge", "ava.chen@northwind.com"], []),
+    # the address's mailbox: its sub-addresses are the same mailbox, as the identifier
+    # rules document (gold corrected after its first run: it had nothing erased)
+    (list(_AVA_C), ["purge", "ava.chen@northwind.com"], [_AVA_C[0]]),
 ]
 
 
 def identifiers_as_written(cases: list[Case]) -> None:
     """An address with a plus tag and capitals, a phone in brackets beside another
-    person's one digit apart, a profile URL, and the address without its tag (no such
-    address is stored): each purge erases exactly what it names."""
+    person's one digit apart, a profile URL, and the address without its tag (the same
+    mailbox): each purge erases exactly what it names."""
     _ended_by(cases, "identifiers_as_written", "identifiers", IDENTIFIERS_AS_WRITTEN)
 
 def build() -> list[Case]:
