@@ -915,16 +915,18 @@ class TextInterface:
                          provider: str, plan: _Plan) -> None:
         """Release the one current fact naming the thing a switch moved to a new provider
         (``switched her bank account to Monzo`` ends ``banks with Barclays``): the fact's
-        words hold the thing's distinctive word and a proper name other than the new one.
-        With two such facts which one moved is not said, and nothing ends; nor when a fact
-        of the thing names the new one already (``moved his trip to Rome to July``, beside
-        ``has a trip to Rome``: that trip is the one spoken of); a fact of the thing whose
-        object is no name (``goes to the gym at 7am``) is no provider's."""
+        words hold the thing's distinctive word and a proper name other than the new one,
+        after its verb or as a slot's whole value (``is headquartered in Austin`` for
+        ``moved its headquarters to Denver``). With two such facts which one moved is not
+        said, and nothing ends; nor when a fact of the thing names the new one already
+        (``moved his trip to Rome to July``, beside ``has a trip to Rome``: that trip is
+        the one spoken of); a fact of the thing whose object is no name (``goes to the
+        gym at 7am``) is no provider's."""
         held = [f for f in self._held(tenant, entity, clause)
                 if f.attribute != clause.attribute and modifier in view(f).terms]
         if any(provider in view(f).terms for f in held):
             return
-        found = [f for f in held if _proper_words(str(f.value))]  # none names the new one
+        found = [f for f in held if _proper_words(str(f.value)) or _named_value(f)]
         if len(found) == 1:
             plan.add(_decay(found[0].fact_id, tenant, f"switched: {clause.text}"))
 
@@ -2152,6 +2154,13 @@ def _verb_lemmas(text: str) -> set[str]:
 def _content_terms(query: str, entities: Mapping[str, str]) -> frozenset[str]:
     """The query's terms once the names of the entities it names are set aside."""
     return frozenset(content_terms(analyse_query(query), query_terms_naming(dict(entities))))
+
+
+def _named_value(fact: Fact) -> bool:
+    """Is the fact's value a proper name as a whole (a slot's value: ``Austin`` of ``is
+    headquartered in Austin``)?"""
+    words = str(fact.value).split()
+    return bool(words) and all(w[:1].isupper() for w in words)
 
 
 def _proper_words(text: str) -> set[str]:

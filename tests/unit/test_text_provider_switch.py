@@ -3,7 +3,8 @@ account to Monzo`` ends the one fact whose object is the old provider of that th
 (``banks with Barclays``); with two such facts, when the fact of the thing names no
 provider (``goes to the gym at 7am``), or when one fact of the thing names the new one
 already (``moved his trip to Rome to July``, beside ``has a trip to Rome in May``: that
-trip is the one spoken of), nothing ends."""
+trip is the one spoken of), nothing ends. A slot whose whole value is the old place is
+such a fact (``moved its headquarters to Denver`` ends ``is headquartered in Austin``)."""
 
 from __future__ import annotations
 
@@ -80,3 +81,25 @@ def test_a_thing_that_names_the_new_one_already_is_the_one_spoken_of(
         ti.remember(tenant, text + ".")
     ti.remember(tenant, f"{name} {verb} {pronoun} {thing} to {said} to July.")
     assert set(held[1:]) <= current_texts(fresh_store, tenant)
+
+
+@_SLOW
+@given(st.sampled_from(["Acme Corp", "Vela Labs", "Northwind Trading"]),
+       st.sampled_from([("is headquartered in Austin", "headquarters", "Denver"),
+                        ("has an office in Leeds", "office", "York"),
+                        ("has its warehouse in Tilbury", "warehouse", "Felixstowe")]))
+def test_a_slot_whose_value_is_the_old_place_ends(
+        fresh_store: memory_es.MemoryStore, company: str,
+        switch: tuple[str, str, str]) -> None:
+    """``moved its headquarters to Denver`` ends ``is headquartered in Austin``, whose
+    value is the old place as a whole (a slot: home.city); the company's other facts and
+    another company's alike fact stay."""
+    held, thing, new = switch
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = [f"{company}'s auditor is KPMG", f"Orbit Foods {held}"]
+    for text in (f"{company} {held}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{company} moved its {thing} to {new}.")
+    current = current_texts(fresh_store, tenant)
+    assert f"{company} {held}" not in current
+    assert set(kept) <= current
