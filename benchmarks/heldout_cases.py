@@ -7409,6 +7409,90 @@ def identifiers_as_written(cases: list[Case]) -> None:
     mailbox): each purge erases exactly what it names."""
     _ended_by(cases, "identifiers_as_written", "identifiers", IDENTIFIERS_AS_WRITTEN)
 
+
+# Rounds 389-393, written before they were run: insurance and bills beside a husband's;
+# a clinic's patient beside his wife on the same medicine; two software projects on one
+# database; a German commuter beside his wife's car; a Chinese employee beside a brother
+# at the same company.
+_HANA_K = ["Hana Kim pays £40 a month for phone insurance.", "Hana Kim's car insurance is with Aviva.",
+           "Hana Kim's husband's car insurance is with Aviva.",
+           "Hana Kim pays council tax by direct debit.", "Hana Kim lives in Leeds."]
+INSURANCE_AND_BILLS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HANA_K), ["remember", "Hana Kim switched her car insurance to Admiral."], [_HANA_K[1]]),
+    (list(_HANA_K), ["remember", "Hana Kim cancelled her phone insurance."], [_HANA_K[0]]),
+    (list(_HANA_K), ["forget", "Hana Kim's husband's car insurance"], [_HANA_K[2]]),
+    (list(_HANA_K), ["release", "Hana Kim's council tax payments"], [_HANA_K[3]]),
+]
+
+
+def insurance_and_bills(cases: list[Case]) -> None:
+    """Policies and bills of a woman and her husband with the same insurer: a switch, a
+    cancellation, a forget and a release each reach one fact."""
+    _ended_by(cases, "insurance_and_bills", "finance", INSURANCE_AND_BILLS)
+
+
+_OMAR_S = ["Patient Omar Said takes metformin 500 mg twice daily.",
+           "Omar Said is allergic to penicillin.", "Omar Said's next appointment is on 14 May.",
+           "Omar Said's wife takes metformin 500 mg daily."]
+CLINIC_PATIENT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_S), ["remember", "Omar Said's metformin dose was increased to 1000 mg twice daily."],
+     [_OMAR_S[0]]),
+    (list(_OMAR_S), ["remember", "Omar Said's appointment was moved to 21 May."], [_OMAR_S[2]]),
+    (list(_OMAR_S), ["remember", "Omar Said stopped taking metformin."], [_OMAR_S[0]]),
+    (list(_OMAR_S), ["forget", "Omar Said's allergy"], [_OMAR_S[1]]),
+]
+
+
+def clinic_patient(cases: list[Case]) -> None:
+    """A patient and his wife on the same medicine: a dose change, a moved appointment,
+    a medicine stopped and a forgotten allergy each reach his fact only."""
+    _ended_by(cases, "clinic_patient", "medical", CLINIC_PATIENT)
+
+
+_ORION = ["The Orion project uses PostgreSQL 14.", "The Orion project is led by Kim Tran.",
+          "The Vega project uses PostgreSQL 14.", "The Orion project deploys on Fridays."]
+SOFTWARE_PROJECTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ORION), ["remember", "The Orion project now uses PostgreSQL 16."], [_ORION[0]]),
+    (list(_ORION), ["remember", "Kim Tran no longer leads the Orion project."], [_ORION[1]]),
+    (list(_ORION), ["remember", "The Orion project deploys on Tuesdays now."], [_ORION[3]]),
+]
+
+
+def software_projects(cases: list[Case]) -> None:
+    """Two projects on the same database version: an upgrade, a lead who stepped back
+    (told with the person as subject) and a new deploy day reach Orion's fact only."""
+    _ended_by(cases, "software_projects", "engineering", SOFTWARE_PROJECTS)
+
+
+_JONAS_B = ["Jonas Beck fährt einen VW Golf.", "Jonas Beck arbeitet bei der Bahn.",
+            "Jonas Becks Frau fährt einen VW Golf.", "Jonas Beck wohnt in Mainz."]
+GERMAN_COMMUTER: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS_B), ["remember", "Jonas Beck fährt jetzt einen Tesla."], [_JONAS_B[0]]),
+    (list(_JONAS_B), ["remember", "Jonas Beck arbeitet nicht mehr bei der Bahn."], [_JONAS_B[1]]),
+    (list(_JONAS_B), ["forget", "Vergiss alles über Jonas Becks Frau."], [_JONAS_B[2]]),
+    (list(_JONAS_B), ["remember", "Jonas Beck ist nach Wiesbaden umgezogen."], [_JONAS_B[3]]),
+]
+
+
+def german_commuter(cases: list[Case]) -> None:
+    """A German commuter and his wife with the same car: a new car, a job ended, a forget
+    of her and a move each reach one fact."""
+    _ended_by(cases, "german_commuter", "languages", GERMAN_COMMUTER)
+
+
+_CHEN_C = ["陈晨在阿里巴巴工作。", "陈晨养了一只猫。", "陈晨的哥哥在阿里巴巴工作。", "陈晨住在杭州。"]
+CHINESE_SAME_COMPANY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHEN_C), ["remember", "陈晨从阿里巴巴辞职了。"], [_CHEN_C[0]]),
+    (list(_CHEN_C), ["remember", "陈晨搬到了上海。"], [_CHEN_C[3]]),
+    (list(_CHEN_C), ["forget", "忘记陈晨的哥哥"], [_CHEN_C[2]]),
+]
+
+
+def chinese_same_company(cases: list[Case]) -> None:
+    """A Chinese employee and her brother at the same company: her resignation, her move
+    and a forget of him each reach one fact."""
+    _ended_by(cases, "chinese_same_company", "languages", CHINESE_SAME_COMPANY)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7498,7 +7582,9 @@ def build() -> list[Case]:
                    two_changes_one_sentence, changes_in_new_words, german_student,
                    chinese_beside_husband, bank_and_health_numbers,
                    memberships_beside_a_son, swim_habit_by_language, company_notes,
-                   on_call_rota, pet_care, identifiers_as_written):
+                   on_call_rota, pet_care, identifiers_as_written, insurance_and_bills,
+                   clinic_patient, software_projects, german_commuter,
+                   chinese_same_company):
         family(cases)
     return cases
 
