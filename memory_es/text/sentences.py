@@ -127,14 +127,18 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
             continue  # right after a possessive: an adjective of the noun phrase
         if toks[i - 1].low in _NO_VERB_AFTER or _determiner(toks[i - 1], i == 1):
             continue  # a preposition's object (``the list of guests``), a determiner's noun
+        if (w in lx.AUXILIARIES and is_capitalised(t.word) and prev_cap and i + 1 < len(toks)
+                and is_capitalised(toks[i + 1].word)):
+            continue  # "Patient Will Hart takes ...": a given name between capitalised words
         if agrees(t.word, plural) or (w in lx.ADVERBS and i + 1 < len(toks)
                                       and agrees(toks[i + 1].word, plural)):
             if w in lx.ADVERBS:  # the subject ends before a run of adverbs ("now mostly")
                 return _adverbs_start(toks, i), None, plural
             if (is_capitalised(t.word) and prev_cap and lx.lemma_of(w)
                     and w not in lx.AUXILIARIES):
-                # a capitalised word inside a name ("Will", "Mark") is not the verb
-                nxt = toks[i + 1] if i + 1 < len(toks) else None
+                # a capitalised word inside a name ("Will", "Mark") is not the verb; nor
+                # is one that adverbs and a verb follow ("Omar Said now takes ...")
+                nxt = next((u for u in toks[i + 1:] if u.low not in lx.ADVERBS), None)
                 if nxt is not None and agrees(nxt.word, plural):
                     continue
             return i, None, plural

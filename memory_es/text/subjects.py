@@ -209,8 +209,8 @@ def _named(words: list[str]) -> Subject:
                 role = "_".join(segment(w) for w in low[:role_end])
                 name = " ".join(name_words)
                 ns = role.replace("_", "-")
-                if ns in ("mr", "mrs", "ms", "dr"):
-                    ns = "person"
+                if ns in ("mr", "mrs", "ms", "dr") or _full_personal_name(name_words):
+                    ns = "person"  # "Patient Omar Said" is Omar Said, in his role
                 return Subject(entity_id(ns if re.match(r"^[a-z][a-z0-9_-]*$", ns)
                                          else "name", name),
                                " ".join(words), "role", names=(name, " ".join(words)),
@@ -269,6 +269,15 @@ def _common_noun(words: Sequence[str]) -> bool:
     a code) is not read so."""
     return (len(words) == 1 and words[0][:1].isupper() and not words[0].isupper()
             and words[0].lower() in lx.COMMON_NOUNS)
+
+
+def _full_personal_name(words: Sequence[str]) -> bool:
+    """Given name and surname (two or three capitalised words of letters): with a role
+    before them (``Patient Omar Said``) they still name the person the name alone names,
+    so a later ``Omar Said stopped taking metformin`` reaches the fact. A single name
+    keeps its role's namespace (``Client Oleg``: the role tells the Olegs apart)."""
+    return 2 <= len(words) <= 3 and all(
+        is_capitalised(w) and w.replace("-", "").isalpha() for w in words)
 
 
 def _role_prefix(low: Sequence[str]) -> int:

@@ -84,13 +84,17 @@ def test_semicolons_separate_statements() -> None:
     ("Dr. Ines Caro joined the clinic.", "person:ines-caro"),
     ("Mrs. Ines Caro joined the clinic.", "person:ines-caro"),
     ("Patient Tomas takes insulin.", "patient:tomas"),
-    ("Vendor Helix Labs ships on Fridays.", "vendor:helix-labs"),
+    # a role before a full name: the entity the name alone has (was vendor:helix-labs)
+    ("Vendor Helix Labs ships on Fridays.", "person:helix-labs"),
+    ("Helix Labs ships on Fridays.", "person:helix-labs"),
+    ("Patient Omar Said takes insulin.", "person:omar-said"),
     ("Customer ruth@corp.io renewed.", "email:ruth@corp.io"),
     ("Ticket OPS-412 was closed.", "id:ops412"),
     ("The staging server is down.", "topic:staging-server"),
 ])
 def test_subjects_resolve_to_canonical_entities(text: str, entity: str) -> None:
-    """The subject becomes an exact canonical id (honorifics dropped, identifiers first)."""
+    """The subject becomes an exact canonical id (honorifics dropped, identifiers first; a
+    role before one name namespaces it, before a full name it is dropped)."""
     c = clauses(text)[0]
     assert c.entity == entity
     assert is_canonical_entity(entity)
