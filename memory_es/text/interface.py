@@ -505,6 +505,7 @@ class TextInterface:
             supersede = clause.op == "supersede" and entity is not None
             if clause.ends_prior and entity is not None:
                 self._retire_prior(tenant, entity, clause, plan)
+                self._retire_passive(tenant, entity, clause, plan)
             elif "change-of-state:replaces-frame" in clause.rules and entity is not None:
                 # "moved to Sopot", "is now a tax resident of Portugal": a slot read without
                 # certainty ("moved to" may name an employer) that the entity holds with
@@ -571,6 +572,32 @@ class TextInterface:
         for entity, clause in seen:
             self._seen(tenant, entity, clause)
         return receipts
+
+    def _retire_passive(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """Release the fact a cessation ends that was told of its object in the passive,
+        with the subject as agent: ``Kim Tran no longer leads the Orion project`` (or
+        ``stopped leading``) ends ``The Orion project is led by Kim Tran``. The fact is
+        the object's entity's, of the same verb with ``by`` and a name that is the
+        subject's, nothing more (``is led by Kim Tran and Ana Ruiz`` stays: one of two
+        leads left)."""
+        words = str(clause.value).split()
+        verb = clause.attribute.split(".", 1)[0]
+        if len(words) < 2 or lx.lemma_of(words[0].strip(EDGE).lower()) != verb:
+            return
+        if verb in lx.CESSATION_VERBS and words[1].lower().endswith("ing") and (
+                act := lx.lemma_of(words[1].lower())):
+            verb, words = act, words[1:]  # "stopped leading the Orion project"
+        obj = " ".join(words[1:]).strip(" .")
+        thing = analyse_subject(obj, tokenize(obj), []).entity
+        if thing is None or thing == entity:
+            return
+        agent = view_terms(clause.mention or "")
+        for f in self._entity_facts(tenant, thing) if agent else []:
+            said = str(f.value).split()
+            if (not f.negated and len(said) > 2 and said[1].lower() == "by"
+                    and lx.lemma_of(said[0].lower()) == verb
+                    and view_terms(" ".join(said[2:])) == agent):
+                plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
 
     def _retire_prior(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the current facts of ``entity`` that a cessation clause ends: same topic
