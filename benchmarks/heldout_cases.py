@@ -7493,6 +7493,87 @@ def chinese_same_company(cases: list[Case]) -> None:
     and a forget of him each reach one fact."""
     _ended_by(cases, "chinese_same_company", "languages", CHINESE_SAME_COMPANY)
 
+
+# Rounds 394-398, written before they were run: a flat and its lease beside a brother's;
+# volunteering beside a wife's; a German woman's dog and cello beside a daughter's; a
+# Chinese student beside her sister at the same university; purges of phone and account
+# numbers among a man's other facts, beside a relative's number one digit apart.
+_MAYA_S = ["Maya Singh rents a flat on King Street.", "Maya Singh's lease ends in August.",
+           "Maya Singh's landlord is Carl Dyer.", "Maya Singh's brother rents a flat on King Street."]
+RENTALS_AND_LEASES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAYA_S), ["remember", "Maya Singh moved out of the flat on King Street."], [_MAYA_S[0]]),
+    (list(_MAYA_S), ["remember", "Maya Singh's lease was extended to December."], [_MAYA_S[1]]),
+    (list(_MAYA_S), ["forget", "Maya Singh's landlord"], [_MAYA_S[2]]),
+]
+
+
+def rentals_and_leases(cases: list[Case]) -> None:
+    """A tenant beside her brother in the same street: moving out, a lease extended and
+    a forgotten landlord each reach one fact."""
+    _ended_by(cases, "rentals_and_leases", "housing", RENTALS_AND_LEASES)
+
+
+_LEO_G = ["Leo Grant volunteers at the food bank on Saturdays.", "Leo Grant coaches under-10s football.",
+          "Leo Grant's wife volunteers at the food bank on Saturdays.", "Leo Grant lives in Hull."]
+VOLUNTEERING: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEO_G), ["remember", "Leo Grant now volunteers at the food bank on Sundays."], [_LEO_G[0]]),
+    (list(_LEO_G), ["remember", "Leo Grant gave up coaching."], [_LEO_G[1]]),
+    (list(_LEO_G), ["release", "Leo Grant's wife's volunteering"], [_LEO_G[2]]),
+]
+
+
+def volunteering(cases: list[Case]) -> None:
+    """A volunteer beside his wife on the same day: a new day, coaching given up and a
+    release of hers each reach one fact."""
+    _ended_by(cases, "volunteering", "mixed", VOLUNTEERING)
+
+
+_MIA_H = ["Mia Hahn hat einen Hund namens Rex.", "Mia Hahn spielt Cello.", "Mia Hahns Tochter spielt Cello.",
+          "Mia Hahn wohnt in Bremen."]
+GERMAN_PETS_AND_HOBBIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_H), ["remember", "Mia Hahn spielt kein Cello mehr."], [_MIA_H[1]]),
+    (list(_MIA_H), ["forget", "Vergiss, dass Mia Hahn einen Hund hat."], [_MIA_H[0]]),
+    (list(_MIA_H), ["remember", "Mia Hahn wohnt jetzt in Oldenburg."], [_MIA_H[3]]),
+]
+
+
+def german_pets_and_hobbies(cases: list[Case]) -> None:
+    """A German woman and her daughter who both play the cello: an ending, a forget of
+    her dog and a move each reach one fact."""
+    _ended_by(cases, "german_pets_and_hobbies", "languages", GERMAN_PETS_AND_HOBBIES)
+
+
+_LIU_Y = ["刘洋在北京大学读书。", "刘洋学习钢琴。", "刘洋的姐姐在北京大学读书。", "刘洋住在海淀。"]
+CHINESE_STUDY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIU_Y), ["remember", "刘洋现在在清华大学读书。"], [_LIU_Y[0]]),
+    (list(_LIU_Y), ["remember", "刘洋不学钢琴了。"], [_LIU_Y[1]]),
+    (list(_LIU_Y), ["forget", "忘记刘洋的姐姐"], [_LIU_Y[2]]),
+]
+
+
+def chinese_study(cases: list[Case]) -> None:
+    """A Chinese student and her sister at the same university: a new university, piano
+    given up and a forget of the sister each reach one fact."""
+    _ended_by(cases, "chinese_study", "languages", CHINESE_STUDY)
+
+
+_ELI_M = ["Eli Moss's phone number is 07700 900123.", "Eli Moss's account number is 55120987.",
+          "Eli Moss lives in Bath.", "Eli Moss works at Dyson.",
+          "Ruth Moss's phone number is 07700 900124."]
+PURGES_AMONG_MANY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ELI_M), ["purge", "07700 900123"], [_ELI_M[0]]),
+    (list(_ELI_M), ["purge", "account number 55120987"], [_ELI_M[1]]),
+    (list(_ELI_M), ["purge", "+44 7700 900123"], [_ELI_M[0]]),
+    (list(_ELI_M), ["purge", "07700 900125"], []),
+]
+
+
+def purges_among_many(cases: list[Case]) -> None:
+    """A man's phone (national and international form) and account number purged among
+    his other facts, beside his relative's phone one digit apart; a number nobody has
+    erases nothing."""
+    _ended_by(cases, "purges_among_many", "identifiers", PURGES_AMONG_MANY)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7584,7 +7665,8 @@ def build() -> list[Case]:
                    memberships_beside_a_son, swim_habit_by_language, company_notes,
                    on_call_rota, pet_care, identifiers_as_written, insurance_and_bills,
                    clinic_patient, software_projects, german_commuter,
-                   chinese_same_company):
+                   chinese_same_company, rentals_and_leases, volunteering,
+                   german_pets_and_hobbies, chinese_study, purges_among_many):
         family(cases)
     return cases
 
