@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
 from tests.unit.text_support import current_texts, fresh_tenant
 
 _SLOW = settings(max_examples=6, deadline=None,
@@ -308,3 +309,10 @@ def test_a_chinese_second_part_with_a_subject_of_its_own_is_not_given_the_first(
     for pronoun in ("她", "他们", "我"):
         clauses = interpret(f"唐磊住在武汉\uff0c{pronoun}在华为工作。").clauses
         assert not any(c.text.startswith("唐磊" + pronoun) for c in clauses)
+
+
+def test_a_two_character_chinese_verb_is_no_part_of_its_object() -> None:
+    """``刘洋学习钢琴``: 学习 (study) is the verb, 钢琴 the object; read by its first
+    character alone, the object was ``习钢琴``."""
+    [clause] = interpret("刘洋学习钢琴。").clauses
+    assert clause.value == "钢琴"
