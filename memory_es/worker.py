@@ -55,7 +55,9 @@ def follow(store: MemoryStore, dsn: str, *, interval: float = 1.0,
            max_seconds: float | None = None, report: Report | None = None,
            stop: list[bool] | None = None) -> int:
     """Follow the log until a signal (or ``max_seconds``); returns events applied.
-    ``stop``: a flag the caller's own signal handlers set (else this installs them)."""
+    ``stop``: a flag the caller's own signal handlers set (else this installs them).
+    ``report`` hears every change of position, and once more at the end when no round
+    reported (a signal while the replica opened): a script always learns the lag."""
     stop = [False] if stop is None else stop
     started = time.monotonic()
     applied_total = 0
@@ -84,6 +86,11 @@ def follow(store: MemoryStore, dsn: str, *, interval: float = 1.0,
             if listener is not None:
                 with contextlib.suppress(Exception):
                     listener.close()
+    if report is not None and last is None:  # stopped before a round said where it stands
+        with contextlib.suppress(StorageUnavailable):
+            applied, head = store.projection_position(), store.log_position()
+            report({"replica": store.runtime.replica_id, "applied": applied, "head": head,
+                    "lag": max(0, head - applied)})
     return applied_total
 
 
@@ -121,9 +128,7 @@ def run(dsn: str, views: str | Path, *, schema: str | None = None,
         store = _open_when_up(dsn, views, schema, key_file, interval, report, stop)
         if store is None:
             return 0
-        with store:
-            if stop[0]:
-                return 0
+        with store:  # stopped already: follow only reports where the replica stands
             return follow(store, dsn, interval=interval, max_seconds=max_seconds,
                           report=report, stop=stop)
 

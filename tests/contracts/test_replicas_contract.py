@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import memory_es
-from memory_es import ReadOnlyStore, StoreLocked
+from memory_es import ReadOnlyStore, StoreLocked, worker
 from memory_es.services import erasure
 from tests.contracts.conftest import PG_DSN, Backend
 from tests.fakes import FakeClock
@@ -176,3 +176,16 @@ def test_second_writer_in_another_process_gets_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "StoreLocked" in done.stderr or "held by" in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_worker_stopped_before_its_first_round_still_reports_where_it_stands(
+        pg_backend: Backend, clock: FakeClock) -> None:
+    """A signal that stops the worker before any round (while its replica opened) still
+    leaves one state line: where the replica stands against the log's head."""
+    writer = pg_backend.open(clock)
+    writer.assert_fact(T, "user:alex", "home.city", MARKER)
+    replica = pg_backend.open(clock, views=pg_backend.new_replica())
+    lines: list[dict[str, object]] = []
+    worker.follow(replica, PG_DSN, interval=0.1, report=lines.append, stop=[True])
+    assert len(lines) == 1
+    assert lines[0]["lag"] == 0 and lines[0]["head"] == writer.log_position()
