@@ -75,8 +75,7 @@ def follow(store: MemoryStore, dsn: str, *, interval: float = 1.0,
                     last = None
                 else:
                     if report is not None and state != last:
-                        report({"replica": store.runtime.replica_id, "applied": state[0],
-                                "head": state[1], "lag": max(0, state[1] - state[0])})
+                        report(_state(store, *state))
                         last = state
                 if max_seconds is not None and time.monotonic() - started >= max_seconds:
                     break
@@ -88,10 +87,14 @@ def follow(store: MemoryStore, dsn: str, *, interval: float = 1.0,
                     listener.close()
     if report is not None and last is None:  # stopped before a round said where it stands
         with contextlib.suppress(StorageUnavailable):
-            applied, head = store.projection_position(), store.log_position()
-            report({"replica": store.runtime.replica_id, "applied": applied, "head": head,
-                    "lag": max(0, head - applied)})
+            report(_state(store, store.projection_position(), store.log_position()))
     return applied_total
+
+
+def _state(store: MemoryStore, applied: int, head: int) -> dict[str, Any]:
+    """One report line: how far the replica applied the log, and its lag behind the head."""
+    return {"replica": store.runtime.replica_id, "applied": applied, "head": head,
+            "lag": max(0, head - applied)}
 
 
 def _relisten(listener: Any, dsn: str) -> Any:

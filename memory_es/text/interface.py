@@ -850,10 +850,9 @@ class TextInterface:
         """A possessed thing's new amount (``Dev's citalopram dose was raised to 20 mg``,
         with or without how often: ``to 1000 mg twice daily``) whose slot the entity does
         not hold yet replaces the one fact that holds another amount, in the same unit,
-        of a thing the possessive names (``takes 10 mg of
-        citalopram``, or as a prescription writes it, ``takes citalopram 10 mg``; never
-        ``takes 5 mg of melatonin``); with several, which one is meant is not said, and
-        nothing ends."""
+        of a thing the possessive names (``takes 10 mg of citalopram``, or as a
+        prescription writes it, ``takes citalopram 10 mg``; never ``takes 5 mg of
+        melatonin``); with several, which one is meant is not said, and nothing ends."""
         amount = re.match(r"(\d[\d.,]*)\s*([^\W\d_]+)\b", str(clause.value).strip().casefold())
         facts = self._held(tenant, entity, clause)
         if amount is None or any(f.attribute == clause.attribute for f in facts):

@@ -571,6 +571,8 @@ def reads_german(forms: Iterable[str]) -> bool:
     """Does a text of these lower-case word forms use a German function word that is no
     English word (``von``, ``der``, ``ist``)?"""
     return any(f in _GERMAN_MARKERS for f in forms)
+
+
 GERMAN_CHANGE = frozenset(GERMAN["change"]) - COMMON_NOUNS - ENGLISH_STOPWORDS
 """German change markers that are no English word (``jetzt``, ``inzwischen``; not ``nun``,
 a noun). A German sentence whose preposition is also English (``arbeitet jetzt in
