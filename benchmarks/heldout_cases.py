@@ -7574,6 +7574,84 @@ def purges_among_many(cases: list[Case]) -> None:
     erases nothing."""
     _ended_by(cases, "purges_among_many", "identifiers", PURGES_AMONG_MANY)
 
+
+# Rounds 399-403, written before they were run: a teacher's classes beside a colleague's;
+# a gardener's allotment and bees; a German family's phone numbers and e-mail addresses;
+# a Chinese couple's cars and pets; a trader's positions beside a fund's.
+_RUTH_A = ["Ruth Abara teaches Year 9 maths.", "Ruth Abara runs the chess club on Tuesdays.",
+           "Ruth Abara's colleague Dan Pike teaches Year 9 maths.", "Ruth Abara lives in Luton."]
+TEACHERS_CLASSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUTH_A), ["remember", "Ruth Abara now teaches Year 10 maths."], [_RUTH_A[0]]),
+    (list(_RUTH_A), ["remember", "Ruth Abara runs the chess club on Thursdays now."], [_RUTH_A[1]]),
+    (list(_RUTH_A), ["forget", "Ruth Abara's colleague Dan Pike"], [_RUTH_A[2]]),
+]
+
+
+def teachers_classes(cases: list[Case]) -> None:
+    """A teacher beside a colleague who teaches the same class: a new year group, a club
+    moved to another day and a forget of the colleague each reach one fact."""
+    _ended_by(cases, "teachers_classes", "education", TEACHERS_CLASSES)
+
+
+_IAN_B = ["Ian Boyd rents allotment 14 at Elm Road.", "Ian Boyd keeps two beehives.",
+          "Ian Boyd grows runner beans.", "Ian Boyd's neighbour keeps two beehives."]
+GARDENERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IAN_B), ["remember", "Ian Boyd gave up allotment 14 at Elm Road."], [_IAN_B[0]]),
+    (list(_IAN_B), ["remember", "Ian Boyd sold his beehives."], [_IAN_B[1]]),
+    (list(_IAN_B), ["release", "Ian Boyd's runner beans"], [_IAN_B[2]]),
+]
+
+
+def gardeners(cases: list[Case]) -> None:
+    """A gardener beside a neighbour with the same beehives: a plot given up, hives sold
+    and a crop released each reach one fact."""
+    _ended_by(cases, "gardeners", "mixed", GARDENERS)
+
+
+_FAM_K = ["Tobias Kern hat die Telefonnummer 0171 2345678.", "Tobias Kern wohnt in Essen.",
+          "Tobias Kerns Frau hat die Telefonnummer 0171 2345679.",
+          "Tobias Kern hat die E-Mail-Adresse tobias.kern@web.de."]
+GERMAN_CONTACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FAM_K), ["purge", "0171 2345678"], [_FAM_K[0]]),
+    (list(_FAM_K), ["purge", "tobias.kern@web.de"], [_FAM_K[3]]),
+    (list(_FAM_K), ["forget", "Vergiss alles über Tobias Kerns Frau."], [_FAM_K[2]]),
+]
+
+
+def german_contacts(cases: list[Case]) -> None:
+    """A German man's phone and address beside his wife's number one digit apart: each
+    purge or forget reaches one fact."""
+    _ended_by(cases, "german_contacts", "languages", GERMAN_CONTACTS)
+
+
+_ZHAO_L = ["赵丽开一辆宝马。", "赵丽养了一只狗。", "赵丽的丈夫开一辆宝马。", "赵丽住在南京。"]
+CHINESE_COUPLE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHAO_L), ["remember", "赵丽现在开一辆特斯拉。"], [_ZHAO_L[0]]),
+    (list(_ZHAO_L), ["forget", "忘记赵丽的丈夫"], [_ZHAO_L[2]]),
+    (list(_ZHAO_L), ["remember", "赵丽搬到了苏州。"], [_ZHAO_L[3]]),
+]
+
+
+def chinese_couple(cases: list[Case]) -> None:
+    """A Chinese woman and her husband with the same car: her new car, a forget of him
+    and her move each reach one fact."""
+    _ended_by(cases, "chinese_couple", "languages", CHINESE_COUPLE)
+
+
+_NINA_W = ["Nina Wolfe holds 300 shares of Shell.", "Nina Wolfe holds 120 shares of BP.",
+           "Nina Wolfe's fund holds 300 shares of Shell.", "Nina Wolfe trades from Dublin."]
+TRADER_POSITIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NINA_W), ["remember", "Nina Wolfe now holds 450 shares of Shell."], [_NINA_W[0]]),
+    (list(_NINA_W), ["remember", "Nina Wolfe sold her BP shares."], [_NINA_W[1]]),
+    (list(_NINA_W), ["forget", "Nina Wolfe's fund"], [_NINA_W[2]]),
+]
+
+
+def trader_positions(cases: list[Case]) -> None:
+    """A trader's positions beside her fund's same position: a new amount, a sale and a
+    forget of the fund each reach one fact."""
+    _ended_by(cases, "trader_positions", "finance", TRADER_POSITIONS)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7666,7 +7744,9 @@ def build() -> list[Case]:
                    on_call_rota, pet_care, identifiers_as_written, insurance_and_bills,
                    clinic_patient, software_projects, german_commuter,
                    chinese_same_company, rentals_and_leases, volunteering,
-                   german_pets_and_hobbies, chinese_study, purges_among_many):
+                   german_pets_and_hobbies, chinese_study, purges_among_many,
+                   teachers_classes, gardeners, german_contacts, chinese_couple,
+                   trader_positions):
         family(cases)
     return cases
 
