@@ -334,17 +334,27 @@ class TextInterface:
     def _held(self, tenant: str, entity: str, clause: Clause) -> list[Fact]:
         """The entity's own current facts that state something (its denials left out): what
         ``clause``, a change of state, can end. A fact of a person the entity has, kept
-        under its id (``Mila's brother Jan is in Year 6``), is that person's: a change the
-        clause does not say of them (``Mila moved up to Year 5``) leaves it."""
+        under its id (``Mila's brother Jan is in Year 6``), is that person's, and a thing's
+        act is the thing's: a change the clause does not say of them (``Mila moved up to
+        Year 5``) leaves it."""
         asked = view_terms(clause.mention or "")
         return [f for f in self._entity_facts(tenant, entity)
-                if f.entity == entity and not f.negated and not self._theirs(f, asked)]
+                if f.entity == entity and not f.negated
+                and not self._theirs(f, asked, view_terms(clause.text))]
 
-    def _theirs(self, fact: Fact, asked: frozenset[str]) -> bool:
+    def _theirs(self, fact: Fact, asked: frozenset[str],
+                said: frozenset[str] | None = None) -> bool:
         """Is ``fact``, kept under its owner's id, a fact of a person the owner has that
         ``asked`` (the terms of a query or a clause's subject) does not ask for
-        (:func:`_someone_else`)?"""
-        return any(_someone_else(c, asked) for c in self.interpreter(fact.text).clauses)
+        (:func:`_someone_else`)? With ``said`` (the terms of a change of state), also an
+        act of a thing of the owner's, other than being something, that the change does
+        not name (``Nina Wolfe's fund holds 300 shares of Shell`` is the fund's holding:
+        ``Nina Wolfe now holds 450 shares of Shell`` leaves it; ``now pays £45 a month
+        for her gym`` names the gym of ``Priya's gym costs £40 a month``)."""
+        return any(_someone_else(c, asked) or (
+            said is not None and _acts(c) and "predicate:possessive-noun" not in c.rules
+            and not {stem(w) for w in _possessed(c)} & said)
+            for c in self.interpreter(fact.text).clauses)
 
     def _held_terms(self, tenant: str, text: str) -> list[Fact] | None:
         """For a text made only of identifiers: the facts that hold the terms of each
