@@ -7652,6 +7652,84 @@ def trader_positions(cases: list[Case]) -> None:
     forget of the fund each reach one fact."""
     _ended_by(cases, "trader_positions", "finance", TRADER_POSITIONS)
 
+
+# Rounds 404-408, written before they were run: a musician's instruments and band beside
+# a bandmate's; a commuter's season ticket and bike; a German nurse's ward and shifts; a
+# Chinese shop owner's shop and car; a patient's appointments and allergy asked to forget.
+_OLA_N = ["Ola Nyberg plays bass in The Static.", "Ola Nyberg owns a Fender bass.",
+          "Ola Nyberg's bandmate Rik Sand plays bass in The Static.", "Ola Nyberg teaches guitar."]
+MUSICIANS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLA_N), ["remember", "Ola Nyberg left The Static."], [_OLA_N[0]]),
+    (list(_OLA_N), ["remember", "Ola Nyberg sold his Fender bass."], [_OLA_N[1]]),
+    (list(_OLA_N), ["remember", "Ola Nyberg stopped teaching guitar."], [_OLA_N[3]]),
+]
+
+
+def musicians(cases: list[Case]) -> None:
+    """A bassist beside a bandmate in the same band: leaving it, selling his bass and a
+    lesson stopped each reach one fact."""
+    _ended_by(cases, "musicians", "mixed", MUSICIANS)
+
+
+_JO_P = ["Jo Pratt has a season ticket from Reading to London.", "Jo Pratt cycles to the station.",
+         "Jo Pratt's partner has a season ticket from Reading to London.", "Jo Pratt lives in Reading."]
+COMMUTERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JO_P), ["remember", "Jo Pratt cancelled her season ticket."], [_JO_P[0]]),
+    (list(_JO_P), ["remember", "Jo Pratt now walks to the station."], [_JO_P[1]]),
+    (list(_JO_P), ["forget", "Jo Pratt's partner"], [_JO_P[2]]),
+]
+
+
+def commuters(cases: list[Case]) -> None:
+    """A commuter beside a partner with the same season ticket: a cancellation, a new way
+    to the station and a forget of the partner each reach one fact."""
+    _ended_by(cases, "commuters", "mixed", COMMUTERS)
+
+
+_KATJA_M = ["Katja Meier arbeitet auf der Station 4.", "Katja Meier arbeitet nachts.",
+            "Katja Meiers Kollegin arbeitet auf der Station 4.", "Katja Meier wohnt in Kassel."]
+GERMAN_NURSE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KATJA_M), ["remember", "Katja Meier arbeitet jetzt auf der Station 7."], [_KATJA_M[0]]),
+    (list(_KATJA_M), ["remember", "Katja Meier arbeitet nicht mehr nachts."], [_KATJA_M[1]]),
+    (list(_KATJA_M), ["remember", "Katja Meier ist nach Göttingen gezogen."], [_KATJA_M[3]]),
+]
+
+
+def german_nurse(cases: list[Case]) -> None:
+    """A German nurse beside a colleague on the same ward: a new ward, night shifts
+    ended and a move each reach one fact."""
+    _ended_by(cases, "german_nurse", "languages", GERMAN_NURSE)
+
+
+_SUN_Y = ["孙燕开了一家花店。", "孙燕开一辆大众。", "孙燕的弟弟开一辆大众。", "孙燕住在成都。"]
+CHINESE_SHOP_OWNER: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SUN_Y), ["remember", "孙燕现在开一辆比亚迪。"], [_SUN_Y[1]]),
+    (list(_SUN_Y), ["remember", "孙燕搬到了重庆。"], [_SUN_Y[3]]),
+    (list(_SUN_Y), ["forget", "忘记孙燕的弟弟"], [_SUN_Y[2]]),
+]
+
+
+def chinese_shop_owner(cases: list[Case]) -> None:
+    """A Chinese shop owner (开 a shop, 开 a car) beside her brother's same car: a new car,
+    a move and a forget of the brother each reach one fact."""
+    _ended_by(cases, "chinese_shop_owner", "languages", CHINESE_SHOP_OWNER)
+
+
+_LIV_H = ["Liv Hart's physio appointment is on 3 June.", "Liv Hart is allergic to latex.",
+          "Liv Hart's dentist appointment is on 10 June.", "Liv Hart lives in Bristol."]
+PATIENT_FORGETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIV_H), ["forget", "Liv Hart's physio appointment"], [_LIV_H[0]]),
+    (list(_LIV_H), ["forget", "Liv Hart's latex allergy"], [_LIV_H[1]]),
+    (list(_LIV_H), ["remember", "Liv Hart's dentist appointment was moved to 17 June."],
+     [_LIV_H[2]]),
+]
+
+
+def patient_forgets(cases: list[Case]) -> None:
+    """A patient's two appointments and an allergy: a forget of one appointment, of the
+    allergy, and a moved appointment each reach one fact."""
+    _ended_by(cases, "patient_forgets", "medical", PATIENT_FORGETS)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7746,7 +7824,8 @@ def build() -> list[Case]:
                    chinese_same_company, rentals_and_leases, volunteering,
                    german_pets_and_hobbies, chinese_study, purges_among_many,
                    teachers_classes, gardeners, german_contacts, chinese_couple,
-                   trader_positions):
+                   trader_positions, musicians, commuters, german_nurse,
+                   chinese_shop_owner, patient_forgets):
         family(cases)
     return cases
 
