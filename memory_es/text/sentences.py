@@ -98,6 +98,14 @@ def _noun_plural(word: str) -> bool:
     return any(n in lx.COMMON_NOUNS and n not in lx.ENGLISH_VERBS for n in singulars)
 
 
+def _after_a_named_verb(toks: list[Tok], at: int) -> bool:
+    """Does a lower-case word stand between a proper name and position ``at``
+    (``Katja Meier arbeitet nachts``)? Right after a name that word is the verb, so an
+    unknown ``-s`` word after it is no verb (``nachts``, at night)."""
+    return at >= 2 and toks[at - 1].word.islower() and is_capitalised(toks[at - 2].word) \
+        and toks[at - 2].low not in lx.STOPWORDS
+
+
 def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
                   ) -> tuple[int, int | None, bool]:
     """(index of the first predicate token, index of a key-value colon token, plural)."""
@@ -149,7 +157,7 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
         if (not plural and (start := _adverbs_start(toks, i)) <= 3 and w.isalpha()
                 and w.endswith("s") and not w.endswith("ss")
                 and t.word.islower() and w not in lx.STOPWORDS and w not in lx.ADVERBS
-                and not _noun_plural(w)
+                and not _noun_plural(w) and not _after_a_named_verb(toks, start)
                 and (i + 1 >= len(toks) or not agrees(toks[i + 1].word, True))):
             # an unknown -s word after the subject (and its adverbs: "now supervises"),
             # not followed by a verb: the verb

@@ -316,3 +316,16 @@ def test_a_two_character_chinese_verb_is_no_part_of_its_object() -> None:
     character alone, the object was ``习钢琴``."""
     [clause] = interpret("刘洋学习钢琴。").clauses
     assert clause.value == "钢琴"
+
+
+@given(st.sampled_from(["Katja Meier", "Jonas Becker", "Lena Vogt"]),
+       st.sampled_from([("arbeitet", "nachts"), ("schläft", "mittags"),
+                        ("trainiert", "abends"), ("joggt", "morgens")]))
+def test_a_word_in_s_after_a_verb_the_rules_do_not_know_is_no_verb(
+        name: str, pair: tuple[str, str]) -> None:
+    """``Katja Meier arbeitet nachts``: the lower-case word right after the name is the
+    verb, so ``nachts`` (at night) is not, though it ends in ``-s``: the subject is
+    Katja Meier, not ``Katja Meier arbeitet``."""
+    verb, adverb = pair
+    [clause] = interpret(f"{name} {verb} {adverb}.").clauses
+    assert clause.entity == "person:" + name.lower().replace(" ", "-")
