@@ -56,8 +56,9 @@ def follow(store: MemoryStore, dsn: str, *, interval: float = 1.0,
            stop: list[bool] | None = None) -> int:
     """Follow the log until a signal (or ``max_seconds``); returns events applied.
     ``stop``: a flag the caller's own signal handlers set (else this installs them).
-    ``report`` hears every change of position, and once more at the end when no round
-    reported (a signal while the replica opened): a script always learns the lag."""
+    ``report`` hears every change of position, and once more at the end when the last
+    line no longer says where the replica stands (a signal while it opened, or right
+    after a round applied more): a script always learns the final lag."""
     stop = [False] if stop is None else stop
     started = time.monotonic()
     applied_total = 0
@@ -85,9 +86,11 @@ def follow(store: MemoryStore, dsn: str, *, interval: float = 1.0,
             if listener is not None:
                 with contextlib.suppress(Exception):
                     listener.close()
-    if report is not None and last is None:  # stopped before a round said where it stands
+    if report is not None:  # the last word: where it stands, unless just said
         with contextlib.suppress(StorageUnavailable):
-            report(_state(store, store.projection_position(), store.log_position()))
+            state = (store.projection_position(), store.log_position())
+            if state != last:
+                report(_state(store, *state))
     return applied_total
 
 

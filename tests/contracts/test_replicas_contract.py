@@ -125,6 +125,13 @@ def test_worker_process_follows_the_log_and_completes_the_proof(pg_backend: Back
             time.sleep(0.2)
             report = writer.verify_erasure(receipt)
         assert report.complete, [(s.name, s.result) for s in report.stores]
+        # The proof needs the purge applied; the lag asked below needs the receipt after
+        # it applied too, which the worker may not have reached yet.
+        head = writer.log_position()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(
+                r.applied >= head for r in writer.replicas() if not r.this_process):
+            time.sleep(0.2)
     finally:
         worker.terminate()
         out, err = worker.communicate(timeout=30)
