@@ -2265,15 +2265,19 @@ def _switched_from(clause: Clause) -> frozenset[str]:
 
 def _given_for(clause: Clause) -> frozenset[str]:
     """The terms of what a verb of exchange gives up, up to five words between it and
-    ``for`` (``traded her Skoda for a Kia``: skoda); none for any other clause."""
-    words = clause.text.split()
-    at = next((i for i, w in enumerate(words) if lx.lemma_of(w.strip(EDGE).lower())
-               in lx.EXCHANGE_VERBS), None)
-    if at is None:
+    ``for`` (``traded her Skoda for a Kia``: skoda); none for any other clause, nor when
+    a time follows ``for`` (``traded shifts for the weekend``: for how long, not for
+    what)."""
+    words = [w.strip(EDGE).lower() for w in clause.text.split()]
+    at = next((i for i, w in enumerate(words) if lx.lemma_of(w) in lx.EXCHANGE_VERBS), None)
+    by = None if at is None else next(
+        (j for j in range(at + 2, min(at + 7, len(words))) if words[j] == "for"), None)
+    if at is None or by is None:
         return frozenset()
-    given = next((words[at + 1:j] for j in range(at + 2, min(at + 7, len(words)))
-                  if words[j].lower() == "for"), [])
-    return frozenset(view_terms(" ".join(given)) - _TEMPORAL_TERMS)
+    taken = [w for w in words[by + 1:by + 4] if w not in lx.STOPWORDS]
+    if taken and taken[0] in lx.TEMPORAL_WORDS:
+        return frozenset()
+    return frozenset(view_terms(" ".join(words[at + 1:by])) - _TEMPORAL_TERMS)
 
 
 def _instead_of(clause: Clause) -> tuple[str, frozenset[str]] | None:

@@ -496,28 +496,26 @@ def _conjoined_other_language(body: str) -> list[Clause] | None:
     of its own (a German verb in lower case; in Chinese no name) and so reads as a fact of
     the same entity (``唐磊她在华为工作`` does not)."""
     chinese = any(script_of(c) == "CJK" for c in body)
-    for sep in ("," if chinese else " und ",):  # a full-width comma reads as "," (NFKC)
-        first, found, rest = body.partition(sep)
-        rest = rest.strip()
-        if not found or not rest or (not chinese and not rest[:1].islower()) or (
-                chinese and leading_name(rest) is not None):
-            continue
-        head = _other_language(first.strip())
-        if head is None or not head.mention or head.refers_back is not None:
-            continue
-        tail = _other_language(f"{head.mention}{'' if chinese else ' '}{rest}")
-        if tail is not None and tail.entity == head.entity:
-            return [head, tail]
-    return None
-
+    # a full-width comma reads as "," (NFKC)
+    first, found, rest = body.partition("," if chinese else " und ")
+    rest = rest.strip()
+    if not found or not rest or (not chinese and not rest[:1].islower()) or (
+            chinese and leading_name(rest) is not None):
+        return None
+    head = _other_language(first.strip())
+    if head is None or not head.mention or head.refers_back is not None:
+        return None
+    tail = _other_language(f"{head.mention}{'' if chinese else ' '}{rest}")
+    return [head, tail] if tail is not None and tail.entity == head.entity else None
 
 
 def _interpret_sentence(sentence: str) -> list[Clause]:
     sentence = sentence.strip()
-    conjoined = _conjoined_other_language(sentence.rstrip(".!?;。！？；").rstrip())
+    body = sentence.rstrip(".!?;。！？；").rstrip()
+    conjoined = _conjoined_other_language(body)
     if conjoined is not None:
         return conjoined
-    other = _other_language(sentence.rstrip(".!?;。！？；").rstrip())
+    other = _other_language(body)
     if other is not None:
         return [other]
     body = sentence.rstrip(".!?;。！？；").rstrip()

@@ -82,3 +82,18 @@ def test_a_german_verb_before_a_shared_preposition_and_an_article(
                         f"{name} {verb} {now} {new}.")
     assert said(kept) <= after
     assert f"{name} {verb} {old}" not in after
+
+
+@_SLOW
+@given(st.sampled_from(_NAMES),
+       st.sampled_from([("works weekend shifts", "traded shifts for the weekend"),
+                        ("works night shifts", "swapped shifts for a week"),
+                        ("drives a Skoda", "swapped cars for the summer")]))
+def test_a_time_after_for_gives_nothing_up(
+        fresh_store: memory_es.MemoryStore, name: str, pair: tuple[str, str]) -> None:
+    """``traded shifts for the weekend``: a time after ``for`` says for how long, not
+    what was taken instead, so nothing the person holds ends."""
+    held, exchange = pair
+    setup = [f"{name} {held}.", f"{name} lives in Bath."]
+    after = texts_after(fresh_store, setup, "remember", f"{name} {exchange}.")
+    assert said(setup) <= after
