@@ -7730,6 +7730,86 @@ def patient_forgets(cases: list[Case]) -> None:
     allergy, and a moved appointment each reach one fact."""
     _ended_by(cases, "patient_forgets", "medical", PATIENT_FORGETS)
 
+# Rounds 409-413, written before they were run: a chef's restaurant and bread beside his
+# sous-chef's; a German teacher's subject and violin beside her husband's subject; a
+# Chinese student's sport beside his sister's; a server's address and version beside a
+# neighbouring server's; a photographer's subscription and camera beside her assistant's.
+_MARCO_R = ["Marco Rossi runs a trattoria in Leeds.", "Marco Rossi bakes sourdough every morning.",
+            "Marco Rossi's sous-chef bakes sourdough every morning.",
+            "Marco Rossi drives a Fiat Panda."]
+CHEFS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MARCO_R), ["remember", "Marco Rossi closed his trattoria."], [_MARCO_R[0]]),
+    (list(_MARCO_R), ["remember", "Marco Rossi no longer bakes sourdough."], [_MARCO_R[1]]),
+    (list(_MARCO_R), ["remember", "Marco Rossi now drives a Vespa."], [_MARCO_R[3]]),
+]
+
+
+def chefs(cases: list[Case]) -> None:
+    """A chef beside his sous-chef with the same morning bread: a restaurant closed, the
+    bread given up and a new vehicle each reach one fact."""
+    _ended_by(cases, "chefs", "mixed", CHEFS)
+
+
+_ANNA_B = ["Anna Berger unterrichtet Mathematik.", "Anna Berger wohnt in Freiburg.",
+           "Anna Bergers Mann unterrichtet Mathematik.", "Anna Berger spielt Geige."]
+GERMAN_TEACHER: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANNA_B), ["remember", "Anna Berger unterrichtet jetzt Physik."], [_ANNA_B[0]]),
+    (list(_ANNA_B), ["remember", "Anna Berger spielt nicht mehr Geige."], [_ANNA_B[3]]),
+    (list(_ANNA_B), ["forget", "Vergiss alles über Anna Bergers Mann."], [_ANNA_B[2]]),
+]
+
+
+def german_teacher(cases: list[Case]) -> None:
+    """A German teacher beside her husband with the same subject: a new subject, the
+    violin given up and a forget of the husband each reach one fact."""
+    _ended_by(cases, "german_teacher", "languages", GERMAN_TEACHER)
+
+
+_LIU_Y = ["刘洋在北京大学读书。", "刘洋喜欢打篮球。", "刘洋的妹妹喜欢打篮球。", "刘洋住在海淀区。"]
+CHINESE_STUDENT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIU_Y), ["remember", "刘洋不喜欢打篮球了。"], [_LIU_Y[1]]),
+    (list(_LIU_Y), ["remember", "刘洋搬到了朝阳区。"], [_LIU_Y[3]]),
+    (list(_LIU_Y), ["forget", "忘记刘洋的妹妹"], [_LIU_Y[2]]),
+]
+
+
+def chinese_student(cases: list[Case]) -> None:
+    """A Chinese student beside his sister with the same sport: the sport given up, a
+    move and a forget of the sister each reach one fact."""
+    _ended_by(cases, "chinese_student", "languages", CHINESE_STUDENT)
+
+
+_DB7 = ["Server db-07 has the IP address 10.0.4.17.", "Server db-07 runs PostgreSQL 15.",
+        "Server db-08 has the IP address 10.0.4.18.", "Server db-07 is in rack 12."]
+SERVERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DB7), ["purge", "10.0.4.17"], [_DB7[0]]),
+    (list(_DB7), ["remember", "Server db-07 now runs PostgreSQL 16."], [_DB7[1]]),
+    (list(_DB7), ["remember", "Server db-07 was moved to rack 14."], [_DB7[3]]),
+]
+
+
+def servers(cases: list[Case]) -> None:
+    """A server beside its neighbour one address apart: a purge of its address, an
+    upgrade and a move to another rack each reach one fact."""
+    _ended_by(cases, "servers", "engineering", SERVERS)
+
+
+_EVA_S = ["Eva Stone pays £40 a month for Adobe Creative Cloud.",
+          "Eva Stone's assistant pays £40 a month for Adobe Creative Cloud.",
+          "Eva Stone shoots with a Canon R6.", "Eva Stone's studio is in Hackney."]
+PHOTOGRAPHERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVA_S), ["remember", "Eva Stone cancelled her Adobe subscription."], [_EVA_S[0]]),
+    (list(_EVA_S), ["remember", "Eva Stone now shoots with a Sony A7."], [_EVA_S[2]]),
+    (list(_EVA_S), ["remember", "Eva Stone's studio moved to Peckham."], [_EVA_S[3]]),
+]
+
+
+def photographers(cases: list[Case]) -> None:
+    """A photographer beside her assistant with the same subscription: a cancellation by
+    the product's first word, a new camera and a studio moved each reach one fact."""
+    _ended_by(cases, "photographers", "mixed", PHOTOGRAPHERS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7825,7 +7905,8 @@ def build() -> list[Case]:
                    german_pets_and_hobbies, chinese_study, purges_among_many,
                    teachers_classes, gardeners, german_contacts, chinese_couple,
                    trader_positions, musicians, commuters, german_nurse,
-                   chinese_shop_owner, patient_forgets):
+                   chinese_shop_owner, patient_forgets, chefs, german_teacher,
+                   chinese_student, servers, photographers):
         family(cases)
     return cases
 
