@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memory_es.text.matching import IDENTIFIER_NAMESPACES, Match
+from memory_es.text.matching import Match
 
 Scope = tuple[str | None, str | None]
 """``(entity, None)`` shreds an entity; ``(None, fact_id)`` shreds one drift chain."""
@@ -60,8 +60,7 @@ def plan_purge(matches: list[Match], tier: str, own_entities: set[str], *,
     for m in direct:
         ent = m.fact.entity
         whole = tier != "thing" and ent is not None and ent not in split and (
-            ent in own_entities or ent in one_number or tier == "entity"
-            or ent.split(":", 1)[0] in IDENTIFIER_NAMESPACES)
+            ent in own_entities or ent in one_number or tier == "entity")
         if whole and ent is not None:
             if ent not in entities:
                 entities.append(ent)
