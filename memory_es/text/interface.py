@@ -741,6 +741,7 @@ class TextInterface:
         Thursday`` ends ``has a dentist appointment on Tuesday``). The same value again is
         left to reinforce."""
         verb = _frame_head(clause.attribute)
+        frames = _arrival_frames(clause)
         measure = _measure(clause.text)
         # "Yuki's dentist appointment was moved to Thursday", "The hearing in case 2024-017
         # was moved to 19 March": the thing's time changed; "The team offsite moved to 19
@@ -759,7 +760,7 @@ class TextInterface:
             other_time = bool(thing) and thing <= view(f).terms and bool(
                 CALENDAR.search(f.text)) and self._timed_alike(clause, f)
             if other_amount or other_time or (_frame_head(f.attribute) == verb and any(
-                    c.frame == clause.frame for c in self.interpreter(f.text).clauses)
+                    c.frame in frames for c in self.interpreter(f.text).clauses)
                     and not self._named_apart(f, clause)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
 
@@ -1812,6 +1813,23 @@ def _names_apart(old: Clause, new: Clause) -> bool:
     names = [{n for n in c.names if not CALENDAR.search(n)} - set(c.subject_names)
              for c in (old, new)]  # a day is when, not which (``on Saturdays``)
     return all(names) and not names[0] & names[1]
+
+
+def _arrival_frames(clause: Clause) -> set[str | None]:
+    """The frames a clause's change replaces: its own, and for a possessed thing that
+    moved to a place or time, where it is after the move (``Eva's studio moved to
+    Peckham`` is where ``Eva's studio is in Hackney`` said it was)."""
+    frames: set[str | None] = {clause.frame}
+    if clause.frame is not None and clause.attribute.startswith("prop."):
+        verb, _, rest = clause.frame.partition(".")
+        preposition, _, kind = rest.partition(".")
+        if verb == "move" and preposition == "to":
+            frames |= {f"be.{p}.{kind}" for p in _LOCATIVE}
+    return frames
+
+
+_LOCATIVE = ("in", "at", "on")
+"""Prepositions that say where a thing is, once it has moved there."""
 
 
 def _frame_lemma(frame: str) -> str:

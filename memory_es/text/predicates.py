@@ -100,7 +100,7 @@ def frame_of(reading: PredicateReading) -> str | None:
     words = untimed if untimed else words
     if not words:
         return None
-    if CALENDAR.fullmatch(" ".join(words)) or any(ch.isdigit() for w in words for ch in w):
+    if CALENDAR.fullmatch(" ".join(words)) or any(_numeric(w) for w in words):
         if CALENDAR.search(" ".join(words)) or TEMPORAL.search(f"{rest[0]} {' '.join(words)}"):
             kind = "date"  # "expires in May 2026", "in June 2036", "at noon": one frame
         else:
@@ -111,6 +111,12 @@ def frame_of(reading: PredicateReading) -> str | None:
     else:
         kind = "common:" + "+".join(domains_in([w.lower() for w in words]))
     return f"{lemma}.{rest[at]}.{kind}"
+
+
+def _numeric(word: str) -> bool:
+    """A number, an amount or a time (``12``, ``£40``, ``7am``, ``4K``), not a model name
+    whose letters come first (``R6``, ``B12``: a name, like the brand before it)."""
+    return any(ch.isdigit() for ch in word) and not word[:1].isalpha()
 
 
 def _object_frame(reading: PredicateReading) -> str | None:

@@ -78,3 +78,20 @@ def test_a_revise_to_a_new_amount_retires_the_old(fresh_store: memory_es.MemoryS
     after = current_texts(fresh_store, tenant)
     assert f"Omar Said earns {old} a year" not in after
     assert kept <= after
+
+
+@_SLOW
+@given(st.sampled_from([("shoots with", "a Canon R6", "a Sony A7"),
+                        ("works on", "a ThinkPad X1", "a MacBook M2"),
+                        ("practises on", "a Yamaha P45", "a Roland FP30")]))
+def test_a_model_name_with_digits_is_a_name_that_a_change_replaces(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str, str]) -> None:
+    """A model whose letters come first (``R6``, ``X1``) is part of a name, not an amount:
+    the new model replaces the old one of the same verb and preposition."""
+    verb, old, new = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Ola Berg lives in Oslo", f"Ola Berg's assistant {verb} {old}"}
+    for text in (f"Ola Berg {verb} {old}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ola Berg now {verb} {new}.")
+    assert current_texts(fresh_store, tenant) == kept | {f"Ola Berg now {verb} {new}"}
