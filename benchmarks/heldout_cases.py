@@ -7810,6 +7810,90 @@ def photographers(cases: list[Case]) -> None:
     _ended_by(cases, "photographers", "mixed", PHOTOGRAPHERS)
 
 
+# Rounds 414-418, written before they were run: a youth coach's team and refereeing
+# beside his son's club; insurance claims and a policy number beside a neighbour's claim
+# one digit apart; a German engineer's employer and car beside his brother's employer; a
+# Chinese bank clerk's job and cat beside her husband's job; a husband's e-mail,
+# subscription and golf beside his wife's e-mail.
+_PETE_H = ["Pete Hall coaches the under-12s at Riverside FC.",
+           "Pete Hall's son plays for Riverside FC.", "Pete Hall referees on Sundays.",
+           "Pete Hall works as a plumber."]
+COACHES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PETE_H), ["remember", "Pete Hall stopped refereeing."], [_PETE_H[2]]),
+    (list(_PETE_H), ["remember", "Pete Hall now coaches the under-14s at Riverside FC."],
+     [_PETE_H[0]]),
+    (list(_PETE_H), ["forget", "Pete Hall's son"], [_PETE_H[1]]),
+]
+
+
+def coaches(cases: list[Case]) -> None:
+    """A youth coach beside his son at the same club: refereeing stopped, another team
+    coached and a forget of the son each reach one fact."""
+    _ended_by(cases, "coaches", "sport", COACHES)
+
+
+_ROSA_D = ["Rosa Diaz filed claim CLM-20931 for water damage.",
+           "Rosa Diaz's policy number is HX-448812.",
+           "Rosa Diaz's neighbour filed claim CLM-20932 for water damage.",
+           "Rosa Diaz lives in Leeds."]
+CLAIMS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROSA_D), ["purge", "claim CLM-20931"], [_ROSA_D[0]]),
+    (list(_ROSA_D), ["purge", "policy number HX-448812"], [_ROSA_D[1]]),
+    (list(_ROSA_D), ["remember", "Rosa Diaz moved to York."], [_ROSA_D[3]]),
+]
+
+
+def claims(cases: list[Case]) -> None:
+    """An insurance customer beside a neighbour whose claim is one digit apart: a purge
+    of her claim, of her policy number, and a move each reach one fact."""
+    _ended_by(cases, "claims", "finance", CLAIMS)
+
+
+_JONAS_W = ["Jonas Weber fährt einen Golf.", "Jonas Weber arbeitet bei Siemens.",
+            "Jonas Webers Bruder arbeitet bei Siemens.", "Jonas Weber wohnt in München."]
+GERMAN_ENGINEER: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS_W), ["remember", "Jonas Weber arbeitet jetzt bei Bosch."], [_JONAS_W[1]]),
+    (list(_JONAS_W), ["remember", "Jonas Weber fährt jetzt einen Audi."], [_JONAS_W[0]]),
+    (list(_JONAS_W), ["remember", "Jonas Weber ist nach Augsburg gezogen."], [_JONAS_W[3]]),
+]
+
+
+def german_engineer(cases: list[Case]) -> None:
+    """A German engineer beside his brother at the same employer: a new employer, a new
+    car and a move each reach one fact."""
+    _ended_by(cases, "german_engineer", "languages", GERMAN_ENGINEER)
+
+
+_WANG_F = ["王芳在银行工作。", "王芳养了一只猫。", "王芳的丈夫在银行工作。", "王芳住在杭州。"]
+CHINESE_CLERK: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WANG_F), ["remember", "王芳现在在学校工作。"], [_WANG_F[0]]),
+    (list(_WANG_F), ["forget", "忘记王芳的丈夫"], [_WANG_F[2]]),
+    (list(_WANG_F), ["remember", "王芳搬到了上海。"], [_WANG_F[3]]),
+]
+
+
+def chinese_clerk(cases: list[Case]) -> None:
+    """A Chinese bank clerk beside her husband at a bank too: a new workplace, a forget of
+    the husband and a move each reach one fact."""
+    _ended_by(cases, "chinese_clerk", "languages", CHINESE_CLERK)
+
+
+_TOM_F = ["Tom Fry's email is tom.fry@mail.com.", "Tom Fry pays £12 a month for Spotify.",
+          "Tom Fry's wife's email is amy.fry@mail.com.", "Tom Fry drives a Kia.",
+          "Tom Fry plays golf.", "Tom Fry lives in Bath."]
+HOUSEHOLD_ACCOUNTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_F), ["purge", "tom.fry@mail.com"], [_TOM_F[0]]),
+    (list(_TOM_F), ["remember", "Tom Fry cancelled Spotify."], [_TOM_F[1]]),
+    (list(_TOM_F), ["release", "Tom Fry's golf"], [_TOM_F[4]]),
+]
+
+
+def household_accounts(cases: list[Case]) -> None:
+    """A husband with six facts beside his wife's address at the same host: a purge of
+    his address, a cancelled subscription and a released hobby each reach one fact."""
+    _ended_by(cases, "household_accounts", "household", HOUSEHOLD_ACCOUNTS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7906,7 +7990,8 @@ def build() -> list[Case]:
                    teachers_classes, gardeners, german_contacts, chinese_couple,
                    trader_positions, musicians, commuters, german_nurse,
                    chinese_shop_owner, patient_forgets, chefs, german_teacher,
-                   chinese_student, servers, photographers):
+                   chinese_student, servers, photographers, coaches, claims,
+                   german_engineer, chinese_clerk, household_accounts):
         family(cases)
     return cases
 
