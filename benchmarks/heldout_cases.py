@@ -7894,6 +7894,86 @@ def household_accounts(cases: list[Case]) -> None:
     _ended_by(cases, "household_accounts", "household", HOUSEHOLD_ACCOUNTS)
 
 
+# Rounds 419-423, written before they were run: a patient's NHS number and inhaler beside
+# his sister's number one digit apart; a landlord's flat, tenant and house; a German
+# woman's address and tennis beside her sister's; a Chinese man's car, job and fishing
+# beside a colleague's car; an investor's holdings and bank beside her husband's holding.
+_SAM_L = ["Dr Ruth Okafor treats Sam Lee for asthma.", "Sam Lee's NHS number is 943 476 5919.",
+          "Sam Lee's sister's NHS number is 943 476 5920.", "Sam Lee uses a blue inhaler."]
+NHS_PATIENTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAM_L), ["purge", "943 476 5919"], [_SAM_L[1]]),
+    (list(_SAM_L), ["remember", "Sam Lee no longer uses a blue inhaler."], [_SAM_L[3]]),
+    (list(_SAM_L), ["forget", "Sam Lee's sister"], [_SAM_L[2]]),
+]
+
+
+def nhs_patients(cases: list[Case]) -> None:
+    """A patient beside his sister whose NHS number is one digit apart: a purge of his
+    number, an inhaler given up and a forget of the sister each reach one fact."""
+    _ended_by(cases, "nhs_patients", "medical", NHS_PATIENTS)
+
+
+_KEMI_A = ["Kemi Ade owns a flat at 14 Elm Street.",
+           "Kemi Ade's tenant at 14 Elm Street is Joe Platt.",
+           "Kemi Ade owns a house at 9 Oak Lane.", "Kemi Ade lives in Luton."]
+LANDLORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KEMI_A), ["remember", "Kemi Ade sold the flat at 14 Elm Street."], [_KEMI_A[0]]),
+    (list(_KEMI_A), ["remember", "Kemi Ade's tenant at 14 Elm Street is now Lia Ross."],
+     [_KEMI_A[1]]),
+    (list(_KEMI_A), ["remember", "Kemi Ade moved to Watford."], [_KEMI_A[3]]),
+]
+
+
+def landlords(cases: list[Case]) -> None:
+    """A landlord with a flat and a house: the flat sold, a new tenant and her own move
+    each reach one fact."""
+    _ended_by(cases, "landlords", "housing", LANDLORDS)
+
+
+_LENA_V = ["Lena Vogt hat die E-Mail-Adresse lena.vogt@gmx.de.", "Lena Vogt spielt Tennis.",
+           "Lena Vogts Schwester spielt Tennis.", "Lena Vogt wohnt in Bonn."]
+GERMAN_SISTERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_V), ["purge", "lena.vogt@gmx.de"], [_LENA_V[0]]),
+    (list(_LENA_V), ["remember", "Lena Vogt spielt kein Tennis mehr."], [_LENA_V[1]]),
+    (list(_LENA_V), ["forget", "Vergiss alles über Lena Vogts Schwester."], [_LENA_V[2]]),
+]
+
+
+def german_sisters(cases: list[Case]) -> None:
+    """A German woman beside her sister who plays the same sport: a purge of her address,
+    the sport given up and a forget of the sister each reach one fact."""
+    _ended_by(cases, "german_sisters", "languages", GERMAN_SISTERS)
+
+
+_CHEN_G = ["陈刚开一辆丰田。", "陈刚在上海工作。", "陈刚的同事开一辆丰田。", "陈刚喜欢钓鱼。"]
+CHINESE_COLLEAGUES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHEN_G), ["remember", "陈刚现在开一辆本田。"], [_CHEN_G[0]]),
+    (list(_CHEN_G), ["remember", "陈刚不再喜欢钓鱼了。"], [_CHEN_G[3]]),
+    (list(_CHEN_G), ["remember", "陈刚现在在北京工作。"], [_CHEN_G[1]]),
+]
+
+
+def chinese_colleagues(cases: list[Case]) -> None:
+    """A Chinese man beside a colleague with the same car: a new car, fishing given up and
+    a new place of work each reach one fact."""
+    _ended_by(cases, "chinese_colleagues", "languages", CHINESE_COLLEAGUES)
+
+
+_IDA_M = ["Ida Moss holds 200 shares of Apple.", "Ida Moss holds 50 shares of Tesla.",
+          "Ida Moss's husband holds 200 shares of Apple.", "Ida Moss banks with Monzo."]
+INVESTORS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IDA_M), ["remember", "Ida Moss sold her Tesla shares."], [_IDA_M[1]]),
+    (list(_IDA_M), ["remember", "Ida Moss now holds 300 shares of Apple."], [_IDA_M[0]]),
+    (list(_IDA_M), ["remember", "Ida Moss switched to Starling."], [_IDA_M[3]]),
+]
+
+
+def investors(cases: list[Case]) -> None:
+    """An investor beside her husband with the same holding: a sale, a new amount and a
+    new bank each reach one fact."""
+    _ended_by(cases, "investors", "finance", INVESTORS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -7991,7 +8071,8 @@ def build() -> list[Case]:
                    trader_positions, musicians, commuters, german_nurse,
                    chinese_shop_owner, patient_forgets, chefs, german_teacher,
                    chinese_student, servers, photographers, coaches, claims,
-                   german_engineer, chinese_clerk, household_accounts):
+                   german_engineer, chinese_clerk, household_accounts, nhs_patients,
+                   landlords, german_sisters, chinese_colleagues, investors):
         family(cases)
     return cases
 
