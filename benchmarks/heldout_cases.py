@@ -7974,6 +7974,90 @@ def investors(cases: list[Case]) -> None:
     _ended_by(cases, "investors", "finance", INVESTORS)
 
 
+# Rounds 424-428, written before they were run: corrections of a birthday and an employer
+# beside a brother at the same firm; a second sentence with a pronoun; German negated
+# possessions and a forget in the accusative; a Chinese phone number beside a brother's one
+# digit apart; an engineer's service, editor and handle beside a teammate's service.
+_NOOR_S = ["Noor Shah's birthday is on 4 May.", "Noor Shah works at Deloitte.",
+           "Noor Shah's brother works at Deloitte.", "Noor Shah lives in Slough."]
+CORRECTIONS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NOOR_S), ["remember", "Correction: Noor Shah's birthday is on 14 May."],
+     [_NOOR_S[0]]),
+    (list(_NOOR_S), ["remember", "Actually, Noor Shah works at KPMG, not Deloitte."],
+     [_NOOR_S[1]]),
+    (list(_NOOR_S), ["remember", "Noor Shah moved to Reading."], [_NOOR_S[3]]),
+]
+
+
+def corrections_again(cases: list[Case]) -> None:
+    """Corrections beside a brother at the same firm: a birthday corrected, an employer
+    corrected with the old one denied, and a move each reach one fact."""
+    _ended_by(cases, "corrections_again", "work", CORRECTIONS_AGAIN)
+
+
+_OWEN_P = ["Owen Price lives in Cardiff.", "Owen Price works at the Royal Mint.",
+           "Owen Price's partner works at the Royal Mint.", "Owen Price runs marathons."]
+PRONOUN_SENTENCES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OWEN_P), ["remember", "Owen Price left the Royal Mint. He now works at Admiral."],
+     [_OWEN_P[1]]),
+    (list(_OWEN_P), ["remember", "Owen Price gave up running marathons."], [_OWEN_P[3]]),
+    (list(_OWEN_P), ["forget", "everything about Owen Price's partner"], [_OWEN_P[2]]),
+]
+
+
+def pronoun_sentences(cases: list[Case]) -> None:
+    """A man beside his partner at the same employer: leaving it told in two sentences,
+    a sport given up and a forget of the partner each reach one fact."""
+    _ended_by(cases, "pronoun_sentences", "work", PRONOUN_SENTENCES)
+
+
+_KLARA_R = ["Klara Roth hat einen Hund.", "Klara Roth fährt ein Fahrrad von Gazelle.",
+            "Klara Roths Nachbar hat einen Hund.", "Klara Roth arbeitet in Köln."]
+GERMAN_NEIGHBOURS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KLARA_R), ["remember", "Klara Roth arbeitet jetzt in Düsseldorf."], [_KLARA_R[3]]),
+    (list(_KLARA_R), ["forget", "Vergiss Klara Roths Nachbarn."], [_KLARA_R[2]]),
+    (list(_KLARA_R), ["remember", "Klara Roth hat keinen Hund mehr."], [_KLARA_R[0]]),
+]
+
+
+def german_neighbours(cases: list[Case]) -> None:
+    """A German woman beside a neighbour with a dog too: a new place of work, a forget of
+    the neighbour and the dog no more each reach one fact."""
+    _ended_by(cases, "german_neighbours", "languages", GERMAN_NEIGHBOURS)
+
+
+_ZHOU_M = ["周敏的电话是13812345678。", "周敏住在武汉。", "周敏的哥哥的电话是13812345679。",
+           "周敏喜欢唱歌。"]
+CHINESE_PHONES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHOU_M), ["purge", "13812345678"], [_ZHOU_M[0]]),
+    (list(_ZHOU_M), ["remember", "周敏搬到了长沙。"], [_ZHOU_M[1]]),
+    (list(_ZHOU_M), ["remember", "周敏不喜欢唱歌了。"], [_ZHOU_M[3]]),
+]
+
+
+def chinese_phones(cases: list[Case]) -> None:
+    """A Chinese woman beside her brother whose phone is one digit apart: a purge of her
+    number, a move and singing given up each reach one fact."""
+    _ended_by(cases, "chinese_phones", "languages", CHINESE_PHONES)
+
+
+_PRIYA_N = ["Priya Nair maintains the billing service.", "Priya Nair uses Vim.",
+            "Priya Nair's teammate maintains the billing service.",
+            "Priya Nair's GitHub handle is @pnair."]
+ENGINEERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PRIYA_N), ["remember", "Priya Nair no longer maintains the billing service."],
+     [_PRIYA_N[0]]),
+    (list(_PRIYA_N), ["remember", "Priya Nair switched from Vim to VS Code."], [_PRIYA_N[1]]),
+    (list(_PRIYA_N), ["purge", "@pnair"], [_PRIYA_N[3]]),
+]
+
+
+def engineers(cases: list[Case]) -> None:
+    """An engineer beside a teammate on the same service: the service handed off, a new
+    editor and a purge of her handle each reach one fact."""
+    _ended_by(cases, "engineers", "engineering", ENGINEERS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8072,7 +8156,9 @@ def build() -> list[Case]:
                    chinese_shop_owner, patient_forgets, chefs, german_teacher,
                    chinese_student, servers, photographers, coaches, claims,
                    german_engineer, chinese_clerk, household_accounts, nhs_patients,
-                   landlords, german_sisters, chinese_colleagues, investors):
+                   landlords, german_sisters, chinese_colleagues, investors,
+                   corrections_again, pronoun_sentences, german_neighbours, chinese_phones,
+                   engineers):
         family(cases)
     return cases
 
