@@ -509,7 +509,9 @@ def _conjoined_other_language(body: str) -> list[Clause] | None:
     return [head, tail] if tail is not None and tail.entity == head.entity else None
 
 
-def _interpret_sentence(sentence: str) -> list[Clause]:
+def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
+    """The clauses of one sentence; ``heading``: a heading dropped before it, read as
+    what the sentence says before its subject (``Correction:`` marks a change)."""
     sentence = sentence.strip()
     body = sentence.rstrip(".!?;。！？；").rstrip()
     conjoined = _conjoined_other_language(body)
@@ -521,8 +523,9 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     body = sentence.rstrip(".!?;。！？；").rstrip()
     if (headed := _after_heading(body)) is not None:
         head, rest = headed
+        dropped = "" if head else body[:len(body) - len(rest)]
         return [*(_interpret_sentence(head) if head else []),
-                *_interpret_sentence(rest + sentence[len(body):])]
+                *_interpret_sentence(rest + sentence[len(body):], dropped)]
     if (said := _self_report(body)) is not None:
         return _interpret_sentence(said + sentence[len(body):])
     if (contrast := _CONTRAST.search(body)) is not None and contrast.start() > 0:
@@ -546,7 +549,7 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
     cue = same_cue(ascii_fold(body))
     pred_index, colon, _plural = subject_split(toks, anchored)
     rules: list[str] = []
-    before_subject = ""  # what the sentence says before it: "Actually, …", "Now …"
+    before_subject = heading  # what the sentence says before it: "Actually, …", "Now …"
     if colon is not None:
         # key-value lines: "Backup router IP: 172.16.0.9"
         key_toks = toks[:colon + 1]
@@ -581,7 +584,7 @@ def _interpret_sentence(sentence: str) -> list[Clause]:
         subject_toks, region, opening = _opening_phrase(subject_toks, region)
         if opening:
             rules.append(opening)
-        before_subject = body[:written[0].start] if written else ""
+        before_subject += body[:written[0].start] if written else ""
         if opening == "sentence:opening-phrase":
             before_subject += " " + body[written[0].start:subject_toks[0].start]
         subject = analyse_subject(region, subject_toks,
@@ -843,6 +846,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     ceased = not unreal and cessation(words, text_low)
     purpose = ceased and has_purpose(text_low)
     change = not unreal and (_mentions(lx.CHANGE_MARKERS, marked_low)
+                             or _mentions(lx.CHANGE_HEADINGS, ascii_fold(lead).rstrip(": "))
                              or not CHANGE_RULES.isdisjoint(pred.rules)
                              or _changed_from(words) or _new_possession(subject)
                              or any(_STARTED.match(t) for t in temporal))

@@ -249,6 +249,9 @@ CESSATION_PHRASES: tuple[str, ...] = tuple(e for e in _CESSATION if " " in e)
 CHANGE_MARKERS: tuple[str, ...] = tuple(data_lines("change_markers.txt"))
 """Words that mark a statement as a change of state (write-time intent: replace)."""
 
+CHANGE_HEADINGS: tuple[str, ...] = tuple(data_lines("change_headings.txt"))
+"""Headings before a colon that mark the text after it as a change (``Correction:``)."""
+
 CHANGE_VERBS: frozenset[str] = frozenset(
     lemma for m in CHANGE_MARKERS if m.endswith(" to") and (lemma := lemma_of(m.split()[0])))
 """The verbs of the change markers that take ``to`` (switch, move, upgrade, go, ...): with
@@ -426,6 +429,21 @@ def german_genitive(word: str) -> str | None:
     bei Eigennamen*); a short word or one in ``-ss`` is none. None for any other word."""
     if word[:1].isupper() and len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
+    return None
+
+
+def german_person_base(word: str) -> str | None:
+    """The person noun of ``de.txt`` a German word inflects (``Nachbarn``: Nachbar,
+    ``Kollegen``: Kollege, ``Kolleginnen``: Kollegin): a weak masculine noun takes
+    ``-(e)n`` outside the nominative singular, a feminine one ``-nen`` in the plural
+    (Duden, *schwache Deklination*). None for a base form or any other word."""
+    low = word.lower()
+    persons = GERMAN["persons"]
+    if low in persons:
+        return None
+    for ending in ("nen", "en", "n"):
+        if low.endswith(ending) and low[:-len(ending)] in persons:
+            return word[:-len(ending)]
     return None
 
 

@@ -71,6 +71,31 @@ def test_a_heading_is_no_part_of_the_subject() -> None:
                      ).clauses[0].refers_back == "customer"
 
 
+@settings(max_examples=16, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Correction: ", "Update: ", "Corrected: ", "Updated: "]),
+       st.sampled_from([("Noor Shah's birthday is on 4 May.", "Noor Shah's birthday is on 14 May."),
+                        ("Noor Shah lives in Slough.", "Noor Shah lives in Reading."),
+                        ("Noor Shah's locker is 21.", "Noor Shah's locker is 12.")]))
+def test_a_heading_that_corrects_replaces_the_slot(
+        fresh_store: memory_es.MemoryStore, heading: str, case: tuple[str, str]) -> None:
+    """``Correction: …`` says the line replaces what was said: the slot's old value ends
+    as after ``Actually, …``; her other facts stay, and a ``Note:`` replaces nothing (two
+    values of one slot with no sign of a change go to the conflict path)."""
+    old, new = case
+    kept = ["Noor Shah works at Deloitte.", "Noor Shah's brother works at Deloitte."]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (old, *kept):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Note: {new}")
+    assert old.rstrip(".") in current_texts(fresh_store, tenant)
+    ti.remember(tenant, heading + new)
+    after = current_texts(fresh_store, tenant)
+    assert old.rstrip(".") not in after
+    assert {k.rstrip(".") for k in kept} <= after
+    assert any(t.endswith(new.rstrip(".")) for t in after)
+
+
 def test_an_interjection_is_no_name() -> None:
     assert interpret("Sorry, Lena Okafor lives in Leeds.").clauses[0].entity == (
         "person:lena-okafor")
