@@ -570,6 +570,8 @@ def analyse_query(text: str) -> Query:
             keys = query_name_keys(surface)
             if german and _genitive(stripped, words[i + n:i + n + 1]):
                 keys |= query_name_keys(surface[:-1])
+            if german and (base := lx.german_person_base(stripped[-1])) is not None:
+                keys |= query_name_keys(" ".join([*stripped[:-1], base]))  # "Roths Nachbarn"
             label = label_key(surface)
             ngrams.append((surface, keys | {label} if label else keys, capital))
     terms: list[str] = []

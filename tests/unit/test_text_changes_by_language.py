@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
+from memory_es.text import lexicon as lx
 from memory_es.text.interpreter import interpret
 from tests.unit.text_support import current_texts, fresh_tenant
 
@@ -329,3 +330,28 @@ def test_a_word_in_s_after_a_verb_the_rules_do_not_know_is_no_verb(
     verb, adverb = pair
     [clause] = interpret(f"{name} {verb} {adverb}.").clauses
     assert clause.entity == "person:" + name.lower().replace(" ", "-")
+
+
+@_SLOW
+@given(st.sampled_from([("Nachbar", "Nachbarn"), ("Kollege", "Kollegen"),
+                        ("Kollegin", "Kolleginnen"), ("Assistent", "Assistenten")]))
+def test_a_german_forget_finds_a_relative_in_an_inflected_form(
+        fresh_store: memory_es.MemoryStore, noun: tuple[str, str]) -> None:
+    """``Vergiss Klara Roths Nachbarn``: the accusative of a weak noun (Duden, *schwache
+    Deklination*) names the neighbour ``Klara Roths Nachbar`` stored; Klara's own facts,
+    and her other relative's, stay."""
+    base, inflected = noun
+    kept = ["Klara Roth hat einen Hund", "Klara Roth wohnt in Köln",
+            "Klara Roths Bruder hat einen Hund"]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"Klara Roths {base} hat einen Hund", *kept):
+        ti.remember(tenant, text + ".")
+    ti.forget(tenant, f"Vergiss Klara Roths {inflected}.")
+    assert current_texts(fresh_store, tenant) == set(kept)
+
+
+def test_a_german_person_noun_base_is_only_a_listed_noun() -> None:
+    assert lx.german_person_base("Nachbarn") == "Nachbar"
+    assert lx.german_person_base("Kolleginnen") == "Kollegin"
+    assert lx.german_person_base("Nachbar") is None  # already the base
+    assert lx.german_person_base("Garten") is None  # no person noun "Gart"
