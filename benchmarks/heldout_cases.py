@@ -8058,6 +8058,88 @@ def engineers(cases: list[Case]) -> None:
     _ended_by(cases, "engineers", "engineering", ENGINEERS)
 
 
+# Rounds 429-433, written before they were run: hiring verbs beside a husband at the same
+# employer; two people in one subject; a cancelled flight and booking beside a
+# colleague's flight; a German pet owner's vet, chess and daughter; a Chinese e-mail
+# beside a colleague's that contains it.
+_ZOE_P = ["Zoe Park works at Ocado.", "Zoe Park's husband works at Ocado.",
+          "Zoe Park volunteers at a food bank.", "Zoe Park lives in Hatfield."]
+HIRINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZOE_P), ["remember", "Zoe Park was hired by Tesco."], [_ZOE_P[0]]),
+    (list(_ZOE_P), ["remember", "Zoe Park got a job at Sainsbury's."], [_ZOE_P[0]]),
+    (list(_ZOE_P), ["remember", "Zoe Park stopped volunteering at the food bank."],
+     [_ZOE_P[2]]),
+]
+
+
+def hirings(cases: list[Case]) -> None:
+    """A woman beside her husband at the same employer: hired elsewhere, a job elsewhere
+    and volunteering stopped each reach one fact."""
+    _ended_by(cases, "hirings", "work", HIRINGS)
+
+
+_ANA_BEN = ["Ana Lima lives in Lisbon.", "Ben Cole lives in Lisbon.",
+            "Ana Lima works at Farfetch.", "Ben Cole works at Farfetch."]
+TWO_SUBJECTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA_BEN), ["remember", "Ana Lima and Ben Cole moved to Porto."],
+     [_ANA_BEN[0], _ANA_BEN[1]]),
+    (list(_ANA_BEN), ["remember", "Ana Lima left Farfetch."], [_ANA_BEN[2]]),
+    (list(_ANA_BEN), ["forget", "Ben Cole"], [_ANA_BEN[1], _ANA_BEN[3]]),
+]
+
+
+def two_subjects(cases: list[Case]) -> None:
+    """Two people with the same city and employer: both moving in one subject, one
+    leaving and a forget of the other each reach their facts only."""
+    _ended_by(cases, "two_subjects", "mixed", TWO_SUBJECTS)
+
+
+_MAX_R = ["Max Reid has a flight to Lisbon on 3 May.", "Max Reid has a hotel booking in Lisbon.",
+          "Max Reid's colleague has a flight to Lisbon on 3 May.", "Max Reid lives in Derby."]
+CANCELLED_BOOKINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAX_R), ["remember", "Max Reid's flight to Lisbon was cancelled."], [_MAX_R[0]]),
+    (list(_MAX_R), ["remember", "Max Reid cancelled his hotel booking."], [_MAX_R[1]]),
+    (list(_MAX_R), ["forget", "Max Reid's colleague"], [_MAX_R[2]]),
+]
+
+
+def cancelled_bookings(cases: list[Case]) -> None:
+    """A traveller beside a colleague on the same flight: his flight cancelled, his
+    hotel cancelled and a forget of the colleague each reach one fact."""
+    _ended_by(cases, "cancelled_bookings", "travel", CANCELLED_BOOKINGS)
+
+
+_PAUL_R = ["Paul Richter hat eine Katze namens Mia.", "Paul Richter geht zum Tierarzt in Kiel.",
+           "Paul Richters Tochter hat eine Katze.", "Paul Richter spielt Schach."]
+GERMAN_PET_OWNER: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAUL_R), ["remember", "Paul Richter spielt kein Schach mehr."], [_PAUL_R[3]]),
+    (list(_PAUL_R), ["forget", "Vergiss Paul Richters Tochter."], [_PAUL_R[2]]),
+    (list(_PAUL_R), ["remember", "Paul Richter geht jetzt zum Tierarzt in Lübeck."],
+     [_PAUL_R[1]]),
+]
+
+
+def german_pet_owner(cases: list[Case]) -> None:
+    """A German pet owner beside his daughter's cat: chess given up, a forget of the
+    daughter and a new vet each reach one fact."""
+    _ended_by(cases, "german_pet_owner", "languages", GERMAN_PET_OWNER)
+
+
+_LIN_J = ["林静的邮箱是linjing@163.com。", "林静在医院工作。",
+          "林静的同事的邮箱是linjing2@163.com。", "林静喜欢跑步。"]
+CHINESE_MAILS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIN_J), ["purge", "linjing@163.com"], [_LIN_J[0]]),
+    (list(_LIN_J), ["remember", "林静现在在学校工作。"], [_LIN_J[1]]),
+    (list(_LIN_J), ["remember", "林静不喜欢跑步了。"], [_LIN_J[3]]),
+]
+
+
+def chinese_mails(cases: list[Case]) -> None:
+    """A Chinese woman beside a colleague whose address contains hers: a purge of her
+    address, a new workplace and running given up each reach one fact."""
+    _ended_by(cases, "chinese_mails", "languages", CHINESE_MAILS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8158,7 +8240,8 @@ def build() -> list[Case]:
                    german_engineer, chinese_clerk, household_accounts, nhs_patients,
                    landlords, german_sisters, chinese_colleagues, investors,
                    corrections_again, pronoun_sentences, german_neighbours, chinese_phones,
-                   engineers):
+                   engineers, hirings, two_subjects, cancelled_bookings,
+                   german_pet_owner, chinese_mails):
         family(cases)
     return cases
 
