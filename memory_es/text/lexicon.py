@@ -259,6 +259,9 @@ CHANGE_VERBS: frozenset[str] = frozenset(
 EXCHANGE_VERBS: frozenset[str] = data_words("exchange_verbs.txt")
 """Verbs whose object is given up for what follows ``for`` (``traded her Skoda for a
 Kia``; ``data/exchange_verbs.txt``)."""
+HIRING_VERBS: frozenset[str] = data_words("hiring_verbs.txt")
+"""Verbs whose passive with ``by`` and a name starts work there (``was hired by Tesco``;
+``data/hiring_verbs.txt``)."""
 MOTION_VERBS: frozenset[str] = words("move go come return")
 """The change verbs whose ``from`` and ``to`` are places, not alternatives of a kind."""
 TRAVEL_VERBS: frozenset[str] = data_words("travel_verbs.txt")

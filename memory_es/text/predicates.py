@@ -453,7 +453,7 @@ CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amou
                           "predicate:moved-possession",
                           "predicate:possessive-change", "predicate:marital-change",
                           "predicate:marital-event", "predicate:change-of-state",
-                          "predicate:new-position",
+                          "predicate:new-position", "predicate:hired-by",
                           "predicate:age-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
 headquarters to Manchester``, ``email changed to …``, ``switched her supplier to EDF``,
@@ -543,6 +543,10 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          lambda p: Slot(attribute_path("moved", *keywords(_destination(p), 2)),
                         value_text(_destination(p)), False, ("home.city", "work.employer"))),
     # employment
+    Rule("predicate:hired-by",
+         lambda p: p.lemma in lx.HIRING_VERBS and p.rest_low[:1] == ["by"] and len(p.rest) > 1
+         and is_capitalised(p.rest[1].word),
+         lambda p: Slot("work.employer", value_text(object_after(p.rest, 1)))),
     Rule("predicate:works-at",
          lambda p: p.employment and (p.rest_low[:1] in (["at"], ["for"])
                                      or "employed" in p.words),
