@@ -8140,6 +8140,88 @@ def chinese_mails(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_mails", "languages", CHINESE_MAILS)
 
 
+# Rounds 434-438, written before they were run: a researcher's dataset address, topic and
+# employer beside a student's topic; a driver's car and insurance beside a daughter's
+# car; a patient's dose, doctor and allergy beside her mother's dose; a German cook's job,
+# car and city beside his wife's job; a Chinese man's car sold with 把, his workplace and
+# his son's.
+_KIM_S = ["Dr Kim Sato studies coral bleaching.",
+          "Dr Kim Sato's dataset is stored at s3://reef-data/sato.",
+          "Dr Kim Sato's student studies coral bleaching.",
+          "Dr Kim Sato works at the University of Queensland."]
+RESEARCHERS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KIM_S), ["purge", "s3://reef-data/sato"], [_KIM_S[1]]),
+    (list(_KIM_S), ["remember", "Dr Kim Sato no longer studies coral bleaching."], [_KIM_S[0]]),
+    (list(_KIM_S), ["remember", "Dr Kim Sato moved to the University of Sydney."], [_KIM_S[3]]),
+]
+
+
+def researchers_again(cases: list[Case]) -> None:
+    """A researcher beside her student on the same topic: a purge of her dataset's
+    address, the topic given up and a new university each reach one fact."""
+    _ended_by(cases, "researchers_again", "research", RESEARCHERS_AGAIN)
+
+
+_GUS_W = ["Gus Ward drives a Ford Focus.", "Gus Ward's car insurance is with Aviva.",
+          "Gus Ward's daughter drives a Ford Focus.", "Gus Ward lives in Crewe."]
+DRIVERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GUS_W), ["remember", "Gus Ward sold his Ford Focus."], [_GUS_W[0]]),
+    (list(_GUS_W), ["remember", "Gus Ward moved his car insurance to Admiral."], [_GUS_W[1]]),
+    (list(_GUS_W), ["forget", "Gus Ward's daughter"], [_GUS_W[2]]),
+]
+
+
+def drivers(cases: list[Case]) -> None:
+    """A driver beside his daughter with the same car: the car sold, the insurance moved
+    and a forget of the daughter each reach one fact."""
+    _ended_by(cases, "drivers", "vehicles", DRIVERS)
+
+
+_ELLA_B = ["Ella Burns takes 10 mg of amlodipine daily.", "Ella Burns is allergic to penicillin.",
+           "Ella Burns's mother takes 10 mg of amlodipine daily.", "Ella Burns sees Dr Patel."]
+DOSES_AND_DOCTORS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ELLA_B), ["remember", "Ella Burns's amlodipine dose was raised to 20 mg."],
+     [_ELLA_B[0]]),
+    (list(_ELLA_B), ["remember", "Ella Burns now sees Dr Green."], [_ELLA_B[3]]),
+    (list(_ELLA_B), ["forget", "Ella Burns's penicillin allergy"], [_ELLA_B[1]]),
+]
+
+
+def doses_and_doctors(cases: list[Case]) -> None:
+    """A patient beside her mother on the same dose: a raised dose, a new doctor and a
+    forget of her allergy each reach one fact."""
+    _ended_by(cases, "doses_and_doctors", "medical", DOSES_AND_DOCTORS)
+
+
+_SVEN_K = ["Sven Krause wohnt in Leipzig.", "Sven Krause arbeitet als Koch.",
+           "Sven Krauses Frau arbeitet als Köchin.", "Sven Krause fährt einen Opel."]
+GERMAN_COOK: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SVEN_K), ["remember", "Sven Krause arbeitet jetzt als Kellner."], [_SVEN_K[1]]),
+    (list(_SVEN_K), ["remember", "Sven Krause hat seinen Opel verkauft."], [_SVEN_K[3]]),
+    (list(_SVEN_K), ["remember", "Sven Krause wohnt jetzt in Halle."], [_SVEN_K[0]]),
+]
+
+
+def german_cook(cases: list[Case]) -> None:
+    """A German cook beside his wife in the same trade: a new job, his car sold and a new
+    city each reach one fact."""
+    _ended_by(cases, "german_cook", "languages", GERMAN_COOK)
+
+
+_GAO_M = ["高明开一辆奥迪。", "高明在深圳工作。", "高明的儿子在深圳工作。", "高明每天跑步。"]
+CHINESE_FATHER: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GAO_M), ["remember", "高明把奥迪卖了。"], [_GAO_M[0]]),
+    (list(_GAO_M), ["remember", "高明现在在广州工作。"], [_GAO_M[1]]),
+    (list(_GAO_M), ["forget", "忘记高明的儿子"], [_GAO_M[2]]),
+]
+
+
+def chinese_father(cases: list[Case]) -> None:
+    """A Chinese father beside his son working in the same city: his car sold (a 把
+    sentence), a new workplace and a forget of the son each reach one fact."""
+    _ended_by(cases, "chinese_father", "languages", CHINESE_FATHER)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8241,7 +8323,8 @@ def build() -> list[Case]:
                    landlords, german_sisters, chinese_colleagues, investors,
                    corrections_again, pronoun_sentences, german_neighbours, chinese_phones,
                    engineers, hirings, two_subjects, cancelled_bookings,
-                   german_pet_owner, chinese_mails):
+                   german_pet_owner, chinese_mails, researchers_again, drivers,
+                   doses_and_doctors, german_cook, chinese_father):
         family(cases)
     return cases
 
