@@ -84,7 +84,7 @@ _UNITS = re.compile(
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(
-        r"(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>\"'()]+"
+        r"(?:\b[a-z][a-z0-9+.\-]*://|\bwww\.)[^\s<>\"'()]+"
         r"|\b[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?)*"
         r"\.[a-z]{2,10}/[^\s<>\"'()]*", re.IGNORECASE)),
     ("email", re.compile(
@@ -172,6 +172,8 @@ def _trim(surface: str) -> str:
 
 
 def _canon_url(s: str) -> str:
+    """Lower case, without a web scheme (``https://x.io`` and ``x.io`` are one address);
+    any other scheme stays (``s3://reef-data`` is no web page)."""
     s = s.lower()
     s = re.sub(r"^(?:https?|ftp)://", "", s)
     s = re.sub(r"^www\.", "", s)
@@ -369,6 +371,8 @@ def _extract(text: str) -> tuple[Identifier, ...]:
 def _make(kind: str, surface: str) -> tuple[str, str] | None:
     if kind == "url":
         canon = _canon_url(surface)
+        if "://" in surface:  # a scheme (RFC 3986): the form says it is an address
+            return ("url", canon) if canon.rsplit("://", 1)[-1].strip("/") else None
         host = canon.split("/", 1)[0]
         if "." not in host:
             return None

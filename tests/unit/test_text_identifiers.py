@@ -71,6 +71,17 @@ def test_uuid_with_and_without_dashes_is_one_identifier() -> None:
     assert a.canonical == b.canonical
 
 
+def test_an_address_with_any_scheme_is_a_url() -> None:
+    """A scheme (RFC 3986) says the form is an address, whatever the host: a bucket
+    (``s3://reef-data``), an intranet host (``http://wiki/``); the web's schemes are
+    dropped (``https://x.io`` is ``x.io``), the others kept (no web page)."""
+    assert canon("stored at s3://Reef-Data/sato.") == [("url", "s3://reef-data/sato")]
+    assert canon("see gs://bucket-1/runs/a.csv") == [("url", "gs://bucket-1/runs/a.csv")]
+    assert canon("at http://intranet/wiki") == [("url", "intranet/wiki")]
+    assert canon("https:// alone") == []
+    assert canon("a ratio of 3://4") == []
+
+
 def test_obfuscated_addresses_are_restored() -> None:
     """``[at]``/``(dot)`` disguises and spaced letters are undone before extraction."""
     assert deobfuscate("mail zed [at] corp [dot] example") == "mail zed@corp.example"
