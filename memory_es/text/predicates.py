@@ -138,9 +138,12 @@ def object_after(toks: Sequence[Tok], start: int, stop_at_prep: bool = True) -> 
     ``stop_at_prep`` a prepositional phrase is part of it, its determiner dropped too
     (``forklift driver at the Gdańsk depot``: ``forklift driver at Gdańsk depot``)."""
     out: list[str] = []
-    for t in toks[start:]:
+    rest = toks[start:]
+    for i, t in enumerate(rest):
         w = t.low
-        if out and stop_at_prep and w in _OBJECT_STOPS:
+        if out and stop_at_prep and w in _OBJECT_STOPS and not (
+                w == "of" and is_capitalised(out[-1]) and i + 1 < len(rest)
+                and is_capitalised(rest[i + 1].word)):  # "University of Queensland": a name
             break
         if w in _OBJECT_DETERMINERS:
             if out and out[-1].lower() not in _OBJECT_STOPS:
