@@ -147,11 +147,12 @@ _ZH_ADVERBS = re.compile(rf"(?:{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
 _ZH_FINAL = re.compile(r"了$")
 """A sentence-final 了 (a change has happened): not part of the place or object."""
 _ZH_MOVE = re.compile(rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['move'])})(?P<place>.+)$")
-_ZH_CEASE = re.compile(rf"^(?P<agent>.+?)把(?P<ended>.+?)(?:{_alternation(_ZH['cessation'])})了?$"
+_ZH_CEASE = re.compile(rf"^(?P<agent>.+?)把(?P<ended>.+?)(?:(?:{_alternation(_ZH['cessation'])})了?"
+                       rf"|(?:{_alternation(_ZH['disposal'])})\S{{0,6}}?了)$"
                        rf"|^(?P<subj>.+?)(?:{_alternation(_ZH['cessation'])})(?P<obj>.+)$"
                        rf"|^(?P<left>.+?)从(?P<place>.+?)(?:{_alternation(_ZH['cessation_from'])})了?$")
-"""``X取消了Y`` (X cancelled Y), ``X把Y卖掉了`` (X sold Y: 把 puts the object before the
-verb), and ``X从Y辞职了`` (X resigned from Y: the place before the verb)."""
+"""``X取消了Y`` (X cancelled Y), ``X把Y卖掉了`` or ``X把Y卖了`` (X sold Y: 把 puts the object
+before the verb), and ``X从Y辞职了`` (X resigned from Y: the place before the verb)."""
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
                      rf"(?:(?P<now>{_alternation(_DE['change'])})\s+)?(?P<obj>.+)$", re.IGNORECASE)
 _DE_UNREALISED = re.compile(

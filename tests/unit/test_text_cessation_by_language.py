@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
 from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
@@ -73,3 +74,29 @@ def test_a_chinese_leaving_ends_the_job_there_only(
                         "remember", f"{name}{left}{employer}。")
     assert kept <= after
     assert f"{name}在{employer}工作" not in after
+
+
+@_SLOW
+@given(st.sampled_from([
+    ("Sven Krause fährt einen Opel.", "Sven Krause hat seinen Opel verkauft."),
+    ("Sven Krause hat ein Klavier.", "Sven Krause hat sein Klavier verschenkt."),
+    ("高明开一辆奥迪。", "高明把奥迪卖了。"),
+    ("高明有一辆自行车。", "高明把自行车送人了。")]))
+def test_a_thing_sold_or_given_away_ends_that_fact_only(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str]) -> None:
+    """German ``hat … verkauft`` (sold) and a Chinese 把 sentence of selling or giving away
+    with 了 (Wang Li's disposal construction) end the thing's fact; his other facts, and
+    his son's car, stay. The present tense is a trade, not a sale: ``verkauft Autos``,
+    ``卖水果``."""
+    held, sold = case
+    chinese = held.endswith("\u3002")
+    kept = (["高明住在深圳。", "高明的儿子开一辆奥迪。"] if chinese
+            else ["Sven Krause wohnt in Leipzig.", "Sven Krauses Sohn fährt einen Opel."])
+    after = texts_after(fresh_store, [held, *kept], "remember", sold)
+    assert held.rstrip(".\u3002") not in after
+    assert {k.rstrip(".\u3002") for k in kept} <= after
+
+
+def test_selling_in_the_present_is_no_ending() -> None:
+    for text in ("Sven Krause verkauft Autos.", "高明卖水果。"):
+        assert interpret(text).clauses[0].op != "cease", text
