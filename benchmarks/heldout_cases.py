@@ -8222,6 +8222,88 @@ def chinese_father(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_father", "languages", CHINESE_FATHER)
 
 
+# Rounds 439-443, written before they were run: a laptop's MAC address and owner beside
+# a laptop one number on; an e-mail and a portfolio page on one shared host; patients'
+# record numbers one apart; a German phone number written nationally beside a son's; a
+# Chinese identity number beside a wife's.
+_LT = ["Laptop LT-204 has the MAC address 3c:22:fb:11:0a:9e.",
+       "Laptop LT-204 is assigned to Omar Said.",
+       "Laptop LT-205 has the MAC address 3c:22:fb:11:0a:9f.", "Omar Said works in finance."]
+LAPTOPS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LT), ["purge", "3c:22:fb:11:0a:9e"], [_LT[0]]),
+    (list(_LT), ["purge", "LT-204"], [_LT[0], _LT[1]]),
+    (list(_LT), ["remember", "Laptop LT-204 is now assigned to Rui Costa."], [_LT[1]]),
+]
+
+
+def laptops(cases: list[Case]) -> None:
+    """A laptop beside the next one, a digit apart in its MAC address: a purge of its
+    address, a purge of the laptop by its tag and a new owner each reach its facts only."""
+    _ended_by(cases, "laptops", "engineering", LAPTOPS)
+
+
+_INES_R = ["Ines Roy's work email is ines@studio-nine.com.",
+           "Ines Roy's portfolio is at studio-nine.com/ines.",
+           "Theo Hart's work email is theo@studio-nine.com.", "Ines Roy lives in Brighton."]
+SHARED_HOSTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_INES_R), ["purge", "ines@studio-nine.com"], [_INES_R[0]]),
+    (list(_INES_R), ["purge", "studio-nine.com/ines"], [_INES_R[1]]),
+    (list(_INES_R), ["forget", "Ines Roy's portfolio"], [_INES_R[1]]),
+]
+
+
+def shared_hosts(cases: list[Case]) -> None:
+    """A designer's address and page beside a colleague's address on the same host: a
+    purge of each and a forget of the page each reach one fact."""
+    _ended_by(cases, "shared_hosts", "identifiers", SHARED_HOSTS)
+
+
+_LEO_G = ["Patient Leo Grant has MRN 00451123.", "Leo Grant's next appointment is on 12 March.",
+          "Patient Ava Grant has MRN 00451124.", "Leo Grant is allergic to latex."]
+RECORD_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEO_G), ["purge", "MRN 00451123"], [_LEO_G[0]]),
+    (list(_LEO_G), ["forget", "Leo Grant's next appointment"], [_LEO_G[1]]),
+    (list(_LEO_G), ["remember", "Leo Grant is no longer allergic to latex."], [_LEO_G[3]]),
+]
+
+
+def record_numbers(cases: list[Case]) -> None:
+    """Two patients of one surname whose record numbers are one apart: a purge of his
+    number, a forget of his appointment and an allergy ended each reach one fact."""
+    _ended_by(cases, "record_numbers", "medical", RECORD_NUMBERS)
+
+
+_HANS_B = ["Hans Becker hat die Telefonnummer +49 89 1234567.", "Hans Becker wohnt in München.",
+           "Hans Beckers Sohn hat die Telefonnummer +49 89 1234568.", "Hans Becker spielt Golf."]
+GERMAN_NATIONAL_PHONES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HANS_B), ["purge", "089 1234567"], [_HANS_B[0]]),
+    (list(_HANS_B), ["forget", "Vergiss alles über Hans Beckers Sohn."], [_HANS_B[2]]),
+    (list(_HANS_B), ["remember", "Hans Becker spielt kein Golf mehr."], [_HANS_B[3]]),
+]
+
+
+def german_national_phones(cases: list[Case]) -> None:
+    """A German father beside his son, their numbers a digit apart: a purge of his number
+    written with the trunk zero, a forget of the son and golf given up each reach one
+    fact."""
+    _ended_by(cases, "german_national_phones", "languages", GERMAN_NATIONAL_PHONES)
+
+
+_XU_L = ["徐亮的身份证号是110101199003071234。", "徐亮住在北京。",
+         "徐亮的妻子的身份证号是110101199103081235。", "徐亮喜欢下棋。"]
+CHINESE_ID_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_XU_L), ["purge", "110101199003071234"], [_XU_L[0]]),
+    (list(_XU_L), ["remember", "徐亮搬到了天津。"], [_XU_L[1]]),
+    (list(_XU_L), ["forget", "忘记徐亮的妻子"], [_XU_L[2]]),
+]
+
+
+def chinese_id_numbers(cases: list[Case]) -> None:
+    """A Chinese man beside his wife's identity number: a purge of his, a move and a
+    forget of the wife each reach one fact."""
+    _ended_by(cases, "chinese_id_numbers", "languages", CHINESE_ID_NUMBERS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8324,7 +8406,8 @@ def build() -> list[Case]:
                    corrections_again, pronoun_sentences, german_neighbours, chinese_phones,
                    engineers, hirings, two_subjects, cancelled_bookings,
                    german_pet_owner, chinese_mails, researchers_again, drivers,
-                   doses_and_doctors, german_cook, chinese_father):
+                   doses_and_doctors, german_cook, chinese_father, laptops, shared_hosts,
+                   record_numbers, german_national_phones, chinese_id_numbers):
         family(cases)
     return cases
 
