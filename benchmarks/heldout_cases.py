@@ -8304,6 +8304,90 @@ def chinese_id_numbers(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_id_numbers", "languages", CHINESE_ID_NUMBERS)
 
 
+# Rounds 444-448, written before they were run: revisions and releases for a woman with
+# six facts beside her sister's employer; a gym and its membership beside a brother's gym;
+# a German revision by employer and a choir released; a Chinese revision and release; a
+# salary, rent and savings beside a flatmate's rent.
+_FIONA_B = ["Fiona Blake lives in Galway.", "Fiona Blake works at Medtronic.",
+            "Fiona Blake's sister works at Medtronic.", "Fiona Blake plays the harp.",
+            "Fiona Blake drives a Skoda.", "Fiona Blake's dentist is Dr Nolan."]
+REVISIONS_AMONG_SIX: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FIONA_B), ["revise", "Fiona Blake's employer",
+                      "Fiona Blake works at Boston Scientific."], [_FIONA_B[1]]),
+    (list(_FIONA_B), ["revise", "Fiona Blake's dentist", "Fiona Blake's dentist is Dr Walsh."],
+     [_FIONA_B[5]]),
+    (list(_FIONA_B), ["release", "Fiona Blake's harp"], [_FIONA_B[3]]),
+]
+
+
+def revisions_among_six(cases: list[Case]) -> None:
+    """A woman with six facts beside her sister at the same employer: a revision of her
+    employer, of her dentist and a released hobby each reach one fact."""
+    _ended_by(cases, "revisions_among_six", "mixed", REVISIONS_AMONG_SIX)
+
+
+_OMAR_K = ["Omar Khan's gym is PureGym Camden.", "Omar Khan's gym membership costs £25 a month.",
+           "Omar Khan's brother's gym is PureGym Camden.", "Omar Khan works nights."]
+GYMS_AND_MEMBERSHIPS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_K), ["revise", "Omar Khan's gym membership",
+                     "Omar Khan's gym membership now costs £30 a month."], [_OMAR_K[1]]),
+    (list(_OMAR_K), ["release", "Omar Khan's night shifts"], [_OMAR_K[3]]),
+    (list(_OMAR_K), ["revise", "Omar Khan's gym", "Omar Khan's gym is The Gym Group Kentish Town."],
+     [_OMAR_K[0]]),
+]
+
+
+def gyms_and_memberships(cases: list[Case]) -> None:
+    """A gym and its membership beside a brother's gym: the membership's price revised,
+    night work released and the gym itself revised each reach one fact."""
+    _ended_by(cases, "gyms_and_memberships", "everyday", GYMS_AND_MEMBERSHIPS)
+
+
+_MIA_H = ["Mia Hoffmann wohnt in Dresden.", "Mia Hoffmann arbeitet bei der Sparkasse.",
+          "Mia Hoffmanns Mann arbeitet bei der Sparkasse.", "Mia Hoffmann singt im Chor."]
+GERMAN_REVISIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_H), ["revise", "Mia Hoffmann Sparkasse",
+                    "Mia Hoffmann arbeitet jetzt bei der Volksbank."], [_MIA_H[1]]),
+    (list(_MIA_H), ["release", "Mia Hoffmanns Chor"], [_MIA_H[3]]),
+    (list(_MIA_H), ["remember", "Mia Hoffmann singt nicht mehr im Chor."], [_MIA_H[3]]),
+]
+
+
+def german_revisions(cases: list[Case]) -> None:
+    """A German woman beside her husband at the same bank: a revision of her employer, a
+    released choir and the choir given up each reach one fact."""
+    _ended_by(cases, "german_revisions", "languages", GERMAN_REVISIONS)
+
+
+_HE_L = ["何丽住在广州。", "何丽在医院当护士。", "何丽的姐姐在医院当护士。", "何丽喜欢游泳。"]
+CHINESE_REVISIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HE_L), ["revise", "何丽住在广州", "何丽住在佛山。"], [_HE_L[0]]),
+    (list(_HE_L), ["release", "何丽游泳"], [_HE_L[3]]),
+    (list(_HE_L), ["remember", "何丽现在在学校当老师。"], [_HE_L[1]]),
+]
+
+
+def chinese_revisions(cases: list[Case]) -> None:
+    """A Chinese nurse beside her sister in the same job: a revision of her city, a
+    released hobby and a new job each reach one fact."""
+    _ended_by(cases, "chinese_revisions", "languages", CHINESE_REVISIONS)
+
+
+_JAY_P = ["Jay Patel's salary is £42,000.", "Jay Patel's rent is £1,100 a month.",
+          "Jay Patel's flatmate's rent is £1,100 a month.", "Jay Patel saves £200 a month."]
+PAY_AND_RENT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JAY_P), ["remember", "Jay Patel's salary went up to £45,000."], [_JAY_P[0]]),
+    (list(_JAY_P), ["remember", "Jay Patel's rent rose to £1,150 a month."], [_JAY_P[1]]),
+    (list(_JAY_P), ["remember", "Jay Patel stopped saving."], [_JAY_P[3]]),
+]
+
+
+def pay_and_rent(cases: list[Case]) -> None:
+    """A salary, rent and savings beside a flatmate's same rent: a raise, a rent rise and
+    saving stopped each reach one fact."""
+    _ended_by(cases, "pay_and_rent", "finance", PAY_AND_RENT)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8407,7 +8491,9 @@ def build() -> list[Case]:
                    engineers, hirings, two_subjects, cancelled_bookings,
                    german_pet_owner, chinese_mails, researchers_again, drivers,
                    doses_and_doctors, german_cook, chinese_father, laptops, shared_hosts,
-                   record_numbers, german_national_phones, chinese_id_numbers):
+                   record_numbers, german_national_phones, chinese_id_numbers,
+                   revisions_among_six, gyms_and_memberships, german_revisions,
+                   chinese_revisions, pay_and_rent):
         family(cases)
     return cases
 
