@@ -69,3 +69,20 @@ def test_an_amount_written_after_its_thing_ends_too(fresh_store: memory_es.Memor
     current = current_texts(fresh_store, tenant)
     assert held not in current
     assert set(kept) <= current
+
+
+@_SLOW
+@given(st.sampled_from(["rose to", "fell to", "went up to", "increased to"]),
+       st.sampled_from([("rent", "£1,100 a month", "£1,150 a month"),
+                        ("salary", "£42,000", "£45,000"), ("bill", "£60 a month", "£75 a month")]))
+def test_a_possessed_amount_that_rose_or_fell_replaces_the_old(
+        fresh_store: memory_es.MemoryStore, verb: str, thing: tuple[str, str, str]) -> None:
+    """An irregular past (``rose``, ``fell``) reads as its verb does (``rise``, ``fall``):
+    ``Jay Patel's rent rose to £1,150 a month`` ends the old rent, not his flatmate's."""
+    noun, old, new = thing
+    kept = [f"Jay Patel's flatmate's {noun} is {old}", "Jay Patel lives in Leeds"]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"Jay Patel's {noun} is {old}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Jay Patel's {noun} {verb} {new}.")
+    assert current_texts(fresh_store, tenant) == {*kept, f"Jay Patel's {noun} {verb} {new}"}
