@@ -350,14 +350,17 @@ def _read_other_language(body: str) -> Clause | None:
                              *(["change-of-state:replaces-slot"] if changes else [])))
     if has is not None:
         verb = has.group("verb").lower()
-        # 在华为工作 and 在腾讯工作: one frame, the verb and the object's last word
+        # 在华为工作 and 在腾讯工作: one frame, the verb and the object's last word; after the
+        # coverb 在 the place comes first and the predicate's verb next (在医院当护士 and
+        # 在学校当老师: one frame, 在..当; Li & Thompson 1981, coverb phrases)
         cut = [w for w in words_of(obj) if w.strip()] if chinese else []
+        head = cut[1] if verb == "在" and len(cut) > 1 else cut[-1] if cut else ""
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(
             "has" if chinese else verb, *keywords(obj.split(), 3)) if not chinese else
             attribute_path("zh", "u" + str(sum(map(ord, verb + obj)))),
             value=obj, mention=subject.surface, names=subject.names,
             subject_names=subject.names, negated=bool(groups.get("neg")),
-            frame=f"zh:{verb}..{cut[-1]}" if len(cut) > 1 else None,
+            frame=f"zh:{verb}..{head}" if len(cut) > 1 else None,
             rules=(f"lang:{lang}", "predicate:generic",
                    *(["change-of-state:replaces-frame"] if changes and len(cut) > 1 else [])))
     return Clause(text=body, entity=subject.entity, attribute=attribute_path(

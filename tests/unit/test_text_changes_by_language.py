@@ -355,3 +355,20 @@ def test_a_german_person_noun_base_is_only_a_listed_noun() -> None:
     assert lx.german_person_base("Kolleginnen") == "Kollegin"
     assert lx.german_person_base("Nachbar") is None  # already the base
     assert lx.german_person_base("Garten") is None  # no person noun "Gart"
+
+
+@_SLOW
+@given(st.sampled_from([("何丽在医院当护士。", "何丽现在在学校当老师。"),
+                        ("何丽在银行做会计。", "何丽现在在公司做经理。"),
+                        ("何丽在银行工作。", "何丽现在在学校工作。")]))
+def test_a_chinese_change_after_the_coverb_zai_replaces_that_predicate(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str]) -> None:
+    """After 在 the place comes first and the predicate's verb next: 在学校当老师 now
+    replaces 在医院当护士 (one frame, 在..当), and leaves her sister's job and her city."""
+    held, new = case
+    kept = ["何丽的姐姐在医院当护士", "何丽住在广州"]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (held, *(k + "\u3002" for k in kept)):
+        ti.remember(tenant, text)
+    ti.remember(tenant, new)
+    assert current_texts(fresh_store, tenant) == {*kept, new.rstrip("\u3002")}
