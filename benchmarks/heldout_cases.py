@@ -8388,6 +8388,89 @@ def pay_and_rent(cases: list[Case]) -> None:
     _ended_by(cases, "pay_and_rent", "finance", PAY_AND_RENT)
 
 
+# Rounds 449-453, written before they were run: requests that wrap a change ("Please note
+# that …", "From now on, …") beside a wife at the same employer; insurance that is no
+# longer with a provider beside a son's policy; German and Chinese endings of a job and a
+# diet beside a partner at the same employer; two sports given up in one sentence beside
+# a son's sport.
+_KAI_L = ["Kai Lund works at Equinor.", "Kai Lund is vegetarian.",
+          "Kai Lund's wife works at Equinor.", "Kai Lund lives in Stavanger."]
+WRAPPED_CHANGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KAI_L), ["remember", "Please note that Kai Lund doesn't work at Equinor anymore."],
+     [_KAI_L[0]]),
+    (list(_KAI_L), ["remember", "From now on, Kai Lund eats meat."], [_KAI_L[1]]),
+    (list(_KAI_L), ["remember", "Kai Lund has moved to Bergen."], [_KAI_L[3]]),
+]
+
+
+def wrapped_changes(cases: list[Case]) -> None:
+    """A man beside his wife at the same employer: a job ended inside a request, a diet
+    reversed after an opening phrase and a move each reach one fact."""
+    _ended_by(cases, "wrapped_changes", "mixed", WRAPPED_CHANGES)
+
+
+_MEG_R = ["Meg Rowe's home insurance is with Direct Line.",
+          "Meg Rowe's car insurance is with Direct Line.",
+          "Meg Rowe's son's car insurance is with Direct Line.", "Meg Rowe works at Boots."]
+INSURERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MEG_R), ["remember", "Meg Rowe's home insurance is no longer with Direct Line."],
+     [_MEG_R[0]]),
+    (list(_MEG_R), ["remember", "Meg Rowe moved her car insurance to LV."], [_MEG_R[1]]),
+    (list(_MEG_R), ["remember", "Meg Rowe no longer works at Boots."], [_MEG_R[3]]),
+]
+
+
+def insurers(cases: list[Case]) -> None:
+    """Two policies with one insurer beside a son's policy there: one policy no longer
+    there, the other moved and a job ended each reach one fact."""
+    _ended_by(cases, "insurers", "finance", INSURERS)
+
+
+_TIM_B = ["Tim Braun arbeitet bei Lidl.", "Tim Braun ist Vegetarier.",
+          "Tim Brauns Freundin arbeitet bei Lidl.", "Tim Braun wohnt in Mainz."]
+GERMAN_ENDINGS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TIM_B), ["remember", "Tim Braun arbeitet nicht mehr bei Lidl."], [_TIM_B[0]]),
+    (list(_TIM_B), ["remember", "Tim Braun ist kein Vegetarier mehr."], [_TIM_B[1]]),
+    (list(_TIM_B), ["remember", "Tim Braun wohnt jetzt in Wiesbaden."], [_TIM_B[3]]),
+]
+
+
+def german_endings_again(cases: list[Case]) -> None:
+    """A German man beside his girlfriend at the same employer: the job ended, the diet
+    ended and a new city each reach one fact."""
+    _ended_by(cases, "german_endings_again", "languages", GERMAN_ENDINGS_AGAIN)
+
+
+_SONG_J = ["宋佳在阿里巴巴工作。", "宋佳吃素。", "宋佳的男朋友在阿里巴巴工作。", "宋佳住在杭州。"]
+CHINESE_ENDINGS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SONG_J), ["remember", "宋佳不再在阿里巴巴工作了。"], [_SONG_J[0]]),
+    (list(_SONG_J), ["remember", "宋佳不吃素了。"], [_SONG_J[1]]),
+    (list(_SONG_J), ["remember", "宋佳搬到了宁波。"], [_SONG_J[3]]),
+]
+
+
+def chinese_endings_again(cases: list[Case]) -> None:
+    """A Chinese woman beside her boyfriend at the same employer: the job ended, the diet
+    ended and a move each reach one fact."""
+    _ended_by(cases, "chinese_endings_again", "languages", CHINESE_ENDINGS_AGAIN)
+
+
+_RAY_Q = ["Ray Quinn plays tennis.", "Ray Quinn plays golf.", "Ray Quinn's son plays tennis.",
+          "Ray Quinn lives in Cork."]
+SPORTS_GIVEN_UP: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAY_Q), ["remember", "Ray Quinn gave up tennis and golf."], [_RAY_Q[0], _RAY_Q[1]]),
+    (list(_RAY_Q), ["remember", "Ray Quinn stopped playing golf."], [_RAY_Q[1]]),
+    (list(_RAY_Q), ["remember", "Ray Quinn moved to Limerick and still plays tennis."],
+     [_RAY_Q[3]]),
+]
+
+
+def sports_given_up(cases: list[Case]) -> None:
+    """A man's two sports beside his son's: both given up in one sentence, one stopped,
+    and a move said with one sport kept each reach their facts only."""
+    _ended_by(cases, "sports_given_up", "sport", SPORTS_GIVEN_UP)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8493,7 +8576,8 @@ def build() -> list[Case]:
                    doses_and_doctors, german_cook, chinese_father, laptops, shared_hosts,
                    record_numbers, german_national_phones, chinese_id_numbers,
                    revisions_among_six, gyms_and_memberships, german_revisions,
-                   chinese_revisions, pay_and_rent):
+                   chinese_revisions, pay_and_rent, wrapped_changes, insurers,
+                   german_endings_again, chinese_endings_again, sports_given_up):
         family(cases)
     return cases
 
