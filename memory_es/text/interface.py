@@ -505,7 +505,8 @@ class TextInterface:
         seen: list[tuple[str, Clause]] = []
         full_names = _full_person_names(reading)
         spoken_of: str | None = None  # whom the text spoke of last: a pronoun's antecedent
-        for n, clause in enumerate(reading.clauses):
+        for n, read in enumerate(reading.clauses):
+            clause = read  # (a change may be read again in the slot it changes, below)
             entity, extra = self._resolve(tenant, clause, plan, pronoun_of=spoken_of)
             if (owner := _given_name_owner(entity, full_names)) is not None:
                 entity, extra = owner, extra | {"given_name_of": owner}

@@ -56,6 +56,7 @@ from memory_es.text.qualifiers import (
     same_cue,
     subject_aliases,
 )
+from memory_es.text.requests import without_directive
 from memory_es.text.segment import leading_name, words_of
 from memory_es.text.sentences import (
     Conjunct,
@@ -516,7 +517,7 @@ def _conjoined_other_language(body: str) -> list[Clause] | None:
 def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
     """The clauses of one sentence; ``heading``: a heading dropped before it, read as
     what the sentence says before its subject (``Correction:`` marks a change)."""
-    sentence = sentence.strip()
+    sentence = without_directive(sentence.strip())  # "Please note that …"
     body = sentence.rstrip(".!?;。！？；").rstrip()
     conjoined = _conjoined_other_language(body)
     if conjoined is not None:

@@ -37,3 +37,23 @@ def without_request(text: str) -> str:
     said = text[lead.end():] if lead is not None and lead.end() else text
     said = _TRAIL.sub("", said)
     return said if said.strip() else text
+
+
+_DIRECTIVE = re.compile(
+    r"^\s*(?:(?:please|kindly|also)[\s,]+)*(?:just\s+)?"
+    r"(?:note|notice|remember|be\s+aware|keep\s+in\s+mind|bear\s+in\s+mind)\s+that\s+(?=\S)",
+    re.IGNORECASE)
+"""An imperative that points the hearer at what follows (``Please note that …``, ``Keep in
+mind that …``): a verb of noticing or keeping in mind, then ``that`` and a clause (the
+directives of a statement's uptake, Searle 1975). Without ``that`` it is an ask about a
+thing (``Remember the milk``) and stays."""
+
+
+def without_directive(statement: str) -> str:
+    """``statement`` without an imperative that only points at it (``Please note that Kai
+    Lund moved``: ``Kai Lund moved``), its first letter then as a sentence starts."""
+    lead = _DIRECTIVE.match(statement)
+    if lead is None:
+        return statement
+    rest = statement[lead.end():]
+    return rest[:1].upper() + rest[1:]

@@ -50,3 +50,26 @@ def test_words_that_only_look_like_a_request_stay() -> None:
     for text in ["Store opening hours", "tracking number 1Z999", "Will Smith's address",
                  "Keeping bees", "the kitchen light"]:
         assert without_request(text) == text
+
+
+_STATEMENTS = ["Iris Lund doesn't work at Volvo anymore.", "Iris Lund moved to Malmö.",
+               "Iris Lund's email is now iris@lund.dk.", "Iris Lund no longer has a dog."]
+_POINTERS = ["Please note that {}", "Note that {}", "Please remember that {}",
+             "Keep in mind that {}", "Just be aware that {}"]
+
+
+@settings(max_examples=16, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_STATEMENTS), st.sampled_from(_POINTERS))
+def test_a_statement_pointed_at_does_what_the_statement_does(
+        fresh_store: memory_es.MemoryStore, statement: str, pointer: str) -> None:
+    """``Please note that Iris Lund moved to Malmö``: the imperative only points at the
+    statement, which changes what it changes (Iris's, not Tom's, and nothing else)."""
+    bare, pointed = fresh_tenant(), fresh_tenant()
+    ti = TextInterface(fresh_store)
+    for tenant in (bare, pointed):
+        for text in _FACTS:
+            ti.remember(tenant, text + ".")
+    ti.remember(bare, statement)
+    ti.remember(pointed, pointer.format(statement))
+    assert current_texts(fresh_store, pointed) == current_texts(fresh_store, bare)
