@@ -8471,6 +8471,90 @@ def sports_given_up(cases: list[Case]) -> None:
     _ended_by(cases, "sports_given_up", "sport", SPORTS_GIVEN_UP)
 
 
+# Rounds 454-458, written before they were run: a court case number and a solicitor beside
+# a brother's case one number on; a frequent flyer number beside a wife's; an electricity
+# meter number and supplier beside a neighbour's supplier; a German student's studies and
+# sport beside his sister's; a Chinese WeChat ID beside a sister's.
+_NADIA_F = ["Nadia Fox's case number is 2024-CV-0193.", "Nadia Fox's solicitor is Mark Dunn.",
+            "Nadia Fox's brother's case number is 2024-CV-0194.", "Nadia Fox lives in Norwich."]
+COURT_CASES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NADIA_F), ["purge", "2024-CV-0193"], [_NADIA_F[0]]),
+    (list(_NADIA_F), ["remember", "Nadia Fox's solicitor is now Ruth Kaye."], [_NADIA_F[1]]),
+    (list(_NADIA_F), ["forget", "Nadia Fox's brother"], [_NADIA_F[2]]),
+]
+
+
+def court_cases(cases: list[Case]) -> None:
+    """A claimant beside her brother whose case number is one on: a purge of hers, a new
+    solicitor and a forget of the brother each reach one fact."""
+    _ended_by(cases, "court_cases", "legal", COURT_CASES)
+
+
+_LEON_R = ["Leon Ryder's frequent flyer number is BA 48213377.",
+           "Leon Ryder flies business class.",
+           "Leon Ryder's wife's frequent flyer number is BA 48213378.",
+           "Leon Ryder lives in Reigate."]
+FREQUENT_FLYERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEON_R), ["purge", "BA 48213377"], [_LEON_R[0]]),
+    (list(_LEON_R), ["remember", "Leon Ryder no longer flies business class."], [_LEON_R[1]]),
+    (list(_LEON_R), ["remember", "Leon Ryder moved to Dorking."], [_LEON_R[3]]),
+]
+
+
+def frequent_flyers(cases: list[Case]) -> None:
+    """A traveller beside his wife whose member numbers are one apart: a purge of his, a
+    class given up and a move each reach one fact."""
+    _ended_by(cases, "frequent_flyers", "travel", FREQUENT_FLYERS)
+
+
+_ALYS_H = ["Alys Hughes's electricity meter number is S12 3456 7890.",
+           "Alys Hughes's energy supplier is Octopus.",
+           "Alys Hughes's neighbour's energy supplier is Octopus.", "Alys Hughes has a heat pump."]
+METERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ALYS_H), ["purge", "S12 3456 7890"], [_ALYS_H[0]]),
+    (list(_ALYS_H), ["remember", "Alys Hughes switched her energy supplier to Ovo."],
+     [_ALYS_H[1]]),
+    (list(_ALYS_H), ["remember", "Alys Hughes had her heat pump removed."], [_ALYS_H[3]]),
+]
+
+
+def meters(cases: list[Case]) -> None:
+    """A household's meter number and supplier beside a neighbour's supplier: a purge of
+    the meter number, a switch of supplier and a heat pump removed each reach one fact."""
+    _ended_by(cases, "meters", "household", METERS)
+
+
+_ELIAS_W = ["Elias Wolf studiert Informatik in Aachen.", "Elias Wolf spielt Handball.",
+            "Elias Wolfs Schwester studiert Informatik in Aachen.",
+            "Elias Wolf wohnt in einer WG."]
+GERMAN_STUDENTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ELIAS_W), ["remember", "Elias Wolf hat sein Studium abgebrochen."], [_ELIAS_W[0]]),
+    (list(_ELIAS_W), ["remember", "Elias Wolf spielt kein Handball mehr."], [_ELIAS_W[1]]),
+    (list(_ELIAS_W), ["forget", "Vergiss alles über Elias Wolfs Schwester."], [_ELIAS_W[2]]),
+]
+
+
+def german_students(cases: list[Case]) -> None:
+    """A German student beside his sister on the same course: studies dropped, a sport
+    given up and a forget of the sister each reach one fact."""
+    _ended_by(cases, "german_students", "languages", GERMAN_STUDENTS)
+
+
+_MA_L = ["马丽的微信号是mali_1990。", "马丽在上海工作。", "马丽的妹妹的微信号是mali_1992。",
+         "马丽喜欢画画。"]
+CHINESE_HANDLES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MA_L), ["purge", "mali_1990"], [_MA_L[0]]),
+    (list(_MA_L), ["remember", "马丽不喜欢画画了。"], [_MA_L[3]]),
+    (list(_MA_L), ["remember", "马丽现在在北京工作。"], [_MA_L[1]]),
+]
+
+
+def chinese_handles(cases: list[Case]) -> None:
+    """A Chinese woman beside her sister whose WeChat IDs differ in one digit: a purge of
+    hers, painting given up and a new workplace each reach one fact."""
+    _ended_by(cases, "chinese_handles", "languages", CHINESE_HANDLES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8577,7 +8661,8 @@ def build() -> list[Case]:
                    record_numbers, german_national_phones, chinese_id_numbers,
                    revisions_among_six, gyms_and_memberships, german_revisions,
                    chinese_revisions, pay_and_rent, wrapped_changes, insurers,
-                   german_endings_again, chinese_endings_again, sports_given_up):
+                   german_endings_again, chinese_endings_again, sports_given_up,
+                   court_cases, frequent_flyers, meters, german_students, chinese_handles):
         family(cases)
     return cases
 
