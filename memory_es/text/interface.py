@@ -94,6 +94,7 @@ from memory_es.text.qualifiers import (
     CALENDAR,
     SEASON_OR_MONTH,
     valid_from_of,
+    without_ending_participle,
     without_time,
     without_times,
 )
@@ -2138,7 +2139,7 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
     animal shelter``; ``no longer works on Project Orion``). A name after ``with`` is
     whom the state was with (``broke up with Tom Berg``): the verb's topic says which
     state ended, not the name. A day or date is when it ended (``died on Monday``)."""
-    predicate = without_times(str(predicate))
+    predicate = without_ending_participle(without_times(str(predicate)))
     words = predicate.split()[1:]
     if words and words[0].lower() in lx.PARTICLES:
         words = words[1:]

@@ -29,7 +29,10 @@ TEMPORAL = re.compile(
     r"|\b(?:since|until|till|as of)\s+(?:early\s+|late\s+|mid-?)?(?:january|february|march|"
     r"april|may|june|july|august|september|october|november|december|spring|summer|autumn|"
     r"winter)\b"
-    r"|\b\d+\s+(?:days?|weeks?|months?|years?)\s+ago\b|\bever since\b"
+    r"|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"a\s+few|a\s+couple\s+of|several)\s+(?:days?|weeks?|months?|years?)\s+ago\b"
+    r"|\b(?:last|next|this)\s+(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\b|\bever since\b"
     r"|\b(?:19|20)\d{2}\s*-\s*(?:19|20)\d{2}\b|\bin\s+(?:19|20)\d{2}\b"
     r"|\b(?:yesterday|today|tomorrow|tonight|recently|currently|now|nowadays|formerly|"
     r"previously|years ago)\b", re.IGNORECASE)
@@ -91,20 +94,34 @@ def without_time(value: str) -> str:
 
 
 _UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+          "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+          "a couple of": 2, "a few": 3}
+"""How many units a spelled-out count says (``two weeks ago``; ``a few``: about three)."""
+_MONTH_NUMBERS = {name: n for n, name in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"), start=1)}
 
 
 def valid_from_of(temporal: Sequence[str], now: datetime) -> datetime | None:
     """When a clause's relative time phrase says the fact started: ``last week`` /
     ``last month`` / ``last year`` (about 7, 30, 365 days before ``now``), ``N days /
-    weeks / months / years ago``, ``yesterday``, ``since <year>``; None otherwise."""
+    weeks / months / years ago`` (``two weeks ago``, ``a few years ago`` too), ``last
+    May`` (the first of the latest May before this month), ``yesterday``, ``since
+    <year>``; None otherwise."""
     for phrase in temporal:
         low = phrase.lower().strip()
         m = re.fullmatch(r"last\s+(week|month|year)", low)
         if m:
             return now - timedelta(days=_UNITS[m.group(1)])
-        m = re.fullmatch(r"(\d+)\s+(day|week|month|year)s?\s+ago", low)
-        if m:
-            return now - timedelta(days=int(m.group(1)) * _UNITS[m.group(2)])
+        m = re.fullmatch(r"(\w+(?:\s+(?:few|couple\s+of))?)\s+(day|week|month|year)s?\s+ago", low)
+        if m and (count := _COUNT.get(m.group(1)) or (
+                int(m.group(1)) if m.group(1).isdigit() else None)):
+            return now - timedelta(days=count * _UNITS[m.group(2)])
+        m = re.fullmatch(r"last\s+(\w+)", low)
+        if m and m.group(1) in _MONTH_NUMBERS:  # "last May": its most recent start
+            month = _MONTH_NUMBERS[m.group(1)]
+            return datetime(now.year - (month >= now.month), month, 1, tzinfo=UTC)
         if low == "yesterday":
             return now - timedelta(days=1)
         m = re.fullmatch(r"since\s+((?:19|20)\d{2})", low)
@@ -160,6 +177,8 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         text_low = text_low[:adjunct.start()]
     if any(p in text_low for p in lx.CESSATION_PHRASES) or _SEPARATED.search(text_low):
         return True
+    if _had_it_ended(words):
+        return True
     for i, w in enumerate(words[:4]):
         lemma = lx.lemma_of(w)
         if lemma in lx.CESSATION_VERBS:
@@ -171,6 +190,30 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         if lemma is not None and w not in lx.AUXILIARIES and lemma != "get":
             break  # "plays left back": the clause's verb is another ("got cancelled": a passive)
     return bool(re.search(r"\blet\b.*\b(?:expire|lapse|go)\b", text_low))
+
+
+def _had_it_ended(words: Sequence[str]) -> bool:
+    return _ending_participle(words) is not None
+
+
+def _ending_participle(words: Sequence[str]) -> int | None:
+    """Where a causative of ending has its participle (``had her heat pump removed``,
+    ``got his licence cancelled``: a past of *have* or *get*, its object, then the
+    participle of a verb of ending: the subject had the thing ended, as ``removed her
+    heat pump`` says); None for any other clause."""
+    if not words or words[0].lower() not in ("had", "got"):
+        return None
+    return next((i for i in range(2, min(len(words), 7))
+                 if words[i].lower().endswith("ed")
+                 and lx.lemma_of(words[i].lower()) in lx.CESSATION_VERBS), None)
+
+
+def without_ending_participle(predicate: str) -> str:
+    """A causative of ending without its participle, so that what follows the verb is
+    the thing ended (``got her heat pump removed``: ``got her heat pump``)."""
+    words = predicate.split()
+    at = _ending_participle([w.strip(EDGE) for w in words])
+    return predicate if at is None else " ".join(words[:at] + words[at + 1:])
 
 
 def _present_simple(word: str) -> bool:

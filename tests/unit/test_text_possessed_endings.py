@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant, texts_after
+from memory_es.text.interpreter import interpret
+from tests.unit.text_support import current_texts, fresh_tenant, said, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -115,3 +116,20 @@ def test_an_ending_of_one_act_leaves_another_act_on_the_same_object(
                         "remember", f"Eva Braun {ending}.")
     assert kept <= after
     assert f"Eva Braun {ended}" not in after
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["removed her heat pump", "had her heat pump removed",
+                        "got her heat pump removed", "had the heat pump removed last May"]))
+def test_a_thing_removed_or_had_removed_ends_its_fact(fresh_store: memory_es.MemoryStore,
+                                                      said_: str) -> None:
+    """``removed her heat pump`` ends the fact of having it, as ``sold`` does; so does the
+    causative ``had her heat pump removed`` (she had it ended). Her other facts and her
+    neighbour's heat pump stay; ``removes graffiti`` (a habit) ends nothing."""
+    held = "Alys Hughes has a heat pump."
+    kept = ["Alys Hughes's neighbour has a heat pump.", "Alys Hughes lives in Cardiff."]
+    ended = f"Alys Hughes {said_}."
+    after = texts_after(fresh_store, [held, *kept], "remember", ended)
+    assert after == said([*kept, ended])
+    assert interpret("Alys Hughes removes graffiti.").clauses[0].op != "cease"
