@@ -1159,6 +1159,11 @@ _DE_ENDINGS = ("en", "et", "st", "t", "n", "e")
 of a noun made from its infinitive (``das Rauchen``), longest first."""
 
 
+_DE_LOAN_ENDINGS = ("ation", "ium", "ier")
+"""What a German loan verb's stem (``studier``) and its Latin noun (``Studium``,
+``Operation``) add to their shared root."""
+
+
 def german_stems(text: str) -> frozenset[str]:
     """The stems of a German text's content words: a regular verb ending taken off, so
     that a verb's forms and the noun made from its infinitive are one (``raucht`` and
@@ -1171,7 +1176,15 @@ def german_stems(text: str) -> frozenset[str]:
             continue
         ending = next((e for e in _DE_ENDINGS
                        if word.endswith(e) and len(word) - len(e) >= 3), "")
-        out.add(word[:len(word) - len(ending)])
+        stem_ = word[:len(word) - len(ending)]
+        out.add(stem_)
+        # a loan verb in -ieren and its Latin noun share the root (``studiert`` and
+        # ``Studium``, ``operiert`` and ``Operation``: ``stud``, ``oper``; Duden, *Verben
+        # auf -ieren*)
+        root = next((form[:-len(e)] for form in (word, stem_) for e in _DE_LOAN_ENDINGS
+                     if form.endswith(e)), "")
+        if len(root) >= 4:
+            out.add(root)
     return frozenset(out)
 
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import memory_es
@@ -80,8 +80,10 @@ def test_a_chinese_leaving_ends_the_job_there_only(
 @given(st.sampled_from([
     ("Sven Krause fährt einen Opel.", "Sven Krause hat seinen Opel verkauft."),
     ("Sven Krause hat ein Klavier.", "Sven Krause hat sein Klavier verschenkt."),
+    ("Sven Krause studiert Informatik.", "Sven Krause hat sein Studium abgebrochen."),
     ("高明开一辆奥迪。", "高明把奥迪卖了。"),
     ("高明有一辆自行车。", "高明把自行车送人了。")]))
+@example(case=("Sven Krause studiert Informatik.", "Sven Krause hat sein Studium abgebrochen."))
 def test_a_thing_sold_or_given_away_ends_that_fact_only(
         fresh_store: memory_es.MemoryStore, case: tuple[str, str]) -> None:
     """German ``hat … verkauft`` (sold) and a Chinese 把 sentence of selling or giving away

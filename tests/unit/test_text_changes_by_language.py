@@ -96,7 +96,9 @@ def test_a_german_no_longer_ends_that_fact_only(
 @_SLOW
 @given(st.sampled_from(_GERMANS),
        st.sampled_from([("raucht", "dem Rauchen"), ("joggt jeden Morgen", "dem Joggen"),
-                        ("segelt am Wochenende", "dem Segeln"), ("malt Aquarelle", "dem Malen")]))
+                        ("segelt am Wochenende", "dem Segeln"), ("malt Aquarelle", "dem Malen"),
+                        ("studiert Informatik in Aachen", "dem Studium")]))
+@example(name="Elias Wolf", pair=("studiert Informatik in Aachen", "dem Studium"))
 def test_a_german_ending_by_the_noun_of_a_verb_ends_that_verb(
         fresh_store: memory_es.MemoryStore, name: str, pair: tuple[str, str]) -> None:
     """``hat mit dem Rauchen aufgehört`` ends ``raucht``: the noun made from the verb's
