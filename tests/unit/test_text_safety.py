@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,7 +12,9 @@ import memory_es
 from memory_es.text import Clause, TextInterface
 from memory_es.text.identifiers import find_identifiers, matches, query_identifiers
 from memory_es.text.interface import MAX_TEXT
+from memory_es.text.interpreter import interpret
 from memory_es.text.normalize import deobfuscate, name_keys, query_name_keys
+from memory_es.text.qualifiers import valid_from_of
 
 T = "acme"
 
@@ -223,6 +227,26 @@ def test_relative_time_sets_valid_from(text: TextInterface) -> None:
     age = text.store.now() - f.valid_from
     assert 25 <= age.days <= 35, age
     assert r.fact_id == f.fact_id
+
+
+@pytest.mark.parametrize(("said", "days"), [("two weeks ago", 14), ("3 weeks ago", 21),
+                                            ("a couple of months ago", 60),
+                                            ("a few years ago", 3 * 365)])
+def test_a_spelled_out_time_ago_sets_valid_from(said: str, days: int) -> None:
+    """``moved to Oslo two weeks ago`` is where the user lives (not a place called ``Oslo
+    two weeks ago``), valid from that many days before now."""
+    (clause,) = interpret(f"User moved to Oslo {said}.").clauses
+    assert (clause.attribute, clause.value) == ("home.city", "Oslo")
+    now = datetime(2026, 12, 5, tzinfo=UTC)
+    assert valid_from_of(clause.temporal, now) == now - timedelta(days=days)
+
+
+@pytest.mark.parametrize(("month", "expected"), [("May", datetime(2026, 5, 1, tzinfo=UTC)),
+                                                 ("December", datetime(2025, 12, 1, tzinfo=UTC))])
+def test_last_and_a_month_is_its_latest_start_before_now(month: str, expected: datetime) -> None:
+    (clause,) = interpret(f"Mia joined Arup last {month}.").clauses
+    assert (clause.attribute, clause.value) == ("work.employer", "Arup")
+    assert valid_from_of(clause.temporal, datetime(2026, 12, 5, tzinfo=UTC)) == expected
 
 
 @pytest.mark.parametrize("text", ["API key sk-yqqcxzpqkf-secret", "token rk_live-pqzxwvbnmt"])
