@@ -8555,6 +8555,87 @@ def chinese_handles(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_handles", "languages", CHINESE_HANDLES)
 
 
+# Rounds 459-463, written before they were run: a forget said as a that-clause and a
+# forget of a whole person beside her coach's own fact; codes released and changed
+# beside a son's code one digit on; twins in one sentence; a German "Vergiss, dass" beside
+# a brother's instrument; a Chinese forget of a clause beside a daughter's hobby.
+_SARA_H = ["Sara Holt is training for a marathon.", "Sara Holt's coach is Ben Mills.",
+           "Ben Mills coaches the Riverside Runners.", "Sara Holt lives in Hove."]
+FORGET_CLAUSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SARA_H), ["forget", "Forget that Sara Holt is training for a marathon."],
+     [_SARA_H[0]]),
+    (list(_SARA_H), ["forget", "Sara Holt's coach"], [_SARA_H[1]]),
+    (list(_SARA_H), ["forget", "Sara Holt"], [_SARA_H[0], _SARA_H[1], _SARA_H[3]]),
+]
+
+
+def forget_clauses(cases: list[Case]) -> None:
+    """A runner beside her coach's own fact: a forget said as a clause, a forget of her
+    coach and a forget of her whole reach only her facts."""
+    _ended_by(cases, "forget_clauses", "sport", FORGET_CLAUSES)
+
+
+_ROB_V = ["Rob Vance's locker code is 4471.", "Rob Vance's bike lock code is 9902.",
+          "Rob Vance's son's locker code is 4472.", "Rob Vance works at Halfords."]
+CODES_RELEASED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROB_V), ["release", "Rob Vance's locker code"], [_ROB_V[0]]),
+    (list(_ROB_V), ["release", "Rob Vance's bike lock code"], [_ROB_V[1]]),
+    (list(_ROB_V), ["remember", "Rob Vance's locker code changed to 5580."], [_ROB_V[0]]),
+]
+
+
+def codes_released(cases: list[Case]) -> None:
+    """Two codes of one man beside his son's locker code one digit on: each released and
+    one changed reach one fact."""
+    _ended_by(cases, "codes_released", "everyday", CODES_RELEASED)
+
+
+_COLES = ["Amy Cole lives in Leeds.", "Ella Cole lives in Leeds.", "Amy Cole works at Asda.",
+          "Ella Cole works at Asda."]
+TWINS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_COLES), ["remember", "Amy Cole moved to York, but Ella Cole still lives in Leeds."],
+     [_COLES[0]]),
+    (list(_COLES), ["remember", "Ella Cole left Asda."], [_COLES[3]]),
+    (list(_COLES), ["forget", "everything about Amy Cole"], [_COLES[0], _COLES[2]]),
+]
+
+
+def twins(cases: list[Case]) -> None:
+    """Twins with one city and one employer: one moving in a sentence that keeps the
+    other, one leaving, and a forget of one reach only hers."""
+    _ended_by(cases, "twins", "family", TWINS)
+
+
+_GRETA_L = ["Greta Lang spielt Cello.", "Greta Lang wohnt in Graz.",
+            "Greta Langs Bruder spielt Cello.", "Greta Lang arbeitet bei Red Bull."]
+GERMAN_FORGET_THAT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GRETA_L), ["forget", "Vergiss, dass Greta Lang Cello spielt."], [_GRETA_L[0]]),
+    (list(_GRETA_L), ["remember", "Greta Lang arbeitet nicht mehr bei Red Bull."],
+     [_GRETA_L[3]]),
+    (list(_GRETA_L), ["remember", "Greta Lang ist nach Linz gezogen."], [_GRETA_L[1]]),
+]
+
+
+def german_forget_that(cases: list[Case]) -> None:
+    """An Austrian cellist beside her brother's cello: a forget of a that-clause, a job
+    ended and a move each reach one fact."""
+    _ended_by(cases, "german_forget_that", "languages", GERMAN_FORGET_THAT)
+
+
+_TANG_M = ["唐敏喜欢弹钢琴。", "唐敏住在西安。", "唐敏的女儿喜欢弹钢琴。", "唐敏在学校工作。"]
+CHINESE_FORGET_CLAUSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TANG_M), ["forget", "忘记唐敏喜欢弹钢琴"], [_TANG_M[0]]),
+    (list(_TANG_M), ["remember", "唐敏搬到了成都。"], [_TANG_M[1]]),
+    (list(_TANG_M), ["forget", "忘记唐敏的女儿"], [_TANG_M[2]]),
+]
+
+
+def chinese_forget_clauses(cases: list[Case]) -> None:
+    """A Chinese mother beside her daughter's same hobby: a forget of a clause, a move
+    and a forget of the daughter each reach one fact."""
+    _ended_by(cases, "chinese_forget_clauses", "languages", CHINESE_FORGET_CLAUSES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8662,7 +8743,9 @@ def build() -> list[Case]:
                    revisions_among_six, gyms_and_memberships, german_revisions,
                    chinese_revisions, pay_and_rent, wrapped_changes, insurers,
                    german_endings_again, chinese_endings_again, sports_given_up,
-                   court_cases, frequent_flyers, meters, german_students, chinese_handles):
+                   court_cases, frequent_flyers, meters, german_students, chinese_handles,
+                   forget_clauses, codes_released, twins, german_forget_that,
+                   chinese_forget_clauses):
         family(cases)
     return cases
 
