@@ -8636,6 +8636,86 @@ def chinese_forget_clauses(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_forget_clauses", "languages", CHINESE_FORGET_CLAUSES)
 
 
+# Rounds 464-468, written before they were run: a marriage ended and a role changed beside
+# a sister's marriage; a pronoun that follows the named person's facts; a weight and a
+# weekly distance beside a brother's weight; a German marriage and city beside a sister's
+# marriage; a Chinese dog that died beside a neighbour's dog.
+_ZARA_Q = ["Zara Quinn is married to Tom Quinn.", "Zara Quinn lives in Bath.",
+           "Zara Quinn's sister is married to Joe Platt.", "Zara Quinn works as a vet."]
+MARRIAGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZARA_Q), ["remember", "Zara Quinn and Tom Quinn got divorced."], [_ZARA_Q[0]]),
+    (list(_ZARA_Q), ["remember", "Zara Quinn now works as a vet nurse."], [_ZARA_Q[3]]),
+    (list(_ZARA_Q), ["forget", "Zara Quinn's sister"], [_ZARA_Q[2]]),
+]
+
+
+def marriages(cases: list[Case]) -> None:
+    """A married woman beside her married sister: a divorce, a new role and a forget of
+    the sister each reach one fact."""
+    _ended_by(cases, "marriages", "family", MARRIAGES)
+
+
+_LEA_M = ["Lea Marsh lives in Lyon.", "Lea Marsh works at Danone.", "Tom Marsh lives in Lyon.",
+          "Lea Marsh plays squash."]
+PRONOUN_FOLLOW_UPS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEA_M), ["remember", "She moved to Paris."], [_LEA_M[0]]),
+    (list(_LEA_M), ["remember", "Lea Marsh left Danone. She now works at L'Oréal."],
+     [_LEA_M[1]]),
+    (list(_LEA_M), ["remember", "Tom Marsh moved to Nice."], [_LEA_M[2]]),
+]
+
+
+def pronoun_follow_ups(cases: list[Case]) -> None:
+    """A woman beside a man of her surname in her city: a pronoun after her facts, a
+    second sentence's pronoun and his own move each reach one fact."""
+    _ended_by(cases, "pronoun_follow_ups", "mixed", PRONOUN_FOLLOW_UPS)
+
+
+_OLLIE_G = ["Ollie Grey weighs 82 kg.", "Ollie Grey runs 20 km a week.",
+            "Ollie Grey's brother weighs 82 kg.", "Ollie Grey is 1.80 m tall."]
+MEASURES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLLIE_G), ["remember", "Ollie Grey now weighs 79 kg."], [_OLLIE_G[0]]),
+    (list(_OLLIE_G), ["remember", "Ollie Grey now runs 30 km a week."], [_OLLIE_G[1]]),
+    (list(_OLLIE_G), ["remember", "Ollie Grey stopped running."], [_OLLIE_G[1]]),
+]
+
+
+def measures(cases: list[Case]) -> None:
+    """A runner's weight and distance beside his brother's weight: a new weight, a new
+    distance and running stopped each reach one fact."""
+    _ended_by(cases, "measures", "health", MEASURES)
+
+
+_NINA_S = ["Nina Seidel ist mit Jan Seidel verheiratet.", "Nina Seidel wohnt in Kassel.",
+           "Nina Seidels Schwester ist mit Paul Roth verheiratet.",
+           "Nina Seidel arbeitet bei der Post."]
+GERMAN_MARRIAGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NINA_S), ["remember", "Nina Seidel ist jetzt geschieden."], [_NINA_S[0]]),
+    (list(_NINA_S), ["remember", "Nina Seidel wohnt jetzt in Fulda."], [_NINA_S[1]]),
+    (list(_NINA_S), ["forget", "Vergiss alles über Nina Seidels Schwester."], [_NINA_S[2]]),
+]
+
+
+def german_marriages(cases: list[Case]) -> None:
+    """A German woman beside her married sister: a divorce, a new city and a forget of
+    the sister each reach one fact."""
+    _ended_by(cases, "german_marriages", "languages", GERMAN_MARRIAGES)
+
+
+_LU_Q = ["陆强养了一条狗。", "陆强住在苏州。", "陆强的邻居养了一条狗。", "陆强喜欢钓鱼。"]
+CHINESE_PETS_DIED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LU_Q), ["remember", "陆强的狗死了。"], [_LU_Q[0]]),
+    (list(_LU_Q), ["remember", "陆强搬到了无锡。"], [_LU_Q[1]]),
+    (list(_LU_Q), ["forget", "忘记陆强的邻居"], [_LU_Q[2]]),
+]
+
+
+def chinese_pets_died(cases: list[Case]) -> None:
+    """A Chinese man beside a neighbour with a dog too: his dog died, a move and a forget
+    of the neighbour each reach one fact."""
+    _ended_by(cases, "chinese_pets_died", "languages", CHINESE_PETS_DIED)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8745,7 +8825,8 @@ def build() -> list[Case]:
                    german_endings_again, chinese_endings_again, sports_given_up,
                    court_cases, frequent_flyers, meters, german_students, chinese_handles,
                    forget_clauses, codes_released, twins, german_forget_that,
-                   chinese_forget_clauses):
+                   chinese_forget_clauses, marriages, pronoun_follow_ups, measures,
+                   german_marriages, chinese_pets_died):
         family(cases)
     return cases
 
