@@ -154,6 +154,8 @@ _ZH_CEASE = re.compile(rf"^(?P<agent>.+?)把(?P<ended>.+?)(?:(?:{_alternation(_Z
                        rf"|^(?P<left>.+?)从(?P<place>.+?)(?:{_alternation(_ZH['cessation_from'])})了?$")
 """``X取消了Y`` (X cancelled Y), ``X把Y卖掉了`` or ``X把Y卖了`` (X sold Y: 把 puts the object
 before the verb), and ``X从Y辞职了`` (X resigned from Y: the place before the verb)."""
+_ZH_DIED = re.compile(rf"^(?P<agent>.+?)的(?P<ended>[^的]+?)(?:{_alternation(_ZH['death'])})了$")
+"""``X的Y死了`` (X's Y died): X's fact of having Y ends, as ``X's dog died`` says."""
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
                      rf"(?:(?P<now>{_alternation(_DE['change'])})\s+)?(?P<obj>.+)$", re.IGNORECASE)
 _DE_UNREALISED = re.compile(
@@ -265,7 +267,8 @@ def _read_other_language(body: str) -> Clause | None:
     residence = None if unreal else ((_ZH_RESIDENCE if chinese else _DE_RESIDENCE).match(body)
                                      or (_ZH_MOVE if chinese else _DE_MOVE).match(body))
     cease = None if unreal or residence else (
-        _ZH_CEASE.match(body) if chinese else _DE_CEASE.match(body) or _DE_NO_LONGER.match(body))
+        _ZH_CEASE.match(body) or _ZH_DIED.match(body) if chinese
+        else _DE_CEASE.match(body) or _DE_NO_LONGER.match(body))
     owned = None if unreal or residence or cease or not chinese else _ZH_OWNED.match(body)
     has = None if unreal or residence or cease or owned else (
         (_ZH_HAS.match(body) or _ZH_TIMED.match(body) or _zh_named(body)) if chinese
@@ -342,6 +345,15 @@ def _read_other_language(body: str) -> Clause | None:
             op="supersede" if changes else "assert", confident=changes,
             rules=(f"lang:{lang}", "predicate:possessive-noun",
                    *(["change-of-state:replaces-slot"] if changes else [])))
+    if (has is not None and not chinese and has.group("verb").lower() in _DE["copula"]
+            and obj.split()[-1].lower() in _DE["marital"]):
+        # "ist mit Jan Seidel verheiratet", "ist jetzt geschieden": one slot, as English's
+        return Clause(text=body, entity=subject.entity, attribute="relationship.status",
+                      value=obj, mention=subject.surface, names=subject.names,
+                      subject_names=subject.names, negated=bool(groups.get("neg")),
+                      op="supersede" if changes else "assert", confident=True,
+                      rules=("lang:de", "predicate:married",
+                             *(["change-of-state:replaces-slot"] if changes else [])))
     if has is not None and _drives(has.group("verb"), obj, chinese):
         return Clause(text=body, entity=subject.entity, attribute="transport.vehicle",
                       value=obj, mention=subject.surface, names=subject.names,

@@ -374,3 +374,36 @@ def test_a_chinese_change_after_the_coverb_zai_replaces_that_predicate(
         ti.remember(tenant, text)
     ti.remember(tenant, new)
     assert current_texts(fresh_store, tenant) == {*kept, new.rstrip("\u3002")}
+
+
+@_SLOW
+@given(st.sampled_from(["geschieden", "verwitwet", "getrennt"]))
+def test_a_german_marital_state_is_one_slot(fresh_store: memory_es.MemoryStore,
+                                            state: str) -> None:
+    """``ist jetzt geschieden`` replaces ``ist mit Jan Seidel verheiratet`` (the slot of
+    ``is married to`` and ``is now divorced``); her sister's marriage and her city stay."""
+    held = "Nina Seidel ist mit Jan Seidel verheiratet"
+    kept = ["Nina Seidels Schwester ist mit Paul Roth verheiratet", "Nina Seidel wohnt in Kassel"]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (held, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Nina Seidel ist jetzt {state}.")
+    assert current_texts(fresh_store, tenant) == {*kept, f"Nina Seidel ist jetzt {state}"}
+
+
+@_SLOW
+@given(st.sampled_from([("养了一条狗", "狗", "死了"), ("养了一只猫", "猫", "死了"),
+                        ("养了一只狗", "狗", "去世了")]))
+def test_a_chinese_death_of_what_one_has_ends_having_it(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str, str]) -> None:
+    """``陆强的狗死了`` (his dog died) ends ``陆强养了一条狗``, as ``X's dog died`` does; the
+    neighbour's dog and his city stay."""
+    has, thing, died = case
+    kept = [f"陆强的邻居{has}", "陆强住在苏州"]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"陆强{has}", *kept):
+        ti.remember(tenant, text + "\u3002")
+    ti.remember(tenant, f"陆强的{thing}{died}\u3002")
+    after = current_texts(fresh_store, tenant)
+    assert f"陆强{has}" not in after
+    assert set(kept) <= after
