@@ -8716,6 +8716,84 @@ def chinese_pets_died(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_pets_died", "languages", CHINESE_PETS_DIED)
 
 
+# Rounds 469-473, written before they were run: a household changed by moving in with
+# someone beside a brother who lives alone; preferences changed beside a wife's; weekly
+# schedules moved beside a son's lessons; a German aquarium forgotten and sold beside a
+# son's; Chinese endings of a habit and a job beside a husband's habit.
+_HOLLY_B = ["Holly Barnes lives alone.", "Holly Barnes lives in Derby.",
+            "Holly Barnes's brother lives alone.", "Holly Barnes works at Rolls-Royce."]
+HOUSEHOLDS_CHANGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HOLLY_B), ["remember", "Holly Barnes moved in with her boyfriend."], [_HOLLY_B[0]]),
+    (list(_HOLLY_B), ["remember", "Holly Barnes now lives in Nottingham."], [_HOLLY_B[1]]),
+    (list(_HOLLY_B), ["remember", "Holly Barnes left Rolls-Royce."], [_HOLLY_B[3]]),
+]
+
+
+def households_changed(cases: list[Case]) -> None:
+    """A woman beside a brother who lives alone too: moving in with someone, a new city
+    and a job left each reach one fact."""
+    _ended_by(cases, "households_changed", "home", HOUSEHOLDS_CHANGED)
+
+
+_EVAN_C = ["Evan Cole prefers tea to coffee.", "Evan Cole prefers aisle seats.",
+           "Evan Cole's wife prefers tea to coffee.", "Evan Cole lives in Exeter."]
+PREFERENCES_CHANGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVAN_C), ["remember", "Evan Cole now prefers coffee."], [_EVAN_C[0]]),
+    (list(_EVAN_C), ["remember", "Evan Cole now prefers window seats."], [_EVAN_C[1]]),
+    (list(_EVAN_C), ["forget", "Evan Cole's wife"], [_EVAN_C[2]]),
+]
+
+
+def preferences_changed(cases: list[Case]) -> None:
+    """A man beside his wife with the same preference: a preference reversed, a seat
+    preference changed and a forget of the wife each reach one fact."""
+    _ended_by(cases, "preferences_changed", "everyday", PREFERENCES_CHANGED)
+
+
+_MAYA_R = ["Maya Rao goes to the gym on Mondays.", "Maya Rao has piano lessons on Thursdays.",
+           "Maya Rao's son has piano lessons on Thursdays.", "Maya Rao lives in Slough."]
+SCHEDULES_MOVED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAYA_R), ["remember", "Maya Rao now goes to the gym on Tuesdays."], [_MAYA_R[0]]),
+    (list(_MAYA_R), ["remember", "Maya Rao's piano lessons moved to Fridays."], [_MAYA_R[1]]),
+    (list(_MAYA_R), ["remember", "Maya Rao stopped going to the gym."], [_MAYA_R[0]]),
+]
+
+
+def schedules_moved(cases: list[Case]) -> None:
+    """A weekly gym day and lessons beside a son's lessons on the same day: a new gym day,
+    lessons moved and the gym stopped each reach one fact."""
+    _ended_by(cases, "schedules_moved", "everyday", SCHEDULES_MOVED)
+
+
+_LUKAS_F = ["Lukas Frank hat ein Aquarium.", "Lukas Frank spielt Tischtennis.",
+            "Lukas Franks Sohn hat ein Aquarium.", "Lukas Frank wohnt in Erfurt."]
+GERMAN_THINGS_ENDED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUKAS_F), ["forget", "Vergiss Lukas Franks Aquarium."], [_LUKAS_F[0]]),
+    (list(_LUKAS_F), ["remember", "Lukas Frank hat sein Aquarium verkauft."], [_LUKAS_F[0]]),
+    (list(_LUKAS_F), ["remember", "Lukas Frank spielt kein Tischtennis mehr."], [_LUKAS_F[1]]),
+]
+
+
+def german_things_ended(cases: list[Case]) -> None:
+    """A German man beside his son with an aquarium too: a forget of his, his sold and a
+    sport given up each reach one fact."""
+    _ended_by(cases, "german_things_ended", "languages", GERMAN_THINGS_ENDED)
+
+
+_YE_Q = ["叶青喜欢喝茶。", "叶青住在厦门。", "叶青的丈夫喜欢喝茶。", "叶青在银行工作。"]
+CHINESE_HABITS_ENDED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_YE_Q), ["remember", "叶青不喜欢喝茶了。"], [_YE_Q[0]]),
+    (list(_YE_Q), ["remember", "叶青搬到了福州。"], [_YE_Q[1]]),
+    (list(_YE_Q), ["remember", "叶青不在银行工作了。"], [_YE_Q[3]]),
+]
+
+
+def chinese_habits_ended(cases: list[Case]) -> None:
+    """A Chinese woman beside her husband's same habit: the habit ended, a move and work at
+    the bank ended each reach one fact."""
+    _ended_by(cases, "chinese_habits_ended", "languages", CHINESE_HABITS_ENDED)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8826,7 +8904,9 @@ def build() -> list[Case]:
                    court_cases, frequent_flyers, meters, german_students, chinese_handles,
                    forget_clauses, codes_released, twins, german_forget_that,
                    chinese_forget_clauses, marriages, pronoun_follow_ups, measures,
-                   german_marriages, chinese_pets_died):
+                   german_marriages, chinese_pets_died, households_changed,
+                   preferences_changed, schedules_moved, german_things_ended,
+                   chinese_habits_ended):
         family(cases)
     return cases
 
