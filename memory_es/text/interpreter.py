@@ -328,7 +328,7 @@ def _read_other_language(body: str) -> Clause | None:
             if w.lower() not in _DE["change"]) or groups["verb"]
     else:
         obj = _ZH_FINAL.sub("", (groups.get("obj") or groups.get("ended")
-                                 or groups["place"]).strip())
+                                 or groups.get("place") or groups.get("verb") or "").strip())
     changes = groups.get("now") is not None
     if generic is not None:
         verb = generic.group("verb")

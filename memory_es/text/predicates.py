@@ -34,6 +34,8 @@ _PLACED = ("base", "locate", "situated", "headquartered")
 verbs.txt (``situate``, ``headquarter``)."""
 _MOTION_VERBS = ("move", "relocate", "return", "transfer", "switch", "go", "come",
                  "migrate", "revert", "transition", "upgrade")
+_HABITUAL_MOTION = frozenset({"go", "goes", "come", "comes"})
+"""Present-simple forms of the verbs of going whose ``to`` names where one goes often."""
 _POSITION_NOUNS = ("position", "job", "role", "offer")
 _MARITAL_WORDS = (["married"], ["single"], ["engaged"], ["divorced"], ["widowed"])
 
@@ -87,6 +89,14 @@ def frame_of(reading: PredicateReading) -> str | None:
                 all(w.islower() for w in head) or all(is_capitalised(w) for w in head))):
             return None  # "walks Rufus at 7am": a named object joins the verb too
         lemma = f"{lemma}+{head[-1]}" if head else lemma
+    elif reading.verb in _HABITUAL_MOTION and rest[:1] == ["to"]:
+        # "goes to the gym on Mondays": where one goes often is the habit's thing, as a
+        # direct object is ("go+gym"), and the adjunct after it its frame ("on Tuesdays"
+        # now replaces it; "goes to the pool" is another habit)
+        after = next((i for i in range(2, len(rest)) if rest[i] in PREPOSITIONS), None)
+        place = [w for w in rest[1:after] if w not in lx.STOPWORDS and w not in lx.ADVERBS]
+        if after is not None and place:
+            lemma, at = f"{lemma}+{place[-1]}", after
     if not rest or rest[at] not in PREPOSITIONS:
         return None
     # the object ends where another preposition starts an adjunct ("to Oslo in 2019",
@@ -237,8 +247,11 @@ class PredicateReading:
 
     @property
     def motion(self) -> bool:
-        """A verb of motion or change with ``to`` among its next three words."""
-        return self.lemma in _MOTION_VERBS and "to" in self.rest_low[:3]
+        """A verb of motion or change with ``to`` among its next three words; not *go* or
+        *come* in the present simple, which tells a habit (``goes to the gym on
+        Mondays``), not a move."""
+        return (self.lemma in _MOTION_VERBS and "to" in self.rest_low[:3]
+                and self.verb not in _HABITUAL_MOTION)
 
     @property
     def employment(self) -> bool:
@@ -457,6 +470,7 @@ CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amou
                           "predicate:possessive-change", "predicate:marital-change",
                           "predicate:marital-event", "predicate:change-of-state",
                           "predicate:new-position", "predicate:hired-by",
+                          "predicate:moved-in-with",
                           "predicate:age-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
 headquarters to Manchester``, ``email changed to …``, ``switched her supplier to EDF``,
@@ -523,6 +537,10 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:household",
          lambda p: p.residence and p.rest_low[:1] in (["with"], ["alone"]),
          lambda p: Slot("home.household", p.value)),
+    # "moved in with her boyfriend": whom one lives with from now on
+    Rule("predicate:moved-in-with",
+         lambda p: p.lemma == "move" and p.rest_low[:2] == ["in", "with"] and len(p.rest) > 2,
+         lambda p: Slot("home.household", value_text(p.rest_words[1:]))),
     Rule("predicate:address", lambda p: p.residence and has_address(p.rest),
          lambda p: Slot("home.address", value_text(object_after(p.rest, 1, False)))),
     Rule("predicate:residence",

@@ -407,3 +407,10 @@ def test_a_chinese_death_of_what_one_has_ends_having_it(
     after = current_texts(fresh_store, tenant)
     assert f"陆强{has}" not in after
     assert set(kept) <= after
+
+
+def test_a_german_thing_that_acts_without_an_object_is_read() -> None:
+    """``Jonas Richters Hund bellt`` (no object after the verb) raised a KeyError: it is
+    the owner's fact about the thing, its value the verb."""
+    (clause,) = interpret("Jonas Richters Hund bellt.").clauses
+    assert (clause.entity, clause.value) == ("person:jonas-richter", "bellt")
