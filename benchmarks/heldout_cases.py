@@ -8794,6 +8794,88 @@ def chinese_habits_ended(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_habits_ended", "languages", CHINESE_HABITS_ENDED)
 
 
+# Rounds 474-478, written before they were run: ticker holdings beside a husband's; a
+# research agent's notes on a company beside another firm with the same CFO; an HR
+# record's employee IDs one apart; a calendar's appointment beside a son's; a Chinese name
+# with its pinyin alias, a phone and a job.
+_RUTH_A = ["Ruth Ames holds 100 shares of AAPL.", "Ruth Ames holds 40 shares of NVDA.",
+           "Ruth Ames's husband holds 100 shares of AAPL.", "Ruth Ames uses Interactive Brokers."]
+TICKERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUTH_A), ["remember", "Ruth Ames sold her NVDA shares."], [_RUTH_A[1]]),
+    (list(_RUTH_A), ["remember", "Ruth Ames now holds 150 shares of AAPL."], [_RUTH_A[0]]),
+    (list(_RUTH_A), ["remember", "Ruth Ames no longer uses Interactive Brokers."], [_RUTH_A[3]]),
+]
+
+
+def tickers(cases: list[Case]) -> None:
+    """Holdings by ticker beside a husband's same holding: a sale, a new amount and a
+    broker given up each reach one fact."""
+    _ended_by(cases, "tickers", "finance", TICKERS)
+
+
+_ACME = ["Acme Corp's CFO is Dana Reyes.", "Acme Corp is headquartered in Denver.",
+         "Globex's CFO is Dana Reyes.", "Acme Corp has 1,200 employees."]
+COMPANY_NOTES_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ACME), ["remember", "Acme Corp's CFO is now Sam Ortiz."], [_ACME[0]]),
+    (list(_ACME), ["remember", "Acme Corp moved its headquarters to Austin."], [_ACME[1]]),
+    (list(_ACME), ["remember", "Acme Corp now has 1,500 employees."], [_ACME[3]]),
+]
+
+
+def company_notes_again(cases: list[Case]) -> None:
+    """A company beside another with the same CFO: a new CFO, a new headquarters and a new
+    headcount each reach one fact."""
+    _ended_by(cases, "company_notes_again", "research", COMPANY_NOTES_AGAIN)
+
+
+_KOFI_M = ["Employee E-10442 is Kofi Mensah.", "Kofi Mensah works in the payments team.",
+           "Employee E-10443 is Ama Mensah.", "Kofi Mensah's manager is Lisa Grant."]
+EMPLOYEE_IDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KOFI_M), ["purge", "E-10442"], [_KOFI_M[0]]),
+    (list(_KOFI_M), ["remember", "Kofi Mensah moved to the risk team."], [_KOFI_M[1]]),
+    (list(_KOFI_M), ["remember", "Kofi Mensah's manager is now Tom Hale."], [_KOFI_M[3]]),
+]
+
+
+def employee_ids(cases: list[Case]) -> None:
+    """An employee beside a namesake whose ID is one on: a purge of his ID, a new team and
+    a new manager each reach one fact."""
+    _ended_by(cases, "employee_ids", "hr", EMPLOYEE_IDS)
+
+
+_PRIYA_D = ["Priya Das has a dentist appointment on 4 March.", "Priya Das has yoga on Wednesdays.",
+            "Priya Das's son has a dentist appointment on 4 March.",
+            "Priya Das works from home on Fridays."]
+CALENDARS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PRIYA_D), ["remember", "Priya Das's dentist appointment was moved to 11 March."],
+     [_PRIYA_D[0]]),
+    (list(_PRIYA_D), ["remember", "Priya Das cancelled her dentist appointment."],
+     [_PRIYA_D[0]]),
+    (list(_PRIYA_D), ["remember", "Priya Das stopped doing yoga."], [_PRIYA_D[1]]),
+]
+
+
+def calendars(cases: list[Case]) -> None:
+    """An appointment beside a son's on the same day: moved, cancelled, and a class
+    stopped each reach one fact."""
+    _ended_by(cases, "calendars", "everyday", CALENDARS)
+
+
+_ZHANG_W = ["张伟\uff08Zhang Wei\uff09住在上海。", "Zhang Wei works at Huawei.", "张伟的妻子住在上海。",
+            "张伟的电话是13900001111。"]
+ALIASED_CHINESE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHANG_W), ["purge", "13900001111"], [_ZHANG_W[3]]),
+    (list(_ZHANG_W), ["remember", "Zhang Wei left Huawei."], [_ZHANG_W[1]]),
+    (list(_ZHANG_W), ["remember", "张伟搬到了深圳。"], [_ZHANG_W[0]]),
+]
+
+
+def aliased_chinese(cases: list[Case]) -> None:
+    """A Chinese man written in both scripts beside his wife in the same city: a purge of
+    his phone, a job left and a move each reach one fact."""
+    _ended_by(cases, "aliased_chinese", "languages", ALIASED_CHINESE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8906,7 +8988,8 @@ def build() -> list[Case]:
                    chinese_forget_clauses, marriages, pronoun_follow_ups, measures,
                    german_marriages, chinese_pets_died, households_changed,
                    preferences_changed, schedules_moved, german_things_ended,
-                   chinese_habits_ended):
+                   chinese_habits_ended, tickers, company_notes_again, employee_ids,
+                   calendars, aliased_chinese):
         family(cases)
     return cases
 
