@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import traceback
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -52,8 +53,9 @@ class Outcome:
 
 
 def _norm(text: str) -> str:
-    """A text as the interface stores it: without its sentence-final punctuation."""
-    return text.strip().rstrip(".!?\u3002\uff01\uff1f").casefold()
+    """A text as the interface stores it: in NFKC (a full-width parenthesis is an ASCII
+    one), without its sentence-final punctuation."""
+    return unicodedata.normalize("NFKC", text).strip().rstrip(".!?\u3002").casefold()
 
 
 def _within(forbidden: str, text: str) -> bool:

@@ -526,6 +526,22 @@ def _conjoined_other_language(body: str) -> list[Clause] | None:
     return [head, tail] if tail is not None and tail.entity == head.entity else None
 
 
+def _aliased_other_language(body: str) -> Clause | None:
+    """A German or Chinese sentence whose subject gives its name in another script too
+    (``张伟（Zhang Wei）住在上海``): read without the alias, whose names join the clause's,
+    as an English sentence's do (:func:`subject_aliases`)."""
+    bare, aliases = subject_aliases(nfkc(body))
+    if not aliases:
+        return None
+    bare = re.sub(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])", "", " ".join(bare.split()))
+    clause = _other_language(bare)
+    if clause is None:
+        return None
+    return replace(clause, text=body, names=(*clause.names, *aliases),
+                   subject_names=(*clause.subject_names, *aliases),
+                   rules=(*clause.rules, "alias:apposition"))
+
+
 def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
     """The clauses of one sentence; ``heading``: a heading dropped before it, read as
     what the sentence says before its subject (``Correction:`` marks a change)."""
@@ -534,7 +550,7 @@ def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
     conjoined = _conjoined_other_language(body)
     if conjoined is not None:
         return conjoined
-    other = _other_language(body)
+    other = _aliased_other_language(body) or _other_language(body)
     if other is not None:
         return [other]
     body = sentence.rstrip(".!?;。！？；").rstrip()

@@ -61,3 +61,24 @@ def test_a_hyphenated_given_name_is_also_one_word(
         ti.remember(tenant, text)
     ti.forget(tenant, f"everything about {asked}")
     assert current_texts(fresh_store, tenant) == {kept}
+
+
+@_SLOW
+@given(st.sampled_from([("张伟\uff08Zhang Wei\uff09住在上海。", "Zhang Wei",
+                         "Zhang Wei works at Huawei."),
+                        ("张伟 (Zhang Wei) 住在上海。", "Zhang Wei", "Zhang Wei works at Huawei."),
+                        ("Jürgen Weiß (Juergen Weiss) wohnt in Bonn.", "Juergen Weiss",
+                         "Juergen Weiss plays chess.")]))
+def test_an_alias_in_a_german_or_chinese_sentence_names_the_same_person(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str, str]) -> None:
+    """``张伟 (Zhang Wei) 住在上海`` (in full-width parentheses too) is 张伟's fact, as
+    ``Иван (Ivan) pays …`` is Иван's: the alias in parentheses was read into the name (an
+    entity ``zhang-wei-zhang-wei``), so a forget of Zhang Wei left it. Forgetting him by
+    the alias forgets both facts, and a namesake's stays."""
+    aliased, alias, latin = case
+    kept = "Zhang Wen lives in Xi'an"
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (aliased, latin, kept + "."):
+        ti.remember(tenant, text)
+    ti.forget(tenant, f"everything about {alias}")
+    assert current_texts(fresh_store, tenant) == {kept}
