@@ -369,11 +369,8 @@ def test_a_chinese_change_after_the_coverb_zai_replaces_that_predicate(
     replaces 在医院当护士 (one frame, 在..当), and leaves her sister's job and her city."""
     held, new = case
     kept = ["何丽的姐姐在医院当护士", "何丽住在广州"]
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in (held, *(k + "\u3002" for k in kept)):
-        ti.remember(tenant, text)
-    ti.remember(tenant, new)
-    assert current_texts(fresh_store, tenant) == {*kept, new.rstrip("\u3002")}
+    after = _after(fresh_store, [held, *(k + "\u3002" for k in kept)], new)
+    assert after == {*kept, new.rstrip("\u3002")}
 
 
 @_SLOW
@@ -384,11 +381,8 @@ def test_a_german_marital_state_is_one_slot(fresh_store: memory_es.MemoryStore,
     ``is married to`` and ``is now divorced``); her sister's marriage and her city stay."""
     held = "Nina Seidel ist mit Jan Seidel verheiratet"
     kept = ["Nina Seidels Schwester ist mit Paul Roth verheiratet", "Nina Seidel wohnt in Kassel"]
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in (held, *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"Nina Seidel ist jetzt {state}.")
-    assert current_texts(fresh_store, tenant) == {*kept, f"Nina Seidel ist jetzt {state}"}
+    after = _after(fresh_store, [t + "." for t in (held, *kept)], f"Nina Seidel ist jetzt {state}.")
+    assert after == {*kept, f"Nina Seidel ist jetzt {state}"}
 
 
 @_SLOW
@@ -400,11 +394,8 @@ def test_a_chinese_death_of_what_one_has_ends_having_it(
     neighbour's dog and his city stay."""
     has, thing, died = case
     kept = [f"陆强的邻居{has}", "陆强住在苏州"]
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in (f"陆强{has}", *kept):
-        ti.remember(tenant, text + "\u3002")
-    ti.remember(tenant, f"陆强的{thing}{died}\u3002")
-    after = current_texts(fresh_store, tenant)
+    after = _after(fresh_store, [t + "\u3002" for t in (f"陆强{has}", *kept)],
+                   f"陆强的{thing}{died}\u3002")
     assert f"陆强{has}" not in after
     assert set(kept) <= after
 
