@@ -177,7 +177,7 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         text_low = text_low[:adjunct.start()]
     if any(p in text_low for p in lx.CESSATION_PHRASES) or _SEPARATED.search(text_low):
         return True
-    if _had_it_ended(words):
+    if _ending_participle(words) is not None:  # "had her heat pump removed"
         return True
     for i, w in enumerate(words[:4]):
         lemma = lx.lemma_of(w)
@@ -190,10 +190,6 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         if lemma is not None and w not in lx.AUXILIARIES and lemma != "get":
             break  # "plays left back": the clause's verb is another ("got cancelled": a passive)
     return bool(re.search(r"\blet\b.*\b(?:expire|lapse|go)\b", text_low))
-
-
-def _had_it_ended(words: Sequence[str]) -> bool:
-    return _ending_participle(words) is not None
 
 
 def _ending_participle(words: Sequence[str]) -> int | None:
