@@ -8876,6 +8876,87 @@ def aliased_chinese(cases: list[Case]) -> None:
     _ended_by(cases, "aliased_chinese", "languages", ALIASED_CHINESE)
 
 
+# Rounds 479-483, written before they were run: UK numbers written nationally and
+# internationally beside a son's mobile one digit on; a pet owner's vet switched beside a
+# neighbour's dog of the same name; a daughter's school year and school beside a son's
+# year; a German address beside a husband's on one host; a Chinese job at a company
+# named in Latin letters beside a colleague's.
+_BEN_O = ["Ben Ortiz's mobile is +44 7700 900123.", "Ben Ortiz's work phone is 020 7946 0018.",
+          "Ben Ortiz's son's mobile is +44 7700 900124.", "Ben Ortiz lives in Croydon."]
+UK_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEN_O), ["purge", "07700 900123"], [_BEN_O[0]]),
+    (list(_BEN_O), ["purge", "+44 20 7946 0018"], [_BEN_O[1]]),
+    (list(_BEN_O), ["remember", "Ben Ortiz's mobile is now 07700 900555."], [_BEN_O[0]]),
+]
+
+
+def uk_numbers(cases: list[Case]) -> None:
+    """A man's mobile and work phone beside his son's mobile one digit on: a purge of each
+    in the other form and a new mobile each reach one fact."""
+    _ended_by(cases, "uk_numbers", "identifiers", UK_NUMBERS)
+
+
+_POPPY_L = ["Poppy Lane's dog is called Biscuit.", "Poppy Lane's vet is Dr Shah at Hillside.",
+            "Poppy Lane's neighbour's dog is called Biscuit.", "Poppy Lane works at Boots."]
+VETS_SWITCHED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_POPPY_L), ["remember", "Poppy Lane switched vets to Riverside Vets."], [_POPPY_L[1]]),
+    (list(_POPPY_L), ["forget", "Poppy Lane's dog"], [_POPPY_L[0]]),
+    (list(_POPPY_L), ["remember", "Poppy Lane's vet is now Dr Ng at Riverside."], [_POPPY_L[1]]),
+]
+
+
+def vets_switched(cases: list[Case]) -> None:
+    """A dog owner beside a neighbour's dog of the same name: vets switched, a forget of
+    her dog and a new vet each reach one fact."""
+    _ended_by(cases, "vets_switched", "pets", VETS_SWITCHED)
+
+
+_TOM_H = ["Tom Hale's daughter is in Year 5.", "Tom Hale's daughter goes to Oakfield Primary.",
+          "Tom Hale's son is in Year 5.", "Tom Hale works at Ocado."]
+SCHOOL_YEARS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_H), ["remember", "Tom Hale's daughter moved up to Year 6."], [_TOM_H[0]]),
+    (list(_TOM_H), ["remember", "Tom Hale's daughter now goes to Hillcrest Academy."],
+     [_TOM_H[1]]),
+    (list(_TOM_H), ["forget", "Tom Hale's son"], [_TOM_H[2]]),
+]
+
+
+def school_years(cases: list[Case]) -> None:
+    """A daughter's year and school beside a son in the same year: moving up a year, a new
+    school and a forget of the son each reach one fact."""
+    _ended_by(cases, "school_years", "education", SCHOOL_YEARS)
+
+
+_PETRA_H = ["Petra Huber hat die E-Mail-Adresse petra.huber@gmx.at.",
+            "Petra Huber arbeitet bei der Erste Bank.",
+            "Petra Hubers Mann hat die E-Mail-Adresse p.huber@gmx.at.", "Petra Huber wohnt in Wien."]
+GERMAN_ADDRESSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PETRA_H), ["purge", "petra.huber@gmx.at"], [_PETRA_H[0]]),
+    (list(_PETRA_H), ["remember", "Petra Huber arbeitet jetzt bei der Bawag."], [_PETRA_H[1]]),
+    (list(_PETRA_H), ["remember", "Petra Huber ist nach Graz gezogen."], [_PETRA_H[3]]),
+]
+
+
+def german_addresses(cases: list[Case]) -> None:
+    """An Austrian woman beside her husband's address on the same host: a purge of hers, a
+    new employer and a move each reach one fact."""
+    _ended_by(cases, "german_addresses", "languages", GERMAN_ADDRESSES)
+
+
+_WU_G = ["吴刚在Google工作。", "吴刚住在深圳。", "吴刚的同事在Google工作。", "吴刚喜欢打羽毛球。"]
+CHINESE_LATIN_NAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WU_G), ["remember", "吴刚现在在微软工作。"], [_WU_G[0]]),
+    (list(_WU_G), ["remember", "吴刚不喜欢打羽毛球了。"], [_WU_G[3]]),
+    (list(_WU_G), ["forget", "忘记吴刚的同事"], [_WU_G[2]]),
+]
+
+
+def chinese_latin_names(cases: list[Case]) -> None:
+    """A Chinese engineer at a company named in Latin letters beside a colleague there: a
+    new employer, badminton given up and a forget of the colleague each reach one fact."""
+    _ended_by(cases, "chinese_latin_names", "languages", CHINESE_LATIN_NAMES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -8989,7 +9070,8 @@ def build() -> list[Case]:
                    german_marriages, chinese_pets_died, households_changed,
                    preferences_changed, schedules_moved, german_things_ended,
                    chinese_habits_ended, tickers, company_notes_again, employee_ids,
-                   calendars, aliased_chinese):
+                   calendars, aliased_chinese, uk_numbers, vets_switched, school_years,
+                   german_addresses, chinese_latin_names):
         family(cases)
     return cases
 
