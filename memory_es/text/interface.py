@@ -2341,19 +2341,28 @@ def _switched_thing(clause: Clause) -> tuple[str, str] | None:
     membership)."""
     words = [w.strip(EDGE) for w in clause.text.split()]
     at = next((i for i in range(1, len(words) - 1)
-               if words[i].lower() in lx.POSSESSIVE_DETERMINERS
+               if (words[i].lower() in lx.POSSESSIVE_DETERMINERS or _kind_in_plural(words, i))
                and lx.CHANGE_VERBS & _verb_lemmas(words[i - 1])), None)
     if at is None or "to" not in words[at + 1:]:
         return None
     to = words.index("to", at + 1)
-    thing = [w for w in words[at + 1:to] if w.lower() not in lx.STOPWORDS]
-    after = words[to + 1:to + 2]
+    thing = [w for w in words[at + (0 if _kind_in_plural(words, at) else 1):to]
+             if w.lower() not in lx.STOPWORDS]
+    after = [w for w in words[to + 1:] if w.lower() not in lx.STOPWORDS][:1]  # "to The Gym …"
     if not thing or not after or not after[0][:1].isupper():
         return None
     modifier, provider = view_terms(thing[0]), view_terms(after[0])
     if len(modifier) != 1 or len(provider) != 1:
         return None
     return next(iter(modifier)), next(iter(provider))
+
+
+def _kind_in_plural(words: list[str], i: int) -> bool:
+    """``switched vets to …``, ``changed banks to …``: a plural noun alone between the
+    verb and ``to`` names the kind of thing whose provider changed, as ``her vet`` would."""
+    w = words[i].lower()
+    return (words[i + 1:i + 2] == ["to"] and len(w) > 3 and w.endswith("s")
+            and w.isalpha() and w not in lx.STOPWORDS)
 
 
 def _acts(clause: Clause) -> bool:

@@ -505,6 +505,7 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     # house: the frame and residence rules read them)
     Rule("predicate:possessive-change",
          lambda p: bool(p.hint) and p.lemma in lx.CHANGE_VERBS and "to" in p.rest_low[:2]
+         and p.verb not in _HABITUAL_MOTION  # "X's daughter goes to Oakfield": a habit
          and CALENDAR.search(" ".join(p.rest_words)) is None
          and not (p.lemma == "move" and _names_a_place(value_text(_destination(p)))),
          lambda p: Slot(p.hint, value_text(p.rest_words[p.rest_low.index("to") + 1:]))),

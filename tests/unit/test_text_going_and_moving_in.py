@@ -53,3 +53,15 @@ def test_moving_in_with_someone_changes_the_household(fresh_store: memory_es.Mem
     moved = f"Holly Barnes moved in with {whom}."
     after = texts_after(fresh_store, [held, *kept], "remember", moved)
     assert after == said([*kept, moved])
+
+
+def test_a_relatives_school_habit_is_not_her_value(fresh_store: memory_es.MemoryStore) -> None:
+    """``Tom Hale's daughter goes to Oakfield Primary`` was read as a change of the
+    daughter's value, so it superseded ``Tom Hale's daughter is in Year 5``; moving up a
+    year and a new school each end their own fact, and the son's year stays."""
+    setup = ["Tom Hale's daughter is in Year 5.", "Tom Hale's daughter goes to Oakfield Primary.",
+             "Tom Hale's son is in Year 5."]
+    for change, ended in (("Tom Hale's daughter moved up to Year 6.", setup[0]),
+                          ("Tom Hale's daughter now goes to Hillcrest Academy.", setup[1])):
+        after = texts_after(fresh_store, setup, "remember", change)
+        assert after == said([*setup, change], but=[ended]), change

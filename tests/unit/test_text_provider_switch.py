@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, said, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -103,3 +103,20 @@ def test_a_slot_whose_value_is_the_old_place_ends(
     current = current_texts(fresh_store, tenant)
     assert f"{company} {held}" not in current
     assert set(kept) <= current
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("Poppy Lane's vet is Dr Shah at Hillside.", "vets", "Riverside Vets"),
+                        ("Poppy Lane banks with Barclays.", "banks", "Monzo"),
+                        ("Poppy Lane's gym is PureGym Camden.", "gyms", "The Fitness Hub")]))
+def test_switching_a_kind_in_the_plural_ends_its_one_provider(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str, str]) -> None:
+    """``switched vets to Riverside Vets`` names the thing by its plural, as ``switched
+    her vet to …`` would: the one fact of it with another name ends; her job and her
+    neighbour's dog stay."""
+    held, kind, new = case
+    kept = ["Poppy Lane works at Boots.", "Poppy Lane's neighbour's dog is called Biscuit."]
+    switched = f"Poppy Lane switched {kind} to {new}."
+    after = texts_after(fresh_store, [held, *kept], "remember", switched)
+    assert after == said([*kept, switched])
