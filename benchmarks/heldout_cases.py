@@ -8957,6 +8957,85 @@ def chinese_latin_names(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_latin_names", "languages", CHINESE_LATIN_NAMES)
 
 
+# Rounds 484-488, written before they were run: a driver's car, plate and insurance beside
+# a wife's car; a researcher's paper and deadline beside a co-author's; a German name in
+# -z with an apostrophe genitive; a Chinese car sold and a job left beside a brother's
+# car; subscriptions cancelled and repriced beside a husband's.
+_GARY_N = ["Gary Nunn drives a Ford Kuga.", "Gary Nunn's car is registered as LM21 XKD.",
+           "Gary Nunn's wife drives a Ford Kuga.", "Gary Nunn's car insurance renews in May."]
+CAR_RECORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GARY_N), ["remember", "Gary Nunn sold his Ford Kuga."], [_GARY_N[0]]),
+    (list(_GARY_N), ["purge", "LM21 XKD"], [_GARY_N[1]]),
+    (list(_GARY_N), ["remember", "Gary Nunn's car insurance now renews in June."], [_GARY_N[3]]),
+]
+
+
+def car_records(cases: list[Case]) -> None:
+    """A driver beside his wife with the same car: the car sold, a purge of its plate and
+    a new renewal month each reach one fact."""
+    _ended_by(cases, "car_records", "vehicles", CAR_RECORDS)
+
+
+_LENA_I = ["Dr Lena Ito is writing a paper on sleep apnoea.", "Dr Lena Ito's paper is due on 1 June.",
+           "Dr Lena Ito's co-author is writing a paper on sleep apnoea.", "Dr Lena Ito works at UCL."]
+PAPERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_I), ["remember", "Dr Lena Ito's paper is now due on 15 June."], [_LENA_I[1]]),
+    (list(_LENA_I), ["remember", "Dr Lena Ito finished her paper on sleep apnoea."],
+     [_LENA_I[0]]),
+    (list(_LENA_I), ["remember", "Dr Lena Ito left UCL."], [_LENA_I[3]]),
+]
+
+
+def papers(cases: list[Case]) -> None:
+    """A researcher beside a co-author writing the same paper: a new due date, the paper
+    finished and a job left each reach one fact."""
+    _ended_by(cases, "papers", "research", PAPERS)
+
+
+_MAX_S = ["Max Schulz fährt einen BMW.", "Max Schulz spielt Fußball.",
+          "Max Schulz' Bruder fährt einen BMW.", "Max Schulz wohnt in Stuttgart."]
+GERMAN_APOSTROPHE_NAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAX_S), ["remember", "Max Schulz fährt jetzt einen Audi."], [_MAX_S[0]]),
+    (list(_MAX_S), ["forget", "Vergiss alles über Max Schulz' Bruder."], [_MAX_S[2]]),
+    (list(_MAX_S), ["remember", "Max Schulz spielt kein Fußball mehr."], [_MAX_S[1]]),
+]
+
+
+def german_apostrophe_names(cases: list[Case]) -> None:
+    """A German man whose name ends in -z beside his brother's same car: a new car, a
+    forget of the brother and football given up each reach one fact."""
+    _ended_by(cases, "german_apostrophe_names", "languages", GERMAN_APOSTROPHE_NAMES)
+
+
+_HU_J = ["胡军开一辆特斯拉。", "胡军在腾讯工作。", "胡军的弟弟开一辆特斯拉。", "胡军喜欢游泳。"]
+CHINESE_SOLD_AND_LEFT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HU_J), ["remember", "胡军把特斯拉卖掉了。"], [_HU_J[0]]),
+    (list(_HU_J), ["remember", "胡军从腾讯辞职了。"], [_HU_J[1]]),
+    (list(_HU_J), ["forget", "忘记胡军的弟弟"], [_HU_J[2]]),
+]
+
+
+def chinese_sold_and_left(cases: list[Case]) -> None:
+    """A Chinese man beside his brother with the same car: the car sold, the job left and
+    a forget of the brother each reach one fact."""
+    _ended_by(cases, "chinese_sold_and_left", "languages", CHINESE_SOLD_AND_LEFT)
+
+
+_IVY_S = ["Ivy Shaw subscribes to The Economist.", "Ivy Shaw pays £10.99 a month for Netflix.",
+          "Ivy Shaw's husband subscribes to The Economist.", "Ivy Shaw lives in Oxford."]
+SUBSCRIPTIONS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IVY_S), ["remember", "Ivy Shaw cancelled her Economist subscription."], [_IVY_S[0]]),
+    (list(_IVY_S), ["remember", "Ivy Shaw now pays £12.99 a month for Netflix."], [_IVY_S[1]]),
+    (list(_IVY_S), ["remember", "Ivy Shaw unsubscribed from The Economist."], [_IVY_S[0]]),
+]
+
+
+def subscriptions_again(cases: list[Case]) -> None:
+    """Subscriptions beside a husband's to the same magazine: one cancelled, one repriced
+    and an unsubscribe each reach one fact."""
+    _ended_by(cases, "subscriptions_again", "subscriptions", SUBSCRIPTIONS_AGAIN)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -9071,7 +9150,8 @@ def build() -> list[Case]:
                    preferences_changed, schedules_moved, german_things_ended,
                    chinese_habits_ended, tickers, company_notes_again, employee_ids,
                    calendars, aliased_chinese, uk_numbers, vets_switched, school_years,
-                   german_addresses, chinese_latin_names):
+                   german_addresses, chinese_latin_names, car_records, papers,
+                   german_apostrophe_names, chinese_sold_and_left, subscriptions_again):
         family(cases)
     return cases
 
