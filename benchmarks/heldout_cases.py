@@ -9036,6 +9036,86 @@ def subscriptions_again(cases: list[Case]) -> None:
     _ended_by(cases, "subscriptions_again", "subscriptions", SUBSCRIPTIONS_AGAIN)
 
 
+# Rounds 489-493, written before they were run: a son's weekly visit home and studies
+# beside a daughter at the same university; a cat renamed, ill and died beside a
+# sister's cat of the same name; a role, an office and a commute beside a manager's role;
+# a German weekly habit beside a daughter's; a Chinese daughter's school city beside a
+# son's.
+_ALI_K = ["Ali Khan's son comes home on Fridays.", "Ali Khan's son studies at Durham.",
+          "Ali Khan's daughter studies at Durham.", "Ali Khan lives in Bolton."]
+SONS_AND_DAUGHTERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ALI_K), ["remember", "Ali Khan's son now comes home on Saturdays."], [_ALI_K[0]]),
+    (list(_ALI_K), ["remember", "Ali Khan's son graduated from Durham."], [_ALI_K[1]]),
+    (list(_ALI_K), ["forget", "Ali Khan's daughter"], [_ALI_K[2]]),
+]
+
+
+def sons_and_daughters(cases: list[Case]) -> None:
+    """A son's visits and studies beside a daughter at the same university: a new day, a
+    degree finished and a forget of the daughter each reach her or his facts only."""
+    _ended_by(cases, "sons_and_daughters", "family", SONS_AND_DAUGHTERS)
+
+
+_FERN_L = ["Fern Lowe's cat is called Miso.", "Fern Lowe's cat has kidney disease.",
+           "Fern Lowe's sister's cat is called Miso.", "Fern Lowe works at Lush."]
+CATS_NAMED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FERN_L), ["remember", "Fern Lowe's cat is now called Tofu."], [_FERN_L[0]]),
+    (list(_FERN_L), ["forget", "Fern Lowe's cat's kidney disease"], [_FERN_L[1]]),
+    (list(_FERN_L), ["remember", "Fern Lowe's cat died."], [_FERN_L[0], _FERN_L[1]]),
+]
+
+
+def cats_named(cases: list[Case]) -> None:
+    """A cat beside a sister's cat of the same name: a new name, a forget of its illness
+    and its death each reach its facts only."""
+    _ended_by(cases, "cats_named", "pets", CATS_NAMED)
+
+
+_RAJ_I = ["Raj Iyer is a data engineer at Monzo.", "Raj Iyer's office is in Shoreditch.",
+          "Raj Iyer's manager is a data engineer at Monzo.", "Raj Iyer cycles to work."]
+ROLES_AND_OFFICES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAJ_I), ["remember", "Raj Iyer is now a staff engineer at Monzo."], [_RAJ_I[0]]),
+    (list(_RAJ_I), ["remember", "Raj Iyer's office moved to Kings Cross."], [_RAJ_I[1]]),
+    (list(_RAJ_I), ["remember", "Raj Iyer now takes the Tube to work."], [_RAJ_I[3]]),
+]
+
+
+def roles_and_offices(cases: list[Case]) -> None:
+    """An engineer beside his manager in the same role: a new role, an office moved and a
+    new commute each reach one fact."""
+    _ended_by(cases, "roles_and_offices", "work", ROLES_AND_OFFICES)
+
+
+_ANKE_V = ["Anke Vogel geht montags ins Fitnessstudio.", "Anke Vogel wohnt in Hannover.",
+           "Anke Vogels Tochter geht montags ins Fitnessstudio.", "Anke Vogel arbeitet bei VW."]
+GERMAN_WEEKLY_HABITS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANKE_V), ["remember", "Anke Vogel geht jetzt dienstags ins Fitnessstudio."],
+     [_ANKE_V[0]]),
+    (list(_ANKE_V), ["remember", "Anke Vogel arbeitet nicht mehr bei VW."], [_ANKE_V[3]]),
+    (list(_ANKE_V), ["forget", "Vergiss alles über Anke Vogels Tochter."], [_ANKE_V[2]]),
+]
+
+
+def german_weekly_habits(cases: list[Case]) -> None:
+    """A German woman's gym day beside her daughter's: a new day, a job ended and a forget
+    of the daughter each reach one fact."""
+    _ended_by(cases, "german_weekly_habits", "languages", GERMAN_WEEKLY_HABITS)
+
+
+_DENG_H = ["邓华的女儿在北京上学。", "邓华住在天津。", "邓华的儿子在北京上学。", "邓华在银行工作。"]
+CHINESE_CHILDREN_SCHOOLS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DENG_H), ["remember", "邓华的女儿现在在上海上学。"], [_DENG_H[0]]),
+    (list(_DENG_H), ["remember", "邓华搬到了北京。"], [_DENG_H[1]]),
+    (list(_DENG_H), ["forget", "忘记邓华的儿子"], [_DENG_H[2]]),
+]
+
+
+def chinese_children_schools(cases: list[Case]) -> None:
+    """A Chinese father's daughter beside his son at school in the same city: her new
+    city, his move and a forget of the son each reach one fact."""
+    _ended_by(cases, "chinese_children_schools", "languages", CHINESE_CHILDREN_SCHOOLS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -9151,7 +9231,9 @@ def build() -> list[Case]:
                    chinese_habits_ended, tickers, company_notes_again, employee_ids,
                    calendars, aliased_chinese, uk_numbers, vets_switched, school_years,
                    german_addresses, chinese_latin_names, car_records, papers,
-                   german_apostrophe_names, chinese_sold_and_left, subscriptions_again):
+                   german_apostrophe_names, chinese_sold_and_left, subscriptions_again,
+                   sons_and_daughters, cats_named, roles_and_offices, german_weekly_habits,
+                   chinese_children_schools):
         family(cases)
     return cases
 
