@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, said, texts_after
 
 
 @settings(max_examples=8, deadline=None,
@@ -178,3 +178,18 @@ def test_it_after_a_possessed_thing_is_that_thing(fresh_store: memory_es.MemoryS
     assert {"Tomasz Wierzbicki's lease expires in May 2026",
             "Omar Haddad's passport expires in May 2026",
             "Tomasz Wierzbicki's passport now expires in June 2036"} <= current
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Durham", "Leeds University", "the LSE"]),
+       st.sampled_from(["Ali Khan's son", "Ali Khan"]))
+def test_a_graduation_ends_the_studies_there(fresh_store: memory_es.MemoryStore,
+                                             where: str, who: str) -> None:
+    """``graduated from Durham`` ends ``studies at Durham`` (a verb of ending, cessation.txt),
+    never the sister's studies there nor a sport."""
+    held = f"{who} studies at {where}."
+    kept = [f"Ali Khan's daughter studies at {where}.", f"{who} plays rugby."]
+    graduated = f"{who} graduated from {where}."
+    after = texts_after(fresh_store, [held, *kept], "remember", graduated)
+    assert after == said([*kept, graduated])
