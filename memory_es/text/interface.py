@@ -522,10 +522,11 @@ class TextInterface:
                 # "moved to Sopot", "is now a tax resident of Portugal": a slot read without
                 # certainty ("moved to" may name an employer) that the entity holds with
                 # another value is the slot that changes (the same value again reinforces it)
+                held = self._entity_facts(tenant, entity)
                 supersede = any(f.attribute == clause.attribute and f.value != clause.value
                                 and _place_like(f.value) == _place_like(clause.value)
-                                for f in self._entity_facts(tenant, entity))
-                if not supersede and (slot := self._slot_of_kind(tenant, entity, clause)):
+                                for f in held)
+                if not supersede and (slot := _slot_of_kind(held, clause)):
                     clause, supersede = replace(clause, attribute=slot), True
                 if not supersede and clause.frame is not None:
                     self._replace_frame(tenant, entity, clause, plan)
@@ -767,18 +768,6 @@ class TextInterface:
                     c.frame in frames for c in self.interpreter(f.text).clauses)
                     and not self._named_apart(f, clause)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
-
-    def _slot_of_kind(self, tenant: str, entity: str, clause: Clause) -> str | None:
-        """The one slot among a change's possible readings whose current value is a
-        thing of the same kind as the new one, named by a common noun both share
-        (``moved to the University of Sydney`` and ``works at the University of
-        Queensland``: the employer changes); None when no held value, or several, share
-        one (``moved to Meta`` says nothing of which slot)."""
-        new = _kind_nouns(clause.value)
-        slots = {f.attribute for f in self._entity_facts(tenant, entity)
-                 if f.attribute in clause.alternatives and not f.negated
-                 and f.value != clause.value and new & _kind_nouns(f.value)}
-        return slots.pop() if len(slots) == 1 else None
 
     def _timed_alike(self, clause: Clause, fact: Fact) -> bool:
         """Whether a possessed thing's new time (``clause``) can be the time ``fact`` gives
@@ -2054,6 +2043,20 @@ def _labelled_with(entity: str | None, named: Mapping[str, str]) -> bool:
 
 
 _LOCATIVES = frozenset(("in", "at", "on", "near", "by", "with"))
+
+
+def _slot_of_kind(facts: list[Fact], clause: Clause) -> str | None:
+    """The one slot among a change's possible readings whose current value (in ``facts``,
+    the entity's) is a thing of the same kind as the new one, named by a common noun both
+    share (``moved to the University of Sydney`` and ``works at the University of
+    Queensland``: the employer changes); None when no held value, or several, share one
+    (``moved to Meta`` says nothing of which slot)."""
+    if not clause.alternatives:
+        return None
+    new = _kind_nouns(clause.value)
+    slots = {f.attribute for f in facts if f.attribute in clause.alternatives
+             and not f.negated and f.value != clause.value and new & _kind_nouns(f.value)}
+    return slots.pop() if len(slots) == 1 else None
 
 
 def _kind_nouns(value: object) -> frozenset[str]:
