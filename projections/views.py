@@ -411,9 +411,14 @@ class Views:
         old.close()
         self._swap_in(con)
         self.rebuilt_changes = changes.facts
-        # The old snapshot's files that the new one no longer names are unlinked while the
-        # point-read store is brought in line: each unlink waits on the journal, not the CPU.
-        gone = self.persist(shards=changes.shards, tables=changes.tables, unlink=False)
+        # Views equal to the old ones leave the old snapshot as right as it was (it and the
+        # log after its position replay to them): the shards waiting to be written are
+        # written when they would have been without the rebuild, unless a purge's rows
+        # still sit in a file (a rebuild counts as a compaction). The old snapshot's files
+        # that a new one no longer names are unlinked while the point-read store is
+        # brought in line: each unlink waits on the journal, not the CPU.
+        gone = (self.persist(shards=changes.shards, tables=changes.tables, unlink=False)
+                if changes.facts or changes.tables or self.projector.removed else [])
         with ThreadPoolExecutor(1) as pool:
             unlinked = pool.submit(self.snapshot.unlink, gone)
             if not in_line or not self.points.patch(changes.facts, self.position()):

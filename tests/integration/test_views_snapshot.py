@@ -95,3 +95,32 @@ def test_snapshot_matches_the_model_and_drops_purged_values(
         store.close()
     with memory_es.open(folder, clock=clock, views_settings=UNCOMPRESSED) as reopened:
         assert {(f.entity, f.attribute): f.value for f in reopened.current(T)} == live
+
+
+def test_a_rebuild_that_changes_nothing_writes_no_snapshot(tmp_path: Path) -> None:
+    """The old snapshot and the log after its position replay to the rebuilt views, so a
+    rebuild that finds them equal leaves its files alone; the rows waiting to be written
+    are written on the usual schedule (here the close), and a crash before it loses none."""
+    folder = tmp_path / "store"
+    manifest = folder / DIRECTORY / MANIFEST
+    with memory_es.open(folder) as store:
+        store.assert_fact(T, "user:e0", "a.n0", "before")
+        store.catch_up()
+    store = memory_es.open(folder)
+    try:
+        store.assert_fact(T, "user:e1", "a.n0", "waiting")
+        store.catch_up()
+        before = manifest.read_text()
+        store.rebuild()
+        assert manifest.read_text() == before
+        with pytest.MonkeyPatch.context() as patch:  # a crash: nothing more is persisted
+            patch.setattr(store.runtime.views, "persist", lambda **_: None)
+            store.close()
+        store = memory_es.open(folder)
+        assert {f.value for f in store.current(T)} == {"before", "waiting"}
+        store.rebuild()
+    finally:
+        store.close()
+    assert manifest.read_text() != before  # the close wrote the waiting rows
+    with memory_es.open(folder) as reopened:
+        assert {f.value for f in reopened.current(T)} == {"before", "waiting"}
