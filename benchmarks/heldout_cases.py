@@ -9116,6 +9116,132 @@ def chinese_children_schools(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_children_schools", "languages", CHINESE_CHILDREN_SCHOOLS)
 
 
+# Rounds 494-501, written before they were run: a freelancer's client and rate beside a
+# partner's; a pilot's base and airline beside a brother's; a German car and city beside a
+# brother's car; a Chinese nurse's city and habit beside a sister's job; a developer's
+# username beside a brother's that it contains; a statin dose beside a wife's; a piano
+# teacher's studio and car beside a sister's; a favourite wine beside a husband's.
+_LEO_G = ["Leo Grant designs logos for Acme.", "Leo Grant charges £60 an hour.",
+          "Leo Grant's partner designs logos for Acme.", "Leo Grant lives in Brighton."]
+FREELANCERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEO_G), ["remember", "Leo Grant now charges £75 an hour."], [_LEO_G[1]]),
+    (list(_LEO_G), ["remember", "Leo Grant no longer designs logos for Acme."], [_LEO_G[0]]),
+    (list(_LEO_G), ["forget", "Leo Grant's partner"], [_LEO_G[2]]),
+]
+
+
+def freelancers(cases: list[Case]) -> None:
+    """A designer's client and rate beside a partner with the same client: a new rate, the
+    client ended and a forget of the partner each reach one fact."""
+    _ended_by(cases, "freelancers", "work", FREELANCERS)
+
+
+_MAYA_C = ["Maya Cole flies for easyJet.", "Maya Cole is based at Gatwick.",
+           "Maya Cole's brother flies for easyJet.", "Maya Cole has a Labrador."]
+PILOTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAYA_C), ["remember", "Maya Cole is now based at Luton."], [_MAYA_C[1]]),
+    (list(_MAYA_C), ["remember", "Maya Cole left easyJet."], [_MAYA_C[0]]),
+    (list(_MAYA_C), ["forget", "Maya Cole's brother"], [_MAYA_C[2]]),
+]
+
+
+def pilots(cases: list[Case]) -> None:
+    """A pilot's airline and base beside a brother at the same airline: a new base, the
+    airline left and a forget of the brother each reach one fact."""
+    _ended_by(cases, "pilots", "work", PILOTS)
+
+
+_JONAS_R = ["Jonas Richter fährt einen Golf.", "Jonas Richter wohnt in Leipzig.",
+            "Jonas Richters Bruder fährt einen Golf.", "Jonas Richter spielt Tennis."]
+GERMAN_DRIVERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS_R), ["remember", "Jonas Richter fährt jetzt einen Passat."], [_JONAS_R[0]]),
+    (list(_JONAS_R), ["remember", "Jonas Richter ist nach Dresden gezogen."], [_JONAS_R[1]]),
+    (list(_JONAS_R), ["remember", "Jonas Richter spielt kein Tennis mehr."], [_JONAS_R[3]]),
+]
+
+
+def german_drivers(cases: list[Case]) -> None:
+    """A German man's car beside his brother's: a new car, a move and tennis given up
+    each reach one fact."""
+    _ended_by(cases, "german_drivers", "languages", GERMAN_DRIVERS)
+
+
+_SUN_L = ["孙丽在医院工作。", "孙丽住在广州。", "孙丽的妹妹在医院工作。", "孙丽喜欢跑步。"]
+CHINESE_NURSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SUN_L), ["remember", "孙丽搬到了深圳。"], [_SUN_L[1]]),
+    (list(_SUN_L), ["remember", "孙丽不再跑步了。"], [_SUN_L[3]]),
+    (list(_SUN_L), ["forget", "忘记孙丽的妹妹"], [_SUN_L[2]]),
+]
+
+
+def chinese_nurses(cases: list[Case]) -> None:
+    """A Chinese woman's city and running beside her sister at the same hospital: a move,
+    running given up and a forget of the sister each reach one fact."""
+    _ended_by(cases, "chinese_nurses", "languages", CHINESE_NURSES)
+
+
+_TARA_Q = ["Tara Quinn's GitHub username is tquinn-dev.", "Tara Quinn works at GitLab.",
+           "Tara Quinn's brother's GitHub username is quinn-dev.", "Tara Quinn lives in Cork."]
+USERNAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TARA_Q), ["purge", "tquinn-dev"], [_TARA_Q[0]]),
+    (list(_TARA_Q), ["remember", "Tara Quinn now works at Stripe."], [_TARA_Q[1]]),
+    (list(_TARA_Q), ["forget", "Tara Quinn's brother"], [_TARA_Q[2]]),
+]
+
+
+def usernames(cases: list[Case]) -> None:
+    """A developer's labelled username beside a brother's that it contains: a purge of
+    hers, a new employer and a forget of the brother each reach one fact."""
+    _ended_by(cases, "usernames", "engineering", USERNAMES)
+
+
+_PAUL_R = ["Paul Reid takes 20 mg of atorvastatin.", "Paul Reid sees Dr Shah.",
+           "Paul Reid's wife takes 20 mg of atorvastatin.", "Paul Reid plays bowls."]
+STATINS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAUL_R), ["remember", "Paul Reid now takes 40 mg of atorvastatin."], [_PAUL_R[0]]),
+    (list(_PAUL_R), ["remember", "Paul Reid stopped taking atorvastatin."], [_PAUL_R[0]]),
+    (list(_PAUL_R), ["forget", "Paul Reid's wife"], [_PAUL_R[2]]),
+]
+
+
+def statins(cases: list[Case]) -> None:
+    """A dose beside a wife's same dose: a new dose, the drug stopped and a forget of the
+    wife each reach one fact."""
+    _ended_by(cases, "statins", "medical", STATINS)
+
+
+_ZOE_B = ["Zoe Burke teaches piano.", "Zoe Burke's studio is in Camden.",
+          "Zoe Burke's sister teaches piano.", "Zoe Burke drives a Fiat."]
+PIANO_TEACHERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZOE_B), ["revise", "Zoe Burke's studio", "Zoe Burke's studio is in Islington."],
+     [_ZOE_B[1]]),
+    (list(_ZOE_B), ["release", "Zoe Burke's Fiat"], [_ZOE_B[3]]),
+    (list(_ZOE_B), ["remember", "Zoe Burke has sold her Fiat."], [_ZOE_B[3]]),
+]
+
+
+def piano_teachers(cases: list[Case]) -> None:
+    """A teacher's studio and car beside a sister who teaches the same: a revised studio,
+    the car released and the car sold each reach one fact."""
+    _ended_by(cases, "piano_teachers", "everyday", PIANO_TEACHERS)
+
+
+_NINA_P = ["Nina Park's favourite wine is Rioja.", "Nina Park is vegetarian.",
+           "Nina Park's husband's favourite wine is Rioja.", "Nina Park works in Soho."]
+FAVOURITE_WINES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NINA_P), ["remember", "Nina Park's favourite wine is now Malbec."], [_NINA_P[0]]),
+    (list(_NINA_P), ["remember", "Nina Park is no longer vegetarian."], [_NINA_P[1]]),
+    (list(_NINA_P), ["remember", "Nina Park's husband's favourite wine is now Merlot."],
+     [_NINA_P[2]]),
+]
+
+
+def favourite_wines(cases: list[Case]) -> None:
+    """A favourite wine beside a husband's: her new one, a diet ended and his new one each
+    reach one fact."""
+    _ended_by(cases, "favourite_wines", "everyday", FAVOURITE_WINES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -9233,7 +9359,9 @@ def build() -> list[Case]:
                    german_addresses, chinese_latin_names, car_records, papers,
                    german_apostrophe_names, chinese_sold_and_left, subscriptions_again,
                    sons_and_daughters, cats_named, roles_and_offices, german_weekly_habits,
-                   chinese_children_schools):
+                   chinese_children_schools,
+                   freelancers, pilots, german_drivers, chinese_nurses, usernames, statins,
+                   piano_teachers, favourite_wines):
         family(cases)
     return cases
 
