@@ -9242,6 +9242,133 @@ def favourite_wines(cases: list[Case]) -> None:
     _ended_by(cases, "favourite_wines", "everyday", FAVOURITE_WINES)
 
 
+# Rounds 502-509, written before they were run: energy and broadband suppliers beside a
+# neighbour's; an Instagram handle beside a sister's; a German job and habit beside a
+# husband's job; a Chinese job and habit beside a husband's; a booking reference beside a
+# wife's one letter off; a son's allergy and sport beside a daughter's allergy; a dentist
+# appointment beside a wife's; a junior analyst beside a flatmate in the same role.
+_OWEN_D = ["Owen Doyle's energy supplier is EDF.", "Owen Doyle's broadband provider is BT.",
+           "Owen Doyle's neighbour's energy supplier is EDF.", "Owen Doyle lives in Derby."]
+SUPPLIERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OWEN_D), ["remember", "Owen Doyle switched his energy supplier to Octopus."],
+     [_OWEN_D[0]]),
+    (list(_OWEN_D), ["remember", "Owen Doyle moved his broadband to Sky."], [_OWEN_D[1]]),
+    (list(_OWEN_D), ["forget", "Owen Doyle's neighbour"], [_OWEN_D[2]]),
+]
+
+
+def suppliers(cases: list[Case]) -> None:
+    """Household suppliers beside a neighbour's same supplier: a switch, broadband moved
+    and a forget of the neighbour each reach one fact."""
+    _ended_by(cases, "suppliers", "everyday", SUPPLIERS)
+
+
+_RUBY_F = ["Ruby Fox's Instagram handle is @rubyfox.", "Ruby Fox works at Boots.",
+           "Ruby Fox's sister's Instagram handle is @ruby.fox.art.", "Ruby Fox lives in Hull."]
+SOCIAL_HANDLES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUBY_F), ["purge", "@rubyfox"], [_RUBY_F[0]]),
+    (list(_RUBY_F), ["remember", "Ruby Fox now works at Superdrug."], [_RUBY_F[1]]),
+    (list(_RUBY_F), ["forget", "Ruby Fox's sister"], [_RUBY_F[2]]),
+]
+
+
+def social_handles(cases: list[Case]) -> None:
+    """A handle beside a sister's like handle: a purge of hers, a new employer and a
+    forget of the sister each reach one fact."""
+    _ended_by(cases, "social_handles", "everyday", SOCIAL_HANDLES)
+
+
+_LISA_W = ["Lisa Wolf arbeitet bei Siemens.", "Lisa Wolf raucht.",
+           "Lisa Wolfs Mann arbeitet bei Siemens.", "Lisa Wolf wohnt in Bonn."]
+GERMAN_QUITTERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LISA_W), ["remember", "Lisa Wolf hat ihren Job bei Siemens gekündigt."],
+     [_LISA_W[0]]),
+    (list(_LISA_W), ["remember", "Lisa Wolf hat mit dem Rauchen aufgehört."], [_LISA_W[1]]),
+    (list(_LISA_W), ["forget", "Vergiss Lisa Wolfs Mann."], [_LISA_W[2]]),
+]
+
+
+def german_quitters(cases: list[Case]) -> None:
+    """A German woman's job beside her husband's at the same firm: the job quit, smoking
+    given up and a forget of the husband each reach one fact."""
+    _ended_by(cases, "german_quitters", "languages", GERMAN_QUITTERS)
+
+
+_WANG_F = ["王芳在百度工作。", "王芳抽烟。", "王芳的丈夫在百度工作。", "王芳住在杭州。"]
+CHINESE_QUITTERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WANG_F), ["remember", "王芳换了工作\uff0c现在在阿里巴巴上班。"], [_WANG_F[0]]),
+    (list(_WANG_F), ["remember", "王芳戒烟了。"], [_WANG_F[1]]),
+    (list(_WANG_F), ["forget", "忘记王芳的丈夫"], [_WANG_F[2]]),
+]
+
+
+def chinese_quitters(cases: list[Case]) -> None:
+    """A Chinese woman's job beside her husband's at the same firm: a new job, smoking
+    given up and a forget of the husband each reach one fact."""
+    _ended_by(cases, "chinese_quitters", "languages", CHINESE_QUITTERS)
+
+
+_SEAN_M = ["Sean Moore's booking reference is QX7TRP.", "Sean Moore flies to Lisbon on Friday.",
+           "Sean Moore's wife's booking reference is QX7TRQ.", "Sean Moore supports Everton."]
+BOOKING_REFERENCES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SEAN_M), ["purge", "QX7TRP"], [_SEAN_M[0]]),
+    (list(_SEAN_M), ["remember", "Sean Moore now flies to Lisbon on Saturday."], [_SEAN_M[1]]),
+    (list(_SEAN_M), ["forget", "Sean Moore's wife"], [_SEAN_M[2]]),
+]
+
+
+def booking_references(cases: list[Case]) -> None:
+    """A booking reference beside a wife's one letter off: a purge of his, a flight moved
+    and a forget of the wife each reach one fact."""
+    _ended_by(cases, "booking_references", "travel", BOOKING_REFERENCES)
+
+
+_AMY_L = ["Amy Lee's son is allergic to peanuts.", "Amy Lee's son plays rugby.",
+          "Amy Lee's daughter is allergic to peanuts.", "Amy Lee teaches maths."]
+CHILDREN_ALLERGIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AMY_L), ["remember", "Amy Lee's son has outgrown his peanut allergy."], [_AMY_L[0]]),
+    (list(_AMY_L), ["remember", "Amy Lee's son gave up rugby."], [_AMY_L[1]]),
+    (list(_AMY_L), ["forget", "Amy Lee's daughter"], [_AMY_L[2]]),
+]
+
+
+def children_allergies(cases: list[Case]) -> None:
+    """A son's allergy and sport beside a daughter's same allergy: the allergy outgrown,
+    the sport given up and a forget of the daughter each reach one fact."""
+    _ended_by(cases, "children_allergies", "medical", CHILDREN_ALLERGIES)
+
+
+_GUS_H = ["Gus Hart's dentist appointment is on 3 March.", "Gus Hart's dentist is Dr Patel.",
+          "Gus Hart's wife's dentist appointment is on 3 March.", "Gus Hart drives a Volvo."]
+DENTIST_VISITS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GUS_H), ["remember", "Gus Hart's dentist appointment moved to 10 March."],
+     [_GUS_H[0]]),
+    (list(_GUS_H), ["remember", "Gus Hart's dentist is now Dr Khan."], [_GUS_H[1]]),
+    (list(_GUS_H), ["release", "Gus Hart's wife's dentist appointment"], [_GUS_H[2]]),
+]
+
+
+def dentist_visits(cases: list[Case]) -> None:
+    """A dentist appointment beside a wife's on the same day: his moved, a new dentist
+    and her appointment released each reach one fact."""
+    _ended_by(cases, "dentist_visits", "medical", DENTIST_VISITS)
+
+
+_KIM_N = ["Kim Nolan is a junior analyst at KPMG.", "Kim Nolan reports to Sarah Dunn.",
+          "Kim Nolan's flatmate is a junior analyst at KPMG.", "Kim Nolan runs marathons."]
+PROMOTIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KIM_N), ["remember", "Kim Nolan was promoted to senior analyst."], [_KIM_N[0]]),
+    (list(_KIM_N), ["remember", "Kim Nolan now reports to Mark Bell."], [_KIM_N[1]]),
+    (list(_KIM_N), ["remember", "Kim Nolan's flatmate left KPMG."], [_KIM_N[2]]),
+]
+
+
+def promotions(cases: list[Case]) -> None:
+    """An analyst beside a flatmate in the same role: a promotion, a new manager and the
+    flatmate's leaving each reach one fact."""
+    _ended_by(cases, "promotions", "work", PROMOTIONS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -9361,7 +9488,9 @@ def build() -> list[Case]:
                    sons_and_daughters, cats_named, roles_and_offices, german_weekly_habits,
                    chinese_children_schools,
                    freelancers, pilots, german_drivers, chinese_nurses, usernames, statins,
-                   piano_teachers, favourite_wines):
+                   piano_teachers, favourite_wines, suppliers, social_handles,
+                   german_quitters, chinese_quitters, booking_references,
+                   children_allergies, dentist_visits, promotions):
         family(cases)
     return cases
 
