@@ -40,12 +40,18 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_es.text.lexicon import data_words, words
+from memory_es.text.lexicon import data_sections, data_words, words
 from memory_es.text.normalize import clean, strip_symbols
 from projections.tokens import UNSPACED_LETTER
 
-IDENTIFIER_LABELS = data_words("identifier_labels.txt")
+_LABELS = data_sections("identifier_labels.txt")
+IDENTIFIER_LABELS = frozenset(w for section in _LABELS.values() for w in section)
 """Nouns that say the token after them is an identifier (``account``, ``order``, ``VIN``)."""
+NAME_LABELS = frozenset(_LABELS["name"])
+"""Labels of a name chosen for an account or a machine (``username``): the name after
+them is an identifier without a digit when its parts are joined (``tquinn-dev``)."""
+JOINED_NAME = re.compile(r"[A-Za-z0-9]+(?:[_\-.][A-Za-z0-9]+)+")
+"""A name of parts joined by ``-``, ``_`` or ``.`` and no space (``tquinn-dev``)."""
 NUMBER_WORDS = ("number", "no", "nr", "id", "code", "hash")
 """Words that may stand between a label and its identifier (``order no. 123``): read as
 part of the label, never as the identifier itself."""
@@ -316,7 +322,9 @@ def _labelled(text: str, taken: list[tuple[int, int]],
         start = m.start(1)
         end = start + len(token)
         core = token.lstrip("#")
-        if not any(c.isdigit() for c in core) or len(re.sub(r"\W", "", core)) < 3:
+        named = JOINED_NAME.fullmatch(core) is not None and not NAME_LABELS.isdisjoint(
+            re.findall(r"[a-z]+", text[m.start():start].lower()))
+        if not (named or any(c.isdigit() for c in core)) or len(re.sub(r"\W", "", core)) < 3:
             pos = start  # no identifier, perhaps the next label (``Server hostname: …``)
             continue
         inside = [i for i in found if not (end <= i.start or start >= i.end)]
@@ -622,7 +630,9 @@ it is."""
 @lru_cache(maxsize=16_384)
 def query_identifiers(text: str) -> tuple[Identifier, ...]:
     """The identifiers a query names: those its form shows, or, when the query is one
-    code-like token (its label words aside), that token (``ABC123``, ``CO2``)."""
+    code-like token (its label words aside), that token (``ABC123``, ``CO2``, or a name
+    of joined parts, ``tquinn-dev``, which only a fact whose label says it is one
+    carries: :data:`NAME_LABELS`)."""
     found = find_identifiers(text)
     cleaned = clean(strip_symbols(text)).strip()
     words = [w for w in cleaned.split() if w.lower().strip(".:#") not in IDENTIFIER_LABELS]
@@ -638,7 +648,8 @@ def query_identifiers(text: str) -> tuple[Identifier, ...]:
         words = [grouped]  # one code written in groups (``BA 4471 2209``, ``LB21 XYZ``)
     if len(words) == 1:
         tok = words[0].strip(".,;:!?()[]\"'")
-        if any(c.isdigit() for c in tok) and any(c.isalnum() for c in tok) and len(tok) >= 2:
+        coded = any(c.isdigit() for c in tok) and any(c.isalnum() for c in tok) and len(tok) >= 2
+        if coded or JOINED_NAME.fullmatch(tok):
             start = text.find(tok)
             return (Identifier("code", tok, _canon_code(tok), max(start, 0),
                                max(start, 0) + len(tok)),)

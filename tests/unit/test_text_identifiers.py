@@ -279,3 +279,29 @@ def test_an_address_with_a_port_is_the_hosts_identifier(fresh_store: memory_es.M
     assert {f.text for f in fresh_store.current("ip")} == {"Omar's server is 10.4.0.120",
                                                             "Farah drives a VW ID4"}
     assert ti.recall_texts("ip", "10.4.0.12:8080") == []
+
+
+def test_a_name_label_makes_a_joined_name_an_identifier() -> None:
+    """After a label of a name an account or a machine is known by (``username``,
+    ``hostname``), a name of joined parts is an identifier though it holds no digit; a
+    plain word after it, or a joined word after any other label, is not."""
+    assert canon("Her GitHub username is tquinn-dev.") == [("code", "tquinndev")]
+    assert canon("hostname: db-primary") == [("code", "dbprimary")]
+    assert canon("his login is slow") == []
+    assert canon("the order follow-up") == []
+
+
+def test_a_purge_by_a_bare_joined_name_reaches_the_fact_that_labels_it(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``tquinn-dev`` alone names what a username label calls by that name, never the
+    brother's ``quinn-dev`` it contains, nor a fact that only uses a joined word."""
+    ti = TextInterface(fresh_store)
+    for text in ("Tara Quinn's GitHub username is tquinn-dev.",
+                 "Tara Quinn's brother's GitHub username is quinn-dev.",
+                 "Tara Quinn has check-ups every March."):
+        ti.remember("u", text)
+    ti.purge_matching("u", "tquinn-dev")
+    ti.purge_matching("u", "check-ups")
+    assert {f.text for f in fresh_store.current("u")} == {
+        "Tara Quinn's brother's GitHub username is quinn-dev",
+        "Tara Quinn has check-ups every March"}
