@@ -154,6 +154,9 @@ _ZH_CEASE = re.compile(rf"^(?P<agent>.+?)把(?P<ended>.+?)(?:(?:{_alternation(_Z
                        rf"|^(?P<left>.+?)从(?P<place>.+?)(?:{_alternation(_ZH['cessation_from'])})了?$")
 """``X取消了Y`` (X cancelled Y), ``X把Y卖掉了`` or ``X把Y卖了`` (X sold Y: 把 puts the object
 before the verb), and ``X从Y辞职了`` (X resigned from Y: the place before the verb)."""
+_ZH_QUIT = re.compile(_alternation(_ZH["quit"]))
+"""``戒烟`` (quit smoking): a verb-object word of giving up a habit, read as ``戒掉`` and its
+object (``X戒烟了`` says what ``X戒掉了烟`` says)."""
 _ZH_DIED = re.compile(rf"^(?P<agent>.+?)的(?P<ended>[^的]+?)(?:{_alternation(_ZH['death'])})了$")
 """``X的Y死了`` (X's Y died): X's fact of having Y ends, as ``X's dog died`` says."""
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
@@ -267,7 +270,8 @@ def _read_other_language(body: str) -> Clause | None:
     residence = None if unreal else ((_ZH_RESIDENCE if chinese else _DE_RESIDENCE).match(body)
                                      or (_ZH_MOVE if chinese else _DE_MOVE).match(body))
     cease = None if unreal or residence else (
-        _ZH_CEASE.match(body) or _ZH_DIED.match(body) if chinese
+        _ZH_CEASE.match(_ZH_QUIT.sub(lambda m: "戒掉" + m.group()[1:], body))
+        or _ZH_DIED.match(body) if chinese
         else _DE_CEASE.match(body) or _DE_NO_LONGER.match(body))
     owned = None if unreal or residence or cease or not chinese else _ZH_OWNED.match(body)
     has = None if unreal or residence or cease or owned else (
@@ -368,6 +372,7 @@ def _read_other_language(body: str) -> Clause | None:
         # 在学校当老师: one frame, 在..当; Li & Thompson 1981, coverb phrases)
         cut = [w for w in words_of(obj) if w.strip()] if chinese else []
         head = cut[1] if verb == "在" and len(cut) > 1 else cut[-1] if cut else ""
+        head = _ZH["work"][0] if head in _ZH["work"] else head  # 在X上班 is 在X工作
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(
             "has" if chinese else verb, *keywords(obj.split(), 3)) if not chinese else
             attribute_path("zh", "u" + str(sum(map(ord, verb + obj)))),

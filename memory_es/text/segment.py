@@ -97,7 +97,8 @@ def leading_name(run: str) -> str | None:
     word of another kind opens no name: ``时间很紧``), or the given name after the
     surname: a word tagged nr (``欧阳娜娜``), or at most two single characters (one the
     dictionary lacks, tagged x, among them: ``周婷``), ended early by a verb
-    (``张伟拉小提琴``: 拉) or a word of grammar (an adverb, a particle). None when the run
+    (``张伟拉小提琴``: 拉), a character the perfective 了 follows (a verb's aspect, never a
+    name's: ``王芳换了工作``, 换) or a word of grammar (an adverb, a particle). None when the run
     opens with no surname or nothing follows the name."""
     surname = next((s for s in (run[:2], run[:1]) if s in lx.CHINESE_SURNAMES), None)
     if surname is None:
@@ -109,13 +110,15 @@ def leading_name(run: str) -> str | None:
         name = first
     else:
         name = surname
-        for word, tag in _jieba().tag(run[len(surname):], False):
+        tagged = _jieba().tag(run[len(surname):], False)
+        for k, (word, tag) in enumerate(tagged):
             given = len(name) - len(surname)
             if not given and len(word) == 2 and tag.startswith("nr"):  # 欧阳 / 娜娜
                 name += word
                 break
             if len(word) != 1 or not is_han(word) or given == 2 or (
-                    tag in _GRAMMAR_TAGS and tag != "x") or (given and tag.startswith("v")):
+                    tag in _GRAMMAR_TAGS and tag != "x") or (given and (
+                    tag.startswith("v") or tagged[k + 1:k + 2] == [("了", "ul")])):
                 break
             name += word
     return name if len(name) > len(surname) and len(run) > len(name) else None

@@ -102,3 +102,35 @@ def test_a_thing_sold_or_given_away_ends_that_fact_only(
 def test_selling_in_the_present_is_no_ending() -> None:
     for text in ("Sven Krause verkauft Autos.", "高明卖水果。"):
         assert interpret(text).clauses[0].op != "cease", text
+
+
+@_SLOW
+@given(st.sampled_from(["王芳", "李强", "孙丽"]),
+       st.sampled_from([("抽烟", "戒烟"), ("喝酒", "戒酒"), ("抽烟", "戒掉了烟")]))
+def test_a_chinese_habit_given_up_ends_that_habit_only(
+        fresh_store: memory_es.MemoryStore, name: str, habit: tuple[str, str]) -> None:
+    """``戒烟`` (quit smoking) is ``戒掉`` and its object: it ends ``抽烟`` of that person, not
+    a husband's same habit nor her other facts."""
+    done, quit_ = habit
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"{name}住在杭州", f"{name}的丈夫{done}"}
+    for text in (*kept, f"{name}{done}"):
+        ti.remember(tenant, text + "。")
+    ti.remember(tenant, f"{name}{quit_}了。")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"{name}{done}" not in after
+
+
+def test_working_at_a_place_is_one_frame_whichever_verb_says_it(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """在X工作 and 在X上班 both say where one works: a new place said with either ends the
+    old one said with the other, and a husband's stays."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"王芳的丈夫在百度工作", "王芳住在杭州"}
+    for text in (*kept, "王芳在百度工作"):
+        ti.remember(tenant, text + "。")
+    ti.remember(tenant, "王芳现在在阿里巴巴上班。")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert "王芳在百度工作" not in after

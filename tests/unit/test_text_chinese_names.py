@@ -85,3 +85,11 @@ def test_a_relatives_denial_and_habit_read_as_a_persons() -> None:
     assert (denied.entity, denied.negated, denied.value) == (
         "person:zhao-lei-de-nv-peng-you", True, "咖啡")
     assert (habit.entity, habit.value) == ("person:zhao-lei-de-nv-peng-you", "跑步")
+
+
+@pytest.mark.parametrize(("text", "name"), [("王芳换了工作", "王芳"), ("周婷修了自行车", "周婷"),
+                                            ("赵磊搬了家", "赵磊")])
+def test_a_character_the_perfective_follows_is_a_verb_not_a_name(text: str, name: str) -> None:
+    """了 after a character marks a verb's aspect (``换了``, changed): a name never takes
+    it, so the given name ends before that character, whatever jieba tags it."""
+    assert leading_name(text) == name
