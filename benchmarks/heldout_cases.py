@@ -9369,6 +9369,137 @@ def promotions(cases: list[Case]) -> None:
     _ended_by(cases, "promotions", "work", PROMOTIONS)
 
 
+# Rounds 510-517, written before they were run: a maybe, a denial and two changes in one
+# sentence beside a brother's same city; a German maybe and two changes beside a sister's;
+# a Chinese maybe and a brother's move; a dog renamed and its vet moved beside a
+# neighbour's dog of the same name; an account number purged beside a son's one digit off;
+# a question, a sale and a choir left beside a husband's same car; meetings moved and
+# cancelled on the same day; a job left while a cousin stays, a cousin's move, chickens
+# given away.
+_HUGO_L = ["Hugo Lamb lives in Bath.", "Hugo Lamb works at Dyson.",
+           "Hugo Lamb's brother lives in Bath.", "Hugo Lamb plays squash."]
+MAYBES_AND_DENIALS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HUGO_L), ["remember", "Hugo Lamb might move to Bristol next year."], []),
+    (list(_HUGO_L), ["remember", "Hugo Lamb didn't leave Dyson."], []),
+    (list(_HUGO_L), ["remember", "Hugo Lamb moved to Bristol and now works at Airbus."],
+     [_HUGO_L[0], _HUGO_L[1]]),
+]
+
+
+def maybes_and_denials(cases: list[Case]) -> None:
+    """A city and a job beside a brother's same city: a maybe and a denial end nothing,
+    and two changes in one sentence end his two facts only."""
+    _ended_by(cases, "maybes_and_denials", "mixed", MAYBES_AND_DENIALS)
+
+
+_EMMA_K = ["Emma Krause wohnt in Köln.", "Emma Krause arbeitet bei Bayer.",
+           "Emma Krauses Schwester wohnt in Köln.", "Emma Krause spielt Geige."]
+GERMAN_MAYBES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EMMA_K), ["remember", "Emma Krause überlegt, nach Berlin zu ziehen."], []),
+    (list(_EMMA_K), ["remember", "Emma Krause wohnt jetzt in Berlin und arbeitet bei Zalando."],
+     [_EMMA_K[0], _EMMA_K[1]]),
+    (list(_EMMA_K), ["forget", "Vergiss alles über Emma Krauses Schwester."], [_EMMA_K[2]]),
+]
+
+
+def german_maybes(cases: list[Case]) -> None:
+    """A German woman's city beside her sister's: a maybe ends nothing, two changes in one
+    sentence end her two facts, and a forget of the sister hers only."""
+    _ended_by(cases, "german_maybes", "languages", GERMAN_MAYBES)
+
+
+_LIU_Y = ["刘洋住在成都。", "刘洋在华为工作。", "刘洋的哥哥住在成都。", "刘洋喜欢打篮球。"]
+CHINESE_MAYBES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIU_Y), ["remember", "刘洋可能明年搬到重庆。"], []),
+    (list(_LIU_Y), ["remember", "刘洋不再打篮球了。"], [_LIU_Y[3]]),
+    (list(_LIU_Y), ["remember", "刘洋的哥哥搬到了重庆。"], [_LIU_Y[2]]),
+]
+
+
+def chinese_maybes(cases: list[Case]) -> None:
+    """A Chinese man's city beside his brother's: a maybe ends nothing, basketball given
+    up ends that habit, and the brother's move his city only."""
+    _ended_by(cases, "chinese_maybes", "languages", CHINESE_MAYBES)
+
+
+_IRIS_M = ["Iris Marsh's dog is called Biscuit.", "Iris Marsh's dog sees a vet in Leeds.",
+           "Iris Marsh's neighbour's dog is called Biscuit.", "Iris Marsh works nights."]
+DOGS_AND_VETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IRIS_M), ["remember", "Iris Marsh's dog is now called Pepper."], [_IRIS_M[0]]),
+    (list(_IRIS_M), ["remember", "Iris Marsh's dog now sees a vet in York."], [_IRIS_M[1]]),
+    (list(_IRIS_M), ["forget", "Iris Marsh's neighbour"], [_IRIS_M[2]]),
+]
+
+
+def dogs_and_vets(cases: list[Case]) -> None:
+    """A dog's name and vet beside a neighbour's dog of the same name: a new name, a new
+    vet and a forget of the neighbour each reach one fact."""
+    _ended_by(cases, "dogs_and_vets", "pets", DOGS_AND_VETS)
+
+
+_NEIL_B = ["Neil Booth's account number is 31926819.", "Neil Booth banks with Barclays.",
+           "Neil Booth's son's account number is 31926818.", "Neil Booth lives in Stoke."]
+ACCOUNTS_BESIDE_A_SON: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NEIL_B), ["purge", "account number 31926819"], [_NEIL_B[0]]),
+    (list(_NEIL_B), ["remember", "Neil Booth now banks with Nationwide."], [_NEIL_B[1]]),
+    (list(_NEIL_B), ["forget", "Neil Booth's son"], [_NEIL_B[2]]),
+]
+
+
+def accounts_beside_a_son(cases: list[Case]) -> None:
+    """An account number beside a son's one digit off: a purge of his, a new bank and a
+    forget of the son each reach one fact."""
+    _ended_by(cases, "accounts_beside_a_son", "finance", ACCOUNTS_BESIDE_A_SON)
+
+
+_JADE_O = ["Jade Owen drives a Kia.", "Jade Owen lives in Crewe.",
+           "Jade Owen's husband drives a Kia.", "Jade Owen sings in a choir."]
+QUESTIONS_AND_SALES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JADE_O), ["remember", "Does Jade Owen still drive a Kia?"], []),
+    (list(_JADE_O), ["remember", "Jade Owen sold her Kia last week."], [_JADE_O[0]]),
+    (list(_JADE_O), ["remember", "Jade Owen no longer sings in a choir."], [_JADE_O[3]]),
+]
+
+
+def questions_and_sales(cases: list[Case]) -> None:
+    """A car beside a husband's same car: a question ends nothing, a sale ends hers only,
+    and the choir left ends that fact."""
+    _ended_by(cases, "questions_and_sales", "everyday", QUESTIONS_AND_SALES)
+
+
+_MEETINGS = ["The quarterly review is on 4 June.", "The product launch is on 4 June.",
+             "The quarterly review is in Room 2.", "The team lunch is on Friday."]
+MEETINGS_MOVED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MEETINGS), ["remember", "The quarterly review has been moved to 11 June."],
+     [_MEETINGS[0]]),
+    (list(_MEETINGS), ["remember", "The product launch was cancelled."], [_MEETINGS[1]]),
+    (list(_MEETINGS), ["revise", "quarterly review room", "The quarterly review is in Room 5."],
+     [_MEETINGS[2]]),
+]
+
+
+def meetings_moved(cases: list[Case]) -> None:
+    """Two meetings on one day and a room: a meeting moved, the other cancelled and the
+    room revised each reach one fact."""
+    _ended_by(cases, "meetings_moved", "work", MEETINGS_MOVED)
+
+
+_OLA_N = ["Ola Nowak works at Ikea.", "Ola Nowak lives in Leeds.",
+          "Ola Nowak's cousin works at Ikea.", "Ola Nowak keeps chickens."]
+COUSINS_AND_CHICKENS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLA_N), ["remember", "Ola Nowak left Ikea, but her cousin still works there."],
+     [_OLA_N[0]]),
+    (list(_OLA_N), ["remember", "Ola Nowak's cousin moved to Leeds."], []),
+    (list(_OLA_N), ["remember", "Ola Nowak gave away her chickens."], [_OLA_N[3]]),
+]
+
+
+def cousins_and_chickens(cases: list[Case]) -> None:
+    """A job beside a cousin's at the same shop: the job left while the cousin stays, the
+    cousin's move and chickens given away each end her one fact or none."""
+    _ended_by(cases, "cousins_and_chickens", "family", COUSINS_AND_CHICKENS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -9490,7 +9621,9 @@ def build() -> list[Case]:
                    freelancers, pilots, german_drivers, chinese_nurses, usernames, statins,
                    piano_teachers, favourite_wines, suppliers, social_handles,
                    german_quitters, chinese_quitters, booking_references,
-                   children_allergies, dentist_visits, promotions):
+                   children_allergies, dentist_visits, promotions, maybes_and_denials,
+                   german_maybes, chinese_maybes, dogs_and_vets, accounts_beside_a_son,
+                   questions_and_sales, meetings_moved, cousins_and_chickens):
         family(cases)
     return cases
 
