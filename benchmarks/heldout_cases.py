@@ -9500,6 +9500,133 @@ def cousins_and_chickens(cases: list[Case]) -> None:
     _ended_by(cases, "cousins_and_chickens", "family", COUSINS_AND_CHICKENS)
 
 
+# Rounds 518-525, written before they were run: a flat's price and sale beside a sister's
+# flat; a student's course changed and left beside a brother's; a train commute beside a
+# colleague's; a German cat died and a divorce beside a brother's cat; a Chinese dog died
+# and a new car beside a sister's dog; a staging server's address beside the prod
+# server's that it begins; a UK mobile purged in international form beside a wife's; a
+# broken wrist healed beside a son's.
+_BEN_F = ["Ben Frost's flat is in Leith.", "Ben Frost's flat is on the market for £250,000.",
+          "Ben Frost's sister's flat is in Leith.", "Ben Frost works in Glasgow."]
+FLATS_FOR_SALE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEN_F), ["remember", "Ben Frost's flat is now on the market for £240,000."],
+     [_BEN_F[1]]),
+    (list(_BEN_F), ["remember", "Ben Frost sold his flat."], [_BEN_F[0], _BEN_F[1]]),
+    (list(_BEN_F), ["forget", "Ben Frost's sister"], [_BEN_F[2]]),
+]
+
+
+def flats_for_sale(cases: list[Case]) -> None:
+    """A flat's place and price beside a sister's flat in the same place: a new price, the
+    flat sold and a forget of the sister each reach his facts or hers only."""
+    _ended_by(cases, "flats_for_sale", "everyday", FLATS_FOR_SALE)
+
+
+_MARIA_S = ["Maria Silva studies law at UCL.", "Maria Silva lives in Camden.",
+            "Maria Silva's brother studies law at UCL.", "Maria Silva plays netball."]
+COURSES_CHANGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MARIA_S), ["remember", "Maria Silva now studies economics at UCL."], [_MARIA_S[0]]),
+    (list(_MARIA_S), ["remember", "Maria Silva dropped out of UCL."], [_MARIA_S[0]]),
+    (list(_MARIA_S), ["remember", "Maria Silva no longer plays netball."], [_MARIA_S[3]]),
+]
+
+
+def courses_changed(cases: list[Case]) -> None:
+    """A course beside a brother's same course: a new subject, the university left and a
+    sport given up each reach her one fact."""
+    _ended_by(cases, "courses_changed", "education", COURSES_CHANGED)
+
+
+_LUCY_C = ["Lucy Chan takes the 8:15 train to Leeds.", "Lucy Chan works at Asda.",
+           "Lucy Chan's colleague takes the 8:15 train to Leeds.", "Lucy Chan lives in York."]
+TRAINS_TAKEN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUCY_C), ["remember", "Lucy Chan now takes the 7:45 train to Leeds."], [_LUCY_C[0]]),
+    (list(_LUCY_C), ["remember", "Lucy Chan now drives to Leeds."], [_LUCY_C[0]]),
+    (list(_LUCY_C), ["forget", "Lucy Chan's colleague"], [_LUCY_C[2]]),
+]
+
+
+def trains_taken(cases: list[Case]) -> None:
+    """A train beside a colleague's same train: an earlier train, driving instead and a
+    forget of the colleague each reach one fact."""
+    _ended_by(cases, "trains_taken", "travel", TRAINS_TAKEN)
+
+
+_PAUL_B = ["Paul Becker hat eine Katze.", "Paul Becker wohnt in Kiel.",
+           "Paul Beckers Bruder hat eine Katze.", "Paul Becker ist verheiratet."]
+GERMAN_CATS_AND_MARRIAGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAUL_B), ["remember", "Paul Beckers Katze ist gestorben."], [_PAUL_B[0]]),
+    (list(_PAUL_B), ["remember", "Paul Becker ist jetzt geschieden."], [_PAUL_B[3]]),
+    (list(_PAUL_B), ["forget", "Vergiss Paul Beckers Bruder."], [_PAUL_B[2]]),
+]
+
+
+def german_cats_and_marriages(cases: list[Case]) -> None:
+    """A German man's cat beside his brother's: his cat dead, a divorce and a forget of
+    the brother each reach one fact."""
+    _ended_by(cases, "german_cats_and_marriages", "languages", GERMAN_CATS_AND_MARRIAGES)
+
+
+_CHEN_J = ["陈静养了一只狗。", "陈静开一辆宝马。", "陈静的姐姐养了一只狗。", "陈静住在南京。"]
+CHINESE_DOGS_AND_CARS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHEN_J), ["remember", "陈静的狗死了。"], [_CHEN_J[0]]),
+    (list(_CHEN_J), ["remember", "陈静现在开一辆奥迪。"], [_CHEN_J[1]]),
+    (list(_CHEN_J), ["forget", "忘记陈静的姐姐"], [_CHEN_J[2]]),
+]
+
+
+def chinese_dogs_and_cars(cases: list[Case]) -> None:
+    """A Chinese woman's dog beside her sister's: her dog dead, a new car and a forget of
+    the sister each reach one fact."""
+    _ended_by(cases, "chinese_dogs_and_cars", "languages", CHINESE_DOGS_AND_CARS)
+
+
+_SERVERS = ["The staging server's IP is 10.1.2.3.", "The staging server runs Ubuntu 22.04.",
+            "The prod server's IP is 10.1.2.30.", "The prod server runs Debian 12."]
+SERVERS_BESIDE_PROD: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SERVERS), ["purge", "10.1.2.3"], [_SERVERS[0]]),
+    (list(_SERVERS), ["remember", "The staging server now runs Ubuntu 24.04."], [_SERVERS[1]]),
+    (list(_SERVERS), ["release", "the prod server's IP"], [_SERVERS[2]]),
+]
+
+
+def servers_beside_prod(cases: list[Case]) -> None:
+    """A staging server's address beside the prod server's that it begins: a purge of it,
+    an upgrade and the prod address released each reach one fact."""
+    _ended_by(cases, "servers_beside_prod", "engineering", SERVERS_BESIDE_PROD)
+
+
+_DAN_C = ["Dan Cole's mobile is 07700 900123.", "Dan Cole lives in Luton.",
+          "Dan Cole's wife's mobile is 07700 900124.", "Dan Cole supports Luton Town."]
+MOBILES_INTERNATIONAL: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DAN_C), ["purge", "+44 7700 900123"], [_DAN_C[0]]),
+    (list(_DAN_C), ["remember", "Dan Cole moved to Bedford."], [_DAN_C[1]]),
+    (list(_DAN_C), ["forget", "Dan Cole's wife"], [_DAN_C[2]]),
+]
+
+
+def mobiles_international(cases: list[Case]) -> None:
+    """A mobile written nationally, purged in international form, beside a wife's one
+    digit off: the purge, a move that leaves his club and a forget of the wife each
+    reach one fact."""
+    _ended_by(cases, "mobiles_international", "everyday", MOBILES_INTERNATIONAL)
+
+
+_TOM_R = ["Tom Reed has a broken wrist.", "Tom Reed plays the guitar.",
+          "Tom Reed's son has a broken wrist.", "Tom Reed lives in Poole."]
+INJURIES_HEALED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_R), ["remember", "Tom Reed's wrist has healed."], [_TOM_R[0]]),
+    (list(_TOM_R), ["remember", "Tom Reed stopped playing the guitar."], [_TOM_R[1]]),
+    (list(_TOM_R), ["forget", "Tom Reed's son"], [_TOM_R[2]]),
+]
+
+
+def injuries_healed(cases: list[Case]) -> None:
+    """A broken wrist beside a son's: his wrist healed, the guitar given up and a forget
+    of the son each reach one fact."""
+    _ended_by(cases, "injuries_healed", "medical", INJURIES_HEALED)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -9623,7 +9750,10 @@ def build() -> list[Case]:
                    german_quitters, chinese_quitters, booking_references,
                    children_allergies, dentist_visits, promotions, maybes_and_denials,
                    german_maybes, chinese_maybes, dogs_and_vets, accounts_beside_a_son,
-                   questions_and_sales, meetings_moved, cousins_and_chickens):
+                   questions_and_sales, meetings_moved, cousins_and_chickens,
+                   flats_for_sale, courses_changed, trains_taken, german_cats_and_marriages,
+                   chinese_dogs_and_cars, servers_beside_prod, mobiles_international,
+                   injuries_healed):
         family(cases)
     return cases
 
