@@ -518,6 +518,7 @@ class TextInterface:
             if clause.ends_prior and entity is not None:
                 self._retire_prior(tenant, entity, clause, plan)
                 self._retire_passive(tenant, entity, clause, plan)
+                self._retire_thing(tenant, entity, clause, plan)
             elif "change-of-state:replaces-frame" in clause.rules and entity is not None:
                 # "moved to Sopot", "is now a tax resident of Portugal": a slot read without
                 # certainty ("moved to" may name an employer) that the entity holds with
@@ -612,6 +613,22 @@ class TextInterface:
             if (not f.negated and len(said) > 2 and said[1].lower() == "by"
                     and lx.lemma_of(said[0].lower()) == verb
                     and view_terms(" ".join(said[2:])) == agent):
+                plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
+
+    def _retire_thing(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """Release every current fact of a thing whose ending is said of it alone, with no
+        object: ``The product launch was cancelled`` ends ``The product launch is on 4
+        June`` (the launch itself is no more, so nothing said of it holds). Only a thing
+        named by a common noun phrase (a topic), never a person nor a named entity, and only
+        when the verb, its particle aside, is all the clause says (``was cancelled``, ``has
+        been called off``; not ``cancelled its booking``)."""
+        if not entity.startswith("topic:") or clause.negated:
+            return
+        rest = without_times(str(clause.value)).split()[1:]
+        if any(w.lower().strip(EDGE) not in lx.PARTICLES for w in rest):
+            return
+        for f in self._entity_facts(tenant, entity):
+            if not f.negated:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
 
     def _retire_prior(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:

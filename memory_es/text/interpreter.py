@@ -527,8 +527,21 @@ def _conjoined_other_language(body: str) -> list[Clause] | None:
     head = _other_language(first.strip())
     if head is None or not head.mention or head.refers_back is not None:
         return None
-    tail = _other_language(f"{head.mention}{'' if chinese else ' '}{rest}")
-    return [head, tail] if tail is not None and tail.entity == head.entity else None
+    written = f"{head.mention}{'' if chinese else ' '}{rest}"
+    tail = _other_language(written)
+    if tail is None or tail.entity != head.entity:
+        return None
+    # "X wohnt jetzt in Köln und arbeitet bei Bosch": the first one's jetzt holds for both
+    adverbs = _ZH["change"] if chinese else _DE["change"]
+    said = [w for w in adverbs if w in (first if chinese else first.lower().split())]
+    if said and tail.op == "assert" and not any(r.startswith("change-of-state")
+                                                 for r in tail.rules):
+        verb, _, after = rest.partition(" ")
+        changed = _other_language(f"{head.mention}{said[0]}{rest}" if chinese
+                                  else f"{head.mention} {verb} {said[0]} {after}")
+        if changed is not None and changed.entity == head.entity:
+            tail = replace(changed, text=written)
+    return [head, tail]
 
 
 def _aliased_other_language(body: str) -> Clause | None:
@@ -649,6 +662,7 @@ def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
     conjuncts = merge_dependent(conjuncts, subject)
     out: list[Clause] = []
     subject_text = body[:pred_start].strip()
+    carried = ""  # "X now lives in Y and works at Z": the first one's "now" holds for both
     for k, conj in enumerate(conjuncts):
         clause_subject = subject
         pred_toks = conj.toks
@@ -669,10 +683,13 @@ def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
         clause_rules = [*rules, *clause_subject.rules, *pred.rules]
         if len(conjuncts) > 1:
             clause_rules.append(f"clause:{k + 1}/{len(conjuncts)}")
+        if k == 0:
+            carried = " ".join(w for w in ascii_fold(conj.text).split()
+                               if w in lx.CHANGE_ADVERBS)
+        lead = before_subject if k == 0 or conj.subject else f"{before_subject} {carried}"
         clause = _finish(sentence=body, text=text, subject=clause_subject, pred=pred,
                          toks=pred_toks, identifiers=anchored, cue=cue, negated=is_negated,
-                         rules=clause_rules, conj_text=conj.text, lead=before_subject,
-                         elided=elided)
+                         rules=clause_rules, conj_text=conj.text, lead=lead, elided=elided)
         out.append(_owned(clause, clause_subject, pred_toks[0 if conj.subject else conj.verb:]))
     if "subject:compound" in subject.rules:
         out = [c for clause in out for c in _each_person(clause, subject)]

@@ -600,5 +600,10 @@ a noun). A German sentence whose preposition is also English (``arbeitet jetzt i
 Bremen``) is read by the English rules, where they are what ``now`` is: an adverb, no
 part of the verb's object, and a change that replaces the verb's frame."""
 CHANGE_MARKERS = (*CHANGE_MARKERS, *sorted(GERMAN_CHANGE))
+CHANGE_ADVERBS: frozenset[str] = frozenset(
+    m for m in CHANGE_MARKERS if " " not in m and lemma_of(m) is None)
+"""The change markers that are adverbs (``now``, ``actually``, ``jetzt``), not verbs of
+switching or moving: said in the first of two predicates of one subject (``X now lives
+in Y and works at Z``), they hold for the second as well."""
 ADVERBS = ADVERBS | GERMAN_CHANGE
 INFO_NOUNS = INFO_NOUNS | frozenset(GERMAN["info"])

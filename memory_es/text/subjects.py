@@ -200,7 +200,9 @@ def _named(words: list[str]) -> Subject:
             name_words = [w for w in words[role_end:] if strip_symbols(w).strip(EDGE)]
             name_words = [strip_symbols(w).strip(EDGE + "-") or w for w in name_words]
             lone = name_words[0] if len(name_words) == 1 else ""
-            lowercase_name = (bool(lone) and lone.isalpha() and lone.islower()
+            # a handle has no article: "User admin2", not "the product launch"
+            lowercase_name = (bool(lone) and lead not in DETERMINERS and lone.isalpha()
+                              and lone.islower()
                               and not lone.endswith(("s", "ing", "ed"))
                               and lone not in lx.STOPWORDS and lone not in lx.ROLE_NOUNS
                               and not lx.domains_of(lone))

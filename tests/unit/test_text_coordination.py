@@ -79,3 +79,30 @@ def test_releasing_the_pronoun_clause_keeps_the_first(
     ti.remember(T, "Omar Haddad owns a narrowboat and moors it in Oxford.")
     ti.release(T, "Omar's mooring in Oxford")
     assert {f.text for f in fresh_store.current(T)} == {"Omar Haddad owns a narrowboat"}
+
+
+@pytest.mark.parametrize(("setup", "change", "kept"), [
+    (["Hugo Lamb lives in Bath.", "Hugo Lamb works at Dyson."],
+     "Hugo Lamb now lives in Bristol and works at Airbus.", "Hugo Lamb's brother lives in Bath"),
+    (["Emma Krause wohnt in Köln.", "Emma Krause arbeitet bei Bayer."],
+     "Emma Krause wohnt jetzt in Berlin und arbeitet bei Zalando.",
+     "Emma Krauses Schwester wohnt in Köln"),
+    (["刘洋住在成都。", "刘洋在华为工作。"], "刘洋现在住在重庆\uff0c在阿里巴巴工作。",
+     "刘洋的哥哥住在成都"),
+])
+def test_a_change_adverb_of_the_first_predicate_holds_for_the_second(
+        fresh_store: memory_es.MemoryStore, setup: list[str], change: str, kept: str) -> None:
+    """``X now lives in Y and works at Z``: ``now`` (``jetzt``, ``现在``) says both are new,
+    so both old facts end; a relative's like fact stays, and without the adverb the
+    second is no change (``still works at``: kept)."""
+    ti = TextInterface(fresh_store)
+    for text in (*setup, kept):
+        ti.remember(T, text)
+    ti.remember(T, change)
+    assert {f.text for f in fresh_store.current(T)} & {s.rstrip(".。") for s in setup} == set()
+    assert kept in {f.text for f in fresh_store.current(T)}
+
+
+def test_a_continued_second_predicate_is_no_change() -> None:
+    (moved, still) = interpret("Hugo Lamb now lives in Bristol and still works at Dyson.").clauses
+    assert moved.op == "supersede" and still.op == "assert"

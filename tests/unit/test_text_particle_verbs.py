@@ -41,3 +41,21 @@ def test_a_break_up_ends_the_relationship_only(fresh_store: memory_es.MemoryStor
     current = current_texts(fresh_store, tenant)
     assert set(kept) <= current
     assert relationship not in current
+
+
+@given(st.sampled_from(["gave away her chickens", "gave her chickens away",
+                        "has given away her chickens"]))
+@settings(max_examples=3, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_giving_away_ends_what_was_kept(fresh_store: memory_es.MemoryStore,
+                                        ending: str) -> None:
+    """``give away`` disposes of a thing as ``sell`` does: the chickens end, her job and a
+    cousin's chickens stay."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Ola Nowak works at Ikea", "Ola Nowak's cousin keeps chickens"}
+    for text in (*kept, "Ola Nowak keeps chickens"):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ola Nowak {ending}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert "Ola Nowak keeps chickens" not in after
