@@ -686,10 +686,12 @@ def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
         if k == 0:
             carried = " ".join(w for w in ascii_fold(conj.text).split()
                                if w in lx.CHANGE_ADVERBS)
-        lead = before_subject if k == 0 or conj.subject else f"{before_subject} {carried}"
+        said_before = (before_subject if k == 0 or conj.subject
+                       else f"{before_subject} {carried}")
         clause = _finish(sentence=body, text=text, subject=clause_subject, pred=pred,
                          toks=pred_toks, identifiers=anchored, cue=cue, negated=is_negated,
-                         rules=clause_rules, conj_text=conj.text, lead=lead, elided=elided)
+                         rules=clause_rules, conj_text=conj.text, lead=said_before,
+                         elided=elided)
         out.append(_owned(clause, clause_subject, pred_toks[0 if conj.subject else conj.verb:]))
     if "subject:compound" in subject.rules:
         out = [c for clause in out for c in _each_person(clause, subject)]
