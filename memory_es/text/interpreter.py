@@ -157,6 +157,10 @@ before the verb), and ``X从Y辞职了`` (X resigned from Y: the place before th
 _ZH_QUIT = re.compile(_alternation(_ZH["quit"]))
 """``戒烟`` (quit smoking): a verb-object word of giving up a habit, read as ``戒掉`` and its
 object (``X戒烟了`` says what ``X戒掉了烟`` says)."""
+_DE_DIED = re.compile(rf"^(?P<agent>.+?\s+(?P<ended>\S+))\s+(?:ist|sind)\s+"
+                      rf"(?:{_alternation(_DE['death'])})$", re.IGNORECASE)
+"""``X's Y ist gestorben`` (a genitive subject: :func:`_genitive_thing`): X's fact of
+having Y ends, as ``X's dog died`` says."""
 _ZH_DIED = re.compile(rf"^(?P<agent>.+?)的(?P<ended>[^的]+?)(?:{_alternation(_ZH['death'])})了$")
 """``X的Y死了`` (X's Y died): X's fact of having Y ends, as ``X's dog died`` says."""
 _DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
@@ -272,7 +276,7 @@ def _read_other_language(body: str) -> Clause | None:
     cease = None if unreal or residence else (
         _ZH_CEASE.match(_ZH_QUIT.sub(lambda m: "戒掉" + m.group()[1:], body))
         or _ZH_DIED.match(body) if chinese
-        else _DE_CEASE.match(body) or _DE_NO_LONGER.match(body))
+        else _DE_CEASE.match(body) or _DE_NO_LONGER.match(body) or _de_died(body))
     owned = None if unreal or residence or cease or not chinese else _ZH_OWNED.match(body)
     has = None if unreal or residence or cease or owned else (
         (_ZH_HAS.match(body) or _ZH_TIMED.match(body) or _zh_named(body)) if chinese
@@ -404,6 +408,13 @@ def _de_owned_act(body: str) -> re.Match[str] | None:
             _genitive_thing(found.group("subj").split()) is None):
         return None
     return found
+
+
+def _de_died(body: str) -> re.Match[str] | None:
+    """``Paul Beckers Katze ist gestorben``: a thing of a named owner died (not ``Paul
+    Becker ist gestorben``, the person himself, which ends no fact of his here)."""
+    found = _DE_DIED.match(body)
+    return found if found and _genitive_thing(found.group("agent").split()) else None
 
 
 def _genitive_owner(words: list[str]) -> str:

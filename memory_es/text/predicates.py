@@ -338,6 +338,23 @@ def _without_adverbs(words: list[str]) -> list[str]:
     return words[start:]
 
 
+def _complement_slot(p: PredicateReading) -> str:
+    """The slot of ``X's <thing> is <complement>``: the thing's own, or, for a complement
+    that opens with a preposition (``is in Leith``, ``is on the market for £250,000``),
+    the thing's under that preposition: where a flat is and that it is for sale are two
+    facts of it, not one value replacing the other (``is now in Portobello`` replaces the
+    first). A time stays the thing's own slot (``is on 4 June``, ``is at 3pm``: when), and
+    so does a slot of its own that the noun names (``X's home is in Taipei``: home.city)."""
+    words = _without_adverbs(p.rest_words)
+    first = words[0].lower() if words else ""
+    said = " ".join(words)
+    if (p.hint.startswith("prop.") and first in PREPOSITIONS
+            and first not in _TIME_PREPOSITIONS
+            and CALENDAR.search(said) is None and TEMPORAL.search(said) is None):
+        return f"{p.hint}.{first}"
+    return p.hint
+
+
 def _moved_possession(p: PredicateReading) -> str | None:
     """The noun of a motion verb's possessed object (``moved its headquarters to …``,
     ``transferred her savings to …``): the thing that moved, not its owner."""
@@ -495,7 +512,7 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          and _age(p) is not None, lambda p: Slot("age", _age(p) or "")),
     # copula: "is <hint value>" for possessive subjects, "is a <role> at <Org>", "is vegan"
     Rule("predicate:possessive-noun", lambda p: p.copula and bool(p.hint),
-         lambda p: Slot(p.hint, value_text(_without_adverbs(p.rest_words)))),
+         lambda p: Slot(_complement_slot(p), value_text(_without_adverbs(p.rest_words)))),
     # "X's rent went up to 950", "X's limit was raised to 3000": the thing's new amount
     Rule("predicate:quantity-change",
          lambda p: bool(p.hint) and not p.copula and _to_quantity(p) is not None,

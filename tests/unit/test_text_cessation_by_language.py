@@ -134,3 +134,22 @@ def test_working_at_a_place_is_one_frame_whichever_verb_says_it(
     after = current_texts(fresh_store, tenant)
     assert kept <= after
     assert "王芳在百度工作" not in after
+
+
+@_SLOW
+@given(st.sampled_from([("Paul", "Becker"), ("Anke", "Vogel")]),
+       st.sampled_from([("Katze", "ist gestorben"), ("Hund", "ist tot")]))
+def test_a_german_pet_that_died_ends_having_it(
+        fresh_store: memory_es.MemoryStore, name: tuple[str, str],
+        death: tuple[str, str]) -> None:
+    """``Paul Beckers Katze ist gestorben``: his fact of having the cat ends, not his
+    brother's nor his others."""
+    (given_name, family), (pet, died) = name, death
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"{given_name} {family} wohnt in Kiel", f"{given_name} {family}s Bruder hat eine {pet}"}
+    for text in (*kept, f"{given_name} {family} hat eine {pet}"):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{given_name} {family}s {pet} {died}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert f"{given_name} {family} hat eine {pet}" not in after

@@ -38,3 +38,32 @@ def test_a_possessed_thing_changed_to_a_value_replaces_its_slot(
     ti.remember(tenant, said)
     assert current_texts(fresh_store, tenant) == {
         t.rstrip(".") for t in [said, *_KEPT]}
+
+
+def test_where_a_thing_is_and_what_state_it_is_in_are_two_facts(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``Ben's flat is in Leith`` and ``is on the market for £250,000`` are two facts of
+    the flat (the preposition says which), so the second keeps the first, and a new price
+    ends only the old price; a time stays one slot with the thing (``is on 4 June``)."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Ben Frost's flat is in Leith.", "Ben Frost's flat is on the market for £250,000.",
+                 "Ben Frost's sister's flat is in Leith."):
+        ti.remember(tenant, text)
+    assert len(current_texts(fresh_store, tenant)) == 3
+    ti.remember(tenant, "Ben Frost's flat is now on the market for £240,000.")
+    assert current_texts(fresh_store, tenant) == {
+        "Ben Frost's flat is in Leith", "Ben Frost's sister's flat is in Leith",
+        "Ben Frost's flat is now on the market for £240,000"}
+    ti.remember(tenant, "Ben Frost's flat is now in Portobello.")
+    assert "Ben Frost's flat is in Leith" not in current_texts(fresh_store, tenant)
+
+
+def test_a_noun_of_a_named_slot_keeps_its_slot(fresh_store: memory_es.MemoryStore) -> None:
+    """``X's new home is in Taipei`` is X's home city, the slot ``lives in`` fills: the
+    preposition adds no slot of its own there, so the old city ends."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Mei Wong lives in Singapore.", "Mei Wong works at DBS."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, "Mei Wong's new home is in Taipei.")
+    assert current_texts(fresh_store, tenant) == {"Mei Wong works at DBS",
+                                                  "Mei Wong's new home is in Taipei"}
