@@ -9627,6 +9627,133 @@ def injuries_healed(cases: list[Case]) -> None:
     _ended_by(cases, "injuries_healed", "medical", INJURIES_HEALED)
 
 
+# Rounds 526-533, written before they were run: rent gone up beside a flatmate's and a
+# past home; a child's lessons beside a sister's same lesson; e-mail addresses changed
+# and purged beside a husband's; a German phone number forgotten; a Chinese phone
+# purged beside a wife's one digit off; two people called Sam; a research agent's trial
+# beside a pilot study; a finance agent's fund beside another fund's same holding.
+_ANA_R = ["Ana Ruiz pays £1,200 a month in rent.", "Ana Ruiz lives in Salford.",
+          "Ana Ruiz's flatmate pays £1,200 a month in rent.", "Ana Ruiz used to live in Paris."]
+RENTS_UP: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA_R), ["remember", "Ana Ruiz's rent went up to £1,300 a month."], [_ANA_R[0]]),
+    (list(_ANA_R), ["remember", "Ana Ruiz moved to Stockport."], [_ANA_R[1]]),
+    (list(_ANA_R), ["forget", "Ana Ruiz's flatmate"], [_ANA_R[2]]),
+]
+
+
+def rents_up(cases: list[Case]) -> None:
+    """A rent beside a flatmate's same rent and a past home: a rise, a move that keeps the
+    past home and a forget of the flatmate each reach one fact."""
+    _ended_by(cases, "rents_up", "finance", RENTS_UP)
+
+
+_OLI_G = ["Oli Grant's piano lesson is on Wednesdays at 5pm.",
+          "Oli Grant's swimming lesson is on Fridays.",
+          "Oli Grant's sister's piano lesson is on Wednesdays at 5pm.", "Oli Grant is eight."]
+CHILD_LESSONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLI_G), ["remember", "Oli Grant's piano lesson moved to Thursdays."], [_OLI_G[0]]),
+    (list(_OLI_G), ["remember", "Oli Grant stopped his swimming lessons."], [_OLI_G[1]]),
+    (list(_OLI_G), ["release", "Oli Grant's sister's piano lesson"], [_OLI_G[2]]),
+]
+
+
+def child_lessons(cases: list[Case]) -> None:
+    """A child's lessons beside a sister's same lesson: his moved, another stopped and
+    hers released each reach one fact."""
+    _ended_by(cases, "child_lessons", "family", CHILD_LESSONS)
+
+
+_ZARA_A = ["Zara Ali's email is zara@oldmail.com.", "Zara Ali works at Tesco.",
+           "Zara Ali's husband's email is ali@oldmail.com.", "Zara Ali lives in Slough."]
+MAILS_CHANGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZARA_A), ["remember", "Zara Ali's email changed to zara.ali@newmail.com."],
+     [_ZARA_A[0]]),
+    (list(_ZARA_A), ["purge", "ali@oldmail.com"], [_ZARA_A[2]]),
+    (list(_ZARA_A), ["remember", "Zara Ali now works at Boots."], [_ZARA_A[1]]),
+]
+
+
+def mails_changed(cases: list[Case]) -> None:
+    """An e-mail address beside a husband's on the same host: hers changed, his purged and
+    a new employer each reach one fact."""
+    _ended_by(cases, "mails_changed", "everyday", MAILS_CHANGED)
+
+
+_JAN_H = ["Jan Hoffmann wohnt in Essen.", "Jan Hoffmanns Telefonnummer ist 0201 123456.",
+          "Jan Hoffmanns Frau wohnt in Essen.", "Jan Hoffmann spielt Schach."]
+GERMAN_PHONES_FORGOTTEN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JAN_H), ["forget", "Vergiss Jan Hoffmanns Telefonnummer."], [_JAN_H[1]]),
+    (list(_JAN_H), ["remember", "Jan Hoffmann spielt kein Schach mehr."], [_JAN_H[3]]),
+    (list(_JAN_H), ["remember", "Jan Hoffmann ist nach Dortmund gezogen."], [_JAN_H[0]]),
+]
+
+
+def german_phones_forgotten(cases: list[Case]) -> None:
+    """A German man's phone number beside his wife's city: the number forgotten, chess
+    given up and a move each reach one fact."""
+    _ended_by(cases, "german_phones_forgotten", "languages", GERMAN_PHONES_FORGOTTEN)
+
+
+_WANG_L = ["王磊的电话是13812345678。", "王磊住在西安。", "王磊的妻子的电话是13812345679。", "王磊喜欢下棋。"]
+CHINESE_PHONES_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WANG_L), ["purge", "13812345678"], [_WANG_L[0]]),
+    (list(_WANG_L), ["remember", "王磊搬到了成都。"], [_WANG_L[1]]),
+    (list(_WANG_L), ["remember", "王磊不再下棋了。"], [_WANG_L[3]]),
+]
+
+
+def chinese_phones_purged(cases: list[Case]) -> None:
+    """A Chinese man's phone beside his wife's one digit off: his purged, a move and chess
+    given up each reach one fact."""
+    _ended_by(cases, "chinese_phones_purged", "languages", CHINESE_PHONES_PURGED)
+
+
+_SAMS = ["Sam Cole lives in Hove.", "Sam Price lives in Hove.", "Sam Cole works at Amex.",
+         "Sam Price works at Amex."]
+TWO_SAMS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAMS), ["remember", "Sam Cole moved to Worthing."], [_SAMS[0]]),
+    (list(_SAMS), ["forget", "Sam Price"], [_SAMS[1], _SAMS[3]]),
+    (list(_SAMS), ["remember", "Sam Price left Amex."], [_SAMS[3]]),
+]
+
+
+def two_sams(cases: list[Case]) -> None:
+    """Two people called Sam in the same town and firm: a move, a forget and a job left
+    each reach the one Sam named."""
+    _ended_by(cases, "two_sams", "mixed", TWO_SAMS)
+
+
+_TRIAL = ["The trial enrolled 240 patients.", "The trial's primary endpoint is HbA1c at 26 weeks.",
+          "The pilot study enrolled 40 patients.", "The trial is funded by the NIHR."]
+TRIALS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TRIAL), ["remember", "The trial has now enrolled 260 patients."], [_TRIAL[0]]),
+    (list(_TRIAL), ["remember", "The trial's primary endpoint changed to weight loss at 26 weeks."],
+     [_TRIAL[1]]),
+    (list(_TRIAL), ["forget", "the pilot study"], [_TRIAL[2]]),
+]
+
+
+def trials(cases: list[Case]) -> None:
+    """A research agent's trial beside a pilot study: a new count, a new endpoint and a
+    forget of the pilot each reach one fact."""
+    _ended_by(cases, "trials", "research", TRIALS)
+
+
+_FUNDS = ["The Orion Fund holds 5,000 shares of Apple.", "The Orion Fund holds 2,000 shares of Nvidia.",
+          "The Vega Fund holds 5,000 shares of Apple.", "The Orion Fund is managed by Clara Hoss."]
+FUND_HOLDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FUNDS), ["remember", "The Orion Fund sold its Apple shares."], [_FUNDS[0]]),
+    (list(_FUNDS), ["remember", "The Orion Fund now holds 3,000 shares of Nvidia."], [_FUNDS[1]]),
+    (list(_FUNDS), ["remember", "The Orion Fund is now managed by Ivan Petrov."], [_FUNDS[3]]),
+]
+
+
+def fund_holdings(cases: list[Case]) -> None:
+    """A fund's holdings beside another fund's same holding: a sale, a new amount and a new
+    manager each reach one fact."""
+    _ended_by(cases, "fund_holdings", "finance", FUND_HOLDINGS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -9753,7 +9880,9 @@ def build() -> list[Case]:
                    questions_and_sales, meetings_moved, cousins_and_chickens,
                    flats_for_sale, courses_changed, trains_taken, german_cats_and_marriages,
                    chinese_dogs_and_cars, servers_beside_prod, mobiles_international,
-                   injuries_healed):
+                   injuries_healed, rents_up, child_lessons, mails_changed,
+                   german_phones_forgotten, chinese_phones_purged, two_sams, trials,
+                   fund_holdings):
         family(cases)
     return cases
 
