@@ -885,15 +885,26 @@ class TextInterface:
         not hold yet replaces the one fact that holds another amount, in the same unit,
         of a thing the possessive names (``takes 10 mg of citalopram``, or as a
         prescription writes it, ``takes citalopram 10 mg``; never ``takes 5 mg of
-        melatonin``); with several, which one is meant is not said, and nothing ends."""
-        amount = re.match(r"(\d[\d.,]*)\s*([^\W\d_]+)\b", str(clause.value).strip().casefold())
+        melatonin``), or, for a sum of money, another sum in the same currency in a fact
+        that names the thing (``rent went up to £1,300`` ends ``pays £1,200 a month in
+        rent``); with several, which one is meant is not said, and nothing ends."""
+        value = str(clause.value).strip().casefold()
+        amount = re.match(r"(\d[\d.,]*)\s*([^\W\d_]+)\b", value)
+        money = _MONEY.match(value)
         facts = self._held(tenant, entity, clause)
-        if amount is None or any(f.attribute == clause.attribute for f in facts):
+        if (amount is None and money is None) or any(
+                f.attribute == clause.attribute for f in facts):
             return
         things = {stem(w) for w in _possessed(clause)}
-        held = [f for f in facts if any(
-            unit == amount.group(2) and thing in things and number != amount.group(1)
-            for number, unit, thing in _amounts(f.text))]
+        held: list[Fact] = []
+        if money is not None:  # "rent went up to £1,300": "pays £1,200 a month in rent"
+            held = [f for f in facts if things <= view(f).terms and any(
+                m.group(1) == money.group(1) and m.group(2) != money.group(2)
+                for m in _MONEY.finditer(f.text.casefold()))]
+        elif amount is not None:
+            held = [f for f in facts if any(
+                unit == amount.group(2) and thing in things and number != amount.group(1)
+                for number, unit, thing in _amounts(f.text))]
         _replace_the_one(held, tenant, clause, plan)
 
     def _retract_contradicted(self, tenant: str, entity: str, clause: Clause,
@@ -1807,6 +1818,8 @@ def _measure(text: str) -> tuple[str, str, str] | None:
     return None if m is None else (m.group(1), m.group(2), stem(m.group(3)))
 
 
+_MONEY = re.compile(r"([£$€¥])\s?(\d[\d,]*(?:\.\d+)?)")
+"""A sum of money, its currency sign first (``£1,300``): (sign, number)."""
 _AMOUNT_AFTER = re.compile(r"(?<![\w.])([^\W\d_]{3,})\s+(\d[\d.,]*)\s*([^\W\d_]+)\b")
 """A thing and its amount after it, as a prescription or a price list writes it
 (``metformin 500 mg``)."""

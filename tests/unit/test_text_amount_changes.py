@@ -8,12 +8,13 @@ said, and nothing ends; an amount in another unit is another measure.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, said, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -86,3 +87,17 @@ def test_a_possessed_amount_that_rose_or_fell_replaces_the_old(
         ti.remember(tenant, text + ".")
     ti.remember(tenant, f"Jay Patel's {noun} {verb} {new}.")
     assert current_texts(fresh_store, tenant) == {*kept, f"Jay Patel's {noun} {verb} {new}"}
+
+
+@pytest.mark.parametrize("change", ["Ana Ruiz's rent went up to £1,300 a month.",
+                                    "Ana Ruiz's rent was raised to £1,300."])
+def test_a_new_sum_of_a_possessed_thing_replaces_the_one_sum_that_names_it(
+        fresh_store: memory_es.MemoryStore, change: str) -> None:
+    """``rent went up to £1,300`` ends ``pays £1,200 a month in rent`` (a sum in the same
+    currency, in a fact naming the rent), never her gym fee nor a flatmate's rent."""
+    kept = ["Ana Ruiz pays £40 a month for the gym.",
+            "Ana Ruiz's flatmate pays £1,200 a month in rent."]
+    after = texts_after(fresh_store, ["Ana Ruiz pays £1,200 a month in rent.", *kept],
+                        "remember", change)
+    assert said(kept) <= after
+    assert "Ana Ruiz pays £1,200 a month in rent" not in after
