@@ -96,8 +96,9 @@ def without_time(value: str) -> str:
 _UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-          "a couple of": 2, "a few": 3}
-"""How many units a spelled-out count says (``two weeks ago``; ``a few``: about three)."""
+          "a couple of": 2, "a few": 3, "several": 4}
+"""How many units a spelled-out count says (``two weeks ago``; ``a few``: about three,
+``several``, more than a few: about four)."""
 _MONTH_NUMBERS = {name: n for n, name in enumerate(
     ("january", "february", "march", "april", "may", "june", "july", "august", "september",
      "october", "november", "december"), start=1)}

@@ -67,3 +67,20 @@ def test_a_noun_of_a_named_slot_keeps_its_slot(fresh_store: memory_es.MemoryStor
     ti.remember(tenant, "Mei Wong's new home is in Taipei.")
     assert current_texts(fresh_store, tenant) == {"Mei Wong works at DBS",
                                                   "Mei Wong's new home is in Taipei"}
+
+
+def test_a_change_replaces_a_complement_stored_in_the_slot_of_before(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """A fact written when ``X's flat is in Leith`` read as ``prop.flat`` (before the
+    preposition named a slot of its own) is still what ``is now in Portobello`` replaces
+    (the thing's state, whatever its slot); a complement of another preposition there
+    (``on the market``) is not."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    fresh_store.assert_fact(tenant, "person:ben-frost", "prop.flat", "in Leith",
+                            text="Ben Frost's flat is in Leith")
+    ti.remember(tenant, "Ben Frost's flat is now in Portobello.")
+    assert current_texts(fresh_store, tenant) == {"Ben Frost's flat is now in Portobello"}
+    ti.remember(tenant, "Ben Frost's flat is now on the market for £240,000.")
+    assert current_texts(fresh_store, tenant) == {
+        "Ben Frost's flat is now in Portobello",
+        "Ben Frost's flat is now on the market for £240,000"}

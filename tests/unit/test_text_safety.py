@@ -231,7 +231,8 @@ def test_relative_time_sets_valid_from(text: TextInterface) -> None:
 
 @pytest.mark.parametrize(("said", "days"), [("two weeks ago", 14), ("3 weeks ago", 21),
                                             ("a couple of months ago", 60),
-                                            ("a few years ago", 3 * 365)])
+                                            ("a few years ago", 3 * 365),
+                                            ("several weeks ago", 28)])
 def test_a_spelled_out_time_ago_sets_valid_from(said: str, days: int) -> None:
     """``moved to Oslo two weeks ago`` is where the user lives (not a place called ``Oslo
     two weeks ago``), valid from that many days before now."""
