@@ -9754,6 +9754,136 @@ def fund_holdings(cases: list[Case]) -> None:
     _ended_by(cases, "fund_holdings", "finance", FUND_HOLDINGS)
 
 
+# Rounds 534-541, written before they were run: favourites revised and released beside a
+# wife's; a project's lead, team and date; a German doctor's city and piano beside a son's
+# city; a Chinese teacher's job and city beside a husband's job; a prescription's pharmacy
+# and dose beside a mother's pharmacy; a van's registration purged beside a son's one
+# letter off; a German subscription beside a husband's; a company's CEO, base and size
+# beside another company with the same CEO.
+_KEN_W = ["Ken Wu's favourite restaurant is Dishoom.", "Ken Wu's favourite film is Heat.",
+          "Ken Wu's wife's favourite restaurant is Dishoom.", "Ken Wu works in Soho."]
+FAVOURITES_REVISED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KEN_W), ["revise", "Ken Wu's favourite restaurant",
+                    "Ken Wu's favourite restaurant is Hoppers."], [_KEN_W[0]]),
+    (list(_KEN_W), ["release", "Ken Wu's favourite film"], [_KEN_W[1]]),
+    (list(_KEN_W), ["revise", "Ken Wu's wife's favourite restaurant",
+                    "Ken Wu's wife's favourite restaurant is Barrafina."], [_KEN_W[2]]),
+]
+
+
+def favourites_revised(cases: list[Case]) -> None:
+    """Favourites beside a wife's same restaurant: his revised, a film released and hers
+    revised each reach one fact."""
+    _ended_by(cases, "favourites_revised", "everyday", FAVOURITES_REVISED)
+
+
+_ATLAS = ["Lena Fox leads Project Atlas.", "Lena Fox's team has six engineers.",
+          "Omar Bell leads Project Zephyr.", "Project Atlas ships in March."]
+PROJECT_LEADS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ATLAS), ["remember", "Lena Fox no longer leads Project Atlas."], [_ATLAS[0]]),
+    (list(_ATLAS), ["remember", "Lena Fox's team now has eight engineers."], [_ATLAS[1]]),
+    (list(_ATLAS), ["remember", "Project Atlas now ships in May."], [_ATLAS[3]]),
+]
+
+
+def project_leads(cases: list[Case]) -> None:
+    """A project's lead, team size and date beside another lead's project: a lead given
+    up, a bigger team and a later date each reach one fact."""
+    _ended_by(cases, "project_leads", "work", PROJECT_LEADS)
+
+
+_UTE_K = ["Ute König arbeitet als Ärztin.", "Ute König wohnt in Mainz.",
+          "Ute Königs Sohn wohnt in Mainz.", "Ute König spielt Klavier."]
+GERMAN_DOCTORS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_UTE_K), ["remember", "Ute König wohnt jetzt in Wiesbaden."], [_UTE_K[1]]),
+    (list(_UTE_K), ["remember", "Ute König spielt kein Klavier mehr."], [_UTE_K[3]]),
+    (list(_UTE_K), ["forget", "Vergiss Ute Königs Sohn."], [_UTE_K[2]]),
+]
+
+
+def german_doctors(cases: list[Case]) -> None:
+    """A German doctor's city beside her son's: a move, the piano given up and a forget
+    of the son each reach one fact."""
+    _ended_by(cases, "german_doctors", "languages", GERMAN_DOCTORS)
+
+
+_ZHAO_M = ["赵敏是老师。", "赵敏住在青岛。", "赵敏的丈夫是老师。", "赵敏喜欢画画。"]
+CHINESE_TEACHERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHAO_M), ["remember", "赵敏现在是医生。"], [_ZHAO_M[0]]),
+    (list(_ZHAO_M), ["remember", "赵敏搬到了大连。"], [_ZHAO_M[1]]),
+    (list(_ZHAO_M), ["forget", "忘记赵敏的丈夫"], [_ZHAO_M[2]]),
+]
+
+
+def chinese_teachers(cases: list[Case]) -> None:
+    """A Chinese teacher beside her husband in the same job: a new job, a move and a
+    forget of the husband each reach one fact."""
+    _ended_by(cases, "chinese_teachers", "languages", CHINESE_TEACHERS)
+
+
+_RITA_P = ["Rita Patel collects her prescription from Boots.",
+           "Rita Patel takes 50 mg of sertraline.",
+           "Rita Patel's mother collects her prescription from Boots.", "Rita Patel lives in Leicester."]
+PHARMACIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RITA_P), ["remember", "Rita Patel now collects her prescription from Lloyds."],
+     [_RITA_P[0]]),
+    (list(_RITA_P), ["remember", "Rita Patel's sertraline dose was increased to 100 mg."],
+     [_RITA_P[1]]),
+    (list(_RITA_P), ["forget", "Rita Patel's mother"], [_RITA_P[2]]),
+]
+
+
+def pharmacies(cases: list[Case]) -> None:
+    """A prescription's pharmacy and dose beside a mother's same pharmacy: a new
+    pharmacy, a higher dose and a forget of the mother each reach one fact."""
+    _ended_by(cases, "pharmacies", "medical", PHARMACIES)
+
+
+_GARY_N = ["Gary Nash's van is registration AB12 CDE.", "Gary Nash's van is white.",
+           "Gary Nash's son's van is registration AB12 CDF.", "Gary Nash lives in Hull."]
+VANS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GARY_N), ["purge", "registration AB12 CDE"], [_GARY_N[0]]),
+    (list(_GARY_N), ["release", "Gary Nash's son's van"], [_GARY_N[2]]),
+    (list(_GARY_N), ["remember", "Gary Nash sold his van."], [_GARY_N[0], _GARY_N[1]]),
+]
+
+
+def vans(cases: list[Case]) -> None:
+    """A van's registration beside a son's one letter off: a purge of his, the son's van
+    released and the van sold each reach his or the son's facts only."""
+    _ended_by(cases, "vans", "vehicles", VANS)
+
+
+_INA_B = ["Ina Brandt hat ein Netflix-Abo.", "Ina Brandt wohnt in Lübeck.",
+          "Ina Brandts Mann hat ein Netflix-Abo.", "Ina Brandt liest gern Krimis."]
+GERMAN_SUBSCRIBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_INA_B), ["remember", "Ina Brandt hat ihr Netflix-Abo gekündigt."], [_INA_B[0]]),
+    (list(_INA_B), ["remember", "Ina Brandt ist nach Kiel gezogen."], [_INA_B[1]]),
+    (list(_INA_B), ["forget", "Vergiss Ina Brandts Mann."], [_INA_B[2]]),
+]
+
+
+def german_subscribers(cases: list[Case]) -> None:
+    """A German subscription beside a husband's same one: hers cancelled, a move and a
+    forget of the husband each reach one fact."""
+    _ended_by(cases, "german_subscribers", "languages", GERMAN_SUBSCRIBERS)
+
+
+_ACME = ["Acme Corp's CEO is Dana Reyes.", "Acme Corp is based in Austin.",
+         "Borealis Inc's CEO is Dana Reyes.", "Acme Corp has 1,200 employees."]
+COMPANY_FACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ACME), ["remember", "Acme Corp's CEO is now Miguel Santos."], [_ACME[0]]),
+    (list(_ACME), ["remember", "Acme Corp moved its headquarters to Denver."], [_ACME[1]]),
+    (list(_ACME), ["remember", "Acme Corp now has 1,500 employees."], [_ACME[3]]),
+]
+
+
+def company_facts(cases: list[Case]) -> None:
+    """A company's CEO, base and size beside another company with the same CEO: a new CEO,
+    a move and a new headcount each reach one fact."""
+    _ended_by(cases, "company_facts", "research", COMPANY_FACTS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -9882,7 +10012,8 @@ def build() -> list[Case]:
                    chinese_dogs_and_cars, servers_beside_prod, mobiles_international,
                    injuries_healed, rents_up, child_lessons, mails_changed,
                    german_phones_forgotten, chinese_phones_purged, two_sams, trials,
-                   fund_holdings):
+                   fund_holdings, favourites_revised, project_leads, german_doctors,
+                   chinese_teachers, pharmacies, vans, german_subscribers, company_facts):
         family(cases)
     return cases
 
