@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from memory_es.text import lexicon as lx
+from memory_es.text.identifiers import IDENTIFIER_LABELS
 from memory_es.text.paths import attribute_path, domains_in, keywords, value_text
 from memory_es.text.qualifiers import CALENDAR, TEMPORAL, names_a_month
 from memory_es.text.subjects import Subject, head_attribute
@@ -344,10 +345,18 @@ def _complement_slot(p: PredicateReading) -> str:
     the thing's under that preposition: where a flat is and that it is for sale are two
     facts of it, not one value replacing the other (``is now in Portobello`` replaces the
     first). A time stays the thing's own slot (``is on 4 June``, ``is at 3pm``: when), and
-    so does a slot of its own that the noun names (``X's home is in Taipei``: home.city)."""
+    so does a slot of its own that the noun names (``X's home is in Taipei``: home.city).
+    A lone lower-case word (``is white``, ``is new``) says how the thing is, a slot of its
+    own beside what it is (``is a Volvo``, ``is registration AB12 CDE``), unless the
+    thing is a name or an identifier (``VPN username is rcole``: its value)."""
     words = _without_adverbs(p.rest_words)
     first = words[0].lower() if words else ""
     said = " ".join(words)
+    noun = re.split(r"[._]", p.hint)[-1]
+    named = noun in IDENTIFIER_LABELS or noun.endswith("name")  # "VPN username is rcole"
+    if (p.hint.startswith("prop.") and not named and len(words) == 1 and first.isalpha()
+            and words[0] == first):
+        return f"{p.hint}.state"  # "is white", "is new": how it is, beside what it is
     if (p.hint.startswith("prop.") and first in PREPOSITIONS
             and first not in _TIME_PREPOSITIONS
             and CALENDAR.search(said) is None and TEMPORAL.search(said) is None):

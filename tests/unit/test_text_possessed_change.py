@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
 from tests.unit.text_support import current_texts, fresh_tenant
 
 _KEPT = ["Chloe Adams's landlord is Peter Shaw.", "Chloe Adams's water supplier is Thames.",
@@ -84,3 +85,26 @@ def test_a_change_replaces_a_complement_stored_in_the_slot_of_before(
     assert current_texts(fresh_store, tenant) == {
         "Ben Frost's flat is now in Portobello",
         "Ben Frost's flat is now on the market for £240,000"}
+
+
+def test_what_a_thing_is_and_how_it_is_are_two_facts(fresh_store: memory_es.MemoryStore) -> None:
+    """``Gary's van is registration AB12 CDE`` and ``is white``: the second keeps the
+    first, and ``is now blue`` replaces only the colour."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Gary Nash's van is registration AB12 CDE.", "Gary Nash's van is white."):
+        ti.remember(tenant, text)
+    assert current_texts(fresh_store, tenant) == {"Gary Nash's van is registration AB12 CDE",
+                                                  "Gary Nash's van is white"}
+    ti.remember(tenant, "Gary Nash's van is now blue.")
+    assert current_texts(fresh_store, tenant) == {"Gary Nash's van is registration AB12 CDE",
+                                                  "Gary Nash's van is now blue"}
+
+
+def test_a_name_or_identifier_has_a_value_not_a_state() -> None:
+    """``VPN username is rcole`` is the username's value (a change to ``ruth.cole``
+    replaces it), not how the username is."""
+    (old,) = interpret("Ruth Cole's VPN username is rcole.").clauses
+    (new,) = interpret("Ruth Cole's VPN username changed to ruth.cole.").clauses
+    (colour,) = interpret("Gary Nash's van is white.").clauses
+    assert old.attribute == new.attribute == "prop.vpn_username"
+    assert colour.attribute == "prop.van.state"
