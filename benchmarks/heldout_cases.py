@@ -9884,6 +9884,134 @@ def company_facts(cases: list[Case]) -> None:
     _ended_by(cases, "company_facts", "research", COMPANY_FACTS)
 
 
+# Rounds 542-549, written before they were run: an age, an engagement and a distance
+# beside a brother's age; a job forgotten as a whole beside a sister at the same firm; a
+# German move and job ended beside a father's city; a Chinese job and habit ended beside a
+# brother's job; a sport taken up instead of another beside a husband's; a paper's facts
+# beside another paper's same sample size; phone numbers purged and revised beside a
+# son's; a diet and a milk switched beside a partner's diet.
+_LEO_H = ["Leo Hunt is 34.", "Leo Hunt is engaged to Sam Lee.", "Leo Hunt's brother is 34.",
+          "Leo Hunt runs 20 km a week."]
+AGES_AND_ENGAGEMENTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEO_H), ["remember", "Leo Hunt turned 35."], [_LEO_H[0]]),
+    (list(_LEO_H), ["remember", "Leo Hunt married Sam Lee."], [_LEO_H[1]]),
+    (list(_LEO_H), ["remember", "Leo Hunt now runs 30 km a week."], [_LEO_H[3]]),
+]
+
+
+def ages_and_engagements(cases: list[Case]) -> None:
+    """An age beside a brother's same age, an engagement and a weekly distance: a
+    birthday, the wedding and a longer distance each reach one fact."""
+    _ended_by(cases, "ages_and_engagements", "family", AGES_AND_ENGAGEMENTS)
+
+
+_NORA_A = ["Nora Ash works at Sky.", "Nora Ash is a producer.", "Nora Ash lives in Isleworth.",
+           "Nora Ash's sister works at Sky."]
+JOBS_AS_A_WHOLE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NORA_A), ["forget", "everything about Nora Ash's job"], [_NORA_A[0], _NORA_A[1]]),
+    (list(_NORA_A), ["remember", "Nora Ash left Sky."], [_NORA_A[0]]),
+    (list(_NORA_A), ["forget", "Nora Ash's sister"], [_NORA_A[3]]),
+]
+
+
+def jobs_as_a_whole(cases: list[Case]) -> None:
+    """An employer and a role beside a sister at the same firm: the job forgotten as a
+    whole, the firm left and a forget of the sister each reach her facts only."""
+    _ended_by(cases, "jobs_as_a_whole", "work", JOBS_AS_A_WHOLE)
+
+
+_TIM_W = ["Tim Weber wohnt in Hannover.", "Tim Weber arbeitet bei Conti.",
+          "Tim Webers Vater wohnt in Hannover.", "Tim Weber fährt Rad."]
+GERMAN_MOVERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TIM_W), ["remember", "Tim Weber ist nach Bremen umgezogen."], [_TIM_W[0]]),
+    (list(_TIM_W), ["remember", "Tim Weber arbeitet nicht mehr bei Conti."], [_TIM_W[1]]),
+    (list(_TIM_W), ["forget", "Vergiss Tim Webers Vater."], [_TIM_W[2]]),
+]
+
+
+def german_movers(cases: list[Case]) -> None:
+    """A German man's city beside his father's: a move, a job ended and a forget of the
+    father each reach one fact."""
+    _ended_by(cases, "german_movers", "languages", GERMAN_MOVERS)
+
+
+_ZHOU_J = ["周杰在联想工作。", "周杰住在北京。", "周杰的弟弟在联想工作。", "周杰喜欢钓鱼。"]
+CHINESE_JOBS_ENDED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHOU_J), ["remember", "周杰不再在联想工作了。"], [_ZHOU_J[0]]),
+    (list(_ZHOU_J), ["remember", "周杰不钓鱼了。"], [_ZHOU_J[3]]),
+    (list(_ZHOU_J), ["forget", "忘记周杰的弟弟"], [_ZHOU_J[2]]),
+]
+
+
+def chinese_jobs_ended(cases: list[Case]) -> None:
+    """A Chinese man's job beside his brother's at the same firm: the job ended, fishing
+    given up and a forget of the brother each reach one fact."""
+    _ended_by(cases, "chinese_jobs_ended", "languages", CHINESE_JOBS_ENDED)
+
+
+_EVE_S = ["Eve Stone plays tennis.", "Eve Stone lives in Ealing.",
+          "Eve Stone's husband plays tennis.", "Eve Stone works at Ofcom."]
+SPORTS_INSTEAD: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVE_S), ["remember", "Eve Stone took up padel instead of tennis."], [_EVE_S[0]]),
+    (list(_EVE_S), ["remember", "Eve Stone no longer works at Ofcom."], [_EVE_S[3]]),
+    (list(_EVE_S), ["release", "Eve Stone's husband's tennis"], [_EVE_S[2]]),
+]
+
+
+def sports_instead(cases: list[Case]) -> None:
+    """A sport beside a husband's same sport: another taken up instead, a job ended and
+    his tennis released each reach one fact."""
+    _ended_by(cases, "sports_instead", "everyday", SPORTS_INSTEAD)
+
+
+_PAPERS = ["The Lancet paper's sample size is 1,200.", "The Lancet paper was published in 2021.",
+           "The BMJ paper's sample size is 1,200.", "The Lancet paper's lead author is Dr Osei."]
+PAPERS_CORRECTED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAPERS), ["remember", "The Lancet paper's sample size was corrected to 1,150."],
+     [_PAPERS[0]]),
+    (list(_PAPERS), ["release", "the BMJ paper's sample size"], [_PAPERS[2]]),
+    (list(_PAPERS), ["remember", "The Lancet paper's lead author is now Dr Mensah."],
+     [_PAPERS[3]]),
+]
+
+
+def papers_corrected(cases: list[Case]) -> None:
+    """A paper's sample size beside another paper's same size: a correction, the other
+    released and a new lead author each reach one fact."""
+    _ended_by(cases, "papers_corrected", "research", PAPERS_CORRECTED)
+
+
+_HAL_B = ["Hal Burke's phone is 020 7946 0321.", "Hal Burke's office phone is 020 7946 0322.",
+          "Hal Burke lives in Kew.", "Hal Burke's son's phone is 020 7946 0323."]
+PHONES_AMONG_PHONES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HAL_B), ["purge", "020 7946 0321"], [_HAL_B[0]]),
+    (list(_HAL_B), ["revise", "Hal Burke's office phone",
+                    "Hal Burke's office phone is 020 7946 0999."], [_HAL_B[1]]),
+    (list(_HAL_B), ["forget", "Hal Burke's son"], [_HAL_B[3]]),
+]
+
+
+def phones_among_phones(cases: list[Case]) -> None:
+    """A phone beside an office phone and a son's, one digit apart: a purge of one, the
+    office phone revised and a forget of the son each reach one fact."""
+    _ended_by(cases, "phones_among_phones", "everyday", PHONES_AMONG_PHONES)
+
+
+_ADA_K = ["Ada King is vegetarian.", "Ada King drinks oat milk.",
+          "Ada King's partner is vegetarian.", "Ada King lives in Kent."]
+DIETS_AND_MILKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ADA_K), ["remember", "Ada King is now vegan."], [_ADA_K[0]]),
+    (list(_ADA_K), ["remember", "Ada King switched to soya milk."], [_ADA_K[1]]),
+    (list(_ADA_K), ["forget", "Ada King's partner"], [_ADA_K[2]]),
+]
+
+
+def diets_and_milks(cases: list[Case]) -> None:
+    """A diet beside a partner's same diet and a milk: a stricter diet, another milk and
+    a forget of the partner each reach one fact."""
+    _ended_by(cases, "diets_and_milks", "everyday", DIETS_AND_MILKS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -10013,7 +10141,9 @@ def build() -> list[Case]:
                    injuries_healed, rents_up, child_lessons, mails_changed,
                    german_phones_forgotten, chinese_phones_purged, two_sams, trials,
                    fund_holdings, favourites_revised, project_leads, german_doctors,
-                   chinese_teachers, pharmacies, vans, german_subscribers, company_facts):
+                   chinese_teachers, pharmacies, vans, german_subscribers, company_facts,
+                   ages_and_engagements, jobs_as_a_whole, german_movers, chinese_jobs_ended,
+                   sports_instead, papers_corrected, phones_among_phones, diets_and_milks):
         family(cases)
     return cases
 
