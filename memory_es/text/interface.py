@@ -1312,7 +1312,10 @@ class TextInterface:
             if query.totality and purpose in ("release", "forget") and only_names_a_topic(
                     query, skip):
                 # "everything about Mia's job": every fact of hers in the topic, no other
-                whole_topic = topic_facts(query, scope, skip, core=True)
+                # (a relative's kept under her id is his: "Mia's sister works at Sky")
+                asked = frozenset(query.terms)
+                whole_topic = topic_facts(
+                    query, [v for v in scope if not self._theirs(v.fact, asked)], skip, core=True)
                 if whole_topic:
                     return _Selection([Match(v.fact, "semantic", 0.5, "in the topic named")
                                        for v in whole_topic], "topic", entities=entities,

@@ -57,3 +57,16 @@ def test_all_of_a_thing_the_person_lacks_is_nothing(fresh_store: memory_es.Memor
         ti.remember(tenant, text + ".")
     result = ti.forget(tenant, "all of Mia Chen's pets")
     assert result.touched == [] and current_texts(fresh_store, tenant) == set(BACKGROUND)
+
+
+@pytest.mark.parametrize("op", ["forget", "release"])
+def test_everything_about_her_job_leaves_a_relatives_job(
+        fresh_store: memory_es.MemoryStore, op: str) -> None:
+    """``everything about Nora Ash's job`` is her facts of the work topic; ``Nora Ash's
+    sister works at Sky``, kept under her id, is the sister's job and stays."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Nora Ash lives in Isleworth", "Nora Ash's sister works at Sky"}
+    for text in (*kept, "Nora Ash works at Sky"):
+        ti.remember(tenant, text + ".")
+    getattr(ti, op)(tenant, "everything about Nora Ash's job")
+    assert current_texts(fresh_store, tenant) == kept
