@@ -10014,6 +10014,132 @@ def diets_and_milks(cases: list[Case]) -> None:
     _ended_by(cases, "diets_and_milks", "everyday", DIETS_AND_MILKS)
 
 
+# Rounds 550-557, written before they were run: a new phone number and an e-mail purged
+# in lower case beside a brother's number; a car and a season ticket ended beside a
+# wife's car; a gym membership released beside a gym bag and a husband's membership; a
+# German and a Chinese marriage beside a single brother; tastes forgotten and ended
+# beside a son's; a flat moved out of beside a friend's; e-mail addresses purged in
+# another case beside an assistant's.
+_MIA_L = ["Mia Lund's phone number is 07700 900555.", "Mia Lund's email is Mia.Lund@Example.com.",
+          "Mia Lund's brother's phone number is 07700 900556.", "Mia Lund lives in Hove."]
+NEW_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_L), ["remember", "Mia Lund's new phone number is 07700 900777."], [_MIA_L[0]]),
+    (list(_MIA_L), ["purge", "mia.lund@example.com"], [_MIA_L[1]]),
+    (list(_MIA_L), ["forget", "Mia Lund's brother"], [_MIA_L[2]]),
+]
+
+
+def new_numbers(cases: list[Case]) -> None:
+    """A phone beside a brother's one digit off: a new number, her e-mail purged in lower
+    case and a forget of the brother each reach one fact."""
+    _ended_by(cases, "new_numbers", "everyday", NEW_NUMBERS)
+
+
+_SETH_P = ["Seth Park has a car.", "Seth Park has a season ticket for the train.",
+           "Seth Park's wife has a car.", "Seth Park lives in Reading."]
+THINGS_NO_LONGER_HAD: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SETH_P), ["remember", "Seth Park no longer has a car."], [_SETH_P[0]]),
+    (list(_SETH_P), ["remember", "Seth Park cancelled his season ticket."], [_SETH_P[1]]),
+    (list(_SETH_P), ["forget", "Seth Park's wife"], [_SETH_P[2]]),
+]
+
+
+def things_no_longer_had(cases: list[Case]) -> None:
+    """A car beside a wife's car and a season ticket: the car no longer had, the ticket
+    cancelled and a forget of the wife each reach one fact."""
+    _ended_by(cases, "things_no_longer_had", "everyday", THINGS_NO_LONGER_HAD)
+
+
+_JUNE_T = ["June Tate has a gym membership.", "June Tate keeps a gym bag in her car.",
+           "June Tate's husband has a gym membership.", "June Tate works in Leeds."]
+MEMBERSHIPS_RELEASED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JUNE_T), ["release", "June Tate's gym membership"], [_JUNE_T[0]]),
+    (list(_JUNE_T), ["remember", "June Tate now works in York."], [_JUNE_T[3]]),
+    (list(_JUNE_T), ["forget", "June Tate's husband"], [_JUNE_T[2]]),
+]
+
+
+def memberships_released(cases: list[Case]) -> None:
+    """A gym membership beside a gym bag and a husband's membership: hers released, a new
+    place of work and a forget of the husband each reach one fact."""
+    _ended_by(cases, "memberships_released", "everyday", MEMBERSHIPS_RELEASED)
+
+
+_ANNA_S = ["Anna Schmidt ist ledig.", "Anna Schmidt wohnt in Jena.",
+           "Anna Schmidts Bruder ist ledig.", "Anna Schmidt tanzt Salsa."]
+GERMAN_WEDDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANNA_S), ["remember", "Anna Schmidt hat geheiratet."], [_ANNA_S[0]]),
+    (list(_ANNA_S), ["remember", "Anna Schmidt tanzt keine Salsa mehr."], [_ANNA_S[3]]),
+    (list(_ANNA_S), ["forget", "Vergiss Anna Schmidts Bruder."], [_ANNA_S[2]]),
+]
+
+
+def german_weddings(cases: list[Case]) -> None:
+    """A German woman single beside a single brother: her wedding, salsa given up and a
+    forget of the brother each reach one fact."""
+    _ended_by(cases, "german_weddings", "languages", GERMAN_WEDDINGS)
+
+
+_LI_NA = ["李娜是单身。", "李娜住在重庆。", "李娜的哥哥是单身。", "李娜喜欢唱歌。"]
+CHINESE_WEDDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LI_NA), ["remember", "李娜结婚了。"], [_LI_NA[0]]),
+    (list(_LI_NA), ["remember", "李娜搬到了成都。"], [_LI_NA[1]]),
+    (list(_LI_NA), ["forget", "忘记李娜的哥哥"], [_LI_NA[2]]),
+]
+
+
+def chinese_weddings(cases: list[Case]) -> None:
+    """A Chinese woman single beside a single brother: her wedding, a move and a forget of
+    the brother each reach one fact."""
+    _ended_by(cases, "chinese_weddings", "languages", CHINESE_WEDDINGS)
+
+
+_RAY_D = ["Ray Dunn likes jazz.", "Ray Dunn likes cricket.", "Ray Dunn's son likes jazz.",
+          "Ray Dunn lives in Frome."]
+TASTES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAY_D), ["forget", "forget that Ray Dunn likes jazz"], [_RAY_D[0]]),
+    (list(_RAY_D), ["remember", "Ray Dunn doesn't like cricket any more."], [_RAY_D[1]]),
+    (list(_RAY_D), ["release", "Ray Dunn's son's taste in music"], [_RAY_D[2]]),
+]
+
+
+def tastes(cases: list[Case]) -> None:
+    """Tastes beside a son's same taste: one forgotten, one ended and the son's released
+    each reach one fact."""
+    _ended_by(cases, "tastes", "everyday", TASTES)
+
+
+_ELLA_W = ["Ella Ward rents a flat in Leith.", "Ella Ward works at a bakery.",
+           "Ella Ward's friend rents a flat in Leith.", "Ella Ward plays the harp."]
+MOVED_OUT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ELLA_W), ["remember", "Ella Ward has moved out of her flat in Leith."], [_ELLA_W[0]]),
+    (list(_ELLA_W), ["remember", "Ella Ward quit her job at the bakery."], [_ELLA_W[1]]),
+    (list(_ELLA_W), ["forget", "Ella Ward's friend"], [_ELLA_W[2]]),
+]
+
+
+def moved_out(cases: list[Case]) -> None:
+    """A flat beside a friend's flat in the same place: moved out of, a job quit and a
+    forget of the friend each reach one fact."""
+    _ended_by(cases, "moved_out", "everyday", MOVED_OUT)
+
+
+_OWEN_T = ["Owen Tait's email is Owen.Tait@Firm.co.uk.",
+           "Owen Tait's backup email is owen.tait@gmail.com.", "Owen Tait lives in Perth.",
+           "Owen Tait's assistant's email is assist.tait@firm.co.uk."]
+MAILS_IN_CAPITALS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OWEN_T), ["purge", "OWEN.TAIT@FIRM.CO.UK"], [_OWEN_T[0]]),
+    (list(_OWEN_T), ["purge", "owen.tait@gmail.com"], [_OWEN_T[1]]),
+    (list(_OWEN_T), ["forget", "Owen Tait's assistant"], [_OWEN_T[3]]),
+]
+
+
+def mails_in_capitals(cases: list[Case]) -> None:
+    """Two addresses of one man beside his assistant's: one purged in capitals, the other
+    as written and a forget of the assistant each reach one fact."""
+    _ended_by(cases, "mails_in_capitals", "everyday", MAILS_IN_CAPITALS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -10145,7 +10271,9 @@ def build() -> list[Case]:
                    fund_holdings, favourites_revised, project_leads, german_doctors,
                    chinese_teachers, pharmacies, vans, german_subscribers, company_facts,
                    ages_and_engagements, jobs_as_a_whole, german_movers, chinese_jobs_ended,
-                   sports_instead, papers_corrected, phones_among_phones, diets_and_milks):
+                   sports_instead, papers_corrected, phones_among_phones, diets_and_milks,
+                   new_numbers, things_no_longer_had, memberships_released, german_weddings,
+                   chinese_weddings, tastes, moved_out, mails_in_capitals):
         family(cases)
     return cases
 
