@@ -353,15 +353,21 @@ def _read_other_language(body: str) -> Clause | None:
             op="supersede" if changes else "assert", confident=changes,
             rules=(f"lang:{lang}", "predicate:possessive-noun",
                    *(["change-of-state:replaces-slot"] if changes else [])))
-    if (has is not None and not chinese and has.group("verb").lower() in _DE["copula"]
-            and obj.split()[-1].lower() in _DE["marital"]):
-        # "ist mit Jan Seidel verheiratet", "ist jetzt geschieden": one slot, as English's
+    words = (obj if chinese else obj.lower()).split()
+    lexicon = _ZH if chinese else _DE
+    wedding = has is not None and bool(words) and words[-1] in lexicon["marital_events"] and (
+        chinese or has.group("verb").lower() in _DE["possession"])
+    if has is not None and words and (wedding or (
+            has.group("verb").lower() in lexicon["copula"] and words[-1] in lexicon["marital"])):
+        # "ist mit Jan Seidel verheiratet", "ist jetzt geschieden", "李娜是单身": one slot, as
+        # English's; "hat geheiratet", "李娜结婚了": an event that changes it ("got married")
+        changed = changes or wedding
         return Clause(text=body, entity=subject.entity, attribute="relationship.status",
                       value=obj, mention=subject.surface, names=subject.names,
                       subject_names=subject.names, negated=bool(groups.get("neg")),
-                      op="supersede" if changes else "assert", confident=True,
-                      rules=("lang:de", "predicate:married",
-                             *(["change-of-state:replaces-slot"] if changes else [])))
+                      op="supersede" if changed else "assert", confident=True,
+                      rules=(f"lang:{lang}", "predicate:married",
+                             *(["change-of-state:replaces-slot"] if changed else [])))
     if has is not None and _drives(has.group("verb"), obj, chinese):
         return Clause(text=body, entity=subject.entity, attribute="transport.vehicle",
                       value=obj, mention=subject.surface, names=subject.names,

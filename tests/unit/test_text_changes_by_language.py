@@ -16,6 +16,7 @@ named things (SPEC §15):
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -405,3 +406,16 @@ def test_a_german_thing_that_acts_without_an_object_is_read() -> None:
     the owner's fact about the thing, its value the verb."""
     (clause,) = interpret("Jonas Richters Hund bellt.").clauses
     assert (clause.entity, clause.value) == ("person:jonas-richter", "bellt")
+
+
+@pytest.mark.parametrize(("single", "wedding", "kept"), [
+    ("Anna Schmidt ist ledig", "Anna Schmidt hat geheiratet", "Anna Schmidts Bruder ist ledig"),
+    ("李娜是单身", "李娜结婚了", "李娜的哥哥是单身")])
+def test_a_wedding_changes_the_marital_state_in_german_and_chinese(
+        fresh_store: memory_es.MemoryStore, single: str, wedding: str, kept: str) -> None:
+    """``hat geheiratet`` and ``结婚了`` change the slot ``ist ledig`` and ``是单身`` fill,
+    as ``got married`` changes ``is single``; a brother's stays."""
+    stop = "。" if "\u4e00" <= single[0] <= "\u9fff" else "."
+    after = _after(fresh_store, [single + stop, kept + stop], wedding + stop)
+    assert kept in after
+    assert single not in after
