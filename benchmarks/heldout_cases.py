@@ -10140,6 +10140,137 @@ def mails_in_capitals(cases: list[Case]) -> None:
     _ended_by(cases, "mails_in_capitals", "everyday", MAILS_IN_CAPITALS)
 
 
+# Rounds 558-565, written before they were run: two changes told in two sentences, the
+# second opening with a pronoun, beside a sister's city; a birthday and an anniversary on
+# one day beside a son's birthday; a Chinese phone number released beside a wife's one
+# digit off; a German job said with "als" beside a sister's; phone numbers purged in the
+# other form beside a daughter's; a son's school and year beside a daughter's school;
+# volunteering and a choir ended beside a wife's; a service's runtime, owner and database.
+_KIM_L = ["Kim Lee lives in York.", "Kim Lee works at Aviva.", "Kim Lee's sister lives in York.",
+          "Kim Lee plays bridge."]
+TWO_SENTENCES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KIM_L), ["remember", "Kim Lee moved to Leeds. She now works at Asda."],
+     [_KIM_L[0], _KIM_L[1]]),
+    (list(_KIM_L), ["remember", "Kim Lee gave up bridge."], [_KIM_L[3]]),
+    (list(_KIM_L), ["forget", "Kim Lee's sister"], [_KIM_L[2]]),
+]
+
+
+def two_sentences(cases: list[Case]) -> None:
+    """A city and a job beside a sister's city: two changes in two sentences, bridge given
+    up and a forget of the sister each reach her facts only."""
+    _ended_by(cases, "two_sentences", "mixed", TWO_SENTENCES)
+
+
+_KAY_B = ["Kay Burns's birthday is 3 May.", "Kay Burns's anniversary is 3 May.",
+          "Kay Burns's son's birthday is 3 May.", "Kay Burns lives in Poole."]
+BIRTHDAYS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KAY_B), ["revise", "Kay Burns's birthday", "Kay Burns's birthday is 4 May."],
+     [_KAY_B[0]]),
+    (list(_KAY_B), ["release", "Kay Burns's anniversary"], [_KAY_B[1]]),
+    (list(_KAY_B), ["forget", "Kay Burns's son"], [_KAY_B[2]]),
+]
+
+
+def birthdays(cases: list[Case]) -> None:
+    """A birthday and an anniversary on one day beside a son's birthday: hers revised, the
+    anniversary released and a forget of the son each reach one fact."""
+    _ended_by(cases, "birthdays", "family", BIRTHDAYS)
+
+
+_ZHANG_W = ["张伟的手机号是13900001111。", "张伟住在苏州。", "张伟的妻子的手机号是13900001112。",
+            "张伟喜欢打乒乓球。"]
+CHINESE_PHONES_RELEASED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHANG_W), ["release", "张伟的手机号"], [_ZHANG_W[0]]),
+    (list(_ZHANG_W), ["remember", "张伟搬到了无锡。"], [_ZHANG_W[1]]),
+    (list(_ZHANG_W), ["forget", "忘记张伟的妻子"], [_ZHANG_W[2]]),
+]
+
+
+def chinese_phones_released(cases: list[Case]) -> None:
+    """A Chinese man's phone beside his wife's one digit off: his released, a move and a
+    forget of the wife each reach one fact."""
+    _ended_by(cases, "chinese_phones_released", "languages", CHINESE_PHONES_RELEASED)
+
+
+_LENA_K = ["Lena Krug arbeitet als Lehrerin.", "Lena Krug wohnt in Ulm.",
+           "Lena Krugs Schwester arbeitet als Lehrerin.", "Lena Krug spielt Cello."]
+GERMAN_JOBS_AS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_K), ["remember", "Lena Krug arbeitet jetzt als Ärztin."], [_LENA_K[0]]),
+    (list(_LENA_K), ["remember", "Lena Krug spielt kein Cello mehr."], [_LENA_K[3]]),
+    (list(_LENA_K), ["forget", "Vergiss Lena Krugs Schwester."], [_LENA_K[2]]),
+]
+
+
+def german_jobs_as(cases: list[Case]) -> None:
+    """A German woman's job said with "als" beside her sister's: a new job, the cello given
+    up and a forget of the sister each reach one fact."""
+    _ended_by(cases, "german_jobs_as", "languages", GERMAN_JOBS_AS)
+
+
+_ROB_H = ["Rob Hale's mobile is +44 7911 123456.", "Rob Hale's landline is 01632 960123.",
+          "Rob Hale's daughter's mobile is +44 7911 123457.", "Rob Hale lives in Bath."]
+PHONES_OTHER_FORM: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROB_H), ["purge", "07911 123456"], [_ROB_H[0]]),
+    (list(_ROB_H), ["purge", "+44 1632 960123"], [_ROB_H[1]]),
+    (list(_ROB_H), ["forget", "Rob Hale's daughter"], [_ROB_H[2]]),
+]
+
+
+def phones_other_form(cases: list[Case]) -> None:
+    """A mobile and a landline beside a daughter's mobile one digit off: each purged in the
+    other form and a forget of the daughter each reach one fact."""
+    _ended_by(cases, "phones_other_form", "everyday", PHONES_OTHER_FORM)
+
+
+_NIA_O = ["Nia Owusu's son goes to Elm Primary.", "Nia Owusu's son is in Year 3.",
+          "Nia Owusu's daughter goes to Elm Primary.", "Nia Owusu works at Boots."]
+SCHOOLS_AND_YEARS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NIA_O), ["remember", "Nia Owusu's son now goes to Oak Primary."], [_NIA_O[0]]),
+    (list(_NIA_O), ["remember", "Nia Owusu's son moved up to Year 4."], [_NIA_O[1]]),
+    (list(_NIA_O), ["forget", "Nia Owusu's daughter"], [_NIA_O[2]]),
+]
+
+
+def schools_and_years(cases: list[Case]) -> None:
+    """A son's school and year beside a daughter's school: a new school, a new year and a
+    forget of the daughter each reach one fact."""
+    _ended_by(cases, "schools_and_years", "family", SCHOOLS_AND_YEARS)
+
+
+_MAX_P = ["Max Price volunteers at the food bank.", "Max Price sings in a choir.",
+          "Max Price's wife volunteers at the food bank.", "Max Price lives in Hexham."]
+VOLUNTEERS_AND_CHOIRS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAX_P), ["remember", "Max Price stopped volunteering at the food bank."], [_MAX_P[0]]),
+    (list(_MAX_P), ["remember", "Max Price left the choir."], [_MAX_P[1]]),
+    (list(_MAX_P), ["forget", "Max Price's wife"], [_MAX_P[2]]),
+]
+
+
+def volunteers_and_choirs(cases: list[Case]) -> None:
+    """Volunteering beside a wife's at the same food bank and a choir: volunteering
+    stopped, the choir left and a forget of the wife each reach one fact."""
+    _ended_by(cases, "volunteers_and_choirs", "everyday", VOLUNTEERS_AND_CHOIRS)
+
+
+_BILLING = ["The billing service runs on Python 3.10.",
+            "The billing service is owned by the payments team.",
+            "The search service runs on Python 3.10.", "The billing service uses Postgres 14."]
+SERVICES_UPGRADED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BILLING), ["remember", "The billing service now runs on Python 3.12."], [_BILLING[0]]),
+    (list(_BILLING), ["remember", "The billing service is now owned by the platform team."],
+     [_BILLING[1]]),
+    (list(_BILLING), ["remember", "The billing service was upgraded to Postgres 16."],
+     [_BILLING[3]]),
+]
+
+
+def services_upgraded(cases: list[Case]) -> None:
+    """A service's runtime, owner and database beside another service on the same
+    runtime: a new runtime, a new owner and an upgraded database each reach one fact."""
+    _ended_by(cases, "services_upgraded", "engineering", SERVICES_UPGRADED)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -10273,7 +10404,9 @@ def build() -> list[Case]:
                    ages_and_engagements, jobs_as_a_whole, german_movers, chinese_jobs_ended,
                    sports_instead, papers_corrected, phones_among_phones, diets_and_milks,
                    new_numbers, things_no_longer_had, memberships_released, german_weddings,
-                   chinese_weddings, tastes, moved_out, mails_in_capitals):
+                   chinese_weddings, tastes, moved_out, mails_in_capitals, two_sentences,
+                   birthdays, chinese_phones_released, german_jobs_as, phones_other_form,
+                   schools_and_years, volunteers_and_choirs, services_upgraded):
         family(cases)
     return cases
 
