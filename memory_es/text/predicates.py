@@ -349,16 +349,16 @@ def _complement_slot(p: PredicateReading) -> str:
     A lone lower-case word (``is white``, ``is new``) says how the thing is, a slot of its
     own beside what it is (``is a Volvo``, ``is registration AB12 CDE``), unless the
     thing is a name or an identifier (``VPN username is rcole``: its value)."""
+    if not p.hint.startswith("prop."):
+        return p.hint
     words = _without_adverbs(p.rest_words)
     first = words[0].lower() if words else ""
     said = " ".join(words)
     noun = re.split(r"[._]", p.hint)[-1]
     named = noun in IDENTIFIER_LABELS or noun.endswith("name")  # "VPN username is rcole"
-    if (p.hint.startswith("prop.") and not named and len(words) == 1 and first.isalpha()
-            and words[0] == first):
+    if not named and len(words) == 1 and first.isalpha() and words[0] == first:
         return f"{p.hint}.state"  # "is white", "is new": how it is, beside what it is
-    if (p.hint.startswith("prop.") and first in PREPOSITIONS
-            and first not in _TIME_PREPOSITIONS
+    if (first in PREPOSITIONS and first not in _TIME_PREPOSITIONS
             and CALENDAR.search(said) is None and TEMPORAL.search(said) is None):
         return f"{p.hint}.{first}"
     return p.hint

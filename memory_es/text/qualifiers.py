@@ -16,6 +16,16 @@ from memory_es.text import lexicon as lx
 from memory_es.text.normalize import strip_symbols
 from memory_es.text.words import EDGE, NOT_NAMES, Tok, is_capitalised, is_foreign_word
 
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december")
+_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+          "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+          "a couple of": 2, "a few": 3, "several": 4}
+"""How many units a spelled-out count says (``two weeks ago``; ``a few``: about three,
+``several``, more than a few: about four)."""
+_MONTH_ALT = "|".join(_MONTH_NAMES)
+_COUNT_ALT = "|".join(k.replace(" ", r"\s+") for k in sorted(_COUNT, key=len, reverse=True))
+
 TEMPORAL = re.compile(
     r"\b(?:since|until|till|from|between|throughout|during|before|after|starting|beginning|"
     r"as of|in|on|by|through)\s+(?:early\s+|late\s+|mid-?)?"
@@ -26,13 +36,10 @@ TEMPORAL = re.compile(
     r"|\b(?:last|next|this|earlier this|later this)\s+"
     r"(?:week|month|year|quarter|spring|summer|autumn|fall|winter|semester|term|season|"
     r"cycle|election|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
-    r"|\b(?:since|until|till|as of)\s+(?:early\s+|late\s+|mid-?)?(?:january|february|march|"
-    r"april|may|june|july|august|september|october|november|december|spring|summer|autumn|"
-    r"winter)\b"
-    r"|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"a\s+few|a\s+couple\s+of|several)\s+(?:days?|weeks?|months?|years?)\s+ago\b"
-    r"|\b(?:last|next|this)\s+(?:january|february|march|april|may|june|july|august|"
-    r"september|october|november|december)\b|\bever since\b"
+    rf"|\b(?:since|until|till|as of)\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH_ALT}|spring|"
+    r"summer|autumn|winter)\b"
+    rf"|\b(?:\d+|{_COUNT_ALT})\s+(?:days?|weeks?|months?|years?)\s+ago\b"
+    rf"|\b(?:last|next|this)\s+(?:{_MONTH_ALT})\b|\bever since\b"
     r"|\b(?:19|20)\d{2}\s*-\s*(?:19|20)\d{2}\b|\bin\s+(?:19|20)\d{2}\b"
     r"|\b(?:yesterday|today|tomorrow|tonight|recently|currently|now|nowadays|formerly|"
     r"previously|years ago)\b", re.IGNORECASE)
@@ -94,14 +101,7 @@ def without_time(value: str) -> str:
 
 
 _UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
-_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-          "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-          "a couple of": 2, "a few": 3, "several": 4}
-"""How many units a spelled-out count says (``two weeks ago``; ``a few``: about three,
-``several``, more than a few: about four)."""
-_MONTH_NUMBERS = {name: n for n, name in enumerate(
-    ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-     "october", "november", "december"), start=1)}
+_MONTH_NUMBERS = {name: n for n, name in enumerate(_MONTH_NAMES, start=1)}
 
 
 def valid_from_of(temporal: Sequence[str], now: datetime) -> datetime | None:
@@ -116,7 +116,7 @@ def valid_from_of(temporal: Sequence[str], now: datetime) -> datetime | None:
         if m:
             return now - timedelta(days=_UNITS[m.group(1)])
         m = re.fullmatch(r"(\w+(?:\s+(?:few|couple\s+of))?)\s+(day|week|month|year)s?\s+ago", low)
-        if m and (count := _COUNT.get(m.group(1)) or (
+        if m and (count := _COUNT.get(" ".join(m.group(1).split())) or (
                 int(m.group(1)) if m.group(1).isdigit() else None)):
             return now - timedelta(days=count * _UNITS[m.group(2)])
         m = re.fullmatch(r"last\s+(\w+)", low)
