@@ -10271,6 +10271,307 @@ def services_upgraded(cases: list[Case]) -> None:
     _ended_by(cases, "services_upgraded", "engineering", SERVICES_UPGRADED)
 
 
+_SARA_R = ["Sara Roth trains with Coach Diaz.", "Sara Roth lifts weights on Mondays.",
+           "Sara Roth's brother trains with Coach Diaz.", "Sara Roth lives in Leeds."]
+GYM_TRAINERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SARA_R), ["remember", "Sara Roth now trains with Coach Kim."], [_SARA_R[0]]),
+    (list(_SARA_R), ["release", "Sara Roth's weightlifting"], [_SARA_R[1]]),
+    (list(_SARA_R), ["forget", "Sara Roth's brother"], [_SARA_R[2]]),
+]
+
+
+def gym_trainers(cases: list[Case]) -> None:
+    """A trainer beside a brother's same trainer: a new trainer, the lifting released and a
+    forget of the brother each reach one fact."""
+    _ended_by(cases, "gym_trainers", "fitness", GYM_TRAINERS)
+
+
+_BAKERY = ["The Corner Bakery orders flour from Millers Ltd.", "The Corner Bakery opens at 6am.",
+           "The Corner Cafe orders flour from Millers Ltd.", "The Corner Bakery employs four bakers."]
+BAKERY_SUPPLIERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BAKERY), ["remember", "The Corner Bakery now orders flour from Grain Co."], [_BAKERY[0]]),
+    (list(_BAKERY), ["remember", "The Corner Bakery now opens at 7am."], [_BAKERY[1]]),
+    (list(_BAKERY), ["remember", "The Corner Bakery now employs six bakers."], [_BAKERY[3]]),
+]
+
+
+def bakery_suppliers(cases: list[Case]) -> None:
+    """A shop's supplier beside a cafe's with the same supplier: a new supplier, new
+    opening time and new headcount each replace one fact."""
+    _ended_by(cases, "bakery_suppliers", "business", BAKERY_SUPPLIERS)
+
+
+_OTTO_K = ["Otto Keller baut Tomaten an.", "Otto Keller wohnt in Kiel.",
+           "Otto Kellers Frau baut Tomaten an.", "Otto Keller fährt Fahrrad."]
+GERMAN_GARDENERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OTTO_K), ["remember", "Otto Keller wohnt jetzt in Lübeck."], [_OTTO_K[1]]),
+    (list(_OTTO_K), ["forget", "Vergiss Otto Kellers Frau."], [_OTTO_K[2]]),
+    (list(_OTTO_K), ["remember", "Otto Keller baut keine Tomaten mehr an."], [_OTTO_K[0]]),
+]
+
+
+def german_gardeners(cases: list[Case]) -> None:
+    """A German gardener beside his wife growing the same: a move, a forget of the wife and
+    a separable verb given up each reach one fact."""
+    _ended_by(cases, "german_gardeners", "languages", GERMAN_GARDENERS)
+
+
+_LIU_Y = ["刘洋住在杭州。", "刘洋每天坐地铁上班。", "刘洋的弟弟住在杭州。", "刘洋喜欢打篮球。"]
+CHINESE_COMMUTES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIU_Y), ["remember", "刘洋现在住在苏州。"], [_LIU_Y[0]]),
+    (list(_LIU_Y), ["forget", "忘掉刘洋的弟弟"], [_LIU_Y[2]]),
+    (list(_LIU_Y), ["remember", "刘洋不再坐地铁上班了。"], [_LIU_Y[1]]),
+]
+
+
+def chinese_commutes(cases: list[Case]) -> None:
+    """A Chinese commuter beside a brother in the same city: a move, a forget of the
+    brother and a commute given up each reach one fact."""
+    _ended_by(cases, "chinese_commutes", "languages", CHINESE_COMMUTES)
+
+
+_KIM_L = ["Kim Lee's passport number is K1234567.",
+          "Kim Lee's driving licence number is LEE99-801.",
+          "Kim Lee's husband's passport number is K1234568.", "Kim Lee works at Tesco."]
+PASSPORTS_BESIDE_A_HUSBAND: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KIM_L), ["purge", "K1234567"], [_KIM_L[0]]),
+    (list(_KIM_L), ["purge", "LEE99-801"], [_KIM_L[1]]),
+    (list(_KIM_L), ["forget", "Kim Lee's husband"], [_KIM_L[2]]),
+]
+
+
+def passports_beside_a_husband(cases: list[Case]) -> None:
+    """A passport beside a husband's one digit off and a licence number: each purged by its
+    number and a forget of the husband each reach one fact."""
+    _ended_by(cases, "passports_beside_a_husband", "legal", PASSPORTS_BESIDE_A_HUSBAND)
+
+
+_CHURN = ["The churn model is trained on the 2023 dataset.", "The churn model uses XGBoost.",
+          "The fraud model is trained on the 2023 dataset.", "The churn model is owned by Priya."]
+MODEL_CARDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHURN), ["remember", "The churn model is now trained on the 2024 dataset."],
+     [_CHURN[0]]),
+    (list(_CHURN), ["remember", "The churn model now uses LightGBM."], [_CHURN[1]]),
+    (list(_CHURN), ["remember", "The churn model is now owned by Tomas."], [_CHURN[3]]),
+]
+
+
+def model_cards(cases: list[Case]) -> None:
+    """A model's dataset beside another model's same dataset, its library and owner: each
+    changed replaces one fact."""
+    _ended_by(cases, "model_cards", "research", MODEL_CARDS)
+
+
+_DANA_W = ["Dana Wu's credit limit is £5,000.", "Dana Wu banks with HSBC.",
+           "Dana Wu's son's credit limit is £500.", "Dana Wu pays her card off monthly."]
+CREDIT_LIMITS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DANA_W), ["remember", "Dana Wu's credit limit was raised to £8,000."], [_DANA_W[0]]),
+    (list(_DANA_W), ["remember", "Dana Wu switched her bank to Monzo."], [_DANA_W[1]]),
+    (list(_DANA_W), ["forget", "Dana Wu's son"], [_DANA_W[2]]),
+]
+
+
+def credit_limits(cases: list[Case]) -> None:
+    """A credit limit beside a son's, and a bank: a raised limit, a switched bank and a
+    forget of the son each reach one fact."""
+    _ended_by(cases, "credit_limits", "finance", CREDIT_LIMITS)
+
+
+_TOM_N = ["Tom Ng prefers aisle seats.", "Tom Ng flies with KLM.",
+          "Tom Ng's wife prefers aisle seats.", "Tom Ng is vegetarian."]
+SEAT_PREFERENCES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_N), ["remember", "Tom Ng now prefers window seats."], [_TOM_N[0]]),
+    (list(_TOM_N), ["remember", "Tom Ng no longer flies with KLM."], [_TOM_N[1]]),
+    (list(_TOM_N), ["release", "Tom Ng's wife's seat preference"], [_TOM_N[2]]),
+]
+
+
+def seat_preferences(cases: list[Case]) -> None:
+    """A seat preference beside a wife's same one: a new preference, an airline left and the
+    wife's preference released each reach one fact."""
+    _ended_by(cases, "seat_preferences", "travel", SEAT_PREFERENCES)
+
+
+_ANA_C = ["Ana Cruz's dog eats Royal Canin.", "Ana Cruz's dog is walked at 7am.",
+          "Ana Cruz's cat eats Royal Canin.", "Ana Cruz lives in Porto."]
+PET_FOOD: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA_C), ["remember", "Ana Cruz's dog now eats Purina."], [_ANA_C[0]]),
+    (list(_ANA_C), ["remember", "Ana Cruz's dog is now walked at 8am."], [_ANA_C[1]]),
+    (list(_ANA_C), ["forget", "Ana Cruz's cat"], [_ANA_C[2]]),
+]
+
+
+def pet_food(cases: list[Case]) -> None:
+    """A dog's food beside a cat's same food, and its walk: a new food, a new walk time and
+    a forget of the cat each reach one fact."""
+    _ended_by(cases, "pet_food", "pets", PET_FOOD)
+
+
+_RAJ_P = ["Raj Patel has asthma.", "Raj Patel uses a blue inhaler.",
+          "Raj Patel's daughter has asthma.", "Raj Patel works night shifts."]
+ASTHMA_AND_SHIFTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAJ_P), ["forget", "Raj Patel's inhaler"], [_RAJ_P[1]]),
+    (list(_RAJ_P), ["forget", "Raj Patel's daughter"], [_RAJ_P[2]]),
+    (list(_RAJ_P), ["remember", "Raj Patel no longer works night shifts."], [_RAJ_P[3]]),
+]
+
+
+def asthma_and_shifts(cases: list[Case]) -> None:
+    """A condition beside a daughter's same one, an inhaler and shifts: the inhaler
+    forgotten, the daughter forgotten and the shifts ended each reach one fact."""
+    _ended_by(cases, "asthma_and_shifts", "medical", ASTHMA_AND_SHIFTS)
+
+
+_ANJA_R = ["Anja Roth arbeitet bei Siemens.", "Anja Roth wohnt in Erlangen.",
+           "Anja Roths Mann arbeitet bei Siemens.", "Anja Roth spielt Tennis."]
+GERMAN_EMPLOYERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANJA_R), ["remember", "Anja Roth arbeitet jetzt bei Bosch."], [_ANJA_R[0]]),
+    (list(_ANJA_R), ["remember", "Anja Roth spielt kein Tennis mehr."], [_ANJA_R[3]]),
+    (list(_ANJA_R), ["forget", "Vergiss Anja Roths Mann."], [_ANJA_R[2]]),
+]
+
+
+def german_employers(cases: list[Case]) -> None:
+    """A German employer beside a husband's same one: a new employer, tennis given up and a
+    forget of the husband each reach one fact."""
+    _ended_by(cases, "german_employers", "languages", GERMAN_EMPLOYERS)
+
+
+_ZHOU_L = ["周丽养了一只猫。", "周丽住在成都。", "周丽的妈妈养了一只猫。", "周丽在银行工作。"]
+CHINESE_CATS_AND_BANKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHOU_L), ["remember", "周丽搬到重庆了。"], [_ZHOU_L[1]]),
+    (list(_ZHOU_L), ["forget", "忘记周丽的妈妈"], [_ZHOU_L[2]]),
+    (list(_ZHOU_L), ["remember", "周丽不在银行工作了。"], [_ZHOU_L[3]]),
+]
+
+
+def chinese_cats_and_banks(cases: list[Case]) -> None:
+    """A Chinese woman's cat beside her mother's: a move, a forget of the mother and a job
+    left each reach one fact."""
+    _ended_by(cases, "chinese_cats_and_banks", "languages", CHINESE_CATS_AND_BANKS)
+
+
+_LEO_H = ["Leo Hart's car is due for an MOT in June.", "Leo Hart's car is a grey Skoda.",
+          "Leo Hart's wife's car is a grey Skoda.", "Leo Hart lives in Derby."]
+CARS_SOLD: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEO_H), ["remember", "Leo Hart's car is now due for an MOT in July."], [_LEO_H[0]]),
+    (list(_LEO_H), ["remember", "Leo Hart sold his car."], [_LEO_H[0], _LEO_H[1]]),
+    (list(_LEO_H), ["forget", "Leo Hart's wife's car"], [_LEO_H[2]]),
+]
+
+
+def cars_sold(cases: list[Case]) -> None:
+    """A car's MOT and make beside a wife's same make: a new MOT date, the car sold (both
+    its facts end) and a forget of the wife's car."""
+    _ended_by(cases, "cars_sold", "vehicles", CARS_SOLD)
+
+
+_IVY_S = ["Ivy Shaw is on call this week.", "Ivy Shaw's pager number is 07700 900123.",
+          "Ivy Shaw's manager's pager number is 07700 900124.",
+          "Ivy Shaw works on the payments team."]
+PAGERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IVY_S), ["purge", "07700 900123"], [_IVY_S[1]]),
+    (list(_IVY_S), ["remember", "Ivy Shaw moved to the search team."], [_IVY_S[3]]),
+    (list(_IVY_S), ["forget", "Ivy Shaw's manager"], [_IVY_S[2]]),
+]
+
+
+def pagers(cases: list[Case]) -> None:
+    """A pager beside a manager's one digit off and a team: the pager purged, a new team and
+    a forget of the manager each reach one fact."""
+    _ended_by(cases, "pagers", "on-call", PAGERS)
+
+
+_EMI_S = ["Emi Sato is learning Spanish.", "Emi Sato takes lessons on Tuesdays.",
+          "Emi Sato's sister is learning Spanish.", "Emi Sato lives in Osaka."]
+LANGUAGE_LEARNERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EMI_S), ["remember", "Emi Sato gave up Spanish."], [_EMI_S[0]]),
+    (list(_EMI_S), ["remember", "Emi Sato's lessons moved to Thursdays."], [_EMI_S[1]]),
+    (list(_EMI_S), ["forget", "Emi Sato's sister"], [_EMI_S[2]]),
+]
+
+
+def language_learners(cases: list[Case]) -> None:
+    """A learner beside a sister learning the same: the language given up, lessons moved and
+    a forget of the sister each reach one fact."""
+    _ended_by(cases, "language_learners", "education", LANGUAGE_LEARNERS)
+
+
+_JON_D = ["Jon Dahl drives a Volvo.", "Jon Dahl lives in Malmö.", "Jon Dahl plays chess.",
+          "Jon Dahl works at IKEA."]
+MISSES_AMONG_FOUR: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JON_D), ["release", "Jon Dahl's boat"], []),
+    (list(_JON_D), ["forget", "Jon Dahl's passport"], []),
+    (list(_JON_D), ["purge", "Jon Dahl's bank account"], []),
+]
+
+
+def misses_among_four(cases: list[Case]) -> None:
+    """A release, a forget and a purge of things a person with four facts does not have:
+    nothing ends."""
+    _ended_by(cases, "misses_among_four", "everyday", MISSES_AMONG_FOUR)
+
+
+_MEI_T = ["Mei Tan lives in Singapore.", "Mei Tan's husband lives in Singapore.",
+          "Mei Tan teaches piano.", "Mei Tan's husband teaches piano."]
+COUPLES_ALIKE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MEI_T), ["remember", "Mei Tan moved to Perth."], [_MEI_T[0]]),
+    (list(_MEI_T), ["remember", "Mei Tan's husband no longer teaches piano."], [_MEI_T[3]]),
+    (list(_MEI_T), ["forget", "Mei Tan's husband"], [_MEI_T[1], _MEI_T[3]]),
+]
+
+
+def couples_alike(cases: list[Case]) -> None:
+    """A wife and husband with the same two facts: her move, his piano given up and a forget
+    of him each reach only the one asked."""
+    _ended_by(cases, "couples_alike", "family", COUPLES_ALIKE)
+
+
+_FRANK_V = ["Frank Vogel hat ein Spotify-Abo.", "Frank Vogel wohnt in Bonn.",
+            "Frank Vogels Tochter hat ein Spotify-Abo.", "Frank Vogel trinkt Kaffee."]
+GERMAN_SUBSCRIPTIONS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FRANK_V), ["remember", "Frank Vogel hat sein Spotify-Abo gekündigt."],
+     [_FRANK_V[0]]),
+    (list(_FRANK_V), ["forget", "Vergiss Frank Vogels Tochter."], [_FRANK_V[2]]),
+    (list(_FRANK_V), ["remember", "Frank Vogel trinkt keinen Kaffee mehr."], [_FRANK_V[3]]),
+]
+
+
+def german_subscriptions_again(cases: list[Case]) -> None:
+    """A German subscription beside a daughter's same one: cancelled, a forget of the
+    daughter and coffee given up each reach one fact."""
+    _ended_by(cases, "german_subscriptions_again", "languages", GERMAN_SUBSCRIPTIONS_AGAIN)
+
+
+_HE_J = ["何静订阅了爱奇艺。", "何静住在南京。", "何静的丈夫订阅了爱奇艺。", "何静喜欢喝茶。"]
+CHINESE_SUBSCRIPTIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HE_J), ["remember", "何静取消了爱奇艺的订阅。"], [_HE_J[0]]),
+    (list(_HE_J), ["forget", "忘掉何静的丈夫"], [_HE_J[2]]),
+    (list(_HE_J), ["remember", "何静搬到上海了。"], [_HE_J[1]]),
+]
+
+
+def chinese_subscriptions(cases: list[Case]) -> None:
+    """A Chinese subscription beside a husband's same one: cancelled, a forget of the
+    husband and a move each reach one fact."""
+    _ended_by(cases, "chinese_subscriptions", "languages", CHINESE_SUBSCRIPTIONS)
+
+
+_ROSA_D = ["Rosa Diaz's email is rosa.diaz@mail.com.", "Rosa Diaz's work email is rdiaz@acme.com.",
+           "Rosa Diaz's son's email is rosa.diaz.jr@mail.com.", "Rosa Diaz lives in Austin."]
+MAILS_BESIDE_A_SON: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROSA_D), ["purge", "rosa.diaz@mail.com"], [_ROSA_D[0]]),
+    (list(_ROSA_D), ["purge", "rdiaz@acme.com"], [_ROSA_D[1]]),
+    (list(_ROSA_D), ["forget", "Rosa Diaz's son"], [_ROSA_D[2]]),
+]
+
+
+def mails_beside_a_son(cases: list[Case]) -> None:
+    """Two e-mails beside a son's that holds hers with a suffix: each purged and a forget
+    of the son each reach one fact."""
+    _ended_by(cases, "mails_beside_a_son", "everyday", MAILS_BESIDE_A_SON)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -10406,7 +10707,12 @@ def build() -> list[Case]:
                    new_numbers, things_no_longer_had, memberships_released, german_weddings,
                    chinese_weddings, tastes, moved_out, mails_in_capitals, two_sentences,
                    birthdays, chinese_phones_released, german_jobs_as, phones_other_form,
-                   schools_and_years, volunteers_and_choirs, services_upgraded):
+                   schools_and_years, volunteers_and_choirs, services_upgraded,
+                   gym_trainers, bakery_suppliers, german_gardeners, chinese_commutes,
+                   passports_beside_a_husband, model_cards, credit_limits, seat_preferences,
+                   pet_food, asthma_and_shifts, german_employers, chinese_cats_and_banks,
+                   cars_sold, pagers, language_learners, misses_among_four, couples_alike,
+                   german_subscriptions_again, chinese_subscriptions, mails_beside_a_son):
         family(cases)
     return cases
 
