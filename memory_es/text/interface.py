@@ -1209,13 +1209,15 @@ class TextInterface:
         the entity's matches (``Farah's Tesco shares`` beside ``Farah's husband holds Tesco
         shares``); a fact where someone the entity has acts (``Omar's wife has a credit
         score of 780``, :func:`_acts`) stands aside when a fact of the entity's own also
-        matches (``Omar's credit score is 720``)."""
+        matches (``Omar's credit score is 720``), unless the query names that someone
+        (``Mei Tan's husband``: what her husband does is what it asks for)."""
         asked = frozenset(query.terms)
         found = [m for m in found if not self._theirs(m.fact, asked)]
         if len(found) < 2:
             return found
         own = [m for m in found if not any(
             _acts(c) and "predicate:possessive-noun" not in c.rules  # "X's salary is …"
+            and not {stem(w) for w in _possessed(c)} <= asked
             for c in self.interpreter(m.fact.text).clauses)]
         return own or found
 

@@ -211,9 +211,11 @@ def _zh_named(body: str) -> re.Match[str] | None:
 _DE_NO_LONGER = re.compile(
     rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?P<before>.+?)\s+)?"
     rf"(?:nicht\s+mehr(?:\s+(?P<after>.+))?"
-    rf"|(?:{_alternation(w for w in _DE['negators'] if w != 'nicht')})\s+(?P<obj>.+?)\s+mehr)$")
+    rf"|(?:{_alternation(w for w in _DE['negators'] if w != 'nicht')})\s+(?P<obj>.+?)\s+mehr"
+    rf"(?:\s+(?:{_alternation(_DE['separable_particles'])}))?)$")
 """``X spielt kein Tennis mehr``, ``X arbeitet nicht mehr bei Bosch``, ``X raucht nicht
-mehr``: X no longer does it (a lower-case finite verb after the subject)."""
+mehr``, ``X baut keine Tomaten mehr an`` (a separable verb's particle comes last): X no
+longer does it (a lower-case finite verb after the subject)."""
 _DE_PREPOSITION = (
     rf"(?:{_alternation(_DE['prepositions'])}|(?:{_alternation(_DE['shared_prepositions'])})"
     rf"(?=\s+(?:{_alternation(_DE['determiners'])})\s))")
@@ -331,8 +333,10 @@ def _read_other_language(body: str) -> Clause | None:
                       rules=(f"lang:{lang}", "predicate:residence",
                              *(["change-of-state:replaces-slot"] if now else [])))
     if cease is not None and "after" in groups:  # no longer: its object, or else its verb
+        after = groups["after"]  # "ruft seine Mutter nicht mehr an": the particle is the verb's
+        after = None if after and after.lower() in _DE["separable_particles"] else after
         obj = " ".join(w for w in " ".join(filter(None, (
-            groups["before"], groups["obj"], groups["after"]))).split()
+            groups["before"], groups["obj"], after))).split()
             if w.lower() not in _DE["change"]) or groups["verb"]
     else:
         obj = _ZH_FINAL.sub("", (groups.get("obj") or groups.get("ended")

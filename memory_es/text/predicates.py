@@ -348,7 +348,10 @@ def _complement_slot(p: PredicateReading) -> str:
     so does a slot of its own that the noun names (``X's home is in Taipei``: home.city).
     A lone lower-case word (``is white``, ``is new``) says how the thing is, a slot of its
     own beside what it is (``is a Volvo``, ``is registration AB12 CDE``), unless the
-    thing is a name or an identifier (``VPN username is rcole``: its value)."""
+    thing is a name or an identifier (``VPN username is rcole``: its value). A physical
+    thing's complement headed by a lower-case word before a preposition (``is due for an
+    MOT``, ``is parked in the garage``) is a state of it under that word, beside what it is
+    (``is a grey Skoda``); an abstract thing's (``role is head of sales``) is its value."""
     if not p.hint.startswith("prop."):
         return p.hint
     words = _without_adverbs(p.rest_words)
@@ -358,6 +361,10 @@ def _complement_slot(p: PredicateReading) -> str:
     named = noun in IDENTIFIER_LABELS or noun.endswith("name")  # "VPN username is rcole"
     if not named and len(words) == 1 and first.isalpha() and words[0] == first:
         return f"{p.hint}.state"  # "is white", "is new": how it is, beside what it is
+    if (len(words) > 2 and first.isalpha() and words[0] == first and first not in PREPOSITIONS
+            and first not in lx.STOPWORDS and words[1].lower() in PREPOSITIONS
+            and noun in lx.CONCRETE_NOUNS):
+        return f"{p.hint}.{first}"  # "car is due for an MOT": a state, beside "is a Skoda"
     if (first in PREPOSITIONS and first not in _TIME_PREPOSITIONS
             and CALENDAR.search(said) is None and TEMPORAL.search(said) is None):
         return f"{p.hint}.{first}"

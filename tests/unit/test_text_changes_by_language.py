@@ -96,6 +96,25 @@ def test_a_german_no_longer_ends_that_fact_only(
 
 @_SLOW
 @given(st.sampled_from(_GERMANS),
+       st.sampled_from([("baut Tomaten an", "baut keine Tomaten mehr an"),
+                        ("ruft seine Mutter an", "ruft seine Mutter nicht mehr an"),
+                        ("nimmt Insulin ein", "nimmt kein Insulin mehr ein")]))
+def test_a_german_no_longer_with_a_separable_verb_ends_that_fact_only(
+        fresh_store: memory_es.MemoryStore, name: str, pair: tuple[str, str]) -> None:
+    """A separable verb's particle comes last, after ``mehr``: ``baut keine Tomaten mehr
+    an`` still says no longer, and the particle is no part of what ended."""
+    held, ended = pair
+    kept = [f"{name} spielt Gitarre", f"{name} wohnt in Köln", f"{name} fährt einen Audi"]
+    after = _after(fresh_store, [f"{name} {held}.", *(k + "." for k in kept)],
+                   f"{name} {ended}.")
+    assert set(kept) <= after
+    assert f"{name} {held}" not in after
+    particle = held.split()[-1]
+    assert all(particle not in str(c.value).split()
+               for c in interpret(f"{name} {ended}.").clauses)
+
+@_SLOW
+@given(st.sampled_from(_GERMANS),
        st.sampled_from([("raucht", "dem Rauchen"), ("joggt jeden Morgen", "dem Joggen"),
                         ("segelt am Wochenende", "dem Segeln"), ("malt Aquarelle", "dem Malen"),
                         ("studiert Informatik in Aachen", "dem Studium")]))

@@ -56,6 +56,20 @@ def test_a_relatives_act_is_theirs_unless_the_query_asks_for_them(
 
 
 @_SLOW
+@given(st.sampled_from(["husband", "wife", "sister", "manager", "son"]),
+       st.sampled_from([("lives in Singapore", "teaches piano"), ("works at Meta", "plays golf"),
+                        ("is a nurse", "drives a Volvo")]))
+def test_a_relative_asked_for_takes_every_fact_of_theirs(
+        fresh_store: memory_es.MemoryStore, relative: str, theirs: tuple[str, str]) -> None:
+    """``forget Mei Tan's husband`` takes each fact of his, those where he acts on an
+    object too (``teaches piano``), and none of hers, even the same ones."""
+    facts = [f"Mei Tan's {relative} {t}" for t in theirs]
+    hers = [f"Mei Tan {t}" for t in theirs]
+    after = _after(fresh_store, [*hers, *facts], "forget", f"Mei Tan's {relative}")
+    assert after == set(hers)
+
+
+@_SLOW
 @given(st.sampled_from([("two cats", "Milo and Otis"), ("three hens", "Ada, Bea and Cy"),
                         ("two sons", "Ravi or Dev")]))
 def test_names_in_apposition_stay_with_their_item(

@@ -108,3 +108,30 @@ def test_a_name_or_identifier_has_a_value_not_a_state() -> None:
     (colour,) = interpret("Gary Nash's van is white.").clauses
     assert old.attribute == new.attribute == "prop.vpn_username"
     assert colour.attribute == "prop.van.state"
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("car", "a grey Skoda", "due for an MOT in June", "due for an MOT in July"),
+                        ("bike", "a Brompton", "parked in the shed", "parked in the hall"),
+                        ("laptop", "a ThinkPad", "ready for collection on Friday",
+                         "ready for collection on Monday")]))
+def test_a_physical_things_state_before_a_preposition_is_beside_what_it_is(
+        fresh_store: memory_es.MemoryStore, thing: tuple[str, str, str, str]) -> None:
+    """``Leo's car is due for an MOT in June`` and ``is a grey Skoda``: how the car stands
+    is a state of it (under its head word), not what it is, so neither hides the other,
+    and a new state replaces only the old state. An abstract thing's bare complement stays
+    its value (``role is head of sales``)."""
+    noun, what, state, later = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"Leo Hart's {noun} is {state}.", f"Leo Hart's {noun} is {what}.",
+                 "Leo Hart lives in Derby."):
+        ti.remember(tenant, text)
+    assert current_texts(fresh_store, tenant) == {
+        f"Leo Hart's {noun} is {state}", f"Leo Hart's {noun} is {what}", "Leo Hart lives in Derby"}
+    ti.remember(tenant, f"Leo Hart's {noun} is now {later}.")
+    assert current_texts(fresh_store, tenant) == {
+        f"Leo Hart's {noun} is now {later}", f"Leo Hart's {noun} is {what}",
+        "Leo Hart lives in Derby"}
+    (role,) = interpret("Leo Hart's role is head of sales.").clauses
+    assert not role.attribute.startswith("prop.role.")
