@@ -10572,6 +10572,311 @@ def mails_beside_a_son(cases: list[Case]) -> None:
     _ended_by(cases, "mails_beside_a_son", "everyday", MAILS_BESIDE_A_SON)
 
 
+_NOA_L = ["Noa Levi lives in Haifa.", "Noa Levi works at Intel.", "Noa Levi has two cats.",
+          "Noa Levi plays the oud.", "Noa Levi's partner works at Intel.",
+          "Noa Levi drinks oat milk."]
+SIX_FACTS_HOUSEHOLD: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NOA_L), ["remember", "Noa Levi left Intel."], [_NOA_L[1]]),
+    (list(_NOA_L), ["release", "Noa Levi's cats"], [_NOA_L[2]]),
+    (list(_NOA_L), ["remember", "Noa Levi switched to soy milk."], [_NOA_L[5]]),
+]
+
+
+def six_facts_household(cases: list[Case]) -> None:
+    """A person with six facts beside a partner at the same firm: leaving the firm, the cats
+    released and a switched milk each reach one fact."""
+    _ended_by(cases, "six_facts_household", "everyday", SIX_FACTS_HOUSEHOLD)
+
+
+_WEB = ["The web server's IP is 10.0.4.21.", "The web server runs nginx.",
+        "The mail server's IP is 10.0.4.22.", "The web server is in rack B3."]
+SERVER_ADDRESSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WEB), ["purge", "10.0.4.21"], [_WEB[0]]),
+    (list(_WEB), ["remember", "The web server now runs Caddy."], [_WEB[1]]),
+    (list(_WEB), ["remember", "The web server moved to rack C1."], [_WEB[3]]),
+]
+
+
+def server_addresses(cases: list[Case]) -> None:
+    """A server's IP beside another's one digit off, its web server and rack: the IP purged, a
+    new web server and a new rack each reach one fact."""
+    _ended_by(cases, "server_addresses", "on-call", SERVER_ADDRESSES)
+
+
+_ADA_M = ["Ada Moss's blog is at https://adamoss.dev.",
+          "Ada Moss's portfolio is at https://work.adamoss.io.", "Ada Moss lives in Cork.",
+          "Ada Moss's sister's blog is at https://evamoss.dev."]
+URLS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ADA_M), ["purge", "https://adamoss.dev"], [_ADA_M[0]]),
+    (list(_ADA_M), ["purge", "https://work.adamoss.io"], [_ADA_M[1]]),
+    (list(_ADA_M), ["forget", "Ada Moss's sister"], [_ADA_M[3]]),
+]
+
+
+def urls_purged(cases: list[Case]) -> None:
+    """A blog and a portfolio address beside a sister's blog: each purged and a forget of the
+    sister each reach one fact."""
+    _ended_by(cases, "urls_purged", "everyday", URLS_PURGED)
+
+
+_LARS_B = ["Lars Berg has a GP appointment on 3 March.",
+           "Lars Berg has a dentist appointment on 10 March.",
+           "Lars Berg's son has a GP appointment on 3 March.", "Lars Berg lives in Bergen."]
+APPOINTMENTS_RESCHEDULED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LARS_B), ["remember", "Lars Berg's GP appointment was moved to 5 March."],
+     [_LARS_B[0]]),
+    (list(_LARS_B), ["remember", "Lars Berg cancelled his dentist appointment."], [_LARS_B[1]]),
+    (list(_LARS_B), ["forget", "Lars Berg's son"], [_LARS_B[2]]),
+]
+
+
+def appointments_rescheduled(cases: list[Case]) -> None:
+    """A GP and a dentist appointment beside a son's GP appointment: one moved, one cancelled
+    and a forget of the son each reach one fact."""
+    _ended_by(cases, "appointments_rescheduled", "medical", APPOINTMENTS_RESCHEDULED)
+
+
+_WU_L = ["吴磊在华为工作。", "吴磊住在深圳。", "吴磊的妻子在华为工作。", "吴磊会说英语。"]
+CHINESE_JOBS_AND_HOMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WU_L), ["remember", "吴磊现在在腾讯工作。"], [_WU_L[0]]),
+    (list(_WU_L), ["remember", "吴磊搬到了广州。"], [_WU_L[1]]),
+    (list(_WU_L), ["forget", "忘记吴磊的妻子"], [_WU_L[2]]),
+]
+
+
+def chinese_jobs_and_homes(cases: list[Case]) -> None:
+    """A Chinese man's employer beside his wife's same one: a new employer, a move and a forget
+    of the wife each reach one fact."""
+    _ended_by(cases, "chinese_jobs_and_homes", "languages", CHINESE_JOBS_AND_HOMES)
+
+
+_KLARA_W = ["Klara Weber wohnt in Graz.", "Klara Weber hat einen Hund.",
+            "Klara Webers Bruder wohnt in Graz.", "Klara Weber arbeitet bei Red Bull."]
+GERMAN_MOVES_AND_PETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KLARA_W), ["remember", "Klara Weber ist nach Wien gezogen."], [_KLARA_W[0]]),
+    (list(_KLARA_W), ["remember", "Klara Webers Hund ist gestorben."], [_KLARA_W[1]]),
+    (list(_KLARA_W), ["forget", "Vergiss Klara Webers Bruder."], [_KLARA_W[2]]),
+]
+
+
+def german_moves_and_pets(cases: list[Case]) -> None:
+    """A German woman's city beside her brother's and her dog: a move, the dog died and a
+    forget of the brother each reach one fact."""
+    _ended_by(cases, "german_moves_and_pets", "languages", GERMAN_MOVES_AND_PETS)
+
+
+_TESS_F = ["Tess Ford's Nectar card number is 9826 3001 4455.", "Tess Ford shops at Sainsbury's.",
+           "Tess Ford's husband's Nectar card number is 9826 3001 4456.",
+           "Tess Ford lives in York."]
+LOYALTY_CARDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TESS_F), ["purge", "9826 3001 4455"], [_TESS_F[0]]),
+    (list(_TESS_F), ["remember", "Tess Ford now shops at Tesco."], [_TESS_F[1]]),
+    (list(_TESS_F), ["forget", "Tess Ford's husband"], [_TESS_F[2]]),
+]
+
+
+def loyalty_cards(cases: list[Case]) -> None:
+    """A loyalty card beside a husband's one digit off and a shop: the card purged, a new shop
+    and a forget of the husband each reach one fact."""
+    _ended_by(cases, "loyalty_cards", "everyday", LOYALTY_CARDS)
+
+
+_IRIS_L = ["Iris Lund grows roses.", "Iris Lund keeps bees.", "Iris Lund's neighbour grows roses.",
+           "Iris Lund lives in Umeå."]
+GARDENS_AND_BEES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IRIS_L), ["remember", "Iris Lund gave up beekeeping."], [_IRIS_L[1]]),
+    (list(_IRIS_L), ["remember", "Iris Lund no longer grows roses."], [_IRIS_L[0]]),
+    (list(_IRIS_L), ["release", "Iris Lund's neighbour"], [_IRIS_L[2]]),
+]
+
+
+def gardens_and_bees(cases: list[Case]) -> None:
+    """Roses and bees beside a neighbour's roses: beekeeping given up, roses no longer grown
+    and the neighbour released each reach one fact."""
+    _ended_by(cases, "gardens_and_bees", "hobbies", GARDENS_AND_BEES)
+
+
+_OMAR_A = ["Omar Aziz earns £52,000 a year.", "Omar Aziz gets a bonus of £3,000.",
+           "Omar Aziz's wife earns £48,000 a year.", "Omar Aziz works at Aviva."]
+SALARIES_AND_BONUSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_A), ["remember", "Omar Aziz now earns £56,000 a year."], [_OMAR_A[0]]),
+    (list(_OMAR_A), ["remember", "Omar Aziz's bonus went up to £4,000."], [_OMAR_A[1]]),
+    (list(_OMAR_A), ["forget", "Omar Aziz's wife"], [_OMAR_A[2]]),
+]
+
+
+def salaries_and_bonuses(cases: list[Case]) -> None:
+    """A salary and a bonus beside a wife's salary: a raise, a bigger bonus and a forget of the
+    wife each reach one fact."""
+    _ended_by(cases, "salaries_and_bonuses", "finance", SALARIES_AND_BONUSES)
+
+
+_EXP12 = ["Experiment 12 uses a learning rate of 0.001.", "Experiment 12 runs on 4 GPUs.",
+          "Experiment 13 uses a learning rate of 0.001.", "Experiment 12 is led by Dr Okoye."]
+EXPERIMENT_SETTINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EXP12), ["remember", "Experiment 12 now uses a learning rate of 0.0005."], [_EXP12[0]]),
+    (list(_EXP12), ["remember", "Experiment 12 now runs on 8 GPUs."], [_EXP12[1]]),
+    (list(_EXP12), ["remember", "Experiment 12 is now led by Dr Banda."], [_EXP12[3]]),
+]
+
+
+def experiment_settings(cases: list[Case]) -> None:
+    """An experiment's learning rate beside another's same rate, its GPUs and lead: each
+    changed replaces one fact."""
+    _ended_by(cases, "experiment_settings", "research", EXPERIMENT_SETTINGS)
+
+
+_PIA_H = ["Pia Holm lives in Aarhus.", "Pia Holm works at Lego.",
+          "Pia Holm's brother lives in Aarhus.", "Pia Holm plays handball."]
+CORRECTIONS_SAID: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PIA_H), ["remember", "Correction: Pia Holm lives in Odense, not Aarhus."], [_PIA_H[0]]),
+    (list(_PIA_H), ["remember", "Actually, Pia Holm works at Vestas."], [_PIA_H[1]]),
+    (list(_PIA_H), ["forget", "Pia Holm's brother"], [_PIA_H[2]]),
+]
+
+
+def corrections_said(cases: list[Case]) -> None:
+    """A city beside a brother's same city and an employer: a correction, an 'actually' and a
+    forget of the brother each reach one fact."""
+    _ended_by(cases, "corrections_said", "everyday", CORRECTIONS_SAID)
+
+
+_GUS_R = ["Gus Reid lives in Perth.", "Gus Reid works at BHP.",
+          "Gus Reid's daughter lives in Perth.", "Gus Reid swims every morning."]
+RETIREMENTS_AND_PRONOUNS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GUS_R), ["remember", "Gus Reid retired last year. He moved to Albany."],
+     [_GUS_R[1], _GUS_R[0]]),
+    (list(_GUS_R), ["remember", "Gus Reid stopped swimming."], [_GUS_R[3]]),
+    (list(_GUS_R), ["forget", "Gus Reid's daughter"], [_GUS_R[2]]),
+]
+
+
+def retirements_and_pronouns(cases: list[Case]) -> None:
+    """A retirement and a move told with a pronoun beside a daughter in the same city: both end
+    his facts only; swimming stopped and a forget of the daughter."""
+    _ended_by(cases, "retirements_and_pronouns", "everyday", RETIREMENTS_AND_PRONOUNS)
+
+
+_BEA_K = ["Bea Kent's car insurance is with Admiral.", "Bea Kent's home insurance is with Aviva.",
+          "Bea Kent's son's car insurance is with Admiral.", "Bea Kent lives in Bath."]
+INSURERS_SWITCHED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEA_K), ["remember", "Bea Kent switched her car insurance to Direct Line."],
+     [_BEA_K[0]]),
+    (list(_BEA_K), ["remember", "Bea Kent cancelled her home insurance."], [_BEA_K[1]]),
+    (list(_BEA_K), ["forget", "Bea Kent's son"], [_BEA_K[2]]),
+]
+
+
+def insurers_switched(cases: list[Case]) -> None:
+    """A car and a home insurer beside a son's car insurer: one switched, one cancelled and a
+    forget of the son each reach one fact."""
+    _ended_by(cases, "insurers_switched", "finance", INSURERS_SWITCHED)
+
+
+_GAO_F = ["高峰喜欢钓鱼。", "高峰每周打羽毛球。", "高峰的儿子喜欢钓鱼。", "高峰住在青岛。"]
+CHINESE_HOBBIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GAO_F), ["remember", "高峰不打羽毛球了。"], [_GAO_F[1]]),
+    (list(_GAO_F), ["forget", "忘掉高峰的儿子"], [_GAO_F[2]]),
+    (list(_GAO_F), ["remember", "高峰搬到大连了。"], [_GAO_F[3]]),
+]
+
+
+def chinese_hobbies(cases: list[Case]) -> None:
+    """A Chinese man's hobbies beside his son's same one: badminton stopped, a forget of the
+    son and a move each reach one fact."""
+    _ended_by(cases, "chinese_hobbies", "languages", CHINESE_HOBBIES)
+
+
+_SVEN_L = ["Sven Lorenz hat ein Abo bei Netflix.", "Sven Lorenz arbeitet als Koch.",
+           "Sven Lorenz' Frau hat ein Abo bei Netflix.", "Sven Lorenz wohnt in Dresden."]
+GERMAN_COOKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SVEN_L), ["remember", "Sven Lorenz hat Netflix gekündigt."], [_SVEN_L[0]]),
+    (list(_SVEN_L), ["remember", "Sven Lorenz arbeitet jetzt als Kellner."], [_SVEN_L[1]]),
+    (list(_SVEN_L), ["forget", "Vergiss Sven Lorenz' Frau."], [_SVEN_L[2]]),
+]
+
+
+def german_cooks(cases: list[Case]) -> None:
+    """A German cook's subscription beside his wife's same one: cancelled, a new job with 'als'
+    and a forget of the wife each reach one fact."""
+    _ended_by(cases, "german_cooks", "languages", GERMAN_COOKS)
+
+
+_MARA_V = ["Mara Voss wohnt in Jena.", "Mara Voss spielt Geige.", "Mara Voss arbeitet bei Zeiss.",
+           "Mara Voss hat eine Katze."]
+GERMAN_MISSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MARA_V), ["forget", "Vergiss Mara Voss' Auto."], []),
+    (list(_MARA_V), ["release", "Mara Voss' Hund"], []),
+    (list(_MARA_V), ["purge", "Mara Voss' Kontonummer"], []),
+]
+
+
+def german_misses(cases: list[Case]) -> None:
+    """A forget, a release and a purge in German of things a woman with four facts does not
+    have: nothing ends."""
+    _ended_by(cases, "german_misses", "languages", GERMAN_MISSES)
+
+
+_API = ["The api repo uses GitHub Actions.", "The api repo's default branch is main.",
+        "The web repo uses GitHub Actions.", "The api repo is written in Go."]
+REPOS_AND_BRANCHES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_API), ["remember", "The api repo now uses Buildkite."], [_API[0]]),
+    (list(_API), ["remember", "The api repo's default branch is now trunk."], [_API[1]]),
+    (list(_API), ["remember", "The api repo was rewritten in Rust."], [_API[3]]),
+]
+
+
+def repos_and_branches(cases: list[Case]) -> None:
+    """A repo's CI beside another repo's same CI, its default branch and language: each changed
+    replaces one fact."""
+    _ended_by(cases, "repos_and_branches", "software", REPOS_AND_BRANCHES)
+
+
+_HUGO_P = ["Hugo Pratt's email is hugo@pratt.io.", "Hugo Pratt's phone is 07700 900555.",
+           "Hugo Pratt's assistant's email is assist@pratt.io.", "Hugo Pratt lives in Hove."]
+CONTACTS_CHANGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HUGO_P), ["remember", "Hugo Pratt's new email is hugo.pratt@gmail.com."], [_HUGO_P[0]]),
+    (list(_HUGO_P), ["purge", "07700 900555"], [_HUGO_P[1]]),
+    (list(_HUGO_P), ["forget", "Hugo Pratt's assistant"], [_HUGO_P[2]]),
+]
+
+
+def contacts_changed(cases: list[Case]) -> None:
+    """An e-mail and a phone beside an assistant's e-mail at the same host: a new e-mail, the
+    phone purged and a forget of the assistant each reach one fact."""
+    _ended_by(cases, "contacts_changed", "everyday", CONTACTS_CHANGED)
+
+
+_ZOE_K = ["Zoe Kim studies medicine at Leeds.", "Zoe Kim is in her second year.",
+          "Zoe Kim's flatmate studies medicine at Leeds.", "Zoe Kim plays netball."]
+DEGREES_AND_YEARS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZOE_K), ["remember", "Zoe Kim switched to dentistry."], [_ZOE_K[0]]),
+    (list(_ZOE_K), ["remember", "Zoe Kim is now in her third year."], [_ZOE_K[1]]),
+    (list(_ZOE_K), ["forget", "Zoe Kim's flatmate"], [_ZOE_K[2]]),
+]
+
+
+def degrees_and_years(cases: list[Case]) -> None:
+    """A degree and a year beside a flatmate's same degree: a switched subject, a new year and
+    a forget of the flatmate each reach one fact."""
+    _ended_by(cases, "degrees_and_years", "education", DEGREES_AND_YEARS)
+
+
+_ELI_S = ["Eli Shaw is vegan.", "Eli Shaw is allergic to sesame.", "Eli Shaw's wife is vegan.",
+          "Eli Shaw runs marathons."]
+DIETS_AND_ALLERGIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ELI_S), ["remember", "Eli Shaw is no longer vegan."], [_ELI_S[0]]),
+    (list(_ELI_S), ["forget", "Eli Shaw's sesame allergy"], [_ELI_S[1]]),
+    (list(_ELI_S), ["forget", "Eli Shaw's wife"], [_ELI_S[2]]),
+]
+
+
+def diets_and_allergies(cases: list[Case]) -> None:
+    """A diet beside a wife's same diet and an allergy: the diet ended, the allergy forgotten
+    and a forget of the wife each reach one fact."""
+    _ended_by(cases, "diets_and_allergies", "medical", DIETS_AND_ALLERGIES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -10712,7 +11017,13 @@ def build() -> list[Case]:
                    passports_beside_a_husband, model_cards, credit_limits, seat_preferences,
                    pet_food, asthma_and_shifts, german_employers, chinese_cats_and_banks,
                    cars_sold, pagers, language_learners, misses_among_four, couples_alike,
-                   german_subscriptions_again, chinese_subscriptions, mails_beside_a_son):
+                   german_subscriptions_again, chinese_subscriptions, mails_beside_a_son,
+                   six_facts_household, server_addresses, urls_purged, appointments_rescheduled,
+                   chinese_jobs_and_homes, german_moves_and_pets, loyalty_cards, gardens_and_bees,
+                   salaries_and_bonuses, experiment_settings, corrections_said,
+                   retirements_and_pronouns, insurers_switched, chinese_hobbies, german_cooks,
+                   german_misses, repos_and_branches, contacts_changed, degrees_and_years,
+                   diets_and_allergies):
         family(cases)
     return cases
 
