@@ -10877,6 +10877,308 @@ def diets_and_allergies(cases: list[Case]) -> None:
     _ended_by(cases, "diets_and_allergies", "medical", DIETS_AND_ALLERGIES)
 
 
+_KAI_B = ["Kai Berg lives in Oslo.", "Kai Berg works at Equinor.",
+          "Kai Berg's wife works at Equinor.", "Kai Berg drives a Tesla."]
+PLANS_NOT_CHANGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KAI_B), ["remember", "Kai Berg is thinking about moving to Bergen."], []),
+    (list(_KAI_B), ["remember", "Kai Berg might leave Equinor next year."], []),
+    (list(_KAI_B), ["remember", "If Kai Berg sells his Tesla, he will buy a bike."], []),
+]
+
+
+def plans_not_changes(cases: list[Case]) -> None:
+    """A thought, a maybe and a condition about a move, a job and a car: nothing ends."""
+    _ended_by(cases, "plans_not_changes", "everyday", PLANS_NOT_CHANGES)
+
+
+_LIV_D = ["Liv Dahl lives in Tromsø.", "Liv Dahl plays the cello.",
+          "Liv Dahl's son plays the cello.", "Liv Dahl teaches at UiT."]
+QUESTIONS_CHANGE_NOTHING: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIV_D), ["remember", "Does Liv Dahl still play the cello?"], []),
+    (list(_LIV_D), ["remember", "Has Liv Dahl moved to Bodø?"], []),
+    (list(_LIV_D), ["forget", "Liv Dahl's son"], [_LIV_D[2]]),
+]
+
+
+def questions_change_nothing(cases: list[Case]) -> None:
+    """Two questions about a cello and a move beside a son's cello: nothing ends; a forget of
+    the son reaches his fact."""
+    _ended_by(cases, "questions_change_nothing", "everyday", QUESTIONS_CHANGE_NOTHING)
+
+
+_RAVI_M = ["Ravi Menon has worked at Infosys since 2015.",
+           "Ravi Menon has lived in Pune since 2012.",
+           "Ravi Menon's brother has worked at Infosys since 2018.", "Ravi Menon plays cricket."]
+SINCE_DATES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAVI_M), ["remember", "Ravi Menon has worked at Wipro since March."], [_RAVI_M[0]]),
+    (list(_RAVI_M), ["remember", "Ravi Menon moved to Bangalore in May."], [_RAVI_M[1]]),
+    (list(_RAVI_M), ["forget", "Ravi Menon's brother"], [_RAVI_M[2]]),
+]
+
+
+def since_dates(cases: list[Case]) -> None:
+    """A job and a home held since a year beside a brother's job: a new job since March, a move
+    in May and a forget of the brother each reach one fact."""
+    _ended_by(cases, "since_dates", "everyday", SINCE_DATES)
+
+
+_INES_R = ["Ines Roy lives in Lyon.", "Ines Roy's brother lives in Lyon.",
+           "Ines Roy works at Danone.", "Ines Roy's brother works at Danone."]
+TWO_CLAUSES_TWO_PEOPLE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_INES_R), ["remember", "Ines Roy moved to Nice, but her brother stayed in Lyon."],
+     [_INES_R[0]]),
+    (list(_INES_R), ["remember", "Ines Roy's brother left Danone, and Ines Roy still works there."],
+     [_INES_R[3]]),
+    (list(_INES_R), ["forget", "Ines Roy's brother"], [_INES_R[1], _INES_R[3]]),
+]
+
+
+def two_clauses_two_people(cases: list[Case]) -> None:
+    """A sister and a brother with the same city and employer, changes told in two clauses:
+    each reaches only the one who changed."""
+    _ended_by(cases, "two_clauses_two_people", "family", TWO_CLAUSES_TWO_PEOPLE)
+
+
+_ACME = ["Acme Corp is headquartered in Denver.", "Acme Corp's CEO is Maria Lopez.",
+         "Beta Corp is headquartered in Denver.", "Acme Corp has 300 employees."]
+COMPANY_FACTS_MOVED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ACME), ["remember", "Acme Corp moved its headquarters to Austin."], [_ACME[0]]),
+    (list(_ACME), ["remember", "Acme Corp's new CEO is Tom Reed."], [_ACME[1]]),
+    (list(_ACME), ["remember", "Acme Corp now has 350 employees."], [_ACME[3]]),
+]
+
+
+def company_facts_moved(cases: list[Case]) -> None:
+    """A company's headquarters beside another's in the same city, its CEO and headcount: each
+    changed replaces one fact."""
+    _ended_by(cases, "company_facts_moved", "business", COMPANY_FACTS_MOVED)
+
+
+_SUE_P = ["Sue Park takes metformin.", "Sue Park takes vitamin D.",
+          "Sue Park's husband takes metformin.", "Sue Park lives in Busan."]
+MEDICATIONS_STOPPED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SUE_P), ["remember", "Sue Park stopped taking metformin."], [_SUE_P[0]]),
+    (list(_SUE_P), ["remember", "Sue Park no longer takes vitamin D."], [_SUE_P[1]]),
+    (list(_SUE_P), ["forget", "Sue Park's husband"], [_SUE_P[2]]),
+]
+
+
+def medications_stopped(cases: list[Case]) -> None:
+    """Two medicines beside a husband's same one: each stopped and a forget of the husband
+    reach one fact."""
+    _ended_by(cases, "medications_stopped", "medical", MEDICATIONS_STOPPED)
+
+
+_LIN_T = ["林涛的手机号是13812345678。", "林涛的邮箱是lintao@qq.com。", "林涛的妻子的手机号是13812345679。", "林涛住在厦门。"]
+CHINESE_PHONES_AND_MAILS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIN_T), ["purge", "13812345678"], [_LIN_T[0]]),
+    (list(_LIN_T), ["purge", "lintao@qq.com"], [_LIN_T[1]]),
+    (list(_LIN_T), ["forget", "忘记林涛的妻子"], [_LIN_T[2]]),
+]
+
+
+def chinese_phones_and_mails(cases: list[Case]) -> None:
+    """A Chinese man's phone beside his wife's one digit off and his e-mail: each purged and a
+    forget of the wife reach one fact."""
+    _ended_by(cases, "chinese_phones_and_mails", "languages", CHINESE_PHONES_AND_MAILS)
+
+
+_UWE_B = ["Uwe Brandt fährt einen Passat.", "Uwe Brandts Handynummer ist 0171 2345678.",
+          "Uwe Brandts Sohn fährt einen Passat.", "Uwe Brandt wohnt in Kassel."]
+GERMAN_PHONES_AND_CARS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_UWE_B), ["remember", "Uwe Brandt fährt jetzt einen Tiguan."], [_UWE_B[0]]),
+    (list(_UWE_B), ["purge", "0171 2345678"], [_UWE_B[1]]),
+    (list(_UWE_B), ["forget", "Vergiss Uwe Brandts Sohn."], [_UWE_B[2]]),
+]
+
+
+def german_phones_and_cars(cases: list[Case]) -> None:
+    """A German man's car beside his son's same car and his mobile: a new car, the number
+    purged and a forget of the son each reach one fact."""
+    _ended_by(cases, "german_phones_and_cars", "languages", GERMAN_PHONES_AND_CARS)
+
+
+_NAT_C = ["Nat Cole rents a flat in Hackney.", "Nat Cole rents a parking space in Hackney.",
+          "Nat Cole's sister rents a flat in Hackney.", "Nat Cole works at the BBC."]
+RENTALS_ENDED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NAT_C), ["remember", "Nat Cole moved out of the Hackney flat."], [_NAT_C[0]]),
+    (list(_NAT_C), ["remember", "Nat Cole gave up the parking space."], [_NAT_C[1]]),
+    (list(_NAT_C), ["forget", "Nat Cole's sister"], [_NAT_C[2]]),
+]
+
+
+def rentals_ended(cases: list[Case]) -> None:
+    """A flat and a parking space in one place beside a sister's flat: moving out, giving up
+    the space and a forget of the sister each reach one fact."""
+    _ended_by(cases, "rentals_ended", "housing", RENTALS_ENDED)
+
+
+_JOE_H = ["Joe Hill has a season ticket at Anfield.", "Joe Hill supports Liverpool.",
+          "Joe Hill's son has a season ticket at Anfield.", "Joe Hill lives in Wirral."]
+SEASON_TICKETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JOE_H), ["remember", "Joe Hill gave up his season ticket."], [_JOE_H[0]]),
+    (list(_JOE_H), ["forget", "Joe Hill's son"], [_JOE_H[2]]),
+    (list(_JOE_H), ["release", "Joe Hill's football team"], [_JOE_H[1]]),
+]
+
+
+def season_tickets(cases: list[Case]) -> None:
+    """A season ticket beside a son's and a team: the ticket given up, a forget of the son and
+    the team released each reach one fact."""
+    _ended_by(cases, "season_tickets", "hobbies", SEASON_TICKETS)
+
+
+_MIA_K = ["Mia Kent's tutor is Dr Hale.", "Mia Kent has maths lessons on Mondays.",
+          "Mia Kent's brother's tutor is Dr Hale.", "Mia Kent goes to Elm School."]
+TUTORS_AND_LESSONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_K), ["remember", "Mia Kent's new tutor is Ms Ford."], [_MIA_K[0]]),
+    (list(_MIA_K), ["remember", "Mia Kent's maths lessons moved to Wednesdays."], [_MIA_K[1]]),
+    (list(_MIA_K), ["forget", "Mia Kent's brother"], [_MIA_K[2]]),
+]
+
+
+def tutors_and_lessons(cases: list[Case]) -> None:
+    """A tutor beside a brother's same tutor and a lesson day: a new tutor, lessons moved and a
+    forget of the brother each reach one fact."""
+    _ended_by(cases, "tutors_and_lessons", "education", TUTORS_AND_LESSONS)
+
+
+_VAN7 = ["Van 7 is assigned to Paul Reed.", "Van 7 is due for a service in April.",
+         "Van 8 is assigned to Paul Reed.", "Van 7 is parked at the Leeds depot."]
+FLEET_VANS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_VAN7), ["remember", "Van 7 is now assigned to Amy Cole."], [_VAN7[0]]),
+    (list(_VAN7), ["remember", "Van 7 is now parked at the York depot."], [_VAN7[3]]),
+    (list(_VAN7), ["remember", "Van 7 is now due for a service in October."], [_VAN7[1]]),
+]
+
+
+def fleet_vans(cases: list[Case]) -> None:
+    """A van's driver beside another van's same driver, its service date and depot: each
+    changed replaces one fact."""
+    _ended_by(cases, "fleet_vans", "vehicles", FLEET_VANS)
+
+
+_LEA_R = ["Lea Roth's IBAN is DE44 5001 0517 5407 3249 31.", "Lea Roth banks with ING.",
+          "Lea Roth's mother's IBAN is DE44 5001 0517 5407 3249 32.", "Lea Roth lives in Mainz."]
+IBANS_COMPACT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEA_R), ["purge", "DE44500105175407324931"], [_LEA_R[0]]),
+    (list(_LEA_R), ["remember", "Lea Roth switched her bank to DKB."], [_LEA_R[1]]),
+    (list(_LEA_R), ["forget", "Lea Roth's mother"], [_LEA_R[2]]),
+]
+
+
+def ibans_compact(cases: list[Case]) -> None:
+    """An IBAN beside a mother's one digit off and a bank: the IBAN purged in compact form, a
+    switched bank and a forget of the mother each reach one fact."""
+    _ended_by(cases, "ibans_compact", "finance", IBANS_COMPACT)
+
+
+_SUN_H = ["孙浩开一辆丰田。", "孙浩的女儿在实验小学上学。", "孙浩的妻子开一辆丰田。", "孙浩住在西安。"]
+CHINESE_CARS_AND_SCHOOLS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SUN_H), ["remember", "孙浩现在开一辆特斯拉。"], [_SUN_H[0]]),
+    (list(_SUN_H), ["remember", "孙浩的女儿转到了育才小学。"], [_SUN_H[1]]),
+    (list(_SUN_H), ["forget", "忘掉孙浩的妻子"], [_SUN_H[2]]),
+]
+
+
+def chinese_cars_and_schools(cases: list[Case]) -> None:
+    """A Chinese man's car beside his wife's same car and a daughter's school: a new car, a new
+    school and a forget of the wife each reach one fact."""
+    _ended_by(cases, "chinese_cars_and_schools", "languages", CHINESE_CARS_AND_SCHOOLS)
+
+
+_OLA_N = ["Ola Nord plays tennis.", "Ola Nord used to play squash.",
+          "Ola Nord's wife plays tennis.", "Ola Nord lives in Bergen."]
+SPORTS_STOPPED_AND_STARTED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLA_N), ["remember", "Ola Nord stopped playing tennis."], [_OLA_N[0]]),
+    (list(_OLA_N), ["forget", "Ola Nord's wife"], [_OLA_N[2]]),
+    (list(_OLA_N), ["remember", "Ola Nord took up golf."], []),
+]
+
+
+def sports_stopped_and_started(cases: list[Case]) -> None:
+    """Tennis beside a wife's tennis and a past sport: tennis stopped and a forget of the wife
+    each reach one fact; a new sport ends nothing."""
+    _ended_by(cases, "sports_stopped_and_started", "hobbies", SPORTS_STOPPED_AND_STARTED)
+
+
+_DEV_R = ["Dev Rao works from the London office.", "Dev Rao works on Tuesdays and Thursdays.",
+          "Dev Rao's manager works from the London office.", "Dev Rao lives in Croydon."]
+WORK_PATTERNS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DEV_R), ["remember", "Dev Rao now works from the Bristol office."], [_DEV_R[0]]),
+    (list(_DEV_R), ["remember", "Dev Rao now works on Mondays and Fridays."], [_DEV_R[1]]),
+    (list(_DEV_R), ["forget", "Dev Rao's manager"], [_DEV_R[2]]),
+]
+
+
+def work_patterns(cases: list[Case]) -> None:
+    """An office and working days beside a manager's same office: a new office, new days and a
+    forget of the manager each reach one fact."""
+    _ended_by(cases, "work_patterns", "work", WORK_PATTERNS)
+
+
+_HANA_S = ["Client Hana Sato holds 200 shares of Sony.",
+           "Client Hana Sato's risk profile is moderate.",
+           "Client Ken Sato holds 200 shares of Sony.", "Client Hana Sato lives in Kyoto."]
+CLIENT_PORTFOLIOS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HANA_S), ["remember", "Client Hana Sato sold her Sony shares."], [_HANA_S[0]]),
+    (list(_HANA_S), ["remember", "Client Hana Sato's risk profile is now aggressive."],
+     [_HANA_S[1]]),
+    (list(_HANA_S), ["forget", "Client Ken Sato"], [_HANA_S[2]]),
+]
+
+
+def client_portfolios(cases: list[Case]) -> None:
+    """A client's shares beside another client's same holding and a risk profile: shares sold,
+    a new profile and a forget of the other client each reach one fact."""
+    _ended_by(cases, "client_portfolios", "finance", CLIENT_PORTFOLIOS)
+
+
+_JAN_B = ["Jan Bos's dog sees Dr Vink.", "Jan Bos's dog weighs 30 kg.",
+          "Jan Bos's cat sees Dr Vink.", "Jan Bos lives in Utrecht."]
+PETS_AND_VETS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JAN_B), ["remember", "Jan Bos's dog now sees Dr Smit."], [_JAN_B[0]]),
+    (list(_JAN_B), ["remember", "Jan Bos's dog now weighs 28 kg."], [_JAN_B[1]]),
+    (list(_JAN_B), ["forget", "Jan Bos's cat"], [_JAN_B[2]]),
+]
+
+
+def pets_and_vets_again(cases: list[Case]) -> None:
+    """A dog's vet beside a cat's same vet and the dog's weight: a new vet, a new weight and a
+    forget of the cat each reach one fact."""
+    _ended_by(cases, "pets_and_vets_again", "pets", PETS_AND_VETS_AGAIN)
+
+
+_EVA_H = ["Eva Hahn hat ein Fahrrad.", "Eva Hahn hat eine Katze.",
+          "Eva Hahns Mann hat ein Fahrrad.", "Eva Hahn wohnt in Essen."]
+GERMAN_THINGS_FORGOTTEN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVA_H), ["forget", "Vergiss Eva Hahns Katze."], [_EVA_H[1]]),
+    (list(_EVA_H), ["forget", "Vergiss Eva Hahns Fahrrad."], [_EVA_H[0]]),
+    (list(_EVA_H), ["remember", "Eva Hahn hat ihr Fahrrad verkauft."], [_EVA_H[0]]),
+]
+
+
+def german_things_forgotten(cases: list[Case]) -> None:
+    """A German woman's bike beside her husband's and her cat: each forgotten and the bike sold
+    reach her own fact only."""
+    _ended_by(cases, "german_things_forgotten", "languages", GERMAN_THINGS_FORGOTTEN)
+
+
+_ROY_L = ["Roy Lam works at HSBC.", "Roy Lam is a risk analyst.", "Roy Lam's wife works at HSBC.",
+          "Roy Lam lives in Hong Kong.", "Roy Lam plays mahjong."]
+TOPICS_AS_A_WHOLE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROY_L), ["forget", "everything about Roy Lam's job"], [_ROY_L[0], _ROY_L[1]]),
+    (list(_ROY_L), ["forget", "Roy Lam's wife"], [_ROY_L[2]]),
+    (list(_ROY_L), ["release", "all of Roy Lam's hobbies"], [_ROY_L[4]]),
+]
+
+
+def topics_as_a_whole(cases: list[Case]) -> None:
+    """Everything about a job beside a wife's same employer, a forget of the wife and all of
+    the hobbies: each reaches only what it names."""
+    _ended_by(cases, "topics_as_a_whole", "work", TOPICS_AS_A_WHOLE)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -11023,7 +11325,14 @@ def build() -> list[Case]:
                    salaries_and_bonuses, experiment_settings, corrections_said,
                    retirements_and_pronouns, insurers_switched, chinese_hobbies, german_cooks,
                    german_misses, repos_and_branches, contacts_changed, degrees_and_years,
-                   diets_and_allergies):
+                   diets_and_allergies,
+                   plans_not_changes, questions_change_nothing, since_dates,
+                   two_clauses_two_people, company_facts_moved, medications_stopped,
+                   chinese_phones_and_mails, german_phones_and_cars, rentals_ended,
+                   season_tickets, tutors_and_lessons, fleet_vans, ibans_compact,
+                   chinese_cars_and_schools, sports_stopped_and_started, work_patterns,
+                   client_portfolios, pets_and_vets_again, german_things_forgotten,
+                   topics_as_a_whole):
         family(cases)
     return cases
 
