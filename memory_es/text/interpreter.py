@@ -208,6 +208,8 @@ def _zh_named(body: str) -> re.Match[str] | None:
     subj = kin.group() if kin else name  # "吴昊的妹妹吹长笛": his sister's fact
     return re.match(rf"^(?P<subj>{re.escape(subj)}){_ZH_NEGATOR}(?P<verb>)"
                     rf"(?P<obj>(?!的)[\u3400-\u9fff].*)$", body)
+_ZH_TRANSFER = re.compile(rf"^(?:{_alternation(_ZH['transfer'])})了?(?P<place>[\u3400-\u9fff].*)$")
+"""``转到了育才小学``: transferred to another place of the same kind, named after it."""
 _DE_NO_LONGER = re.compile(
     rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?P<before>.+?)\s+)?"
     rf"(?:nicht\s+mehr(?:\s+(?P<after>.+))?"
@@ -381,6 +383,9 @@ def _read_other_language(body: str) -> Clause | None:
                              *(["change-of-state:replaces-slot"] if changes else [])))
     if has is not None:
         verb = has.group("verb").lower()
+        if chinese and (moved := _ZH_TRANSFER.match(obj)) is not None:
+            # 女儿转到了育才小学: where she now is, as 现在在育才小学上学 says
+            verb, obj, changes = "在", moved.group("place"), True
         # 在华为工作 and 在腾讯工作: one frame, the verb and the object's last word; after the
         # coverb 在 the place comes first and the predicate's verb next (在医院当护士 and
         # 在学校当老师: one frame, 在..当; Li & Thompson 1981, coverb phrases)

@@ -217,6 +217,22 @@ def test_a_chinese_change_marker_is_not_part_of_the_name(
 
 
 @_SLOW
+@given(st.sampled_from(["李明", "王芳", "孙浩的女儿"]),
+       st.sampled_from(["转到了", "调到了", "转到", "换到了"]),
+       st.sampled_from([("在实验小学上学", "育才小学"), ("在北京分公司工作", "上海分公司")]))
+def test_a_chinese_transfer_replaces_the_place_of_that_kind(
+        fresh_store: memory_es.MemoryStore, name: str, verb: str, place: tuple[str, str]) -> None:
+    """``女儿转到了育才小学``: transferred to another school, so the place of her 在..小学
+    fact is the new one; a place of another kind (在医院做义工) stays."""
+    held, new = place
+    kept = [f"{name}在医院做义工", f"{name}喜欢打篮球", f"{name}住在上海"]
+    after = _after(fresh_store, [f"{name}{held}。", *(k + "。" for k in kept)],
+                   f"{name}{verb}{new}。")
+    assert set(kept) <= after
+    assert f"{name}{held}" not in after
+
+
+@_SLOW
 @given(st.sampled_from(["张伟", "王芳", "陈静"]), st.sampled_from(["每天", "经常", "周末", "每周"]),
        st.sampled_from(["喝咖啡", "打篮球", "看电视", "跑步", "散步"]))
 def test_a_chinese_habit_word_is_not_part_of_the_name(
