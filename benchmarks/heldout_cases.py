@@ -11179,6 +11179,289 @@ def topics_as_a_whole(cases: list[Case]) -> None:
     _ended_by(cases, "topics_as_a_whole", "work", TOPICS_AS_A_WHOLE)
 
 
+_ME_A = ["I live in Leeds.", "I work at Sky.", "My brother lives in Leeds.", "I play the guitar."]
+USER_MOVES_AND_JOBS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ME_A), ["remember", "I moved to York last month."], [_ME_A[0]]),
+    (list(_ME_A), ["remember", "I quit my job at Sky."], [_ME_A[1]]),
+    (list(_ME_A), ["forget", "my brother"], [_ME_A[2]]),
+]
+
+
+def user_moves_and_jobs(cases: list[Case]) -> None:
+    """The user's own city and job beside a brother in the same city: a move, a job quit and a
+    forget of the brother each reach one fact."""
+    _ended_by(cases, "user_moves_and_jobs", "agent", USER_MOVES_AND_JOBS)
+
+
+_ME_B = ["I prefer tea.", "I like jazz.", "My partner prefers tea.", "I am vegetarian."]
+USER_PREFERENCES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ME_B), ["remember", "I prefer coffee now."], [_ME_B[0]]),
+    (list(_ME_B), ["remember", "I don't like jazz anymore."], [_ME_B[1]]),
+    (list(_ME_B), ["forget", "my partner"], [_ME_B[2]]),
+]
+
+
+def user_preferences(cases: list[Case]) -> None:
+    """The user's tastes beside a partner's same taste: a new preference, a taste ended and a
+    forget of the partner each reach one fact."""
+    _ended_by(cases, "user_preferences", "agent", USER_PREFERENCES)
+
+
+_SAM_L = ["sam lee lives in dublin.", "sam lee works at stripe.",
+          "sam lee's sister lives in dublin.", "sam lee plays rugby."]
+LOWERCASE_NOTES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAM_L), ["remember", "sam lee moved to cork."], [_SAM_L[0]]),
+    (list(_SAM_L), ["remember", "sam lee left stripe."], [_SAM_L[1]]),
+    (list(_SAM_L), ["forget", "sam lee's sister"], [_SAM_L[2]]),
+]
+
+
+def lowercase_notes(cases: list[Case]) -> None:
+    """Notes typed in lower case, a sister in the same city: a move, a job left and a forget of
+    the sister each reach one fact."""
+    _ended_by(cases, "lowercase_notes", "everyday", LOWERCASE_NOTES)
+
+
+_ANA_S = ["Ana Silva lives in Porto.", "Ana Silva works at Farfetch.",
+          "Ana Silva's husband works at Farfetch.", "Ana Silva has a cat."]
+MULTI_SENTENCE_NOTES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA_S), ["remember", "Call notes: Ana Silva moved to Lisbon. She still works at Farfetch."],
+     [_ANA_S[0]]),
+    (list(_ANA_S), ["remember", "Ana Silva's cat died last week. She is getting a dog."],
+     [_ANA_S[3]]),
+    (list(_ANA_S), ["forget", "Ana Silva's husband"], [_ANA_S[2]]),
+]
+
+
+def multi_sentence_notes(cases: list[Case]) -> None:
+    """Call notes of two sentences, one a change and one a state kept: only the change ends a
+    fact; a forget of the husband reaches his."""
+    _ended_by(cases, "multi_sentence_notes", "everyday", MULTI_SENTENCE_NOTES)
+
+
+_OMAR_F = ["Omar Farouk speaks Arabic, French and English.", "Omar Farouk lives in Rabat.",
+           "Omar Farouk's son speaks Arabic and French.", "Omar Farouk works at OCP."]
+LISTS_OF_LANGUAGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_F), ["forget", "Omar Farouk's French"], [_OMAR_F[0]]),
+    (list(_OMAR_F), ["remember", "Omar Farouk moved to Casablanca."], [_OMAR_F[1]]),
+    (list(_OMAR_F), ["forget", "Omar Farouk's son"], [_OMAR_F[2]]),
+]
+
+
+def lists_of_languages(cases: list[Case]) -> None:
+    """A list of languages beside a son's shorter list: one language forgotten, a move and a
+    forget of the son each reach one fact."""
+    _ended_by(cases, "lists_of_languages", "everyday", LISTS_OF_LANGUAGES)
+
+
+_ME_C = ["My laptop is a MacBook Air.", "My phone is a Pixel 7.", "My wife's phone is a Pixel 7.",
+         "I live in Bristol."]
+USER_DEVICES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ME_C), ["remember", "My phone is now an iPhone 15."], [_ME_C[1]]),
+    (list(_ME_C), ["remember", "I sold my laptop."], [_ME_C[0]]),
+    (list(_ME_C), ["forget", "my wife's phone"], [_ME_C[2]]),
+]
+
+
+def user_devices(cases: list[Case]) -> None:
+    """The user's laptop and phone beside a wife's same phone: a new phone, the laptop sold and
+    a forget of the wife's phone each reach one fact."""
+    _ended_by(cases, "user_devices", "agent", USER_DEVICES)
+
+
+_ME_D = ["I am allergic to penicillin.", "I take sertraline.",
+         "My daughter is allergic to penicillin.", "I run on weekends."]
+USER_HEALTH: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ME_D), ["forget", "my penicillin allergy"], [_ME_D[0]]),
+    (list(_ME_D), ["remember", "I stopped taking sertraline."], [_ME_D[1]]),
+    (list(_ME_D), ["forget", "my daughter"], [_ME_D[2]]),
+]
+
+
+def user_health(cases: list[Case]) -> None:
+    """The user's allergy beside a daughter's same one and a medicine: the allergy forgotten,
+    the medicine stopped and a forget of the daughter each reach one fact."""
+    _ended_by(cases, "user_health", "agent", USER_HEALTH)
+
+
+_ME_E = ["My email is jo.bloggs@example.com.", "My phone number is 07700 900777.",
+         "My husband's email is jo.bloggs.sr@example.com.", "I live in Hull."]
+USER_IDENTIFIERS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ME_E), ["purge", "jo.bloggs@example.com"], [_ME_E[0]]),
+    (list(_ME_E), ["purge", "07700 900777"], [_ME_E[1]]),
+    (list(_ME_E), ["forget", "my husband"], [_ME_E[2]]),
+]
+
+
+def user_identifiers_purged(cases: list[Case]) -> None:
+    """The user's e-mail beside a husband's that holds it with a suffix, and a phone: each
+    purged and a forget of the husband reach one fact."""
+    _ended_by(cases, "user_identifiers_purged", "agent", USER_IDENTIFIERS_PURGED)
+
+
+_ICH = ["Ich wohne in Bonn.", "Ich arbeite bei der Post.", "Meine Schwester wohnt in Bonn.",
+        "Ich spiele Schach."]
+GERMAN_FIRST_PERSON: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ICH), ["remember", "Ich wohne jetzt in Köln."], [_ICH[0]]),
+    (list(_ICH), ["remember", "Ich spiele kein Schach mehr."], [_ICH[3]]),
+    (list(_ICH), ["forget", "Vergiss meine Schwester."], [_ICH[2]]),
+]
+
+
+def german_first_person(cases: list[Case]) -> None:
+    """The user's own facts in German beside a sister in the same city: a move, chess given up
+    and a forget of the sister each reach one fact."""
+    _ended_by(cases, "german_first_person", "languages", GERMAN_FIRST_PERSON)
+
+
+_WO = ["我住在北京。", "我在百度工作。", "我的妹妹住在北京。", "我喜欢游泳。"]
+CHINESE_FIRST_PERSON: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WO), ["remember", "我现在住在上海。"], [_WO[0]]),
+    (list(_WO), ["remember", "我从百度辞职了。"], [_WO[1]]),
+    (list(_WO), ["forget", "忘记我的妹妹"], [_WO[2]]),
+]
+
+
+def chinese_first_person(cases: list[Case]) -> None:
+    """The user's own facts in Chinese beside a sister in the same city: a move, a job left and
+    a forget of the sister each reach one fact."""
+    _ended_by(cases, "chinese_first_person", "languages", CHINESE_FIRST_PERSON)
+
+
+_PRIYA_N = ["Priya Nair leads the data team.", "Priya Nair reports to Tom Fox.",
+            "Ravi Nair leads the data team.", "Priya Nair works remotely."]
+TEAM_LEADS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PRIYA_N), ["remember", "Priya Nair now leads the ML team."], [_PRIYA_N[0]]),
+    (list(_PRIYA_N), ["remember", "Priya Nair now reports to Ana Gil."], [_PRIYA_N[1]]),
+    (list(_PRIYA_N), ["forget", "Ravi Nair"], [_PRIYA_N[2]]),
+]
+
+
+def team_leads(cases: list[Case]) -> None:
+    """A team lead and a manager beside a namesake leading the same team: a new team, a new
+    manager and a forget of the namesake each reach one fact."""
+    _ended_by(cases, "team_leads", "work", TEAM_LEADS)
+
+
+_ORDER = ["Order 5521 is out for delivery.", "Order 5521 was paid by card.",
+          "Order 5522 is out for delivery.", "Order 5521 ships to Leeds."]
+ORDERS_TRACKED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ORDER), ["remember", "Order 5521 was delivered."], [_ORDER[0]]),
+    (list(_ORDER), ["remember", "Order 5521 now ships to York."], [_ORDER[3]]),
+    (list(_ORDER), ["forget", "Order 5522"], [_ORDER[2]]),
+]
+
+
+def orders_tracked(cases: list[Case]) -> None:
+    """An order's delivery beside another order's and its destination: delivered, a new
+    destination and a forget of the other order each reach one fact."""
+    _ended_by(cases, "orders_tracked", "business", ORDERS_TRACKED)
+
+
+_TOM_R = ["Tom Reid's landlord is Mr Shah.", "Tom Reid pays £900 rent a month.",
+          "Tom Reid's neighbour's landlord is Mr Shah.", "Tom Reid lives in Luton."]
+TENANTS_AND_LANDLORDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_R), ["remember", "Tom Reid's rent went up to £950 a month."], [_TOM_R[1]]),
+    (list(_TOM_R), ["remember", "Tom Reid has a new landlord, Ms Ode."], [_TOM_R[0]]),
+    (list(_TOM_R), ["forget", "Tom Reid's neighbour"], [_TOM_R[2]]),
+]
+
+
+def tenants_and_landlords(cases: list[Case]) -> None:
+    """A landlord beside a neighbour's same landlord and a rent: a new rent, a new landlord and
+    a forget of the neighbour each reach one fact."""
+    _ended_by(cases, "tenants_and_landlords", "housing", TENANTS_AND_LANDLORDS)
+
+
+_LILY_C = ["Lily Chen's son does judo on Saturdays.", "Lily Chen's son plays the violin.",
+           "Lily Chen's daughter does judo on Saturdays.", "Lily Chen lives in Reading."]
+CHILDREN_ACTIVITIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LILY_C), ["remember", "Lily Chen's son stopped doing judo."], [_LILY_C[0]]),
+    (list(_LILY_C), ["remember", "Lily Chen's son switched from violin to cello."], [_LILY_C[1]]),
+    (list(_LILY_C), ["forget", "Lily Chen's daughter"], [_LILY_C[2]]),
+]
+
+
+def children_activities(cases: list[Case]) -> None:
+    """A son's judo and violin beside a daughter's same judo: judo stopped, an instrument
+    switched and a forget of the daughter each reach one fact."""
+    _ended_by(cases, "children_activities", "family", CHILDREN_ACTIVITIES)
+
+
+_MAX_W = ["Max Weber is flying to Rome on 12 May.", "Max Weber stays at Hotel Roma.",
+          "Max Weber's colleague is flying to Rome on 12 May.", "Max Weber lives in Munich."]
+TRIPS_AND_HOTELS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAX_W), ["remember", "Max Weber's flight to Rome was cancelled."], [_MAX_W[0]]),
+    (list(_MAX_W), ["remember", "Max Weber now stays at Hotel Artemide."], [_MAX_W[1]]),
+    (list(_MAX_W), ["forget", "Max Weber's colleague"], [_MAX_W[2]]),
+]
+
+
+def trips_and_hotels(cases: list[Case]) -> None:
+    """A flight beside a colleague's same flight and a hotel: the flight cancelled, a new hotel
+    and a forget of the colleague each reach one fact."""
+    _ended_by(cases, "trips_and_hotels", "travel", TRIPS_AND_HOTELS)
+
+
+_ME_F = ["I subscribe to Netflix.", "I subscribe to The Economist.",
+         "My son subscribes to Netflix.", "I live in Derby."]
+USER_SUBSCRIPTIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ME_F), ["remember", "I cancelled my Netflix subscription."], [_ME_F[0]]),
+    (list(_ME_F), ["remember", "I unsubscribed from The Economist."], [_ME_F[1]]),
+    (list(_ME_F), ["forget", "my son"], [_ME_F[2]]),
+]
+
+
+def user_subscriptions(cases: list[Case]) -> None:
+    """The user's two subscriptions beside a son's same one: one cancelled, one left and a
+    forget of the son each reach one fact."""
+    _ended_by(cases, "user_subscriptions", "agent", USER_SUBSCRIPTIONS)
+
+
+_ROSA_K = ["Rosa Kim volunteers at the library.", "Rosa Kim is the treasurer of the book club.",
+           "Rosa Kim's friend volunteers at the library.", "Rosa Kim lives in Hove."]
+CLUB_ROLES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROSA_K), ["remember", "Rosa Kim stepped down as treasurer of the book club."],
+     [_ROSA_K[1]]),
+    (list(_ROSA_K), ["remember", "Rosa Kim no longer volunteers at the library."], [_ROSA_K[0]]),
+    (list(_ROSA_K), ["forget", "Rosa Kim's friend"], [_ROSA_K[2]]),
+]
+
+
+def club_roles(cases: list[Case]) -> None:
+    """A volunteer post beside a friend's same post and a club role: the role stepped down
+    from, volunteering ended and a forget of the friend each reach one fact."""
+    _ended_by(cases, "club_roles", "hobbies", CLUB_ROLES)
+
+
+_BEN_A = ["Ben Ade's number is +234 803 123 4567.", "Ben Ade lives in Lagos.",
+          "Ben Ade's wife's number is +234 803 123 4568.", "Ben Ade works at MTN."]
+NIGERIAN_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEN_A), ["purge", "0803 123 4567"], [_BEN_A[0]]),
+    (list(_BEN_A), ["remember", "Ben Ade moved to Abuja."], [_BEN_A[1]]),
+    (list(_BEN_A), ["forget", "Ben Ade's wife"], [_BEN_A[2]]),
+]
+
+
+def nigerian_numbers(cases: list[Case]) -> None:
+    """An international number beside a wife's one digit off: purged in its national form with
+    the trunk zero; a move and a forget of the wife each reach one fact."""
+    _ended_by(cases, "nigerian_numbers", "everyday", NIGERIAN_NUMBERS)
+
+
+_ME_G = ["I live in Leeds.", "I work at Sky.", "I play the guitar.", "I have a dog."]
+USER_MISSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ME_G), ["release", "my car"], []),
+    (list(_ME_G), ["forget", "my cat"], []),
+    (list(_ME_G), ["purge", "my passport number"], []),
+]
+
+
+def user_misses(cases: list[Case]) -> None:
+    """A release, a forget and a purge of things the user does not have: nothing ends."""
+    _ended_by(cases, "user_misses", "agent", USER_MISSES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -11332,7 +11615,12 @@ def build() -> list[Case]:
                    season_tickets, tutors_and_lessons, fleet_vans, ibans_compact,
                    chinese_cars_and_schools, sports_stopped_and_started, work_patterns,
                    client_portfolios, pets_and_vets_again, german_things_forgotten,
-                   topics_as_a_whole):
+                   topics_as_a_whole,
+                   user_moves_and_jobs, user_preferences, lowercase_notes, multi_sentence_notes,
+                   lists_of_languages, user_devices, user_health, user_identifiers_purged,
+                   german_first_person, chinese_first_person, team_leads, orders_tracked,
+                   tenants_and_landlords, children_activities, trips_and_hotels,
+                   user_subscriptions, club_roles, nigerian_numbers, user_misses):
         family(cases)
     return cases
 
