@@ -86,7 +86,7 @@ from memory_es.text.matching import (
     within_identified,
 )
 from memory_es.text.normalize import name_keys, slug
-from memory_es.text.paths import domains_in, entity_id
+from memory_es.text.paths import domains_in, entity_id, keywords
 from memory_es.text.ports import TextStore, TextWriter, WriteOptions
 from memory_es.text.predicates import PREPOSITIONS
 from memory_es.text.purge_scope import plan_purge
@@ -230,14 +230,16 @@ def _own_things(query: str, found: list[Match]) -> list[Match]:
     someone else's: ``walks her neighbour's dog`` names the neighbour's dog, not hers,
     whether or not a fact of her own dog (``has a dog called Biscuit``) also matches; and,
     when some fact holds the thing as hers, not one that speaks of its kind (``is afraid of
-    dogs``)."""
+    dogs``). A possessor the query names is no one else (``my wife's phone`` is the fact of
+    ``My wife's phone is a Pixel 7``)."""
     words = re.findall(r"[^\W\d_]+", query)
     if not words:
         return found
     head = stem(words[-1].lower())
+    named = {stem(slug(p.group(1))) for p in _POSSESSOR.finditer(query)}
 
     def others(m: Match) -> bool:
-        own = entity_terms(m.fact.entity) if m.fact.entity else frozenset()
+        own = (entity_terms(m.fact.entity) if m.fact.entity else frozenset()) | named
         return any(stem(slug(p.group(1))) not in own and head in {
             stem(w.lower()) for w in p.group(2, 3) if w} for p in _POSSESSOR.finditer(m.fact.text))
 
@@ -580,6 +582,8 @@ class TextInterface:
                     self._retire_provider(tenant, entity, clause, *moved, plan)
                 if "predicate:prefers" in clause.rules:
                     self._retire_reversed(tenant, entity, clause, plan)
+                    if _says_now(clause):
+                        self._retire_preferred_alike(tenant, entity, clause, plan)
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now), supersede=supersede)
             if entity is not None:
@@ -981,6 +985,24 @@ class TextInterface:
                 if ("predicate:prefers" in c.rules and below is not None
                         and view_terms(below.group(1)) - entity_terms(entity) == wanted):
                     plan.add(_decay(f.fact_id, tenant, f"reversed: {clause.text}"))
+
+    def _retire_preferred_alike(self, tenant: str, entity: str, clause: Clause,
+                                plan: _Plan) -> None:
+        """Release the entity's preferences of another thing of the same kind when a new one
+        is said to hold now (``prefers coffee now`` ends ``prefers tea``: both drinks); a
+        preference of another kind stays (``prefers aisle seats``), and so does every one
+        when the new thing's kind is not known (``now prefers Vim``)."""
+        kinds = set(domains_in(keywords(str(clause.value).split(), 3)))
+        if not kinds:
+            return
+        for f in self._held(tenant, entity, clause):
+            if f.attribute == clause.attribute or not f.attribute.startswith("pref."):
+                continue
+            said = [c for c in self.interpreter(f.text).clauses
+                    if "predicate:prefers" in c.rules and not c.negated]
+            if said and all(set(domains_in(keywords(str(c.value).split(), 3))) & kinds
+                            for c in said):
+                plan.add(_decay(f.fact_id, tenant, f"preferred instead: {clause.text}"))
 
     def _retire_provider(self, tenant: str, entity: str, clause: Clause, modifier: str,
                          provider: str, plan: _Plan) -> None:
@@ -1764,6 +1786,13 @@ def _given_name_owner(entity: str | None, full_names: Mapping[str, set[str]]) ->
 def _word_set(text: str) -> set[str]:
     """The words of a text, lower case, edge punctuation stripped."""
     return {w.lower().strip(EDGE) for w in text.split()}
+
+
+def _says_now(clause: Clause) -> bool:
+    """Does a clause say its state holds now, as a change (``prefers coffee now``, ``now
+    prefers coffee``), not at a time of its own (``preferred tea in 2019``)?"""
+    return not clause.unrealised and not clause.negated and (
+        clause.op == "supersede" or any(t.lower() in lx.CHANGE_ADVERBS for t in clause.temporal))
 
 
 def _marks_change(clause: Clause) -> bool:

@@ -60,6 +60,7 @@ from memory_es.text.requests import without_directive
 from memory_es.text.segment import leading_name, words_of
 from memory_es.text.sentences import (
     Conjunct,
+    leading_adverbial,
     leading_temporal,
     merge_dependent,
     split_conjuncts,
@@ -134,13 +135,14 @@ _DE_RESIDENCE = re.compile(
     rf"(?P<now>(?:{_alternation(_DE['change'])})\s+|{_DE_STARTED}(?=in\s))?in\s+(?P<place>.+)$",
     re.IGNORECASE)
 _DE_CEASE = re.compile(
-    rf"^(?P<subj>.+?)\s+(?:(?:hat|haben|ist|sind)\s+(?P<obj>.+?)\s+(?:{_alternation(_DE['cessation'])})"
+    rf"^(?P<subj>.+?)\s+(?:(?:hat|haben|habe|ist|sind|bin)\s+(?P<obj>.+?)\s+"
+    rf"(?:{_alternation(_DE['cessation'])})"
     rf"|(?:{_alternation(_DE['cessation_finite'])})\s+(?P<ended>.+))$", re.IGNORECASE)
 _ZH_RESIDENCE = re.compile(
     rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['change'])})?"
     rf"(?:{_alternation(_ZH['residence'])})(?P<place>.+)$")
 _DE_MOVE = re.compile(
-    rf"^(?P<subj>.+?)\s+(?:(?:ist|sind)\s+(?:[^,]{{1,40}}?\s+)?nach\s+(?P<place>.+?)\s+"
+    rf"^(?P<subj>.+?)\s+(?:(?:ist|sind|bin)\s+(?:[^,]{{1,40}}?\s+)?nach\s+(?P<place>.+?)\s+"
     rf"(?P<now>{_alternation(_DE['move'])})"
     rf"|(?P<moved>{_alternation(_DE['move_finite'])})\s+(?:[^,]{{1,40}}?\s+)?nach\s+(?P<to>.+))$",
     re.IGNORECASE)
@@ -175,21 +177,23 @@ _ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u
                        rf"(?:{_ZH_BESIDE})*(?:{_alternation(_ZH['copula'])})(?P<obj>.+)$")
 """``X的Y是Z``: X's Y is Z (``王芳的电话是…``), or is called Z (``李娜的猫叫咪咪``); with a
 change marker before the copula (``孙伟的车现在是…``), the thing's value changed."""
-_ZH_KIN = rf"[\u3400-\u9fff]{{2,4}}?的(?:{_alternation(_ZH['persons'])})"
+_ZH_I = "我(?!们)"
+"""The first person (not 我们, we): the user, as English ``I``."""
+_ZH_KIN = rf"(?:{_ZH_I}|[\u3400-\u9fff]{{2,4}}?)的(?:{_alternation(_ZH['persons'])})"
 """A person of someone's (``赵磊的女朋友``: Zhao Lei's girlfriend), a subject of her own."""
 _ZH_KIN_SUBJECT = re.compile(rf"^(?P<owner>[\u3400-\u9fff]{{2,4}}?)的"
                              rf"(?:{_alternation(_ZH['persons'])})$")
-_ZH_HAS = re.compile(rf"^(?P<subj>{_ZH_KIN}|[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})*"
+_ZH_HAS = re.compile(rf"^(?P<subj>{_ZH_KIN}|{_ZH_I}|[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})*"
                      rf"(?P<now>{_alternation(_ZH['change'])})?(?:{_ZH_BESIDE})*"
                      rf"(?P<neg>{_alternation(_ZH['negators'])})?"
-                     rf"(?P<verb>{_alternation(_ZH['verbs'])})(?P<obj>.+)$")
+                     rf"(?P<verb>{_alternation(_ZH['verbs'] + _ZH['transfer'])})(?P<obj>.+)$")
 """``X(现在)有Y``: an adverb, a time word or a change marker may stand before the verb
 (``李明现在在腾讯工作``: the subject is 李明, not 李明现), and a negator right before it
 denies it (``王磊已经不在腾讯工作了``: the fact of 在腾讯工作, denied)."""
 _ZH_NEGATOR = rf"(?P<neg>{_alternation(_ZH['negators'])})?"
 """A negator before a verb the rules do not know denies what follows, as it does before
 one they know (``王磊已经不跑步了``: the fact of 跑步, denied)."""
-_ZH_TIMED = re.compile(rf"^(?P<subj>{_ZH_KIN}|[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})+"
+_ZH_TIMED = re.compile(rf"^(?P<subj>{_ZH_KIN}|{_ZH_I}|[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})+"
                        rf"{_ZH_NEGATOR}(?P<verb>)"
                        rf"(?P<obj>[\u3400-\u9fff].*)$")
 """``X每天跑步``: a time word or an adverb after the name ends the subject, whatever verb
@@ -296,7 +300,8 @@ def _read_other_language(body: str) -> Clause | None:
     words = subj.split()
     if chinese:
         subj = _ZH_ADVERBS.sub("", subj)  # 王芳上个月搬到…: the subject is 王芳
-        subject = Subject(entity_id("person", subj), subj, "person", names=(subj,))
+        subject = (Subject("user:self", subj, "user", rules=("subject:user",)) if subj == "我"
+                   else Subject(entity_id("person", subj), subj, "person", names=(subj,)))
     else:
         if not words or not is_capitalised(words[-1]) or not all(
                 is_capitalised(w) or (i > 0 and w in lx.NAME_PARTICLES)
@@ -314,8 +319,11 @@ def _read_other_language(body: str) -> Clause | None:
                 rules=("lang:de", "subject:possessive", "predicate:possessive-noun",
                        *(["change-of-state:replaces-slot"] if has.group("now") else [])))
         owner = _genitive_owner(words) if _genitive_thing(words) else subj
-        # the owner's entity, the whole subject as said (its thing: _other_language)
-        subject = replace(analyse_subject(owner, tokenize(owner), []), surface=subj)
+        # the owner's entity, the whole subject as said (its thing: _other_language); "Ich"
+        # is the user, as English "I"
+        subject = (Subject("user:self", subj, "user", rules=("subject:user",))
+                   if subj.lower() == "ich" else
+                   replace(analyse_subject(owner, tokenize(owner), []), surface=subj))
     lang = "zh" if chinese else "de"
     if unreal:  # "X可能明年搬到Y", "X überlegt, nach Y zu ziehen": a maybe, no move
         obj = unreal.group("obj").strip()
@@ -383,7 +391,7 @@ def _read_other_language(body: str) -> Clause | None:
                              *(["change-of-state:replaces-slot"] if changes else [])))
     if has is not None:
         verb = has.group("verb").lower()
-        if chinese and (moved := _ZH_TRANSFER.match(obj)) is not None:
+        if chinese and (moved := _ZH_TRANSFER.match(verb + obj)) is not None:
             # 女儿转到了育才小学: where she now is, as 现在在育才小学上学 says
             verb, obj, changes = "在", moved.group("place"), True
         # 在华为工作 and 在腾讯工作: one frame, the verb and the object's last word; after the
@@ -651,7 +659,7 @@ def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
         subject_toks = toks[:pred_index]
         while subject_toks and subject_toks[0].low in lx.ADVERBS and len(subject_toks) > 1:
             subject_toks = subject_toks[1:]  # "Now Ada prefers …": the adverb is no name
-        lead = leading_temporal(subject_toks)
+        lead = leading_temporal(subject_toks) or leading_adverbial(subject_toks)
         if lead:
             # "Throughout 2021 the user was …"; "In 2025 returned to …" has no subject
             subject_toks = subject_toks[lead:]

@@ -21,7 +21,7 @@ from memory_es.text import lexicon as lx
 from memory_es.text.identifiers import IDENTIFIER_LABELS
 from memory_es.text.paths import attribute_path, domains_in, keywords, value_text
 from memory_es.text.qualifiers import CALENDAR, TEMPORAL, names_a_month
-from memory_es.text.subjects import Subject, head_attribute
+from memory_es.text.subjects import HEAD_ATTRIBUTES, Subject, head_attribute
 from memory_es.text.words import Tok, is_capitalised
 
 PREPOSITIONS = lx.PREPOSITIONS
@@ -132,15 +132,15 @@ def _numeric(word: str) -> bool:
 
 def _object_frame(reading: PredicateReading) -> str | None:
     """The frame of a verb and a direct object whose head noun a modifier qualifies
-    (``manages the Oslo office``, ``leads the payments team``): verb and head, and
-    whether the modifier is a name; a change to another modifier of the same head
-    replaces it (``now manages the Bergen office``). None for a bare object (``teaches
-    physics``, ``has a dog``), which a change of object adds to rather than replaces."""
+    (``manages the Oslo office``, ``leads the payments team``): verb and head; a change
+    to another modifier of the same head replaces it, a name or a common word alike
+    (``now manages the Bergen office``, ``now leads the ML team``). None for a bare object
+    (``teaches physics``, ``has a dog``), which a change of object adds to rather than
+    replaces."""
     words = [w for w in object_after(reading.rest, 0) if w.lower() not in lx.ADVERBS]
     if len(words) < 2 or not (words[-1].isalpha() and words[-1].islower()):
         return None
-    kind = "name" if all(is_capitalised(w) for w in words[:-1]) else "common"
-    return f"{reading.lemma}+{words[-1].lower()}.obj.{kind}"
+    return f"{reading.lemma}+{words[-1].lower()}.obj"
 
 
 def object_after(toks: Sequence[Tok], start: int, stop_at_prep: bool = True) -> list[str]:
@@ -371,6 +371,27 @@ def _complement_slot(p: PredicateReading) -> str:
     return p.hint
 
 
+def _new_named(p: PredicateReading) -> tuple[list[str], list[str]] | None:
+    """(the noun, the name) of ``has a new boss, Ian Pike`` (``… called``/``named``): one
+    or two lower-case words after ``a new``, then a name in apposition. Only a noun whose
+    slot holds one value (:data:`~memory_es.text.subjects.HEAD_ATTRIBUTES`: a boss, a
+    partner, a phone): ``has a new neighbour, Ann`` or ``a new dog named Rex`` adds one."""
+    rest = p.rest_low
+    if p.lemma not in ("have", "get") or rest[:2] != ["a", "new"]:
+        return None
+    for j in range(3, min(len(rest), 5)):
+        cut = p.rest[j - 1].raw.endswith(",") or rest[j] in ("called", "named")
+        if not cut:
+            continue
+        noun = [t.low for t in p.rest[2:j]]
+        name = [t.word for t in p.rest[j + (rest[j] in ("called", "named")):]]
+        if (noun and all(w.isalpha() for w in noun) and noun[-1] in HEAD_ATTRIBUTES and name
+                and all(is_capitalised(w) for w in name)):
+            return noun, name
+        return None
+    return None
+
+
 def _moved_possession(p: PredicateReading) -> str | None:
     """The noun of a motion verb's possessed object (``moved its headquarters to …``,
     ``transferred her savings to …``): the thing that moved, not its owner."""
@@ -456,8 +477,8 @@ flights``): not part of the object (``over`` and ``to`` end it as prepositions).
 def _preference(p: PredicateReading) -> Slot:
     obj = object_after(p.rest, 0)
     obj = obj[:next((i for i, w in enumerate(obj) if i and w.lower() in _BELOW), len(obj))]
-    heads = [w for w in (x.lower() for x in obj) if w not in lx.STOPWORDS]
-    topic = heads[-1] if heads else "general"
+    heads = [w for w in (x.lower() for x in obj) if w not in lx.STOPWORDS and w not in lx.ADVERBS]
+    topic = heads[-1] if heads else "general"  # "prefers coffee now": coffee
     return Slot(attribute_path("pref", topic), value_text(obj), len(heads) > 1)
 
 
@@ -502,7 +523,7 @@ CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amou
                           "predicate:moved-possession",
                           "predicate:possessive-change", "predicate:marital-change",
                           "predicate:marital-event", "predicate:change-of-state",
-                          "predicate:new-position", "predicate:hired-by",
+                          "predicate:new-position", "predicate:new-named", "predicate:hired-by",
                           "predicate:moved-in-with",
                           "predicate:age-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
@@ -639,6 +660,11 @@ PREDICATE_RULES: tuple[Rule, ...] = (
              w in _POSITION_NOUNS and w != "offer" and p.rest_low[i + 1:i + 2] == ["at"]
              for i, w in enumerate(p.rest_low[:4])),
          lambda p: Slot("work.employer", p.value)),
+    # "has a new boss, Ian Pike", "got a new manager called Ana Gil": the thing's new value,
+    # in the slot "X's boss is …" names
+    Rule("predicate:new-named", lambda p: not p.hint and _new_named(p) is not None,
+         lambda p: Slot(head_attribute((_new_named(p) or ([], []))[0]) or "",
+                        value_text((_new_named(p) or ([], []))[1]))),
     Rule("predicate:reports-to", lambda p: p.lemma == "report" and p.rest_low[:1] == ["to"],
          lambda p: Slot("work.manager", value_text(object_after(p.rest, 1)))),
     # everyday topics

@@ -20,7 +20,7 @@ from memory_es.text.identifiers import Identifier
 from memory_es.text.lexicon import words
 from memory_es.text.paths import domains_in
 from memory_es.text.predicates import PREPOSITIONS, analyse_predicate
-from memory_es.text.qualifiers import negated
+from memory_es.text.qualifiers import TIME_ADVERBIALS, negated
 from memory_es.text.subjects import Subject
 from memory_es.text.words import Tok, agrees, is_capitalised, starts_verb_phrase, tokenize
 
@@ -106,11 +106,18 @@ def _after_a_named_verb(toks: list[Tok], at: int) -> bool:
         and toks[at - 2].low not in lx.STOPWORDS
 
 
+_PLURAL_PRONOUNS = frozenset(("i", "we", "they", "you"))
+"""Subject pronouns a verb agrees with in its plural form (``I prefer``, ``they prefer``)."""
+
+
 def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
                   ) -> tuple[int, int | None, bool]:
     """(index of the first predicate token, index of a key-value colon token, plural)."""
     if opens_without_subject(toks):
         return 0, None, False
+    if skip := leading_adverbial(toks):  # "These days I prefer …": the subject is "I"
+        at, colon, plural = subject_split(toks[skip:], identifiers)
+        return at + skip, None if colon is None else colon + skip, plural
     spans = [(i.start, i.end) for i in identifiers]
 
     def inside_identifier(t: Tok) -> bool:
@@ -121,8 +128,8 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
         if inside_identifier(t):
             continue
         w = t.low
-        if i == 0:
-            if w in ("i", "we", "they", "you"):
+        if i == 0 or (w in _PLURAL_PRONOUNS and all(u.low in lx.ADVERBS for u in toks[:i])):
+            if w in _PLURAL_PRONOUNS:  # "Now I prefer …": the subject after the adverb
                 plural = True
             continue
         if t.raw.endswith(":") and i <= 8:
@@ -227,6 +234,20 @@ def opens_without_subject(toks: Sequence[Tok]) -> bool:
 
 
 _COORDINATORS = frozenset(("and", "or", "&", "nor"))
+
+
+_ADVERBIALS = tuple(a.split() for a in TIME_ADVERBIALS)
+
+
+def leading_adverbial(toks: Sequence[Tok]) -> int:
+    """Length of an adverbial of present time before the subject (``These days I prefer
+    …``, ``At the moment, Mia lives …``): it says when the statement holds, as after the
+    verb, and is no part of the subject."""
+    for words_ in _ADVERBIALS:
+        n = len(words_)
+        if len(toks) > n and [t.low.rstrip(",") for t in toks[:n]] == words_:
+            return n
+    return 0
 
 
 def leading_temporal(toks: Sequence[Tok]) -> int:

@@ -454,3 +454,27 @@ def test_a_wedding_changes_the_marital_state_in_german_and_chinese(
     after = _after(fresh_store, [single + stop, kept + stop], wedding + stop)
     assert kept in after
     assert single not in after
+
+
+@_SLOW
+@given(st.sampled_from([
+    ("Ich wohne in Bonn.", "Ich wohne jetzt in Köln.", "I live in Bonn"),
+    ("Ich spiele Schach.", "Ich spiele kein Schach mehr.", "I play chess"),
+    ("Ich habe ein Abo bei Netflix.", "Ich habe Netflix gekündigt.", "I have Netflix"),
+    ("我住在北京。", "我现在住在上海。", "I live in Beijing"),
+    ("我在百度工作。", "我从百度辞职了。", "I work at Baidu"),
+    ("我在百度工作。", "我现在在腾讯工作。", "I work at Baidu")]))
+def test_the_first_person_is_the_user_in_german_and_chinese(
+        fresh_store: memory_es.MemoryStore, change: tuple[str, str, str]) -> None:
+    """``Ich`` and ``我`` are the user, as English ``I``: the user's own fact, which the
+    change in the same language ends, and no one else's (a sister's stays)."""
+    held, said, _english = change
+    chinese = held.endswith("\u3002")
+    kept = ["我的妹妹住在北京", "我喜欢游泳"] if chinese else ["Meine Schwester wohnt in Bonn",
+                                                       "Ich trinke Tee"]
+    after = _after(fresh_store, [held, *(k + ("\u3002" if chinese else ".") for k in kept)], said)
+    assert set(kept) <= after
+    assert held.rstrip(".\u3002") not in after
+    (clause,) = interpret(held).clauses
+    assert clause.entity == "user:self"
+

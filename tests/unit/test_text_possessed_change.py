@@ -135,3 +135,27 @@ def test_a_physical_things_state_before_a_preposition_is_beside_what_it_is(
         "Leo Hart lives in Derby"}
     (role,) = interpret("Leo Hart's role is head of sales.").clauses
     assert not role.attribute.startswith("prop.role.")
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["boss", "manager", "partner"]),
+       st.sampled_from([", ", " called ", " named "]))
+def test_a_new_one_named_in_apposition_replaces_a_one_valued_slot(
+        fresh_store: memory_es.MemoryStore, noun: str, joint: str) -> None:
+    """``has a new boss, Ian Pike`` says what ``Tom's boss is now Ian Pike`` says; a thing
+    one may have several of (``a new neighbour``, ``a new dog named Rex``) is added."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Tom Reid's {noun} is Ann Lee"
+    kept = ["Tom Reid's neighbour is Bob Ray", "Tom Reid has a dog called Biscuit",
+            "Tom Reid lives in Luton"]
+    for text in (old, *kept):
+        ti.remember(tenant, text + ".")
+    for text in ("Tom Reid has a new neighbour, Eve Hart.", "Tom Reid got a new dog named Rex."):
+        ti.remember(tenant, text)
+    assert {old, *kept} <= current_texts(fresh_store, tenant)
+    ti.remember(tenant, f"Tom Reid has a new {noun}{joint}Ian Pike.")
+    after = current_texts(fresh_store, tenant)
+    assert old not in after
+    assert set(kept) <= after
+

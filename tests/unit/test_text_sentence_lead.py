@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
 from tests.unit.text_support import current_texts, fresh_tenant
 
 _KEPT = ["Ruth Cole plays the piano.", "Ruth Cole works in the Bristol office.",
@@ -110,3 +111,20 @@ def test_a_name_ending_in_s_before_nothing_is_no_genitive(
     result = ti.forget(tenant, "Vergiss alles über Paul Richters")
     assert not result.touched
     assert current_texts(fresh_store, tenant) == {t.rstrip(".") for t in _RICHTER}
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["These days", "At the moment,", "Lately", "For now"]),
+       st.sampled_from([("Mia Chen works at Sky.", "person:mia-chen", "work.employer"),
+                        ("I prefer dogs.", "user:self", "pref.dogs"),
+                        ("we live in Oslo.", "user:self", "home.city")]))
+def test_a_time_adverbial_before_the_subject_is_no_part_of_it(
+        lead: str, case: tuple[str, str, str]) -> None:
+    """``These days I prefer dogs``: the adverbial says when the statement holds, as after
+    the verb; the subject and its slot are those of the sentence without it, and so after a
+    sentence adverb (``Now I prefer dogs``: the verb agrees with ``I``)."""
+    text, entity, attribute = case
+    for said in (f"{lead} {text}", f"Now {text}"):
+        (clause,) = interpret(said).clauses
+        assert (clause.entity, clause.attribute) == (entity, attribute)
+

@@ -136,3 +136,25 @@ def test_a_preference_for_what_was_put_below_ends_it(
     ti.remember(tenant, f"Omar Farouk {now}prefers {below}.")
     assert current_texts(fresh_store, tenant) >= set(kept)
     assert held not in current_texts(fresh_store, tenant)
+
+
+@_SLOW
+@given(st.sampled_from([("tea", "coffee"), ("cats", "dogs"), ("beer", "wine")]),
+       st.sampled_from(["I prefer {} now", "Now I prefer {}", "These days I prefer {} now"]))
+def test_a_preference_said_to_hold_now_ends_one_of_the_same_kind(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str], said: str) -> None:
+    """``I prefer coffee now`` ends ``I prefer tea`` (both drinks); a preference of another
+    kind (``window seats``), a relative's and one said of another time stay."""
+    old, new = pair
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = ["I prefer window seats", f"My partner prefers {old}", "I live in Leeds"]
+    for text in [f"I prefer {old}", *kept]:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"I preferred {new} in 2019.")
+    assert f"I prefer {old}" in current_texts(fresh_store, tenant)
+    ti.remember(tenant, said.format(new) + ".")
+    after = current_texts(fresh_store, tenant)
+    assert set(kept) <= after
+    assert f"I prefer {old}" not in after
+    (clause,) = interpret(f"I prefer {new} now.").clauses
+    assert clause.attribute == f"pref.{new}"

@@ -89,3 +89,23 @@ def test_a_named_object_at_a_new_time_replaces_the_old_time(
     ti.remember(tenant, f"Ella Moss now walks {dogs[0]} at {times[1]}.")
     current = current_texts(fresh_store, tenant)
     assert old not in current and kept in current
+
+
+@_SLOW
+@given(st.sampled_from([("data", "ML"), ("Orion", "payments"), ("London", "sales")]),
+       st.sampled_from([("leads", "team"), ("manages", "office")]))
+def test_a_name_and_a_common_modifier_of_one_head_are_one_frame(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str], frame: tuple[str, str]) -> None:
+    """``now leads the ML team`` ends ``leads the data team``: a name or a common word
+    before the same head is another of the same thing."""
+    (old_mod, new_mod), (verb, head) = pair, frame
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Priya Nair {verb} the {old_mod} {head}"
+    kept = [f"Ravi Nair {verb} the {old_mod} {head}", "Priya Nair works remotely"]
+    for text in (old, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Priya Nair now {verb} the {new_mod} {head}.")
+    current = current_texts(fresh_store, tenant)
+    assert set(kept) <= current
+    assert old not in current
+

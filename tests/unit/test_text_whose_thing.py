@@ -79,6 +79,20 @@ def test_with_no_thing_of_ones_own_nothing_ends(fresh_store: memory_es.MemorySto
                        f"Zoe Clarke's {thing}") == facts
 
 
+@_SLOW
+@given(st.sampled_from(["phone", "car", "laptop", "bike"]),
+       st.sampled_from(["wife", "brother", "neighbour"]),
+       st.sampled_from(["release", "forget"]))
+def test_the_owners_thing_named_with_its_owner_is_theirs(
+        fresh_store: memory_es.MemoryStore, thing: str, other: str, op: str) -> None:
+    """``forget my wife's phone``: the query names the wife, so the fact of her phone is the
+    one asked for, not someone else's; the user's own phone stays."""
+    theirs = f"My {other}'s {thing} is a Pixel 7"
+    kept = {f"My {thing} is a Pixel 7", "I live in Bristol"}
+    assert texts_after(fresh_store, [f"{t}." for t in (theirs, *kept)], op,
+                       f"my {other}'s {thing}") == kept
+
+
 def test_a_revised_thing_leaves_a_relatives_thing(fresh_store: memory_es.MemoryStore) -> None:
     setup = ["Sara Holm drives a Volvo.", "Sara Holm borrows her brother's car on Fridays.",
              "Sara Holm has a rabbit."]
