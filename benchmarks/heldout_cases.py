@@ -11462,6 +11462,308 @@ def user_misses(cases: list[Case]) -> None:
     _ended_by(cases, "user_misses", "agent", USER_MISSES)
 
 
+_NINA_P = ["Nina Park drives a Honda.", "Nina Park works at Samsung.",
+           "Nina Park's brother drives a Honda.", "Nina Park lives in Seoul."]
+REVISIONS_BY_THING: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NINA_P), ["revise", "Nina Park's car", "Nina Park drives a Kia."], [_NINA_P[0]]),
+    (list(_NINA_P), ["revise", "Nina Park's employer", "Nina Park works at LG."], [_NINA_P[1]]),
+    (list(_NINA_P), ["revise", "where Nina Park lives", "Nina Park lives in Busan."],
+     [_NINA_P[3]]),
+]
+
+
+def revisions_by_thing(cases: list[Case]) -> None:
+    """Revisions asked by the thing beside a brother's same thing: each replaces one fact of
+    hers."""
+    _ended_by(cases, "revisions_by_thing", "everyday", REVISIONS_BY_THING)
+
+
+_OWEN_B = ["Owen Bell's badge number is B-4471.", "Owen Bell parks in bay 12.",
+           "Owen Bell's colleague parks in bay 12.", "Owen Bell works in finance."]
+REQUESTS_TO_FORGET: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OWEN_B), ["forget", "Please forget where Owen Bell parks"], [_OWEN_B[1]]),
+    (list(_OWEN_B), ["forget", "Could you forget Owen Bell's colleague?"], [_OWEN_B[2]]),
+    (list(_OWEN_B), ["purge", "B-4471"], [_OWEN_B[0]]),
+]
+
+
+def requests_to_forget(cases: list[Case]) -> None:
+    """Forgets wrapped in polite requests beside a colleague's same facts: each reaches one
+    fact."""
+    _ended_by(cases, "requests_to_forget", "agent", REQUESTS_TO_FORGET)
+
+
+_RUTH_A = ["Ruth Adler's son lives in Leeds.", "Ruth Adler's son's wife works at Asda.",
+           "Ruth Adler works at Asda.", "Ruth Adler lives in York."]
+RELATIVES_OF_RELATIVES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUTH_A), ["forget", "Ruth Adler's son's wife"], [_RUTH_A[1]]),
+    (list(_RUTH_A), ["remember", "Ruth Adler's son moved to Hull."], [_RUTH_A[0]]),
+    (list(_RUTH_A), ["remember", "Ruth Adler now works at Boots."], [_RUTH_A[2]]),
+]
+
+
+def relatives_of_relatives(cases: list[Case]) -> None:
+    """A son's wife beside the son and the owner: a forget of the son's wife reaches her fact
+    only; the son's move and the owner's job change reach one each."""
+    _ended_by(cases, "relatives_of_relatives", "family", RELATIVES_OF_RELATIVES)
+
+
+_KEN_O = ["Ken Ono's broadband is with BT.", "Ken Ono's energy supplier is Octopus.",
+          "Ken Ono's neighbour's broadband is with BT.", "Ken Ono lives in Bath."]
+HOUSEHOLD_BILLS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KEN_O), ["remember", "Ken Ono switched his broadband to Sky."], [_KEN_O[0]]),
+    (list(_KEN_O), ["remember", "Ken Ono's energy supplier is now EDF."], [_KEN_O[1]]),
+    (list(_KEN_O), ["forget", "Ken Ono's neighbour"], [_KEN_O[2]]),
+]
+
+
+def household_bills_again(cases: list[Case]) -> None:
+    """A broadband and an energy provider beside a neighbour's same provider: each switched or
+    cancelled reaches one fact."""
+    _ended_by(cases, "household_bills_again", "housing", HOUSEHOLD_BILLS_AGAIN)
+
+
+_ALI_R = ["Ali Raza has two cats.", "Ali Raza runs 20 km a week.",
+          "Ali Raza's sister has two cats.", "Ali Raza lives in Lahore."]
+QUANTITIES_CHANGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ALI_R), ["remember", "Ali Raza now has three cats."], [_ALI_R[0]]),
+    (list(_ALI_R), ["remember", "Ali Raza now runs 30 km a week."], [_ALI_R[1]]),
+    (list(_ALI_R), ["forget", "Ali Raza's sister"], [_ALI_R[2]]),
+]
+
+
+def quantities_changed(cases: list[Case]) -> None:
+    """Counts and amounts beside a sister's same count: each changed replaces one fact."""
+    _ended_by(cases, "quantities_changed", "everyday", QUANTITIES_CHANGED)
+
+
+_LINA_F = ["Lina Fuchs wohnt in Hamburg.", "Lina Fuchs arbeitet bei Airbus.",
+           "Lina Fuchs' Bruder arbeitet bei Airbus.", "Lina Fuchs spielt Klavier."]
+GERMAN_REVISIONS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LINA_F), ["remember", "Lina Fuchs ist nach Bremen gezogen."], [_LINA_F[0]]),
+    (list(_LINA_F), ["remember", "Lina Fuchs arbeitet jetzt bei Lufthansa."], [_LINA_F[1]]),
+    (list(_LINA_F), ["remember", "Lina Fuchs spielt kein Klavier mehr."], [_LINA_F[3]]),
+]
+
+
+def german_revisions_again(cases: list[Case]) -> None:
+    """German changes of a home, an employer and a hobby beside a brother's same employer: each
+    reaches one fact."""
+    _ended_by(cases, "german_revisions_again", "languages", GERMAN_REVISIONS_AGAIN)
+
+
+_XU_L = ["徐丽住在天津。", "徐丽在京东工作。", "徐丽的丈夫在京东工作。", "徐丽每天喝咖啡。"]
+CHINESE_REVISIONS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_XU_L), ["remember", "徐丽搬到了北京。"], [_XU_L[0]]),
+    (list(_XU_L), ["remember", "徐丽现在在美团工作。"], [_XU_L[1]]),
+    (list(_XU_L), ["remember", "徐丽不再喝咖啡了。"], [_XU_L[3]]),
+]
+
+
+def chinese_revisions_again(cases: list[Case]) -> None:
+    """Chinese changes of a home, an employer and a habit beside a husband's same employer:
+    each reaches one fact."""
+    _ended_by(cases, "chinese_revisions_again", "languages", CHINESE_REVISIONS_AGAIN)
+
+
+_SEAN_M = ["Sean Moy has a savings account with Nationwide.", "Sean Moy has an ISA with Vanguard.",
+           "Sean Moy's wife has a savings account with Nationwide.", "Sean Moy lives in Derby."]
+ACCOUNTS_CLOSED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SEAN_M), ["remember", "Sean Moy moved his ISA to Fidelity."], [_SEAN_M[1]]),
+    (list(_SEAN_M), ["forget", "Sean Moy's wife"], [_SEAN_M[2]]),
+    (list(_SEAN_M), ["release", "Sean Moy's savings account"], [_SEAN_M[0]]),
+]
+
+
+def accounts_closed(cases: list[Case]) -> None:
+    """Two accounts beside a wife's same bank: one closed, one moved and a forget of the wife
+    each reach one fact."""
+    _ended_by(cases, "accounts_closed", "finance", ACCOUNTS_CLOSED)
+
+
+_TWO = ["Ada Lin lives in Oslo.", "Ben Roy lives in Oslo.", "Ada Lin works at DNB.",
+        "Ben Roy works at DNB."]
+TWO_PEOPLE_ONE_SENTENCE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TWO), ["remember", "Ada Lin moved to Bergen and Ben Roy left DNB."],
+     [_TWO[0], _TWO[3]]),
+    (list(_TWO), ["forget", "Ben Roy"], [_TWO[1], _TWO[3]]),
+    (list(_TWO), ["remember", "Ada Lin now works at Telenor."], [_TWO[2]]),
+]
+
+
+def two_people_one_sentence(cases: list[Case]) -> None:
+    """Two people named in one note, each with a change: each reaches only that person's fact."""
+    _ended_by(cases, "two_people_one_sentence", "everyday", TWO_PEOPLE_ONE_SENTENCE)
+
+
+_IDA_K = ["Ida Kim's work phone is 020 7946 0011.", "Ida Kim's home phone is 020 7946 0022.",
+          "Ida Kim's husband's work phone is 020 7946 0033.", "Ida Kim lives in Camden."]
+PHONES_BY_LABEL: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IDA_K), ["purge", "020 7946 0011"], [_IDA_K[0]]),
+    (list(_IDA_K), ["release", "Ida Kim's home phone"], [_IDA_K[1]]),
+    (list(_IDA_K), ["forget", "Ida Kim's husband's work phone"], [_IDA_K[2]]),
+]
+
+
+def phones_by_label(cases: list[Case]) -> None:
+    """A work and a home phone beside a husband's work phone: each purged by number or released
+    by label reaches one fact."""
+    _ended_by(cases, "phones_by_label", "everyday", PHONES_BY_LABEL)
+
+
+_MAY_L = ["May Lee goes to yoga on Mondays.", "May Lee goes to pottery on Thursdays.",
+          "May Lee's friend goes to yoga on Mondays.", "May Lee lives in Brighton."]
+WEEKLY_CLASSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAY_L), ["remember", "May Lee now goes to yoga on Tuesdays."], [_MAY_L[0]]),
+    (list(_MAY_L), ["remember", "May Lee dropped her pottery class."], [_MAY_L[1]]),
+    (list(_MAY_L), ["forget", "May Lee's friend"], [_MAY_L[2]]),
+]
+
+
+def weekly_classes(cases: list[Case]) -> None:
+    """Weekly classes beside a friend's same class: a class moved, a class dropped and a forget
+    of the friend each reach one fact."""
+    _ended_by(cases, "weekly_classes", "hobbies", WEEKLY_CLASSES)
+
+
+_GREG_H = ["Greg Hill's car registration is AB12 CDE.", "Greg Hill's car is insured with Aviva.",
+           "Greg Hill's wife's car registration is AB12 CDF.", "Greg Hill lives in Kent."]
+VEHICLE_RECORDS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GREG_H), ["purge", "AB12 CDE"], [_GREG_H[0]]),
+    (list(_GREG_H), ["remember", "Greg Hill switched his car insurance to Admiral."],
+     [_GREG_H[1]]),
+    (list(_GREG_H), ["forget", "Greg Hill's wife"], [_GREG_H[2]]),
+]
+
+
+def vehicle_records_again(cases: list[Case]) -> None:
+    """A car's plate beside a wife's plate one letter off and its insurer: the plate purged,
+    the insurer switched and a forget of the wife each reach one fact."""
+    _ended_by(cases, "vehicle_records_again", "vehicles", VEHICLE_RECORDS_AGAIN)
+
+
+_ZARA_Q = ["Zara Qureshi works on Project Atlas.", "Zara Qureshi's main client is Unilever.",
+           "Zara Qureshi's colleague works on Project Atlas.",
+           "Zara Qureshi is based in Manchester."]
+PROJECTS_AND_CLIENTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZARA_Q), ["remember", "Zara Qureshi no longer works on Project Atlas."], [_ZARA_Q[0]]),
+    (list(_ZARA_Q), ["remember", "Zara Qureshi's main client is now Nestlé."], [_ZARA_Q[1]]),
+    (list(_ZARA_Q), ["forget", "Zara Qureshi's colleague"], [_ZARA_Q[2]]),
+]
+
+
+def projects_and_clients(cases: list[Case]) -> None:
+    """Projects and a client beside a colleague on the same project: a project left, a new
+    client and a forget of the colleague each reach one fact."""
+    _ended_by(cases, "projects_and_clients", "work", PROJECTS_AND_CLIENTS)
+
+
+_LUCA_B = ["Luca Bruni is allergic to cats.", "Luca Bruni is allergic to pollen.",
+           "Luca Bruni's son is allergic to cats.", "Luca Bruni lives in Turin."]
+ALLERGIES_OUTGROWN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUCA_B), ["remember", "Luca Bruni is no longer allergic to cats."], [_LUCA_B[0]]),
+    (list(_LUCA_B), ["forget", "Luca Bruni's pollen allergy"], [_LUCA_B[1]]),
+    (list(_LUCA_B), ["forget", "Luca Bruni's son"], [_LUCA_B[2]]),
+]
+
+
+def allergies_outgrown(cases: list[Case]) -> None:
+    """Two allergies beside a son's same allergy: one gone, one forgotten and a forget of the
+    son each reach one fact."""
+    _ended_by(cases, "allergies_outgrown", "medical", ALLERGIES_OUTGROWN)
+
+
+_TANG_Y = ["唐雨用华为手机。", "唐雨有一台联想电脑。", "唐雨的哥哥用华为手机。", "唐雨住在武汉。"]
+CHINESE_DEVICES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TANG_Y), ["remember", "唐雨现在用苹果手机。"], [_TANG_Y[0]]),
+    (list(_TANG_Y), ["remember", "唐雨把联想电脑卖了。"], [_TANG_Y[1]]),
+    (list(_TANG_Y), ["forget", "忘记唐雨的哥哥"], [_TANG_Y[2]]),
+]
+
+
+def chinese_devices(cases: list[Case]) -> None:
+    """A Chinese woman's phone and laptop beside her brother's same phone: a new phone, the
+    laptop sold and a forget of the brother each reach one fact."""
+    _ended_by(cases, "chinese_devices", "languages", CHINESE_DEVICES)
+
+
+_PAUL_K = ["Paul Kurz fährt einen Golf.", "Paul Kurz' Telefonnummer ist 030 1234567.",
+           "Paul Kurz' Frau fährt einen Golf.", "Paul Kurz wohnt in Berlin."]
+GERMAN_DEVICES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAUL_K), ["remember", "Paul Kurz fährt jetzt einen Polo."], [_PAUL_K[0]]),
+    (list(_PAUL_K), ["purge", "030 1234567"], [_PAUL_K[1]]),
+    (list(_PAUL_K), ["forget", "Vergiss Paul Kurz' Frau."], [_PAUL_K[2]]),
+]
+
+
+def german_devices(cases: list[Case]) -> None:
+    """A German man's car beside his wife's same car and his phone number: a new car, the
+    number purged and a forget of the wife each reach one fact."""
+    _ended_by(cases, "german_devices", "languages", GERMAN_DEVICES)
+
+
+_PAPER = ["The sleep paper is under review at Nature.", "The sleep paper has three authors.",
+          "The diet paper is under review at Nature.", "The sleep paper uses the UK Biobank data."]
+RESEARCH_PAPERS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAPER), ["remember", "The sleep paper was accepted at Nature."], [_PAPER[0]]),
+    (list(_PAPER), ["remember", "The sleep paper now has four authors."], [_PAPER[1]]),
+    (list(_PAPER), ["remember", "The sleep paper now uses the NHANES data."], [_PAPER[3]]),
+]
+
+
+def research_papers_again(cases: list[Case]) -> None:
+    """A paper's venue and status beside another paper at the same venue: each changed replaces
+    one fact."""
+    _ended_by(cases, "research_papers_again", "research", RESEARCH_PAPERS_AGAIN)
+
+
+_ME_H = ["I live in Cardiff.", "I drive a Ford Focus.", "My mother lives in Cardiff.",
+         "I work nights."]
+USER_CHANGES_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ME_H), ["remember", "I've moved to Swansea."], [_ME_H[0]]),
+    (list(_ME_H), ["remember", "I drive a Toyota Yaris now."], [_ME_H[1]]),
+    (list(_ME_H), ["forget", "my mother"], [_ME_H[2]]),
+]
+
+
+def user_changes_again(cases: list[Case]) -> None:
+    """The user's own changes beside a mother's same city: a move, a new car and a forget of
+    the mother each reach one fact."""
+    _ended_by(cases, "user_changes_again", "agent", USER_CHANGES_AGAIN)
+
+
+_DAN_W = ["Dan Wu drives a Tesla.", "Dan Wu lives in Austin.", "Dan Wu plays golf.",
+          "Dan Wu Jr owns a boat."]
+MISSES_BY_THING: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DAN_W), ["release", "Dan Wu's boat"], []),
+    (list(_DAN_W), ["forget", "Dan Wu's passport"], []),
+    (list(_DAN_W), ["release", "Dan Wu's bike"], []),
+]
+
+
+def misses_by_thing(cases: list[Case]) -> None:
+    """A release, a forget and a revise of things a person with four facts does not have,
+    beside a namesake who has them: nothing of his ends."""
+    _ended_by(cases, "misses_by_thing", "everyday", MISSES_BY_THING)
+
+
+_ERIC_S = ["Eric Sol's passport number is 512345678.",
+           "Eric Sol's driving licence number is SOL99805E.",
+           "Eric Sol's brother's passport number is 512345679.",
+           "Eric Sol's national insurance number is QQ 12 34 56 C."]
+IDS_AMONG_MANY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ERIC_S), ["purge", "512345678"], [_ERIC_S[0]]),
+    (list(_ERIC_S), ["purge", "SOL99805E"], [_ERIC_S[1]]),
+    (list(_ERIC_S), ["purge", "QQ 12 34 56 C"], [_ERIC_S[3]]),
+]
+
+
+def ids_among_many(cases: list[Case]) -> None:
+    """A passport, a licence and a national insurance number beside a brother's passport one
+    digit off: each purged reaches one fact."""
+    _ended_by(cases, "ids_among_many", "legal", IDS_AMONG_MANY)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -11620,7 +11922,13 @@ def build() -> list[Case]:
                    lists_of_languages, user_devices, user_health, user_identifiers_purged,
                    german_first_person, chinese_first_person, team_leads, orders_tracked,
                    tenants_and_landlords, children_activities, trips_and_hotels,
-                   user_subscriptions, club_roles, nigerian_numbers, user_misses):
+                   user_subscriptions, club_roles, nigerian_numbers, user_misses,
+                   revisions_by_thing, requests_to_forget, relatives_of_relatives,
+                   household_bills_again, quantities_changed, german_revisions_again,
+                   chinese_revisions_again, accounts_closed, two_people_one_sentence,
+                   phones_by_label, weekly_classes, vehicle_records_again, projects_and_clients,
+                   allergies_outgrown, chinese_devices, german_devices, research_papers_again,
+                   user_changes_again, misses_by_thing, ids_among_many):
         family(cases)
     return cases
 
