@@ -62,12 +62,14 @@ _LABELLED = re.compile(
     rf"(?:\s+(?:(?:{_NUMBER_ALT})(?!\w)|#))?(?-i:\s+(?:is|was|are)(?=\s))?\s*[:#]?\s*"
     r"((?:#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9]|(?-i:[A-Z])(?=\s\d))"
     r"(?-i:\s(?:(?=[A-Z]*\d)[A-Z0-9]{2,12}|[A-Z]{2,4})(?![\w\-])"
-    r"(?:\s(?=[A-Z]*\d)[A-Z0-9]{2,12}(?![\w\-]))*)?)",
+    r"(?:\s(?=[A-Z]*\d)[A-Z0-9]{2,12}(?![\w\-]))*"
+    r"(?:\s[A-Z](?=\s*(?:[.,;:!?)]|$)))?)?)",
     re.IGNORECASE)
 """A label (``licence plate``, ``passport number is``) and the number or code after it,
 which may be written in groups of capitals and digits (``KX19 ABD``, ``IE 6388047V``,
 ``K 881 2934``): after the first, each group holds a digit, except a second group of
-two to four capitals (a registration's letters)."""
+two to four capitals (a registration's letters) and a last single capital that ends the
+sentence or clause (a UK national insurance number's suffix: ``QQ 12 34 56 C``)."""
 
 TLDS = words("""
 com org net io ai co uk de fr br au jp cn ru in edu gov dev app info biz me us ca eu nl es

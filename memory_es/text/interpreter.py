@@ -193,11 +193,28 @@ denies it (``王磊已经不在腾讯工作了``: the fact of 在腾讯工作, d
 _ZH_NEGATOR = rf"(?P<neg>{_alternation(_ZH['negators'])})?"
 """A negator before a verb the rules do not know denies what follows, as it does before
 one they know (``王磊已经不跑步了``: the fact of 跑步, denied)."""
-_ZH_TIMED = re.compile(rf"^(?P<subj>{_ZH_KIN}|{_ZH_I}|[\u3400-\u9fff]{{2,4}}?)(?:{_ZH_BESIDE})+"
+_ZH_TIMED = re.compile(rf"^(?P<subj>{_ZH_KIN}|{_ZH_I}|[\u3400-\u9fff]{{2,4}}?)"
+                       rf"(?:(?:{_ZH_BESIDE})*(?P<now>{_alternation(_ZH['change'])})"
+                       rf"(?:{_ZH_BESIDE})*|(?:{_ZH_BESIDE})+)"
                        rf"{_ZH_NEGATOR}(?P<verb>)"
                        rf"(?P<obj>[\u3400-\u9fff].*)$")
-"""``X每天跑步``: a time word or an adverb after the name ends the subject, whatever verb
-follows (one the rules do not know is still the person's fact, not part of a name)."""
+"""``X每天跑步``, ``X现在用苹果手机``: a time word, an adverb or a change marker after the
+name ends the subject, whatever verb follows (one the rules do not know is still the
+person's fact, not part of a name)."""
+_ZH_MARKERS = tuple(_ZH["change"] + _ZH["adverbs"] + _ZH["time"])
+
+
+def _zh_cut_word(body: str, at: int) -> bool:
+    """Does a subject ending at ``at`` cut a change marker, an adverb or a time word in two
+    (``唐雨现`` and ``在用苹果手机``: 现在 is one word, and 在 no verb there)?"""
+    return any(body.startswith(w, k) for w in _ZH_MARKERS
+               for k in range(max(0, at - len(w) + 1), at))
+
+
+def _zh_has(body: str) -> re.Match[str] | None:
+    """:data:`_ZH_HAS`, unless its subject ends inside a word (:func:`_zh_cut_word`)."""
+    found = _ZH_HAS.match(body)
+    return None if found is None or _zh_cut_word(body, found.end("subj")) else found
 
 
 def _zh_named(body: str) -> re.Match[str] | None:
@@ -287,7 +304,7 @@ def _read_other_language(body: str) -> Clause | None:
         else _DE_CEASE.match(body) or _DE_NO_LONGER.match(body) or _de_died(body))
     owned = None if unreal or residence or cease or not chinese else _ZH_OWNED.match(body)
     has = None if unreal or residence or cease or owned else (
-        (_ZH_HAS.match(body) or _ZH_TIMED.match(body) or _zh_named(body)) if chinese
+        (_zh_has(body) or _ZH_TIMED.match(body) or _zh_named(body)) if chinese
         else _DE_HAS.match(body))
     generic = None if chinese or unreal or residence or cease or has else _DE_GENERIC.match(body)
     if not (chinese or unreal or residence or cease or has or generic):
@@ -405,7 +422,8 @@ def _read_other_language(body: str) -> Clause | None:
             attribute_path("zh", "u" + str(sum(map(ord, verb + obj)))),
             value=obj, mention=subject.surface, names=subject.names,
             subject_names=subject.names, negated=bool(groups.get("neg")),
-            frame=f"zh:{verb}..{head}" if len(cut) > 1 else None,
+            # a verb no rule lists is the run's first word (用华为手机: 用..手机)
+            frame=f"zh:{verb or cut[0]}..{head}" if len(cut) > 1 else None,
             rules=(f"lang:{lang}", "predicate:generic",
                    *(["change-of-state:replaces-frame"] if changes and len(cut) > 1 else [])))
     return Clause(text=body, entity=subject.entity, attribute=attribute_path(

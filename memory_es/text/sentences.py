@@ -290,8 +290,8 @@ _OWN_SUBJECT_LEAD = frozenset({"his", "her", "their", "its", "my", "our", "the",
 
 def own_subject(toks: Sequence[Tok], plural: bool) -> int:
     """Length of a subject noun phrase that opens ``toks`` and is followed by a finite
-    verb (``her bike is``, ``the van was``, ``Ana lives``), else 0: the coordinated
-    clause then has its own subject."""
+    verb (``her bike is``, ``the van was``, ``Ana lives``, ``Ben Roy left``), else 0: the
+    coordinated clause then has its own subject."""
     if not toks:
         return 0
     first = toks[0]
@@ -305,7 +305,9 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
             return 1
         # an adverb before the verb is not the subject's ("Omar still lives in Leeds")
         verb = toks[n + 1] if nxt.low in lx.ADVERBS and n + 1 < len(toks) else nxt
-        if n >= (1 if is_capitalised(first.word) else 2) and verb.low in _FINITE and (
+        finite = verb.low in _FINITE or (  # "…, and Ben Roy left DNB": a name's past tense
+            is_capitalised(first.word) and verb.low in lx.VERBS_PAST and verb.word.islower())
+        if n >= (1 if is_capitalised(first.word) else 2) and finite and (
                 first.low in _OWN_SUBJECT_LEAD or not any(lx.lemma_of(t.low)
                                                           for t in toks[1:n])):
             return n

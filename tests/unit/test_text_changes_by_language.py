@@ -478,3 +478,21 @@ def test_the_first_person_is_the_user_in_german_and_chinese(
     (clause,) = interpret(held).clauses
     assert clause.entity == "user:self"
 
+
+@_SLOW
+@given(st.sampled_from(["唐雨", "李明", "王芳"]), st.sampled_from(["现在", "目前", "如今"]),
+       st.sampled_from([("用华为手机", "用苹果手机"), ("戴金色手表", "戴银色手表")]))
+def test_a_chinese_change_marker_before_a_verb_no_rule_lists_ends_the_subject(
+        fresh_store: memory_es.MemoryStore, name: str, now: str, pair: tuple[str, str]) -> None:
+    """``唐雨现在用苹果手机``: 现在 is one word, so the name ends before it whatever verb
+    follows, and the change replaces the fact of the same first word and head
+    (``用华为手机``), not one of another verb (``修好了小米手机``)."""
+    held, said = pair
+    kept = [f"{name}修好了小米手机", f"{name}住在武汉"]
+    after = _after(fresh_store, [f"{name}{held}\u3002", *(k + "\u3002" for k in kept)],
+                   f"{name}{now}{said}\u3002")
+    assert set(kept) <= after
+    assert f"{name}{held}" not in after
+    (clause,) = interpret(f"{name}{now}{said}\u3002").clauses
+    assert clause.entity == interpret(f"{name}{held}\u3002").clauses[0].entity
+

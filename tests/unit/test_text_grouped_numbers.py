@@ -187,3 +187,26 @@ def test_an_unlabelled_code_in_groups_is_erased_only_when_confirmed(
     assert mine in {t.text for t in first.targets}
     assert ti.purge_matching(tenant, code, confirm=True).receipts
     assert current_texts(fresh_store, tenant) == kept
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["QQ 12 34 56 C", "AB 98 76 54 D"]), st.booleans())
+def test_a_single_letter_that_ends_a_labelled_code_is_part_of_it(
+        fresh_store: memory_es.MemoryStore, code: str, labelled_query: bool) -> None:
+    """``national insurance number is QQ 12 34 56 C``: the last letter is the code's (a
+    UK national insurance number ends with one), so a purge of the whole code erases
+    that fact; a brother's code one digit apart stays."""
+    from memory_es.text.identifiers import find_identifiers
+    other = code[:-3] + str((int(code[-3]) + 1) % 10) + code[-2:]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    mine = f"Eric Sol's national insurance number is {code}"
+    kept = {"Eric Sol lives in Leeds", f"Eric Sol's brother's national insurance number is {other}"}
+    for text in (mine, *kept):
+        ti.remember(tenant, text + ".")
+    result = ti.purge_matching(tenant, f"NI number {code}" if labelled_query else code)
+    assert result.receipts, result.pending
+    assert current_texts(fresh_store, tenant) == kept
+    (found,) = find_identifiers(mine + ", and he lives in Leeds.")
+    assert found.surface == code
+

@@ -52,3 +52,24 @@ def test_only_the_person_who_moved_moves(fresh_store: memory_es.MemoryStore,
     current = current_texts(fresh_store, tenant)
     assert f"{first} lives in Bath" not in current
     assert {f"{second} lives in Leeds", f"{second} works in York"} <= current
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from([" and", ", and", ";"]),
+       st.sampled_from([("left", "Acme", "works at Acme"), ("sold", "his car", "owns a car")]))
+def test_a_name_with_a_past_verb_after_and_opens_its_own_clause(
+        fresh_store: memory_es.MemoryStore, people: tuple[str, str], joint: str,
+        act: tuple[str, str, str]) -> None:
+    """``Ada moved to Bergen and Ben Roy left DNB``: the second clause is Ben's, not a
+    place of Ada's, and it ends his fact only; a list of names after ``and`` with no verb
+    of its own stays the object (``met Tom Berg and Ben Roy``)."""
+    (first, second), (verb, obj, held) = people, act
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = [f"{first} {held}", f"{first} lives in Bath"]
+    for text in (f"{second} {held}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{first} moved to Bristol{joint} {second} {verb} {obj}.")
+    current = current_texts(fresh_store, tenant)
+    assert f"{second} {held}" not in current
+    assert kept[0] in current and kept[1] not in current
+    assert len(interpret(f"{first} met Tom Berg and {second} in Oslo.").clauses) == 1
