@@ -11764,6 +11764,232 @@ def ids_among_many(cases: list[Case]) -> None:
     _ended_by(cases, "ids_among_many", "legal", IDS_AMONG_MANY)
 
 
+_HAL_B_R6 = ["Hal Berg takes ramipril once a day.", "Hal Berg takes aspirin daily.",
+             "Hal Berg's wife takes ramipril once a day.", "Hal Berg lives in Oslo."]
+DOSES_PER_DAY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HAL_B_R6), ["remember", "Hal Berg now takes ramipril twice a day."], [_HAL_B_R6[0]]),
+    (list(_HAL_B_R6), ["remember", "Hal Berg stopped taking aspirin."], [_HAL_B_R6[1]]),
+    (list(_HAL_B_R6), ["forget", "Hal Berg's wife"], [_HAL_B_R6[2]]),
+]
+
+
+def doses_per_day(cases: list[Case]) -> None:
+    """A dose's frequency beside a wife's same medicine: a new frequency, a medicine stopped
+    and a forget of the wife each reach one fact."""
+    _ended_by(cases, "doses_per_day", "medical", DOSES_PER_DAY)
+
+
+_IVO_K_R6 = ["Ivo Kos uses Spotify.", "Ivo Kos reads the Guardian.", "Ivo Kos's son uses Spotify.",
+             "Ivo Kos lives in Split."]
+MUSIC_APPS_SWITCHED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IVO_K_R6), ["remember", "Ivo Kos switched from Spotify to Apple Music."],
+     [_IVO_K_R6[0]]),
+    (list(_IVO_K_R6), ["remember", "Ivo Kos no longer reads the Guardian."], [_IVO_K_R6[1]]),
+    (list(_IVO_K_R6), ["forget", "Ivo Kos's son"], [_IVO_K_R6[2]]),
+]
+
+
+def music_apps_switched(cases: list[Case]) -> None:
+    """A music app switched from and to, beside a son's same app: each reaches one fact."""
+    _ended_by(cases, "music_apps_switched", "everyday", MUSIC_APPS_SWITCHED)
+
+
+_UNA_M_R6 = ["Una Moss lives at 12 Oak Road.", "Una Moss's phone is 07700 900321.",
+             "Una Moss's mother lives at 12 Oak Road.", "Una Moss works at Lidl."]
+STREET_ADDRESSES_MOVED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_UNA_M_R6), ["remember", "Una Moss moved to 4 Elm Street."], [_UNA_M_R6[0]]),
+    (list(_UNA_M_R6), ["forget", "Una Moss's mother"], [_UNA_M_R6[2]]),
+    (list(_UNA_M_R6), ["remember", "Una Moss's new phone is 07700 900654."], [_UNA_M_R6[1]]),
+]
+
+
+def street_addresses_moved(cases: list[Case]) -> None:
+    """A street address beside a mother's same address: a move to a new address, a forget of
+    the mother and a new phone each reach one fact."""
+    _ended_by(cases, "street_addresses_moved", "housing", STREET_ADDRESSES_MOVED)
+
+
+_MIA_C_R6 = ["Mia Chen's email is mia.chen@corp.io.", "Mia Chen lives in Leeds.",
+             "Mia Chen's colleague's email is ana.ruiz@corp.io.", "Mia Chen plays squash."]
+OBFUSCATED_MAILS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_C_R6), ["purge", "mia dot chen at corp dot io"], [_MIA_C_R6[0]]),
+    (list(_MIA_C_R6), ["forget", "Mia Chen's colleague"], [_MIA_C_R6[2]]),
+    (list(_MIA_C_R6), ["release", "Mia Chen's squash"], [_MIA_C_R6[3]]),
+]
+
+
+def obfuscated_mails_purged(cases: list[Case]) -> None:
+    """An e-mail purged as written with words for its signs, beside a colleague's at the same
+    host: only hers goes."""
+    _ended_by(cases, "obfuscated_mails_purged", "everyday", OBFUSCATED_MAILS_PURGED)
+
+
+_TOM_W_R6 = ["Tom Wu lives in Leeds.", "Tom Wu works at Acme.", "Tom Wu's brother works at Acme.",
+             "Tom Wu has a cat."]
+CONTRACTED_CHANGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_W_R6), ["remember", "Tom Wu's moved to York."], [_TOM_W_R6[0]]),
+    (list(_TOM_W_R6), ["remember", "Tom Wu's left Acme."], [_TOM_W_R6[1]]),
+    (list(_TOM_W_R6), ["forget", "Tom Wu's brother"], [_TOM_W_R6[2]]),
+]
+
+
+def contracted_changes(cases: list[Case]) -> None:
+    """Changes said with a contraction ('s for has) beside a brother's same employer: each
+    reaches one fact."""
+    _ended_by(cases, "contracted_changes", "everyday", CONTRACTED_CHANGES)
+
+
+_MIA_LUND_R6 = ["Mia Lund lives in Oslo.", "Mia Lund's brother lives in Bergen.",
+                "Mia Lund works at DNB.", "Mia Lund plays golf."]
+PRONOUN_FOLLOW_UPS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_LUND_R6), ["remember", "Mia Lund moved to Trondheim. Her brother stayed in Bergen."],
+     [_MIA_LUND_R6[0]]),
+    (list(_MIA_LUND_R6), ["remember", "Mia Lund left DNB. She now works at Equinor."],
+     [_MIA_LUND_R6[2]]),
+    (list(_MIA_LUND_R6), ["forget", "Mia Lund's brother"], [_MIA_LUND_R6[1]]),
+]
+
+
+def pronoun_follow_ups_again(cases: list[Case]) -> None:
+    """Changes told in two sentences, the second with a pronoun, beside a brother: each reaches
+    only the fact it changes."""
+    _ended_by(cases, "pronoun_follow_ups_again", "family", PRONOUN_FOLLOW_UPS_AGAIN)
+
+
+_ROB_F_R6 = ["Rob Fox lived in Oslo from 2015 to 2019.", "Rob Fox lives in Bergen.",
+             "Rob Fox works at Equinor.", "Rob Fox's wife lives in Bergen."]
+PAST_STAYS_KEPT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROB_F_R6), ["remember", "Rob Fox moved to Stavanger."], [_ROB_F_R6[1]]),
+    (list(_ROB_F_R6), ["forget", "Rob Fox's wife"], [_ROB_F_R6[3]]),
+    (list(_ROB_F_R6), ["remember", "Rob Fox left Equinor."], [_ROB_F_R6[2]]),
+]
+
+
+def past_stays_kept(cases: list[Case]) -> None:
+    """A past stay with its years beside a current home: a new home ends the current one and
+    leaves the past stay."""
+    _ended_by(cases, "past_stays_kept", "everyday", PAST_STAYS_KEPT)
+
+
+_OMAR_S_R6 = ["Omar Said's salary is £50,000.", "Omar Said's bonus is £2,000.",
+              "Omar Said's wife's salary is £50,000.", "Omar Said lives in Leeds."]
+CORRECTIONS_OF_AMOUNTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_S_R6), ["remember", "Actually, Omar Said's salary is £55,000, not £50,000."],
+     [_OMAR_S_R6[0]]),
+    (list(_OMAR_S_R6), ["remember", "Omar Said's bonus is now £3,000."], [_OMAR_S_R6[1]]),
+    (list(_OMAR_S_R6), ["forget", "Omar Said's wife"], [_OMAR_S_R6[2]]),
+]
+
+
+def corrections_of_amounts(cases: list[Case]) -> None:
+    """A salary corrected with 'actually … not …' beside a wife's salary: only his changes."""
+    _ended_by(cases, "corrections_of_amounts", "finance", CORRECTIONS_OF_AMOUNTS)
+
+
+_JAN_H_R6 = ["Jan Hoff ist Mitglied im Fitnessstudio.", "Jan Hoff wohnt in Leipzig.",
+             "Jan Hoffs Tochter ist Mitglied im Fitnessstudio.", "Jan Hoff spielt Gitarre."]
+GERMAN_GYMS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JAN_H_R6), ["remember", "Jan Hoff ist aus dem Fitnessstudio ausgetreten."],
+     [_JAN_H_R6[0]]),
+    (list(_JAN_H_R6), ["remember", "Jan Hoff wohnt jetzt in Halle."], [_JAN_H_R6[1]]),
+    (list(_JAN_H_R6), ["forget", "Vergiss Jan Hoffs Tochter."], [_JAN_H_R6[2]]),
+]
+
+
+def german_gyms(cases: list[Case]) -> None:
+    """A German gym membership beside a daughter's same one: left, a move and a forget of the
+    daughter each reach one fact."""
+    _ended_by(cases, "german_gyms", "languages", GERMAN_GYMS)
+
+
+_LI_NA_R6 = ["李娜的猫叫咪咪。", "李娜住在杭州。", "李娜的姐姐的猫叫咪咪。", "李娜喜欢跑步。"]
+CHINESE_PET_NAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LI_NA_R6), ["remember", "李娜的猫现在叫球球。"], [_LI_NA_R6[0]]),
+    (list(_LI_NA_R6), ["forget", "忘记李娜的姐姐"], [_LI_NA_R6[2]]),
+    (list(_LI_NA_R6), ["remember", "李娜搬到了宁波。"], [_LI_NA_R6[1]]),
+]
+
+
+def chinese_pet_names(cases: list[Case]) -> None:
+    """A Chinese woman's cat's name beside her sister's same cat name: renamed, a forget of the
+    sister and a move each reach one fact."""
+    _ended_by(cases, "chinese_pet_names", "languages", CHINESE_PET_NAMES)
+
+
+_EVE_S_R6 = ["Eve Stone lives in Oslo.", "Eve Stone works at Telenor.",
+             "Eve Stone's brother lives in Oslo.", "Eve Stone eats meat."]
+NEGATIONS_RETRACT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVE_S_R6), ["remember", "Eve Stone does not live in Oslo."], [_EVE_S_R6[0]]),
+    (list(_EVE_S_R6), ["remember", "Eve Stone doesn't work at Telenor anymore."], [_EVE_S_R6[1]]),
+    (list(_EVE_S_R6), ["remember", "Eve Stone no longer eats meat."], [_EVE_S_R6[3]]),
+]
+
+
+def negations_retract(cases: list[Case]) -> None:
+    """A denial retracts the fact it contradicts and nothing else, beside a brother's same
+    city."""
+    _ended_by(cases, "negations_retract", "everyday", NEGATIONS_RETRACT)
+
+
+_AMY_P_R6 = ["Amy Park's son goes to Elm Primary.", "Amy Park's son plays football.",
+             "Amy Park's daughter goes to Elm Primary.", "Amy Park lives in Kent."]
+SCHOOLS_STARTED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AMY_P_R6), ["remember", "Amy Park's son started at Oak Academy."], [_AMY_P_R6[0]]),
+    (list(_AMY_P_R6), ["remember", "Amy Park's son stopped playing football."], [_AMY_P_R6[1]]),
+    (list(_AMY_P_R6), ["forget", "Amy Park's daughter"], [_AMY_P_R6[2]]),
+]
+
+
+def schools_started(cases: list[Case]) -> None:
+    """A son starting at a new school beside a daughter at the old one: his school changes,
+    hers stays."""
+    _ended_by(cases, "schools_started", "family", SCHOOLS_STARTED)
+
+
+_KAT_L_R6 = ["Kat Lee's old number was 07700 900111.", "Kat Lee's number is 07700 900222.",
+             "Kat Leem's number is 07700 900333.", "Kat Lee lives in Hull."]
+OLD_NUMBERS_RELEASED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KAT_L_R6), ["release", "Kat Lee's old number"], [_KAT_L_R6[0]]),
+    (list(_KAT_L_R6), ["purge", "07700 900222"], [_KAT_L_R6[1]]),
+    (list(_KAT_L_R6), ["forget", "Kat Leem"], [_KAT_L_R6[2]]),
+]
+
+
+def old_numbers_released(cases: list[Case]) -> None:
+    """An old and a current number: the old one released by its adjective, the current one
+    purged, a forget of a namesake's number."""
+    _ended_by(cases, "old_numbers_released", "everyday", OLD_NUMBERS_RELEASED)
+
+
+_NED_O_R6 = ["Ned Olsen's dog had its rabies jab in May.", "Ned Olsen's dog sees Dr Lind.",
+             "Ned Olsen's cat sees Dr Lind.", "Ned Olsen lives in Aarhus."]
+VACCINES_AND_VETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NED_O_R6), ["remember", "Ned Olsen's dog now sees Dr Holm."], [_NED_O_R6[1]]),
+    (list(_NED_O_R6), ["forget", "Ned Olsen's cat"], [_NED_O_R6[2]]),
+    (list(_NED_O_R6), ["forget", "Ned Olsen's dog's rabies jab"], [_NED_O_R6[0]]),
+]
+
+
+def vaccines_and_vets(cases: list[Case]) -> None:
+    """A dog's vaccine date and vet beside a cat's same vet: each changed replaces one fact."""
+    _ended_by(cases, "vaccines_and_vets", "pets", VACCINES_AND_VETS)
+
+
+_RUN7_R6 = ["Run 7 uses 8 A100 GPUs.", "Run 7 is owned by Mei Tan.", "Run 8 uses 8 A100 GPUs.",
+            "Run 7 trains on the web corpus."]
+RESEARCH_RUNS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUN7_R6), ["remember", "Run 7 now uses 16 A100 GPUs."], [_RUN7_R6[0]]),
+    (list(_RUN7_R6), ["remember", "Run 7 is now owned by Sam Lee."], [_RUN7_R6[1]]),
+    (list(_RUN7_R6), ["forget", "Run 8"], [_RUN7_R6[2]]),
+]
+
+
+def research_runs_again(cases: list[Case]) -> None:
+    """A training run's GPUs and its owner beside another run's same GPUs: each changed
+    replaces one fact."""
+    _ended_by(cases, "research_runs_again", "research", RESEARCH_RUNS_AGAIN)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -11928,7 +12154,12 @@ def build() -> list[Case]:
                    chinese_revisions_again, accounts_closed, two_people_one_sentence,
                    phones_by_label, weekly_classes, vehicle_records_again, projects_and_clients,
                    allergies_outgrown, chinese_devices, german_devices, research_papers_again,
-                   user_changes_again, misses_by_thing, ids_among_many):
+                   user_changes_again, misses_by_thing, ids_among_many,
+                   doses_per_day, music_apps_switched, street_addresses_moved,
+                   obfuscated_mails_purged, contracted_changes, pronoun_follow_ups_again,
+                   past_stays_kept, corrections_of_amounts, german_gyms, chinese_pet_names,
+                   negations_retract, schools_started, old_numbers_released, vaccines_and_vets,
+                   research_runs_again):
         family(cases)
     return cases
 
