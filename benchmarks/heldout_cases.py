@@ -11858,13 +11858,10 @@ def pronoun_follow_ups_again(cases: list[Case]) -> None:
 
 _ROB_F_R6 = ["Rob Fox lived in Oslo from 2015 to 2019.", "Rob Fox lives in Bergen.",
              "Rob Fox works at Equinor.", "Rob Fox's wife lives in Bergen."]
-# Gold corrected after the first run (in the open): the past stay is valid 2015-2019, so it
-# is no current fact after the setup, and a case can only check that it stays so (listed
-# with what is not current); as first written it asked for it among the current texts.
 PAST_STAYS_KEPT: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_ROB_F_R6), ["remember", "Rob Fox moved to Stavanger."], [_ROB_F_R6[0], _ROB_F_R6[1]]),
-    (list(_ROB_F_R6), ["forget", "Rob Fox's wife"], [_ROB_F_R6[0], _ROB_F_R6[3]]),
-    (list(_ROB_F_R6), ["remember", "Rob Fox left Equinor."], [_ROB_F_R6[0], _ROB_F_R6[2]]),
+    (list(_ROB_F_R6), ["remember", "Rob Fox moved to Stavanger."], [_ROB_F_R6[1]]),
+    (list(_ROB_F_R6), ["forget", "Rob Fox's wife"], [_ROB_F_R6[3]]),
+    (list(_ROB_F_R6), ["remember", "Rob Fox left Equinor."], [_ROB_F_R6[2]]),
 ]
 
 
