@@ -2,9 +2,10 @@
 
 The rules read a subject and then its verb, word by word; ``I'm vegetarian now`` had no
 subject they knew and became a note about a made-up topic, although agents hear the
-user speak in contractions more often than not. Only a pronoun's contractions are
-written out: after a name, ``'s`` is the possessive (``Omar's car``), and a negated
-verb (``isn't``, ``don't``) is read as it stands. ``'s`` and ``'d`` stand for two verbs
+user speak in contractions more often than not. A pronoun's contractions are written
+out; after a name, ``'s`` is the possessive (``Omar's car``) unless a participle with no
+verb after it follows (``Omar's moved to York``: has), and a negated verb (``isn't``,
+``don't``) is read as it stands. ``'s`` and ``'d`` stand for two verbs
 each, and the words after them decide: a past participle that reads as an action makes
 them ``has`` and ``had`` (``she's moved``, ``I'd sold it``), anything else ``is`` and
 ``would`` (``she's a nurse``, ``she's married to Tom``, ``I'd like``).
@@ -37,7 +38,29 @@ def expand(sentence: str) -> str:
             verb = perfect if _participle_follows(sentence[m.end():]) else plain
         return f"{m.group(1)} {verb}"
 
-    return _CONTRACTED.sub(written_out, sentence)
+    def has_after_name(m: re.Match[str]) -> str:
+        rest = sentence[m.end():]
+        if _participle_follows(rest) and not _finite_later(rest):
+            return f"{m.group(1)} has"
+        return m.group()
+
+    return _NAMED.sub(has_after_name, _CONTRACTED.sub(written_out, sentence))
+
+
+_NAMED = re.compile(r"\b([A-Z][\w-]*)['’]s(?=\s)")
+"""A capitalised word and ``'s``: a possessive (``Tom's car is …``), unless a participle
+follows and no finite verb comes after it (``Tom Wu's moved to York``, ``Tom Wu's left
+Acme``: has); ``Tom's left hand hurts`` keeps its possessive."""
+
+
+def _finite_later(rest: str) -> bool:
+    """Does a finite verb come after the participle, before any conjunction (``left hand
+    hurts``, ``hired help arrived``)? Then the words before it were a noun phrase, its
+    subject (``sold her car and bought a bike`` has none: a second predicate)."""
+    words = [w.lower() for w in _WORD.findall(rest.split(",", maxsplit=1)[0])][1:]
+    words = words[:next((i for i, w in enumerate(words) if w in ("and", "but", "or")),
+                        len(words))]
+    return any(w in lx.VERBS_3SG or w in lx.AUXILIARIES or w in lx.VERBS_PAST for w in words)
 
 
 def _participle_follows(rest: str) -> bool:

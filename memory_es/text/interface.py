@@ -1846,10 +1846,21 @@ day shifts``)."""
 
 
 def _measure(text: str) -> tuple[str, str, str] | None:
-    """An amount of a named thing (``64 GB of RAM``): the number, the unit and the thing's
-    stem; None when the text holds none."""
-    m = _MEASURE.search(text.casefold())
-    return None if m is None else (m.group(1), m.group(2), stem(m.group(3)))
+    """An amount of a named thing (``64 GB of RAM``), or how often it is done (``takes
+    ramipril once a day``: once per day): the number, the unit and the thing's stem; None
+    when the text holds none."""
+    low = text.casefold()
+    m = _MEASURE.search(low)
+    if m is not None:
+        return m.group(1), m.group(2), stem(m.group(3))
+    f = _FREQUENCY.search(low)
+    return None if f is None else (" ".join(f.group(2).split()), f"per-{f.group(3)}",
+                                   stem(f.group(1)))
+
+
+_FREQUENCY = re.compile(r"(?<![\w.])([^\W\d_]{3,})\s+(once|twice|thrice|(?:\d+|[^\W\d_]+)\s+"
+                        r"times)\s+(?:a|an|per|every)\s+(day|week|month|year)\b")
+"""How often a thing is done (``ramipril once a day``, ``tennis three times a week``)."""
 
 
 _MONEY = re.compile(r"([£$€¥])\s?(\d[\d,]*(?:\.\d+)?)")

@@ -46,6 +46,7 @@ from memory_es.text.predicates import (
     verb_reach,
 )
 from memory_es.text.qualifiers import (
+    SPAN,
     TEMPORAL,
     adjuncts,
     cessation,
@@ -949,6 +950,11 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     words = [t.low for t in toks]
     temporal = tuple(dict.fromkeys(m.group().strip() for m in TEMPORAL.finditer(text)))
     attribute = pred.attribute
+    if attribute and any(SPAN.fullmatch(t) for t in temporal):
+        # "lived in Oslo from 2015 to 2019": held over those years, beside the slot's value
+        # now ("lives in Bergen"), which it neither holds nor conflicts with
+        attribute = f"{attribute}.span"
+        rules.append("temporal:closed-span")
     if negated:
         rules.append("negation:kept-with-fact")
     unreal = "modality:unrealised" in pred.rules

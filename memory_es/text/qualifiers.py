@@ -104,6 +104,12 @@ _UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _MONTH_NUMBERS = {name: n for n, name in enumerate(_MONTH_NAMES, start=1)}
 
 
+SPAN = re.compile(r"(?:(?:from|between)\s+)?(?:19|20)\d{2}\s*(?:to|-|–|and|until)\s*(?:19|20)\d{2}",
+                  re.IGNORECASE)
+"""A closed span of years (``from 2015 to 2019``, ``between 2015 and 2019``, ``2015-2019``):
+a state held over those years, not the value its slot holds now."""
+
+
 def valid_from_of(temporal: Sequence[str], now: datetime) -> datetime | None:
     """When a clause's relative time phrase says the fact started: ``last week`` /
     ``last month`` / ``last year`` (about 7, 30, 365 days before ``now``), ``N days /

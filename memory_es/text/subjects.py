@@ -151,19 +151,22 @@ def analyse_subject(region: str, region_toks: list[Tok],
 
 def head_attribute(words: Sequence[str]) -> str | None:
     """The attribute a noun phrase's head names (``favorite colour`` ->
-    ``favorite.colour``, ``home city`` -> ``home.city``)."""
+    ``favorite.colour``, ``home city`` -> ``home.city``). A thing of the past (``old
+    number``, ``former employer``) has a slot of its own under it (``….former``): it
+    never holds the slot of the present one."""
     content = [w for w in words if w not in lx.STOPWORDS and w not in _NP_MODIFIERS]
     if not content:
         return None
+    past = ("former",) if any(w in lx.PAST_MARKERS for w in words) else ()
     head = content[-1]
     if head in HEAD_ATTRIBUTES:
         # "work phone" and "home phone" are two slots; "home city" is home.city
         known = HEAD_ATTRIBUTES[head]
         kind = [w for w in content[:-1] if w not in known.split(".")]
-        return attribute_path(*known.split("."), "_".join(kind)) if kind else known
+        return attribute_path(*known.split("."), *(["_".join(kind)] if kind else []), *past)
     mods = [w for w in words if w in ("favorite", "favourite", "preferred")]
     prefix = "favorite" if mods else "prop"
-    return attribute_path(prefix, "_".join(content))
+    return attribute_path(prefix, "_".join(content), *past)
 
 
 def _named(words: list[str]) -> Subject:

@@ -73,3 +73,28 @@ def test_the_users_contracted_change_ends_the_old_fact(
     assert {s.rstrip(".") for s in setup} - {ended} <= current
     assert not any(f.entity and f.entity.startswith("topic:")
                    for f in fresh_store.current(tenant))
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("Tom Wu's moved to York.", "Tom Wu lives in Leeds"),
+                        ("Tom Wu's left Acme.", "Tom Wu works at Acme"),
+                        ("Tom Wu\u2019s sold his car and bought a bike.", "Tom Wu owns a car")]))
+def test_a_names_contracted_has_before_a_participle_is_a_change(
+        fresh_store: memory_es.MemoryStore, change: tuple[str, str]) -> None:
+    """``Tom Wu's moved to York`` is ``Tom Wu has moved``: a participle follows and no verb
+    after it; ``Tom's left hand hurts`` and ``Tom's hired help arrived`` keep the
+    possessive (a verb follows, so the words before it were its subject)."""
+    text, ended = change
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    setup = ["Tom Wu lives in Leeds", "Tom Wu works at Acme", "Tom Wu owns a car",
+             "Tom Wu's brother works at Acme"]
+    for fact in setup:
+        ti.remember(tenant, fact + ".")
+    ti.remember(tenant, text)
+    current = current_texts(fresh_store, tenant)
+    assert ended not in current
+    assert set(setup) - {ended} <= current
+    for kept in ("Tom's left hand hurts.", "Tom's hired help arrived."):
+        assert expand(kept) == kept
+

@@ -159,3 +159,22 @@ def test_a_new_one_named_in_apposition_replaces_a_one_valued_slot(
     assert old not in after
     assert set(kept) <= after
 
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["old", "former", "previous"]),
+       st.sampled_from([("number", "07700 900111", "07700 900222"),
+                        ("employer", "Acme", "Globex")]))
+def test_a_thing_of_the_past_keeps_a_slot_of_its_own(
+        fresh_store: memory_es.MemoryStore, word: str, thing: tuple[str, str, str]) -> None:
+    """``Kat Lee's old number was …`` is no value of her number now: both it and ``Kat
+    Lee's number is …`` stay current, and releasing the old one leaves the present one."""
+    noun, old, new = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    past, present = f"Kat Lee's {word} {noun} was {old}", f"Kat Lee's {noun} is {new}"
+    for text in (past, present, "Kat Lee lives in Hull"):
+        ti.remember(tenant, text + ".")
+    assert {past, present} <= current_texts(fresh_store, tenant)
+    ti.release(tenant, f"Kat Lee's {word} {noun}")
+    assert current_texts(fresh_store, tenant) == {present, "Kat Lee lives in Hull"}

@@ -109,3 +109,24 @@ def test_a_name_and_a_common_modifier_of_one_head_are_one_frame(
     assert set(kept) <= current
     assert old not in current
 
+
+
+@_SLOW
+@given(st.sampled_from([("takes ramipril", "day"), ("plays tennis", "week"),
+                        ("visits his mum", "month")]),
+       st.sampled_from([("once", "twice"), ("twice", "three times")]))
+def test_how_often_a_thing_is_done_is_its_measure(
+        fresh_store: memory_es.MemoryStore, act: tuple[str, str], counts: tuple[str, str]) -> None:
+    """``now takes ramipril twice a day`` ends ``takes ramipril once a day`` (another count
+    of the same thing per the same period), not the wife's, nor another thing done as often."""
+    (verb_object, period), (old, new) = act, counts
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = f"Hal Berg {verb_object} {old} a {period}"
+    kept = [f"Hal Berg's wife {verb_object} {old} a {period}", f"Hal Berg reads {old} a {period}",
+            "Hal Berg lives in Oslo"]
+    for text in (held, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Hal Berg now {verb_object} {new} a {period}.")
+    current = current_texts(fresh_store, tenant)
+    assert set(kept) <= current
+    assert held not in current

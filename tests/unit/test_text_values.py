@@ -74,6 +74,20 @@ def test_moved_last_month_is_home_city_valid_from_a_month_ago(
     assert 25 <= (fresh_store.now() - fact.valid_from).days <= 35
 
 
+@pytest.mark.parametrize("span", ["from 2015 to 2019", "between 2015 and 2019", "2015-2019"])
+def test_a_closed_span_of_years_is_a_slot_beside_the_present(
+        fresh_store: memory_es.MemoryStore, span: str) -> None:
+    """``lived in Oslo from 2015 to 2019`` held over those years: a slot of its own beside
+    the one ``lives in Bergen`` fills, so neither conflicts with the other, and a move ends
+    the present home only (the stay stays a fact to recall)."""
+    text = TextInterface(fresh_store)
+    text.remember(T, f"Rob Fox lived in Oslo {span}.")
+    text.remember(T, "Rob Fox lives in Bergen.")
+    text.remember(T, "Rob Fox moved to Stavanger.")
+    assert sorted((f.attribute, f.value) for f in fresh_store.current(T)) == [
+        ("home.city", "Stavanger"), ("home.city.span", "Oslo")]
+
+
 def test_a_negation_retracts_the_fact_it_contradicts_and_nothing_else(
         fresh_store: memory_es.MemoryStore) -> None:
     """Same slot and same value: released; another value or another slot: kept."""
