@@ -86,10 +86,13 @@ def test_a_german_change_before_a_preposition_english_shares(
                         ("raucht", "raucht nicht mehr")]))
 def test_a_german_no_longer_ends_that_fact_only(
         fresh_store: memory_es.MemoryStore, name: str, pair: tuple[str, str]) -> None:
-    held, ended = pair
+    _ends_that_fact_only(fresh_store, name, *pair)
+
+
+def _ends_that_fact_only(store: memory_es.MemoryStore, name: str, held: str,
+                         ended: str) -> None:
     kept = [f"{name} spielt Gitarre", f"{name} wohnt in Köln", f"{name} fährt einen Audi"]
-    after = _after(fresh_store, [f"{name} {held}.", *(k + "." for k in kept)],
-                   f"{name} {ended}.")
+    after = _after(store, [f"{name} {held}.", *(k + "." for k in kept)], f"{name} {ended}.")
     assert set(kept) <= after
     assert f"{name} {held}" not in after
 
@@ -104,11 +107,7 @@ def test_a_german_no_longer_with_a_separable_verb_ends_that_fact_only(
     """A separable verb's particle comes last, after ``mehr``: ``baut keine Tomaten mehr
     an`` still says no longer, and the particle is no part of what ended."""
     held, ended = pair
-    kept = [f"{name} spielt Gitarre", f"{name} wohnt in Köln", f"{name} fährt einen Audi"]
-    after = _after(fresh_store, [f"{name} {held}.", *(k + "." for k in kept)],
-                   f"{name} {ended}.")
-    assert set(kept) <= after
-    assert f"{name} {held}" not in after
+    _ends_that_fact_only(fresh_store, name, held, ended)
     particle = held.split()[-1]
     assert all(particle not in str(c.value).split()
                for c in interpret(f"{name} {ended}.").clauses)
