@@ -11990,6 +11990,156 @@ def research_runs_again(cases: list[Case]) -> None:
     _ended_by(cases, "research_runs_again", "research", RESEARCH_RUNS_AGAIN)
 
 
+_GINA_R_R7 = ["Gina Ray's phone is 07700 900441.", "Gina Ray's son's phone is 07700 900442.",
+              "Gina Ray lives in Ayr.", "Gina Ray works at Tesco."]
+RELATIVES_NUMBERS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GINA_R_R7), ["purge", "07700 900442"], [_GINA_R_R7[1]]),
+    (list(_GINA_R_R7), ["forget", "Gina Ray's son"], [_GINA_R_R7[1]]),
+    (list(_GINA_R_R7), ["remember", "Gina Ray moved to Troon."], [_GINA_R_R7[2]]),
+]
+
+
+def relatives_numbers_purged(cases: list[Case]) -> None:
+    """A phone beside a son's one digit off: the son's purged by number, the son forgotten and
+    a move each reach one fact."""
+    _ended_by(cases, "relatives_numbers_purged", "everyday", RELATIVES_NUMBERS_PURGED)
+
+
+_IAN_C_R7 = ["Ian Cole swims three times a week.", "Ian Cole plays chess on Sundays.",
+             "Ian Cole's wife swims three times a week.", "Ian Cole lives in Hove."]
+HOBBIES_WITH_FREQUENCY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IAN_C_R7), ["remember", "Ian Cole now swims twice a week."], [_IAN_C_R7[0]]),
+    (list(_IAN_C_R7), ["remember", "Ian Cole stopped playing chess."], [_IAN_C_R7[1]]),
+    (list(_IAN_C_R7), ["forget", "Ian Cole's wife"], [_IAN_C_R7[2]]),
+]
+
+
+def hobbies_with_frequency(cases: list[Case]) -> None:
+    """Swimming three times a week beside a wife's same habit and Sunday chess: a new
+    frequency, chess stopped and a forget of the wife each reach one fact."""
+    _ended_by(cases, "hobbies_with_frequency", "hobbies", HOBBIES_WITH_FREQUENCY)
+
+
+_NINA_G_R7 = ["Nina Graf hat zwei Kinder.", "Nina Graf wohnt in Köln.",
+              "Nina Grafs Schwester hat zwei Kinder.", "Nina Graf arbeitet bei Bayer."]
+GERMAN_CHILDREN_COUNTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NINA_G_R7), ["remember", "Nina Graf hat jetzt drei Kinder."], [_NINA_G_R7[0]]),
+    (list(_NINA_G_R7), ["remember", "Nina Graf arbeitet nicht mehr bei Bayer."], [_NINA_G_R7[3]]),
+    (list(_NINA_G_R7), ["forget", "Vergiss Nina Grafs Schwester."], [_NINA_G_R7[2]]),
+]
+
+
+def german_children_counts(cases: list[Case]) -> None:
+    """A German woman's number of children beside her sister's: a new count, a job left and a
+    forget of the sister each reach one fact."""
+    _ended_by(cases, "german_children_counts", "languages", GERMAN_CHILDREN_COUNTS)
+
+
+_CHEN_C_R7 = ["陈晨在北京大学读书。", "陈晨喜欢画画。", "陈晨的弟弟在北京大学读书。", "陈晨住在北京。"]
+CHINESE_UNIVERSITIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHEN_C_R7), ["remember", "陈晨现在在清华大学读书。"], [_CHEN_C_R7[0]]),
+    (list(_CHEN_C_R7), ["remember", "陈晨不再画画了。"], [_CHEN_C_R7[1]]),
+    (list(_CHEN_C_R7), ["forget", "忘记陈晨的弟弟"], [_CHEN_C_R7[2]]),
+]
+
+
+def chinese_universities(cases: list[Case]) -> None:
+    """A Chinese student's university beside her brother's same one and a hobby: a new
+    university, the hobby stopped and a forget of the brother each reach one fact."""
+    _ended_by(cases, "chinese_universities", "languages", CHINESE_UNIVERSITIES)
+
+
+_ME_R7 = ["I work at Deloitte.", "I commute by train.", "My husband works at Deloitte.",
+          "I live in Woking."]
+USER_COMMUTES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ME_R7), ["remember", "I've started a new job at PwC."], [_ME_R7[0]]),
+    (list(_ME_R7), ["remember", "I cycle to work now."], [_ME_R7[1]]),
+    (list(_ME_R7), ["forget", "my husband"], [_ME_R7[2]]),
+]
+
+
+def user_commutes(cases: list[Case]) -> None:
+    """The user's employer and commute beside a husband at the same firm: a new job, a new way
+    to work and a forget of the husband each reach one fact."""
+    _ended_by(cases, "user_commutes", "agent", USER_COMMUTES)
+
+
+_SOL_P_R7 = ["Sol Park drives a white Kia.", "Sol Park's plate is LK21 ZXC.",
+             "Sol Park's daughter drives a white Kia.", "Sol Park lives in Leeds."]
+CARS_AND_PLATES_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SOL_P_R7), ["remember", "Sol Park now drives a red Mazda."], [_SOL_P_R7[0]]),
+    (list(_SOL_P_R7), ["purge", "LK21 ZXC"], [_SOL_P_R7[1]]),
+    (list(_SOL_P_R7), ["forget", "Sol Park's daughter"], [_SOL_P_R7[2]]),
+]
+
+
+def cars_and_plates_again(cases: list[Case]) -> None:
+    """A car and its plate beside a daughter's same car: a new car, the plate purged and a
+    forget of the daughter each reach one fact."""
+    _ended_by(cases, "cars_and_plates_again", "vehicles", CARS_AND_PLATES_AGAIN)
+
+
+_ABE_L_R7 = ["Abe Lund is a member of the golf club.",
+             "Abe Lund is a member of the National Trust.",
+             "Abe Lund's wife is a member of the golf club.", "Abe Lund lives in Bath."]
+MEMBERSHIPS_ENDED_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ABE_L_R7), ["remember", "Abe Lund left the golf club."], [_ABE_L_R7[0]]),
+    (list(_ABE_L_R7), ["remember", "Abe Lund cancelled his National Trust membership."],
+     [_ABE_L_R7[1]]),
+    (list(_ABE_L_R7), ["forget", "Abe Lund's wife"], [_ABE_L_R7[2]]),
+]
+
+
+def memberships_ended_again(cases: list[Case]) -> None:
+    """Two memberships beside a wife's same club: the club left, the other cancelled and a
+    forget of the wife each reach one fact."""
+    _ended_by(cases, "memberships_ended_again", "hobbies", MEMBERSHIPS_ENDED_AGAIN)
+
+
+_JOY_A_R7 = ["Joy Akin's GP is Dr Shah.", "Joy Akin's dentist is Dr Wu.",
+             "Joy Akin's son's GP is Dr Shah.", "Joy Akin lives in Slough."]
+DOCTORS_CHANGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JOY_A_R7), ["remember", "Joy Akin's new GP is Dr Obi."], [_JOY_A_R7[0]]),
+    (list(_JOY_A_R7), ["remember", "Joy Akin's dentist is now Dr Lee."], [_JOY_A_R7[1]]),
+    (list(_JOY_A_R7), ["forget", "Joy Akin's son"], [_JOY_A_R7[2]]),
+]
+
+
+def doctors_changed(cases: list[Case]) -> None:
+    """A GP and a dentist beside a son's same GP: a new GP, a new dentist and a forget of the
+    son each reach one fact."""
+    _ended_by(cases, "doctors_changed", "medical", DOCTORS_CHANGED)
+
+
+_ZHENG_R7 = ["郑磊住在广州。", "郑磊在腾讯工作。", "郑磊喜欢打网球。", "郑磊有一只狗。"]
+CHINESE_MISSES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHENG_R7), ["forget", "忘记郑磊的车"], []),
+    (list(_ZHENG_R7), ["release", "郑磊的猫"], []),
+    (list(_ZHENG_R7), ["purge", "郑磊的护照号"], []),
+]
+
+
+def chinese_misses(cases: list[Case]) -> None:
+    """A forget, a release and a purge in Chinese of things a man with four facts does not
+    have: nothing ends."""
+    _ended_by(cases, "chinese_misses", "languages", CHINESE_MISSES)
+
+
+_LIA_M_R7 = ["Lia Moor's email is lia@moor.net.", "Lia Moor's work email is lia.moor@bank.co.uk.",
+             "Lia Moor's husband's email is ben@moor.net.", "Lia Moor lives in Ely."]
+MAILS_TWO_HOSTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIA_M_R7), ["purge", "lia@moor.net"], [_LIA_M_R7[0]]),
+    (list(_LIA_M_R7), ["purge", "lia.moor@bank.co.uk"], [_LIA_M_R7[1]]),
+    (list(_LIA_M_R7), ["forget", "Lia Moor's husband"], [_LIA_M_R7[2]]),
+]
+
+
+def mails_two_hosts(cases: list[Case]) -> None:
+    """A home and a work e-mail beside a husband's at the same host: each purged and a forget
+    of the husband each reach one fact."""
+    _ended_by(cases, "mails_two_hosts", "everyday", MAILS_TWO_HOSTS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -12159,7 +12309,10 @@ def build() -> list[Case]:
                    obfuscated_mails_purged, contracted_changes, pronoun_follow_ups_again,
                    past_stays_kept, corrections_of_amounts, german_gyms, chinese_pet_names,
                    negations_retract, schools_started, old_numbers_released, vaccines_and_vets,
-                   research_runs_again):
+                   research_runs_again,
+                   relatives_numbers_purged, hobbies_with_frequency, german_children_counts,
+                   chinese_universities, user_commutes, cars_and_plates_again,
+                   memberships_ended_again, doctors_changed, chinese_misses, mails_two_hosts):
         family(cases)
     return cases
 
