@@ -72,6 +72,8 @@ def frame_of(reading: PredicateReading) -> str | None:
     rest = reading.rest_low
     if (moved := _moved_possession(reading)) is not None:
         return f"{reading.lemma}.poss.{moved}"  # "moved its headquarters to …"
+    if (often := _frequency_frame(reading)) is not None:
+        return often
     if rest and any(c.isdigit() for c in rest[0]) and len(rest) > 1 and rest[1].isalpha():
         # "weighs 82 kg", "runs 5 km": verb and unit; "holds 200 shares of Nokia": and
         # what is measured, so 80 shares of Ericsson are another thing's amount
@@ -128,6 +130,26 @@ def _numeric(word: str) -> bool:
     """A number, an amount or a time (``12``, ``£40``, ``7am``, ``4K``), not a model name
     whose letters come first (``R6``, ``B12``: a name, like the brand before it)."""
     return any(ch.isdigit() for ch in word) and not word[:1].isalpha()
+
+
+_FREQUENCY = re.compile(r"(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\s+(?:a|an|per|every)\s+"
+                        r"(day|week|month|year)")
+
+
+def _frequency_frame(reading: PredicateReading) -> str | None:
+    """``swims three times a week``, ``takes ramipril once a day``: how often the verb (and
+    its object's head, of up to three words) is done is one frame per period, so another
+    count replaces it (``now swims twice a week``); another object is another frame."""
+    said = " ".join(reading.rest_low)
+    m = _FREQUENCY.search(said)
+    if m is None:
+        return None
+    before = [w for w in said[:m.start()].split()
+              if w not in _OBJECT_DETERMINERS and w not in lx.ADVERBS]
+    if len(before) > 3 or any(w in PREPOSITIONS for w in before):
+        return None
+    head = f"+{before[-1]}" if before else ""
+    return f"{reading.lemma}{head}..per:{m.group(1)}"
 
 
 def _object_frame(reading: PredicateReading) -> str | None:

@@ -9,6 +9,7 @@ frame (``works on Project Atlas``).
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,6 +128,23 @@ def test_how_often_a_thing_is_done_is_its_measure(
     for text in (held, *kept):
         ti.remember(tenant, text + ".")
     ti.remember(tenant, f"Hal Berg now {verb_object} {new} a {period}.")
+    current = current_texts(fresh_store, tenant)
+    assert set(kept) <= current
+    assert held not in current
+
+
+@pytest.mark.parametrize(("old", "new"), [("three times", "twice"), ("once", "four times")])
+def test_how_often_a_verb_alone_is_done_is_one_frame(fresh_store: memory_es.MemoryStore,
+                                                     old: str, new: str) -> None:
+    """``now swims twice a week`` ends ``swims three times a week``: the verb and the
+    period are one frame, whatever the count; another verb (``runs twice a week``) or
+    another period stays."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = f"Ian Cole swims {old} a week"
+    kept = ["Ian Cole runs twice a week", "Ian Cole swims once a year", "Ian Cole lives in Hove"]
+    for text in (held, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ian Cole now swims {new} a week.")
     current = current_texts(fresh_store, tenant)
     assert set(kept) <= current
     assert held not in current
