@@ -92,6 +92,7 @@ from memory_es.text.predicates import PREPOSITIONS
 from memory_es.text.purge_scope import plan_purge
 from memory_es.text.qualifiers import (
     CALENDAR,
+    FREQUENCY,
     SEASON_OR_MONTH,
     valid_from_of,
     without_ending_participle,
@@ -1853,14 +1854,13 @@ def _measure(text: str) -> tuple[str, str, str] | None:
     m = _MEASURE.search(low)
     if m is not None:
         return m.group(1), m.group(2), stem(m.group(3))
-    f = _FREQUENCY.search(low)
-    return None if f is None else (" ".join(f.group(2).split()), f"per-{f.group(3)}",
-                                   stem(f.group(1)))
+    f = _DONE_OFTEN.search(low)
+    return None if f is None else (" ".join(f.group("count").split()), f"per-{f.group('period')}",
+                                   stem(f.group("thing")))
 
 
-_FREQUENCY = re.compile(r"(?<![\w.])([^\W\d_]{3,})\s+(once|twice|thrice|(?:\d+|[^\W\d_]+)\s+"
-                        r"times)\s+(?:a|an|per|every)\s+(day|week|month|year)\b")
-"""How often a thing is done (``ramipril once a day``, ``tennis three times a week``)."""
+_DONE_OFTEN = re.compile(r"(?<![\w.])(?P<thing>[^\W\d_]{3,})\s+" + FREQUENCY.pattern)
+"""A thing and how often it is done (``ramipril once a day``, ``tennis three times a week``)."""
 
 
 _MONEY = re.compile(r"([£$€¥])\s?(\d[\d,]*(?:\.\d+)?)")

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from memory_es.text import lexicon as lx
 from memory_es.text.identifiers import IDENTIFIER_LABELS
 from memory_es.text.paths import attribute_path, domains_in, keywords, value_text
-from memory_es.text.qualifiers import CALENDAR, TEMPORAL, names_a_month
+from memory_es.text.qualifiers import CALENDAR, FREQUENCY, TEMPORAL, names_a_month
 from memory_es.text.subjects import HEAD_ATTRIBUTES, Subject, head_attribute
 from memory_es.text.words import Tok, is_capitalised
 
@@ -132,16 +132,12 @@ def _numeric(word: str) -> bool:
     return any(ch.isdigit() for ch in word) and not word[:1].isalpha()
 
 
-_FREQUENCY = re.compile(r"(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\s+(?:a|an|per|every)\s+"
-                        r"(day|week|month|year)")
-
-
 def _frequency_frame(reading: PredicateReading) -> str | None:
     """``swims three times a week``, ``takes ramipril once a day``: how often the verb (and
     its object's head, of up to three words) is done is one frame per period, so another
     count replaces it (``now swims twice a week``); another object is another frame."""
     said = " ".join(reading.rest_low)
-    m = _FREQUENCY.search(said)
+    m = FREQUENCY.search(said)
     if m is None:
         return None
     before = [w for w in said[:m.start()].split()
@@ -149,7 +145,7 @@ def _frequency_frame(reading: PredicateReading) -> str | None:
     if len(before) > 3 or any(w in PREPOSITIONS for w in before):
         return None
     head = f"+{before[-1]}" if before else ""
-    return f"{reading.lemma}{head}..per:{m.group(1)}"
+    return f"{reading.lemma}{head}..per:{m.group('period').lower()}"
 
 
 def _object_frame(reading: PredicateReading) -> str | None:
@@ -412,6 +408,11 @@ def _new_named(p: PredicateReading) -> tuple[list[str], list[str]] | None:
             return noun, name
         return None
     return None
+
+
+def _new_named_slot(p: PredicateReading) -> Slot:
+    noun, name = _new_named(p) or ([], [])
+    return Slot(head_attribute(noun) or "", value_text(name))
 
 
 def _moved_possession(p: PredicateReading) -> str | None:
@@ -685,8 +686,7 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     # "has a new boss, Ian Pike", "got a new manager called Ana Gil": the thing's new value,
     # in the slot "X's boss is …" names
     Rule("predicate:new-named", lambda p: not p.hint and _new_named(p) is not None,
-         lambda p: Slot(head_attribute((_new_named(p) or ([], []))[0]) or "",
-                        value_text((_new_named(p) or ([], []))[1]))),
+         _new_named_slot),
     Rule("predicate:reports-to", lambda p: p.lemma == "report" and p.rest_low[:1] == ["to"],
          lambda p: Slot("work.manager", value_text(object_after(p.rest, 1)))),
     # everyday topics

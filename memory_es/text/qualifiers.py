@@ -104,6 +104,10 @@ _UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _MONTH_NUMBERS = {name: n for n, name in enumerate(_MONTH_NAMES, start=1)}
 
 
+FREQUENCY = re.compile(r"(?P<count>once|twice|thrice|(?:\d+|[^\W\d_]+)\s+times)\s+"
+                       r"(?:a|an|per|every)\s+(?P<period>day|week|month|year)\b", re.IGNORECASE)
+"""How often a thing is done (``once a day``, ``three times a week``): a count per period."""
+
 SPAN = re.compile(r"(?:(?:from|between)\s+)?(?:19|20)\d{2}\s*(?:to|-|–|and|until)\s*(?:19|20)\d{2}",
                   re.IGNORECASE)
 """A closed span of years (``from 2015 to 2019``, ``between 2015 and 2019``, ``2015-2019``):
