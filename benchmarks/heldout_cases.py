@@ -12140,6 +12140,312 @@ def mails_two_hosts(cases: list[Case]) -> None:
     _ended_by(cases, "mails_two_hosts", "everyday", MAILS_TWO_HOSTS)
 
 
+_RUTH_R8 = ["Ruth Kay hosts a podcast called Deep Field.", "Ruth Kay's podcast airs on Tuesdays.",
+            "Ruth Kay's sister hosts a radio show.", "Ruth Kay lives in Leeds."]
+PODCASTS_HOSTED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUTH_R8), ["remember", "Ruth Kay's podcast now airs on Fridays."], [_RUTH_R8[1]]),
+    (list(_RUTH_R8), ["forget", "Ruth Kay's sister"], [_RUTH_R8[2]]),
+    (list(_RUTH_R8), ["release", "Ruth Kay's newsletter"], []),
+]
+
+
+def podcasts_hosted(cases: list[Case]) -> None:
+    """A podcast's day beside a sister's radio show: the day moved, the sister forgotten and a
+    newsletter she does not have released."""
+    _ended_by(cases, "podcasts_hosted", "media", PODCASTS_HOSTED)
+
+
+_DAN_R8 = ["Dan Pole works the night shift at the Tilbury warehouse.",
+           "Dan Pole's forklift licence expires in May.",
+           "Dan Pole's cousin works at the Tilbury warehouse.", "Dan Pole supports Millwall."]
+WAREHOUSE_SHIFTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DAN_R8), ["remember", "Dan Pole now works the day shift at the Tilbury warehouse."],
+     [_DAN_R8[0]]),
+    (list(_DAN_R8), ["forget", "Dan Pole's forklift licence"], [_DAN_R8[1]]),
+    (list(_DAN_R8), ["forget", "Dan Pole's cousin"], [_DAN_R8[2]]),
+]
+
+
+def warehouse_shifts(cases: list[Case]) -> None:
+    """A warehouse shift and a licence beside a cousin at the same warehouse: the shift changed,
+    the licence forgotten, the cousin forgotten."""
+    _ended_by(cases, "warehouse_shifts", "work", WAREHOUSE_SHIFTS)
+
+
+_JONAS_R8 = ["Jonas Weber wohnt in Leipzig.", "Jonas Weber arbeitet bei Siemens.",
+             "Jonas Webers Schwester wohnt in Leipzig.", "Jonas Weber spielt Schach."]
+GERMAN_MOVES_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JONAS_R8), ["remember", "Jonas Weber ist nach Dresden gezogen."], [_JONAS_R8[0]]),
+    (list(_JONAS_R8), ["forget", "Vergiss alles über Jonas Webers Schwester"], [_JONAS_R8[2]]),
+    (list(_JONAS_R8), ["remember", "Jonas Weber spielt kein Schach mehr."], [_JONAS_R8[3]]),
+]
+
+
+def german_moves_again(cases: list[Case]) -> None:
+    """A German home, job and game beside a sister's same town: a move, a forget of the sister
+    and a game given up each reach one fact."""
+    _ended_by(cases, "german_moves_again", "languages", GERMAN_MOVES_AGAIN)
+
+
+_LIUYANG_R8 = ["刘洋在华为工作\u3002", "刘洋住在深圳\u3002", "刘洋的哥哥在华为工作\u3002", "刘洋喜欢爬山\u3002"]
+CHINESE_JOBS_MOVES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIUYANG_R8), ["remember", "刘洋现在在小米工作\u3002"], [_LIUYANG_R8[0]]),
+    (list(_LIUYANG_R8), ["forget", "忘记刘洋的哥哥"], [_LIUYANG_R8[2]]),
+    (list(_LIUYANG_R8), ["remember", "刘洋搬到了北京\u3002"], [_LIUYANG_R8[1]]),
+]
+
+
+def chinese_jobs_moves(cases: list[Case]) -> None:
+    """A Chinese job and home beside a brother at the same firm: a new employer, a move and a
+    forget of the brother each reach one fact."""
+    _ended_by(cases, "chinese_jobs_moves", "languages", CHINESE_JOBS_MOVES)
+
+
+_ANA_R_R8 = ["Ana Reis runs the mass spectrometer in Lab 3.", "Ana Reis's grant ends in 2027.",
+             "Ana Reis's student runs the mass spectrometer in Lab 3.", "Ana Reis lives in Porto."]
+LAB_INSTRUMENTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA_R_R8), ["remember", "Ana Reis's grant was extended to 2028."], [_ANA_R_R8[1]]),
+    (list(_ANA_R_R8), ["forget", "Ana Reis's student"], [_ANA_R_R8[2]]),
+    (list(_ANA_R_R8), ["remember", "Ana Reis no longer runs the mass spectrometer."],
+     [_ANA_R_R8[0]]),
+]
+
+
+def lab_instruments(cases: list[Case]) -> None:
+    """An instrument run beside a student who runs the same one: a grant extended, the student
+    forgotten, the instrument given up."""
+    _ended_by(cases, "lab_instruments", "research", LAB_INSTRUMENTS)
+
+
+_BEN_H_R8 = ["Ben Hale's home insurance policy is HP-448812.",
+             "Ben Hale's car insurance policy is CP-448813.",
+             "Ben Hale's wife's home insurance policy is HP-448821.", "Ben Hale lives in Derby."]
+INSURANCE_POLICIES_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEN_H_R8), ["purge", "HP-448812"], [_BEN_H_R8[0]]),
+    (list(_BEN_H_R8), ["purge", "CP-448813"], [_BEN_H_R8[1]]),
+    (list(_BEN_H_R8), ["forget", "Ben Hale's wife"], [_BEN_H_R8[2]]),
+]
+
+
+def insurance_policies_purged(cases: list[Case]) -> None:
+    """Two policy numbers beside a wife's one digit off: each purged alone, and a forget of the
+    wife."""
+    _ended_by(cases, "insurance_policies_purged", "finance", INSURANCE_POLICIES_PURGED)
+
+
+_KIM_R_R8 = ["Kim Roe works in the Singapore office.", "Kim Roe's time zone is UTC+8.",
+             "Kim Roe's manager works in the Singapore office.", "Kim Roe is on call on Mondays."]
+OFFICES_AND_ROTAS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KIM_R_R8), ["remember", "Kim Roe moved to the London office."], [_KIM_R_R8[0]]),
+    (list(_KIM_R_R8), ["remember", "Kim Roe is now on call on Thursdays."], [_KIM_R_R8[3]]),
+    (list(_KIM_R_R8), ["forget", "Kim Roe's manager"], [_KIM_R_R8[2]]),
+]
+
+
+def offices_and_rotas(cases: list[Case]) -> None:
+    """An office and a rota day beside a manager in the same office: a move to another office, a
+    new day and a forget of the manager."""
+    _ended_by(cases, "offices_and_rotas", "on-call", OFFICES_AND_ROTAS)
+
+
+_EVE_S_R8 = ["Eve Shaw uses a Pixel 7.", "Eve Shaw's laptop is a MacBook Air.",
+             "Eve Shaw's daughter uses a Pixel 7.", "Eve Shaw lives in Hove."]
+PHONES_AND_LAPTOPS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVE_S_R8), ["remember", "Eve Shaw switched to an iPhone 15."], [_EVE_S_R8[0]]),
+    (list(_EVE_S_R8), ["remember", "Eve Shaw's laptop is now a ThinkPad."], [_EVE_S_R8[1]]),
+    (list(_EVE_S_R8), ["forget", "Eve Shaw's daughter"], [_EVE_S_R8[2]]),
+]
+
+
+def phones_and_laptops(cases: list[Case]) -> None:
+    """A phone and a laptop beside a daughter's same phone: a switch, a new laptop and a forget
+    of the daughter."""
+    _ended_by(cases, "phones_and_laptops", "devices", PHONES_AND_LAPTOPS)
+
+
+_LUKASZ_R8 = ["Łukasz Nowak's PESEL is 85010112345.",
+              "Łukasz Nowak's passport number is EA 1234567.",
+              "Łukasz Nowak's brother's PESEL is 88020254321.", "Łukasz Nowak lives in Kraków."]
+POLISH_IDS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUKASZ_R8), ["purge", "85010112345"], [_LUKASZ_R8[0]]),
+    (list(_LUKASZ_R8), ["purge", "EA 1234567"], [_LUKASZ_R8[1]]),
+    (list(_LUKASZ_R8), ["forget", "Łukasz Nowak's brother"], [_LUKASZ_R8[2]]),
+]
+
+
+def polish_ids_purged(cases: list[Case]) -> None:
+    """A national number and a passport of a man with a diacritic in his name, beside a
+    brother's number: each purged alone, and a forget of the brother."""
+    _ended_by(cases, "polish_ids_purged", "identifiers", POLISH_IDS_PURGED)
+
+
+_MIA_P_R8 = ["Mia Park is reading Middlemarch.", "Mia Park runs a book club on Thursdays.",
+             "Mia Park's husband is reading Middlemarch.", "Mia Park works at Ofcom."]
+BOOK_CLUBS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_P_R8), ["remember", "Mia Park finished Middlemarch."], [_MIA_P_R8[0]]),
+    (list(_MIA_P_R8), ["remember", "Mia Park's book club now meets on Wednesdays."],
+     [_MIA_P_R8[1]]),
+    (list(_MIA_P_R8), ["forget", "Mia Park's husband"], [_MIA_P_R8[2]]),
+]
+
+
+def book_clubs(cases: list[Case]) -> None:
+    """A book being read and a club's day beside a husband reading the same book: the book
+    finished, the club moved, the husband forgotten."""
+    _ended_by(cases, "book_clubs", "hobbies", BOOK_CLUBS)
+
+
+_SAM_O_R8 = ["Sam Ode's blood pressure is 150/95.", "Sam Ode takes amlodipine.",
+             "Sam Ode's father takes amlodipine.", "Sam Ode lives in Luton."]
+BLOOD_PRESSURE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAM_O_R8), ["remember", "Sam Ode's blood pressure is now 130/85."], [_SAM_O_R8[0]]),
+    (list(_SAM_O_R8), ["remember", "Sam Ode stopped taking amlodipine."], [_SAM_O_R8[1]]),
+    (list(_SAM_O_R8), ["forget", "Sam Ode's father"], [_SAM_O_R8[2]]),
+]
+
+
+def blood_pressure(cases: list[Case]) -> None:
+    """A reading and a medicine beside a father on the same medicine: a new reading, the
+    medicine stopped and a forget of the father."""
+    _ended_by(cases, "blood_pressure", "medical", BLOOD_PRESSURE)
+
+
+_LOU_G_R8 = ["Lou Gray subscribes to Spotify.", "Lou Gray pays for Netflix.",
+             "Lou Gray's son subscribes to Spotify.", "Lou Gray lives in Crewe."]
+STREAMING_CANCELLED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LOU_G_R8), ["remember", "Lou Gray cancelled Spotify."], [_LOU_G_R8[0]]),
+    (list(_LOU_G_R8), ["release", "Lou Gray's Disney subscription"], []),
+    (list(_LOU_G_R8), ["forget", "Lou Gray's son"], [_LOU_G_R8[2]]),
+]
+
+
+def streaming_cancelled(cases: list[Case]) -> None:
+    """Two streaming services beside a son's same one: one cancelled, one not held released, and
+    a forget of the son."""
+    _ended_by(cases, "streaming_cancelled", "subscriptions", STREAMING_CANCELLED)
+
+
+_ANA_V_R8 = ["Ana Voss's phone is +49 30 1234 5678.", "Ana Voss's office phone is 030 1234 5600.",
+             "Ana Voss's sister's phone is +49 30 1234 5679.", "Ana Voss lives in Berlin."]
+GERMAN_PHONES_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA_V_R8), ["purge", "030 1234 5678"], [_ANA_V_R8[0]]),
+    (list(_ANA_V_R8), ["purge", "+49 30 1234 5600"], [_ANA_V_R8[1]]),
+    (list(_ANA_V_R8), ["forget", "Ana Voss's sister"], [_ANA_V_R8[2]]),
+]
+
+
+def german_phones_purged(cases: list[Case]) -> None:
+    """A Berlin mobile and an office line beside a sister's number one digit off: each purged in
+    its other form, and a forget of the sister."""
+    _ended_by(cases, "german_phones_purged", "identifiers", GERMAN_PHONES_PURGED)
+
+
+_USER_R8 = ["I live in Glasgow.", "I work at BBC Scotland.", "My wife works at BBC Scotland.",
+            "I play the fiddle."]
+USER_OWN_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_R8), ["remember", "I moved to Dundee."], [_USER_R8[0]]),
+    (list(_USER_R8), ["remember", "I left BBC Scotland."], [_USER_R8[1]]),
+    (list(_USER_R8), ["forget", "my wife"], [_USER_R8[2]]),
+]
+
+
+def user_own_again(cases: list[Case]) -> None:
+    """The user's home, employer and music beside a wife at the same employer: a move, a job
+    left and a forget of the wife."""
+    _ended_by(cases, "user_own_again", "user", USER_OWN_AGAIN)
+
+
+_LENA_S_R8 = ["Lena Schulz arbeitet als Ärztin in der Charité.", "Lena Schulz fährt einen Golf.",
+              "Lena Schulz' Bruder fährt einen Golf.", "Lena Schulz wohnt in Potsdam."]
+GERMAN_CARS_SOLD: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_S_R8), ["remember", "Lena Schulz hat ihren Golf verkauft."], [_LENA_S_R8[1]]),
+    (list(_LENA_S_R8), ["remember", "Lena Schulz wohnt jetzt in Berlin."], [_LENA_S_R8[3]]),
+    (list(_LENA_S_R8), ["forget", "Vergiss Lena Schulz' Bruder"], [_LENA_S_R8[2]]),
+]
+
+
+def german_cars_sold(cases: list[Case]) -> None:
+    """A German doctor's car beside a brother's same car: the car sold, a move and a forget of
+    the brother written with a bare apostrophe."""
+    _ended_by(cases, "german_cars_sold", "languages", GERMAN_CARS_SOLD)
+
+
+_CHENJING_R8 = ["陈静的手机号是13912345678\u3002", "陈静的邮箱是chenjing@qq.com\u3002",
+                "陈静的丈夫的手机号是13912345679\u3002", "陈静住在杭州\u3002"]
+CHINESE_IDS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHENJING_R8), ["purge", "13912345678"], [_CHENJING_R8[0]]),
+    (list(_CHENJING_R8), ["purge", "chenjing@qq.com"], [_CHENJING_R8[1]]),
+    (list(_CHENJING_R8), ["forget", "忘记陈静的丈夫"], [_CHENJING_R8[2]]),
+]
+
+
+def chinese_ids_purged(cases: list[Case]) -> None:
+    """A Chinese mobile and mailbox beside a husband's number one digit off: each purged alone,
+    and a forget of the husband."""
+    _ended_by(cases, "chinese_ids_purged", "languages", CHINESE_IDS_PURGED)
+
+
+_TOM_A_R8 = ["Tom Abe coaches the under-12s at Hale FC.", "Tom Abe plays five-a-side on Fridays.",
+             "Tom Abe's son plays for the under-12s at Hale FC.", "Tom Abe works at Tesco."]
+YOUTH_COACHES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_A_R8), ["remember", "Tom Abe now coaches the under-14s at Hale FC."],
+     [_TOM_A_R8[0]]),
+    (list(_TOM_A_R8), ["remember", "Tom Abe stopped playing five-a-side."], [_TOM_A_R8[1]]),
+    (list(_TOM_A_R8), ["forget", "Tom Abe's son"], [_TOM_A_R8[2]]),
+]
+
+
+def youth_coaches(cases: list[Case]) -> None:
+    """A coach of an age group beside a son who plays in it: a new age group, a game given up
+    and a forget of the son."""
+    _ended_by(cases, "youth_coaches", "sports", YOUTH_COACHES)
+
+
+_JAY_C_R8 = ["Jay Cox has a mortgage with Nationwide.", "Jay Cox's mortgage rate is 4.2%.",
+             "Jay Cox's brother has a mortgage with Nationwide.", "Jay Cox lives in Leeds."]
+MORTGAGES_PAID: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JAY_C_R8), ["remember", "Jay Cox's mortgage rate is now 3.9%."], [_JAY_C_R8[1]]),
+    (list(_JAY_C_R8), ["remember", "Jay Cox paid off his mortgage."], [_JAY_C_R8[0], _JAY_C_R8[1]]),
+    (list(_JAY_C_R8), ["forget", "Jay Cox's brother"], [_JAY_C_R8[2]]),
+]
+
+
+def mortgages_paid(cases: list[Case]) -> None:
+    """A mortgage and its rate beside a brother's mortgage with the same lender: a new rate, the
+    mortgage paid off (both of its facts) and a forget of the brother."""
+    _ended_by(cases, "mortgages_paid", "finance", MORTGAGES_PAID)
+
+
+_UMA_R_R8 = ["Uma Roy lives in Cork.", "Uma Roy works at Apple.", "Uma Roy has a cat called Pip.",
+             "Uma Roy plays the cello.", "Uma Roy is allergic to shellfish."]
+MISSES_AMONG_FIVE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_UMA_R_R8), ["forget", "Uma Roy's dog"], []),
+    (list(_UMA_R_R8), ["release", "Uma Roy's car"], []),
+    (list(_UMA_R_R8), ["purge", "Uma Roy's passport"], []),
+]
+
+
+def misses_among_five(cases: list[Case]) -> None:
+    """A forget, a release and a purge of things a woman with five facts does not have: nothing
+    ends."""
+    _ended_by(cases, "misses_among_five", "misses", MISSES_AMONG_FIVE)
+
+
+_JO_LEE_R8 = ["Jo Lee lives in Perth.", "Jo Lee works at BHP.", "Jo Ann Lee works at Rio Tinto.",
+              "Jo Ann Lee lives in Perth."]
+NAMESAKES_NESTED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JO_LEE_R8), ["remember", "Jo Lee moved to Darwin."], [_JO_LEE_R8[0]]),
+    (list(_JO_LEE_R8), ["forget", "Jo Ann Lee"], [_JO_LEE_R8[2], _JO_LEE_R8[3]]),
+    (list(_JO_LEE_R8), ["remember", "Jo Ann Lee left Rio Tinto."], [_JO_LEE_R8[2]]),
+]
+
+
+def namesakes_nested(cases: list[Case]) -> None:
+    """Jo Lee and Jo Ann Lee, one name inside the other: a move of Jo Lee, a forget of Jo Ann
+    Lee and a job she left each reach only hers or his."""
+    _ended_by(cases, "namesakes_nested", "people", NAMESAKES_NESTED)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -12312,7 +12618,13 @@ def build() -> list[Case]:
                    research_runs_again,
                    relatives_numbers_purged, hobbies_with_frequency, german_children_counts,
                    chinese_universities, user_commutes, cars_and_plates_again,
-                   memberships_ended_again, doctors_changed, chinese_misses, mails_two_hosts):
+                   memberships_ended_again, doctors_changed, chinese_misses, mails_two_hosts,
+                   podcasts_hosted, warehouse_shifts, german_moves_again, chinese_jobs_moves,
+                   lab_instruments, insurance_policies_purged, offices_and_rotas,
+                   phones_and_laptops, polish_ids_purged, book_clubs, blood_pressure,
+                   streaming_cancelled, german_phones_purged, user_own_again, german_cars_sold,
+                   chinese_ids_purged, youth_coaches, mortgages_paid, misses_among_five,
+                   namesakes_nested):
         family(cases)
     return cases
 
