@@ -12446,6 +12446,313 @@ def namesakes_nested(cases: list[Case]) -> None:
     _ended_by(cases, "namesakes_nested", "people", NAMESAKES_NESTED)
 
 
+_OLA_B_R9 = ["Ola Berg's dog Rex weighs 30 kg.", "Ola Berg's dog Rex is on a raw diet.",
+             "Ola Berg's neighbour's dog weighs 30 kg.", "Ola Berg lives in Bergen."]
+DOGS_WEIGHED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLA_B_R9), ["remember", "Ola Berg's dog Rex now weighs 28 kg."], [_OLA_B_R9[0]]),
+    (list(_OLA_B_R9), ["forget", "Ola Berg's neighbour's dog"], [_OLA_B_R9[2]]),
+    (list(_OLA_B_R9), ["release", "Ola Berg's cat"], []),
+]
+
+
+def dogs_weighed(cases: list[Case]) -> None:
+    """A named dog's weight and diet beside a neighbour's dog of the same weight: a new weight,
+    the neighbour's dog forgotten, a cat she does not have released."""
+    _ended_by(cases, "dogs_weighed", "pets", DOGS_WEIGHED)
+
+
+_PRIYA_N_R9 = ["Priya Nair's AWS account ID is 123456789012.",
+               "Priya Nair's GitHub username is pnair-dev.",
+               "Priya Nair's colleague's AWS account ID is 123456789013.",
+               "Priya Nair works at Monzo."]
+CLOUD_ACCOUNTS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PRIYA_N_R9), ["purge", "123456789012"], [_PRIYA_N_R9[0]]),
+    (list(_PRIYA_N_R9), ["purge", "pnair-dev"], [_PRIYA_N_R9[1]]),
+    (list(_PRIYA_N_R9), ["forget", "Priya Nair's colleague"], [_PRIYA_N_R9[2]]),
+]
+
+
+def cloud_accounts_purged(cases: list[Case]) -> None:
+    """A cloud account id and a username beside a colleague's account one digit off: each purged
+    alone, and a forget of the colleague."""
+    _ended_by(cases, "cloud_accounts_purged", "identifiers", CLOUD_ACCOUNTS_PURGED)
+
+
+_PETRA_R9 = ["Petra Lang arbeitet als Lehrerin.", "Petra Lang wohnt in Bremen.",
+             "Petra Langs Mann arbeitet als Lehrer.", "Petra Lang spielt Tennis."]
+GERMAN_TEACHERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PETRA_R9), ["remember", "Petra Lang arbeitet jetzt als Schulleiterin."], [_PETRA_R9[0]]),
+    (list(_PETRA_R9), ["remember", "Petra Lang ist nach Hamburg umgezogen."], [_PETRA_R9[1]]),
+    (list(_PETRA_R9), ["forget", "Vergiss Petra Langs Mann"], [_PETRA_R9[2]]),
+]
+
+
+def german_teachers(cases: list[Case]) -> None:
+    """A German teacher's job and home beside a husband with the same job: a new job, a move and
+    a forget of the husband."""
+    _ended_by(cases, "german_teachers", "languages", GERMAN_TEACHERS)
+
+
+_HUANGLEI_R9 = ["黄磊养了一只猫\u3002", "黄磊喜欢游泳\u3002", "黄磊的女儿喜欢游泳\u3002", "黄磊在北京工作\u3002"]
+CHINESE_PETS_AND_SWIMS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HUANGLEI_R9), ["remember", "黄磊的猫死了\u3002"], [_HUANGLEI_R9[0]]),
+    (list(_HUANGLEI_R9), ["remember", "黄磊不再喜欢游泳了\u3002"], [_HUANGLEI_R9[1]]),
+    (list(_HUANGLEI_R9), ["forget", "忘记黄磊的女儿"], [_HUANGLEI_R9[2]]),
+]
+
+
+def chinese_pets_and_swims(cases: list[Case]) -> None:
+    """A Chinese man's cat and swimming beside a daughter who swims: the cat died, the swimming
+    given up and a forget of the daughter."""
+    _ended_by(cases, "chinese_pets_and_swims", "languages", CHINESE_PETS_AND_SWIMS)
+
+
+_OMAR_D_R9 = ["Omar Diaz is giving a talk at NeurIPS in December.", "Omar Diaz reviews for ICML.",
+              "Omar Diaz's co-author is giving a talk at NeurIPS.", "Omar Diaz lives in Zurich."]
+CONFERENCE_TALKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_D_R9), ["remember", "Omar Diaz cancelled his NeurIPS talk."], [_OMAR_D_R9[0]]),
+    (list(_OMAR_D_R9), ["remember", "Omar Diaz no longer reviews for ICML."], [_OMAR_D_R9[1]]),
+    (list(_OMAR_D_R9), ["forget", "Omar Diaz's co-author"], [_OMAR_D_R9[2]]),
+]
+
+
+def conference_talks(cases: list[Case]) -> None:
+    """A talk and a reviewing role beside a co-author giving the same talk: the talk cancelled,
+    the role ended and a forget of the co-author."""
+    _ended_by(cases, "conference_talks", "research", CONFERENCE_TALKS)
+
+
+_NIA_B_R9 = ["Nia Bell weighs 70 kg.", "Nia Bell runs 20 km a week.",
+             "Nia Bell's partner runs 20 km a week.", "Nia Bell is vegetarian."]
+WEIGHTS_AND_DISTANCES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NIA_B_R9), ["remember", "Nia Bell now weighs 66 kg."], [_NIA_B_R9[0]]),
+    (list(_NIA_B_R9), ["remember", "Nia Bell now runs 35 km a week."], [_NIA_B_R9[1]]),
+    (list(_NIA_B_R9), ["forget", "Nia Bell's partner"], [_NIA_B_R9[2]]),
+]
+
+
+def weights_and_distances(cases: list[Case]) -> None:
+    """A weight and a weekly distance beside a partner's same distance: each changed, and a
+    forget of the partner."""
+    _ended_by(cases, "weights_and_distances", "health", WEIGHTS_AND_DISTANCES)
+
+
+_ACME_R9 = ["Acme Ltd's CFO is Jane Roe.", "Acme Ltd is based in Leeds.",
+            "Acme Ltd's auditor is KPMG.", "Bolt Ltd's auditor is KPMG."]
+COMPANY_OFFICERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ACME_R9), ["remember", "Acme Ltd's CFO is now Raj Patel."], [_ACME_R9[0]]),
+    (list(_ACME_R9), ["remember", "Acme Ltd switched its auditor to Deloitte."], [_ACME_R9[2]]),
+    (list(_ACME_R9), ["forget", "Bolt Ltd"], [_ACME_R9[3]]),
+]
+
+
+def company_officers(cases: list[Case]) -> None:
+    """A company's CFO and auditor beside another company with the same auditor: a new CFO, an
+    auditor switched and a forget of the other company."""
+    _ended_by(cases, "company_officers", "companies", COMPANY_OFFICERS)
+
+
+_KYLE_M_R9 = ["Kyle Moss's cell is (617) 555-0142.", "Kyle Moss's work number is 617-555-0199.",
+              "Kyle Moss's wife's cell is (617) 555-0143.", "Kyle Moss lives in Boston."]
+US_PHONES_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KYLE_M_R9), ["purge", "+1 617 555 0142"], [_KYLE_M_R9[0]]),
+    (list(_KYLE_M_R9), ["purge", "6175550199"], [_KYLE_M_R9[1]]),
+    (list(_KYLE_M_R9), ["forget", "Kyle Moss's wife"], [_KYLE_M_R9[2]]),
+]
+
+
+def us_phones_purged(cases: list[Case]) -> None:
+    """A US cell and work number beside a wife's cell one digit off: each purged in another
+    form, and a forget of the wife."""
+    _ended_by(cases, "us_phones_purged", "identifiers", US_PHONES_PURGED)
+
+
+_ICH_R9 = ["Ich arbeite bei Bosch.", "Ich wohne in Stuttgart.", "Meine Frau arbeitet bei Bosch.",
+           "Ich spiele Geige."]
+GERMAN_USER_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ICH_R9), ["remember", "Ich arbeite jetzt bei Porsche."], [_ICH_R9[0]]),
+    (list(_ICH_R9), ["remember", "Ich spiele keine Geige mehr."], [_ICH_R9[3]]),
+    (list(_ICH_R9), ["forget", "Vergiss meine Frau"], [_ICH_R9[2]]),
+]
+
+
+def german_user_again(cases: list[Case]) -> None:
+    """The user's own job and violin in German beside a wife at the same firm: a new employer,
+    the violin given up and a forget of the wife."""
+    _ended_by(cases, "german_user_again", "user", GERMAN_USER_AGAIN)
+
+
+_WO_R9 = ["我住在成都\u3002", "我在银行工作\u3002", "我的妻子在银行工作\u3002", "我喜欢喝茶\u3002"]
+CHINESE_USER_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WO_R9), ["remember", "我搬到了重庆\u3002"], [_WO_R9[0]]),
+    (list(_WO_R9), ["remember", "我现在在学校工作\u3002"], [_WO_R9[1]]),
+    (list(_WO_R9), ["forget", "忘记我的妻子"], [_WO_R9[2]]),
+]
+
+
+def chinese_user_again(cases: list[Case]) -> None:
+    """The user's own home and job in Chinese beside a wife at the same kind of place: a move, a
+    new workplace and a forget of the wife."""
+    _ended_by(cases, "chinese_user_again", "user", CHINESE_USER_AGAIN)
+
+
+_ZOE_N_R9 = ["Zoe Ng is allergic to penicillin.", "Zoe Ng takes sertraline.",
+             "Zoe Ng's mother is allergic to penicillin.", "Zoe Ng lives in Hull."]
+ALLERGIES_AND_MEDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZOE_N_R9), ["remember", "Zoe Ng is no longer allergic to penicillin."], [_ZOE_N_R9[0]]),
+    (list(_ZOE_N_R9), ["revise", "Zoe Ng's medication", "Zoe Ng takes fluoxetine."],
+     [_ZOE_N_R9[1]]),
+    (list(_ZOE_N_R9), ["forget", "Zoe Ng's mother"], [_ZOE_N_R9[2]]),
+]
+
+
+def allergies_and_meds(cases: list[Case]) -> None:
+    """An allergy and a medicine beside a mother's same allergy: the allergy gone, the medicine
+    revised and a forget of the mother."""
+    _ended_by(cases, "allergies_and_meds", "medical", ALLERGIES_AND_MEDS)
+
+
+_IAN_C_R9 = ["Ian Cole is flying to Lisbon on 3 May.", "Ian Cole's hotel in Lisbon is the Memmo.",
+             "Ian Cole's boss is flying to Lisbon on 3 May.", "Ian Cole works at Arup."]
+FLIGHTS_AND_HOTELS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IAN_C_R9), ["remember", "Ian Cole is now flying to Lisbon on 5 May."], [_IAN_C_R9[0]]),
+    (list(_IAN_C_R9), ["remember", "Ian Cole cancelled his Lisbon hotel."], [_IAN_C_R9[1]]),
+    (list(_IAN_C_R9), ["forget", "Ian Cole's boss"], [_IAN_C_R9[2]]),
+]
+
+
+def flights_and_hotels(cases: list[Case]) -> None:
+    """A flight and a hotel beside a boss on the same flight: the flight moved, the hotel
+    cancelled and a forget of the boss."""
+    _ended_by(cases, "flights_and_hotels", "travel", FLIGHTS_AND_HOTELS)
+
+
+_AVA_S_R9 = ["Ava Stone's son is in Year 3.", "Ava Stone's son goes to Park Primary.",
+             "Ava Stone's daughter is in Year 3.", "Ava Stone works at Boots."]
+SCHOOL_YEARS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AVA_S_R9), ["remember", "Ava Stone's son is now in Year 4."], [_AVA_S_R9[0]]),
+    (list(_AVA_S_R9), ["remember", "Ava Stone's son moved to Oak Primary."], [_AVA_S_R9[1]]),
+    (list(_AVA_S_R9), ["forget", "Ava Stone's daughter"], [_AVA_S_R9[2]]),
+]
+
+
+def school_years_again(cases: list[Case]) -> None:
+    """A son's year and school beside a daughter in the same year: a new year, a new school and
+    a forget of the daughter."""
+    _ended_by(cases, "school_years_again", "family", SCHOOL_YEARS_AGAIN)
+
+
+_MAX_F_R9 = ["Max Fry's Bitcoin wallet is bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq.",
+             "Max Fry's Ethereum address is 0x71C7656EC7ab88b098defB751B7401B5f6d8976F.",
+             "Max Fry's brother's Bitcoin wallet is bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdx.",
+             "Max Fry lives in Riga."]
+CRYPTO_WALLETS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAX_F_R9), ["purge", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"], [_MAX_F_R9[0]]),
+    (list(_MAX_F_R9), ["purge", "0x71C7656EC7ab88b098defB751B7401B5f6d8976F"], [_MAX_F_R9[1]]),
+    (list(_MAX_F_R9), ["forget", "Max Fry's brother"], [_MAX_F_R9[2]]),
+]
+
+
+def crypto_wallets_purged(cases: list[Case]) -> None:
+    """A Bitcoin wallet and an Ethereum address beside a brother's wallet one character off:
+    each purged alone, and a forget of the brother."""
+    _ended_by(cases, "crypto_wallets_purged", "identifiers", CRYPTO_WALLETS_PURGED)
+
+
+_KAY_L_R9 = ["Kay Lin volunteers at the food bank on Saturdays.",
+             "Kay Lin is treasurer of the tennis club.",
+             "Kay Lin's husband volunteers at the food bank.", "Kay Lin lives in York."]
+VOLUNTEERS_AND_OFFICERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KAY_L_R9), ["remember", "Kay Lin stopped volunteering at the food bank."],
+     [_KAY_L_R9[0]]),
+    (list(_KAY_L_R9), ["remember", "Kay Lin is now chair of the tennis club."], [_KAY_L_R9[1]]),
+    (list(_KAY_L_R9), ["forget", "Kay Lin's husband"], [_KAY_L_R9[2]]),
+]
+
+
+def volunteers_and_officers(cases: list[Case]) -> None:
+    """Volunteering and a club office beside a husband at the same food bank: the volunteering
+    stopped, a new office and a forget of the husband."""
+    _ended_by(cases, "volunteers_and_officers", "hobbies", VOLUNTEERS_AND_OFFICERS)
+
+
+_ROB_H_R9 = ["Rob Hay drives a Ford Focus.", "Rob Hay's car is insured with Admiral.",
+             "Rob Hay's son drives a Ford Focus.", "Rob Hay lives in Poole."]
+CARS_INSURED_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROB_H_R9), ["remember", "Rob Hay now drives a Kia Niro."], [_ROB_H_R9[0]]),
+    (list(_ROB_H_R9), ["remember", "Rob Hay's car is now insured with Aviva."], [_ROB_H_R9[1]]),
+    (list(_ROB_H_R9), ["forget", "Rob Hay's son"], [_ROB_H_R9[2]]),
+]
+
+
+def cars_insured_again(cases: list[Case]) -> None:
+    """A car and its insurer beside a son's same car: a new car, a new insurer and a forget of
+    the son."""
+    _ended_by(cases, "cars_insured_again", "vehicles", CARS_INSURED_AGAIN)
+
+
+_KLAUS_R9 = ["Klaus Berg wohnt in Kiel.", "Klaus Berg arbeitet bei Airbus.",
+             "Klaus Berg hat einen Hund.", "Klaus Berg spielt Golf."]
+GERMAN_MISSES_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KLAUS_R9), ["forget", "Vergiss Klaus Bergs Auto"], []),
+    (list(_KLAUS_R9), ["release", "Klaus Bergs Katze"], []),
+    (list(_KLAUS_R9), ["purge", "Klaus Bergs Telefonnummer"], []),
+]
+
+
+def german_misses_again(cases: list[Case]) -> None:
+    """A forget, a release and a purge in German of things a man with four facts does not have:
+    nothing ends."""
+    _ended_by(cases, "german_misses_again", "languages", GERMAN_MISSES_AGAIN)
+
+
+_LEA_F_R9 = ["Lea Fox lives in Bath.", "Lea Fox works at Dyson.", "Lea Fox's sister lives in Bath.",
+             "Lea Fox plays hockey."]
+TWO_SENTENCE_UPDATES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEA_F_R9), ["remember", "Lea Fox moved to Bristol. She still works at Dyson."],
+     [_LEA_F_R9[0]]),
+    (list(_LEA_F_R9), ["remember", "Lea Fox left Dyson. She now works at Rolls-Royce."],
+     [_LEA_F_R9[1]]),
+    (list(_LEA_F_R9), ["remember", "Lea Fox's sister moved to Wells."], [_LEA_F_R9[2]]),
+]
+
+
+def two_sentence_updates(cases: list[Case]) -> None:
+    """Changes told in two sentences, the second with a pronoun, beside a sister in the same
+    town: each reaches one fact."""
+    _ended_by(cases, "two_sentence_updates", "people", TWO_SENTENCE_UPDATES)
+
+
+_SUE_P_R9 = ["Sue Park's date of birth is 14/03/1985.", "Sue Park's passport number is 553219874.",
+             "Sue Park's twin's date of birth is 14/03/1985.", "Sue Park lives in Kent."]
+TWINS_DATES_OF_BIRTH: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SUE_P_R9), ["purge", "14/03/1985"], []),
+    (list(_SUE_P_R9), ["purge", "553219874"], [_SUE_P_R9[1]]),
+    (list(_SUE_P_R9), ["forget", "Sue Park's twin"], [_SUE_P_R9[2]]),
+]
+
+
+def twins_dates_of_birth(cases: list[Case]) -> None:
+    """A date of birth a twin shares (a purge of it spans two people: nothing without
+    confirmation), a passport purged and a forget of the twin."""
+    _ended_by(cases, "twins_dates_of_birth", "identifiers", TWINS_DATES_OF_BIRTH)
+
+
+_RAJ_I_R9 = ["Raj Iyer lives in Pune.", "Raj Iyer works at Infosys.", "Raj Iyer plays cricket.",
+             "Raj Iyer has two daughters.", "Raj Iyer drives a Honda City.",
+             "Raj Iyer is allergic to peanuts."]
+SIX_FACTS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAJ_I_R9), ["remember", "Raj Iyer moved to Bengaluru."], [_RAJ_I_R9[0]]),
+    (list(_RAJ_I_R9), ["remember", "Raj Iyer now drives a Tata Nexon."], [_RAJ_I_R9[4]]),
+    (list(_RAJ_I_R9), ["forget", "Raj Iyer's peanut allergy"], [_RAJ_I_R9[5]]),
+]
+
+
+def six_facts_again(cases: list[Case]) -> None:
+    """A man with six facts: a move, a new car and an allergy forgotten each reach one."""
+    _ended_by(cases, "six_facts_again", "people", SIX_FACTS_AGAIN)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -12624,7 +12931,14 @@ def build() -> list[Case]:
                    phones_and_laptops, polish_ids_purged, book_clubs, blood_pressure,
                    streaming_cancelled, german_phones_purged, user_own_again, german_cars_sold,
                    chinese_ids_purged, youth_coaches, mortgages_paid, misses_among_five,
-                   namesakes_nested):
+                   namesakes_nested,
+                   dogs_weighed, cloud_accounts_purged, german_teachers,
+                   chinese_pets_and_swims, conference_talks, weights_and_distances,
+                   company_officers, us_phones_purged, german_user_again, chinese_user_again,
+                   allergies_and_meds, flights_and_hotels, school_years_again,
+                   crypto_wallets_purged, volunteers_and_officers, cars_insured_again,
+                   german_misses_again, two_sentence_updates, twins_dates_of_birth,
+                   six_facts_again):
         family(cases)
     return cases
 
