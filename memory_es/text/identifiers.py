@@ -314,7 +314,7 @@ def _labelled(text: str, taken: list[tuple[int, int]],
               found: list[Identifier]) -> list[Identifier]:
     """Numbers and codes right after a label that says what they are (``order ABC123``).
 
-    A labelled code that opens with letters and holds digit groups read as a phone
+    A labelled code that opens with letters and holds digit groups read as a phone or a card
     (``passport number K 881 2934``) replaces them: the letters say it is no phone."""
     out: list[Identifier] = []
     pos = 0
@@ -331,7 +331,7 @@ def _labelled(text: str, taken: list[tuple[int, int]],
             continue
         inside = [i for i in found if not (end <= i.start or start >= i.end)]
         if inside and core[:1].isalpha() and all(
-                i.kind in ("phone", "number") and start < i.start and i.end <= end
+                i.kind in ("phone", "number", "card") and start < i.start and i.end <= end
                 for i in inside):
             for i in inside:
                 found.remove(i)
@@ -640,7 +640,7 @@ def query_identifiers(text: str) -> tuple[Identifier, ...]:
     words = [w for w in cleaned.split() if w.lower().strip(".:#") not in IDENTIFIER_LABELS]
     grouped = " ".join(words)
     if _LETTERS_FIRST.fullmatch(grouped) and any(c.isdigit() for c in grouped) and all(
-            i.kind in ("phone", "number") for i in found):
+            i.kind in ("phone", "number", "card") for i in found):
         start = max(text.find(words[0]), 0)
         return (Identifier("code", grouped, _canon_code(grouped), start, start + len(grouped)),)
     if found:
