@@ -12753,6 +12753,318 @@ def six_facts_again(cases: list[Case]) -> None:
     _ended_by(cases, "six_facts_again", "people", SIX_FACTS_AGAIN)
 
 
+_ELI_K_R10 = ["Eli Kahn's visa expires in March 2027.", "Eli Kahn's lease ends in June.",
+              "Eli Kahn's wife's visa expires in March 2027.", "Eli Kahn works at Stripe."]
+DEADLINES_EXTENDED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ELI_K_R10), ["remember", "Eli Kahn's visa was extended to March 2028."],
+     [_ELI_K_R10[0]]),
+    (list(_ELI_K_R10), ["remember", "Eli Kahn's lease was extended until December."],
+     [_ELI_K_R10[1]]),
+    (list(_ELI_K_R10), ["forget", "Eli Kahn's wife"], [_ELI_K_R10[2]]),
+]
+
+
+def deadlines_extended(cases: list[Case]) -> None:
+    """A visa's and a lease's end beside a wife's same visa end: each extended, and a forget of
+    the wife."""
+    _ended_by(cases, "deadlines_extended", "legal", DEADLINES_EXTENDED)
+
+
+_LINA_H_R10 = ["Lina Haas is managed by Tom Reed.", "Lina Haas is based in Munich.",
+               "Lina Haas's assistant is managed by Tom Reed.", "Lina Haas speaks Italian."]
+PASSIVE_MANAGERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LINA_H_R10), ["remember", "Lina Haas is now managed by Eva Kurz."], [_LINA_H_R10[0]]),
+    (list(_LINA_H_R10), ["remember", "Lina Haas is now based in Vienna."], [_LINA_H_R10[1]]),
+    (list(_LINA_H_R10), ["forget", "Lina Haas's assistant"], [_LINA_H_R10[2]]),
+]
+
+
+def passive_managers(cases: list[Case]) -> None:
+    """A manager told in the passive and a base beside an assistant with the same manager: a new
+    manager, a new base and a forget of the assistant."""
+    _ended_by(cases, "passive_managers", "work", PASSIVE_MANAGERS)
+
+
+_FINN_R_R10 = ["Finn Ross climbs at The Castle on Wednesdays.", "Finn Ross plays bass in a band.",
+               "Finn Ross's flatmate climbs at The Castle.", "Finn Ross lives in Hackney."]
+CLIMBING_AND_BANDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FINN_R_R10), ["remember", "Finn Ross now climbs at The Arch on Wednesdays."],
+     [_FINN_R_R10[0]]),
+    (list(_FINN_R_R10), ["remember", "Finn Ross left the band."], [_FINN_R_R10[1]]),
+    (list(_FINN_R_R10), ["forget", "Finn Ross's flatmate"], [_FINN_R_R10[2]]),
+]
+
+
+def climbing_and_bands(cases: list[Case]) -> None:
+    """A climbing wall and a band beside a flatmate at the same wall: a new wall, the band left
+    and a forget of the flatmate."""
+    _ended_by(cases, "climbing_and_bands", "hobbies", CLIMBING_AND_BANDS)
+
+
+_ANNA_K_R10 = ["Anna Koch hat eine Katze namens Mimi.", "Anna Koch fährt einen Audi.",
+               "Anna Kochs Tochter hat eine Katze.", "Anna Koch wohnt in Graz."]
+GERMAN_PETS_AND_CARS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANNA_K_R10), ["remember", "Anna Kochs Katze Mimi ist gestorben."], [_ANNA_K_R10[0]]),
+    (list(_ANNA_K_R10), ["remember", "Anna Koch fährt jetzt einen BMW."], [_ANNA_K_R10[1]]),
+    (list(_ANNA_K_R10), ["forget", "Vergiss Anna Kochs Tochter"], [_ANNA_K_R10[2]]),
+]
+
+
+def german_pets_and_cars(cases: list[Case]) -> None:
+    """A German woman's named cat and car beside a daughter's cat: the cat died, a new car and a
+    forget of the daughter."""
+    _ended_by(cases, "german_pets_and_cars", "languages", GERMAN_PETS_AND_CARS)
+
+
+_ZHAOLEI_R10 = ["赵雷的手机号是13800138000\u3002", "赵雷住在南京\u3002", "赵雷的父亲住在南京\u3002", "赵雷喜欢踢足球\u3002"]
+CHINESE_PHONES_CHANGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHAOLEI_R10), ["remember", "赵雷的手机号换成了13900139000\u3002"], [_ZHAOLEI_R10[0]]),
+    (list(_ZHAOLEI_R10), ["remember", "赵雷搬到了苏州\u3002"], [_ZHAOLEI_R10[1]]),
+    (list(_ZHAOLEI_R10), ["forget", "忘记赵雷的父亲"], [_ZHAOLEI_R10[2]]),
+]
+
+
+def chinese_phones_changed(cases: list[Case]) -> None:
+    """A Chinese mobile and home beside a father in the same city: a new number, a move and a
+    forget of the father."""
+    _ended_by(cases, "chinese_phones_changed", "languages", CHINESE_PHONES_CHANGED)
+
+
+_PIA_L_R10 = ["Pia Lund's API key is sk_live_4eC39HqLyjWDarjtT1zdp7dc.",
+              "Pia Lund's test key is sk_test_4eC39HqLyjWDarjtT1zdp7dc.",
+              "Pia Lund's colleague's API key is sk_live_4eC39HqLyjWDarjtT1zdp7dd.",
+              "Pia Lund works at Klarna."]
+API_KEYS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PIA_L_R10), ["purge", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"], [_PIA_L_R10[0]]),
+    (list(_PIA_L_R10), ["purge", "sk_test_4eC39HqLyjWDarjtT1zdp7dc"], [_PIA_L_R10[1]]),
+    (list(_PIA_L_R10), ["forget", "Pia Lund's colleague"], [_PIA_L_R10[2]]),
+]
+
+
+def api_keys_purged(cases: list[Case]) -> None:
+    """A live and a test key beside a colleague's live key one character off: each purged alone,
+    and a forget of the colleague."""
+    _ended_by(cases, "api_keys_purged", "identifiers", API_KEYS_PURGED)
+
+
+_LEO_T_R10 = ["Leo Tan is 34.", "Leo Tan's birthday is on 2 May.", "Leo Tan's brother is 34.",
+              "Leo Tan lives in Ipoh."]
+AGES_AND_BIRTHDAYS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEO_T_R10), ["remember", "Leo Tan turned 35."], [_LEO_T_R10[0]]),
+    (list(_LEO_T_R10), ["revise", "Leo Tan's birthday", "Leo Tan's birthday is on 12 May."],
+     [_LEO_T_R10[1]]),
+    (list(_LEO_T_R10), ["forget", "Leo Tan's brother"], [_LEO_T_R10[2]]),
+]
+
+
+def ages_and_birthdays(cases: list[Case]) -> None:
+    """An age and a birthday beside a brother of the same age: a new age, the birthday revised
+    and a forget of the brother."""
+    _ended_by(cases, "ages_and_birthdays", "people", AGES_AND_BIRTHDAYS)
+
+
+_IDA_H_R10 = ["Ida Holm is a junior designer at IKEA.", "Ida Holm earns €40,000 a year.",
+              "Ida Holm's sister is a junior designer at IKEA.", "Ida Holm lives in Malmö."]
+DESIGNERS_PROMOTED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IDA_H_R10), ["remember", "Ida Holm now earns €46,000 a year."], [_IDA_H_R10[1]]),
+    (list(_IDA_H_R10), ["remember", "Ida Holm is now a senior designer at IKEA."], [_IDA_H_R10[0]]),
+    (list(_IDA_H_R10), ["forget", "Ida Holm's sister"], [_IDA_H_R10[2]]),
+]
+
+
+def designers_promoted(cases: list[Case]) -> None:
+    """A job title and a salary beside a sister with the same title: a raise, a promotion and a
+    forget of the sister."""
+    _ended_by(cases, "designers_promoted", "work", DESIGNERS_PROMOTED)
+
+
+_BEA_K_R10 = ["Bea Kerr does yoga on Mondays.", "Bea Kerr does pilates on Thursdays.",
+              "Bea Kerr's mother does yoga on Mondays.", "Bea Kerr works at Aldi."]
+CLASSES_BY_DAY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEA_K_R10), ["remember", "Bea Kerr now does yoga on Tuesdays."], [_BEA_K_R10[0]]),
+    (list(_BEA_K_R10), ["remember", "Bea Kerr gave up pilates."], [_BEA_K_R10[1]]),
+    (list(_BEA_K_R10), ["forget", "Bea Kerr's mother"], [_BEA_K_R10[2]]),
+]
+
+
+def classes_by_day(cases: list[Case]) -> None:
+    """Two classes on two days beside a mother's same class: one moved to another day, the other
+    given up, and a forget of the mother."""
+    _ended_by(cases, "classes_by_day", "health", CLASSES_BY_DAY)
+
+
+_JON_P_R10 = ["Jon Pike's sort code is 20-45-77.", "Jon Pike's account number is 41882390.",
+              "Jon Pike's son's account number is 41882391.", "Jon Pike lives in Hull."]
+SORT_CODES_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JON_P_R10), ["purge", "41882390"], [_JON_P_R10[1]]),
+    (list(_JON_P_R10), ["purge", "20-45-77"], [_JON_P_R10[0]]),
+    (list(_JON_P_R10), ["forget", "Jon Pike's son"], [_JON_P_R10[2]]),
+]
+
+
+def sort_codes_purged(cases: list[Case]) -> None:
+    """A sort code and an account number beside a son's account one digit off: each purged
+    alone, and a forget of the son."""
+    _ended_by(cases, "sort_codes_purged", "finance", SORT_CODES_PURGED)
+
+
+_MY_R10 = ["My dog is called Biscuit.", "I take levothyroxine every morning.",
+           "My neighbour's dog is called Biscuit.", "I live in Norwich."]
+USER_PETS_AND_PILLS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MY_R10), ["remember", "My dog Biscuit died last week."], [_MY_R10[0]]),
+    (list(_MY_R10), ["remember", "I stopped taking levothyroxine."], [_MY_R10[1]]),
+    (list(_MY_R10), ["forget", "my neighbour's dog"], [_MY_R10[2]]),
+]
+
+
+def user_pets_and_pills(cases: list[Case]) -> None:
+    """The user's dog and medicine beside a neighbour's dog of the same name: the dog died, the
+    medicine stopped and a forget of the neighbour's dog."""
+    _ended_by(cases, "user_pets_and_pills", "user", USER_PETS_AND_PILLS)
+
+
+_OLA_S_R10 = ["Dr Ola Sand's dataset is stored at s3://lab-data/sand/v1.",
+              "Dr Ola Sand studies coral bleaching.",
+              "Dr Ola Sand's postdoc studies coral bleaching.", "Dr Ola Sand works at AIMS."]
+DATASETS_AND_TOPICS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLA_S_R10), ["purge", "s3://lab-data/sand/v1"], [_OLA_S_R10[0]]),
+    (list(_OLA_S_R10), ["remember", "Dr Ola Sand now studies seagrass."], [_OLA_S_R10[1]]),
+    (list(_OLA_S_R10), ["forget", "Dr Ola Sand's postdoc"], [_OLA_S_R10[2]]),
+]
+
+
+def datasets_and_topics(cases: list[Case]) -> None:
+    """A dataset's address and a research topic beside a postdoc on the same topic: the address
+    purged, a new topic and a forget of the postdoc."""
+    _ended_by(cases, "datasets_and_topics", "research", DATASETS_AND_TOPICS)
+
+
+_MAX_H_R10 = ["Max Huber ist Koch im Hotel Adlon.", "Max Huber spielt Fußball.",
+              "Max Hubers Bruder ist Koch im Hotel Adlon.", "Max Huber wohnt in Berlin."]
+GERMAN_HOTEL_COOKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAX_H_R10), ["remember", "Max Huber ist jetzt Koch im Hotel Sacher."], [_MAX_H_R10[0]]),
+    (list(_MAX_H_R10), ["remember", "Max Huber spielt keinen Fußball mehr."], [_MAX_H_R10[1]]),
+    (list(_MAX_H_R10), ["forget", "Vergiss Max Hubers Bruder"], [_MAX_H_R10[2]]),
+]
+
+
+def german_hotel_cooks(cases: list[Case]) -> None:
+    """A German cook's hotel and football beside a brother at the same hotel: a new hotel,
+    football given up and a forget of the brother."""
+    _ended_by(cases, "german_hotel_cooks", "languages", GERMAN_HOTEL_COOKS)
+
+
+_WO_GOU_R10 = ["我有一只狗叫豆豆\u3002", "我在上海工作\u3002", "我的姐姐有一只狗\u3002", "我喜欢跑步\u3002"]
+CHINESE_USER_PETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WO_GOU_R10), ["remember", "我的狗豆豆死了\u3002"], [_WO_GOU_R10[0]]),
+    (list(_WO_GOU_R10), ["remember", "我现在在杭州工作\u3002"], [_WO_GOU_R10[1]]),
+    (list(_WO_GOU_R10), ["forget", "忘记我的姐姐"], [_WO_GOU_R10[2]]),
+]
+
+
+def chinese_user_pets(cases: list[Case]) -> None:
+    """The user's named dog and workplace in Chinese beside a sister's dog: the dog died, a new
+    city of work and a forget of the sister."""
+    _ended_by(cases, "chinese_user_pets", "user", CHINESE_USER_PETS)
+
+
+_SOL_R_R10 = ["Sol Reyes reads The Economist every week.", "Sol Reyes subscribes to The Atlantic.",
+              "Sol Reyes's father reads The Economist.", "Sol Reyes lives in Austin."]
+READING_HABITS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SOL_R_R10), ["remember", "Sol Reyes cancelled his subscription to The Atlantic."],
+     [_SOL_R_R10[1]]),
+    (list(_SOL_R_R10), ["remember", "Sol Reyes no longer reads The Economist."], [_SOL_R_R10[0]]),
+    (list(_SOL_R_R10), ["forget", "Sol Reyes's father"], [_SOL_R_R10[2]]),
+]
+
+
+def reading_habits(cases: list[Case]) -> None:
+    """A weekly magazine and a subscription beside a father who reads the same magazine: the
+    subscription cancelled, the reading stopped and a forget of the father."""
+    _ended_by(cases, "reading_habits", "media", READING_HABITS)
+
+
+_TIA_M_R10 = ["Tia Moss's phone is 07700 900555.", "Tia Moss lives in Leeds.",
+              "Tia Moss works at Asda.", "Tia Moss's email is tia@moss.io."]
+MISSES_BY_IDENTIFIER: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TIA_M_R10), ["purge", "07700 900556"], []),
+    (list(_TIA_M_R10), ["purge", "tia@moss.com"], []),
+    (list(_TIA_M_R10), ["forget", "Tia Moss's car"], []),
+]
+
+
+def misses_by_identifier(cases: list[Case]) -> None:
+    """Purges of a phone one digit off and an e-mail on another host, and a forget of a car, for
+    a woman with four facts: nothing ends."""
+    _ended_by(cases, "misses_by_identifier", "identifiers", MISSES_BY_IDENTIFIER)
+
+
+_GUS_L_R10 = ["Gus Lowe has a dentist appointment on 4 March.",
+              "Gus Lowe has a physio session on Fridays.",
+              "Gus Lowe's wife has a dentist appointment on 4 March.", "Gus Lowe lives in Ayr."]
+APPOINTMENTS_MOVED_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GUS_L_R10), ["remember", "Gus Lowe's dentist appointment was moved to 11 March."],
+     [_GUS_L_R10[0]]),
+    (list(_GUS_L_R10), ["remember", "Gus Lowe's physio sessions are now on Mondays."],
+     [_GUS_L_R10[1]]),
+    (list(_GUS_L_R10), ["forget", "Gus Lowe's wife"], [_GUS_L_R10[2]]),
+]
+
+
+def appointments_moved_again(cases: list[Case]) -> None:
+    """An appointment and a weekly session beside a wife's same appointment: the appointment
+    moved, the sessions moved and a forget of the wife."""
+    _ended_by(cases, "appointments_moved_again", "medical", APPOINTMENTS_MOVED_AGAIN)
+
+
+_DMITRI_R10 = ["Dmitri Ivanov (Дмитрий Иванов) lives in Tallinn.", "Dmitri Ivanov works at Bolt.",
+               "Sergei Ivanov lives in Tallinn.", "Dmitri Ivanov plays chess."]
+CYRILLIC_ALIASES_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DMITRI_R10), ["remember", "Dmitri Ivanov moved to Riga."], [_DMITRI_R10[0]]),
+    (list(_DMITRI_R10), ["forget", "Дмитрий Иванов"],
+     [_DMITRI_R10[0], _DMITRI_R10[1], _DMITRI_R10[3]]),
+    (list(_DMITRI_R10), ["forget", "Sergei Ivanov"], [_DMITRI_R10[2]]),
+]
+
+
+def cyrillic_aliases_again(cases: list[Case]) -> None:
+    """A man given with his Cyrillic name beside a namesake's brother in the same city: a move,
+    a forget by the Cyrillic name and a forget of the other man."""
+    _ended_by(cases, "cyrillic_aliases_again", "languages", CYRILLIC_ALIASES_AGAIN)
+
+
+_ANA_C_R10 = ["Ana Cruz owns a Vespa.", "Ana Cruz has two cats.", "Ana Cruz's son owns a Vespa.",
+              "Ana Cruz works at Zara."]
+SCOOTERS_AND_CATS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA_C_R10), ["remember", "Ana Cruz sold her Vespa and now rides a bike."],
+     [_ANA_C_R10[0]]),
+    (list(_ANA_C_R10), ["remember", "Ana Cruz now has three cats."], [_ANA_C_R10[1]]),
+    (list(_ANA_C_R10), ["forget", "Ana Cruz's son"], [_ANA_C_R10[2]]),
+]
+
+
+def scooters_and_cats(cases: list[Case]) -> None:
+    """Two changes in one sentence, and a count changed, beside a son with the same scooter:
+    each reaches one fact."""
+    _ended_by(cases, "scooters_and_cats", "people", SCOOTERS_AND_CATS)
+
+
+_HAL_D_R10 = ["Hal Dunn lives in Cork.", "Hal Dunn works at Intel.", "Hal Dunn plays the drums.",
+              "Hal Dunn has a dog called Max.", "Hal Dunn drives a Skoda.", "Hal Dunn is vegan.",
+              "Hal Dunn supports Munster."]
+SEVEN_FACTS_OF_ONE_MAN: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HAL_D_R10), ["remember", "Hal Dunn no longer plays the drums."], [_HAL_D_R10[2]]),
+    (list(_HAL_D_R10), ["release", "Hal Dunn's dog"], [_HAL_D_R10[3]]),
+    (list(_HAL_D_R10), ["remember", "Hal Dunn left Intel."], [_HAL_D_R10[1]]),
+]
+
+
+def seven_facts_of_one_man(cases: list[Case]) -> None:
+    """A man with seven facts: the drums given up, the dog released and a job left each reach
+    one."""
+    _ended_by(cases, "seven_facts_of_one_man", "people", SEVEN_FACTS_OF_ONE_MAN)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -12938,7 +13250,14 @@ def build() -> list[Case]:
                    allergies_and_meds, flights_and_hotels, school_years_again,
                    crypto_wallets_purged, volunteers_and_officers, cars_insured_again,
                    german_misses_again, two_sentence_updates, twins_dates_of_birth,
-                   six_facts_again):
+                   six_facts_again,
+                   deadlines_extended, passive_managers, climbing_and_bands,
+                   german_pets_and_cars, chinese_phones_changed, api_keys_purged,
+                   ages_and_birthdays, designers_promoted, classes_by_day, sort_codes_purged,
+                   user_pets_and_pills, datasets_and_topics, german_hotel_cooks, chinese_user_pets,
+                   reading_habits, misses_by_identifier, appointments_moved_again,
+                   cyrillic_aliases_again, scooters_and_cats,
+                   seven_facts_of_one_man):
         family(cases)
     return cases
 
