@@ -101,9 +101,11 @@ def _noun_plural(word: str) -> bool:
 def _after_a_named_verb(toks: list[Tok], at: int) -> bool:
     """Does a lower-case word stand between a proper name and position ``at``
     (``Katja Meier arbeitet nachts``)? Right after a name that word is the verb, so an
-    unknown ``-s`` word after it is no verb (``nachts``, at night)."""
+    unknown ``-s`` word after it is no verb (``nachts``, at night). After a possessive the
+    word is the thing possessed (``Ruth Kay's podcast airs …``), so the ``-s`` word is."""
     return at >= 2 and toks[at - 1].word.islower() and is_capitalised(toks[at - 2].word) \
-        and toks[at - 2].low not in lx.STOPWORDS
+        and toks[at - 2].low not in lx.STOPWORDS \
+        and not toks[at - 2].low.endswith(("'s", "\u2019s"))
 
 
 _PLURAL_PRONOUNS = frozenset(("i", "we", "they", "you"))

@@ -102,3 +102,29 @@ def test_a_chinese_negator_before_an_unknown_verb_ends_that_act_only(
     assert f"{name}{other}" in live
     assert f"{name}每周{act}" not in live
     assert not any(str(f.value).startswith(negator) for f in fresh_store.current(tenant))
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(GIVEN), st.sampled_from(FAMILY),
+       st.sampled_from(["podcast", "bakery", "choir", "club"]),
+       st.one_of(st.just("airs"), UNKNOWN.map(lambda w: w + "s")))
+def test_an_unknown_verb_after_a_possessed_thing_is_its_verb(
+        fresh_store: memory_es.MemoryStore, given_name: str, family: str, thing: str,
+        verb: str) -> None:
+    """``Ruth Kay's podcast airs on Tuesdays``: the word after a possessive is the thing
+    possessed, not a verb, so the ``-s`` word after it is the verb (a name followed by a
+    lower-case word is another matter: ``Katja Meier arbeitet nachts``); the day said to
+    hold now replaces it."""
+    name = f"{given_name} {family}"
+    [clause] = interpret(f"{name}'s {thing} {verb} on Tuesdays.").clauses
+    assert clause.entity == f"person:{given_name.lower()}-{family.lower()}"
+    assert clause.attribute.startswith(f"prop.{thing}.")
+    assert str(clause.value) == f"{verb} on Tuesdays"
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = f"{name} lives in Leeds"
+    for text in (f"{name}'s {thing} {verb} on Tuesdays.", kept + "."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"{name}'s {thing} now {verb} on Fridays.")
+    assert current_texts(fresh_store, tenant) == {
+        kept, f"{name}'s {thing} now {verb} on Fridays"}
