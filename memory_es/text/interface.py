@@ -360,6 +360,15 @@ class TextInterface:
             and not {stem(w) for w in _possessed(c)} & said)
             for c in self.interpreter(fact.text).clauses)
 
+    def _kept_for(self, fact: Fact, asked: frozenset[str]) -> str | None:
+        """The person of its owner's whose fact ``fact`` is, kept under the owner's id
+        (``sister`` of ``Sue Park's sister's date of birth is …``) unless ``asked`` asks
+        for them (:func:`_someone_else`); None for the owner's own fact."""
+        for c in self.interpreter(fact.text).clauses:
+            if _someone_else(c, asked):
+                return (_possessed_people(c) + _named_possessed(c))[0]
+        return None
+
     def _held_terms(self, tenant: str, text: str) -> list[Fact] | None:
         """For a text made only of identifiers: the facts that hold the terms of each
         lookup :meth:`_candidates` would recall (:meth:`TextStore.holding`, unranked).
@@ -1644,7 +1653,11 @@ class TextInterface:
         asked = analyse_query(identifier).identifiers
         own = set(sel.entities) | {i.entity for i in asked}
         one_number, split = self._phone_entities(tenant, sel.matches, asked)
-        plan = plan_purge(sel.matches, tier, own, one_number=one_number, split=split)
+        kept_for = ({m.fact.fact_id: person for m in sel.matches
+                     if (person := self._kept_for(m.fact, view_terms(identifier))) is not None}
+                    if tier == "identifier" and len(sel.matches) > 1 else {})
+        plan = plan_purge(sel.matches, tier, own, one_number=one_number, split=split,
+                          kept_for=kept_for)
         scopes = list(plan.scopes)
         if confirm:
             scopes += [(None, m.fact.fact_id) for m in plan.mentions]
@@ -2000,7 +2013,7 @@ def _possessed_people(clause: Clause) -> list[str]:
     owned = _owned_text(clause) if _possessed(clause) else None
     if owned is None:
         return []
-    words = re.findall(r"[^\W\d_]+", _OWNER.split(owned, maxsplit=1)[0])
+    words = re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", _OWNER.split(owned, maxsplit=1)[0])
     return [w.casefold() for i, w in enumerate(words) if lx.names_a_person(w.casefold()) and (
         i == len(words) - 1 or words[i + 1][:1].isupper())]
 

@@ -420,7 +420,10 @@ def domains_of(word: str) -> frozenset[str]:
 def names_a_person(word: str) -> bool:
     """Does ``word`` name a person one has or deals with (``husband``, ``sister``,
     ``manager``), not a thing (``team``, ``office``): a role noun, or a word of the family
-    or relationship topics?"""
+    or relationship topics? A hyphenated compound is its last part's kind (``co-author``,
+    ``ex-wife``): English compounds are headed on the right."""
+    if "-" in word.strip("-"):
+        return names_a_person(word.rsplit("-", 1)[-1])
     return word in ROLE_NOUNS - THING_KINDS or bool(
         domains_of(word) & {"family", "relationship"}) or any(
         n in PERSON_NOUNS for n in _singulars(word))

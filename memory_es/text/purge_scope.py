@@ -13,11 +13,13 @@ that entity's own words), never on words or similarity across entities:
   the drift chain of the one fact of that entity that holds it; a description that
   fits several of its facts erases nothing without ``confirm=True``;
 * a purge whose facts belong to several entities (people, records, identifiers other
-  than the one asked for) is high risk: nothing is erased without ``confirm=True``.
+  than the one asked for), or to an entity and a person of its kept under its id, is high
+  risk: nothing is erased without ``confirm=True``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from memory_es.text.matching import Match
@@ -36,13 +38,16 @@ class PurgePlan:
     """Facts of other entities that only mention a named entity (shredded on confirm)."""
 
 
-def _owner(m: Match) -> str:
-    return m.fact.entity or f"fact {m.fact.fact_id}"
+def _owner(m: Match, kept_for: Mapping[str, str]) -> str:
+    person = kept_for.get(m.fact.fact_id)
+    owner = m.fact.entity or f"fact {m.fact.fact_id}"
+    return owner if person is None else f"{owner}'s {person}"
 
 
 def plan_purge(matches: list[Match], tier: str, own_entities: set[str], *,
                one_number: frozenset[str] = frozenset(),
-               split: frozenset[str] = frozenset()) -> PurgePlan:
+               split: frozenset[str] = frozenset(),
+               kept_for: Mapping[str, str] | None = None) -> PurgePlan:
     """Scopes for ``matches`` (tier ``identifier``, ``entity`` or ``thing``), entities
     first.
 
@@ -51,7 +56,9 @@ def plan_purge(matches: list[Match], tier: str, own_entities: set[str], *,
     ``one_number``: entities that are all the phone number asked for (stored under ids of
     several spellings before phone entities were named by :func:`phone_key`): one
     entity, not several. ``split``: entities never shredded whole, only their matched
-    chains (an identifier entity that also holds another number)."""
+    chains (an identifier entity that also holds another number). ``kept_for``: facts
+    that are a person's of their entity's (fact id -> ``sister``), kept under its id
+    (``Sue Park's sister's date of birth is …``): that person is another owner."""
     plan = PurgePlan()
     direct = [m for m in matches if m.by != "mention"]
     plan.mentions = [m for m in matches if m.by == "mention"]
@@ -68,8 +75,8 @@ def plan_purge(matches: list[Match], tier: str, own_entities: set[str], *,
             chains.append(m.fact.fact_id)
     plan.scopes = [(e, None) for e in entities]
     plan.scopes += [(None, f) for f in chains]
-    owners = sorted({"the number asked for" if m.fact.entity in one_number else _owner(m)
-                     for m in direct})
+    owners = sorted({"the number asked for" if m.fact.entity in one_number
+                     else _owner(m, kept_for or {}) for m in direct})
     if len(owners) > 1:
         plan.risks.append(f"the purge spans {len(owners)} entities ({', '.join(owners)})")
     if tier == "thing" and len(chains) > 1:

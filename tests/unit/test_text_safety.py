@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import memory_es
@@ -15,6 +15,7 @@ from memory_es.text.interface import MAX_TEXT
 from memory_es.text.interpreter import interpret
 from memory_es.text.normalize import deobfuscate, name_keys, query_name_keys
 from memory_es.text.qualifiers import valid_from_of
+from tests.unit.text_support import current_texts, fresh_tenant
 
 T = "acme"
 
@@ -132,6 +133,46 @@ def test_a_purge_spanning_several_entities_needs_confirmation(text: TextInterfac
     assert len(current(text)) == 2
     done = text.purge_matching(T, "ops@corp.io", confirm=True)
     assert len(done.touched) == 2 and current(text) == []
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["sister", "twin", "husband", "son", "ex-wife", "co-author"]),
+       st.sampled_from([("date of birth", "14/03/1985"), ("backup e-mail", "home@park.net"),
+                        ("phone", "+44 7700 900123")]))
+def test_an_identifier_a_relative_shares_is_erased_only_when_confirmed(
+        fresh_store: memory_es.MemoryStore, relative: str, kind: tuple[str, str]) -> None:
+    """``Sue Park's sister's date of birth`` is kept under Sue Park's id, but it is her
+    sister's: a purge of an identifier written in both women's facts spans two people, so
+    it erases nothing without ``confirm=True`` and both with it; the sister's identifier
+    alone is erased without it."""
+    label, ident = kind
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = "Sue Park lives in Kent"
+    for line in (f"Sue Park's {label} is {ident}",
+                 f"Sue Park's {relative}'s {label} is {ident}", kept):
+        ti.remember(tenant, line + ".")
+    pending = ti.purge_matching(tenant, ident)
+    assert pending.touched == [] and pending.pending
+    assert len(current_texts(fresh_store, tenant)) == 3
+    done = ti.purge_matching(tenant, ident, confirm=True)
+    assert len(done.touched) == 2 and current_texts(fresh_store, tenant) == {kept}
+    ti.remember(tenant, f"Sue Park's {relative}'s {label} is {ident}.")
+    alone = ti.purge_matching(tenant, ident)
+    assert len(alone.touched) == 1 and current_texts(fresh_store, tenant) == {kept}
+
+
+@pytest.mark.parametrize("relative", ["co-author", "ex-husband", "step-daughter"])
+def test_forgetting_a_hyphenated_relative_takes_their_fact_only(
+        text: TextInterface, relative: str) -> None:
+    """``Omar Diaz's co-author`` is a person (a hyphenated compound is its last part's
+    kind): forgetting them takes their fact kept under Omar's id, and leaves his own fact
+    of the same act."""
+    mine = "Omar Diaz is giving a talk at NeurIPS in December"
+    for line in (mine, f"Omar Diaz's {relative} is giving a talk at NeurIPS"):
+        text.remember(T, line + ".")
+    text.forget(T, f"Omar Diaz's {relative}")
+    assert current(text) == [mine]
 
 
 def test_purging_a_person_leaves_facts_that_only_mention_them(text: TextInterface) -> None:
