@@ -13065,6 +13065,329 @@ def seven_facts_of_one_man(cases: list[Case]) -> None:
     _ended_by(cases, "seven_facts_of_one_man", "people", SEVEN_FACTS_OF_ONE_MAN)
 
 
+_MO_R_R11 = ["Mo Reid is the primary on-call for the payments service.",
+             "Mo Reid's pager is PD-4471.",
+             "Mo Reid's deputy is the primary on-call for the search service.",
+             "Mo Reid works in Dublin."]
+ONCALL_PRIMARIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MO_R_R11), ["remember", "Mo Reid is now the primary on-call for the search service."],
+     [_MO_R_R11[0]]),
+    (list(_MO_R_R11), ["purge", "PD-4471"], [_MO_R_R11[1]]),
+    (list(_MO_R_R11), ["forget", "Mo Reid's deputy"], [_MO_R_R11[2]]),
+]
+
+
+def oncall_primaries(cases: list[Case]) -> None:
+    """A primary on-call service and a pager beside a deputy on call for another service: a new
+    service, the pager purged and a forget of the deputy."""
+    _ended_by(cases, "oncall_primaries", "on-call", ONCALL_PRIMARIES)
+
+
+_MARIA_J_R11 = ["María José García López lives in Seville.",
+                "María José García López works at Iberdrola.", "José García lives in Seville.",
+                "María José García López plays padel."]
+SPANISH_DOUBLE_SURNAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MARIA_J_R11), ["remember", "María José García López moved to Valencia."],
+     [_MARIA_J_R11[0]]),
+    (list(_MARIA_J_R11), ["forget", "José García"], [_MARIA_J_R11[2]]),
+    (list(_MARIA_J_R11), ["remember", "María José García López left Iberdrola."],
+     [_MARIA_J_R11[1]]),
+]
+
+
+def spanish_double_surnames(cases: list[Case]) -> None:
+    """A woman with two given names and two surnames beside a man whose name is inside hers: a
+    move, a forget of the man and a job left each reach only one's."""
+    _ended_by(cases, "spanish_double_surnames", "people", SPANISH_DOUBLE_SURNAMES)
+
+
+_HANA_S_R11 = ["Prof. Hana Sato teaches at Kyoto University.",
+               "Prof. Hana Sato's office is room 301.", "Dr. Ken Sato teaches at Kyoto University.",
+               "Prof. Hana Sato lives in Kyoto."]
+PROFESSORS_AND_OFFICES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HANA_S_R11), ["remember", "Prof. Hana Sato now teaches at Osaka University."],
+     [_HANA_S_R11[0]]),
+    (list(_HANA_S_R11), ["remember", "Prof. Hana Sato's office is now room 415."],
+     [_HANA_S_R11[1]]),
+    (list(_HANA_S_R11), ["forget", "Dr. Ken Sato"], [_HANA_S_R11[2]]),
+]
+
+
+def professors_and_offices(cases: list[Case]) -> None:
+    """A professor's university and office beside a namesake doctor at the same university: a
+    new university, a new office and a forget of the doctor."""
+    _ended_by(cases, "professors_and_offices", "research", PROFESSORS_AND_OFFICES)
+
+
+_RHEA_D_R11 = ["Rhea Das works at Wipro.", "Rhea Das lives in Chennai.",
+               "Rhea Das's husband works at Wipro.", "Rhea Das has a cat."]
+CORRECTIONS_NAMED_OR_NOT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RHEA_D_R11), ["remember", "Actually, Rhea Das works at Infosys, not Wipro."],
+     [_RHEA_D_R11[0]]),
+    (list(_RHEA_D_R11), ["remember", "Correction: Rhea Das lives in Madurai."], [_RHEA_D_R11[1]]),
+    (list(_RHEA_D_R11), ["forget", "Rhea Das's husband"], [_RHEA_D_R11[2]]),
+]
+
+
+def corrections_named_or_not(cases: list[Case]) -> None:
+    """Corrections that name the old value or only the new one, beside a husband at the same
+    firm: each reaches one fact."""
+    _ended_by(cases, "corrections_named_or_not", "people", CORRECTIONS_NAMED_OR_NOT)
+
+
+_YUKI_M_R11 = ["Yuki Mori earns ¥6,000,000 a year.", "Yuki Mori pays ¥90,000 a month in rent.",
+               "Yuki Mori's brother earns ¥6,000,000 a year.", "Yuki Mori lives in Osaka."]
+YEN_AMOUNTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_YUKI_M_R11), ["remember", "Yuki Mori now earns ¥6,500,000 a year."], [_YUKI_M_R11[0]]),
+    (list(_YUKI_M_R11), ["remember", "Yuki Mori's rent went up to ¥95,000."], [_YUKI_M_R11[1]]),
+    (list(_YUKI_M_R11), ["forget", "Yuki Mori's brother"], [_YUKI_M_R11[2]]),
+]
+
+
+def yen_amounts(cases: list[Case]) -> None:
+    """A salary and a rent in yen beside a brother's same salary: a raise, the rent gone up and
+    a forget of the brother."""
+    _ended_by(cases, "yen_amounts", "finance", YEN_AMOUNTS)
+
+
+_TED_L_R11 = ["Ted Lyle's van is a Ford Transit.", "Ted Lyle's van's registration is LV21 KHT.",
+              "Ted Lyle's brother's van is a Ford Transit.", "Ted Lyle lives in Wigan."]
+VANS_AND_PLATES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TED_L_R11), ["remember", "Ted Lyle's van is now a Renault Trafic."], [_TED_L_R11[0]]),
+    (list(_TED_L_R11), ["purge", "LV21 KHT"], [_TED_L_R11[1]]),
+    (list(_TED_L_R11), ["forget", "Ted Lyle's brother"], [_TED_L_R11[2]]),
+]
+
+
+def vans_and_plates(cases: list[Case]) -> None:
+    """A van's make and its plate beside a brother's same van: a new van, the plate purged and a
+    forget of the brother."""
+    _ended_by(cases, "vans_and_plates", "vehicles", VANS_AND_PLATES)
+
+
+_NADIA_R_R11 = ["Nadia Rahman is on the Spotify Family plan.",
+                "Nadia Rahman pays £7.99 a month for Netflix.",
+                "Nadia Rahman's sister is on the Spotify Family plan.",
+                "Nadia Rahman lives in Leeds."]
+SUBSCRIPTION_PLANS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NADIA_R_R11), ["remember", "Nadia Rahman is now on the Spotify Duo plan."],
+     [_NADIA_R_R11[0]]),
+    (list(_NADIA_R_R11), ["remember", "Nadia Rahman cancelled Netflix."], [_NADIA_R_R11[1]]),
+    (list(_NADIA_R_R11), ["forget", "Nadia Rahman's sister"], [_NADIA_R_R11[2]]),
+]
+
+
+def subscription_plans(cases: list[Case]) -> None:
+    """A music plan and a streaming payment beside a sister on the same plan: a new plan, the
+    payment cancelled and a forget of the sister."""
+    _ended_by(cases, "subscription_plans", "subscriptions", SUBSCRIPTION_PLANS)
+
+
+_OLA_N_R11 = ["Ola Nwosu's MRN is 7730-1152.", "Ola Nwosu has type 2 diabetes.",
+              "Ola Nwosu's mother's MRN is 7730-1153.", "Ola Nwosu lives in Lagos."]
+MEDICAL_RECORD_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLA_N_R11), ["purge", "7730-1152"], [_OLA_N_R11[0]]),
+    (list(_OLA_N_R11), ["forget", "Ola Nwosu's diabetes"], [_OLA_N_R11[1]]),
+    (list(_OLA_N_R11), ["forget", "Ola Nwosu's mother"], [_OLA_N_R11[2]]),
+]
+
+
+def medical_record_numbers(cases: list[Case]) -> None:
+    """A record number and a condition beside a mother's record one digit off: the number
+    purged, the condition forgotten and a forget of the mother."""
+    _ended_by(cases, "medical_record_numbers", "medical", MEDICAL_RECORD_NUMBERS)
+
+
+_LUKAS_B_R11 = ["Lukas Bauer hat ein Abo bei Spotify.", "Lukas Bauer wohnt in Köln.",
+                "Lukas Bauers Freundin hat ein Abo bei Spotify.", "Lukas Bauer spielt Handball."]
+GERMAN_SUBSCRIPTIONS_ENDED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUKAS_B_R11), ["remember", "Lukas Bauer hat sein Spotify-Abo gekündigt."],
+     [_LUKAS_B_R11[0]]),
+    (list(_LUKAS_B_R11), ["remember", "Lukas Bauer wohnt jetzt in Bonn."], [_LUKAS_B_R11[1]]),
+    (list(_LUKAS_B_R11), ["forget", "Vergiss Lukas Bauers Freundin"], [_LUKAS_B_R11[2]]),
+]
+
+
+def german_subscriptions_ended(cases: list[Case]) -> None:
+    """A German subscription beside a girlfriend's same one: cancelled by a compound noun, a
+    move and a forget of the girlfriend."""
+    _ended_by(cases, "german_subscriptions_ended", "languages", GERMAN_SUBSCRIPTIONS_ENDED)
+
+
+_SUNLI_R11 = ["孙丽是护士\u3002", "孙丽住在天津\u3002", "孙丽的妹妹是护士\u3002", "孙丽喜欢唱歌\u3002"]
+CHINESE_JOBS_BY_COPULA: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SUNLI_R11), ["remember", "孙丽现在是医生\u3002"], [_SUNLI_R11[0]]),
+    (list(_SUNLI_R11), ["remember", "孙丽搬到了北京\u3002"], [_SUNLI_R11[1]]),
+    (list(_SUNLI_R11), ["forget", "忘记孙丽的妹妹"], [_SUNLI_R11[2]]),
+]
+
+
+def chinese_jobs_by_copula(cases: list[Case]) -> None:
+    """A Chinese job said with 是 beside a sister with the same job: a new job, a move and a
+    forget of the sister."""
+    _ended_by(cases, "chinese_jobs_by_copula", "languages", CHINESE_JOBS_BY_COPULA)
+
+
+_COLE_H_R11 = ["Cole Hunt holds 200 shares of Apple.", "Cole Hunt holds 50 shares of Tesla.",
+               "Cole Hunt's wife holds 200 shares of Apple.", "Cole Hunt lives in Denver."]
+SHARE_HOLDINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_COLE_H_R11), ["remember", "Cole Hunt now holds 300 shares of Apple."], [_COLE_H_R11[0]]),
+    (list(_COLE_H_R11), ["remember", "Cole Hunt sold his Tesla shares."], [_COLE_H_R11[1]]),
+    (list(_COLE_H_R11), ["forget", "Cole Hunt's wife"], [_COLE_H_R11[2]]),
+]
+
+
+def share_holdings(cases: list[Case]) -> None:
+    """Two holdings beside a wife's same holding: one amount changed, the other sold and a
+    forget of the wife."""
+    _ended_by(cases, "share_holdings", "finance", SHARE_HOLDINGS)
+
+
+_MAYA_O_R11 = ["Maya Ortiz's son plays football on Saturdays.",
+               "Maya Ortiz's son goes to Brook School.",
+               "Maya Ortiz's daughter plays football on Saturdays.",
+               "Maya Ortiz works at NHS Fife."]
+SONS_FOOTBALL: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MAYA_O_R11), ["remember", "Maya Ortiz's son now plays football on Sundays."],
+     [_MAYA_O_R11[0]]),
+    (list(_MAYA_O_R11), ["remember", "Maya Ortiz's son stopped playing football."],
+     [_MAYA_O_R11[0]]),
+    (list(_MAYA_O_R11), ["forget", "Maya Ortiz's daughter"], [_MAYA_O_R11[2]]),
+]
+
+
+def sons_football(cases: list[Case]) -> None:
+    """A son's football day and school beside a daughter's same football: a new day, football
+    stopped and a forget of the daughter."""
+    _ended_by(cases, "sons_football", "family", SONS_FOOTBALL)
+
+
+_WEB_S_R11 = ["The web server's IP is 10.1.2.30.", "The web server runs nginx.",
+              "The db server's IP is 10.1.2.31.", "The web server is in rack 4."]
+SERVERS_AND_RACKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WEB_S_R11), ["purge", "10.1.2.30"], [_WEB_S_R11[0]]),
+    (list(_WEB_S_R11), ["remember", "The web server now runs Caddy."], [_WEB_S_R11[1]]),
+    (list(_WEB_S_R11), ["revise", "the web server's rack", "The web server is in rack 7."],
+     [_WEB_S_R11[3]]),
+]
+
+
+def servers_and_racks(cases: list[Case]) -> None:
+    """A server's address, software and rack beside another server one address off: the address
+    purged, new software and the rack revised."""
+    _ended_by(cases, "servers_and_racks", "devops", SERVERS_AND_RACKS)
+
+
+_BEN_O_R11 = ["Ben Ode lives in Accra.", "Ben Ode works at MTN.", "Ben Ode's cousin works at MTN.",
+              "Ben Ode plays chess."]
+PRONOUN_FOLLOW_UPS_R11: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEN_O_R11), ["remember", "Ben Ode left MTN last month. He now works at Vodafone."],
+     [_BEN_O_R11[1]]),
+    (list(_BEN_O_R11), ["remember", "Ben Ode moved to Kumasi. He still plays chess."],
+     [_BEN_O_R11[0]]),
+    (list(_BEN_O_R11), ["forget", "Ben Ode's cousin"], [_BEN_O_R11[2]]),
+]
+
+
+def pronoun_follow_ups_r11(cases: list[Case]) -> None:
+    """Changes told in two sentences whose second opens with he, beside a cousin at the same
+    firm: each reaches one fact."""
+    _ended_by(cases, "pronoun_follow_ups_r11", "people", PRONOUN_FOLLOW_UPS_R11)
+
+
+_JAN_VDB_R11 = ["Jan van der Berg lives in Utrecht.", "Jan van der Berg works at Philips.",
+                "Anna van den Berg lives in Utrecht.", "Jan van der Berg sails."]
+DUTCH_PARTICLES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JAN_VDB_R11), ["remember", "Jan van der Berg moved to Delft."], [_JAN_VDB_R11[0]]),
+    (list(_JAN_VDB_R11), ["forget", "Anna van den Berg"], [_JAN_VDB_R11[2]]),
+    (list(_JAN_VDB_R11), ["remember", "Jan van der Berg left Philips."], [_JAN_VDB_R11[1]]),
+]
+
+
+def dutch_particles(cases: list[Case]) -> None:
+    """Dutch names with particles, two of them alike: a move, a forget of the other and a job
+    left each reach only one's."""
+    _ended_by(cases, "dutch_particles", "people", DUTCH_PARTICLES)
+
+
+_AMIR_H_R11 = ["Amir Haddad smokes.", "Amir Haddad drinks two coffees a day.",
+               "Amir Haddad's father smokes.", "Amir Haddad lives in Beirut."]
+SMOKING_AND_COFFEE: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AMIR_H_R11), ["remember", "Amir Haddad quit smoking."], [_AMIR_H_R11[0]]),
+    (list(_AMIR_H_R11), ["remember", "Amir Haddad now drinks one coffee a day."], [_AMIR_H_R11[1]]),
+    (list(_AMIR_H_R11), ["forget", "Amir Haddad's father"], [_AMIR_H_R11[2]]),
+]
+
+
+def smoking_and_coffee(cases: list[Case]) -> None:
+    """Smoking and a daily count of coffees beside a father who smokes: smoking given up, a new
+    count and a forget of the father."""
+    _ended_by(cases, "smoking_and_coffee", "health", SMOKING_AND_COFFEE)
+
+
+_MY_BANK_R11 = ["My bank is Monzo.", "My credit card limit is £3,000.",
+                "My partner's bank is Monzo.", "I live in Cardiff."]
+USER_BANKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MY_BANK_R11), ["remember", "I switched my bank to Starling."], [_MY_BANK_R11[0]]),
+    (list(_MY_BANK_R11), ["remember", "My credit card limit was raised to £5,000."],
+     [_MY_BANK_R11[1]]),
+    (list(_MY_BANK_R11), ["forget", "my partner"], [_MY_BANK_R11[2]]),
+]
+
+
+def user_banks(cases: list[Case]) -> None:
+    """The user's bank and credit limit beside a partner's same bank: a bank switched, a limit
+    raised and a forget of the partner."""
+    _ended_by(cases, "user_banks", "user", USER_BANKS)
+
+
+_IVY_C_R11 = ["Ivy Chen lives in Perth.", "Ivy Chen's son lives in Perth.",
+              "Ivy Chen works at Qantas.", "Ivy Chen has a dog."]
+MISSES_OF_RELATIVES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IVY_C_R11), ["forget", "Ivy Chen's daughter"], []),
+    (list(_IVY_C_R11), ["release", "Ivy Chen's son's car"], []),
+    (list(_IVY_C_R11), ["forget", "Ivy Chen's cat"], []),
+]
+
+
+def misses_of_relatives(cases: list[Case]) -> None:
+    """A forget of a daughter she does not have, a release of a son's car he does not have and a
+    forget of a cat: nothing ends."""
+    _ended_by(cases, "misses_of_relatives", "misses", MISSES_OF_RELATIVES)
+
+
+_ZARA_K_R11 = ["Zara Khan lives in Leeds.", "Zara Khan works at Asda.", "Zara Khan plays netball.",
+               "Zara Khan has two sons.", "Zara Khan drives a Nissan Leaf.",
+               "Zara Khan is allergic to nuts.", "Zara Khan speaks Urdu.",
+               "Zara Khan's husband works at Asda."]
+EIGHT_FACTS_WITH_HUSBAND: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZARA_K_R11), ["remember", "Zara Khan now works at Morrisons."], [_ZARA_K_R11[1]]),
+    (list(_ZARA_K_R11), ["forget", "Zara Khan's nut allergy"], [_ZARA_K_R11[5]]),
+    (list(_ZARA_K_R11), ["remember", "Zara Khan stopped playing netball."], [_ZARA_K_R11[2]]),
+]
+
+
+def eight_facts_with_husband(cases: list[Case]) -> None:
+    """A woman with eight facts, one of them her husband's: a new employer, an allergy forgotten
+    and a sport stopped each reach one."""
+    _ended_by(cases, "eight_facts_with_husband", "people", EIGHT_FACTS_WITH_HUSBAND)
+
+
+_LINFENG_R11 = ["林峰的身份证号是110101199003071234\u3002", "林峰住在北京\u3002",
+                "林峰的妻子的身份证号是110101199104081234\u3002", "林峰在百度工作\u3002"]
+CHINESE_ID_CARDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LINFENG_R11), ["purge", "110101199003071234"], [_LINFENG_R11[0]]),
+    (list(_LINFENG_R11), ["forget", "忘记林峰的妻子"], [_LINFENG_R11[2]]),
+    (list(_LINFENG_R11), ["remember", "林峰离开了百度\u3002"], [_LINFENG_R11[3]]),
+]
+
+
+def chinese_id_cards(cases: list[Case]) -> None:
+    """A Chinese ID card number beside a wife's: the number purged, the wife forgotten and a job
+    left."""
+    _ended_by(cases, "chinese_id_cards", "languages", CHINESE_ID_CARDS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -13257,7 +13580,13 @@ def build() -> list[Case]:
                    user_pets_and_pills, datasets_and_topics, german_hotel_cooks, chinese_user_pets,
                    reading_habits, misses_by_identifier, appointments_moved_again,
                    cyrillic_aliases_again, scooters_and_cats,
-                   seven_facts_of_one_man):
+                   seven_facts_of_one_man,
+                   oncall_primaries, spanish_double_surnames, professors_and_offices,
+                   corrections_named_or_not, yen_amounts, vans_and_plates, subscription_plans,
+                   medical_record_numbers, german_subscriptions_ended, chinese_jobs_by_copula,
+                   share_holdings, sons_football, servers_and_racks, pronoun_follow_ups_r11,
+                   dutch_particles, smoking_and_coffee, user_banks, misses_of_relatives,
+                   eight_facts_with_husband, chinese_id_cards):
         family(cases)
     return cases
 
