@@ -94,6 +94,7 @@ from memory_es.text.qualifiers import (
     CALENDAR,
     FREQUENCY,
     SEASON_OR_MONTH,
+    time_said,
     valid_from_of,
     without_ending_participle,
     without_time,
@@ -107,7 +108,7 @@ from memory_es.text.revision import (
     revised_slot,
     without_back_references,
 )
-from memory_es.text.segment import content_words, indexed_words
+from memory_es.text.segment import content_words
 from memory_es.text.subjects import analyse_subject
 from memory_es.text.words import EDGE, agrees, tokenize
 from projections.tokens import identifiers_only, stem, word_forms, word_parts
@@ -569,6 +570,8 @@ class TextInterface:
             if (entity is not None and not clause.negated
                     and "predicate:quantity-change" in clause.rules):
                 self._replace_amount(tenant, entity, clause, plan)
+            if entity is not None and not clause.negated and not clause.unrealised:
+                self._replace_thing_time(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and (supersede or _marks_change(clause)):
                 self._replace_thing_state(tenant, entity, clause, plan)
                 self._replace_count(tenant, entity, clause, plan)
@@ -721,8 +724,10 @@ class TextInterface:
                 parts = [p for p in clause.value.split("的") if len(p) >= 2]
                 said_of = f.text.replace("了", "")  # 订阅了报纸 names what 订阅报纸 does
                 shared = {n for n in [clause.value, *parts] if n in f.text or n in said_of}
-                words = content_words(clause.value)  # 杂志订阅 ends 订阅了一本杂志
-                if words and words <= indexed_words(f.text):
+                # 杂志订阅 ends 订阅了一本杂志; 狗豆豆 (the dog 豆豆) ends 有一只狗叫豆豆, where the
+                # dictionary cuts 狗叫 (a dog's bark): each word is found as written
+                words = content_words(clause.value)
+                if words and all(w in said_of for w in words):
                     shared |= words
                 # 腾讯视频的订阅: the fact with every noun of the phrase is the one it ends
                 whole = len(parts) > 1 and all(p in f.text or p in said_of for p in parts)
@@ -920,6 +925,29 @@ class TextInterface:
                 unit == amount.group(2) and thing in things and number != amount.group(1)
                 for number, unit, thing in _amounts(f.text))]
         _replace_the_one(held, tenant, clause, plan)
+
+    def _replace_thing_time(self, tenant: str, entity: str, clause: Clause,
+                            plan: _Plan) -> None:
+        """A possessed thing whose time a verb sets anew (``Eli Kahn's visa was extended to
+        March 2028``, ``… lease was renewed until June``: :data:`lexicon.TIME_SHIFT_VERBS`)
+        replaces the one fact of the entity's that names the thing and gives it another
+        time, whatever its verb (``Eli Kahn's visa expires in March 2027``): the thing's
+        time is what changed. A relative's thing is theirs; with several such facts,
+        which is meant is not said, and none ends."""
+        owned = _possessed(clause)
+        said = clause.text[len(clause.mention or ""):].split()
+        if (not owned or not clause.mention or not clause.text.startswith(clause.mention)
+                or _possessed_people(clause) or _named_possessed(clause)):
+            return
+        at = next((i for i, w in enumerate(said)
+                   if lx.inflected_verb(w.strip(EDGE).lower()) in lx.TIME_SHIFT_VERBS), None)
+        when = None if at is None else time_said(" ".join(said[at + 1:]))
+        if when is None:
+            return
+        things = {stem(w) for w in owned}
+        _replace_the_one([f for f in self._held(tenant, entity, clause)
+                          if f.attribute != clause.attribute and things <= view(f).terms
+                          and time_said(f.text) not in (None, when)], tenant, clause, plan)
 
     def _retract_contradicted(self, tenant: str, entity: str, clause: Clause,
                               plan: _Plan) -> bool:

@@ -173,13 +173,16 @@ _DE_UNREALISED = re.compile(
 _ZH_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)(?:{_alternation(_ZH['unrealised'])})(?P<obj>.+)$")
 _ZH_BESIDE = _alternation(_ZH["adverbs"] + _ZH["time"])
-_ZH_OWNED = re.compile(r"^(?P<subj>[\u3400-\u9fff]{2,4}?)的(?P<thing>[\u3400-\u9fff]{1,8}?)"
-                       rf"(?:{_ZH_BESIDE})*(?P<now>{_alternation(_ZH['change'])})?"
-                       rf"(?:{_ZH_BESIDE})*(?:{_alternation(_ZH['copula'])})(?P<obj>.+)$")
-"""``X的Y是Z``: X's Y is Z (``王芳的电话是…``), or is called Z (``李娜的猫叫咪咪``); with a
-change marker before the copula (``孙伟的车现在是…``), the thing's value changed."""
 _ZH_I = "我(?!们)"
 """The first person (not 我们, we): the user, as English ``I``."""
+_ZH_OWNED = re.compile(rf"^(?P<subj>{_ZH_I}|[\u3400-\u9fff]{{2,4}}?)的"
+                       r"(?P<thing>[\u3400-\u9fff]{1,8}?)"
+                       rf"(?:{_ZH_BESIDE})*(?P<now>{_alternation(_ZH['change'])})?"
+                       rf"(?:{_ZH_BESIDE})*(?:(?P<changed>{_alternation(_ZH['change_copula'])})"
+                       rf"|{_alternation(_ZH['copula'])})(?P<obj>.+)$")
+"""``X的Y是Z``: X's Y is Z (``王芳的电话是…``, ``我的猫叫咪咪``: mine), or is called Z
+(``李娜的猫叫咪咪``); with a change marker before the copula (``孙伟的车现在是…``) or a verb
+of changing to (``赵雷的手机号换成了…``), the thing's value changed."""
 _ZH_KIN = rf"(?:{_ZH_I}|[\u3400-\u9fff]{{2,4}}?)的(?:{_alternation(_ZH['persons'])})"
 """A person of someone's (``赵磊的女朋友``: Zhao Lei's girlfriend), a subject of her own."""
 _ZH_KIN_SUBJECT = re.compile(rf"^(?P<owner>[\u3400-\u9fff]{{2,4}}?)的"
@@ -278,7 +281,7 @@ def _other_language(body: str) -> Clause | None:
     if "lang:zh" in clause.rules and (kin := _ZH_KIN_SUBJECT.match(clause.mention or "")):
         # "赵磊的女朋友…": her fact, which names him, as a German genitive's (below)
         return replace(clause, names=(*clause.names, kin.group("owner")))
-    words = clause.mention.split() if "lang:de" in clause.rules and clause.mention else []
+    words = _apposed(clause.mention.split()) if "lang:de" in clause.rules and clause.mention else []
     thing = _genitive_thing(words)
     if thing is None and _genitive_person(words):  # "Lukas Brandts Schwester wohnt in Kiel"
         # her fact, which names him: a purge of Lukas Brandt lists it, as it lists a
@@ -321,6 +324,7 @@ def _read_other_language(body: str) -> Clause | None:
         subject = (Subject("user:self", subj, "user", rules=("subject:user",)) if subj == "我"
                    else Subject(entity_id("person", subj), subj, "person", names=(subj,)))
     else:
+        words = _apposed(words)
         if not words or not is_capitalised(words[-1]) or not all(
                 is_capitalised(w) or (i > 0 and w in lx.NAME_PARTICLES)
                 for i, w in enumerate(words)) or _reads_english(words, found):
@@ -369,7 +373,7 @@ def _read_other_language(body: str) -> Clause | None:
     else:
         obj = _ZH_FINAL.sub("", (groups.get("obj") or groups.get("ended")
                                  or groups.get("place") or groups.get("verb") or "").strip())
-    changes = groups.get("now") is not None
+    changes = groups.get("now") is not None or groups.get("changed") is not None
     if generic is not None:
         verb = generic.group("verb")
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(
@@ -447,7 +451,7 @@ def _de_owned_act(body: str) -> re.Match[str] | None:
     English word form, so ``Ana Reyes Lopez works …`` stays a name of three words."""
     found = _DE_OWNED_ACT.match(body)
     if found is None or lx.lemma_of(found.group("verb")) is not None or (
-            _genitive_thing(found.group("subj").split()) is None):
+            _genitive_thing(_apposed(found.group("subj").split())) is None):
         return None
     return found
 
@@ -456,7 +460,16 @@ def _de_died(body: str) -> re.Match[str] | None:
     """``Paul Beckers Katze ist gestorben``: a thing of a named owner died (not ``Paul
     Becker ist gestorben``, the person himself, which ends no fact of his here)."""
     found = _DE_DIED.match(body)
-    return found if found and _genitive_thing(found.group("agent").split()) else None
+    return found if found and _genitive_thing(_apposed(found.group("agent").split())) else None
+
+
+def _apposed(words: list[str]) -> list[str]:
+    """A German genitive subject without the name its thing is given after it (``Anna
+    Kochs Katze Mimi``: ``Anna Kochs Katze``, whose cat is Mimi); any other as it is."""
+    if len(words) >= 4 and _genitive_thing(words) is None and (
+            _genitive_thing(words[:-1]) is not None):
+        return words[:-1]
+    return words
 
 
 def _genitive_owner(words: list[str]) -> str:

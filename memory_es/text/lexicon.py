@@ -262,6 +262,9 @@ Kia``; ``data/exchange_verbs.txt``)."""
 HIRING_VERBS: frozenset[str] = data_words("hiring_verbs.txt")
 """Verbs whose passive with ``by`` and a name starts work there (``was hired by Tesco``;
 ``data/hiring_verbs.txt``)."""
+TIME_SHIFT_VERBS: frozenset[str] = data_words("time_shift_verbs.txt")
+"""Verbs that set a thing's own time anew (``extend``, ``postpone``, ``renew``:
+``data/time_shift_verbs.txt``)."""
 MOTION_VERBS: frozenset[str] = words("move go come return")
 """The change verbs whose ``from`` and ``to`` are places, not alternatives of a kind."""
 TRAVEL_VERBS: frozenset[str] = data_words("travel_verbs.txt")

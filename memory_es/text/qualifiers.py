@@ -67,6 +67,21 @@ CALENDAR = re.compile(
 """A day, a date or a clock time (``Tuesday``, ``3 March``, ``14:00``, ``noon``): when
 something happens, never where."""
 
+_WHEN = re.compile(
+    rf"\b(?:{_MONTHS})\b(?:\s+(?:19|20)\d{{2}}\b)?|\b(?:19|20)\d{{2}}\b"
+    r"|\b(?:spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
+
+
+def time_said(text: str) -> str | None:
+    """The first time ``text`` gives a thing, case folded: a day, a date or a clock time
+    (:data:`CALENDAR`), a month and its year, a year or a season (``expires in March
+    2027``: ``march 2027``). The modal ``may`` is no month."""
+    found = [m for m in (CALENDAR.search(text), *_WHEN.finditer(text))
+             if m is not None and m.group() != "may"]
+    first = min(found, key=lambda m: m.start(), default=None)
+    return None if first is None else first.group().casefold()
+
+
 TIME_ADVERBIALS: tuple[str, ...] = tuple(lx.data_lines("time_adverbials.txt"))
 """Adverbials of present or recent time (``these days``, ``at the moment``)."""
 

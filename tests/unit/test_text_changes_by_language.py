@@ -495,3 +495,50 @@ def test_a_chinese_change_marker_before_a_verb_no_rule_lists_ends_the_subject(
     (clause,) = interpret(f"{name}{now}{said}\u3002").clauses
     assert clause.entity == interpret(f"{name}{held}\u3002").clauses[0].entity
 
+
+
+@_SLOW
+@given(st.sampled_from(["赵雷", "我", "陈静"]), st.sampled_from(["手机号", "邮箱", "车"]),
+       st.sampled_from(["换成了", "改成了", "改为", "现在是"]))
+def test_a_chinese_possessed_thing_changed_to_a_value_replaces_it(
+        fresh_store: memory_es.MemoryStore, owner: str, thing: str, changed: str) -> None:
+    """``赵雷的手机号换成了…`` (changed to) says what ``赵雷的手机号是…`` said, as a change,
+    and so does the user's own ``我的…``: the old value ends, a father's same thing and the
+    owner's other fact stay."""
+    kept = {f"{owner}住在南京", f"{owner}的父亲的{thing}是A100"}
+    after = _after(fresh_store, [f"{owner}的{thing}是A100。", *(k + "。" for k in kept)],
+                   f"{owner}的{thing}{changed}B200。")
+    assert after == kept | {f"{owner}的{thing}{changed}B200"}
+
+
+@_SLOW
+@given(st.sampled_from(["陆强", "我"]), st.sampled_from([("狗", "豆豆"), ("猫", "咪咪")]))
+def test_a_chinese_pet_that_died_is_found_by_its_noun_and_name(
+        fresh_store: memory_es.MemoryStore, owner: str, pet: tuple[str, str]) -> None:
+    """``我的狗豆豆死了`` (my dog 豆豆 died) ends ``我有一只狗叫豆豆``, although the dictionary
+    cuts 狗叫 there (a dog's bark): each word of what died is found as written. Another pet
+    of the same kind stays."""
+    noun, name = pet
+    kept = {f"{owner}有一只{noun}叫阿黄", f"{owner}在上海工作"}
+    after = _after(fresh_store, [f"{owner}有一只{noun}叫{name}。", *(k + "。" for k in kept)],
+                   f"{owner}的{noun}{name}死了。")
+    assert after == kept | {f"{owner}的{noun}{name}死了"}
+
+
+@_SLOW
+@given(st.sampled_from(_GERMANS), st.sampled_from([("eine Katze", "Mimi"), ("einen Hund", "Rex")]))
+def test_a_german_thing_named_after_its_noun_is_the_owners(
+        fresh_store: memory_es.MemoryStore, name: str, pet: tuple[str, str]) -> None:
+    """``Anna Kochs Katze Mimi ist gestorben``: the name after the thing is the thing's
+    own (apposition), so the subject is still Anna Koch's cat, and of her two cats the
+    one named ends."""
+    noun, pet_name = pet
+    genitive = name + ("s" if not name.endswith(("s", "ß")) else "")
+    if genitive == name:
+        return
+    article, noun = noun.split()
+    kept = {f"{name} hat {article} {noun} namens Luna", f"{name} wohnt in Graz"}
+    after = _after(fresh_store, [f"{name} hat {article} {noun} namens {pet_name}.",
+                                 *(k + "." for k in kept)],
+                   f"{genitive} {noun} {pet_name} ist gestorben.")
+    assert after == kept | {f"{genitive} {noun} {pet_name} ist gestorben"}
