@@ -13388,6 +13388,323 @@ def chinese_id_cards(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_id_cards", "languages", CHINESE_ID_CARDS)
 
 
+_CARA_B_R12 = ["Cara Bell's gym is PureGym.", "Cara Bell's dentist is Dr Amin.",
+               "Cara Bell's husband's gym is PureGym.", "Cara Bell lives in Luton."]
+REVISIONS_BY_THING_R12: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CARA_B_R12), ["revise", "Cara Bell's gym", "Cara Bell's gym is The Gym Group."],
+     [_CARA_B_R12[0]]),
+    (list(_CARA_B_R12), ["revise", "Cara Bell's dentist", "Cara Bell's dentist is Dr Shah."],
+     [_CARA_B_R12[1]]),
+    (list(_CARA_B_R12), ["release", "Cara Bell's husband's gym"], [_CARA_B_R12[2]]),
+]
+
+
+def revisions_by_thing_r12(cases: list[Case]) -> None:
+    """A gym and a dentist beside a husband's same gym: each revised by the thing, and the
+    husband's gym released."""
+    _ended_by(cases, "revisions_by_thing_r12", "people", REVISIONS_BY_THING_R12)
+
+
+_OMAR_F_R12 = ["Omar Farouk has a Peloton bike.", "Omar Farouk has a season ticket for Arsenal.",
+               "Omar Farouk's son has a season ticket for Arsenal.", "Omar Farouk works at BP."]
+RELEASES_OF_THINGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_F_R12), ["release", "Omar Farouk's Peloton"], [_OMAR_F_R12[0]]),
+    (list(_OMAR_F_R12), ["release", "Omar Farouk's season ticket"], [_OMAR_F_R12[1]]),
+    (list(_OMAR_F_R12), ["release", "Omar Farouk's son's season ticket"], [_OMAR_F_R12[2]]),
+]
+
+
+def releases_of_things(cases: list[Case]) -> None:
+    """A bike and a season ticket beside a son's same ticket: each released by the thing, and
+    the son's ticket released."""
+    _ended_by(cases, "releases_of_things", "people", RELEASES_OF_THINGS)
+
+
+_LARA_P_R12 = ["Lara Petit's phone is +33 6 12 34 56 78.",
+               "Lara Petit's office line is 01 44 55 66 77.",
+               "Lara Petit's sister's phone is +33 6 12 34 56 79.", "Lara Petit lives in Lyon."]
+FRENCH_PHONES_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LARA_P_R12), ["purge", "06 12 34 56 78"], [_LARA_P_R12[0]]),
+    (list(_LARA_P_R12), ["purge", "+33 1 44 55 66 77"], [_LARA_P_R12[1]]),
+    (list(_LARA_P_R12), ["forget", "Lara Petit's sister"], [_LARA_P_R12[2]]),
+]
+
+
+def french_phones_purged(cases: list[Case]) -> None:
+    """A French mobile and office line beside a sister's mobile one digit off: each purged in
+    the other form, and a forget of the sister."""
+    _ended_by(cases, "french_phones_purged", "identifiers", FRENCH_PHONES_PURGED)
+
+
+_SVEN_E_R12 = ["Sven Ek's email is sven.ek@volvo.se.", "Sven Ek's private email is sven@ek.nu.",
+               "Sven Ek's brother's email is nils.ek@volvo.se.", "Sven Ek lives in Gothenburg."]
+EMAILS_SPOKEN_AND_CAPITALS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SVEN_E_R12), ["purge", "sven dot ek at volvo dot se"], [_SVEN_E_R12[0]]),
+    (list(_SVEN_E_R12), ["purge", "SVEN@EK.NU"], [_SVEN_E_R12[1]]),
+    (list(_SVEN_E_R12), ["forget", "Sven Ek's brother"], [_SVEN_E_R12[2]]),
+]
+
+
+def emails_spoken_and_capitals(cases: list[Case]) -> None:
+    """Two e-mails beside a brother's on the same host: one purged as spoken, one in capitals,
+    and a forget of the brother."""
+    _ended_by(cases, "emails_spoken_and_capitals", "identifiers", EMAILS_SPOKEN_AND_CAPITALS)
+
+
+_CLARA_V_R12 = ["Clara Vogel arbeitet bei der Allianz.", "Clara Vogel wohnt in München.",
+                "Clara Vogels Mann arbeitet bei der Allianz.", "Clara Vogel spielt Klavier."]
+GERMAN_REVISIONS_R12: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CLARA_V_R12), ["revise", "Clara Vogels Arbeitgeber", "Clara Vogel arbeitet bei der Munich Re."],
+     [_CLARA_V_R12[0]]),
+    (list(_CLARA_V_R12), ["remember", "Clara Vogel spielt kein Klavier mehr."], [_CLARA_V_R12[3]]),
+    (list(_CLARA_V_R12), ["forget", "Vergiss Clara Vogels Mann"], [_CLARA_V_R12[2]]),
+]
+
+
+def german_revisions_r12(cases: list[Case]) -> None:
+    """A German employer and piano beside a husband at the same firm: the employer revised, the
+    piano given up and a forget of the husband."""
+    _ended_by(cases, "german_revisions_r12", "languages", GERMAN_REVISIONS_R12)
+
+
+_ZHOUJIE_R12 = ["周杰有一辆宝马\u3002", "周杰在深圳工作\u3002", "周杰的弟弟有一辆宝马\u3002", "周杰喜欢钓鱼\u3002"]
+CHINESE_CARS_RELEASED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZHOUJIE_R12), ["release", "周杰的宝马"], [_ZHOUJIE_R12[0]]),
+    (list(_ZHOUJIE_R12), ["forget", "忘记周杰的弟弟"], [_ZHOUJIE_R12[2]]),
+    (list(_ZHOUJIE_R12), ["remember", "周杰现在在广州工作\u3002"], [_ZHOUJIE_R12[1]]),
+]
+
+
+def chinese_cars_released(cases: list[Case]) -> None:
+    """A Chinese car and job beside a brother's same car: the car released, the brother
+    forgotten and a new city of work."""
+    _ended_by(cases, "chinese_cars_released", "languages", CHINESE_CARS_RELEASED)
+
+
+_LOU_H_R12 = ["Lou Hart's cat is registered with Oak Vets.", "Lou Hart's cat eats Royal Canin.",
+              "Lou Hart's mother's cat is registered with Oak Vets.", "Lou Hart lives in Bath."]
+CATS_VETS_FOOD: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LOU_H_R12), ["remember", "Lou Hart's cat is now registered with Elm Vets."],
+     [_LOU_H_R12[0]]),
+    (list(_LOU_H_R12), ["remember", "Lou Hart's cat now eats Purina."], [_LOU_H_R12[1]]),
+    (list(_LOU_H_R12), ["forget", "Lou Hart's mother"], [_LOU_H_R12[2]]),
+]
+
+
+def cats_vets_food(cases: list[Case]) -> None:
+    """A cat's vet and food beside a mother's cat at the same vet: a new vet, a new food and a
+    forget of the mother."""
+    _ended_by(cases, "cats_vets_food", "pets", CATS_VETS_FOOD)
+
+
+_DEE_M_R12 = ["Dee Moss holds a PRINCE2 certificate.",
+              "Dee Moss's first aid certificate expires in May 2026.",
+              "Dee Moss's colleague holds a PRINCE2 certificate.",
+              "Dee Moss works at Balfour Beatty."]
+CERTIFICATES_RENEWED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DEE_M_R12), ["remember", "Dee Moss's first aid certificate was renewed until May 2029."],
+     [_DEE_M_R12[1]]),
+    (list(_DEE_M_R12), ["forget", "Dee Moss's PRINCE2 certificate"], [_DEE_M_R12[0]]),
+    (list(_DEE_M_R12), ["forget", "Dee Moss's colleague"], [_DEE_M_R12[2]]),
+]
+
+
+def certificates_renewed(cases: list[Case]) -> None:
+    """Two certificates beside a colleague's same one: one renewed, one forgotten, and a forget
+    of the colleague."""
+    _ended_by(cases, "certificates_renewed", "work", CERTIFICATES_RENEWED)
+
+
+_SAM_H_R12 = ["Sam Hill lives in York.", "Sam Hill works at Aviva.", "Sam Hill plays golf.",
+              "Sam Hill has a dog."]
+MISSES_BY_REVISION: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAM_H_R12), ["revise", "Sam Hill's car", "Sam Hill drives a Kia."], []),
+    (list(_SAM_H_R12), ["forget", "Sam Hill's boat"], []),
+    (list(_SAM_H_R12), ["release", "Sam Hill's wife"], []),
+]
+
+
+def misses_by_revision(cases: list[Case]) -> None:
+    """A revision of a car he does not have, a forget of a boat and a release of a wife: nothing
+    of his ends."""
+    _ended_by(cases, "misses_by_revision", "misses", MISSES_BY_REVISION)
+
+
+_LOW_I_R12 = ["i live in hull.", "i work at the council.", "my brother works at the council.",
+              "i play darts."]
+LOWERCASE_USER_R12: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LOW_I_R12), ["remember", "i moved to leeds."], [_LOW_I_R12[0]]),
+    (list(_LOW_I_R12), ["remember", "i left the council."], [_LOW_I_R12[1]]),
+    (list(_LOW_I_R12), ["forget", "my brother"], [_LOW_I_R12[2]]),
+]
+
+
+def lowercase_user_r12(cases: list[Case]) -> None:
+    """The user's notes in lower case: a move, a job left and a forget of a brother at the same
+    employer."""
+    _ended_by(cases, "lowercase_user_r12", "user", LOWERCASE_USER_R12)
+
+
+_TOM_Y_R12 = ["Tom Yu commutes from Reading to Paddington.", "Tom Yu's season ticket costs £5,000.",
+              "Tom Yu's wife commutes from Reading to Paddington.", "Tom Yu works at Deloitte."]
+COMMUTES_AND_TICKETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_Y_R12), ["remember", "Tom Yu now commutes from Oxford to Paddington."],
+     [_TOM_Y_R12[0]]),
+    (list(_TOM_Y_R12), ["remember", "Tom Yu's season ticket now costs £5,400."], [_TOM_Y_R12[1]]),
+    (list(_TOM_Y_R12), ["forget", "Tom Yu's wife"], [_TOM_Y_R12[2]]),
+]
+
+
+def commutes_and_tickets(cases: list[Case]) -> None:
+    """A commute and a ticket's price beside a wife on the same commute: a new start, a new
+    price and a forget of the wife."""
+    _ended_by(cases, "commutes_and_tickets", "travel", COMMUTES_AND_TICKETS)
+
+
+_ADA_O_R12 = ["Nurse Ada Obi works on Ward 7.", "Nurse Ada Obi works nights.",
+              "Nurse Bea Obi works on Ward 7.", "Nurse Ada Obi lives in Leicester."]
+NURSES_AND_WARDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ADA_O_R12), ["remember", "Nurse Ada Obi now works on Ward 9."], [_ADA_O_R12[0]]),
+    (list(_ADA_O_R12), ["remember", "Nurse Ada Obi now works days."], [_ADA_O_R12[1]]),
+    (list(_ADA_O_R12), ["forget", "Nurse Bea Obi"], [_ADA_O_R12[2]]),
+]
+
+
+def nurses_and_wards(cases: list[Case]) -> None:
+    """A nurse's ward and shifts beside a namesake nurse on the same ward: a new ward, new
+    shifts and a forget of the other nurse."""
+    _ended_by(cases, "nurses_and_wards", "medical", NURSES_AND_WARDS)
+
+
+_RAVI_S_R12 = ["Ravi Shah maintains the billing-api repo.",
+               "Ravi Shah's GitLab username is rshah-ops.",
+               "Ravi Shah's teammate maintains the billing-api repo.", "Ravi Shah works in Pune."]
+REPOS_MAINTAINED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAVI_S_R12), ["remember", "Ravi Shah no longer maintains the billing-api repo."],
+     [_RAVI_S_R12[0]]),
+    (list(_RAVI_S_R12), ["purge", "rshah-ops"], [_RAVI_S_R12[1]]),
+    (list(_RAVI_S_R12), ["forget", "Ravi Shah's teammate"], [_RAVI_S_R12[2]]),
+]
+
+
+def repos_maintained(cases: list[Case]) -> None:
+    """A repo maintained and a username beside a teammate on the same repo: the repo dropped,
+    the username purged and a forget of the teammate."""
+    _ended_by(cases, "repos_maintained", "devops", REPOS_MAINTAINED)
+
+
+_BEN_R_R12 = ["Ben Roe's daughter is allergic to eggs.", "Ben Roe's daughter is in Year 2.",
+              "Ben Roe's son is allergic to eggs.", "Ben Roe works at Sky."]
+CHILDREN_ALLERGIES_YEARS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEN_R_R12), ["remember", "Ben Roe's daughter has outgrown her egg allergy."],
+     [_BEN_R_R12[0]]),
+    (list(_BEN_R_R12), ["remember", "Ben Roe's daughter is now in Year 3."], [_BEN_R_R12[1]]),
+    (list(_BEN_R_R12), ["forget", "Ben Roe's son"], [_BEN_R_R12[2]]),
+]
+
+
+def children_allergies_years(cases: list[Case]) -> None:
+    """A daughter's allergy and school year beside a son's same allergy: the allergy outgrown, a
+    new year and a forget of the son."""
+    _ended_by(cases, "children_allergies_years", "family", CHILDREN_ALLERGIES_YEARS)
+
+
+_MALI_R12 = ["马丽的微信号是mali_1990\u3002", "马丽的电话是+86 139 1234 5678\u3002", "马丽的同事的微信号是mali_1991\u3002",
+             "马丽住在西安\u3002"]
+CHINESE_WECHAT_PHONES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MALI_R12), ["purge", "mali_1990"], [_MALI_R12[0]]),
+    (list(_MALI_R12), ["purge", "13912345678"], [_MALI_R12[1]]),
+    (list(_MALI_R12), ["forget", "忘记马丽的同事"], [_MALI_R12[2]]),
+]
+
+
+def chinese_wechat_phones(cases: list[Case]) -> None:
+    """A Chinese WeChat id and phone beside a colleague's id one digit off: each purged, and a
+    forget of the colleague."""
+    _ended_by(cases, "chinese_wechat_phones", "languages", CHINESE_WECHAT_PHONES)
+
+
+_FELIX_R_R12 = ["Felix Roths Telefonnummer ist 0151 2345 6789.",
+                "Felix Roths E-Mail ist felix@roth.de.",
+                "Felix Roths Frau hat die Telefonnummer 0151 2345 6788.",
+                "Felix Roth wohnt in Mainz."]
+GERMAN_IDS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FELIX_R_R12), ["purge", "+49 151 2345 6789"], [_FELIX_R_R12[0]]),
+    (list(_FELIX_R_R12), ["purge", "felix@roth.de"], [_FELIX_R_R12[1]]),
+    (list(_FELIX_R_R12), ["forget", "Vergiss Felix Roths Frau"], [_FELIX_R_R12[2]]),
+]
+
+
+def german_ids_purged(cases: list[Case]) -> None:
+    """A German mobile and e-mail beside a wife's mobile one digit off: each purged, one in the
+    international form, and a forget of the wife."""
+    _ended_by(cases, "german_ids_purged", "languages", GERMAN_IDS_PURGED)
+
+
+_LILY_F_R12 = ["Lily Fox goes to the gym on Mondays.", "Lily Fox goes to the pool on Fridays.",
+               "Lily Fox's husband goes to the gym on Mondays.", "Lily Fox works at Lush."]
+GYM_AND_POOL_DAYS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LILY_F_R12), ["remember", "Lily Fox now goes to the gym on Tuesdays."],
+     [_LILY_F_R12[0]]),
+    (list(_LILY_F_R12), ["remember", "Lily Fox stopped going to the pool."], [_LILY_F_R12[1]]),
+    (list(_LILY_F_R12), ["forget", "Lily Fox's husband"], [_LILY_F_R12[2]]),
+]
+
+
+def gym_and_pool_days(cases: list[Case]) -> None:
+    """The gym and the pool on two days beside a husband at the same gym: the gym day moved, the
+    pool given up and a forget of the husband."""
+    _ended_by(cases, "gym_and_pool_days", "health", GYM_AND_POOL_DAYS)
+
+
+_ALI_R_R12 = ["Ali Reza banks with HSBC.", "Ali Reza has a mortgage with Halifax.",
+              "Ali Reza's wife banks with HSBC.", "Ali Reza lives in Slough."]
+BANKS_AND_MORTGAGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ALI_R_R12), ["remember", "Ali Reza switched his bank account to Monzo."],
+     [_ALI_R_R12[0]]),
+    (list(_ALI_R_R12), ["remember", "Ali Reza paid off his mortgage."], [_ALI_R_R12[1]]),
+    (list(_ALI_R_R12), ["forget", "Ali Reza's wife"], [_ALI_R_R12[2]]),
+]
+
+
+def banks_and_mortgages(cases: list[Case]) -> None:
+    """A bank and a mortgage beside a wife at the same bank: the bank switched, the mortgage
+    paid off and a forget of the wife."""
+    _ended_by(cases, "banks_and_mortgages", "finance", BANKS_AND_MORTGAGES)
+
+
+_EVA_L_R12 = ["Eva Lund lives in Oslo.", "Eva Lund works at Equinor.", "Eva Lund plays the cello.",
+              "Eva Lund has a cat.", "Eva Lund drives a Tesla.", "Eva Lund is vegetarian.",
+              "Eva Lund speaks German.", "Eva Lund runs marathons.",
+              "Eva Lund's sister lives in Oslo."]
+NINE_FACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVA_L_R12), ["remember", "Eva Lund moved to Bergen."], [_EVA_L_R12[0]]),
+    (list(_EVA_L_R12), ["release", "Eva Lund's Tesla"], [_EVA_L_R12[4]]),
+    (list(_EVA_L_R12), ["remember", "Eva Lund no longer runs marathons."], [_EVA_L_R12[7]]),
+]
+
+
+def nine_facts(cases: list[Case]) -> None:
+    """A woman with eight facts and a sister in the same city: a move, a car released and
+    running given up each reach one."""
+    _ended_by(cases, "nine_facts", "people", NINE_FACTS)
+
+
+_JO_P_R12 = ["Jo Park's employee ID is E-20931.", "Jo Park's library card is LIB 554 201.",
+             "Jo Park's manager's employee ID is E-20932.", "Jo Park works at Ofgem."]
+LABELLED_IDS_VARIETY: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JO_P_R12), ["purge", "E-20931"], [_JO_P_R12[0]]),
+    (list(_JO_P_R12), ["purge", "LIB 554 201"], [_JO_P_R12[1]]),
+    (list(_JO_P_R12), ["forget", "Jo Park's manager"], [_JO_P_R12[2]]),
+]
+
+
+def labelled_ids_variety(cases: list[Case]) -> None:
+    """An employee id and a library card in groups beside a manager's id one digit off: each
+    purged, and a forget of the manager."""
+    _ended_by(cases, "labelled_ids_variety", "identifiers", LABELLED_IDS_VARIETY)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -13586,7 +13903,14 @@ def build() -> list[Case]:
                    medical_record_numbers, german_subscriptions_ended, chinese_jobs_by_copula,
                    share_holdings, sons_football, servers_and_racks, pronoun_follow_ups_r11,
                    dutch_particles, smoking_and_coffee, user_banks, misses_of_relatives,
-                   eight_facts_with_husband, chinese_id_cards):
+                   eight_facts_with_husband, chinese_id_cards,
+                   revisions_by_thing_r12, releases_of_things, french_phones_purged,
+                   emails_spoken_and_capitals, german_revisions_r12, chinese_cars_released,
+                   cats_vets_food, certificates_renewed, misses_by_revision,
+                   lowercase_user_r12, commutes_and_tickets, nurses_and_wards,
+                   repos_maintained, children_allergies_years, chinese_wechat_phones,
+                   german_ids_purged, gym_and_pool_days, banks_and_mortgages, nine_facts,
+                   labelled_ids_variety):
         family(cases)
     return cases
 
