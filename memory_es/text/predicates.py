@@ -23,6 +23,7 @@ from memory_es.text.paths import attribute_path, domains_in, keywords, value_tex
 from memory_es.text.qualifiers import CALENDAR, FREQUENCY, TEMPORAL, names_a_month
 from memory_es.text.subjects import HEAD_ATTRIBUTES, Subject, head_attribute
 from memory_es.text.words import Tok, is_capitalised
+from projections.tokens import stem
 
 PREPOSITIONS = lx.PREPOSITIONS
 _OBJECT_STOPS = PREPOSITIONS | {"and", "but", "since", "until", "after", "because", "due"}
@@ -121,8 +122,9 @@ def frame_of(reading: PredicateReading) -> str | None:
             kind = "n:" + (units[-1] if units else "")
     elif all(is_capitalised(w) for w in words):
         kind = "name"
-    else:
-        kind = "common:" + "+".join(domains_in([w.lower() for w in words]))
+    else:  # a capitalised word is a name's, not the kind's ("the Spotify Family plan")
+        kind = "common:" + "+".join(domains_in([w.lower() for w in words
+                                                if not is_capitalised(w)]))
     return f"{lemma}.{rest[at]}.{kind}"
 
 
@@ -154,11 +156,12 @@ def _object_frame(reading: PredicateReading) -> str | None:
     to another modifier of the same head replaces it, a name or a common word alike
     (``now manages the Bergen office``, ``now leads the ML team``). None for a bare object
     (``teaches physics``, ``has a dog``), which a change of object adds to rather than
-    replaces."""
+    replaces. The head counts by its stem: ``drinks two coffees a day`` and ``now drinks
+    one coffee a day`` are one frame."""
     words = [w for w in object_after(reading.rest, 0) if w.lower() not in lx.ADVERBS]
     if len(words) < 2 or not (words[-1].isalpha() and words[-1].islower()):
         return None
-    return f"{reading.lemma}+{words[-1].lower()}.obj"
+    return f"{reading.lemma}+{stem(words[-1].lower())}.obj"
 
 
 def object_after(toks: Sequence[Tok], start: int, stop_at_prep: bool = True) -> list[str]:

@@ -148,3 +148,40 @@ def test_how_often_a_verb_alone_is_done_is_one_frame(fresh_store: memory_es.Memo
     current = current_texts(fresh_store, tenant)
     assert set(kept) <= current
     assert held not in current
+
+
+@_SLOW
+@given(st.sampled_from([("two", "coffees", "one", "coffee"), ("one", "banana", "three", "bananas"),
+                        ("ten", "cigarettes", "five", "cigarettes")]),
+       st.sampled_from(["drinks", "has", "eats", "smokes"]))
+def test_an_objects_head_counts_by_its_stem(
+        fresh_store: memory_es.MemoryStore, counts: tuple[str, str, str, str], verb: str) -> None:
+    """``now drinks one coffee a day`` ends ``drinks two coffees a day``: the object's head
+    in the singular and in the plural is one frame; another verb's fact stays."""
+    old_n, old_head, new_n, new_head = counts
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Amir Haddad {verb} {old_n} {old_head} a day"
+    kept = "Amir Haddad walks two dogs a day" if verb != "walks" else "Amir Haddad lives in Tyre"
+    for text in (old, kept):
+        ti.remember(tenant, text + ".")
+    new = f"Amir Haddad now {verb} {new_n} {new_head} a day"
+    ti.remember(tenant, new + ".")
+    assert current_texts(fresh_store, tenant) == {kept, new}
+
+
+@_SLOW
+@given(st.sampled_from([("Spotify Family plan", "Spotify Duo plan"),
+                        ("Labour party", "Green party"), ("Family Law team", "Tax team")]))
+def test_a_capitalised_word_says_no_kind_of_object(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str]) -> None:
+    """``is now on the Spotify Duo plan`` ends ``is on the Spotify Family plan``: the
+    object's kind is read from its common words (a plan), not from a name's (``Family``
+    is no family), so the two are one frame."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Nadia Rahman is on the {pair[0]}"
+    kept = "Nadia Rahman lives in Leeds"
+    for text in (old, kept):
+        ti.remember(tenant, text + ".")
+    new = f"Nadia Rahman is now on the {pair[1]}"
+    ti.remember(tenant, new + ".")
+    assert current_texts(fresh_store, tenant) == {kept, new}
