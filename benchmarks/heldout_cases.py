@@ -13705,6 +13705,330 @@ def labelled_ids_variety(cases: list[Case]) -> None:
     _ended_by(cases, "labelled_ids_variety", "identifiers", LABELLED_IDS_VARIETY)
 
 
+_PRIYA_B_R13 = ["Priya Bose's hearing is on 12 March.", "Priya Bose's solicitor is Mark Reeve.",
+                "Priya Bose's brother's hearing is on 12 March.", "Priya Bose lives in Leeds."]
+HEARINGS_POSTPONED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PRIYA_B_R13), ["remember", "Priya Bose's hearing was postponed to 9 April."],
+     [_PRIYA_B_R13[0]]),
+    (list(_PRIYA_B_R13), ["remember", "Priya Bose's solicitor is now Jane Hart."],
+     [_PRIYA_B_R13[1]]),
+    (list(_PRIYA_B_R13), ["forget", "Priya Bose's brother"], [_PRIYA_B_R13[2]]),
+]
+
+
+def hearings_postponed(cases: list[Case]) -> None:
+    """A hearing's date and a solicitor beside a brother's same hearing date: the hearing
+    postponed, a new solicitor and a forget of the brother."""
+    _ended_by(cases, "hearings_postponed", "legal", HEARINGS_POSTPONED)
+
+
+_LUCA_C_R13 = ["Luca Conti has Gold status with Star Alliance.",
+               "Luca Conti's frequent flyer number is LH 992 001 4471.",
+               "Luca Conti's wife has Gold status with Star Alliance.",
+               "Luca Conti lives in Milan."]
+FLYER_STATUS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUCA_C_R13), ["remember", "Luca Conti now has Platinum status with Star Alliance."],
+     [_LUCA_C_R13[0]]),
+    (list(_LUCA_C_R13), ["purge", "LH 992 001 4471"], [_LUCA_C_R13[1]]),
+    (list(_LUCA_C_R13), ["forget", "Luca Conti's wife"], [_LUCA_C_R13[2]]),
+]
+
+
+def flyer_status(cases: list[Case]) -> None:
+    """An airline status and a frequent flyer number beside a wife's same status: a new status,
+    the number purged and a forget of the wife."""
+    _ended_by(cases, "flyer_status", "travel", FLYER_STATUS)
+
+
+_MINA_C_R13 = ["Mina Cho is taking a course in statistics.",
+               "Mina Cho's thesis supervisor is Dr Kwan.",
+               "Mina Cho's roommate is taking a course in statistics.",
+               "Mina Cho studies at KAIST."]
+COURSES_AND_SUPERVISORS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MINA_C_R13), ["remember", "Mina Cho dropped her statistics course."], [_MINA_C_R13[0]]),
+    (list(_MINA_C_R13), ["remember", "Mina Cho's thesis supervisor is now Dr Lim."],
+     [_MINA_C_R13[1]]),
+    (list(_MINA_C_R13), ["forget", "Mina Cho's roommate"], [_MINA_C_R13[2]]),
+]
+
+
+def courses_and_supervisors(cases: list[Case]) -> None:
+    """A course and a supervisor beside a roommate on the same course: the course dropped, a new
+    supervisor and a forget of the roommate."""
+    _ended_by(cases, "courses_and_supervisors", "education", COURSES_AND_SUPERVISORS)
+
+
+_GRANT_W_R13 = ["Grant Webb owns a flat in Leith.", "Grant Webb's flat is worth £240,000.",
+                "Grant Webb's sister owns a flat in Leith.", "Grant Webb works at Baillie Gifford."]
+FLATS_AND_VALUES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GRANT_W_R13), ["remember", "Grant Webb's flat is now worth £265,000."],
+     [_GRANT_W_R13[1]]),
+    (list(_GRANT_W_R13), ["forget", "Grant Webb's sister"], [_GRANT_W_R13[2]]),
+    (list(_GRANT_W_R13), ["remember", "Grant Webb now works at Aberdeen Standard."],
+     [_GRANT_W_R13[3]]),
+]
+
+
+def flats_and_values(cases: list[Case]) -> None:
+    """A flat and its value beside a sister's flat in the same place: a new value, a forget of
+    the sister and a new employer."""
+    _ended_by(cases, "flats_and_values", "finance", FLATS_AND_VALUES)
+
+
+_KOFI_M_R13 = ["Kofi Mensah plays left back for Hearts.", "Kofi Mensah wears the number 3 shirt.",
+               "Kofi Mensah's brother plays left back for Hibs.", "Kofi Mensah lives in Edinburgh."]
+FOOTBALLERS_AND_SHIRTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KOFI_M_R13), ["remember", "Kofi Mensah now plays left back for Celtic."],
+     [_KOFI_M_R13[0]]),
+    (list(_KOFI_M_R13), ["remember", "Kofi Mensah now wears the number 15 shirt."],
+     [_KOFI_M_R13[1]]),
+    (list(_KOFI_M_R13), ["forget", "Kofi Mensah's brother"], [_KOFI_M_R13[2]]),
+]
+
+
+def footballers_and_shirts(cases: list[Case]) -> None:
+    """A club and a shirt number beside a brother in the same position elsewhere: a new club, a
+    new number and a forget of the brother."""
+    _ended_by(cases, "footballers_and_shirts", "sports", FOOTBALLERS_AND_SHIRTS)
+
+
+_IVO_P_R13 = ["Ivo Petrov plays drums in The Wolves.",
+              "Ivo Petrov has a gig at the Barfly on Friday.",
+              "Ivo Petrov's cousin plays drums in The Wolves.", "Ivo Petrov lives in Camden."]
+BANDS_AND_GIGS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IVO_P_R13), ["remember", "Ivo Petrov left The Wolves."], [_IVO_P_R13[0]]),
+    (list(_IVO_P_R13), ["remember", "Ivo Petrov's gig at the Barfly was cancelled."],
+     [_IVO_P_R13[1]]),
+    (list(_IVO_P_R13), ["forget", "Ivo Petrov's cousin"], [_IVO_P_R13[2]]),
+]
+
+
+def bands_and_gigs(cases: list[Case]) -> None:
+    """A band and a gig beside a cousin in the same band: the band left, the gig cancelled and a
+    forget of the cousin."""
+    _ended_by(cases, "bands_and_gigs", "music", BANDS_AND_GIGS)
+
+
+_ROSE_K_R13 = ["Rose Kerr rents allotment plot 14.", "Rose Kerr grows leeks and onions.",
+               "Rose Kerr's neighbour rents allotment plot 15.", "Rose Kerr lives in Dundee."]
+ALLOTMENT_PLOTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROSE_K_R13), ["remember", "Rose Kerr gave up her allotment."], [_ROSE_K_R13[0]]),
+    (list(_ROSE_K_R13), ["forget", "Rose Kerr's neighbour"], [_ROSE_K_R13[2]]),
+    (list(_ROSE_K_R13), ["release", "Rose Kerr's greenhouse"], []),
+]
+
+
+def allotment_plots(cases: list[Case]) -> None:
+    """An allotment plot beside a neighbour's plot: the allotment given up, the neighbour
+    forgotten and a greenhouse she does not have released."""
+    _ended_by(cases, "allotment_plots", "hobbies", ALLOTMENT_PLOTS)
+
+
+_HUGO_M_R13 = ["Client Hugo Marsh has a balanced risk profile.",
+               "Client Hugo Marsh holds 60% equities.",
+               "Client Ada Marsh has a balanced risk profile.", "Client Hugo Marsh lives in Bath."]
+CLIENT_RISK_PROFILES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HUGO_M_R13), ["remember", "Client Hugo Marsh now has a cautious risk profile."],
+     [_HUGO_M_R13[0]]),
+    (list(_HUGO_M_R13), ["remember", "Client Hugo Marsh now holds 40% equities."],
+     [_HUGO_M_R13[1]]),
+    (list(_HUGO_M_R13), ["forget", "Client Ada Marsh"], [_HUGO_M_R13[2]]),
+]
+
+
+def client_risk_profiles(cases: list[Case]) -> None:
+    """A client's risk profile and equity share beside a namesake client with the same profile:
+    each changed, and a forget of the other client."""
+    _ended_by(cases, "client_risk_profiles", "finance", CLIENT_RISK_PROFILES)
+
+
+_EXP_E12_R13 = ["Experiment E12 uses a learning rate of 0.001.", "Experiment E12 runs on 8 GPUs.",
+                "Experiment E13 uses a learning rate of 0.001.",
+                "Experiment E12 is owned by Dr Sato."]
+EXPERIMENT_SETTINGS_R13: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EXP_E12_R13), ["remember", "Experiment E12 now uses a learning rate of 0.0005."],
+     [_EXP_E12_R13[0]]),
+    (list(_EXP_E12_R13), ["remember", "Experiment E12 now runs on 16 GPUs."], [_EXP_E12_R13[1]]),
+    (list(_EXP_E12_R13), ["forget", "Experiment E13"], [_EXP_E12_R13[2]]),
+]
+
+
+def experiment_settings_r13(cases: list[Case]) -> None:
+    """An experiment's learning rate and GPUs beside another experiment with the same rate: each
+    changed, and a forget of the other experiment."""
+    _ended_by(cases, "experiment_settings_r13", "research", EXPERIMENT_SETTINGS_R13)
+
+
+_MEI_L_R13 = ["Mei Lin prefers aisle seats.", "Mei Lin prefers oat milk.",
+              "Mei Lin's husband prefers aisle seats.", "Mei Lin lives in Taipei."]
+SEATS_AND_MILKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MEI_L_R13), ["remember", "Mei Lin now prefers window seats."], [_MEI_L_R13[0]]),
+    (list(_MEI_L_R13), ["remember", "Mei Lin now prefers almond milk."], [_MEI_L_R13[1]]),
+    (list(_MEI_L_R13), ["forget", "Mei Lin's husband"], [_MEI_L_R13[2]]),
+]
+
+
+def seats_and_milks(cases: list[Case]) -> None:
+    """Two preferences beside a husband's same seat: each preferred anew, and a forget of the
+    husband."""
+    _ended_by(cases, "seats_and_milks", "preferences", SEATS_AND_MILKS)
+
+
+_JOE_K_R13 = ["Joe Kent takes his blood pressure pills at 8am.", "Joe Kent walks the dog at 6pm.",
+              "Joe Kent's wife takes her pills at 8am.", "Joe Kent lives in Dover."]
+TIMES_OF_HABITS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JOE_K_R13), ["remember", "Joe Kent now takes his blood pressure pills at 9am."],
+     [_JOE_K_R13[0]]),
+    (list(_JOE_K_R13), ["remember", "Joe Kent now walks the dog at 7pm."], [_JOE_K_R13[1]]),
+    (list(_JOE_K_R13), ["forget", "Joe Kent's wife"], [_JOE_K_R13[2]]),
+]
+
+
+def times_of_habits(cases: list[Case]) -> None:
+    """Two habits at clock times beside a wife's pills at the same time: each moved, and a
+    forget of the wife."""
+    _ended_by(cases, "times_of_habits", "health", TIMES_OF_HABITS)
+
+
+_SOPHIE_W_R13 = ["Sophie Wagner arbeitet als Pilotin bei Lufthansa.",
+                 "Sophie Wagner wohnt in Frankfurt.",
+                 "Sophie Wagners Bruder arbeitet als Pilot bei Lufthansa.",
+                 "Sophie Wagner spielt Golf."]
+GERMAN_PILOTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SOPHIE_W_R13), ["remember", "Sophie Wagner arbeitet jetzt als Pilotin bei Condor."],
+     [_SOPHIE_W_R13[0]]),
+    (list(_SOPHIE_W_R13), ["remember", "Sophie Wagner ist nach Köln gezogen."], [_SOPHIE_W_R13[1]]),
+    (list(_SOPHIE_W_R13), ["forget", "Vergiss Sophie Wagners Bruder"], [_SOPHIE_W_R13[2]]),
+]
+
+
+def german_pilots(cases: list[Case]) -> None:
+    """A German pilot's airline and home beside a brother at the same airline: a new airline, a
+    move and a forget of the brother."""
+    _ended_by(cases, "german_pilots", "languages", GERMAN_PILOTS)
+
+
+_GAOFENG_R13 = ["高峰订阅了财新\u3002", "高峰住在成都\u3002", "高峰的妻子订阅了财新\u3002", "高峰喜欢下棋\u3002"]
+CHINESE_SUBSCRIPTIONS_R13: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GAOFENG_R13), ["remember", "高峰取消了财新的订阅\u3002"], [_GAOFENG_R13[0]]),
+    (list(_GAOFENG_R13), ["remember", "高峰搬到了重庆\u3002"], [_GAOFENG_R13[1]]),
+    (list(_GAOFENG_R13), ["forget", "忘记高峰的妻子"], [_GAOFENG_R13[2]]),
+]
+
+
+def chinese_subscriptions_r13(cases: list[Case]) -> None:
+    """A Chinese subscription beside a wife's same one: cancelled as the subscription of a
+    thing, a move and a forget of the wife."""
+    _ended_by(cases, "chinese_subscriptions_r13", "languages", CHINESE_SUBSCRIPTIONS_R13)
+
+
+_I_MET_R13 = ["I take metformin twice a day.", "My GP is Dr Rao.",
+              "My father takes metformin twice a day.", "I live in Bolton."]
+USER_HEALTH_R13: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_I_MET_R13), ["remember", "I now take metformin three times a day."], [_I_MET_R13[0]]),
+    (list(_I_MET_R13), ["remember", "My GP is now Dr Khan."], [_I_MET_R13[1]]),
+    (list(_I_MET_R13), ["forget", "my father"], [_I_MET_R13[2]]),
+]
+
+
+def user_health_r13(cases: list[Case]) -> None:
+    """The user's dose and GP beside a father on the same dose: a new dose, a new GP and a
+    forget of the father."""
+    _ended_by(cases, "user_health_r13", "user", USER_HEALTH_R13)
+
+
+_RAY_C_R13 = ["Ray Cole lives in Hull.", "Ray Cole works at Siemens.", "Ray Coleman lives in Hull.",
+              "Ray Cole has a cat."]
+PURGES_BY_NAME_R13: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAY_C_R13), ["purge", "Ray Coleman"], [_RAY_C_R13[2]]),
+    (list(_RAY_C_R13), ["forget", "Ray Cole's dog"], []),
+    (list(_RAY_C_R13), ["purge", "Ray Cole's passport number"], []),
+]
+
+
+def purges_by_name_r13(cases: list[Case]) -> None:
+    """A purge of a man whose name holds another's, and a forget and a purge of things one does
+    not have: only the named man goes."""
+    _ended_by(cases, "purges_by_name_r13", "misses", PURGES_BY_NAME_R13)
+
+
+_BETH_I_R13 = ["Beth Ivy's postcode is LS6 2QT.", "Beth Ivy's phone is 0113 496 0102.",
+               "Beth Ivy's daughter's postcode is LS6 2QU.", "Beth Ivy works at Leeds Uni."]
+POSTCODES_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BETH_I_R13), ["purge", "LS6 2QT"], [_BETH_I_R13[0]]),
+    (list(_BETH_I_R13), ["purge", "+44 113 496 0102"], [_BETH_I_R13[1]]),
+    (list(_BETH_I_R13), ["forget", "Beth Ivy's daughter"], [_BETH_I_R13[2]]),
+]
+
+
+def postcodes_purged(cases: list[Case]) -> None:
+    """A postcode and a landline beside a daughter's postcode one letter off: each purged, the
+    phone in international form, and a forget of the daughter."""
+    _ended_by(cases, "postcodes_purged", "identifiers", POSTCODES_PURGED)
+
+
+_NOAH_R_R13 = ["Noah Reed's dog is a beagle.", "Noah Reed's dog is 4 years old.",
+               "Noah Reed's father's dog is a beagle.", "Noah Reed lives in Crawley."]
+DOGS_AGES_BREEDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NOAH_R_R13), ["remember", "Noah Reed's dog is now 5 years old."], [_NOAH_R_R13[1]]),
+    (list(_NOAH_R_R13), ["remember", "Noah Reed's dog died."], [_NOAH_R_R13[0], _NOAH_R_R13[1]]),
+    (list(_NOAH_R_R13), ["forget", "Noah Reed's father"], [_NOAH_R_R13[2]]),
+]
+
+
+def dogs_ages_breeds(cases: list[Case]) -> None:
+    """A dog's breed and age beside a father's dog of the same breed: a new age, the dog died
+    (both of its facts) and a forget of the father."""
+    _ended_by(cases, "dogs_ages_breeds", "pets", DOGS_AGES_BREEDS)
+
+
+_ISLA_G_R13 = ["Isla Grey is a sergeant in the Met.",
+               "Isla Grey's partner is a sergeant in the Met.", "Isla Grey lives in Croydon.",
+               "Isla Grey plays hockey."]
+POLICE_RANKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ISLA_G_R13), ["remember", "Isla Grey was promoted to inspector."], [_ISLA_G_R13[0]]),
+    (list(_ISLA_G_R13), ["forget", "Isla Grey's partner"], [_ISLA_G_R13[1]]),
+    (list(_ISLA_G_R13), ["remember", "Isla Grey stopped playing hockey."], [_ISLA_G_R13[3]]),
+]
+
+
+def police_ranks(cases: list[Case]) -> None:
+    """A rank beside a partner of the same rank: a promotion, a forget of the partner and a
+    sport stopped."""
+    _ended_by(cases, "police_ranks", "work", POLICE_RANKS)
+
+
+_OMAR_A_R13 = ["Omar Ali lives in Luton.", "Omar Ali works at easyJet.", "Omar Ali plays cricket.",
+               "Omar Ali has three children.", "Omar Ali drives a Prius.", "Omar Ali is diabetic.",
+               "Omar Ali speaks Arabic.", "Omar Ali supports Luton Town.",
+               "Omar Ali's wife works at easyJet.", "Omar Ali's brother lives in Luton."]
+TEN_FACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_A_R13), ["remember", "Omar Ali now drives a Tesla."], [_OMAR_A_R13[4]]),
+    (list(_OMAR_A_R13), ["remember", "Omar Ali moved to Watford."], [_OMAR_A_R13[0]]),
+    (list(_OMAR_A_R13), ["forget", "Omar Ali's brother"], [_OMAR_A_R13[9]]),
+]
+
+
+def ten_facts(cases: list[Case]) -> None:
+    """A man with eight facts, his wife's and his brother's: a new car, a move and a forget of
+    the brother each reach one."""
+    _ended_by(cases, "ten_facts", "people", TEN_FACTS)
+
+
+_WUGANG_R13 = ["吴刚住在武汉\u3002", "吴刚在华为工作\u3002", "吴刚的手机号是13711112222\u3002", "吴刚喜欢打篮球\u3002"]
+CHINESE_MISSES_R13: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WUGANG_R13), ["purge", "13711112223"], []),
+    (list(_WUGANG_R13), ["forget", "忘记吴刚的猫"], []),
+    (list(_WUGANG_R13), ["release", "吴刚的车"], []),
+]
+
+
+def chinese_misses_r13(cases: list[Case]) -> None:
+    """A purge of a number one digit off, a forget of a cat and a release of a car, in Chinese,
+    for a man with four facts: nothing ends."""
+    _ended_by(cases, "chinese_misses_r13", "languages", CHINESE_MISSES_R13)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -13910,7 +14234,13 @@ def build() -> list[Case]:
                    lowercase_user_r12, commutes_and_tickets, nurses_and_wards,
                    repos_maintained, children_allergies_years, chinese_wechat_phones,
                    german_ids_purged, gym_and_pool_days, banks_and_mortgages, nine_facts,
-                   labelled_ids_variety):
+                   labelled_ids_variety,
+                   hearings_postponed, flyer_status, courses_and_supervisors, flats_and_values,
+                   footballers_and_shirts, bands_and_gigs, allotment_plots,
+                   client_risk_profiles, experiment_settings_r13, seats_and_milks,
+                   times_of_habits, german_pilots, chinese_subscriptions_r13, user_health_r13,
+                   purges_by_name_r13, postcodes_purged, dogs_ages_breeds, police_ranks,
+                   ten_facts, chinese_misses_r13):
         family(cases)
     return cases
 
