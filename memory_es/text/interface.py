@@ -2257,11 +2257,18 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
     committee``, ``no longer volunteers at the library``: it leaves ``volunteers at the
     animal shelter``; ``no longer works on Project Orion``). A name after ``with`` is
     whom the state was with (``broke up with Tom Berg``): the verb's topic says which
-    state ended, not the name. A day or date is when it ended (``died on Monday``)."""
+    state ended, not the name. A day or date is when it ended (``died on Monday``). After
+    a verb of ending and a gerund with no object of its own, it is what the gerund's
+    preposition names (``stopped going to the pool``: the pool)."""
     predicate = without_ending_participle(without_times(str(predicate)))
     words = predicate.split()[1:]
     if words and words[0].lower() in lx.PARTICLES:
         words = words[1:]
+    if len(words) > 2 and words[0].lower().endswith("ing") and words[1].lower() in PREPOSITIONS \
+            and lx.inflected_verb(words[0].lower()):
+        # "stopped going to the pool": where the act that ended went (its verb's forms
+        # share no stem: goes, going)
+        return _object_terms(" ".join(words[1:]), entity)
     if not words or words[0].lower() not in PREPOSITIONS or words[0].lower() in _GOAL:
         return _object_terms(predicate, entity)  # "dropped to Silver": where it went
     if words[0].lower() == "with" and all(

@@ -4,6 +4,7 @@ erases the fact that holds it, and another person's number stays."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -210,4 +211,21 @@ def test_a_single_letter_that_ends_a_labelled_code_is_part_of_it(
     assert current_texts(fresh_store, tenant) == kept
     (found,) = find_identifiers(mine + ", and he lives in Leeds.")
     assert found.surface == code
+
+
+
+@pytest.mark.parametrize(("kind", "code", "other"), [
+    ("library", "LIB 554 201", "LIB 554 202"), ("loyalty", "LC 7731 22", "LC 7731 23"),
+    ("gym", "GYM-40091", "GYM-40092")])
+def test_a_card_labels_its_code(fresh_store: memory_es.MemoryStore, kind: str, code: str,
+                                other: str) -> None:
+    """``Jo Park's library card is LIB 554 201``: a card says that the code after it is an
+    identifier, as a badge or a licence does; its purge erases that fact, and a manager's
+    card one digit apart stays."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {"Jo Park works at Ofgem", f"Jo Park's manager's {kind} card is {other}"}
+    for text in (f"Jo Park's {kind} card is {code}", *sorted(kept)):
+        ti.remember(tenant, text + ".")
+    assert ti.purge_matching(tenant, code).receipts
+    assert current_texts(fresh_store, tenant) == kept
 

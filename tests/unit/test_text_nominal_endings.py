@@ -56,3 +56,24 @@ def test_a_cessation_by_the_noun_ends_the_verbs_fact(
     current = current_texts(fresh_store, tenant)
     assert f"{name} {held}" not in current
     assert {f"{name} {beside}", f"Leo Park {held}"} <= current
+
+
+@_SLOW
+@given(st.sampled_from([("goes to", "going to"), ("volunteers at", "volunteering at"),
+                        ("swims at", "swimming at")]),
+       st.sampled_from([("the pool", "the gym"), ("the food bank", "the library")]))
+def test_a_gerund_ended_names_its_place(
+        fresh_store: memory_es.MemoryStore, verb: tuple[str, str],
+        places: tuple[str, str]) -> None:
+    """``stopped going to the pool`` ends ``goes to the pool on Fridays``: after a verb of
+    ending, a gerund with no object of its own ended what its preposition names (goes and
+    going share no stem); the same act at another place stays."""
+    (said, gerund), (ended, kept_place) = verb, places
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Lily Fox {said} {ended} on Fridays"
+    kept = {f"Lily Fox {said} {kept_place} on Mondays", "Lily Fox works at Lush"}
+    for text in (old, *sorted(kept)):
+        ti.remember(tenant, text + ".")
+    told = f"Lily Fox stopped {gerund} {ended}"
+    ti.remember(tenant, told + ".")
+    assert current_texts(fresh_store, tenant) == kept | {told}
