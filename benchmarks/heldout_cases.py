@@ -14029,6 +14029,324 @@ def chinese_misses_r13(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_misses_r13", "languages", CHINESE_MISSES_R13)
 
 
+_PRINTER_R14 = ["The office printer's MAC address is 00:1A:2B:3C:4D:5E.",
+                "The office printer is on the 3rd floor.",
+                "The lobby printer's MAC address is 00:1A:2B:3C:4D:5F.",
+                "The office printer is a Brother HL-L2350."]
+PRINTERS_MAC: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PRINTER_R14), ["purge", "00-1A-2B-3C-4D-5E"], [_PRINTER_R14[0]]),
+    (list(_PRINTER_R14), ["remember", "The office printer is now on the 4th floor."],
+     [_PRINTER_R14[1]]),
+    (list(_PRINTER_R14), ["forget", "the lobby printer"], [_PRINTER_R14[2]]),
+]
+
+
+def printers_mac(cases: list[Case]) -> None:
+    """A printer's MAC address, floor and model beside another printer one address off: the
+    address purged in another spelling, a new floor and a forget of the other printer."""
+    _ended_by(cases, "printers_mac", "devops", PRINTERS_MAC)
+
+
+_NORA_V_R14 = ["Nora Vance's email is nora+shop@vance.io.",
+               "Nora Vance's work email is n.vance@acme.com.",
+               "Nora Vance's husband's email is nora@vance.io.", "Nora Vance lives in Leeds."]
+PLUS_TAG_EMAILS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NORA_V_R14), ["purge", "nora+shop@vance.io"], [_NORA_V_R14[0]]),
+    (list(_NORA_V_R14), ["purge", "N.Vance@ACME.com"], [_NORA_V_R14[1]]),
+    (list(_NORA_V_R14), ["forget", "Nora Vance's husband"], [_NORA_V_R14[2]]),
+]
+
+
+def plus_tag_emails(cases: list[Case]) -> None:
+    """An e-mail with a plus tag and a work e-mail beside a husband's plain address: each purged
+    alone, one in capitals, and a forget of the husband."""
+    _ended_by(cases, "plus_tag_emails", "identifiers", PLUS_TAG_EMAILS)
+
+
+_ATLAS_R14 = ["Team Atlas's wiki is https://wiki.acme.io/atlas.",
+              "Team Atlas's repo is https://github.com/acme/atlas.",
+              "Team Orion's wiki is https://wiki.acme.io/orion.", "Team Atlas is led by Ana Ruiz."]
+TEAM_URLS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ATLAS_R14), ["purge", "wiki.acme.io/atlas"], [_ATLAS_R14[0]]),
+    (list(_ATLAS_R14), ["purge", "https://github.com/acme/atlas"], [_ATLAS_R14[1]]),
+    (list(_ATLAS_R14), ["forget", "Team Orion"], [_ATLAS_R14[2]]),
+]
+
+
+def team_urls(cases: list[Case]) -> None:
+    """A team's wiki and repo beside another team's wiki on the same host: each purged alone,
+    one without its scheme, and a forget of the other team."""
+    _ended_by(cases, "team_urls", "devops", TEAM_URLS)
+
+
+_NGUYEN_R14 = ["Nguyễn Văn An lives in Hanoi.", "Nguyễn Văn An works at Viettel.",
+               "Nguyễn Thị Lan lives in Hanoi.", "Nguyễn Văn An plays badminton."]
+VIETNAMESE_NAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NGUYEN_R14), ["remember", "Nguyễn Văn An moved to Da Nang."], [_NGUYEN_R14[0]]),
+    (list(_NGUYEN_R14), ["forget", "Nguyen Van An"],
+     [_NGUYEN_R14[0], _NGUYEN_R14[1], _NGUYEN_R14[3]]),
+    (list(_NGUYEN_R14), ["forget", "Nguyễn Thị Lan"], [_NGUYEN_R14[2]]),
+]
+
+
+def vietnamese_names(cases: list[Case]) -> None:
+    """A Vietnamese name with diacritics beside a woman who shares its family name: a move, a
+    forget written without diacritics and a forget of the woman."""
+    _ended_by(cases, "vietnamese_names", "people", VIETNAMESE_NAMES)
+
+
+_MOH_AR_R14 = ["Mohammed Al-Rashid lives in Dubai.", "Mohammed Al-Rashid works at Emirates.",
+               "Khalid Al-Rashid lives in Dubai.", "Mohammed Al-Rashid drives a Lexus."]
+ARABIC_NAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MOH_AR_R14), ["remember", "Mohammed Al-Rashid now works at Etihad."], [_MOH_AR_R14[1]]),
+    (list(_MOH_AR_R14), ["forget", "Khalid Al-Rashid"], [_MOH_AR_R14[2]]),
+    (list(_MOH_AR_R14), ["remember", "Mohammed Al-Rashid moved to Abu Dhabi."], [_MOH_AR_R14[0]]),
+]
+
+
+def arabic_names(cases: list[Case]) -> None:
+    """A hyphenated Arabic family name shared by two men: a new employer, a forget of the other
+    man and a move."""
+    _ended_by(cases, "arabic_names", "people", ARABIC_NAMES)
+
+
+_KIM_H_R14 = ["Kim Ho's sister's husband works at LG.", "Kim Ho's sister works at Samsung.",
+              "Kim Ho works at LG.", "Kim Ho lives in Seoul."]
+RELATIVES_OF_RELATIVES_R14: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KIM_H_R14), ["forget", "Kim Ho's sister's husband"], [_KIM_H_R14[0]]),
+    (list(_KIM_H_R14), ["remember", "Kim Ho's sister now works at Hyundai."], [_KIM_H_R14[1]]),
+    (list(_KIM_H_R14), ["remember", "Kim Ho left LG."], [_KIM_H_R14[2]]),
+]
+
+
+def relatives_of_relatives_r14(cases: list[Case]) -> None:
+    """A sister's husband at the same firm as the man himself: a forget of the brother-in-law, a
+    sister's new employer and his own job left."""
+    _ended_by(cases, "relatives_of_relatives_r14", "family", RELATIVES_OF_RELATIVES_R14)
+
+
+_PAUL_D_R14 = ["Paul Day's office number is 020 7946 0000 ext. 214.",
+               "Paul Day's mobile is 07700 900214.",
+               "Paul Day's assistant's office number is 020 7946 0000 ext. 215.",
+               "Paul Day works at Aon."]
+PHONE_EXTENSIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PAUL_D_R14), ["purge", "07700 900214"], [_PAUL_D_R14[1]]),
+    (list(_PAUL_D_R14), ["forget", "Paul Day's assistant"], [_PAUL_D_R14[2]]),
+    (list(_PAUL_D_R14), ["remember", "Paul Day now works at Marsh."], [_PAUL_D_R14[3]]),
+]
+
+
+def phone_extensions(cases: list[Case]) -> None:
+    """An office number with an extension and a mobile beside an assistant's extension one off:
+    the mobile purged, the assistant forgotten and a new employer."""
+    _ended_by(cases, "phone_extensions", "identifiers", PHONE_EXTENSIONS)
+
+
+_JANA_F_R14 = ["Jana Frank hat zwei Söhne.", "Jana Frank arbeitet bei BASF.",
+               "Jana Franks Schwester hat zwei Söhne.", "Jana Frank wohnt in Mannheim."]
+GERMAN_SONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JANA_F_R14), ["remember", "Jana Frank hat jetzt drei Söhne."], [_JANA_F_R14[0]]),
+    (list(_JANA_F_R14), ["remember", "Jana Frank arbeitet nicht mehr bei BASF."], [_JANA_F_R14[1]]),
+    (list(_JANA_F_R14), ["forget", "Vergiss Jana Franks Schwester"], [_JANA_F_R14[2]]),
+]
+
+
+def german_sons(cases: list[Case]) -> None:
+    """A German count of sons and an employer beside a sister with the same count: a new count,
+    a job ended and a forget of the sister."""
+    _ended_by(cases, "german_sons", "languages", GERMAN_SONS)
+
+
+_LIQIANG_R14 = ["李强的儿子在实验小学上学\u3002", "李强在银行工作\u3002", "李强的女儿在实验小学上学\u3002", "李强住在济南\u3002"]
+CHINESE_SCHOOLS_R14: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIQIANG_R14), ["remember", "李强的儿子转到了育英小学\u3002"], [_LIQIANG_R14[0]]),
+    (list(_LIQIANG_R14), ["forget", "忘记李强的女儿"], [_LIQIANG_R14[2]]),
+    (list(_LIQIANG_R14), ["remember", "李强搬到了青岛\u3002"], [_LIQIANG_R14[3]]),
+]
+
+
+def chinese_schools_r14(cases: list[Case]) -> None:
+    """A Chinese son's school beside a daughter at the same school: the son transferred, the
+    daughter forgotten and a move."""
+    _ended_by(cases, "chinese_schools_r14", "languages", CHINESE_SCHOOLS_R14)
+
+
+_EVA_H_R14 = ["Eva Holt's phone is 07700 900111.", "Eva Holt's email is eva@holt.me.",
+              "Eva Holt's son's phone is 07700 900112.", "Eva Holt lives in Derby."]
+IDENTIFIER_CORRECTIONS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVA_H_R14), ["remember", "Correction: Eva Holt's phone is 07700 900119."],
+     [_EVA_H_R14[0]]),
+    (list(_EVA_H_R14), ["remember", "Eva Holt's email changed to eva.holt@proton.me."],
+     [_EVA_H_R14[1]]),
+    (list(_EVA_H_R14), ["forget", "Eva Holt's son"], [_EVA_H_R14[2]]),
+]
+
+
+def identifier_corrections(cases: list[Case]) -> None:
+    """A phone corrected and an e-mail changed beside a son's phone one digit off: each replaces
+    one fact, and a forget of the son."""
+    _ended_by(cases, "identifier_corrections", "identifiers", IDENTIFIER_CORRECTIONS)
+
+
+_UGO_N_R14 = ["Ugo Neri is going to Lisbon in May.",
+              "Ugo Neri's hotel in Lisbon is booked for 3 nights.",
+              "Ugo Neri's wife is going to Lisbon in May.", "Ugo Neri lives in Turin."]
+TRIPS_AND_NIGHTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_UGO_N_R14), ["remember", "Ugo Neri is now going to Porto in May."], [_UGO_N_R14[0]]),
+    (list(_UGO_N_R14), ["remember", "Ugo Neri's hotel in Lisbon is now booked for 4 nights."],
+     [_UGO_N_R14[1]]),
+    (list(_UGO_N_R14), ["forget", "Ugo Neri's wife"], [_UGO_N_R14[2]]),
+]
+
+
+def trips_and_nights(cases: list[Case]) -> None:
+    """A trip and a hotel's nights beside a wife on the same trip: a new destination, a new
+    count of nights and a forget of the wife."""
+    _ended_by(cases, "trips_and_nights", "travel", TRIPS_AND_NIGHTS)
+
+
+_GLEN_M_R14 = ["Glen Moore's pension is with Aviva.", "Glen Moore pays 5% into his pension.",
+               "Glen Moore's wife's pension is with Aviva.", "Glen Moore lives in Perth."]
+PENSIONS_MOVED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GLEN_M_R14), ["remember", "Glen Moore moved his pension to Vanguard."],
+     [_GLEN_M_R14[0]]),
+    (list(_GLEN_M_R14), ["remember", "Glen Moore now pays 8% into his pension."], [_GLEN_M_R14[1]]),
+    (list(_GLEN_M_R14), ["forget", "Glen Moore's wife"], [_GLEN_M_R14[2]]),
+]
+
+
+def pensions_moved(cases: list[Case]) -> None:
+    """A pension provider and a contribution beside a wife with the same provider: the pension
+    moved, a new contribution and a forget of the wife."""
+    _ended_by(cases, "pensions_moved", "finance", PENSIONS_MOVED)
+
+
+_MY_DEV_R14 = ["My laptop is a Dell XPS 13.", "My phone is a Pixel 8.",
+               "My son's phone is a Pixel 8.", "I work from home."]
+USER_DEVICES_R14: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MY_DEV_R14), ["remember", "My laptop is now a MacBook Pro."], [_MY_DEV_R14[0]]),
+    (list(_MY_DEV_R14), ["remember", "I switched my phone to an iPhone 15."], [_MY_DEV_R14[1]]),
+    (list(_MY_DEV_R14), ["forget", "my son"], [_MY_DEV_R14[2]]),
+]
+
+
+def user_devices_r14(cases: list[Case]) -> None:
+    """The user's laptop and phone beside a son's same phone: a new laptop, a phone switched and
+    a forget of the son."""
+    _ended_by(cases, "user_devices_r14", "user", USER_DEVICES_R14)
+
+
+_LEAH_S_R14 = ["Leah Stone lives in Kent.", "Leah Stone works at Pfizer.",
+               "Leah Stone has a horse.", "Leah Stone plays tennis.", "Leah Stone is vegan."]
+MISSES_AMONG_FIVE_R14: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEAH_S_R14), ["forget", "Leah Stone's cat"], []),
+    (list(_LEAH_S_R14), ["release", "Leah Stone's bike"], []),
+    (list(_LEAH_S_R14), ["revise", "Leah Stone's salary", "Leah Stone earns £60,000."], []),
+]
+
+
+def misses_among_five_r14(cases: list[Case]) -> None:
+    """A forget, a release and a revision of things a woman with five facts does not have:
+    nothing ends."""
+    _ended_by(cases, "misses_among_five_r14", "misses", MISSES_AMONG_FIVE_R14)
+
+
+_RAJ_K_R14 = ["Raj Kumar is the tech lead of the search team.", "Raj Kumar is on call on Tuesdays.",
+              "Raj Kumar's manager is the tech lead of the ads team.",
+              "Raj Kumar works in Bangalore."]
+TECH_LEADS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RAJ_K_R14), ["remember", "Raj Kumar is now the tech lead of the payments team."],
+     [_RAJ_K_R14[0]]),
+    (list(_RAJ_K_R14), ["remember", "Raj Kumar is now on call on Fridays."], [_RAJ_K_R14[1]]),
+    (list(_RAJ_K_R14), ["forget", "Raj Kumar's manager"], [_RAJ_K_R14[2]]),
+]
+
+
+def tech_leads(cases: list[Case]) -> None:
+    """A tech lead's team and on-call day beside a manager who leads another team: a new team, a
+    new day and a forget of the manager."""
+    _ended_by(cases, "tech_leads", "work", TECH_LEADS)
+
+
+_WO_SHOUJI_R14 = ["我的手机号是13812345678\u3002", "我住在天津\u3002", "我的妻子的手机号是13812345679\u3002",
+                  "我在中国移动工作\u3002"]
+CHINESE_USER_PHONES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WO_SHOUJI_R14), ["purge", "13812345678"], [_WO_SHOUJI_R14[0]]),
+    (list(_WO_SHOUJI_R14), ["remember", "我搬到了北京\u3002"], [_WO_SHOUJI_R14[1]]),
+    (list(_WO_SHOUJI_R14), ["forget", "忘记我的妻子"], [_WO_SHOUJI_R14[2]]),
+]
+
+
+def chinese_user_phones(cases: list[Case]) -> None:
+    """The user's own phone in Chinese beside a wife's one digit off: the phone purged, a move
+    and a forget of the wife."""
+    _ended_by(cases, "chinese_user_phones", "user", CHINESE_USER_PHONES)
+
+
+_ICH_R14_R14 = ["Ich arbeite bei Aldi.", "Ich wohne in Dortmund.",
+                "Meine Schwester wohnt in Dortmund.", "Ich spiele Tennis."]
+GERMAN_USER_R14: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ICH_R14_R14), ["remember", "Ich bin nach Essen gezogen."], [_ICH_R14_R14[1]]),
+    (list(_ICH_R14_R14), ["remember", "Ich arbeite nicht mehr bei Aldi."], [_ICH_R14_R14[0]]),
+    (list(_ICH_R14_R14), ["forget", "Vergiss meine Schwester"], [_ICH_R14_R14[2]]),
+]
+
+
+def german_user_r14(cases: list[Case]) -> None:
+    """The user's own job and home in German beside a sister in the same city: a move, a job
+    ended and a forget of the sister."""
+    _ended_by(cases, "german_user_r14", "user", GERMAN_USER_R14)
+
+
+_TARA_B_R14 = ["Tara Bell is allergic to peanuts.", "Tara Bell is allergic to latex.",
+               "Tara Bell's son is allergic to peanuts.", "Tara Bell works at Boots."]
+ALLERGIES_TWO: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TARA_B_R14), ["remember", "Tara Bell is no longer allergic to latex."],
+     [_TARA_B_R14[1]]),
+    (list(_TARA_B_R14), ["forget", "Tara Bell's peanut allergy"], [_TARA_B_R14[0]]),
+    (list(_TARA_B_R14), ["forget", "Tara Bell's son"], [_TARA_B_R14[2]]),
+]
+
+
+def allergies_two(cases: list[Case]) -> None:
+    """Two allergies beside a son's same allergy: one no longer held, the other forgotten and a
+    forget of the son."""
+    _ended_by(cases, "allergies_two", "medical", ALLERGIES_TWO)
+
+
+_SID_R_R14 = ["Sid Roy's car is a red Mini.", "Sid Roy's car is parked in bay 12.",
+              "Sid Roy's daughter's car is a red Mini.", "Sid Roy lives in Hove."]
+CARS_AND_BAYS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SID_R_R14), ["remember", "Sid Roy's car is now a blue Fiat."], [_SID_R_R14[0]]),
+    (list(_SID_R_R14), ["remember", "Sid Roy's car is now parked in bay 7."], [_SID_R_R14[1]]),
+    (list(_SID_R_R14), ["forget", "Sid Roy's daughter"], [_SID_R_R14[2]]),
+]
+
+
+def cars_and_bays(cases: list[Case]) -> None:
+    """A car's make and parking bay beside a daughter's same car: a new car, a new bay and a
+    forget of the daughter."""
+    _ended_by(cases, "cars_and_bays", "vehicles", CARS_AND_BAYS)
+
+
+_INES_S_R14 = ["Ines Sa lives in Porto.", "Ines Sa works at Sonae.", "Ines Sa plays volleyball.",
+               "Ines Sa has a cat.", "Ines Sa drives a Clio.", "Ines Sa is pescatarian.",
+               "Ines Sa speaks French.", "Ines Sa reads Saramago.",
+               "Ines Sa's brother works at Sonae.", "Ines Sa's mother lives in Porto.",
+               "Ines Sa swims on Sundays."]
+ELEVEN_FACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_INES_S_R14), ["remember", "Ines Sa no longer plays volleyball."], [_INES_S_R14[2]]),
+    (list(_INES_S_R14), ["remember", "Ines Sa now swims on Saturdays."], [_INES_S_R14[10]]),
+    (list(_INES_S_R14), ["forget", "Ines Sa's mother"], [_INES_S_R14[9]]),
+]
+
+
+def eleven_facts(cases: list[Case]) -> None:
+    """A woman with nine facts, her brother's and her mother's: volleyball given up, swimming
+    moved to another day and a forget of the mother."""
+    _ended_by(cases, "eleven_facts", "people", ELEVEN_FACTS)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -14240,7 +14558,13 @@ def build() -> list[Case]:
                    client_risk_profiles, experiment_settings_r13, seats_and_milks,
                    times_of_habits, german_pilots, chinese_subscriptions_r13, user_health_r13,
                    purges_by_name_r13, postcodes_purged, dogs_ages_breeds, police_ranks,
-                   ten_facts, chinese_misses_r13):
+                   ten_facts, chinese_misses_r13,
+                   printers_mac, plus_tag_emails, team_urls, vietnamese_names, arabic_names,
+                   relatives_of_relatives_r14, phone_extensions, german_sons,
+                   chinese_schools_r14, identifier_corrections, trips_and_nights,
+                   pensions_moved, user_devices_r14, misses_among_five_r14, tech_leads,
+                   chinese_user_phones, german_user_r14, allergies_two, cars_and_bays,
+                   eleven_facts):
         family(cases)
     return cases
 
