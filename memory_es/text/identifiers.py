@@ -102,7 +102,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"|(?<![\w.:/])/[\w.\-]+(?:/[\w.\-]+)+/?"
         r"|(?<![\w.:/])/[\w\-]+\.[\w]+"
         r"|\b[\w\-]+(?:/[\w.\-]+)*/[\w\-]+\.[A-Za-z0-9]{1,5}\b")),
-    ("mac", re.compile(r"\b[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){4,7}\b")),
+    ("mac", re.compile(r"\b[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){4,7}\b"
+                       r"|\b[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){5,7}\b"
+                       r"|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b")),
     ("ip", re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5}(?!\d))?(?![\w]|\.\d)")),
     ("uuid", re.compile(
         r"\b[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\b")),
@@ -395,8 +397,9 @@ def _make(kind: str, surface: str) -> tuple[str, str] | None:
         return "email", f"{local.strip(chr(34)).lower()}@{domain.lower().rstrip('.')}"
     if kind == "path":
         return "path", _canon_path(surface)
-    if kind == "mac":
-        return "mac", surface.lower()
+    if kind == "mac":  # 00:1a:2b:…, 00-1A-2B-…, 001a.2b3c.4d5e: one address (IEEE 802)
+        digits = re.sub(r"[^0-9a-f]", "", surface.lower())
+        return "mac", ":".join(digits[i:i + 2] for i in range(0, len(digits), 2))
     if kind == "iban":  # country, check digits, then the account in groups of four
         compact = surface.replace(" ", "")
         return ("code", compact.lower()) if 15 <= len(compact) <= 34 else None

@@ -90,8 +90,11 @@ def frame_of(reading: PredicateReading) -> str | None:
         head = [t.word for t in reading.rest[:at] if t.word and t.low not in _OBJECT_DETERMINERS
                 and t.low not in lx.ADVERBS]  # "is now on the Pro plan": no object
         if head and (not all(w.isalpha() for w in head) or not (
-                all(w.islower() for w in head) or all(is_capitalised(w) for w in head))):
-            return None  # "walks Rufus at 7am": a named object joins the verb too
+                all(w.islower() for w in head) or all(is_capitalised(w) for w in head)
+                or head[-1].islower())):
+            # "walks Rufus at 7am": a named object joins the verb too; a common noun a
+            # name qualifies is the head ("has Gold status with Star Alliance": status)
+            return None
         lemma = f"{lemma}+{head[-1]}" if head else lemma
     elif reading.verb in _HABITUAL_MOTION and rest[:1] == ["to"]:
         # "goes to the gym on Mondays": where one goes often is the habit's thing, as a
@@ -115,7 +118,7 @@ def frame_of(reading: PredicateReading) -> str | None:
     if not words:
         return None
     if CALENDAR.fullmatch(" ".join(words)) or any(_numeric(w) for w in words):
-        if CALENDAR.search(" ".join(words)) or TEMPORAL.search(f"{rest[0]} {' '.join(words)}"):
+        if CALENDAR.search(" ".join(words)) or TEMPORAL.search(f"{rest[at]} {' '.join(words)}"):
             kind = "date"  # "expires in May 2026", "in June 2036", "at noon": one frame
         else:
             units = [w.lower() for w in words if w.isalpha()]

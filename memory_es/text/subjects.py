@@ -96,7 +96,13 @@ def analyse_subject(region: str, region_toks: list[Tok],
                        rules=("subject:pronoun",))
     if low[0] in ("my", "our") and len(words) > 1:
         rest = [w for w in words[1:] if w]
-        named = [w for w in rest if is_capitalised(w) or is_foreign_word(w)]
+        # "My sister Ana": the name after the noun of the relation; with no such noun, a
+        # name said alone ("My Mum"), never an acronym, which is the thing ("My GP", and
+        # "My NHS number", whose capitals come before its noun)
+        lower = next((i for i, w in enumerate(rest)
+                      if not (is_capitalised(w) or is_foreign_word(w))), None)
+        named = ([w for w in rest[lower + 1:] if is_capitalised(w) or is_foreign_word(w)]
+                 if lower is not None else [w for w in rest if not w.isupper()])
         # "My cat Miso": a named pet is the user's, as "Zoe's cat Miso" is Zoe's
         animal = any("pet" in lx.domains_of(w) for w in low[1:] if w not in
                      {n.lower() for n in named})

@@ -542,3 +542,17 @@ def test_a_german_thing_named_after_its_noun_is_the_owners(
                                  *(k + "." for k in kept)],
                    f"{genitive} {noun} {pet_name} ist gestorben.")
     assert after == kept | {f"{genitive} {noun} {pet_name} ist gestorben"}
+
+
+@_SLOW
+@given(st.sampled_from(["妻子", "丈夫", "儿子"]), st.sampled_from(["手机号", "邮箱"]))
+def test_a_chinese_persons_thing_of_the_user_stays_theirs(
+        fresh_store: memory_es.MemoryStore, person: str, thing: str) -> None:
+    """``我的妻子的手机号是…`` is the wife's, not the user's thing: forgetting ``我的妻子``
+    takes it and leaves the user's own ``我的手机号是…``."""
+    kept = {f"我的{thing}是A100", "我住在天津"}
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (*sorted(kept), f"我的{person}的{thing}是A101"):
+        ti.remember(tenant, text + "。")
+    ti.forget(tenant, f"忘记我的{person}")
+    assert current_texts(fresh_store, tenant) == kept

@@ -228,4 +228,3 @@ def test_a_card_labels_its_code(fresh_store: memory_es.MemoryStore, kind: str, c
         ti.remember(tenant, text + ".")
     assert ti.purge_matching(tenant, code).receipts
     assert current_texts(fresh_store, tenant) == kept
-

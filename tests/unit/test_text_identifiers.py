@@ -305,3 +305,18 @@ def test_a_purge_by_a_bare_joined_name_reaches_the_fact_that_labels_it(
     assert {f.text for f in fresh_store.current("u")} == {
         "Tara Quinn's brother's GitHub username is quinn-dev",
         "Tara Quinn has check-ups every March"}
+
+
+@given(st.lists(st.integers(0, 255), min_size=6, max_size=6),
+       st.sampled_from([":", "-", "."]), st.booleans())
+def test_a_mac_address_is_one_address_however_it_is_separated(
+        octets: list[int], sep: str, upper: bool) -> None:
+    """``00:1A:2B:3C:4D:5E``, ``00-1a-2b-3c-4d-5e`` and ``001a.2b3c.4d5e`` (IEEE 802 and
+    Cisco's writing) are one canonical address, so a purge in one form meets the other."""
+    hexes = [f"{o:02x}" for o in octets]
+    canonical = ":".join(hexes)
+    written = ("".join(hexes[0:2]) + "." + "".join(hexes[2:4]) + "." + "".join(hexes[4:6])
+               if sep == "." else sep.join(hexes))
+    written = written.upper() if upper else written
+    assert canon(f"The printer's MAC address is {written}.") == [("mac", canonical)]
+    assert [i.canonical for i in query_identifiers(written)] == [canonical]

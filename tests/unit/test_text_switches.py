@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -158,3 +159,23 @@ def test_a_preference_said_to_hold_now_ends_one_of_the_same_kind(
     assert f"I prefer {old}" not in after
     (clause,) = interpret(f"I prefer {new} now.").clauses
     assert clause.attribute == f"pref.{new}"
+
+
+@pytest.mark.parametrize(("thing", "old", "new"), [
+    ("GP", "Dr Rao", "Dr Khan"), ("NHS number", "943 476 5919", "943 476 5920"),
+    ("VPN username", "rcole", "rcole2")])
+def test_the_users_thing_written_in_capitals_is_the_users(
+        fresh_store: memory_es.MemoryStore, thing: str, old: str, new: str) -> None:
+    """``My GP is Dr Rao``: an acronym after ``my`` is the thing, not a person's name as
+    ``Ana`` is in ``My sister Ana``; the user's slot, which ``My GP is now Dr Khan``
+    replaces, and the user's other facts stay."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    [clause] = interpret(f"My {thing} is {old}.").clauses
+    assert clause.entity == "user:self"
+    kept = "I live in Bolton"
+    for text in (f"My {thing} is {old}", kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"My {thing} is now {new}.")
+    assert current_texts(fresh_store, tenant) == {kept, f"My {thing} is now {new}"}
+    [sister] = interpret("My sister Ana lives in Leeds.").clauses
+    assert sister.entity == "person:ana"

@@ -185,3 +185,40 @@ def test_a_capitalised_word_says_no_kind_of_object(
     new = f"Nadia Rahman is now on the {pair[1]}"
     ti.remember(tenant, new + ".")
     assert current_texts(fresh_store, tenant) == {kept, new}
+
+
+@_SLOW
+@given(st.sampled_from([("Gold", "Platinum", "status with Star Alliance"),
+                        ("Silver", "Gold", "membership at Pure Gym")]))
+def test_a_name_qualifying_a_common_head_is_the_heads_modifier(
+        fresh_store: memory_es.MemoryStore, tiers: tuple[str, str, str]) -> None:
+    """``now has Platinum status with Star Alliance`` ends ``has Gold status with Star
+    Alliance``: the head of the object is its common noun, a name before it one of its
+    modifiers, as in ``leads the ML team`` (a name alone, ``walks Rufus``, stays the
+    object)."""
+    old_tier, new_tier, rest = tiers
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Luca Conti has {old_tier} {rest}"
+    kept = "Luca Conti lives in Milan"
+    for text in (old, kept):
+        ti.remember(tenant, text + ".")
+    new = f"Luca Conti now has {new_tier} {rest}"
+    ti.remember(tenant, new + ".")
+    assert current_texts(fresh_store, tenant) == {kept, new}
+
+
+@_SLOW
+@given(st.sampled_from([("3rd", "4th"), ("2nd", "5th")]), st.sampled_from(["floor", "level"]))
+def test_an_ordinal_after_now_is_no_date(
+        fresh_store: memory_es.MemoryStore, ordinals: tuple[str, str], unit: str) -> None:
+    """``is now on the 4th floor`` ends ``is on the 3rd floor``: whether an object is a
+    time is read from its preposition and words, not from the ``now`` before them, so the
+    two are one frame (``be.on.n:floor``)."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"The office printer is on the {ordinals[0]} {unit}"
+    kept = "The office printer is a Brother HL-L2350"
+    for text in (old, kept):
+        ti.remember(tenant, text + ".")
+    new = f"The office printer is now on the {ordinals[1]} {unit}"
+    ti.remember(tenant, new + ".")
+    assert current_texts(fresh_store, tenant) == {kept, new}
