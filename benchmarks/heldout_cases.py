@@ -14347,6 +14347,328 @@ def eleven_facts(cases: list[Case]) -> None:
     _ended_by(cases, "eleven_facts", "people", ELEVEN_FACTS)
 
 
+_DAN_O_R15 = ["Dan Ode's claim CLM-7781 is under review.", "Dan Ode's home insurer is Direct Line.",
+              "Dan Ode's neighbour's claim CLM-7782 is under review.", "Dan Ode lives in Hull."]
+CLAIMS_APPROVED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DAN_O_R15), ["remember", "Dan Ode's claim CLM-7781 was approved."], [_DAN_O_R15[0]]),
+    (list(_DAN_O_R15), ["purge", "CLM-7781"], [_DAN_O_R15[0]]),
+    (list(_DAN_O_R15), ["forget", "Dan Ode's neighbour"], [_DAN_O_R15[2]]),
+]
+
+
+def claims_approved(cases: list[Case]) -> None:
+    """A labelled claim under review beside a neighbour's claim one digit off: the claim
+    approved, the claim purged and a forget of the neighbour."""
+    _ended_by(cases, "claims_approved", "finance", CLAIMS_APPROVED)
+
+
+_TOBIAS_K_R15 = ["Tobias Klein wohnt in Stuttgart.", "Tobias Klein fährt einen Porsche.",
+                 "Tobias Kleins Vater fährt einen Porsche.", "Tobias Klein arbeitet bei Bosch."]
+GERMAN_CARS_R15: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOBIAS_K_R15), ["remember", "Tobias Klein fährt jetzt einen Tesla."],
+     [_TOBIAS_K_R15[1]]),
+    (list(_TOBIAS_K_R15), ["remember", "Tobias Klein ist nach Ulm gezogen."], [_TOBIAS_K_R15[0]]),
+    (list(_TOBIAS_K_R15), ["forget", "Vergiss Tobias Kleins Vater"], [_TOBIAS_K_R15[2]]),
+]
+
+
+def german_cars_r15(cases: list[Case]) -> None:
+    """A German car and home beside a father's same car: a new car, a move and a forget of the
+    father."""
+    _ended_by(cases, "german_cars_r15", "languages", GERMAN_CARS_R15)
+
+
+_SUNYUE_R15 = ["孙悦喜欢打羽毛球\u3002", "孙悦住在厦门\u3002", "孙悦的男朋友喜欢打羽毛球\u3002", "孙悦在银行工作\u3002"]
+CHINESE_HOBBIES_R15: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SUNYUE_R15), ["remember", "孙悦不再喜欢打羽毛球了\u3002"], [_SUNYUE_R15[0]]),
+    (list(_SUNYUE_R15), ["remember", "孙悦搬到了福州\u3002"], [_SUNYUE_R15[1]]),
+    (list(_SUNYUE_R15), ["forget", "忘记孙悦的男朋友"], [_SUNYUE_R15[2]]),
+]
+
+
+def chinese_hobbies_r15(cases: list[Case]) -> None:
+    """A Chinese hobby beside a boyfriend's same hobby: the hobby no longer liked, a move and a
+    forget of the boyfriend."""
+    _ended_by(cases, "chinese_hobbies_r15", "languages", CHINESE_HOBBIES_R15)
+
+
+_ALI_K_R15 = ["Ali Khan subscribes to The Week.", "Ali Khan's newsletter goes out on Mondays.",
+              "Ali Khan's sister subscribes to The Week.", "Ali Khan lives in Leeds."]
+NEWSLETTERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ALI_K_R15), ["remember", "Ali Khan unsubscribed from The Week."], [_ALI_K_R15[0]]),
+    (list(_ALI_K_R15), ["remember", "Ali Khan's newsletter now goes out on Thursdays."],
+     [_ALI_K_R15[1]]),
+    (list(_ALI_K_R15), ["forget", "Ali Khan's sister"], [_ALI_K_R15[2]]),
+]
+
+
+def newsletters(cases: list[Case]) -> None:
+    """A magazine subscription and a newsletter's day beside a sister with the same
+    subscription: unsubscribed, a new day and a forget of the sister."""
+    _ended_by(cases, "newsletters", "media", NEWSLETTERS)
+
+
+_JESS_F_R15 = ["Jess Fry's parking permit number is PP-30112.",
+               "Jess Fry's permit expires in July.",
+               "Jess Fry's husband's parking permit number is PP-30113.", "Jess Fry lives in Bath."]
+PARKING_PERMITS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JESS_F_R15), ["purge", "PP-30112"], [_JESS_F_R15[0]]),
+    (list(_JESS_F_R15), ["remember", "Jess Fry's permit was renewed until July 2027."],
+     [_JESS_F_R15[1]]),
+    (list(_JESS_F_R15), ["forget", "Jess Fry's husband"], [_JESS_F_R15[2]]),
+]
+
+
+def parking_permits(cases: list[Case]) -> None:
+    """A permit number and its expiry beside a husband's permit one digit off: the number
+    purged, the permit renewed and a forget of the husband."""
+    _ended_by(cases, "parking_permits", "vehicles", PARKING_PERMITS)
+
+
+_OLA_E_R15 = ["Ola Eze speaks French at B2 level.", "Ola Eze is learning Mandarin.",
+              "Ola Eze's son is learning Mandarin.", "Ola Eze works at Unilever."]
+LANGUAGE_LEVELS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OLA_E_R15), ["remember", "Ola Eze now speaks French at C1 level."], [_OLA_E_R15[0]]),
+    (list(_OLA_E_R15), ["remember", "Ola Eze stopped learning Mandarin."], [_OLA_E_R15[1]]),
+    (list(_OLA_E_R15), ["forget", "Ola Eze's son"], [_OLA_E_R15[2]]),
+]
+
+
+def language_levels(cases: list[Case]) -> None:
+    """A language level and a language being learnt beside a son learning the same: a new level,
+    the learning stopped and a forget of the son."""
+    _ended_by(cases, "language_levels", "education", LANGUAGE_LEVELS)
+
+
+_MY_CONTACT_R15 = ["My email is kai@fox.dev.", "My phone number is 07700 900777.",
+                   "My wife's email is mia@fox.dev.", "I live in Reading."]
+USER_CONTACTS_PURGED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MY_CONTACT_R15), ["purge", "kai@fox.dev"], [_MY_CONTACT_R15[0]]),
+    (list(_MY_CONTACT_R15), ["purge", "+44 7700 900777"], [_MY_CONTACT_R15[1]]),
+    (list(_MY_CONTACT_R15), ["forget", "my wife"], [_MY_CONTACT_R15[2]]),
+]
+
+
+def user_contacts_purged(cases: list[Case]) -> None:
+    """The user's own e-mail and phone beside a wife's e-mail on the same host: each purged, the
+    phone in international form, and a forget of the wife."""
+    _ended_by(cases, "user_contacts_purged", "user", USER_CONTACTS_PURGED)
+
+
+_BEN_A_R15 = ["Ben Ash leases a BMW i4.", "Ben Ash's lease ends in March 2026.",
+              "Ben Ash's wife leases a BMW i4.", "Ben Ash works at KPMG."]
+CAR_LEASES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEN_A_R15), ["remember", "Ben Ash's lease was extended to September 2026."],
+     [_BEN_A_R15[1]]),
+    (list(_BEN_A_R15), ["remember", "Ben Ash now leases an Audi Q4."], [_BEN_A_R15[0]]),
+    (list(_BEN_A_R15), ["forget", "Ben Ash's wife"], [_BEN_A_R15[2]]),
+]
+
+
+def car_leases(cases: list[Case]) -> None:
+    """A leased car and its end beside a wife's same car: the lease extended, a new car and a
+    forget of the wife."""
+    _ended_by(cases, "car_leases", "vehicles", CAR_LEASES)
+
+
+_RUBY_L_R15 = ["Ruby Lane has a cardiology appointment on 14 June.",
+               "Ruby Lane sees Dr Patel for her asthma.",
+               "Ruby Lane's mother has a cardiology appointment on 14 June.",
+               "Ruby Lane lives in Derby."]
+HOSPITAL_APPOINTMENTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUBY_L_R15), ["remember", "Ruby Lane's cardiology appointment was postponed to 2 July."],
+     [_RUBY_L_R15[0]]),
+    (list(_RUBY_L_R15), ["remember", "Ruby Lane now sees Dr Osei for her asthma."],
+     [_RUBY_L_R15[1]]),
+    (list(_RUBY_L_R15), ["forget", "Ruby Lane's mother"], [_RUBY_L_R15[2]]),
+]
+
+
+def hospital_appointments(cases: list[Case]) -> None:
+    """An appointment and a doctor beside a mother's same appointment: the appointment
+    postponed, a new doctor and a forget of the mother."""
+    _ended_by(cases, "hospital_appointments", "medical", HOSPITAL_APPOINTMENTS)
+
+
+_JUDE_P_R15 = ["Jude Park is vegetarian.", "Jude Park drinks oat milk.",
+               "Jude Park's partner is vegetarian.", "Jude Park works at Ocado."]
+DIETS_AND_MILKS_R15: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JUDE_P_R15), ["remember", "Jude Park is now vegan."], [_JUDE_P_R15[0]]),
+    (list(_JUDE_P_R15), ["remember", "Jude Park now drinks soy milk."], [_JUDE_P_R15[1]]),
+    (list(_JUDE_P_R15), ["forget", "Jude Park's partner"], [_JUDE_P_R15[2]]),
+]
+
+
+def diets_and_milks_r15(cases: list[Case]) -> None:
+    """A diet and a milk beside a partner's same diet: a new diet, a new milk and a forget of
+    the partner."""
+    _ended_by(cases, "diets_and_milks_r15", "food", DIETS_AND_MILKS_R15)
+
+
+_NORA_B_R15 = ["Client Nora Blake's account manager is Sam Reid.",
+               "Client Nora Blake's portfolio is worth £1.2m.",
+               "Client Ian Blake's account manager is Sam Reid.",
+               "Client Nora Blake lives in Surrey."]
+CLIENT_MANAGERS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NORA_B_R15), ["remember", "Client Nora Blake's account manager is now Tom Hill."],
+     [_NORA_B_R15[0]]),
+    (list(_NORA_B_R15), ["remember", "Client Nora Blake's portfolio is now worth £1.4m."],
+     [_NORA_B_R15[1]]),
+    (list(_NORA_B_R15), ["forget", "Client Ian Blake"], [_NORA_B_R15[2]]),
+]
+
+
+def client_managers(cases: list[Case]) -> None:
+    """A client's account manager and portfolio value beside a namesake client with the same
+    manager: each changed, and a forget of the other client."""
+    _ended_by(cases, "client_managers", "finance", CLIENT_MANAGERS)
+
+
+_AIKO_M_R15 = ["Dr Aiko Mori's grant is from the ERC.",
+               "Dr Aiko Mori's postdoc is funded until 2026.",
+               "Dr Ken Mori's grant is from the ERC.", "Dr Aiko Mori works at ETH Zurich."]
+RESEARCH_FUNDING: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AIKO_M_R15), ["remember", "Dr Aiko Mori's postdoc was extended until 2027."],
+     [_AIKO_M_R15[1]]),
+    (list(_AIKO_M_R15), ["forget", "Dr Ken Mori"], [_AIKO_M_R15[2]]),
+    (list(_AIKO_M_R15), ["remember", "Dr Aiko Mori now works at EPFL."], [_AIKO_M_R15[3]]),
+]
+
+
+def research_funding(cases: list[Case]) -> None:
+    """A grant's funder and a postdoc's funding end beside a namesake with the same funder: the
+    funding extended, the namesake forgotten and a new institute."""
+    _ended_by(cases, "research_funding", "research", RESEARCH_FUNDING)
+
+
+_GRETA_V_R15 = ["Greta Vogel wohnt in Hamburg.", "Greta Vogel arbeitet bei Otto.",
+                "Greta Vogel hat eine Katze.", "Greta Vogel spielt Geige."]
+GERMAN_MISSES_R15: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GRETA_V_R15), ["forget", "Vergiss Greta Vogels Hund"], []),
+    (list(_GRETA_V_R15), ["release", "Greta Vogels Auto"], []),
+    (list(_GRETA_V_R15), ["purge", "Greta Vogels Passnummer"], []),
+]
+
+
+def german_misses_r15(cases: list[Case]) -> None:
+    """A forget, a release and a purge in German of things a woman with four facts does not
+    have: nothing ends."""
+    _ended_by(cases, "german_misses_r15", "languages", GERMAN_MISSES_R15)
+
+
+_WO_R15_R15 = ["我在北京工作\u3002", "我喜欢游泳\u3002", "我的丈夫在北京工作\u3002", "我有一只猫\u3002"]
+CHINESE_USER_R15: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WO_R15_R15), ["remember", "我现在在上海工作\u3002"], [_WO_R15_R15[0]]),
+    (list(_WO_R15_R15), ["remember", "我的猫死了\u3002"], [_WO_R15_R15[3]]),
+    (list(_WO_R15_R15), ["forget", "忘记我的丈夫"], [_WO_R15_R15[2]]),
+]
+
+
+def chinese_user_r15(cases: list[Case]) -> None:
+    """The user's own work city and cat in Chinese beside a husband in the same city: a new
+    city, the cat died and a forget of the husband."""
+    _ended_by(cases, "chinese_user_r15", "user", CHINESE_USER_R15)
+
+
+_LUIS_M_R15 = ["Luis Mora's Spanish number is +34 612 345 678.",
+               "Luis Mora's UK number is +44 7700 900456.",
+               "Luis Mora's brother's Spanish number is +34 612 345 679.",
+               "Luis Mora lives in Madrid."]
+PHONES_TWO_COUNTRIES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LUIS_M_R15), ["purge", "612 345 678"], [_LUIS_M_R15[0]]),
+    (list(_LUIS_M_R15), ["purge", "07700 900456"], [_LUIS_M_R15[1]]),
+    (list(_LUIS_M_R15), ["forget", "Luis Mora's brother"], [_LUIS_M_R15[2]]),
+]
+
+
+def phones_two_countries(cases: list[Case]) -> None:
+    """A Spanish and a UK mobile beside a brother's Spanish number one digit off: each purged in
+    its national form, and a forget of the brother."""
+    _ended_by(cases, "phones_two_countries", "identifiers", PHONES_TWO_COUNTRIES)
+
+
+_ZOE_K_R15 = ["Zoe Kim works from a coworking space in Shoreditch.", "Zoe Kim's desk is number 42.",
+              "Zoe Kim's cofounder works from a coworking space in Shoreditch.",
+              "Zoe Kim lives in Hackney."]
+COWORKING_DESKS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ZOE_K_R15), ["remember", "Zoe Kim now works from a coworking space in Islington."],
+     [_ZOE_K_R15[0]]),
+    (list(_ZOE_K_R15), ["remember", "Zoe Kim's desk is now number 17."], [_ZOE_K_R15[1]]),
+    (list(_ZOE_K_R15), ["forget", "Zoe Kim's cofounder"], [_ZOE_K_R15[2]]),
+]
+
+
+def coworking_desks(cases: list[Case]) -> None:
+    """A coworking space and a desk number beside a cofounder in the same space: a new space, a
+    new desk and a forget of the cofounder."""
+    _ended_by(cases, "coworking_desks", "work", COWORKING_DESKS)
+
+
+_MARK_H_R15 = ["Mark Hale works at Shell.", "Mark Hale lives in Aberdeen.",
+               "Mark Hale's wife works at BP.", "Mark Hale plays golf."]
+WIVES_AND_PRONOUNS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MARK_H_R15), ["remember", "Mark Hale's wife left BP. She now works at Equinor."],
+     [_MARK_H_R15[2]]),
+    (list(_MARK_H_R15), ["remember", "Mark Hale moved to Stavanger."], [_MARK_H_R15[1]]),
+    (list(_MARK_H_R15), ["remember", "Mark Hale gave up golf."], [_MARK_H_R15[3]]),
+]
+
+
+def wives_and_pronouns(cases: list[Case]) -> None:
+    """A wife's job changed in two sentences with she, a move and golf given up: each reaches
+    one fact."""
+    _ended_by(cases, "wives_and_pronouns", "people", WIVES_AND_PRONOUNS)
+
+
+_LEE_C_R15 = ["Lee Carr's passport number is 512345678.", "Lee Carr lives in Cardiff.",
+              "Lee Carr's email is lee@carr.net.", "Lee Carr works at Admiral."]
+MISSES_BY_IDENTIFIER_R15: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEE_C_R15), ["purge", "512345679"], []),
+    (list(_LEE_C_R15), ["purge", "lee@carr.com"], []),
+    (list(_LEE_C_R15), ["release", "Lee Carr's driving licence"], []),
+]
+
+
+def misses_by_identifier_r15(cases: list[Case]) -> None:
+    """Purges of a passport one digit off and an e-mail on another host, and a release of a
+    licence he does not have: nothing ends."""
+    _ended_by(cases, "misses_by_identifier_r15", "misses", MISSES_BY_IDENTIFIER_R15)
+
+
+_KAI_B_R15 = ["Kai Berg lives in Malmö.", "Kai Berg works at IKEA.", "Kai Berg plays floorball.",
+              "Kai Berg has a dog.", "Kai Berg drives a Volvo.", "Kai Berg is gluten-free.",
+              "Kai Berg speaks Danish.", "Kai Berg sings in a choir.",
+              "Kai Berg supports Malmö FF.", "Kai Berg runs on Sundays.",
+              "Kai Berg's wife works at IKEA.", "Kai Berg's son plays floorball."]
+TWELVE_FACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_KAI_B_R15), ["remember", "Kai Berg now runs on Saturdays."], [_KAI_B_R15[9]]),
+    (list(_KAI_B_R15), ["remember", "Kai Berg left the choir."], [_KAI_B_R15[7]]),
+    (list(_KAI_B_R15), ["forget", "Kai Berg's son"], [_KAI_B_R15[11]]),
+]
+
+
+def twelve_facts(cases: list[Case]) -> None:
+    """A man with ten facts, his wife's and his son's: a run moved to another day, a choir left
+    and a forget of the son."""
+    _ended_by(cases, "twelve_facts", "people", TWELVE_FACTS)
+
+
+_AMY_R_R15 = ["Amy Roe pays £10.99 a month for Spotify.", "Amy Roe pays £4.99 a month for iCloud.",
+              "Amy Roe's daughter pays £10.99 a month for Spotify.", "Amy Roe lives in York."]
+SUBSCRIPTION_PRICES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AMY_R_R15), ["remember", "Amy Roe now pays £11.99 a month for Spotify."],
+     [_AMY_R_R15[0]]),
+    (list(_AMY_R_R15), ["remember", "Amy Roe cancelled iCloud."], [_AMY_R_R15[1]]),
+    (list(_AMY_R_R15), ["forget", "Amy Roe's daughter"], [_AMY_R_R15[2]]),
+]
+
+
+def subscription_prices(cases: list[Case]) -> None:
+    """Two monthly prices beside a daughter's same price: a new price, one cancelled and a
+    forget of the daughter."""
+    _ended_by(cases, "subscription_prices", "subscriptions", SUBSCRIPTION_PRICES)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -14564,7 +14886,13 @@ def build() -> list[Case]:
                    chinese_schools_r14, identifier_corrections, trips_and_nights,
                    pensions_moved, user_devices_r14, misses_among_five_r14, tech_leads,
                    chinese_user_phones, german_user_r14, allergies_two, cars_and_bays,
-                   eleven_facts):
+                   eleven_facts,
+                   claims_approved, german_cars_r15, chinese_hobbies_r15, newsletters,
+                   parking_permits, language_levels, user_contacts_purged, car_leases,
+                   hospital_appointments, diets_and_milks_r15, client_managers,
+                   research_funding, german_misses_r15, chinese_user_r15, phones_two_countries,
+                   coworking_desks, wives_and_pronouns, misses_by_identifier_r15, twelve_facts,
+                   subscription_prices):
         family(cases)
     return cases
 
