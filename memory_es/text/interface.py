@@ -519,8 +519,10 @@ class TextInterface:
         seen: list[tuple[str, Clause]] = []
         full_names = _full_person_names(reading)
         spoken_of: str | None = None  # whom the text spoke of last: a pronoun's antecedent
+        before: Clause | None = None
         for n, read in enumerate(reading.clauses):
-            clause = read  # (a change may be read again in the slot it changes, below)
+            clause = self._said_of_kin(read, before)
+            before = read
             entity, extra = self._resolve(tenant, clause, plan, pronoun_of=spoken_of)
             if (owner := _given_name_owner(entity, full_names)) is not None:
                 entity, extra = owner, extra | {"given_name_of": owner}
@@ -1095,6 +1097,22 @@ class TextInterface:
         if unknown:
             raise InvalidInput(f"unknown option(s): {', '.join(sorted(unknown))}")
         return kw
+
+    def _said_of_kin(self, clause: Clause, before: Clause | None) -> Clause:
+        """``clause`` read again of the person a pronoun points back to when the clause
+        before it spoke of a person of someone's by a noun of the pronoun's gender (``Mark
+        Hale's wife left BP. She now works at Equinor``: the wife now works there, and her
+        fact is kept as hers, under his id). Any other clause as it is."""
+        pronoun = (clause.mention or "").lower()
+        if (clause.refers_back != "" or before is None or not before.mention
+                or pronoun not in lx.KIN_BY_PRONOUN
+                or not clause.text.lower().startswith(pronoun + " ")):
+            return clause
+        people = _possessed_people(before)
+        if not people or people[-1] not in lx.KIN_BY_PRONOUN[pronoun]:
+            return clause
+        said = before.mention + clause.text[len(pronoun):]
+        return next(iter(self.interpreter(said).clauses), clause)
 
     def _resolve(self, tenant: str, clause: Clause, plan: _Plan, fallback: str | None = None,
                  pronoun_of: str | None = None) -> tuple[str | None, Extra]:

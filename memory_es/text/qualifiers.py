@@ -269,8 +269,14 @@ def adjuncts(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+_CAMEL = re.compile(r"[a-z][A-Z][a-z][A-Za-z]*")
+"""A brand written with a lower-case first letter (``iCloud``, ``eBay``, ``iPhone``); not
+a unit (``kWh``) nor an abbreviation (``mRNA``)."""
+
+
 def names_in(toks: Sequence[Tok], skip_first: bool) -> tuple[str, ...]:
-    """Proper names: runs of capitalised (or non-Latin) words not at sentence start."""
+    """Proper names: runs of capitalised (or non-Latin) words not at sentence start, and
+    brands in camel case (:data:`_CAMEL`)."""
     names: list[str] = []
     run: list[str] = []
     for i, t in enumerate(toks):
@@ -287,7 +293,7 @@ def names_in(toks: Sequence[Tok], skip_first: bool) -> tuple[str, ...]:
         is_name = bool(w) and (i > 0 or not skip_first) and (
             ((is_capitalised(w) and w.lower() not in lx.STOPWORDS and w.lower() not in NOT_NAMES
              and not w.isupper()) or (w.isupper() and len(w) <= 5 and w.isalpha()))
-            or is_foreign_word(w))
+            or is_foreign_word(w) or _CAMEL.fullmatch(w) is not None)
         if is_name and not any(c.isdigit() for c in w):
             run.append(w)
             if t.raw.rstrip().endswith((",", ".", ";", ":", ")")):

@@ -347,3 +347,24 @@ def test_a_topic_with_two_facts_or_an_unrelated_new_text_retires_nothing(
     text.remember(T, "Noor loves oat milk lattes.")
     r = text.revise(T, "Noor drink", "Noor moved to Lisbon.")
     assert "Noor loves oat milk lattes" in current(text)
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("wife", "She"), ("sister", "She"), ("husband", "He"), ("son", "He"),
+                        ("wife", "He"), ("husband", "She")]))
+def test_a_pronoun_after_a_relative_of_its_gender_is_the_relative(
+        fresh_store: memory_es.MemoryStore, pair: tuple[str, str]) -> None:
+    """``Mark Hale's wife left BP. She now works at Equinor``: she is the wife (the subject
+    before, of her gender), so her job changes and his stays. ``He now works at Equinor``
+    after the wife is Mark Hale himself: his job changes."""
+    relative, pronoun = pair
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    his, hers = "Mark Hale works at Shell", f"Mark Hale's {relative} works at BP"
+    for text in (his, hers):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Mark Hale's {relative} left BP. {pronoun} now works at Equinor.")
+    current = current_texts(fresh_store, tenant)
+    agrees = relative in ({"wife", "sister"} if pronoun == "She" else {"husband", "son"})
+    assert hers not in current
+    assert (his in current) == agrees

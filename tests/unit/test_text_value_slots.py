@@ -222,3 +222,21 @@ def test_an_ordinal_after_now_is_no_date(
     new = f"The office printer is now on the {ordinals[1]} {unit}"
     ti.remember(tenant, new + ".")
     assert current_texts(fresh_store, tenant) == {kept, new}
+
+
+@_SLOW
+@given(st.sampled_from(["iCloud", "eBay Plus", "iTunes Match"]),
+       st.sampled_from([("10.99", "11.99"), ("7", "9")]))
+def test_a_brand_written_in_camel_case_is_a_name(
+        fresh_store: memory_es.MemoryStore, brand: str, prices: tuple[str, str]) -> None:
+    """``pays £4.99 a month for iCloud`` names what it pays for as ``… for Spotify`` does:
+    a brand with a lower-case first letter is a name, so a new price for Spotify leaves the
+    iCloud payment."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Amy Roe pays £{prices[0]} a month for Spotify"
+    kept = f"Amy Roe pays £4.99 a month for {brand}"
+    for text in (old, kept):
+        ti.remember(tenant, text + ".")
+    new = f"Amy Roe now pays £{prices[1]} a month for Spotify"
+    ti.remember(tenant, new + ".")
+    assert current_texts(fresh_store, tenant) == {kept, new}
