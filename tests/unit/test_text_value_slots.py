@@ -22,6 +22,14 @@ _SLOW = settings(max_examples=8, deadline=None,
 _PLACES = ["Holborn", "Camden", "Mayfair", "Soho", "Brixton"]
 
 
+def _after_change(store: memory_es.MemoryStore, old: str, kept: str, new: str) -> set[str]:
+    """The current texts once ``old`` and ``kept`` are remembered, then the change ``new``."""
+    tenant, ti = fresh_tenant(), TextInterface(store)
+    for text in (old, kept, new):
+        ti.remember(tenant, text + ".")
+    return current_texts(store, tenant)
+
+
 @_SLOW
 @given(st.lists(st.sampled_from(_PLACES), min_size=2, max_size=2, unique=True), st.booleans())
 def test_a_new_value_of_the_frame_replaces_the_old(fresh_store: memory_es.MemoryStore,
@@ -159,14 +167,10 @@ def test_an_objects_head_counts_by_its_stem(
     """``now drinks one coffee a day`` ends ``drinks two coffees a day``: the object's head
     in the singular and in the plural is one frame; another verb's fact stays."""
     old_n, old_head, new_n, new_head = counts
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     old = f"Amir Haddad {verb} {old_n} {old_head} a day"
-    kept = "Amir Haddad walks two dogs a day" if verb != "walks" else "Amir Haddad lives in Tyre"
-    for text in (old, kept):
-        ti.remember(tenant, text + ".")
+    kept = "Amir Haddad walks two dogs a day"
     new = f"Amir Haddad now {verb} {new_n} {new_head} a day"
-    ti.remember(tenant, new + ".")
-    assert current_texts(fresh_store, tenant) == {kept, new}
+    assert _after_change(fresh_store, old, kept, new) == {kept, new}
 
 
 @_SLOW
@@ -177,14 +181,10 @@ def test_a_capitalised_word_says_no_kind_of_object(
     """``is now on the Spotify Duo plan`` ends ``is on the Spotify Family plan``: the
     object's kind is read from its common words (a plan), not from a name's (``Family``
     is no family), so the two are one frame."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     old = f"Nadia Rahman is on the {pair[0]}"
     kept = "Nadia Rahman lives in Leeds"
-    for text in (old, kept):
-        ti.remember(tenant, text + ".")
     new = f"Nadia Rahman is now on the {pair[1]}"
-    ti.remember(tenant, new + ".")
-    assert current_texts(fresh_store, tenant) == {kept, new}
+    assert _after_change(fresh_store, old, kept, new) == {kept, new}
 
 
 @_SLOW
@@ -197,14 +197,10 @@ def test_a_name_qualifying_a_common_head_is_the_heads_modifier(
     modifiers, as in ``leads the ML team`` (a name alone, ``walks Rufus``, stays the
     object)."""
     old_tier, new_tier, rest = tiers
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     old = f"Luca Conti has {old_tier} {rest}"
     kept = "Luca Conti lives in Milan"
-    for text in (old, kept):
-        ti.remember(tenant, text + ".")
     new = f"Luca Conti now has {new_tier} {rest}"
-    ti.remember(tenant, new + ".")
-    assert current_texts(fresh_store, tenant) == {kept, new}
+    assert _after_change(fresh_store, old, kept, new) == {kept, new}
 
 
 @_SLOW
@@ -214,14 +210,10 @@ def test_an_ordinal_after_now_is_no_date(
     """``is now on the 4th floor`` ends ``is on the 3rd floor``: whether an object is a
     time is read from its preposition and words, not from the ``now`` before them, so the
     two are one frame (``be.on.n:floor``)."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     old = f"The office printer is on the {ordinals[0]} {unit}"
     kept = "The office printer is a Brother HL-L2350"
-    for text in (old, kept):
-        ti.remember(tenant, text + ".")
     new = f"The office printer is now on the {ordinals[1]} {unit}"
-    ti.remember(tenant, new + ".")
-    assert current_texts(fresh_store, tenant) == {kept, new}
+    assert _after_change(fresh_store, old, kept, new) == {kept, new}
 
 
 @_SLOW
@@ -232,11 +224,7 @@ def test_a_brand_written_in_camel_case_is_a_name(
     """``pays £4.99 a month for iCloud`` names what it pays for as ``… for Spotify`` does:
     a brand with a lower-case first letter is a name, so a new price for Spotify leaves the
     iCloud payment."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     old = f"Amy Roe pays £{prices[0]} a month for Spotify"
     kept = f"Amy Roe pays £4.99 a month for {brand}"
-    for text in (old, kept):
-        ti.remember(tenant, text + ".")
     new = f"Amy Roe now pays £{prices[1]} a month for Spotify"
-    ti.remember(tenant, new + ".")
-    assert current_texts(fresh_store, tenant) == {kept, new}
+    assert _after_change(fresh_store, old, kept, new) == {kept, new}
