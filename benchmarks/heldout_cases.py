@@ -14669,6 +14669,184 @@ def subscription_prices(cases: list[Case]) -> None:
     _ended_by(cases, "subscription_prices", "subscriptions", SUBSCRIPTION_PRICES)
 
 
+_LENA_F_R16 = ["Lena Fox works at Google.", "Lena Fox also works at a café on weekends.",
+               "Lena Fox's husband works at Google.", "Lena Fox lives in Dublin."]
+TWO_JOBS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LENA_F_R16), ["remember", "Lena Fox left Google."], [_LENA_F_R16[0]]),
+    (list(_LENA_F_R16), ["remember", "Lena Fox no longer works at the café."], [_LENA_F_R16[1]]),
+    (list(_LENA_F_R16), ["forget", "Lena Fox's husband"], [_LENA_F_R16[2]]),
+]
+
+
+def two_jobs(cases: list[Case]) -> None:
+    """A main job and a weekend job beside a husband at the same firm: each ended alone, and a
+    forget of the husband."""
+    _ended_by(cases, "two_jobs", "work", TWO_JOBS)
+
+
+_OMAR_SY_R16 = ["Omar Sy lives in Paris.", "Omar Sy has a holiday home in Nice.",
+                "Omar Sy's brother lives in Paris.", "Omar Sy works at Renault."]
+TWO_HOMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OMAR_SY_R16), ["remember", "Omar Sy moved to Lyon."], [_OMAR_SY_R16[0]]),
+    (list(_OMAR_SY_R16), ["remember", "Omar Sy sold his holiday home in Nice."], [_OMAR_SY_R16[1]]),
+    (list(_OMAR_SY_R16), ["forget", "Omar Sy's brother"], [_OMAR_SY_R16[2]]),
+]
+
+
+def two_homes(cases: list[Case]) -> None:
+    """A home and a holiday home beside a brother in the same city: a move, the holiday home
+    sold and a forget of the brother."""
+    _ended_by(cases, "two_homes", "home", TWO_HOMES)
+
+
+_ADA_NG_R16 = ["Ada Ng has a cat called Tom.", "Ada Ng has a dog called Rex.",
+               "Ada Ng's sister has a cat called Tom.", "Ada Ng lives in Hull."]
+TWO_NAMED_PETS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ADA_NG_R16), ["remember", "Ada Ng's cat Tom died."], [_ADA_NG_R16[0]]),
+    (list(_ADA_NG_R16), ["release", "Ada Ng's dog"], [_ADA_NG_R16[1]]),
+    (list(_ADA_NG_R16), ["forget", "Ada Ng's sister"], [_ADA_NG_R16[2]]),
+]
+
+
+def two_named_pets(cases: list[Case]) -> None:
+    """A named cat and a named dog beside a sister's cat of the same name: the cat died, the dog
+    released and a forget of the sister."""
+    _ended_by(cases, "two_named_pets", "pets", TWO_NAMED_PETS)
+
+
+_IAN_P_R16 = ["Ian Poe drives a Golf.", "Ian Poe also owns a vintage Mini.",
+              "Ian Poe's son drives a Golf.", "Ian Poe lives in Leeds."]
+TWO_CARS_OWNED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_IAN_P_R16), ["remember", "Ian Poe sold his vintage Mini."], [_IAN_P_R16[1]]),
+    (list(_IAN_P_R16), ["remember", "Ian Poe now drives a Polo."], [_IAN_P_R16[0]]),
+    (list(_IAN_P_R16), ["forget", "Ian Poe's son"], [_IAN_P_R16[2]]),
+]
+
+
+def two_cars_owned(cases: list[Case]) -> None:
+    """A car driven and a vintage car owned beside a son's same car: the vintage car sold, a new
+    car and a forget of the son."""
+    _ended_by(cases, "two_cars_owned", "vehicles", TWO_CARS_OWNED)
+
+
+_MIA_R_R16 = ["Mia Roth speaks German.", "Mia Roth is learning Italian.",
+              "Mia Roth's husband speaks German.", "Mia Roth lives in Bern."]
+LANGUAGES_LEARNT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIA_R_R16), ["remember", "Mia Roth gave up learning Italian."], [_MIA_R_R16[1]]),
+    (list(_MIA_R_R16), ["remember", "Mia Roth now also speaks French."], []),
+    (list(_MIA_R_R16), ["forget", "Mia Roth's husband"], [_MIA_R_R16[2]]),
+]
+
+
+def languages_learnt(cases: list[Case]) -> None:
+    """A language spoken and one being learnt beside a husband who speaks the same: the learning
+    given up, a language added and a forget of the husband."""
+    _ended_by(cases, "languages_learnt", "education", LANGUAGES_LEARNT)
+
+
+_SAM_I_R16 = ["Sam Ito does not eat meat.", "Sam Ito eats fish.", "Sam Ito's wife eats fish.",
+              "Sam Ito lives in Kobe."]
+DENIALS_BESIDE_HABITS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAM_I_R16), ["remember", "Sam Ito no longer eats fish."], [_SAM_I_R16[1]]),
+    (list(_SAM_I_R16), ["forget", "Sam Ito's wife"], [_SAM_I_R16[2]]),
+    (list(_SAM_I_R16), ["remember", "Sam Ito moved to Osaka."], [_SAM_I_R16[3]]),
+]
+
+
+def denials_beside_habits(cases: list[Case]) -> None:
+    """A denial beside a habit and a wife's same habit: the habit ended, a forget of the wife
+    and a move."""
+    _ended_by(cases, "denials_beside_habits", "food", DENIALS_BESIDE_HABITS)
+
+
+_RITA_L_R16 = ["Rita Low lives in Leeds.", "Rita Low works at Asda.",
+               "Rita Low's son lives in Leeds.", "Rita Low plays bingo."]
+PLANS_CHANGE_NOTHING: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RITA_L_R16), ["remember", "Rita Low might move to York next year."], []),
+    (list(_RITA_L_R16), ["remember", "Rita Low is thinking about leaving Asda."], []),
+    (list(_RITA_L_R16), ["remember", "If Rita Low's son moves, she will move too."], []),
+]
+
+
+def plans_change_nothing(cases: list[Case]) -> None:
+    """A maybe, a thought and a condition about a woman with a son in the same city: nothing
+    ends."""
+    _ended_by(cases, "plans_change_nothing", "people", PLANS_CHANGE_NOTHING)
+
+
+_TOM_U_R16 = ["Tom Ure lives in Perth.", "Tom Ure works at SSE.", "Tom Ure's wife works at SSE.",
+              "Tom Ure plays golf."]
+QUESTIONS_CHANGE_NOTHING_R16: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TOM_U_R16), ["remember", "Does Tom Ure still work at SSE?"], []),
+    (list(_TOM_U_R16), ["remember", "Has Tom Ure moved to Dundee?"], []),
+    (list(_TOM_U_R16), ["forget", "Tom Ure's wife"], [_TOM_U_R16[2]]),
+]
+
+
+def questions_change_nothing_r16(cases: list[Case]) -> None:
+    """Two questions about a man's job and home change nothing; a forget of his wife ends hers."""
+    _ended_by(cases, "questions_change_nothing_r16", "people", QUESTIONS_CHANGE_NOTHING_R16)
+
+
+_GUOJING_R16 = ["郭靖在杭州工作\u3002", "郭靖喜欢喝茶\u3002", "郭靖的妻子在杭州工作\u3002", "郭靖有一辆车\u3002"]
+CHINESE_TWO_FACTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GUOJING_R16), ["remember", "郭靖不再喜欢喝茶了\u3002"], [_GUOJING_R16[1]]),
+    (list(_GUOJING_R16), ["remember", "郭靖卖掉了他的车\u3002"], [_GUOJING_R16[3]]),
+    (list(_GUOJING_R16), ["forget", "忘记郭靖的妻子"], [_GUOJING_R16[2]]),
+]
+
+
+def chinese_two_facts(cases: list[Case]) -> None:
+    """A Chinese taste and car beside a wife in the same city: the taste no longer held, the car
+    sold and a forget of the wife."""
+    _ended_by(cases, "chinese_two_facts", "languages", CHINESE_TWO_FACTS)
+
+
+_EVA_BR_R16 = ["Eva Braun spielt Klavier.", "Eva Braun spielt Tennis.",
+               "Eva Brauns Tochter spielt Klavier.", "Eva Braun wohnt in Wien."]
+GERMAN_TWO_GAMES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EVA_BR_R16), ["remember", "Eva Braun spielt kein Klavier mehr."], [_EVA_BR_R16[0]]),
+    (list(_EVA_BR_R16), ["remember", "Eva Braun spielt kein Tennis mehr."], [_EVA_BR_R16[1]]),
+    (list(_EVA_BR_R16), ["forget", "Vergiss Eva Brauns Tochter"], [_EVA_BR_R16[2]]),
+]
+
+
+def german_two_games(cases: list[Case]) -> None:
+    """Two German games beside a daughter's same instrument: each given up alone, and a forget
+    of the daughter."""
+    _ended_by(cases, "german_two_games", "languages", GERMAN_TWO_GAMES)
+
+
+_NIA_R_R16 = ["Nia Ross's locker code is 4471.", "Nia Ross's gym PIN is 9921.",
+              "Nia Ross's son's locker code is 4472.", "Nia Ross lives in Bath."]
+CODES_AND_PINS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NIA_R_R16), ["release", "Nia Ross's locker code"], [_NIA_R_R16[0]]),
+    (list(_NIA_R_R16), ["purge", "9921"], [_NIA_R_R16[1]]),
+    (list(_NIA_R_R16), ["forget", "Nia Ross's son"], [_NIA_R_R16[2]]),
+]
+
+
+def codes_and_pins(cases: list[Case]) -> None:
+    """A locker code and a gym PIN beside a son's locker code one digit off: the code released,
+    the PIN purged and a forget of the son."""
+    _ended_by(cases, "codes_and_pins", "identifiers", CODES_AND_PINS)
+
+
+_GIL_R_R16 = ["Gil Ray lives in Cork.", "Gil Ray works at Apple.", "Gil Ray plays hurling.",
+              "Gil Ray has a cat."]
+MISSES_EVERYTHING_ABOUT: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GIL_R_R16), ["forget", "everything about Gil Ray's dog"], []),
+    (list(_GIL_R_R16), ["release", "Gil Ray's car insurance"], []),
+    (list(_GIL_R_R16), ["purge", "Gil Ray's IBAN"], []),
+]
+
+
+def misses_everything_about(cases: list[Case]) -> None:
+    """A forget of everything about a dog, a release of an insurance and a purge of an IBAN a
+    man with four facts does not have: nothing ends."""
+    _ended_by(cases, "misses_everything_about", "misses", MISSES_EVERYTHING_ABOUT)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -14892,7 +15070,11 @@ def build() -> list[Case]:
                    hospital_appointments, diets_and_milks_r15, client_managers,
                    research_funding, german_misses_r15, chinese_user_r15, phones_two_countries,
                    coworking_desks, wives_and_pronouns, misses_by_identifier_r15, twelve_facts,
-                   subscription_prices):
+                   subscription_prices,
+                   two_jobs, two_homes, two_named_pets, two_cars_owned, languages_learnt,
+                   denials_beside_habits, plans_change_nothing, questions_change_nothing_r16,
+                   chinese_two_facts, german_two_games, codes_and_pins,
+                   misses_everything_about):
         family(cases)
     return cases
 
