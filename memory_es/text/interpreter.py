@@ -984,6 +984,12 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     adds = _mentions(lx.ADDITIVE_MARKERS, marked_low)  # "also owns a green car now"
     if adds:
         rules.append(ADDS_RULE)
+        said = keywords(str(pred.value).split(), 3)
+        if pred.confident and attribute and said and not set(said) & set(attribute.split(".")):
+            # "also works at a café on weekends": a second value beside the one the slot
+            # holds, in a slot of its own (as a closed span is; a slot its value names
+            # already is one): it neither conflicts with the first nor ends it
+            attribute = ".".join((attribute, *said))
     dated = any(re.search(r"\d|\b(?:last|next|this|ago)\b", t, re.IGNORECASE)
                 for t in temporal)
     op = "assert"

@@ -368,3 +368,25 @@ def test_a_pronoun_after_a_relative_of_its_gender_is_the_relative(
     agrees = relative in ({"wife", "sister"} if pronoun == "She" else {"husband", "son"})
     assert hers not in current
     assert (his in current) == agrees
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("works at Google", "also works at a café on weekends", "left Google"),
+                        ("lives in Paris", "also lives in Nice in the summer",
+                         "no longer lives in Paris"),
+                        ("works at Aviva", "also works at the Red Lion on Fridays",
+                         "left Aviva")]))
+def test_a_second_value_said_with_also_stands_beside_the_first(
+        fresh_store: memory_es.MemoryStore, said: tuple[str, str, str]) -> None:
+    """``Lena Fox also works at a café on weekends`` beside ``Lena Fox works at Google``:
+    a second value of a one-valued slot, said with ``also``, is kept in a slot of its own,
+    so both stay current, and ending the first leaves the second."""
+    first, also, ended = said
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    both = {f"Lena Fox {first}", f"Lena Fox {also}"}
+    for text in sorted(both, key=len):
+        ti.remember(tenant, text + ".")
+    assert current_texts(fresh_store, tenant) == both
+    ti.remember(tenant, f"Lena Fox {ended}.")
+    assert current_texts(fresh_store, tenant) == {f"Lena Fox {also}", f"Lena Fox {ended}"}
