@@ -14847,6 +14847,157 @@ def misses_everything_about(cases: list[Case]) -> None:
     _ended_by(cases, "misses_everything_about", "misses", MISSES_EVERYTHING_ABOUT)
 
 
+_PIA_H_R17 = ["Pia Holt takes sertraline 50 mg.", "Pia Holt takes vitamin D.",
+              "Pia Holt's mother takes sertraline 50 mg.", "Pia Holt lives in Exeter."]
+DOSES_RAISED: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PIA_H_R17), ["remember", "Pia Holt's sertraline dose was raised to 100 mg."],
+     [_PIA_H_R17[0]]),
+    (list(_PIA_H_R17), ["remember", "Pia Holt stopped taking vitamin D."], [_PIA_H_R17[1]]),
+    (list(_PIA_H_R17), ["forget", "Pia Holt's mother"], [_PIA_H_R17[2]]),
+]
+
+
+def doses_raised(cases: list[Case]) -> None:
+    """A dose and a supplement beside a mother on the same dose: the dose raised, the supplement
+    stopped and a forget of the mother."""
+    _ended_by(cases, "doses_raised", "medical", DOSES_RAISED)
+
+
+_LOW_EMAIL_R17 = ["my email is ben@old.io.", "i work at monzo.", "my sister's email is amy@old.io.",
+                  "i live in bristol."]
+LOWERCASE_USER_EMAILS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LOW_EMAIL_R17), ["remember", "my email changed to ben@new.io."], [_LOW_EMAIL_R17[0]]),
+    (list(_LOW_EMAIL_R17), ["purge", "amy@old.io"], [_LOW_EMAIL_R17[2]]),
+    (list(_LOW_EMAIL_R17), ["forget", "my sister"], [_LOW_EMAIL_R17[2]]),
+]
+
+
+def lowercase_user_emails(cases: list[Case]) -> None:
+    """The user's notes in lower case: an e-mail changed, a sister's e-mail purged and a forget
+    of the sister."""
+    _ended_by(cases, "lowercase_user_emails", "user", LOWERCASE_USER_EMAILS)
+
+
+_CAL_W_R17 = ["Cal Webb rents a flat from Mr Osei.", "Cal Webb pays £900 a month in rent.",
+              "Cal Webb's brother rents a flat from Mr Osei.", "Cal Webb works at Tesco."]
+TENANTS_RENTS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CAL_W_R17), ["remember", "Cal Webb's rent went up to £950."], [_CAL_W_R17[1]]),
+    (list(_CAL_W_R17), ["forget", "Cal Webb's brother"], [_CAL_W_R17[2]]),
+    (list(_CAL_W_R17), ["remember", "Cal Webb now works at Lidl."], [_CAL_W_R17[3]]),
+]
+
+
+def tenants_rents(cases: list[Case]) -> None:
+    """A rented flat and its rent beside a brother renting from the same landlord: a rent rise,
+    a forget of the brother and a new employer."""
+    _ended_by(cases, "tenants_rents", "home", TENANTS_RENTS)
+
+
+_ANA_SILVA_R17 = ["Ana Silva's daughter does ballet on Mondays.",
+                  "Ana Silva's daughter goes to St Mary's.",
+                  "Ana Silva's son does ballet on Mondays.", "Ana Silva lives in Porto."]
+DAUGHTERS_BALLET: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ANA_SILVA_R17), ["remember", "Ana Silva's daughter now does ballet on Wednesdays."],
+     [_ANA_SILVA_R17[0]]),
+    (list(_ANA_SILVA_R17), ["remember", "Ana Silva's daughter stopped doing ballet."],
+     [_ANA_SILVA_R17[0]]),
+    (list(_ANA_SILVA_R17), ["forget", "Ana Silva's son"], [_ANA_SILVA_R17[2]]),
+]
+
+
+def daughters_ballet(cases: list[Case]) -> None:
+    """A daughter's class day and school beside a son in the same class: a new day, the class
+    stopped and a forget of the son."""
+    _ended_by(cases, "daughters_ballet", "family", DAUGHTERS_BALLET)
+
+
+_HANMEIMEI_R17 = ["韩梅梅是单身\u3002", "韩梅梅住在上海\u3002", "韩梅梅的姐姐是单身\u3002", "韩梅梅在银行工作\u3002"]
+CHINESE_MARRIAGES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HANMEIMEI_R17), ["remember", "韩梅梅结婚了\u3002"], [_HANMEIMEI_R17[0]]),
+    (list(_HANMEIMEI_R17), ["remember", "韩梅梅搬到了南京\u3002"], [_HANMEIMEI_R17[1]]),
+    (list(_HANMEIMEI_R17), ["forget", "忘记韩梅梅的姐姐"], [_HANMEIMEI_R17[2]]),
+]
+
+
+def chinese_marriages(cases: list[Case]) -> None:
+    """A Chinese marital state beside a sister's: a wedding, a move and a forget of the sister."""
+    _ended_by(cases, "chinese_marriages", "languages", CHINESE_MARRIAGES)
+
+
+_LARA_N_R17 = ["Lara Neumann ist ledig.", "Lara Neumann wohnt in Kassel.",
+               "Lara Neumanns Bruder ist ledig.", "Lara Neumann arbeitet bei VW."]
+GERMAN_WEDDINGS_R17: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LARA_N_R17), ["remember", "Lara Neumann hat geheiratet."], [_LARA_N_R17[0]]),
+    (list(_LARA_N_R17), ["remember", "Lara Neumann arbeitet jetzt bei Audi."], [_LARA_N_R17[3]]),
+    (list(_LARA_N_R17), ["forget", "Vergiss Lara Neumanns Bruder"], [_LARA_N_R17[2]]),
+]
+
+
+def german_weddings_r17(cases: list[Case]) -> None:
+    """A German marital state beside a brother's: a wedding, a new employer and a forget of the
+    brother."""
+    _ended_by(cases, "german_weddings_r17", "languages", GERMAN_WEDDINGS_R17)
+
+
+_REX_H_R17 = ["Rex Hall's SSN is 123-45-6789.", "Rex Hall's EIN is 12-3456789.",
+              "Rex Hall's wife's SSN is 123-45-6788.", "Rex Hall lives in Ohio."]
+US_TAX_IDS: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_REX_H_R17), ["purge", "123-45-6789"], [_REX_H_R17[0]]),
+    (list(_REX_H_R17), ["purge", "12-3456789"], [_REX_H_R17[1]]),
+    (list(_REX_H_R17), ["forget", "Rex Hall's wife"], [_REX_H_R17[2]]),
+]
+
+
+def us_tax_ids(cases: list[Case]) -> None:
+    """A social security number and an employer id beside a wife's number one digit off: each
+    purged, and a forget of the wife."""
+    _ended_by(cases, "us_tax_ids", "identifiers", US_TAX_IDS)
+
+
+_NEXA_R17 = ["Nexa Ltd is based in Leeds.", "Nexa Ltd's CEO is Ian Holt.",
+             "Orbit Ltd is based in Leeds.", "Nexa Ltd has 200 staff."]
+COMPANY_MOVES: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NEXA_R17), ["remember", "Nexa Ltd moved its headquarters to York."], [_NEXA_R17[0]]),
+    (list(_NEXA_R17), ["remember", "Nexa Ltd now has 250 staff."], [_NEXA_R17[3]]),
+    (list(_NEXA_R17), ["forget", "Orbit Ltd"], [_NEXA_R17[2]]),
+]
+
+
+def company_moves(cases: list[Case]) -> None:
+    """A company's base and headcount beside another company in the same city: headquarters
+    moved, a new headcount and a forget of the other company."""
+    _ended_by(cases, "company_moves", "companies", COMPANY_MOVES)
+
+
+_I_PREF_R17 = ["I prefer tea.", "I prefer window seats.", "My husband prefers tea.",
+               "I live in Hull."]
+USER_PREFERENCES_R17: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_I_PREF_R17), ["remember", "I prefer coffee now."], [_I_PREF_R17[0]]),
+    (list(_I_PREF_R17), ["remember", "These days I prefer aisle seats."], [_I_PREF_R17[1]]),
+    (list(_I_PREF_R17), ["forget", "my husband"], [_I_PREF_R17[2]]),
+]
+
+
+def user_preferences_r17(cases: list[Case]) -> None:
+    """The user's two preferences beside a husband's same one: each preferred anew, and a forget
+    of the husband."""
+    _ended_by(cases, "user_preferences_r17", "user", USER_PREFERENCES_R17)
+
+
+_QINLAN_R17 = ["秦岚住在大连\u3002", "秦岚在阿里巴巴工作\u3002", "秦岚有一只狗\u3002", "秦岚喜欢唱歌\u3002"]
+CHINESE_MISSES_R17: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_QINLAN_R17), ["forget", "忘记秦岚的猫"], []),
+    (list(_QINLAN_R17), ["release", "秦岚的车"], []),
+    (list(_QINLAN_R17), ["purge", "秦岚的邮箱"], []),
+]
+
+
+def chinese_misses_r17(cases: list[Case]) -> None:
+    """A forget, a release and a purge in Chinese of things a woman with four facts does not
+    have: nothing ends."""
+    _ended_by(cases, "chinese_misses_r17", "languages", CHINESE_MISSES_R17)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -15074,7 +15225,10 @@ def build() -> list[Case]:
                    two_jobs, two_homes, two_named_pets, two_cars_owned, languages_learnt,
                    denials_beside_habits, plans_change_nothing, questions_change_nothing_r16,
                    chinese_two_facts, german_two_games, codes_and_pins,
-                   misses_everything_about):
+                   misses_everything_about,
+                   doses_raised, lowercase_user_emails, tenants_rents, daughters_ballet,
+                   chinese_marriages, german_weddings_r17, us_tax_ids, company_moves,
+                   user_preferences_r17, chinese_misses_r17):
         family(cases)
     return cases
 
