@@ -573,14 +573,17 @@ def _digit_run(ident: Identifier) -> bool:
 
 
 def matches(query: Identifier, fact: Identifier) -> bool:
-    """Does a query identifier name this fact identifier? Exact, or one of the documented
+    """Does a query identifier name this fact identifier? Exact (for two numbers, also in
+    the grouping of their digits, :func:`_grouped_alike`), or one of the documented
     equivalent forms (phone with or without country code and trunk zero; a sub-address;
     a relative path; a code with its kind word appended)."""
     q, f = query.canonical, fact.canonical
     if may_be_phone(query) and may_be_phone(fact) and "phone" in (query.kind, fact.kind):
         return phones_match(q, f)  # ``612345679`` is ``+34 612 345 679`` written compact
-    if q == f:
-        return True
+    if q == f:  # digits grouped otherwise are another number (an SSN, an employer's tax id)
+        return not {query.kind, fact.kind} <= {"number", "code"} or any(
+            c.isalpha() for c in query.surface + fact.surface) or _grouped_alike(
+            query.surface, fact.surface)
     if query.kind == "email" and fact.kind == "email":
         q_local, _, q_domain = q.partition("@")
         f_local, _, f_domain = f.partition("@")
@@ -596,6 +599,14 @@ def matches(query: Identifier, fact: Identifier) -> bool:
         return q.lstrip("+") == f.lstrip("+") and not (
             query.kind == "phone" and q.startswith("+"))
     return False
+
+
+def _grouped_alike(a: str, b: str) -> bool:
+    """Do two numbers written with the same digits group them alike? ``123-45-6789`` and
+    ``123 45 6789`` do, and either is ``123456789`` written compact; ``12-3456789`` (an
+    employer's tax id) groups them otherwise, and is another number."""
+    groups = [[len(g) for g in re.split(r"[\s.\-/]+", s.strip()) if g] for s in (a, b)]
+    return min(len(g) for g in groups) < 2 or groups[0] == groups[1]
 
 
 _CODE_TOKEN = re.compile(r"(?<![\w@/\\])#?[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9](?![\w@/\\])")

@@ -320,3 +320,24 @@ def test_a_mac_address_is_one_address_however_it_is_separated(
     written = written.upper() if upper else written
     assert canon(f"The printer's MAC address is {written}.") == [("mac", canonical)]
     assert [i.canonical for i in query_identifiers(written)] == [canonical]
+
+
+@pytest.mark.parametrize(("asked", "held", "same"), [
+    ("123-45-6789", "12-3456789", False), ("123-45-6789", "123 45 6789", True),
+    ("123456789", "12-3456789", True), ("2024-1001", "20241001", True),
+    ("4471-2209", "447-12209", False)])
+def test_digits_grouped_otherwise_are_another_number(
+        fresh_store: memory_es.MemoryStore, asked: str, held: str, same: bool) -> None:
+    """``123-45-6789`` (an SSN) and ``12-3456789`` (an employer's tax id) hold the same
+    digits in other groups: two numbers. The same groups with another separator, or either
+    written compact, are one. A purge of the one leaves the other."""
+    [q] = query_identifiers(asked)
+    [f] = find_identifiers(f"The number is {held}.")
+    assert matches(q, f) is same
+    tenant, ti = "t", TextInterface(fresh_store)
+    kept = "Rex Hall lives in Ohio"
+    for text in (f"Rex Hall's tax number is {held}", kept):
+        ti.remember(tenant, text + ".")
+    ti.purge_matching(tenant, asked)
+    texts = {f.text for f in fresh_store.current(tenant)}
+    assert texts == ({kept} if same else {kept, f"Rex Hall's tax number is {held}"})
