@@ -937,10 +937,10 @@ class TextInterface:
         time is what changed. A relative's thing is theirs; with several such facts,
         which is meant is not said, and none ends."""
         owned = _possessed(clause)
-        said = clause.text[len(clause.mention or ""):].split()
         if (not owned or not clause.mention or not clause.text.startswith(clause.mention)
                 or _possessed_people(clause) or _named_possessed(clause)):
             return
+        said = clause.text[len(clause.mention):].split()
         at = next((i for i, w in enumerate(said)
                    if lx.inflected_verb(w.strip(EDGE).lower()) in lx.TIME_SHIFT_VERBS), None)
         when = None if at is None else time_said(" ".join(said[at + 1:]))

@@ -67,9 +67,8 @@ CALENDAR = re.compile(
 """A day, a date or a clock time (``Tuesday``, ``3 March``, ``14:00``, ``noon``): when
 something happens, never where."""
 
-_WHEN = re.compile(
-    rf"\b(?:{_MONTHS})\b(?:\s+(?:19|20)\d{{2}}\b)?|\b(?:19|20)\d{{2}}\b"
-    r"|\b(?:spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
+_WHEN = re.compile(rf"\b{SEASON_OR_MONTH.pattern}\b(?:\s+(?:19|20)\d{{2}}\b)?|\b(?:19|20)\d{{2}}\b",
+                   re.IGNORECASE)
 
 
 def time_said(text: str) -> str | None:
