@@ -14998,6 +14998,266 @@ def chinese_misses_r17(cases: list[Case]) -> None:
     _ended_by(cases, "chinese_misses_r17", "languages", CHINESE_MISSES_R17)
 
 
+_CI_RUNNERS_R872_SETUP = ['The build server runs Jenkins.', 'The build server is in Dublin.', 'The test server runs Jenkins.', 'The build server has 64 GB of RAM.']
+CI_RUNNERS_R872: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CI_RUNNERS_R872_SETUP), ['remember', 'The build server now runs TeamCity.'], [_CI_RUNNERS_R872_SETUP[0]]),
+    (list(_CI_RUNNERS_R872_SETUP), ['remember', 'The build server now also runs Grafana.'], []),
+    (list(_CI_RUNNERS_R872_SETUP), ['forget', 'the test server'], [_CI_RUNNERS_R872_SETUP[2]]),
+]
+
+
+def ci_runners_r18(cases: list[Case]) -> None:
+    """A build server's CI tool beside another server's same one: a new tool told as a change, one added, and a forget of the other server."""
+    _ended_by(cases, 'ci_runners_r18', 'devices', CI_RUNNERS_R872)
+
+
+_MOBILE_BACKENDS_R873_SETUP = ['The mobile app uses Firebase.', 'The mobile app is written in Kotlin.', 'The web app uses Firebase.', 'The mobile app has 20k users.']
+MOBILE_BACKENDS_R873: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MOBILE_BACKENDS_R873_SETUP), ['remember', 'The mobile app now uses Supabase.'], [_MOBILE_BACKENDS_R873_SETUP[0]]),
+    (list(_MOBILE_BACKENDS_R873_SETUP), ['remember', 'The mobile app is now written in Swift.'], [_MOBILE_BACKENDS_R873_SETUP[1]]),
+    (list(_MOBILE_BACKENDS_R873_SETUP), ['forget', 'the web app'], [_MOBILE_BACKENDS_R873_SETUP[2]]),
+]
+
+
+def mobile_backends_r18(cases: list[Case]) -> None:
+    """An app's backend and language beside another app's same backend: each changed, and a forget of the other app."""
+    _ended_by(cases, 'mobile_backends_r18', 'devices', MOBILE_BACKENDS_R873)
+
+
+_TEACHERS_SUBJECTS_R874_SETUP = ['Priya Nair teaches biology.', 'Priya Nair lives in Slough.', "Priya Nair's colleague teaches biology.", 'Priya Nair plays the violin.']
+TEACHERS_SUBJECTS_R874: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TEACHERS_SUBJECTS_R874_SETUP), ['remember', 'Priya Nair now teaches chemistry.'], [_TEACHERS_SUBJECTS_R874_SETUP[0]]),
+    (list(_TEACHERS_SUBJECTS_R874_SETUP), ['remember', 'Priya Nair moved to Reading.'], [_TEACHERS_SUBJECTS_R874_SETUP[1]]),
+    (list(_TEACHERS_SUBJECTS_R874_SETUP), ['forget', "Priya Nair's colleague"], [_TEACHERS_SUBJECTS_R874_SETUP[2]]),
+]
+
+
+def teachers_subjects_r18(cases: list[Case]) -> None:
+    """A teacher's subject beside a colleague's same one: another subject told as a change, a move, and a forget of the colleague."""
+    _ended_by(cases, 'teachers_subjects_r18', 'jobs', TEACHERS_SUBJECTS_R874)
+
+
+_DRIVERS_CARS_R875_SETUP = ['Leo Park drives a Golf.', 'Leo Park works at Ikea.', "Leo Park's wife drives a Golf.", 'Leo Park lives in Bristol.']
+DRIVERS_CARS_R875: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DRIVERS_CARS_R875_SETUP), ['remember', 'Leo Park now drives a Polo.'], [_DRIVERS_CARS_R875_SETUP[0]]),
+    (list(_DRIVERS_CARS_R875_SETUP), ['remember', 'Leo Park now also drives a van for work.'], []),
+    (list(_DRIVERS_CARS_R875_SETUP), ['release', "Leo Park's employer"], [_DRIVERS_CARS_R875_SETUP[1]]),
+]
+
+
+def drivers_cars_r18(cases: list[Case]) -> None:
+    """A driver's car beside his wife's same model: another car told as a change, a van added, and a release of his employer."""
+    _ended_by(cases, 'drivers_cars_r18', 'vehicles', DRIVERS_CARS_R875)
+
+
+_NEWSPAPERS_R876_SETUP = ['Ines Roy reads The Guardian.', 'Ines Roy lives in Bath.', "Ines Roy's father reads The Guardian.", 'Ines Roy swims on Mondays.']
+NEWSPAPERS_R876: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NEWSPAPERS_R876_SETUP), ['remember', 'Ines Roy now reads The Times.'], [_NEWSPAPERS_R876_SETUP[0]]),
+    (list(_NEWSPAPERS_R876_SETUP), ['remember', 'Ines Roy now swims on Tuesdays.'], [_NEWSPAPERS_R876_SETUP[3]]),
+    (list(_NEWSPAPERS_R876_SETUP), ['forget', "Ines Roy's father"], [_NEWSPAPERS_R876_SETUP[2]]),
+]
+
+
+def newspapers_r18(cases: list[Case]) -> None:
+    """A reader's newspaper and swimming day beside her father's same paper: each changed, and a forget of the father."""
+    _ended_by(cases, 'newspapers_r18', 'habits', NEWSPAPERS_R876)
+
+
+_LANGUAGES_SPOKEN_R877_SETUP = ['Ana Costa speaks French.', 'Ana Costa lives in Porto.', "Ana Costa's brother speaks French.", 'Ana Costa works at Sonae.']
+LANGUAGES_SPOKEN_R877: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LANGUAGES_SPOKEN_R877_SETUP), ['remember', 'Ana Costa now speaks German.'], []),
+    (list(_LANGUAGES_SPOKEN_R877_SETUP), ['remember', 'Ana Costa now works at Galp.'], [_LANGUAGES_SPOKEN_R877_SETUP[3]]),
+    (list(_LANGUAGES_SPOKEN_R877_SETUP), ['forget', "Ana Costa's brother"], [_LANGUAGES_SPOKEN_R877_SETUP[2]]),
+]
+
+
+def languages_spoken_r18(cases: list[Case]) -> None:
+    """A language a woman speaks beside her brother's same one: a second language learnt ends nothing, a new employer, and a forget of the brother."""
+    _ended_by(cases, 'languages_spoken_r18', 'languages', LANGUAGES_SPOKEN_R877)
+
+
+_SPORTS_ADDED_R878_SETUP = ['Mia Holt plays the cello.', 'Mia Holt lives in Leeds.', "Mia Holt's sister plays the cello.", 'Mia Holt works at Asda.']
+SPORTS_ADDED_R878: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SPORTS_ADDED_R878_SETUP), ['remember', 'Mia Holt now plays golf.'], []),
+    (list(_SPORTS_ADDED_R878_SETUP), ['remember', 'Mia Holt now plays the piano instead of the cello.'], [_SPORTS_ADDED_R878_SETUP[0]]),
+    (list(_SPORTS_ADDED_R878_SETUP), ['forget', "Mia Holt's sister"], [_SPORTS_ADDED_R878_SETUP[2]]),
+]
+
+
+def sports_added_r18(cases: list[Case]) -> None:
+    """An instrument beside a sister's same one: a sport taken up ends nothing, an instrument instead of it ends it, and a forget of the sister."""
+    _ended_by(cases, 'sports_added_r18', 'hobbies', SPORTS_ADDED_R878)
+
+
+_CLINIC_SYSTEMS_R879_SETUP = ['The clinic uses EMIS.', 'The clinic opens at 8am.', 'The pharmacy uses EMIS.', 'The clinic has six GPs.']
+CLINIC_SYSTEMS_R879: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CLINIC_SYSTEMS_R879_SETUP), ['remember', 'The clinic now uses SystmOne.'], [_CLINIC_SYSTEMS_R879_SETUP[0]]),
+    (list(_CLINIC_SYSTEMS_R879_SETUP), ['remember', 'The clinic now opens at 7am.'], [_CLINIC_SYSTEMS_R879_SETUP[1]]),
+    (list(_CLINIC_SYSTEMS_R879_SETUP), ['remember', 'The clinic now has seven GPs.'], [_CLINIC_SYSTEMS_R879_SETUP[3]]),
+]
+
+
+def clinic_systems_r18(cases: list[Case]) -> None:
+    """A clinic's records system, opening time and headcount beside a pharmacy's same system: each changed."""
+    _ended_by(cases, 'clinic_systems_r18', 'medical', CLINIC_SYSTEMS_R879)
+
+
+_TWO_SAME_VERB_R880_SETUP = ['The data team uses Postgres.', 'The data team uses Redis.', 'The web team uses Postgres.', 'The data team is led by Omar.']
+TWO_SAME_VERB_R880: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TWO_SAME_VERB_R880_SETUP), ['remember', 'The data team now uses MySQL.'], []),
+    (list(_TWO_SAME_VERB_R880_SETUP), ['remember', 'The data team switched from Redis to Valkey.'], [_TWO_SAME_VERB_R880_SETUP[1]]),
+    (list(_TWO_SAME_VERB_R880_SETUP), ['remember', 'The data team is now led by Nina.'], [_TWO_SAME_VERB_R880_SETUP[3]]),
+]
+
+
+def two_same_verb_r18(cases: list[Case]) -> None:
+    """A team that uses two databases: a new one told as a change without saying which it replaces ends neither, a switch from one ends it, and a new lead."""
+    _ended_by(cases, 'two_same_verb_r18', 'devices', TWO_SAME_VERB_R880)
+
+
+_DOCTORS_SEEN_R881_SETUP = ['Tess Moy sees Dr Grant for her back.', 'Tess Moy lives in Hove.', "Tess Moy's husband sees Dr Grant.", 'Tess Moy works at Amex.']
+DOCTORS_SEEN_R881: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DOCTORS_SEEN_R881_SETUP), ['remember', 'Tess Moy now sees Dr Shah for her back.'], [_DOCTORS_SEEN_R881_SETUP[0]]),
+    (list(_DOCTORS_SEEN_R881_SETUP), ['remember', 'Tess Moy moved to Brighton.'], [_DOCTORS_SEEN_R881_SETUP[1]]),
+    (list(_DOCTORS_SEEN_R881_SETUP), ['release', "Tess Moy's husband's doctor"], [_DOCTORS_SEEN_R881_SETUP[2]]),
+]
+
+
+def doctors_seen_r18(cases: list[Case]) -> None:
+    """The doctor a woman sees for her back beside her husband's same doctor: another doctor told as a change, a move, and a release of the husband's doctor."""
+    _ended_by(cases, 'doctors_seen_r18', 'medical', DOCTORS_SEEN_R881)
+
+
+_FOOTBALL_TEAMS_R882_SETUP = ['Sam Cole supports Everton.', 'Sam Cole plays five-a-side.', "Sam Cole's son supports Everton.", 'Sam Cole lives in Bootle.']
+FOOTBALL_TEAMS_R882: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FOOTBALL_TEAMS_R882_SETUP), ['remember', 'Sam Cole now supports Liverpool.'], [_FOOTBALL_TEAMS_R882_SETUP[0]]),
+    (list(_FOOTBALL_TEAMS_R882_SETUP), ['remember', 'Sam Cole now also supports Tranmere.'], []),
+    (list(_FOOTBALL_TEAMS_R882_SETUP), ['forget', "Sam Cole's son"], [_FOOTBALL_TEAMS_R882_SETUP[2]]),
+]
+
+
+def football_teams_r18(cases: list[Case]) -> None:
+    """A supporter's club beside his son's same club: another club told as a change, a second club added, and a forget of the son."""
+    _ended_by(cases, 'football_teams_r18', 'hobbies', FOOTBALL_TEAMS_R882)
+
+
+_ML_MODELS_R883_SETUP = ['The pricing model uses a random forest.', 'The pricing model is retrained weekly.', 'The risk model uses a random forest.', 'The pricing model is owned by Lea.']
+ML_MODELS_R883: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ML_MODELS_R883_SETUP), ['remember', 'The pricing model now uses gradient boosting.'], [_ML_MODELS_R883_SETUP[0]]),
+    (list(_ML_MODELS_R883_SETUP), ['remember', 'The pricing model is now retrained daily.'], [_ML_MODELS_R883_SETUP[1]]),
+    (list(_ML_MODELS_R883_SETUP), ['forget', 'the risk model'], [_ML_MODELS_R883_SETUP[2]]),
+]
+
+
+def ml_models_r18(cases: list[Case]) -> None:
+    """A model's method and schedule beside another model's same method: each changed, and a forget of the other model."""
+    _ended_by(cases, 'ml_models_r18', 'research', ML_MODELS_R883)
+
+
+_COACHES_TEAMS_R884_SETUP = ['Omar Said coaches the under-10s.', 'Omar Said lives in Luton.', "Omar Said's brother coaches the under-10s.", 'Omar Said works at Vauxhall.']
+COACHES_TEAMS_R884: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_COACHES_TEAMS_R884_SETUP), ['remember', 'Omar Said now coaches the under-11s.'], [_COACHES_TEAMS_R884_SETUP[0]]),
+    (list(_COACHES_TEAMS_R884_SETUP), ['remember', 'Omar Said now works at Jaguar.'], [_COACHES_TEAMS_R884_SETUP[3]]),
+    (list(_COACHES_TEAMS_R884_SETUP), ['forget', "Omar Said's brother"], [_COACHES_TEAMS_R884_SETUP[2]]),
+]
+
+
+def coaches_teams_r18(cases: list[Case]) -> None:
+    """A coach's age group beside his brother's same one: another group told as a change, a new employer, and a forget of the brother."""
+    _ended_by(cases, 'coaches_teams_r18', 'hobbies', COACHES_TEAMS_R884)
+
+
+_USER_TOOLS_R885_SETUP = ['I use Notion for notes.', 'I live in Norwich.', 'My wife uses Notion for notes.', 'I work at Aviva.']
+USER_TOOLS_R885: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_TOOLS_R885_SETUP), ['remember', 'I now use Obsidian for notes.'], [_USER_TOOLS_R885_SETUP[0]]),
+    (list(_USER_TOOLS_R885_SETUP), ['remember', 'I use Todoist for tasks.'], []),
+    (list(_USER_TOOLS_R885_SETUP), ['forget', 'my wife'], [_USER_TOOLS_R885_SETUP[2]]),
+]
+
+
+def user_tools_r18(cases: list[Case]) -> None:
+    """The user's notes app beside a wife's same one: another app told as a change, a tool for something else added, and a forget of the wife."""
+    _ended_by(cases, 'user_tools_r18', 'user', USER_TOOLS_R885)
+
+
+_PHONES_CARRIED_R886_SETUP = ['Raj Iyer carries a Pixel 8.', 'Raj Iyer lives in Leicester.', "Raj Iyer's daughter carries a Pixel 8.", 'Raj Iyer works at Next.']
+PHONES_CARRIED_R886: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PHONES_CARRIED_R886_SETUP), ['remember', 'Raj Iyer now carries an iPhone 16.'], [_PHONES_CARRIED_R886_SETUP[0]]),
+    (list(_PHONES_CARRIED_R886_SETUP), ['remember', 'Raj Iyer now carries an iPhone 16 as well.'], []),
+    (list(_PHONES_CARRIED_R886_SETUP), ['release', "Raj Iyer's daughter's phone"], [_PHONES_CARRIED_R886_SETUP[2]]),
+]
+
+
+def phones_carried_r18(cases: list[Case]) -> None:
+    """The phone a man carries beside his daughter's same model: another phone told as a change, a second one as well, and a release of the daughter's phone."""
+    _ended_by(cases, 'phones_carried_r18', 'devices', PHONES_CARRIED_R886)
+
+
+_SHIFTS_AND_WARDS_R887_SETUP = ['Nurse Joy Ade works nights.', 'Nurse Joy Ade works on Ward 3.', 'Nurse Kay Ade works nights.', 'Nurse Joy Ade lives in Walsall.']
+SHIFTS_AND_WARDS_R887: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SHIFTS_AND_WARDS_R887_SETUP), ['remember', 'Nurse Joy Ade now works on Ward 5.'], [_SHIFTS_AND_WARDS_R887_SETUP[1]]),
+    (list(_SHIFTS_AND_WARDS_R887_SETUP), ['remember', 'Nurse Joy Ade moved to Dudley.'], [_SHIFTS_AND_WARDS_R887_SETUP[3]]),
+    (list(_SHIFTS_AND_WARDS_R887_SETUP), ['forget', 'Nurse Kay Ade'], [_SHIFTS_AND_WARDS_R887_SETUP[2]]),
+]
+
+
+def shifts_and_wards_r18(cases: list[Case]) -> None:
+    """A nurse's shift and ward beside another nurse of the same surname on the same shift: a new ward, a move, and a forget of the other nurse."""
+    _ended_by(cases, 'shifts_and_wards_r18', 'jobs', SHIFTS_AND_WARDS_R887)
+
+
+_GERMAN_NOW_R888_SETUP = ['Jonas Weber fährt einen Golf.', 'Jonas Weber wohnt in Kassel.', 'Jonas Webers Frau fährt einen Golf.', 'Jonas Weber arbeitet bei VW.']
+GERMAN_NOW_R888: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_NOW_R888_SETUP), ['remember', 'Jonas Weber fährt jetzt einen Polo.'], [_GERMAN_NOW_R888_SETUP[0]]),
+    (list(_GERMAN_NOW_R888_SETUP), ['remember', 'Jonas Weber wohnt jetzt in Fulda.'], [_GERMAN_NOW_R888_SETUP[1]]),
+    (list(_GERMAN_NOW_R888_SETUP), ['forget', 'Jonas Webers Frau'], [_GERMAN_NOW_R888_SETUP[2]]),
+]
+
+
+def german_now_r18(cases: list[Case]) -> None:
+    """A German driver's car and town beside his wife's same car: each changed with jetzt, and a forget of the wife."""
+    _ended_by(cases, 'german_now_r18', 'languages', GERMAN_NOW_R888)
+
+
+_CHINESE_NOW_R889_SETUP = ['王芳开一辆丰田\u3002', '王芳住在杭州\u3002', '王芳的丈夫开一辆丰田\u3002', '王芳喜欢游泳\u3002']
+CHINESE_NOW_R889: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_NOW_R889_SETUP), ['remember', '王芳现在开一辆特斯拉\u3002'], [_CHINESE_NOW_R889_SETUP[0]]),
+    (list(_CHINESE_NOW_R889_SETUP), ['remember', '王芳现在住在上海\u3002'], [_CHINESE_NOW_R889_SETUP[1]]),
+    (list(_CHINESE_NOW_R889_SETUP), ['forget', '王芳的丈夫'], [_CHINESE_NOW_R889_SETUP[2]]),
+]
+
+
+def chinese_now_r18(cases: list[Case]) -> None:
+    """A Chinese driver's car and city beside her husband's same car: each changed with 现在, and a forget of the husband."""
+    _ended_by(cases, 'chinese_now_r18', 'languages', CHINESE_NOW_R889)
+
+
+_EIGHT_FACTS_NOW_R890_SETUP = ['Lola Fox lives in Derby.', 'Lola Fox works at Rolls-Royce.', 'Lola Fox drives a Mini.', 'Lola Fox plays netball.', 'Lola Fox speaks Spanish.', 'Lola Fox reads The Observer.', 'Lola Fox has a cat called Pip.', "Lola Fox's partner drives a Mini."]
+EIGHT_FACTS_NOW_R890: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EIGHT_FACTS_NOW_R890_SETUP), ['remember', 'Lola Fox now drives a Fiat 500.'], [_EIGHT_FACTS_NOW_R890_SETUP[2]]),
+    (list(_EIGHT_FACTS_NOW_R890_SETUP), ['remember', 'Lola Fox now reads The Times.'], [_EIGHT_FACTS_NOW_R890_SETUP[5]]),
+    (list(_EIGHT_FACTS_NOW_R890_SETUP), ['remember', 'Lola Fox now speaks Italian too.'], []),
+]
+
+
+def eight_facts_now_r18(cases: list[Case]) -> None:
+    """A woman with seven facts beside her partner's same car: a new car and a new paper told as changes, and a language added."""
+    _ended_by(cases, 'eight_facts_now_r18', 'people', EIGHT_FACTS_NOW_R890)
+
+
+_DOCS_HOSTING_R891_SETUP = ['The docs repo uses Netlify.', 'The docs repo is written in Markdown.', 'The blog repo uses Netlify.', 'The docs repo has 40 contributors.']
+DOCS_HOSTING_R891: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DOCS_HOSTING_R891_SETUP), ['remember', 'The docs repo now uses Vercel.'], [_DOCS_HOSTING_R891_SETUP[0]]),
+    (list(_DOCS_HOSTING_R891_SETUP), ['remember', 'The docs repo now has 45 contributors.'], [_DOCS_HOSTING_R891_SETUP[3]]),
+    (list(_DOCS_HOSTING_R891_SETUP), ['forget', 'the blog repo'], [_DOCS_HOSTING_R891_SETUP[2]]),
+]
+
+
+def docs_hosting_r18(cases: list[Case]) -> None:
+    """A repo's host and contributor count beside another repo's same host: each changed, and a forget of the other repo."""
+    _ended_by(cases, 'docs_hosting_r18', 'devices', DOCS_HOSTING_R891)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -15228,7 +15488,14 @@ def build() -> list[Case]:
                    misses_everything_about,
                    doses_raised, lowercase_user_emails, tenants_rents, daughters_ballet,
                    chinese_marriages, german_weddings_r17, us_tax_ids, company_moves,
-                   user_preferences_r17, chinese_misses_r17):
+                   user_preferences_r17, chinese_misses_r17,
+                   ci_runners_r18, mobile_backends_r18, teachers_subjects_r18,
+                   drivers_cars_r18, newspapers_r18, languages_spoken_r18,
+                   sports_added_r18, clinic_systems_r18, two_same_verb_r18,
+                   doctors_seen_r18, football_teams_r18, ml_models_r18,
+                   coaches_teams_r18, user_tools_r18, phones_carried_r18,
+                   shifts_and_wards_r18, german_now_r18, chinese_now_r18,
+                   eight_facts_now_r18, docs_hosting_r18):
         family(cases)
     return cases
 
