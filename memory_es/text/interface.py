@@ -559,6 +559,13 @@ class TextInterface:
             # a change reads the entity's facts once, for every rule below that asks
             facts = (self._entity_facts(tenant, entity) if entity is not None
                      and not clause.negated and _marks_change(clause) else [])
+            if (not supersede and not clause.confident and _says_now(clause)
+                    and ADDS_RULE not in clause.rules
+                    and any(f.entity == entity and f.attribute == clause.attribute
+                            and not f.negated and f.value != clause.value for f in facts)):
+                # "is now retrained daily" (slot "train", held as "retrained weekly"): the
+                # slot a change names, held with another value, is the slot that changes
+                supersede = True
             if entity is not None and self._end_denials(tenant, entity, clause, facts, plan) and (
                     supersede and _lead_verb(str(clause.value)) is not None):
                 # "now eats pork" reverses "does not eat pork": an activity is one of several
@@ -576,6 +583,8 @@ class TextInterface:
                 self._replace_thing_time(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and (supersede or _marks_change(clause)):
                 self._replace_thing_state(tenant, entity, clause, plan)
+                self._replace_verb_object(tenant, entity, clause, plan)
+                self._replace_role(tenant, entity, clause, plan)
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
                 self._replace_named_kind(tenant, entity, clause, plan)
@@ -835,6 +844,43 @@ class TextInterface:
         held = [f for f in self._held(tenant, entity, clause) if f.attribute != clause.attribute
                 and any(_possessed(c) == owned and _main_verb(c) == verb
                         and _object_kind(c) == kind for c in self.interpreter(f.text).clauses)]
+        _replace_the_one(held, tenant, clause, plan)
+
+    def _replace_verb_object(self, tenant: str, entity: str, clause: Clause, plan: _Plan
+                             ) -> None:
+        """What the entity itself does told anew with ``now``, of a verb whose object no
+        slot reads (``The web server now runs Caddy``, ``Tess Moy now sees Dr Shah for her
+        back``), replaces the entity's one fact of the same verb with another object of
+        the same kind, a time or not (``runs Apache``, ``sees Dr Grant``): a name is one
+        choice among others of its kind (:func:`_named_object`). With several facts of the
+        verb, which is meant is not said, and nothing ends; ``also`` adds
+        (:data:`ADDS_RULE`)."""
+        if (clause.confident or clause.op != "assert" or not _says_now(clause)
+                or ADDS_RULE in clause.rules or not _named_object(clause)):
+            return
+        verb = _main_verb(clause)
+        if verb is None:
+            return
+        timed = _object_kind(clause) == "time"
+        held = [f for f in self._held(tenant, entity, clause)
+                if f.attribute != clause.attribute and f.value != clause.value
+                and any(_named_object(c) and _main_verb(c) == verb and not c.confident
+                        and (_object_kind(c) == "time") == timed
+                        for c in self.interpreter(f.text).clauses)]
+        _replace_the_one(held, tenant, clause, plan)
+
+    def _replace_role(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """A new role (``is now a senior analyst``, ``was promoted to inspector``) replaces
+        the entity's one fact that gives its role in another slot: with where it is held
+        (``is a junior analyst at KPMG``, an employer's fact) or as what the entity is
+        (``is a sergeant in the Met``: a person noun after the copula), or in a slot of the
+        role's own (``job title is Staff Nurse``: ``work.role.job``). The role's slot
+        itself the supersession ends; with several such facts, none ends."""
+        if clause.attribute != ROLE or clause.op != "supersede":
+            return
+        held = [f for f in self._held(tenant, entity, clause)
+                if f.attribute != ROLE and (f.attribute.startswith(f"{ROLE}.") or any(
+                    _states_a_role(c) for c in self.interpreter(f.text).clauses))]
         _replace_the_one(held, tenant, clause, plan)
 
     def _replace_count(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
@@ -2117,6 +2163,43 @@ def _object_kind(clause: Clause) -> str | None:
     if CALENDAR.search(" ".join(said)):
         return "time"
     return "name" if all(any(c.isupper() for c in w) for w in said) else None
+
+
+ROLE = "work.role"
+
+
+def _states_a_role(clause: Clause) -> bool:
+    """Does a clause say what its subject is at a named organisation: a role there, or the
+    copula and a person noun before ``at``, ``in``, ``for`` or ``with`` and a name (``is a
+    sergeant in the Met``; not ``is a mother of two``, ``is a customer of Barclays``)?"""
+    if "predicate:role-at-organisation" in clause.rules:
+        return True
+    verb, _, rest = (clause.frame or "").partition(".")
+    lemma, _, head = verb.partition("+")
+    return ("predicate:copula" in clause.rules and lemma == "be" and head in lx.PERSON_NOUNS
+            and rest in ("at.name", "in.name", "for.name", "with.name"))
+
+
+def _named_object(clause: Clause) -> list[str]:
+    """The object of a clause's verb up to a preposition (``Dr Shah`` of ``sees Dr Shah for
+    her back``), less adverbs and function words, when it is a name or a code (a capital
+    letter or a digit in every word: ``Caddy``, ``the under-14s``), the subject is no one's
+    possession, and no frame reads it but its head's (``sees Dr Shah for his knee``:
+    ``see+Shah``); none otherwise. A common noun names a topic (``plays the oboe``,
+    ``teaches chemistry``), one of several a person may have."""
+    if _owned_text(clause) is not None or (
+            clause.frame is not None and not clause.frame.endswith(".obj")
+            and not clause.frame.split(".", 1)[0].partition("+")[2][:1].isupper()):
+        return []
+    said: list[str] = []
+    for word in str(clause.value).split()[1:]:
+        low = word.lower().strip(EDGE)
+        if low in PREPOSITIONS:
+            break
+        if low and low not in lx.ADVERBS and low not in lx.STOPWORDS:
+            said.append(word.strip(EDGE))
+    named = all(any(c.isupper() or c.isdigit() for c in w) for w in said)
+    return said if named else []
 
 
 def _named_possessed(clause: Clause) -> list[str]:

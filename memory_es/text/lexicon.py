@@ -92,9 +92,9 @@ ADVERBS: frozenset[str] = words("""
 now currently still also recently actually really just only no longer already often
 usually sometimes always never strictly exclusively mostly frequently mainly primarily
 temporarily permanently firmly finally eventually officially regularly occasionally
-originally previously formerly again back newly then soon later today daily
-weekly monthly annually happily fully partly largely generally typically openly quickly
-almost nearly
+originally previously formerly again back newly then soon later today hourly daily
+nightly weekly fortnightly monthly quarterly yearly annually happily fully partly largely
+generally typically openly quickly almost nearly
 """)
 """Adverbs that may stand between a subject and its verb."""
 
@@ -262,6 +262,10 @@ Kia``; ``data/exchange_verbs.txt``)."""
 HIRING_VERBS: frozenset[str] = data_words("hiring_verbs.txt")
 """Verbs whose passive with ``by`` and a name starts work there (``was hired by Tesco``;
 ``data/hiring_verbs.txt``)."""
+ROLE_CHANGE_FORMS: frozenset[str] = frozenset(
+    form for lemma in data_words("role_change_verbs.txt") for form in _regular_forms(lemma))
+"""Forms of the verbs whose passive with ``to`` and a role says the role held now (``was
+promoted to senior analyst``, ``was demoted to sergeant``; ``data/role_change_verbs.txt``)."""
 TIME_SHIFT_VERBS: frozenset[str] = data_words("time_shift_verbs.txt")
 """Verbs that set a thing's own time anew (``extend``, ``postpone``, ``renew``:
 ``data/time_shift_verbs.txt``)."""

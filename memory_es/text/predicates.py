@@ -131,6 +131,16 @@ def frame_of(reading: PredicateReading) -> str | None:
     return f"{lemma}.{rest[at]}.{kind}"
 
 
+def _role_after(p: PredicateReading) -> list[str]:
+    """The role after ``to`` (``promoted to senior analyst``), with what ``of`` adds to
+    it (``head of sales``); a place or a time after it is no part of it."""
+    role = object_after(p.rest, 1)
+    at = 1 + len(role)
+    while p.rest_low[at:at + 1] == ["of"] and (more := object_after(p.rest, at + 1)):
+        role, at = [*role, "of", *more], at + 1 + len(more)
+    return role
+
+
 def _numeric(word: str) -> bool:
     """A number, an amount or a time (``12``, ``£40``, ``7am``, ``4K``), not a model name
     whose letters come first (``R6``, ``B12``: a name, like the brand before it)."""
@@ -553,7 +563,7 @@ CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amou
                           "predicate:possessive-change", "predicate:marital-change",
                           "predicate:marital-event", "predicate:change-of-state",
                           "predicate:new-position", "predicate:new-named", "predicate:hired-by",
-                          "predicate:moved-in-with",
+                          "predicate:moved-in-with", "predicate:role-change",
                           "predicate:age-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
 headquarters to Manchester``, ``email changed to …``, ``switched her supplier to EDF``,
@@ -652,6 +662,10 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          lambda p: p.lemma in lx.HIRING_VERBS and p.rest_low[:1] == ["by"] and len(p.rest) > 1
          and is_capitalised(p.rest[1].word),
          lambda p: Slot("work.employer", value_text(object_after(p.rest, 1)))),
+    # "was promoted to senior analyst": the role held from now on
+    Rule("predicate:role-change",
+         lambda p: p.verb in lx.ROLE_CHANGE_FORMS and p.rest_low[:1] == ["to"] and len(p.rest) > 1,
+         lambda p: Slot("work.role", value_text(_role_after(p)))),
     Rule("predicate:works-at",
          lambda p: p.employment and (p.rest_low[:1] in (["at"], ["for"])
                                      or "employed" in p.words),

@@ -1,0 +1,50 @@
+"""A new role ends the fact that gave the old one (SPEC §15: a change ends what it
+replaces, and nothing else).
+
+- ``was promoted to``, ``was demoted to``, ``was elevated to`` and a role: the role held
+  from now on (``work.role``), as ``is now a …`` says.
+- The one fact that gave the entity's role in another slot ends with it: a role at an
+  organisation (``is a staff nurse at St Mary's``), or the copula and a person noun
+  (``is a constable in the Met``). A relative's role, kept under the entity's id, what
+  the entity is otherwise (``a mother of two``, ``a customer of Barclays``) and its other
+  facts stay.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
+from tests.unit.text_support import current_texts, fresh_tenant
+
+_HELD = ["Leah Byrne is a staff nurse at St Mary's", "Leah Byrne is a constable in the Met",
+         "Leah Byrne's job title is Staff Nurse"]
+_KEPT = ["Leah Byrne lives in Derby", "Leah Byrne's brother is a constable in the Met",
+         "Leah Byrne is a mother of two", "Leah Byrne is a customer of Barclays"]
+_TOLD = ["Leah Byrne was promoted to ward sister.", "Leah Byrne was demoted to cadet.",
+         "Leah Byrne was elevated to chief inspector.", "Leah Byrne is now a charge nurse."]
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_HELD), st.sampled_from(_TOLD))
+def test_a_new_role_ends_the_fact_of_the_old_one(
+        fresh_store: memory_es.MemoryStore, held: str, told: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = [k for k in _KEPT if k != held]
+    for text in (held, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, told)
+    after = current_texts(fresh_store, tenant)
+    assert {*kept, told.rstrip(".")} <= after
+    assert held not in after
+
+
+@given(st.sampled_from(["promoted", "demoted", "elevated"]),
+       st.sampled_from(["head of sales", "sergeant", "partner"]))
+def test_a_move_to_a_role_is_the_role_slot_changed(verb: str, role: str) -> None:
+    clause = interpret(f"Omar Said was {verb} to {role} in May.").clauses[0]
+    assert (clause.attribute, clause.value, clause.op) == ("work.role", role, "supersede")
