@@ -15258,6 +15258,266 @@ def docs_hosting_r18(cases: list[Case]) -> None:
     _ended_by(cases, 'docs_hosting_r18', 'devices', DOCS_HOSTING_R891)
 
 
+_ARMY_RANKS_R892_SETUP = ['Dan Kerr is a corporal in the Rifles.', 'Dan Kerr lives in Tidworth.', "Dan Kerr's brother is a corporal in the Rifles.", 'Dan Kerr plays darts.']
+ARMY_RANKS_R892: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ARMY_RANKS_R892_SETUP), ['remember', 'Dan Kerr was promoted to sergeant.'], [_ARMY_RANKS_R892_SETUP[0]]),
+    (list(_ARMY_RANKS_R892_SETUP), ['remember', 'Dan Kerr moved to Catterick.'], [_ARMY_RANKS_R892_SETUP[1]]),
+    (list(_ARMY_RANKS_R892_SETUP), ['forget', "Dan Kerr's brother"], [_ARMY_RANKS_R892_SETUP[2]]),
+]
+
+
+def army_ranks_r19(cases: list[Case]) -> None:
+    """A soldier's rank in his regiment beside his brother's same rank: a promotion, a move, and a forget of the brother."""
+    _ended_by(cases, 'army_ranks_r19', 'jobs', ARMY_RANKS_R892)
+
+
+_LECTURERS_PROMOTED_R893_SETUP = ['Ruth Adair is a lecturer at UCL.', 'Ruth Adair lives in Camden.', "Ruth Adair's husband is a lecturer at UCL.", 'Ruth Adair swims on Fridays.']
+LECTURERS_PROMOTED_R893: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LECTURERS_PROMOTED_R893_SETUP), ['remember', 'Ruth Adair was promoted to professor.'], [_LECTURERS_PROMOTED_R893_SETUP[0]]),
+    (list(_LECTURERS_PROMOTED_R893_SETUP), ['remember', "Ruth Adair was promoted to professor at King's."], [_LECTURERS_PROMOTED_R893_SETUP[0]]),
+    (list(_LECTURERS_PROMOTED_R893_SETUP), ['release', "Ruth Adair's swimming"], [_LECTURERS_PROMOTED_R893_SETUP[3]]),
+]
+
+
+def lecturers_promoted_r19(cases: list[Case]) -> None:
+    """A lecturer at a university beside a colleague in the same post: made professor, a demotion of another's title, and a release of her hobby."""
+    _ended_by(cases, 'lecturers_promoted_r19', 'jobs', LECTURERS_PROMOTED_R893)
+
+
+_TITLES_IN_SLOTS_R894_SETUP = ["Gus Lowe's job title is Sales Manager.", 'Gus Lowe works at Dyson.', "Gus Lowe's deputy's job title is Sales Manager.", 'Gus Lowe lives in Bath.']
+TITLES_IN_SLOTS_R894: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TITLES_IN_SLOTS_R894_SETUP), ['remember', 'Gus Lowe was promoted to head of sales.'], [_TITLES_IN_SLOTS_R894_SETUP[0]]),
+    (list(_TITLES_IN_SLOTS_R894_SETUP), ['remember', 'Gus Lowe now works at Miele.'], [_TITLES_IN_SLOTS_R894_SETUP[1]]),
+    (list(_TITLES_IN_SLOTS_R894_SETUP), ['forget', "Gus Lowe's deputy"], [_TITLES_IN_SLOTS_R894_SETUP[2]]),
+]
+
+
+def titles_in_slots_r19(cases: list[Case]) -> None:
+    """A title given in its own slot beside a team member's same title: a promotion with 'of', a move, and a forget of the team member."""
+    _ended_by(cases, 'titles_in_slots_r19', 'jobs', TITLES_IN_SLOTS_R894)
+
+
+_ROLES_NOT_RANKS_R895_SETUP = ["Ada Bell is a staff nurse at Guy's.", 'Ada Bell is a mother of three.', 'Ada Bell is a customer of Monzo.', 'Ada Bell lives in Lewisham.']
+ROLES_NOT_RANKS_R895: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ROLES_NOT_RANKS_R895_SETUP), ['remember', 'Ada Bell was promoted to charge nurse.'], [_ROLES_NOT_RANKS_R895_SETUP[0]]),
+    (list(_ROLES_NOT_RANKS_R895_SETUP), ['remember', 'Ada Bell moved to Greenwich.'], [_ROLES_NOT_RANKS_R895_SETUP[3]]),
+    (list(_ROLES_NOT_RANKS_R895_SETUP), ['release', "Ada Bell's job"], [_ROLES_NOT_RANKS_R895_SETUP[0]]),
+]
+
+
+def roles_not_ranks_r19(cases: list[Case]) -> None:
+    """A nurse who is also a mother and a customer of a bank: a promotion ends only the job, a move, and a release of the job."""
+    _ended_by(cases, 'roles_not_ranks_r19', 'people', ROLES_NOT_RANKS_R895)
+
+
+_OFFICE_TOOLS_R896_SETUP = ['The Leeds office uses Zoom.', 'The Leeds office has a Canon printer.', 'The York office uses Zoom.', 'The Leeds office opens at 8am.']
+OFFICE_TOOLS_R896: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_OFFICE_TOOLS_R896_SETUP), ['remember', 'The Leeds office now uses Teams.'], [_OFFICE_TOOLS_R896_SETUP[0]]),
+    (list(_OFFICE_TOOLS_R896_SETUP), ['remember', 'The Leeds office now opens at 9am.'], [_OFFICE_TOOLS_R896_SETUP[3]]),
+    (list(_OFFICE_TOOLS_R896_SETUP), ['forget', 'the York office'], [_OFFICE_TOOLS_R896_SETUP[2]]),
+]
+
+
+def office_tools_r19(cases: list[Case]) -> None:
+    """An office's video tool and printer beside another office's same tool: each changed, and a forget of the other office."""
+    _ended_by(cases, 'office_tools_r19', 'devices', OFFICE_TOOLS_R896)
+
+
+_PATIENTS_AND_GPS_R897_SETUP = ['Ian Moss sees Dr Reid.', 'Ian Moss lives in Ayr.', "Ian Moss's wife sees Dr Reid.", 'Ian Moss works at Diageo.']
+PATIENTS_AND_GPS_R897: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PATIENTS_AND_GPS_R897_SETUP), ['remember', 'Ian Moss now sees Dr Khan.'], [_PATIENTS_AND_GPS_R897_SETUP[0]]),
+    (list(_PATIENTS_AND_GPS_R897_SETUP), ['remember', 'Ian Moss now also sees Dr Khan.'], []),
+    (list(_PATIENTS_AND_GPS_R897_SETUP), ['release', "Ian Moss's wife's GP"], [_PATIENTS_AND_GPS_R897_SETUP[2]]),
+]
+
+
+def patients_and_gps_r19(cases: list[Case]) -> None:
+    """The GP a man sees beside his wife's same GP: another GP told with now, a second one as well, and a release of the wife's GP."""
+    _ended_by(cases, 'patients_and_gps_r19', 'medical', PATIENTS_AND_GPS_R897)
+
+
+_HOBBIES_STAY_R898_SETUP = ['Zara Hunt plays badminton.', 'Zara Hunt plays the harp.', "Zara Hunt's sister plays badminton.", 'Zara Hunt lives in Hull.']
+HOBBIES_STAY_R898: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HOBBIES_STAY_R898_SETUP), ['remember', 'Zara Hunt now plays netball.'], []),
+    (list(_HOBBIES_STAY_R898_SETUP), ['remember', 'Zara Hunt now lives in Leeds.'], [_HOBBIES_STAY_R898_SETUP[3]]),
+    (list(_HOBBIES_STAY_R898_SETUP), ['forget', "Zara Hunt's sister"], [_HOBBIES_STAY_R898_SETUP[2]]),
+]
+
+
+def hobbies_stay_r19(cases: list[Case]) -> None:
+    """Two hobbies of one woman: a new sport told with now ends neither, a move, and a forget of her sister."""
+    _ended_by(cases, 'hobbies_stay_r19', 'hobbies', HOBBIES_STAY_R898)
+
+
+_UNSUBSCRIBED_R899_SETUP = ['Oli Vance subscribes to Wired.', 'Oli Vance subscribes to Private Eye.', "Oli Vance's son subscribes to Wired.", 'Oli Vance has Strava installed.']
+UNSUBSCRIBED_R899: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_UNSUBSCRIBED_R899_SETUP), ['remember', 'Oli Vance unsubscribed from Wired.'], [_UNSUBSCRIBED_R899_SETUP[0]]),
+    (list(_UNSUBSCRIBED_R899_SETUP), ['remember', 'Oli Vance uninstalled Strava.'], [_UNSUBSCRIBED_R899_SETUP[3]]),
+    (list(_UNSUBSCRIBED_R899_SETUP), ['forget', "Oli Vance's son"], [_UNSUBSCRIBED_R899_SETUP[2]]),
+]
+
+
+def unsubscribed_r19(cases: list[Case]) -> None:
+    """Two subscriptions of one man beside his son's same one: an unsubscribe ends the one it names, an uninstall ends an app, and a forget of the son."""
+    _ended_by(cases, 'unsubscribed_r19', 'subscriptions', UNSUBSCRIBED_R899)
+
+
+_UNFOLLOWED_R900_SETUP = ['Kit Lam follows BBC News on Instagram.', 'Kit Lam follows Nasa on Instagram.', "Kit Lam's friend follows BBC News on Instagram.", 'Kit Lam lives in Cardiff.']
+UNFOLLOWED_R900: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_UNFOLLOWED_R900_SETUP), ['remember', 'Kit Lam unfollowed BBC News.'], [_UNFOLLOWED_R900_SETUP[0]]),
+    (list(_UNFOLLOWED_R900_SETUP), ['remember', 'Kit Lam moved to Swansea.'], [_UNFOLLOWED_R900_SETUP[3]]),
+    (list(_UNFOLLOWED_R900_SETUP), ['forget', "Kit Lam's friend"], [_UNFOLLOWED_R900_SETUP[2]]),
+]
+
+
+def unfollowed_r19(cases: list[Case]) -> None:
+    """Accounts a woman follows beside her friend's same one: an unfollow ends the one it names, a new city, and a forget of the friend."""
+    _ended_by(cases, 'unfollowed_r19', 'people', UNFOLLOWED_R900)
+
+
+_GERMAN_JOBS_NOW_R901_SETUP = ['Paul Roth ist Lehrer.', 'Paul Roth wohnt in Jena.', 'Paul Roths Schwester ist Lehrerin.', 'Paul Roth spielt Schach.']
+GERMAN_JOBS_NOW_R901: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_JOBS_NOW_R901_SETUP), ['remember', 'Paul Roth ist jetzt Schulleiter.'], [_GERMAN_JOBS_NOW_R901_SETUP[0]]),
+    (list(_GERMAN_JOBS_NOW_R901_SETUP), ['remember', 'Paul Roth wohnt jetzt in Gera.'], [_GERMAN_JOBS_NOW_R901_SETUP[1]]),
+    (list(_GERMAN_JOBS_NOW_R901_SETUP), ['forget', 'Paul Roths Schwester'], [_GERMAN_JOBS_NOW_R901_SETUP[2]]),
+]
+
+
+def german_jobs_now_r19(cases: list[Case]) -> None:
+    """A German man's job beside his sister's same job: a new job told with jetzt, a move, and a forget of the sister."""
+    _ended_by(cases, 'german_jobs_now_r19', 'languages', GERMAN_JOBS_NOW_R901)
+
+
+_CHINESE_JOBS_NOW_R902_SETUP = ['陈静是会计\u3002', '陈静住在南京\u3002', '陈静的哥哥是会计\u3002', '陈静喜欢跑步\u3002']
+CHINESE_JOBS_NOW_R902: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_JOBS_NOW_R902_SETUP), ['remember', '陈静现在是经理\u3002'], [_CHINESE_JOBS_NOW_R902_SETUP[0]]),
+    (list(_CHINESE_JOBS_NOW_R902_SETUP), ['remember', '陈静现在住在无锡\u3002'], [_CHINESE_JOBS_NOW_R902_SETUP[1]]),
+    (list(_CHINESE_JOBS_NOW_R902_SETUP), ['forget', '陈静的哥哥'], [_CHINESE_JOBS_NOW_R902_SETUP[2]]),
+]
+
+
+def chinese_jobs_now_r19(cases: list[Case]) -> None:
+    """A Chinese woman's job beside her brother's same job: a new job told with 现在, a move, and a forget of the brother."""
+    _ended_by(cases, 'chinese_jobs_now_r19', 'languages', CHINESE_JOBS_NOW_R902)
+
+
+_CMS_AND_HOSTS_R903_SETUP = ['The shop website runs Magento.', 'The shop website is hosted on AWS.', 'The blog runs Magento.', 'The shop website gets 5k visits a day.']
+CMS_AND_HOSTS_R903: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CMS_AND_HOSTS_R903_SETUP), ['remember', 'The shop website now runs Shopify.'], [_CMS_AND_HOSTS_R903_SETUP[0]]),
+    (list(_CMS_AND_HOSTS_R903_SETUP), ['remember', 'The shop website is now hosted on Azure.'], [_CMS_AND_HOSTS_R903_SETUP[1]]),
+    (list(_CMS_AND_HOSTS_R903_SETUP), ['remember', 'The shop website now also runs Klaviyo.'], []),
+]
+
+
+def cms_and_hosts_r19(cases: list[Case]) -> None:
+    """A website's CMS and host beside another site's same CMS: each changed with now, and a second host added."""
+    _ended_by(cases, 'cms_and_hosts_r19', 'devices', CMS_AND_HOSTS_R903)
+
+
+_REFEREES_R904_SETUP = ['Lee Fenn referees in the Northern League.', 'Lee Fenn works at Nissan.', "Lee Fenn's son referees in the Northern League.", 'Lee Fenn lives in Sunderland.']
+REFEREES_R904: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_REFEREES_R904_SETUP), ['remember', 'Lee Fenn now referees in the National League.'], [_REFEREES_R904_SETUP[0]]),
+    (list(_REFEREES_R904_SETUP), ['remember', 'Lee Fenn now works at Sage.'], [_REFEREES_R904_SETUP[1]]),
+    (list(_REFEREES_R904_SETUP), ['forget', "Lee Fenn's son"], [_REFEREES_R904_SETUP[2]]),
+]
+
+
+def referees_r19(cases: list[Case]) -> None:
+    """A referee's league beside his son's same league: another league told with now, a new job, and a forget of the son."""
+    _ended_by(cases, 'referees_r19', 'hobbies', REFEREES_R904)
+
+
+_TWO_GPS_R905_SETUP = ['Eva Lind sees Dr Moore.', 'Eva Lind sees Dr Hayes.', "Eva Lind's dentist is Dr Frost.", "Eva Lind's mother sees Dr Moore."]
+TWO_GPS_R905: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TWO_GPS_R905_SETUP), ['remember', 'Eva Lind now sees Dr Patel.'], []),
+    (list(_TWO_GPS_R905_SETUP), ['remember', "Eva Lind's dentist is now Dr Shaw."], [_TWO_GPS_R905_SETUP[2]]),
+    (list(_TWO_GPS_R905_SETUP), ['forget', "Eva Lind's mother"], [_TWO_GPS_R905_SETUP[3]]),
+]
+
+
+def two_gps_r19(cases: list[Case]) -> None:
+    """A woman who sees two doctors: a new one told with now ends neither, a new dentist ends the old dentist, and a forget of her mother."""
+    _ended_by(cases, 'two_gps_r19', 'medical', TWO_GPS_R905)
+
+
+_USER_PROMOTION_R906_SETUP = ['I am a junior developer at Monzo.', 'I live in Hackney.', 'My wife is a junior developer at Monzo.', 'I play chess.']
+USER_PROMOTION_R906: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_PROMOTION_R906_SETUP), ['remember', 'I was promoted to senior developer.'], [_USER_PROMOTION_R906_SETUP[0]]),
+    (list(_USER_PROMOTION_R906_SETUP), ['remember', 'i moved to Islington.'], [_USER_PROMOTION_R906_SETUP[1]]),
+    (list(_USER_PROMOTION_R906_SETUP), ['forget', 'my wife'], [_USER_PROMOTION_R906_SETUP[2]]),
+]
+
+
+def user_promotion_r19(cases: list[Case]) -> None:
+    """The user's own job beside a wife's same job: a promotion, a move in lower case, and a forget of the wife."""
+    _ended_by(cases, 'user_promotion_r19', 'user', USER_PROMOTION_R906)
+
+
+_CLOUD_REGIONS_R907_SETUP = ['The orders service uses DynamoDB.', 'The orders service runs in eu-west-2.', 'The users service uses DynamoDB.', 'The orders service is owned by Team Kite.']
+CLOUD_REGIONS_R907: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CLOUD_REGIONS_R907_SETUP), ['remember', 'The orders service now uses Aurora.'], [_CLOUD_REGIONS_R907_SETUP[0]]),
+    (list(_CLOUD_REGIONS_R907_SETUP), ['remember', 'The orders service is now owned by Team Hawk.'], [_CLOUD_REGIONS_R907_SETUP[3]]),
+    (list(_CLOUD_REGIONS_R907_SETUP), ['forget', 'the users service'], [_CLOUD_REGIONS_R907_SETUP[2]]),
+]
+
+
+def cloud_regions_r19(cases: list[Case]) -> None:
+    """A service's database and region beside another service's same database: each changed with now."""
+    _ended_by(cases, 'cloud_regions_r19', 'devices', CLOUD_REGIONS_R907)
+
+
+_NINE_FACTS_R908_SETUP = ['Hal Ives lives in Exeter.', 'Hal Ives is a clerk at Lloyds.', 'Hal Ives banks with Lloyds.', 'Hal Ives reads The Telegraph.', 'Hal Ives plays golf.', 'Hal Ives has a dog called Bo.', 'Hal Ives drives a Volvo.', 'Hal Ives speaks Welsh.', "Hal Ives's wife banks with Lloyds."]
+NINE_FACTS_R908: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NINE_FACTS_R908_SETUP), ['remember', 'Hal Ives was promoted to branch manager.'], [_NINE_FACTS_R908_SETUP[1]]),
+    (list(_NINE_FACTS_R908_SETUP), ['remember', 'Hal Ives now reads The Times.'], [_NINE_FACTS_R908_SETUP[3]]),
+    (list(_NINE_FACTS_R908_SETUP), ['remember', 'Hal Ives now plays tennis.'], []),
+]
+
+
+def nine_facts_r19(cases: list[Case]) -> None:
+    """A man with nine facts beside his wife's same bank: a promotion, a new paper and a second sport, each ending only what it replaces."""
+    _ended_by(cases, 'nine_facts_r19', 'people', NINE_FACTS_R908)
+
+
+_DEMOTIONS_R909_SETUP = ['Remy Dore is head chef at Sketch.', 'Remy Dore lives in Soho.', "Remy Dore's colleague is head chef at Sketch.", 'Remy Dore rides a Vespa.']
+DEMOTIONS_R909: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DEMOTIONS_R909_SETUP), ['remember', 'Remy Dore was demoted to sous chef.'], [_DEMOTIONS_R909_SETUP[0]]),
+    (list(_DEMOTIONS_R909_SETUP), ['remember', 'Remy Dore now rides a Lambretta.'], [_DEMOTIONS_R909_SETUP[3]]),
+    (list(_DEMOTIONS_R909_SETUP), ['forget', "Remy Dore's colleague"], [_DEMOTIONS_R909_SETUP[2]]),
+]
+
+
+def demotions_r19(cases: list[Case]) -> None:
+    """A head chef at a restaurant beside a colleague of the same rank: a demotion, a move, and a forget of the colleague."""
+    _ended_by(cases, 'demotions_r19', 'jobs', DEMOTIONS_R909)
+
+
+_QUESTIONS_R910_SETUP = ['Ben Ash is a porter at Kings.', 'Ben Ash sees Dr Cole.', 'Ben Ash supports Hearts.', 'Ben Ash lives in Leith.']
+QUESTIONS_R910: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_QUESTIONS_R910_SETUP), ['remember', 'Ben Ash might be promoted to supervisor.'], []),
+    (list(_QUESTIONS_R910_SETUP), ['remember', 'Will Ben Ash see Dr Shah now?'], []),
+    (list(_QUESTIONS_R910_SETUP), ['remember', 'Ben Ash hopes to support Hibs one day.'], []),
+]
+
+
+def questions_r19(cases: list[Case]) -> None:
+    """Questions and plans about a man's job, doctor and club: nothing ends."""
+    _ended_by(cases, 'questions_r19', 'people', QUESTIONS_R910)
+
+
+_STREAMING_R911_SETUP = ['The Dunn family uses Netflix.', 'The Dunn family has a Sky box.', "The Dunn family's neighbour uses Netflix.", 'The Dunn family lives in Poole.']
+STREAMING_R911: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_STREAMING_R911_SETUP), ['remember', 'The Dunn family now uses Disney+.'], [_STREAMING_R911_SETUP[0]]),
+    (list(_STREAMING_R911_SETUP), ['remember', 'The Dunn family unsubscribed from Netflix.'], [_STREAMING_R911_SETUP[0]]),
+    (list(_STREAMING_R911_SETUP), ['forget', "the Dunn family's neighbour"], [_STREAMING_R911_SETUP[2]]),
+]
+
+
+def streaming_r19(cases: list[Case]) -> None:
+    """A family's streaming service beside a neighbour's same one: another service told with now, an unsubscribe of the named one, and a forget of the neighbour."""
+    _ended_by(cases, 'streaming_r19', 'subscriptions', STREAMING_R911)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -15495,7 +15755,14 @@ def build() -> list[Case]:
                    doctors_seen_r18, football_teams_r18, ml_models_r18,
                    coaches_teams_r18, user_tools_r18, phones_carried_r18,
                    shifts_and_wards_r18, german_now_r18, chinese_now_r18,
-                   eight_facts_now_r18, docs_hosting_r18):
+                   eight_facts_now_r18, docs_hosting_r18,
+                   army_ranks_r19, lecturers_promoted_r19, titles_in_slots_r19,
+                   roles_not_ranks_r19, office_tools_r19, patients_and_gps_r19,
+                   hobbies_stay_r19, unsubscribed_r19, unfollowed_r19,
+                   german_jobs_now_r19, chinese_jobs_now_r19, cms_and_hosts_r19,
+                   referees_r19, two_gps_r19, user_promotion_r19,
+                   cloud_regions_r19, nine_facts_r19, demotions_r19,
+                   questions_r19, streaming_r19):
         family(cases)
     return cases
 
