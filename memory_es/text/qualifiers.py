@@ -205,6 +205,8 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
     if _ending_participle(words) is not None:  # "had her heat pump removed"
         return True
     for i, w in enumerate(words[:4]):
+        if undoes_a_verb(w) and not any(lx.lemma_of(v) == "be" for v in words[:i]):
+            return True  # "unsubscribed from", not "is unmarried" (a state, as an adjective)
         lemma = lx.lemma_of(w)
         if lemma in lx.CESSATION_VERBS:
             if _present_simple(w):
@@ -215,6 +217,15 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         if lemma is not None and w not in lx.AUXILIARIES and lemma != "get":
             break  # "plays left back": the clause's verb is another ("got cancelled": a passive)
     return bool(re.search(r"\blet\b.*\b(?:expire|lapse|go)\b", text_low))
+
+
+def undoes_a_verb(word: str) -> bool:
+    """A past form with the reversative prefix *un-* on a verb (``unsubscribed``,
+    ``uninstalled``, ``unfollowed``): the state the verb began has ended (Quirk et al.
+    1985, App. I.21: reversative prefixes). The word must be no verb of its own."""
+    w = word.lower()
+    return (w.startswith("un") and w.endswith("ed") and lx.lemma_of(w) is None
+            and lx.inflected_verb(w[2:]) is not None)
 
 
 def _ending_participle(words: Sequence[str]) -> int | None:
