@@ -15518,6 +15518,136 @@ def streaming_r19(cases: list[Case]) -> None:
     _ended_by(cases, 'streaming_r19', 'subscriptions', STREAMING_R911)
 
 
+_BOOKS_FINISHED_R912_SETUP = ['Sol Adler is reading Dune.', 'Sol Adler lives in Bury.', "Sol Adler's daughter is reading Dune.", 'Sol Adler works at Boots.']
+BOOKS_FINISHED_R912: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BOOKS_FINISHED_R912_SETUP), ['remember', 'Sol Adler finished Dune.'], [_BOOKS_FINISHED_R912_SETUP[0]]),
+    (list(_BOOKS_FINISHED_R912_SETUP), ['remember', 'Sol Adler moved to Bolton.'], [_BOOKS_FINISHED_R912_SETUP[1]]),
+    (list(_BOOKS_FINISHED_R912_SETUP), ['forget', "Sol Adler's daughter"], [_BOOKS_FINISHED_R912_SETUP[2]]),
+]
+
+
+def books_finished_r20(cases: list[Case]) -> None:
+    """A book a man is reading beside his daughter reading the same: finishing it ends his reading only, a move, and a forget of the daughter."""
+    _ended_by(cases, 'books_finished_r20', 'hobbies', BOOKS_FINISHED_R912)
+
+
+_COURSES_COMPLETED_R913_SETUP = ['Gina Lowe is taking a first aid course.', 'Gina Lowe works at Tesco.', "Gina Lowe's colleague is taking a first aid course.", 'Gina Lowe lives in Crewe.']
+COURSES_COMPLETED_R913: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_COURSES_COMPLETED_R913_SETUP), ['remember', 'Gina Lowe completed her first aid course.'], [_COURSES_COMPLETED_R913_SETUP[0]]),
+    (list(_COURSES_COMPLETED_R913_SETUP), ['remember', 'Gina Lowe now works at Aldi.'], [_COURSES_COMPLETED_R913_SETUP[1]]),
+    (list(_COURSES_COMPLETED_R913_SETUP), ['release', "Gina Lowe's colleague's course"], [_COURSES_COMPLETED_R913_SETUP[2]]),
+]
+
+
+def courses_completed_r20(cases: list[Case]) -> None:
+    """A course a woman is taking beside a colleague on the same course: completing it ends hers, a new employer, and a release of the colleague's course."""
+    _ended_by(cases, 'courses_completed_r20', 'education', COURSES_COMPLETED_R913)
+
+
+_TREATMENTS_FINISHED_R914_SETUP = ['Poppy the spaniel is on steroids.', 'Poppy the spaniel weighs 14 kg.', 'Rex the collie is on steroids.', 'Poppy the spaniel sleeps in the kitchen.']
+TREATMENTS_FINISHED_R914: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TREATMENTS_FINISHED_R914_SETUP), ['remember', 'Poppy the spaniel finished her steroids.'], [_TREATMENTS_FINISHED_R914_SETUP[0]]),
+    (list(_TREATMENTS_FINISHED_R914_SETUP), ['remember', 'Poppy the spaniel now weighs 15 kg.'], [_TREATMENTS_FINISHED_R914_SETUP[1]]),
+    (list(_TREATMENTS_FINISHED_R914_SETUP), ['forget', 'Rex the collie'], [_TREATMENTS_FINISHED_R914_SETUP[2]]),
+]
+
+
+def treatments_finished_r20(cases: list[Case]) -> None:
+    """A dog on a course of steroids beside another dog on the same: finishing them ends only hers, and a move of the other dog's owner."""
+    _ended_by(cases, 'treatments_finished_r20', 'medical', TREATMENTS_FINISHED_R914)
+
+
+_SHIFTS_FINISHED_R915_SETUP = ['Ama Boateng works night shifts.', 'Ama Boateng is writing a thesis on sepsis.', "Ama Boateng's brother works night shifts.", 'Ama Boateng lives in Luton.']
+SHIFTS_FINISHED_R915: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SHIFTS_FINISHED_R915_SETUP), ['remember', 'Ama Boateng finished her shift at 7am.'], []),
+    (list(_SHIFTS_FINISHED_R915_SETUP), ['remember', 'Ama Boateng finished her thesis on sepsis.'], [_SHIFTS_FINISHED_R915_SETUP[1]]),
+    (list(_SHIFTS_FINISHED_R915_SETUP), ['forget', "Ama Boateng's brother"], [_SHIFTS_FINISHED_R915_SETUP[2]]),
+]
+
+
+def shifts_finished_r20(cases: list[Case]) -> None:
+    """A nurse's night shifts and the thesis she is writing: finishing a shift ends nothing, finishing the thesis ends the writing, and a forget of her brother."""
+    _ended_by(cases, 'shifts_finished_r20', 'jobs', SHIFTS_FINISHED_R915)
+
+
+_MARATHONS_FINISHED_R916_SETUP = ['Lily Hart is training for the Berlin Marathon.', 'Lily Hart runs with Bury AC.', "Lily Hart's friend is training for the Berlin Marathon.", 'Lily Hart lives in Bury.']
+MARATHONS_FINISHED_R916: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MARATHONS_FINISHED_R916_SETUP), ['remember', 'Lily Hart finished the Berlin Marathon.'], [_MARATHONS_FINISHED_R916_SETUP[0]]),
+    (list(_MARATHONS_FINISHED_R916_SETUP), ['remember', 'Lily Hart now runs with Salford Harriers.'], [_MARATHONS_FINISHED_R916_SETUP[1]]),
+    (list(_MARATHONS_FINISHED_R916_SETUP), ['forget', "Lily Hart's friend"], [_MARATHONS_FINISHED_R916_SETUP[2]]),
+]
+
+
+def marathons_finished_r20(cases: list[Case]) -> None:
+    """A runner training for a marathon beside a friend training for the same: finishing it ends her training, a new club, and a forget of the friend."""
+    _ended_by(cases, 'marathons_finished_r20', 'hobbies', MARATHONS_FINISHED_R916)
+
+
+_RENOVATIONS_DONE_R917_SETUP = ['Omar Aziz is renovating his kitchen.', 'Omar Aziz has a Worcester boiler.', "Omar Aziz's neighbour is renovating his kitchen.", 'Omar Aziz lives in Slough.']
+RENOVATIONS_DONE_R917: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RENOVATIONS_DONE_R917_SETUP), ['remember', 'Omar Aziz finished renovating his kitchen.'], [_RENOVATIONS_DONE_R917_SETUP[0]]),
+    (list(_RENOVATIONS_DONE_R917_SETUP), ['remember', 'Omar Aziz now has a Vaillant boiler.'], [_RENOVATIONS_DONE_R917_SETUP[1]]),
+    (list(_RENOVATIONS_DONE_R917_SETUP), ['forget', "Omar Aziz's neighbour"], [_RENOVATIONS_DONE_R917_SETUP[2]]),
+]
+
+
+def renovations_done_r20(cases: list[Case]) -> None:
+    """A kitchen being renovated beside a neighbour's renovation: completion ends it, a new boiler, and a forget of the neighbour."""
+    _ended_by(cases, 'renovations_done_r20', 'homes', RENOVATIONS_DONE_R917)
+
+
+_HABITS_NOT_FINISHED_R918_SETUP = ['Tara Quinn swims every morning.', 'Tara Quinn eats porridge for breakfast.', 'Tara Quinn reads the Guardian.', 'Tara Quinn lives in Wexford.']
+HABITS_NOT_FINISHED_R918: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HABITS_NOT_FINISHED_R918_SETUP), ['remember', 'Tara Quinn finished her swim early today.'], []),
+    (list(_HABITS_NOT_FINISHED_R918_SETUP), ['remember', 'Tara Quinn finished her breakfast.'], []),
+    (list(_HABITS_NOT_FINISHED_R918_SETUP), ['remember', 'Tara Quinn finished a novel by Sally Rooney.'], []),
+]
+
+
+def habits_not_finished_r20(cases: list[Case]) -> None:
+    """Habits told in the present that finishing one day's round ends nothing: a finished swim, a finished breakfast, and a finished book beside no reading."""
+    _ended_by(cases, 'habits_not_finished_r20', 'habits', HABITS_NOT_FINISHED_R918)
+
+
+_PHD_STUDENTS_R919_SETUP = ['Mei Chen is writing a dissertation on graphene.', 'Mei Chen studies at Manchester.', "Mei Chen's labmate is writing a dissertation on graphene.", 'Mei Chen plays the erhu.']
+PHD_STUDENTS_R919: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PHD_STUDENTS_R919_SETUP), ['remember', 'Mei Chen has finished her dissertation on graphene.'], [_PHD_STUDENTS_R919_SETUP[0]]),
+    (list(_PHD_STUDENTS_R919_SETUP), ['remember', 'Mei Chen moved to Salford.'], []),
+    (list(_PHD_STUDENTS_R919_SETUP), ['forget', "Mei Chen's labmate"], [_PHD_STUDENTS_R919_SETUP[2]]),
+]
+
+
+def phd_students_r20(cases: list[Case]) -> None:
+    """A PhD student writing a dissertation beside a labmate writing one on the same topic: finishing it ends hers, a move that leaves her studies, and a forget of the labmate."""
+    _ended_by(cases, 'phd_students_r20', 'education', PHD_STUDENTS_R919)
+
+
+_USER_FINISHED_R920_SETUP = ['I am reading Wolf Hall.', 'I am doing a Spanish course.', 'My husband is reading Wolf Hall.', 'I live in Ely.']
+USER_FINISHED_R920: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_FINISHED_R920_SETUP), ['remember', 'I finished Wolf Hall.'], [_USER_FINISHED_R920_SETUP[0]]),
+    (list(_USER_FINISHED_R920_SETUP), ['remember', 'I completed my Spanish course.'], [_USER_FINISHED_R920_SETUP[1]]),
+    (list(_USER_FINISHED_R920_SETUP), ['forget', 'my husband'], [_USER_FINISHED_R920_SETUP[2]]),
+]
+
+
+def user_finished_r20(cases: list[Case]) -> None:
+    """The user's own book and course beside a husband's same book: each finished, and a forget of the husband."""
+    _ended_by(cases, 'user_finished_r20', 'user', USER_FINISHED_R920)
+
+
+_REVERSED_MORE_R921_SETUP = ['Abe Ross subscribes to Hello Fresh.', 'Abe Ross follows Greenpeace on Twitter.', "Abe Ross's wife subscribes to Hello Fresh.", 'Abe Ross has Tinder installed.']
+REVERSED_MORE_R921: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_REVERSED_MORE_R921_SETUP), ['remember', 'Abe Ross unsubscribed from Hello Fresh.'], [_REVERSED_MORE_R921_SETUP[0]]),
+    (list(_REVERSED_MORE_R921_SETUP), ['remember', 'Abe Ross has unfollowed Greenpeace.'], [_REVERSED_MORE_R921_SETUP[1]]),
+    (list(_REVERSED_MORE_R921_SETUP), ['remember', 'Abe Ross uninstalled Tinder.'], [_REVERSED_MORE_R921_SETUP[3]]),
+]
+
+
+def reversed_more_r20(cases: list[Case]) -> None:
+    """A man who follows, subscribes and has an app installed, beside his wife's same subscription: each undone by un-, ending only what it names."""
+    _ended_by(cases, 'reversed_more_r20', 'subscriptions', REVERSED_MORE_R921)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -15762,7 +15892,11 @@ def build() -> list[Case]:
                    german_jobs_now_r19, chinese_jobs_now_r19, cms_and_hosts_r19,
                    referees_r19, two_gps_r19, user_promotion_r19,
                    cloud_regions_r19, nine_facts_r19, demotions_r19,
-                   questions_r19, streaming_r19):
+                   questions_r19, streaming_r19,
+                   books_finished_r20, courses_completed_r20, treatments_finished_r20,
+                   shifts_finished_r20, marathons_finished_r20, renovations_done_r20,
+                   habits_not_finished_r20, phd_students_r20, user_finished_r20,
+                   reversed_more_r20):
         family(cases)
     return cases
 
