@@ -581,6 +581,7 @@ class TextInterface:
                 self._replace_amount(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and not clause.unrealised:
                 self._replace_thing_time(tenant, entity, clause, plan)
+                self._retire_completed(tenant, entity, clause, plan)
             if entity is not None and not clause.negated and (supersede or _marks_change(clause)):
                 self._replace_thing_state(tenant, entity, clause, plan)
                 self._replace_verb_object(tenant, entity, clause, plan)
@@ -882,6 +883,22 @@ class TextInterface:
                 if f.attribute != ROLE and (f.attribute.startswith(f"{ROLE}.") or any(
                     _states_a_role(c) for c in self.interpreter(f.text).clauses))]
         _replace_the_one(held, tenant, clause, plan)
+
+    def _retire_completed(self, tenant: str, entity: str, clause: Clause, plan: _Plan
+                          ) -> None:
+        """An activity brought to its end (``finished Dune``, ``has completed her first aid
+        course``, ``finished renovating his kitchen``) ends the entity's facts that tell it
+        in progress (:func:`_in_progress`) and share a word with what was completed
+        (``is reading Dune``). A habit told in the present (``swims every morning``) is no
+        activity in progress: ``finished her swim`` leaves it."""
+        done = _completed(clause)
+        if not done:
+            return
+        done -= entity_terms(entity)
+        for f in self._held(tenant, entity, clause):
+            going = _in_progress(f.text)
+            if going is not None and view_terms(going) & done:
+                plan.add(_decay(f.fact_id, tenant, f"completed: {clause.text}"))
 
     def _replace_count(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """A change of a count (``now has three cats``) whose slot names the count
@@ -2163,6 +2180,28 @@ def _object_kind(clause: Clause) -> str | None:
     if CALENDAR.search(" ".join(said)):
         return "time"
     return "name" if all(any(c.isupper() for c in w) for w in said) else None
+
+
+def _completed(clause: Clause) -> frozenset[str]:
+    """The terms of what a clause says was completed: the words after its main verb, a
+    past form of a verb of completion (``has finished``: the value holds no auxiliary);
+    none for another clause, or the present (``finishes a scarf every week``: a habit)."""
+    words = str(clause.value).split()
+    if not words or not words[0].lower().endswith("ed") or (
+            lx.inflected_verb(words[0]) not in lx.COMPLETION_VERBS):
+        return frozenset()
+    return frozenset(view_terms(" ".join(words[1:]))) - _TEMPORAL_TERMS
+
+_PROGRESSIVE = re.compile(r"\b(?:is|am|are)\s+(?:\w+ly\s+|still\s+|now\s+)?"
+                          r"(?P<going>[a-z]+ing\b.*|on\s+(?!the\b).+)$", re.IGNORECASE)
+
+
+def _in_progress(text: str) -> str | None:
+    """What a fact tells as going on now: a verb in the progressive (``is reading Dune``,
+    ``am doing a Spanish course``) or ``on`` a course or a regime (``is on steroids``, ``is
+    on a diet``; not ``on the board``, a place one holds); None for any other fact."""
+    m = _PROGRESSIVE.search(text)
+    return None if m is None else m.group("going")
 
 
 ROLE = "work.role"

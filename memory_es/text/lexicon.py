@@ -266,6 +266,9 @@ ROLE_CHANGE_FORMS: frozenset[str] = frozenset(
     form for lemma in data_words("role_change_verbs.txt") for form in _regular_forms(lemma))
 """Forms of the verbs whose passive with ``to`` and a role says the role held now (``was
 promoted to senior analyst``, ``was demoted to sergeant``; ``data/role_change_verbs.txt``)."""
+COMPLETION_VERBS: frozenset[str] = data_words("completion_verbs.txt")
+"""Verbs that end an activity in progress (``finished Dune`` ends ``is reading Dune``;
+``data/completion_verbs.txt``)."""
 TIME_SHIFT_VERBS: frozenset[str] = data_words("time_shift_verbs.txt")
 """Verbs that set a thing's own time anew (``extend``, ``postpone``, ``renew``:
 ``data/time_shift_verbs.txt``)."""

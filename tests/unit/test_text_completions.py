@@ -1,0 +1,60 @@
+"""An activity brought to its end ends the fact that told it in progress (SPEC §15: a
+change ends what it names, and nothing else).
+
+- ``finished``, ``completed`` (also after ``has`` or ``just``) and what was done: the
+  entity's facts in the progressive (``is knitting a scarf``) or ``on`` a course or a
+  regime (``is on a course of iron tablets``) that share a word with it end.
+- A habit told in the present (``walks to work``), a place one holds (``is on the
+  board of``), a relative's activity kept under the entity's id, and the present of the
+  verb (``finishes a scarf every week``: a habit) end nothing.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant
+
+# (the fact in progress, what completes it)
+_DONE = [
+    ("Iris Kemp is knitting a scarf for her nephew", "Iris Kemp finished the scarf."),
+    ("Iris Kemp is on a course of iron tablets", "Iris Kemp has finished her iron tablets."),
+    ("Iris Kemp is studying for a diploma in coaching",
+     "Iris Kemp completed her diploma in coaching."),
+    ("Iris Kemp is painting the garden fence", "Iris Kemp just finished painting the fence."),
+]
+_KEPT = ["Iris Kemp walks to work", "Iris Kemp is on the board of the Fence Society",
+         "Iris Kemp's son is knitting a scarf", "Iris Kemp lives in Selby"]
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_DONE))
+def test_a_completed_activity_ends_its_progress_only(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str]) -> None:
+    going, done = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (going, *_KEPT):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, done)
+    after = current_texts(fresh_store, tenant)
+    assert {*_KEPT, done.rstrip(".")} <= after
+    assert going not in after
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Iris Kemp finished her walk to work early.",
+                        "Iris Kemp finishes a scarf every week.",
+                        "Iris Kemp will finish the scarf next week."]))
+def test_what_is_no_completion_of_a_progress_ends_nothing(
+        fresh_store: memory_es.MemoryStore, said: str) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = ["Iris Kemp is knitting a scarf for her nephew", *_KEPT]
+    for text in held:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, said)
+    assert set(held) <= current_texts(fresh_store, tenant)
