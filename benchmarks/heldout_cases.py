@@ -15648,6 +15648,162 @@ def reversed_more_r20(cases: list[Case]) -> None:
     _ended_by(cases, 'reversed_more_r20', 'subscriptions', REVERSED_MORE_R921)
 
 
+_AUDITS_FINISHED_R922_SETUP = ['Raj Bose is auditing Unilever.', 'Raj Bose is an associate at EY.', "Raj Bose's colleague is auditing Unilever.", 'Raj Bose lives in Wembley.']
+AUDITS_FINISHED_R922: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_AUDITS_FINISHED_R922_SETUP), ['remember', 'Raj Bose finished auditing Unilever.'], [_AUDITS_FINISHED_R922_SETUP[0]]),
+    (list(_AUDITS_FINISHED_R922_SETUP), ['remember', 'Raj Bose was promoted to manager.'], [_AUDITS_FINISHED_R922_SETUP[1]]),
+    (list(_AUDITS_FINISHED_R922_SETUP), ['forget', "Raj Bose's colleague"], [_AUDITS_FINISHED_R922_SETUP[2]]),
+]
+
+
+def audits_finished_r21(cases: list[Case]) -> None:
+    """An auditor working on a client's audit beside a colleague on the same client: finishing it ends his, a promotion, and a forget of the colleague."""
+    _ended_by(cases, 'audits_finished_r21', 'finance', AUDITS_FINISHED_R922)
+
+
+_TRIALS_COMPLETED_R923_SETUP = ['Amy Cole is on the VITAL trial.', 'Amy Cole sees Dr Ward.', "Amy Cole's husband is on the VITAL trial.", 'Amy Cole lives in Truro.']
+TRIALS_COMPLETED_R923: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TRIALS_COMPLETED_R923_SETUP), ['remember', 'Amy Cole completed the VITAL trial.'], [_TRIALS_COMPLETED_R923_SETUP[0]]),
+    (list(_TRIALS_COMPLETED_R923_SETUP), ['remember', 'Amy Cole now sees Dr Penrose.'], [_TRIALS_COMPLETED_R923_SETUP[1]]),
+    (list(_TRIALS_COMPLETED_R923_SETUP), ['release', "Amy Cole's city"], [_TRIALS_COMPLETED_R923_SETUP[3]]),
+]
+
+
+def trials_completed_r21(cases: list[Case]) -> None:
+    """A patient on a drug trial beside her husband on the same trial: completing it ends hers, a new GP, and a release of her city."""
+    _ended_by(cases, 'trials_completed_r21', 'research', TRIALS_COMPLETED_R923)
+
+
+_APPS_UNINSTALLED_R924_SETUP = ['Jo Park has WhatsApp installed.', 'Jo Park uses Signal.', "Jo Park's son has WhatsApp installed.", 'Jo Park lives in Hove.']
+APPS_UNINSTALLED_R924: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_APPS_UNINSTALLED_R924_SETUP), ['remember', 'Jo Park uninstalled WhatsApp.'], [_APPS_UNINSTALLED_R924_SETUP[0]]),
+    (list(_APPS_UNINSTALLED_R924_SETUP), ['remember', 'Jo Park now uses Telegram.'], [_APPS_UNINSTALLED_R924_SETUP[1]]),
+    (list(_APPS_UNINSTALLED_R924_SETUP), ['forget', "Jo Park's son"], [_APPS_UNINSTALLED_R924_SETUP[2]]),
+]
+
+
+def apps_uninstalled_r21(cases: list[Case]) -> None:
+    """Apps on a woman's phone beside her son's same app: uninstalling one ends it, another app told with now, and a forget of the son."""
+    _ended_by(cases, 'apps_uninstalled_r21', 'devices', APPS_UNINSTALLED_R924)
+
+
+_EDITORS_PROMOTED_R925_SETUP = ['Nell Grey is a sub-editor at the Times.', 'Nell Grey reads The Economist.', "Nell Grey's colleague is a sub-editor at the Times.", 'Nell Grey lives in Kew.']
+EDITORS_PROMOTED_R925: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_EDITORS_PROMOTED_R925_SETUP), ['remember', 'Nell Grey was promoted to head of news.'], [_EDITORS_PROMOTED_R925_SETUP[0]]),
+    (list(_EDITORS_PROMOTED_R925_SETUP), ['remember', 'Nell Grey now reads The Spectator.'], [_EDITORS_PROMOTED_R925_SETUP[1]]),
+    (list(_EDITORS_PROMOTED_R925_SETUP), ['forget', "Nell Grey's colleague"], [_EDITORS_PROMOTED_R925_SETUP[2]]),
+]
+
+
+def editors_promoted_r21(cases: list[Case]) -> None:
+    """An editor at a paper beside a colleague in the same post: a promotion with of, a new paper read, and a forget of the colleague."""
+    _ended_by(cases, 'editors_promoted_r21', 'jobs', EDITORS_PROMOTED_R925)
+
+
+_CLUBS_BACKED_R926_SETUP = ['Kai Ross supports Celtic.', 'Kai Ross plays rugby.', "Kai Ross's father supports Celtic.", 'Kai Ross lives in Paisley.']
+CLUBS_BACKED_R926: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CLUBS_BACKED_R926_SETUP), ['remember', 'Kai Ross now supports Rangers.'], [_CLUBS_BACKED_R926_SETUP[0]]),
+    (list(_CLUBS_BACKED_R926_SETUP), ['remember', 'Kai Ross now plays cricket.'], []),
+    (list(_CLUBS_BACKED_R926_SETUP), ['forget', "Kai Ross's father"], [_CLUBS_BACKED_R926_SETUP[2]]),
+]
+
+
+def clubs_backed_r21(cases: list[Case]) -> None:
+    """A fan's club and sport beside his father's same club: another club with now, a sport taken up that ends nothing, and a forget of the father."""
+    _ended_by(cases, 'clubs_backed_r21', 'hobbies', CLUBS_BACKED_R926)
+
+
+_VENDORS_SWITCHED_R927_SETUP = ['Bexa Ltd uses Sage for payroll.', 'Bexa Ltd uses HubSpot.', 'Corva Ltd uses HubSpot.', 'Bexa Ltd subscribes to Slack.']
+VENDORS_SWITCHED_R927: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_VENDORS_SWITCHED_R927_SETUP), ['remember', 'Bexa Ltd now uses Salesforce.'], [_VENDORS_SWITCHED_R927_SETUP[1]]),
+    (list(_VENDORS_SWITCHED_R927_SETUP), ['remember', 'Bexa Ltd unsubscribed from Slack.'], [_VENDORS_SWITCHED_R927_SETUP[3]]),
+    (list(_VENDORS_SWITCHED_R927_SETUP), ['forget', 'Corva Ltd'], [_VENDORS_SWITCHED_R927_SETUP[2]]),
+]
+
+
+def vendors_switched_r21(cases: list[Case]) -> None:
+    """A company's payroll and CRM vendors beside another company's same vendor: each changed with now, and one unsubscribed."""
+    _ended_by(cases, 'vendors_switched_r21', 'devices', VENDORS_SWITCHED_R927)
+
+
+_USER_NOW_R928_SETUP = ['I use Firefox.', 'I see Dr Lowe.', 'My daughter sees Dr Lowe.', 'I live in Chester.']
+USER_NOW_R928: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_NOW_R928_SETUP), ['remember', 'I now use Chrome.'], [_USER_NOW_R928_SETUP[0]]),
+    (list(_USER_NOW_R928_SETUP), ['remember', 'I now see Dr Hart.'], [_USER_NOW_R928_SETUP[1]]),
+    (list(_USER_NOW_R928_SETUP), ['forget', 'my daughter'], [_USER_NOW_R928_SETUP[2]]),
+]
+
+
+def user_now_r21(cases: list[Case]) -> None:
+    """The user's own tools and doctor beside a daughter's same doctor: each changed with now, and a forget of the daughter."""
+    _ended_by(cases, 'user_now_r21', 'user', USER_NOW_R928)
+
+
+_PLANS_FINISH_R929_SETUP = ['Ola Berg is writing a novel.', 'Ola Berg is learning Greek.', 'Ola Berg finishes work at 4pm.', 'Ola Berg lives in Bergen.']
+PLANS_FINISH_R929: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PLANS_FINISH_R929_SETUP), ['remember', 'Ola Berg hopes to finish her novel by May.'], []),
+    (list(_PLANS_FINISH_R929_SETUP), ['remember', 'Has Ola Berg finished learning Greek?'], []),
+    (list(_PLANS_FINISH_R929_SETUP), ['remember', 'Ola Berg might be promoted to editor.'], []),
+]
+
+
+def plans_finish_r21(cases: list[Case]) -> None:
+    """Plans, questions and a present habit of finishing: nothing ends."""
+    _ended_by(cases, 'plans_finish_r21', 'people', PLANS_FINISH_R929)
+
+
+_TWO_BOOKS_R930_SETUP = ['Finn Lowe is reading Ulysses.', 'Finn Lowe is reading a biography of Nelson.', "Finn Lowe's brother is reading Ulysses.", 'Finn Lowe lives in Derry.']
+TWO_BOOKS_R930: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TWO_BOOKS_R930_SETUP), ['remember', 'Finn Lowe finished Ulysses.'], [_TWO_BOOKS_R930_SETUP[0]]),
+    (list(_TWO_BOOKS_R930_SETUP), ['remember', 'Finn Lowe finished the Nelson biography.'], [_TWO_BOOKS_R930_SETUP[1]]),
+    (list(_TWO_BOOKS_R930_SETUP), ['forget', "Finn Lowe's brother"], [_TWO_BOOKS_R930_SETUP[2]]),
+]
+
+
+def two_books_r21(cases: list[Case]) -> None:
+    """A man reading two books at once: finishing one ends it alone, a new city, and a forget of his brother reading the same."""
+    _ended_by(cases, 'two_books_r21', 'hobbies', TWO_BOOKS_R930)
+
+
+_RANKS_POLICE_R931_SETUP = ['Sgt Amy Wood is a sergeant in Kent Police.', 'Sgt Amy Wood lives in Dover.', 'Sgt Amy Woods is a sergeant in Kent Police.', 'Sgt Amy Wood rides a Triumph.']
+RANKS_POLICE_R931: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RANKS_POLICE_R931_SETUP), ['remember', 'Sgt Amy Wood was promoted to inspector.'], [_RANKS_POLICE_R931_SETUP[0]]),
+    (list(_RANKS_POLICE_R931_SETUP), ['remember', 'Sgt Amy Wood moved to Deal.'], [_RANKS_POLICE_R931_SETUP[1]]),
+    (list(_RANKS_POLICE_R931_SETUP), ['forget', 'Sgt Amy Woods'], [_RANKS_POLICE_R931_SETUP[2]]),
+]
+
+
+def ranks_police_r21(cases: list[Case]) -> None:
+    """A police officer's rank beside a namesake of the same rank: a promotion ends hers only, a move, and a forget of the namesake."""
+    _ended_by(cases, 'ranks_police_r21', 'jobs', RANKS_POLICE_R931)
+
+
+_SAAS_UNFOLLOWED_R932_SETUP = ['Tom Lake follows Elon Musk on X.', 'Tom Lake follows the BBC on X.', "Tom Lake's wife follows Elon Musk on X.", 'Tom Lake lives in Ripon.']
+SAAS_UNFOLLOWED_R932: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAAS_UNFOLLOWED_R932_SETUP), ['remember', 'Tom Lake unfollowed Elon Musk.'], [_SAAS_UNFOLLOWED_R932_SETUP[0]]),
+    (list(_SAAS_UNFOLLOWED_R932_SETUP), ['remember', 'Tom Lake now also follows Sky News on X.'], []),
+    (list(_SAAS_UNFOLLOWED_R932_SETUP), ['forget', "Tom Lake's wife"], [_SAAS_UNFOLLOWED_R932_SETUP[2]]),
+]
+
+
+def saas_unfollowed_r21(cases: list[Case]) -> None:
+    """Accounts a man follows beside his wife's same: unfollowing one ends it, another told with also that ends nothing, and a forget of the wife."""
+    _ended_by(cases, 'saas_unfollowed_r21', 'people', SAAS_UNFOLLOWED_R932)
+
+
+_COURSES_DOING_R933_SETUP = ['Lu Chen is doing a Python course on Coursera.', 'Lu Chen uses a Dell laptop.', "Lu Chen's friend is doing a Python course on Coursera.", 'Lu Chen lives in Leeds.']
+COURSES_DOING_R933: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_COURSES_DOING_R933_SETUP), ['remember', 'Lu Chen has completed the Python course.'], [_COURSES_DOING_R933_SETUP[0]]),
+    (list(_COURSES_DOING_R933_SETUP), ['remember', 'Lu Chen now uses a Lenovo laptop.'], [_COURSES_DOING_R933_SETUP[1]]),
+    (list(_COURSES_DOING_R933_SETUP), ['forget', "Lu Chen's friend"], [_COURSES_DOING_R933_SETUP[2]]),
+]
+
+
+def courses_doing_r21(cases: list[Case]) -> None:
+    """A user doing an online course beside a friend on the same: completing it ends it, a new laptop told with now, and a forget of the friend."""
+    _ended_by(cases, 'courses_doing_r21', 'education', COURSES_DOING_R933)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -15896,7 +16052,11 @@ def build() -> list[Case]:
                    books_finished_r20, courses_completed_r20, treatments_finished_r20,
                    shifts_finished_r20, marathons_finished_r20, renovations_done_r20,
                    habits_not_finished_r20, phd_students_r20, user_finished_r20,
-                   reversed_more_r20):
+                   reversed_more_r20,
+                   audits_finished_r21, trials_completed_r21, apps_uninstalled_r21,
+                   editors_promoted_r21, clubs_backed_r21, vendors_switched_r21,
+                   user_now_r21, plans_finish_r21, two_books_r21,
+                   ranks_police_r21, saas_unfollowed_r21, courses_doing_r21):
         family(cases)
     return cases
 
