@@ -897,7 +897,7 @@ class TextInterface:
         done -= entity_terms(entity)
         for f in self._held(tenant, entity, clause):
             going = _in_progress(f.text)
-            if going is not None and view_terms(going) & done:
+            if going is not None and going & done:
                 plan.add(_decay(f.fact_id, tenant, f"completed: {clause.text}"))
 
     def _replace_count(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
@@ -2193,15 +2193,23 @@ def _completed(clause: Clause) -> frozenset[str]:
     return frozenset(view_terms(" ".join(words[1:]))) - _TEMPORAL_TERMS
 
 _PROGRESSIVE = re.compile(r"\b(?:is|am|are)\s+(?:\w+ly\s+|still\s+|now\s+)?"
-                          r"(?P<going>[a-z]+ing\b.*|on\s+(?!the\b).+)$", re.IGNORECASE)
+                          r"(?:(?P<going>[a-z]+ing\b.*)|on\s+(?P<on>.+))$", re.IGNORECASE)
 
 
-def _in_progress(text: str) -> str | None:
-    """What a fact tells as going on now: a verb in the progressive (``is reading Dune``,
-    ``am doing a Spanish course``) or ``on`` a course or a regime (``is on steroids``, ``is
-    on a diet``; not ``on the board``, a place one holds); None for any other fact."""
+def _in_progress(text: str) -> frozenset[str] | None:
+    """The terms of what a fact tells as going on now, of which what is completed must
+    share one: a verb in the progressive and its object (``is reading Dune``: any term),
+    or ``on`` a course, a regime or a trial (``is on steroids``, ``is on a course of iron
+    tablets``, ``is on the VITAL trial``), whose head or last word must be shared: ``on the
+    board of the Fence Society`` is held by no fence painted. None for any other fact."""
     m = _PROGRESSIVE.search(text)
-    return None if m is None else m.group("going")
+    if m is None:
+        return None
+    if m.group("going") is not None:
+        return view_terms(m.group("going"))
+    words = [w.strip(EDGE).lower() for w in m.group("on").split()]
+    heads = {words[-1], *(words[i - 1] for i in range(1, len(words)) if words[i] == "of")}
+    return frozenset(view_terms(" ".join(heads)))
 
 
 ROLE = "work.role"

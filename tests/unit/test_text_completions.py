@@ -2,8 +2,9 @@
 change ends what it names, and nothing else).
 
 - ``finished``, ``completed`` (also after ``has`` or ``just``) and what was done: the
-  entity's facts in the progressive (``is knitting a scarf``) or ``on`` a course or a
-  regime (``is on a course of iron tablets``) that share a word with it end.
+  entity's facts in the progressive (``is knitting a scarf``) that share a word with it
+  end, and those ``on`` a course, a regime or a trial (``is on a course of iron tablets``,
+  ``is on the TRACE trial``) whose head or last word it names.
 - A habit told in the present (``walks to work``), a place one holds (``is on the
   board of``), a relative's activity kept under the entity's id, and the present of the
   verb (``finishes a scarf every week``: a habit) end nothing.
@@ -25,12 +26,13 @@ _DONE = [
     ("Iris Kemp is studying for a diploma in coaching",
      "Iris Kemp completed her diploma in coaching."),
     ("Iris Kemp is painting the garden fence", "Iris Kemp just finished painting the fence."),
+    ("Iris Kemp is on the TRACE trial", "Iris Kemp completed the TRACE trial."),
 ]
 _KEPT = ["Iris Kemp walks to work", "Iris Kemp is on the board of the Fence Society",
          "Iris Kemp's son is knitting a scarf", "Iris Kemp lives in Selby"]
 
 
-@settings(max_examples=8, deadline=None,
+@settings(max_examples=10, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_DONE))
 def test_a_completed_activity_ends_its_progress_only(
