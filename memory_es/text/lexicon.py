@@ -422,9 +422,15 @@ WORD_DOMAINS: dict[str, frozenset[str]] = _build_domains()
 
 def domains_of(word: str) -> frozenset[str]:
     """The topic domains of a word (by surface form or its recall stem,
-    :func:`projections.tokens.stem`); empty when unknown."""
+    :func:`projections.tokens.stem`); empty when unknown. A hyphenated compound unknown as
+    a whole has its last part's (``sub-editor``: an editor's), as :func:`names_a_person`
+    reads it: English compounds are headed on the right."""
     w = word.lower()
-    return WORD_DOMAINS.get(w) or WORD_DOMAINS.get(stem(w)) or frozenset()
+    found = WORD_DOMAINS.get(w) or WORD_DOMAINS.get(stem(w))
+    if found:
+        return found
+    head = w.strip("-").rsplit("-", 1)
+    return domains_of(head[1]) if len(head) == 2 and head[1] else frozenset()
 
 
 def names_a_person(word: str) -> bool:

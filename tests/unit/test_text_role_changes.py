@@ -48,3 +48,20 @@ def test_a_new_role_ends_the_fact_of_the_old_one(
 def test_a_move_to_a_role_is_the_role_slot_changed(verb: str, role: str) -> None:
     clause = interpret(f"Omar Said was {verb} to {role} in May.").clauses[0]
     assert (clause.attribute, clause.value, clause.op) == ("work.role", role, "supersede")
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["sub-editor", "co-founder", "assistant-director"]))
+def test_a_hyphenated_role_is_its_last_parts_kind(
+        fresh_store: memory_es.MemoryStore, role: str) -> None:
+    """``is a sub-editor at the Herald`` gives a role at an organisation, as ``an editor``
+    would (English compounds are headed on the right), so a promotion ends it."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held, kept = f"Leah Byrne is a {role} at the Herald", "Leah Byrne lives in Derby"
+    for text in (held, kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, "Leah Byrne was promoted to chief executive.")
+    after = current_texts(fresh_store, tenant)
+    assert kept in after
+    assert held not in after
