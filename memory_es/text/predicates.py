@@ -169,7 +169,8 @@ def _object_frame(reading: PredicateReading) -> str | None:
     to another modifier of the same head replaces it, a name or a common word alike
     (``now manages the Bergen office``, ``now leads the ML team``). None for a bare object
     (``teaches physics``, ``has a dog``), which a change of object adds to rather than
-    replaces. The head counts by its stem: ``drinks two coffees a day`` and ``now drinks
+    replaces, unless it is a name (the interface's ``_replace_verb_object``: ``now runs
+    Caddy``). The head counts by its stem: ``drinks two coffees a day`` and ``now drinks
     one coffee a day`` are one frame."""
     words = [w for w in object_after(reading.rest, 0) if w.lower() not in lx.ADVERBS]
     if len(words) < 2 or not (words[-1].isalpha() and words[-1].islower()):

@@ -16,8 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import memory_es
-from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import texts_after
 
 # (the fact in progress, what completes it)
 _DONE = [
@@ -38,11 +37,7 @@ _KEPT = ["Iris Kemp walks to work", "Iris Kemp is on the board of the Fence Soci
 def test_a_completed_activity_ends_its_progress_only(
         fresh_store: memory_es.MemoryStore, case: tuple[str, str]) -> None:
     going, done = case
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in (going, *_KEPT):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, done)
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}." for t in (going, *_KEPT)], "remember", done)
     assert {*_KEPT, done.rstrip(".")} <= after
     assert going not in after
 
@@ -54,9 +49,5 @@ def test_a_completed_activity_ends_its_progress_only(
                         "Iris Kemp will finish the scarf next week."]))
 def test_what_is_no_completion_of_a_progress_ends_nothing(
         fresh_store: memory_es.MemoryStore, said: str) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     held = ["Iris Kemp is knitting a scarf for her nephew", *_KEPT]
-    for text in held:
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, said)
-    assert set(held) <= current_texts(fresh_store, tenant)
+    assert set(held) <= texts_after(fresh_store, [f"{t}." for t in held], "remember", said)

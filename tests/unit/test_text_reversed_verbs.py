@@ -13,9 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import memory_es
-from memory_es.text import TextInterface
 from memory_es.text.qualifiers import cessation, undoes_a_verb
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import texts_after
 
 # (held, the same verb of another object, the reversal)
 _PAIRS = [
@@ -34,13 +33,9 @@ _PAIRS = [
 def test_a_reversed_verb_ends_the_state_it_names(
         fresh_store: memory_es.MemoryStore, case: tuple[str, str, str]) -> None:
     held, other, undone = case
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kin = held.replace("Noor Ali", "Noor Ali's sister", 1)
     kept = [other, kin, "Noor Ali lives in Hull"]
-    for text in (held, *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, undone)
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}." for t in (held, *kept)], "remember", undone)
     assert set(kept) <= after
     assert held not in after
 

@@ -16,9 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import memory_es
-from memory_es.text import TextInterface
 from memory_es.text.interpreter import interpret
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import texts_after
 
 _HELD = ["Leah Byrne is a staff nurse at St Mary's", "Leah Byrne is a constable in the Met",
          "Leah Byrne's job title is Staff Nurse"]
@@ -33,12 +32,8 @@ _TOLD = ["Leah Byrne was promoted to ward sister.", "Leah Byrne was demoted to c
 @given(st.sampled_from(_HELD), st.sampled_from(_TOLD))
 def test_a_new_role_ends_the_fact_of_the_old_one(
         fresh_store: memory_es.MemoryStore, held: str, told: str) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kept = [k for k in _KEPT if k != held]
-    for text in (held, *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, told)
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}." for t in (held, *kept)], "remember", told)
     assert {*kept, told.rstrip(".")} <= after
     assert held not in after
 
@@ -57,11 +52,8 @@ def test_a_hyphenated_role_is_its_last_parts_kind(
         fresh_store: memory_es.MemoryStore, role: str) -> None:
     """``is a sub-editor at the Herald`` gives a role at an organisation, as ``an editor``
     would (English compounds are headed on the right), so a promotion ends it."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     held, kept = f"Leah Byrne is a {role} at the Herald", "Leah Byrne lives in Derby"
-    for text in (held, kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, "Leah Byrne was promoted to chief executive.")
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{held}.", f"{kept}."], "remember",
+                        "Leah Byrne was promoted to chief executive.")
     assert kept in after
     assert held not in after

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 # (held facts, the change told, the held facts it ends)
 _CHANGES = [
@@ -42,12 +42,8 @@ _CHANGES = [
 def test_a_verbs_new_object_told_with_now_replaces_its_one_old_object(
         fresh_store: memory_es.MemoryStore, case: tuple[list[str], str, list[str]]) -> None:
     held, change, ended = case
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kept = [f"{change.split(' now ')[0]} was set up in 2019"]
-    for text in (*held, *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, change)
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{t}." for t in (*held, *kept)], "remember", change)
     assert {*kept, change.rstrip(".")} <= after
     assert {h for h in held if h not in after} == set(ended)
 
