@@ -15804,6 +15804,136 @@ def courses_doing_r21(cases: list[Case]) -> None:
     _ended_by(cases, 'courses_doing_r21', 'education', COURSES_DOING_R933)
 
 
+_GERMAN_MANY_R934_SETUP = ['Lena Hoff wohnt in Ulm.', 'Lena Hoff arbeitet bei Ratiopharm.', 'Lena Hoff spielt Geige.', 'Lena Hoff hat einen Hund.', 'Lena Hoffs Mann wohnt in Ulm.']
+GERMAN_MANY_R934: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_MANY_R934_SETUP), ['remember', 'Lena Hoff wohnt jetzt in Augsburg.'], [_GERMAN_MANY_R934_SETUP[0]]),
+    (list(_GERMAN_MANY_R934_SETUP), ['forget', 'Vergiss alles über Lena Hoffs Mann.'], [_GERMAN_MANY_R934_SETUP[4]]),
+    (list(_GERMAN_MANY_R934_SETUP), ['remember', 'Lena Hoff hat ihr Abo bei Netflix gekündigt.'], []),
+]
+
+
+def german_many_r22(cases: list[Case]) -> None:
+    """A German woman with four facts beside her husband's same town: a move with jetzt, a forget of the husband, and a cancellation of what she never had."""
+    _ended_by(cases, 'german_many_r22', 'languages', GERMAN_MANY_R934)
+
+
+_GERMAN_NAMESAKES_R935_SETUP = ['Tim Berg wohnt in Kiel.', 'Tim Bergmann wohnt in Kiel.', 'Tim Berg arbeitet bei Otto.', 'Tim Bergmann arbeitet bei Otto.']
+GERMAN_NAMESAKES_R935: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_NAMESAKES_R935_SETUP), ['forget', 'Vergiss alles über Tim Berg.'], [_GERMAN_NAMESAKES_R935_SETUP[0], _GERMAN_NAMESAKES_R935_SETUP[2]]),
+    (list(_GERMAN_NAMESAKES_R935_SETUP), ['remember', 'Tim Bergmann wohnt jetzt in Lübeck.'], [_GERMAN_NAMESAKES_R935_SETUP[1]]),
+    (list(_GERMAN_NAMESAKES_R935_SETUP), ['remember', 'Tim Berg arbeitet jetzt bei Tchibo.'], [_GERMAN_NAMESAKES_R935_SETUP[2]]),
+]
+
+
+def german_namesakes_r22(cases: list[Case]) -> None:
+    """Two German men whose names share a prefix, with the same town and employer: a forget of one, a move of the other, and a new employer."""
+    _ended_by(cases, 'german_namesakes_r22', 'languages', GERMAN_NAMESAKES_R935)
+
+
+_GERMAN_CANCEL_R936_SETUP = ['Eva Kühn hat ein Abo bei Spotify.', 'Eva Kühn hat ein Abo bei Netflix.', 'Eva Kühns Tochter hat ein Abo bei Spotify.', 'Eva Kühn wohnt in Trier.']
+GERMAN_CANCEL_R936: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_CANCEL_R936_SETUP), ['remember', 'Eva Kühn hat ihr Spotify-Abo gekündigt.'], [_GERMAN_CANCEL_R936_SETUP[0]]),
+    (list(_GERMAN_CANCEL_R936_SETUP), ['remember', 'Eva Kühn hat Netflix gekündigt.'], [_GERMAN_CANCEL_R936_SETUP[1]]),
+    (list(_GERMAN_CANCEL_R936_SETUP), ['forget', 'Eva Kühns Tochter'], [_GERMAN_CANCEL_R936_SETUP[2]]),
+]
+
+
+def german_cancel_r22(cases: list[Case]) -> None:
+    """Two German subscriptions of one woman beside her daughter's same one: each cancelled, and a forget of the daughter."""
+    _ended_by(cases, 'german_cancel_r22', 'languages', GERMAN_CANCEL_R936)
+
+
+_CHINESE_MANY_R937_SETUP = ['周敏住在成都\u3002', '周敏在腾讯工作\u3002', '周敏喜欢爬山\u3002', '周敏有一只猫\u3002', '周敏的丈夫住在成都\u3002']
+CHINESE_MANY_R937: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_MANY_R937_SETUP), ['remember', '周敏现在住在重庆\u3002'], [_CHINESE_MANY_R937_SETUP[0]]),
+    (list(_CHINESE_MANY_R937_SETUP), ['forget', '忘记周敏的丈夫'], [_CHINESE_MANY_R937_SETUP[4]]),
+    (list(_CHINESE_MANY_R937_SETUP), ['remember', '周敏取消了爱奇艺的订阅\u3002'], []),
+]
+
+
+def chinese_many_r22(cases: list[Case]) -> None:
+    """A Chinese woman with four facts beside her husband's same city: a move with 现在, a forget of the husband, and a cancellation of what she never had."""
+    _ended_by(cases, 'chinese_many_r22', 'languages', CHINESE_MANY_R937)
+
+
+_CHINESE_NAMESAKES_R938_SETUP = ['王磊住在西安\u3002', '王磊磊住在西安\u3002', '王磊在华为工作\u3002', '王磊磊在华为工作\u3002']
+CHINESE_NAMESAKES_R938: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_NAMESAKES_R938_SETUP), ['forget', '忘记王磊的一切'], [_CHINESE_NAMESAKES_R938_SETUP[0], _CHINESE_NAMESAKES_R938_SETUP[2]]),
+    (list(_CHINESE_NAMESAKES_R938_SETUP), ['remember', '王磊磊现在住在兰州\u3002'], [_CHINESE_NAMESAKES_R938_SETUP[1]]),
+    (list(_CHINESE_NAMESAKES_R938_SETUP), ['remember', '王磊现在在小米工作\u3002'], [_CHINESE_NAMESAKES_R938_SETUP[2]]),
+]
+
+
+def chinese_namesakes_r22(cases: list[Case]) -> None:
+    """Two Chinese names one containing the other, with the same city and employer: a forget of one, a move of the other, and a new employer."""
+    _ended_by(cases, 'chinese_namesakes_r22', 'languages', CHINESE_NAMESAKES_R938)
+
+
+_CHINESE_CANCEL_R939_SETUP = ['李娜订阅了网易云音乐\u3002', '李娜订阅了腾讯视频\u3002', '李娜的儿子订阅了网易云音乐\u3002', '李娜住在武汉\u3002']
+CHINESE_CANCEL_R939: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_CANCEL_R939_SETUP), ['remember', '李娜取消了网易云音乐的订阅\u3002'], [_CHINESE_CANCEL_R939_SETUP[0]]),
+    (list(_CHINESE_CANCEL_R939_SETUP), ['remember', '李娜退订了腾讯视频\u3002'], [_CHINESE_CANCEL_R939_SETUP[1]]),
+    (list(_CHINESE_CANCEL_R939_SETUP), ['forget', '李娜的儿子'], [_CHINESE_CANCEL_R939_SETUP[2]]),
+]
+
+
+def chinese_cancel_r22(cases: list[Case]) -> None:
+    """Two Chinese subscriptions of one woman beside her son's same one: each cancelled in another wording, and a forget of the son."""
+    _ended_by(cases, 'chinese_cancel_r22', 'languages', CHINESE_CANCEL_R939)
+
+
+_PURGES_AMONG_FIVE_R940_SETUP = ["Cara Wynn's phone number is 07700 900451.", "Cara Wynn's e-mail is cara.wynn@mail.co.uk.", 'Cara Wynn lives in Bath.', "Cara Wynn's son's phone number is 07700 900452.", 'Cara Wynn works at Dyson.']
+PURGES_AMONG_FIVE_R940: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PURGES_AMONG_FIVE_R940_SETUP), ['purge', '07700 900451'], [_PURGES_AMONG_FIVE_R940_SETUP[0]]),
+    (list(_PURGES_AMONG_FIVE_R940_SETUP), ['purge', 'cara.wynn@mail.co.uk'], [_PURGES_AMONG_FIVE_R940_SETUP[1]]),
+    (list(_PURGES_AMONG_FIVE_R940_SETUP), ['forget', "Cara Wynn's son"], [_PURGES_AMONG_FIVE_R940_SETUP[3]]),
+]
+
+
+def purges_among_five_r22(cases: list[Case]) -> None:
+    """A woman's phone and e-mail beside her son's phone one digit off, among five facts: each purged, and a forget of the son."""
+    _ended_by(cases, 'purges_among_five_r22', 'identifiers', PURGES_AMONG_FIVE_R940)
+
+
+_GERMAN_USER_R941_SETUP = ['Ich wohne in Graz.', 'Ich arbeite bei Magna.', 'Meine Frau arbeitet bei Magna.', 'Ich spiele Tennis.']
+GERMAN_USER_R941: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_USER_R941_SETUP), ['remember', 'Ich wohne jetzt in Linz.'], [_GERMAN_USER_R941_SETUP[0]]),
+    (list(_GERMAN_USER_R941_SETUP), ['remember', 'Ich arbeite jetzt bei Voestalpine.'], [_GERMAN_USER_R941_SETUP[1]]),
+    (list(_GERMAN_USER_R941_SETUP), ['forget', 'meine Frau'], [_GERMAN_USER_R941_SETUP[2]]),
+]
+
+
+def german_user_r22(cases: list[Case]) -> None:
+    """The user's own home and job in German beside a wife's same employer: each changed with jetzt, and a forget of the wife."""
+    _ended_by(cases, 'german_user_r22', 'languages', GERMAN_USER_R941)
+
+
+_CHINESE_USER_R942_SETUP = ['我住在青岛\u3002', '我在海尔工作\u3002', '我的妻子在海尔工作\u3002', '我喜欢游泳\u3002']
+CHINESE_USER_R942: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_USER_R942_SETUP), ['remember', '我现在住在济南\u3002'], [_CHINESE_USER_R942_SETUP[0]]),
+    (list(_CHINESE_USER_R942_SETUP), ['remember', '我现在在海信工作\u3002'], [_CHINESE_USER_R942_SETUP[1]]),
+    (list(_CHINESE_USER_R942_SETUP), ['forget', '我的妻子'], [_CHINESE_USER_R942_SETUP[2]]),
+]
+
+
+def chinese_user_r22(cases: list[Case]) -> None:
+    """The user's own home and job in Chinese beside a wife's same employer: each changed with 现在, and a forget of the wife."""
+    _ended_by(cases, 'chinese_user_r22', 'languages', CHINESE_USER_R942)
+
+
+_MIXED_LANGUAGES_R943_SETUP = ['Jan Novak lives in Brno.', 'Jan Novak arbeitet bei Skoda.', "Jan Novak's sister lives in Brno.", 'Jan Novak plays hockey.']
+MIXED_LANGUAGES_R943: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MIXED_LANGUAGES_R943_SETUP), ['remember', 'Jan Novak wohnt jetzt in Prag.'], [_MIXED_LANGUAGES_R943_SETUP[0]]),
+    (list(_MIXED_LANGUAGES_R943_SETUP), ['remember', 'Jan Novak now works at Tatra.'], [_MIXED_LANGUAGES_R943_SETUP[1]]),
+    (list(_MIXED_LANGUAGES_R943_SETUP), ['forget', 'Vergiss alles über Jan Novaks Schwester.'], [_MIXED_LANGUAGES_R943_SETUP[2]]),
+]
+
+
+def mixed_languages_r22(cases: list[Case]) -> None:
+    """One man's facts told in English and German beside his sister's same town: a German move, an English change of employer, and a German forget of the sister."""
+    _ended_by(cases, 'mixed_languages_r22', 'languages', MIXED_LANGUAGES_R943)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -16056,7 +16186,11 @@ def build() -> list[Case]:
                    audits_finished_r21, trials_completed_r21, apps_uninstalled_r21,
                    editors_promoted_r21, clubs_backed_r21, vendors_switched_r21,
                    user_now_r21, plans_finish_r21, two_books_r21,
-                   ranks_police_r21, saas_unfollowed_r21, courses_doing_r21):
+                   ranks_police_r21, saas_unfollowed_r21, courses_doing_r21,
+                   german_many_r22, german_namesakes_r22, german_cancel_r22,
+                   chinese_many_r22, chinese_namesakes_r22, chinese_cancel_r22,
+                   purges_among_five_r22, german_user_r22, chinese_user_r22,
+                   mixed_languages_r22):
         family(cases)
     return cases
 
