@@ -376,6 +376,19 @@ def _read_other_language(body: str) -> Clause | None:
         obj = _ZH_FINAL.sub("", (groups.get("obj") or groups.get("ended")
                                  or groups.get("place") or groups.get("verb") or "").strip())
     changes = groups.get("now") is not None or groups.get("changed") is not None
+    if generic is not None and generic.group("verb").lower() in _DE["work"] and (
+            generic.group("prep").lower() == "bei"):
+        # "arbeitet bei Bosch": the employer's slot, as "works at Bosch" (either language
+        # then changes it)
+        employer = obj.split(maxsplit=1)
+        if len(employer) == 2 and employer[0].lower() in _DE["determiners"]:
+            obj = employer[1]  # "bei der Allianz": Allianz
+        return Clause(text=body, entity=subject.entity, attribute="work.employer", value=obj,
+                      mention=subject.surface, names=subject.names,
+                      subject_names=subject.names, op="supersede" if changes else "assert",
+                      confident=True, domains=("work",),
+                      rules=("lang:de", "predicate:works-at",
+                             *(["change-of-state:replaces-slot"] if changes else [])))
     if generic is not None:
         verb = generic.group("verb")
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(

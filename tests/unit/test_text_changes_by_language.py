@@ -4,6 +4,8 @@ named things (SPEC §15):
 - ``X arbeitet jetzt bei Y`` (or ``seit Mai bei Y``) replaces the fact of the same verb
   and preposition, never another verb's fact; so does ``X arbeitet jetzt in Y``, whose
   preposition is also English;
+- ``X arbeitet bei Y`` is the employer's slot, as ``works at Y``: a change told in either
+  language replaces it;
 - ``X spielt kein Tennis mehr`` and ``X arbeitet nicht mehr bei Bosch`` end that one fact;
 - a German ending names what ended in its object alone: the auxiliary ``hat`` is no
   word in common with ``hat eine Katze``;
@@ -556,3 +558,20 @@ def test_a_chinese_persons_thing_of_the_user_stays_theirs(
         ti.remember(tenant, text + "。")
     ti.forget(tenant, f"忘记我的{person}")
     assert current_texts(fresh_store, tenant) == kept
+
+
+@_SLOW
+@given(st.sampled_from(_GERMANS),
+       st.sampled_from([("{n} arbeitet bei der Allianz.", "{n} now works at Aviva."),
+                        ("{n} works at Aviva.", "{n} arbeitet jetzt bei der Allianz."),
+                        ("{n} arbeitet bei Bosch.", "{n} arbeitet jetzt bei Siemens.")]))
+def test_a_german_employer_is_the_employer_slot_in_either_language(
+        fresh_store: memory_es.MemoryStore, name: str, told: tuple[str, str]) -> None:
+    """``arbeitet bei`` and a name is the employer's slot, as ``works at`` is: a change in
+    either language replaces it (the article after ``bei`` is no part of the name)."""
+    held, change = (t.format(n=name) for t in told)
+    kept = [f"{name} wohnt in Köln", f"{name}s Bruder arbeitet bei Bosch"]
+    after = _after(fresh_store, [held, *(k + "." for k in kept)], change)
+    assert set(kept) <= after
+    assert held.rstrip(".") not in after
+    assert interpret(f"{name} arbeitet bei der Allianz.").clauses[0].value == "Allianz"
