@@ -2192,6 +2192,7 @@ def _completed(clause: Clause) -> frozenset[str]:
         return frozenset()
     return frozenset(view_terms(" ".join(words[1:]))) - _TEMPORAL_TERMS
 
+
 _PROGRESSIVE = re.compile(r"\b(?:is|am|are)\s+(?:\w+ly\s+|still\s+|now\s+)?"
                           r"(?:(?P<going>[a-z]+ing\b.*)|on\s+(?P<on>.+))$", re.IGNORECASE)
 
@@ -2213,6 +2214,7 @@ def _in_progress(text: str) -> frozenset[str] | None:
 
 
 ROLE = "work.role"
+"""The slot of what one is by trade or rank (``is a nurse``, ``was promoted to inspector``)."""
 
 
 def _states_a_role(clause: Clause) -> bool:
