@@ -22,9 +22,10 @@ UNKNOWN = st.text(alphabet="bcdfgklmnprtvz", min_size=3, max_size=6).map(
 
 
 def test_a_german_verb_outside_the_basic_operations_stays_the_persons() -> None:
-    [clause] = interpret("Jonas Weber arbeitet bei Siemens.").clauses
+    """``trainiert bei`` (``arbeitet bei`` is the employer's slot now, as ``works at``)."""
+    [clause] = interpret("Jonas Weber trainiert bei Hertha.").clauses
     assert clause.entity == "person:jonas-weber"
-    assert clause.value == "arbeitet bei Siemens"
+    assert clause.value == "trainiert bei Hertha"
 
 
 def test_an_irregular_past_form_outside_the_verb_list_stays_the_persons() -> None:
