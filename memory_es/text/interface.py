@@ -2039,6 +2039,12 @@ def _frame_lemma(frame: str) -> str:
     return frame.split(".", 1)[0].split("+", 1)[0]
 
 
+def _frame_object(frame: str) -> str:
+    """The object's head a frame's verb carries (``have+appointment.on.date``:
+    ``appointment``; ``see+Shah.for.common:``: ``Shah``); empty when it carries none."""
+    return frame.split(".", 1)[0].partition("+")[2]
+
+
 def _frame_head(attribute: str) -> str:
     """What a fact's frame belongs to: its verb, or for a possessed thing the thing
     (``prop.passport.…``: the passport's dates are not the lease's)."""
@@ -2223,10 +2229,10 @@ def _states_a_role(clause: Clause) -> bool:
     sergeant in the Met``; not ``is a mother of two``, ``is a customer of Barclays``)?"""
     if "predicate:role-at-organisation" in clause.rules:
         return True
-    verb, _, rest = (clause.frame or "").partition(".")
-    lemma, _, head = verb.partition("+")
-    return ("predicate:copula" in clause.rules and lemma == "be" and head in lx.PERSON_NOUNS
-            and rest in ("at.name", "in.name", "for.name", "with.name"))
+    frame = clause.frame or ""
+    return ("predicate:copula" in clause.rules and _frame_lemma(frame) == "be"
+            and _frame_object(frame) in lx.PERSON_NOUNS
+            and frame.partition(".")[2] in ("at.name", "in.name", "for.name", "with.name"))
 
 
 def _named_object(clause: Clause) -> list[str]:
@@ -2238,7 +2244,7 @@ def _named_object(clause: Clause) -> list[str]:
     ``teaches chemistry``), one of several a person may have."""
     if _owned_text(clause) is not None or (
             clause.frame is not None and not clause.frame.endswith(".obj")
-            and not clause.frame.split(".", 1)[0].partition("+")[2][:1].isupper()):
+            and not _frame_object(clause.frame)[:1].isupper()):
         return []
     said: list[str] = []
     for word in str(clause.value).split()[1:]:

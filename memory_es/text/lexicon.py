@@ -582,12 +582,12 @@ in at to for from with on by of as into onto via about near over under
 """)
 """The prepositions that end an object noun phrase or link two nouns."""
 
-GERMAN = data_sections("de.txt")
 KIN_BY_PRONOUN: dict[str, frozenset[str]] = {
     pronoun: frozenset(data_sections("gendered_kin.txt")[gender])
     for pronoun, gender in (("she", "female"), ("he", "male"))}
 """The kin and partner nouns a following ``she`` or ``he`` can point back to
 (``data/gendered_kin.txt``)."""
+GERMAN = data_sections("de.txt")
 """German words of the basic operations (``data/de.txt``)."""
 CHINESE = data_sections("zh.txt")
 """Chinese words of the basic operations (``data/zh.txt``)."""
