@@ -419,6 +419,14 @@ def _read_other_language(body: str) -> Clause | None:
                       op="supersede" if changed else "assert", confident=True,
                       rules=(f"lang:{lang}", "predicate:married",
                              *(["change-of-state:replaces-slot"] if changed else [])))
+    if has is not None and _names_occupation(has.group("verb"), obj, chinese):
+        return Clause(text=body, entity=subject.entity, attribute="work.role", value=obj,
+                      mention=subject.surface, names=subject.names,
+                      subject_names=subject.names, negated=bool(groups.get("neg")),
+                      op="supersede" if changes else "assert", confident=True,
+                      domains=("work",),
+                      rules=(f"lang:{lang}", "predicate:occupation",
+                             *(["change-of-state:replaces-slot"] if changes else [])))
     if has is not None and _drives(has.group("verb"), obj, chinese):
         return Clause(text=body, entity=subject.entity, attribute="transport.vehicle",
                       value=obj, mention=subject.surface, names=subject.names,
@@ -510,6 +518,35 @@ def _genitive_thing(words: list[str]) -> str | None:
     if lx.german_genitive(owner) is not None and thing.lower() not in _DE["persons"]:
         return thing
     return None
+
+
+def _names_occupation(verb: str, obj: str, chinese: bool) -> bool:
+    """Does a German or Chinese copula clause say its subject's occupation (``ist jetzt
+    Lehrerin``, ``ist Koch im Hotel Adlon``, ``是外科医生``), the one slot ``is a teacher``
+    fills? German says it with a bare noun first (an article is allowed), Chinese with a
+    noun that ends the clause (no 的: 是我的老师 says whose teacher, not a job); either
+    noun is a word of [occupations] or a compound ending in one (its head, which comes
+    last in both languages)."""
+    copula = _ZH["copula"] if chinese else _DE["copula"]
+    if verb.lower() not in copula:
+        return False
+    if chinese:
+        return "的" not in obj and any(obj.endswith(o) for o in _ZH["occupations"])
+    words = obj.split()
+    if len(words) > 1 and words[0].lower() in _DE["articles"]:
+        words = words[1:]
+    if not words or not words[0][:1].isupper():
+        return False
+    head = words[0].lower().rstrip(",")
+    return head in _DE_OCCUPATIONS or any(
+        head.endswith(o) and len(head) - len(o) >= COMPOUND_PART for o in _DE_OCCUPATIONS
+        if len(o) >= COMPOUND_PART)
+
+
+_DE_OCCUPATIONS = frozenset(_DE["occupations"])
+COMPOUND_PART = 3
+"""The fewest letters a German compound's parts have for one ending a word to be read as
+its head (``Schulleiter`` is a Leiter; ``Ei`` ends too many words to be one)."""
 
 
 def _drives(verb: str, obj: str, chinese: bool) -> bool:

@@ -14,7 +14,11 @@ named things (SPEC §15):
 - ``now holds 80 shares of Ericsson`` replaces the amount of Ericsson, never of Nokia;
 - the vehicle one drives is one slot in German and Chinese too (``fährt jetzt einen
   BMW``, ``现在开一辆比亚迪`` replace the car driven; ``fährt Rad`` is no vehicle, and a
-  namesake's or a sister's car stays)."""
+  namesake's or a sister's car stays);
+- an occupation is one slot in German and Chinese too, as ``is a nurse`` is (``ist jetzt
+  Lehrerin``, ``ist jetzt Schulleiter``, ``现在是经理``, ``现在是外科医生`` replace the
+  role, in either language); a noun no occupation ends (``ist jetzt Mutter``) and a
+  relative's role stay."""
 
 from __future__ import annotations
 
@@ -575,3 +579,35 @@ def test_a_german_employer_is_the_employer_slot_in_either_language(
     assert set(kept) <= after
     assert held.rstrip(".") not in after
     assert interpret(f"{name} arbeitet bei der Allianz.").clauses[0].value == "Allianz"
+
+
+@_SLOW
+@given(name=st.sampled_from(_GERMANS))
+@pytest.mark.parametrize("told", [("{n} ist Ärztin.", "{n} ist jetzt Lehrerin."),
+                        ("{n} ist Lehrer.", "{n} ist inzwischen Schulleiter."),
+                        ("{n} ist Koch im Hotel Adlon.", "{n} ist jetzt Koch im Hotel Sacher."),
+                        ("{n} is a nurse.", "{n} ist jetzt Kinderärztin."),
+                        ("{n} ist Bäcker.", "{n} is now a pilot."),
+                        ("李明是会计。", "李明现在是经理。"),
+                        ("李明是护士。", "李明现在是外科医生。")])
+def test_an_occupation_is_one_slot_in_german_and_chinese(
+        fresh_store: memory_es.MemoryStore, name: str, told: tuple[str, str]) -> None:
+    held, change = (t.format(n=name) for t in told)
+    chinese = held.startswith("李明")
+    kept = (["李明住在上海", "李明的妹妹是护士", "王芳是会计"] if chinese else
+            [f"{name} wohnt in Köln", f"{name}s Schwester ist Lehrerin",
+             f"{name} ist Mitglied im Chor"])
+    after = _after(fresh_store, [held, *(k + ("\u3002" if chinese else ".") for k in kept)],
+                   change)
+    assert set(kept) <= after
+    assert held.rstrip(".\u3002") not in after
+
+
+@pytest.mark.parametrize("change", ["Anna Krüger ist jetzt Mutter.",
+                                    "Anna Krüger ist jetzt Mitglied im Chor.",
+                                    "李明现在是我的老师。"])
+def test_a_noun_that_is_no_occupation_leaves_the_role(
+        fresh_store: memory_es.MemoryStore, change: str) -> None:
+    held = "李明是医生" if change.startswith("李明") else "Anna Krüger ist Ärztin"
+    after = _after(fresh_store, [held + "."], change)
+    assert held in after
