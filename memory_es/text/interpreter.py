@@ -442,18 +442,21 @@ def _read_other_language(body: str) -> Clause | None:
         # 在华为工作 and 在腾讯工作: one frame, the verb and the object's last word; after the
         # coverb 在 the place comes first and the predicate's verb next (在医院当护士 and
         # 在学校当老师: one frame, 在..当; Li & Thompson 1981, coverb phrases)
-        cut = [w for w in words_of(obj) if w.strip()] if chinese else []
-        head = cut[1] if verb == "在" and len(cut) > 1 else cut[-1] if cut else ""
-        head = _ZH["work"][0] if head in _ZH["work"] else head  # 在X上班 is 在X工作
+        if chinese:
+            cut = [w for w in words_of(obj) if w.strip()]
+            head = cut[1] if verb == "在" and len(cut) > 1 else cut[-1] if cut else ""
+            head = _ZH["work"][0] if head in _ZH["work"] else head  # 在X上班 is 在X工作
+            # a verb no rule lists is the run's first word (用华为手机: 用..手机)
+            frame = f"zh:{verb or cut[0]}..{head}" if len(cut) > 1 else None
+        else:
+            frame = _german_frame(verb, obj)
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(
-            "has" if chinese else verb, *keywords(obj.split(), 3)) if not chinese else
+            verb, *keywords(obj.split(), 3)) if not chinese else
             attribute_path("zh", "u" + str(sum(map(ord, verb + obj)))),
             value=obj, mention=subject.surface, names=subject.names,
-            subject_names=subject.names, negated=bool(groups.get("neg")),
-            # a verb no rule lists is the run's first word (用华为手机: 用..手机)
-            frame=f"zh:{verb or cut[0]}..{head}" if len(cut) > 1 else None,
+            subject_names=subject.names, negated=bool(groups.get("neg")), frame=frame,
             rules=(f"lang:{lang}", "predicate:generic",
-                   *(["change-of-state:replaces-frame"] if changes and len(cut) > 1 else [])))
+                   *(["change-of-state:replaces-frame"] if changes and frame else [])))
     return Clause(text=body, entity=subject.entity, attribute=attribute_path(
         "ended", *keywords(obj.split(), 2)) if not chinese else "ended", value=obj,
                   mention=subject.surface, op="cease", ends_prior=True, names=subject.names,
@@ -518,6 +521,25 @@ def _genitive_thing(words: list[str]) -> str | None:
     if lx.german_genitive(owner) is not None and thing.lower() not in _DE["persons"]:
         return thing
     return None
+
+
+def _german_frame(verb: str, obj: str) -> str | None:
+    """``hat zwei Kinder`` and ``hat jetzt drei Kinder``: one frame, the verb and the head
+    noun of its object (the object's last word before a preposition: ``hat ein Abo bei
+    Spotify`` is an Abo), as English ``has two children`` is ``have+children``. Only an
+    object of a determiner or numeral and its noun has one (``spielt Tennis``: a topic,
+    one of several), and no copula's (``ist ein Fan von …``: what one is, not has)."""
+    if verb in _DE["copula"]:
+        return None
+    phrase: list[str] = []
+    for word in obj.split():
+        if word.lower() in _DE_PREPOSITIONS:
+            break
+        phrase.append(word)
+    return f"de:{verb}..{phrase[-1].lower()}" if len(phrase) > 1 else None
+
+
+_DE_PREPOSITIONS = frozenset(_DE["prepositions"]) | frozenset(_DE["shared_prepositions"])
 
 
 def _names_occupation(verb: str, obj: str, chinese: bool) -> bool:

@@ -18,7 +18,9 @@ named things (SPEC §15):
 - an occupation is one slot in German and Chinese too, as ``is a nurse`` is (``ist jetzt
   Lehrerin``, ``ist jetzt Schulleiter``, ``现在是经理``, ``现在是外科医生`` replace the
   role, in either language); a noun no occupation ends (``ist jetzt Mutter``) and a
-  relative's role stay."""
+  relative's role stay;
+- ``hat jetzt drei Kinder`` replaces ``hat zwei Kinder``, as ``now has three children``
+  does: one frame, the verb and its object's head noun; another noun's fact stays."""
 
 from __future__ import annotations
 
@@ -611,3 +613,18 @@ def test_a_noun_that_is_no_occupation_leaves_the_role(
     held = "李明是医生" if change.startswith("李明") else "Anna Krüger ist Ärztin"
     after = _after(fresh_store, [held + "."], change)
     assert held in after
+
+
+@_SLOW
+@given(name=st.sampled_from(_GERMANS))
+@pytest.mark.parametrize("told", [("{n} hat zwei Kinder.", "{n} hat jetzt drei Kinder."),
+                                  ("{n} hat ein Abo bei Spotify.",
+                                   "{n} hat inzwischen ein Abo bei Netflix.")])
+def test_a_german_change_replaces_the_verb_and_head_noun(
+        fresh_store: memory_es.MemoryStore, name: str, told: tuple[str, str]) -> None:
+    held, change = (t.format(n=name) for t in told)
+    kept = [f"{name} hat einen Hund", f"{name}s Schwester hat zwei Kinder",
+            f"{name} spielt Tennis", f"{name} wohnt in Köln"]
+    after = _after(fresh_store, [held, *(k + "." for k in kept)], change)
+    assert set(kept) <= after
+    assert held.rstrip(".") not in after
