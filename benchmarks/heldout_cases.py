@@ -15934,6 +15934,135 @@ def mixed_languages_r22(cases: list[Case]) -> None:
     _ended_by(cases, 'mixed_languages_r22', 'languages', MIXED_LANGUAGES_R943)
 
 
+_GERMAN_JOBS_R944_SETUP = ['Lena Vogt ist Krankenschwester.', 'Lena Vogt wohnt in Bremen.', 'Lena Vogts Bruder ist Krankenpfleger.', 'Lena Vogt spielt Handball.']
+GERMAN_JOBS_R944: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_JOBS_R944_SETUP), ['remember', 'Lena Vogt ist jetzt Hebamme.'], [_GERMAN_JOBS_R944_SETUP[0]]),
+    (list(_GERMAN_JOBS_R944_SETUP), ['remember', 'Lena Vogt wohnt jetzt in Kiel.'], [_GERMAN_JOBS_R944_SETUP[1]]),
+    (list(_GERMAN_JOBS_R944_SETUP), ['forget', 'Vergiss, dass Lena Vogt Handball spielt.'], [_GERMAN_JOBS_R944_SETUP[3]]),
+]
+
+
+def german_jobs_r23(cases: list[Case]) -> None:
+    """A nurse's German facts beside her brother's same job: a change of job, a move and a German forget of a hobby."""
+    _ended_by(cases, 'german_jobs_r23', 'languages', GERMAN_JOBS_R944)
+
+
+_CHINESE_JOBS_R945_SETUP = ['周杰是工程师\u3002', '周杰住在成都\u3002', '周杰的妻子是工程师\u3002', '周杰喜欢钓鱼\u3002']
+CHINESE_JOBS_R945: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_JOBS_R945_SETUP), ['remember', '周杰现在是项目经理\u3002'], [_CHINESE_JOBS_R945_SETUP[0]]),
+    (list(_CHINESE_JOBS_R945_SETUP), ['remember', '周杰搬到了重庆\u3002'], [_CHINESE_JOBS_R945_SETUP[1]]),
+    (list(_CHINESE_JOBS_R945_SETUP), ['remember', '周杰不喜欢钓鱼了\u3002'], [_CHINESE_JOBS_R945_SETUP[3]]),
+]
+
+
+def chinese_jobs_r23(cases: list[Case]) -> None:
+    """An engineer's Chinese facts beside his wife's same job: a new job, a move and a hobby given up."""
+    _ended_by(cases, 'chinese_jobs_r23', 'languages', CHINESE_JOBS_R945)
+
+
+_GERMAN_COUNTS_R946_SETUP = ['Tim Busch hat drei Enkel.', 'Tim Busch wohnt in Ulm.', 'Tim Buschs Bruder hat zwei Enkel.', 'Tim Busch hat einen Garten.']
+GERMAN_COUNTS_R946: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_COUNTS_R946_SETUP), ['remember', 'Tim Busch hat inzwischen vier Enkel.'], [_GERMAN_COUNTS_R946_SETUP[0]]),
+    (list(_GERMAN_COUNTS_R946_SETUP), ['remember', 'Tim Busch hat jetzt einen Hund.'], []),
+    (list(_GERMAN_COUNTS_R946_SETUP), ['remember', 'Tim Busch wohnt jetzt in Augsburg.'], [_GERMAN_COUNTS_R946_SETUP[1]]),
+]
+
+
+def german_counts_r23(cases: list[Case]) -> None:
+    """A grandfather's counts in German beside his brother's: a new count of grandchildren, a new dog that ends nothing, and a move."""
+    _ended_by(cases, 'german_counts_r23', 'languages', GERMAN_COUNTS_R946)
+
+
+_JOBS_EITHER_LANGUAGE_R947_SETUP = ['Omar Said is a pharmacist.', 'Omar Said lives in Luton.', "Omar Said's wife is a pharmacist.", 'Omar Said plays cricket.']
+JOBS_EITHER_LANGUAGE_R947: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JOBS_EITHER_LANGUAGE_R947_SETUP), ['remember', 'Omar Said is now a teacher.'], [_JOBS_EITHER_LANGUAGE_R947_SETUP[0]]),
+    (list(_JOBS_EITHER_LANGUAGE_R947_SETUP), ['remember', 'Omar Said retrained as a nurse.'], [_JOBS_EITHER_LANGUAGE_R947_SETUP[0]]),
+    (list(_JOBS_EITHER_LANGUAGE_R947_SETUP), ['remember', 'Omar Said ist jetzt Lehrer.'], [_JOBS_EITHER_LANGUAGE_R947_SETUP[0]]),
+]
+
+
+def jobs_either_language_r23(cases: list[Case]) -> None:
+    """A pharmacist beside his wife of the same job: a new job told in English, as a retraining, and in German."""
+    _ended_by(cases, 'jobs_either_language_r23', 'work', JOBS_EITHER_LANGUAGE_R947)
+
+
+_CHINESE_COUNTS_R948_SETUP = ['马丽有两个孩子\u3002', '马丽住在广州\u3002', '马丽的姐姐有两个孩子\u3002', '马丽养了一只狗\u3002']
+CHINESE_COUNTS_R948: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_COUNTS_R948_SETUP), ['remember', '马丽现在有三个孩子\u3002'], [_CHINESE_COUNTS_R948_SETUP[0]]),
+    (list(_CHINESE_COUNTS_R948_SETUP), ['remember', '马丽现在住在深圳\u3002'], [_CHINESE_COUNTS_R948_SETUP[1]]),
+    (list(_CHINESE_COUNTS_R948_SETUP), ['remember', '马丽的狗死了\u3002'], [_CHINESE_COUNTS_R948_SETUP[3]]),
+]
+
+
+def chinese_counts_r23(cases: list[Case]) -> None:
+    """A mother's Chinese facts beside her sister's same count of children: a new count, a move, and a dog that died."""
+    _ended_by(cases, 'chinese_counts_r23', 'languages', CHINESE_COUNTS_R948)
+
+
+_BUILD_SERVERS_R949_SETUP = ['The build server runs Jenkins.', 'The build server is in rack C2.', 'The test server runs Jenkins.', "The build server's IP is 10.2.0.15."]
+BUILD_SERVERS_R949: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BUILD_SERVERS_R949_SETUP), ['remember', 'The build server now runs TeamCity.'], [_BUILD_SERVERS_R949_SETUP[0]]),
+    (list(_BUILD_SERVERS_R949_SETUP), ['remember', 'The build server was moved to rack D1.'], [_BUILD_SERVERS_R949_SETUP[1]]),
+    (list(_BUILD_SERVERS_R949_SETUP), ['purge', '10.2.0.15'], [_BUILD_SERVERS_R949_SETUP[3]]),
+]
+
+
+def build_servers_r23(cases: list[Case]) -> None:
+    """A build server beside a test server of the same software: new software, a new rack, and its address purged."""
+    _ended_by(cases, 'build_servers_r23', 'tech', BUILD_SERVERS_R949)
+
+
+_CLUB_OFFICERS_R950_SETUP = ['Gwen Hart is secretary of the rowing club.', 'Gwen Hart lives in Henley.', "Gwen Hart's husband is secretary of the golf club.", 'Gwen Hart teaches yoga on Tuesdays.']
+CLUB_OFFICERS_R950: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CLUB_OFFICERS_R950_SETUP), ['remember', 'Gwen Hart is now captain of the rowing club.'], [_CLUB_OFFICERS_R950_SETUP[0]]),
+    (list(_CLUB_OFFICERS_R950_SETUP), ['remember', 'Gwen Hart now teaches yoga on Thursdays.'], [_CLUB_OFFICERS_R950_SETUP[3]]),
+    (list(_CLUB_OFFICERS_R950_SETUP), ['forget', "Gwen Hart's husband"], [_CLUB_OFFICERS_R950_SETUP[2]]),
+]
+
+
+def club_officers_r23(cases: list[Case]) -> None:
+    """A club secretary beside her husband's office at another club: a new office, a new class day, and a forget of the husband."""
+    _ended_by(cases, 'club_officers_r23', 'community', CLUB_OFFICERS_R950)
+
+
+_PETS_COUNTED_R951_SETUP = ['Ella Moss has two rabbits.', 'Ella Moss has a parrot called Kiwi.', "Ella Moss's son has a hamster.", 'Ella Moss lives in Bude.']
+PETS_COUNTED_R951: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PETS_COUNTED_R951_SETUP), ['remember', 'Ella Moss now has three rabbits.'], [_PETS_COUNTED_R951_SETUP[0]]),
+    (list(_PETS_COUNTED_R951_SETUP), ['remember', "Ella Moss's parrot died."], [_PETS_COUNTED_R951_SETUP[1]]),
+    (list(_PETS_COUNTED_R951_SETUP), ['release', "Ella Moss's son's hamster"], [_PETS_COUNTED_R951_SETUP[2]]),
+]
+
+
+def pets_counted_r23(cases: list[Case]) -> None:
+    """A household's pets beside a son's: a new count of rabbits, a parrot that died, and the son's hamster released."""
+    _ended_by(cases, 'pets_counted_r23', 'home', PETS_COUNTED_R951)
+
+
+_GERMAN_SELF_R952_SETUP = ['Ich bin Lehrer.', 'Ich wohne in Graz.', 'Mein Bruder ist Lehrer.', 'Ich spiele Gitarre.']
+GERMAN_SELF_R952: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_SELF_R952_SETUP), ['remember', 'Ich bin jetzt Schulleiter.'], [_GERMAN_SELF_R952_SETUP[0]]),
+    (list(_GERMAN_SELF_R952_SETUP), ['remember', 'Ich wohne jetzt in Linz.'], [_GERMAN_SELF_R952_SETUP[1]]),
+    (list(_GERMAN_SELF_R952_SETUP), ['remember', 'Ich spiele keine Gitarre mehr.'], [_GERMAN_SELF_R952_SETUP[3]]),
+]
+
+
+def german_self_r23(cases: list[Case]) -> None:
+    """The user's own facts in German beside a brother's same job: a new job, a move and an instrument given up."""
+    _ended_by(cases, 'german_self_r23', 'languages', GERMAN_SELF_R952)
+
+
+_CHINESE_SELF_R953_SETUP = ['我是护士\u3002', '我住在武汉\u3002', '我的妹妹是护士\u3002', '我喜欢游泳\u3002']
+CHINESE_SELF_R953: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_SELF_R953_SETUP), ['remember', '我现在是医生\u3002'], [_CHINESE_SELF_R953_SETUP[0]]),
+    (list(_CHINESE_SELF_R953_SETUP), ['remember', '我搬到了长沙\u3002'], [_CHINESE_SELF_R953_SETUP[1]]),
+    (list(_CHINESE_SELF_R953_SETUP), ['remember', '我不喜欢游泳了\u3002'], [_CHINESE_SELF_R953_SETUP[3]]),
+]
+
+
+def chinese_self_r23(cases: list[Case]) -> None:
+    """The user's own facts in Chinese beside a sister's same job: a new job, a move and swimming given up."""
+    _ended_by(cases, 'chinese_self_r23', 'languages', CHINESE_SELF_R953)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -16190,7 +16319,17 @@ def build() -> list[Case]:
                    german_many_r22, german_namesakes_r22, german_cancel_r22,
                    chinese_many_r22, chinese_namesakes_r22, chinese_cancel_r22,
                    purges_among_five_r22, german_user_r22, chinese_user_r22,
-                   mixed_languages_r22):
+                   mixed_languages_r22,
+                   german_jobs_r23,
+                   chinese_jobs_r23,
+                   german_counts_r23,
+                   jobs_either_language_r23,
+                   chinese_counts_r23,
+                   build_servers_r23,
+                   club_officers_r23,
+                   pets_counted_r23,
+                   german_self_r23,
+                   chinese_self_r23):
         family(cases)
     return cases
 
