@@ -166,7 +166,9 @@ _DE_DIED = re.compile(rf"^(?P<agent>.+?\s+(?P<ended>\S+))\s+(?:ist|sind)\s+"
 having Y ends, as ``X's dog died`` says."""
 _ZH_DIED = re.compile(rf"^(?P<agent>.+?)的(?P<ended>[^的]+?)(?:{_alternation(_ZH['death'])})了$")
 """``X的Y死了`` (X's Y died): X's fact of having Y ends, as ``X's dog died`` says."""
-_DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE['possession'])})\s+"
+_DE_OWN = [v for v in _DE["possession"] if v not in _DE["first_person_only"]]
+_DE_HAS = re.compile(rf"^(?P<subj>.+?)\s+(?P<verb>{_alternation(_DE_OWN)}|(?<=^ich\s)"
+                     rf"(?:{_alternation(_DE['first_person_only'])}))\s+"
                      rf"(?:(?P<now>{_alternation(_DE['change'])})\s+)?(?P<obj>.+)$", re.IGNORECASE)
 _DE_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['unrealised'])})\b[\s,]*(?P<obj>.+)$", re.IGNORECASE)

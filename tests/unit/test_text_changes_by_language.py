@@ -590,6 +590,7 @@ def test_a_german_employer_is_the_employer_slot_in_either_language(
                         ("{n} ist Koch im Hotel Adlon.", "{n} ist jetzt Koch im Hotel Sacher."),
                         ("{n} is a nurse.", "{n} ist jetzt Kinderärztin."),
                         ("{n} ist Bäcker.", "{n} is now a pilot."),
+                        ("Ich bin Lehrer.", "Ich bin jetzt Schulleiter."),
                         ("李明是会计。", "李明现在是经理。"),
                         ("李明是护士。", "李明现在是外科医生。")])
 def test_an_occupation_is_one_slot_in_german_and_chinese(
