@@ -586,6 +586,7 @@ class TextInterface:
                 self._replace_thing_state(tenant, entity, clause, plan)
                 self._replace_verb_object(tenant, entity, clause, plan)
                 self._replace_role(tenant, entity, clause, plan)
+                self._replace_office(tenant, entity, clause, plan)
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
                 self._replace_named_kind(tenant, entity, clause, plan)
@@ -882,6 +883,22 @@ class TextInterface:
         held = [f for f in self._held(tenant, entity, clause)
                 if f.attribute != ROLE and (f.attribute.startswith(f"{ROLE}.") or any(
                     _states_a_role(c) for c in self.interpreter(f.text).clauses))]
+        _replace_the_one(held, tenant, clause, plan)
+
+    def _replace_office(self, tenant: str, entity: str, clause: Clause, plan: _Plan
+                        ) -> None:
+        """An office told with ``now`` (``is now chair of the tennis club``) replaces the
+        entity's one fact giving another office of the same organisation (``is treasurer
+        of the tennis club``); an office elsewhere (``is treasurer of the golf club``) and
+        a place among many (``is a member of the tennis club``, :func:`_office_of`)
+        stay. With two offices there, which one ends is not said, and none does."""
+        office = _office_of(clause)
+        if office is None or not _says_now(clause) or ADDS_RULE in clause.rules:
+            return
+        held = [f for f in self._held(tenant, entity, clause)
+                if f.attribute != clause.attribute and any(
+                    (other := _office_of(c)) is not None and other[1] == office[1]
+                    and other[0] != office[0] for c in self.interpreter(f.text).clauses)]
         _replace_the_one(held, tenant, clause, plan)
 
     def _retire_completed(self, tenant: str, entity: str, clause: Clause, plan: _Plan
@@ -2233,6 +2250,25 @@ def _states_a_role(clause: Clause) -> bool:
     return ("predicate:copula" in clause.rules and _frame_lemma(frame) == "be"
             and _frame_object(frame) in lx.PERSON_NOUNS
             and frame.partition(".")[2] in ("at.name", "in.name", "for.name", "with.name"))
+
+
+def _office_of(clause: Clause) -> tuple[str, str] | None:
+    """(office, organisation) when a clause says its subject holds an office: the copula,
+    no article or ``the``, a noun, then ``of`` and what the office is of (``is chair of
+    the tennis club``, ``was the treasurer of the PTA``). A singular noun without an
+    article after the copula is a role one person holds at a time (Quirk et al. 1985,
+    §5.34: the zero article of unique roles); ``is a member of`` says one place among
+    many and is none."""
+    if "predicate:copula" not in clause.rules or _frame_lemma(clause.frame or "") != "be":
+        return None
+    words = [w.lower().strip(EDGE) for w in str(clause.value).split()[1:]]
+    words = [w for w in words if w and w not in lx.ADVERBS]
+    if words[:1] == ["the"]:
+        words = words[1:]
+    if len(words) < 3 or words[1] != "of" or not (
+            words[0] in lx.COMMON_NOUNS or words[0] in lx.PERSON_NOUNS):
+        return None
+    return words[0], " ".join(w for w in words[2:] if w != "the")
 
 
 def _named_object(clause: Clause) -> list[str]:

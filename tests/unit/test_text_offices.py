@@ -1,0 +1,53 @@
+"""An office of an organisation is one to a holder (SPEC §15: a change ends what it
+replaces, and nothing else).
+
+- ``is now chair of the tennis club`` ends the one fact giving another office of that
+  club (``is treasurer of the tennis club``, ``is the secretary of the tennis club``):
+  the copula and a noun without an article, or with ``the``, before ``of``.
+- An office of another organisation, a place among many there (``is a member of``), a
+  relative's office there and the entity's other facts stay; with two offices of the
+  club, which one ends is not said, and none does.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from tests.unit.text_support import texts_after
+
+_SLOW = settings(max_examples=10, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_OFFICES = ["treasurer", "secretary", "chair", "captain", "president"]
+_BODIES = ["the tennis club", "the parish council", "the Leeds Rowing Club"]
+
+
+@_SLOW
+@given(st.permutations(_OFFICES), st.sampled_from(_BODIES), st.sampled_from(["", "the "]))
+def test_a_new_office_ends_the_old_office_of_that_body(
+        fresh_store: memory_es.MemoryStore, offices: list[str], body: str,
+        article: str) -> None:
+    old, new = offices[:2]
+    other = next(b for b in _BODIES if b != body)
+    held = f"Kay Lin is {article}{old} of {body}"
+    kept = [f"Kay Lin is {old} of {other}", f"Kay Lin is a member of {body}",
+            f"Kay Lin's husband is {old} of {body}", "Kay Lin lives in York"]
+    told = f"Kay Lin is now {new} of {body}."
+    after = texts_after(fresh_store, [f"{t}." for t in (held, *kept)], "remember", told)
+    assert {*kept, told.rstrip(".")} <= after
+    assert held not in after
+
+
+def test_two_offices_of_one_body_leave_both(fresh_store: memory_es.MemoryStore) -> None:
+    held = ["Kay Lin is treasurer of the tennis club", "Kay Lin is secretary of the tennis club"]
+    after = texts_after(fresh_store, [f"{t}." for t in held], "remember",
+                        "Kay Lin is now chair of the tennis club.")
+    assert set(held) <= after
+
+
+def test_an_office_without_now_leaves_the_old_one(fresh_store: memory_es.MemoryStore) -> None:
+    held = "Kay Lin is treasurer of the tennis club"
+    after = texts_after(fresh_store, [f"{held}."], "remember",
+                        "Kay Lin is chair of the tennis club.")
+    assert held in after
