@@ -509,6 +509,13 @@ def _works_as(p: PredicateReading) -> list[str]:
     return object_after(p.rest, 1, False)
 
 
+def _occupation_after(p: PredicateReading) -> bool:
+    """Does the object after ``as`` end in a person noun of the work topic (``as a
+    nurse``, ``as a data analyst``; not ``as a café``)?"""
+    head = [w.lower() for w in _works_as(p)][-1:]
+    return bool(head) and head[0] in lx.PERSON_NOUNS and "work" in lx.domains_of(head[0])
+
+
 _BELOW = frozenset(p.split()[0] for p in lx.PREFERRED_OVER if " " in p)
 """Words that open what a preference puts below its object (``trains rather than
 flights``): not part of the object (``over`` and ``to`` end it as prepositions)."""
@@ -565,6 +572,7 @@ CHANGE_RULES = frozenset({"predicate:quantity-change", "predicate:possessed-amou
                           "predicate:marital-event", "predicate:change-of-state",
                           "predicate:new-position", "predicate:new-named", "predicate:hired-by",
                           "predicate:moved-in-with", "predicate:role-change",
+                          "predicate:role-anew",
                           "predicate:age-change"})
 """Rules whose reading is itself a change of state (``rent went up to 950``, ``moved its
 headquarters to Manchester``, ``email changed to …``, ``switched her supplier to EDF``,
@@ -667,6 +675,11 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:role-change",
          lambda p: p.verb in lx.ROLE_CHANGE_FORMS and p.rest_low[:1] == ["to"] and len(p.rest) > 1,
          lambda p: Slot("work.role", value_text(_role_after(p)))),
+    # "retrained as a nurse": a verb done again (again_verbs.txt), then "as" and a
+    # person's occupation, is the role held from now on
+    Rule("predicate:role-anew",
+         lambda p: p.verb in lx.AGAIN_PAST and p.rest_low[:1] == ["as"] and _occupation_after(p),
+         lambda p: Slot("work.role", value_text(_works_as(p)))),
     Rule("predicate:works-at",
          lambda p: p.employment and (p.rest_low[:1] in (["at"], ["for"])
                                      or "employed" in p.words),

@@ -2,7 +2,9 @@
 replaces, and nothing else).
 
 - ``was promoted to``, ``was demoted to``, ``was elevated to`` and a role: the role held
-  from now on (``work.role``), as ``is now a …`` says.
+  from now on (``work.role``), as ``is now a …`` says; so do a verb done again, ``as``
+  and an occupation (``retrained as a nurse``), but not the verb said once (``trained as
+  a nurse`` may be long past) nor a thing's (``reopened as a café``).
 - The one fact that gave the entity's role in another slot ends with it: a role at an
   organisation (``is a staff nurse at St Mary's``), or the copula and a person noun
   (``is a constable in the Met``). A relative's role, kept under the entity's id, what
@@ -57,3 +59,12 @@ def test_a_hyphenated_role_is_its_last_parts_kind(
                         "Leah Byrne was promoted to chief executive.")
     assert kept in after
     assert held not in after
+
+
+@given(st.sampled_from(["a nurse", "a data analyst", "an electrician"]))
+def test_a_role_taken_anew_is_the_role_slot_changed(role: str) -> None:
+    clause = interpret(f"Omar Said retrained as {role}.").clauses[0]
+    assert (clause.attribute, clause.op) == ("work.role", "supersede")
+    assert clause.value == role.split(maxsplit=1)[1]
+    assert interpret(f"Omar Said trained as {role}.").clauses[0].attribute != "work.role"
+    assert interpret("The bakery reopened as a café.").clauses[0].attribute != "work.role"
