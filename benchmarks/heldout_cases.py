@@ -16063,6 +16063,135 @@ def chinese_self_r23(cases: list[Case]) -> None:
     """The user's own facts in Chinese beside a sister's same job: a new job, a move and swimming given up."""
     _ended_by(cases, 'chinese_self_r23', 'languages', CHINESE_SELF_R953)
 
+_SCHOOL_OFFICES_R954_SETUP = ['Ravi Patel is chair of the school governors.', 'Ravi Patel lives in Leicester.', "Ravi Patel's wife is chair of the PTA.", 'Ravi Patel is a member of the cricket club.']
+SCHOOL_OFFICES_R954: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SCHOOL_OFFICES_R954_SETUP), ['remember', 'Ravi Patel is now vice-chair of the school governors.'], [_SCHOOL_OFFICES_R954_SETUP[0]]),
+    (list(_SCHOOL_OFFICES_R954_SETUP), ['remember', 'Ravi Patel is now captain of the cricket club.'], []),
+    (list(_SCHOOL_OFFICES_R954_SETUP), ['forget', "Ravi Patel's wife"], [_SCHOOL_OFFICES_R954_SETUP[2]]),
+]
+
+
+def school_offices_r24(cases: list[Case]) -> None:
+    """A chair of governors beside his wife's office at the PTA and his club membership: a new office of the same body, a captaincy where he is a member, and a forget of the wife."""
+    _ended_by(cases, 'school_offices_r24', 'community', SCHOOL_OFFICES_R954)
+
+
+_BRANCH_OFFICERS_R955_SETUP = ['Nia Roberts is the secretary of the Unite branch.', 'Nia Roberts works at Airbus.', "Nia Roberts's colleague is the secretary of the Unite branch.", 'Nia Roberts lives in Chester.']
+BRANCH_OFFICERS_R955: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BRANCH_OFFICERS_R955_SETUP), ['remember', 'Nia Roberts is now the treasurer of the Unite branch.'], [_BRANCH_OFFICERS_R955_SETUP[0]]),
+    (list(_BRANCH_OFFICERS_R955_SETUP), ['remember', 'Nia Roberts now works at Rolls-Royce.'], [_BRANCH_OFFICERS_R955_SETUP[1]]),
+    (list(_BRANCH_OFFICERS_R955_SETUP), ['remember', 'Nia Roberts is also the chair of the Unite branch.'], []),
+]
+
+
+def branch_officers_r24(cases: list[Case]) -> None:
+    """A union branch secretary beside a colleague of the same office: a new office there, a new employer, and an office added with also."""
+    _ended_by(cases, 'branch_officers_r24', 'work', BRANCH_OFFICERS_R955)
+
+
+_RETRAINING_R956_SETUP = ['Ben Ayo is an accountant.', 'Ben Ayo lives in Croydon.', "Ben Ayo's sister is an accountant.", 'Ben Ayo plays the drums.']
+RETRAINING_R956: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RETRAINING_R956_SETUP), ['remember', 'Ben Ayo retrained as a plumber.'], [_RETRAINING_R956_SETUP[0]]),
+    (list(_RETRAINING_R956_SETUP), ['remember', 'Ben Ayo now works as a teacher.'], [_RETRAINING_R956_SETUP[0]]),
+    (list(_RETRAINING_R956_SETUP), ['remember', 'Ben Ayo trained as a plumber in 2009.'], []),
+]
+
+
+def retraining_r24(cases: list[Case]) -> None:
+    """An accountant beside his sister of the same job: a retraining, a new job said with works as, and a training long past that ends nothing."""
+    _ended_by(cases, 'retraining_r24', 'work', RETRAINING_R956)
+
+
+_GERMAN_DAUGHTERS_R957_SETUP = ['Eva Lang hat eine Tochter.', 'Eva Lang wohnt in Mainz.', 'Eva Langs Bruder hat eine Tochter.', 'Eva Lang spielt Klavier.']
+GERMAN_DAUGHTERS_R957: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_DAUGHTERS_R957_SETUP), ['remember', 'Eva Lang hat jetzt zwei Töchter.'], [_GERMAN_DAUGHTERS_R957_SETUP[0]]),
+    (list(_GERMAN_DAUGHTERS_R957_SETUP), ['remember', 'Eva Lang wohnt jetzt in Wiesbaden.'], [_GERMAN_DAUGHTERS_R957_SETUP[1]]),
+    (list(_GERMAN_DAUGHTERS_R957_SETUP), ['remember', 'Eva Lang spielt kein Klavier mehr.'], [_GERMAN_DAUGHTERS_R957_SETUP[3]]),
+]
+
+
+def german_daughters_r24(cases: list[Case]) -> None:
+    """A mother's German facts beside her brother's daughter: a second daughter, a move, and the piano given up."""
+    _ended_by(cases, 'german_daughters_r24', 'languages', GERMAN_DAUGHTERS_R957)
+
+
+_GERMAN_PETS_R958_SETUP = ['Karl Ott hat zwei Katzen.', 'Karl Ott hat einen Hund.', 'Karl Otts Frau hat zwei Katzen.', 'Karl Ott wohnt in Kassel.']
+GERMAN_PETS_R958: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_PETS_R958_SETUP), ['remember', 'Karl Ott hat jetzt drei Katzen.'], [_GERMAN_PETS_R958_SETUP[0]]),
+    (list(_GERMAN_PETS_R958_SETUP), ['remember', 'Karl Ott hat jetzt auch einen Papagei.'], []),
+    (list(_GERMAN_PETS_R958_SETUP), ['remember', 'Karl Otts Hund ist gestorben.'], [_GERMAN_PETS_R958_SETUP[1]]),
+]
+
+
+def german_pets_r24(cases: list[Case]) -> None:
+    """A cat owner's German facts beside his wife's cats: a new count of cats, a parrot added with auch, and a dog that died."""
+    _ended_by(cases, 'german_pets_r24', 'languages', GERMAN_PETS_R958)
+
+
+_CHINESE_DRIVERS_R959_SETUP = ['黄磊是司机\u3002', '黄磊住在杭州\u3002', '黄磊的弟弟是司机\u3002', '黄磊喜欢打篮球\u3002']
+CHINESE_DRIVERS_R959: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_DRIVERS_R959_SETUP), ['remember', '黄磊现在是出租车司机\u3002'], [_CHINESE_DRIVERS_R959_SETUP[0]]),
+    (list(_CHINESE_DRIVERS_R959_SETUP), ['remember', '黄磊现在是一名厨师\u3002'], [_CHINESE_DRIVERS_R959_SETUP[0]]),
+    (list(_CHINESE_DRIVERS_R959_SETUP), ['remember', '黄磊不喜欢打篮球了\u3002'], [_CHINESE_DRIVERS_R959_SETUP[3]]),
+]
+
+
+def chinese_drivers_r24(cases: list[Case]) -> None:
+    """A driver's Chinese facts beside his brother's same job: a taxi driver now, a cook now, and basketball given up."""
+    _ended_by(cases, 'chinese_drivers_r24', 'languages', CHINESE_DRIVERS_R959)
+
+
+_GERMAN_SELF_AGAIN_R960_SETUP = ['Ich bin Krankenpfleger.', 'Ich wohne in Essen.', 'Meine Schwester ist Krankenschwester.', 'Ich habe zwei Katzen.']
+GERMAN_SELF_AGAIN_R960: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_SELF_AGAIN_R960_SETUP), ['remember', 'Ich bin jetzt Rentner.'], [_GERMAN_SELF_AGAIN_R960_SETUP[0]]),
+    (list(_GERMAN_SELF_AGAIN_R960_SETUP), ['remember', 'Ich habe jetzt drei Katzen.'], [_GERMAN_SELF_AGAIN_R960_SETUP[3]]),
+    (list(_GERMAN_SELF_AGAIN_R960_SETUP), ['remember', 'Ich wohne jetzt in Bochum.'], [_GERMAN_SELF_AGAIN_R960_SETUP[1]]),
+]
+
+
+def german_self_again_r24(cases: list[Case]) -> None:
+    """The user's German facts beside a sister's job: retired now, a new count of cats, and a move."""
+    _ended_by(cases, 'german_self_again_r24', 'languages', GERMAN_SELF_AGAIN_R960)
+
+
+_HEADS_OF_R961_SETUP = ['Ana Ruiz is head of platform.', 'Ana Ruiz works at Monzo.', "Ana Ruiz's manager is head of engineering.", 'Ana Ruiz lives in Hackney.']
+HEADS_OF_R961: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HEADS_OF_R961_SETUP), ['remember', 'Ana Ruiz is now head of security.'], [_HEADS_OF_R961_SETUP[0]]),
+    (list(_HEADS_OF_R961_SETUP), ['remember', 'Ana Ruiz now works at Wise.'], [_HEADS_OF_R961_SETUP[1]]),
+    (list(_HEADS_OF_R961_SETUP), ['forget', "Ana Ruiz's manager"], [_HEADS_OF_R961_SETUP[2]]),
+]
+
+
+def heads_of_r24(cases: list[Case]) -> None:
+    """A head of platform beside her manager's headship: a headship of another area, a new employer, and a forget of the manager."""
+    _ended_by(cases, 'heads_of_r24', 'tech', HEADS_OF_R961)
+
+
+_JOBS_ACROSS_LANGUAGES_R962_SETUP = ['Jan Berg is a carpenter.', 'Jan Berg wohnt in Dresden.', "Jan Berg's son is a carpenter.", 'Jan Berg plays chess.']
+JOBS_ACROSS_LANGUAGES_R962: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_JOBS_ACROSS_LANGUAGES_R962_SETUP), ['remember', 'Jan Berg ist jetzt Lehrer.'], [_JOBS_ACROSS_LANGUAGES_R962_SETUP[0]]),
+    (list(_JOBS_ACROSS_LANGUAGES_R962_SETUP), ['remember', 'Jan Berg now lives in Leipzig.'], [_JOBS_ACROSS_LANGUAGES_R962_SETUP[1]]),
+    (list(_JOBS_ACROSS_LANGUAGES_R962_SETUP), ['remember', 'Jan Berg spielt kein Schach mehr.'], [_JOBS_ACROSS_LANGUAGES_R962_SETUP[3]]),
+]
+
+
+def jobs_across_languages_r24(cases: list[Case]) -> None:
+    """A carpenter's facts in English and German beside his son's same job: a German change of job, an English move, and chess given up in German."""
+    _ended_by(cases, 'jobs_across_languages_r24', 'languages', JOBS_ACROSS_LANGUAGES_R962)
+
+
+_CHINESE_CATS_R963_SETUP = ['朱红养了两只猫\u3002', '朱红住在南京\u3002', '朱红的女儿养了一只猫\u3002', '朱红喜欢跳舞\u3002']
+CHINESE_CATS_R963: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_CATS_R963_SETUP), ['remember', '朱红现在养了三只猫\u3002'], [_CHINESE_CATS_R963_SETUP[0]]),
+    (list(_CHINESE_CATS_R963_SETUP), ['remember', '朱红搬到了苏州\u3002'], [_CHINESE_CATS_R963_SETUP[1]]),
+    (list(_CHINESE_CATS_R963_SETUP), ['release', '朱红的女儿的猫'], [_CHINESE_CATS_R963_SETUP[2]]),
+]
+
+
+def chinese_cats_r24(cases: list[Case]) -> None:
+    """A cat keeper's Chinese facts beside her daughter's cat: a new count of cats, a move, and the daughter's cat released."""
+    _ended_by(cases, 'chinese_cats_r24', 'languages', CHINESE_CATS_R963)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -16329,7 +16458,17 @@ def build() -> list[Case]:
                    club_officers_r23,
                    pets_counted_r23,
                    german_self_r23,
-                   chinese_self_r23):
+                   chinese_self_r23,
+                   school_offices_r24,
+                   branch_officers_r24,
+                   retraining_r24,
+                   german_daughters_r24,
+                   german_pets_r24,
+                   chinese_drivers_r24,
+                   german_self_again_r24,
+                   heads_of_r24,
+                   jobs_across_languages_r24,
+                   chinese_cats_r24):
         family(cases)
     return cases
 
