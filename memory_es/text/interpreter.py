@@ -538,7 +538,25 @@ def _german_frame(verb: str, obj: str) -> str | None:
         if word.lower() in _DE_PREPOSITIONS:
             break
         phrase.append(word)
-    return f"de:{verb}..{phrase[-1].lower()}" if len(phrase) > 1 else None
+    return f"de:{verb}..{_german_noun_key(phrase[-1])}" if len(phrase) > 1 else None
+
+
+_DE_UMLAUTS = str.maketrans("äöü", "aou")
+_DE_PLURAL_ENDINGS = ("nen", "er", "en", "e", "n", "s")
+
+
+def _german_noun_key(noun: str) -> str:
+    """One key for a German noun's singular and plural (``Tochter`` and ``Töchter``,
+    ``Sohn`` and ``Söhne``, ``Kind`` and ``Kinder``, ``Katze`` and ``Katzen``): the plural
+    adds ``-e``, ``-er``, ``-(e)n``, ``-s`` or nothing, often with an umlaut (Duden's
+    plural classes), so the umlaut is undone and one such ending taken off both; ``-n``
+    alone follows only ``-e``, ``-el``, ``-er`` and ``-ar`` (``Sohn`` keeps its n)."""
+    key = noun.lower().translate(_DE_UMLAUTS)
+    for ending in _DE_PLURAL_ENDINGS:
+        stem = key[:-len(ending)]
+        if key.endswith(ending) and len(stem) >= 3 and (ending != "n" or stem[-1] in "elr"):
+            return stem
+    return key
 
 
 _DE_PREPOSITIONS = frozenset(_DE["prepositions"]) | frozenset(_DE["shared_prepositions"])

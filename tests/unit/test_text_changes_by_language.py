@@ -20,7 +20,8 @@ named things (SPEC §15):
   role, in either language); a noun no occupation ends (``ist jetzt Mutter``) and a
   relative's role stay;
 - ``hat jetzt drei Kinder`` replaces ``hat zwei Kinder``, as ``now has three children``
-  does: one frame, the verb and its object's head noun; another noun's fact stays."""
+  does: one frame, the verb and its object's head noun, singular or plural (``eine
+  Tochter``, ``zwei Töchter``); another noun's fact stays."""
 
 from __future__ import annotations
 
@@ -619,6 +620,8 @@ def test_a_noun_that_is_no_occupation_leaves_the_role(
 @_SLOW
 @given(name=st.sampled_from(_GERMANS))
 @pytest.mark.parametrize("told", [("{n} hat zwei Kinder.", "{n} hat jetzt drei Kinder."),
+                                  ("{n} hat eine Tochter.", "{n} hat jetzt zwei Töchter."),
+                                  ("{n} hat einen Sohn.", "{n} hat jetzt zwei Söhne."),
                                   ("{n} hat ein Abo bei Spotify.",
                                    "{n} hat inzwischen ein Abo bei Netflix.")])
 def test_a_german_change_replaces_the_verb_and_head_noun(
