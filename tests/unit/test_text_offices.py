@@ -19,7 +19,7 @@ from tests.unit.text_support import texts_after
 
 _SLOW = settings(max_examples=10, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
-_OFFICES = ["treasurer", "secretary", "chair", "captain", "president"]
+_OFFICES = ["treasurer", "secretary", "chair", "vice-chair", "captain", "president"]
 _BODIES = ["the tennis club", "the parish council", "the Leeds Rowing Club"]
 
 
@@ -51,3 +51,10 @@ def test_an_office_without_now_leaves_the_old_one(fresh_store: memory_es.MemoryS
     after = texts_after(fresh_store, [f"{held}."], "remember",
                         "Kay Lin is chair of the tennis club.")
     assert held in after
+
+
+def test_a_hyphenated_office_is_one(fresh_store: memory_es.MemoryStore) -> None:
+    held = "Ravi Patel is chair of the school governors"
+    after = texts_after(fresh_store, [f"{held}."], "remember",
+                        "Ravi Patel is now vice-chair of the school governors.")
+    assert held not in after
