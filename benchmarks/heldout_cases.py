@@ -16192,6 +16192,135 @@ def chinese_cats_r24(cases: list[Case]) -> None:
     """A cat keeper's Chinese facts beside her daughter's cat: a new count of cats, a move, and the daughter's cat released."""
     _ended_by(cases, 'chinese_cats_r24', 'languages', CHINESE_CATS_R963)
 
+_PARISH_CLERKS_R964_SETUP = ['Joan Pike is clerk of the parish council.', 'Joan Pike lives in Ely.', "Joan Pike's son is clerk of the parish council.", 'Joan Pike sings in the church choir.']
+PARISH_CLERKS_R964: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PARISH_CLERKS_R964_SETUP), ['remember', 'Joan Pike is now the chair of the parish council.'], [_PARISH_CLERKS_R964_SETUP[0]]),
+    (list(_PARISH_CLERKS_R964_SETUP), ['remember', 'Joan Pike stepped down as clerk of the parish council.'], [_PARISH_CLERKS_R964_SETUP[0]]),
+    (list(_PARISH_CLERKS_R964_SETUP), ['forget', "Joan Pike's son"], [_PARISH_CLERKS_R964_SETUP[2]]),
+]
+
+
+def parish_clerks_r25(cases: list[Case]) -> None:
+    """A parish clerk beside her son of the same office: a new office of the council, a stepping down, and a forget of the son."""
+    _ended_by(cases, 'parish_clerks_r25', 'community', PARISH_CLERKS_R964)
+
+
+_SOCIETY_OFFICES_R965_SETUP = ['Ali Khan is president of the chess society.', 'Ali Khan is treasurer of the film society.', 'Ali Khan studies physics.', "Ali Khan's flatmate is secretary of the film society."]
+SOCIETY_OFFICES_R965: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SOCIETY_OFFICES_R965_SETUP), ['remember', 'Ali Khan is now secretary of the chess society.'], [_SOCIETY_OFFICES_R965_SETUP[0]]),
+    (list(_SOCIETY_OFFICES_R965_SETUP), ['remember', 'Ali Khan is now president of the film society.'], [_SOCIETY_OFFICES_R965_SETUP[1]]),
+    (list(_SOCIETY_OFFICES_R965_SETUP), ['remember', 'Ali Khan now studies maths.'], [_SOCIETY_OFFICES_R965_SETUP[2]]),
+]
+
+
+def society_offices_r25(cases: list[Case]) -> None:
+    """A student with offices of two societies beside his flatmate's: a new office of one society, of the other, and a new subject."""
+    _ended_by(cases, 'society_offices_r25', 'education', SOCIETY_OFFICES_R965)
+
+
+_GERMAN_GRANDSONS_R966_SETUP = ['Hans Roth hat einen Enkel.', 'Hans Roth wohnt in Trier.', 'Hans Roths Tochter hat einen Sohn.', 'Hans Roth fährt einen Opel.']
+GERMAN_GRANDSONS_R966: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_GRANDSONS_R966_SETUP), ['remember', 'Hans Roth hat jetzt zwei Enkel.'], [_GERMAN_GRANDSONS_R966_SETUP[0]]),
+    (list(_GERMAN_GRANDSONS_R966_SETUP), ['remember', 'Hans Roth fährt jetzt einen Ford.'], [_GERMAN_GRANDSONS_R966_SETUP[3]]),
+    (list(_GERMAN_GRANDSONS_R966_SETUP), ['remember', 'Hans Roth wohnt inzwischen in Koblenz.'], [_GERMAN_GRANDSONS_R966_SETUP[1]]),
+]
+
+
+def german_grandsons_r25(cases: list[Case]) -> None:
+    """A grandfather's German facts beside his daughter's son: a second grandchild, a new car, and a move."""
+    _ended_by(cases, 'german_grandsons_r25', 'languages', GERMAN_GRANDSONS_R966)
+
+
+_GERMAN_PHARMACISTS_R967_SETUP = ['Sara Engel ist Apothekerin.', 'Sara Engel wohnt in Halle.', 'Sara Engels Mann ist Apotheker.', 'Sara Engel hat zwei Hunde.']
+GERMAN_PHARMACISTS_R967: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_PHARMACISTS_R967_SETUP), ['remember', 'Sara Engel ist jetzt Ärztin.'], [_GERMAN_PHARMACISTS_R967_SETUP[0]]),
+    (list(_GERMAN_PHARMACISTS_R967_SETUP), ['remember', 'Sara Engel hat jetzt drei Hunde.'], [_GERMAN_PHARMACISTS_R967_SETUP[3]]),
+    (list(_GERMAN_PHARMACISTS_R967_SETUP), ['remember', 'Sara Engel ist jetzt Mutter.'], []),
+]
+
+
+def german_pharmacists_r25(cases: list[Case]) -> None:
+    """A pharmacist's German facts beside her husband's same job: a new job, a new count of dogs, and motherhood that ends no job."""
+    _ended_by(cases, 'german_pharmacists_r25', 'languages', GERMAN_PHARMACISTS_R967)
+
+
+_CHINESE_LAWYERS_R968_SETUP = ['郭敏是律师\u3002', '郭敏住在天津\u3002', '郭敏的丈夫是律师\u3002', '郭敏有一个女儿\u3002']
+CHINESE_LAWYERS_R968: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_LAWYERS_R968_SETUP), ['remember', '郭敏现在是法官\u3002'], [_CHINESE_LAWYERS_R968_SETUP[0]]),
+    (list(_CHINESE_LAWYERS_R968_SETUP), ['remember', '郭敏现在有两个女儿\u3002'], [_CHINESE_LAWYERS_R968_SETUP[3]]),
+    (list(_CHINESE_LAWYERS_R968_SETUP), ['remember', '郭敏现在住在北京\u3002'], [_CHINESE_LAWYERS_R968_SETUP[1]]),
+]
+
+
+def chinese_lawyers_r25(cases: list[Case]) -> None:
+    """A lawyer's Chinese facts beside her husband's same job: a judge now, a second daughter, and a move."""
+    _ended_by(cases, 'chinese_lawyers_r25', 'languages', CHINESE_LAWYERS_R968)
+
+
+_CHEFS_RETRAINED_R969_SETUP = ['Kim Oduya is a chef.', 'Kim Oduya works at The Ivy.', "Kim Oduya's partner is a chef.", 'Kim Oduya runs marathons.']
+CHEFS_RETRAINED_R969: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHEFS_RETRAINED_R969_SETUP), ['remember', 'Kim Oduya retrained as an electrician.'], [_CHEFS_RETRAINED_R969_SETUP[0]]),
+    (list(_CHEFS_RETRAINED_R969_SETUP), ['remember', 'Kim Oduya now works at Dishoom.'], [_CHEFS_RETRAINED_R969_SETUP[1]]),
+    (list(_CHEFS_RETRAINED_R969_SETUP), ['remember', 'Kim Oduya is now a head chef.'], [_CHEFS_RETRAINED_R969_SETUP[0]]),
+]
+
+
+def chefs_retrained_r25(cases: list[Case]) -> None:
+    """A chef beside a partner of the same job: a retraining, a new restaurant, and a promotion to head chef."""
+    _ended_by(cases, 'chefs_retrained_r25', 'work', CHEFS_RETRAINED_R969)
+
+
+_COMPANY_OFFICERS_R970_SETUP = ['Dana Reyes is CEO of Acme Corp.', 'Dana Reyes is a director of Borealis Inc.', "Dana Reyes's deputy is CFO of Acme Corp.", 'Dana Reyes lives in Austin.']
+COMPANY_OFFICERS_R970: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_COMPANY_OFFICERS_R970_SETUP), ['remember', 'Dana Reyes is now chair of Acme Corp.'], [_COMPANY_OFFICERS_R970_SETUP[0]]),
+    (list(_COMPANY_OFFICERS_R970_SETUP), ['remember', 'Dana Reyes is now a director of Cyra Ltd.'], []),
+    (list(_COMPANY_OFFICERS_R970_SETUP), ['forget', "Dana Reyes's deputy"], [_COMPANY_OFFICERS_R970_SETUP[2]]),
+]
+
+
+def company_officers_r25(cases: list[Case]) -> None:
+    """A chief executive who sits on another board beside her deputy's office: a new office of the company, a new directorship that ends nothing, and a forget of the deputy."""
+    _ended_by(cases, 'company_officers_r25', 'finance', COMPANY_OFFICERS_R970)
+
+
+_GERMAN_USER_COUNTS_R971_SETUP = ['Ich habe eine Katze.', 'Ich bin Architektin.', 'Meine Mutter hat eine Katze.', 'Ich wohne in Bonn.']
+GERMAN_USER_COUNTS_R971: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_USER_COUNTS_R971_SETUP), ['remember', 'Ich habe jetzt zwei Katzen.'], [_GERMAN_USER_COUNTS_R971_SETUP[0]]),
+    (list(_GERMAN_USER_COUNTS_R971_SETUP), ['remember', 'Ich bin jetzt Lehrerin.'], [_GERMAN_USER_COUNTS_R971_SETUP[1]]),
+    (list(_GERMAN_USER_COUNTS_R971_SETUP), ['remember', 'Ich bin jetzt verheiratet.'], []),
+]
+
+
+def german_user_counts_r25(cases: list[Case]) -> None:
+    """The user's German facts beside a mother's cat: a second cat, a new job, and a marriage that ends no job."""
+    _ended_by(cases, 'german_user_counts_r25', 'languages', GERMAN_USER_COUNTS_R971)
+
+
+_TEAM_CAPTAINS_R972_SETUP = ['Lucy Dale is captain of the netball team.', 'Lucy Dale works at Tesco.', "Lucy Dale's sister is captain of the hockey team.", 'Lucy Dale is a member of the netball team.']
+TEAM_CAPTAINS_R972: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TEAM_CAPTAINS_R972_SETUP), ['remember', 'Lucy Dale is now vice-captain of the netball team.'], [_TEAM_CAPTAINS_R972_SETUP[0]]),
+    (list(_TEAM_CAPTAINS_R972_SETUP), ['remember', 'Lucy Dale is now captain of the hockey team.'], []),
+    (list(_TEAM_CAPTAINS_R972_SETUP), ['remember', 'Lucy Dale now works at Aldi.'], [_TEAM_CAPTAINS_R972_SETUP[1]]),
+]
+
+
+def team_captains_r25(cases: list[Case]) -> None:
+    """A netball captain beside her sister's captaincy of another team: a new office of her team, a captaincy of another team that ends nothing, and a new employer."""
+    _ended_by(cases, 'team_captains_r25', 'sport', TEAM_CAPTAINS_R972)
+
+
+_CHINESE_USER_TEACHERS_R973_SETUP = ['我是老师\u3002', '我有一个儿子\u3002', '我的丈夫是老师\u3002', '我住在厦门\u3002']
+CHINESE_USER_TEACHERS_R973: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_USER_TEACHERS_R973_SETUP), ['remember', '我现在是校长\u3002'], [_CHINESE_USER_TEACHERS_R973_SETUP[0]]),
+    (list(_CHINESE_USER_TEACHERS_R973_SETUP), ['remember', '我现在有两个儿子\u3002'], [_CHINESE_USER_TEACHERS_R973_SETUP[1]]),
+    (list(_CHINESE_USER_TEACHERS_R973_SETUP), ['remember', '我搬到了福州\u3002'], [_CHINESE_USER_TEACHERS_R973_SETUP[3]]),
+]
+
+
+def chinese_user_teachers_r25(cases: list[Case]) -> None:
+    """The user's Chinese facts beside a husband's same job: a head teacher now, a second son, and a move."""
+    _ended_by(cases, 'chinese_user_teachers_r25', 'languages', CHINESE_USER_TEACHERS_R973)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -16468,7 +16597,17 @@ def build() -> list[Case]:
                    german_self_again_r24,
                    heads_of_r24,
                    jobs_across_languages_r24,
-                   chinese_cats_r24):
+                   chinese_cats_r24,
+                   parish_clerks_r25,
+                   society_offices_r25,
+                   german_grandsons_r25,
+                   german_pharmacists_r25,
+                   chinese_lawyers_r25,
+                   chefs_retrained_r25,
+                   company_officers_r25,
+                   german_user_counts_r25,
+                   team_captains_r25,
+                   chinese_user_teachers_r25):
         family(cases)
     return cases
 
