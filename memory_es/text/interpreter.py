@@ -1073,7 +1073,8 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
                              or _changed_from(words) or _new_possession(subject)
                              or any(_STARTED.match(t) for t in temporal))
     continuation = _mentions(lx.CONTINUATION_MARKERS, marked_low)
-    adds = _mentions(lx.ADDITIVE_MARKERS, marked_low)  # "also owns a green car now"
+    adds = (_mentions(lx.ADDITIVE_MARKERS, marked_low)  # "also owns a green car now"
+            or "predicate:one-of-a-body" in pred.rules)  # "is now a member of the PTA"
     if adds:
         rules.append(ADDS_RULE)
         said = keywords(str(pred.value).split(), 3)

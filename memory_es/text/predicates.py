@@ -374,6 +374,18 @@ def _without_adverbs(words: list[str]) -> list[str]:
     return words[start:]
 
 
+def _one_of_a_body(p: PredicateReading) -> bool:
+    """Does the copula's complement say one of a body's members: ``a`` or ``an``, one
+    noun, then ``of`` and what it is of (``a member of the tennis club``, ``a trustee of
+    Oxfam``, ``a director of Cyra Ltd``)? The indefinite article picks one of several
+    holders, as the zero article of ``is chair of`` picks the one. Not where one lives
+    (``a tenant of Flat 4``, ``a resident of Leeds``: the home topic, one at a time)."""
+    rest = [w.lower() for w in _without_adverbs(p.rest_words)]
+    return len(rest) > 3 and rest[0] in ("a", "an") and rest[2] == "of" and (
+        rest[1] in lx.COMMON_NOUNS or rest[1] in lx.PERSON_NOUNS) and not any(
+        "home" in lx.domains_of(w) for w in rest[1:])
+
+
 def _complement_slot(p: PredicateReading) -> str:
     """The slot of ``X's <thing> is <complement>``: the thing's own, or, for a complement
     that opens with a preposition (``is in Leith``, ``is on the market for £250,000``),
@@ -627,6 +639,10 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:diet",
          lambda p: p.copula and "diet" in p.content_domains and len(p.content) <= 3,
          lambda p: Slot("diet", value_text(p.rest_words))),
+    # "is a member of the tennis club", "is now a director of Cyra Ltd": one of a body's
+    # members, and one of the bodies a person may belong to, so a new one adds
+    Rule("predicate:one-of-a-body", lambda p: p.copula and _one_of_a_body(p),
+         lambda p: Slot(attribute_path("is", *keywords(p.rest_words, 2)), p.value, False)),
     # "is a nurse", "is now a midwife" (the adverb is no part of the role)
     Rule("predicate:occupation",
          lambda p: p.copula and "work" in p.content_domains

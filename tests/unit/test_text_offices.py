@@ -7,6 +7,8 @@ replaces, and nothing else).
 - An office of another organisation, a place among many there (``is a member of``), a
   relative's office there and the entity's other facts stay; with two offices of the
   club, which one ends is not said, and none does.
+- A place among a body's many (``a member of``, ``a trustee of``, ``a director of``) told
+  with ``now`` adds one: it ends the entity's place in no other body.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from tests.unit.text_support import texts_after
 
 _SLOW = settings(max_examples=10, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
-_OFFICES = ["treasurer", "secretary", "chair", "vice-chair", "captain", "president"]
+_OFFICES = ["treasurer", "secretary", "chair", "vice-chair", "captain", "president",
+            "CEO"]
 _BODIES = ["the tennis club", "the parish council", "the Leeds Rowing Club"]
 
 
@@ -58,3 +61,23 @@ def test_a_hyphenated_office_is_one(fresh_store: memory_es.MemoryStore) -> None:
     after = texts_after(fresh_store, [f"{held}."], "remember",
                         "Ravi Patel is now vice-chair of the school governors.")
     assert held not in after
+
+
+@_SLOW
+@given(st.sampled_from(["member", "trustee", "director", "governor"]),
+       st.permutations(["the tennis club", "the golf club", "the rowing club"]))
+def test_a_new_place_among_many_adds(fresh_store: memory_es.MemoryStore, noun: str,
+                                     bodies: list[str]) -> None:
+    held = [f"Kay Lin is a {noun} of {bodies[0]}", f"Kay Lin is treasurer of {bodies[2]}"]
+    told = f"Kay Lin is now a {noun} of {bodies[1]}."
+    after = texts_after(fresh_store, [f"{t}." for t in held], "remember", told)
+    assert {*held, told.rstrip(".")} <= after
+
+
+def test_a_new_home_of_that_kind_replaces_the_old(fresh_store: memory_es.MemoryStore) -> None:
+    """A tenant of a flat is where one lives, one at a time: not a place among many."""
+    held = "Omar Haddad is a tenant of Flat 4 on Mill Lane"
+    after = texts_after(fresh_store, [f"{held}.", "Omar Haddad is a fan of cricket."],
+                        "remember", "Omar Haddad is now a tenant of Flat 9 on Mill Lane.")
+    assert held not in after
+    assert "Omar Haddad is a fan of cricket" in after
