@@ -16321,6 +16321,135 @@ def chinese_user_teachers_r25(cases: list[Case]) -> None:
     """The user's Chinese facts beside a husband's same job: a head teacher now, a second son, and a move."""
     _ended_by(cases, 'chinese_user_teachers_r25', 'languages', CHINESE_USER_TEACHERS_R973)
 
+_MEMBERSHIPS_R974_SETUP = ['Tara Quinn is a member of the Ramblers.', 'Tara Quinn is a trustee of the food bank.', "Tara Quinn's husband is a member of the golf club.", 'Tara Quinn lives in Kendal.']
+MEMBERSHIPS_R974: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MEMBERSHIPS_R974_SETUP), ['remember', 'Tara Quinn is now a member of the National Trust.'], []),
+    (list(_MEMBERSHIPS_R974_SETUP), ['remember', 'Tara Quinn is now a trustee of the hospice.'], []),
+    (list(_MEMBERSHIPS_R974_SETUP), ['remember', 'Tara Quinn now lives in Penrith.'], [_MEMBERSHIPS_R974_SETUP[3]]),
+]
+
+
+def memberships_r26(cases: list[Case]) -> None:
+    """A rambler and trustee beside her husband's membership: a new membership and a new trusteeship that end nothing, and a move."""
+    _ended_by(cases, 'memberships_r26', 'community', MEMBERSHIPS_R974)
+
+
+_RESIDENTS_R975_SETUP = ['Leo Park is a resident of Brixton.', 'Leo Park is a member of the Brixton Society.', "Leo Park's mother is a resident of Croydon.", 'Leo Park works at Lambeth Council.']
+RESIDENTS_R975: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RESIDENTS_R975_SETUP), ['remember', 'Leo Park is now a resident of Peckham.'], [_RESIDENTS_R975_SETUP[0]]),
+    (list(_RESIDENTS_R975_SETUP), ['remember', 'Leo Park is now a member of the Peckham Society.'], []),
+    (list(_RESIDENTS_R975_SETUP), ['forget', "Leo Park's mother"], [_RESIDENTS_R975_SETUP[2]]),
+]
+
+
+def residents_r26(cases: list[Case]) -> None:
+    """A resident of one district beside his mother's: a new district, a new society that ends none, and a forget of the mother."""
+    _ended_by(cases, 'residents_r26', 'home', RESIDENTS_R975)
+
+
+_CHARITY_CHAIRS_R976_SETUP = ['Meg Ross is chair of the food bank.', 'Meg Ross is treasurer of the choir.', "Meg Ross's son is chair of the youth club.", 'Meg Ross teaches piano.']
+CHARITY_CHAIRS_R976: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHARITY_CHAIRS_R976_SETUP), ['remember', 'Meg Ross is now president of the food bank.'], [_CHARITY_CHAIRS_R976_SETUP[0]]),
+    (list(_CHARITY_CHAIRS_R976_SETUP), ['remember', 'Meg Ross is now treasurer of the youth club.'], []),
+    (list(_CHARITY_CHAIRS_R976_SETUP), ['remember', 'Meg Ross is now the secretary of the choir.'], [_CHARITY_CHAIRS_R976_SETUP[1]]),
+]
+
+
+def charity_chairs_r26(cases: list[Case]) -> None:
+    """A food bank chair and choir treasurer beside her son's office at the youth club: a new office of the food bank, an office of the youth club that ends neither, and a new office of the choir."""
+    _ended_by(cases, 'charity_chairs_r26', 'community', CHARITY_CHAIRS_R976)
+
+
+_GERMAN_POLICE_R977_SETUP = ['Uwe Kern ist Polizist.', 'Uwe Kern hat drei Söhne.', 'Uwe Kerns Frau ist Polizistin.', 'Uwe Kern wohnt in Gera.']
+GERMAN_POLICE_R977: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_POLICE_R977_SETUP), ['remember', 'Uwe Kern ist jetzt Rentner.'], [_GERMAN_POLICE_R977_SETUP[0]]),
+    (list(_GERMAN_POLICE_R977_SETUP), ['remember', 'Uwe Kern hat jetzt vier Söhne.'], [_GERMAN_POLICE_R977_SETUP[1]]),
+    (list(_GERMAN_POLICE_R977_SETUP), ['remember', 'Uwe Kern wohnt jetzt in Erfurt.'], [_GERMAN_POLICE_R977_SETUP[3]]),
+]
+
+
+def german_police_r26(cases: list[Case]) -> None:
+    """A policeman's German facts beside his wife's same job: retired now, a fourth son, and a move."""
+    _ended_by(cases, 'german_police_r26', 'languages', GERMAN_POLICE_R977)
+
+
+_CHINESE_NURSES_R978_SETUP = ['吴静是护士\u3002', '吴静有两个儿子\u3002', '吴静的丈夫是医生\u3002', '吴静住在青岛\u3002']
+CHINESE_NURSES_R978: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_NURSES_R978_SETUP), ['remember', '吴静现在是护士长\u3002'], [_CHINESE_NURSES_R978_SETUP[0]]),
+    (list(_CHINESE_NURSES_R978_SETUP), ['remember', '吴静现在有三个儿子\u3002'], [_CHINESE_NURSES_R978_SETUP[1]]),
+    (list(_CHINESE_NURSES_R978_SETUP), ['remember', '吴静现在住在济南\u3002'], [_CHINESE_NURSES_R978_SETUP[3]]),
+]
+
+
+def chinese_nurses_r26(cases: list[Case]) -> None:
+    """A nurse's Chinese facts beside her husband's job: head nurse now, a third son, and a move."""
+    _ended_by(cases, 'chinese_nurses_r26', 'languages', CHINESE_NURSES_R978)
+
+
+_DIRECTORS_R979_SETUP = ['Omar Aziz is a director of Zeta Ltd.', 'Omar Aziz is CFO of Zeta Ltd.', "Omar Aziz's brother is a director of Zeta Ltd.", 'Omar Aziz lives in Leeds.']
+DIRECTORS_R979: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DIRECTORS_R979_SETUP), ['remember', 'Omar Aziz is now a director of Kappa plc.'], []),
+    (list(_DIRECTORS_R979_SETUP), ['remember', 'Omar Aziz is now CEO of Zeta Ltd.'], [_DIRECTORS_R979_SETUP[1]]),
+    (list(_DIRECTORS_R979_SETUP), ['remember', 'Omar Aziz is now the chair of Zeta Ltd.'], [_DIRECTORS_R979_SETUP[1]]),
+]
+
+
+def directors_r26(cases: list[Case]) -> None:
+    """A director and CFO beside his brother's directorship: another directorship that ends nothing, and two new offices of the same company."""
+    _ended_by(cases, 'directors_r26', 'finance', DIRECTORS_R979)
+
+
+_SUPPORTERS_R980_SETUP = ['Sam Ode is a fan of Arsenal.', 'Sam Ode is a member of the Arsenal supporters club.', "Sam Ode's dad is a fan of Spurs.", 'Sam Ode plays five-a-side.']
+SUPPORTERS_R980: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SUPPORTERS_R980_SETUP), ['remember', 'Sam Ode is now a member of the Chelsea supporters club.'], []),
+    (list(_SUPPORTERS_R980_SETUP), ['forget', "Sam Ode's dad"], [_SUPPORTERS_R980_SETUP[2]]),
+    (list(_SUPPORTERS_R980_SETUP), ['remember', 'Sam Ode no longer plays five-a-side.'], [_SUPPORTERS_R980_SETUP[3]]),
+]
+
+
+def supporters_r26(cases: list[Case]) -> None:
+    """A fan and supporters' club member beside his dad's team: a new membership that ends none, a forget of the dad, and football given up."""
+    _ended_by(cases, 'supporters_r26', 'sport', SUPPORTERS_R980)
+
+
+_GERMAN_ENGINEERS_R981_SETUP = ['Ich bin Ingenieurin.', 'Ich habe einen Sohn.', 'Mein Mann ist Ingenieur.', 'Ich spiele Tennis.']
+GERMAN_ENGINEERS_R981: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_ENGINEERS_R981_SETUP), ['remember', 'Ich bin jetzt Managerin.'], [_GERMAN_ENGINEERS_R981_SETUP[0]]),
+    (list(_GERMAN_ENGINEERS_R981_SETUP), ['remember', 'Ich habe jetzt zwei Söhne.'], [_GERMAN_ENGINEERS_R981_SETUP[1]]),
+    (list(_GERMAN_ENGINEERS_R981_SETUP), ['remember', 'Ich spiele kein Tennis mehr.'], [_GERMAN_ENGINEERS_R981_SETUP[3]]),
+]
+
+
+def german_engineers_r26(cases: list[Case]) -> None:
+    """The user's German facts beside a husband's same job: a new job, a second son, and tennis given up."""
+    _ended_by(cases, 'german_engineers_r26', 'languages', GERMAN_ENGINEERS_R981)
+
+
+_PARALEGALS_R982_SETUP = ['Ivy Lowe is a paralegal.', 'Ivy Lowe works at Slaughter and May.', "Ivy Lowe's sister is a paralegal.", 'Ivy Lowe lives in Bow.']
+PARALEGALS_R982: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PARALEGALS_R982_SETUP), ['remember', 'Ivy Lowe retrained as a teacher.'], [_PARALEGALS_R982_SETUP[0]]),
+    (list(_PARALEGALS_R982_SETUP), ['remember', 'Ivy Lowe is now a solicitor.'], [_PARALEGALS_R982_SETUP[0]]),
+    (list(_PARALEGALS_R982_SETUP), ['remember', 'Ivy Lowe now lives in Stratford.'], [_PARALEGALS_R982_SETUP[3]]),
+]
+
+
+def paralegals_r26(cases: list[Case]) -> None:
+    """A paralegal beside her sister of the same job: a retraining, a new job, and a move."""
+    _ended_by(cases, 'paralegals_r26', 'work', PARALEGALS_R982)
+
+
+_RUGBY_CAPTAINS_R983_SETUP = ['Ben Cole is captain of the rugby team.', 'Ben Cole is a member of the rugby club.', "Ben Cole's brother is captain of the cricket team.", 'Ben Cole works at Boots.']
+RUGBY_CAPTAINS_R983: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RUGBY_CAPTAINS_R983_SETUP), ['remember', 'Ben Cole is now coach of the rugby team.'], [_RUGBY_CAPTAINS_R983_SETUP[0]]),
+    (list(_RUGBY_CAPTAINS_R983_SETUP), ['remember', 'Ben Cole is now a member of the squash club.'], []),
+    (list(_RUGBY_CAPTAINS_R983_SETUP), ['remember', 'Ben Cole is now captain of the cricket team.'], []),
+]
+
+
+def rugby_captains_r26(cases: list[Case]) -> None:
+    """A rugby captain and club member beside his brother's captaincy: a new office of his team, a new club that ends nothing, and his brother's office that ends nothing of his."""
+    _ended_by(cases, 'rugby_captains_r26', 'sport', RUGBY_CAPTAINS_R983)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -16607,7 +16736,17 @@ def build() -> list[Case]:
                    company_officers_r25,
                    german_user_counts_r25,
                    team_captains_r25,
-                   chinese_user_teachers_r25):
+                   chinese_user_teachers_r25,
+                   memberships_r26,
+                   residents_r26,
+                   charity_chairs_r26,
+                   german_police_r26,
+                   chinese_nurses_r26,
+                   directors_r26,
+                   supporters_r26,
+                   german_engineers_r26,
+                   paralegals_r26,
+                   rugby_captains_r26):
         family(cases)
     return cases
 
