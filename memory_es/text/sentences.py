@@ -339,6 +339,8 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
             continue
         nxt = toks[i + 1:]
         vp = starts_verb_phrase(nxt, plural)
+        if vp is not None and _names_after_and(nxt[vp]):
+            vp = None  # "works at Slaughter and May": the firm's name, not "may"
         if vp is not None or own_subject(nxt, False) or _parallel_verb(toks, nxt, plural):
             cuts.append((i, i + 1))
     # a clause with its own subject after a comma or semicolon, no conjunction: "Priya moved
@@ -374,6 +376,13 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
                                                                       else 0), own))
         begin = resume
     return pieces
+
+
+def _names_after_and(tok: Tok) -> bool:
+    """Is a modal or auxiliary after ``and`` written with a capital, inside a sentence, so
+    a name (``Slaughter and May``, ``Marks and Will``) rather than a verb?"""
+    w = tok.low
+    return (w in lx.MODALS or w in lx.AUXILIARIES) and tok.word[:1].isupper()
 
 
 _OBJECT_LEAD = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "our",

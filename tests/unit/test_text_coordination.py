@@ -42,6 +42,14 @@ def test_coordinated_nouns_stay_one_fact(text: str) -> None:
     assert len(_texts(text)) == 1
 
 
+@pytest.mark.parametrize("text", ["Ivy Lowe works at Slaughter and May.",
+                                  "Ivy Lowe banks with Coutts and Will."])
+def test_a_capitalised_modal_after_and_is_a_name(text: str) -> None:
+    """``May`` and ``Will`` inside a sentence, with a capital, name someone or something
+    (a firm's name of two surnames): no clause of their own."""
+    assert _texts(text) == [text.rstrip(".")]
+
+
 def test_releasing_one_conjunct_keeps_the_other(fresh_store: memory_es.MemoryStore) -> None:
     """``Rhys's sheep`` releases the herding, not the tractor."""
     ti = TextInterface(fresh_store)
