@@ -2253,26 +2253,15 @@ def _states_a_role(clause: Clause) -> bool:
 
 
 def _office_of(clause: Clause) -> tuple[str, str] | None:
-    """(office, organisation) when a clause says its subject holds an office: the copula,
-    no article or ``the``, a noun or a title of the work topic (``CEO``; a hyphenated
-    one by its last part: ``vice-chair``), then ``of`` and what the office is of (``is
-    chair of the tennis club``, ``was the treasurer of the PTA``). A singular noun
-    without an article after the copula is a role one person holds at a time (Quirk et
-    al. 1985, §5.34: the zero article of unique roles); ``is a member of`` says one
-    place among many and is none."""
-    said = str(clause.value).split()
-    if "predicate:copula" not in clause.rules or not said or lx.lemma_of(
-            said[0].lower()) != "be":
+    """(office, body) of a clause that says its subject holds an office
+    (:func:`~memory_es.text.predicates._holds_office`: ``is chair of the tennis club``:
+    chair, tennis club); None for any other clause. ``is a member of`` says one place
+    among many and is none."""
+    if "predicate:office" not in clause.rules:
         return None
-    words = [w.lower().strip(EDGE) for w in said[1:]]
-    words = [w for w in words if w and w not in lx.ADVERBS]
-    if words[:1] == ["the"]:
-        words = words[1:]
-    head = words[0].rsplit("-", 1)[-1] if words else ""  # vice-chair: a chair
-    if len(words) < 3 or words[1] != "of" or not (head in lx.COMMON_NOUNS or (
-            head in lx.PERSON_NOUNS) or "work" in lx.domains_of(head)):
-        return None
-    return words[0], " ".join(w for w in words[2:] if w != "the")
+    words = [w.lower().strip(EDGE) for w in str(clause.value).split()[1:]]
+    words = [w for w in words if w and w not in lx.ADVERBS and w != "the"]
+    return (words[0], " ".join(words[2:])) if len(words) > 2 else None
 
 
 def _named_object(clause: Clause) -> list[str]:

@@ -1101,7 +1101,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
         op = "supersede"
         rules.append("change-of-state:replaces-slot")
     elif (change and (pred.frame or "predicate:copula" in pred.rules) and not continuation
-          and not negated and not adds):
+          and not negated and not adds and "predicate:office" not in pred.rules):
         rules.append("change-of-state:replaces-frame")
     if temporal:
         rules.append("temporal:kept-with-fact")

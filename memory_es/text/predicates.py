@@ -386,6 +386,20 @@ def _one_of_a_body(p: PredicateReading) -> bool:
         "home" in lx.domains_of(w) for w in rest[1:])
 
 
+def _holds_office(p: PredicateReading) -> bool:
+    """Does the copula's complement name an office of a body: no article or ``the``, a
+    noun or a title of the work topic (``CEO``; a hyphenated one by its last part:
+    ``vice-chair``), then ``of`` (``is chair of the tennis club``, ``was the treasurer of
+    the PTA``)? A singular noun without an article after the copula is a role one person
+    holds at a time (Quirk et al. 1985, §5.34: the zero article of unique roles)."""
+    rest = [w.lower() for w in _without_adverbs(p.rest_words)]
+    if rest[:1] == ["the"]:
+        rest = rest[1:]
+    head = rest[0].rsplit("-", 1)[-1] if rest else ""
+    return len(rest) > 2 and rest[1] == "of" and (
+        head in lx.COMMON_NOUNS or head in lx.PERSON_NOUNS or "work" in lx.domains_of(head))
+
+
 def _complement_slot(p: PredicateReading) -> str:
     """The slot of ``X's <thing> is <complement>``: the thing's own, or, for a complement
     that opens with a preposition (``is in Leith``, ``is on the market for £250,000``),
@@ -650,6 +664,10 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          lambda p: Slot("work.role", value_text(_without_adverbs(p.rest_words)))),
     Rule("predicate:personality", lambda p: p.copula and "personality" in p.content_domains,
          lambda p: Slot("personality", value_text(p.rest_words))),
+    # "is chair of the tennis club": an office, one holder at a time; a new one replaces
+    # only an office of the same body (memory_es.text.interface._replace_office)
+    Rule("predicate:office", lambda p: p.copula and _holds_office(p),
+         lambda p: Slot(attribute_path("is", *keywords(p.rest_words, 2)), p.value, False)),
     Rule("predicate:copula", lambda p: p.copula,
          lambda p: Slot(attribute_path("is", *keywords(p.rest_words, 2)), p.value, False)),
     # residence
@@ -808,6 +826,15 @@ def _since_then(words: Sequence[str], i: int) -> bool:
             and lx.lemma_of(words[i + 1]) is not None)
 
 
+def _bare_before_of(words: Sequence[str], i: int) -> bool:
+    """Is ``words[i]`` a verb's bare form followed by ``of`` (``coach of``, ``head of``)?
+    After a form of ``be`` a verb is a participle (``is coaching``, ``is run by``), so
+    such a word is a noun, the complement's head."""
+    w = words[i]
+    return (words[i + 1:i + 2] == ["of"] and lx.lemma_of(w) == w
+            and w not in lx.VERBS_PAST and not w.endswith(("ing", "ed")))
+
+
 def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> PredicateReading:
     """Find the main verb (auxiliaries, adverbs and negators skipped) and lay the
     predicate out for the rules. ``toks`` must not be empty."""
@@ -815,10 +842,11 @@ def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Pr
     vi = min(max(verb_index, 0), len(toks) - 1)
     main = verb_reach(words, vi)
     if (lx.lemma_of(words[main]) is None and not words[main].endswith("ed")) or (
-            main > vi and toks[main].word[:1].isupper()
+            main > vi and (toks[main].word[:1].isupper() or _bare_before_of(words, main))
             and any(lx.lemma_of(w) == "be" for w in words[vi:main])):
         # "was strictly keto": adverbs skipped onto a complement; the verb is the copula
-        # ("is now Mark Fry": a name there is the complement, though "mark" is a verb)
+        # ("is now Mark Fry": a name there is the complement, though "mark" is a verb;
+        # "is now coach of the team": a verb's bare form after "be" is no verb)
         for j in range(main - 1, vi - 1, -1):
             if lx.lemma_of(words[j]) is not None:
                 main = j

@@ -81,3 +81,18 @@ def test_a_new_home_of_that_kind_replaces_the_old(fresh_store: memory_es.MemoryS
                         "remember", "Omar Haddad is now a tenant of Flat 9 on Mill Lane.")
     assert held not in after
     assert "Omar Haddad is a fan of cricket" in after
+
+
+@_SLOW
+@given(st.permutations(["the rugby team", "the cricket team", "the hockey team"]),
+       st.sampled_from(["captain", "coach", "manager"]))
+def test_an_office_of_another_body_of_that_kind_leaves_the_old(
+        fresh_store: memory_es.MemoryStore, bodies: list[str], office: str) -> None:
+    """``coach`` is a verb too: after ``is`` its bare form is the office's noun."""
+    held = [f"Ben Cole is {office} of {bodies[0]}", f"Ben Cole is a member of {bodies[1]}"]
+    told = f"Ben Cole is now {office} of {bodies[1]}."
+    after = texts_after(fresh_store, [f"{t}." for t in held], "remember", told)
+    assert {*held, told.rstrip(".")} <= after
+    replaced = texts_after(fresh_store, [f"{held[0]}."], "remember",
+                           f"Ben Cole is now vice-{office} of {bodies[0]}.")
+    assert held[0] not in replaced
