@@ -16450,6 +16450,135 @@ def rugby_captains_r26(cases: list[Case]) -> None:
     """A rugby captain and club member beside his brother's captaincy: a new office of his team, a new club that ends nothing, and his brother's office that ends nothing of his."""
     _ended_by(cases, 'rugby_captains_r26', 'sport', RUGBY_CAPTAINS_R983)
 
+_LAW_FIRMS_R984_SETUP = ['Nadia Bell works at Allen and Overy.', 'Nadia Bell is a trainee solicitor.', "Nadia Bell's brother works at Clifford Chance.", 'Nadia Bell lives in Islington.']
+LAW_FIRMS_R984: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LAW_FIRMS_R984_SETUP), ['remember', 'Nadia Bell now works at Linklaters.'], [_LAW_FIRMS_R984_SETUP[0]]),
+    (list(_LAW_FIRMS_R984_SETUP), ['remember', 'Nadia Bell is now an associate.'], [_LAW_FIRMS_R984_SETUP[1]]),
+    (list(_LAW_FIRMS_R984_SETUP), ['remember', 'Nadia Bell moved to Hackney.'], [_LAW_FIRMS_R984_SETUP[3]]),
+]
+
+
+def law_firms_r27(cases: list[Case]) -> None:
+    """A trainee solicitor at a firm named with 'and', beside her brother's firm: a new firm, a new grade, and a move."""
+    _ended_by(cases, 'law_firms_r27', 'legal', LAW_FIRMS_R984)
+
+
+_SHOPS_NAMED_WITH_AND_R985_SETUP = ['Raj Shah shops at Marks and Spencer.', 'Raj Shah banks with Lloyds.', "Raj Shah's wife shops at Waitrose.", 'Raj Shah lives in Harrow.']
+SHOPS_NAMED_WITH_AND_R985: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SHOPS_NAMED_WITH_AND_R985_SETUP), ['remember', 'Raj Shah now shops at Tesco.'], [_SHOPS_NAMED_WITH_AND_R985_SETUP[0]]),
+    (list(_SHOPS_NAMED_WITH_AND_R985_SETUP), ['remember', 'Raj Shah switched to Nationwide.'], [_SHOPS_NAMED_WITH_AND_R985_SETUP[1]]),
+    (list(_SHOPS_NAMED_WITH_AND_R985_SETUP), ['forget', "Raj Shah's wife"], [_SHOPS_NAMED_WITH_AND_R985_SETUP[2]]),
+]
+
+
+def shops_named_with_and_r27(cases: list[Case]) -> None:
+    """A shopper at a shop named with 'and', beside his wife's shop: a new shop, a new bank, and a forget of the wife."""
+    _ended_by(cases, 'shops_named_with_and_r27', 'retail', SHOPS_NAMED_WITH_AND_R985)
+
+
+_TRUSTEES_R986_SETUP = ['Eve Lund is a trustee of the Tate.', 'Eve Lund is chair of Lund Capital.', "Eve Lund's husband is a trustee of the Tate.", 'Eve Lund lives in Chelsea.']
+TRUSTEES_R986: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TRUSTEES_R986_SETUP), ['remember', 'Eve Lund is now a trustee of the British Museum.'], []),
+    (list(_TRUSTEES_R986_SETUP), ['remember', 'Eve Lund is now president of Lund Capital.'], [_TRUSTEES_R986_SETUP[1]]),
+    (list(_TRUSTEES_R986_SETUP), ['remember', 'Eve Lund is no longer a trustee of the Tate.'], [_TRUSTEES_R986_SETUP[0]]),
+]
+
+
+def trustees_r27(cases: list[Case]) -> None:
+    """A trustee and company chair beside her husband's trusteeship: another trusteeship that ends nothing, a new office of her company, and a trusteeship ended."""
+    _ended_by(cases, 'trustees_r27', 'finance', TRUSTEES_R986)
+
+
+_SCHOOL_GOVERNORS_R987_SETUP = ['Owen Hale is a governor of Park School.', 'Owen Hale teaches maths.', "Owen Hale's wife is a governor of Park School.", 'Owen Hale is secretary of the PTA.']
+SCHOOL_GOVERNORS_R987: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SCHOOL_GOVERNORS_R987_SETUP), ['remember', 'Owen Hale is now chair of the PTA.'], [_SCHOOL_GOVERNORS_R987_SETUP[3]]),
+    (list(_SCHOOL_GOVERNORS_R987_SETUP), ['remember', 'Owen Hale is now a governor of Hill School.'], []),
+    (list(_SCHOOL_GOVERNORS_R987_SETUP), ['remember', 'Owen Hale is now the treasurer of the chess club.'], []),
+]
+
+
+def school_governors_r27(cases: list[Case]) -> None:
+    """A school governor and PTA secretary beside his wife's governorship: a new office of the PTA, another governorship and an office of another body that end nothing."""
+    _ended_by(cases, 'school_governors_r27', 'education', SCHOOL_GOVERNORS_R987)
+
+
+_GERMAN_DOCTORS_R988_SETUP = ['Petra Lang ist Ärztin.', 'Petra Lang hat zwei Töchter.', 'Petra Langs Schwester ist Ärztin.', 'Petra Lang spielt Cello.']
+GERMAN_DOCTORS_R988: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_DOCTORS_R988_SETUP), ['remember', 'Petra Lang ist jetzt Chefärztin.'], [_GERMAN_DOCTORS_R988_SETUP[0]]),
+    (list(_GERMAN_DOCTORS_R988_SETUP), ['remember', 'Petra Lang hat jetzt drei Töchter.'], [_GERMAN_DOCTORS_R988_SETUP[1]]),
+    (list(_GERMAN_DOCTORS_R988_SETUP), ['remember', 'Petra Lang hat jetzt eine Katze.'], []),
+]
+
+
+def german_doctors_r27(cases: list[Case]) -> None:
+    """A doctor's German facts beside her sister's same job: a senior doctor now, a third daughter, and a cat that ends nothing."""
+    _ended_by(cases, 'german_doctors_r27', 'languages', GERMAN_DOCTORS_R988)
+
+
+_CHINESE_MANAGERS_R989_SETUP = ['郑浩是经理\u3002', '郑浩有一个女儿\u3002', '郑浩的妻子是经理\u3002', '郑浩住在深圳\u3002']
+CHINESE_MANAGERS_R989: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_MANAGERS_R989_SETUP), ['remember', '郑浩现在是总监\u3002'], [_CHINESE_MANAGERS_R989_SETUP[0]]),
+    (list(_CHINESE_MANAGERS_R989_SETUP), ['remember', '郑浩现在有两个女儿\u3002'], [_CHINESE_MANAGERS_R989_SETUP[1]]),
+    (list(_CHINESE_MANAGERS_R989_SETUP), ['remember', '郑浩现在住在广州\u3002'], [_CHINESE_MANAGERS_R989_SETUP[3]]),
+]
+
+
+def chinese_managers_r27(cases: list[Case]) -> None:
+    """A manager's Chinese facts beside his wife's same job: a director now, a second daughter, and a move."""
+    _ended_by(cases, 'chinese_managers_r27', 'languages', CHINESE_MANAGERS_R989)
+
+
+_YOUTH_COACHES_R990_SETUP = ['Nina Ash is coach of the under-12s.', 'Nina Ash is a member of the tennis club.', "Nina Ash's son is captain of the under-12s.", 'Nina Ash works at Boots.']
+YOUTH_COACHES_R990: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_YOUTH_COACHES_R990_SETUP), ['remember', 'Nina Ash is now head coach of the under-12s.'], [_YOUTH_COACHES_R990_SETUP[0]]),
+    (list(_YOUTH_COACHES_R990_SETUP), ['remember', 'Nina Ash is now a member of the golf club.'], []),
+    (list(_YOUTH_COACHES_R990_SETUP), ['forget', "Nina Ash's son"], [_YOUTH_COACHES_R990_SETUP[2]]),
+]
+
+
+def youth_coaches_r27(cases: list[Case]) -> None:
+    """A youth coach and club member beside her son's captaincy: head coach now, a new club that ends nothing, and a forget of the son."""
+    _ended_by(cases, 'youth_coaches_r27', 'sport', YOUTH_COACHES_R990)
+
+
+_GERMAN_MEMBERSHIPS_R991_SETUP = ['Jonas Weber ist Mitglied im Schachclub.', 'Jonas Weber ist Lehrer.', 'Jonas Webers Frau ist Mitglied im Chor.', 'Jonas Weber wohnt in Bonn.']
+GERMAN_MEMBERSHIPS_R991: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_MEMBERSHIPS_R991_SETUP), ['remember', 'Jonas Weber ist jetzt Mitglied im Tennisverein.'], []),
+    (list(_GERMAN_MEMBERSHIPS_R991_SETUP), ['remember', 'Jonas Weber ist jetzt Schulleiter.'], [_GERMAN_MEMBERSHIPS_R991_SETUP[1]]),
+    (list(_GERMAN_MEMBERSHIPS_R991_SETUP), ['remember', 'Jonas Weber wohnt jetzt in Köln.'], [_GERMAN_MEMBERSHIPS_R991_SETUP[3]]),
+]
+
+
+def german_memberships_r27(cases: list[Case]) -> None:
+    """A teacher's German memberships beside his wife's: a new membership that ends nothing, a new job, and a move."""
+    _ended_by(cases, 'german_memberships_r27', 'languages', GERMAN_MEMBERSHIPS_R991)
+
+
+_FIRMS_NAMED_WITH_AND_R992_SETUP = ['Ada Cole works at Procter and Gamble.', 'Ada Cole is a chemist.', "Ada Cole's husband works at Unilever.", 'Ada Cole plays squash.']
+FIRMS_NAMED_WITH_AND_R992: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FIRMS_NAMED_WITH_AND_R992_SETUP), ['remember', 'Ada Cole now works at Unilever.'], [_FIRMS_NAMED_WITH_AND_R992_SETUP[0]]),
+    (list(_FIRMS_NAMED_WITH_AND_R992_SETUP), ['remember', 'Ada Cole is now a manager.'], [_FIRMS_NAMED_WITH_AND_R992_SETUP[1]]),
+    (list(_FIRMS_NAMED_WITH_AND_R992_SETUP), ['remember', 'Ada Cole no longer plays squash.'], [_FIRMS_NAMED_WITH_AND_R992_SETUP[3]]),
+]
+
+
+def firms_named_with_and_r27(cases: list[Case]) -> None:
+    """A chemist at a firm named with 'and', beside her husband's firm: a new firm, a new job, and squash given up."""
+    _ended_by(cases, 'firms_named_with_and_r27', 'work', FIRMS_NAMED_WITH_AND_R992)
+
+
+_USER_OFFICES_R993_SETUP = ['I am treasurer of the allotment society.', 'I am a member of the allotment society.', 'My husband is chair of the allotment society.', 'I live in Reading.']
+USER_OFFICES_R993: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_OFFICES_R993_SETUP), ['remember', 'I am now secretary of the allotment society.'], [_USER_OFFICES_R993_SETUP[0]]),
+    (list(_USER_OFFICES_R993_SETUP), ['remember', 'I am now a member of the WI.'], []),
+    (list(_USER_OFFICES_R993_SETUP), ['remember', 'I now live in Wokingham.'], [_USER_OFFICES_R993_SETUP[3]]),
+]
+
+
+def user_offices_r27(cases: list[Case]) -> None:
+    """The user's offices and memberships beside a husband's office of the same society: a new office there, a new membership that ends nothing, and a move."""
+    _ended_by(cases, 'user_offices_r27', 'community', USER_OFFICES_R993)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -16746,7 +16875,17 @@ def build() -> list[Case]:
                    supporters_r26,
                    german_engineers_r26,
                    paralegals_r26,
-                   rugby_captains_r26):
+                   rugby_captains_r26,
+                   law_firms_r27,
+                   shops_named_with_and_r27,
+                   trustees_r27,
+                   school_governors_r27,
+                   german_doctors_r27,
+                   chinese_managers_r27,
+                   youth_coaches_r27,
+                   german_memberships_r27,
+                   firms_named_with_and_r27,
+                   user_offices_r27):
         family(cases)
     return cases
 
