@@ -2261,7 +2261,8 @@ def _office_of(clause: Clause) -> tuple[str, str] | None:
         return None
     words = [w.lower().strip(EDGE) for w in str(clause.value).split()[1:]]
     words = [w for w in words if w and w not in lx.ADVERBS and w != "the"]
-    return (words[0], " ".join(words[2:])) if len(words) > 2 else None
+    at = words.index("of") if "of" in words else 0
+    return (" ".join(words[:at]), " ".join(words[at + 1:])) if at else None
 
 
 def _named_object(clause: Clause) -> list[str]:

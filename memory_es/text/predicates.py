@@ -389,15 +389,22 @@ def _one_of_a_body(p: PredicateReading) -> bool:
 def _holds_office(p: PredicateReading) -> bool:
     """Does the copula's complement name an office of a body: no article or ``the``, a
     noun or a title of the work topic (``CEO``; a hyphenated one by its last part:
-    ``vice-chair``), then ``of`` (``is chair of the tennis club``, ``was the treasurer of
-    the PTA``)? A singular noun without an article after the copula is a role one person
-    holds at a time (Quirk et al. 1985, §5.34: the zero article of unique roles)."""
+    ``vice-chair``), perhaps after one word that qualifies it (``head coach``), then
+    ``of`` (``is chair of the tennis club``, ``was the treasurer of the PTA``)? A singular
+    noun without an article after the copula is a role one person holds at a time (Quirk
+    et al. 1985, §5.34: the zero article of unique roles)."""
     rest = [w.lower() for w in _without_adverbs(p.rest_words)]
     if rest[:1] == ["the"]:
         rest = rest[1:]
-    head = rest[0].rsplit("-", 1)[-1] if rest else ""
-    return len(rest) > 2 and rest[1] == "of" and (
-        head in lx.COMMON_NOUNS or head in lx.PERSON_NOUNS or "work" in lx.domains_of(head))
+    at = rest.index("of") if "of" in rest[1:3] else 0
+    return at > 0 and len(rest) > at + 1 and _office_noun(rest[at - 1]) and (
+        at == 1 or (rest[0] not in lx.PAST_MARKERS and rest[0] not in lx.STOPWORDS))
+
+
+def _office_noun(word: str) -> bool:
+    """A noun or a title of the work topic, a hyphenated one by its last part."""
+    head = word.rsplit("-", 1)[-1]
+    return head in lx.COMMON_NOUNS or head in lx.PERSON_NOUNS or "work" in lx.domains_of(head)
 
 
 def _complement_slot(p: PredicateReading) -> str:
@@ -827,12 +834,14 @@ def _since_then(words: Sequence[str], i: int) -> bool:
 
 
 def _bare_before_of(words: Sequence[str], i: int) -> bool:
-    """Is ``words[i]`` a verb's bare form followed by ``of`` (``coach of``, ``head of``)?
-    After a form of ``be`` a verb is a participle (``is coaching``, ``is run by``), so
-    such a word is a noun, the complement's head."""
+    """Is ``words[i]`` a verb's bare form before ``of``, or before an office's noun and
+    ``of`` (``coach of``, ``head coach of``)? After a form of ``be`` a verb is a
+    participle (``is coaching``, ``is run by``), so such a word is a noun of the
+    complement."""
     w = words[i]
-    return (words[i + 1:i + 2] == ["of"] and lx.lemma_of(w) == w
-            and w not in lx.VERBS_PAST and not w.endswith(("ing", "ed")))
+    return ((words[i + 1:i + 2] == ["of"] or (
+        words[i + 2:i + 3] == ["of"] and _office_noun(words[i + 1])))
+        and lx.lemma_of(w) == w and w not in lx.VERBS_PAST and not w.endswith(("ing", "ed")))
 
 
 def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> PredicateReading:

@@ -96,3 +96,12 @@ def test_an_office_of_another_body_of_that_kind_leaves_the_old(
     replaced = texts_after(fresh_store, [f"{held[0]}."], "remember",
                            f"Ben Cole is now vice-{office} of {bodies[0]}.")
     assert held[0] not in replaced
+
+
+def test_an_office_of_two_words_is_one(fresh_store: memory_es.MemoryStore) -> None:
+    """``head coach``: a word that qualifies the office's noun before ``of``."""
+    held = ["Nina Ash is coach of the under-12s", "Nina Ash is a member of the tennis club"]
+    after = texts_after(fresh_store, [f"{t}." for t in held], "remember",
+                        "Nina Ash is now head coach of the under-12s.")
+    assert held[0] not in after
+    assert held[1] in after
