@@ -380,7 +380,7 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
 
 def _names_after_and(tok: Tok) -> bool:
     """Is a modal or auxiliary after ``and`` written with a capital, inside a sentence, so
-    a name (``Slaughter and May``, ``Marks and Will``) rather than a verb?"""
+    a name (the firm ``Slaughter and May``, a ``Will``) rather than a verb?"""
     w = tok.low
     return (w in lx.MODALS or w in lx.AUXILIARIES) and tok.word[:1].isupper()
 
