@@ -478,6 +478,9 @@ English, *prefer … to / rather than*)."""
 PERSON_NOUNS: frozenset[str] = data_words("person_nouns.txt")
 """Common nouns that name a person first and never a thing (``roommate``, ``landlord``;
 ``data/person_nouns.txt``, derived from WordNet 3.1's lexicographer files)."""
+ROLE_SENSE_NOUNS: frozenset[str] = data_words("role_nouns.txt")
+"""Common nouns with any sense that names a person (``chair``, ``coach``, ``secretary``;
+``data/role_nouns.txt``, derived from WordNet 3.1's lexicographer files)."""
 
 
 def data_sections(name: str) -> dict[str, tuple[str, ...]]:

@@ -388,8 +388,9 @@ def _one_of_a_body(p: PredicateReading) -> bool:
 
 def _holds_office(p: PredicateReading) -> bool:
     """Does the copula's complement name an office of a body: no article or ``the``, a
-    noun or a title of the work topic (``CEO``; a hyphenated one by its last part:
-    ``vice-chair``), perhaps after one word that qualifies it (``head coach``), then
+    noun with a sense that names a person or a title of the work topic (``CEO``; a
+    hyphenated one by its last part: ``vice-chair``; not ``part`` of ``is part of the
+    club``), perhaps after one word that qualifies it (``head coach``), then
     ``of`` (``is chair of the tennis club``, ``was the treasurer of the PTA``)? A singular
     noun without an article after the copula is a role one person holds at a time (Quirk
     et al. 1985, §5.34: the zero article of unique roles)."""
@@ -402,9 +403,11 @@ def _holds_office(p: PredicateReading) -> bool:
 
 
 def _office_noun(word: str) -> bool:
-    """A noun or a title of the work topic, a hyphenated one by its last part."""
+    """A noun with a sense that names a person (``chair``, not ``part``) or a title of the
+    work topic (``CEO``), a hyphenated one by its last part."""
     head = word.rsplit("-", 1)[-1]
-    return head in lx.COMMON_NOUNS or head in lx.PERSON_NOUNS or "work" in lx.domains_of(head)
+    return head in lx.ROLE_SENSE_NOUNS or head in lx.PERSON_NOUNS or (
+        "work" in lx.domains_of(head))
 
 
 def _complement_slot(p: PredicateReading) -> str:

@@ -101,3 +101,12 @@ def test_a_closed_class_stands_beside_the_topics(name: str, domain: str) -> None
     assert words and all(w.isalpha() and w.islower() for w in words)
     assert not set(words) & set(listed_words("topics.txt"))
     assert all(lx.domains_of(w) == frozenset({domain}) for w in words)
+
+
+def test_the_role_nouns_are_common_nouns() -> None:
+    """``role_nouns.txt`` is a part of ``common_nouns.txt`` (its rule keeps the words of
+    that list with a WordNet sense in noun.person), with its source note."""
+    raw = resources.files("memory_es.text").joinpath("data", "role_nouns.txt").read_text("utf-8")
+    assert "Source:" in raw
+    assert len(lx.ROLE_SENSE_NOUNS) > 1000
+    assert lx.ROLE_SENSE_NOUNS <= lx.COMMON_NOUNS

@@ -105,3 +105,11 @@ def test_an_office_of_two_words_is_one(fresh_store: memory_es.MemoryStore) -> No
                         "Nina Ash is now head coach of the under-12s.")
     assert held[0] not in after
     assert held[1] in after
+
+
+def test_a_part_of_a_body_is_no_office(fresh_store: memory_es.MemoryStore) -> None:
+    """``part`` has no sense that names a person: ``is part of`` says no office."""
+    held = "Gwen Hart is part of the rowing club"
+    after = texts_after(fresh_store, [f"{held}."], "remember",
+                        "Gwen Hart is now captain of the rowing club.")
+    assert held in after
