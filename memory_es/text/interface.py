@@ -88,7 +88,7 @@ from memory_es.text.matching import (
 from memory_es.text.normalize import name_keys, slug
 from memory_es.text.paths import domains_in, entity_id, keywords
 from memory_es.text.ports import TextStore, TextWriter, WriteOptions
-from memory_es.text.predicates import PREPOSITIONS
+from memory_es.text.predicates import PREPOSITIONS, office_and_body
 from memory_es.text.purge_scope import plan_purge
 from memory_es.text.qualifiers import (
     CALENDAR,
@@ -2253,16 +2253,11 @@ def _states_a_role(clause: Clause) -> bool:
 
 
 def _office_of(clause: Clause) -> tuple[str, str] | None:
-    """(office, body) of a clause that says its subject holds an office
-    (:func:`~memory_es.text.predicates._holds_office`: ``is chair of the tennis club``:
-    chair, tennis club); None for any other clause. ``is a member of`` says one place
-    among many and is none."""
+    """(office, body) of a clause the office rule read
+    (:func:`~memory_es.text.predicates.office_and_body`); None for any other clause."""
     if "predicate:office" not in clause.rules:
         return None
-    words = [w.lower().strip(EDGE) for w in str(clause.value).split()[1:]]
-    words = [w for w in words if w and w not in lx.ADVERBS and w != "the"]
-    at = words.index("of") if "of" in words else 0
-    return (" ".join(words[:at]), " ".join(words[at + 1:])) if at else None
+    return office_and_body(str(clause.value).split()[1:])
 
 
 def _named_object(clause: Clause) -> list[str]:

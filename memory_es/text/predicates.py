@@ -386,20 +386,24 @@ def _one_of_a_body(p: PredicateReading) -> bool:
         "home" in lx.domains_of(w) for w in rest[1:])
 
 
-def _holds_office(p: PredicateReading) -> bool:
-    """Does the copula's complement name an office of a body: no article or ``the``, a
-    noun with a sense that names a person or a title of the work topic (``CEO``; a
-    hyphenated one by its last part: ``vice-chair``; not ``part`` of ``is part of the
-    club``), perhaps after one word that qualifies it (``head coach``), then
-    ``of`` (``is chair of the tennis club``, ``was the treasurer of the PTA``)? A singular
-    noun without an article after the copula is a role one person holds at a time (Quirk
-    et al. 1985, §5.34: the zero article of unique roles)."""
-    rest = [w.lower() for w in _without_adverbs(p.rest_words)]
+def office_and_body(complement: Sequence[str]) -> tuple[str, str] | None:
+    """(office, body) when a copula's complement names an office of a body: no article
+    or ``the``, a noun with a sense that names a person or a title of the work topic
+    (``CEO``; a hyphenated one by its last part: ``vice-chair``; not ``part`` of ``is part
+    of the club``), perhaps after one word that qualifies it (``head coach``), then
+    ``of`` (``is chair of the tennis club``: chair, tennis club; ``was the treasurer of
+    the PTA``). A singular noun without an article after the copula is a role one person
+    holds at a time (Quirk et al. 1985, §5.34: the zero article of unique roles); ``is a
+    member of`` says one place among many and is none. Adverbs are no part of either."""
+    rest = [w for w in (w.lower().strip(".,;:!?") for w in complement)
+            if w and w not in lx.ADVERBS]
     if rest[:1] == ["the"]:
         rest = rest[1:]
     at = rest.index("of") if "of" in rest[1:3] else 0
-    return at > 0 and len(rest) > at + 1 and _office_noun(rest[at - 1]) and (
-        at == 1 or (rest[0] not in lx.PAST_MARKERS and rest[0] not in lx.STOPWORDS))
+    if not (at > 0 and len(rest) > at + 1 and _office_noun(rest[at - 1]) and (
+            at == 1 or (rest[0] not in lx.PAST_MARKERS and rest[0] not in lx.STOPWORDS))):
+        return None
+    return " ".join(rest[:at]), " ".join(w for w in rest[at + 1:] if w != "the")
 
 
 def _office_noun(word: str) -> bool:
@@ -676,7 +680,7 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          lambda p: Slot("personality", value_text(p.rest_words))),
     # "is chair of the tennis club": an office, one holder at a time; a new one replaces
     # only an office of the same body (memory_es.text.interface._replace_office)
-    Rule("predicate:office", lambda p: p.copula and _holds_office(p),
+    Rule("predicate:office", lambda p: p.copula and office_and_body(p.rest_words) is not None,
          lambda p: Slot(attribute_path("is", *keywords(p.rest_words, 2)), p.value, False)),
     Rule("predicate:copula", lambda p: p.copula,
          lambda p: Slot(attribute_path("is", *keywords(p.rest_words, 2)), p.value, False)),
