@@ -16579,6 +16579,135 @@ def user_offices_r27(cases: list[Case]) -> None:
     """The user's offices and memberships beside a husband's office of the same society: a new office there, a new membership that ends nothing, and a move."""
     _ended_by(cases, 'user_offices_r27', 'community', USER_OFFICES_R993)
 
+_ALLOTMENTS_R994_SETUP = ["Hugh Bryce rents plot 14 at the allotments.", "Hugh Bryce grows leeks.", "Hugh Bryce's neighbour rents plot 15.", "Hugh Bryce keeps bees."]
+ALLOTMENTS_R994: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ALLOTMENTS_R994_SETUP), ["remember", "Hugh Bryce now rents plot 22."], [_ALLOTMENTS_R994_SETUP[0]]),
+    (list(_ALLOTMENTS_R994_SETUP), ["remember", "Hugh Bryce stopped keeping bees."], [_ALLOTMENTS_R994_SETUP[3]]),
+    (list(_ALLOTMENTS_R994_SETUP), ["remember", "Hugh Bryce also grows onions."], []),
+]
+
+
+def allotments_r28(cases: list[Case]) -> None:
+    """An allotment holder beside a neighbour's plot: a new plot, bees given up, and another crop that ends nothing."""
+    _ended_by(cases, 'allotments_r28', 'gardening', ALLOTMENTS_R994)
+
+
+_FLYERS_R995_SETUP = ["Maya Chen flies with KLM.", "Maya Chen prefers window seats.", "Maya Chen's colleague flies with KLM.", "Maya Chen is a Flying Blue gold member."]
+FLYERS_R995: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FLYERS_R995_SETUP), ["remember", "Maya Chen now flies with Lufthansa."], [_FLYERS_R995_SETUP[0]]),
+    (list(_FLYERS_R995_SETUP), ["remember", "Maya Chen prefers aisle seats now."], [_FLYERS_R995_SETUP[1]]),
+    (list(_FLYERS_R995_SETUP), ["release", "Maya Chen's Flying Blue membership"], [_FLYERS_R995_SETUP[3]]),
+]
+
+
+def flyers_r28(cases: list[Case]) -> None:
+    """A frequent flyer beside a colleague on the same airline: a new airline, a new seat preference, and a membership released."""
+    _ended_by(cases, 'flyers_r28', 'travel', FLYERS_R995)
+
+
+_GYM_MEMBERS_R996_SETUP = ["Leo Grant trains at PureGym.", "Leo Grant can deadlift 180 kilos.", "Leo Grant's trainer is Sam Reid.", "Leo Grant's phone number is 07700 900461."]
+GYM_MEMBERS_R996: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GYM_MEMBERS_R996_SETUP), ["remember", "Leo Grant can now deadlift 200 kilos."], [_GYM_MEMBERS_R996_SETUP[1]]),
+    (list(_GYM_MEMBERS_R996_SETUP), ["remember", "Leo Grant's trainer is now Kim Park."], [_GYM_MEMBERS_R996_SETUP[2]]),
+    (list(_GYM_MEMBERS_R996_SETUP), ["purge", "+44 7700 900461"], [_GYM_MEMBERS_R996_SETUP[3]]),
+]
+
+
+def gym_members_r28(cases: list[Case]) -> None:
+    """A gym member with a trainer and a phone number: a heavier lift, a new trainer, and the number purged in its international form."""
+    _ended_by(cases, 'gym_members_r28', 'fitness', GYM_MEMBERS_R996)
+
+
+_TENANTS_R997_SETUP = ["Zara Holt rents a flat on Mill Road.", "Zara Holt pays 950 pounds a month in rent.", "Zara Holt's landlord is Peter Vance.", "Zara Holt has a cat called Pip."]
+TENANTS_R997: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TENANTS_R997_SETUP), ["remember", "Zara Holt now pays 1,000 pounds a month in rent."], [_TENANTS_R997_SETUP[1]]),
+    (list(_TENANTS_R997_SETUP), ["remember", "Zara Holt's landlord is now Anna Kerr."], [_TENANTS_R997_SETUP[2]]),
+    (list(_TENANTS_R997_SETUP), ["remember", "Zara Holt also has a dog called Rolo."], []),
+]
+
+
+def tenants_r28(cases: list[Case]) -> None:
+    """A tenant's rent and landlord beside her pet: a rent rise, a new landlord, and a second pet that ends nothing."""
+    _ended_by(cases, 'tenants_r28', 'housing', TENANTS_R997)
+
+
+_GERMAN_MOVES_R998_SETUP = ["Lukas Braun wohnt in Hamburg.", "Lukas Braun arbeitet bei Siemens.", "Lukas Brauns Bruder wohnt in Hamburg.", "Lukas Braun fährt einen Golf."]
+GERMAN_MOVES_R998: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_MOVES_R998_SETUP), ["remember", "Lukas Braun ist nach Berlin gezogen."], [_GERMAN_MOVES_R998_SETUP[0]]),
+    (list(_GERMAN_MOVES_R998_SETUP), ["remember", "Lukas Braun arbeitet jetzt bei Bosch."], [_GERMAN_MOVES_R998_SETUP[1]]),
+    (list(_GERMAN_MOVES_R998_SETUP), ["forget", "Vergiss alles über Lukas Brauns Bruder"], [_GERMAN_MOVES_R998_SETUP[2]]),
+]
+
+
+def german_moves_r28(cases: list[Case]) -> None:
+    """German facts of a man beside his brother's same city: a move told with 'gezogen', a new employer, and a forget of the brother."""
+    _ended_by(cases, 'german_moves_r28', 'languages', GERMAN_MOVES_R998)
+
+
+_CHINESE_WORKPLACES_R999_SETUP = ["李娜在北京工作\u3002", "李娜养了一只狗\u3002", "李娜的丈夫在北京工作\u3002", "李娜喜欢游泳\u3002"]
+CHINESE_WORKPLACES_R999: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_WORKPLACES_R999_SETUP), ["remember", "李娜现在在上海工作\u3002"], [_CHINESE_WORKPLACES_R999_SETUP[0]]),
+    (list(_CHINESE_WORKPLACES_R999_SETUP), ["remember", "李娜不再喜欢游泳了\u3002"], [_CHINESE_WORKPLACES_R999_SETUP[3]]),
+    (list(_CHINESE_WORKPLACES_R999_SETUP), ["remember", "李娜还养了一只猫\u3002"], []),
+]
+
+
+def chinese_workplaces_r28(cases: list[Case]) -> None:
+    """Chinese facts of a woman beside her husband's same city of work: a new city, swimming given up, and a second pet that ends nothing."""
+    _ended_by(cases, 'chinese_workplaces_r28', 'languages', CHINESE_WORKPLACES_R999)
+
+
+_MEDICATIONS_R1000_SETUP = ["Ruth Ames takes metformin twice a day.", "Ruth Ames is allergic to penicillin.", "Ruth Ames's husband takes metformin.", "Ruth Ames sees Dr Patel."]
+MEDICATIONS_R1000: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MEDICATIONS_R1000_SETUP), ["remember", "Ruth Ames stopped taking metformin."], [_MEDICATIONS_R1000_SETUP[0]]),
+    (list(_MEDICATIONS_R1000_SETUP), ["remember", "Ruth Ames now sees Dr Okoro."], [_MEDICATIONS_R1000_SETUP[3]]),
+    (list(_MEDICATIONS_R1000_SETUP), ["remember", "Ruth Ames now takes insulin as well."], []),
+]
+
+
+def medications_r28(cases: list[Case]) -> None:
+    """A patient's medicine beside her husband's same medicine: one stopped, a new doctor, and a medicine added."""
+    _ended_by(cases, 'medications_r28', 'medical', MEDICATIONS_R1000)
+
+
+_PODCASTERS_R1001_SETUP = ["Iris Vale hosts a podcast about gardening.", "Iris Vale writes for The Guardian.", "Iris Vale's co-host is Tom Rhys.", "Iris Vale lives in Bristol."]
+PODCASTERS_R1001: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PODCASTERS_R1001_SETUP), ["remember", "Iris Vale's co-host is now Jo Marsh."], [_PODCASTERS_R1001_SETUP[2]]),
+    (list(_PODCASTERS_R1001_SETUP), ["remember", "Iris Vale now writes for The Times."], [_PODCASTERS_R1001_SETUP[1]]),
+    (list(_PODCASTERS_R1001_SETUP), ["release", "Iris Vale's podcast"], [_PODCASTERS_R1001_SETUP[0]]),
+]
+
+
+def podcasters_r28(cases: list[Case]) -> None:
+    """A podcaster and columnist with a co-host: a new co-host, a new paper, and the podcast released."""
+    _ended_by(cases, 'podcasters_r28', 'media', PODCASTERS_R1001)
+
+
+_DRIVERS_R1002_SETUP = ["Omar Said drives a Toyota Prius.", "Omar Said parks on Elm Street.", "Omar Said's daughter drives a Fiat 500.", "Omar Said is insured with Aviva."]
+DRIVERS_R1002: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DRIVERS_R1002_SETUP), ["remember", "Omar Said sold his Prius and now drives a Tesla."], [_DRIVERS_R1002_SETUP[0]]),
+    (list(_DRIVERS_R1002_SETUP), ["remember", "Omar Said is now insured with Direct Line."], [_DRIVERS_R1002_SETUP[3]]),
+    (list(_DRIVERS_R1002_SETUP), ["remember", "Omar Said's daughter now drives a Mini."], [_DRIVERS_R1002_SETUP[2]]),
+]
+
+
+def drivers_r28(cases: list[Case]) -> None:
+    """A driver beside his daughter's car: a car sold and replaced in one sentence, a new insurer, and the daughter's new car."""
+    _ended_by(cases, 'drivers_r28', 'vehicles', DRIVERS_R1002)
+
+
+_USER_ROUTINES_R1003_SETUP = ["I swim on Tuesdays.", "I work from home on Fridays.", "My sister swims on Tuesdays.", "I take the 8:10 train."]
+USER_ROUTINES_R1003: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_ROUTINES_R1003_SETUP), ["remember", "I now swim on Thursdays."], [_USER_ROUTINES_R1003_SETUP[0]]),
+    (list(_USER_ROUTINES_R1003_SETUP), ["remember", "I now take the 7:45 train."], [_USER_ROUTINES_R1003_SETUP[3]]),
+    (list(_USER_ROUTINES_R1003_SETUP), ["remember", "I no longer work from home on Fridays."], [_USER_ROUTINES_R1003_SETUP[1]]),
+]
+
+
+def user_routines_r28(cases: list[Case]) -> None:
+    """The user's weekly routine beside a sister's same day: a new swimming day, a new train, and home working given up."""
+    _ended_by(cases, 'user_routines_r28', 'routines', USER_ROUTINES_R1003)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -16885,7 +17014,17 @@ def build() -> list[Case]:
                    youth_coaches_r27,
                    german_memberships_r27,
                    firms_named_with_and_r27,
-                   user_offices_r27):
+                   user_offices_r27,
+                   allotments_r28,
+                   flyers_r28,
+                   gym_members_r28,
+                   tenants_r28,
+                   german_moves_r28,
+                   chinese_workplaces_r28,
+                   medications_r28,
+                   podcasters_r28,
+                   drivers_r28,
+                   user_routines_r28):
         family(cases)
     return cases
 
