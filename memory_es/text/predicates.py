@@ -75,6 +75,8 @@ def frame_of(reading: PredicateReading) -> str | None:
         return f"{reading.lemma}.poss.{moved}"  # "moved its headquarters to …"
     if (often := _frequency_frame(reading)) is not None:
         return often
+    if (numbered := _numbered_frame(reading)) is not None:
+        return numbered
     if rest and any(c.isdigit() for c in rest[0]) and len(rest) > 1 and rest[1].isalpha():
         # "weighs 82 kg", "runs 5 km": verb and unit; "holds 200 shares of Nokia": and
         # what is measured, so 80 shares of Ericsson are another thing's amount
@@ -161,6 +163,21 @@ def _frequency_frame(reading: PredicateReading) -> str | None:
         return None
     head = f"+{before[-1]}" if before else ""
     return f"{reading.lemma}{head}..per:{m.group('period').lower()}"
+
+
+def _numbered_frame(reading: PredicateReading) -> str | None:
+    """``rents plot 14 at the allotments``, ``takes bus 42``: a direct object that is a
+    common word and a number is one of a numbered kind, and another number of that kind
+    is another one in the same place (``now rents plot 22``), whatever follows it."""
+    rest = reading.rest
+    if len(rest) < 2:
+        return None
+    noun, number = rest[0], rest[1].word
+    if not (noun.word.isalpha() and noun.word.islower() and noun.low not in PREPOSITIONS
+            and noun.low not in lx.STOPWORDS and noun.low not in lx.ADVERBS
+            and _numeric(number)):
+        return None
+    return f"{reading.lemma}+{stem(noun.low)}.no"
 
 
 def _object_frame(reading: PredicateReading) -> str | None:
@@ -819,7 +836,9 @@ def verb_reach(words: Sequence[str], start: int = 0) -> int:
     """Index of the first word from ``start`` past the auxiliaries, adverbs and negators
     before a verb or its complement (``does not really like``: like; ``is not vegan``:
     vegan): a negator inside this reach negates the clause, one after it only what follows
-    it (``lives in Leeds but not in the centre``)."""
+    it (``lives in Leeds but not in the centre``). A modal is always followed by a verb,
+    one the lexicon knows or not (``can deadlift``, as ``can now deadlift``); another
+    auxiliary before a word that is no verb is the verb itself (``is vegan``)."""
     main = start
     while main < len(words) - 1 and (words[main] in lx.AUXILIARIES or words[main] in lx.ADVERBS
                                      or words[main] in lx.NEGATORS or words[main] == "longer"
@@ -827,7 +846,9 @@ def verb_reach(words: Sequence[str], start: int = 0) -> int:
         nxt = words[main + 1]
         if words[main] in lx.AUXILIARIES and nxt not in lx.ADVERBS and nxt not in lx.NEGATORS \
                 and lx.lemma_of(nxt) is None and nxt != "longer" and not nxt.endswith("n't") \
-                and not (nxt.endswith("ed") and nxt.isalpha()) and not _since_then(words, main + 1):
+                and not (nxt.endswith("ed") and nxt.isalpha()) \
+                and not _since_then(words, main + 1) \
+                and not (_uncontracted(words[main]) in lx.MODALS and nxt.isalpha()):
             break
         main += 1
     return main
