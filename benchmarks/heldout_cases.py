@@ -16708,6 +16708,135 @@ def user_routines_r28(cases: list[Case]) -> None:
     """The user's weekly routine beside a sister's same day: a new swimming day, a new train, and home working given up."""
     _ended_by(cases, 'user_routines_r28', 'routines', USER_ROUTINES_R1003)
 
+_COMMUTERS_R1004_SETUP = ["Kofi Mensah takes bus 38 to work.", "Kofi Mensah cycles on Sundays.", "Kofi Mensah's wife takes bus 38 too.", "Kofi Mensah works at the hospital."]
+COMMUTERS_R1004: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_COMMUTERS_R1004_SETUP), ["remember", "Kofi Mensah now takes bus 12 to work."], [_COMMUTERS_R1004_SETUP[0]]),
+    (list(_COMMUTERS_R1004_SETUP), ["remember", "Kofi Mensah now takes the train to work."], [_COMMUTERS_R1004_SETUP[0]]),
+    (list(_COMMUTERS_R1004_SETUP), ["remember", "Kofi Mensah no longer cycles on Sundays."], [_COMMUTERS_R1004_SETUP[1]]),
+]
+
+
+def commuters_r29(cases: list[Case]) -> None:
+    """A commuter's numbered bus beside his wife's same bus: another bus, the train instead, and Sunday cycling given up."""
+    _ended_by(cases, 'commuters_r29', 'transport', COMMUTERS_R1004)
+
+
+_HOSPITAL_WARDS_R1005_SETUP = ["Dr Ines Roy works on ward 7.", "Dr Ines Roy specialises in cardiology.", "Dr Ines Roy's registrar works on ward 7.", "Dr Ines Roy lives in Headingley."]
+HOSPITAL_WARDS_R1005: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HOSPITAL_WARDS_R1005_SETUP), ["remember", "Dr Ines Roy now works on ward 9."], [_HOSPITAL_WARDS_R1005_SETUP[0]]),
+    (list(_HOSPITAL_WARDS_R1005_SETUP), ["remember", "Dr Ines Roy now specialises in oncology."], [_HOSPITAL_WARDS_R1005_SETUP[1]]),
+    (list(_HOSPITAL_WARDS_R1005_SETUP), ["forget", "Dr Ines Roy's registrar"], [_HOSPITAL_WARDS_R1005_SETUP[2]]),
+]
+
+
+def hospital_wards_r29(cases: list[Case]) -> None:
+    """A doctor on a numbered ward beside her registrar on the same ward: another ward, another specialty, and a forget of the registrar."""
+    _ended_by(cases, 'hospital_wards_r29', 'medical', HOSPITAL_WARDS_R1005)
+
+
+_HOTEL_GUESTS_R1006_SETUP = ["Paul Dunn is staying in room 214.", "Paul Dunn checks out on Friday.", "Paul Dunn's colleague is staying in room 216.", "Paul Dunn has a peanut allergy."]
+HOTEL_GUESTS_R1006: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HOTEL_GUESTS_R1006_SETUP), ["remember", "Paul Dunn moved to room 305."], [_HOTEL_GUESTS_R1006_SETUP[0]]),
+    (list(_HOTEL_GUESTS_R1006_SETUP), ["remember", "Paul Dunn now checks out on Sunday."], [_HOTEL_GUESTS_R1006_SETUP[1]]),
+    (list(_HOTEL_GUESTS_R1006_SETUP), ["remember", "Paul Dunn also has a shellfish allergy."], []),
+]
+
+
+def hotel_guests_r29(cases: list[Case]) -> None:
+    """A hotel guest's room beside a colleague's room: a move to another room, a later check-out, and a second allergy that ends nothing."""
+    _ended_by(cases, 'hotel_guests_r29', 'hospitality', HOTEL_GUESTS_R1006)
+
+
+_LIFTERS_R1007_SETUP = ["Ana Ruiz can squat 100 kilos.", "Ana Ruiz can run 10 km in 50 minutes.", "Ana Ruiz's coach can squat 150 kilos.", "Ana Ruiz trains at CrossFit Leeds."]
+LIFTERS_R1007: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LIFTERS_R1007_SETUP), ["remember", "Ana Ruiz can now squat 110 kilos."], [_LIFTERS_R1007_SETUP[0]]),
+    (list(_LIFTERS_R1007_SETUP), ["remember", "Ana Ruiz can now run 10 km in 47 minutes."], [_LIFTERS_R1007_SETUP[1]]),
+    (list(_LIFTERS_R1007_SETUP), ["remember", "Ana Ruiz can also bench 60 kilos."], []),
+]
+
+
+def lifters_r29(cases: list[Case]) -> None:
+    """An athlete's abilities told with 'can' beside her coach's lift: a heavier squat, a faster run, and a new lift that ends nothing."""
+    _ended_by(cases, 'lifters_r29', 'fitness', LIFTERS_R1007)
+
+
+_PARKING_BAYS_R1008_SETUP = ["Sean Kerr parks in bay 12.", "Sean Kerr drives a Skoda Octavia.", "Sean Kerr's manager parks in bay 1.", "Sean Kerr's employee number is EMP-44017."]
+PARKING_BAYS_R1008: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PARKING_BAYS_R1008_SETUP), ["remember", "Sean Kerr now parks in bay 30."], [_PARKING_BAYS_R1008_SETUP[0]]),
+    (list(_PARKING_BAYS_R1008_SETUP), ["remember", "Sean Kerr now drives a Kia Niro."], [_PARKING_BAYS_R1008_SETUP[1]]),
+    (list(_PARKING_BAYS_R1008_SETUP), ["purge", "EMP-44017"], [_PARKING_BAYS_R1008_SETUP[3]]),
+]
+
+
+def parking_bays_r29(cases: list[Case]) -> None:
+    """An employee's parking bay and car beside his manager's bay: another bay, another car, and his employee number purged."""
+    _ended_by(cases, 'parking_bays_r29', 'workplace', PARKING_BAYS_R1008)
+
+
+_GERMAN_PETS_R1009_SETUP = ["Anna Vogel hat einen Hund.", "Anna Vogel wohnt in Leipzig.", "Anna Vogels Mann hat einen Hund.", "Anna Vogel spielt Geige."]
+GERMAN_PETS_R1009: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_PETS_R1009_SETUP), ["remember", "Anna Vogel hat jetzt auch eine Katze."], []),
+    (list(_GERMAN_PETS_R1009_SETUP), ["remember", "Anna Vogel spielt keine Geige mehr."], [_GERMAN_PETS_R1009_SETUP[3]]),
+    (list(_GERMAN_PETS_R1009_SETUP), ["remember", "Anna Vogel wohnt jetzt in Dresden."], [_GERMAN_PETS_R1009_SETUP[1]]),
+]
+
+
+def german_pets_r29(cases: list[Case]) -> None:
+    """German facts of a woman beside her husband's dog: a cat as well, the violin given up, and a move."""
+    _ended_by(cases, 'german_pets_r29', 'languages', GERMAN_PETS_R1009)
+
+
+_CHINESE_STUDENTS_R1010_SETUP = ["王明在清华大学读书\u3002", "王明喜欢打篮球\u3002", "王明的姐姐在清华大学工作\u3002", "王明住在海淀\u3002"]
+CHINESE_STUDENTS_R1010: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_STUDENTS_R1010_SETUP), ["remember", "王明现在住在朝阳\u3002"], [_CHINESE_STUDENTS_R1010_SETUP[3]]),
+    (list(_CHINESE_STUDENTS_R1010_SETUP), ["remember", "王明不再喜欢打篮球了\u3002"], [_CHINESE_STUDENTS_R1010_SETUP[1]]),
+    (list(_CHINESE_STUDENTS_R1010_SETUP), ["forget", "王明的姐姐"], [_CHINESE_STUDENTS_R1010_SETUP[2]]),
+]
+
+
+def chinese_students_r29(cases: list[Case]) -> None:
+    """Chinese facts of a student beside his sister at the same university: a move, basketball no longer liked, and a forget of the sister."""
+    _ended_by(cases, 'chinese_students_r29', 'languages', CHINESE_STUDENTS_R1010)
+
+
+_STREAMING_R1011_SETUP = ["Mia Ford subscribes to Netflix.", "Mia Ford is on the Spotify Family plan.", "Mia Ford's flatmate subscribes to Netflix.", "Mia Ford pays for iCloud storage."]
+STREAMING_R1011: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_STREAMING_R1011_SETUP), ["remember", "Mia Ford cancelled Netflix."], [_STREAMING_R1011_SETUP[0]]),
+    (list(_STREAMING_R1011_SETUP), ["remember", "Mia Ford is now on the Spotify Duo plan."], [_STREAMING_R1011_SETUP[1]]),
+    (list(_STREAMING_R1011_SETUP), ["release", "Mia Ford's iCloud storage"], [_STREAMING_R1011_SETUP[3]]),
+]
+
+
+def streaming_r29(cases: list[Case]) -> None:
+    """A subscriber's services beside her flatmate's same service: one cancelled, another plan, and a storage plan released."""
+    _ended_by(cases, 'streaming_r29', 'subscriptions', STREAMING_R1011)
+
+
+_FOOD_BANK_R1012_SETUP = ["Jude Park volunteers at the food bank on Mondays.", "Jude Park is a Scout leader.", "Jude Park's partner volunteers at the food bank.", "Jude Park lives in Cowley."]
+FOOD_BANK_R1012: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FOOD_BANK_R1012_SETUP), ["remember", "Jude Park now volunteers at the food bank on Wednesdays."], [_FOOD_BANK_R1012_SETUP[0]]),
+    (list(_FOOD_BANK_R1012_SETUP), ["remember", "Jude Park is no longer a Scout leader."], [_FOOD_BANK_R1012_SETUP[1]]),
+    (list(_FOOD_BANK_R1012_SETUP), ["remember", "Jude Park also volunteers at the hospice."], []),
+]
+
+
+def food_bank_r29(cases: list[Case]) -> None:
+    """A volunteer's day and role beside a partner at the same food bank: another day, a role given up, and another place that ends nothing."""
+    _ended_by(cases, 'food_bank_r29', 'community', FOOD_BANK_R1012)
+
+
+_USER_DESKS_R1013_SETUP = ["I work at Deloitte.", "I sit at desk 42.", "My manager is Claire Rowe.", "I cycle to work."]
+USER_DESKS_R1013: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_DESKS_R1013_SETUP), ["remember", "I now sit at desk 17."], [_USER_DESKS_R1013_SETUP[1]]),
+    (list(_USER_DESKS_R1013_SETUP), ["remember", "My manager is now Dev Shah."], [_USER_DESKS_R1013_SETUP[2]]),
+    (list(_USER_DESKS_R1013_SETUP), ["remember", "I now take the bus to work."], [_USER_DESKS_R1013_SETUP[3]]),
+]
+
+
+def user_desks_r29(cases: list[Case]) -> None:
+    """The user's desk, manager and commute: another desk, a new manager, and the bus instead of the bike."""
+    _ended_by(cases, 'user_desks_r29', 'workplace', USER_DESKS_R1013)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -17024,7 +17153,17 @@ def build() -> list[Case]:
                    medications_r28,
                    podcasters_r28,
                    drivers_r28,
-                   user_routines_r28):
+                   user_routines_r28,
+                   commuters_r29,
+                   hospital_wards_r29,
+                   hotel_guests_r29,
+                   lifters_r29,
+                   parking_bays_r29,
+                   german_pets_r29,
+                   chinese_students_r29,
+                   streaming_r29,
+                   food_bank_r29,
+                   user_desks_r29):
         family(cases)
     return cases
 
