@@ -2473,7 +2473,10 @@ def _ended_topics(clause: Clause) -> frozenset[str]:
     names work, as ``lexicon.names_topic`` reads it), or, with neither, those its verb is
     a word of (``retired``, ``resigned``: work; not ``Carla's father retired``); none for
     someone else's act (:func:`_acts`), nor for a value that is no verb (``no longer
-    allergic to penicillin``: the allergen is of health, and ends only its own fact)."""
+    allergic to penicillin``: the allergen is of health, and ends only its own fact).
+    A verb that is neither a verb of ending nor the domain's own name is one act of it:
+    ``no longer cycles on Sundays`` ends the cycling, not ``takes bus 38 to work``, while
+    ``no longer works`` ends work."""
     said = str(clause.value).split()
     if not said or _acts(clause):
         return frozenset()
@@ -2481,7 +2484,12 @@ def _ended_topics(clause: Clause) -> frozenset[str]:
     if not rest:
         verb = said[0].strip(EDGE).lower()
         lemma = lx.lemma_of(verb)
-        return lx.domains_of(verb) | lx.domains_of(lemma) if lemma else frozenset()
+        if lemma is None:
+            return frozenset()
+        domains = lx.domains_of(verb) | lx.domains_of(lemma)
+        if lemma in lx.CESSATION_VERBS:
+            return domains
+        return frozenset(d for d in domains if lx.names_topic(lemma, d))
     named = [frozenset(d for d in lx.DOMAINS if lx.names_topic(w, d)) for w in rest]
     return frozenset.intersection(*named)
 

@@ -861,15 +861,17 @@ def _since_then(words: Sequence[str], i: int) -> bool:
             and lx.lemma_of(words[i + 1]) is not None)
 
 
-def _bare_before_of(words: Sequence[str], i: int) -> bool:
-    """Is ``words[i]`` a verb's bare form before ``of``, or before an office's noun and
-    ``of`` (``coach of``, ``head coach of``)? After a form of ``be`` a verb is a
-    participle (``is coaching``, ``is run by``), so such a word is a noun of the
-    complement."""
-    w = words[i]
-    return ((words[i + 1:i + 2] == ["of"] or (
-        words[i + 2:i + 3] == ["of"] and _office_noun(words[i + 1])))
-        and lx.lemma_of(w) == w and w not in lx.VERBS_PAST and not w.endswith(("ing", "ed")))
+def _bare_as_noun(words: Sequence[str], i: int) -> bool:
+    """Is ``words[i]`` a verb's bare form before ``of``, before an office's noun and
+    ``of`` (``coach of``, ``head coach of``), or before a noun that is no verb (``head
+    chef at``, ``close friends with``)? After a form of ``be`` a verb is a participle
+    (``is coaching``, ``is run by``), so such a word is a noun of the complement."""
+    w, nxt = words[i], words[i + 1] if i + 1 < len(words) else ""
+    return ((nxt == "of" or (words[i + 2:i + 3] == ["of"] and _office_noun(nxt))
+             or (nxt.isalpha() and lx.lemma_of(nxt) is None and nxt not in PREPOSITIONS
+                 and nxt not in lx.STOPWORDS and nxt not in lx.ADVERBS))
+            and lx.lemma_of(w) == w and w not in lx.VERBS_PAST
+            and not w.endswith(("ing", "ed")))
 
 
 def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> PredicateReading:
@@ -879,7 +881,7 @@ def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Pr
     vi = min(max(verb_index, 0), len(toks) - 1)
     main = verb_reach(words, vi)
     if (lx.lemma_of(words[main]) is None and not words[main].endswith("ed")) or (
-            main > vi and (toks[main].word[:1].isupper() or _bare_before_of(words, main))
+            main > vi and (toks[main].word[:1].isupper() or _bare_as_noun(words, main))
             and any(lx.lemma_of(w) == "be" for w in words[vi:main])):
         # "was strictly keto": adverbs skipped onto a complement; the verb is the copula
         # ("is now Mark Fry": a name there is the complement, though "mark" is a verb;

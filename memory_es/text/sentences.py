@@ -371,6 +371,8 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
             end = seg[-1].end
             text = sentence[start:end].rstrip(" ,;")
             vi = starts_verb_phrase(seg, plural)
+            if pieces and vi is not None and _names_after_and(seg[vi]):
+                vi = None  # "… and Will Cole works at Bosch": a name opens the clause
             own = own_subject(seg, False) if pieces and vi is None else 0
             pieces.append(Conjunct(start, text, seg, own if own else (vi if vi is not None
                                                                       else 0), own))

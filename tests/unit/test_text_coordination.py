@@ -50,6 +50,19 @@ def test_a_capitalised_modal_after_and_is_a_name(text: str) -> None:
     assert _texts(text) == [text.rstrip(".")]
 
 
+@pytest.mark.parametrize(("first", "person"), [("works at Acme", "Will Cole works at Bosch"),
+                                               ("lives in Leeds", "May Chen lives in York"),
+                                               ("plays chess", "Can Yilmaz plays golf")])
+def test_a_name_that_is_a_modal_opens_a_clause_of_its_own(first: str, person: str) -> None:
+    """``Tom works at Acme and Will Cole works at Bosch``: a capitalised modal after
+    ``and``, with its own verb after the name, is that clause's subject, not a modal
+    of the first subject's."""
+    clauses = interpret(f"Tom Rhys {first} and {person}.").clauses
+    assert [c.text for c in clauses] == [f"Tom Rhys {first}", person]
+    assert clauses[1].entity == "person:" + "-".join(person.lower().split()[:2])
+    assert "modality:unrealised" not in clauses[1].rules
+
+
 def test_releasing_one_conjunct_keeps_the_other(fresh_store: memory_es.MemoryStore) -> None:
     """``Rhys's sheep`` releases the herding, not the tractor."""
     ti = TextInterface(fresh_store)

@@ -6,6 +6,8 @@
   of the domain, whenever it happened (``in March``, ``last spring``).
 - A named job among several ends alone; a relative's retirement leaves the person's job;
   nothing outside the domain ends.
+- A verb that only belongs to a domain, denied (``no longer cycles on Sundays``), ends its
+  own fact, not the domain's others (``takes bus 38 to work``).
 """
 
 from __future__ import annotations
@@ -88,3 +90,20 @@ def test_a_role_at_a_place_keeps_the_place(fresh_store: memory_es.MemoryStore) -
     ti.remember(tenant, "Tomasz Wiśniewski no longer works at the Gdańsk depot.")
     assert job not in current_texts(fresh_store, tenant)
     assert kept <= current_texts(fresh_store, tenant)
+
+
+@_SLOW
+@given(st.sampled_from([("cycles on Sundays", "takes bus 38 to work"),
+                        ("swims at the lido", "plays squash on Fridays"),
+                        ("drives to Leeds on Mondays", "cycles to work"),
+                        ("teaches yoga", "works at a bakery")]))
+def test_a_denied_act_of_a_domain_ends_only_its_own_fact(
+        fresh_store: memory_es.MemoryStore, facts: tuple[str, str]) -> None:
+    act, other = facts
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"Kofi Mensah {act}.", f"Kofi Mensah {other}.", "Kofi Mensah lives in Leeds."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Kofi Mensah no longer {act}.")
+    current = current_texts(fresh_store, tenant)
+    assert f"Kofi Mensah {act}" not in current
+    assert {f"Kofi Mensah {other}", "Kofi Mensah lives in Leeds"} <= current

@@ -68,3 +68,22 @@ def test_a_role_taken_anew_is_the_role_slot_changed(role: str) -> None:
     assert clause.value == role.split(maxsplit=1)[1]
     assert interpret(f"Omar Said trained as {role}.").clauses[0].attribute != "work.role"
     assert interpret("The bakery reopened as a café.").clauses[0].attribute != "work.role"
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["head chef", "lead singer", "support worker", "cover teacher"]),
+       st.sampled_from(["Sketch", "Claridge's", "St Anne's"]))
+def test_a_verb_form_before_a_noun_after_be_is_part_of_the_role(
+        fresh_store: memory_es.MemoryStore, role: str, place: str) -> None:
+    """``is head chef at Sketch``: after ``be`` a verb's bare form before a noun that is
+    no verb qualifies that noun (``head``, ``lead``, ``support``, ``cover``): the copula's
+    role there, which a new one ends, never the verb ``head``."""
+    held = f"Ann Cole is {role} at {place}"
+    reading = interpret(held + ".").clauses[0]
+    assert reading.frame == f"be+{role.rsplit(maxsplit=1)[-1]}.at.name"
+    kept = [f"Ann Cole's brother is {role} at Nopi", "Ann Cole plays golf"]
+    after = texts_after(fresh_store, [f"{t}." for t in (held, *kept)], "remember",
+                        f"Ann Cole is now {role} at Nopi.")
+    assert held not in after
+    assert {*kept, f"Ann Cole is now {role} at Nopi"} <= after
