@@ -16837,6 +16837,135 @@ def user_desks_r29(cases: list[Case]) -> None:
     """The user's desk, manager and commute: another desk, a new manager, and the bus instead of the bike."""
     _ended_by(cases, 'user_desks_r29', 'workplace', USER_DESKS_R1013)
 
+_HEAD_CHEFS_R1014_SETUP = ["Rosa Diaz is head chef at Dishoom.", "Rosa Diaz lives in Peckham.", "Rosa Diaz's partner is head chef at Hawksmoor.", "Rosa Diaz cycles to work."]
+HEAD_CHEFS_R1014: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_HEAD_CHEFS_R1014_SETUP), ["remember", "Rosa Diaz is now head chef at Padella."], [_HEAD_CHEFS_R1014_SETUP[0]]),
+    (list(_HEAD_CHEFS_R1014_SETUP), ["remember", "Rosa Diaz no longer cycles to work."], [_HEAD_CHEFS_R1014_SETUP[3]]),
+    (list(_HEAD_CHEFS_R1014_SETUP), ["forget", "Rosa Diaz's partner"], [_HEAD_CHEFS_R1014_SETUP[2]]),
+]
+
+
+def head_chefs_r30(cases: list[Case]) -> None:
+    """A head chef beside her partner's kitchen: a new restaurant, cycling to work given up, and a forget of the partner."""
+    _ended_by(cases, 'head_chefs_r30', 'hospitality', HEAD_CHEFS_R1014)
+
+
+_MODAL_NAMES_R1015_SETUP = ["May Lin lives in Hove.", "May Lin works at Amex.", "Will Shaw lives in Hove.", "May Lin plays netball."]
+MODAL_NAMES_R1015: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MODAL_NAMES_R1015_SETUP), ["remember", "May Lin now lives in Lewes."], [_MODAL_NAMES_R1015_SETUP[0]]),
+    (list(_MODAL_NAMES_R1015_SETUP), ["remember", "Will Shaw moved to Worthing."], [_MODAL_NAMES_R1015_SETUP[2]]),
+    (list(_MODAL_NAMES_R1015_SETUP), ["remember", "Tom Hart lives in Hove and May Lin now works at Ricardo."], [_MODAL_NAMES_R1015_SETUP[1]]),
+]
+
+
+def modal_names_r30(cases: list[Case]) -> None:
+    """People whose first names are modals: a move, another person's move, and a new employer told after 'and' in another person's sentence."""
+    _ended_by(cases, 'modal_names_r30', 'names', MODAL_NAMES_R1015)
+
+
+_POOL_LOCKERS_R1016_SETUP = ["Eli Shaw uses locker 12 at the pool.", "Eli Shaw swims 40 lengths.", "Eli Shaw's son uses locker 14.", "Eli Shaw has a season ticket."]
+POOL_LOCKERS_R1016: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_POOL_LOCKERS_R1016_SETUP), ["remember", "Eli Shaw now uses locker 31."], [_POOL_LOCKERS_R1016_SETUP[0]]),
+    (list(_POOL_LOCKERS_R1016_SETUP), ["remember", "Eli Shaw now swims 60 lengths."], [_POOL_LOCKERS_R1016_SETUP[1]]),
+    (list(_POOL_LOCKERS_R1016_SETUP), ["remember", "Eli Shaw also has a parking permit."], []),
+]
+
+
+def pool_lockers_r30(cases: list[Case]) -> None:
+    """A swimmer's numbered locker beside his son's: another locker, more lengths, and a permit that ends nothing."""
+    _ended_by(cases, 'pool_lockers_r30', 'fitness', POOL_LOCKERS_R1016)
+
+
+_WAYS_TO_WORK_R1017_SETUP = ["Nora Kim cycles to work.", "Nora Kim takes the tram on rainy days.", "Nora Kim's husband cycles to work.", "Nora Kim walks the dog at 7am."]
+WAYS_TO_WORK_R1017: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WAYS_TO_WORK_R1017_SETUP), ["remember", "Nora Kim no longer cycles to work."], [_WAYS_TO_WORK_R1017_SETUP[0]]),
+    (list(_WAYS_TO_WORK_R1017_SETUP), ["remember", "Nora Kim no longer takes the tram."], [_WAYS_TO_WORK_R1017_SETUP[1]]),
+    (list(_WAYS_TO_WORK_R1017_SETUP), ["remember", "Nora Kim now walks the dog at 6am."], [_WAYS_TO_WORK_R1017_SETUP[3]]),
+]
+
+
+def ways_to_work_r30(cases: list[Case]) -> None:
+    """A commuter's ways of getting about beside her husband's: cycling given up, the tram given up, and an earlier dog walk."""
+    _ended_by(cases, 'ways_to_work_r30', 'transport', WAYS_TO_WORK_R1017)
+
+
+_GERMAN_COOKS_R1018_SETUP = ["Felix Roth arbeitet als Koch.", "Felix Roth wohnt in München.", "Felix Roths Schwester arbeitet als Köchin.", "Felix Roth spielt Fußball."]
+GERMAN_COOKS_R1018: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_COOKS_R1018_SETUP), ["remember", "Felix Roth arbeitet jetzt als Kellner."], [_GERMAN_COOKS_R1018_SETUP[0]]),
+    (list(_GERMAN_COOKS_R1018_SETUP), ["remember", "Felix Roth spielt kein Fußball mehr."], [_GERMAN_COOKS_R1018_SETUP[3]]),
+    (list(_GERMAN_COOKS_R1018_SETUP), ["remember", "Felix Roth wohnt jetzt in Augsburg."], [_GERMAN_COOKS_R1018_SETUP[1]]),
+]
+
+
+def german_cooks_r30(cases: list[Case]) -> None:
+    """German facts of a cook beside his sister's same trade: a new job, football given up, and a move."""
+    _ended_by(cases, 'german_cooks_r30', 'languages', GERMAN_COOKS_R1018)
+
+
+_CHINESE_DRIVERS_R1019_SETUP = ["张伟开一辆丰田\u3002", "张伟住在成都\u3002", "张伟的儿子开一辆本田\u3002", "张伟每天跑步\u3002"]
+CHINESE_DRIVERS_R1019: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_DRIVERS_R1019_SETUP), ["remember", "张伟现在开一辆特斯拉\u3002"], [_CHINESE_DRIVERS_R1019_SETUP[0]]),
+    (list(_CHINESE_DRIVERS_R1019_SETUP), ["remember", "张伟不再跑步了\u3002"], [_CHINESE_DRIVERS_R1019_SETUP[3]]),
+    (list(_CHINESE_DRIVERS_R1019_SETUP), ["forget", "张伟的儿子"], [_CHINESE_DRIVERS_R1019_SETUP[2]]),
+]
+
+
+def chinese_drivers_r30(cases: list[Case]) -> None:
+    """Chinese facts of a driver beside his son's car: a new car, running given up, and a forget of the son."""
+    _ended_by(cases, 'chinese_drivers_r30', 'languages', CHINESE_DRIVERS_R1019)
+
+
+_FLIGHT_SEATS_R1020_SETUP = ["Ola Nowak has seat 14C on the flight.", "Ola Nowak is vegetarian.", "Ola Nowak's colleague has seat 14D.", "Ola Nowak flies on Tuesday."]
+FLIGHT_SEATS_R1020: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FLIGHT_SEATS_R1020_SETUP), ["remember", "Ola Nowak now has seat 22A."], [_FLIGHT_SEATS_R1020_SETUP[0]]),
+    (list(_FLIGHT_SEATS_R1020_SETUP), ["remember", "Ola Nowak now flies on Wednesday."], [_FLIGHT_SEATS_R1020_SETUP[3]]),
+    (list(_FLIGHT_SEATS_R1020_SETUP), ["remember", "Ola Nowak is no longer vegetarian."], [_FLIGHT_SEATS_R1020_SETUP[1]]),
+]
+
+
+def flight_seats_r30(cases: list[Case]) -> None:
+    """A traveller's numbered seat beside a colleague's: another seat, another day, and a diet given up."""
+    _ended_by(cases, 'flight_seats_r30', 'travel', FLIGHT_SEATS_R1020)
+
+
+_TUTORS_R1021_SETUP = ["Kit Moss tutors maths on Mondays.", "Kit Moss studies law at UCL.", "Kit Moss's flatmate tutors maths too.", "Kit Moss's email is kit.moss@ucl-mail.org."]
+TUTORS_R1021: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_TUTORS_R1021_SETUP), ["remember", "Kit Moss now tutors maths on Thursdays."], [_TUTORS_R1021_SETUP[0]]),
+    (list(_TUTORS_R1021_SETUP), ["purge", "kit.moss@ucl-mail.org"], [_TUTORS_R1021_SETUP[3]]),
+    (list(_TUTORS_R1021_SETUP), ["remember", "Kit Moss no longer studies law."], [_TUTORS_R1021_SETUP[1]]),
+]
+
+
+def tutors_r30(cases: list[Case]) -> None:
+    """A student tutor beside a flatmate who tutors too: another day, the e-mail purged, and law given up."""
+    _ended_by(cases, 'tutors_r30', 'education', TUTORS_R1021)
+
+
+_LEAD_SINGERS_R1022_SETUP = ["Ravi Das is lead singer in The Owls.", "Ravi Das plays bass.", "Ravi Das's brother is lead guitarist in The Owls.", "Ravi Das lives in Camden."]
+LEAD_SINGERS_R1022: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LEAD_SINGERS_R1022_SETUP), ["remember", "Ravi Das is now lead singer in The Finches."], [_LEAD_SINGERS_R1022_SETUP[0]]),
+    (list(_LEAD_SINGERS_R1022_SETUP), ["remember", "Ravi Das no longer plays bass."], [_LEAD_SINGERS_R1022_SETUP[1]]),
+    (list(_LEAD_SINGERS_R1022_SETUP), ["remember", "Ravi Das moved to Hackney."], [_LEAD_SINGERS_R1022_SETUP[3]]),
+]
+
+
+def lead_singers_r30(cases: list[Case]) -> None:
+    """A band's lead singer beside his brother in the same band: another band, the bass given up, and a move."""
+    _ended_by(cases, 'lead_singers_r30', 'music', LEAD_SINGERS_R1022)
+
+
+_USER_NUMBERS_R1023_SETUP = ["I park in bay 7.", "I work on floor 3.", "My boss parks in bay 1.", "I start at 9am."]
+USER_NUMBERS_R1023: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_NUMBERS_R1023_SETUP), ["remember", "I now park in bay 19."], [_USER_NUMBERS_R1023_SETUP[0]]),
+    (list(_USER_NUMBERS_R1023_SETUP), ["remember", "I now work on floor 5."], [_USER_NUMBERS_R1023_SETUP[1]]),
+    (list(_USER_NUMBERS_R1023_SETUP), ["remember", "I now start at 8am."], [_USER_NUMBERS_R1023_SETUP[3]]),
+]
+
+
+def user_numbers_r30(cases: list[Case]) -> None:
+    """The user's numbered bay and floor beside a boss's bay: another bay, another floor, and an earlier start."""
+    _ended_by(cases, 'user_numbers_r30', 'workplace', USER_NUMBERS_R1023)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -17163,7 +17292,17 @@ def build() -> list[Case]:
                    chinese_students_r29,
                    streaming_r29,
                    food_bank_r29,
-                   user_desks_r29):
+                   user_desks_r29,
+                   head_chefs_r30,
+                   modal_names_r30,
+                   pool_lockers_r30,
+                   ways_to_work_r30,
+                   german_cooks_r30,
+                   chinese_drivers_r30,
+                   flight_seats_r30,
+                   tutors_r30,
+                   lead_singers_r30,
+                   user_numbers_r30):
         family(cases)
     return cases
 
