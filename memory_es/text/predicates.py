@@ -351,14 +351,16 @@ def _office_of_a_role(word: str) -> bool:
 
 def _role_at_organisation(p: PredicateReading) -> bool:
     """``is a <role> at <Org>``: ``at``/``for`` after a work word, before a capitalised
-    name. Any other noun there is no employment (``a regular at Café Luso``, ``a season
-    ticket holder at Benfica``, ``a member at Hilltop Golf Club``)."""
+    name, perhaps after ``the`` (``a chef at the Ritz``). Any other noun there is no
+    employment (``a regular at Café Luso``, ``a season ticket holder at Benfica``, ``a
+    member at Hilltop Golf Club``)."""
     comp = p.rest_low
     if "at" not in comp and "for" not in comp:
         return False
     prep = _role_preposition(comp)
     head = comp[:prep]
-    return prep + 1 < len(p.rest) and is_capitalised(p.rest[prep + 1].word) and (
+    name = prep + 2 if comp[prep + 1:prep + 2] == ["the"] else prep + 1
+    return name < len(p.rest) and is_capitalised(p.rest[name].word) and (
         "work" in domains_in(head))
 
 

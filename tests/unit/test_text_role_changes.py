@@ -73,7 +73,7 @@ def test_a_role_taken_anew_is_the_role_slot_changed(role: str) -> None:
 @settings(max_examples=8, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(["head chef", "lead singer", "support worker", "cover teacher"]),
-       st.sampled_from(["Sketch", "Claridge's", "St Anne's"]))
+       st.sampled_from(["Sketch", "the Ritz", "St Anne's"]))
 def test_a_verb_form_before_a_noun_after_be_is_part_of_the_role(
         fresh_store: memory_es.MemoryStore, role: str, place: str) -> None:
     """``is head chef at Sketch``: after ``be`` a verb's bare form before a noun that is
