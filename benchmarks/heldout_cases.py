@@ -16966,6 +16966,135 @@ def user_numbers_r30(cases: list[Case]) -> None:
     """The user's numbered bay and floor beside a boss's bay: another bay, another floor, and an earlier start."""
     _ended_by(cases, 'user_numbers_r30', 'workplace', USER_NUMBERS_R1023)
 
+_SAME_SURNAMES_R1024_SETUP = ["Anna Berg lives in Malmö.", "Erik Berg lives in Malmö.", "Anna Berg works at IKEA.", "Erik Berg works at Volvo."]
+SAME_SURNAMES_R1024: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SAME_SURNAMES_R1024_SETUP), ["remember", "Anna Berg now works at H&M."], [_SAME_SURNAMES_R1024_SETUP[2]]),
+    (list(_SAME_SURNAMES_R1024_SETUP), ["forget", "Erik Berg"], [_SAME_SURNAMES_R1024_SETUP[1], _SAME_SURNAMES_R1024_SETUP[3]]),
+    (list(_SAME_SURNAMES_R1024_SETUP), ["release", "Erik Berg's job"], [_SAME_SURNAMES_R1024_SETUP[3]]),
+]
+
+
+def same_surnames_r31(cases: list[Case]) -> None:
+    """Two people of one surname in one city: one's new employer, a forget of the other, and the other's job released."""
+    _ended_by(cases, 'same_surnames_r31', 'family', SAME_SURNAMES_R1024)
+
+
+_PHONE_LOOKALIKES_R1025_SETUP = ["Lina Frey's phone number is 07700 900123.", "Lina Frey's office extension is 9001.", "Marc Frey's phone number is 07700 900124.", "Lina Frey lives in Bath."]
+PHONE_LOOKALIKES_R1025: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PHONE_LOOKALIKES_R1025_SETUP), ["purge", "07700 900123"], [_PHONE_LOOKALIKES_R1025_SETUP[0]]),
+    (list(_PHONE_LOOKALIKES_R1025_SETUP), ["purge", "+44 7700 900124"], [_PHONE_LOOKALIKES_R1025_SETUP[2]]),
+    (list(_PHONE_LOOKALIKES_R1025_SETUP), ["remember", "Lina Frey's office extension is now 9002."], [_PHONE_LOOKALIKES_R1025_SETUP[1]]),
+]
+
+
+def phone_lookalikes_r31(cases: list[Case]) -> None:
+    """Two numbers one digit apart and an extension: each number purged in its own form, and a new extension."""
+    _ended_by(cases, 'phone_lookalikes_r31', 'contacts', PHONE_LOOKALIKES_R1025)
+
+
+_ALLERGIES_R1026_SETUP = ["Tariq Aziz is allergic to penicillin.", "Tariq Aziz is allergic to cats.", "Tariq Aziz's son is allergic to peanuts.", "Tariq Aziz takes ramipril."]
+ALLERGIES_R1026: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_ALLERGIES_R1026_SETUP), ["remember", "Tariq Aziz is no longer allergic to cats."], [_ALLERGIES_R1026_SETUP[1]]),
+    (list(_ALLERGIES_R1026_SETUP), ["release", "Tariq Aziz's penicillin allergy"], [_ALLERGIES_R1026_SETUP[0]]),
+    (list(_ALLERGIES_R1026_SETUP), ["remember", "Tariq Aziz now takes amlodipine instead of ramipril."], [_ALLERGIES_R1026_SETUP[3]]),
+]
+
+
+def allergies_r31(cases: list[Case]) -> None:
+    """A patient's two allergies beside his son's: one allergy gone, the other released, and a medicine replaced with 'instead of'."""
+    _ended_by(cases, 'allergies_r31', 'medical', ALLERGIES_R1026)
+
+
+_DEGREES_R1027_SETUP = ["Mei Tan is studying for an MBA.", "Mei Tan works at HSBC.", "Mei Tan's husband is studying for a PhD.", "Mei Tan lives in Canary Wharf."]
+DEGREES_R1027: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DEGREES_R1027_SETUP), ["remember", "Mei Tan finished her MBA."], [_DEGREES_R1027_SETUP[0]]),
+    (list(_DEGREES_R1027_SETUP), ["remember", "Mei Tan left HSBC."], [_DEGREES_R1027_SETUP[1]]),
+    (list(_DEGREES_R1027_SETUP), ["remember", "Mei Tan now lives in Greenwich."], [_DEGREES_R1027_SETUP[3]]),
+]
+
+
+def degrees_r31(cases: list[Case]) -> None:
+    """A banker studying beside her husband's doctorate: the degree finished, the bank left, and a move."""
+    _ended_by(cases, 'degrees_r31', 'education', DEGREES_R1027)
+
+
+_GERMAN_PHONES_R1028_SETUP = ["Die Telefonnummer von Jan Koch ist 0171 2345678.", "Jan Koch wohnt in Kiel.", "Jan Kochs Frau wohnt in Kiel.", "Jan Koch fährt Fahrrad."]
+GERMAN_PHONES_R1028: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_PHONES_R1028_SETUP), ["purge", "+49 171 2345678"], [_GERMAN_PHONES_R1028_SETUP[0]]),
+    (list(_GERMAN_PHONES_R1028_SETUP), ["remember", "Jan Koch wohnt jetzt in Lübeck."], [_GERMAN_PHONES_R1028_SETUP[1]]),
+    (list(_GERMAN_PHONES_R1028_SETUP), ["remember", "Jan Koch fährt kein Fahrrad mehr."], [_GERMAN_PHONES_R1028_SETUP[3]]),
+]
+
+
+def german_phones_r31(cases: list[Case]) -> None:
+    """A German phone number purged in its international form, a move, and cycling given up."""
+    _ended_by(cases, 'german_phones_r31', 'languages', GERMAN_PHONES_R1028)
+
+
+_CHINESE_EMAILS_R1029_SETUP = ["陈静的邮箱是chenjing@163.com\u3002", "陈静住在杭州\u3002", "陈静的同事住在杭州\u3002", "陈静喜欢喝茶\u3002"]
+CHINESE_EMAILS_R1029: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_EMAILS_R1029_SETUP), ["purge", "chenjing@163.com"], [_CHINESE_EMAILS_R1029_SETUP[0]]),
+    (list(_CHINESE_EMAILS_R1029_SETUP), ["remember", "陈静现在住在苏州\u3002"], [_CHINESE_EMAILS_R1029_SETUP[1]]),
+    (list(_CHINESE_EMAILS_R1029_SETUP), ["remember", "陈静不再喜欢喝茶了\u3002"], [_CHINESE_EMAILS_R1029_SETUP[3]]),
+]
+
+
+def chinese_emails_r31(cases: list[Case]) -> None:
+    """A Chinese e-mail address purged, a move, and tea no longer liked, beside a colleague in the same city."""
+    _ended_by(cases, 'chinese_emails_r31', 'languages', CHINESE_EMAILS_R1029)
+
+
+_RENOVATIONS_R1030_SETUP = ["Bea Lowe is renovating her kitchen.", "Bea Lowe lives at 12 Oak Lane.", "Bea Lowe's builder is Dan Pike.", "Bea Lowe has two cats."]
+RENOVATIONS_R1030: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_RENOVATIONS_R1030_SETUP), ["remember", "Bea Lowe finished renovating her kitchen."], [_RENOVATIONS_R1030_SETUP[0]]),
+    (list(_RENOVATIONS_R1030_SETUP), ["remember", "Bea Lowe's builder is now Sam Hale."], [_RENOVATIONS_R1030_SETUP[2]]),
+    (list(_RENOVATIONS_R1030_SETUP), ["remember", "Bea Lowe now has three cats."], [_RENOVATIONS_R1030_SETUP[3]]),
+]
+
+
+def renovations_r31(cases: list[Case]) -> None:
+    """A renovation with a builder: the work finished, a new builder, and a third cat."""
+    _ended_by(cases, 'renovations_r31', 'home', RENOVATIONS_R1030)
+
+
+_NIGHT_SHIFTS_R1031_SETUP = ["Dev Rao works nights on ward 4.", "Dev Rao is on call on Saturdays.", "Dev Rao's colleague is on call on Sundays.", "Dev Rao drives a Nissan Leaf."]
+NIGHT_SHIFTS_R1031: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NIGHT_SHIFTS_R1031_SETUP), ["remember", "Dev Rao now works days on ward 4."], [_NIGHT_SHIFTS_R1031_SETUP[0]]),
+    (list(_NIGHT_SHIFTS_R1031_SETUP), ["remember", "Dev Rao is now on call on Fridays."], [_NIGHT_SHIFTS_R1031_SETUP[1]]),
+    (list(_NIGHT_SHIFTS_R1031_SETUP), ["remember", "Dev Rao now drives a Kia."], [_NIGHT_SHIFTS_R1031_SETUP[3]]),
+]
+
+
+def night_shifts_r31(cases: list[Case]) -> None:
+    """A nurse's shifts and on-call day beside a colleague's: days instead of nights, another on-call day, and another car."""
+    _ended_by(cases, 'night_shifts_r31', 'on-call', NIGHT_SHIFTS_R1031)
+
+
+_PROPERTY_OWNERS_R1032_SETUP = ["Gus Reed owns a flat in Leith.", "Gus Reed is a retired teacher.", "Gus Reed owns a cottage in Skye.", "Gus Reed lives in Morningside."]
+PROPERTY_OWNERS_R1032: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_PROPERTY_OWNERS_R1032_SETUP), ["remember", "Gus Reed sold his flat in Leith."], [_PROPERTY_OWNERS_R1032_SETUP[0]]),
+    (list(_PROPERTY_OWNERS_R1032_SETUP), ["remember", "Gus Reed now lives in Bruntsfield."], [_PROPERTY_OWNERS_R1032_SETUP[3]]),
+    (list(_PROPERTY_OWNERS_R1032_SETUP), ["remember", "Gus Reed also owns a garage in Leith."], []),
+]
+
+
+def property_owners_r31(cases: list[Case]) -> None:
+    """An owner of two properties: one sold, a move, and a garage that ends nothing."""
+    _ended_by(cases, 'property_owners_r31', 'property', PROPERTY_OWNERS_R1032)
+
+
+_USER_DOSES_R1033_SETUP = ["I take 20mg of citalopram.", "I see Dr Lund every month.", "My mother takes 20mg of citalopram too.", "I am allergic to ibuprofen."]
+USER_DOSES_R1033: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_DOSES_R1033_SETUP), ["remember", "I now take 30mg of citalopram."], [_USER_DOSES_R1033_SETUP[0]]),
+    (list(_USER_DOSES_R1033_SETUP), ["remember", "I now see Dr Lund every two months."], [_USER_DOSES_R1033_SETUP[1]]),
+    (list(_USER_DOSES_R1033_SETUP), ["remember", "I am no longer allergic to ibuprofen."], [_USER_DOSES_R1033_SETUP[3]]),
+]
+
+
+def user_doses_r31(cases: list[Case]) -> None:
+    """The user's dose and appointments beside a mother's same dose: a higher dose, appointments further apart, and an allergy gone."""
+    _ended_by(cases, 'user_doses_r31', 'medical', USER_DOSES_R1033)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -17302,7 +17431,17 @@ def build() -> list[Case]:
                    flight_seats_r30,
                    tutors_r30,
                    lead_singers_r30,
-                   user_numbers_r30):
+                   user_numbers_r30,
+                   same_surnames_r31,
+                   phone_lookalikes_r31,
+                   allergies_r31,
+                   degrees_r31,
+                   german_phones_r31,
+                   chinese_emails_r31,
+                   renovations_r31,
+                   night_shifts_r31,
+                   property_owners_r31,
+                   user_doses_r31):
         family(cases)
     return cases
 
