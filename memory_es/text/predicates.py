@@ -39,6 +39,11 @@ _MOTION_VERBS = ("move", "relocate", "return", "transfer", "switch", "go", "come
 _HABITUAL_MOTION = frozenset({"go", "goes", "come", "comes"})
 """Present-simple forms of the verbs of going whose ``to`` names where one goes often."""
 _POSITION_NOUNS = ("position", "job", "role", "offer")
+_PERIOD_PLURALS = frozenset(f"{w}s" for w in (
+    "morning", "afternoon", "evening", "night", "day", "weekday", "weekend", "monday",
+    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
+"""The parts of the day and the week in the plural: right after a verb one says when the
+act is done (``works nights``, ``swims mornings``), as ``on Sundays`` does."""
 _MARITAL_WORDS = (["married"], ["single"], ["engaged"], ["divorced"], ["widowed"])
 
 
@@ -77,6 +82,8 @@ def frame_of(reading: PredicateReading) -> str | None:
         return often
     if (numbered := _numbered_frame(reading)) is not None:
         return numbered
+    if rest[:1] and rest[0] in _PERIOD_PLURALS:
+        return f"{reading.lemma}..when"  # "works nights (on ward 4)": now works days
     if rest and any(c.isdigit() for c in rest[0]) and len(rest) > 1 and rest[1].isalpha():
         # "weighs 82 kg", "runs 5 km": verb and unit; "holds 200 shares of Nokia": and
         # what is measured, so 80 shares of Ericsson are another thing's amount

@@ -136,3 +136,24 @@ def test_a_modal_is_followed_by_a_verb_the_lexicon_may_not_know(
     after = current_texts(fresh_store, tenant)
     assert f"Ola Berg {modal} {verb} {amount}" not in after
     assert kept <= after
+
+
+@_SLOW
+@given(st.sampled_from(["works", "swims", "cycles"]),
+       st.permutations(["nights", "mornings", "weekends", "Sundays"]),
+       st.sampled_from(["", " on ward 4", " at the lido"]))
+def test_another_part_of_the_day_or_week_replaces_the_old(
+        fresh_store: memory_es.MemoryStore, doing: str, periods: list[str],
+        where: str) -> None:
+    """``now works days on ward 4`` replaces ``works nights on ward 4``: a plural of a
+    part of the day or week right after the verb says when it is done; the verb done
+    somewhere without one, and the entity's other facts, stay."""
+    old, new = periods[:2]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"Ola Berg {doing} in Leeds", "Ola Berg speaks German"}
+    for text in (f"Ola Berg {doing} {old}{where}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ola Berg now {doing} {new}{where}.")
+    after = current_texts(fresh_store, tenant)
+    assert f"Ola Berg {doing} {old}{where}" not in after
+    assert kept <= after
