@@ -17095,6 +17095,135 @@ def user_doses_r31(cases: list[Case]) -> None:
     """The user's dose and appointments beside a mother's same dose: a higher dose, appointments further apart, and an allergy gone."""
     _ended_by(cases, 'user_doses_r31', 'medical', USER_DOSES_R1033)
 
+_WEEKEND_WORKERS_R1034_SETUP = ["Lola Grey works weekends at the garden centre.", "Lola Grey studies nursing.", "Lola Grey's brother works weekends at Tesco.", "Lola Grey lives in Didsbury."]
+WEEKEND_WORKERS_R1034: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_WEEKEND_WORKERS_R1034_SETUP), ["remember", "Lola Grey now works weekdays at the garden centre."], [_WEEKEND_WORKERS_R1034_SETUP[0]]),
+    (list(_WEEKEND_WORKERS_R1034_SETUP), ["remember", "Lola Grey no longer studies nursing."], [_WEEKEND_WORKERS_R1034_SETUP[1]]),
+    (list(_WEEKEND_WORKERS_R1034_SETUP), ["remember", "Lola Grey now lives in Chorlton."], [_WEEKEND_WORKERS_R1034_SETUP[3]]),
+]
+
+
+def weekend_workers_r32(cases: list[Case]) -> None:
+    """A weekend worker beside her brother's weekends: weekdays instead, nursing given up, and a move."""
+    _ended_by(cases, 'weekend_workers_r32', 'work', WEEKEND_WORKERS_R1034)
+
+
+_MORNING_SWIMMERS_R1035_SETUP = ["Ed Shaw swims mornings at the lido.", "Ed Shaw plays tennis on Thursdays.", "Ed Shaw's wife swims evenings.", "Ed Shaw is training for a triathlon."]
+MORNING_SWIMMERS_R1035: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_MORNING_SWIMMERS_R1035_SETUP), ["remember", "Ed Shaw now swims evenings at the lido."], [_MORNING_SWIMMERS_R1035_SETUP[0]]),
+    (list(_MORNING_SWIMMERS_R1035_SETUP), ["remember", "Ed Shaw now plays tennis on Tuesdays."], [_MORNING_SWIMMERS_R1035_SETUP[1]]),
+    (list(_MORNING_SWIMMERS_R1035_SETUP), ["remember", "Ed Shaw has finished the triathlon."], [_MORNING_SWIMMERS_R1035_SETUP[3]]),
+]
+
+
+def morning_swimmers_r32(cases: list[Case]) -> None:
+    """A morning swimmer beside his wife's evenings: evenings instead, another tennis day, and a triathlon finished."""
+    _ended_by(cases, 'morning_swimmers_r32', 'fitness', MORNING_SWIMMERS_R1035)
+
+
+_SCHOOL_RUNS_R1036_SETUP = ["Amy Cho drives her kids to school on Mondays.", "Amy Cho works part-time at Boots.", "Amy Cho's husband drives the kids on Fridays.", "Amy Cho has a Labrador called Max."]
+SCHOOL_RUNS_R1036: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SCHOOL_RUNS_R1036_SETUP), ["remember", "Amy Cho now drives her kids to school on Wednesdays."], [_SCHOOL_RUNS_R1036_SETUP[0]]),
+    (list(_SCHOOL_RUNS_R1036_SETUP), ["remember", "Amy Cho now works full-time at Boots."], [_SCHOOL_RUNS_R1036_SETUP[1]]),
+    (list(_SCHOOL_RUNS_R1036_SETUP), ["release", "Amy Cho's Labrador"], [_SCHOOL_RUNS_R1036_SETUP[3]]),
+]
+
+
+def school_runs_r32(cases: list[Case]) -> None:
+    """A parent's school-run day beside her husband's: another day, full-time work, and the dog released."""
+    _ended_by(cases, 'school_runs_r32', 'family', SCHOOL_RUNS_R1036)
+
+
+_FLAT_NUMBERS_R1037_SETUP = ["Hana Ito lives in flat 3B.", "Hana Ito has a parking space.", "Hana Ito's neighbour lives in flat 3C.", "Hana Ito works at Sony."]
+FLAT_NUMBERS_R1037: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FLAT_NUMBERS_R1037_SETUP), ["remember", "Hana Ito moved to flat 7A."], [_FLAT_NUMBERS_R1037_SETUP[0]]),
+    (list(_FLAT_NUMBERS_R1037_SETUP), ["remember", "Hana Ito no longer has a parking space."], [_FLAT_NUMBERS_R1037_SETUP[1]]),
+    (list(_FLAT_NUMBERS_R1037_SETUP), ["remember", "Hana Ito now works at Nintendo."], [_FLAT_NUMBERS_R1037_SETUP[3]]),
+]
+
+
+def flat_numbers_r32(cases: list[Case]) -> None:
+    """A tenant of a numbered flat beside her neighbour's flat: another flat, the parking space given up, and a new employer."""
+    _ended_by(cases, 'flat_numbers_r32', 'housing', FLAT_NUMBERS_R1037)
+
+
+_GERMAN_SHIFTS_R1038_SETUP = ["Mia Schulz arbeitet nachts im Krankenhaus.", "Mia Schulz wohnt in Essen.", "Mia Schulz hat eine Tochter.", "Mia Schulz spielt Tennis."]
+GERMAN_SHIFTS_R1038: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_SHIFTS_R1038_SETUP), ["remember", "Mia Schulz arbeitet jetzt tagsüber im Krankenhaus."], [_GERMAN_SHIFTS_R1038_SETUP[0]]),
+    (list(_GERMAN_SHIFTS_R1038_SETUP), ["remember", "Mia Schulz hat jetzt zwei Töchter."], [_GERMAN_SHIFTS_R1038_SETUP[2]]),
+    (list(_GERMAN_SHIFTS_R1038_SETUP), ["remember", "Mia Schulz spielt kein Tennis mehr."], [_GERMAN_SHIFTS_R1038_SETUP[3]]),
+]
+
+
+def german_shifts_r32(cases: list[Case]) -> None:
+    """German facts of a night-shift nurse: days instead of nights, a second daughter, and tennis given up."""
+    _ended_by(cases, 'german_shifts_r32', 'languages', GERMAN_SHIFTS_R1038)
+
+
+_CHINESE_TEACHERS_R1039_SETUP = ["刘洋是老师\u3002", "刘洋住在南京\u3002", "刘洋的妻子是老师\u3002", "刘洋每周末打网球\u3002"]
+CHINESE_TEACHERS_R1039: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_TEACHERS_R1039_SETUP), ["remember", "刘洋现在是校长\u3002"], [_CHINESE_TEACHERS_R1039_SETUP[0]]),
+    (list(_CHINESE_TEACHERS_R1039_SETUP), ["remember", "刘洋现在住在上海\u3002"], [_CHINESE_TEACHERS_R1039_SETUP[1]]),
+    (list(_CHINESE_TEACHERS_R1039_SETUP), ["forget", "刘洋的妻子"], [_CHINESE_TEACHERS_R1039_SETUP[2]]),
+]
+
+
+def chinese_teachers_r32(cases: list[Case]) -> None:
+    """Chinese facts of a teacher beside his wife's same job: a head teacher now, a move, and a forget of the wife."""
+    _ended_by(cases, 'chinese_teachers_r32', 'languages', CHINESE_TEACHERS_R1039)
+
+
+_SMALLHOLDERS_R1040_SETUP = ["Ivan Petrov grows tomatoes in his greenhouse.", "Ivan Petrov keeps chickens.", "Ivan Petrov's neighbour keeps chickens too.", "Ivan Petrov has an allotment on Hill Road."]
+SMALLHOLDERS_R1040: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_SMALLHOLDERS_R1040_SETUP), ["remember", "Ivan Petrov no longer keeps chickens."], [_SMALLHOLDERS_R1040_SETUP[1]]),
+    (list(_SMALLHOLDERS_R1040_SETUP), ["remember", "Ivan Petrov gave up his allotment."], [_SMALLHOLDERS_R1040_SETUP[3]]),
+    (list(_SMALLHOLDERS_R1040_SETUP), ["remember", "Ivan Petrov also grows peppers in his greenhouse."], []),
+]
+
+
+def smallholders_r32(cases: list[Case]) -> None:
+    """A gardener's hens and allotment beside a neighbour's hens: hens given up, the allotment given up, and another crop."""
+    _ended_by(cases, 'smallholders_r32', 'gardening', SMALLHOLDERS_R1040)
+
+
+_CONTRACTORS_R1041_SETUP = ["Sam Ortiz is a contractor at Barclays.", "Sam Ortiz charges 600 pounds a day.", "Sam Ortiz's partner is a contractor at Lloyds.", "Sam Ortiz lives in Kent."]
+CONTRACTORS_R1041: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CONTRACTORS_R1041_SETUP), ["remember", "Sam Ortiz is now a contractor at HSBC."], [_CONTRACTORS_R1041_SETUP[0]]),
+    (list(_CONTRACTORS_R1041_SETUP), ["remember", "Sam Ortiz now charges 650 pounds a day."], [_CONTRACTORS_R1041_SETUP[1]]),
+    (list(_CONTRACTORS_R1041_SETUP), ["remember", "Sam Ortiz moved to Surrey."], [_CONTRACTORS_R1041_SETUP[3]]),
+]
+
+
+def contractors_r32(cases: list[Case]) -> None:
+    """A contractor at a bank beside his partner at another: a new client, a new day rate, and a move."""
+    _ended_by(cases, 'contractors_r32', 'work', CONTRACTORS_R1041)
+
+
+_DOG_WALKERS_R1042_SETUP = ["Joy Adams walks dogs on weekdays.", "Joy Adams has a cat called Miso.", "Joy Adams's sister walks dogs on weekends.", "Joy Adams's email is joy.walks@petmail.co.uk."]
+DOG_WALKERS_R1042: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_DOG_WALKERS_R1042_SETUP), ["remember", "Joy Adams now walks dogs on weekends."], [_DOG_WALKERS_R1042_SETUP[0]]),
+    (list(_DOG_WALKERS_R1042_SETUP), ["purge", "joy.walks@petmail.co.uk"], [_DOG_WALKERS_R1042_SETUP[3]]),
+    (list(_DOG_WALKERS_R1042_SETUP), ["remember", "Joy Adams also has a cat called Tofu."], []),
+]
+
+
+def dog_walkers_r32(cases: list[Case]) -> None:
+    """A weekday dog walker beside her sister's weekends: weekends now (the sister's fact stays), the e-mail purged, and a second cat."""
+    _ended_by(cases, 'dog_walkers_r32', 'pets', DOG_WALKERS_R1042)
+
+
+_USER_SHIFTS_R1043_SETUP = ["I work nights at the depot.", "I sleep in the mornings.", "My partner works days at the depot.", "I drive a forklift."]
+USER_SHIFTS_R1043: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_SHIFTS_R1043_SETUP), ["remember", "I now work days at the depot."], [_USER_SHIFTS_R1043_SETUP[0]]),
+    (list(_USER_SHIFTS_R1043_SETUP), ["remember", "I now sleep in the afternoons."], [_USER_SHIFTS_R1043_SETUP[1]]),
+    (list(_USER_SHIFTS_R1043_SETUP), ["remember", "I no longer drive a forklift."], [_USER_SHIFTS_R1043_SETUP[3]]),
+]
+
+
+def user_shifts_r32(cases: list[Case]) -> None:
+    """The user's night shifts beside a partner's days at the same depot: days now, another time to sleep, and the forklift given up."""
+    _ended_by(cases, 'user_shifts_r32', 'work', USER_SHIFTS_R1043)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -17441,7 +17570,17 @@ def build() -> list[Case]:
                    renovations_r31,
                    night_shifts_r31,
                    property_owners_r31,
-                   user_doses_r31):
+                   user_doses_r31,
+                   weekend_workers_r32,
+                   morning_swimmers_r32,
+                   school_runs_r32,
+                   flat_numbers_r32,
+                   german_shifts_r32,
+                   chinese_teachers_r32,
+                   smallholders_r32,
+                   contractors_r32,
+                   dog_walkers_r32,
+                   user_shifts_r32):
         family(cases)
     return cases
 
