@@ -39,11 +39,13 @@ _MOTION_VERBS = ("move", "relocate", "return", "transfer", "switch", "go", "come
 _HABITUAL_MOTION = frozenset({"go", "goes", "come", "comes"})
 """Present-simple forms of the verbs of going whose ``to`` names where one goes often."""
 _POSITION_NOUNS = ("position", "job", "role", "offer")
-_PERIOD_PLURALS = frozenset(f"{w}s" for w in (
-    "morning", "afternoon", "evening", "night", "day", "weekday", "weekend", "monday",
-    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
+_PERIODS = ("morning", "afternoon", "evening", "night", "day", "weekday", "weekend",
+            "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_PERIOD_PLURALS = frozenset(f"{w}s" for w in _PERIODS)
 """The parts of the day and the week in the plural: right after a verb one says when the
 act is done (``works nights``, ``swims mornings``), as ``on Sundays`` does."""
+_PERIOD_WORDS = _PERIOD_PLURALS | frozenset(_PERIODS)
+"""... and after a preposition, in the singular too (``sleeps in the morning``): a time."""
 _MARITAL_WORDS = (["married"], ["single"], ["engaged"], ["divorced"], ["widowed"])
 
 
@@ -126,7 +128,9 @@ def frame_of(reading: PredicateReading) -> str | None:
     words = untimed if untimed else words
     if not words:
         return None
-    if CALENDAR.fullmatch(" ".join(words)) or any(_numeric(w) for w in words):
+    if all(w.lower() in _PERIOD_WORDS for w in words):
+        kind = "date"  # "sleeps in the mornings": now sleeps in the afternoons
+    elif CALENDAR.fullmatch(" ".join(words)) or any(_numeric(w) for w in words):
         if CALENDAR.search(" ".join(words)) or TEMPORAL.search(f"{rest[at]} {' '.join(words)}"):
             kind = "date"  # "expires in May 2026", "in June 2036", "at noon": one frame
         else:
@@ -894,7 +898,7 @@ def read_predicate(toks: Sequence[Tok], verb_index: int, subject: Subject) -> Pr
             and any(lx.lemma_of(w) == "be" for w in words[vi:main])):
         # "was strictly keto": adverbs skipped onto a complement; the verb is the copula
         # ("is now Mark Fry": a name there is the complement, though "mark" is a verb;
-        # "is now coach of the team": a verb's bare form after "be" is no verb)
+        # "is now coach of the team", "is head chef at": a bare form after "be" is no verb)
         for j in range(main - 1, vi - 1, -1):
             if lx.lemma_of(words[j]) is not None:
                 main = j

@@ -157,3 +157,22 @@ def test_another_part_of_the_day_or_week_replaces_the_old(
     after = current_texts(fresh_store, tenant)
     assert f"Ola Berg {doing} {old}{where}" not in after
     assert kept <= after
+
+
+@_SLOW
+@given(st.sampled_from(["sleeps", "runs", "studies"]),
+       st.permutations(["the mornings", "the afternoons", "the evening", "the night"]))
+def test_another_part_of_the_day_after_a_preposition_replaces_the_old(
+        fresh_store: memory_es.MemoryStore, doing: str, periods: list[str]) -> None:
+    """``now sleeps in the afternoons`` replaces ``sleeps in the mornings``: a part of the
+    day after a preposition is a time, whatever its topic words say (``mornings`` is a
+    word of sleep, ``afternoons`` of none); the verb in a place stays."""
+    old, new = periods[:2]
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"Ola Berg {doing} in a tent", "Ola Berg speaks German"}
+    for text in (f"Ola Berg {doing} in {old}", *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ola Berg now {doing} in {new}.")
+    after = current_texts(fresh_store, tenant)
+    assert f"Ola Berg {doing} in {old}" not in after
+    assert kept <= after
