@@ -17224,6 +17224,135 @@ def user_shifts_r32(cases: list[Case]) -> None:
     """The user's night shifts beside a partner's days at the same depot: days now, another time to sleep, and the forklift given up."""
     _ended_by(cases, 'user_shifts_r32', 'work', USER_SHIFTS_R1043)
 
+_BOOK_CLUBS_R1044_SETUP = ["Flo Hart runs a book club on Wednesdays.", "Flo Hart is reading Middlemarch.", "Flo Hart's friend runs a book club on Thursdays.", "Flo Hart volunteers at the library."]
+BOOK_CLUBS_R1044: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BOOK_CLUBS_R1044_SETUP), ["remember", "Flo Hart now runs the book club on Mondays."], [_BOOK_CLUBS_R1044_SETUP[0]]),
+    (list(_BOOK_CLUBS_R1044_SETUP), ["remember", "Flo Hart finished reading Middlemarch."], [_BOOK_CLUBS_R1044_SETUP[1]]),
+    (list(_BOOK_CLUBS_R1044_SETUP), ["remember", "Flo Hart no longer volunteers at the library."], [_BOOK_CLUBS_R1044_SETUP[3]]),
+]
+
+
+def book_clubs_r33(cases: list[Case]) -> None:
+    """A book-club host beside a friend's club: another day, a novel finished, and library volunteering given up."""
+    _ended_by(cases, 'book_clubs_r33', 'hobbies', BOOK_CLUBS_R1044)
+
+
+_BEDTIMES_R1045_SETUP = ["Ben Ng goes to bed at 11pm.", "Ben Ng naps in the afternoons.", "Ben Ng's wife goes to bed at 10pm.", "Ben Ng drinks two coffees a day."]
+BEDTIMES_R1045: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BEDTIMES_R1045_SETUP), ["remember", "Ben Ng now goes to bed at midnight."], [_BEDTIMES_R1045_SETUP[0]]),
+    (list(_BEDTIMES_R1045_SETUP), ["remember", "Ben Ng no longer naps in the afternoons."], [_BEDTIMES_R1045_SETUP[1]]),
+    (list(_BEDTIMES_R1045_SETUP), ["remember", "Ben Ng now drinks one coffee a day."], [_BEDTIMES_R1045_SETUP[3]]),
+]
+
+
+def bedtimes_r33(cases: list[Case]) -> None:
+    """A man's bedtime and naps beside his wife's bedtime: a later bedtime, naps given up, and fewer coffees."""
+    _ended_by(cases, 'bedtimes_r33', 'sleep', BEDTIMES_R1045)
+
+
+_CLUB_LADDERS_R1046_SETUP = ["Ruby Cole is ranked 5th on the club ladder.", "Ruby Cole plays doubles with Kate Ives.", "Kate Ives is ranked 3rd on the club ladder.", "Ruby Cole coaches juniors on Saturdays."]
+CLUB_LADDERS_R1046: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CLUB_LADDERS_R1046_SETUP), ["remember", "Ruby Cole is now ranked 2nd on the club ladder."], [_CLUB_LADDERS_R1046_SETUP[0]]),
+    (list(_CLUB_LADDERS_R1046_SETUP), ["remember", "Ruby Cole now plays doubles with Amy Lo."], [_CLUB_LADDERS_R1046_SETUP[1]]),
+    (list(_CLUB_LADDERS_R1046_SETUP), ["forget", "Kate Ives"], [_CLUB_LADDERS_R1046_SETUP[2]]),
+]
+
+
+def club_ladders_r33(cases: list[Case]) -> None:
+    """A ladder ranking and a doubles partner who has facts of her own: a new rank, a new partner, and a forget of the partner."""
+    _ended_by(cases, 'club_ladders_r33', 'sport', CLUB_LADDERS_R1046)
+
+
+_BUS_DRIVERS_R1047_SETUP = ["Zoe Park drives the number 73 bus.", "Zoe Park works for Arriva.", "Zoe Park's brother drives the number 38 bus.", "Zoe Park lives in Tottenham."]
+BUS_DRIVERS_R1047: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_BUS_DRIVERS_R1047_SETUP), ["remember", "Zoe Park now drives the number 29 bus."], [_BUS_DRIVERS_R1047_SETUP[0]]),
+    (list(_BUS_DRIVERS_R1047_SETUP), ["remember", "Zoe Park now works for Go-Ahead."], [_BUS_DRIVERS_R1047_SETUP[1]]),
+    (list(_BUS_DRIVERS_R1047_SETUP), ["remember", "Zoe Park moved to Enfield."], [_BUS_DRIVERS_R1047_SETUP[3]]),
+]
+
+
+def bus_drivers_r33(cases: list[Case]) -> None:
+    """A bus driver's route beside her brother's: another route, another operator, and a move."""
+    _ended_by(cases, 'bus_drivers_r33', 'transport', BUS_DRIVERS_R1047)
+
+
+_GERMAN_CLUBS_R1048_SETUP = ["Tim Berger ist Mitglied im Ruderclub.", "Tim Berger arbeitet als Elektriker.", "Tim Bergers Vater ist Mitglied im Ruderclub.", "Tim Berger wohnt in Mainz."]
+GERMAN_CLUBS_R1048: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_GERMAN_CLUBS_R1048_SETUP), ["remember", "Tim Berger ist nicht mehr Mitglied im Ruderclub."], [_GERMAN_CLUBS_R1048_SETUP[0]]),
+    (list(_GERMAN_CLUBS_R1048_SETUP), ["remember", "Tim Berger arbeitet jetzt als Installateur."], [_GERMAN_CLUBS_R1048_SETUP[1]]),
+    (list(_GERMAN_CLUBS_R1048_SETUP), ["forget", "Vergiss alles über Tim Bergers Vater"], [_GERMAN_CLUBS_R1048_SETUP[2]]),
+]
+
+
+def german_clubs_r33(cases: list[Case]) -> None:
+    """German facts of a rower beside his father's same club: membership ended, a new trade, and a forget of the father."""
+    _ended_by(cases, 'german_clubs_r33', 'languages', GERMAN_CLUBS_R1048)
+
+
+_CHINESE_PETS_R1049_SETUP = ["赵敏养了一只猫\u3002", "赵敏在银行工作\u3002", "赵敏的邻居养了一只猫\u3002", "赵敏喜欢跳舞\u3002"]
+CHINESE_PETS_R1049: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CHINESE_PETS_R1049_SETUP), ["remember", "赵敏的猫死了\u3002"], [_CHINESE_PETS_R1049_SETUP[0]]),
+    (list(_CHINESE_PETS_R1049_SETUP), ["remember", "赵敏现在在学校工作\u3002"], [_CHINESE_PETS_R1049_SETUP[1]]),
+    (list(_CHINESE_PETS_R1049_SETUP), ["remember", "赵敏还喜欢唱歌\u3002"], []),
+]
+
+
+def chinese_pets_r33(cases: list[Case]) -> None:
+    """Chinese facts of a bank clerk beside a neighbour's cat: her cat died, a new workplace, and singing liked too."""
+    _ended_by(cases, 'chinese_pets_r33', 'languages', CHINESE_PETS_R1049)
+
+
+_LANDLINES_R1050_SETUP = ["Olu Ade's home phone is 020 7946 0018.", "Olu Ade's mobile is 07700 900555.", "Olu Ade's sister's mobile is 07700 900556.", "Olu Ade lives in Brixton."]
+LANDLINES_R1050: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_LANDLINES_R1050_SETUP), ["purge", "+44 20 7946 0018"], [_LANDLINES_R1050_SETUP[0]]),
+    (list(_LANDLINES_R1050_SETUP), ["purge", "07700 900555"], [_LANDLINES_R1050_SETUP[1]]),
+    (list(_LANDLINES_R1050_SETUP), ["remember", "Olu Ade's mobile is now 07700 900777."], [_LANDLINES_R1050_SETUP[1]]),
+]
+
+
+def landlines_r33(cases: list[Case]) -> None:
+    """A landline and a mobile beside a sister's mobile one digit apart: the landline purged in international form, the mobile purged, and a new mobile."""
+    _ended_by(cases, 'landlines_r33', 'contacts', LANDLINES_R1050)
+
+
+_NAMED_DOGS_R1051_SETUP = ["Coco the poodle is due a booster in May.", "Coco the poodle weighs 7 kilos.", "Bramble the terrier is due a booster in June.", "Coco the poodle eats chicken kibble."]
+NAMED_DOGS_R1051: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_NAMED_DOGS_R1051_SETUP), ["remember", "Coco the poodle now weighs 8 kilos."], [_NAMED_DOGS_R1051_SETUP[1]]),
+    (list(_NAMED_DOGS_R1051_SETUP), ["remember", "Coco the poodle now eats salmon kibble."], [_NAMED_DOGS_R1051_SETUP[3]]),
+    (list(_NAMED_DOGS_R1051_SETUP), ["forget", "Bramble the terrier"], [_NAMED_DOGS_R1051_SETUP[2]]),
+]
+
+
+def named_dogs_r33(cases: list[Case]) -> None:
+    """Dogs named with their breed: a new weight, a new food, and a forget of the other dog."""
+    _ended_by(cases, 'named_dogs_r33', 'pets', NAMED_DOGS_R1051)
+
+
+_FREELANCERS_R1052_SETUP = ["Nia Bello is a freelance designer.", "Nia Bello charges 400 pounds a day.", "Nia Bello's main client is Monzo.", "Nia Bello works from a studio in Hackney."]
+FREELANCERS_R1052: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_FREELANCERS_R1052_SETUP), ["remember", "Nia Bello's main client is now Starling."], [_FREELANCERS_R1052_SETUP[2]]),
+    (list(_FREELANCERS_R1052_SETUP), ["remember", "Nia Bello now charges 450 pounds a day."], [_FREELANCERS_R1052_SETUP[1]]),
+    (list(_FREELANCERS_R1052_SETUP), ["remember", "Nia Bello now works from home."], [_FREELANCERS_R1052_SETUP[3]]),
+]
+
+
+def freelancers_r33(cases: list[Case]) -> None:
+    """A freelance designer's client, rate and studio: a new main client, a new rate, and home instead of the studio."""
+    _ended_by(cases, 'freelancers_r33', 'work', FREELANCERS_R1052)
+
+
+_USER_CHESS_R1053_SETUP = ["I am a member of the chess club.", "I play on Tuesday evenings.", "My son is a member of the chess club too.", "I am rated 1650."]
+USER_CHESS_R1053: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_USER_CHESS_R1053_SETUP), ["remember", "I am now rated 1720."], [_USER_CHESS_R1053_SETUP[3]]),
+    (list(_USER_CHESS_R1053_SETUP), ["remember", "I now play on Thursday evenings."], [_USER_CHESS_R1053_SETUP[1]]),
+    (list(_USER_CHESS_R1053_SETUP), ["remember", "I am no longer a member of the chess club."], [_USER_CHESS_R1053_SETUP[0]]),
+]
+
+
+def user_chess_r33(cases: list[Case]) -> None:
+    """The user's chess club, evening and rating beside a son in the same club: a new rating, another evening, and the membership ended."""
+    _ended_by(cases, 'user_chess_r33', 'hobbies', USER_CHESS_R1053)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -17580,7 +17709,17 @@ def build() -> list[Case]:
                    smallholders_r32,
                    contractors_r32,
                    dog_walkers_r32,
-                   user_shifts_r32):
+                   user_shifts_r32,
+                   book_clubs_r33,
+                   bedtimes_r33,
+                   club_ladders_r33,
+                   bus_drivers_r33,
+                   german_clubs_r33,
+                   chinese_pets_r33,
+                   landlines_r33,
+                   named_dogs_r33,
+                   freelancers_r33,
+                   user_chess_r33):
         family(cases)
     return cases
 
