@@ -17353,6 +17353,135 @@ def user_chess_r33(cases: list[Case]) -> None:
     """The user's chess club, evening and rating beside a son in the same club: a new rating, another evening, and the membership ended."""
     _ended_by(cases, 'user_chess_r33', 'hobbies', USER_CHESS_R1053)
 
+_CROWDED_PATIENTS_R1054_SETUP = ["Alma Reyes takes levothyroxine every morning.", "Alma Reyes is allergic to sulfa drugs.", "Alma Reyes sees Dr Obi at the Park Surgery.", "Alma Reyes had her gallbladder removed in 2019.", "Alma Reyes's daughter takes levothyroxine too.", "Alma Reyes walks with a stick."]
+CROWDED_PATIENTS_R1054: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PATIENTS_R1054_SETUP), ["release", "Alma Reyes's sulfa allergy"], [_CROWDED_PATIENTS_R1054_SETUP[1]]),
+    (list(_CROWDED_PATIENTS_R1054_SETUP), ["revise", "Alma Reyes's doctor", "Alma Reyes sees Dr Hale at the Park Surgery."], [_CROWDED_PATIENTS_R1054_SETUP[2]]),
+    (list(_CROWDED_PATIENTS_R1054_SETUP), ["forget", "Alma Reyes's gallbladder operation"], [_CROWDED_PATIENTS_R1054_SETUP[3]]),
+]
+
+
+def crowded_patients_r34(cases: list[Case]) -> None:
+    """A patient with six facts beside her daughter's same medicine: an allergy released, the doctor revised, and an operation forgotten."""
+    _ended_by(cases, 'crowded_patients_r34', 'medical', CROWDED_PATIENTS_R1054)
+
+
+_CROWDED_ENGINEERS_R1055_SETUP = ["Omar Haddad is on the payments on-call rota.", "Omar Haddad maintains the ledger service.", "Omar Haddad prefers Go to Java.", "Omar Haddad works from Lisbon.", "Omar Haddad's manager is Ines Costa.", "Omar Haddad is on call this week."]
+CROWDED_ENGINEERS_R1055: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ENGINEERS_R1055_SETUP), ["release", "Omar Haddad's on-call this week"], [_CROWDED_ENGINEERS_R1055_SETUP[5]]),
+    (list(_CROWDED_ENGINEERS_R1055_SETUP), ["revise", "Omar Haddad's manager", "Omar Haddad's manager is Rui Lopes."], [_CROWDED_ENGINEERS_R1055_SETUP[4]]),
+    (list(_CROWDED_ENGINEERS_R1055_SETUP), ["remember", "Omar Haddad no longer maintains the ledger service."], [_CROWDED_ENGINEERS_R1055_SETUP[1]]),
+]
+
+
+def crowded_engineers_r34(cases: list[Case]) -> None:
+    """An engineer with six facts: this week's on-call released (the rota stays), a new manager revised, and a service no longer his."""
+    _ended_by(cases, 'crowded_engineers_r34', 'on-call', CROWDED_ENGINEERS_R1055)
+
+
+_CROWDED_INVESTORS_R1056_SETUP = ["Grace Lin holds 200 shares of Nokia.", "Grace Lin holds 50 shares of Ericsson.", "Grace Lin banks with Nordea.", "Grace Lin has a pension with Aviva.", "Grace Lin pays 900 euros a month in rent.", "Grace Lin's brother holds 300 shares of Nokia."]
+CROWDED_INVESTORS_R1056: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_INVESTORS_R1056_SETUP), ["remember", "Grace Lin sold her Nokia shares."], [_CROWDED_INVESTORS_R1056_SETUP[0]]),
+    (list(_CROWDED_INVESTORS_R1056_SETUP), ["remember", "Grace Lin now holds 80 shares of Ericsson."], [_CROWDED_INVESTORS_R1056_SETUP[1]]),
+    (list(_CROWDED_INVESTORS_R1056_SETUP), ["release", "Grace Lin's pension"], [_CROWDED_INVESTORS_R1056_SETUP[3]]),
+]
+
+
+def crowded_investors_r34(cases: list[Case]) -> None:
+    """An investor with two holdings beside her brother's same shares: one holding sold, the other changed, and a pension released."""
+    _ended_by(cases, 'crowded_investors_r34', 'finance', CROWDED_INVESTORS_R1056)
+
+
+_CROWDED_CAT_OWNERS_R1057_SETUP = ["Theo Marsh has a cat called Juno.", "Theo Marsh has a cat called Pixel.", "Juno is allergic to fish.", "Theo Marsh feeds his cats at 6pm.", "Theo Marsh lives in Frome.", "Theo Marsh's vet is Dr Sandhu."]
+CROWDED_CAT_OWNERS_R1057: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CAT_OWNERS_R1057_SETUP), ["release", "Theo Marsh's cat Pixel"], [_CROWDED_CAT_OWNERS_R1057_SETUP[1]]),
+    (list(_CROWDED_CAT_OWNERS_R1057_SETUP), ["remember", "Theo Marsh now feeds his cats at 7pm."], [_CROWDED_CAT_OWNERS_R1057_SETUP[3]]),
+    (list(_CROWDED_CAT_OWNERS_R1057_SETUP), ["revise", "Theo Marsh's vet", "Theo Marsh's vet is Dr Kaur."], [_CROWDED_CAT_OWNERS_R1057_SETUP[5]]),
+]
+
+
+def crowded_cat_owners_r34(cases: list[Case]) -> None:
+    """An owner of two cats, one with a fact of its own: one cat released, a later feeding time, and a new vet revised."""
+    _ended_by(cases, 'crowded_cat_owners_r34', 'pets', CROWDED_CAT_OWNERS_R1057)
+
+
+_CROWDED_GERMAN_R1058_SETUP = ["Klara Wolf wohnt in Graz.", "Klara Wolf arbeitet bei der Post.", "Klara Wolf spielt Klavier.", "Klara Wolf hat zwei Kinder.", "Klara Wolfs Mann spielt Klavier.", "Klara Wolf fährt einen Skoda."]
+CROWDED_GERMAN_R1058: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1058_SETUP), ["forget", "Vergiss, dass Klara Wolf Klavier spielt"], [_CROWDED_GERMAN_R1058_SETUP[2]]),
+    (list(_CROWDED_GERMAN_R1058_SETUP), ["remember", "Klara Wolf hat jetzt drei Kinder."], [_CROWDED_GERMAN_R1058_SETUP[3]]),
+    (list(_CROWDED_GERMAN_R1058_SETUP), ["remember", "Klara Wolf fährt jetzt einen Seat."], [_CROWDED_GERMAN_R1058_SETUP[5]]),
+]
+
+
+def crowded_german_r34(cases: list[Case]) -> None:
+    """German facts of a woman with six facts beside her husband's same instrument: the piano forgotten for her alone, a third child, and another car."""
+    _ended_by(cases, 'crowded_german_r34', 'languages', CROWDED_GERMAN_R1058)
+
+
+_CROWDED_CHINESE_R1059_SETUP = ["周杰住在武汉\u3002", "周杰在华为工作\u3002", "周杰喜欢钓鱼\u3002", "周杰有两个儿子\u3002", "周杰的妻子喜欢钓鱼\u3002", "周杰开一辆比亚迪\u3002"]
+CROWDED_CHINESE_R1059: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1059_SETUP), ["remember", "周杰不再喜欢钓鱼了\u3002"], [_CROWDED_CHINESE_R1059_SETUP[2]]),
+    (list(_CROWDED_CHINESE_R1059_SETUP), ["remember", "周杰现在在小米工作\u3002"], [_CROWDED_CHINESE_R1059_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R1059_SETUP), ["forget", "周杰的妻子"], [_CROWDED_CHINESE_R1059_SETUP[4]]),
+]
+
+
+def crowded_chinese_r34(cases: list[Case]) -> None:
+    """Chinese facts of a man with six facts beside his wife's same hobby: fishing given up, a new employer, and a forget of the wife."""
+    _ended_by(cases, 'crowded_chinese_r34', 'languages', CROWDED_CHINESE_R1059)
+
+
+_CROWDED_STUDENTS_R1060_SETUP = ["Ayo Bakare studies economics at LSE.", "Ayo Bakare lives in halls.", "Ayo Bakare works at a café on Saturdays.", "Ayo Bakare plays five-a-side on Wednesdays.", "Ayo Bakare's tutor is Dr Pryce.", "Ayo Bakare's student number is 202311487."]
+CROWDED_STUDENTS_R1060: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STUDENTS_R1060_SETUP), ["purge", "202311487"], [_CROWDED_STUDENTS_R1060_SETUP[5]]),
+    (list(_CROWDED_STUDENTS_R1060_SETUP), ["remember", "Ayo Bakare moved out of halls."], [_CROWDED_STUDENTS_R1060_SETUP[1]]),
+    (list(_CROWDED_STUDENTS_R1060_SETUP), ["release", "Ayo Bakare's Saturday job"], [_CROWDED_STUDENTS_R1060_SETUP[2]]),
+]
+
+
+def crowded_students_r34(cases: list[Case]) -> None:
+    """A student with six facts: the student number purged, halls left, and the Saturday job released."""
+    _ended_by(cases, 'crowded_students_r34', 'education', CROWDED_STUDENTS_R1060)
+
+
+_CROWDED_TRAVELLERS_R1061_SETUP = ["Sofia Russo has a flight to Rome on 12 May.", "Sofia Russo has a hotel booking in Rome.", "Sofia Russo has a flight to Oslo on 3 June.", "Sofia Russo prefers aisle seats.", "Sofia Russo is a Miles and More member.", "Sofia Russo travels with a carry-on only."]
+CROWDED_TRAVELLERS_R1061: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TRAVELLERS_R1061_SETUP), ["remember", "Sofia Russo's flight to Rome was cancelled."], [_CROWDED_TRAVELLERS_R1061_SETUP[0]]),
+    (list(_CROWDED_TRAVELLERS_R1061_SETUP), ["release", "Sofia Russo's Oslo flight"], [_CROWDED_TRAVELLERS_R1061_SETUP[2]]),
+    (list(_CROWDED_TRAVELLERS_R1061_SETUP), ["remember", "Sofia Russo now prefers window seats."], [_CROWDED_TRAVELLERS_R1061_SETUP[3]]),
+]
+
+
+def crowded_travellers_r34(cases: list[Case]) -> None:
+    """A traveller with two flights and a hotel: one flight cancelled (the hotel stays), the other released, and another seat preference."""
+    _ended_by(cases, 'crowded_travellers_r34', 'travel', CROWDED_TRAVELLERS_R1061)
+
+
+_CROWDED_TRUMPETERS_R1062_SETUP = ["Jonah Price plays the trumpet.", "Jonah Price plays in a jazz band.", "Jonah Price teaches trumpet on Mondays.", "Jonah Price owns a Bach Stradivarius trumpet.", "Jonah Price's band rehearses on Thursdays.", "Jonah Price lives in Bristol."]
+CROWDED_TRUMPETERS_R1062: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TRUMPETERS_R1062_SETUP), ["remember", "Jonah Price no longer teaches trumpet."], [_CROWDED_TRUMPETERS_R1062_SETUP[2]]),
+    (list(_CROWDED_TRUMPETERS_R1062_SETUP), ["remember", "Jonah Price sold his Bach Stradivarius."], [_CROWDED_TRUMPETERS_R1062_SETUP[3]]),
+    (list(_CROWDED_TRUMPETERS_R1062_SETUP), ["remember", "Jonah Price's band now rehearses on Tuesdays."], [_CROWDED_TRUMPETERS_R1062_SETUP[4]]),
+]
+
+
+def crowded_trumpeters_r34(cases: list[Case]) -> None:
+    """A trumpeter with six facts: teaching given up (playing stays), the trumpet sold, and the band's new day."""
+    _ended_by(cases, 'crowded_trumpeters_r34', 'music', CROWDED_TRUMPETERS_R1062)
+
+
+_CROWDED_USER_R1063_SETUP = ["I live in Norwich.", "I work at Aviva.", "I am learning Italian.", "I have a season ticket for Norwich City.", "My wife works at Aviva too.", "I run on Sunday mornings."]
+CROWDED_USER_R1063: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_R1063_SETUP), ["remember", "I gave up learning Italian."], [_CROWDED_USER_R1063_SETUP[2]]),
+    (list(_CROWDED_USER_R1063_SETUP), ["remember", "I no longer have a season ticket."], [_CROWDED_USER_R1063_SETUP[3]]),
+    (list(_CROWDED_USER_R1063_SETUP), ["remember", "I now work at Direct Line."], [_CROWDED_USER_R1063_SETUP[1]]),
+]
+
+
+def crowded_user_r34(cases: list[Case]) -> None:
+    """The user with six facts beside a wife at the same employer: Italian given up, the season ticket ended, and a new employer."""
+    _ended_by(cases, 'crowded_user_r34', 'personal', CROWDED_USER_R1063)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -17719,7 +17848,17 @@ def build() -> list[Case]:
                    landlines_r33,
                    named_dogs_r33,
                    freelancers_r33,
-                   user_chess_r33):
+                   user_chess_r33,
+                   crowded_patients_r34,
+                   crowded_engineers_r34,
+                   crowded_investors_r34,
+                   crowded_cat_owners_r34,
+                   crowded_german_r34,
+                   crowded_chinese_r34,
+                   crowded_students_r34,
+                   crowded_travellers_r34,
+                   crowded_trumpeters_r34,
+                   crowded_user_r34):
         family(cases)
     return cases
 
