@@ -334,6 +334,10 @@ HONORIFICS: frozenset[str] = words("""
 mr mrs ms miss mx dr prof professor sir dame lady lord rev fr sr jr herr frau
 """)
 """Titles before a personal name; stripped from the canonical id."""
+TITLE_NOUNS: dict[str, str] = {"dr": "doctor", "prof": "professor", "professor": "professor",
+                               "rev": "reverend"}
+"""Titles that are a calling, and the noun they abbreviate (or are): ``sees Dr Obi`` is
+about a doctor."""
 
 THING_KINDS: frozenset[str] = words("""
 team company department branch office project ticket order case invoice product device

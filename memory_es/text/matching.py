@@ -206,6 +206,19 @@ def titles(text: str) -> frozenset[str]:
                      if w in lx.HONORIFICS)
 
 
+def titled_callings(text: str) -> frozenset[str]:
+    """``sees Dr Obi``: a title that is a calling, before a name other than the text's
+    first, says the person named is a doctor, so the fact is about one (``Alma's
+    doctor`` finds it). The subject's own title (``Dr Lena Vogt works at the Charité``)
+    says nothing of what the fact is about, nor does one after ``is``: the fact names
+    what the person is to the subject already (``Pat's dentist is Dr Moran`` is no fact
+    about Pat's doctor)."""
+    return frozenset(
+        lx.TITLE_NOUNS[w] for m in _TITLED.finditer(text)
+        if m.start() > 0 and (w := m.group(1).lower()) in lx.TITLE_NOUNS
+        and lx.lemma_of((text[:m.start()].rsplit(maxsplit=1) or [""])[-1].lower()) != "be")
+
+
 def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(whole terms, compound parts, topic domains) of a text."""
     whole: set[str] = set()
@@ -239,6 +252,9 @@ def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
         domains |= lx.domains_of(form)
     if "no longer" in cleaned.lower():
         whole.add(NEGATION_TERM)
+    for calling in titled_callings(cleaned):
+        whole.add(_term(calling))
+        domains |= lx.domains_of(calling)
     return frozenset(whole), frozenset(parts), frozenset(domains)
 
 

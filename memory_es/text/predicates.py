@@ -380,6 +380,16 @@ def _employer_after_role(p: PredicateReading) -> Slot:
     return Slot("work.employer", value_text(object_after(p.rest, prep + 1)))
 
 
+def _pet(p: PredicateReading) -> Slot:
+    """``has a cat called Juno``: the kind of animal and, when the text gives it, its
+    name, so a second cat (``has a cat called Pixel``) is a fact of its own, not a
+    conflicting value of the first."""
+    words = p.rest_words
+    at = next((i for i, w in enumerate(p.rest_low) if w in ("called", "named")), len(words))
+    return Slot(attribute_path("pet", *keywords(words[:at], 2), *keywords(words[at + 1:], 2)),
+                p.value)
+
+
 def _allergy(p: PredicateReading) -> Slot:
     comp = p.rest_low
     obj = object_after(p.rest, 2) if len(comp) > 1 and comp[1] == "to" else []
@@ -832,8 +842,7 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          lambda p: Slot("diet", p.value)),
     Rule("predicate:prefers", lambda p: p.lemma == "prefer", _preference),
     Rule("predicate:pet",
-         lambda p: p.lemma in ("own", "have", "adopt") and "pet" in p.rest_domains,
-         lambda p: Slot(attribute_path("pet", *keywords(p.rest_words, 2)), p.value)),
+         lambda p: p.lemma in ("own", "have", "adopt") and "pet" in p.rest_domains, _pet),
     Rule("predicate:health",
          lambda p: "health" in p.rest_domains
          and p.lemma in ("have", "develop", "diagnose", "suffer"),
