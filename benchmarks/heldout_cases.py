@@ -17482,6 +17482,135 @@ def crowded_user_r34(cases: list[Case]) -> None:
     """The user with six facts beside a wife at the same employer: Italian given up, the season ticket ended, and a new employer."""
     _ended_by(cases, 'crowded_user_r34', 'personal', CROWDED_USER_R1063)
 
+_CROWDED_CLIENTS_R1064_SETUP = ["Marta Silva is a client of Hart & Cole.", "Marta Silva's case number is HC-2291-A.", "Marta Silva's solicitor is Ben Hart.", "Marta Silva has a hearing on 4 March.", "Marta Silva lives in Croydon.", "Marta Silva's husband is a client of Hart & Cole too."]
+CROWDED_CLIENTS_R1064: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CLIENTS_R1064_SETUP), ["purge", "HC-2291-A"], [_CROWDED_CLIENTS_R1064_SETUP[1]]),
+    (list(_CROWDED_CLIENTS_R1064_SETUP), ["revise", "Marta Silva's solicitor", "Marta Silva's solicitor is Amy Cole."], [_CROWDED_CLIENTS_R1064_SETUP[2]]),
+    (list(_CROWDED_CLIENTS_R1064_SETUP), ["remember", "Marta Silva's hearing was moved to 18 March."], [_CROWDED_CLIENTS_R1064_SETUP[3]]),
+]
+
+
+def crowded_clients_r35(cases: list[Case]) -> None:
+    """A law firm's client with six facts: the case number purged, a new solicitor revised, and a hearing postponed."""
+    _ended_by(cases, 'crowded_clients_r35', 'legal', CROWDED_CLIENTS_R1064)
+
+
+_CROWDED_HOMEBUYERS_R1065_SETUP = ["Leon Adler made an offer on 14 Birch Road.", "Leon Adler has a mortgage in principle with Halifax.", "Leon Adler's broker is Tessa Lamb.", "Leon Adler rents a flat in Hove.", "Leon Adler has given notice on his flat.", "Leon Adler's sister lives on Birch Road."]
+CROWDED_HOMEBUYERS_R1065: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOMEBUYERS_R1065_SETUP), ["remember", "Leon Adler withdrew his offer on 14 Birch Road."], [_CROWDED_HOMEBUYERS_R1065_SETUP[0]]),
+    (list(_CROWDED_HOMEBUYERS_R1065_SETUP), ["revise", "Leon Adler's broker", "Leon Adler's broker is Raj Patel."], [_CROWDED_HOMEBUYERS_R1065_SETUP[2]]),
+    (list(_CROWDED_HOMEBUYERS_R1065_SETUP), ["release", "Leon Adler's notice on his flat"], [_CROWDED_HOMEBUYERS_R1065_SETUP[4]]),
+]
+
+
+def crowded_homebuyers_r35(cases: list[Case]) -> None:
+    """A home buyer with six facts: an offer withdrawn, a new mortgage broker, and the rental notice released."""
+    _ended_by(cases, 'crowded_homebuyers_r35', 'property', CROWDED_HOMEBUYERS_R1065)
+
+
+_CROWDED_CAR_OWNERS_R1066_SETUP = ["Priti Shah owns a Honda Jazz.", "Priti Shah owns a Ford Transit van.", "Priti Shah's Honda Jazz has its MOT in April.", "Priti Shah is insured with Admiral.", "Priti Shah parks on the driveway.", "Priti Shah's son drives the Honda Jazz."]
+CROWDED_CAR_OWNERS_R1066: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CAR_OWNERS_R1066_SETUP), ["remember", "Priti Shah sold her Ford Transit van."], [_CROWDED_CAR_OWNERS_R1066_SETUP[1]]),
+    (list(_CROWDED_CAR_OWNERS_R1066_SETUP), ["remember", "Priti Shah's Honda Jazz now has its MOT in June."], [_CROWDED_CAR_OWNERS_R1066_SETUP[2]]),
+    (list(_CROWDED_CAR_OWNERS_R1066_SETUP), ["remember", "Priti Shah switched her insurance to Aviva."], [_CROWDED_CAR_OWNERS_R1066_SETUP[3]]),
+]
+
+
+def crowded_car_owners_r35(cases: list[Case]) -> None:
+    """A car owner with two cars and six facts: one car sold, the MOT date changed, and the insurer switched."""
+    _ended_by(cases, 'crowded_car_owners_r35', 'vehicles', CROWDED_CAR_OWNERS_R1066)
+
+
+_CROWDED_EMPLOYEES_R1067_SETUP = ["Kemi Ade works in the finance team.", "Kemi Ade's line manager is Joe Bell.", "Kemi Ade is on grade 6.", "Kemi Ade has leave booked for August.", "Kemi Ade works from home on Mondays.", "Joe Bell is the head of finance."]
+CROWDED_EMPLOYEES_R1067: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_EMPLOYEES_R1067_SETUP), ["revise", "Kemi Ade's line manager", "Kemi Ade's line manager is Sue Ray."], [_CROWDED_EMPLOYEES_R1067_SETUP[1]]),
+    (list(_CROWDED_EMPLOYEES_R1067_SETUP), ["remember", "Kemi Ade is now on grade 7."], [_CROWDED_EMPLOYEES_R1067_SETUP[2]]),
+    (list(_CROWDED_EMPLOYEES_R1067_SETUP), ["release", "Kemi Ade's August leave"], [_CROWDED_EMPLOYEES_R1067_SETUP[3]]),
+]
+
+
+def crowded_employees_r35(cases: list[Case]) -> None:
+    """An employee with six facts: a new line manager, a grade changed, and the leave booking released."""
+    _ended_by(cases, 'crowded_employees_r35', 'hr', CROWDED_EMPLOYEES_R1067)
+
+
+_CROWDED_RESTAURANTS_R1068_SETUP = ["Hugo Blanc eats at Chez Lou every Friday.", "Hugo Blanc always orders the duck.", "Hugo Blanc is allergic to shellfish.", "Hugo Blanc sits at table 9.", "Hugo Blanc's wife always orders the sole.", "Hugo Blanc pays by Amex."]
+CROWDED_RESTAURANTS_R1068: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RESTAURANTS_R1068_SETUP), ["remember", "Hugo Blanc now always orders the lamb."], [_CROWDED_RESTAURANTS_R1068_SETUP[1]]),
+    (list(_CROWDED_RESTAURANTS_R1068_SETUP), ["forget", "Hugo Blanc's shellfish allergy"], [_CROWDED_RESTAURANTS_R1068_SETUP[2]]),
+    (list(_CROWDED_RESTAURANTS_R1068_SETUP), ["remember", "Hugo Blanc now sits at table 4."], [_CROWDED_RESTAURANTS_R1068_SETUP[3]]),
+]
+
+
+def crowded_restaurants_r35(cases: list[Case]) -> None:
+    """A restaurant regular with six facts: a favourite dish changed, an allergy forgotten, and a usual table changed."""
+    _ended_by(cases, 'crowded_restaurants_r35', 'hospitality', CROWDED_RESTAURANTS_R1068)
+
+
+_CROWDED_LAB_R1069_SETUP = ["Dr Ana Lima works on the malaria project.", "Dr Ana Lima uses bench 12 in lab B.", "Dr Ana Lima's supervisor is Prof. Kent.", "Dr Ana Lima is writing a grant for the Wellcome Trust.", "Dr Ana Lima lives in Cambridge.", "Prof. Kent works on the malaria project too."]
+CROWDED_LAB_R1069: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LAB_R1069_SETUP), ["remember", "Dr Ana Lima finished the malaria project."], [_CROWDED_LAB_R1069_SETUP[0]]),
+    (list(_CROWDED_LAB_R1069_SETUP), ["remember", "Dr Ana Lima now uses bench 3 in lab B."], [_CROWDED_LAB_R1069_SETUP[1]]),
+    (list(_CROWDED_LAB_R1069_SETUP), ["revise", "Dr Ana Lima's supervisor", "Dr Ana Lima's supervisor is Prof. Ware."], [_CROWDED_LAB_R1069_SETUP[2]]),
+]
+
+
+def crowded_lab_r35(cases: list[Case]) -> None:
+    """A lab scientist with six facts: a project finished, a new bench, and a supervisor revised."""
+    _ended_by(cases, 'crowded_lab_r35', 'science', CROWDED_LAB_R1069)
+
+
+_CROWDED_FARMERS_R1070_SETUP = ["Gwen Price keeps 40 sheep.", "Gwen Price grows barley.", "Gwen Price grows potatoes.", "Gwen Price owns a John Deere tractor.", "Gwen Price sells eggs at the market.", "Gwen Price's neighbour keeps 200 sheep."]
+CROWDED_FARMERS_R1070: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FARMERS_R1070_SETUP), ["remember", "Gwen Price now keeps 25 sheep."], [_CROWDED_FARMERS_R1070_SETUP[0]]),
+    (list(_CROWDED_FARMERS_R1070_SETUP), ["remember", "Gwen Price no longer grows potatoes."], [_CROWDED_FARMERS_R1070_SETUP[2]]),
+    (list(_CROWDED_FARMERS_R1070_SETUP), ["remember", "Gwen Price sold her John Deere tractor."], [_CROWDED_FARMERS_R1070_SETUP[3]]),
+]
+
+
+def crowded_farmers_r35(cases: list[Case]) -> None:
+    """A farmer with six facts: a herd smaller, a crop given up, and a tractor sold."""
+    _ended_by(cases, 'crowded_farmers_r35', 'farming', CROWDED_FARMERS_R1070)
+
+
+_CROWDED_IT_SUPPORT_R1071_SETUP = ["Nils Berg has ticket INC-4471 open.", "Nils Berg uses a ThinkPad T14.", "Nils Berg has a Visio licence.", "Nils Berg's VPN token expires in May.", "Nils Berg works in building C.", "Nils Berg's colleague has ticket INC-4472 open."]
+CROWDED_IT_SUPPORT_R1071: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_IT_SUPPORT_R1071_SETUP), ["remember", "Nils Berg's ticket INC-4471 was closed."], [_CROWDED_IT_SUPPORT_R1071_SETUP[0]]),
+    (list(_CROWDED_IT_SUPPORT_R1071_SETUP), ["remember", "Nils Berg now uses a MacBook Air."], [_CROWDED_IT_SUPPORT_R1071_SETUP[1]]),
+    (list(_CROWDED_IT_SUPPORT_R1071_SETUP), ["release", "Nils Berg's Visio licence"], [_CROWDED_IT_SUPPORT_R1071_SETUP[2]]),
+]
+
+
+def crowded_it_support_r35(cases: list[Case]) -> None:
+    """A user with IT tickets and devices: a ticket closed, a laptop replaced, and a licence released."""
+    _ended_by(cases, 'crowded_it_support_r35', 'it', CROWDED_IT_SUPPORT_R1071)
+
+
+_CROWDED_LEARNERS_R1072_SETUP = ["Rhea Kapoor is learning Japanese.", "Rhea Kapoor is at level N4.", "Rhea Kapoor's tutor is Kenji Mori.", "Rhea Kapoor uses Duolingo every day.", "Rhea Kapoor speaks Hindi and English.", "Rhea Kapoor's brother is learning Korean."]
+CROWDED_LEARNERS_R1072: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LEARNERS_R1072_SETUP), ["remember", "Rhea Kapoor is now at level N3."], [_CROWDED_LEARNERS_R1072_SETUP[1]]),
+    (list(_CROWDED_LEARNERS_R1072_SETUP), ["revise", "Rhea Kapoor's tutor", "Rhea Kapoor's tutor is Yumi Sato."], [_CROWDED_LEARNERS_R1072_SETUP[2]]),
+    (list(_CROWDED_LEARNERS_R1072_SETUP), ["remember", "Rhea Kapoor stopped using Duolingo."], [_CROWDED_LEARNERS_R1072_SETUP[3]]),
+]
+
+
+def crowded_learners_r35(cases: list[Case]) -> None:
+    """A language learner with six facts: a level up, a tutor changed, and the app given up."""
+    _ended_by(cases, 'crowded_learners_r35', 'languages', CROWDED_LEARNERS_R1072)
+
+
+_CROWDED_USER_HEALTH_R1073_SETUP = ["I take atorvastatin.", "I take omeprazole for reflux.", "My GP is Dr Mensah.", "My blood pressure was 135/85 in March.", "My father takes atorvastatin too.", "I am allergic to codeine."]
+CROWDED_USER_HEALTH_R1073: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_HEALTH_R1073_SETUP), ["remember", "I stopped taking atorvastatin."], [_CROWDED_USER_HEALTH_R1073_SETUP[0]]),
+    (list(_CROWDED_USER_HEALTH_R1073_SETUP), ["revise", "my GP", "My GP is Dr Fraser."], [_CROWDED_USER_HEALTH_R1073_SETUP[2]]),
+    (list(_CROWDED_USER_HEALTH_R1073_SETUP), ["release", "my blood pressure result from March"], [_CROWDED_USER_HEALTH_R1073_SETUP[3]]),
+]
+
+
+def crowded_user_health_r35(cases: list[Case]) -> None:
+    """The user with six health facts beside a father's same medicine: a statin stopped, a new GP, and a test result released."""
+    _ended_by(cases, 'crowded_user_health_r35', 'medical', CROWDED_USER_HEALTH_R1073)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -17858,7 +17987,17 @@ def build() -> list[Case]:
                    crowded_students_r34,
                    crowded_travellers_r34,
                    crowded_trumpeters_r34,
-                   crowded_user_r34):
+                   crowded_user_r34,
+                   crowded_clients_r35,
+                   crowded_homebuyers_r35,
+                   crowded_car_owners_r35,
+                   crowded_employees_r35,
+                   crowded_restaurants_r35,
+                   crowded_lab_r35,
+                   crowded_farmers_r35,
+                   crowded_it_support_r35,
+                   crowded_learners_r35,
+                   crowded_user_health_r35):
         family(cases)
     return cases
 
