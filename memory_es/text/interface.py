@@ -720,6 +720,7 @@ class TextInterface:
             same_object = ended_object is not None and (
                 _ended_object(f.value, entity) == ended_object if clause.negated
                 else all(t in v.terms or nominalises(t, v.terms) or names_an_activity(t, v.terms)
+                         or stem(lx.lemma_of(t) or t) in v.terms  # "stopped using": uses
                          for t in ended_object))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
@@ -907,14 +908,16 @@ class TextInterface:
         course``, ``finished renovating his kitchen``) ends the entity's facts that tell it
         in progress (:func:`_in_progress`) and share a word with what was completed
         (``is reading Dune``). A habit told in the present (``swims every morning``) is no
-        activity in progress: ``finished her swim`` leaves it."""
+        activity in progress: ``finished her swim`` leaves it. Every word of what was
+        completed must be the fact's: ``finished the VITAL trial`` leaves ``is on the
+        ZETA trial``, which shares only the head."""
         done = _completed(clause)
         if not done:
             return
         done -= entity_terms(entity)
         for f in self._held(tenant, entity, clause):
             going = _in_progress(f.text)
-            if going is not None and going & done:
+            if going is not None and going & done and done <= view(f).terms | view(f).parts:
                 plan.add(_decay(f.fact_id, tenant, f"completed: {clause.text}"))
 
     def _replace_count(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
@@ -2218,6 +2221,9 @@ def _completed(clause: Clause) -> frozenset[str]:
 
 _PROGRESSIVE = re.compile(r"\b(?:is|am|are)\s+(?:\w+ly\s+|still\s+|now\s+)?"
                           r"(?:(?P<going>[a-z]+ing\b.*)|on\s+(?P<on>.+))$", re.IGNORECASE)
+_WORKS_ON = re.compile(r"\bworks?\s+(?:\w+ly\s+|still\s+|now\s+)?on\s+(?P<on>.+)$",
+                       re.IGNORECASE)
+"""``works on the malaria project``: the present of ``work on`` tells work going on."""
 
 
 def _in_progress(text: str) -> frozenset[str] | None:
@@ -2225,11 +2231,12 @@ def _in_progress(text: str) -> frozenset[str] | None:
     share one: a verb in the progressive and its object (``is reading Dune``: any term),
     or ``on`` a course, a regime or a trial (``is on steroids``, ``is on a course of iron
     tablets``, ``is on the VITAL trial``), whose head or last word must be shared: ``on the
-    board of the Fence Society`` is held by no fence painted. None for any other fact."""
-    m = _PROGRESSIVE.search(text)
+    board of the Fence Society`` is held by no fence painted; so is what one ``works on``
+    (``works on the malaria project``). None for any other fact."""
+    m = _PROGRESSIVE.search(text) or _WORKS_ON.search(text)
     if m is None:
         return None
-    if m.group("going") is not None:
+    if m.groupdict().get("going") is not None:
         return view_terms(m.group("going"))
     words = [w.strip(EDGE).lower() for w in m.group("on").split()]
     heads = {words[-1], *(words[i - 1] for i in range(1, len(words)) if words[i] == "of")}

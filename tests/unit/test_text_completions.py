@@ -4,7 +4,9 @@ change ends what it names, and nothing else).
 - ``finished``, ``completed`` (also after ``has`` or ``just``) and what was done: the
   entity's facts in the progressive (``is knitting a scarf``) that share a word with it
   end, and those ``on`` a course, a regime or a trial (``is on a course of iron tablets``,
-  ``is on the TRACE trial``) whose head or last word it names.
+  ``is on the TRACE trial``) or what one ``works on`` (``the bridge project``), whose head
+  or last word it names, when every word of what was completed is the fact's
+  (``completed the TRACE trial`` leaves ``is on the ZETA trial``).
 - A habit told in the present (``walks to work``), a place one holds (``is on the
   board of``), a relative's activity kept under the entity's id, and the present of the
   verb (``finishes a scarf every week``: a habit) end nothing.
@@ -26,12 +28,14 @@ _DONE = [
      "Iris Kemp completed her diploma in coaching."),
     ("Iris Kemp is painting the garden fence", "Iris Kemp just finished painting the fence."),
     ("Iris Kemp is on the TRACE trial", "Iris Kemp completed the TRACE trial."),
+    ("Iris Kemp works on the bridge project", "Iris Kemp finished the bridge project."),
 ]
 _KEPT = ["Iris Kemp walks to work", "Iris Kemp is on the board of the Fence Society",
-         "Iris Kemp's son is knitting a scarf", "Iris Kemp lives in Selby"]
+         "Iris Kemp's son is knitting a scarf", "Iris Kemp lives in Selby",
+         "Iris Kemp is on the ZETA trial", "Iris Kemp works on the tunnel project"]
 
 
-@settings(max_examples=10, deadline=None,
+@settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_DONE))
 def test_a_completed_activity_ends_its_progress_only(

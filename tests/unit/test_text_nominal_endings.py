@@ -77,3 +77,24 @@ def test_a_gerund_ended_names_its_place(
     told = f"Lily Fox stopped {gerund} {ended}"
     ti.remember(tenant, told + ".")
     assert current_texts(fresh_store, tenant) == kept | {told}
+
+
+@_SLOW
+@given(st.sampled_from([("uses", "using"), ("sees", "seeing")]),
+       st.sampled_from([("Duolingo", "Anki"), ("Dr Obi", "Dr Lind")]),
+       st.sampled_from(["", " every day"]))
+def test_a_gerund_ended_meets_its_verb_by_the_lemma(
+        fresh_store: memory_es.MemoryStore, verb: tuple[str, str],
+        names: tuple[str, str], when: str) -> None:
+    """``stopped using Duolingo`` ends ``uses Duolingo every day``: a gerund too short for
+    the stemmer (``using``) meets the fact's verb by its lemma; the verb with another
+    name stays."""
+    (said, gerund), (ended, kept_name) = verb, names
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    old = f"Rhea Kapoor {said} {ended}{when}"
+    kept = {f"Rhea Kapoor {said} {kept_name}", "Rhea Kapoor speaks Hindi"}
+    for text in (old, *sorted(kept)):
+        ti.remember(tenant, text + ".")
+    told = f"Rhea Kapoor stopped {gerund} {ended}"
+    ti.remember(tenant, told + ".")
+    assert current_texts(fresh_store, tenant) == kept | {told}
