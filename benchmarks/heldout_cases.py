@@ -17611,6 +17611,135 @@ def crowded_user_health_r35(cases: list[Case]) -> None:
     """The user with six health facts beside a father's same medicine: a statin stopped, a new GP, and a test result released."""
     _ended_by(cases, 'crowded_user_health_r35', 'medical', CROWDED_USER_HEALTH_R1073)
 
+_CROWDED_RUNNERS_R1074_SETUP = ["Eve Okoro runs 10k in 48 minutes.", "Eve Okoro is training for the Berlin Marathon.", "Eve Okoro runs with the Harriers on Tuesdays.", "Eve Okoro wears Brooks shoes.", "Eve Okoro's club-mate runs 10k in 45 minutes.", "Eve Okoro lives in Bath."]
+CROWDED_RUNNERS_R1074: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RUNNERS_R1074_SETUP), ["remember", "Eve Okoro now runs 10k in 46 minutes."], [_CROWDED_RUNNERS_R1074_SETUP[0]]),
+    (list(_CROWDED_RUNNERS_R1074_SETUP), ["remember", "Eve Okoro finished the Berlin Marathon."], [_CROWDED_RUNNERS_R1074_SETUP[1]]),
+    (list(_CROWDED_RUNNERS_R1074_SETUP), ["remember", "Eve Okoro now wears Hoka shoes."], [_CROWDED_RUNNERS_R1074_SETUP[3]]),
+]
+
+
+def crowded_runners_r36(cases: list[Case]) -> None:
+    """A runner with six facts beside her club-mate: a new personal best, a marathon finished, and a shoe brand changed."""
+    _ended_by(cases, 'crowded_runners_r36', 'fitness', CROWDED_RUNNERS_R1074)
+
+
+_CROWDED_AUTHORS_R1075_SETUP = ["Noor Aziz is writing a novel about Lahore.", "Noor Aziz is writing a memoir.", "Noor Aziz's agent is Clare Dunn.", "Noor Aziz is published by Faber.", "Noor Aziz teaches creative writing on Thursdays.", "Noor Aziz lives in Leeds."]
+CROWDED_AUTHORS_R1075: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_AUTHORS_R1075_SETUP), ["remember", "Noor Aziz finished her novel about Lahore."], [_CROWDED_AUTHORS_R1075_SETUP[0]]),
+    (list(_CROWDED_AUTHORS_R1075_SETUP), ["revise", "Noor Aziz's agent", "Noor Aziz's agent is Tom Reid."], [_CROWDED_AUTHORS_R1075_SETUP[2]]),
+    (list(_CROWDED_AUTHORS_R1075_SETUP), ["release", "Noor Aziz's publisher"], [_CROWDED_AUTHORS_R1075_SETUP[3]]),
+]
+
+
+def crowded_authors_r36(cases: list[Case]) -> None:
+    """An author with two books in progress: one finished, an agent revised, and a publisher released."""
+    _ended_by(cases, 'crowded_authors_r36', 'publishing', CROWDED_AUTHORS_R1075)
+
+
+_CROWDED_GAMERS_R1076_SETUP = ["Kai Duffy owns a PlayStation 5.", "Kai Duffy owns a Nintendo Switch.", "Kai Duffy plays Fortnite every evening.", "Kai Duffy is ranked Diamond in Rocket League.", "Kai Duffy's brother owns a PlayStation 5 too.", "Kai Duffy streams on Twitch."]
+CROWDED_GAMERS_R1076: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GAMERS_R1076_SETUP), ["remember", "Kai Duffy sold his Nintendo Switch."], [_CROWDED_GAMERS_R1076_SETUP[1]]),
+    (list(_CROWDED_GAMERS_R1076_SETUP), ["remember", "Kai Duffy is now ranked Champion in Rocket League."], [_CROWDED_GAMERS_R1076_SETUP[3]]),
+    (list(_CROWDED_GAMERS_R1076_SETUP), ["remember", "Kai Duffy no longer plays Fortnite."], [_CROWDED_GAMERS_R1076_SETUP[2]]),
+]
+
+
+def crowded_gamers_r36(cases: list[Case]) -> None:
+    """A gamer with six facts: a console sold, a rank changed, and a game no longer played."""
+    _ended_by(cases, 'crowded_gamers_r36', 'games', CROWDED_GAMERS_R1076)
+
+
+_CROWDED_PARENTS_R1077_SETUP = ["Sara Lind's son goes to Oak Primary.", "Sara Lind's daughter goes to Hill Academy.", "Sara Lind's daughter plays in an orchestra.", "Sara Lind's childminder is Jo Watts.", "Sara Lind works at the council.", "Sara Lind lives in Kendal."]
+CROWDED_PARENTS_R1077: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PARENTS_R1077_SETUP), ["remember", "Sara Lind's son now goes to Fell School."], [_CROWDED_PARENTS_R1077_SETUP[0]]),
+    (list(_CROWDED_PARENTS_R1077_SETUP), ["remember", "Sara Lind's daughter no longer plays in an orchestra."], [_CROWDED_PARENTS_R1077_SETUP[2]]),
+    (list(_CROWDED_PARENTS_R1077_SETUP), ["revise", "Sara Lind's childminder", "Sara Lind's childminder is Amy Hill."], [_CROWDED_PARENTS_R1077_SETUP[3]]),
+]
+
+
+def crowded_parents_r36(cases: list[Case]) -> None:
+    """A parent with six facts about two children: one child's new school, the other's club given up, and a childminder revised."""
+    _ended_by(cases, 'crowded_parents_r36', 'family', CROWDED_PARENTS_R1077)
+
+
+_CROWDED_GERMAN_R36_R1078_SETUP = ["Paul Krause arbeitet bei Bosch.", "Paul Krause wohnt in Stuttgart.", "Paul Krause spielt Schach.", "Paul Krause hat einen Hund.", "Paul Krauses Frau arbeitet bei Bosch.", "Paul Krause fährt einen Audi."]
+CROWDED_GERMAN_R36_R1078: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R36_R1078_SETUP), ["remember", "Paul Krause arbeitet jetzt bei Porsche."], [_CROWDED_GERMAN_R36_R1078_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R36_R1078_SETUP), ["remember", "Paul Krause spielt kein Schach mehr."], [_CROWDED_GERMAN_R36_R1078_SETUP[2]]),
+    (list(_CROWDED_GERMAN_R36_R1078_SETUP), ["remember", "Paul Krause wohnt jetzt in Esslingen."], [_CROWDED_GERMAN_R36_R1078_SETUP[1]]),
+]
+
+
+def crowded_german_r36(cases: list[Case]) -> None:
+    """German facts of a man with six facts beside his wife's same job: a new employer, chess given up, and the dog forgotten."""
+    _ended_by(cases, 'crowded_german_r36', 'languages', CROWDED_GERMAN_R36_R1078)
+
+
+_CROWDED_CHINESE_R36_R1079_SETUP = ["林芳住在厦门\u3002", "林芳在银行工作\u3002", "林芳喜欢爬山\u3002", "林芳有一只狗\u3002", "林芳的妹妹住在厦门\u3002", "林芳会说日语\u3002"]
+CROWDED_CHINESE_R36_R1079: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R36_R1079_SETUP), ["remember", "林芳现在住在福州\u3002"], [_CROWDED_CHINESE_R36_R1079_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R36_R1079_SETUP), ["remember", "林芳现在在学校工作\u3002"], [_CROWDED_CHINESE_R36_R1079_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R36_R1079_SETUP), ["forget", "林芳的妹妹"], [_CROWDED_CHINESE_R36_R1079_SETUP[4]]),
+]
+
+
+def crowded_chinese_r36(cases: list[Case]) -> None:
+    """Chinese facts of a woman with six facts beside her sister's same city: a move, a new employer, and a forget of the sister."""
+    _ended_by(cases, 'crowded_chinese_r36', 'languages', CROWDED_CHINESE_R36_R1079)
+
+
+_CROWDED_CYCLISTS_R1080_SETUP = ["Liam Byrne owns a Trek road bike.", "Liam Byrne owns a Brompton.", "Liam Byrne rides with the Wheelers club.", "Liam Byrne cycles to work every day.", "Liam Byrne's brother owns a Trek road bike.", "Liam Byrne lives in Galway."]
+CROWDED_CYCLISTS_R1080: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CYCLISTS_R1080_SETUP), ["remember", "Liam Byrne sold his Brompton."], [_CROWDED_CYCLISTS_R1080_SETUP[1]]),
+    (list(_CROWDED_CYCLISTS_R1080_SETUP), ["remember", "Liam Byrne now rides with the Velo club."], [_CROWDED_CYCLISTS_R1080_SETUP[2]]),
+    (list(_CROWDED_CYCLISTS_R1080_SETUP), ["remember", "Liam Byrne has entered the Ring of Kerry sportive."], []),
+]
+
+
+def crowded_cyclists_r36(cases: list[Case]) -> None:
+    """A cyclist with two bikes beside a brother's: one bike sold, a club changed, and a sportive entered that ends nothing."""
+    _ended_by(cases, 'crowded_cyclists_r36', 'sport', CROWDED_CYCLISTS_R1080)
+
+
+_CROWDED_TENANTS_R36_R1081_SETUP = ["Ola Adeyemi rents a flat on Kings Road.", "Ola Adeyemi's landlord is Mr Patel.", "Ola Adeyemi paid a deposit of 1,200 pounds.", "Ola Adeyemi pays 1,100 pounds a month in rent.", "Ola Adeyemi has a lodger called Ben.", "Ola Adeyemi works at Boots."]
+CROWDED_TENANTS_R36_R1081: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TENANTS_R36_R1081_SETUP), ["revise", "Ola Adeyemi's landlord", "Ola Adeyemi's landlord is Mrs Khan."], [_CROWDED_TENANTS_R36_R1081_SETUP[1]]),
+    (list(_CROWDED_TENANTS_R36_R1081_SETUP), ["release", "Ola Adeyemi's deposit"], [_CROWDED_TENANTS_R36_R1081_SETUP[2]]),
+    (list(_CROWDED_TENANTS_R36_R1081_SETUP), ["remember", "Ola Adeyemi now pays 1,250 pounds a month in rent."], [_CROWDED_TENANTS_R36_R1081_SETUP[3]]),
+]
+
+
+def crowded_tenants_r36(cases: list[Case]) -> None:
+    """A tenant with six facts: a new landlord revised, the deposit released, and a rent rise."""
+    _ended_by(cases, 'crowded_tenants_r36', 'housing', CROWDED_TENANTS_R36_R1081)
+
+
+_CROWDED_VOLUNTEERS_R1082_SETUP = ["Rob Hale volunteers at the Oxfam shop on Tuesdays.", "Rob Hale is a trustee of the Hope Trust.", "Rob Hale's DBS certificate number is 001234567890.", "Rob Hale drives for the community bus.", "Rob Hale's wife volunteers at the Oxfam shop too.", "Rob Hale lives in Ludlow."]
+CROWDED_VOLUNTEERS_R1082: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VOLUNTEERS_R1082_SETUP), ["remember", "Rob Hale now volunteers at the Oxfam shop on Fridays."], [_CROWDED_VOLUNTEERS_R1082_SETUP[0]]),
+    (list(_CROWDED_VOLUNTEERS_R1082_SETUP), ["remember", "Rob Hale is no longer a trustee of the Hope Trust."], [_CROWDED_VOLUNTEERS_R1082_SETUP[1]]),
+    (list(_CROWDED_VOLUNTEERS_R1082_SETUP), ["purge", "001234567890"], [_CROWDED_VOLUNTEERS_R1082_SETUP[2]]),
+]
+
+
+def crowded_volunteers_r36(cases: list[Case]) -> None:
+    """A volunteer with six facts: a shop shift day changed, the charity's trustee role ended, and a DBS number purged."""
+    _ended_by(cases, 'crowded_volunteers_r36', 'community', CROWDED_VOLUNTEERS_R1082)
+
+
+_CROWDED_USER_WORK_R1083_SETUP = ["I work at Arup in the Leeds office.", "My manager is Priya Shah.", "I use a Dell XPS.", "I am working on the station project.", "My colleague works in the Leeds office too.", "I commute by train."]
+CROWDED_USER_WORK_R1083: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_WORK_R1083_SETUP), ["revise", "my manager", "My manager is Tom Ellis."], [_CROWDED_USER_WORK_R1083_SETUP[1]]),
+    (list(_CROWDED_USER_WORK_R1083_SETUP), ["remember", "I now use a MacBook Pro."], [_CROWDED_USER_WORK_R1083_SETUP[2]]),
+    (list(_CROWDED_USER_WORK_R1083_SETUP), ["remember", "I finished the station project."], [_CROWDED_USER_WORK_R1083_SETUP[3]]),
+]
+
+
+def crowded_user_work_r36(cases: list[Case]) -> None:
+    """The user with six work facts beside a colleague's same office: a new manager revised, the laptop replaced, and the project finished."""
+    _ended_by(cases, 'crowded_user_work_r36', 'work', CROWDED_USER_WORK_R1083)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -17997,7 +18126,17 @@ def build() -> list[Case]:
                    crowded_farmers_r35,
                    crowded_it_support_r35,
                    crowded_learners_r35,
-                   crowded_user_health_r35):
+                   crowded_user_health_r35,
+                   crowded_runners_r36,
+                   crowded_authors_r36,
+                   crowded_gamers_r36,
+                   crowded_parents_r36,
+                   crowded_german_r36,
+                   crowded_chinese_r36,
+                   crowded_cyclists_r36,
+                   crowded_tenants_r36,
+                   crowded_volunteers_r36,
+                   crowded_user_work_r36):
         family(cases)
     return cases
 
