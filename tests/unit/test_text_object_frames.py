@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=10, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -97,6 +97,13 @@ def test_a_model_name_with_digits_is_a_name_that_a_change_replaces(
     assert current_texts(fresh_store, tenant) == kept | {f"Ola Berg now {verb} {new}"}
 
 
+def _replaced(store: memory_es.MemoryStore, held: str, kept: set[str], told: str) -> None:
+    """``told`` (remembered after ``held`` and ``kept``) ends ``held`` and keeps ``kept``."""
+    after = texts_after(store, [f"{t}." for t in (held, *sorted(kept))], "remember", told)
+    assert held not in after
+    assert kept | {told.rstrip(".")} <= after
+
+
 @_SLOW
 @given(st.sampled_from(["rents plot", "takes bus", "sits at desk", "uses locker"]),
        st.sampled_from(["14", "3", "22B"]), st.sampled_from(["7", "41", "9A"]),
@@ -106,18 +113,11 @@ def test_another_number_of_a_numbered_thing_replaces_the_old(
         where: str) -> None:
     """``now rents plot 22`` replaces ``rents plot 14 at the allotments``: a common word
     and a number name one of a numbered kind, whatever adjunct follows; another kind
-    numbered alike, or the same number told with ``also``, is another fact."""
-    if old == new:
-        return
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    kept = {f"Ola Berg rents garage {old}", "Ola Berg speaks German"}
-    for text in (f"Ola Berg {doing} {old}{where}", *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"Ola Berg now {doing} {new}.")
-    after = current_texts(fresh_store, tenant)
-    assert f"Ola Berg {doing} {old}{where}" not in after
-    assert f"Ola Berg now {doing} {new}" in after
-    assert kept - {f"Ola Berg {doing} {old}"} <= after
+    numbered alike is another fact."""
+    if old != new:
+        _replaced(fresh_store, f"Ola Berg {doing} {old}{where}",
+                  {f"Ola Berg rents garage {old}", "Ola Berg speaks German"},
+                  f"Ola Berg now {doing} {new}.")
 
 
 @_SLOW
@@ -128,14 +128,9 @@ def test_a_modal_is_followed_by_a_verb_the_lexicon_may_not_know(
     """``can now deadlift 200 kilos`` replaces ``can deadlift 180 kilos``: after a modal
     the next word is the verb, known or not, with or without an adverb between (``could``
     is no present ability: unrealised, it holds no slot)."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    kept = {"Ola Berg can swim 5 km", "Ola Berg weighs 80 kg"}
-    for text in (f"Ola Berg {modal} {verb} {amount}", *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"Ola Berg can now {verb} 200 {amount.split()[1]}.")
-    after = current_texts(fresh_store, tenant)
-    assert f"Ola Berg {modal} {verb} {amount}" not in after
-    assert kept <= after
+    _replaced(fresh_store, f"Ola Berg {modal} {verb} {amount}",
+              {"Ola Berg can swim 5 km", "Ola Berg weighs 80 kg"},
+              f"Ola Berg can now {verb} 200 {amount.split()[1]}.")
 
 
 @_SLOW
@@ -148,15 +143,9 @@ def test_another_part_of_the_day_or_week_replaces_the_old(
     """``now works days on ward 4`` replaces ``works nights on ward 4``: a plural of a
     part of the day or week right after the verb says when it is done; the verb done
     somewhere without one, and the entity's other facts, stay."""
-    old, new = periods[:2]
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    kept = {f"Ola Berg {doing} in Leeds", "Ola Berg speaks German"}
-    for text in (f"Ola Berg {doing} {old}{where}", *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"Ola Berg now {doing} {new}{where}.")
-    after = current_texts(fresh_store, tenant)
-    assert f"Ola Berg {doing} {old}{where}" not in after
-    assert kept <= after
+    _replaced(fresh_store, f"Ola Berg {doing} {periods[0]}{where}",
+              {f"Ola Berg {doing} in Leeds", "Ola Berg speaks German"},
+              f"Ola Berg now {doing} {periods[1]}{where}.")
 
 
 @_SLOW
@@ -167,12 +156,6 @@ def test_another_part_of_the_day_after_a_preposition_replaces_the_old(
     """``now sleeps in the afternoons`` replaces ``sleeps in the mornings``: a part of the
     day after a preposition is a time, whatever its topic words say (``mornings`` is a
     word of sleep, ``afternoons`` of none); the verb in a place stays."""
-    old, new = periods[:2]
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    kept = {f"Ola Berg {doing} in a tent", "Ola Berg speaks German"}
-    for text in (f"Ola Berg {doing} in {old}", *kept):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"Ola Berg now {doing} in {new}.")
-    after = current_texts(fresh_store, tenant)
-    assert f"Ola Berg {doing} in {old}" not in after
-    assert kept <= after
+    _replaced(fresh_store, f"Ola Berg {doing} in {periods[0]}",
+              {f"Ola Berg {doing} in a tent", "Ola Berg speaks German"},
+              f"Ola Berg now {doing} in {periods[1]}.")
