@@ -17740,6 +17740,135 @@ def crowded_user_work_r36(cases: list[Case]) -> None:
     """The user with six work facts beside a colleague's same office: a new manager revised, the laptop replaced, and the project finished."""
     _ended_by(cases, 'crowded_user_work_r36', 'work', CROWDED_USER_WORK_R1083)
 
+_CROWDED_NURSES_R1084_SETUP = ["Grace Owusu works on ward 12 at St Thomas'.", "Grace Owusu is studying for a master's in nursing.", "Grace Owusu's badge number is STH-88412.", "Grace Owusu works nights.", "Grace Owusu's colleague works on ward 12 too.", "Grace Owusu lives in Lambeth."]
+CROWDED_NURSES_R1084: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NURSES_R1084_SETUP), ["remember", "Grace Owusu now works on ward 7 at St Thomas'."], [_CROWDED_NURSES_R1084_SETUP[0]]),
+    (list(_CROWDED_NURSES_R1084_SETUP), ["remember", "Grace Owusu finished her master's in nursing."], [_CROWDED_NURSES_R1084_SETUP[1]]),
+    (list(_CROWDED_NURSES_R1084_SETUP), ["purge", "STH-88412"], [_CROWDED_NURSES_R1084_SETUP[2]]),
+]
+
+
+def crowded_nurses_r37(cases: list[Case]) -> None:
+    """A nurse with six facts beside a colleague on the same ward: a new ward, a course finished, and her badge number purged."""
+    _ended_by(cases, 'crowded_nurses_r37', 'medical', CROWDED_NURSES_R1084)
+
+
+_CROWDED_PHOTOGRAPHERS_R1085_SETUP = ["Ines Duarte owns a Canon R5.", "Ines Duarte owns a Fujifilm X100.", "Ines Duarte shoots weddings at weekends.", "Ines Duarte is represented by Studio North.", "Ines Duarte's partner owns a Canon R5 too.", "Ines Duarte lives in Porto."]
+CROWDED_PHOTOGRAPHERS_R1085: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PHOTOGRAPHERS_R1085_SETUP), ["remember", "Ines Duarte sold her Fujifilm X100."], [_CROWDED_PHOTOGRAPHERS_R1085_SETUP[1]]),
+    (list(_CROWDED_PHOTOGRAPHERS_R1085_SETUP), ["remember", "Ines Duarte is now represented by Lumen Agency."], [_CROWDED_PHOTOGRAPHERS_R1085_SETUP[3]]),
+    (list(_CROWDED_PHOTOGRAPHERS_R1085_SETUP), ["remember", "Ines Duarte no longer shoots weddings."], [_CROWDED_PHOTOGRAPHERS_R1085_SETUP[2]]),
+]
+
+
+def crowded_photographers_r37(cases: list[Case]) -> None:
+    """A photographer with two cameras and six facts: one camera sold, a new agency, and weddings no longer shot."""
+    _ended_by(cases, 'crowded_photographers_r37', 'media', CROWDED_PHOTOGRAPHERS_R1085)
+
+
+_CROWDED_PILOTS_R1086_SETUP = ["Tom Okafor flies the A320 for easyJet.", "Tom Okafor is based at Gatwick.", "Tom Okafor's medical expires in October.", "Tom Okafor has 6,000 flying hours.", "Tom Okafor's brother flies for Ryanair.", "Tom Okafor lives in Crawley."]
+CROWDED_PILOTS_R1086: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PILOTS_R1086_SETUP), ["remember", "Tom Okafor now flies the A321neo for easyJet."], [_CROWDED_PILOTS_R1086_SETUP[0]]),
+    (list(_CROWDED_PILOTS_R1086_SETUP), ["remember", "Tom Okafor is now based at Luton."], [_CROWDED_PILOTS_R1086_SETUP[1]]),
+    (list(_CROWDED_PILOTS_R1086_SETUP), ["release", "Tom Okafor's medical"], [_CROWDED_PILOTS_R1086_SETUP[2]]),
+]
+
+
+def crowded_pilots_r37(cases: list[Case]) -> None:
+    """A pilot with six facts: a new aircraft type, a new base, and a medical released."""
+    _ended_by(cases, 'crowded_pilots_r37', 'aviation', CROWDED_PILOTS_R1086)
+
+
+_CROWDED_BAKERS_R1087_SETUP = ["Hannah Roe sells bread at the Saturday market.", "Hannah Roe owns a Rofco oven.", "Hannah Roe teaches a sourdough class on Wednesdays.", "Hannah Roe supplies the Crown pub.", "Hannah Roe's sister sells cakes at the Saturday market.", "Hannah Roe lives in Frome."]
+CROWDED_BAKERS_R1087: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BAKERS_R1087_SETUP), ["remember", "Hannah Roe now sells bread at the Sunday market."], [_CROWDED_BAKERS_R1087_SETUP[0]]),
+    (list(_CROWDED_BAKERS_R1087_SETUP), ["remember", "Hannah Roe sold her Rofco oven."], [_CROWDED_BAKERS_R1087_SETUP[1]]),
+    (list(_CROWDED_BAKERS_R1087_SETUP), ["remember", "Hannah Roe no longer teaches the sourdough class."], [_CROWDED_BAKERS_R1087_SETUP[2]]),
+]
+
+
+def crowded_bakers_r37(cases: list[Case]) -> None:
+    """A baker with six facts: a stall day changed, an oven sold, and a sourdough class no longer taught."""
+    _ended_by(cases, 'crowded_bakers_r37', 'food', CROWDED_BAKERS_R1087)
+
+
+_CROWDED_GERMAN_R37_R1088_SETUP = ["Lena Hoffmann ist Apothekerin.", "Lena Hoffmann wohnt in Freiburg.", "Lena Hoffmann ist Mitglied im Alpenverein.", "Lena Hoffmann hat eine Katze.", "Lena Hoffmanns Bruder ist Mitglied im Alpenverein.", "Lena Hoffmann spielt Gitarre."]
+CROWDED_GERMAN_R37_R1088: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R37_R1088_SETUP), ["remember", "Lena Hoffmann ist jetzt Ärztin."], [_CROWDED_GERMAN_R37_R1088_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R37_R1088_SETUP), ["remember", "Lena Hoffmann ist nicht mehr Mitglied im Alpenverein."], [_CROWDED_GERMAN_R37_R1088_SETUP[2]]),
+    (list(_CROWDED_GERMAN_R37_R1088_SETUP), ["remember", "Lena Hoffmann wohnt jetzt in Basel."], [_CROWDED_GERMAN_R37_R1088_SETUP[1]]),
+]
+
+
+def crowded_german_r37(cases: list[Case]) -> None:
+    """German facts of a woman with six facts beside her brother's same club: a new job, the club left, and a move."""
+    _ended_by(cases, 'crowded_german_r37', 'languages', CROWDED_GERMAN_R37_R1088)
+
+
+_CROWDED_CHINESE_R37_R1089_SETUP = ["黄磊开一辆大众\u3002", "黄磊住在青岛\u3002", "黄磊喜欢下棋\u3002", "黄磊在海尔工作\u3002", "黄磊的父亲喜欢下棋\u3002", "黄磊有一个女儿\u3002"]
+CROWDED_CHINESE_R37_R1089: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R37_R1089_SETUP), ["remember", "黄磊现在开一辆丰田\u3002"], [_CROWDED_CHINESE_R37_R1089_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R37_R1089_SETUP), ["remember", "黄磊现在住在济南\u3002"], [_CROWDED_CHINESE_R37_R1089_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R37_R1089_SETUP), ["forget", "黄磊的父亲"], [_CROWDED_CHINESE_R37_R1089_SETUP[4]]),
+]
+
+
+def crowded_chinese_r37(cases: list[Case]) -> None:
+    """Chinese facts of a man with six facts beside his father's same hobby: a new car, a move, and the father forgotten."""
+    _ended_by(cases, 'crowded_chinese_r37', 'languages', CROWDED_CHINESE_R37_R1089)
+
+
+_CROWDED_COACHES_R1090_SETUP = ["Dan Frost coaches the under-10s at Kew Rangers.", "Dan Frost is doing his UEFA B licence.", "Dan Frost's club is sponsored by Halfords.", "Dan Frost referees on Sundays.", "Dan Frost's son plays for the under-10s.", "Dan Frost works at Kew Gardens."]
+CROWDED_COACHES_R1090: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COACHES_R1090_SETUP), ["remember", "Dan Frost now coaches the under-12s at Kew Rangers."], [_CROWDED_COACHES_R1090_SETUP[0]]),
+    (list(_CROWDED_COACHES_R1090_SETUP), ["remember", "Dan Frost finished his UEFA B licence."], [_CROWDED_COACHES_R1090_SETUP[1]]),
+    (list(_CROWDED_COACHES_R1090_SETUP), ["release", "Dan Frost's club sponsor"], [_CROWDED_COACHES_R1090_SETUP[2]]),
+]
+
+
+def crowded_coaches_r37(cases: list[Case]) -> None:
+    """A football coach with six facts: a new age group, a badge finished, and a club's kit sponsor released."""
+    _ended_by(cases, 'crowded_coaches_r37', 'sport', CROWDED_COACHES_R1090)
+
+
+_CROWDED_SAVERS_R1091_SETUP = ["Maya Ross has an ISA with Nationwide.", "Maya Ross has a savings account with Chase.", "Maya Ross's Chase account pays 4.1 percent.", "Maya Ross's pension is with Nest.", "Maya Ross's husband has an ISA with Nationwide too.", "Maya Ross works at the NHS."]
+CROWDED_SAVERS_R1091: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SAVERS_R1091_SETUP), ["remember", "Maya Ross closed her Chase savings account."], [_CROWDED_SAVERS_R1091_SETUP[1]]),
+    (list(_CROWDED_SAVERS_R1091_SETUP), ["remember", "Maya Ross's Chase account now pays 3.8 percent."], [_CROWDED_SAVERS_R1091_SETUP[2]]),
+    (list(_CROWDED_SAVERS_R1091_SETUP), ["revise", "Maya Ross's pension", "Maya Ross's pension is with Aviva."], [_CROWDED_SAVERS_R1091_SETUP[3]]),
+]
+
+
+def crowded_savers_r37(cases: list[Case]) -> None:
+    """A saver with two accounts and six facts: one account closed, a new rate, and a pension provider revised."""
+    _ended_by(cases, 'crowded_savers_r37', 'finance', CROWDED_SAVERS_R1091)
+
+
+_CROWDED_NEIGHBOURS_R1092_SETUP = ["Sam Cole lends his ladder to Joe Park.", "Joe Park lives at number 14.", "Joe Park keeps bees.", "Sam Cole rents plot 9 at the allotments.", "Sam Cole trims the hedge on Saturdays.", "Sam Cole lives at number 12."]
+CROWDED_NEIGHBOURS_R1092: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NEIGHBOURS_R1092_SETUP), ["forget", "Joe Park"], [_CROWDED_NEIGHBOURS_R1092_SETUP[1], _CROWDED_NEIGHBOURS_R1092_SETUP[2]]),
+    (list(_CROWDED_NEIGHBOURS_R1092_SETUP), ["remember", "Sam Cole now rents plot 3 at the allotments."], [_CROWDED_NEIGHBOURS_R1092_SETUP[3]]),
+    (list(_CROWDED_NEIGHBOURS_R1092_SETUP), ["remember", "Sam Cole no longer trims the hedge."], [_CROWDED_NEIGHBOURS_R1092_SETUP[4]]),
+]
+
+
+def crowded_neighbours_r37(cases: list[Case]) -> None:
+    """A man with six facts who mentions his neighbour, who has facts of his own: a forget of the neighbour, a new allotment plot, and a hedge no longer his to trim."""
+    _ended_by(cases, 'crowded_neighbours_r37', 'community', CROWDED_NEIGHBOURS_R1092)
+
+
+_CROWDED_USER_HOME_R1093_SETUP = ["My energy supplier is Octopus.", "My boiler is serviced every March.", "My cleaner is Rosa.", "I have a smart meter.", "My neighbour's energy supplier is Octopus too.", "I live in a terraced house."]
+CROWDED_USER_HOME_R1093: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_HOME_R1093_SETUP), ["revise", "my energy supplier", "My energy supplier is EDF."], [_CROWDED_USER_HOME_R1093_SETUP[0]]),
+    (list(_CROWDED_USER_HOME_R1093_SETUP), ["remember", "My boiler is now serviced every September."], [_CROWDED_USER_HOME_R1093_SETUP[1]]),
+    (list(_CROWDED_USER_HOME_R1093_SETUP), ["release", "my cleaner"], [_CROWDED_USER_HOME_R1093_SETUP[2]]),
+]
+
+
+def crowded_user_home_r37(cases: list[Case]) -> None:
+    """The user with six home facts beside a neighbour's same energy supplier: a new supplier, a boiler service date moved, and the cleaner released."""
+    _ended_by(cases, 'crowded_user_home_r37', 'home', CROWDED_USER_HOME_R1093)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -18136,7 +18265,17 @@ def build() -> list[Case]:
                    crowded_cyclists_r36,
                    crowded_tenants_r36,
                    crowded_volunteers_r36,
-                   crowded_user_work_r36):
+                   crowded_user_work_r36,
+                   crowded_nurses_r37,
+                   crowded_photographers_r37,
+                   crowded_pilots_r37,
+                   crowded_bakers_r37,
+                   crowded_german_r37,
+                   crowded_chinese_r37,
+                   crowded_coaches_r37,
+                   crowded_savers_r37,
+                   crowded_neighbours_r37,
+                   crowded_user_home_r37):
         family(cases)
     return cases
 
