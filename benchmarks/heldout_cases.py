@@ -17869,6 +17869,135 @@ def crowded_user_home_r37(cases: list[Case]) -> None:
     """The user with six home facts beside a neighbour's same energy supplier: a new supplier, a boiler service date moved, and the cleaner released."""
     _ended_by(cases, 'crowded_user_home_r37', 'home', CROWDED_USER_HOME_R1093)
 
+_CROWDED_ACCOUNTS_R1094_SETUP = ["Ruth Nagy's account number is 40-12-77 31485502.", "Ruth Nagy banks at the Leeds branch.", "Ruth Nagy's husband's account number is 40-12-77 31485503.", "Ruth Nagy has an overdraft of 500 pounds.", "Ruth Nagy's salary is paid on the 28th.", "Ruth Nagy lives in Headingley."]
+CROWDED_ACCOUNTS_R1094: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ACCOUNTS_R1094_SETUP), ["purge", "31485502"], [_CROWDED_ACCOUNTS_R1094_SETUP[0]]),
+    (list(_CROWDED_ACCOUNTS_R1094_SETUP), ["remember", "Ruth Nagy now banks at the York branch."], [_CROWDED_ACCOUNTS_R1094_SETUP[1]]),
+    (list(_CROWDED_ACCOUNTS_R1094_SETUP), ["release", "Ruth Nagy's overdraft"], [_CROWDED_ACCOUNTS_R1094_SETUP[3]]),
+]
+
+
+def crowded_accounts_r38(cases: list[Case]) -> None:
+    """A customer with two account numbers one digit apart from her husband's and six facts: her account purged, a new branch, and an overdraft released."""
+    _ended_by(cases, 'crowded_accounts_r38', 'finance', CROWDED_ACCOUNTS_R1094)
+
+
+_CROWDED_EMAILS_R1095_SETUP = ["Ivo Petrov's work email is ivo.petrov@northwind.io.", "Ivo Petrov's home email is ivo.p@fastmail.fm.", "Ivo Petrov is a data engineer.", "Ivo Petrov shares an office with Lea Roth.", "Lea Roth's email is lea.roth@northwind.io.", "Ivo Petrov lives in Sofia."]
+CROWDED_EMAILS_R1095: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_EMAILS_R1095_SETUP), ["purge", "ivo.p@fastmail.fm"], [_CROWDED_EMAILS_R1095_SETUP[1]]),
+    (list(_CROWDED_EMAILS_R1095_SETUP), ["remember", "Ivo Petrov is now a staff engineer."], [_CROWDED_EMAILS_R1095_SETUP[2]]),
+    (list(_CROWDED_EMAILS_R1095_SETUP), ["forget", "Lea Roth"], [_CROWDED_EMAILS_R1095_SETUP[4]]),
+]
+
+
+def crowded_emails_r38(cases: list[Case]) -> None:
+    """A person with a work and a home e-mail and six facts: the home address purged, a new job title, and a mention of a colleague kept."""
+    _ended_by(cases, 'crowded_emails_r38', 'contacts', CROWDED_EMAILS_R1095)
+
+
+_CROWDED_PLATES_R1096_SETUP = ["Aled Jones's licence plate is CF21 XKD.", "Aled Jones has a parking permit for zone B.", "Aled Jones drives a Kia Ceed.", "Aled Jones's permit expires in June.", "Aled Jones's wife drives a Nissan Micra.", "Aled Jones lives in Cardiff."]
+CROWDED_PLATES_R1096: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PLATES_R1096_SETUP), ["purge", "CF21 XKD"], [_CROWDED_PLATES_R1096_SETUP[0]]),
+    (list(_CROWDED_PLATES_R1096_SETUP), ["remember", "Aled Jones's permit now expires in December."], [_CROWDED_PLATES_R1096_SETUP[3]]),
+    (list(_CROWDED_PLATES_R1096_SETUP), ["remember", "Aled Jones also drives a Ford Focus."], []),
+]
+
+
+def crowded_plates_r38(cases: list[Case]) -> None:
+    """A driver with a plate, a parking permit and six facts: the plate purged, the permit renewed, and a second car that ends nothing."""
+    _ended_by(cases, 'crowded_plates_r38', 'vehicles', CROWDED_PLATES_R1096)
+
+
+_CROWDED_PATIENTS_R38_R1097_SETUP = ["Lucy Hart's NHS number is 485 777 3456.", "Lucy Hart takes 50mg of sertraline.", "Lucy Hart goes to the diabetes clinic on Mondays.", "Lucy Hart is allergic to latex.", "Lucy Hart's mother takes 50mg of sertraline too.", "Lucy Hart lives in Wakefield."]
+CROWDED_PATIENTS_R38_R1097: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PATIENTS_R38_R1097_SETUP), ["purge", "485 777 3456"], [_CROWDED_PATIENTS_R38_R1097_SETUP[0]]),
+    (list(_CROWDED_PATIENTS_R38_R1097_SETUP), ["remember", "Lucy Hart now takes 100mg of sertraline."], [_CROWDED_PATIENTS_R38_R1097_SETUP[1]]),
+    (list(_CROWDED_PATIENTS_R38_R1097_SETUP), ["remember", "Lucy Hart now goes to the diabetes clinic on Thursdays."], [_CROWDED_PATIENTS_R38_R1097_SETUP[2]]),
+]
+
+
+def crowded_patients_r38(cases: list[Case]) -> None:
+    """A patient with an NHS number and six facts: the number purged, a dose changed, and a clinic day moved."""
+    _ended_by(cases, 'crowded_patients_r38', 'medical', CROWDED_PATIENTS_R38_R1097)
+
+
+_CROWDED_GERMAN_R38_R1098_SETUP = ["Die Handynummer von Eva Brandt ist 0152 3344556.", "Eva Brandt arbeitet bei der Bahn.", "Eva Brandt wohnt in Hannover.", "Eva Brandt fährt Fahrrad.", "Eva Brandts Bruder arbeitet bei der Bahn.", "Eva Brandt hat zwei Katzen."]
+CROWDED_GERMAN_R38_R1098: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R38_R1098_SETUP), ["purge", "0152 3344556"], [_CROWDED_GERMAN_R38_R1098_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R38_R1098_SETUP), ["remember", "Eva Brandt arbeitet jetzt bei Continental."], [_CROWDED_GERMAN_R38_R1098_SETUP[1]]),
+    (list(_CROWDED_GERMAN_R38_R1098_SETUP), ["remember", "Eva Brandt fährt kein Fahrrad mehr."], [_CROWDED_GERMAN_R38_R1098_SETUP[3]]),
+]
+
+
+def crowded_german_r38(cases: list[Case]) -> None:
+    """German facts with a phone number and six facts: the number purged, a new job, and the bike given up."""
+    _ended_by(cases, 'crowded_german_r38', 'languages', CROWDED_GERMAN_R38_R1098)
+
+
+_CROWDED_CHINESE_R38_R1099_SETUP = ["孙悦的手机号是13912345678\u3002", "孙悦住在天津\u3002", "孙悦喜欢游泳\u3002", "孙悦在医院工作\u3002", "孙悦的丈夫住在天津\u3002", "孙悦有一个儿子\u3002"]
+CROWDED_CHINESE_R38_R1099: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R38_R1099_SETUP), ["purge", "13912345678"], [_CROWDED_CHINESE_R38_R1099_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R38_R1099_SETUP), ["remember", "孙悦现在住在大连\u3002"], [_CROWDED_CHINESE_R38_R1099_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R38_R1099_SETUP), ["remember", "孙悦不再喜欢游泳了\u3002"], [_CROWDED_CHINESE_R38_R1099_SETUP[2]]),
+]
+
+
+def crowded_chinese_r38(cases: list[Case]) -> None:
+    """Chinese facts with a phone number and six facts: the number purged, a move, and swimming given up."""
+    _ended_by(cases, 'crowded_chinese_r38', 'languages', CROWDED_CHINESE_R38_R1099)
+
+
+_CROWDED_SERVERS_R1100_SETUP = ["The build server's IP address is 10.4.22.17.", "The build server runs Ubuntu 22.04.", "The build server is owned by the platform team.", "The build server has 64 GB of RAM.", "The test server's IP address is 10.4.22.18.", "The build server is in rack 4."]
+CROWDED_SERVERS_R1100: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SERVERS_R1100_SETUP), ["purge", "10.4.22.17"], [_CROWDED_SERVERS_R1100_SETUP[0]]),
+    (list(_CROWDED_SERVERS_R1100_SETUP), ["remember", "The build server now runs Ubuntu 24.04."], [_CROWDED_SERVERS_R1100_SETUP[1]]),
+    (list(_CROWDED_SERVERS_R1100_SETUP), ["revise", "the build server's owner", "The build server is owned by the tools team."], [_CROWDED_SERVERS_R1100_SETUP[2]]),
+]
+
+
+def crowded_servers_r38(cases: list[Case]) -> None:
+    """A server with an IP address and six facts: the address purged, a new OS, and an owner revised."""
+    _ended_by(cases, 'crowded_servers_r38', 'it', CROWDED_SERVERS_R1100)
+
+
+_CROWDED_STUDENTS_R38_R1101_SETUP = ["Femi Cole's student number is S2209471.", "Femi Cole takes the statistics module.", "Femi Cole takes the econometrics module.", "Femi Cole's supervisor is Dr Mayer.", "Femi Cole's flatmate takes the statistics module too.", "Femi Cole lives in Fallowfield."]
+CROWDED_STUDENTS_R38_R1101: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STUDENTS_R38_R1101_SETUP), ["purge", "S2209471"], [_CROWDED_STUDENTS_R38_R1101_SETUP[0]]),
+    (list(_CROWDED_STUDENTS_R38_R1101_SETUP), ["remember", "Femi Cole dropped the econometrics module."], [_CROWDED_STUDENTS_R38_R1101_SETUP[2]]),
+    (list(_CROWDED_STUDENTS_R38_R1101_SETUP), ["revise", "Femi Cole's supervisor", "Femi Cole's supervisor is Dr Quinn."], [_CROWDED_STUDENTS_R38_R1101_SETUP[3]]),
+]
+
+
+def crowded_students_r38(cases: list[Case]) -> None:
+    """A student with a student number and six facts: the number purged, a module dropped, and a supervisor revised."""
+    _ended_by(cases, 'crowded_students_r38', 'education', CROWDED_STUDENTS_R38_R1101)
+
+
+_CROWDED_MEMBERS_R1102_SETUP = ["Zara Khan's membership number is PG-448120.", "Zara Khan goes to spin class on Tuesdays.", "Zara Khan is on the off-peak plan.", "Zara Khan has a locker at the gym.", "Zara Khan's sister goes to spin class on Tuesdays too.", "Zara Khan lives in Salford."]
+CROWDED_MEMBERS_R1102: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MEMBERS_R1102_SETUP), ["purge", "PG-448120"], [_CROWDED_MEMBERS_R1102_SETUP[0]]),
+    (list(_CROWDED_MEMBERS_R1102_SETUP), ["remember", "Zara Khan now goes to spin class on Thursdays."], [_CROWDED_MEMBERS_R1102_SETUP[1]]),
+    (list(_CROWDED_MEMBERS_R1102_SETUP), ["remember", "Zara Khan is now on the anytime plan."], [_CROWDED_MEMBERS_R1102_SETUP[2]]),
+]
+
+
+def crowded_members_r38(cases: list[Case]) -> None:
+    """A gym member with a membership number and six facts: the number purged, a class day moved, and the membership plan changed."""
+    _ended_by(cases, 'crowded_members_r38', 'subscriptions', CROWDED_MEMBERS_R1102)
+
+
+_CROWDED_USER_IDS_R1103_SETUP = ["My passport number is 533380006.", "My phone number is 07700 900812.", "My library card number is LIB 774 201.", "I live in Cambridge.", "My wife's phone number is 07700 900813.", "I work at ARM."]
+CROWDED_USER_IDS_R1103: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_IDS_R1103_SETUP), ["purge", "533380006"], [_CROWDED_USER_IDS_R1103_SETUP[0]]),
+    (list(_CROWDED_USER_IDS_R1103_SETUP), ["remember", "My phone number is now 07700 900999."], [_CROWDED_USER_IDS_R1103_SETUP[1]]),
+    (list(_CROWDED_USER_IDS_R1103_SETUP), ["release", "my library card"], [_CROWDED_USER_IDS_R1103_SETUP[2]]),
+]
+
+
+def crowded_user_ids_r38(cases: list[Case]) -> None:
+    """The user's own identifiers among six facts: the passport number purged, a new phone number, and the library card released."""
+    _ended_by(cases, 'crowded_user_ids_r38', 'personal', CROWDED_USER_IDS_R1103)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -18275,7 +18404,17 @@ def build() -> list[Case]:
                    crowded_coaches_r37,
                    crowded_savers_r37,
                    crowded_neighbours_r37,
-                   crowded_user_home_r37):
+                   crowded_user_home_r37,
+                   crowded_accounts_r38,
+                   crowded_emails_r38,
+                   crowded_plates_r38,
+                   crowded_patients_r38,
+                   crowded_german_r38,
+                   crowded_chinese_r38,
+                   crowded_servers_r38,
+                   crowded_students_r38,
+                   crowded_members_r38,
+                   crowded_user_ids_r38):
         family(cases)
     return cases
 
