@@ -355,13 +355,18 @@ buyer seller driver rider passenger player
 """)
 """Common nouns that introduce a name or an identifier in apposition (``Customer X``)."""
 
+PERIODS: frozenset[str] = words("""
+morning afternoon evening night day weekday weekend monday tuesday wednesday thursday
+friday saturday sunday
+""")
+"""The parts of the day and the days of the week: ``works nights``, ``sleeps in the
+morning`` say when (:mod:`memory_es.text.predicates`)."""
 TEMPORAL_WORDS: frozenset[str] = words("""
 january february march april may june july august september october november december jan
-feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
-saturday sunday today yesterday tomorrow tonight week weeks month months year years
-quarter spring summer autumn fall winter morning afternoon evening night weekend weekends
-decade century semester term season
-""")
+feb mar apr jun jul aug sep sept oct nov dec today yesterday tomorrow tonight week weeks
+month months year years quarter spring summer autumn fall winter weekends decade century
+semester term season
+""") | (PERIODS - {"day", "weekday"})
 TEMPORAL_PREPOSITIONS: frozenset[str] = words("""
 since until till from to between through throughout during before after as of in starting
 beginning ending

@@ -39,12 +39,10 @@ _MOTION_VERBS = ("move", "relocate", "return", "transfer", "switch", "go", "come
 _HABITUAL_MOTION = frozenset({"go", "goes", "come", "comes"})
 """Present-simple forms of the verbs of going whose ``to`` names where one goes often."""
 _POSITION_NOUNS = ("position", "job", "role", "offer")
-_PERIODS = ("morning", "afternoon", "evening", "night", "day", "weekday", "weekend",
-            "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_PERIOD_PLURALS = frozenset(f"{w}s" for w in _PERIODS)
+_PERIOD_PLURALS = frozenset(f"{w}s" for w in lx.PERIODS)
 """The parts of the day and the week in the plural: right after a verb one says when the
 act is done (``works nights``, ``swims mornings``), as ``on Sundays`` does."""
-_PERIOD_WORDS = _PERIOD_PLURALS | frozenset(_PERIODS)
+_PERIOD_WORDS = _PERIOD_PLURALS | lx.PERIODS
 """... and after a preposition, in the singular too (``sleeps in the morning``): a time."""
 _MARITAL_WORDS = (["married"], ["single"], ["engaged"], ["divorced"], ["widowed"])
 

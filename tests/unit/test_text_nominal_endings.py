@@ -69,14 +69,9 @@ def test_a_gerund_ended_names_its_place(
     ending, a gerund with no object of its own ended what its preposition names (goes and
     going share no stem); the same act at another place stays."""
     (said, gerund), (ended, kept_place) = verb, places
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    old = f"Lily Fox {said} {ended} on Fridays"
-    kept = {f"Lily Fox {said} {kept_place} on Mondays", "Lily Fox works at Lush"}
-    for text in (old, *sorted(kept)):
-        ti.remember(tenant, text + ".")
-    told = f"Lily Fox stopped {gerund} {ended}"
-    ti.remember(tenant, told + ".")
-    assert current_texts(fresh_store, tenant) == kept | {told}
+    _only_ended(fresh_store, f"Lily Fox {said} {ended} on Fridays",
+                {f"Lily Fox {said} {kept_place} on Mondays", "Lily Fox works at Lush"},
+                f"Lily Fox stopped {gerund} {ended}")
 
 
 @_SLOW
@@ -90,11 +85,15 @@ def test_a_gerund_ended_meets_its_verb_by_the_lemma(
     the stemmer (``using``) meets the fact's verb by its lemma; the verb with another
     name stays."""
     (said, gerund), (ended, kept_name) = verb, names
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    old = f"Rhea Kapoor {said} {ended}{when}"
-    kept = {f"Rhea Kapoor {said} {kept_name}", "Rhea Kapoor speaks Hindi"}
+    _only_ended(fresh_store, f"Rhea Kapoor {said} {ended}{when}",
+                {f"Rhea Kapoor {said} {kept_name}", "Rhea Kapoor speaks Hindi"},
+                f"Rhea Kapoor stopped {gerund} {ended}")
+
+
+def _only_ended(store: memory_es.MemoryStore, old: str, kept: set[str], told: str) -> None:
+    """Once ``old`` and ``kept`` are remembered, ``told`` ends ``old`` and nothing else."""
+    tenant, ti = fresh_tenant(), TextInterface(store)
     for text in (old, *sorted(kept)):
         ti.remember(tenant, text + ".")
-    told = f"Rhea Kapoor stopped {gerund} {ended}"
     ti.remember(tenant, told + ".")
-    assert current_texts(fresh_store, tenant) == kept | {told}
+    assert current_texts(store, tenant) == kept | {told}
