@@ -17998,6 +17998,136 @@ def crowded_user_ids_r38(cases: list[Case]) -> None:
     """The user's own identifiers among six facts: the passport number purged, a new phone number, and the library card released."""
     _ended_by(cases, 'crowded_user_ids_r38', 'personal', CROWDED_USER_IDS_R1103)
 
+_CROWDED_TENANTS_R1104_SETUP = ["Priya Shah rents a flat on Mill Road.", "Priya Shah pays 950 pounds a month in rent.", "Priya Shah's landlord is Mr Okafor.", "Priya Shah has a key to the bike shed.", "Priya Shah's flatmate pays 950 pounds a month in rent too.", "Priya Shah works at the council."]
+CROWDED_TENANTS_R1104: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TENANTS_R1104_SETUP), ["remember", "Priya Shah now pays 1,000 pounds a month in rent."], [_CROWDED_TENANTS_R1104_SETUP[1]]),
+    (list(_CROWDED_TENANTS_R1104_SETUP), ["release", "Priya Shah's landlord"], [_CROWDED_TENANTS_R1104_SETUP[2]]),
+    (list(_CROWDED_TENANTS_R1104_SETUP), ["forget", "Priya Shah's key to the bike shed"], [_CROWDED_TENANTS_R1104_SETUP[3]]),
+]
+
+
+def crowded_tenants_r39(cases: list[Case]) -> None:
+    """A tenant with six facts, one shared with a flatmate: the rent raised, the landlord released, and a key forgotten."""
+    _ended_by(cases, 'crowded_tenants_r39', 'housing', CROWDED_TENANTS_R1104)
+
+
+_CROWDED_MUSICIANS_R1105_SETUP = ["Tomas Novak plays the cello.", "Tomas Novak plays in the city orchestra.", "Tomas Novak teaches on Wednesdays.", "Tomas Novak's bow was made in 1904.", "Tomas Novak's daughter plays the cello too.", "Tomas Novak lives in Brno."]
+CROWDED_MUSICIANS_R1105: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MUSICIANS_R1105_SETUP), ["remember", "Tomas Novak now teaches on Fridays."], [_CROWDED_MUSICIANS_R1105_SETUP[2]]),
+    (list(_CROWDED_MUSICIANS_R1105_SETUP), ["remember", "Tomas Novak no longer plays in the city orchestra."], [_CROWDED_MUSICIANS_R1105_SETUP[1]]),
+    (list(_CROWDED_MUSICIANS_R1105_SETUP), ["forget", "where Tomas Novak lives"], [_CROWDED_MUSICIANS_R1105_SETUP[5]]),
+]
+
+
+def crowded_musicians_r39(cases: list[Case]) -> None:
+    """A cellist with six facts, one shared with his daughter: a teaching day moved, the orchestra left, and his home forgotten."""
+    _ended_by(cases, 'crowded_musicians_r39', 'music', CROWDED_MUSICIANS_R1105)
+
+
+_CROWDED_GERMAN_R1106_SETUP = ["Die E-Mail-Adresse von Jonas Weber ist jonas.weber@posteo.de.", "Jonas Weber wohnt in Leipzig.", "Jonas Weber arbeitet als Lehrer.", "Jonas Weber spielt Tennis.", "Jonas Webers Frau arbeitet als Lehrerin.", "Jonas Weber hat einen Hund."]
+CROWDED_GERMAN_R1106: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1106_SETUP), ["purge", "jonas.weber@posteo.de"], [_CROWDED_GERMAN_R1106_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1106_SETUP), ["remember", "Jonas Weber wohnt jetzt in Dresden."], [_CROWDED_GERMAN_R1106_SETUP[1]]),
+    (list(_CROWDED_GERMAN_R1106_SETUP), ["remember", "Jonas Weber spielt nicht mehr Tennis."], [_CROWDED_GERMAN_R1106_SETUP[3]]),
+]
+
+
+def crowded_german_r39(cases: list[Case]) -> None:
+    """A German teacher with an e-mail address and six facts, one shared with his wife: the address purged, a move, and a sport given up."""
+    _ended_by(cases, 'crowded_german_r39', 'languages', CROWDED_GERMAN_R1106)
+
+
+_CROWDED_CHINESE_R1107_SETUP = ["王芳的邮箱是wangfang@163.com\u3002", "王芳住在成都\u3002", "王芳在银行工作\u3002", "王芳喜欢爬山\u3002", "王芳的哥哥在银行工作\u3002", "王芳养了一只猫\u3002"]
+CROWDED_CHINESE_R1107: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1107_SETUP), ["purge", "wangfang@163.com"], [_CROWDED_CHINESE_R1107_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R1107_SETUP), ["remember", "王芳现在住在重庆\u3002"], [_CROWDED_CHINESE_R1107_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R1107_SETUP), ["release", "王芳的猫"], [_CROWDED_CHINESE_R1107_SETUP[5]]),
+]
+
+
+def crowded_chinese_r39(cases: list[Case]) -> None:
+    """A bank clerk written in Chinese, with an e-mail address and six facts, one shared with her brother: the address purged, a move, and a pet released."""
+    _ended_by(cases, 'crowded_chinese_r39', 'languages', CROWDED_CHINESE_R1107)
+
+
+_CROWDED_PATIENTS_R1108_SETUP = ["Omar Haddad takes 20mg of atorvastatin.", "Omar Haddad sees Dr Lin every six months.", "Omar Haddad's blood type is O negative.", "Omar Haddad uses an inhaler.", "Omar Haddad's father takes 20mg of atorvastatin too.", "Omar Haddad lives in Dearborn."]
+CROWDED_PATIENTS_R1108: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PATIENTS_R1108_SETUP), ["remember", "Omar Haddad now takes 40mg of atorvastatin."], [_CROWDED_PATIENTS_R1108_SETUP[0]]),
+    (list(_CROWDED_PATIENTS_R1108_SETUP), ["remember", "Omar Haddad stopped using an inhaler."], [_CROWDED_PATIENTS_R1108_SETUP[3]]),
+    (list(_CROWDED_PATIENTS_R1108_SETUP), ["release", "Omar Haddad's doctor"], [_CROWDED_PATIENTS_R1108_SETUP[1]]),
+]
+
+
+def crowded_patients_r39(cases: list[Case]) -> None:
+    """A patient with six facts, one dose shared with his father: a dose raised, an inhaler stopped, and his doctor released."""
+    _ended_by(cases, 'crowded_patients_r39', 'medical', CROWDED_PATIENTS_R1108)
+
+
+_CROWDED_DRIVERS_R1109_SETUP = ["Ines Costa drives a Renault Clio.", "Ines Costa's car is insured with Allianz.", "Ines Costa parks on Rua Augusta.", "Ines Costa has a season ticket for Benfica.", "Ines Costa's brother drives a Renault Clio too.", "Ines Costa lives in Lisbon."]
+CROWDED_DRIVERS_R1109: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DRIVERS_R1109_SETUP), ["remember", "Ines Costa now drives a Peugeot 208."], [_CROWDED_DRIVERS_R1109_SETUP[0]]),
+    (list(_CROWDED_DRIVERS_R1109_SETUP), ["remember", "Ines Costa now parks on Rua do Ouro."], [_CROWDED_DRIVERS_R1109_SETUP[2]]),
+    (list(_CROWDED_DRIVERS_R1109_SETUP), ["forget", "Ines Costa's season ticket"], [_CROWDED_DRIVERS_R1109_SETUP[3]]),
+]
+
+
+def crowded_drivers_r39(cases: list[Case]) -> None:
+    """A driver with six facts, one car shared with her brother: a new car, a parking street changed, and a season ticket forgotten."""
+    _ended_by(cases, 'crowded_drivers_r39', 'vehicles', CROWDED_DRIVERS_R1109)
+
+
+_CROWDED_ONCALL_R1110_SETUP = ["Rui Matos's pager number is 0800 555 0199.", "Rui Matos maintains the billing service.", "Rui Matos uses a ThinkPad.", "Rui Matos's manager is Ana Silva.", "Rui Matos's teammate maintains the billing service too.", "Rui Matos lives in Porto."]
+CROWDED_ONCALL_R1110: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ONCALL_R1110_SETUP), ["purge", "0800 555 0199"], [_CROWDED_ONCALL_R1110_SETUP[0]]),
+    (list(_CROWDED_ONCALL_R1110_SETUP), ["remember", "Rui Matos now maintains the search service."], [_CROWDED_ONCALL_R1110_SETUP[1]]),
+    (list(_CROWDED_ONCALL_R1110_SETUP), ["release", "Rui Matos's manager"], [_CROWDED_ONCALL_R1110_SETUP[3]]),
+]
+
+
+def crowded_oncall_r39(cases: list[Case]) -> None:
+    """An engineer with a pager number and six facts, one service shared with a teammate: the number purged, a service handed over, and the manager released."""
+    _ended_by(cases, 'crowded_oncall_r39', 'on-call', CROWDED_ONCALL_R1110)
+
+
+_CROWDED_USER_LEARNING_R1111_SETUP = ["I am learning Japanese.", "My Japanese teacher is Kenji.", "I take the N4 exam in July.", "I run 10 kilometres on Sundays.", "My sister is learning Japanese too.", "I live in Bristol."]
+CROWDED_USER_LEARNING_R1111: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_LEARNING_R1111_SETUP), ["remember", "My Japanese teacher is now Aiko."], [_CROWDED_USER_LEARNING_R1111_SETUP[1]]),
+    (list(_CROWDED_USER_LEARNING_R1111_SETUP), ["remember", "I now run 5 kilometres on Sundays."], [_CROWDED_USER_LEARNING_R1111_SETUP[3]]),
+    (list(_CROWDED_USER_LEARNING_R1111_SETUP), ["forget", "my exam"], [_CROWDED_USER_LEARNING_R1111_SETUP[2]]),
+]
+
+
+def crowded_user_learning_r39(cases: list[Case]) -> None:
+    """The user learning Japanese among six facts, one shared with a sister: a new teacher, a shorter run, and the exam forgotten."""
+    _ended_by(cases, 'crowded_user_learning_r39', 'user', CROWDED_USER_LEARNING_R1111)
+
+
+_CROWDED_FARMERS_R1112_SETUP = ["Gwen Hughes keeps 40 sheep.", "Gwen Hughes's sheepdog is called Fly.", "Gwen Hughes sells eggs at the market on Saturdays.", "Gwen Hughes drives a Land Rover Defender.", "Gwen Hughes's neighbour keeps 40 sheep too.", "Gwen Hughes lives near Brecon."]
+CROWDED_FARMERS_R1112: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FARMERS_R1112_SETUP), ["remember", "Gwen Hughes now keeps 60 sheep."], [_CROWDED_FARMERS_R1112_SETUP[0]]),
+    (list(_CROWDED_FARMERS_R1112_SETUP), ["remember", "Gwen Hughes now sells eggs at the market on Fridays."], [_CROWDED_FARMERS_R1112_SETUP[2]]),
+    (list(_CROWDED_FARMERS_R1112_SETUP), ["release", "Gwen Hughes's sheepdog"], [_CROWDED_FARMERS_R1112_SETUP[1]]),
+]
+
+
+def crowded_farmers_r39(cases: list[Case]) -> None:
+    """A hill farmer with six facts, one flock shared with a neighbour: a bigger flock, a market day moved, and the sheepdog released."""
+    _ended_by(cases, 'crowded_farmers_r39', 'farming', CROWDED_FARMERS_R1112)
+
+
+_CROWDED_ACADEMICS_R1113_SETUP = ["Nadia Rahman's ORCID is 0000-0002-1825-0097.", "Nadia Rahman supervises three PhD students.", "Nadia Rahman's office is room 2.14.", "Nadia Rahman reviews for Nature Chemistry.", "Nadia Rahman's colleague supervises three PhD students too.", "Nadia Rahman lives in Durham."]
+CROWDED_ACADEMICS_R1113: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ACADEMICS_R1113_SETUP), ["purge", "0000-0002-1825-0097"], [_CROWDED_ACADEMICS_R1113_SETUP[0]]),
+    (list(_CROWDED_ACADEMICS_R1113_SETUP), ["remember", "Nadia Rahman now supervises four PhD students."], [_CROWDED_ACADEMICS_R1113_SETUP[1]]),
+    (list(_CROWDED_ACADEMICS_R1113_SETUP), ["remember", "Nadia Rahman's office is now room 3.02."], [_CROWDED_ACADEMICS_R1113_SETUP[2]]),
+]
+
+
+def crowded_academics_r39(cases: list[Case]) -> None:
+    """A chemist with an ORCID and six facts, one shared with a colleague: the ORCID purged, a fourth student, and a new office."""
+    _ended_by(cases, 'crowded_academics_r39', 'research', CROWDED_ACADEMICS_R1113)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -18414,7 +18544,17 @@ def build() -> list[Case]:
                    crowded_servers_r38,
                    crowded_students_r38,
                    crowded_members_r38,
-                   crowded_user_ids_r38):
+                   crowded_user_ids_r38,
+                   crowded_tenants_r39,
+                   crowded_musicians_r39,
+                   crowded_german_r39,
+                   crowded_chinese_r39,
+                   crowded_patients_r39,
+                   crowded_drivers_r39,
+                   crowded_oncall_r39,
+                   crowded_user_learning_r39,
+                   crowded_farmers_r39,
+                   crowded_academics_r39):
         family(cases)
     return cases
 
