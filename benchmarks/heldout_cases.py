@@ -18128,6 +18128,136 @@ def crowded_academics_r39(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_academics_r39', 'research', CROWDED_ACADEMICS_R1113)
 
 
+_CROWDED_SPOUSES_R1114_SETUP = ["Leo Brandt works at Siemens.", "Leo Brandt's wife works at Siemens too.", "Leo Brandt lives in Munich.", "Leo Brandt's son studies law.", "Leo Brandt plays chess on Thursdays.", "Leo Brandt's wife plays tennis."]
+CROWDED_SPOUSES_R1114: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SPOUSES_R1114_SETUP), ["remember", "Leo Brandt's wife now works at BMW."], [_CROWDED_SPOUSES_R1114_SETUP[1]]),
+    (list(_CROWDED_SPOUSES_R1114_SETUP), ["remember", "Leo Brandt's son now studies medicine."], [_CROWDED_SPOUSES_R1114_SETUP[3]]),
+    (list(_CROWDED_SPOUSES_R1114_SETUP), ["remember", "Leo Brandt now plays chess on Mondays."], [_CROWDED_SPOUSES_R1114_SETUP[4]]),
+]
+
+
+def crowded_spouses_r40(cases: list[Case]) -> None:
+    """A man and his wife, six facts, one employer shared: the wife's employer changed, the son's subject changed, and the man's chess night moved, each without touching the other person's facts."""
+    _ended_by(cases, 'crowded_spouses_r40', 'family', CROWDED_SPOUSES_R1114)
+
+
+_CROWDED_MODULES_R1115_SETUP = ["Aiko Tanaka takes the statistics module.", "Aiko Tanaka takes the econometrics module.", "Aiko Tanaka takes the history module.", "Aiko Tanaka's tutor is Dr Reed.", "Aiko Tanaka lives in halls.", "Aiko Tanaka's roommate takes the statistics module too."]
+CROWDED_MODULES_R1115: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MODULES_R1115_SETUP), ["remember", "Aiko Tanaka dropped the econometrics module."], [_CROWDED_MODULES_R1115_SETUP[1]]),
+    (list(_CROWDED_MODULES_R1115_SETUP), ["release", "Aiko Tanaka's history module"], [_CROWDED_MODULES_R1115_SETUP[2]]),
+    (list(_CROWDED_MODULES_R1115_SETUP), ["revise", "Aiko Tanaka's tutor", "Aiko Tanaka's tutor is Dr Shah."], [_CROWDED_MODULES_R1115_SETUP[3]]),
+]
+
+
+def crowded_modules_r40(cases: list[Case]) -> None:
+    """A student taking three modules with one verb: one module dropped, another released, and the tutor revised."""
+    _ended_by(cases, 'crowded_modules_r40', 'education', CROWDED_MODULES_R1115)
+
+
+_CROWDED_NEGATIONS_R1116_SETUP = ["Ben Ortiz lives on Elm Street.", "Ben Ortiz owns a canoe.", "Ben Ortiz volunteers at the food bank.", "Ben Ortiz drinks green tea.", "Ben Ortiz's neighbour owns a canoe too.", "Ben Ortiz works nights at the depot."]
+CROWDED_NEGATIONS_R1116: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NEGATIONS_R1116_SETUP), ["remember", "Ben Ortiz doesn't own a canoe any more."], [_CROWDED_NEGATIONS_R1116_SETUP[1]]),
+    (list(_CROWDED_NEGATIONS_R1116_SETUP), ["remember", "Ben Ortiz no longer volunteers at the food bank."], [_CROWDED_NEGATIONS_R1116_SETUP[2]]),
+    (list(_CROWDED_NEGATIONS_R1116_SETUP), ["remember", "Ben Ortiz has moved to Oak Avenue."], [_CROWDED_NEGATIONS_R1116_SETUP[0]]),
+]
+
+
+def crowded_negations_r40(cases: list[Case]) -> None:
+    """A man with six facts, one shared with a neighbour: a canoe no longer owned, volunteering ended, and a move told with the perfect tense."""
+    _ended_by(cases, 'crowded_negations_r40', 'home', CROWDED_NEGATIONS_R1116)
+
+
+_CROWDED_SERVERS_R1117_SETUP = ["The payroll server runs Windows Server 2019.", "The payroll server is backed up nightly.", "The payroll server is in room B12.", "The payroll server's IP address is 10.8.1.44.", "The mail server runs Windows Server 2019 too.", "The payroll server is managed by Kim Lee."]
+CROWDED_SERVERS_R1117: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SERVERS_R1117_SETUP), ["remember", "The payroll server now runs Windows Server 2022."], [_CROWDED_SERVERS_R1117_SETUP[0]]),
+    (list(_CROWDED_SERVERS_R1117_SETUP), ["remember", "The payroll server is now backed up hourly."], [_CROWDED_SERVERS_R1117_SETUP[1]]),
+    (list(_CROWDED_SERVERS_R1117_SETUP), ["purge", "10.8.1.44"], [_CROWDED_SERVERS_R1117_SETUP[3]]),
+]
+
+
+def crowded_servers_r40(cases: list[Case]) -> None:
+    """A server with an IP address and six facts, one shared with another server: an upgrade, a backup schedule changed, and the address purged."""
+    _ended_by(cases, 'crowded_servers_r40', 'it', CROWDED_SERVERS_R1117)
+
+
+_CROWDED_COORDINATED_R1118_SETUP = ["Sara Lind lives in Malmo.", "Sara Lind works at IKEA.", "Sara Lind drives a Volvo.", "Sara Lind sings in a choir.", "Sara Lind's partner works at IKEA too.", "Sara Lind has a sailing boat."]
+CROWDED_COORDINATED_R1118: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COORDINATED_R1118_SETUP), ["remember", "Sara Lind moved to Lund and now works at Axis."], [_CROWDED_COORDINATED_R1118_SETUP[0], _CROWDED_COORDINATED_R1118_SETUP[1]]),
+    (list(_CROWDED_COORDINATED_R1118_SETUP), ["remember", "Sara Lind sold her Volvo."], [_CROWDED_COORDINATED_R1118_SETUP[2]]),
+    (list(_CROWDED_COORDINATED_R1118_SETUP), ["forget", "Sara Lind's boat"], [_CROWDED_COORDINATED_R1118_SETUP[5]]),
+]
+
+
+def crowded_coordinated_r40(cases: list[Case]) -> None:
+    """A woman with six facts, one employer shared with her partner: a move and a new job in one sentence, a car sold, and a boat forgotten."""
+    _ended_by(cases, 'crowded_coordinated_r40', 'people', CROWDED_COORDINATED_R1118)
+
+
+_CROWDED_USER_CHANGES_R1119_SETUP = ["I work at Deloitte.", "I commute by train.", "My manager is Harriet.", "I live in Croydon.", "My brother works at Deloitte too.", "I play five-a-side on Wednesdays."]
+CROWDED_USER_CHANGES_R1119: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CHANGES_R1119_SETUP), ["remember", "I've left Deloitte and joined PwC."], [_CROWDED_USER_CHANGES_R1119_SETUP[0]]),
+    (list(_CROWDED_USER_CHANGES_R1119_SETUP), ["remember", "I now cycle to work."], [_CROWDED_USER_CHANGES_R1119_SETUP[1]]),
+    (list(_CROWDED_USER_CHANGES_R1119_SETUP), ["release", "my manager"], [_CROWDED_USER_CHANGES_R1119_SETUP[2]]),
+]
+
+
+def crowded_user_changes_r40(cases: list[Case]) -> None:
+    """The user with six facts, one employer shared with a brother: a job left for another, a new way to work, and the manager released."""
+    _ended_by(cases, 'crowded_user_changes_r40', 'user', CROWDED_USER_CHANGES_R1119)
+
+
+_CROWDED_GERMAN_R1120_SETUP = ["Anna Schulz arbeitet bei Bosch.", "Anna Schulz wohnt in Stuttgart.", "Anna Schulz fährt einen Golf.", "Anna Schulz spielt Klavier.", "Anna Schulz' Mann arbeitet bei Bosch.", "Anna Schulz hat eine Tochter."]
+CROWDED_GERMAN_R1120: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1120_SETUP), ["remember", "Anna Schulz arbeitet jetzt bei Porsche."], [_CROWDED_GERMAN_R1120_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1120_SETUP), ["remember", "Anna Schulz fährt jetzt einen Audi."], [_CROWDED_GERMAN_R1120_SETUP[2]]),
+    (list(_CROWDED_GERMAN_R1120_SETUP), ["forget", "Vergiss alles über Anna Schulz."], [_CROWDED_GERMAN_R1120_SETUP[0], _CROWDED_GERMAN_R1120_SETUP[1], _CROWDED_GERMAN_R1120_SETUP[2], _CROWDED_GERMAN_R1120_SETUP[3], _CROWDED_GERMAN_R1120_SETUP[5]]),
+]
+
+
+def crowded_german_r40(cases: list[Case]) -> None:
+    """A German engineer with six facts, one employer shared with her husband (a name ending in s, with its bare apostrophe): a new employer, a new car, and everything about her forgotten."""
+    _ended_by(cases, 'crowded_german_r40', 'languages', CROWDED_GERMAN_R1120)
+
+
+_CROWDED_CHINESE_R1121_SETUP = ["李雷住在上海\u3002", "李雷在华为工作\u3002", "李雷开一辆特斯拉\u3002", "李雷喜欢打篮球\u3002", "李雷的妻子在华为工作\u3002", "李雷有两个孩子\u3002"]
+CROWDED_CHINESE_R1121: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1121_SETUP), ["remember", "李雷现在在腾讯工作\u3002"], [_CROWDED_CHINESE_R1121_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R1121_SETUP), ["remember", "李雷现在开一辆比亚迪\u3002"], [_CROWDED_CHINESE_R1121_SETUP[2]]),
+    (list(_CROWDED_CHINESE_R1121_SETUP), ["forget", "忘记关于李雷的一切\u3002"], [_CROWDED_CHINESE_R1121_SETUP[0], _CROWDED_CHINESE_R1121_SETUP[1], _CROWDED_CHINESE_R1121_SETUP[2], _CROWDED_CHINESE_R1121_SETUP[3], _CROWDED_CHINESE_R1121_SETUP[5]]),
+]
+
+
+def crowded_chinese_r40(cases: list[Case]) -> None:
+    """A man written in Chinese with six facts, one employer shared with his wife: a new employer, a new car, and everything about him forgotten."""
+    _ended_by(cases, 'crowded_chinese_r40', 'languages', CROWDED_CHINESE_R1121)
+
+
+_CROWDED_PETS_R1122_SETUP = ["Nora Quinn has a dog called Biscuit.", "Nora Quinn has a cat called Miso.", "Nora Quinn walks Biscuit every morning.", "Nora Quinn's vet is Dr Patel.", "Nora Quinn's sister has a dog called Biscuit too.", "Nora Quinn lives in Galway."]
+CROWDED_PETS_R1122: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PETS_R1122_SETUP), ["release", "Nora Quinn's cat"], [_CROWDED_PETS_R1122_SETUP[1]]),
+    (list(_CROWDED_PETS_R1122_SETUP), ["remember", "Nora Quinn now walks Biscuit every evening."], [_CROWDED_PETS_R1122_SETUP[2]]),
+    (list(_CROWDED_PETS_R1122_SETUP), ["revise", "Nora Quinn's vet", "Nora Quinn's vet is Dr Byrne."], [_CROWDED_PETS_R1122_SETUP[3]]),
+]
+
+
+def crowded_pets_r40(cases: list[Case]) -> None:
+    """A woman with a named dog and a named cat among six facts, a dog of the same name kept by her sister: the cat released, the walk moved, and the vet revised."""
+    _ended_by(cases, 'crowded_pets_r40', 'pets', CROWDED_PETS_R1122)
+
+
+_CROWDED_FINANCE_R1123_SETUP = ["Kwame Asante's IBAN is GB82 WEST 1234 5698 7654 32.", "Kwame Asante invests in an index fund.", "Kwame Asante's accountant is Mary Owusu.", "Kwame Asante pays his mortgage on the 1st.", "Kwame Asante's wife invests in an index fund too.", "Kwame Asante lives in Accra."]
+CROWDED_FINANCE_R1123: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FINANCE_R1123_SETUP), ["purge", "GB82 WEST 1234 5698 7654 32"], [_CROWDED_FINANCE_R1123_SETUP[0]]),
+    (list(_CROWDED_FINANCE_R1123_SETUP), ["release", "Kwame Asante's accountant"], [_CROWDED_FINANCE_R1123_SETUP[2]]),
+    (list(_CROWDED_FINANCE_R1123_SETUP), ["remember", "Kwame Asante now pays his mortgage on the 15th."], [_CROWDED_FINANCE_R1123_SETUP[3]]),
+]
+
+
+def crowded_finance_r40(cases: list[Case]) -> None:
+    """A saver with an IBAN and six facts, one fund shared with his wife: the IBAN purged, the accountant released, and the mortgage day moved."""
+    _ended_by(cases, 'crowded_finance_r40', 'finance', CROWDED_FINANCE_R1123)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -18554,7 +18684,17 @@ def build() -> list[Case]:
                    crowded_oncall_r39,
                    crowded_user_learning_r39,
                    crowded_farmers_r39,
-                   crowded_academics_r39):
+                   crowded_academics_r39,
+                   crowded_spouses_r40,
+                   crowded_modules_r40,
+                   crowded_negations_r40,
+                   crowded_servers_r40,
+                   crowded_coordinated_r40,
+                   crowded_user_changes_r40,
+                   crowded_german_r40,
+                   crowded_chinese_r40,
+                   crowded_pets_r40,
+                   crowded_finance_r40):
         family(cases)
     return cases
 
