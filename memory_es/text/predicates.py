@@ -42,6 +42,7 @@ _POSITION_NOUNS = ("position", "job", "role", "offer")
 _PERIOD_PLURALS = frozenset(f"{w}s" for w in lx.PERIODS)
 """The parts of the day and the week in the plural: right after a verb one says when the
 act is done (``works nights``, ``swims mornings``), as ``on Sundays`` does."""
+_EVERY = frozenset({"every", "each"})
 _PERIOD_WORDS = _PERIOD_PLURALS | lx.PERIODS
 """... and after a preposition, in the singular too (``sleeps in the morning``): a time."""
 _MARITAL_WORDS = (["married"], ["single"], ["engaged"], ["divorced"], ["widowed"])
@@ -84,6 +85,8 @@ def frame_of(reading: PredicateReading) -> str | None:
         return numbered
     if rest[:1] and rest[0] in _PERIOD_PLURALS:
         return f"{reading.lemma}..when"  # "works nights (on ward 4)": now works days
+    if (every := _every_period_frame(reading)) is not None:
+        return every
     if rest and any(c.isdigit() for c in rest[0]) and len(rest) > 1 and rest[1].isalpha():
         # "weighs 82 kg", "runs 5 km": verb and unit; "holds 200 shares of Nokia": and
         # what is measured, so 80 shares of Ericsson are another thing's amount
@@ -172,6 +175,22 @@ def _frequency_frame(reading: PredicateReading) -> str | None:
         return None
     head = f"+{before[-1]}" if before else ""
     return f"{reading.lemma}{head}..per:{m.group('period').lower()}"
+
+
+def _every_period_frame(reading: PredicateReading) -> str | None:
+    """``swims every morning``, ``walks Biscuit each evening``: ``every`` and a part of the
+    day or week say when the act is done, as ``works nights`` does, and the direct object
+    before them, if any, joins the verb (``walk+Biscuit..when``): ``now walks Biscuit every
+    evening`` replaces it, walking another dog is another act. Not after a preposition
+    (``goes to the gym every Monday`` is the place's frame)."""
+    rest = reading.rest_low
+    at = next((i for i, w in enumerate(rest[:5]) if w in _EVERY), None)
+    if (at is None or rest[at + 1:at + 2] == [] or rest[at + 1] not in lx.PERIODS
+            or any(w in PREPOSITIONS for w in rest[:at])):
+        return None
+    head = [t.word for t in reading.rest[:at] if t.word and t.low not in _OBJECT_DETERMINERS
+            and t.low not in lx.ADVERBS]
+    return f"{reading.lemma}{'+' + head[-1] if head else ''}..when"
 
 
 def _numbered_frame(reading: PredicateReading) -> str | None:
@@ -554,10 +573,12 @@ def _names_a_place(value: str) -> bool:
     Thursday``): where a person
     moves to, said with a name alone, is most likely where they live; the reading stays
     unconfident (a name can be an employer's: ``moved to Acme``), so a revision takes
-    the slot of the fact it replaces."""
+    the slot of the fact it replaces. A name that ends in a street word names a street
+    (``moved to Oak Avenue``), whatever topic that word has."""
     words = value.split()
-    return bool(words) and all(is_capitalised(w) for w in words) and not domains_in(
-        [w.lower() for w in words]) and CALENDAR.search(value) is None
+    return bool(words) and all(is_capitalised(w) for w in words) and (
+        words[-1].lower() in _STREET_WORDS or not domains_in([w.lower() for w in words])
+    ) and CALENDAR.search(value) is None
 
 
 def _travel_destination(p: PredicateReading) -> list[str] | None:

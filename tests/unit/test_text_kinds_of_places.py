@@ -49,3 +49,21 @@ def test_a_move_to_a_name_of_no_held_kind_leaves_the_employer(
     after = texts_after(fresh_store, ["Kim Sato works at Google."], "remember",
                         "Kim Sato moved to Meta.")
     assert "Kim Sato works at Google" in after
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Elm Street", "Leeds", "Mill Lane"]),
+       st.sampled_from(["Oak Avenue", "Mulholland Drive", "Quarry Road"]),
+       st.sampled_from(["moved", "has moved"]))
+def test_a_move_to_a_street_changes_where_one_lives(
+        fresh_store: memory_es.MemoryStore, old: str, street: str, moved: str) -> None:
+    """``has moved to Oak Avenue`` ends ``lives on Elm Street``: a name ending in a street
+    word names a place (``avenue`` is a word of home, ``drive`` of transport); where she
+    works stays."""
+    prep = "in" if old == "Leeds" else "on"
+    kept = {"Ana Lopes works at Acme", "Ana Lopes plays chess"}
+    after = texts_after(fresh_store, [f"Ana Lopes lives {prep} {old}.", *sorted(
+        f"{k}." for k in kept)], "remember", f"Ana Lopes {moved} to {street}.")
+    assert f"Ana Lopes lives {prep} {old}" not in after
+    assert kept | {f"Ana Lopes {moved} to {street}"} <= after

@@ -159,3 +159,21 @@ def test_another_part_of_the_day_after_a_preposition_replaces_the_old(
     _replaced(fresh_store, f"Ola Berg {doing} in {periods[0]}",
               {f"Ola Berg {doing} in a tent", "Ola Berg speaks German"},
               f"Ola Berg now {doing} in {periods[1]}.")
+
+
+@_SLOW
+@given(st.sampled_from(["swims", "walks Biscuit", "walks the dog", "works"]),
+       st.permutations(["morning", "evening", "night", "Sunday"]),
+       st.sampled_from(["every", "each"]))
+def test_another_part_of_the_day_after_every_replaces_the_old(
+        fresh_store: memory_es.MemoryStore, doing: str, periods: list[str],
+        every: str) -> None:
+    """``now walks Biscuit every evening`` replaces ``walks Biscuit every morning``: after
+    ``every`` a part of the day or week says when the act is done; the same verb with
+    another object at that time, or in a place, and the entity's other facts stay."""
+    verb, *thing = doing.split()
+    other = {f"Ola Berg {verb} Rex every {periods[2]}"} if thing else set()
+    _replaced(fresh_store, f"Ola Berg {doing} {every} {periods[0]}",
+              {*other, f"Ola Berg feeds the cat every {periods[2]}",
+               f"Ola Berg {verb} in Leeds", "Ola Berg speaks German"},
+              f"Ola Berg now {doing} {every} {periods[1]}.")
