@@ -910,15 +910,17 @@ class TextInterface:
         (``is reading Dune``). A habit told in the present (``swims every morning``) is no
         activity in progress: ``finished her swim`` leaves it. Every word of what was
         completed must be the fact's: ``finished the VITAL trial`` leaves ``is on the
-        ZETA trial``, which shares only the head."""
+        ZETA trial``, which shares only the head. With several such facts (``finished
+        the trial`` beside two), which one ended is not said, and none ends."""
         done = _completed(clause)
         if not done:
             return
         done -= entity_terms(entity)
-        for f in self._held(tenant, entity, clause):
-            going = _in_progress(f.text)
-            if going is not None and going & done and done <= view(f).terms | view(f).parts:
-                plan.add(_decay(f.fact_id, tenant, f"completed: {clause.text}"))
+        held = [f for f in self._held(tenant, entity, clause)
+                if (going := _in_progress(f.text)) is not None and going & done
+                and done <= view(f).terms | view(f).parts]
+        if len(held) == 1:
+            plan.add(_decay(held[0].fact_id, tenant, f"completed: {clause.text}"))
 
     def _replace_count(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """A change of a count (``now has three cats``) whose slot names the count

@@ -55,3 +55,20 @@ def test_what_is_no_completion_of_a_progress_ends_nothing(
         fresh_store: memory_es.MemoryStore, said: str) -> None:
     held = ["Iris Kemp is knitting a scarf for her nephew", *_KEPT]
     assert set(held) <= texts_after(fresh_store, [f"{t}." for t in held], "remember", said)
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("is on the VITAL trial", "is on the ZETA trial", "the trial"),
+                        ("works on the bridge project", "works on the tunnel project",
+                         "the project"),
+                        ("is knitting a scarf", "is knitting a hat", "her knitting")]))
+def test_a_completion_two_activities_fit_ends_neither(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str, str]) -> None:
+    """``finished the trial`` beside two trials does not say which one ended: both stay
+    (the statement itself is kept)."""
+    one, other, what = case
+    held = [f"Iris Kemp {one}", f"Iris Kemp {other}", "Iris Kemp lives in Selby"]
+    after = texts_after(fresh_store, [f"{t}." for t in held], "remember",
+                        f"Iris Kemp finished {what}.")
+    assert {*held, f"Iris Kemp finished {what}"} <= after
