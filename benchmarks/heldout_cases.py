@@ -18258,6 +18258,136 @@ def crowded_finance_r40(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_finance_r40', 'finance', CROWDED_FINANCE_R1123)
 
 
+_CROWDED_PRONOUNS_R1124_SETUP = ["Mia Chen lives in York.", "Mia Chen works at ITV.", "Mia Chen plays the violin.", "Mia Chen's sister works at ITV too.", "Mia Chen is vegetarian.", "Mia Chen has a flat on the 3rd floor."]
+CROWDED_PRONOUNS_R1124: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PRONOUNS_R1124_SETUP), ["remember", "Mia Chen moved to Leeds. She now works at the BBC."], [_CROWDED_PRONOUNS_R1124_SETUP[0], _CROWDED_PRONOUNS_R1124_SETUP[1]]),
+    (list(_CROWDED_PRONOUNS_R1124_SETUP), ["remember", "Mia Chen gave up the violin."], [_CROWDED_PRONOUNS_R1124_SETUP[2]]),
+    (list(_CROWDED_PRONOUNS_R1124_SETUP), ["remember", "Mia Chen's not vegetarian anymore."], [_CROWDED_PRONOUNS_R1124_SETUP[4]]),
+]
+
+
+def crowded_pronouns_r41(cases: list[Case]) -> None:
+    """A producer with six facts, one employer shared with her sister: a move and a new job told in two sentences (the second with a pronoun), the violin given up, and a contracted denial."""
+    _ended_by(cases, 'crowded_pronouns_r41', 'people', CROWDED_PRONOUNS_R1124)
+
+
+_CROWDED_PHONES_R1125_SETUP = ["Owen Price's phone number is 07700 900123.", "Owen Price's work number is 0161 496 0000.", "Owen Price lives in Stockport.", "Owen Price supports Stockport County.", "Owen Price's son's phone number is 07700 900124.", "Owen Price drives a taxi."]
+CROWDED_PHONES_R1125: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PHONES_R1125_SETUP), ["purge", "+44 7700 900123"], [_CROWDED_PHONES_R1125_SETUP[0]]),
+    (list(_CROWDED_PHONES_R1125_SETUP), ["release", "Owen Price's work number"], [_CROWDED_PHONES_R1125_SETUP[1]]),
+    (list(_CROWDED_PHONES_R1125_SETUP), ["remember", "Owen Price no longer drives a taxi."], [_CROWDED_PHONES_R1125_SETUP[5]]),
+]
+
+
+def crowded_phones_r41(cases: list[Case]) -> None:
+    """A taxi driver with two numbers and six facts, his son's number one digit apart: the mobile purged in international form, the work number released, and the job ended."""
+    _ended_by(cases, 'crowded_phones_r41', 'contacts', CROWDED_PHONES_R1125)
+
+
+_CROWDED_OBFUSCATED_R1126_SETUP = ["Hana Kim's email is hana.kim@example.org.", "Hana Kim's colleague's email is jun.park@example.org.", "Hana Kim designs fonts.", "Hana Kim lives in Seoul.", "Hana Kim's studio is in Mapo.", "Hana Kim drinks oat lattes."]
+CROWDED_OBFUSCATED_R1126: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_OBFUSCATED_R1126_SETUP), ["purge", "hana dot kim at example dot org"], [_CROWDED_OBFUSCATED_R1126_SETUP[0]]),
+    (list(_CROWDED_OBFUSCATED_R1126_SETUP), ["remember", "Hana Kim's studio is now in Seongsu."], [_CROWDED_OBFUSCATED_R1126_SETUP[4]]),
+    (list(_CROWDED_OBFUSCATED_R1126_SETUP), ["forget", "what Hana Kim drinks"], [_CROWDED_OBFUSCATED_R1126_SETUP[5]]),
+]
+
+
+def crowded_obfuscated_r41(cases: list[Case]) -> None:
+    """A type designer with an e-mail address at the domain a colleague's shares: the address purged in spelled-out form, the studio moved, and what she drinks forgotten."""
+    _ended_by(cases, 'crowded_obfuscated_r41', 'contacts', CROWDED_OBFUSCATED_R1126)
+
+
+_CROWDED_SWITCHES_R1127_SETUP = ["Dev Patel's phone contract is with Vodafone.", "Dev Patel's broadband is with BT.", "Dev Patel streams on Netflix.", "Dev Patel's brother's phone contract is with Vodafone too.", "Dev Patel lives in Leicester.", "Dev Patel pays 30 pounds a month for his phone."]
+CROWDED_SWITCHES_R1127: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SWITCHES_R1127_SETUP), ["remember", "Dev Patel switched his phone contract from Vodafone to EE."], [_CROWDED_SWITCHES_R1127_SETUP[0]]),
+    (list(_CROWDED_SWITCHES_R1127_SETUP), ["remember", "Dev Patel's broadband is now with Virgin Media."], [_CROWDED_SWITCHES_R1127_SETUP[1]]),
+    (list(_CROWDED_SWITCHES_R1127_SETUP), ["remember", "Dev Patel cancelled Netflix."], [_CROWDED_SWITCHES_R1127_SETUP[2]]),
+]
+
+
+def crowded_switches_r41(cases: list[Case]) -> None:
+    """A customer with three providers and six facts, one shared with his brother: a phone contract switched from one to another, the broadband moved, and a streaming service cancelled."""
+    _ended_by(cases, 'crowded_switches_r41', 'subscriptions', CROWDED_SWITCHES_R1127)
+
+
+_CROWDED_ROLES_R1128_SETUP = ["Ade Bello is a junior doctor.", "Ade Bello works at St Thomas' Hospital.", "Ade Bello's wife is a junior doctor too.", "Ade Bello runs marathons.", "Ade Bello lives in Lambeth.", "Ade Bello is on the rota for Saturdays."]
+CROWDED_ROLES_R1128: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ROLES_R1128_SETUP), ["remember", "Ade Bello is now a registrar."], [_CROWDED_ROLES_R1128_SETUP[0]]),
+    (list(_CROWDED_ROLES_R1128_SETUP), ["remember", "Ade Bello now works at Guy's Hospital."], [_CROWDED_ROLES_R1128_SETUP[1]]),
+    (list(_CROWDED_ROLES_R1128_SETUP), ["remember", "Ade Bello is no longer on the rota for Saturdays."], [_CROWDED_ROLES_R1128_SETUP[5]]),
+]
+
+
+def crowded_roles_r41(cases: list[Case]) -> None:
+    """A doctor with six facts, one role shared with his wife: a new grade, a new hospital, and a rota day ended."""
+    _ended_by(cases, 'crowded_roles_r41', 'medical', CROWDED_ROLES_R1128)
+
+
+_CROWDED_FREQUENCY_R1129_SETUP = ["Ivy Moss goes climbing twice a week.", "Ivy Moss swims on Fridays.", "Ivy Moss's climbing partner is Tom.", "Ivy Moss's brother goes climbing twice a week too.", "Ivy Moss works at the library.", "Ivy Moss lives in Sheffield."]
+CROWDED_FREQUENCY_R1129: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FREQUENCY_R1129_SETUP), ["remember", "Ivy Moss now goes climbing once a week."], [_CROWDED_FREQUENCY_R1129_SETUP[0]]),
+    (list(_CROWDED_FREQUENCY_R1129_SETUP), ["revise", "Ivy Moss's climbing partner", "Ivy Moss's climbing partner is Jess."], [_CROWDED_FREQUENCY_R1129_SETUP[2]]),
+    (list(_CROWDED_FREQUENCY_R1129_SETUP), ["remember", "Ivy Moss now swims on Tuesdays."], [_CROWDED_FREQUENCY_R1129_SETUP[1]]),
+]
+
+
+def crowded_frequency_r41(cases: list[Case]) -> None:
+    """A climber with six facts, one habit shared with her brother: how often she climbs, her climbing partner revised, and her swimming day moved."""
+    _ended_by(cases, 'crowded_frequency_r41', 'fitness', CROWDED_FREQUENCY_R1129)
+
+
+_CROWDED_PROPERTY_R1130_SETUP = ["Carl Berg owns a flat in Leeds.", "Carl Berg owns a cabin in Norway.", "Carl Berg rents a garage on Park Road.", "Carl Berg's daughter owns a flat in Leeds too.", "Carl Berg is a landlord.", "Carl Berg lives in Harrogate."]
+CROWDED_PROPERTY_R1130: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PROPERTY_R1130_SETUP), ["remember", "Carl Berg sold his flat in Leeds."], [_CROWDED_PROPERTY_R1130_SETUP[0]]),
+    (list(_CROWDED_PROPERTY_R1130_SETUP), ["remember", "Carl Berg now rents a garage on Mill Road."], [_CROWDED_PROPERTY_R1130_SETUP[2]]),
+    (list(_CROWDED_PROPERTY_R1130_SETUP), ["release", "Carl Berg's cabin"], [_CROWDED_PROPERTY_R1130_SETUP[1]]),
+]
+
+
+def crowded_property_r41(cases: list[Case]) -> None:
+    """A landlord who owns two places and rents a third, a flat like his daughter's: the flat sold, the garage moved, and the cabin released."""
+    _ended_by(cases, 'crowded_property_r41', 'property', CROWDED_PROPERTY_R1130)
+
+
+_CROWDED_GERMAN_R1131_SETUP = ["Lukas Meier arbeitet bei SAP.", "Lukas Meier wohnt in Walldorf.", "Lukas Meier spielt Gitarre.", "Lukas Meiers Schwester arbeitet bei SAP.", "Lukas Meier raucht.", "Lukas Meier hat ein Motorrad."]
+CROWDED_GERMAN_R1131: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1131_SETUP), ["remember", "Lukas Meier arbeitet nicht mehr bei SAP."], [_CROWDED_GERMAN_R1131_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1131_SETUP), ["remember", "Lukas Meier raucht nicht mehr."], [_CROWDED_GERMAN_R1131_SETUP[4]]),
+    (list(_CROWDED_GERMAN_R1131_SETUP), ["remember", "Lukas Meier wohnt jetzt in Heidelberg."], [_CROWDED_GERMAN_R1131_SETUP[1]]),
+]
+
+
+def crowded_german_r41(cases: list[Case]) -> None:
+    """A German developer with six facts, one employer shared with his sister: the employer left, smoking given up, and a move."""
+    _ended_by(cases, 'crowded_german_r41', 'languages', CROWDED_GERMAN_R1131)
+
+
+_CROWDED_CHINESE_R1132_SETUP = ["张伟在北京大学工作\u3002", "张伟住在海淀\u3002", "张伟喜欢钓鱼\u3002", "张伟的妹妹在北京大学工作\u3002", "张伟的电话是13800138000\u3002", "张伟有一辆自行车\u3002"]
+CROWDED_CHINESE_R1132: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1132_SETUP), ["remember", "张伟不再在北京大学工作了\u3002"], [_CROWDED_CHINESE_R1132_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R1132_SETUP), ["purge", "13800138000"], [_CROWDED_CHINESE_R1132_SETUP[4]]),
+    (list(_CROWDED_CHINESE_R1132_SETUP), ["remember", "张伟现在住在朝阳\u3002"], [_CROWDED_CHINESE_R1132_SETUP[1]]),
+]
+
+
+def crowded_chinese_r41(cases: list[Case]) -> None:
+    """A lecturer written in Chinese with a phone number and six facts, one employer shared with his sister: the employer left, the number purged, and a move."""
+    _ended_by(cases, 'crowded_chinese_r41', 'languages', CROWDED_CHINESE_R1132)
+
+
+_CROWDED_USER_HEALTH_R1133_SETUP = ["I take 10mg of amlodipine.", "My GP is Dr Evans.", "I am allergic to penicillin.", "My husband takes 10mg of amlodipine too.", "I walk 8,000 steps a day.", "My NHS number is 943 476 5919."]
+CROWDED_USER_HEALTH_R1133: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_HEALTH_R1133_SETUP), ["remember", "I now take 5mg of amlodipine."], [_CROWDED_USER_HEALTH_R1133_SETUP[0]]),
+    (list(_CROWDED_USER_HEALTH_R1133_SETUP), ["purge", "943 476 5919"], [_CROWDED_USER_HEALTH_R1133_SETUP[5]]),
+    (list(_CROWDED_USER_HEALTH_R1133_SETUP), ["revise", "my GP", "My GP is Dr Khan."], [_CROWDED_USER_HEALTH_R1133_SETUP[1]]),
+]
+
+
+def crowded_user_health_r41(cases: list[Case]) -> None:
+    """The user's own health facts, a dose shared with her husband: a lower dose, the NHS number purged, and the GP revised."""
+    _ended_by(cases, 'crowded_user_health_r41', 'medical', CROWDED_USER_HEALTH_R1133)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -18694,7 +18824,17 @@ def build() -> list[Case]:
                    crowded_german_r40,
                    crowded_chinese_r40,
                    crowded_pets_r40,
-                   crowded_finance_r40):
+                   crowded_finance_r40,
+                   crowded_pronouns_r41,
+                   crowded_phones_r41,
+                   crowded_obfuscated_r41,
+                   crowded_switches_r41,
+                   crowded_roles_r41,
+                   crowded_frequency_r41,
+                   crowded_property_r41,
+                   crowded_german_r41,
+                   crowded_chinese_r41,
+                   crowded_user_health_r41):
         family(cases)
     return cases
 
