@@ -18388,6 +18388,136 @@ def crowded_user_health_r41(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_health_r41', 'medical', CROWDED_USER_HEALTH_R1133)
 
 
+_CROWDED_MISSES_R1134_SETUP = ["Owen Price drives a taxi.", "Owen Price's son drives a taxi too.", "Owen Price lives in Stockport.", "Owen Price has a dog called Bess.", "Owen Price plays darts on Tuesdays.", "Owen Price's wife plays bingo on Tuesdays."]
+CROWDED_MISSES_R1134: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MISSES_R1134_SETUP), ["release", "Owen Price's boat"], []),
+    (list(_CROWDED_MISSES_R1134_SETUP), ["revise", "Owen Price's cat", "Owen Price has a cat called Tib."], []),
+    (list(_CROWDED_MISSES_R1134_SETUP), ["forget", "Owen Price's darts"], [_CROWDED_MISSES_R1134_SETUP[4]]),
+]
+
+
+def crowded_misses_r42(cases: list[Case]) -> None:
+    """A taxi driver with six facts, the taxi shared with his son and the night with his wife: a release and a revision of things he does not have change nothing, and his darts night is forgotten."""
+    _ended_by(cases, 'crowded_misses_r42', 'people', CROWDED_MISSES_R1134)
+
+
+_CROWDED_NAMESAKES_R1135_SETUP = ["Sam Cole rides a Brompton.", "Sam Reid rides a Trek.", "Sam Cole lives in Hove.", "Sam Reid lives in Lewes.", "Sam Cole teaches maths.", "Sam Reid teaches art."]
+CROWDED_NAMESAKES_R1135: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NAMESAKES_R1135_SETUP), ["forget", "Sam's bike"], []),
+    (list(_CROWDED_NAMESAKES_R1135_SETUP), ["remember", "Sam Reid now rides a Specialized."], [_CROWDED_NAMESAKES_R1135_SETUP[1]]),
+    (list(_CROWDED_NAMESAKES_R1135_SETUP), ["release", "Sam Cole's job"], [_CROWDED_NAMESAKES_R1135_SETUP[4]]),
+]
+
+
+def crowded_namesakes_r42(cases: list[Case]) -> None:
+    """Two men called Sam with three facts each: a bike forgotten by first name alone (which Sam is not said: nothing ends), one Sam's new bike, and the other's job released."""
+    _ended_by(cases, 'crowded_namesakes_r42', 'people', CROWDED_NAMESAKES_R1135)
+
+
+_CROWDED_SHARED_VALUES_R1136_SETUP = ["Ola Nordmann works at Equinor.", "Kari Nordmann works at Equinor.", "Ola Nordmann lives in Stavanger.", "Kari Nordmann lives in Bergen.", "Ola Nordmann is a geologist.", "Kari Nordmann is a lawyer."]
+CROWDED_SHARED_VALUES_R1136: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SHARED_VALUES_R1136_SETUP), ["remember", "Kari Nordmann now works at DNB."], [_CROWDED_SHARED_VALUES_R1136_SETUP[1]]),
+    (list(_CROWDED_SHARED_VALUES_R1136_SETUP), ["release", "Ola Nordmann's employer"], [_CROWDED_SHARED_VALUES_R1136_SETUP[0]]),
+    (list(_CROWDED_SHARED_VALUES_R1136_SETUP), ["remember", "Ola Nordmann moved to Oslo."], [_CROWDED_SHARED_VALUES_R1136_SETUP[2]]),
+]
+
+
+def crowded_shared_values_r42(cases: list[Case]) -> None:
+    """A married couple with one surname and one employer: her employer changed, his released, and his move."""
+    _ended_by(cases, 'crowded_shared_values_r42', 'work', CROWDED_SHARED_VALUES_R1136)
+
+
+_CROWDED_KIN_R1137_SETUP = ["Rosa Diaz's mother lives in Seville.", "Rosa Diaz's father lives in Seville.", "Rosa Diaz lives in Madrid.", "Rosa Diaz's mother is a retired teacher.", "Rosa Diaz has two brothers.", "Rosa Diaz's father plays golf."]
+CROWDED_KIN_R1137: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KIN_R1137_SETUP), ["remember", "Rosa Diaz's mother moved to Malaga."], [_CROWDED_KIN_R1137_SETUP[0]]),
+    (list(_CROWDED_KIN_R1137_SETUP), ["remember", "Rosa Diaz's father no longer plays golf."], [_CROWDED_KIN_R1137_SETUP[5]]),
+    (list(_CROWDED_KIN_R1137_SETUP), ["remember", "Rosa Diaz now lives in Toledo."], [_CROWDED_KIN_R1137_SETUP[2]]),
+]
+
+
+def crowded_kin_r42(cases: list[Case]) -> None:
+    """A woman and her parents, who live in one city: the mother's move, the father's golf given up, and the woman's own move."""
+    _ended_by(cases, 'crowded_kin_r42', 'family', CROWDED_KIN_R1137)
+
+
+_CROWDED_DOCUMENTS_R1138_SETUP = ["Yusuf Ali's passport expires in March 2027.", "Yusuf Ali's driving licence expires in 2031.", "Yusuf Ali flies to Dubai every April.", "Yusuf Ali's wife's passport expires in March 2027 too.", "Yusuf Ali lives in Bradford.", "Yusuf Ali's passport number is 925665416."]
+CROWDED_DOCUMENTS_R1138: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DOCUMENTS_R1138_SETUP), ["purge", "925665416"], [_CROWDED_DOCUMENTS_R1138_SETUP[5]]),
+    (list(_CROWDED_DOCUMENTS_R1138_SETUP), ["remember", "Yusuf Ali's new passport expires in May 2035."], [_CROWDED_DOCUMENTS_R1138_SETUP[0]]),
+    (list(_CROWDED_DOCUMENTS_R1138_SETUP), ["remember", "Yusuf Ali now flies to Dubai every October."], [_CROWDED_DOCUMENTS_R1138_SETUP[2]]),
+]
+
+
+def crowded_documents_r42(cases: list[Case]) -> None:
+    """A traveller with a passport number and six facts, an expiry date shared with his wife: the number purged, a new passport's expiry, and a yearly trip moved to another month."""
+    _ended_by(cases, 'crowded_documents_r42', 'travel', CROWDED_DOCUMENTS_R1138)
+
+
+_CROWDED_DEVICES_R1139_SETUP = ["Lena Fox uses a MacBook Air.", "Lena Fox's phone is an iPhone 13.", "Lena Fox's tablet is an iPad Mini.", "Lena Fox's husband uses a MacBook Air too.", "Lena Fox works from home.", "Lena Fox lives in Bath."]
+CROWDED_DEVICES_R1139: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DEVICES_R1139_SETUP), ["remember", "Lena Fox's phone is now a Pixel 8."], [_CROWDED_DEVICES_R1139_SETUP[1]]),
+    (list(_CROWDED_DEVICES_R1139_SETUP), ["release", "Lena Fox's tablet"], [_CROWDED_DEVICES_R1139_SETUP[2]]),
+    (list(_CROWDED_DEVICES_R1139_SETUP), ["remember", "Lena Fox now uses a ThinkPad."], [_CROWDED_DEVICES_R1139_SETUP[0]]),
+]
+
+
+def crowded_devices_r42(cases: list[Case]) -> None:
+    """A woman with three devices, a laptop like her husband's: a new phone, the tablet released, and a new laptop."""
+    _ended_by(cases, 'crowded_devices_r42', 'devices', CROWDED_DEVICES_R1139)
+
+
+_CROWDED_GERMAN_R1140_SETUP = ["Mehmet Yilmaz wohnt in Köln.", "Mehmet Yilmaz arbeitet bei Ford.", "Mehmet Yilmaz spielt Fußball.", "Mehmet Yilmaz' Bruder wohnt in Köln.", "Mehmet Yilmaz hat eine Katze.", "Mehmet Yilmaz fährt einen Opel."]
+CROWDED_GERMAN_R1140: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1140_SETUP), ["remember", "Mehmet Yilmaz ist nach Bonn umgezogen."], [_CROWDED_GERMAN_R1140_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1140_SETUP), ["remember", "Mehmet Yilmaz arbeitet jetzt bei Bayer."], [_CROWDED_GERMAN_R1140_SETUP[1]]),
+    (list(_CROWDED_GERMAN_R1140_SETUP), ["forget", "Vergiss alles über Mehmet Yilmaz."], [_CROWDED_GERMAN_R1140_SETUP[0], _CROWDED_GERMAN_R1140_SETUP[1], _CROWDED_GERMAN_R1140_SETUP[2], _CROWDED_GERMAN_R1140_SETUP[4], _CROWDED_GERMAN_R1140_SETUP[5]]),
+]
+
+
+def crowded_german_r42(cases: list[Case]) -> None:
+    """A German car worker with six facts, a city shared with his brother (a name ending in z, with its bare apostrophe): a move in the perfect tense, a new employer, and everything about him forgotten."""
+    _ended_by(cases, 'crowded_german_r42', 'languages', CROWDED_GERMAN_R1140)
+
+
+_CROWDED_CHINESE_R1141_SETUP = ["刘洋住在广州\u3002", "刘洋在腾讯工作\u3002", "刘洋喜欢跑步\u3002", "刘洋的父亲住在广州\u3002", "刘洋养了一条狗\u3002", "刘洋的邮箱是liuyang@qq.com\u3002"]
+CROWDED_CHINESE_R1141: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1141_SETUP), ["remember", "刘洋搬到了深圳\u3002"], [_CROWDED_CHINESE_R1141_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R1141_SETUP), ["purge", "liuyang@qq.com"], [_CROWDED_CHINESE_R1141_SETUP[5]]),
+    (list(_CROWDED_CHINESE_R1141_SETUP), ["remember", "刘洋不再喜欢跑步了\u3002"], [_CROWDED_CHINESE_R1141_SETUP[2]]),
+]
+
+
+def crowded_chinese_r42(cases: list[Case]) -> None:
+    """A man written in Chinese with an e-mail address and six facts, a city shared with his father: a move, the address purged, and running given up."""
+    _ended_by(cases, 'crowded_chinese_r42', 'languages', CROWDED_CHINESE_R1141)
+
+
+_CROWDED_USER_PREFS_R1142_SETUP = ["I prefer window seats.", "I am vegetarian.", "My favourite cuisine is Thai.", "My partner prefers aisle seats.", "I drink my coffee black.", "I live in Glasgow."]
+CROWDED_USER_PREFS_R1142: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_PREFS_R1142_SETUP), ["remember", "I now prefer aisle seats."], [_CROWDED_USER_PREFS_R1142_SETUP[0]]),
+    (list(_CROWDED_USER_PREFS_R1142_SETUP), ["remember", "My favourite cuisine is now Japanese."], [_CROWDED_USER_PREFS_R1142_SETUP[2]]),
+    (list(_CROWDED_USER_PREFS_R1142_SETUP), ["remember", "I now drink my coffee with milk."], [_CROWDED_USER_PREFS_R1142_SETUP[4]]),
+]
+
+
+def crowded_user_prefs_r42(cases: list[Case]) -> None:
+    """The user's preferences, one seat the opposite of her partner's: a seat preference reversed, a new favourite cuisine, and milk in her coffee."""
+    _ended_by(cases, 'crowded_user_prefs_r42', 'user', CROWDED_USER_PREFS_R1142)
+
+
+_CROWDED_PROMOTIONS_R1143_SETUP = ["Tariq Aziz is a senior analyst at KPMG.", "Tariq Aziz works in the Manchester office.", "Tariq Aziz's manager is Claire Webb.", "Tariq Aziz's colleague works in the Manchester office too.", "Tariq Aziz studies for the CFA.", "Tariq Aziz lives in Salford."]
+CROWDED_PROMOTIONS_R1143: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PROMOTIONS_R1143_SETUP), ["remember", "Tariq Aziz was promoted to manager."], [_CROWDED_PROMOTIONS_R1143_SETUP[0]]),
+    (list(_CROWDED_PROMOTIONS_R1143_SETUP), ["remember", "Tariq Aziz now works in the Leeds office."], [_CROWDED_PROMOTIONS_R1143_SETUP[1]]),
+    (list(_CROWDED_PROMOTIONS_R1143_SETUP), ["release", "Tariq Aziz's manager"], [_CROWDED_PROMOTIONS_R1143_SETUP[2]]),
+]
+
+
+def crowded_promotions_r42(cases: list[Case]) -> None:
+    """An analyst with six facts, an office shared with a colleague: a promotion, a move to another office, and his manager released."""
+    _ended_by(cases, 'crowded_promotions_r42', 'work', CROWDED_PROMOTIONS_R1143)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -18834,7 +18964,17 @@ def build() -> list[Case]:
                    crowded_property_r41,
                    crowded_german_r41,
                    crowded_chinese_r41,
-                   crowded_user_health_r41):
+                   crowded_user_health_r41,
+                   crowded_misses_r42,
+                   crowded_namesakes_r42,
+                   crowded_shared_values_r42,
+                   crowded_kin_r42,
+                   crowded_documents_r42,
+                   crowded_devices_r42,
+                   crowded_german_r42,
+                   crowded_chinese_r42,
+                   crowded_user_prefs_r42,
+                   crowded_promotions_r42):
         family(cases)
     return cases
 
