@@ -4,7 +4,8 @@ The rules read a subject and then its verb, word by word; ``I'm vegetarian now``
 subject they knew and became a note about a made-up topic, although agents hear the
 user speak in contractions more often than not. A pronoun's contractions are written
 out; after a name, ``'s`` is the possessive (``Omar's car``) unless a participle with no
-verb after it follows (``Omar's moved to York``: has), and a negated verb (``isn't``,
+verb after it follows (``Omar's moved to York``: has) or a word no noun phrase starts
+with (``Omar's not vegan``: is), and a negated verb (``isn't``,
 ``don't``) is read as it stands. ``'s`` and ``'d`` stand for two verbs
 each, and the words after them decide: a past participle that reads as an action makes
 them ``has`` and ``had`` (``she's moved``, ``I'd sold it``), anything else ``is`` and
@@ -38,13 +39,15 @@ def expand(sentence: str) -> str:
             verb = perfect if _participle_follows(sentence[m.end():]) else plain
         return f"{m.group(1)} {verb}"
 
-    def has_after_name(m: re.Match[str]) -> str:
+    def verb_after_name(m: re.Match[str]) -> str:
         rest = sentence[m.end():]
         if _participle_follows(rest) and not _finite_later(rest):
             return f"{m.group(1)} has"
+        if _NO_NOUN_NEXT.match(rest):
+            return f"{m.group(1)} is"
         return m.group()
 
-    return _NAMED.sub(has_after_name, _CONTRACTED.sub(written_out, sentence))
+    return _NAMED.sub(verb_after_name, _CONTRACTED.sub(written_out, sentence))
 
 
 _NAMED = re.compile(r"\b([A-Z][\w-]*)['’]s(?=\s)")
@@ -53,11 +56,17 @@ follows and no finite verb comes after it (``Tom Wu's moved to York``, ``Tom Wu'
 Acme``: has); ``Tom's left hand hurts`` keeps its possessive."""
 
 
+_NO_NOUN_NEXT = re.compile(r"\s+(?:not|never|no\s+longer|now)\s", re.IGNORECASE)
+"""Words no possessed noun phrase starts with: after a name's ``'s`` they make it ``is``
+(``Mia Chen's not vegetarian anymore``, ``Ade's now a registrar``)."""
+
+
 def _finite_later(rest: str) -> bool:
     """Does a finite verb come after the participle, before any conjunction (``left hand
     hurts``, ``hired help arrived``)? Then the words before it were a noun phrase, its
     subject (``sold her car and bought a bike`` has none: a second predicate)."""
-    words = [w.lower() for w in _WORD.findall(rest.split(",", maxsplit=1)[0])][1:]
+    words = [w.lower() for w in _WORD.findall(rest.split(",", maxsplit=1)[0])]
+    words = words[_first_verb_at(words) + 1:]
     words = words[:next((i for i, w in enumerate(words) if w in ("and", "but", "or")),
                         len(words))]
     return any(w in lx.VERBS_3SG or w in lx.AUXILIARIES or w in lx.VERBS_PAST for w in words)
@@ -70,8 +79,8 @@ def _participle_follows(rest: str) -> bool:
     or cessation (``she's moved to Bath``, ``he's retired``): the others read as a state
     (``she's married to Tom``, ``he's based in Leeds``)."""
     words = [w.lower() for w in _WORD.findall(rest)[:6]]
-    at = next((i for i, w in enumerate(words) if w not in lx.ADVERBS and w != "not"), None)
-    if at is None:
+    at = _first_verb_at(words)
+    if at == len(words):
         return False
     word = words[at]
     if word in lx.IRREGULAR_PAST:
@@ -82,3 +91,9 @@ def _participle_follows(rest: str) -> bool:
     if after is not None and after not in PREPOSITIONS:
         return True
     return lx.lemma_of(word) in lx.CHANGE_VERBS | lx.CESSATION_VERBS
+
+
+def _first_verb_at(words: list[str]) -> int:
+    """Where the word after the contraction's adverbs is (``now``, ``never``, ``not``)."""
+    return next((i for i, w in enumerate(words) if w not in lx.ADVERBS and w != "not"),
+                len(words))

@@ -98,3 +98,30 @@ def test_a_names_contracted_has_before_a_participle_is_a_change(
     for kept in ("Tom's left hand hurts.", "Tom's hired help arrived."):
         assert expand(kept) == kept
 
+
+
+@given(st.sampled_from([("Mia Chen's not vegetarian anymore.",
+                         "Mia Chen is not vegetarian anymore."),
+                        ("Ade's now a registrar.", "Ade is now a registrar."),
+                        ("Tom's no longer at {place}.", "Tom is no longer at {place}."),
+                        ("Mia's now moved to {place}.", "Mia has now moved to {place}."),
+                        ("Mia's never been to {place}.", "Mia has never been to {place}.")]),
+       st.sampled_from(["Oslo", "Leeds", "Acme"]))
+def test_a_names_s_before_a_word_no_noun_starts_with_is_a_verb(
+        pair: tuple[str, str], place: str) -> None:
+    """After a name, ``'s`` and ``not``, ``now`` or ``no longer`` is no possessive (no
+    possessed noun phrase starts with them): ``is``, or ``has`` when a participle
+    follows the adverbs."""
+    short, full = (p.format(place=place) for p in pair)
+    assert expand(short) == full
+    assert _reading(short) == _reading(full)
+
+
+def test_a_names_contracted_denial_ends_the_fact(fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Mia Chen is vegetarian.", "Mia Chen lives in York."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, "Mia Chen's not vegetarian anymore.")
+    after = current_texts(fresh_store, tenant)
+    assert "Mia Chen is vegetarian" not in after
+    assert "Mia Chen lives in York" in after
