@@ -24,6 +24,7 @@ The store is anything that offers the methods of :class:`~memory_es.text.ports.T
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -670,14 +671,19 @@ class TextInterface:
         each noun of a ``的`` phrase counts (``健身杂志的订阅`` ends ``订阅了健身杂志``). A
         denial (``no longer prefers phone calls``) ends only a fact whose value holds the
         shared word, never one that merely names it elsewhere (``Omar's phone is …``)."""
-        verb = clause.attribute.split(".", 1)[0]
+        verb = _slot_verb(clause.attribute)
         domains = set(clause.domains) | {verb}
         # "Mateo's Skoda was sold": the thing possessed names the fact it ends; "Kwame's
         # brother left Acme" ends only a fact that names the brother (no fact of the
         # owner's topic stands in for someone else's act, see _acts)
         owned = _possessed(clause)
         thing = {stem(w) for w in owned} or None
-        thing_domains = set() if _acts(clause) else set(domains_in(owned))
+        # "Rosa's mother is retired": a person of the owner's who did not die is no thing
+        # that ended; the word for her picks her facts out, as the subject's name does,
+        # and is no content ("Rosa's mother lives in Seville" stays)
+        kin = (view_terms(" ".join(owned)) if _possessed_people(clause)
+               and not lx.tells_a_death(str(clause.value)) else frozenset())
+        thing_domains = set() if _acts(clause) or kin else set(domains_in(owned))
         lemma = lx.inflected_verb(verb) or verb
         # the subject's name as written is no content either (``Krüger``: the entity id
         # holds it folded, ``kruger``)
@@ -686,7 +692,7 @@ class TextInterface:
         # ``hat`` is no word in common with ``hat eine Katze``)
         other_language = any(r.startswith("lang:") for r in clause.rules)
         said = view_terms(str(clause.value) if other_language else clause.text) - entity_terms(
-            entity) - frozenset().union(*(view_terms(n) for n in clause.subject_names))
+            entity) - frozenset().union(*(view_terms(n) for n in clause.subject_names)) - kin
         # German names what ended by a noun of its verb (``hat mit dem Rauchen aufgehört``
         # ends ``raucht``): stems of verb forms count as words in common
         stems = (german_stems(str(clause.value)) - german_stems(" ".join(clause.subject_names))
@@ -717,6 +723,9 @@ class TextInterface:
                 continue
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
                 lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
+            if same_verb and lemma in lx.CESSATION_VERBS and any(
+                    c.ends_prior for c in self.interpreter(f.text).clauses):
+                continue  # the same ending told again ("is a retired teacher": is retired)
             same_object = ended_object is not None and (
                 _ended_object(f.value, entity) == ended_object if clause.negated
                 else all(t in v.terms or nominalises(t, v.terms) or names_an_activity(t, v.terms)
@@ -724,7 +733,7 @@ class TextInterface:
                          for t in ended_object))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
-                          or bool(thing and thing <= v.terms) or same_object)
+                          or bool(thing and not kin and thing <= v.terms) or same_object)
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms) & said
             if stems:
                 shared = shared | (stems & german_stems(f.text))
@@ -777,8 +786,10 @@ class TextInterface:
                    topics: frozenset[str], plan: _Plan) -> None:
         """A cessation of a domain as a whole: ``quit her job`` ends the entity's one
         fact of work (with several it is ambiguous and nothing ends); ``retired`` or
-        ``resigned``, with no object, ends every fact of the domain its verb belongs to."""
-        held = [f for f in self._held(tenant, entity, clause) if view(f).domains & topics]
+        ``resigned``, with no object, ends every fact of the domain its verb belongs to,
+        but not one that tells an ending itself (``is a retired nurse``: still true)."""
+        held = [f for f in self._held(tenant, entity, clause) if view(f).domains & topics
+                and not any(c.ends_prior for c in self.interpreter(f.text).clauses)]
         if (_possessed(clause) or _object_words(clause)) and len(held) != 1:
             return
         for f in held:
@@ -2687,6 +2698,17 @@ def _kind_in_plural(words: list[str], i: int) -> bool:
     w = words[i].lower()
     return (words[i + 1:i + 2] == ["to"] and len(w) > 3 and w.endswith("s")
             and w.isalpha() and w not in lx.STOPWORDS)
+
+
+def _slot_verb(attribute: str) -> str:
+    """The word a slot is headed by; for a person of the owner's, the word after the
+    person (``prop.mother.play.bridge``: play; ``prop.mother``: none): ``prop`` heads
+    every such slot, and is no verb two of them share."""
+    parts = attribute.split(".")
+    if parts[0] != "prop" or len(parts) < 2 or not lx.names_a_person(parts[1]):
+        return parts[0]
+    rest = list(itertools.dropwhile(lx.names_a_person, parts[1:]))
+    return rest[0] if rest else ""
 
 
 def _acts(clause: Clause) -> bool:

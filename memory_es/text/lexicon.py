@@ -246,6 +246,16 @@ CESSATION_VERBS: frozenset[str] = frozenset(e for e in _CESSATION if " " not in 
 """Lemmas that report that a prior state ended (``sold the piano``, ``quit the job``)."""
 CESSATION_PHRASES: tuple[str, ...] = tuple(e for e in _CESSATION if " " in e)
 
+_DYING = data_lines("dying_verbs.txt")
+
+
+def tells_a_death(value: str) -> bool:
+    """Does a predicate (``passed away``, ``died last year``) say its subject died?"""
+    said = value.lower().split()
+    lemma = (lemma_of(said[0]) or said[0]) if said else ""
+    return lemma in _DYING or " ".join([lemma, *said[1:2]]) in _DYING
+
+
 CHANGE_MARKERS: tuple[str, ...] = tuple(data_lines("change_markers.txt"))
 """Words that mark a statement as a change of state (write-time intent: replace)."""
 

@@ -107,3 +107,63 @@ def test_a_denied_act_of_a_domain_ends_only_its_own_fact(
     current = current_texts(fresh_store, tenant)
     assert f"Kofi Mensah {act}" not in current
     assert {f"Kofi Mensah {other}", "Kofi Mensah lives in Leeds"} <= current
+
+
+_KIN_FACTS = ["Rosa Diaz's mother lives in Seville", "Rosa Diaz's mother plays bridge",
+              "Rosa Diaz's father lives in Seville", "Rosa Diaz's father plays golf",
+              "Rosa Diaz lives in Madrid", "Rosa Diaz works at Zara"]
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("Rosa Diaz's mother is a retired teacher.", None),
+                        ("Rosa Diaz's mother is retired.", None),
+                        ("Rosa Diaz's father no longer plays golf.",
+                         "Rosa Diaz's father plays golf"),
+                        ("Rosa Diaz's mother gave up bridge.",
+                         "Rosa Diaz's mother plays bridge")]))
+def test_a_relatives_ending_ends_only_what_it_names(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str | None]) -> None:
+    """A person of the owner's is no thing that ended: ``Rosa's mother is a retired
+    teacher`` leaves where the mother lives (the word ``mother`` picks her facts out and
+    is no content they share), ``Rosa's father no longer plays golf`` ends his golf
+    alone; an ending told again (``is retired`` after ``is a retired teacher``) ends
+    nothing."""
+    said, ended = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = [*_KIN_FACTS, "Rosa Diaz's mother is a retired teacher"]
+    for text in held:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, said)
+    after = current_texts(fresh_store, tenant)
+    assert set(held) - {ended} <= after
+    assert ended is None or ended not in after
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["teaches", "plays"]), st.sampled_from(["mother", "brother"]))
+def test_a_relatives_denied_act_ends_the_act_of_its_verb(
+        fresh_store: memory_es.MemoryStore, verb: str, kin: str) -> None:
+    """``Rosa's mother no longer teaches piano`` leaves ``Rosa's mother plays piano``: the
+    word for her is no content the two share."""
+    other = "plays" if verb == "teaches" else "teaches"
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"Rosa Diaz's {kin} {verb} piano.", f"Rosa Diaz's {kin} {other} piano."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"Rosa Diaz's {kin} no longer {verb} piano.")
+    after = current_texts(fresh_store, tenant)
+    assert f"Rosa Diaz's {kin} {verb} piano" not in after
+    assert f"Rosa Diaz's {kin} {other} piano" in after
+
+
+def test_retiring_leaves_a_fact_that_tells_a_retirement(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``retired`` ends the facts of work, not ``is a retired nurse``: it says the same."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Rosa Diaz is a retired nurse.", "Rosa Diaz works at Zara."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, "Rosa Diaz retired.")
+    after = current_texts(fresh_store, tenant)
+    assert "Rosa Diaz works at Zara" not in after
+    assert "Rosa Diaz is a retired nurse" in after
