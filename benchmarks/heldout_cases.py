@@ -18518,6 +18518,136 @@ def crowded_promotions_r42(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_promotions_r42', 'work', CROWDED_PROMOTIONS_R1143)
 
 
+_CROWDED_DAUGHTERS_R1144_SETUP = ["Hugo Blanc's daughter studies in Lyon.", "Hugo Blanc's daughter plays the flute.", "Hugo Blanc's son works at Airbus.", "Hugo Blanc works at Airbus too.", "Hugo Blanc lives in Toulouse.", "Hugo Blanc's daughter is a vegetarian."]
+CROWDED_DAUGHTERS_R1144: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DAUGHTERS_R1144_SETUP), ["remember", "Hugo Blanc's daughter gave up the flute."], [_CROWDED_DAUGHTERS_R1144_SETUP[1]]),
+    (list(_CROWDED_DAUGHTERS_R1144_SETUP), ["remember", "Hugo Blanc's son left Airbus."], [_CROWDED_DAUGHTERS_R1144_SETUP[2]]),
+    (list(_CROWDED_DAUGHTERS_R1144_SETUP), ["remember", "Hugo Blanc's daughter is no longer a vegetarian."], [_CROWDED_DAUGHTERS_R1144_SETUP[5]]),
+]
+
+
+def crowded_daughters_r43(cases: list[Case]) -> None:
+    """A father whose son and daughter have facts kept under his name, an employer shared with his son: the daughter's flute given up, the son's employer left, and her diet changed."""
+    _ended_by(cases, 'crowded_daughters_r43', 'family', CROWDED_DAUGHTERS_R1144)
+
+
+_CROWDED_SISTERS_R1145_SETUP = ["Nina Weiss's sister lives in Zurich.", "Nina Weiss lives in Basel.", "Nina Weiss's sister works at UBS.", "Nina Weiss works at Novartis.", "Nina Weiss's brother lives in Zurich too.", "Nina Weiss's sister has a cat."]
+CROWDED_SISTERS_R1145: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SISTERS_R1145_SETUP), ["remember", "Nina Weiss's sister moved to Geneva."], [_CROWDED_SISTERS_R1145_SETUP[0]]),
+    (list(_CROWDED_SISTERS_R1145_SETUP), ["remember", "Nina Weiss's sister now works at Credit Suisse."], [_CROWDED_SISTERS_R1145_SETUP[2]]),
+    (list(_CROWDED_SISTERS_R1145_SETUP), ["remember", "Nina Weiss moved to Bern."], [_CROWDED_SISTERS_R1145_SETUP[1]]),
+]
+
+
+def crowded_sisters_r43(cases: list[Case]) -> None:
+    """A woman whose sister and brother live in one city: the sister's move, the sister's new employer, and the woman's own move."""
+    _ended_by(cases, 'crowded_sisters_r43', 'family', CROWDED_SISTERS_R1145)
+
+
+_CROWDED_FATHERS_R1146_SETUP = ["Oscar Lund's father is a carpenter.", "Oscar Lund's father lives in Aarhus.", "Oscar Lund is a carpenter too.", "Oscar Lund works at Lego.", "Oscar Lund's father plays the accordion.", "Oscar Lund lives in Billund."]
+CROWDED_FATHERS_R1146: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FATHERS_R1146_SETUP), ["remember", "Oscar Lund's father retired."], [_CROWDED_FATHERS_R1146_SETUP[0]]),
+    (list(_CROWDED_FATHERS_R1146_SETUP), ["remember", "Oscar Lund retired."], [_CROWDED_FATHERS_R1146_SETUP[2], _CROWDED_FATHERS_R1146_SETUP[3]]),
+    (list(_CROWDED_FATHERS_R1146_SETUP), ["remember", "Oscar Lund's father no longer plays the accordion."], [_CROWDED_FATHERS_R1146_SETUP[4]]),
+]
+
+
+def crowded_fathers_r43(cases: list[Case]) -> None:
+    """A carpenter and his father, also a carpenter: the father retires (his work ends, the son's stays), the son retires (his work ends, the father's facts stay), and the father's accordion given up."""
+    _ended_by(cases, 'crowded_fathers_r43', 'work', CROWDED_FATHERS_R1146)
+
+
+_CROWDED_THINGS_R1147_SETUP = ["Ella Ward's car is a Golf.", "Ella Ward's bike is a Brompton.", "Ella Ward's car is parked on Mill Road.", "Ella Ward's husband's car is a Golf too.", "Ella Ward lives on Mill Road.", "Ella Ward's bike is kept in the hall."]
+CROWDED_THINGS_R1147: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_THINGS_R1147_SETUP), ["remember", "Ella Ward's car was sold."], [_CROWDED_THINGS_R1147_SETUP[0], _CROWDED_THINGS_R1147_SETUP[2]]),
+    (list(_CROWDED_THINGS_R1147_SETUP), ["remember", "Ella Ward's bike was stolen."], [_CROWDED_THINGS_R1147_SETUP[1], _CROWDED_THINGS_R1147_SETUP[5]]),
+    (list(_CROWDED_THINGS_R1147_SETUP), ["remember", "Ella Ward's car is now parked on Oak Road."], [_CROWDED_THINGS_R1147_SETUP[2]]),
+]
+
+
+def crowded_things_r43(cases: list[Case]) -> None:
+    """A woman's car and bike with two facts each, a car like her husband's: the car sold, the bike stolen, and the car parked elsewhere."""
+    _ended_by(cases, 'crowded_things_r43', 'home', CROWDED_THINGS_R1147)
+
+
+_CROWDED_TWO_PEOPLE_R1148_SETUP = ["Liam Ford lives in Cork.", "Aoife Ford lives in Cork.", "Liam Ford works at Apple.", "Aoife Ford works at Dell.", "Liam Ford plays hurling.", "Aoife Ford plays camogie."]
+CROWDED_TWO_PEOPLE_R1148: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TWO_PEOPLE_R1148_SETUP), ["remember", "Liam Ford moved to Galway, but Aoife Ford still lives in Cork."], [_CROWDED_TWO_PEOPLE_R1148_SETUP[0]]),
+    (list(_CROWDED_TWO_PEOPLE_R1148_SETUP), ["remember", "Aoife Ford now works at Intel and Liam Ford still works at Apple."], [_CROWDED_TWO_PEOPLE_R1148_SETUP[3]]),
+    (list(_CROWDED_TWO_PEOPLE_R1148_SETUP), ["forget", "Liam Ford's hurling"], [_CROWDED_TWO_PEOPLE_R1148_SETUP[4]]),
+]
+
+
+def crowded_two_people_r43(cases: list[Case]) -> None:
+    """Two people with one surname and three facts each, both named in one text: one moves while the other still lives there, one changes employer while the other stays, and one's sport forgotten."""
+    _ended_by(cases, 'crowded_two_people_r43', 'people', CROWDED_TWO_PEOPLE_R1148)
+
+
+_CROWDED_USER_FAMILY_R1149_SETUP = ["My mother lives in Leeds.", "My father lives in Leeds.", "I live in London.", "My mother is a nurse.", "My father is retired.", "My sister lives in Leeds too."]
+CROWDED_USER_FAMILY_R1149: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_FAMILY_R1149_SETUP), ["remember", "My mother moved to York."], [_CROWDED_USER_FAMILY_R1149_SETUP[0]]),
+    (list(_CROWDED_USER_FAMILY_R1149_SETUP), ["remember", "My mother retired."], [_CROWDED_USER_FAMILY_R1149_SETUP[3]]),
+    (list(_CROWDED_USER_FAMILY_R1149_SETUP), ["remember", "I moved to Brighton."], [_CROWDED_USER_FAMILY_R1149_SETUP[2]]),
+]
+
+
+def crowded_user_family_r43(cases: list[Case]) -> None:
+    """The user's parents and sister, who live in one city: the mother's move, the mother's retirement, and the user's own move."""
+    _ended_by(cases, 'crowded_user_family_r43', 'user', CROWDED_USER_FAMILY_R1149)
+
+
+_CROWDED_GERMAN_R1150_SETUP = ["Paula Grubers Mutter wohnt in Graz.", "Paula Gruber wohnt in Wien.", "Paula Gruber arbeitet bei der Post.", "Paula Grubers Mutter arbeitet bei der Post.", "Paula Gruber hat einen Hund.", "Paula Gruber spielt Geige."]
+CROWDED_GERMAN_R1150: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1150_SETUP), ["remember", "Paula Gruber wohnt jetzt in Linz."], [_CROWDED_GERMAN_R1150_SETUP[1]]),
+    (list(_CROWDED_GERMAN_R1150_SETUP), ["remember", "Paula Gruber arbeitet nicht mehr bei der Post."], [_CROWDED_GERMAN_R1150_SETUP[2]]),
+    (list(_CROWDED_GERMAN_R1150_SETUP), ["remember", "Paula Gruber spielt nicht mehr Geige."], [_CROWDED_GERMAN_R1150_SETUP[5]]),
+]
+
+
+def crowded_german_r43(cases: list[Case]) -> None:
+    """A German postal worker and her mother, who works there too: a move, the job left, and the violin given up."""
+    _ended_by(cases, 'crowded_german_r43', 'languages', CROWDED_GERMAN_R1150)
+
+
+_CROWDED_CHINESE_R1151_SETUP = ["陈静的母亲住在杭州\u3002", "陈静住在上海\u3002", "陈静在阿里巴巴工作\u3002", "陈静的母亲在医院工作\u3002", "陈静喜欢画画\u3002", "陈静有一只狗\u3002"]
+CROWDED_CHINESE_R1151: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1151_SETUP), ["remember", "陈静现在住在苏州\u3002"], [_CROWDED_CHINESE_R1151_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R1151_SETUP), ["remember", "陈静不再在阿里巴巴工作了\u3002"], [_CROWDED_CHINESE_R1151_SETUP[2]]),
+    (list(_CROWDED_CHINESE_R1151_SETUP), ["remember", "陈静不再喜欢画画了\u3002"], [_CROWDED_CHINESE_R1151_SETUP[4]]),
+]
+
+
+def crowded_chinese_r43(cases: list[Case]) -> None:
+    """A woman written in Chinese and her mother: a move, the employer left, and painting given up, the mother's facts untouched."""
+    _ended_by(cases, 'crowded_chinese_r43', 'languages', CROWDED_CHINESE_R1151)
+
+
+_CROWDED_DOG_WALKERS_R1152_SETUP = ["Tom Hale's dog is called Rex.", "Tom Hale's daughter's dog is called Bella.", "Tom Hale walks Rex every morning.", "Tom Hale's daughter walks Bella every evening.", "Tom Hale lives in Derby.", "Tom Hale's vet is Dr Singh."]
+CROWDED_DOG_WALKERS_R1152: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DOG_WALKERS_R1152_SETUP), ["remember", "Tom Hale's dog Rex died."], [_CROWDED_DOG_WALKERS_R1152_SETUP[0], _CROWDED_DOG_WALKERS_R1152_SETUP[2]]),
+    (list(_CROWDED_DOG_WALKERS_R1152_SETUP), ["remember", "Tom Hale's daughter now walks Bella every morning."], [_CROWDED_DOG_WALKERS_R1152_SETUP[3]]),
+    (list(_CROWDED_DOG_WALKERS_R1152_SETUP), ["revise", "Tom Hale's vet", "Tom Hale's vet is Dr Kaur."], [_CROWDED_DOG_WALKERS_R1152_SETUP[5]]),
+]
+
+
+def crowded_dog_walkers_r43(cases: list[Case]) -> None:
+    """A man's dog and his daughter's, each walked at its own time: his dog's death, her walk moved, and his vet revised."""
+    _ended_by(cases, 'crowded_dog_walkers_r43', 'pets', CROWDED_DOG_WALKERS_R1152)
+
+
+_CROWDED_MANAGERS_R1153_SETUP = ["Zoe Park's manager is Ian Moss.", "Ian Moss works in Leeds.", "Zoe Park works in Leeds.", "Zoe Park's manager plays squash.", "Zoe Park leads the data team.", "Zoe Park lives in Otley."]
+CROWDED_MANAGERS_R1153: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MANAGERS_R1153_SETUP), ["remember", "Zoe Park's manager no longer plays squash."], [_CROWDED_MANAGERS_R1153_SETUP[3]]),
+    (list(_CROWDED_MANAGERS_R1153_SETUP), ["remember", "Zoe Park now works in York."], [_CROWDED_MANAGERS_R1153_SETUP[2]]),
+    (list(_CROWDED_MANAGERS_R1153_SETUP), ["remember", "Zoe Park now leads the platform team."], [_CROWDED_MANAGERS_R1153_SETUP[4]]),
+]
+
+
+def crowded_managers_r43(cases: list[Case]) -> None:
+    """A team lead and her manager, who work in one city: the manager's squash given up, her move to another city, and a new team."""
+    _ended_by(cases, 'crowded_managers_r43', 'work', CROWDED_MANAGERS_R1153)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -18974,7 +19104,17 @@ def build() -> list[Case]:
                    crowded_german_r42,
                    crowded_chinese_r42,
                    crowded_user_prefs_r42,
-                   crowded_promotions_r42):
+                   crowded_promotions_r42,
+                   crowded_daughters_r43,
+                   crowded_sisters_r43,
+                   crowded_fathers_r43,
+                   crowded_things_r43,
+                   crowded_two_people_r43,
+                   crowded_user_family_r43,
+                   crowded_german_r43,
+                   crowded_chinese_r43,
+                   crowded_dog_walkers_r43,
+                   crowded_managers_r43):
         family(cases)
     return cases
 
