@@ -18648,6 +18648,136 @@ def crowded_managers_r43(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_managers_r43', 'work', CROWDED_MANAGERS_R1153)
 
 
+_CROWDED_KNITTERS_R1154_SETUP = ["Iris Bell knits on Sundays.", "Iris Bell sings in a choir.", "Iris Bell's choir meets on Thursdays.", "Iris Bell's friend knits on Sundays too.", "Iris Bell grows tomatoes.", "Iris Bell lives in Frome."]
+CROWDED_KNITTERS_R1154: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KNITTERS_R1154_SETUP), ["remember", "Iris Bell now knits on Saturdays."], [_CROWDED_KNITTERS_R1154_SETUP[0]]),
+    (list(_CROWDED_KNITTERS_R1154_SETUP), ["remember", "Iris Bell's choir now meets on Tuesdays."], [_CROWDED_KNITTERS_R1154_SETUP[2]]),
+    (list(_CROWDED_KNITTERS_R1154_SETUP), ["remember", "Iris Bell stopped growing tomatoes."], [_CROWDED_KNITTERS_R1154_SETUP[4]]),
+]
+
+
+def crowded_knitters_r44(cases: list[Case]) -> None:
+    """A knitter with six facts, a day shared with a friend and a choir with a meeting day of its own: her knitting day moved, the choir's day moved, and tomatoes given up."""
+    _ended_by(cases, 'crowded_knitters_r44', 'hobbies', CROWDED_KNITTERS_R1154)
+
+
+_CROWDED_SCHOOLS_R1155_SETUP = ["Kai Jensen's son goes to Hillside Primary.", "Kai Jensen's daughter goes to Oakwood Academy.", "Kai Jensen teaches at Oakwood Academy.", "Kai Jensen's son plays football on Saturdays.", "Kai Jensen lives in Reading.", "Kai Jensen drives a Prius."]
+CROWDED_SCHOOLS_R1155: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SCHOOLS_R1155_SETUP), ["remember", "Kai Jensen's son now goes to Oakwood Academy."], [_CROWDED_SCHOOLS_R1155_SETUP[0]]),
+    (list(_CROWDED_SCHOOLS_R1155_SETUP), ["remember", "Kai Jensen now teaches at Riverside College."], [_CROWDED_SCHOOLS_R1155_SETUP[2]]),
+    (list(_CROWDED_SCHOOLS_R1155_SETUP), ["remember", "Kai Jensen's daughter left Oakwood Academy."], [_CROWDED_SCHOOLS_R1155_SETUP[1]]),
+]
+
+
+def crowded_schools_r44(cases: list[Case]) -> None:
+    """A teacher whose son and daughter go to two schools, one his own: the son's new school, the teacher's new school, and the daughter leaving his."""
+    _ended_by(cases, 'crowded_schools_r44', 'education', CROWDED_SCHOOLS_R1155)
+
+
+_CROWDED_NEIGHBOURS_R1156_SETUP = ["Amir Said's neighbour is Tom Ray.", "Tom Ray has a Labrador.", "Amir Said has a Labrador too.", "Amir Said lives at number 8.", "Tom Ray lives at number 10.", "Amir Said works at the post office."]
+CROWDED_NEIGHBOURS_R1156: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NEIGHBOURS_R1156_SETUP), ["remember", "Tom Ray moved to number 22."], [_CROWDED_NEIGHBOURS_R1156_SETUP[4]]),
+    (list(_CROWDED_NEIGHBOURS_R1156_SETUP), ["remember", "Amir Said's Labrador died."], [_CROWDED_NEIGHBOURS_R1156_SETUP[2]]),
+    (list(_CROWDED_NEIGHBOURS_R1156_SETUP), ["remember", "Amir Said no longer works at the post office."], [_CROWDED_NEIGHBOURS_R1156_SETUP[5]]),
+]
+
+
+def crowded_neighbours_r44(cases: list[Case]) -> None:
+    """Two neighbours, each with a Labrador and a house number: the neighbour's move, one Labrador's death, and a job ended."""
+    _ended_by(cases, 'crowded_neighbours_r44', 'community', CROWDED_NEIGHBOURS_R1156)
+
+
+_CROWDED_BANKING_R1157_SETUP = ["Grace Obi banks with Barclays.", "Grace Obi's savings account is with Nationwide.", "Grace Obi's sort code is 20-45-77.", "Grace Obi's son banks with Barclays too.", "Grace Obi lives in Luton.", "Grace Obi has a credit card with Amex."]
+CROWDED_BANKING_R1157: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BANKING_R1157_SETUP), ["remember", "Grace Obi now banks with Monzo."], [_CROWDED_BANKING_R1157_SETUP[0]]),
+    (list(_CROWDED_BANKING_R1157_SETUP), ["purge", "20-45-77"], [_CROWDED_BANKING_R1157_SETUP[2]]),
+    (list(_CROWDED_BANKING_R1157_SETUP), ["remember", "Grace Obi closed her Amex credit card."], [_CROWDED_BANKING_R1157_SETUP[5]]),
+]
+
+
+def crowded_banking_r44(cases: list[Case]) -> None:
+    """A customer of three banks, one shared with her son, with a sort code: a new bank, the sort code purged, and a credit card closed."""
+    _ended_by(cases, 'crowded_banking_r44', 'finance', CROWDED_BANKING_R1157)
+
+
+_CROWDED_USER_WORK_R1158_SETUP = ["I'm a product manager at Spotify.", "My team is based in Stockholm.", "I work from home on Fridays.", "My colleague works from home on Fridays too.", "I live in Uppsala.", "I commute by train."]
+CROWDED_USER_WORK_R1158: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_WORK_R1158_SETUP), ["remember", "I'm now a product director at Spotify."], [_CROWDED_USER_WORK_R1158_SETUP[0]]),
+    (list(_CROWDED_USER_WORK_R1158_SETUP), ["remember", "I now work from home on Mondays."], [_CROWDED_USER_WORK_R1158_SETUP[2]]),
+    (list(_CROWDED_USER_WORK_R1158_SETUP), ["remember", "My team is now based in Gothenburg."], [_CROWDED_USER_WORK_R1158_SETUP[1]]),
+]
+
+
+def crowded_user_work_r44(cases: list[Case]) -> None:
+    """The user's job told with contractions, a home-working day shared with a colleague: a new title, a new day at home, and the team's new city."""
+    _ended_by(cases, 'crowded_user_work_r44', 'user', CROWDED_USER_WORK_R1158)
+
+
+_CROWDED_APPOINTMENTS_R1159_SETUP = ["Rhys Evans has an appointment with Dr Patel on Tuesday.", "Rhys Evans takes insulin.", "Rhys Evans's daughter has an appointment with Dr Patel on Friday.", "Rhys Evans is allergic to nuts.", "Rhys Evans lives in Swansea.", "Rhys Evans uses a glucose monitor."]
+CROWDED_APPOINTMENTS_R1159: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_APPOINTMENTS_R1159_SETUP), ["remember", "Rhys Evans's appointment was moved to Thursday."], [_CROWDED_APPOINTMENTS_R1159_SETUP[0]]),
+    (list(_CROWDED_APPOINTMENTS_R1159_SETUP), ["remember", "Rhys Evans's appointment was cancelled."], [_CROWDED_APPOINTMENTS_R1159_SETUP[0]]),
+    (list(_CROWDED_APPOINTMENTS_R1159_SETUP), ["remember", "Rhys Evans no longer takes insulin."], [_CROWDED_APPOINTMENTS_R1159_SETUP[1]]),
+]
+
+
+def crowded_appointments_r44(cases: list[Case]) -> None:
+    """A diabetic man whose daughter sees the same doctor on another day: his appointment moved, his appointment cancelled, and insulin stopped."""
+    _ended_by(cases, 'crowded_appointments_r44', 'medical', CROWDED_APPOINTMENTS_R1159)
+
+
+_CROWDED_GERMAN_R1160_SETUP = ["Sophie Wagner wohnt in Bremen.", "Sophie Wagner arbeitet bei Airbus.", "Sophie Wagner hat Netflix abonniert.", "Sophie Wagners Bruder hat Netflix abonniert.", "Sophie Wagner spielt Handball.", "Sophie Wagner hat einen Sohn."]
+CROWDED_GERMAN_R1160: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1160_SETUP), ["remember", "Sophie Wagner hat Netflix gekündigt."], [_CROWDED_GERMAN_R1160_SETUP[2]]),
+    (list(_CROWDED_GERMAN_R1160_SETUP), ["remember", "Sophie Wagner wohnt jetzt in Kiel."], [_CROWDED_GERMAN_R1160_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1160_SETUP), ["remember", "Sophie Wagner spielt kein Handball mehr."], [_CROWDED_GERMAN_R1160_SETUP[4]]),
+]
+
+
+def crowded_german_r44(cases: list[Case]) -> None:
+    """A German handball player with a subscription shared with her brother: the subscription cancelled, a move, and handball given up."""
+    _ended_by(cases, 'crowded_german_r44', 'languages', CROWDED_GERMAN_R1160)
+
+
+_CROWDED_CHINESE_R1161_SETUP = ["赵磊住在南京\u3002", "赵磊在华为工作\u3002", "赵磊订阅了网飞\u3002", "赵磊的弟弟订阅了网飞\u3002", "赵磊喜欢踢足球\u3002", "赵磊有一辆宝马\u3002"]
+CROWDED_CHINESE_R1161: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1161_SETUP), ["remember", "赵磊取消了网飞的订阅\u3002"], [_CROWDED_CHINESE_R1161_SETUP[2]]),
+    (list(_CROWDED_CHINESE_R1161_SETUP), ["remember", "赵磊搬到了苏州\u3002"], [_CROWDED_CHINESE_R1161_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R1161_SETUP), ["remember", "赵磊把宝马卖了\u3002"], [_CROWDED_CHINESE_R1161_SETUP[5]]),
+]
+
+
+def crowded_chinese_r44(cases: list[Case]) -> None:
+    """A man written in Chinese with a subscription shared with his brother: the subscription cancelled, a move, and his BMW sold."""
+    _ended_by(cases, 'crowded_chinese_r44', 'languages', CROWDED_CHINESE_R1161)
+
+
+_CROWDED_TESLAS_R1162_SETUP = ["Finn Kerr drives a Tesla Model 3.", "Finn Kerr's Tesla is white.", "Finn Kerr has a motorbike.", "Finn Kerr's wife drives a Tesla Model 3 too.", "Finn Kerr's licence plate is SK21 ABC.", "Finn Kerr lives in Glasgow."]
+CROWDED_TESLAS_R1162: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TESLAS_R1162_SETUP), ["purge", "SK21 ABC"], [_CROWDED_TESLAS_R1162_SETUP[4]]),
+    (list(_CROWDED_TESLAS_R1162_SETUP), ["remember", "Finn Kerr sold his motorbike."], [_CROWDED_TESLAS_R1162_SETUP[2]]),
+    (list(_CROWDED_TESLAS_R1162_SETUP), ["remember", "Finn Kerr's Tesla is now blue."], [_CROWDED_TESLAS_R1162_SETUP[1]]),
+]
+
+
+def crowded_teslas_r44(cases: list[Case]) -> None:
+    """A driver with a car like his wife's and a licence plate: the plate purged, his motorbike sold, and his car's new colour."""
+    _ended_by(cases, 'crowded_teslas_r44', 'vehicles', CROWDED_TESLAS_R1162)
+
+
+_CROWDED_ALLOTMENTS_R1163_SETUP = ["Maud Lee grows roses.", "Maud Lee has an allotment on Mill Lane.", "Maud Lee's allotment is plot 7.", "Maud Lee's husband grows roses too.", "Maud Lee keeps hens.", "Maud Lee lives in Ely."]
+CROWDED_ALLOTMENTS_R1163: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ALLOTMENTS_R1163_SETUP), ["remember", "Maud Lee's allotment is now plot 12."], [_CROWDED_ALLOTMENTS_R1163_SETUP[2]]),
+    (list(_CROWDED_ALLOTMENTS_R1163_SETUP), ["remember", "Maud Lee gave up her allotment."], [_CROWDED_ALLOTMENTS_R1163_SETUP[1], _CROWDED_ALLOTMENTS_R1163_SETUP[2]]),
+    (list(_CROWDED_ALLOTMENTS_R1163_SETUP), ["remember", "Maud Lee no longer keeps hens."], [_CROWDED_ALLOTMENTS_R1163_SETUP[4]]),
+]
+
+
+def crowded_allotments_r44(cases: list[Case]) -> None:
+    """A gardener with an allotment given by place and by number, roses like her husband's: the plot renumbered, the allotment given up, and her hens."""
+    _ended_by(cases, 'crowded_allotments_r44', 'gardening', CROWDED_ALLOTMENTS_R1163)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -19114,7 +19244,17 @@ def build() -> list[Case]:
                    crowded_german_r43,
                    crowded_chinese_r43,
                    crowded_dog_walkers_r43,
-                   crowded_managers_r43):
+                   crowded_managers_r43,
+                   crowded_knitters_r44,
+                   crowded_schools_r44,
+                   crowded_neighbours_r44,
+                   crowded_banking_r44,
+                   crowded_user_work_r44,
+                   crowded_appointments_r44,
+                   crowded_german_r44,
+                   crowded_chinese_r44,
+                   crowded_teslas_r44,
+                   crowded_allotments_r44):
         family(cases)
     return cases
 
