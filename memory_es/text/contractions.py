@@ -28,26 +28,74 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 def expand(sentence: str) -> str:
     """``sentence`` with each pronoun's contraction written out in full."""
-    if "'" not in sentence and "’" not in sentence:
-        return sentence
+    return Expansion.of(sentence).written
 
-    def written_out(m: re.Match[str]) -> str:
-        short = m.group(2).lower()
-        verb = _ONE_VERB.get(short)
-        if verb is None:
-            perfect, plain = _TWO_VERBS[short]
-            verb = perfect if _participle_follows(sentence[m.end():]) else plain
-        return f"{m.group(1)} {verb}"
 
-    def verb_after_name(m: re.Match[str]) -> str:
-        rest = sentence[m.end():]
-        if _participle_follows(rest) and not _finite_later(rest):
-            return f"{m.group(1)} has"
-        if _NO_NOUN_NEXT.match(rest):
-            return f"{m.group(1)} is"
-        return m.group()
+class Expansion:
+    """A sentence with its contractions written out (``written``), and where each one was:
+    the reading works on the written-out words, and a clause's text is given back as the
+    user wrote it (:meth:`as_said`)."""
 
-    return _NAMED.sub(verb_after_name, _CONTRACTED.sub(written_out, sentence))
+    __slots__ = ("edits", "said", "written")
+
+    def __init__(self, said: str, edits: list[tuple[int, int, str]]) -> None:
+        self.said = said
+        self.edits = edits
+        """(start, end, written out) of each contraction in ``said``, in order."""
+        parts, at = [], 0
+        for start, end, out in edits:
+            parts += [said[at:start], out]
+            at = end
+        self.written = "".join([*parts, said[at:]])
+
+    @classmethod
+    def of(cls, sentence: str) -> Expansion:
+        if "'" not in sentence and "’" not in sentence:
+            return cls(sentence, [])
+        edits = [(m.start(), m.end(), _written_out(m, sentence))
+                 for m in _CONTRACTED.finditer(sentence)]
+        taken = {i for start, end, _out in edits for i in range(start, end)}
+        edits += [(m.start(), m.end(), out) for m in _NAMED.finditer(sentence)
+                  if m.start() not in taken and (out := _verb_after_name(m, sentence)) != m.group()]
+        return cls(sentence, sorted(edits))
+
+    def as_said(self, text: str) -> str:
+        """``text``, a part of :attr:`written`, as the user wrote it (``text`` itself when
+        it is no such part, or no contraction was written out)."""
+        at = self.written.find(text) if self.edits else -1
+        if at < 0:
+            return text
+        return self.said[self._said_at(at):self._said_at(at + len(text))]
+
+    def _said_at(self, pos: int) -> int:
+        """The position in :attr:`said` of ``pos`` in :attr:`written` (the start of a
+        contraction for any position inside its written-out words)."""
+        shift = 0
+        for start, end, out in self.edits:
+            if pos < start + shift:
+                break
+            if pos < start + shift + len(out):
+                return start if pos == start + shift else end
+            shift += len(out) - (end - start)
+        return pos - shift
+
+
+def _written_out(m: re.Match[str], sentence: str) -> str:
+    short = m.group(2).lower()
+    verb = _ONE_VERB.get(short)
+    if verb is None:
+        perfect, plain = _TWO_VERBS[short]
+        verb = perfect if _participle_follows(sentence[m.end():]) else plain
+    return f"{m.group(1)} {verb}"
+
+
+def _verb_after_name(m: re.Match[str], sentence: str) -> str:
+    rest = sentence[m.end():]
+    if _participle_follows(rest) and not _finite_later(rest):
+        return f"{m.group(1)} has"
+    if _NO_NOUN_NEXT.match(rest):
+        return f"{m.group(1)} is"
+    return m.group()
 
 
 _NAMED = re.compile(r"\b([A-Z][\w-]*)['’]s(?=\s)")

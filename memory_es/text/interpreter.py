@@ -34,7 +34,7 @@ from typing import Any
 
 from memory_es.text import lexicon as lx
 from memory_es.text.clauses import VERSION, Clause, Interpretation, Interpreter
-from memory_es.text.contractions import expand as expand_contractions
+from memory_es.text.contractions import Expansion
 from memory_es.text.identifiers import Identifier, find_identifiers
 from memory_es.text.normalize import ascii_fold, nfkc, script_of
 from memory_es.text.paths import attribute_path, domains_in, entity_id, keywords
@@ -103,10 +103,14 @@ def interpret(text: str) -> Interpretation:
     source = nfkc(text).strip()
     clauses: list[Clause] = []
     for _offset, said in split_sentences(source):
-        sentence = expand_contractions(said)
+        expanded = Expansion.of(said)
         thing = _owned_thing(clauses[-1]) if clauses else None
-        clauses.extend(_interpret_sentence(
-            sentence if thing is None else _IT.sub(f"{thing} ", sentence, count=1)))
+        if thing is not None:
+            clauses.extend(_interpret_sentence(_IT.sub(f"{thing} ", expanded.written, count=1)))
+            continue
+        # a clause's text is what the user said ("I'm a nurse"), read as written out
+        clauses.extend(replace(c, text=expanded.as_said(c.text))
+                       for c in _interpret_sentence(expanded.written))
     if not clauses and source:
         clauses.append(Clause(text=source, entity=None, attribute="note", value=source,
                               mention=source, rules=("fallback:unparsed",)))

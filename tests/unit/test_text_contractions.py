@@ -125,3 +125,18 @@ def test_a_names_contracted_denial_ends_the_fact(fresh_store: memory_es.MemorySt
     after = current_texts(fresh_store, tenant)
     assert "Mia Chen is vegetarian" not in after
     assert "Mia Chen lives in York" in after
+
+
+@given(st.sampled_from(["I'm a nurse at {place}.", "She's moved to {place}, and Tom's left Acme.",
+                        "I am a nurse and I\u2019m moving to {place}.",
+                        "Mia Chen's not vegetarian anymore."]),
+       st.sampled_from(["Oslo", "Leeds", "Porto"]))
+def test_a_clause_keeps_the_words_the_user_wrote(text: str, place: str) -> None:
+    """The rules read the words written out; the fact keeps what was said (``I'm a nurse
+    at Oslo``, not ``I am …``): each clause's text is a part of the text as written."""
+    said = text.format(place=place)
+    clauses = interpret(said).clauses
+    assert clauses
+    assert all(c.text in said for c in clauses)
+    assert [(c.entity, c.attribute, c.value) for c in clauses] == [
+        (c.entity, c.attribute, c.value) for c in interpret(expand(said)).clauses]
