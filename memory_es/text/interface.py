@@ -684,6 +684,8 @@ class TextInterface:
         kin = (view_terms(" ".join(owned)) if _possessed_people(clause)
                and not lx.tells_a_death(str(clause.value)) else frozenset())
         thing_domains = set() if _acts(clause) or kin else set(domains_in(owned))
+        # "Tom's dog Rex died": a fact that names Rex is of the dog ("walks Rex every day")
+        called = {stem(w) for w in _named_possessed(clause)[1:]}
         lemma = lx.inflected_verb(verb) or verb
         # the subject's name as written is no content either (``Krüger``: the entity id
         # holds it folded, ``kruger``)
@@ -718,7 +720,9 @@ class TextInterface:
         of_the_verb: set[str] = set()
         verb_word = _german_verb(clause)
         for f, v in held:
-            if (thing and not (thing <= v.terms or (topic_stands_in and f is by_topic[0]))) or (
+            names_it = thing is not None and (
+                thing <= v.terms or (bool(called) and called <= v.terms))
+            if (thing and not (names_it or (topic_stands_in and f is by_topic[0]))) or (
                     object_names and not object_names & v.terms):
                 continue
             same_verb = (verb in _verb_lemmas(f.text) or lemma == (
@@ -733,7 +737,7 @@ class TextInterface:
                          for t in ended_object))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
-                          or bool(thing and not kin and thing <= v.terms) or same_object)
+                          or (names_it and not kin) or same_object)
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms) & said
             if stems:
                 shared = shared | (stems & german_stems(f.text))
@@ -787,10 +791,14 @@ class TextInterface:
         """A cessation of a domain as a whole: ``quit her job`` ends the entity's one
         fact of work (with several it is ambiguous and nothing ends); ``retired`` or
         ``resigned``, with no object, ends every fact of the domain its verb belongs to,
-        but not one that tells an ending itself (``is a retired nurse``: still true)."""
+        but not one that tells an ending itself (``is a retired nurse``: still true).
+        Said of a person of the owner's (``Oscar's father retired``), it ends that person's
+        facts of the domain, and none of the owner's."""
         held = [f for f in self._held(tenant, entity, clause) if view(f).domains & topics
                 and not any(c.ends_prior for c in self.interpreter(f.text).clauses)]
-        if (_possessed(clause) or _object_words(clause)) and len(held) != 1:
+        if people := _possessed_people(clause):
+            held = [f for f in held if self._kept_for(f, frozenset()) in people]
+        elif (_possessed(clause) or _object_words(clause)) and len(held) != 1:
             return
         for f in held:
             plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
@@ -2491,7 +2499,8 @@ def _ended_topics(clause: Clause) -> frozenset[str]:
     """The life domains a cessation ends as a whole: those its object, or the thing its
     subject possesses, only names (``quit her job``, ``Lucia's job ended``: every word
     names work, as ``lexicon.names_topic`` reads it), or, with neither, those its verb is
-    a word of (``retired``, ``resigned``: work; not ``Carla's father retired``); none for
+    a word of (``retired``, ``resigned``: work; ``Carla's father retired`` too, whose
+    facts alone :meth:`TextInterface._end_topic` ends); none for
     someone else's act (:func:`_acts`), nor for a value that is no verb (``no longer
     allergic to penicillin``: the allergen is of health, and ends only its own fact).
     A verb that is neither a verb of ending nor the domain's own name is one act of it:
@@ -2500,7 +2509,7 @@ def _ended_topics(clause: Clause) -> frozenset[str]:
     said = str(clause.value).split()
     if not said or _acts(clause):
         return frozenset()
-    rest = _possessed(clause) or _object_words(clause)
+    rest = _object_words(clause) or ([] if _possessed_people(clause) else _possessed(clause))
     if not rest:
         verb = said[0].strip(EDGE).lower()
         lemma = lx.lemma_of(verb)
@@ -2701,13 +2710,14 @@ def _kind_in_plural(words: list[str], i: int) -> bool:
 
 
 def _slot_verb(attribute: str) -> str:
-    """The word a slot is headed by; for a person of the owner's, the word after the
-    person (``prop.mother.play.bridge``: play; ``prop.mother``: none): ``prop`` heads
-    every such slot, and is no verb two of them share."""
+    """The word a slot is headed by; for a person or a thing of the owner's, the word
+    after it (``prop.mother.play.bridge``: play; ``prop.dog_rex.die``: die;
+    ``prop.mother``: none): ``prop`` heads every such slot, and is no verb two of them
+    share."""
     parts = attribute.split(".")
-    if parts[0] != "prop" or len(parts) < 2 or not lx.names_a_person(parts[1]):
+    if parts[0] != "prop" or len(parts) < 2:
         return parts[0]
-    rest = list(itertools.dropwhile(lx.names_a_person, parts[1:]))
+    rest = list(itertools.dropwhile(lx.names_a_person, parts[2:]))
     return rest[0] if rest else ""
 
 

@@ -4,8 +4,8 @@
   person's one fact of that domain; with several it is ambiguous and nothing ends.
 - With no object, a verb of the domain itself (``retired``, ``resigned``) ends every fact
   of the domain, whenever it happened (``in March``, ``last spring``).
-- A named job among several ends alone; a relative's retirement leaves the person's job;
-  nothing outside the domain ends.
+- A named job among several ends alone; a relative's retirement ends the relative's work
+  and leaves the person's job; nothing outside the domain ends.
 - A verb that only belongs to a domain, denied (``no longer cycles on Sundays``), ends its
   own fact, not the domain's others (``takes bus 38 to work``).
 """
@@ -70,12 +70,23 @@ def test_two_jobs_and_a_job_named_as_a_whole_end_nothing(
     assert "Sara Lind is a tutor in the evenings" in current
 
 
-def test_a_relatives_retirement_leaves_the_persons_job(
-        fresh_store: memory_es.MemoryStore) -> None:
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["father", "mother", "husband"]),
+       st.sampled_from(["works at Ford", "is a carpenter"]))
+def test_a_relatives_retirement_ends_their_work_and_leaves_the_persons(
+        fresh_store: memory_es.MemoryStore, kin: str, work: str) -> None:
+    """``Carla's father retired`` ends his facts of work, kept under her id, and leaves
+    her job and his other facts."""
     tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    ti.remember(tenant, "Carla Moreno works at Zara.")
-    ti.remember(tenant, "Carla Moreno's father retired.")
-    assert "Carla Moreno works at Zara" in current_texts(fresh_store, tenant)
+    kept = ["Carla Moreno works at Zara", f"Carla Moreno's {kin} lives in Vigo",
+            f"Carla Moreno's {kin} plays golf"]
+    for text in (*kept, f"Carla Moreno's {kin} {work}"):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Carla Moreno's {kin} retired.")
+    after = current_texts(fresh_store, tenant)
+    assert set(kept) <= after
+    assert f"Carla Moreno's {kin} {work}" not in after
 
 
 def test_a_role_at_a_place_keeps_the_place(fresh_store: memory_es.MemoryStore) -> None:

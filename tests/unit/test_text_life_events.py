@@ -193,3 +193,22 @@ def test_a_graduation_ends_the_studies_there(fresh_store: memory_es.MemoryStore,
     graduated = f"{who} graduated from {where}."
     after = texts_after(fresh_store, [held, *kept], "remember", graduated)
     assert after == said([*kept, graduated])
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["died", "passed away"]), st.sampled_from(["dog", "horse"]))
+def test_a_named_animals_death_ends_what_names_it(fresh_store: memory_es.MemoryStore,
+                                                  event: str, kind: str) -> None:
+    """``Tom's dog Rex died`` ends ``walks Rex every morning`` too, a fact that names the
+    animal by its name alone; another animal's facts stay."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    ended = [f"Tom Hale's {kind} is called Rex", "Tom Hale walks Rex every morning"]
+    kept = ["Tom Hale has a cat called Tib", "Tom Hale's daughter walks Bella every evening",
+            "Tom Hale lives in Derby"]
+    for text in (*ended, *kept):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Tom Hale's {kind} Rex {event}.")
+    current = current_texts(fresh_store, tenant)
+    assert not set(ended) & current
+    assert set(kept) <= current
