@@ -18778,6 +18778,136 @@ def crowded_allotments_r44(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_allotments_r44', 'gardening', CROWDED_ALLOTMENTS_R1163)
 
 
+_CROWDED_PET_OWNERS_R1164_SETUP = ["Lily Grant has a cat called Pip.", "Lily Grant has a dog called Max.", "Lily Grant works at a vet's.", "Lily Grant's neighbour has a dog called Max.", "Lily Grant lives in Truro.", "Lily Grant rides horses."]
+CROWDED_PET_OWNERS_R1164: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PET_OWNERS_R1164_SETUP), ["forget", "Lily Grant's pets"], [_CROWDED_PET_OWNERS_R1164_SETUP[0], _CROWDED_PET_OWNERS_R1164_SETUP[1]]),
+    (list(_CROWDED_PET_OWNERS_R1164_SETUP), ["release", "Lily Grant's dog"], [_CROWDED_PET_OWNERS_R1164_SETUP[1]]),
+    (list(_CROWDED_PET_OWNERS_R1164_SETUP), ["forget", "Lily Grant's job"], [_CROWDED_PET_OWNERS_R1164_SETUP[2]]),
+]
+
+
+def crowded_pet_owners_r45(cases: list[Case]) -> None:
+    """A vet nurse with a cat and a dog, a dog of the same name kept by her neighbour: her pets forgotten together, her dog released, and her job forgotten."""
+    _ended_by(cases, 'crowded_pet_owners_r45', 'pets', CROWDED_PET_OWNERS_R1164)
+
+
+_CROWDED_ADDRESSES_R1165_SETUP = ["Noah Fisher's address is 12 Oak Lane, Bath.", "Noah Fisher's work address is 1 King Street, Bristol.", "Noah Fisher's mother's address is 4 Elm Road, Bath.", "Noah Fisher plays bass.", "Noah Fisher drives a van.", "Noah Fisher is a plumber."]
+CROWDED_ADDRESSES_R1165: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ADDRESSES_R1165_SETUP), ["release", "Noah Fisher's work address"], [_CROWDED_ADDRESSES_R1165_SETUP[1]]),
+    (list(_CROWDED_ADDRESSES_R1165_SETUP), ["remember", "Noah Fisher moved to 8 Mill Street, Bath."], [_CROWDED_ADDRESSES_R1165_SETUP[0]]),
+    (list(_CROWDED_ADDRESSES_R1165_SETUP), ["forget", "Noah Fisher's van"], [_CROWDED_ADDRESSES_R1165_SETUP[4]]),
+]
+
+
+def crowded_addresses_r45(cases: list[Case]) -> None:
+    """A plumber with a home and a work address, his mother's address in the same town: the work address released, a move to another street, and his van forgotten."""
+    _ended_by(cases, 'crowded_addresses_r45', 'home', CROWDED_ADDRESSES_R1165)
+
+
+_CROWDED_WEBSITES_R1166_SETUP = ["Eva Lind's website is https://evalind.design.", "Eva Lind's portfolio is on Behance.", "Eva Lind's studio website is https://lindstudio.se.", "Eva Lind is a graphic designer.", "Eva Lind lives in Malmo.", "Eva Lind uses Figma."]
+CROWDED_WEBSITES_R1166: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WEBSITES_R1166_SETUP), ["purge", "https://evalind.design"], [_CROWDED_WEBSITES_R1166_SETUP[0]]),
+    (list(_CROWDED_WEBSITES_R1166_SETUP), ["remember", "Eva Lind now uses Sketch."], [_CROWDED_WEBSITES_R1166_SETUP[5]]),
+    (list(_CROWDED_WEBSITES_R1166_SETUP), ["release", "Eva Lind's portfolio"], [_CROWDED_WEBSITES_R1166_SETUP[1]]),
+]
+
+
+def crowded_websites_r45(cases: list[Case]) -> None:
+    """A designer with a personal and a studio website: the personal one purged, a new design tool, and her portfolio released."""
+    _ended_by(cases, 'crowded_websites_r45', 'tech', CROWDED_WEBSITES_R1166)
+
+
+_CROWDED_IP_SERVERS_R1167_SETUP = ["The web server's IP address is 192.168.4.20.", "The web server runs nginx.", "The database server's IP address is 192.168.4.21.", "The web server is in the London data centre.", "The database server runs PostgreSQL 15.", "The web server is patched monthly."]
+CROWDED_IP_SERVERS_R1167: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_IP_SERVERS_R1167_SETUP), ["purge", "192.168.4.20"], [_CROWDED_IP_SERVERS_R1167_SETUP[0]]),
+    (list(_CROWDED_IP_SERVERS_R1167_SETUP), ["remember", "The web server now runs Caddy."], [_CROWDED_IP_SERVERS_R1167_SETUP[1]]),
+    (list(_CROWDED_IP_SERVERS_R1167_SETUP), ["remember", "The database server now runs PostgreSQL 16."], [_CROWDED_IP_SERVERS_R1167_SETUP[4]]),
+]
+
+
+def crowded_ip_servers_r45(cases: list[Case]) -> None:
+    """A web server and a database server with neighbouring IP addresses: the web server's address purged, its software replaced, and the database's version raised."""
+    _ended_by(cases, 'crowded_ip_servers_r45', 'it', CROWDED_IP_SERVERS_R1167)
+
+
+_CROWDED_REVISIONS_R1168_SETUP = ["Ana Silva works at Sonae.", "Ana Silva lives in Porto.", "Ana Silva's husband works at Sonae too.", "Ana Silva swims on Mondays.", "Ana Silva speaks French.", "Ana Silva's car is a Fiat."]
+CROWDED_REVISIONS_R1168: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_REVISIONS_R1168_SETUP), ["revise", "where Ana Silva works", "Ana Silva works at Galp."], [_CROWDED_REVISIONS_R1168_SETUP[0]]),
+    (list(_CROWDED_REVISIONS_R1168_SETUP), ["revise", "Ana Silva's car", "Ana Silva's car is a Renault."], [_CROWDED_REVISIONS_R1168_SETUP[5]]),
+    (list(_CROWDED_REVISIONS_R1168_SETUP), ["revise", "Ana Silva's swimming day", "Ana Silva swims on Thursdays."], [_CROWDED_REVISIONS_R1168_SETUP[3]]),
+]
+
+
+def crowded_revisions_r45(cases: list[Case]) -> None:
+    """A woman with six facts, an employer shared with her husband: three revisions asked for by a description (where she works, her car, her swimming day)."""
+    _ended_by(cases, 'crowded_revisions_r45', 'people', CROWDED_REVISIONS_R1168)
+
+
+_CROWDED_USER_PETS_R1169_SETUP = ["I have a hamster called Nibbles.", "My son has a rabbit called Thumper.", "I feed the birds every morning.", "I volunteer at the RSPCA.", "My daughter has a hamster too.", "I live in Norwich."]
+CROWDED_USER_PETS_R1169: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_PETS_R1169_SETUP), ["remember", "My hamster Nibbles died."], [_CROWDED_USER_PETS_R1169_SETUP[0]]),
+    (list(_CROWDED_USER_PETS_R1169_SETUP), ["remember", "I no longer volunteer at the RSPCA."], [_CROWDED_USER_PETS_R1169_SETUP[3]]),
+    (list(_CROWDED_USER_PETS_R1169_SETUP), ["remember", "I now feed the birds every evening."], [_CROWDED_USER_PETS_R1169_SETUP[2]]),
+]
+
+
+def crowded_user_pets_r45(cases: list[Case]) -> None:
+    """The user's hamster beside her children's pets: the hamster's death, volunteering ended, and the birds fed at another time."""
+    _ended_by(cases, 'crowded_user_pets_r45', 'user', CROWDED_USER_PETS_R1169)
+
+
+_CROWDED_GERMAN_R1170_SETUP = ["Felix Braun hat eine Katze namens Mimi.", "Felix Braun wohnt in Mainz.", "Felix Braun arbeitet bei BASF.", "Felix Brauns Schwester wohnt in Mainz.", "Felix Braun spielt Schach.", "Die E-Mail von Felix Braun ist felix.braun@web.de."]
+CROWDED_GERMAN_R1170: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1170_SETUP), ["purge", "felix.braun@web.de"], [_CROWDED_GERMAN_R1170_SETUP[5]]),
+    (list(_CROWDED_GERMAN_R1170_SETUP), ["remember", "Felix Braun arbeitet jetzt bei Merck."], [_CROWDED_GERMAN_R1170_SETUP[2]]),
+    (list(_CROWDED_GERMAN_R1170_SETUP), ["remember", "Felix Braun wohnt jetzt in Wiesbaden."], [_CROWDED_GERMAN_R1170_SETUP[1]]),
+]
+
+
+def crowded_german_r45(cases: list[Case]) -> None:
+    """A German chemist with an e-mail address and a named cat, a city shared with his sister: the address purged, a new employer, and a move."""
+    _ended_by(cases, 'crowded_german_r45', 'languages', CROWDED_GERMAN_R1170)
+
+
+_CROWDED_CHINESE_R1171_SETUP = ["周敏住在西安\u3002", "周敏是一名护士\u3002", "周敏的丈夫住在西安\u3002", "周敏喜欢唱歌\u3002", "周敏的手机号是15987654321\u3002", "周敏养了一只猫\u3002"]
+CROWDED_CHINESE_R1171: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1171_SETUP), ["purge", "15987654321"], [_CROWDED_CHINESE_R1171_SETUP[4]]),
+    (list(_CROWDED_CHINESE_R1171_SETUP), ["remember", "周敏现在住在成都\u3002"], [_CROWDED_CHINESE_R1171_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R1171_SETUP), ["remember", "周敏的猫死了\u3002"], [_CROWDED_CHINESE_R1171_SETUP[5]]),
+]
+
+
+def crowded_chinese_r45(cases: list[Case]) -> None:
+    """A nurse written in Chinese with a phone number, a city shared with her husband: the number purged, a move, and her cat's death."""
+    _ended_by(cases, 'crowded_chinese_r45', 'languages', CROWDED_CHINESE_R1171)
+
+
+_CROWDED_SUBSCRIBERS_R1172_SETUP = ["Ravi Nair subscribes to The Economist.", "Ravi Nair pays for Spotify Premium.", "Ravi Nair's wife subscribes to The Economist too.", "Ravi Nair has an Amazon Prime membership.", "Ravi Nair lives in Pune.", "Ravi Nair reads The Hindu every morning."]
+CROWDED_SUBSCRIBERS_R1172: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SUBSCRIBERS_R1172_SETUP), ["remember", "Ravi Nair cancelled his Economist subscription."], [_CROWDED_SUBSCRIBERS_R1172_SETUP[0]]),
+    (list(_CROWDED_SUBSCRIBERS_R1172_SETUP), ["remember", "Ravi Nair cancelled Spotify Premium."], [_CROWDED_SUBSCRIBERS_R1172_SETUP[1]]),
+    (list(_CROWDED_SUBSCRIBERS_R1172_SETUP), ["remember", "Ravi Nair no longer has Amazon Prime."], [_CROWDED_SUBSCRIBERS_R1172_SETUP[3]]),
+]
+
+
+def crowded_subscribers_r45(cases: list[Case]) -> None:
+    """A reader with three subscriptions, one shared with his wife: each cancelled in another wording."""
+    _ended_by(cases, 'crowded_subscribers_r45', 'subscriptions', CROWDED_SUBSCRIBERS_R1172)
+
+
+_CROWDED_NETBALL_R1173_SETUP = ["Kemi Ade plays netball on Wednesdays.", "Kemi Ade is the captain of her netball team.", "Kemi Ade's sister plays netball on Wednesdays too.", "Kemi Ade runs 5k every Saturday.", "Kemi Ade lives in Croydon.", "Kemi Ade coaches under-12s."]
+CROWDED_NETBALL_R1173: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NETBALL_R1173_SETUP), ["remember", "Kemi Ade now plays netball on Thursdays."], [_CROWDED_NETBALL_R1173_SETUP[0]]),
+    (list(_CROWDED_NETBALL_R1173_SETUP), ["remember", "Kemi Ade is no longer the captain of her netball team."], [_CROWDED_NETBALL_R1173_SETUP[1]]),
+    (list(_CROWDED_NETBALL_R1173_SETUP), ["remember", "Kemi Ade now runs 10k every Saturday."], [_CROWDED_NETBALL_R1173_SETUP[3]]),
+]
+
+
+def crowded_netball_r45(cases: list[Case]) -> None:
+    """A netball captain with a day shared with her sister: a new match day, the captaincy ended, and a longer Saturday run."""
+    _ended_by(cases, 'crowded_netball_r45', 'sport', CROWDED_NETBALL_R1173)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -19254,7 +19384,17 @@ def build() -> list[Case]:
                    crowded_german_r44,
                    crowded_chinese_r44,
                    crowded_teslas_r44,
-                   crowded_allotments_r44):
+                   crowded_allotments_r44,
+                   crowded_pet_owners_r45,
+                   crowded_addresses_r45,
+                   crowded_websites_r45,
+                   crowded_ip_servers_r45,
+                   crowded_revisions_r45,
+                   crowded_user_pets_r45,
+                   crowded_german_r45,
+                   crowded_chinese_r45,
+                   crowded_subscribers_r45,
+                   crowded_netball_r45):
         family(cases)
     return cases
 
