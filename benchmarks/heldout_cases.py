@@ -18908,6 +18908,136 @@ def crowded_netball_r45(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_netball_r45', 'sport', CROWDED_NETBALL_R1173)
 
 
+_CROWDED_PLANS_R1174_SETUP = ["Jade Wu lives in Hull.", "Jade Wu works at Reckitt.", "Jade Wu's partner lives in Hull too.", "Jade Wu plays the drums.", "Jade Wu has a cat.", "Jade Wu speaks Cantonese."]
+CROWDED_PLANS_R1174: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PLANS_R1174_SETUP), ["remember", "Jade Wu is moving to York next month."], []),
+    (list(_CROWDED_PLANS_R1174_SETUP), ["remember", "Jade Wu might leave Reckitt."], []),
+    (list(_CROWDED_PLANS_R1174_SETUP), ["remember", "Jade Wu used to play the drums."], [_CROWDED_PLANS_R1174_SETUP[3]]),
+]
+
+
+def crowded_plans_r46(cases: list[Case]) -> None:
+    """A woman with six facts, a city shared with her partner: a move next month and a job she might leave end nothing yet; the drums she used to play end."""
+    _ended_by(cases, 'crowded_plans_r46', 'people', CROWDED_PLANS_R1174)
+
+
+_CROWDED_CORRECTIONS_R1175_SETUP = ["Marek Nowak lives in Gdansk.", "Marek Nowak works at a shipyard.", "Marek Nowak's brother lives in Gdansk too.", "Marek Nowak is 42.", "Marek Nowak sails on weekends.", "Marek Nowak has two daughters."]
+CROWDED_CORRECTIONS_R1175: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CORRECTIONS_R1175_SETUP), ["remember", "Correction: Marek Nowak lives in Gdynia, not Gdansk."], [_CROWDED_CORRECTIONS_R1175_SETUP[0]]),
+    (list(_CROWDED_CORRECTIONS_R1175_SETUP), ["remember", "Actually, Marek Nowak is 43."], [_CROWDED_CORRECTIONS_R1175_SETUP[3]]),
+    (list(_CROWDED_CORRECTIONS_R1175_SETUP), ["remember", "Marek Nowak didn't sell his boat."], []),
+]
+
+
+def crowded_corrections_r46(cases: list[Case]) -> None:
+    """A shipbuilder with six facts, a city shared with his brother: a correction with a heading and a contrast, an age corrected with 'actually', and a boat he did not sell."""
+    _ended_by(cases, 'crowded_corrections_r46', 'people', CROWDED_CORRECTIONS_R1175)
+
+
+_CROWDED_SINCE_R1176_SETUP = ["Lara Voss works at Bosch.", "Lara Voss is an engineer.", "Lara Voss's husband works at Bosch too.", "Lara Voss lives in Ulm.", "Lara Voss cycles to work.", "Lara Voss plays chess online."]
+CROWDED_SINCE_R1176: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SINCE_R1176_SETUP), ["remember", "Lara Voss has been working at Zeiss since March."], [_CROWDED_SINCE_R1176_SETUP[0]]),
+    (list(_CROWDED_SINCE_R1176_SETUP), ["remember", "Lara Voss now drives to work."], [_CROWDED_SINCE_R1176_SETUP[4]]),
+    (list(_CROWDED_SINCE_R1176_SETUP), ["release", "Lara Voss's chess"], [_CROWDED_SINCE_R1176_SETUP[5]]),
+]
+
+
+def crowded_since_r46(cases: list[Case]) -> None:
+    """An engineer with an employer shared with her husband: a new employer told in the perfect progressive with 'since', a new way to work, and her chess released."""
+    _ended_by(cases, 'crowded_since_r46', 'work', CROWDED_SINCE_R1176)
+
+
+_CROWDED_USER_HABITS_R1177_SETUP = ["I eat meat.", "I drink coffee.", "My wife doesn't eat meat.", "I smoke.", "I live in Cardiff.", "I play rugby on Saturdays."]
+CROWDED_USER_HABITS_R1177: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_HABITS_R1177_SETUP), ["remember", "I don't eat meat anymore."], [_CROWDED_USER_HABITS_R1177_SETUP[0]]),
+    (list(_CROWDED_USER_HABITS_R1177_SETUP), ["remember", "I quit smoking."], [_CROWDED_USER_HABITS_R1177_SETUP[3]]),
+    (list(_CROWDED_USER_HABITS_R1177_SETUP), ["remember", "I stopped playing rugby."], [_CROWDED_USER_HABITS_R1177_SETUP[5]]),
+]
+
+
+def crowded_user_habits_r46(cases: list[Case]) -> None:
+    """The user's habits beside his wife's denial: meat given up with a contraction, smoking quit, and rugby stopped."""
+    _ended_by(cases, 'crowded_user_habits_r46', 'user', CROWDED_USER_HABITS_R1177)
+
+
+_CROWDED_BANDS_R1178_SETUP = ["Sol Park plays guitar in The Rivets.", "Sol Park's band rehearses on Tuesdays.", "Sol Park teaches guitar on Saturdays.", "Sol Park's girlfriend plays guitar in The Rivets too.", "Sol Park lives in Camden.", "Sol Park works at a record shop."]
+CROWDED_BANDS_R1178: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BANDS_R1178_SETUP), ["remember", "Sol Park left The Rivets."], [_CROWDED_BANDS_R1178_SETUP[0]]),
+    (list(_CROWDED_BANDS_R1178_SETUP), ["remember", "Sol Park's band now rehearses on Wednesdays."], [_CROWDED_BANDS_R1178_SETUP[1]]),
+    (list(_CROWDED_BANDS_R1178_SETUP), ["remember", "Sol Park no longer teaches guitar."], [_CROWDED_BANDS_R1178_SETUP[2]]),
+]
+
+
+def crowded_bands_r46(cases: list[Case]) -> None:
+    """A guitarist in a named band his girlfriend plays in too: the band left, its rehearsal day moved, and his teaching ended."""
+    _ended_by(cases, 'crowded_bands_r46', 'music', CROWDED_BANDS_R1178)
+
+
+_CROWDED_TRADE_INS_R1179_SETUP = ["Beth Long drives a Ford Focus.", "Beth Long's Ford Focus is red.", "Beth Long's husband drives a Ford Focus too.", "Beth Long's car is insured with Aviva.", "Beth Long lives in Hull.", "Beth Long cycles on Sundays."]
+CROWDED_TRADE_INS_R1179: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TRADE_INS_R1179_SETUP), ["remember", "Beth Long traded her Ford Focus for a Kia Niro."], [_CROWDED_TRADE_INS_R1179_SETUP[0], _CROWDED_TRADE_INS_R1179_SETUP[1]]),
+    (list(_CROWDED_TRADE_INS_R1179_SETUP), ["remember", "Beth Long's car is now insured with Direct Line."], [_CROWDED_TRADE_INS_R1179_SETUP[3]]),
+    (list(_CROWDED_TRADE_INS_R1179_SETUP), ["remember", "Beth Long no longer cycles on Sundays."], [_CROWDED_TRADE_INS_R1179_SETUP[5]]),
+]
+
+
+def crowded_trade_ins_r46(cases: list[Case]) -> None:
+    """A driver whose car is like her husband's: the car traded for another (its colour goes with it), the insurer changed, and Sunday cycling ended."""
+    _ended_by(cases, 'crowded_trade_ins_r46', 'vehicles', CROWDED_TRADE_INS_R1179)
+
+
+_CROWDED_GERMAN_R1180_SETUP = ["Jan Schmitt wohnt in Münster.", "Jan Schmitt arbeitet als Koch.", "Jan Schmitts Freundin wohnt in Münster.", "Jan Schmitt spielt Volleyball.", "Jan Schmitt hat ein Auto.", "Jan Schmitt trinkt Kaffee."]
+CROWDED_GERMAN_R1180: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1180_SETUP), ["remember", "Jan Schmitt arbeitet jetzt als Bäcker."], [_CROWDED_GERMAN_R1180_SETUP[1]]),
+    (list(_CROWDED_GERMAN_R1180_SETUP), ["remember", "Jan Schmitt trinkt keinen Kaffee mehr."], [_CROWDED_GERMAN_R1180_SETUP[5]]),
+    (list(_CROWDED_GERMAN_R1180_SETUP), ["remember", "Jan Schmitt hat sein Auto verkauft."], [_CROWDED_GERMAN_R1180_SETUP[4]]),
+]
+
+
+def crowded_german_r46(cases: list[Case]) -> None:
+    """A German cook with six facts, a city shared with his girlfriend: a new trade, coffee given up, and his car sold."""
+    _ended_by(cases, 'crowded_german_r46', 'languages', CROWDED_GERMAN_R1180)
+
+
+_CROWDED_CHINESE_R1181_SETUP = ["黄丽住在深圳\u3002", "黄丽是一名老师\u3002", "黄丽的姐姐是一名老师\u3002", "黄丽喜欢跳舞\u3002", "黄丽有一辆车\u3002", "黄丽喝咖啡\u3002"]
+CROWDED_CHINESE_R1181: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1181_SETUP), ["remember", "黄丽现在是一名医生\u3002"], [_CROWDED_CHINESE_R1181_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R1181_SETUP), ["remember", "黄丽不喝咖啡了\u3002"], [_CROWDED_CHINESE_R1181_SETUP[5]]),
+    (list(_CROWDED_CHINESE_R1181_SETUP), ["remember", "黄丽把车卖了\u3002"], [_CROWDED_CHINESE_R1181_SETUP[4]]),
+]
+
+
+def crowded_chinese_r46(cases: list[Case]) -> None:
+    """A teacher written in Chinese whose sister teaches too: a new occupation, coffee given up, and her car sold."""
+    _ended_by(cases, 'crowded_chinese_r46', 'languages', CROWDED_CHINESE_R1181)
+
+
+_CROWDED_CLUB_OFFICES_R1182_SETUP = ["Tess Moy is treasurer of the tennis club.", "Tess Moy is a member of the golf club.", "Tess Moy's husband is a member of the tennis club.", "Tess Moy plays tennis on Sundays.", "Tess Moy lives in Harrogate.", "Tess Moy chairs the book club."]
+CROWDED_CLUB_OFFICES_R1182: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CLUB_OFFICES_R1182_SETUP), ["remember", "Tess Moy is now chair of the tennis club."], [_CROWDED_CLUB_OFFICES_R1182_SETUP[0]]),
+    (list(_CROWDED_CLUB_OFFICES_R1182_SETUP), ["remember", "Tess Moy left the golf club."], [_CROWDED_CLUB_OFFICES_R1182_SETUP[1]]),
+    (list(_CROWDED_CLUB_OFFICES_R1182_SETUP), ["remember", "Tess Moy no longer chairs the book club."], [_CROWDED_CLUB_OFFICES_R1182_SETUP[5]]),
+]
+
+
+def crowded_club_offices_r46(cases: list[Case]) -> None:
+    """A club treasurer in three clubs, her husband a member of one: a new office in the same club, a club left, and a chair given up."""
+    _ended_by(cases, 'crowded_club_offices_r46', 'community', CROWDED_CLUB_OFFICES_R1182)
+
+
+_CROWDED_PRESCRIPTIONS_R1183_SETUP = ["Joe Kerr takes 5mg of ramipril.", "Joe Kerr takes aspirin daily.", "Joe Kerr's wife takes 5mg of ramipril too.", "Joe Kerr has type 2 diabetes.", "Joe Kerr sees Dr Shah at the Elm Surgery.", "Joe Kerr lives in Leeds."]
+CROWDED_PRESCRIPTIONS_R1183: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PRESCRIPTIONS_R1183_SETUP), ["remember", "Joe Kerr now takes 10mg of ramipril."], [_CROWDED_PRESCRIPTIONS_R1183_SETUP[0]]),
+    (list(_CROWDED_PRESCRIPTIONS_R1183_SETUP), ["remember", "Joe Kerr stopped taking aspirin."], [_CROWDED_PRESCRIPTIONS_R1183_SETUP[1]]),
+    (list(_CROWDED_PRESCRIPTIONS_R1183_SETUP), ["remember", "Joe Kerr now sees Dr Rowe at the Elm Surgery."], [_CROWDED_PRESCRIPTIONS_R1183_SETUP[4]]),
+]
+
+
+def crowded_prescriptions_r46(cases: list[Case]) -> None:
+    """A diabetic man on two medicines, one shared with his wife: a higher dose, aspirin stopped, and a new doctor at the same surgery."""
+    _ended_by(cases, 'crowded_prescriptions_r46', 'medical', CROWDED_PRESCRIPTIONS_R1183)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -19394,7 +19524,17 @@ def build() -> list[Case]:
                    crowded_german_r45,
                    crowded_chinese_r45,
                    crowded_subscribers_r45,
-                   crowded_netball_r45):
+                   crowded_netball_r45,
+                   crowded_plans_r46,
+                   crowded_corrections_r46,
+                   crowded_since_r46,
+                   crowded_user_habits_r46,
+                   crowded_bands_r46,
+                   crowded_trade_ins_r46,
+                   crowded_german_r46,
+                   crowded_chinese_r46,
+                   crowded_club_offices_r46,
+                   crowded_prescriptions_r46):
         family(cases)
     return cases
 
