@@ -1,4 +1,6 @@
-"""A pronoun's contractions written out before a sentence is read (``I'm`` -> ``I am``).
+"""A pronoun's contractions written out before a sentence is read (``I'm`` -> ``I am``),
+and ``used to`` before a verb read as ``no longer``: the rules read the written-out words,
+and a clause keeps the words as said (:class:`Expansion`).
 
 The rules read a subject and then its verb, word by word; ``I'm vegetarian now`` had no
 subject they knew and became a note about a made-up topic, although agents hear the
@@ -50,13 +52,15 @@ class Expansion:
 
     @classmethod
     def of(cls, sentence: str) -> Expansion:
-        if "'" not in sentence and "’" not in sentence:
+        if "'" not in sentence and "’" not in sentence and "used" not in sentence.lower():
             return cls(sentence, [])
         edits = [(m.start(), m.end(), _written_out(m, sentence))
                  for m in _CONTRACTED.finditer(sentence)]
         taken = {i for start, end, _out in edits for i in range(start, end)}
         edits += [(m.start(), m.end(), out) for m in _NAMED.finditer(sentence)
                   if m.start() not in taken and (out := _verb_after_name(m, sentence)) != m.group()]
+        edits += [(m.start(), m.end(), "no longer") for m in _PAST_HABIT.finditer(sentence)
+                  if lx.lemma_of(m.group("verb").lower()) == m.group("verb").lower()]
         return cls(sentence, sorted(edits))
 
     def as_said(self, text: str) -> str:
@@ -104,6 +108,13 @@ follows and no finite verb comes after it (``Tom Wu's moved to York``, ``Tom Wu'
 Acme``: has); ``Tom's left hand hurts`` keeps its possessive."""
 
 
+_PAST_HABIT = re.compile(
+    r"(?<!\bis\s)(?<!\bam\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)"
+    r"(?<!\bget\s)(?<!\bgot\s)\bused\s+to(?=\s+(?P<verb>[A-Za-z]+)\b)", re.IGNORECASE)
+"""``used to`` before a verb's base form, as a clause's verb (``Jade used to play the
+drums``): a habit or state that held and holds no more (Quirk et al. 1985, 4.55: *used
+to* is past only), read as ``no longer``; not after *be* or *get* (``is used to working
+nights``: accustomed to it)."""
 _NO_NOUN_NEXT = re.compile(r"\s+(?:not|never|no\s+longer|now)\s", re.IGNORECASE)
 """Words no possessed noun phrase starts with: after a name's ``'s`` they make it ``is``
 (``Mia Chen's not vegetarian anymore``, ``Ade's now a registrar``)."""

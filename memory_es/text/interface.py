@@ -1626,6 +1626,7 @@ class TextInterface:
         closed: set[str] = set()
         written_ids: set[str] = set()
         primary = continuing_clause(content, matches) if content else None
+        primary_slot: str | None = None
         for clause in content:
             entity, extra = self._resolve(tenant, clause, plan, fallback=base.entity)
             if clause.elided or (clause.entity is None and clause.refers_back is None):
@@ -1637,7 +1638,7 @@ class TextInterface:
             n = content.index(clause)
             opts = _dated(_per_clause(options, n), clause, now)
             if clause is primary and entity is not None:
-                slot = revised_slot(clause, matches, entity)
+                slot = primary_slot = revised_slot(clause, matches, entity)
                 self._write(plan, tenant, clause, entity, reading.source,
                             extra | {"revises": [m.fact.fact_id for m in matches]}, opts,
                             supersede=True, text=text, attribute=slot, reason=reason[:1024])
@@ -1652,8 +1653,15 @@ class TextInterface:
                 self._write(plan, tenant, clause, entity, reading.source, extra, opts,
                             supersede=supersede, text=text)
         why = ("revise: " + ("; ".join(reasons) or old_query))[:1024]
+        # a denial of another value that the slot's new value leaves true stays ("used to
+        # live in Dublin" beside "lives in Cork"), when the query also found what it held
+        held = any(not m.fact.negated for m in matches)
+        still_true = {m.fact.fact_id for m in matches
+                      if held and primary is not None and not primary.negated
+                      and m.fact.negated and m.fact.attribute == primary_slot
+                      and m.fact.value != primary.value}
         for m in matches:
-            if m.fact.fact_id not in closed and m.fact.fact_id not in written_ids:
+            if m.fact.fact_id not in closed | written_ids | still_true:
                 plan.add(_decay(m.fact.fact_id, tenant, why))
         receipts = self._commit(plan)
         touched = [f for r in receipts for f in r.fact_ids] + sorted(closed)

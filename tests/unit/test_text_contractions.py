@@ -140,3 +140,28 @@ def test_a_clause_keeps_the_words_the_user_wrote(text: str, place: str) -> None:
     assert all(c.text in said for c in clauses)
     assert [(c.entity, c.attribute, c.value) for c in clauses] == [
         (c.entity, c.attribute, c.value) for c in interpret(expand(said)).clauses]
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("Jade Wu used to play the drums.", "Jade Wu plays the drums"),
+                        ("Jade Wu used to live in Leeds.", "Jade Wu lives in Leeds"),
+                        ("Jade Wu used to smoke.", "Jade Wu smokes")]))
+def test_used_to_before_a_verb_ends_what_it_names(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str]) -> None:
+    """``used to play the drums`` says she no longer does: it ends ``plays the drums`` and
+    is kept as said; ``is used to working nights``, ``got used to work`` (accustomed) and
+    ``was used to cut bread`` (a passive) end nothing."""
+    said, ended = case
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = ["Jade Wu works nights", "Jade Wu plays tennis", "Jade Wu uses a Mac",
+            "The bread knife cuts bread"]
+    for text in (ended, *kept):
+        ti.remember(tenant, text + ".")
+    for text in ("Jade Wu is used to working nights.", "The bread knife was used to cut bread.",
+                 "Jade Wu got used to work."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, said)
+    after = current_texts(fresh_store, tenant)
+    assert ended not in after
+    assert set(kept) | {said.rstrip(".")} <= after

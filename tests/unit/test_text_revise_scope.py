@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.matching import _derived
+from tests.unit.text_support import current_texts, fresh_tenant
 
 T = "acme"
 BACKGROUND = ["Kwame Asante referees youth football.", "Kwame Asante bakes rye bread."]
@@ -149,3 +150,24 @@ def test_old_as_a_word_of_the_fact_still_matches(fresh_store: memory_es.MemorySt
         ti.remember(T, text)
     ti.release(T, "Mateo's old radios")
     assert [f.text for f in fresh_store.current(T)] == ["Mateo Ferreira rows on Sundays"]
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["used to live in Dublin", "no longer lives in Dublin",
+                        "does not live in Dublin"]),
+       st.sampled_from(["Cork", "Sligo"]))
+def test_a_revision_leaves_a_denial_its_new_value_keeps_true(
+        fresh_store: memory_es.MemoryStore, denial: str, new: str) -> None:
+    """``revise where Pat lives`` to Cork ends ``lives in Galway``; ``used to live in
+    Dublin`` stays true and stays, while a denial of the new value itself ends."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"Pat Byrne {denial}", "Pat Byrne lives in Galway", "Pat Byrne works as a vet",
+                 "Pat Byrne does not live in Sligo"):
+        ti.remember(tenant, text + ".")
+    ti.revise(tenant, "where Pat Byrne lives", f"Pat Byrne lives in {new}.")
+    after = current_texts(fresh_store, tenant)
+    assert {f"Pat Byrne {denial}", "Pat Byrne works as a vet",
+            f"Pat Byrne lives in {new}"} <= after
+    assert "Pat Byrne lives in Galway" not in after
+    assert ("Pat Byrne does not live in Sligo" in after) == (new != "Sligo")
