@@ -34,16 +34,16 @@ def expand(sentence: str) -> str:
 
 
 class Expansion:
-    """A sentence with its contractions written out (``written``), and where each one was:
-    the reading works on the written-out words, and a clause's text is given back as the
-    user wrote it (:meth:`as_said`)."""
+    """A sentence with its contractions written out, and ``used to`` before a verb as ``no
+    longer`` (``written``), and where each edit was: the reading works on the written-out
+    words, and a clause's text is given back as the user wrote it (:meth:`as_said`)."""
 
     __slots__ = ("edits", "said", "written")
 
     def __init__(self, said: str, edits: list[tuple[int, int, str]]) -> None:
         self.said = said
         self.edits = edits
-        """(start, end, written out) of each contraction in ``said``, in order."""
+        """(start, end, written out) of each edit in ``said``, in order."""
         parts, at = [], 0
         for start, end, out in edits:
             parts += [said[at:start], out]
@@ -72,8 +72,8 @@ class Expansion:
         return self.said[self._said_at(at):self._said_at(at + len(text))]
 
     def _said_at(self, pos: int) -> int:
-        """The position in :attr:`said` of ``pos`` in :attr:`written` (the start of a
-        contraction for any position inside its written-out words)."""
+        """The position in :attr:`said` of ``pos`` in :attr:`written` (an edit's end for a
+        position inside its written-out words, its start for their first)."""
         shift = 0
         for start, end, out in self.edits:
             if pos < start + shift:

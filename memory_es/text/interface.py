@@ -1100,9 +1100,12 @@ class TextInterface:
         be anything (``switched from law to medicine`` leaves ``reads law reports``, as
         leaving coffee leaves a coffee machine). With ``verb`` (what an ``instead of``
         replaced), only a fact of that verb ends: ``takes apixaban instead of warfarin``
-        ends ``takes warfarin daily``, never ``is allergic to warfarin``."""
+        ends ``takes warfarin daily``, never ``is allergic to warfarin``. A thing given in
+        exchange (``traded her Ford Focus for a Kia``) takes what is said of it along
+        (``Beth's Ford Focus is red``)."""
         between_places = verb is None and bool(
             _verb_lemmas(clause.text[:clause.text.lower().find(" from ")]) & lx.MOTION_VERBS)
+        given = bool(_given_for(clause))
         for f in self._held(tenant, entity, clause):
             if f.attribute == clause.attribute or (verb is not None and verb not in {
                     _main_verb(c) for c in self.interpreter(f.text).clauses}):
@@ -1111,7 +1114,10 @@ class TextInterface:
             kind = (not between_places and len(thing) >= 2 and thing[-1].islower()
                     and all(w[:1].isupper() for w in thing[:-1])
                     and view_terms(" ".join(thing[:-1])) - entity_terms(entity) == left)
-            if kind or left in (view_terms(str(f.value)), _object_terms(f.value, entity),
+            # "traded her Ford Focus for a Kia": what is said of the Focus goes with it
+            owned = given and any(view_terms(" ".join(_possessed(c))) - entity_terms(entity)
+                                  == left for c in self.interpreter(f.text).clauses)
+            if kind or owned or left in (view_terms(str(f.value)), _object_terms(f.value, entity),
                                 view_terms(" ".join(thing)) - entity_terms(entity),
                                 _act_object(f.value, entity)):
                 plan.add(_decay(f.fact_id, tenant, f"switched: {clause.text}"))

@@ -97,3 +97,20 @@ def test_a_time_after_for_gives_nothing_up(
     setup = [f"{name} {held}.", f"{name} lives in Bath."]
     after = texts_after(fresh_store, setup, "remember", f"{name} {exchange}.")
     assert said(setup) <= after
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["traded", "swapped", "exchanged"]))
+def test_what_is_said_of_a_thing_given_away_goes_with_it(
+        fresh_store: memory_es.MemoryStore, verb: str) -> None:
+    """``traded her Ford Focus for a Kia Niro`` ends ``Beth's Ford Focus is red`` as well
+    as ``drives a Ford Focus``; her husband's Focus and what is said of her car under
+    another noun (``car is insured with Aviva``) stay."""
+    held = ["Beth Long drives a Ford Focus", "Beth Long's Ford Focus is red"]
+    kept = ["Beth Long's husband drives a Ford Focus too", "Beth Long's car is insured with Aviva",
+            "Beth Long lives in Hull"]
+    after = texts_after(fresh_store, [f"{t}." for t in (*held, *kept)], "remember",
+                        f"Beth Long {verb} her Ford Focus for a Kia Niro.")
+    assert not set(held) & after
+    assert set(kept) <= after
