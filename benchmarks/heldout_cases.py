@@ -19038,6 +19038,136 @@ def crowded_prescriptions_r46(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_prescriptions_r46', 'medical', CROWDED_PRESCRIPTIONS_R1183)
 
 
+_CROWDED_SIBLINGS_R1184_SETUP = ["Ana Silva's brother lives in Lisbon.", "Ana Silva's brother works at Galp.", "Ana Silva lives in Porto.", "Ana Silva works at Galp too.", "Ana Silva's sister lives in Lisbon.", "Ana Silva plays padel."]
+CROWDED_SIBLINGS_R1184: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SIBLINGS_R1184_SETUP), ["remember", "Ana Silva's brother moved to Rome. He now works at Eni."], [_CROWDED_SIBLINGS_R1184_SETUP[0], _CROWDED_SIBLINGS_R1184_SETUP[1]]),
+    (list(_CROWDED_SIBLINGS_R1184_SETUP), ["remember", "Ana Silva's sister moved to Faro."], [_CROWDED_SIBLINGS_R1184_SETUP[4]]),
+    (list(_CROWDED_SIBLINGS_R1184_SETUP), ["remember", "Ana Silva left Galp."], [_CROWDED_SIBLINGS_R1184_SETUP[3]]),
+]
+
+
+def crowded_siblings_r47(cases: list[Case]) -> None:
+    """A woman whose brother and sister live in one city, an employer shared with her brother: the brother's move and new job told in two sentences (the second with a pronoun), the sister's move, and the woman leaving the employer."""
+    _ended_by(cases, 'crowded_siblings_r47', 'family', CROWDED_SIBLINGS_R1184)
+
+
+_CROWDED_MILESTONES_R1185_SETUP = ["Tom Reed is 34.", "Tom Reed is engaged to Mia Cole.", "Tom Reed's brother is 31.", "Tom Reed lives in Bristol.", "Tom Reed works as a barista at Costa.", "Tom Reed plays darts."]
+CROWDED_MILESTONES_R1185: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MILESTONES_R1185_SETUP), ["remember", "Tom Reed turned 35."], [_CROWDED_MILESTONES_R1185_SETUP[0]]),
+    (list(_CROWDED_MILESTONES_R1185_SETUP), ["remember", "Tom Reed married Mia Cole."], [_CROWDED_MILESTONES_R1185_SETUP[1]]),
+    (list(_CROWDED_MILESTONES_R1185_SETUP), ["remember", "Tom Reed now works as a manager at Costa."], [_CROWDED_MILESTONES_R1185_SETUP[4]]),
+]
+
+
+def crowded_milestones_r47(cases: list[Case]) -> None:
+    """A barista engaged to be married, his brother's age beside his: a birthday, the wedding, and a new role at the same employer."""
+    _ended_by(cases, 'crowded_milestones_r47', 'people', CROWDED_MILESTONES_R1185)
+
+
+_CROWDED_LAW_STUDENTS_R1186_SETUP = ["Ife Bello studies law at Leeds.", "Ife Bello lives in Hyde Park.", "Ife Bello's twin studies law at Leeds too.", "Ife Bello works at a bar on weekends.", "Ife Bello plays hockey for the university.", "Ife Bello has a student loan."]
+CROWDED_LAW_STUDENTS_R1186: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LAW_STUDENTS_R1186_SETUP), ["remember", "Ife Bello finished her law degree."], [_CROWDED_LAW_STUDENTS_R1186_SETUP[0]]),
+    (list(_CROWDED_LAW_STUDENTS_R1186_SETUP), ["remember", "Ife Bello no longer works at a bar on weekends."], [_CROWDED_LAW_STUDENTS_R1186_SETUP[3]]),
+    (list(_CROWDED_LAW_STUDENTS_R1186_SETUP), ["forget", "Ife Bello's student loan"], [_CROWDED_LAW_STUDENTS_R1186_SETUP[5]]),
+]
+
+
+def crowded_law_students_r47(cases: list[Case]) -> None:
+    """A law student whose twin studies the same: her degree finished, her bar job ended, and her student loan forgotten."""
+    _ended_by(cases, 'crowded_law_students_r47', 'education', CROWDED_LAW_STUDENTS_R1186)
+
+
+_CROWDED_NUMBERS_R1187_SETUP = ["Ana Lima's mobile number is 07700 900555.", "Ana Lima's landline is 0113 496 0123.", "Ana Lima's husband's mobile number is 07700 900557.", "Ana Lima lives in Leeds.", "Ana Lima works at Asda.", "Ana Lima's email is ana.lima@mail.com."]
+CROWDED_NUMBERS_R1187: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NUMBERS_R1187_SETUP), ["remember", "Ana Lima's mobile number changed to 07700 900556."], [_CROWDED_NUMBERS_R1187_SETUP[0]]),
+    (list(_CROWDED_NUMBERS_R1187_SETUP), ["release", "Ana Lima's landline"], [_CROWDED_NUMBERS_R1187_SETUP[1]]),
+    (list(_CROWDED_NUMBERS_R1187_SETUP), ["purge", "ana.lima@mail.com"], [_CROWDED_NUMBERS_R1187_SETUP[5]]),
+]
+
+
+def crowded_numbers_r47(cases: list[Case]) -> None:
+    """A woman with a mobile, a landline and an e-mail address, her husband's mobile two digits apart: the mobile changed, the landline released, and the address purged."""
+    _ended_by(cases, 'crowded_numbers_r47', 'contacts', CROWDED_NUMBERS_R1187)
+
+
+_CROWDED_TRIPS_R1188_SETUP = ["Kat Hill is going to Spain in July.", "Kat Hill has a hotel booked in Seville.", "Kat Hill's parents are going to Spain in July too.", "Kat Hill flies from Bristol.", "Kat Hill lives in Bath.", "Kat Hill works at a bakery."]
+CROWDED_TRIPS_R1188: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TRIPS_R1188_SETUP), ["remember", "Kat Hill's trip to Spain was cancelled."], [_CROWDED_TRIPS_R1188_SETUP[0]]),
+    (list(_CROWDED_TRIPS_R1188_SETUP), ["remember", "Kat Hill now flies from Cardiff."], [_CROWDED_TRIPS_R1188_SETUP[3]]),
+    (list(_CROWDED_TRIPS_R1188_SETUP), ["remember", "Kat Hill no longer works at a bakery."], [_CROWDED_TRIPS_R1188_SETUP[5]]),
+]
+
+
+def crowded_trips_r47(cases: list[Case]) -> None:
+    """A baker with a trip in July like her parents': the trip cancelled (the hotel is another booking), a new airport, and the bakery job ended."""
+    _ended_by(cases, 'crowded_trips_r47', 'travel', CROWDED_TRIPS_R1188)
+
+
+_CROWDED_USER_MOVES_R1189_SETUP = ["I live in Leeds.", "I work at the BBC.", "My brother lives in Leeds too.", "I support Leeds United.", "I have a season ticket.", "I drive a Mini."]
+CROWDED_USER_MOVES_R1189: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_MOVES_R1189_SETUP), ["remember", "I've moved to Manchester."], [_CROWDED_USER_MOVES_R1189_SETUP[0]]),
+    (list(_CROWDED_USER_MOVES_R1189_SETUP), ["remember", "I no longer have a season ticket."], [_CROWDED_USER_MOVES_R1189_SETUP[4]]),
+    (list(_CROWDED_USER_MOVES_R1189_SETUP), ["remember", "I sold my Mini."], [_CROWDED_USER_MOVES_R1189_SETUP[5]]),
+]
+
+
+def crowded_user_moves_r47(cases: list[Case]) -> None:
+    """The user with six facts, a city shared with his brother: a move told with a contraction, a season ticket given up, and his car sold."""
+    _ended_by(cases, 'crowded_user_moves_r47', 'user', CROWDED_USER_MOVES_R1189)
+
+
+_CROWDED_GERMAN_R1190_SETUP = ["Tim Fischer wohnt in Hamburg.", "Tim Fischer arbeitet bei Otto.", "Tim Fischers Schwester arbeitet bei Otto.", "Tim Fischer hat eine Freundin.", "Tim Fischer spielt Tennis.", "Tim Fischer fährt einen VW."]
+CROWDED_GERMAN_R1190: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1190_SETUP), ["remember", "Tim Fischer ist nach Berlin gezogen."], [_CROWDED_GERMAN_R1190_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1190_SETUP), ["remember", "Tim Fischer hat bei Otto gekündigt."], [_CROWDED_GERMAN_R1190_SETUP[1]]),
+    (list(_CROWDED_GERMAN_R1190_SETUP), ["remember", "Tim Fischer fährt jetzt einen BMW."], [_CROWDED_GERMAN_R1190_SETUP[5]]),
+]
+
+
+def crowded_german_r47(cases: list[Case]) -> None:
+    """A German man whose sister works where he does: a move in the perfect tense, the job resigned, and a new car."""
+    _ended_by(cases, 'crowded_german_r47', 'languages', CROWDED_GERMAN_R1190)
+
+
+_CROWDED_CHINESE_R1191_SETUP = ["吴刚住在重庆\u3002", "吴刚在中国银行工作\u3002", "吴刚的妻子在中国银行工作\u3002", "吴刚喜欢游泳\u3002", "吴刚有一个女儿\u3002", "吴刚的邮箱是wugang@sina.com\u3002"]
+CROWDED_CHINESE_R1191: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1191_SETUP), ["remember", "吴刚从中国银行辞职了\u3002"], [_CROWDED_CHINESE_R1191_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R1191_SETUP), ["purge", "wugang@sina.com"], [_CROWDED_CHINESE_R1191_SETUP[5]]),
+    (list(_CROWDED_CHINESE_R1191_SETUP), ["remember", "吴刚搬到了成都\u3002"], [_CROWDED_CHINESE_R1191_SETUP[0]]),
+]
+
+
+def crowded_chinese_r47(cases: list[Case]) -> None:
+    """A banker written in Chinese whose wife works at the same bank, with an e-mail address: his resignation, the address purged, and a move."""
+    _ended_by(cases, 'crowded_chinese_r47', 'languages', CROWDED_CHINESE_R1191)
+
+
+_CROWDED_VOLUNTEERS_R1192_SETUP = ["Ruth Gale volunteers at the food bank on Mondays.", "Ruth Gale volunteers at the library on Thursdays.", "Ruth Gale's husband volunteers at the food bank on Mondays too.", "Ruth Gale sings in the church choir.", "Ruth Gale lives in Kendal.", "Ruth Gale is retired."]
+CROWDED_VOLUNTEERS_R1192: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VOLUNTEERS_R1192_SETUP), ["remember", "Ruth Gale no longer volunteers at the library."], [_CROWDED_VOLUNTEERS_R1192_SETUP[1]]),
+    (list(_CROWDED_VOLUNTEERS_R1192_SETUP), ["remember", "Ruth Gale now volunteers at the food bank on Tuesdays."], [_CROWDED_VOLUNTEERS_R1192_SETUP[0]]),
+    (list(_CROWDED_VOLUNTEERS_R1192_SETUP), ["remember", "Ruth Gale left the church choir."], [_CROWDED_VOLUNTEERS_R1192_SETUP[3]]),
+]
+
+
+def crowded_volunteers_r47(cases: list[Case]) -> None:
+    """A retired woman volunteering in two places, one beside her husband: one place left, the other's day moved, and the choir left."""
+    _ended_by(cases, 'crowded_volunteers_r47', 'community', CROWDED_VOLUNTEERS_R1192)
+
+
+_CROWDED_TEAM_LEADS_R1193_SETUP = ["Ben Cho leads the mobile team.", "Ben Cho works at Monzo.", "Ben Cho's manager is Priya Das.", "Ben Cho's colleague leads the web team.", "Ben Cho lives in Hackney.", "Ben Cho mentors two juniors."]
+CROWDED_TEAM_LEADS_R1193: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TEAM_LEADS_R1193_SETUP), ["remember", "Ben Cho now leads the platform team."], [_CROWDED_TEAM_LEADS_R1193_SETUP[0]]),
+    (list(_CROWDED_TEAM_LEADS_R1193_SETUP), ["remember", "Ben Cho's manager is now Tom Lee."], [_CROWDED_TEAM_LEADS_R1193_SETUP[2]]),
+    (list(_CROWDED_TEAM_LEADS_R1193_SETUP), ["remember", "Ben Cho now mentors three juniors."], [_CROWDED_TEAM_LEADS_R1193_SETUP[5]]),
+]
+
+
+def crowded_team_leads_r47(cases: list[Case]) -> None:
+    """A team lead whose colleague leads another team: a new team, a new manager, and one more junior mentored."""
+    _ended_by(cases, 'crowded_team_leads_r47', 'work', CROWDED_TEAM_LEADS_R1193)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -19534,7 +19664,17 @@ def build() -> list[Case]:
                    crowded_german_r46,
                    crowded_chinese_r46,
                    crowded_club_offices_r46,
-                   crowded_prescriptions_r46):
+                   crowded_prescriptions_r46,
+                   crowded_siblings_r47,
+                   crowded_milestones_r47,
+                   crowded_law_students_r47,
+                   crowded_numbers_r47,
+                   crowded_trips_r47,
+                   crowded_user_moves_r47,
+                   crowded_german_r47,
+                   crowded_chinese_r47,
+                   crowded_volunteers_r47,
+                   crowded_team_leads_r47):
         family(cases)
     return cases
 
