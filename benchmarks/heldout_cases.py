@@ -19168,6 +19168,136 @@ def crowded_team_leads_r47(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_team_leads_r47', 'work', CROWDED_TEAM_LEADS_R1193)
 
 
+_CROWDED_COUPLES_R1194_SETUP = ["Ana and Ben Cole live in Leeds.", "Ana Cole works at Asda.", "Ben Cole works at Aldi.", "Ana Cole plays netball.", "Ben Cole plays rugby.", "Ana Cole's mother lives in Hull."]
+CROWDED_COUPLES_R1194: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COUPLES_R1194_SETUP), ["remember", "Ben Cole now works at Lidl."], [_CROWDED_COUPLES_R1194_SETUP[2]]),
+    (list(_CROWDED_COUPLES_R1194_SETUP), ["remember", "Ana Cole no longer plays netball."], [_CROWDED_COUPLES_R1194_SETUP[3]]),
+    (list(_CROWDED_COUPLES_R1194_SETUP), ["release", "Ana Cole's mother"], [_CROWDED_COUPLES_R1194_SETUP[5]]),
+]
+
+
+def crowded_couples_r48(cases: list[Case]) -> None:
+    """A couple in one city with a fact each of work and sport, and her mother: his new employer, her netball ended, and her mother released."""
+    _ended_by(cases, 'crowded_couples_r48', 'people', CROWDED_COUPLES_R1194)
+
+
+_CROWDED_FORGET_WORDINGS_R1195_SETUP = ["Raj Mehta lives in Leicester.", "Raj Mehta works at Next.", "Raj Mehta's wife works at Next too.", "Raj Mehta is diabetic.", "Raj Mehta plays cricket on Sundays.", "Raj Mehta has a Labrador called Sandy."]
+CROWDED_FORGET_WORDINGS_R1195: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FORGET_WORDINGS_R1195_SETUP), ["forget", "that Raj Mehta is diabetic"], [_CROWDED_FORGET_WORDINGS_R1195_SETUP[3]]),
+    (list(_CROWDED_FORGET_WORDINGS_R1195_SETUP), ["forget", "Raj Mehta's cricket"], [_CROWDED_FORGET_WORDINGS_R1195_SETUP[4]]),
+    (list(_CROWDED_FORGET_WORDINGS_R1195_SETUP), ["release", "where Raj Mehta works"], [_CROWDED_FORGET_WORDINGS_R1195_SETUP[1]]),
+]
+
+
+def crowded_forget_wordings_r48(cases: list[Case]) -> None:
+    """A man with six facts, an employer shared with his wife: a condition forgotten with 'that', a sport forgotten by name, and where he works released with 'where'."""
+    _ended_by(cases, 'crowded_forget_wordings_r48', 'people', CROWDED_FORGET_WORDINGS_R1195)
+
+
+_CROWDED_USER_FORGETS_R1196_SETUP = ["I'm allergic to shellfish.", "I take the bus to work.", "My partner is allergic to shellfish too.", "I'm training for a marathon.", "I live in Leith.", "My gym is PureGym."]
+CROWDED_USER_FORGETS_R1196: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_FORGETS_R1196_SETUP), ["forget", "my allergy"], [_CROWDED_USER_FORGETS_R1196_SETUP[0]]),
+    (list(_CROWDED_USER_FORGETS_R1196_SETUP), ["release", "my gym"], [_CROWDED_USER_FORGETS_R1196_SETUP[5]]),
+    (list(_CROWDED_USER_FORGETS_R1196_SETUP), ["remember", "I finished the marathon."], [_CROWDED_USER_FORGETS_R1196_SETUP[3]]),
+]
+
+
+def crowded_user_forgets_r48(cases: list[Case]) -> None:
+    """The user's allergy (shared with her partner), gym and marathon training: the allergy forgotten, the gym released, and the marathon finished."""
+    _ended_by(cases, 'crowded_user_forgets_r48', 'user', CROWDED_USER_FORGETS_R1196)
+
+
+_CROWDED_BOATS_R1197_SETUP = ["Hal Berg owns a boat called Saga.", "Hal Berg's boat is moored in Cowes.", "Hal Berg's brother owns a boat too.", "Hal Berg owns a flat in Cowes.", "Hal Berg lives in Winchester.", "Hal Berg sails every weekend."]
+CROWDED_BOATS_R1197: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BOATS_R1197_SETUP), ["remember", "Hal Berg sold his boat."], [_CROWDED_BOATS_R1197_SETUP[0], _CROWDED_BOATS_R1197_SETUP[1]]),
+    (list(_CROWDED_BOATS_R1197_SETUP), ["remember", "Hal Berg's boat is now moored in Lymington."], [_CROWDED_BOATS_R1197_SETUP[1]]),
+    (list(_CROWDED_BOATS_R1197_SETUP), ["remember", "Hal Berg now sails every other weekend."], [_CROWDED_BOATS_R1197_SETUP[5]]),
+]
+
+
+def crowded_boats_r48(cases: list[Case]) -> None:
+    """A sailor with a named boat moored in a town where he owns a flat, a boat like his brother's: the boat sold with its mooring, the mooring moved, and his sailing made less often."""
+    _ended_by(cases, 'crowded_boats_r48', 'property', CROWDED_BOATS_R1197)
+
+
+_CROWDED_DOCTORS_R1198_SETUP = ["Eli Stone's GP is Dr Hart.", "Eli Stone's dentist is Dr Moss.", "Eli Stone's son's GP is Dr Hart too.", "Eli Stone has asthma.", "Eli Stone uses a blue inhaler.", "Eli Stone lives in Exeter."]
+CROWDED_DOCTORS_R1198: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DOCTORS_R1198_SETUP), ["revise", "Eli Stone's dentist", "Eli Stone's dentist is Dr Fry."], [_CROWDED_DOCTORS_R1198_SETUP[1]]),
+    (list(_CROWDED_DOCTORS_R1198_SETUP), ["forget", "Eli Stone's GP"], [_CROWDED_DOCTORS_R1198_SETUP[0]]),
+    (list(_CROWDED_DOCTORS_R1198_SETUP), ["remember", "Eli Stone now uses a brown inhaler."], [_CROWDED_DOCTORS_R1198_SETUP[4]]),
+]
+
+
+def crowded_doctors_r48(cases: list[Case]) -> None:
+    """A man with a GP (his son's too) and a dentist, both doctors: the dentist revised, the GP forgotten, and a new inhaler."""
+    _ended_by(cases, 'crowded_doctors_r48', 'medical', CROWDED_DOCTORS_R1198)
+
+
+_CROWDED_GERMAN_R1199_SETUP = ["Lena Hoffmann wohnt in Dresden.", "Lena Hoffmann arbeitet bei Infineon.", "Lena Hoffmanns Mann wohnt in Dresden.", "Lena Hoffmann hat zwei Katzen.", "Lena Hoffmann spielt Cello.", "Lena Hoffmann fährt Rad."]
+CROWDED_GERMAN_R1199: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1199_SETUP), ["forget", "Vergiss alles über Lena Hoffmann."], [_CROWDED_GERMAN_R1199_SETUP[0], _CROWDED_GERMAN_R1199_SETUP[1], _CROWDED_GERMAN_R1199_SETUP[3], _CROWDED_GERMAN_R1199_SETUP[4], _CROWDED_GERMAN_R1199_SETUP[5]]),
+    (list(_CROWDED_GERMAN_R1199_SETUP), ["remember", "Lena Hoffmann spielt kein Cello mehr."], [_CROWDED_GERMAN_R1199_SETUP[4]]),
+    (list(_CROWDED_GERMAN_R1199_SETUP), ["remember", "Lena Hoffmann arbeitet jetzt bei Bosch."], [_CROWDED_GERMAN_R1199_SETUP[1]]),
+]
+
+
+def crowded_german_r48(cases: list[Case]) -> None:
+    """A German cellist whose husband lives in her city: everything about her forgotten, the cello given up, and a new employer."""
+    _ended_by(cases, 'crowded_german_r48', 'languages', CROWDED_GERMAN_R1199)
+
+
+_CROWDED_CHINESE_R1200_SETUP = ["孙丽住在武汉\u3002", "孙丽在小米工作\u3002", "孙丽的丈夫住在武汉\u3002", "孙丽喜欢看书\u3002", "孙丽有两只猫\u3002", "孙丽会说英语\u3002"]
+CROWDED_CHINESE_R1200: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1200_SETUP), ["forget", "忘记关于孙丽的一切\u3002"], [_CROWDED_CHINESE_R1200_SETUP[0], _CROWDED_CHINESE_R1200_SETUP[1], _CROWDED_CHINESE_R1200_SETUP[3], _CROWDED_CHINESE_R1200_SETUP[4], _CROWDED_CHINESE_R1200_SETUP[5]]),
+    (list(_CROWDED_CHINESE_R1200_SETUP), ["remember", "孙丽现在在华为工作\u3002"], [_CROWDED_CHINESE_R1200_SETUP[1]]),
+    (list(_CROWDED_CHINESE_R1200_SETUP), ["remember", "孙丽搬到了长沙\u3002"], [_CROWDED_CHINESE_R1200_SETUP[0]]),
+]
+
+
+def crowded_chinese_r48(cases: list[Case]) -> None:
+    """A woman written in Chinese whose husband lives in her city: everything about her forgotten, a new employer, and a move."""
+    _ended_by(cases, 'crowded_chinese_r48', 'languages', CROWDED_CHINESE_R1200)
+
+
+_CROWDED_EMPLOYERS_R1201_SETUP = ["Dara Kim works at Google.", "Dara Kim's husband works at Google too.", "Dara Kim's sister works at Meta.", "Dara Kim is a data scientist.", "Dara Kim lives in Dublin.", "Dara Kim runs a book club."]
+CROWDED_EMPLOYERS_R1201: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_EMPLOYERS_R1201_SETUP), ["remember", "Dara Kim left Google and joined Stripe."], [_CROWDED_EMPLOYERS_R1201_SETUP[0]]),
+    (list(_CROWDED_EMPLOYERS_R1201_SETUP), ["remember", "Dara Kim's sister left Meta."], [_CROWDED_EMPLOYERS_R1201_SETUP[2]]),
+    (list(_CROWDED_EMPLOYERS_R1201_SETUP), ["remember", "Dara Kim no longer runs a book club."], [_CROWDED_EMPLOYERS_R1201_SETUP[5]]),
+]
+
+
+def crowded_employers_r48(cases: list[Case]) -> None:
+    """A data scientist whose husband works where she does and whose sister works elsewhere: she leaves and joins another in one clause pair, her sister leaves hers, and her book club ends."""
+    _ended_by(cases, 'crowded_employers_r48', 'work', CROWDED_EMPLOYERS_R1201)
+
+
+_CROWDED_INSURERS_R1202_SETUP = ["Sami Noor's car is insured with Admiral.", "Sami Noor's home is insured with Aviva.", "Sami Noor's brother's car is insured with Admiral too.", "Sami Noor has life insurance with Legal & General.", "Sami Noor lives in Reading.", "Sami Noor drives a Honda Civic."]
+CROWDED_INSURERS_R1202: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_INSURERS_R1202_SETUP), ["remember", "Sami Noor's car is now insured with Direct Line."], [_CROWDED_INSURERS_R1202_SETUP[0]]),
+    (list(_CROWDED_INSURERS_R1202_SETUP), ["remember", "Sami Noor switched his home insurance to LV."], [_CROWDED_INSURERS_R1202_SETUP[1]]),
+    (list(_CROWDED_INSURERS_R1202_SETUP), ["remember", "Sami Noor cancelled his life insurance."], [_CROWDED_INSURERS_R1202_SETUP[3]]),
+]
+
+
+def crowded_insurers_r48(cases: list[Case]) -> None:
+    """A man with three insurers, one shared with his brother: the car's insurer changed, the home insurance switched, and the life insurance cancelled."""
+    _ended_by(cases, 'crowded_insurers_r48', 'finance', CROWDED_INSURERS_R1202)
+
+
+_CROWDED_ROUTINES_R1203_SETUP = ["Ola Dahl swims at 7am.", "Ola Dahl walks the dog at 6pm.", "Ola Dahl's wife swims at 7am too.", "Ola Dahl meditates every morning.", "Ola Dahl lives in Bergen.", "Ola Dahl reads before bed."]
+CROWDED_ROUTINES_R1203: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ROUTINES_R1203_SETUP), ["remember", "Ola Dahl now swims at 6am."], [_CROWDED_ROUTINES_R1203_SETUP[0]]),
+    (list(_CROWDED_ROUTINES_R1203_SETUP), ["remember", "Ola Dahl now walks the dog at 8pm."], [_CROWDED_ROUTINES_R1203_SETUP[1]]),
+    (list(_CROWDED_ROUTINES_R1203_SETUP), ["remember", "Ola Dahl now meditates every evening."], [_CROWDED_ROUTINES_R1203_SETUP[3]]),
+]
+
+
+def crowded_routines_r48(cases: list[Case]) -> None:
+    """A man's daily routine at clock times, a swim shared with his wife: an earlier swim, a later dog walk, and meditation moved to the evening."""
+    _ended_by(cases, 'crowded_routines_r48', 'routines', CROWDED_ROUTINES_R1203)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -19674,7 +19804,17 @@ def build() -> list[Case]:
                    crowded_german_r47,
                    crowded_chinese_r47,
                    crowded_volunteers_r47,
-                   crowded_team_leads_r47):
+                   crowded_team_leads_r47,
+                   crowded_couples_r48,
+                   crowded_forget_wordings_r48,
+                   crowded_user_forgets_r48,
+                   crowded_boats_r48,
+                   crowded_doctors_r48,
+                   crowded_german_r48,
+                   crowded_chinese_r48,
+                   crowded_employers_r48,
+                   crowded_insurers_r48,
+                   crowded_routines_r48):
         family(cases)
     return cases
 
