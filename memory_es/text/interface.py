@@ -39,6 +39,7 @@ from memory_es.models import Fact, Preview, Receipt
 from memory_es.text import lexicon as lx
 from memory_es.text.clauses import Clause, Interpretation, Interpreter
 from memory_es.text.compounds import without_subjects
+from memory_es.text.contractions import expand as expand_contractions
 from memory_es.text.identifiers import (
     Identifier,
     entity_phone,
@@ -225,7 +226,9 @@ def _kinds_unsaid(query: str, found: Sequence[Match]) -> set[str]:
     return kinds
 
 
-_POSSESSOR = re.compile(r"([^\W\d_]+)['’]s?\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?")
+_POSSESSOR = re.compile(r"\b(?=([^\W\d_]+)['’]s?\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?)")
+"""A possessor and the one or two words after it; a lookahead, so that each of a chain
+is found (``Eli Stone's son's GP``: Stone's son, and son's GP)."""
 
 
 def _own_things(query: str, found: list[Match]) -> list[Match]:
@@ -255,7 +258,8 @@ def _of_the_kind(noun: str, text: str) -> bool:
     """Does ``noun`` stand in ``text`` bare after a copula's adjective and its
     preposition (``is allergic to cats``, ``is afraid of dogs``)? Then the fact speaks of
     the kind, not of anyone's things of it."""
-    return re.search(rf"\b(?:is|are|was|were)\s+(?:\w+\s+)?[a-z]+\s+(?:to|of|about|with)\s+"
+    text = expand_contractions(text)
+    return re.search(rf"\b(?:is|am|are|was|were)\s+(?:\w+\s+)?[a-z]+\s+(?:to|of|about|with)\s+"
                      rf"{re.escape(noun.rstrip('s'))}(?:e?s)?\b", text, re.IGNORECASE) is not None
 
 
@@ -279,14 +283,15 @@ def _head_unheld(query: str, found: Sequence[Match]) -> str | None:
     return low
 
 
-_SINGULAR_OWNER = re.compile(r"\b([^\W\d_]+)['’]s\b|\b(?:his|her|its)\b", re.IGNORECASE)
+_SINGULAR_OWNER = re.compile(r"\b([^\W\d_]+)['’]s\b|\b(?:my|his|her|its)\b", re.IGNORECASE)
 
 
 def _one_owner(text: str) -> bool:
     """Does the query speak of one owner's thing (``Mia's gym membership``, ``her gym
-    membership``), not of a kind of thing (``gym memberships``) or several owners'
-    (``the Lunds' memberships``)? When no owner it names is known, the facts it matches
-    may be anyone's: of several entities, which one is meant is not said."""
+    membership``, the user's ``my cat``), not of a kind of thing (``gym memberships``) or
+    several owners' (``the Lunds' memberships``)? When no owner it names is known, the
+    facts it matches may be anyone's: of several entities, which one is meant is not
+    said."""
     return any(m.group(1) is None or m.group(1).lower() not in lx.STOPWORDS
                for m in _SINGULAR_OWNER.finditer(text))
 
@@ -2268,6 +2273,7 @@ def _in_progress(text: str) -> frozenset[str] | None:
     tablets``, ``is on the VITAL trial``), whose head or last word must be shared: ``on the
     board of the Fence Society`` is held by no fence painted; so is what one ``works on``
     (``works on the malaria project``). None for any other fact."""
+    text = expand_contractions(text)  # a fact keeps "I'm training for …" as said
     m = _PROGRESSIVE.search(text) or _WORKS_ON.search(text)
     if m is None:
         return None

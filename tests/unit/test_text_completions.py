@@ -72,3 +72,13 @@ def test_a_completion_two_activities_fit_ends_neither(
     after = texts_after(fresh_store, [f"{t}." for t in held], "remember",
                         f"Iris Kemp finished {what}.")
     assert {*held, f"Iris Kemp finished {what}"} <= after
+
+
+def test_a_contracted_progressive_is_in_progress(fresh_store: memory_es.MemoryStore) -> None:
+    """``I'm training for a marathon`` is kept as said and is still a progressive that
+    ``I finished the marathon`` ends."""
+    held = ["I'm training for a marathon", "I live in Leith"]
+    after = texts_after(fresh_store, [f"{t}." for t in held], "remember",
+                        "I finished the marathon.")
+    assert "I'm training for a marathon" not in after
+    assert {"I live in Leith", "I finished the marathon"} <= after

@@ -180,3 +180,27 @@ def test_a_query_of_the_kind_still_finds_the_kind(fresh_store: memory_es.MemoryS
     after = texts_after(fresh_store, ["Nina Park is afraid of dogs.", f"{next(iter(kept))}."],
                         "forget", "Nina Park's fear of dogs")
     assert after == kept
+
+
+@_SLOW
+@given(st.sampled_from(["GP", "dentist", "phone", "car"]), st.sampled_from(["son", "wife"]),
+       st.sampled_from(["forget", "release"]))
+def test_a_relatives_thing_in_a_possessive_chain_stands_aside(
+        fresh_store: memory_es.MemoryStore, thing: str, kin: str, op: str) -> None:
+    """``forget Eli Stone's GP`` ends ``Eli Stone's GP is Dr Hart``, not ``Eli Stone's
+    son's GP is Dr Hart too``: each possessor of a chain is read, so the son's GP is the
+    son's."""
+    mine, theirs = f"Eli Stone's {thing} is Hart", f"Eli Stone's {kin}'s {thing} is Hart too"
+    after = texts_after(fresh_store, [f"{mine}.", f"{theirs}.", "Eli Stone has asthma."], op,
+                        f"Eli Stone's {thing}")
+    assert mine not in after
+    assert {theirs, "Eli Stone has asthma"} <= after
+
+
+def test_a_contracted_fact_of_the_kind_is_no_thing_of_ones_own(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``I'm allergic to cats``, kept as said, speaks of the kind: ``release my cat`` ends
+    ``I have a cat called Tib`` alone."""
+    after = texts_after(fresh_store, ["I have a cat called Tib.", "I'm allergic to cats."],
+                        "release", "my cat")
+    assert after == {"I'm allergic to cats"}
