@@ -19298,6 +19298,136 @@ def crowded_routines_r48(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_routines_r48', 'routines', CROWDED_ROUTINES_R1203)
 
 
+_CROWDED_CHAINS_R1204_SETUP = ["Ivo Ruiz's car is a Seat.", "Ivo Ruiz's wife's car is a Seat too.", "Ivo Ruiz's son's school is Oak Park.", "Ivo Ruiz's daughter's school is Oak Park too.", "Ivo Ruiz lives in Murcia.", "Ivo Ruiz works at Repsol."]
+CROWDED_CHAINS_R1204: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHAINS_R1204_SETUP), ["release", "Ivo Ruiz's car"], [_CROWDED_CHAINS_R1204_SETUP[0]]),
+    (list(_CROWDED_CHAINS_R1204_SETUP), ["remember", "Ivo Ruiz's son's school is now Hill Top."], [_CROWDED_CHAINS_R1204_SETUP[2]]),
+    (list(_CROWDED_CHAINS_R1204_SETUP), ["forget", "Ivo Ruiz's daughter's school"], [_CROWDED_CHAINS_R1204_SETUP[3]]),
+]
+
+
+def crowded_chains_r49(cases: list[Case]) -> None:
+    """A man whose wife, son and daughter have things like his, kept under his name in possessive chains: his car released, the son's school changed, and the daughter's school forgotten."""
+    _ended_by(cases, 'crowded_chains_r49', 'family', CROWDED_CHAINS_R1204)
+
+
+_CROWDED_USER_THINGS_R1205_SETUP = ["My car is a Golf.", "My wife's car is a Golf too.", "My phone is a Pixel 8.", "My son's phone is a Pixel 8 too.", "I live in Bath.", "I'm allergic to dogs."]
+CROWDED_USER_THINGS_R1205: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_THINGS_R1205_SETUP), ["release", "my car"], [_CROWDED_USER_THINGS_R1205_SETUP[0]]),
+    (list(_CROWDED_USER_THINGS_R1205_SETUP), ["remember", "My phone is now an iPhone 15."], [_CROWDED_USER_THINGS_R1205_SETUP[2]]),
+    (list(_CROWDED_USER_THINGS_R1205_SETUP), ["forget", "my son's phone"], [_CROWDED_USER_THINGS_R1205_SETUP[3]]),
+]
+
+
+def crowded_user_things_r49(cases: list[Case]) -> None:
+    """The user's car and phone beside his wife's car and son's phone of the same makes: his car released, his new phone, and his son's phone forgotten."""
+    _ended_by(cases, 'crowded_user_things_r49', 'user', CROWDED_USER_THINGS_R1205)
+
+
+_CROWDED_USER_DOGS_R1206_SETUP = ["I have a dog called Rufus.", "I walk Rufus every morning.", "My neighbour's dog is called Bruno.", "I'm afraid of big dogs.", "I live in Hove.", "I work at Amex."]
+CROWDED_USER_DOGS_R1206: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_DOGS_R1206_SETUP), ["release", "my dog"], [_CROWDED_USER_DOGS_R1206_SETUP[0]]),
+    (list(_CROWDED_USER_DOGS_R1206_SETUP), ["remember", "I now walk Rufus every evening."], [_CROWDED_USER_DOGS_R1206_SETUP[1]]),
+    (list(_CROWDED_USER_DOGS_R1206_SETUP), ["remember", "My dog Rufus died."], [_CROWDED_USER_DOGS_R1206_SETUP[0], _CROWDED_USER_DOGS_R1206_SETUP[1]]),
+]
+
+
+def crowded_user_dogs_r49(cases: list[Case]) -> None:
+    """The user's named dog and its walk, a neighbour's dog, and a fear of the kind: the dog released, the walk moved, and the dog's death."""
+    _ended_by(cases, 'crowded_user_dogs_r49', 'user', CROWDED_USER_DOGS_R1206)
+
+
+_CROWDED_GRANDPARENTS_R1207_SETUP = ["Lea Marx's grandmother lives in Vienna.", "Lea Marx's grandfather lives in Vienna.", "Lea Marx's grandmother plays bridge.", "Lea Marx lives in Graz.", "Lea Marx works at Magna.", "Lea Marx's grandfather is a retired doctor."]
+CROWDED_GRANDPARENTS_R1207: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GRANDPARENTS_R1207_SETUP), ["remember", "Lea Marx's grandmother passed away."], [_CROWDED_GRANDPARENTS_R1207_SETUP[0], _CROWDED_GRANDPARENTS_R1207_SETUP[2]]),
+    (list(_CROWDED_GRANDPARENTS_R1207_SETUP), ["remember", "Lea Marx's grandfather moved to Linz."], [_CROWDED_GRANDPARENTS_R1207_SETUP[1]]),
+    (list(_CROWDED_GRANDPARENTS_R1207_SETUP), ["remember", "Lea Marx's grandmother no longer plays bridge."], [_CROWDED_GRANDPARENTS_R1207_SETUP[2]]),
+]
+
+
+def crowded_grandparents_r49(cases: list[Case]) -> None:
+    """A woman's grandparents, who live in one city: the grandmother's death, the grandfather's move, and the grandmother's bridge given up."""
+    _ended_by(cases, 'crowded_grandparents_r49', 'family', CROWDED_GRANDPARENTS_R1207)
+
+
+_CROWDED_PARTNERS_R1208_SETUP = ["Yara Haddad's partner is Sam Lee.", "Sam Lee works at Arup.", "Yara Haddad works at Arup too.", "Yara Haddad's partner plays the piano.", "Yara Haddad lives in Leeds.", "Sam Lee lives in Leeds."]
+CROWDED_PARTNERS_R1208: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PARTNERS_R1208_SETUP), ["remember", "Yara Haddad now works at Atkins."], [_CROWDED_PARTNERS_R1208_SETUP[2]]),
+    (list(_CROWDED_PARTNERS_R1208_SETUP), ["remember", "Sam Lee moved to York."], [_CROWDED_PARTNERS_R1208_SETUP[5]]),
+    (list(_CROWDED_PARTNERS_R1208_SETUP), ["remember", "Yara Haddad's partner no longer plays the piano."], [_CROWDED_PARTNERS_R1208_SETUP[3]]),
+]
+
+
+def crowded_partners_r49(cases: list[Case]) -> None:
+    """Two partners, each with facts of their own and one kept under hers: her new employer, his move, and his piano given up told as hers."""
+    _ended_by(cases, 'crowded_partners_r49', 'people', CROWDED_PARTNERS_R1208)
+
+
+_CROWDED_GERMAN_R1209_SETUP = ["Nora Keller wohnt in Freiburg.", "Nora Kellers Sohn wohnt in Freiburg.", "Nora Keller arbeitet bei SICK.", "Nora Kellers Sohn arbeitet bei SICK.", "Nora Keller hat einen Hund.", "Nora Keller spielt Klavier."]
+CROWDED_GERMAN_R1209: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1209_SETUP), ["remember", "Nora Keller wohnt jetzt in Basel."], [_CROWDED_GERMAN_R1209_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1209_SETUP), ["remember", "Nora Keller arbeitet nicht mehr bei SICK."], [_CROWDED_GERMAN_R1209_SETUP[2]]),
+    (list(_CROWDED_GERMAN_R1209_SETUP), ["remember", "Nora Keller spielt kein Klavier mehr."], [_CROWDED_GERMAN_R1209_SETUP[5]]),
+]
+
+
+def crowded_german_r49(cases: list[Case]) -> None:
+    """A German woman whose son lives and works where she does: her move, her job left, and the piano given up."""
+    _ended_by(cases, 'crowded_german_r49', 'languages', CROWDED_GERMAN_R1209)
+
+
+_CROWDED_CHINESE_R1210_SETUP = ["马丽住在天津\u3002", "马丽的儿子住在天津\u3002", "马丽在银行工作\u3002", "马丽的儿子在银行工作\u3002", "马丽喜欢跳舞\u3002", "马丽有一只狗\u3002"]
+CROWDED_CHINESE_R1210: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1210_SETUP), ["remember", "马丽现在住在北京\u3002"], [_CROWDED_CHINESE_R1210_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R1210_SETUP), ["remember", "马丽不再在银行工作了\u3002"], [_CROWDED_CHINESE_R1210_SETUP[2]]),
+    (list(_CROWDED_CHINESE_R1210_SETUP), ["remember", "马丽的狗死了\u3002"], [_CROWDED_CHINESE_R1210_SETUP[5]]),
+]
+
+
+def crowded_chinese_r49(cases: list[Case]) -> None:
+    """A woman written in Chinese whose son lives and works where she does: her move, her job left, and her dog's death."""
+    _ended_by(cases, 'crowded_chinese_r49', 'languages', CROWDED_CHINESE_R1210)
+
+
+_CROWDED_PET_SITTERS_R1211_SETUP = ["Kim Ode has a cat called Luna.", "Kim Ode feeds her neighbour's cat.", "Kim Ode's sister has a cat called Luna too.", "Kim Ode is allergic to rabbits.", "Kim Ode lives in Kent.", "Kim Ode works at a vet's."]
+CROWDED_PET_SITTERS_R1211: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PET_SITTERS_R1211_SETUP), ["release", "Kim Ode's cat"], [_CROWDED_PET_SITTERS_R1211_SETUP[0]]),
+    (list(_CROWDED_PET_SITTERS_R1211_SETUP), ["remember", "Kim Ode no longer feeds her neighbour's cat."], [_CROWDED_PET_SITTERS_R1211_SETUP[1]]),
+    (list(_CROWDED_PET_SITTERS_R1211_SETUP), ["forget", "Kim Ode's allergy"], [_CROWDED_PET_SITTERS_R1211_SETUP[3]]),
+]
+
+
+def crowded_pet_sitters_r49(cases: list[Case]) -> None:
+    """A vet's worker with a named cat, a neighbour's cat she feeds, her sister's cat of the same name, and an allergy: her cat released, the feeding ended, and the allergy forgotten."""
+    _ended_by(cases, 'crowded_pet_sitters_r49', 'pets', CROWDED_PET_SITTERS_R1211)
+
+
+_CROWDED_RENOVATIONS_R1212_SETUP = ["Amy Frost is renovating her kitchen.", "Amy Frost is renovating her bathroom.", "Amy Frost's builder is Tom Price.", "Amy Frost's sister is renovating her kitchen too.", "Amy Frost lives in Stroud.", "Amy Frost works from home."]
+CROWDED_RENOVATIONS_R1212: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RENOVATIONS_R1212_SETUP), ["remember", "Amy Frost finished renovating her kitchen."], [_CROWDED_RENOVATIONS_R1212_SETUP[0]]),
+    (list(_CROWDED_RENOVATIONS_R1212_SETUP), ["remember", "Amy Frost finished the renovation."], []),
+    (list(_CROWDED_RENOVATIONS_R1212_SETUP), ["revise", "Amy Frost's builder", "Amy Frost's builder is Joe Hart."], [_CROWDED_RENOVATIONS_R1212_SETUP[2]]),
+]
+
+
+def crowded_renovations_r49(cases: list[Case]) -> None:
+    """A woman renovating two rooms, one like her sister's: one room finished, a renovation finished without saying which (none ends), and the builder revised."""
+    _ended_by(cases, 'crowded_renovations_r49', 'home', CROWDED_RENOVATIONS_R1212)
+
+
+_CROWDED_COURSES_R1213_SETUP = ["Dan Ito is taking a Spanish course.", "Dan Ito is taking a pottery course.", "Dan Ito's wife is taking a Spanish course too.", "Dan Ito works at Sony.", "Dan Ito lives in Reading.", "Dan Ito swims on Fridays."]
+CROWDED_COURSES_R1213: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COURSES_R1213_SETUP), ["remember", "Dan Ito quit the pottery course."], [_CROWDED_COURSES_R1213_SETUP[1]]),
+    (list(_CROWDED_COURSES_R1213_SETUP), ["remember", "Dan Ito completed his Spanish course."], [_CROWDED_COURSES_R1213_SETUP[0]]),
+    (list(_CROWDED_COURSES_R1213_SETUP), ["remember", "Dan Ito now swims on Mondays."], [_CROWDED_COURSES_R1213_SETUP[5]]),
+]
+
+
+def crowded_courses_r49(cases: list[Case]) -> None:
+    """A man taking two courses, one like his wife's: one course quit, the other completed, and his swimming day moved."""
+    _ended_by(cases, 'crowded_courses_r49', 'education', CROWDED_COURSES_R1213)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -19814,7 +19944,17 @@ def build() -> list[Case]:
                    crowded_chinese_r48,
                    crowded_employers_r48,
                    crowded_insurers_r48,
-                   crowded_routines_r48):
+                   crowded_routines_r48,
+                   crowded_chains_r49,
+                   crowded_user_things_r49,
+                   crowded_user_dogs_r49,
+                   crowded_grandparents_r49,
+                   crowded_partners_r49,
+                   crowded_german_r49,
+                   crowded_chinese_r49,
+                   crowded_pet_sitters_r49,
+                   crowded_renovations_r49,
+                   crowded_courses_r49):
         family(cases)
     return cases
 
