@@ -256,10 +256,12 @@ def _own_things(query: str, found: list[Match]) -> list[Match]:
 
 def _of_the_kind(noun: str, text: str) -> bool:
     """Does ``noun`` stand in ``text`` bare after a copula's adjective and its
-    preposition (``is allergic to cats``, ``is afraid of dogs``)? Then the fact speaks of
-    the kind, not of anyone's things of it."""
+    preposition, perhaps after an adjective of its own (``is allergic to cats``, ``is
+    afraid of big dogs``)? Then the fact speaks of the kind, not of anyone's things of
+    it."""
     text = expand_contractions(text)
     return re.search(rf"\b(?:is|am|are|was|were)\s+(?:\w+\s+)?[a-z]+\s+(?:to|of|about|with)\s+"
+                     r"(?:[a-z]+\s+)?"  # "afraid of big dogs"
                      rf"{re.escape(noun.rstrip('s'))}(?:e?s)?\b", text, re.IGNORECASE) is not None
 
 
@@ -2334,7 +2336,8 @@ def _named_possessed(clause: Clause) -> list[str]:
     """The noun and the name a possessive subject gives the one it names, the name in
     apposition after the noun (``neighbour Paul`` of ``Ines's neighbour Paul``, ``bandmate
     Jo Hale``): a being with a name of its own, whatever the noun."""
-    owned = re.split(r"['\u2019]s\b", clause.mention or "", maxsplit=1)
+    owned = re.split(r"['\u2019]s\b|^(?:my|your|his|her|our|their)\b", clause.mention or "",
+                     maxsplit=1, flags=re.IGNORECASE)
     if len(owned) < 2 or not _possessed(clause):
         return []
     said = owned[1].split()

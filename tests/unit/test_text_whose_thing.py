@@ -204,3 +204,15 @@ def test_a_contracted_fact_of_the_kind_is_no_thing_of_ones_own(
     after = texts_after(fresh_store, ["I have a cat called Tib.", "I'm allergic to cats."],
                         "release", "my cat")
     assert after == {"I'm allergic to cats"}
+
+
+@_SLOW
+@given(st.sampled_from(["big", "small", "stray"]), st.sampled_from(["afraid of", "wary of"]))
+def test_a_kind_with_an_adjective_is_no_thing_of_ones_own(
+        fresh_store: memory_es.MemoryStore, adjective: str, feeling: str) -> None:
+    """``I'm afraid of big dogs`` speaks of a kind, its adjective notwithstanding:
+    ``release my dog`` ends ``I have a dog called Rufus`` alone."""
+    kind = f"I'm {feeling} {adjective} dogs"
+    after = texts_after(fresh_store, ["I have a dog called Rufus.", f"{kind}."], "release",
+                        "my dog")
+    assert after == {kind}
