@@ -13,7 +13,7 @@ import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.contractions import expand
 from memory_es.text.interpreter import interpret
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 
 def _reading(text: str) -> list[tuple[object, ...]]:
@@ -118,11 +118,8 @@ def test_a_names_s_before_a_word_no_noun_starts_with_is_a_verb(
 
 
 def test_a_names_contracted_denial_ends_the_fact(fresh_store: memory_es.MemoryStore) -> None:
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in ("Mia Chen is vegetarian.", "Mia Chen lives in York."):
-        ti.remember(tenant, text)
-    ti.remember(tenant, "Mia Chen's not vegetarian anymore.")
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, ["Mia Chen is vegetarian.", "Mia Chen lives in York."],
+                        "remember", "Mia Chen's not vegetarian anymore.")
     assert "Mia Chen is vegetarian" not in after
     assert "Mia Chen lives in York" in after
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -171,10 +171,7 @@ def test_a_relatives_denied_act_ends_the_act_of_its_verb(
 def test_retiring_leaves_a_fact_that_tells_a_retirement(
         fresh_store: memory_es.MemoryStore) -> None:
     """``retired`` ends the facts of work, not ``is a retired nurse``: it says the same."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in ("Rosa Diaz is a retired nurse.", "Rosa Diaz works at Zara."):
-        ti.remember(tenant, text)
-    ti.remember(tenant, "Rosa Diaz retired.")
-    after = current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, ["Rosa Diaz is a retired nurse.", "Rosa Diaz works at Zara."],
+                        "remember", "Rosa Diaz retired.")
     assert "Rosa Diaz works at Zara" not in after
     assert "Rosa Diaz is a retired nurse" in after

@@ -218,11 +218,8 @@ def test_the_users_named_animals_death_ends_what_names_it(
         fresh_store: memory_es.MemoryStore) -> None:
     """``My dog Rufus died``: the user's possessive names the animal as ``Tom's dog Rex``
     does, so ``I walk Rufus every morning`` ends; another dog's walk stays."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    for text in ("I have a dog called Rufus.", "I walk Rufus every morning.",
-                 "I walk Bruno every evening."):
-        ti.remember(tenant, text)
-    ti.remember(tenant, "My dog Rufus died.")
-    current = current_texts(fresh_store, tenant)
+    current = texts_after(fresh_store, ["I have a dog called Rufus.", "I walk Rufus every morning.",
+                                        "I walk Bruno every evening."], "remember",
+                          "My dog Rufus died.")
     assert not {"I have a dog called Rufus", "I walk Rufus every morning"} & current
     assert "I walk Bruno every evening" in current
