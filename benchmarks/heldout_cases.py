@@ -19428,6 +19428,136 @@ def crowded_courses_r49(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_courses_r49', 'education', CROWDED_COURSES_R1213)
 
 
+_CROWDED_IN_LAWS_R1214_SETUP = ["Gita Rao's mother-in-law lives in Mysore.", "Gita Rao's brother-in-law works at Infosys.", "Gita Rao works at Infosys too.", "Gita Rao lives in Bangalore.", "Gita Rao's mother-in-law is a retired teacher.", "Gita Rao plays the veena."]
+CROWDED_IN_LAWS_R1214: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_IN_LAWS_R1214_SETUP), ["remember", "Gita Rao's mother-in-law moved to Chennai."], [_CROWDED_IN_LAWS_R1214_SETUP[0]]),
+    (list(_CROWDED_IN_LAWS_R1214_SETUP), ["remember", "Gita Rao's brother-in-law now works at Wipro."], [_CROWDED_IN_LAWS_R1214_SETUP[1]]),
+    (list(_CROWDED_IN_LAWS_R1214_SETUP), ["remember", "Gita Rao now works at TCS."], [_CROWDED_IN_LAWS_R1214_SETUP[2]]),
+]
+
+
+def crowded_in_laws_r50(cases: list[Case]) -> None:
+    """A woman whose mother-in-law and brother-in-law have facts kept under her name: the mother-in-law's move, the brother-in-law's new job, and her own new job."""
+    _ended_by(cases, 'crowded_in_laws_r50', 'family', CROWDED_IN_LAWS_R1214)
+
+
+_CROWDED_USER_KIN_R1215_SETUP = ["My father works at the council.", "I work at the council too.", "My sister lives in Derby.", "I live in Derby.", "My father plays bowls.", "My sister is a midwife."]
+CROWDED_USER_KIN_R1215: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_KIN_R1215_SETUP), ["remember", "My father retired."], [_CROWDED_USER_KIN_R1215_SETUP[0]]),
+    (list(_CROWDED_USER_KIN_R1215_SETUP), ["remember", "My sister moved to Leicester."], [_CROWDED_USER_KIN_R1215_SETUP[2]]),
+    (list(_CROWDED_USER_KIN_R1215_SETUP), ["remember", "I now work at the hospital."], [_CROWDED_USER_KIN_R1215_SETUP[1]]),
+]
+
+
+def crowded_user_kin_r50(cases: list[Case]) -> None:
+    """The user's father and sister, with facts like the user's own: the father's retirement, the sister's move, and the user's own new job."""
+    _ended_by(cases, 'crowded_user_kin_r50', 'user', CROWDED_USER_KIN_R1215)
+
+
+_CROWDED_PET_DEATHS_R1216_SETUP = ["Ruth Cole has a cat called Tabby.", "Ruth Cole has a cat called Smudge.", "Ruth Cole feeds Tabby twice a day.", "Ruth Cole's neighbour has a cat called Tabby too.", "Ruth Cole has a dog called Bob.", "Smudge's vet is Dr Kaye."]
+CROWDED_PET_DEATHS_R1216: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PET_DEATHS_R1216_SETUP), ["remember", "Ruth Cole's cat Tabby died."], [_CROWDED_PET_DEATHS_R1216_SETUP[0], _CROWDED_PET_DEATHS_R1216_SETUP[2]]),
+    (list(_CROWDED_PET_DEATHS_R1216_SETUP), ["release", "Ruth Cole's dog"], [_CROWDED_PET_DEATHS_R1216_SETUP[4]]),
+    (list(_CROWDED_PET_DEATHS_R1216_SETUP), ["remember", "Smudge's vet is now Dr Lowe."], [_CROWDED_PET_DEATHS_R1216_SETUP[5]]),
+]
+
+
+def crowded_pet_deaths_r50(cases: list[Case]) -> None:
+    """A woman with two named cats and a dog, a cat of the same name kept by her neighbour: one cat's death, the dog released, and the other cat's vet changed."""
+    _ended_by(cases, 'crowded_pet_deaths_r50', 'pets', CROWDED_PET_DEATHS_R1216)
+
+
+_CROWDED_COLLEAGUE_CHAIN_R1217_SETUP = ["Ada Park's manager is a senior director.", "Ada Park's colleague works in the Leeds office.", "Ada Park works in the Leeds office too.", "Ada Park's manager plays golf.", "Ada Park lives in Ilkley.", "Ada Park is a data analyst."]
+CROWDED_COLLEAGUE_CHAIN_R1217: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COLLEAGUE_CHAIN_R1217_SETUP), ["remember", "Ada Park's manager is now a vice president."], [_CROWDED_COLLEAGUE_CHAIN_R1217_SETUP[0]]),
+    (list(_CROWDED_COLLEAGUE_CHAIN_R1217_SETUP), ["remember", "Ada Park's colleague left the company."], [_CROWDED_COLLEAGUE_CHAIN_R1217_SETUP[1]]),
+    (list(_CROWDED_COLLEAGUE_CHAIN_R1217_SETUP), ["remember", "Ada Park now works in the York office."], [_CROWDED_COLLEAGUE_CHAIN_R1217_SETUP[2]]),
+]
+
+
+def crowded_colleague_chain_r50(cases: list[Case]) -> None:
+    """A woman whose manager's and colleague's facts are kept under her name: the manager's new role, the colleague's departure, and her own new office."""
+    _ended_by(cases, 'crowded_colleague_chain_r50', 'work', CROWDED_COLLEAGUE_CHAIN_R1217)
+
+
+_CROWDED_GERMAN_R1218_SETUP = ["Eva Roth wohnt in Kassel.", "Eva Roths Tochter wohnt in Kassel.", "Eva Roth arbeitet bei VW.", "Eva Roth hat eine Katze.", "Eva Roths Tochter hat eine Katze.", "Eva Roth singt im Chor."]
+CROWDED_GERMAN_R1218: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1218_SETUP), ["remember", "Eva Roth wohnt jetzt in Göttingen."], [_CROWDED_GERMAN_R1218_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1218_SETUP), ["remember", "Eva Roth hat keine Katze mehr."], [_CROWDED_GERMAN_R1218_SETUP[3]]),
+    (list(_CROWDED_GERMAN_R1218_SETUP), ["forget", "Vergiss alles über Eva Roth."], [_CROWDED_GERMAN_R1218_SETUP[0], _CROWDED_GERMAN_R1218_SETUP[2], _CROWDED_GERMAN_R1218_SETUP[3], _CROWDED_GERMAN_R1218_SETUP[5]]),
+]
+
+
+def crowded_german_r50(cases: list[Case]) -> None:
+    """A German woman whose daughter has facts like hers: her move, her cat given away, and everything about her forgotten."""
+    _ended_by(cases, 'crowded_german_r50', 'languages', CROWDED_GERMAN_R1218)
+
+
+_CROWDED_CHINESE_R1219_SETUP = ["高明住在济南\u3002", "高明的女儿住在济南\u3002", "高明在海尔工作\u3002", "高明的女儿在海尔工作\u3002", "高明喜欢钓鱼\u3002", "高明有一辆车\u3002"]
+CROWDED_CHINESE_R1219: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1219_SETUP), ["remember", "高明现在住在青岛\u3002"], [_CROWDED_CHINESE_R1219_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R1219_SETUP), ["remember", "高明现在在联想工作\u3002"], [_CROWDED_CHINESE_R1219_SETUP[2]]),
+    (list(_CROWDED_CHINESE_R1219_SETUP), ["forget", "忘记关于高明的一切\u3002"], [_CROWDED_CHINESE_R1219_SETUP[0], _CROWDED_CHINESE_R1219_SETUP[2], _CROWDED_CHINESE_R1219_SETUP[4], _CROWDED_CHINESE_R1219_SETUP[5]]),
+]
+
+
+def crowded_chinese_r50(cases: list[Case]) -> None:
+    """A man written in Chinese whose daughter has facts like his: his move, his new employer, and everything about him forgotten."""
+    _ended_by(cases, 'crowded_chinese_r50', 'languages', CROWDED_CHINESE_R1219)
+
+
+_CROWDED_USER_CONTRACTED_R1220_SETUP = ["I'm vegan.", "I'm a nurse at St James's.", "My flatmate's a nurse at St James's too.", "I've got a bike.", "I live in Leeds.", "I'm learning Spanish."]
+CROWDED_USER_CONTRACTED_R1220: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CONTRACTED_R1220_SETUP), ["remember", "I'm not vegan anymore."], [_CROWDED_USER_CONTRACTED_R1220_SETUP[0]]),
+    (list(_CROWDED_USER_CONTRACTED_R1220_SETUP), ["remember", "I've left St James's."], [_CROWDED_USER_CONTRACTED_R1220_SETUP[1]]),
+    (list(_CROWDED_USER_CONTRACTED_R1220_SETUP), ["remember", "I've sold my bike."], [_CROWDED_USER_CONTRACTED_R1220_SETUP[3]]),
+]
+
+
+def crowded_user_contracted_r50(cases: list[Case]) -> None:
+    """The user's facts told with contractions, one shared with a flatmate: a contracted move, a contracted denial ending a diet, and a contracted job left."""
+    _ended_by(cases, 'crowded_user_contracted_r50', 'user', CROWDED_USER_CONTRACTED_R1220)
+
+
+_CROWDED_NAMED_CONTRACTIONS_R1221_SETUP = ["Tom Wu lives in Leeds.", "Tom Wu works at Acme.", "Tom Wu's brother works at Acme too.", "Tom Wu is a vegetarian.", "Tom Wu plays squash.", "Tom Wu owns a car."]
+CROWDED_NAMED_CONTRACTIONS_R1221: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NAMED_CONTRACTIONS_R1221_SETUP), ["remember", "Tom Wu's moved to York."], [_CROWDED_NAMED_CONTRACTIONS_R1221_SETUP[0]]),
+    (list(_CROWDED_NAMED_CONTRACTIONS_R1221_SETUP), ["remember", "Tom Wu's left Acme."], [_CROWDED_NAMED_CONTRACTIONS_R1221_SETUP[1]]),
+    (list(_CROWDED_NAMED_CONTRACTIONS_R1221_SETUP), ["remember", "Tom Wu's not a vegetarian anymore."], [_CROWDED_NAMED_CONTRACTIONS_R1221_SETUP[3]]),
+]
+
+
+def crowded_named_contractions_r50(cases: list[Case]) -> None:
+    """A man whose facts are told with his name's contractions, beside his brother's: a contracted move, a contracted job left, and a contracted denial."""
+    _ended_by(cases, 'crowded_named_contractions_r50', 'people', CROWDED_NAMED_CONTRACTIONS_R1221)
+
+
+_CROWDED_SCHEDULES_R1222_SETUP = ["Pia Holm goes to yoga every Tuesday.", "Pia Holm walks her dog every evening.", "Pia Holm's friend goes to yoga every Tuesday too.", "Pia Holm has piano lessons on Saturdays.", "Pia Holm lives in Aarhus.", "Pia Holm works at Vestas."]
+CROWDED_SCHEDULES_R1222: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SCHEDULES_R1222_SETUP), ["remember", "Pia Holm now goes to yoga every Thursday."], [_CROWDED_SCHEDULES_R1222_SETUP[0]]),
+    (list(_CROWDED_SCHEDULES_R1222_SETUP), ["remember", "Pia Holm now walks her dog every morning."], [_CROWDED_SCHEDULES_R1222_SETUP[1]]),
+    (list(_CROWDED_SCHEDULES_R1222_SETUP), ["remember", "Pia Holm no longer has piano lessons."], [_CROWDED_SCHEDULES_R1222_SETUP[3]]),
+]
+
+
+def crowded_schedules_r50(cases: list[Case]) -> None:
+    """A woman's week told with every and on, a class shared with her friend: a class moved, a walk moved, and piano lessons ended."""
+    _ended_by(cases, 'crowded_schedules_r50', 'routines', CROWDED_SCHEDULES_R1222)
+
+
+_CROWDED_STREETS_R1223_SETUP = ["Jon Hale lives on Cherry Lane.", "Jon Hale works on Market Street.", "Jon Hale's sister lives on Cherry Lane too.", "Jon Hale has an allotment.", "Jon Hale drives a Skoda.", "Jon Hale is a locksmith."]
+CROWDED_STREETS_R1223: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STREETS_R1223_SETUP), ["remember", "Jon Hale moved to Birch Road."], [_CROWDED_STREETS_R1223_SETUP[0]]),
+    (list(_CROWDED_STREETS_R1223_SETUP), ["remember", "Jon Hale now works on High Street."], [_CROWDED_STREETS_R1223_SETUP[1]]),
+    (list(_CROWDED_STREETS_R1223_SETUP), ["forget", "Jon Hale's allotment"], [_CROWDED_STREETS_R1223_SETUP[3]]),
+]
+
+
+def crowded_streets_r50(cases: list[Case]) -> None:
+    """A man who lives on one street and works on another, his sister on his street: his move to another street, his workplace moved, and his allotment forgotten."""
+    _ended_by(cases, 'crowded_streets_r50', 'home', CROWDED_STREETS_R1223)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -19954,7 +20084,17 @@ def build() -> list[Case]:
                    crowded_chinese_r49,
                    crowded_pet_sitters_r49,
                    crowded_renovations_r49,
-                   crowded_courses_r49):
+                   crowded_courses_r49,
+                   crowded_in_laws_r50,
+                   crowded_user_kin_r50,
+                   crowded_pet_deaths_r50,
+                   crowded_colleague_chain_r50,
+                   crowded_german_r50,
+                   crowded_chinese_r50,
+                   crowded_user_contracted_r50,
+                   crowded_named_contractions_r50,
+                   crowded_schedules_r50,
+                   crowded_streets_r50):
         family(cases)
     return cases
 
