@@ -456,9 +456,13 @@ def names_a_person(word: str) -> bool:
     """Does ``word`` name a person one has or deals with (``husband``, ``sister``,
     ``manager``), not a thing (``team``, ``office``): a role noun, or a word of the family
     or relationship topics? A hyphenated compound is its last part's kind (``co-author``,
-    ``ex-wife``): English compounds are headed on the right."""
+    ``ex-wife``): English compounds are headed on the right, but for one whose parts after
+    the first start with a preposition, headed by its first (``mother-in-law``)."""
     if "-" in word.strip("-"):
-        return names_a_person(word.rsplit("-", 1)[-1])
+        parts = word.strip("-").split("-")
+        if len(parts) > 2 and parts[1] in PREPOSITIONS:
+            return names_a_person(parts[0])
+        return names_a_person(parts[-1])
     return word in ROLE_NOUNS - THING_KINDS or bool(
         domains_of(word) & {"family", "relationship"}) or any(
         n in PERSON_NOUNS for n in _singulars(word))

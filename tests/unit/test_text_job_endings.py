@@ -175,3 +175,16 @@ def test_retiring_leaves_a_fact_that_tells_a_retirement(
                         "remember", "Rosa Diaz retired.")
     assert "Rosa Diaz works at Zara" not in after
     assert "Rosa Diaz is a retired nurse" in after
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["mother-in-law", "brother-in-law", "sister-in-law"]))
+def test_an_in_law_is_a_person_of_the_owners(fresh_store: memory_es.MemoryStore,
+                                              kin: str) -> None:
+    """``mother-in-law`` is headed by ``mother``, not ``law``: ``Gita's mother-in-law is a
+    retired teacher`` leaves where she lives, as a mother's would."""
+    held = [f"Gita Rao's {kin} lives in Mysore", "Gita Rao lives in Bangalore"]
+    after = texts_after(fresh_store, [f"{t}." for t in held], "remember",
+                        f"Gita Rao's {kin} is a retired teacher.")
+    assert set(held) <= after
