@@ -60,7 +60,8 @@ class Expansion:
         edits += [(m.start(), m.end(), out) for m in _NAMED.finditer(sentence)
                   if m.start() not in taken and (out := _verb_after_name(m, sentence)) != m.group()]
         edits += [(m.start(), m.end(), "no longer") for m in _PAST_HABIT.finditer(sentence)
-                  if lx.lemma_of(m.group("verb").lower()) == m.group("verb").lower()]
+                  if lx.lemma_of(m.group("verb").lower()) == m.group("verb").lower()
+                  and not _after_be_or_get(sentence[:m.start()])]
         return cls(sentence, sorted(edits))
 
     def as_said(self, text: str) -> str:
@@ -108,13 +109,11 @@ follows and no finite verb comes after it (``Tom Wu's moved to York``, ``Tom Wu'
 Acme``: has); ``Tom's left hand hurts`` keeps its possessive."""
 
 
-_PAST_HABIT = re.compile(
-    r"(?<!\bis\s)(?<!\bam\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)"
-    r"(?<!\bget\s)(?<!\bgot\s)\bused\s+to(?=\s+(?P<verb>[A-Za-z]+)\b)", re.IGNORECASE)
+_PAST_HABIT = re.compile(r"\bused\s+to(?=\s+(?P<verb>[A-Za-z]+)\b)", re.IGNORECASE)
 """``used to`` before a verb's base form, as a clause's verb (``Jade used to play the
 drums``): a habit or state that held and holds no more (Quirk et al. 1985, 4.55: *used
 to* is past only), read as ``no longer``; not after *be* or *get* (``is used to working
-nights``: accustomed to it)."""
+nights``, ``she's used to work nights``: accustomed to it, :func:`_after_be_or_get`)."""
 _NO_NOUN_NEXT = re.compile(r"\s+(?:not|never|no\s+longer|now)\s", re.IGNORECASE)
 """Words no possessed noun phrase starts with: after a name's ``'s`` they make it ``is``
 (``Mia Chen's not vegetarian anymore``, ``Ade's now a registrar``)."""
@@ -150,6 +149,16 @@ def _participle_follows(rest: str) -> bool:
     if after is not None and after not in PREPOSITIONS:
         return True
     return lx.lemma_of(word) in lx.CHANGE_VERBS | lx.CESSATION_VERBS
+
+
+def _after_be_or_get(before: str) -> bool:
+    """Is the last word of ``before`` a form of *be* or *get* (by the verb list), or a
+    contraction of *be* (``she's``, ``we're``, ``I'm``, ``Tom's``)?"""
+    words = before.split()
+    if not words:
+        return False
+    last = words[-1].lower().replace("’", "'")
+    return last.partition("'")[2] in ("s", "re", "m") or lx.lemma_of(last) in ("be", "get")
 
 
 def _first_verb_at(words: list[str]) -> int:

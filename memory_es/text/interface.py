@@ -2332,12 +2332,17 @@ def _named_object(clause: Clause) -> list[str]:
     return said if named else []
 
 
+_OWNED = re.compile(r"['\u2019]s\b|^(?:" + "|".join(sorted(lx.POSSESSIVE_DETERMINERS)) + r")\b",
+                    re.IGNORECASE)
+"""Where a possessive subject's owner ends: a name's ``'s``, or a possessive determiner
+at its start (``My dog Rufus``)."""
+
+
 def _named_possessed(clause: Clause) -> list[str]:
     """The noun and the name a possessive subject gives the one it names, the name in
     apposition after the noun (``neighbour Paul`` of ``Ines's neighbour Paul``, ``bandmate
     Jo Hale``): a being with a name of its own, whatever the noun."""
-    owned = re.split(r"['\u2019]s\b|^(?:my|your|his|her|our|their)\b", clause.mention or "",
-                     maxsplit=1, flags=re.IGNORECASE)
+    owned = _OWNED.split(clause.mention or "", maxsplit=1)
     if len(owned) < 2 or not _possessed(clause):
         return []
     said = owned[1].split()

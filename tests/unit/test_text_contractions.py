@@ -162,3 +162,11 @@ def test_used_to_before_a_verb_ends_what_it_names(
     after = current_texts(fresh_store, tenant)
     assert ended not in after
     assert set(kept) | {said.rstrip(".")} <= after
+
+
+@given(st.sampled_from(["I'm used to work nights.", "I\u2019m used to work nights.",
+                        "I'm getting used to work nights.", "I am used to work nights."]))
+def test_used_to_after_a_contracted_be_is_no_past_habit(said: str) -> None:
+    """``I'm used to work nights`` (accustomed) is no ``no longer``: a contraction of *be*
+    before ``used to`` counts as *be* does."""
+    assert "no longer" not in expand(said)
