@@ -19558,6 +19558,136 @@ def crowded_streets_r50(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_streets_r50', 'home', CROWDED_STREETS_R1223)
 
 
+_CROWDED_SIBLING_JOBS_R1224_SETUP = ["Omar Haddad works at Siemens.", "Omar Haddad's brother works at Siemens too.", "Omar Haddad's sister is a pharmacist.", "Omar Haddad lives in Erlangen.", "Omar Haddad plays the oud.", "Omar Haddad's brother lives in Nuremberg."]
+CROWDED_SIBLING_JOBS_R1224: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SIBLING_JOBS_R1224_SETUP), ["remember", "Omar Haddad's brother now works at Bosch."], [_CROWDED_SIBLING_JOBS_R1224_SETUP[1]]),
+    (list(_CROWDED_SIBLING_JOBS_R1224_SETUP), ["remember", "Omar Haddad moved to Munich."], [_CROWDED_SIBLING_JOBS_R1224_SETUP[3]]),
+    (list(_CROWDED_SIBLING_JOBS_R1224_SETUP), ["remember", "Omar Haddad's sister is now a GP."], [_CROWDED_SIBLING_JOBS_R1224_SETUP[2]]),
+]
+
+
+def crowded_sibling_jobs_r51(cases: list[Case]) -> None:
+    """A man whose brother works where he does and whose sister has a trade: the brother's new employer, his own move, and the sister's new role."""
+    _ended_by(cases, 'crowded_sibling_jobs_r51', 'work', CROWDED_SIBLING_JOBS_R1224)
+
+
+_CROWDED_USER_DEVICES_R1225_SETUP = ["I've got an iPhone.", "My partner's got an iPhone too.", "I use a Dell laptop for work.", "I'm on a Vodafone contract.", "I live in Bristol.", "I'm a teacher."]
+CROWDED_USER_DEVICES_R1225: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_DEVICES_R1225_SETUP), ["remember", "I've swapped my iPhone for a Pixel."], [_CROWDED_USER_DEVICES_R1225_SETUP[0]]),
+    (list(_CROWDED_USER_DEVICES_R1225_SETUP), ["remember", "I'm no longer on a Vodafone contract."], [_CROWDED_USER_DEVICES_R1225_SETUP[3]]),
+    (list(_CROWDED_USER_DEVICES_R1225_SETUP), ["remember", "I've moved to Bath."], [_CROWDED_USER_DEVICES_R1225_SETUP[4]]),
+]
+
+
+def crowded_user_devices_r51(cases: list[Case]) -> None:
+    """The user's phone, laptop and contract told with contractions, the phone shared with a partner: the phone swapped, the contract ended, and a move."""
+    _ended_by(cases, 'crowded_user_devices_r51', 'user', CROWDED_USER_DEVICES_R1225)
+
+
+_CROWDED_GRANDCHILDREN_R1226_SETUP = ["Maud Price's granddaughter lives in Cardiff.", "Maud Price lives in Cardiff too.", "Maud Price's granddaughter studies nursing.", "Maud Price knits blankets for the hospice.", "Maud Price has a budgie.", "Maud Price's grandson plays rugby."]
+CROWDED_GRANDCHILDREN_R1226: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GRANDCHILDREN_R1226_SETUP), ["remember", "Maud Price's granddaughter moved to Swansea."], [_CROWDED_GRANDCHILDREN_R1226_SETUP[0]]),
+    (list(_CROWDED_GRANDCHILDREN_R1226_SETUP), ["remember", "Maud Price no longer has a budgie."], [_CROWDED_GRANDCHILDREN_R1226_SETUP[4]]),
+    (list(_CROWDED_GRANDCHILDREN_R1226_SETUP), ["remember", "Maud Price's grandson stopped playing rugby."], [_CROWDED_GRANDCHILDREN_R1226_SETUP[5]]),
+]
+
+
+def crowded_grandchildren_r51(cases: list[Case]) -> None:
+    """A grandmother whose granddaughter lives in her city and whose grandson plays a sport: the granddaughter's move, the budgie gone, and the grandson's sport given up."""
+    _ended_by(cases, 'crowded_grandchildren_r51', 'family', CROWDED_GRANDCHILDREN_R1226)
+
+
+_CROWDED_ALLERGIES_R1227_SETUP = ["Kofi Mensah is allergic to penicillin.", "Kofi Mensah's daughter is allergic to peanuts.", "Kofi Mensah takes metformin.", "Kofi Mensah's GP is Dr Osei.", "Kofi Mensah lives in Kumasi.", "Kofi Mensah's daughter takes an inhaler."]
+CROWDED_ALLERGIES_R1227: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ALLERGIES_R1227_SETUP), ["remember", "Kofi Mensah stopped taking metformin."], [_CROWDED_ALLERGIES_R1227_SETUP[2]]),
+    (list(_CROWDED_ALLERGIES_R1227_SETUP), ["remember", "Kofi Mensah's GP is now Dr Boateng."], [_CROWDED_ALLERGIES_R1227_SETUP[3]]),
+    (list(_CROWDED_ALLERGIES_R1227_SETUP), ["forget", "Kofi Mensah's daughter's inhaler"], [_CROWDED_ALLERGIES_R1227_SETUP[5]]),
+]
+
+
+def crowded_allergies_r51(cases: list[Case]) -> None:
+    """A man and his daughter with allergies and medicines: his medicine stopped, his GP changed, and the daughter's inhaler forgotten."""
+    _ended_by(cases, 'crowded_allergies_r51', 'medical', CROWDED_ALLERGIES_R1227)
+
+
+_CROWDED_LANDLORDS_R1228_SETUP = ["Nina Kraus rents a flat on Mill Road.", "Nina Kraus's landlord is Mr Patel.", "Nina Kraus's friend rents a flat on Mill Road too.", "Nina Kraus pays 900 pounds rent.", "Nina Kraus works at the library.", "Nina Kraus has a cat."]
+CROWDED_LANDLORDS_R1228: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LANDLORDS_R1228_SETUP), ["remember", "Nina Kraus's landlord is now Mrs Green."], [_CROWDED_LANDLORDS_R1228_SETUP[1]]),
+    (list(_CROWDED_LANDLORDS_R1228_SETUP), ["remember", "Nina Kraus now pays 950 pounds rent."], [_CROWDED_LANDLORDS_R1228_SETUP[3]]),
+    (list(_CROWDED_LANDLORDS_R1228_SETUP), ["remember", "Nina Kraus now works at the museum."], [_CROWDED_LANDLORDS_R1228_SETUP[4]]),
+]
+
+
+def crowded_landlords_r51(cases: list[Case]) -> None:
+    """A tenant whose friend rents on her street: a new landlord, a new rent, and a new job."""
+    _ended_by(cases, 'crowded_landlords_r51', 'home', CROWDED_LANDLORDS_R1228)
+
+
+_CROWDED_USER_ROUTINES_R1229_SETUP = ["I swim every Monday.", "My wife swims every Monday too.", "I cycle to work.", "I go to choir on Wednesdays.", "I live in Exeter.", "I work at the university."]
+CROWDED_USER_ROUTINES_R1229: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_ROUTINES_R1229_SETUP), ["remember", "I now swim every Friday."], [_CROWDED_USER_ROUTINES_R1229_SETUP[0]]),
+    (list(_CROWDED_USER_ROUTINES_R1229_SETUP), ["remember", "I've stopped cycling to work."], [_CROWDED_USER_ROUTINES_R1229_SETUP[2]]),
+    (list(_CROWDED_USER_ROUTINES_R1229_SETUP), ["remember", "I don't go to choir anymore."], [_CROWDED_USER_ROUTINES_R1229_SETUP[3]]),
+]
+
+
+def crowded_user_routines_r51(cases: list[Case]) -> None:
+    """The user's week, a swim shared with his wife: the swim moved, cycling to work stopped, and choir given up."""
+    _ended_by(cases, 'crowded_user_routines_r51', 'routines', CROWDED_USER_ROUTINES_R1229)
+
+
+_CROWDED_GERMAN_R1230_SETUP = ["Jonas Weber wohnt in Bremen.", "Jonas Webers Bruder wohnt in Bremen.", "Jonas Weber arbeitet bei Airbus.", "Jonas Weber spielt Handball.", "Jonas Weber hat einen Hund.", "Jonas Webers Bruder spielt Handball."]
+CROWDED_GERMAN_R1230: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1230_SETUP), ["remember", "Jonas Weber wohnt jetzt in Hamburg."], [_CROWDED_GERMAN_R1230_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1230_SETUP), ["remember", "Jonas Weber spielt kein Handball mehr."], [_CROWDED_GERMAN_R1230_SETUP[3]]),
+    (list(_CROWDED_GERMAN_R1230_SETUP), ["remember", "Jonas Weber arbeitet jetzt bei Lufthansa."], [_CROWDED_GERMAN_R1230_SETUP[2]]),
+]
+
+
+def crowded_german_r51(cases: list[Case]) -> None:
+    """A German man whose brother shares his city and sport: his move, his sport given up, and his new employer."""
+    _ended_by(cases, 'crowded_german_r51', 'languages', CROWDED_GERMAN_R1230)
+
+
+_CROWDED_CHINESE_R1231_SETUP = ["李娜住在成都\u3002", "李娜的儿子住在成都\u3002", "李娜在华为工作\u3002", "李娜喜欢跑步\u3002", "李娜有一只猫\u3002", "李娜的儿子喜欢跑步\u3002"]
+CROWDED_CHINESE_R1231: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1231_SETUP), ["remember", "李娜现在住在重庆\u3002"], [_CROWDED_CHINESE_R1231_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R1231_SETUP), ["remember", "李娜现在在腾讯工作\u3002"], [_CROWDED_CHINESE_R1231_SETUP[2]]),
+    (list(_CROWDED_CHINESE_R1231_SETUP), ["forget", "忘记关于李娜的一切\u3002"], [_CROWDED_CHINESE_R1231_SETUP[0], _CROWDED_CHINESE_R1231_SETUP[2], _CROWDED_CHINESE_R1231_SETUP[3], _CROWDED_CHINESE_R1231_SETUP[4]]),
+]
+
+
+def crowded_chinese_r51(cases: list[Case]) -> None:
+    """A woman written in Chinese whose son shares her city and her running: her move, her new employer, and everything about her forgotten."""
+    _ended_by(cases, 'crowded_chinese_r51', 'languages', CROWDED_CHINESE_R1231)
+
+
+_CROWDED_CAR_OWNERS_R1232_SETUP = ["Paul Roux drives a Peugeot 308.", "Paul Roux's wife drives a Peugeot 308 too.", "Paul Roux's Peugeot is grey.", "Paul Roux parks on Rue Victor Hugo.", "Paul Roux lives in Lyon.", "Paul Roux is a chef."]
+CROWDED_CAR_OWNERS_R1232: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CAR_OWNERS_R1232_SETUP), ["remember", "Paul Roux sold his Peugeot."], [_CROWDED_CAR_OWNERS_R1232_SETUP[0], _CROWDED_CAR_OWNERS_R1232_SETUP[2]]),
+    (list(_CROWDED_CAR_OWNERS_R1232_SETUP), ["remember", "Paul Roux is now a baker."], [_CROWDED_CAR_OWNERS_R1232_SETUP[5]]),
+    (list(_CROWDED_CAR_OWNERS_R1232_SETUP), ["purge", "Rue Victor Hugo"], [_CROWDED_CAR_OWNERS_R1232_SETUP[3]]),
+]
+
+
+def crowded_car_owners_r51(cases: list[Case]) -> None:
+    """A chef whose wife drives the same model: his car sold, his new trade, and his parking street purged."""
+    _ended_by(cases, 'crowded_car_owners_r51', 'vehicles', CROWDED_CAR_OWNERS_R1232)
+
+
+_CROWDED_STREAMING_R1233_SETUP = ["Ivy Chen subscribes to Netflix.", "Ivy Chen's flatmate subscribes to Netflix too.", "Ivy Chen pays for Spotify.", "Ivy Chen has a gym membership.", "Ivy Chen lives in Manchester.", "Ivy Chen works at the BBC."]
+CROWDED_STREAMING_R1233: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STREAMING_R1233_SETUP), ["remember", "Ivy Chen cancelled her Netflix subscription."], [_CROWDED_STREAMING_R1233_SETUP[0]]),
+    (list(_CROWDED_STREAMING_R1233_SETUP), ["remember", "Ivy Chen no longer has a gym membership."], [_CROWDED_STREAMING_R1233_SETUP[3]]),
+    (list(_CROWDED_STREAMING_R1233_SETUP), ["remember", "Ivy Chen now works at ITV."], [_CROWDED_STREAMING_R1233_SETUP[5]]),
+]
+
+
+def crowded_streaming_r51(cases: list[Case]) -> None:
+    """A woman whose flatmate shares her streaming service: the service cancelled, the gym membership ended, and a new employer."""
+    _ended_by(cases, 'crowded_streaming_r51', 'subscriptions', CROWDED_STREAMING_R1233)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -20094,7 +20224,17 @@ def build() -> list[Case]:
                    crowded_user_contracted_r50,
                    crowded_named_contractions_r50,
                    crowded_schedules_r50,
-                   crowded_streets_r50):
+                   crowded_streets_r50,
+                   crowded_sibling_jobs_r51,
+                   crowded_user_devices_r51,
+                   crowded_grandchildren_r51,
+                   crowded_allergies_r51,
+                   crowded_landlords_r51,
+                   crowded_user_routines_r51,
+                   crowded_german_r51,
+                   crowded_chinese_r51,
+                   crowded_car_owners_r51,
+                   crowded_streaming_r51):
         family(cases)
     return cases
 
