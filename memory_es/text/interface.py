@@ -710,6 +710,9 @@ class TextInterface:
         # a denial ends only a fact with that very object ("no longer needs a parking
         # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
         ended_object = _ended_object(clause.value, entity) if clause.ends_prior else None
+        # "stopped cycling to work": a fact holds that whole only if it tells the cycling
+        # too ("works at the university" holds only where it went)
+        gerund = _ended_gerund(clause.value) if clause.ends_prior else None
         # with an object, the verb alone is no word in common ("no longer drinks coffee"
         # leaves "drinks green tea"), and a name in the object must be in the fact too
         # ("sold her Acme shares" leaves "holds 50 shares of Globex")
@@ -741,7 +744,9 @@ class TextInterface:
                 _ended_object(f.value, entity) == ended_object if clause.negated
                 else all(t in v.terms or nominalises(t, v.terms) or names_an_activity(t, v.terms)
                          or stem(lx.lemma_of(t) or t) in v.terms  # "stopped using": uses
-                         for t in ended_object))
+                         for t in ended_object)
+                and (gerund is None or gerund in _verb_lemmas(f.text)
+                     or stem(gerund) in v.terms))
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
                           or (names_it and not kin) or same_object)
@@ -2498,11 +2503,8 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
     a verb of ending and a gerund with no object of its own, it is what the gerund's
     preposition names (``stopped going to the pool``: the pool)."""
     predicate = without_ending_participle(without_times(str(predicate)))
-    words = predicate.split()[1:]
-    if words and words[0].lower() in lx.PARTICLES:
-        words = words[1:]
-    if len(words) > 2 and words[0].lower().endswith("ing") and words[1].lower() in PREPOSITIONS \
-            and lx.inflected_verb(words[0].lower()):
+    words = _after_verb(predicate)
+    if _ended_gerund(predicate):
         # "stopped going to the pool": where the act that ended went (its verb's forms
         # share no stem: goes, going)
         return _object_terms(" ".join(words[1:]), entity)
@@ -2512,6 +2514,21 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
             w[:1].isupper() for w in words[1:] if w.lower() not in lx.STOPWORDS):
         return None
     return _object_terms(" ".join(words), entity)
+
+
+def _after_verb(predicate: str) -> list[str]:
+    words = predicate.split()[1:]
+    return words[1:] if words and words[0].lower() in lx.PARTICLES else words
+
+
+def _ended_gerund(predicate: object) -> str | None:
+    """The lemma of the gerund a verb of ending takes before a preposition (``stopped
+    cycling to work``: cycle): the act that ended, whose place or goal
+    :func:`_ended_object` names."""
+    words = _after_verb(without_ending_participle(without_times(str(predicate))))
+    if len(words) > 2 and words[0].lower().endswith("ing") and words[1].lower() in PREPOSITIONS:
+        return lx.inflected_verb(words[0].lower())
+    return None
 
 
 def _object_words(clause: Clause) -> list[str]:

@@ -75,6 +75,21 @@ def test_a_gerund_ended_names_its_place(
 
 
 @_SLOW
+@given(st.sampled_from([("cycles", "cycling"), ("walks", "walking"), ("drives", "driving")]),
+       st.sampled_from([("work", "works at the university"),
+                        ("school", "teaches at the school")]))
+def test_a_gerund_ended_is_part_of_what_ended(
+        fresh_store: memory_es.MemoryStore, verb: tuple[str, str],
+        goal: tuple[str, str]) -> None:
+    """``stopped cycling to work`` ends ``cycles to work``, not ``works at the
+    university``: a fact that names only where the act went does not hold what ended
+    when another fact tells the act itself."""
+    (said, gerund), (place, kept) = verb, goal
+    _only_ended(fresh_store, f"Ola Berg {said} to {place}", {f"Ola Berg {kept}"},
+                f"Ola Berg stopped {gerund} to {place}")
+
+
+@_SLOW
 @given(st.sampled_from([("uses", "using"), ("sees", "seeing")]),
        st.sampled_from([("Duolingo", "Anki"), ("Dr Obi", "Dr Lind")]),
        st.sampled_from(["", " every day"]))
