@@ -147,11 +147,14 @@ def test_a_denial_ends_only_a_fact_whose_value_it_denies(
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from([("drives a silver Skoda", "Skoda", "was sold last spring"),
                         ("keeps a Brompton in the hall", "Brompton", "was stolen"),
+                        ("keeps a Brompton in the hall", "Brompton", "was repaired"),
+                        ("owns a Leica camera", "Leica", "was lost on holiday"),
                         ("pays for a Netflix plan", "Netflix plan", "was cancelled")]))
 def test_a_possessed_thing_that_ended_ends_the_fact_naming_it(
         fresh_store: memory_es.MemoryStore, case: tuple[str, str, str]) -> None:
-    """``Mateo's Skoda was sold``: the thing possessed names the fact it ends; the
-    person's other facts survive. (``was stolen`` is no cessation: nothing ends.)"""
+    """``Mateo's Skoda was sold``, ``… Brompton was stolen``: the thing possessed names
+    the fact it ends; the person's other facts survive. (``was repaired`` is no
+    cessation: nothing ends.)"""
     fact, thing, ending = case
     tenant = f"{T}-pt-{next(_given)}"
     ti = TextInterface(fresh_store)
@@ -160,7 +163,7 @@ def test_a_possessed_thing_that_ended_ends_the_fact_naming_it(
     ti.remember(tenant, f"Mateo Ferreira's {thing} {ending}.")
     texts = {f.text for f in fresh_store.current(tenant)}
     assert "Mateo Ferreira restores old radios" in texts
-    assert (f"Mateo Ferreira {fact}" in texts) == (ending == "was stolen")
+    assert (f"Mateo Ferreira {fact}" in texts) == (ending == "was repaired")
 
 
 @settings(max_examples=8, deadline=None,
