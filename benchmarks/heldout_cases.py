@@ -19688,6 +19688,136 @@ def crowded_streaming_r51(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_streaming_r51', 'subscriptions', CROWDED_STREAMING_R1233)
 
 
+_CROWDED_COMMUTES_R1234_SETUP = ["Rosa Lind walks to work.", "Rosa Lind's husband drives to work.", "Rosa Lind works at the hospital.", "Rosa Lind takes the bus to the gym.", "Rosa Lind lives in Umeå.", "Rosa Lind sings in a choir."]
+CROWDED_COMMUTES_R1234: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COMMUTES_R1234_SETUP), ["remember", "Rosa Lind stopped walking to work."], [_CROWDED_COMMUTES_R1234_SETUP[0]]),
+    (list(_CROWDED_COMMUTES_R1234_SETUP), ["remember", "Rosa Lind's husband now cycles to work."], [_CROWDED_COMMUTES_R1234_SETUP[1]]),
+    (list(_CROWDED_COMMUTES_R1234_SETUP), ["remember", "Rosa Lind no longer takes the bus to the gym."], [_CROWDED_COMMUTES_R1234_SETUP[3]]),
+]
+
+
+def crowded_commutes_r51(cases: list[Case]) -> None:
+    """A woman who walks to work, her husband who drives there: her walking stopped, his new way to work, and her bus to the gym ended."""
+    _ended_by(cases, 'crowded_commutes_r51', 'transport', CROWDED_COMMUTES_R1234)
+
+
+_CROWDED_LOST_THINGS_R1235_SETUP = ["Theo Marsh has a season ticket for Arsenal.", "Theo Marsh's father has a season ticket for Arsenal too.", "Theo Marsh has a Kindle.", "Theo Marsh's Kindle is black.", "Theo Marsh lives in Islington.", "Theo Marsh works at a bank."]
+CROWDED_LOST_THINGS_R1235: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LOST_THINGS_R1235_SETUP), ["remember", "Theo Marsh gave up his season ticket."], [_CROWDED_LOST_THINGS_R1235_SETUP[0]]),
+    (list(_CROWDED_LOST_THINGS_R1235_SETUP), ["remember", "Theo Marsh lost his Kindle."], [_CROWDED_LOST_THINGS_R1235_SETUP[2], _CROWDED_LOST_THINGS_R1235_SETUP[3]]),
+    (list(_CROWDED_LOST_THINGS_R1235_SETUP), ["remember", "Theo Marsh now works at an insurer."], [_CROWDED_LOST_THINGS_R1235_SETUP[5]]),
+]
+
+
+def crowded_lost_things_r51(cases: list[Case]) -> None:
+    """A man whose father holds the same season ticket: the ticket given up, his e-reader lost, and a new employer."""
+    _ended_by(cases, 'crowded_lost_things_r51', 'possessions', CROWDED_LOST_THINGS_R1235)
+
+
+_CROWDED_USER_PETS_R1236_SETUP = ["I've got two cats.", "My neighbour's got a cat called Max.", "I walk my neighbour's dog on Sundays.", "I'm allergic to rabbits.", "I live in Norwich.", "I work from home."]
+CROWDED_USER_PETS_R1236: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_PETS_R1236_SETUP), ["remember", "I don't walk my neighbour's dog anymore."], [_CROWDED_USER_PETS_R1236_SETUP[2]]),
+    (list(_CROWDED_USER_PETS_R1236_SETUP), ["remember", "I've moved to Ipswich."], [_CROWDED_USER_PETS_R1236_SETUP[4]]),
+    (list(_CROWDED_USER_PETS_R1236_SETUP), ["forget", "my neighbour's cat"], [_CROWDED_USER_PETS_R1236_SETUP[1]]),
+]
+
+
+def crowded_user_pets_r51(cases: list[Case]) -> None:
+    """The user's cats and a neighbour's animals, told with contractions: the neighbour's dog no longer walked, a move, and the neighbour's cat forgotten."""
+    _ended_by(cases, 'crowded_user_pets_r51', 'pets', CROWDED_USER_PETS_R1236)
+
+
+_CROWDED_TEACHERS_R1237_SETUP = ["Ewa Nowak teaches maths at Hill School.", "Ewa Nowak's husband teaches physics at Hill School.", "Ewa Nowak runs the chess club.", "Ewa Nowak lives in Gdańsk.", "Ewa Nowak's daughter studies law.", "Ewa Nowak plays the cello."]
+CROWDED_TEACHERS_R1237: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TEACHERS_R1237_SETUP), ["remember", "Ewa Nowak now teaches maths at Park School."], [_CROWDED_TEACHERS_R1237_SETUP[0]]),
+    (list(_CROWDED_TEACHERS_R1237_SETUP), ["remember", "Ewa Nowak stopped running the chess club."], [_CROWDED_TEACHERS_R1237_SETUP[2]]),
+    (list(_CROWDED_TEACHERS_R1237_SETUP), ["remember", "Ewa Nowak's husband retired."], [_CROWDED_TEACHERS_R1237_SETUP[1]]),
+]
+
+
+def crowded_teachers_r51(cases: list[Case]) -> None:
+    """A teacher whose husband teaches at her school: her new school, her club given up, and his retirement."""
+    _ended_by(cases, 'crowded_teachers_r51', 'education', CROWDED_TEACHERS_R1237)
+
+
+_CROWDED_DIETS_R1238_SETUP = ["Sam Okoro is vegetarian.", "Sam Okoro's wife is vegan.", "Sam Okoro drinks oat milk.", "Sam Okoro runs marathons.", "Sam Okoro lives in Lagos.", "Sam Okoro is a dentist."]
+CROWDED_DIETS_R1238: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DIETS_R1238_SETUP), ["remember", "Sam Okoro is no longer vegetarian."], [_CROWDED_DIETS_R1238_SETUP[0]]),
+    (list(_CROWDED_DIETS_R1238_SETUP), ["remember", "Sam Okoro's wife is no longer vegan."], [_CROWDED_DIETS_R1238_SETUP[1]]),
+    (list(_CROWDED_DIETS_R1238_SETUP), ["remember", "Sam Okoro stopped running marathons."], [_CROWDED_DIETS_R1238_SETUP[3]]),
+]
+
+
+def crowded_diets_r51(cases: list[Case]) -> None:
+    """A dentist and his wife with diets of their own: his diet ended, hers ended, and his marathons given up."""
+    _ended_by(cases, 'crowded_diets_r51', 'health', CROWDED_DIETS_R1238)
+
+
+_CROWDED_USER_SHIFTS_R1239_SETUP = ["I'm a nurse.", "I work nights at the Royal Infirmary.", "My sister works at the Royal Infirmary too.", "I'm doing a master's degree.", "I live in Glasgow.", "I play netball."]
+CROWDED_USER_SHIFTS_R1239: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SHIFTS_R1239_SETUP), ["remember", "I've stopped working nights."], [_CROWDED_USER_SHIFTS_R1239_SETUP[1]]),
+    (list(_CROWDED_USER_SHIFTS_R1239_SETUP), ["remember", "I've finished my master's degree."], [_CROWDED_USER_SHIFTS_R1239_SETUP[3]]),
+    (list(_CROWDED_USER_SHIFTS_R1239_SETUP), ["remember", "I don't play netball anymore."], [_CROWDED_USER_SHIFTS_R1239_SETUP[5]]),
+]
+
+
+def crowded_user_shifts_r51(cases: list[Case]) -> None:
+    """The user's nursing work told with contractions, a sister at the same hospital: night shifts stopped, a degree finished, and netball given up."""
+    _ended_by(cases, 'crowded_user_shifts_r51', 'work', CROWDED_USER_SHIFTS_R1239)
+
+
+_CROWDED_GERMAN_KIN_R1240_SETUP = ["Lea Braun wohnt in Leipzig.", "Lea Brauns Mutter wohnt in Leipzig.", "Lea Braun arbeitet als Ärztin.", "Lea Braun fährt einen Golf.", "Lea Braun spielt Geige.", "Lea Brauns Mutter spielt Geige."]
+CROWDED_GERMAN_KIN_R1240: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_KIN_R1240_SETUP), ["remember", "Lea Braun spielt keine Geige mehr."], [_CROWDED_GERMAN_KIN_R1240_SETUP[4]]),
+    (list(_CROWDED_GERMAN_KIN_R1240_SETUP), ["remember", "Lea Braun hat ihren Golf verkauft."], [_CROWDED_GERMAN_KIN_R1240_SETUP[3]]),
+    (list(_CROWDED_GERMAN_KIN_R1240_SETUP), ["remember", "Lea Braun wohnt jetzt in Dresden."], [_CROWDED_GERMAN_KIN_R1240_SETUP[0]]),
+]
+
+
+def crowded_german_kin_r51(cases: list[Case]) -> None:
+    """A German doctor whose mother shares her city and her violin: the violin given up, her car sold, and her move."""
+    _ended_by(cases, 'crowded_german_kin_r51', 'languages', CROWDED_GERMAN_KIN_R1240)
+
+
+_CROWDED_CHINESE_KIN_R1241_SETUP = ["王伟住在西安\u3002", "王伟的妻子住在西安\u3002", "王伟在银行工作\u3002", "王伟喜欢下棋\u3002", "王伟有一只狗\u3002", "王伟的妻子喜欢下棋\u3002"]
+CROWDED_CHINESE_KIN_R1241: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_KIN_R1241_SETUP), ["remember", "王伟现在住在北京\u3002"], [_CROWDED_CHINESE_KIN_R1241_SETUP[0]]),
+    (list(_CROWDED_CHINESE_KIN_R1241_SETUP), ["remember", "王伟不再下棋了\u3002"], [_CROWDED_CHINESE_KIN_R1241_SETUP[3]]),
+    (list(_CROWDED_CHINESE_KIN_R1241_SETUP), ["remember", "王伟现在在学校工作\u3002"], [_CROWDED_CHINESE_KIN_R1241_SETUP[2]]),
+]
+
+
+def crowded_chinese_kin_r51(cases: list[Case]) -> None:
+    """A man written in Chinese whose wife shares his city and his chess: his move, his chess given up, and his new workplace."""
+    _ended_by(cases, 'crowded_chinese_kin_r51', 'languages', CROWDED_CHINESE_KIN_R1241)
+
+
+_CROWDED_BOATS_R1242_SETUP = ["Finn Olsen owns a sailing boat.", "Finn Olsen's boat is moored in Bergen.", "Finn Olsen's brother owns a sailing boat too.", "Finn Olsen sails every weekend.", "Finn Olsen lives in Bergen.", "Finn Olsen is an engineer."]
+CROWDED_BOATS_R1242: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BOATS_R1242_SETUP), ["remember", "Finn Olsen sold his boat."], [_CROWDED_BOATS_R1242_SETUP[0], _CROWDED_BOATS_R1242_SETUP[1]]),
+    (list(_CROWDED_BOATS_R1242_SETUP), ["remember", "Finn Olsen moved to Stavanger."], [_CROWDED_BOATS_R1242_SETUP[4]]),
+    (list(_CROWDED_BOATS_R1242_SETUP), ["remember", "Finn Olsen is now a manager."], [_CROWDED_BOATS_R1242_SETUP[5]]),
+]
+
+
+def crowded_boats_r51(cases: list[Case]) -> None:
+    """A sailor whose brother owns a boat too: his boat sold, his move, and his new role."""
+    _ended_by(cases, 'crowded_boats_r51', 'hobbies', CROWDED_BOATS_R1242)
+
+
+_CROWDED_CLUBS_R1243_SETUP = ["Alma Ruiz is a member of the tennis club.", "Alma Ruiz's son is a member of the tennis club too.", "Alma Ruiz plays bridge on Thursdays.", "Alma Ruiz volunteers at the food bank.", "Alma Ruiz lives in Seville.", "Alma Ruiz has a grey cat."]
+CROWDED_CLUBS_R1243: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CLUBS_R1243_SETUP), ["remember", "Alma Ruiz left the tennis club."], [_CROWDED_CLUBS_R1243_SETUP[0]]),
+    (list(_CROWDED_CLUBS_R1243_SETUP), ["remember", "Alma Ruiz now plays bridge on Fridays."], [_CROWDED_CLUBS_R1243_SETUP[2]]),
+    (list(_CROWDED_CLUBS_R1243_SETUP), ["remember", "Alma Ruiz stopped volunteering at the food bank."], [_CROWDED_CLUBS_R1243_SETUP[3]]),
+]
+
+
+def crowded_clubs_r51(cases: list[Case]) -> None:
+    """A woman whose son belongs to her tennis club: the club left, bridge moved to another day, and volunteering stopped."""
+    _ended_by(cases, 'crowded_clubs_r51', 'hobbies', CROWDED_CLUBS_R1243)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -20234,7 +20364,17 @@ def build() -> list[Case]:
                    crowded_german_r51,
                    crowded_chinese_r51,
                    crowded_car_owners_r51,
-                   crowded_streaming_r51):
+                   crowded_streaming_r51,
+                   crowded_commutes_r51,
+                   crowded_lost_things_r51,
+                   crowded_user_pets_r51,
+                   crowded_teachers_r51,
+                   crowded_diets_r51,
+                   crowded_user_shifts_r51,
+                   crowded_german_kin_r51,
+                   crowded_chinese_kin_r51,
+                   crowded_boats_r51,
+                   crowded_clubs_r51):
         family(cases)
     return cases
 
