@@ -19818,6 +19818,136 @@ def crowded_clubs_r51(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_clubs_r51', 'hobbies', CROWDED_CLUBS_R1243)
 
 
+_CROWDED_GYM_GOERS_R1244_SETUP = ["Zara Khan goes to the gym on Mondays.", "Zara Khan's sister goes to the gym too.", "Zara Khan works at a café.", "Zara Khan swims at the leisure centre.", "Zara Khan lives in Luton.", "Zara Khan has a bike."]
+CROWDED_GYM_GOERS_R1244: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GYM_GOERS_R1244_SETUP), ["remember", "Zara Khan stopped going to the gym."], [_CROWDED_GYM_GOERS_R1244_SETUP[0]]),
+    (list(_CROWDED_GYM_GOERS_R1244_SETUP), ["remember", "Zara Khan's bike was stolen."], [_CROWDED_GYM_GOERS_R1244_SETUP[5]]),
+    (list(_CROWDED_GYM_GOERS_R1244_SETUP), ["remember", "Zara Khan no longer swims at the leisure centre."], [_CROWDED_GYM_GOERS_R1244_SETUP[3]]),
+]
+
+
+def crowded_gym_goers_r51(cases: list[Case]) -> None:
+    """A woman whose sister goes to her gym: the gym given up, her bike stolen, and her swimming ended."""
+    _ended_by(cases, 'crowded_gym_goers_r51', 'health', CROWDED_GYM_GOERS_R1244)
+
+
+_CROWDED_USER_CARS_R1245_SETUP = ["I drive a Ford Fiesta.", "My Fiesta is blue.", "My dad drives a Ford Fiesta too.", "I park at the station.", "I live in Reading.", "I'm an electrician."]
+CROWDED_USER_CARS_R1245: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CARS_R1245_SETUP), ["remember", "I've sold my Fiesta."], [_CROWDED_USER_CARS_R1245_SETUP[0], _CROWDED_USER_CARS_R1245_SETUP[1]]),
+    (list(_CROWDED_USER_CARS_R1245_SETUP), ["remember", "I don't park at the station anymore."], [_CROWDED_USER_CARS_R1245_SETUP[3]]),
+    (list(_CROWDED_USER_CARS_R1245_SETUP), ["remember", "I'm now a plumber."], [_CROWDED_USER_CARS_R1245_SETUP[5]]),
+]
+
+
+def crowded_user_cars_r51(cases: list[Case]) -> None:
+    """The user's car, the same model as his father's, told with contractions: the car sold, parking given up, and a new trade."""
+    _ended_by(cases, 'crowded_user_cars_r51', 'vehicles', CROWDED_USER_CARS_R1245)
+
+
+_CROWDED_SHOP_OWNERS_R1246_SETUP = ["Ravi Shah owns a corner shop.", "Ravi Shah's shop is on King Street.", "Ravi Shah's cousin owns a corner shop too.", "Ravi Shah opens the shop at 7am.", "Ravi Shah lives in Leicester.", "Ravi Shah plays cricket."]
+CROWDED_SHOP_OWNERS_R1246: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SHOP_OWNERS_R1246_SETUP), ["remember", "Ravi Shah sold his shop."], [_CROWDED_SHOP_OWNERS_R1246_SETUP[0], _CROWDED_SHOP_OWNERS_R1246_SETUP[1], _CROWDED_SHOP_OWNERS_R1246_SETUP[3]]),
+    (list(_CROWDED_SHOP_OWNERS_R1246_SETUP), ["remember", "Ravi Shah moved to Nottingham."], [_CROWDED_SHOP_OWNERS_R1246_SETUP[4]]),
+    (list(_CROWDED_SHOP_OWNERS_R1246_SETUP), ["remember", "Ravi Shah stopped playing cricket."], [_CROWDED_SHOP_OWNERS_R1246_SETUP[5]]),
+]
+
+
+def crowded_shop_owners_r51(cases: list[Case]) -> None:
+    """A shopkeeper whose cousin owns a shop too: his shop sold with what was said of it, his move, and cricket given up."""
+    _ended_by(cases, 'crowded_shop_owners_r51', 'business', CROWDED_SHOP_OWNERS_R1246)
+
+
+_CROWDED_USER_CLASSES_R1247_SETUP = ["I'm learning Italian.", "My husband's learning Italian too.", "I take Italian classes on Tuesdays.", "I speak French.", "I live in Brighton.", "I work at a school."]
+CROWDED_USER_CLASSES_R1247: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CLASSES_R1247_SETUP), ["remember", "I've stopped taking Italian classes."], [_CROWDED_USER_CLASSES_R1247_SETUP[2]]),
+    (list(_CROWDED_USER_CLASSES_R1247_SETUP), ["remember", "I've moved to Hove."], [_CROWDED_USER_CLASSES_R1247_SETUP[4]]),
+    (list(_CROWDED_USER_CLASSES_R1247_SETUP), ["remember", "I don't work at a school anymore."], [_CROWDED_USER_CLASSES_R1247_SETUP[5]]),
+]
+
+
+def crowded_user_classes_r51(cases: list[Case]) -> None:
+    """The user learning a language with her husband, told with contractions: classes stopped, a move, and a job left."""
+    _ended_by(cases, 'crowded_user_classes_r51', 'education', CROWDED_USER_CLASSES_R1247)
+
+
+_CROWDED_UNCLES_R1248_SETUP = ["Ben Cole's uncle lives in Cork.", "Ben Cole's uncle is a fisherman.", "Ben Cole lives in Cork too.", "Ben Cole's aunt runs a pub.", "Ben Cole is a student.", "Ben Cole plays hurling."]
+CROWDED_UNCLES_R1248: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_UNCLES_R1248_SETUP), ["remember", "Ben Cole's uncle passed away."], [_CROWDED_UNCLES_R1248_SETUP[0], _CROWDED_UNCLES_R1248_SETUP[1]]),
+    (list(_CROWDED_UNCLES_R1248_SETUP), ["remember", "Ben Cole's aunt sold the pub."], [_CROWDED_UNCLES_R1248_SETUP[3]]),
+    (list(_CROWDED_UNCLES_R1248_SETUP), ["remember", "Ben Cole moved to Dublin."], [_CROWDED_UNCLES_R1248_SETUP[2]]),
+]
+
+
+def crowded_uncles_r51(cases: list[Case]) -> None:
+    """A student whose uncle lives in his town and whose aunt runs a pub: the uncle's death, the aunt's pub sold, and his own move."""
+    _ended_by(cases, 'crowded_uncles_r51', 'family', CROWDED_UNCLES_R1248)
+
+
+_CROWDED_INSURERS_R1249_SETUP = ["Lucy Hart is insured with Bupa.", "Lucy Hart's husband is insured with Bupa too.", "Lucy Hart banks with Lloyds.", "Lucy Hart has a pension with Aviva.", "Lucy Hart lives in Bath.", "Lucy Hart is a solicitor."]
+CROWDED_INSURERS_R1249: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_INSURERS_R1249_SETUP), ["remember", "Lucy Hart now banks with Monzo."], [_CROWDED_INSURERS_R1249_SETUP[2]]),
+    (list(_CROWDED_INSURERS_R1249_SETUP), ["remember", "Lucy Hart cancelled her Bupa policy."], [_CROWDED_INSURERS_R1249_SETUP[0]]),
+    (list(_CROWDED_INSURERS_R1249_SETUP), ["remember", "Lucy Hart moved to Bristol."], [_CROWDED_INSURERS_R1249_SETUP[4]]),
+]
+
+
+def crowded_insurers_r51(cases: list[Case]) -> None:
+    """A solicitor insured like her husband: a new bank, her policy cancelled, and a move."""
+    _ended_by(cases, 'crowded_insurers_r51', 'finance', CROWDED_INSURERS_R1249)
+
+
+_CROWDED_GERMAN_WORK_R1250_SETUP = ["Max Vogel arbeitet bei Siemens.", "Max Vogels Frau arbeitet bei Siemens.", "Max Vogel wohnt in München.", "Max Vogel fährt Fahrrad.", "Max Vogel hat einen Garten.", "Max Vogels Frau wohnt in München."]
+CROWDED_GERMAN_WORK_R1250: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_WORK_R1250_SETUP), ["remember", "Max Vogel arbeitet jetzt bei BMW."], [_CROWDED_GERMAN_WORK_R1250_SETUP[0]]),
+    (list(_CROWDED_GERMAN_WORK_R1250_SETUP), ["remember", "Max Vogel wohnt jetzt in Augsburg."], [_CROWDED_GERMAN_WORK_R1250_SETUP[2]]),
+    (list(_CROWDED_GERMAN_WORK_R1250_SETUP), ["forget", "Vergiss alles über Max Vogel."], [_CROWDED_GERMAN_WORK_R1250_SETUP[0], _CROWDED_GERMAN_WORK_R1250_SETUP[2], _CROWDED_GERMAN_WORK_R1250_SETUP[3], _CROWDED_GERMAN_WORK_R1250_SETUP[4]]),
+]
+
+
+def crowded_german_work_r51(cases: list[Case]) -> None:
+    """A German man whose wife shares his employer and city: his new employer, his move, and everything about him forgotten."""
+    _ended_by(cases, 'crowded_german_work_r51', 'languages', CROWDED_GERMAN_WORK_R1250)
+
+
+_CROWDED_CHINESE_NEIGHBOURS_R1251_SETUP = ["张敏有一只猫\u3002", "张敏的邻居有一只猫\u3002", "张敏住在杭州\u3002", "张敏在阿里巴巴工作\u3002", "张敏喜欢游泳\u3002", "张敏的邻居住在杭州\u3002"]
+CROWDED_CHINESE_NEIGHBOURS_R1251: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_NEIGHBOURS_R1251_SETUP), ["remember", "张敏现在住在上海\u3002"], [_CROWDED_CHINESE_NEIGHBOURS_R1251_SETUP[2]]),
+    (list(_CROWDED_CHINESE_NEIGHBOURS_R1251_SETUP), ["remember", "张敏现在在网易工作\u3002"], [_CROWDED_CHINESE_NEIGHBOURS_R1251_SETUP[3]]),
+    (list(_CROWDED_CHINESE_NEIGHBOURS_R1251_SETUP), ["remember", "张敏不再游泳了\u3002"], [_CROWDED_CHINESE_NEIGHBOURS_R1251_SETUP[4]]),
+]
+
+
+def crowded_chinese_neighbours_r51(cases: list[Case]) -> None:
+    """A woman written in Chinese whose neighbour shares her city and has a cat too: her move, her new employer, and her swimming given up."""
+    _ended_by(cases, 'crowded_chinese_neighbours_r51', 'languages', CROWDED_CHINESE_NEIGHBOURS_R1251)
+
+
+_CROWDED_PHONE_PLANS_R1252_SETUP = ["Hugo Blanc is on an EE phone plan.", "Hugo Blanc's son is on an EE phone plan too.", "Hugo Blanc pays for Disney+.", "Hugo Blanc reads The Guardian.", "Hugo Blanc lives in Croydon.", "Hugo Blanc works at Google."]
+CROWDED_PHONE_PLANS_R1252: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PHONE_PLANS_R1252_SETUP), ["remember", "Hugo Blanc switched to a Three phone plan."], [_CROWDED_PHONE_PLANS_R1252_SETUP[0]]),
+    (list(_CROWDED_PHONE_PLANS_R1252_SETUP), ["remember", "Hugo Blanc stopped paying for Disney+."], [_CROWDED_PHONE_PLANS_R1252_SETUP[2]]),
+    (list(_CROWDED_PHONE_PLANS_R1252_SETUP), ["remember", "Hugo Blanc left Google."], [_CROWDED_PHONE_PLANS_R1252_SETUP[5]]),
+]
+
+
+def crowded_phone_plans_r51(cases: list[Case]) -> None:
+    """A man whose son is on his phone network: a new plan, a streaming payment stopped, and an employer left."""
+    _ended_by(cases, 'crowded_phone_plans_r51', 'subscriptions', CROWDED_PHONE_PLANS_R1252)
+
+
+_CROWDED_DOCTORS_R1253_SETUP = ["Dr Amy Lo works at St Mary's.", "Dr Amy Lo's husband works at St Mary's too.", "Dr Amy Lo is a cardiologist.", "Dr Amy Lo runs a clinic on Fridays.", "Dr Amy Lo lives in Paddington.", "Dr Amy Lo plays the violin."]
+CROWDED_DOCTORS_R1253: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DOCTORS_R1253_SETUP), ["remember", "Dr Amy Lo now works at Guy's."], [_CROWDED_DOCTORS_R1253_SETUP[0]]),
+    (list(_CROWDED_DOCTORS_R1253_SETUP), ["remember", "Dr Amy Lo no longer runs a clinic on Fridays."], [_CROWDED_DOCTORS_R1253_SETUP[3]]),
+    (list(_CROWDED_DOCTORS_R1253_SETUP), ["remember", "Dr Amy Lo stopped playing the violin."], [_CROWDED_DOCTORS_R1253_SETUP[5]]),
+]
+
+
+def crowded_doctors_r51(cases: list[Case]) -> None:
+    """A doctor named with her title, whose husband works at her hospital: a new hospital, a clinic day ended, and the violin given up."""
+    _ended_by(cases, 'crowded_doctors_r51', 'medical', CROWDED_DOCTORS_R1253)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -20374,7 +20504,17 @@ def build() -> list[Case]:
                    crowded_german_kin_r51,
                    crowded_chinese_kin_r51,
                    crowded_boats_r51,
-                   crowded_clubs_r51):
+                   crowded_clubs_r51,
+                   crowded_gym_goers_r51,
+                   crowded_user_cars_r51,
+                   crowded_shop_owners_r51,
+                   crowded_user_classes_r51,
+                   crowded_uncles_r51,
+                   crowded_insurers_r51,
+                   crowded_german_work_r51,
+                   crowded_chinese_neighbours_r51,
+                   crowded_phone_plans_r51,
+                   crowded_doctors_r51):
         family(cases)
     return cases
 
