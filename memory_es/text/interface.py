@@ -594,6 +594,7 @@ class TextInterface:
                 self._replace_thing_state(tenant, entity, clause, plan)
                 self._replace_verb_object(tenant, entity, clause, plan)
                 self._replace_role(tenant, entity, clause, plan)
+                self._replace_shared_addition(tenant, entity, clause, plan)
                 self._replace_office(tenant, entity, clause, plan)
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
@@ -780,10 +781,11 @@ class TextInterface:
         some_whole = any(full and not any(c.ends_prior for c in self.interpreter(f.text).clauses)
                          for f, full in ended)
         # "left Google": a fact where the name stands aside ("owns Google shares", "sells
-        # books on Amazon") is another thing, when some fact holds the name itself
+        # books on Amazon") is another thing, when some fact holds the name itself; not
+        # when the ending's own name stands aside too ("stopped taking Italian classes")
         named = [n for n in clause.names if n not in clause.subject_names]
         bare = [(f, full) for f, full in ended if not _name_aside(named, f.text)]
-        if object_names and bare:
+        if object_names and bare and not _name_aside(named, str(clause.value)):
             ended = bare
         # "no longer plays the piano", "spielt kein Klavier mehr": of the facts holding
         # the object, those of its verb ("teaches piano" is another act), when some has it;
@@ -916,6 +918,30 @@ class TextInterface:
                 if f.attribute != ROLE and (f.attribute.startswith(f"{ROLE}.") or any(
                     _states_a_role(c) for c in self.interpreter(f.text).clauses))]
         _replace_the_one(held, tenant, clause, plan)
+
+    def _replace_shared_addition(self, tenant: str, entity: str, clause: Clause,
+                                 plan: _Plan) -> None:
+        """``Ben Cole lives in Cork too``, said of the city a person of his holds (``Ben
+        Cole's uncle lives in Cork``), kept Cork in a slot of its own (:data:`ADDS_RULE`:
+        an addition sits beside the value its slot holds). When the slot itself holds
+        nothing, the addition said "as they do", not "besides": it is the slot's value,
+        and a change of the slot (``moved to Dublin``, ``now works at the hospital``)
+        replaces it. An addition no one else holds may be beside a value never told
+        (``also works at a café on weekends``): it stays."""
+        slot = clause.attribute
+        if ADDS_RULE in clause.rules or not slot:
+            return
+        facts = self._entity_facts(tenant, entity)
+        if any(f.attribute == slot and not f.negated for f in facts):
+            return
+        others = {_without_additive(str(f.value)) for f in facts
+                  if f.attribute.endswith(f".{slot}") and not f.negated}
+        added = [f for f in self._held(tenant, entity, clause)
+                 if f.attribute.startswith(f"{slot}.")
+                 and _without_additive(str(f.value)) in others
+                 and any(ADDS_RULE in c.rules and c.attribute == f.attribute
+                         for c in self.interpreter(f.text).clauses)]
+        _replace_the_one(added, tenant, clause, plan)
 
     def _replace_office(self, tenant: str, entity: str, clause: Clause, plan: _Plan
                         ) -> None:
@@ -2826,6 +2852,15 @@ def _denies_a_value(clause: Clause) -> bool:
     """A confident reading of "X is not / does not ... <value>" on a known slot."""
     return (clause.confident and clause.negated
             and isinstance(clause.value, str) and bool(clause.value.strip()))
+
+
+_ADDITIVE_TAIL = re.compile(
+    rf"\s+(?:{'|'.join(re.escape(m) for m in lx.ADDITIVE_MARKERS)})\W*$", re.IGNORECASE)
+
+
+def _without_additive(value: str) -> str:
+    """A value as said without the additive adverb after it (``Cork too``: cork)."""
+    return _ADDITIVE_TAIL.sub("", value).casefold()
 
 
 def _replace_the_one(held: list[Fact], tenant: str, clause: Clause, plan: _Plan) -> None:
