@@ -79,6 +79,11 @@ def _looks_like_name_token(word: str) -> bool:
     return is_capitalised(core) or any(c.isdigit() for c in core)
 
 
+_CALLED_BY_ROLE = lx.ROLE_SENSE_NOUNS | frozenset().union(*lx.KIN_BY_PRONOUN.values())
+"""Nouns a person is called by, capitalised after ``my`` (``My Mum``, ``My Nan``): a
+word of a person sense, or a kin noun."""
+
+
 def analyse_subject(region: str, region_toks: list[Tok],
                     identifiers: Sequence[Identifier]) -> Subject:
     """Resolve the subject noun phrase of a clause to a canonical entity."""
@@ -103,6 +108,8 @@ def analyse_subject(region: str, region_toks: list[Tok],
                       if not (is_capitalised(w) or is_foreign_word(w))), None)
         named = ([w for w in rest[lower + 1:] if is_capitalised(w) or is_foreign_word(w)]
                  if lower is not None else [w for w in rest if not w.isupper()])
+        if lower is None and not any(w.lower() in _CALLED_BY_ROLE for w in named):
+            named = []  # "My Fiesta", "My Kindle": a name said alone that no person is
         # "My cat Miso": a named pet is the user's, as "Zoe's cat Miso" is Zoe's
         animal = any("pet" in lx.domains_of(w) for w in low[1:] if w not in
                      {n.lower() for n in named})
