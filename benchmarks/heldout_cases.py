@@ -19948,6 +19948,136 @@ def crowded_doctors_r51(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_doctors_r51', 'medical', CROWDED_DOCTORS_R1253)
 
 
+_CROWDED_USER_BRANDS_R1254_SETUP = ["I've got a Peloton.", "My Peloton is in the spare room.", "My brother's got a Peloton too.", "I use a MacBook for work.", "I live in Cardiff.", "I'm a designer."]
+CROWDED_USER_BRANDS_R1254: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_BRANDS_R1254_SETUP), ["remember", "I've sold my Peloton."], [_CROWDED_USER_BRANDS_R1254_SETUP[0], _CROWDED_USER_BRANDS_R1254_SETUP[1]]),
+    (list(_CROWDED_USER_BRANDS_R1254_SETUP), ["remember", "I've moved to Newport."], [_CROWDED_USER_BRANDS_R1254_SETUP[4]]),
+    (list(_CROWDED_USER_BRANDS_R1254_SETUP), ["remember", "I'm now an illustrator."], [_CROWDED_USER_BRANDS_R1254_SETUP[5]]),
+]
+
+
+def crowded_user_brands_r51(cases: list[Case]) -> None:
+    """The user's exercise bike, named by its brand and shared with a brother, told with contractions: the bike sold with what was said of it, a move, and a new trade."""
+    _ended_by(cases, 'crowded_user_brands_r51', 'possessions', CROWDED_USER_BRANDS_R1254)
+
+
+_CROWDED_COUSINS_R1255_SETUP = ["Ada Moss's cousin lives in Perth.", "Ada Moss's cousin is a vet.", "Ada Moss lives in Perth too.", "Ada Moss is a vet too.", "Ada Moss plays hockey.", "Ada Moss has a horse."]
+CROWDED_COUSINS_R1255: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COUSINS_R1255_SETUP), ["remember", "Ada Moss moved to Dundee."], [_CROWDED_COUSINS_R1255_SETUP[2]]),
+    (list(_CROWDED_COUSINS_R1255_SETUP), ["remember", "Ada Moss's cousin is now a farmer."], [_CROWDED_COUSINS_R1255_SETUP[1]]),
+    (list(_CROWDED_COUSINS_R1255_SETUP), ["remember", "Ada Moss sold her horse."], [_CROWDED_COUSINS_R1255_SETUP[5]]),
+]
+
+
+def crowded_cousins_r51(cases: list[Case]) -> None:
+    """A vet whose cousin shares her city and her trade: her move, the cousin's new trade, and her horse sold."""
+    _ended_by(cases, 'crowded_cousins_r51', 'family', CROWDED_COUSINS_R1255)
+
+
+_CROWDED_SCHOOL_RUNS_R1256_SETUP = ["Mark Hale's son goes to Hill Primary.", "Mark Hale's daughter goes to Hill Primary too.", "Mark Hale's son plays football.", "Mark Hale works at the council.", "Mark Hale lives in Bolton.", "Mark Hale runs on Sundays."]
+CROWDED_SCHOOL_RUNS_R1256: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SCHOOL_RUNS_R1256_SETUP), ["remember", "Mark Hale's son now goes to Park Academy."], [_CROWDED_SCHOOL_RUNS_R1256_SETUP[0]]),
+    (list(_CROWDED_SCHOOL_RUNS_R1256_SETUP), ["remember", "Mark Hale's son stopped playing football."], [_CROWDED_SCHOOL_RUNS_R1256_SETUP[2]]),
+    (list(_CROWDED_SCHOOL_RUNS_R1256_SETUP), ["remember", "Mark Hale stopped running."], [_CROWDED_SCHOOL_RUNS_R1256_SETUP[5]]),
+]
+
+
+def crowded_school_runs_r51(cases: list[Case]) -> None:
+    """A father whose son and daughter go to one school: the son's new school, the son's football given up, and the father's running stopped."""
+    _ended_by(cases, 'crowded_school_runs_r51', 'education', CROWDED_SCHOOL_RUNS_R1256)
+
+
+_CROWDED_NAMED_CATS_R1257_SETUP = ["Iris Park has a cat called Pip.", "Iris Park's cat Pip is ginger.", "Iris Park's sister has a cat called Pip too.", "Iris Park has a hamster.", "Iris Park lives in Hull.", "Iris Park is a baker."]
+CROWDED_NAMED_CATS_R1257: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NAMED_CATS_R1257_SETUP), ["remember", "Iris Park's cat Pip died."], [_CROWDED_NAMED_CATS_R1257_SETUP[0], _CROWDED_NAMED_CATS_R1257_SETUP[1]]),
+    (list(_CROWDED_NAMED_CATS_R1257_SETUP), ["remember", "Iris Park gave her hamster away."], [_CROWDED_NAMED_CATS_R1257_SETUP[3]]),
+    (list(_CROWDED_NAMED_CATS_R1257_SETUP), ["remember", "Iris Park moved to York."], [_CROWDED_NAMED_CATS_R1257_SETUP[4]]),
+]
+
+
+def crowded_named_cats_r51(cases: list[Case]) -> None:
+    """A baker whose sister has a cat of the same name: her cat's death, her hamster given away, and her move."""
+    _ended_by(cases, 'crowded_named_cats_r51', 'pets', CROWDED_NAMED_CATS_R1257)
+
+
+_CROWDED_USER_MEDICINES_R1258_SETUP = ["I take statins.", "My husband takes statins too.", "I see a physio on Mondays.", "I'm allergic to nuts.", "I live in Poole.", "I work at the port."]
+CROWDED_USER_MEDICINES_R1258: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_MEDICINES_R1258_SETUP), ["remember", "I've stopped taking statins."], [_CROWDED_USER_MEDICINES_R1258_SETUP[0]]),
+    (list(_CROWDED_USER_MEDICINES_R1258_SETUP), ["remember", "I don't see a physio anymore."], [_CROWDED_USER_MEDICINES_R1258_SETUP[2]]),
+    (list(_CROWDED_USER_MEDICINES_R1258_SETUP), ["remember", "I've moved to Weymouth."], [_CROWDED_USER_MEDICINES_R1258_SETUP[4]]),
+]
+
+
+def crowded_user_medicines_r51(cases: list[Case]) -> None:
+    """The user's medicine, shared with her husband, and her physio, told with contractions: the medicine stopped, the physio ended, and a move."""
+    _ended_by(cases, 'crowded_user_medicines_r51', 'health', CROWDED_USER_MEDICINES_R1258)
+
+
+_CROWDED_FLATSHARES_R1259_SETUP = ["Leo Brandt shares a flat with Tom.", "Leo Brandt's flat is in Kreuzberg.", "Leo Brandt's girlfriend lives in Kreuzberg too.", "Leo Brandt works at Zalando.", "Leo Brandt plays bass.", "Leo Brandt rides a Vespa."]
+CROWDED_FLATSHARES_R1259: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FLATSHARES_R1259_SETUP), ["remember", "Leo Brandt now works at SAP."], [_CROWDED_FLATSHARES_R1259_SETUP[3]]),
+    (list(_CROWDED_FLATSHARES_R1259_SETUP), ["remember", "Leo Brandt stopped playing bass."], [_CROWDED_FLATSHARES_R1259_SETUP[4]]),
+    (list(_CROWDED_FLATSHARES_R1259_SETUP), ["remember", "Leo Brandt sold his Vespa."], [_CROWDED_FLATSHARES_R1259_SETUP[5]]),
+]
+
+
+def crowded_flatshares_r51(cases: list[Case]) -> None:
+    """A man who shares a flat with a friend named in his fact, his girlfriend in his district: a new employer, his bass given up, and his scooter sold."""
+    _ended_by(cases, 'crowded_flatshares_r51', 'home', CROWDED_FLATSHARES_R1259)
+
+
+_CROWDED_GERMAN_SISTERS_R1260_SETUP = ["Anna Klein hat einen Hund.", "Anna Klein wohnt in Köln.", "Anna Kleins Schwester wohnt in Köln.", "Anna Klein arbeitet bei Ford.", "Anna Klein spielt Tennis.", "Anna Kleins Schwester arbeitet bei Ford."]
+CROWDED_GERMAN_SISTERS_R1260: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_SISTERS_R1260_SETUP), ["remember", "Anna Klein hat keinen Hund mehr."], [_CROWDED_GERMAN_SISTERS_R1260_SETUP[0]]),
+    (list(_CROWDED_GERMAN_SISTERS_R1260_SETUP), ["remember", "Anna Klein wohnt jetzt in Bonn."], [_CROWDED_GERMAN_SISTERS_R1260_SETUP[1]]),
+    (list(_CROWDED_GERMAN_SISTERS_R1260_SETUP), ["remember", "Anna Klein spielt kein Tennis mehr."], [_CROWDED_GERMAN_SISTERS_R1260_SETUP[4]]),
+]
+
+
+def crowded_german_sisters_r51(cases: list[Case]) -> None:
+    """A German woman whose sister shares her city and employer: her dog gone, her move, and her tennis given up."""
+    _ended_by(cases, 'crowded_german_sisters_r51', 'languages', CROWDED_GERMAN_SISTERS_R1260)
+
+
+_CROWDED_CHINESE_BROTHERS_R1261_SETUP = ["刘洋在百度工作\u3002", "刘洋的哥哥在百度工作\u3002", "刘洋住在深圳\u3002", "刘洋喜欢打篮球\u3002", "刘洋有一辆自行车\u3002", "刘洋的哥哥住在深圳\u3002"]
+CROWDED_CHINESE_BROTHERS_R1261: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_BROTHERS_R1261_SETUP), ["remember", "刘洋现在在小米工作\u3002"], [_CROWDED_CHINESE_BROTHERS_R1261_SETUP[0]]),
+    (list(_CROWDED_CHINESE_BROTHERS_R1261_SETUP), ["remember", "刘洋现在住在广州\u3002"], [_CROWDED_CHINESE_BROTHERS_R1261_SETUP[2]]),
+    (list(_CROWDED_CHINESE_BROTHERS_R1261_SETUP), ["forget", "忘记关于刘洋的一切\u3002"], [_CROWDED_CHINESE_BROTHERS_R1261_SETUP[0], _CROWDED_CHINESE_BROTHERS_R1261_SETUP[2], _CROWDED_CHINESE_BROTHERS_R1261_SETUP[3], _CROWDED_CHINESE_BROTHERS_R1261_SETUP[4]]),
+]
+
+
+def crowded_chinese_brothers_r51(cases: list[Case]) -> None:
+    """A man written in Chinese whose elder brother shares his employer and city: a new employer, his move, and everything about him forgotten."""
+    _ended_by(cases, 'crowded_chinese_brothers_r51', 'languages', CROWDED_CHINESE_BROTHERS_R1261)
+
+
+_CROWDED_MEMBERSHIPS_R1262_SETUP = ["Omar Said is a member of the National Trust.", "Omar Said's wife is a member of the National Trust too.", "Omar Said subscribes to The Times.", "Omar Said has an Amazon Prime account.", "Omar Said lives in Oxford.", "Omar Said is an architect."]
+CROWDED_MEMBERSHIPS_R1262: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MEMBERSHIPS_R1262_SETUP), ["remember", "Omar Said cancelled his Amazon Prime account."], [_CROWDED_MEMBERSHIPS_R1262_SETUP[3]]),
+    (list(_CROWDED_MEMBERSHIPS_R1262_SETUP), ["remember", "Omar Said no longer subscribes to The Times."], [_CROWDED_MEMBERSHIPS_R1262_SETUP[2]]),
+    (list(_CROWDED_MEMBERSHIPS_R1262_SETUP), ["remember", "Omar Said left the National Trust."], [_CROWDED_MEMBERSHIPS_R1262_SETUP[0]]),
+]
+
+
+def crowded_memberships_r51(cases: list[Case]) -> None:
+    """An architect whose wife belongs to his heritage society: an account cancelled, a newspaper given up, and the society left."""
+    _ended_by(cases, 'crowded_memberships_r51', 'subscriptions', CROWDED_MEMBERSHIPS_R1262)
+
+
+_CROWDED_USER_FOOTBALL_R1263_SETUP = ["I play five-a-side on Thursdays.", "My son plays five-a-side too.", "I support Leeds United.", "I've got a season ticket.", "I live in Harrogate.", "I'm a plumber."]
+CROWDED_USER_FOOTBALL_R1263: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_FOOTBALL_R1263_SETUP), ["remember", "I don't play five-a-side anymore."], [_CROWDED_USER_FOOTBALL_R1263_SETUP[0]]),
+    (list(_CROWDED_USER_FOOTBALL_R1263_SETUP), ["remember", "I've given up my season ticket."], [_CROWDED_USER_FOOTBALL_R1263_SETUP[3]]),
+    (list(_CROWDED_USER_FOOTBALL_R1263_SETUP), ["remember", "I'm now a gas engineer."], [_CROWDED_USER_FOOTBALL_R1263_SETUP[5]]),
+]
+
+
+def crowded_user_football_r51(cases: list[Case]) -> None:
+    """The user's football, shared with his son, told with contractions: his games given up, his season ticket given up, and a new trade."""
+    _ended_by(cases, 'crowded_user_football_r51', 'sport', CROWDED_USER_FOOTBALL_R1263)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -20514,7 +20644,17 @@ def build() -> list[Case]:
                    crowded_german_work_r51,
                    crowded_chinese_neighbours_r51,
                    crowded_phone_plans_r51,
-                   crowded_doctors_r51):
+                   crowded_doctors_r51,
+                   crowded_user_brands_r51,
+                   crowded_cousins_r51,
+                   crowded_school_runs_r51,
+                   crowded_named_cats_r51,
+                   crowded_user_medicines_r51,
+                   crowded_flatshares_r51,
+                   crowded_german_sisters_r51,
+                   crowded_chinese_brothers_r51,
+                   crowded_memberships_r51,
+                   crowded_user_football_r51):
         family(cases)
     return cases
 
