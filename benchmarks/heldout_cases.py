@@ -20078,6 +20078,136 @@ def crowded_user_football_r51(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_football_r51', 'sport', CROWDED_USER_FOOTBALL_R1263)
 
 
+_CROWDED_BUILD_SERVERS_R1264_SETUP = ["The build server runs Jenkins.", "The build server has 32 GB of RAM.", "The build server is in Dublin.", "The web server runs Jenkins too.", "The build server is owned by the platform team.", "The build server backs up nightly."]
+CROWDED_BUILD_SERVERS_R1264: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BUILD_SERVERS_R1264_SETUP), ["remember", "The build server now runs GitLab CI."], [_CROWDED_BUILD_SERVERS_R1264_SETUP[0]]),
+    (list(_CROWDED_BUILD_SERVERS_R1264_SETUP), ["remember", "The build server moved to Frankfurt."], [_CROWDED_BUILD_SERVERS_R1264_SETUP[2]]),
+    (list(_CROWDED_BUILD_SERVERS_R1264_SETUP), ["remember", "The build server now has 64 GB of RAM."], [_CROWDED_BUILD_SERVERS_R1264_SETUP[1]]),
+]
+
+
+def crowded_build_servers_r51(cases: list[Case]) -> None:
+    """A build server with six facts, another server running the same tool: a new tool, a new region, and more memory."""
+    _ended_by(cases, 'crowded_build_servers_r51', 'machines', CROWDED_BUILD_SERVERS_R1264)
+
+
+_CROWDED_USER_SAVINGS_R1265_SETUP = ["I've got an ISA with Vanguard.", "My wife's got an ISA with Vanguard too.", "I bank with HSBC.", "I pay 200 pounds a month into my pension.", "I live in Kent.", "I'm an accountant."]
+CROWDED_USER_SAVINGS_R1265: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SAVINGS_R1265_SETUP), ["remember", "I've closed my ISA."], [_CROWDED_USER_SAVINGS_R1265_SETUP[0]]),
+    (list(_CROWDED_USER_SAVINGS_R1265_SETUP), ["remember", "I now bank with Starling."], [_CROWDED_USER_SAVINGS_R1265_SETUP[2]]),
+    (list(_CROWDED_USER_SAVINGS_R1265_SETUP), ["remember", "I now pay 300 pounds a month into my pension."], [_CROWDED_USER_SAVINGS_R1265_SETUP[3]]),
+]
+
+
+def crowded_user_savings_r51(cases: list[Case]) -> None:
+    """The user's savings, an account like his wife's, told with contractions: the account closed, a new bank, and a new monthly amount."""
+    _ended_by(cases, 'crowded_user_savings_r51', 'finance', CROWDED_USER_SAVINGS_R1265)
+
+
+_CROWDED_GRANDADS_R1266_SETUP = ["Ella Frost's grandad lives in Whitby.", "Ella Frost's grandad keeps pigeons.", "Ella Frost lives in Whitby too.", "Ella Frost works at the harbour.", "Ella Frost's gran knits jumpers.", "Ella Frost has a bike."]
+CROWDED_GRANDADS_R1266: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GRANDADS_R1266_SETUP), ["remember", "Ella Frost's grandad gave up his pigeons."], [_CROWDED_GRANDADS_R1266_SETUP[1]]),
+    (list(_CROWDED_GRANDADS_R1266_SETUP), ["remember", "Ella Frost moved to Scarborough."], [_CROWDED_GRANDADS_R1266_SETUP[2]]),
+    (list(_CROWDED_GRANDADS_R1266_SETUP), ["remember", "Ella Frost's bike was stolen."], [_CROWDED_GRANDADS_R1266_SETUP[5]]),
+]
+
+
+def crowded_grandads_r51(cases: list[Case]) -> None:
+    """A woman whose grandad lives in her town and keeps pigeons: his pigeons given up, her move, and her bike stolen."""
+    _ended_by(cases, 'crowded_grandads_r51', 'family', CROWDED_GRANDADS_R1266)
+
+
+_CROWDED_CHORISTERS_R1267_SETUP = ["Nadia Petrova sings in the opera chorus.", "Nadia Petrova's husband sings in the opera chorus too.", "Nadia Petrova teaches piano.", "Nadia Petrova has a season pass for the ballet.", "Nadia Petrova lives in Riga.", "Nadia Petrova drives a Volvo."]
+CROWDED_CHORISTERS_R1267: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHORISTERS_R1267_SETUP), ["remember", "Nadia Petrova left the opera chorus."], [_CROWDED_CHORISTERS_R1267_SETUP[0]]),
+    (list(_CROWDED_CHORISTERS_R1267_SETUP), ["remember", "Nadia Petrova stopped teaching piano."], [_CROWDED_CHORISTERS_R1267_SETUP[2]]),
+    (list(_CROWDED_CHORISTERS_R1267_SETUP), ["remember", "Nadia Petrova's Volvo was stolen."], [_CROWDED_CHORISTERS_R1267_SETUP[5]]),
+]
+
+
+def crowded_choristers_r51(cases: list[Case]) -> None:
+    """A singer whose husband sings in her chorus: the chorus left, piano teaching stopped, and her car stolen."""
+    _ended_by(cases, 'crowded_choristers_r51', 'hobbies', CROWDED_CHORISTERS_R1267)
+
+
+_CROWDED_USER_TRAINS_R1268_SETUP = ["I take the train to work.", "My girlfriend takes the train to work too.", "I've got a railcard.", "I work in Manchester.", "I live in Stockport.", "I cycle at weekends."]
+CROWDED_USER_TRAINS_R1268: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_TRAINS_R1268_SETUP), ["remember", "I've stopped taking the train to work."], [_CROWDED_USER_TRAINS_R1268_SETUP[0]]),
+    (list(_CROWDED_USER_TRAINS_R1268_SETUP), ["remember", "I've lost my railcard."], [_CROWDED_USER_TRAINS_R1268_SETUP[2]]),
+    (list(_CROWDED_USER_TRAINS_R1268_SETUP), ["remember", "I now work in Leeds."], [_CROWDED_USER_TRAINS_R1268_SETUP[3]]),
+]
+
+
+def crowded_user_trains_r51(cases: list[Case]) -> None:
+    """The user's train to work, shared with his girlfriend, told with contractions: the train given up, the railcard lost, and a new place of work."""
+    _ended_by(cases, 'crowded_user_trains_r51', 'transport', CROWDED_USER_TRAINS_R1268)
+
+
+_CROWDED_RESEARCHERS_R1269_SETUP = ["Dr Jonas Lind works on the malaria project.", "Dr Jonas Lind's student works on the malaria project too.", "Dr Jonas Lind teaches statistics.", "Dr Jonas Lind lives in Uppsala.", "Dr Jonas Lind is a professor.", "Dr Jonas Lind runs a podcast."]
+CROWDED_RESEARCHERS_R1269: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RESEARCHERS_R1269_SETUP), ["remember", "Dr Jonas Lind finished the malaria project."], [_CROWDED_RESEARCHERS_R1269_SETUP[0]]),
+    (list(_CROWDED_RESEARCHERS_R1269_SETUP), ["remember", "Dr Jonas Lind stopped running his podcast."], [_CROWDED_RESEARCHERS_R1269_SETUP[5]]),
+    (list(_CROWDED_RESEARCHERS_R1269_SETUP), ["remember", "Dr Jonas Lind moved to Lund."], [_CROWDED_RESEARCHERS_R1269_SETUP[3]]),
+]
+
+
+def crowded_researchers_r51(cases: list[Case]) -> None:
+    """A professor named with his title, whose student works on his project: the project finished, his podcast stopped, and his move."""
+    _ended_by(cases, 'crowded_researchers_r51', 'work', CROWDED_RESEARCHERS_R1269)
+
+
+_CROWDED_GERMAN_FATHERS_R1270_SETUP = ["Tim Becker fährt einen Audi.", "Tim Beckers Vater fährt einen Audi.", "Tim Becker wohnt in Ingolstadt.", "Tim Becker arbeitet bei Audi.", "Tim Becker spielt Fußball.", "Tim Beckers Vater wohnt in Ingolstadt."]
+CROWDED_GERMAN_FATHERS_R1270: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_FATHERS_R1270_SETUP), ["remember", "Tim Becker wohnt jetzt in Regensburg."], [_CROWDED_GERMAN_FATHERS_R1270_SETUP[2]]),
+    (list(_CROWDED_GERMAN_FATHERS_R1270_SETUP), ["remember", "Tim Becker spielt keinen Fußball mehr."], [_CROWDED_GERMAN_FATHERS_R1270_SETUP[4]]),
+    (list(_CROWDED_GERMAN_FATHERS_R1270_SETUP), ["forget", "Vergiss alles über Tim Becker."], [_CROWDED_GERMAN_FATHERS_R1270_SETUP[0], _CROWDED_GERMAN_FATHERS_R1270_SETUP[2], _CROWDED_GERMAN_FATHERS_R1270_SETUP[3], _CROWDED_GERMAN_FATHERS_R1270_SETUP[4]]),
+]
+
+
+def crowded_german_fathers_r51(cases: list[Case]) -> None:
+    """A German man whose father drives his make and lives in his town: his move, his football given up, and everything about him forgotten."""
+    _ended_by(cases, 'crowded_german_fathers_r51', 'languages', CROWDED_GERMAN_FATHERS_R1270)
+
+
+_CROWDED_CHINESE_STUDENTS_R1271_SETUP = ["陈静在北京大学学习\u3002", "陈静的弟弟在北京大学学习\u3002", "陈静住在北京\u3002", "陈静喜欢画画\u3002", "陈静有一台电脑\u3002", "陈静的弟弟住在北京\u3002"]
+CROWDED_CHINESE_STUDENTS_R1271: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_STUDENTS_R1271_SETUP), ["remember", "陈静现在住在天津\u3002"], [_CROWDED_CHINESE_STUDENTS_R1271_SETUP[2]]),
+    (list(_CROWDED_CHINESE_STUDENTS_R1271_SETUP), ["remember", "陈静不再画画了\u3002"], [_CROWDED_CHINESE_STUDENTS_R1271_SETUP[3]]),
+    (list(_CROWDED_CHINESE_STUDENTS_R1271_SETUP), ["forget", "忘记关于陈静的一切\u3002"], [_CROWDED_CHINESE_STUDENTS_R1271_SETUP[0], _CROWDED_CHINESE_STUDENTS_R1271_SETUP[2], _CROWDED_CHINESE_STUDENTS_R1271_SETUP[3], _CROWDED_CHINESE_STUDENTS_R1271_SETUP[4]]),
+]
+
+
+def crowded_chinese_students_r51(cases: list[Case]) -> None:
+    """A student written in Chinese whose younger brother studies at her university and lives in her city: her move, her painting given up, and everything about her forgotten."""
+    _ended_by(cases, 'crowded_chinese_students_r51', 'languages', CROWDED_CHINESE_STUDENTS_R1271)
+
+
+_CROWDED_USER_DOG_NAMES_R1272_SETUP = ["I've got a dog called Biscuit.", "My mum's got a dog called Biscuit too.", "I walk Biscuit every morning.", "I've got a rabbit.", "I live in Exmouth.", "I'm a postman."]
+CROWDED_USER_DOG_NAMES_R1272: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_DOG_NAMES_R1272_SETUP), ["remember", "My dog Biscuit died."], [_CROWDED_USER_DOG_NAMES_R1272_SETUP[0], _CROWDED_USER_DOG_NAMES_R1272_SETUP[2]]),
+    (list(_CROWDED_USER_DOG_NAMES_R1272_SETUP), ["remember", "I gave my rabbit away."], [_CROWDED_USER_DOG_NAMES_R1272_SETUP[3]]),
+    (list(_CROWDED_USER_DOG_NAMES_R1272_SETUP), ["remember", "I'm now a driving instructor."], [_CROWDED_USER_DOG_NAMES_R1272_SETUP[5]]),
+]
+
+
+def crowded_user_dog_names_r51(cases: list[Case]) -> None:
+    """The user's dog, named like his mother's, told with contractions: the dog's death, the rabbit given away, and a new trade."""
+    _ended_by(cases, 'crowded_user_dog_names_r51', 'pets', CROWDED_USER_DOG_NAMES_R1272)
+
+
+_CROWDED_TENANCIES_R1273_SETUP = ["Maya Singh rents a house on Elm Road.", "Maya Singh's brother rents a house on Elm Road too.", "Maya Singh's rent is 1200 pounds.", "Maya Singh works at Asda.", "Maya Singh has two cats.", "Maya Singh plays badminton."]
+CROWDED_TENANCIES_R1273: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TENANCIES_R1273_SETUP), ["remember", "Maya Singh moved to Oak Street."], [_CROWDED_TENANCIES_R1273_SETUP[0]]),
+    (list(_CROWDED_TENANCIES_R1273_SETUP), ["remember", "Maya Singh's rent is now 1300 pounds."], [_CROWDED_TENANCIES_R1273_SETUP[2]]),
+    (list(_CROWDED_TENANCIES_R1273_SETUP), ["remember", "Maya Singh now has three cats."], [_CROWDED_TENANCIES_R1273_SETUP[4]]),
+]
+
+
+def crowded_tenancies_r51(cases: list[Case]) -> None:
+    """A tenant whose brother rents on her road: her move, her new rent, and a third cat."""
+    _ended_by(cases, 'crowded_tenancies_r51', 'home', CROWDED_TENANCIES_R1273)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -20654,7 +20784,17 @@ def build() -> list[Case]:
                    crowded_german_sisters_r51,
                    crowded_chinese_brothers_r51,
                    crowded_memberships_r51,
-                   crowded_user_football_r51):
+                   crowded_user_football_r51,
+                   crowded_build_servers_r51,
+                   crowded_user_savings_r51,
+                   crowded_grandads_r51,
+                   crowded_choristers_r51,
+                   crowded_user_trains_r51,
+                   crowded_researchers_r51,
+                   crowded_german_fathers_r51,
+                   crowded_chinese_students_r51,
+                   crowded_user_dog_names_r51,
+                   crowded_tenancies_r51):
         family(cases)
     return cases
 
