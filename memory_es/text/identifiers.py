@@ -323,6 +323,9 @@ def _labelled(text: str, taken: list[tuple[int, int]],
     while (m := _LABELLED.search(text, pos)) is not None:
         pos = m.end()
         token = _trim(m.group(1))
+        first, _, grouped = token.partition(" ")
+        if grouped and not any(c.isdigit() for c in first) and not first.lstrip("#").isupper():
+            token = first  # "server has 16 GB": a word and a number are no code in groups
         start = m.start(1)
         end = start + len(token)
         core = token.lstrip("#")

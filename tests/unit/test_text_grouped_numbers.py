@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from memory_es.text.identifiers import IDENTIFIER_LABELS, NUMBER_WORDS
+from memory_es.text.identifiers import IDENTIFIER_LABELS, NUMBER_WORDS, find_identifiers
 from tests.unit.text_support import current_texts, fresh_tenant
 
 _ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
@@ -228,3 +228,13 @@ def test_a_card_labels_its_code(fresh_store: memory_es.MemoryStore, kind: str, c
         ti.remember(tenant, text + ".")
     assert ti.purge_matching(tenant, code).receipts
     assert current_texts(fresh_store, tenant) == kept
+
+
+@given(st.sampled_from(["server", "host", "account", "order"]),
+       st.sampled_from(["has", "holds", "needs"]), st.integers(2, 512))
+def test_a_word_after_a_label_is_no_first_group_of_a_code(label: str, verb: str,
+                                                          n: int) -> None:
+    """``The web server has 16 GB of RAM``: a label, then a verb and a number, holds no
+    identifier (a grouped code opens with capitals or digits, ``KX19 ABD``), so the
+    fact stays the server's."""
+    assert not find_identifiers(f"The {label} {verb} {n} GB of storage.")
