@@ -20208,6 +20208,136 @@ def crowded_tenancies_r51(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_tenancies_r51', 'home', CROWDED_TENANCIES_R1273)
 
 
+_CROWDED_USER_SIBLINGS_R1274_SETUP = ["My sister lives in Hull.", "My sister's a teacher.", "My brother lives in Hull too.", "My brother's got a boat.", "I live in Beverley.", "I'm a vet."]
+CROWDED_USER_SIBLINGS_R1274: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SIBLINGS_R1274_SETUP), ["remember", "My sister's moved to York."], [_CROWDED_USER_SIBLINGS_R1274_SETUP[0]]),
+    (list(_CROWDED_USER_SIBLINGS_R1274_SETUP), ["remember", "My brother's sold his boat."], [_CROWDED_USER_SIBLINGS_R1274_SETUP[3]]),
+    (list(_CROWDED_USER_SIBLINGS_R1274_SETUP), ["remember", "I've moved to Hull."], [_CROWDED_USER_SIBLINGS_R1274_SETUP[4]]),
+]
+
+
+def crowded_user_siblings_r51(cases: list[Case]) -> None:
+    """The user's sister and brother, told with contractions after their kin words: the sister's move, the brother's boat sold, and the user's own move."""
+    _ended_by(cases, 'crowded_user_siblings_r51', 'family', CROWDED_USER_SIBLINGS_R1274)
+
+
+_CROWDED_GOLFERS_R1275_SETUP = ["Ron Page's wife is a nurse.", "Ron Page's wife plays golf.", "Ron Page plays golf too.", "Ron Page lives in Kendal.", "Ron Page's son lives in Kendal too.", "Ron Page keeps chickens."]
+CROWDED_GOLFERS_R1275: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GOLFERS_R1275_SETUP), ["remember", "Ron Page's wife gave up golf."], [_CROWDED_GOLFERS_R1275_SETUP[1]]),
+    (list(_CROWDED_GOLFERS_R1275_SETUP), ["remember", "Ron Page's son moved to Carlisle."], [_CROWDED_GOLFERS_R1275_SETUP[4]]),
+    (list(_CROWDED_GOLFERS_R1275_SETUP), ["remember", "Ron Page has given up his chickens."], [_CROWDED_GOLFERS_R1275_SETUP[5]]),
+]
+
+
+def crowded_golfers_r51(cases: list[Case]) -> None:
+    """A man who plays golf like his wife, whose son lives in his town: her golf given up, the son's move, and his chickens given up."""
+    _ended_by(cases, 'crowded_golfers_r51', 'family', CROWDED_GOLFERS_R1275)
+
+
+_CROWDED_USER_PHONES_R1276_SETUP = ["My phone's a Samsung.", "My son's phone is a Samsung too.", "I'm on an O2 contract.", "I use WhatsApp.", "I live in Crewe.", "I'm a carer."]
+CROWDED_USER_PHONES_R1276: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_PHONES_R1276_SETUP), ["remember", "I've swapped my Samsung for an iPhone."], [_CROWDED_USER_PHONES_R1276_SETUP[0]]),
+    (list(_CROWDED_USER_PHONES_R1276_SETUP), ["remember", "I'm no longer on an O2 contract."], [_CROWDED_USER_PHONES_R1276_SETUP[2]]),
+    (list(_CROWDED_USER_PHONES_R1276_SETUP), ["remember", "I've stopped using WhatsApp."], [_CROWDED_USER_PHONES_R1276_SETUP[3]]),
+]
+
+
+def crowded_user_phones_r51(cases: list[Case]) -> None:
+    """The user's phone, the same make as his son's, told with contractions: the phone swapped, the contract ended, and an app given up."""
+    _ended_by(cases, 'crowded_user_phones_r51', 'tech', CROWDED_USER_PHONES_R1276)
+
+
+_CROWDED_ALLOTMENTS_R1277_SETUP = ["Pat Doyle has an allotment on Mill Lane.", "Pat Doyle's neighbour has an allotment on Mill Lane too.", "Pat Doyle grows leeks.", "Pat Doyle lives in Galway.", "Pat Doyle is a retired teacher.", "Pat Doyle has a greenhouse."]
+CROWDED_ALLOTMENTS_R1277: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ALLOTMENTS_R1277_SETUP), ["remember", "Pat Doyle gave up his allotment."], [_CROWDED_ALLOTMENTS_R1277_SETUP[0]]),
+    (list(_CROWDED_ALLOTMENTS_R1277_SETUP), ["remember", "Pat Doyle stopped growing leeks."], [_CROWDED_ALLOTMENTS_R1277_SETUP[2]]),
+    (list(_CROWDED_ALLOTMENTS_R1277_SETUP), ["remember", "Pat Doyle moved to Sligo."], [_CROWDED_ALLOTMENTS_R1277_SETUP[3]]),
+]
+
+
+def crowded_allotments_r51(cases: list[Case]) -> None:
+    """A retired teacher whose neighbour has a plot on his lane: the allotment given up, leeks no longer grown, and his move."""
+    _ended_by(cases, 'crowded_allotments_r51', 'hobbies', CROWDED_ALLOTMENTS_R1277)
+
+
+_CROWDED_USER_CARDS_R1278_SETUP = ["I bank with Barclays.", "My partner banks with Barclays too.", "I've got a credit card with Amex.", "I'm saving for a house.", "I live in Slough.", "I work at Heathrow."]
+CROWDED_USER_CARDS_R1278: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CARDS_R1278_SETUP), ["remember", "I now bank with Nationwide."], [_CROWDED_USER_CARDS_R1278_SETUP[0]]),
+    (list(_CROWDED_USER_CARDS_R1278_SETUP), ["remember", "I've cancelled my Amex card."], [_CROWDED_USER_CARDS_R1278_SETUP[2]]),
+    (list(_CROWDED_USER_CARDS_R1278_SETUP), ["remember", "I've left Heathrow."], [_CROWDED_USER_CARDS_R1278_SETUP[5]]),
+]
+
+
+def crowded_user_cards_r51(cases: list[Case]) -> None:
+    """The user's bank, shared with a partner, and a card, told with contractions: a new bank, the card cancelled, and an employer left."""
+    _ended_by(cases, 'crowded_user_cards_r51', 'finance', CROWDED_USER_CARDS_R1278)
+
+
+_CROWDED_MIDWIVES_R1279_SETUP = ["Grace Obi works nights at the Royal Free.", "Grace Obi's sister works nights at the Royal Free too.", "Grace Obi is a midwife.", "Grace Obi lives in Camden.", "Grace Obi sings in a gospel choir.", "Grace Obi has a car."]
+CROWDED_MIDWIVES_R1279: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MIDWIVES_R1279_SETUP), ["remember", "Grace Obi now works days at the Royal Free."], [_CROWDED_MIDWIVES_R1279_SETUP[0]]),
+    (list(_CROWDED_MIDWIVES_R1279_SETUP), ["remember", "Grace Obi stopped singing in the gospel choir."], [_CROWDED_MIDWIVES_R1279_SETUP[4]]),
+    (list(_CROWDED_MIDWIVES_R1279_SETUP), ["remember", "Grace Obi's car was stolen."], [_CROWDED_MIDWIVES_R1279_SETUP[5]]),
+]
+
+
+def crowded_midwives_r51(cases: list[Case]) -> None:
+    """A midwife whose sister works her shifts at her hospital: days instead of nights, the choir given up, and her car stolen."""
+    _ended_by(cases, 'crowded_midwives_r51', 'work', CROWDED_MIDWIVES_R1279)
+
+
+_CROWDED_GERMAN_PIANISTS_R1280_SETUP = ["Jan Fischer spielt Klavier.", "Jan Fischers Tochter spielt Klavier.", "Jan Fischer wohnt in Hannover.", "Jan Fischer arbeitet bei Continental.", "Jan Fischer hat ein Boot.", "Jan Fischers Tochter wohnt in Hannover."]
+CROWDED_GERMAN_PIANISTS_R1280: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_PIANISTS_R1280_SETUP), ["remember", "Jan Fischer spielt kein Klavier mehr."], [_CROWDED_GERMAN_PIANISTS_R1280_SETUP[0]]),
+    (list(_CROWDED_GERMAN_PIANISTS_R1280_SETUP), ["remember", "Jan Fischer hat sein Boot verkauft."], [_CROWDED_GERMAN_PIANISTS_R1280_SETUP[4]]),
+    (list(_CROWDED_GERMAN_PIANISTS_R1280_SETUP), ["remember", "Jan Fischer wohnt jetzt in Celle."], [_CROWDED_GERMAN_PIANISTS_R1280_SETUP[2]]),
+]
+
+
+def crowded_german_pianists_r51(cases: list[Case]) -> None:
+    """A German man whose daughter plays his instrument and lives in his city: the piano given up, his boat sold, and his move."""
+    _ended_by(cases, 'crowded_german_pianists_r51', 'languages', CROWDED_GERMAN_PIANISTS_R1280)
+
+
+_CROWDED_CHINESE_DOCTORS_R1281_SETUP = ["赵磊是医生\u3002", "赵磊的妻子是医生\u3002", "赵磊住在南京\u3002", "赵磊喜欢爬山\u3002", "赵磊有一辆车\u3002", "赵磊的妻子住在南京\u3002"]
+CROWDED_CHINESE_DOCTORS_R1281: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_DOCTORS_R1281_SETUP), ["remember", "赵磊现在是老师\u3002"], [_CROWDED_CHINESE_DOCTORS_R1281_SETUP[0]]),
+    (list(_CROWDED_CHINESE_DOCTORS_R1281_SETUP), ["remember", "赵磊现在住在苏州\u3002"], [_CROWDED_CHINESE_DOCTORS_R1281_SETUP[2]]),
+    (list(_CROWDED_CHINESE_DOCTORS_R1281_SETUP), ["forget", "忘记关于赵磊的一切\u3002"], [_CROWDED_CHINESE_DOCTORS_R1281_SETUP[0], _CROWDED_CHINESE_DOCTORS_R1281_SETUP[2], _CROWDED_CHINESE_DOCTORS_R1281_SETUP[3], _CROWDED_CHINESE_DOCTORS_R1281_SETUP[4]]),
+]
+
+
+def crowded_chinese_doctors_r51(cases: list[Case]) -> None:
+    """A doctor written in Chinese whose wife is a doctor in his city: his new occupation, his move, and everything about him forgotten."""
+    _ended_by(cases, 'crowded_chinese_doctors_r51', 'languages', CROWDED_CHINESE_DOCTORS_R1281)
+
+
+_CROWDED_CONCERT_TICKETS_R1282_SETUP = ["Kim Berg has tickets for the Coldplay concert.", "Kim Berg's friend has tickets for the Coldplay concert too.", "Kim Berg has a gym membership.", "Kim Berg lives in Malmö.", "Kim Berg works at Spotify.", "Kim Berg plays padel."]
+CROWDED_CONCERT_TICKETS_R1282: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CONCERT_TICKETS_R1282_SETUP), ["remember", "Kim Berg sold her Coldplay tickets."], [_CROWDED_CONCERT_TICKETS_R1282_SETUP[0]]),
+    (list(_CROWDED_CONCERT_TICKETS_R1282_SETUP), ["remember", "Kim Berg cancelled her gym membership."], [_CROWDED_CONCERT_TICKETS_R1282_SETUP[2]]),
+    (list(_CROWDED_CONCERT_TICKETS_R1282_SETUP), ["remember", "Kim Berg now works at Klarna."], [_CROWDED_CONCERT_TICKETS_R1282_SETUP[4]]),
+]
+
+
+def crowded_concert_tickets_r51(cases: list[Case]) -> None:
+    """A woman whose friend has tickets for her concert: her tickets sold, her gym membership cancelled, and a new employer."""
+    _ended_by(cases, 'crowded_concert_tickets_r51', 'events', CROWDED_CONCERT_TICKETS_R1282)
+
+
+_CROWDED_USER_FLATS_R1283_SETUP = ["I rent a flat in Clifton.", "My flat's on the top floor.", "My friend rents a flat in Clifton too.", "I've got a parking permit.", "I work at the zoo.", "I'm learning the guitar."]
+CROWDED_USER_FLATS_R1283: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_FLATS_R1283_SETUP), ["remember", "I've moved out of my flat."], [_CROWDED_USER_FLATS_R1283_SETUP[0], _CROWDED_USER_FLATS_R1283_SETUP[1]]),
+    (list(_CROWDED_USER_FLATS_R1283_SETUP), ["remember", "I've given up the guitar."], [_CROWDED_USER_FLATS_R1283_SETUP[5]]),
+    (list(_CROWDED_USER_FLATS_R1283_SETUP), ["remember", "I no longer have a parking permit."], [_CROWDED_USER_FLATS_R1283_SETUP[3]]),
+]
+
+
+def crowded_user_flats_r51(cases: list[Case]) -> None:
+    """The user's flat, in a district where a friend rents too, told with contractions: the flat left with what was said of it, the guitar given up, and a permit ended."""
+    _ended_by(cases, 'crowded_user_flats_r51', 'home', CROWDED_USER_FLATS_R1283)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -20794,7 +20924,17 @@ def build() -> list[Case]:
                    crowded_german_fathers_r51,
                    crowded_chinese_students_r51,
                    crowded_user_dog_names_r51,
-                   crowded_tenancies_r51):
+                   crowded_tenancies_r51,
+                   crowded_user_siblings_r51,
+                   crowded_golfers_r51,
+                   crowded_user_phones_r51,
+                   crowded_allotments_r51,
+                   crowded_user_cards_r51,
+                   crowded_midwives_r51,
+                   crowded_german_pianists_r51,
+                   crowded_chinese_doctors_r51,
+                   crowded_concert_tickets_r51,
+                   crowded_user_flats_r51):
         family(cases)
     return cases
 
