@@ -94,8 +94,17 @@ def _written_out(m: re.Match[str], sentence: str) -> str:
     return f"{m.group(1)} {verb}"
 
 
+_NO_MODIFIER = frozenset({"got", "been"})
+"""Participles that never modify a noun (unlike ``left hand``, ``hired help``): after
+``'s`` they are the verb whatever follows (``My mum's got a dog called Biscuit``)."""
+
+
 def _verb_after_name(m: re.Match[str], sentence: str) -> str:
     rest = sentence[m.end():]
+    words = [w.lower() for w in _WORD.findall(rest)[:6]]
+    at = _first_verb_at(words)
+    if at < len(words) and words[at] in _NO_MODIFIER:
+        return f"{m.group(1)} has"
     if _participle_follows(rest) and not _finite_later(rest):
         return f"{m.group(1)} has"
     if _NO_NOUN_NEXT.match(rest):
@@ -103,10 +112,12 @@ def _verb_after_name(m: re.Match[str], sentence: str) -> str:
     return m.group()
 
 
-_NAMED = re.compile(r"\b([A-Z][\w-]*)['’]s(?=\s)")
-"""A capitalised word and ``'s``: a possessive (``Tom's car is …``), unless a participle
-follows and no finite verb comes after it (``Tom Wu's moved to York``, ``Tom Wu's left
-Acme``: has); ``Tom's left hand hurts`` keeps its possessive."""
+_NAMED = re.compile(
+    rf"\b([A-Z][\w-]*|(?i:{'|'.join(sorted(lx.POSSESSIVE_DETERMINERS))})\s+[a-z][\w-]*)['’]s(?=\s)")
+"""A capitalised word, or a noun after a possessive determiner (``My mum's``), and
+``'s``: a possessive (``Tom's car is …``), unless a participle follows and no finite verb
+comes after it (``Tom Wu's moved to York``, ``My mum's got a dog``: has); ``Tom's left
+hand hurts`` keeps its possessive."""
 
 
 _PAST_HABIT = re.compile(r"\bused\s+to(?=\s+(?P<verb>[A-Za-z]+)\b)", re.IGNORECASE)
