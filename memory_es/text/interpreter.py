@@ -182,13 +182,14 @@ _ZH_BESIDE = _alternation(_ZH["adverbs"] + _ZH["time"])
 _ZH_I = "我(?!们)"
 """The first person (not 我们, we): the user, as English ``I``."""
 _ZH_OWNED = re.compile(rf"^(?P<subj>{_ZH_I}(?=的(?!{_alternation(_ZH['persons'])}))"
-                       rf"|[\u3400-\u9fff]{{2,4}}?)的"
+                       rf"|[\u3400-\u9fff]{{2,4}}?(?=的(?!(?:{_alternation(_ZH['persons'])})(?!的))))的"
                        r"(?P<thing>[\u3400-\u9fff]{1,8}?)"
                        rf"(?:{_ZH_BESIDE})*(?P<now>{_alternation(_ZH['change'])})?"
                        rf"(?:{_ZH_BESIDE})*(?:(?P<changed>{_alternation(_ZH['change_copula'])})"
                        rf"|{_alternation(_ZH['copula'])})(?P<obj>.+)$")
-"""``X的Y是Z``: X's Y is Z (``王芳的电话是…``, ``我的猫叫咪咪``: mine; not ``我的妻子的…``, a
-person of the user's with facts of her own), or is called Z
+"""``X的Y是Z``: X's Y is Z (``王芳的电话是…``, ``我的猫叫咪咪``: mine; not ``我的妻子的…`` nor
+``赵磊的妻子是医生``, a person of the user's or of X's with facts of her own; ``徐亮的妻子的
+身份证号是…`` is read as his), or is called Z
 (``李娜的猫叫咪咪``); with a change marker before the copula (``孙伟的车现在是…``) or a verb
 of changing to (``赵雷的手机号换成了…``), the thing's value changed."""
 _ZH_KIN = rf"(?:{_ZH_I}|[\u3400-\u9fff]{{2,4}}?)的(?:{_alternation(_ZH['persons'])})"

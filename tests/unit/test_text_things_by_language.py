@@ -272,3 +272,18 @@ def test_a_chinese_act_is_found_when_the_dictionary_joins_the_name_to_it(
     after = texts_after(fresh_store, [f"{t}。" for t in (f"{name}{asked}", *kept)], "forget",
                         f"忘记{name}{asked}")
     assert after == kept
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["赵磊", "王伟", "刘洋"]), st.sampled_from(["妻子", "儿子", "妹妹"]),
+       st.sampled_from(["是医生", "是老师"]))
+def test_a_chinese_kin_copula_is_the_relatives_fact(
+        fresh_store: memory_es.MemoryStore, person: str, kin: str, said: str) -> None:
+    """``赵磊的妻子是医生`` is his wife's fact, as ``赵磊的妻子住在南京`` is: forgetting 赵磊
+    leaves it (before, the copula read 妻子 as a thing of his, so the forget took it)."""
+    own, theirs = f"{person}住在西安", f"{person}的{kin}{said}"
+    after = texts_after(fresh_store, [f"{own}。", f"{theirs}。"], "forget",
+                        f"忘记关于{person}的一切。")
+    assert own not in after
+    assert theirs in after
