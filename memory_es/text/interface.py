@@ -922,7 +922,8 @@ class TextInterface:
     def _replace_shared_addition(self, tenant: str, entity: str, clause: Clause,
                                  plan: _Plan) -> None:
         """``Ben Cole lives in Cork too``, said of the city a person of his holds (``Ben
-        Cole's uncle lives in Cork``), kept Cork in a slot of its own (:data:`ADDS_RULE`:
+        Cole's uncle lives in Cork``; or a person's, of the owner's: ``Ron Page's son lives
+        in Kendal too``), kept Cork in a slot of its own (:data:`ADDS_RULE`:
         an addition sits beside the value its slot holds). When the slot itself holds
         nothing, the addition said "as they do", not "besides": it is the slot's value,
         and a change of the slot (``moved to Dublin``, ``now works at the hospital``)
@@ -934,8 +935,13 @@ class TextInterface:
         facts = self._entity_facts(tenant, entity)
         if any(f.attribute == slot and not f.negated for f in facts):
             return
+        # the same slot of another person of the entity's, or of the owner for a
+        # person's slot ("Ron Page's son lives in Kendal too": Ron does)
+        tail = slot.split(".", 2)[2] if slot.startswith("prop.") and slot.count(".") > 1 else slot
         others = {_without_additive(str(f.value)) for f in facts
-                  if f.attribute.endswith(f".{slot}") and not f.negated}
+                  if (f.attribute == tail or f.attribute.endswith(f".{tail}"))
+                  and f.attribute != slot and not f.attribute.startswith(f"{slot}.")
+                  and not f.negated}
         added = [f for f in self._held(tenant, entity, clause)
                  if f.attribute.startswith(f"{slot}.")
                  and _without_additive(str(f.value)) in others

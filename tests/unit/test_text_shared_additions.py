@@ -38,6 +38,19 @@ def test_a_change_replaces_an_addition_shared_with_a_relative(
 
 
 @_SLOW
+@given(st.sampled_from(SLOTS), st.sampled_from(["son", "wife"]))
+def test_a_relatives_addition_shared_with_the_owner_is_replaced_alike(
+        fresh_store: memory_es.MemoryStore, slot: tuple[str, str], kin: str) -> None:
+    """``Ron Page's son lives in Kendal too``, where Ron lives: the son's move replaces
+    it, and Ron's own fact stays."""
+    held, change = slot
+    after = texts_after(fresh_store, [f"Ron Page {held}.", f"Ron Page's {kin} {held} too."],
+                        "remember", f"Ron Page's {kin} {change}.")
+    assert f"Ron Page's {kin} {held} too" not in after
+    assert {f"Ron Page {held}", f"Ron Page's {kin} {change}"} <= after
+
+
+@_SLOW
 @given(st.sampled_from([("works at a café on weekends", "now works at the hospital"),
                         ("teaches at the college", "now teaches at the academy")]),
        st.sampled_from(["also", "too"]))
