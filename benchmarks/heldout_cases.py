@@ -20338,6 +20338,136 @@ def crowded_user_flats_r51(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_flats_r51', 'home', CROWDED_USER_FLATS_R1283)
 
 
+_CROWDED_KIN_JOBS_TOO_R1284_SETUP = ["Lily Shaw's husband works at Rolls-Royce.", "Lily Shaw works at Rolls-Royce too.", "Lily Shaw is an engineer.", "Lily Shaw lives in Derby.", "Lily Shaw's husband plays cricket.", "Lily Shaw runs a book club."]
+CROWDED_KIN_JOBS_TOO_R1284: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KIN_JOBS_TOO_R1284_SETUP), ["remember", "Lily Shaw now works at Toyota."], [_CROWDED_KIN_JOBS_TOO_R1284_SETUP[1]]),
+    (list(_CROWDED_KIN_JOBS_TOO_R1284_SETUP), ["remember", "Lily Shaw's husband stopped playing cricket."], [_CROWDED_KIN_JOBS_TOO_R1284_SETUP[4]]),
+    (list(_CROWDED_KIN_JOBS_TOO_R1284_SETUP), ["remember", "Lily Shaw stopped running the book club."], [_CROWDED_KIN_JOBS_TOO_R1284_SETUP[5]]),
+]
+
+
+def crowded_kin_jobs_too_r51(cases: list[Case]) -> None:
+    """An engineer who works where her husband does: her new employer, his cricket given up, and her book club stopped."""
+    _ended_by(cases, 'crowded_kin_jobs_too_r51', 'work', CROWDED_KIN_JOBS_TOO_R1284)
+
+
+_CROWDED_USER_KIN_MOVES_R1285_SETUP = ["My dad lives in Truro.", "I live in Truro too.", "My dad's a fisherman.", "My nan lives in Penzance.", "I'm a lifeguard.", "I've got a surfboard."]
+CROWDED_USER_KIN_MOVES_R1285: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_KIN_MOVES_R1285_SETUP), ["remember", "I've moved to Newquay."], [_CROWDED_USER_KIN_MOVES_R1285_SETUP[1]]),
+    (list(_CROWDED_USER_KIN_MOVES_R1285_SETUP), ["remember", "My dad's retired."], [_CROWDED_USER_KIN_MOVES_R1285_SETUP[2]]),
+    (list(_CROWDED_USER_KIN_MOVES_R1285_SETUP), ["remember", "I've lost my surfboard."], [_CROWDED_USER_KIN_MOVES_R1285_SETUP[5]]),
+]
+
+
+def crowded_user_kin_moves_r51(cases: list[Case]) -> None:
+    """The user who lives in his father's town, told with contractions: his move, his father's retirement, and his surfboard lost."""
+    _ended_by(cases, 'crowded_user_kin_moves_r51', 'family', CROWDED_USER_KIN_MOVES_R1285)
+
+
+_CROWDED_STUDENT_CHILDREN_R1286_SETUP = ["Ana Vidal's son studies at Leeds.", "Ana Vidal's daughter studies at Leeds too.", "Ana Vidal's son plays the trumpet.", "Ana Vidal teaches at a primary school.", "Ana Vidal lives in Harrogate.", "Ana Vidal has a dog."]
+CROWDED_STUDENT_CHILDREN_R1286: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STUDENT_CHILDREN_R1286_SETUP), ["remember", "Ana Vidal's daughter now studies at York."], [_CROWDED_STUDENT_CHILDREN_R1286_SETUP[1]]),
+    (list(_CROWDED_STUDENT_CHILDREN_R1286_SETUP), ["remember", "Ana Vidal's son gave up the trumpet."], [_CROWDED_STUDENT_CHILDREN_R1286_SETUP[2]]),
+    (list(_CROWDED_STUDENT_CHILDREN_R1286_SETUP), ["remember", "Ana Vidal now teaches at a secondary school."], [_CROWDED_STUDENT_CHILDREN_R1286_SETUP[3]]),
+]
+
+
+def crowded_student_children_r51(cases: list[Case]) -> None:
+    """A teacher whose son and daughter study at one university: the daughter's new university, the son's trumpet given up, and her new school."""
+    _ended_by(cases, 'crowded_student_children_r51', 'education', CROWDED_STUDENT_CHILDREN_R1286)
+
+
+_CROWDED_STOLEN_THINGS_R1287_SETUP = ["Joe Park has a mountain bike.", "Joe Park's mountain bike is a Trek.", "Joe Park's son has a mountain bike too.", "Joe Park has a drone.", "Joe Park lives in Keswick.", "Joe Park is a guide."]
+CROWDED_STOLEN_THINGS_R1287: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STOLEN_THINGS_R1287_SETUP), ["remember", "Joe Park's mountain bike was stolen."], [_CROWDED_STOLEN_THINGS_R1287_SETUP[0], _CROWDED_STOLEN_THINGS_R1287_SETUP[1]]),
+    (list(_CROWDED_STOLEN_THINGS_R1287_SETUP), ["remember", "Joe Park lost his drone."], [_CROWDED_STOLEN_THINGS_R1287_SETUP[3]]),
+    (list(_CROWDED_STOLEN_THINGS_R1287_SETUP), ["remember", "Joe Park moved to Ambleside."], [_CROWDED_STOLEN_THINGS_R1287_SETUP[4]]),
+]
+
+
+def crowded_stolen_things_r51(cases: list[Case]) -> None:
+    """A guide whose son has a bike like his: his bike stolen with what was said of it, his drone lost, and his move."""
+    _ended_by(cases, 'crowded_stolen_things_r51', 'possessions', CROWDED_STOLEN_THINGS_R1287)
+
+
+_CROWDED_USER_PASTIMES_R1288_SETUP = ["I'm learning to paint.", "My friend's learning to paint too.", "I go climbing on Wednesdays.", "I've got a kayak.", "I live in Bangor.", "I work at the university."]
+CROWDED_USER_PASTIMES_R1288: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_PASTIMES_R1288_SETUP), ["remember", "I've stopped going climbing."], [_CROWDED_USER_PASTIMES_R1288_SETUP[2]]),
+    (list(_CROWDED_USER_PASTIMES_R1288_SETUP), ["remember", "I've sold my kayak."], [_CROWDED_USER_PASTIMES_R1288_SETUP[3]]),
+    (list(_CROWDED_USER_PASTIMES_R1288_SETUP), ["remember", "I've given up painting."], [_CROWDED_USER_PASTIMES_R1288_SETUP[0]]),
+]
+
+
+def crowded_user_pastimes_r51(cases: list[Case]) -> None:
+    """The user's pastimes, one shared with a friend, told with contractions: climbing stopped, the kayak sold, and painting given up."""
+    _ended_by(cases, 'crowded_user_pastimes_r51', 'hobbies', CROWDED_USER_PASTIMES_R1288)
+
+
+_CROWDED_BUS_DRIVERS_R1289_SETUP = ["Dev Rai drives the number 42 bus.", "Dev Rai's brother drives the number 42 bus too.", "Dev Rai works for Arriva.", "Dev Rai lives in Wolverhampton.", "Dev Rai plays kabaddi.", "Dev Rai has a motorbike."]
+CROWDED_BUS_DRIVERS_R1289: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BUS_DRIVERS_R1289_SETUP), ["remember", "Dev Rai now drives the number 7 bus."], [_CROWDED_BUS_DRIVERS_R1289_SETUP[0]]),
+    (list(_CROWDED_BUS_DRIVERS_R1289_SETUP), ["remember", "Dev Rai now works for Stagecoach."], [_CROWDED_BUS_DRIVERS_R1289_SETUP[2]]),
+    (list(_CROWDED_BUS_DRIVERS_R1289_SETUP), ["remember", "Dev Rai sold his motorbike."], [_CROWDED_BUS_DRIVERS_R1289_SETUP[5]]),
+]
+
+
+def crowded_bus_drivers_r51(cases: list[Case]) -> None:
+    """A bus driver whose brother drives his route: a new route, a new operator, and his motorbike sold."""
+    _ended_by(cases, 'crowded_bus_drivers_r51', 'work', CROWDED_BUS_DRIVERS_R1289)
+
+
+_CROWDED_GERMAN_MOVERS_R1290_SETUP = ["Sara Lang wohnt in Mainz.", "Sara Langs Bruder wohnt in Mainz.", "Sara Lang arbeitet bei Schott.", "Sara Lang hat eine Katze.", "Sara Lang spielt Volleyball.", "Sara Langs Bruder hat eine Katze."]
+CROWDED_GERMAN_MOVERS_R1290: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_MOVERS_R1290_SETUP), ["remember", "Sara Lang ist nach Wiesbaden gezogen."], [_CROWDED_GERMAN_MOVERS_R1290_SETUP[0]]),
+    (list(_CROWDED_GERMAN_MOVERS_R1290_SETUP), ["remember", "Sara Lang spielt kein Volleyball mehr."], [_CROWDED_GERMAN_MOVERS_R1290_SETUP[4]]),
+    (list(_CROWDED_GERMAN_MOVERS_R1290_SETUP), ["forget", "Vergiss alles über Sara Lang."], [_CROWDED_GERMAN_MOVERS_R1290_SETUP[0], _CROWDED_GERMAN_MOVERS_R1290_SETUP[2], _CROWDED_GERMAN_MOVERS_R1290_SETUP[3], _CROWDED_GERMAN_MOVERS_R1290_SETUP[4]]),
+]
+
+
+def crowded_german_movers_r51(cases: list[Case]) -> None:
+    """A German woman whose brother shares her city and has a cat too: her move told with ziehen, her volleyball given up, and everything about her forgotten."""
+    _ended_by(cases, 'crowded_german_movers_r51', 'languages', CROWDED_GERMAN_MOVERS_R1290)
+
+
+_CROWDED_CHINESE_NURSES_R1291_SETUP = ["孙丽是护士\u3002", "孙丽的丈夫是护士\u3002", "孙丽住在广州\u3002", "孙丽喜欢唱歌\u3002", "孙丽有一只狗\u3002", "孙丽的丈夫住在广州\u3002"]
+CROWDED_CHINESE_NURSES_R1291: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_NURSES_R1291_SETUP), ["remember", "孙丽现在是老师\u3002"], [_CROWDED_CHINESE_NURSES_R1291_SETUP[0]]),
+    (list(_CROWDED_CHINESE_NURSES_R1291_SETUP), ["remember", "孙丽现在住在深圳\u3002"], [_CROWDED_CHINESE_NURSES_R1291_SETUP[2]]),
+    (list(_CROWDED_CHINESE_NURSES_R1291_SETUP), ["forget", "忘记关于孙丽的一切\u3002"], [_CROWDED_CHINESE_NURSES_R1291_SETUP[0], _CROWDED_CHINESE_NURSES_R1291_SETUP[2], _CROWDED_CHINESE_NURSES_R1291_SETUP[3], _CROWDED_CHINESE_NURSES_R1291_SETUP[4]]),
+]
+
+
+def crowded_chinese_nurses_r51(cases: list[Case]) -> None:
+    """A nurse written in Chinese whose husband is a nurse in her city: her new occupation, her move, and everything about her forgotten."""
+    _ended_by(cases, 'crowded_chinese_nurses_r51', 'languages', CROWDED_CHINESE_NURSES_R1291)
+
+
+_CROWDED_FOOD_BANK_R1292_SETUP = ["Eve Moss volunteers at the food bank.", "Eve Moss's daughter volunteers at the food bank too.", "Eve Moss volunteers at the library.", "Eve Moss lives in Stroud.", "Eve Moss is a retired nurse.", "Eve Moss plays bowls."]
+CROWDED_FOOD_BANK_R1292: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FOOD_BANK_R1292_SETUP), ["remember", "Eve Moss stopped volunteering at the food bank."], [_CROWDED_FOOD_BANK_R1292_SETUP[0]]),
+    (list(_CROWDED_FOOD_BANK_R1292_SETUP), ["remember", "Eve Moss moved to Cheltenham."], [_CROWDED_FOOD_BANK_R1292_SETUP[3]]),
+    (list(_CROWDED_FOOD_BANK_R1292_SETUP), ["remember", "Eve Moss gave up bowls."], [_CROWDED_FOOD_BANK_R1292_SETUP[5]]),
+]
+
+
+def crowded_food_bank_r51(cases: list[Case]) -> None:
+    """A retired nurse who volunteers at two places, one with her daughter: one place given up, her move, and bowls given up."""
+    _ended_by(cases, 'crowded_food_bank_r51', 'hobbies', CROWDED_FOOD_BANK_R1292)
+
+
+_CROWDED_USER_STREAMING_R1293_SETUP = ["I subscribe to Netflix.", "My husband subscribes to Netflix too.", "I've got a Spotify account.", "I read The Economist.", "I live in Bath.", "I work at Dyson."]
+CROWDED_USER_STREAMING_R1293: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_STREAMING_R1293_SETUP), ["remember", "I've cancelled my Netflix subscription."], [_CROWDED_USER_STREAMING_R1293_SETUP[0]]),
+    (list(_CROWDED_USER_STREAMING_R1293_SETUP), ["remember", "I've deleted my Spotify account."], [_CROWDED_USER_STREAMING_R1293_SETUP[2]]),
+    (list(_CROWDED_USER_STREAMING_R1293_SETUP), ["remember", "I've left Dyson."], [_CROWDED_USER_STREAMING_R1293_SETUP[5]]),
+]
+
+
+def crowded_user_streaming_r51(cases: list[Case]) -> None:
+    """The user's streaming, shared with her husband, told with contractions: the subscription cancelled, an account deleted, and an employer left."""
+    _ended_by(cases, 'crowded_user_streaming_r51', 'subscriptions', CROWDED_USER_STREAMING_R1293)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -20934,7 +21064,17 @@ def build() -> list[Case]:
                    crowded_german_pianists_r51,
                    crowded_chinese_doctors_r51,
                    crowded_concert_tickets_r51,
-                   crowded_user_flats_r51):
+                   crowded_user_flats_r51,
+                   crowded_kin_jobs_too_r51,
+                   crowded_user_kin_moves_r51,
+                   crowded_student_children_r51,
+                   crowded_stolen_things_r51,
+                   crowded_user_pastimes_r51,
+                   crowded_bus_drivers_r51,
+                   crowded_german_movers_r51,
+                   crowded_chinese_nurses_r51,
+                   crowded_food_bank_r51,
+                   crowded_user_streaming_r51):
         family(cases)
     return cases
 
