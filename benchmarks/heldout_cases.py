@@ -20468,6 +20468,136 @@ def crowded_user_streaming_r51(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_streaming_r51', 'subscriptions', CROWDED_USER_STREAMING_R1293)
 
 
+_CROWDED_USER_ACCOUNTS_R1294_SETUP = ["I've got a Facebook account.", "My wife's got a Facebook account too.", "I use Instagram.", "I've got a LinkedIn profile.", "I live in Poole.", "I'm a photographer."]
+CROWDED_USER_ACCOUNTS_R1294: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_ACCOUNTS_R1294_SETUP), ["remember", "I've deleted my Facebook account."], [_CROWDED_USER_ACCOUNTS_R1294_SETUP[0]]),
+    (list(_CROWDED_USER_ACCOUNTS_R1294_SETUP), ["remember", "I've stopped using Instagram."], [_CROWDED_USER_ACCOUNTS_R1294_SETUP[2]]),
+    (list(_CROWDED_USER_ACCOUNTS_R1294_SETUP), ["remember", "I've moved to Bournemouth."], [_CROWDED_USER_ACCOUNTS_R1294_SETUP[4]]),
+]
+
+
+def crowded_user_accounts_r51(cases: list[Case]) -> None:
+    """The user's social accounts, one shared with his wife's kind, told with contractions: an account deleted, an app given up, and a move."""
+    _ended_by(cases, 'crowded_user_accounts_r51', 'tech', CROWDED_USER_ACCOUNTS_R1294)
+
+
+_CROWDED_GARDEN_SHEDS_R1295_SETUP = ["Gwen Hall has a shed in the garden.", "Gwen Hall's shed is green.", "Gwen Hall's neighbour has a shed too.", "Gwen Hall has a pond.", "Gwen Hall lives in Ludlow.", "Gwen Hall is a potter."]
+CROWDED_GARDEN_SHEDS_R1295: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GARDEN_SHEDS_R1295_SETUP), ["remember", "Gwen Hall removed her shed."], [_CROWDED_GARDEN_SHEDS_R1295_SETUP[0], _CROWDED_GARDEN_SHEDS_R1295_SETUP[1]]),
+    (list(_CROWDED_GARDEN_SHEDS_R1295_SETUP), ["remember", "Gwen Hall moved to Hereford."], [_CROWDED_GARDEN_SHEDS_R1295_SETUP[4]]),
+    (list(_CROWDED_GARDEN_SHEDS_R1295_SETUP), ["remember", "Gwen Hall is now a painter."], [_CROWDED_GARDEN_SHEDS_R1295_SETUP[5]]),
+]
+
+
+def crowded_garden_sheds_r51(cases: list[Case]) -> None:
+    """A potter whose neighbour has a shed like hers: her shed removed with what was said of it, her move, and a new craft."""
+    _ended_by(cases, 'crowded_garden_sheds_r51', 'home', CROWDED_GARDEN_SHEDS_R1295)
+
+
+_CROWDED_USER_CHILDREN_R1296_SETUP = ["My son lives in Leeds.", "My son's got a car.", "My daughter lives in Leeds too.", "My daughter's a dentist.", "I live in Wakefield.", "I'm retired."]
+CROWDED_USER_CHILDREN_R1296: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CHILDREN_R1296_SETUP), ["remember", "My son's sold his car."], [_CROWDED_USER_CHILDREN_R1296_SETUP[1]]),
+    (list(_CROWDED_USER_CHILDREN_R1296_SETUP), ["remember", "My daughter's moved to York."], [_CROWDED_USER_CHILDREN_R1296_SETUP[2]]),
+    (list(_CROWDED_USER_CHILDREN_R1296_SETUP), ["remember", "My son's moved to Hull."], [_CROWDED_USER_CHILDREN_R1296_SETUP[0]]),
+]
+
+
+def crowded_user_children_r51(cases: list[Case]) -> None:
+    """The user's son and daughter in one city, told with contractions after their kin words: the son's car sold, the daughter's move, and the son's move."""
+    _ended_by(cases, 'crowded_user_children_r51', 'family', CROWDED_USER_CHILDREN_R1296)
+
+
+_CROWDED_DEPOT_NIGHTS_R1297_SETUP = ["Ivan Petrov works nights at the depot.", "Ivan Petrov's wife works nights at the depot too.", "Ivan Petrov drives a forklift.", "Ivan Petrov lives in Swindon.", "Ivan Petrov plays chess online.", "Ivan Petrov has a dog."]
+CROWDED_DEPOT_NIGHTS_R1297: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DEPOT_NIGHTS_R1297_SETUP), ["remember", "Ivan Petrov stopped working nights."], [_CROWDED_DEPOT_NIGHTS_R1297_SETUP[0]]),
+    (list(_CROWDED_DEPOT_NIGHTS_R1297_SETUP), ["remember", "Ivan Petrov's dog died."], [_CROWDED_DEPOT_NIGHTS_R1297_SETUP[5]]),
+    (list(_CROWDED_DEPOT_NIGHTS_R1297_SETUP), ["remember", "Ivan Petrov gave up chess."], [_CROWDED_DEPOT_NIGHTS_R1297_SETUP[4]]),
+]
+
+
+def crowded_depot_nights_r51(cases: list[Case]) -> None:
+    """A forklift driver whose wife works his nights at the depot: nights stopped, his dog's death, and chess given up."""
+    _ended_by(cases, 'crowded_depot_nights_r51', 'work', CROWDED_DEPOT_NIGHTS_R1297)
+
+
+_CROWDED_CAMPING_GEAR_R1298_SETUP = ["Ruth Ng has a tent.", "Ruth Ng's tent is orange.", "Ruth Ng's brother has a tent too.", "Ruth Ng has a camper van.", "Ruth Ng lives in Oban.", "Ruth Ng is a ranger."]
+CROWDED_CAMPING_GEAR_R1298: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CAMPING_GEAR_R1298_SETUP), ["remember", "Ruth Ng lost her tent."], [_CROWDED_CAMPING_GEAR_R1298_SETUP[0], _CROWDED_CAMPING_GEAR_R1298_SETUP[1]]),
+    (list(_CROWDED_CAMPING_GEAR_R1298_SETUP), ["remember", "Ruth Ng sold her camper van."], [_CROWDED_CAMPING_GEAR_R1298_SETUP[3]]),
+    (list(_CROWDED_CAMPING_GEAR_R1298_SETUP), ["remember", "Ruth Ng moved to Fort William."], [_CROWDED_CAMPING_GEAR_R1298_SETUP[4]]),
+]
+
+
+def crowded_camping_gear_r51(cases: list[Case]) -> None:
+    """A ranger whose brother has a tent like hers: her tent lost with what was said of it, her van sold, and her move."""
+    _ended_by(cases, 'crowded_camping_gear_r51', 'possessions', CROWDED_CAMPING_GEAR_R1298)
+
+
+_CROWDED_USER_GYMS_R1299_SETUP = ["I go to the gym on Mondays.", "My brother goes to the gym on Mondays too.", "I swim at the lido.", "I've got a personal trainer.", "I live in Hackney.", "I work in Shoreditch."]
+CROWDED_USER_GYMS_R1299: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_GYMS_R1299_SETUP), ["remember", "I've stopped going to the gym."], [_CROWDED_USER_GYMS_R1299_SETUP[0]]),
+    (list(_CROWDED_USER_GYMS_R1299_SETUP), ["remember", "I don't swim at the lido anymore."], [_CROWDED_USER_GYMS_R1299_SETUP[2]]),
+    (list(_CROWDED_USER_GYMS_R1299_SETUP), ["remember", "I've moved to Bow."], [_CROWDED_USER_GYMS_R1299_SETUP[4]]),
+]
+
+
+def crowded_user_gyms_r51(cases: list[Case]) -> None:
+    """The user's gym day, shared with his brother, told with contractions: the gym given up, the lido given up, and a move."""
+    _ended_by(cases, 'crowded_user_gyms_r51', 'health', CROWDED_USER_GYMS_R1299)
+
+
+_CROWDED_GERMAN_CARS_R1300_SETUP = ["Nina Roth hat ein Auto.", "Nina Roths Mann hat ein Auto.", "Nina Roth wohnt in Graz.", "Nina Roth arbeitet bei Magna.", "Nina Roth spielt Gitarre.", "Nina Roths Mann wohnt in Graz."]
+CROWDED_GERMAN_CARS_R1300: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_CARS_R1300_SETUP), ["remember", "Nina Roth hat ihr Auto verkauft."], [_CROWDED_GERMAN_CARS_R1300_SETUP[0]]),
+    (list(_CROWDED_GERMAN_CARS_R1300_SETUP), ["remember", "Nina Roth arbeitet jetzt bei KTM."], [_CROWDED_GERMAN_CARS_R1300_SETUP[3]]),
+    (list(_CROWDED_GERMAN_CARS_R1300_SETUP), ["forget", "Vergiss alles über Nina Roth."], [_CROWDED_GERMAN_CARS_R1300_SETUP[0], _CROWDED_GERMAN_CARS_R1300_SETUP[2], _CROWDED_GERMAN_CARS_R1300_SETUP[3], _CROWDED_GERMAN_CARS_R1300_SETUP[4]]),
+]
+
+
+def crowded_german_cars_r51(cases: list[Case]) -> None:
+    """An Austrian woman written in German whose husband has a car and lives in her city: her car sold, her new employer, and everything about her forgotten."""
+    _ended_by(cases, 'crowded_german_cars_r51', 'languages', CROWDED_GERMAN_CARS_R1300)
+
+
+_CROWDED_CHINESE_SWIMMERS_R1301_SETUP = ["周婷喜欢游泳\u3002", "周婷的妹妹喜欢游泳\u3002", "周婷住在厦门\u3002", "周婷在银行工作\u3002", "周婷有一辆自行车\u3002", "周婷的妹妹是老师\u3002"]
+CROWDED_CHINESE_SWIMMERS_R1301: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_SWIMMERS_R1301_SETUP), ["remember", "周婷不再游泳了\u3002"], [_CROWDED_CHINESE_SWIMMERS_R1301_SETUP[0]]),
+    (list(_CROWDED_CHINESE_SWIMMERS_R1301_SETUP), ["remember", "周婷现在住在福州\u3002"], [_CROWDED_CHINESE_SWIMMERS_R1301_SETUP[2]]),
+    (list(_CROWDED_CHINESE_SWIMMERS_R1301_SETUP), ["forget", "忘记关于周婷的一切\u3002"], [_CROWDED_CHINESE_SWIMMERS_R1301_SETUP[0], _CROWDED_CHINESE_SWIMMERS_R1301_SETUP[2], _CROWDED_CHINESE_SWIMMERS_R1301_SETUP[3], _CROWDED_CHINESE_SWIMMERS_R1301_SETUP[4]]),
+]
+
+
+def crowded_chinese_swimmers_r51(cases: list[Case]) -> None:
+    """A woman written in Chinese whose younger sister swims too and is a teacher: her swimming given up, her move, and everything about her forgotten."""
+    _ended_by(cases, 'crowded_chinese_swimmers_r51', 'languages', CROWDED_CHINESE_SWIMMERS_R1301)
+
+
+_CROWDED_PENSIONERS_R1302_SETUP = ["Alan Fox has a pension with Aviva.", "Alan Fox's wife has a pension with Aviva too.", "Alan Fox banks with Lloyds.", "Alan Fox is insured with Saga.", "Alan Fox lives in Bude.", "Alan Fox is a retired postman."]
+CROWDED_PENSIONERS_R1302: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PENSIONERS_R1302_SETUP), ["remember", "Alan Fox cancelled his Saga insurance."], [_CROWDED_PENSIONERS_R1302_SETUP[3]]),
+    (list(_CROWDED_PENSIONERS_R1302_SETUP), ["remember", "Alan Fox now banks with Monzo."], [_CROWDED_PENSIONERS_R1302_SETUP[2]]),
+    (list(_CROWDED_PENSIONERS_R1302_SETUP), ["remember", "Alan Fox moved to Padstow."], [_CROWDED_PENSIONERS_R1302_SETUP[4]]),
+]
+
+
+def crowded_pensioners_r51(cases: list[Case]) -> None:
+    """A retired postman with a pension like his wife's: his insurance cancelled, a new bank, and his move."""
+    _ended_by(cases, 'crowded_pensioners_r51', 'finance', CROWDED_PENSIONERS_R1302)
+
+
+_CROWDED_CHOIR_MOTHERS_R1303_SETUP = ["Mia Lund sings in a choir.", "Mia Lund's mother sings in a choir too.", "Mia Lund plays the flute.", "Mia Lund lives in Malmö.", "Mia Lund works at IKEA.", "Mia Lund has a cat."]
+CROWDED_CHOIR_MOTHERS_R1303: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHOIR_MOTHERS_R1303_SETUP), ["remember", "Mia Lund stopped singing in the choir."], [_CROWDED_CHOIR_MOTHERS_R1303_SETUP[0]]),
+    (list(_CROWDED_CHOIR_MOTHERS_R1303_SETUP), ["remember", "Mia Lund's mother gave up the choir."], [_CROWDED_CHOIR_MOTHERS_R1303_SETUP[1]]),
+    (list(_CROWDED_CHOIR_MOTHERS_R1303_SETUP), ["remember", "Mia Lund gave up the flute."], [_CROWDED_CHOIR_MOTHERS_R1303_SETUP[2]]),
+]
+
+
+def crowded_choir_mothers_r51(cases: list[Case]) -> None:
+    """A woman who sings in a choir like her mother: her choir stopped, her mother's choir given up, and her flute given up."""
+    _ended_by(cases, 'crowded_choir_mothers_r51', 'hobbies', CROWDED_CHOIR_MOTHERS_R1303)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -21074,7 +21204,17 @@ def build() -> list[Case]:
                    crowded_german_movers_r51,
                    crowded_chinese_nurses_r51,
                    crowded_food_bank_r51,
-                   crowded_user_streaming_r51):
+                   crowded_user_streaming_r51,
+                   crowded_user_accounts_r51,
+                   crowded_garden_sheds_r51,
+                   crowded_user_children_r51,
+                   crowded_depot_nights_r51,
+                   crowded_camping_gear_r51,
+                   crowded_user_gyms_r51,
+                   crowded_german_cars_r51,
+                   crowded_chinese_swimmers_r51,
+                   crowded_pensioners_r51,
+                   crowded_choir_mothers_r51):
         family(cases)
     return cases
 
