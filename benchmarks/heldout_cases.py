@@ -20598,6 +20598,136 @@ def crowded_choir_mothers_r51(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_choir_mothers_r51', 'hobbies', CROWDED_CHOIR_MOTHERS_R1303)
 
 
+_CROWDED_APP_USERS_R1304_SETUP = ["Leah Stone uses Slack at work.", "Leah Stone's team uses Slack too.", "Leah Stone has a Notion account.", "Leah Stone lives in Brighton.", "Leah Stone is a product manager.", "Leah Stone runs on Sundays."]
+CROWDED_APP_USERS_R1304: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_APP_USERS_R1304_SETUP), ["remember", "Leah Stone deleted her Notion account."], [_CROWDED_APP_USERS_R1304_SETUP[2]]),
+    (list(_CROWDED_APP_USERS_R1304_SETUP), ["remember", "Leah Stone stopped running on Sundays."], [_CROWDED_APP_USERS_R1304_SETUP[5]]),
+    (list(_CROWDED_APP_USERS_R1304_SETUP), ["remember", "Leah Stone moved to Lewes."], [_CROWDED_APP_USERS_R1304_SETUP[3]]),
+]
+
+
+def crowded_app_users_r51(cases: list[Case]) -> None:
+    """A product manager whose team uses her chat tool: an account deleted, her running stopped, and her move."""
+    _ended_by(cases, 'crowded_app_users_r51', 'tech', CROWDED_APP_USERS_R1304)
+
+
+_CROWDED_USER_KIN_JOBS_R1305_SETUP = ["My wife works at the bank.", "I work at the bank too.", "My wife's a manager.", "My son works at Greggs.", "I live in Walsall.", "I play darts."]
+CROWDED_USER_KIN_JOBS_R1305: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_KIN_JOBS_R1305_SETUP), ["remember", "I now work at the hospital."], [_CROWDED_USER_KIN_JOBS_R1305_SETUP[1]]),
+    (list(_CROWDED_USER_KIN_JOBS_R1305_SETUP), ["remember", "My son's left Greggs."], [_CROWDED_USER_KIN_JOBS_R1305_SETUP[3]]),
+    (list(_CROWDED_USER_KIN_JOBS_R1305_SETUP), ["remember", "I've given up darts."], [_CROWDED_USER_KIN_JOBS_R1305_SETUP[5]]),
+]
+
+
+def crowded_user_kin_jobs_r51(cases: list[Case]) -> None:
+    """The user who works where his wife does, and a son with a job of his own, told with contractions: his new employer, the son's job left, and darts given up."""
+    _ended_by(cases, 'crowded_user_kin_jobs_r51', 'work', CROWDED_USER_KIN_JOBS_R1305)
+
+
+_CROWDED_CHINESE_ENGINEERS_R1306_SETUP = ["吴昊是工程师\u3002", "吴昊的哥哥是工程师\u3002", "吴昊住在武汉\u3002", "吴昊喜欢钓鱼\u3002", "吴昊的哥哥住在武汉\u3002", "吴昊有一只猫\u3002"]
+CROWDED_CHINESE_ENGINEERS_R1306: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_ENGINEERS_R1306_SETUP), ["remember", "吴昊现在是经理\u3002"], [_CROWDED_CHINESE_ENGINEERS_R1306_SETUP[0]]),
+    (list(_CROWDED_CHINESE_ENGINEERS_R1306_SETUP), ["remember", "吴昊现在住在长沙\u3002"], [_CROWDED_CHINESE_ENGINEERS_R1306_SETUP[2]]),
+    (list(_CROWDED_CHINESE_ENGINEERS_R1306_SETUP), ["forget", "忘记关于吴昊的一切\u3002"], [_CROWDED_CHINESE_ENGINEERS_R1306_SETUP[0], _CROWDED_CHINESE_ENGINEERS_R1306_SETUP[2], _CROWDED_CHINESE_ENGINEERS_R1306_SETUP[3], _CROWDED_CHINESE_ENGINEERS_R1306_SETUP[5]]),
+]
+
+
+def crowded_chinese_engineers_r51(cases: list[Case]) -> None:
+    """An engineer written in Chinese whose elder brother is an engineer in his city: his new occupation, his move, and everything about him forgotten."""
+    _ended_by(cases, 'crowded_chinese_engineers_r51', 'languages', CROWDED_CHINESE_ENGINEERS_R1306)
+
+
+_CROWDED_GERMAN_WIVES_R1307_SETUP = ["Paul Wolf arbeitet bei Bosch.", "Paul Wolfs Frau arbeitet bei Bosch.", "Paul Wolf wohnt in Stuttgart.", "Paul Wolf spielt Schach.", "Paul Wolf hat einen Hund.", "Paul Wolfs Frau spielt Schach."]
+CROWDED_GERMAN_WIVES_R1307: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_WIVES_R1307_SETUP), ["remember", "Paul Wolf arbeitet jetzt bei Daimler."], [_CROWDED_GERMAN_WIVES_R1307_SETUP[0]]),
+    (list(_CROWDED_GERMAN_WIVES_R1307_SETUP), ["remember", "Paul Wolf spielt kein Schach mehr."], [_CROWDED_GERMAN_WIVES_R1307_SETUP[3]]),
+    (list(_CROWDED_GERMAN_WIVES_R1307_SETUP), ["remember", "Paul Wolf hat keinen Hund mehr."], [_CROWDED_GERMAN_WIVES_R1307_SETUP[4]]),
+]
+
+
+def crowded_german_wives_r51(cases: list[Case]) -> None:
+    """A German man whose wife works at his employer and plays his game: his new employer, his chess given up, and his dog gone."""
+    _ended_by(cases, 'crowded_german_wives_r51', 'languages', CROWDED_GERMAN_WIVES_R1307)
+
+
+_CROWDED_HOT_TUBS_R1308_SETUP = ["Kit Lowe has a hot tub.", "Kit Lowe's hot tub is in the garden.", "Kit Lowe's sister has a hot tub too.", "Kit Lowe has a trampoline.", "Kit Lowe lives in Crawley.", "Kit Lowe is a firefighter."]
+CROWDED_HOT_TUBS_R1308: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOT_TUBS_R1308_SETUP), ["remember", "Kit Lowe removed his hot tub."], [_CROWDED_HOT_TUBS_R1308_SETUP[0], _CROWDED_HOT_TUBS_R1308_SETUP[1]]),
+    (list(_CROWDED_HOT_TUBS_R1308_SETUP), ["remember", "Kit Lowe gave away his trampoline."], [_CROWDED_HOT_TUBS_R1308_SETUP[3]]),
+    (list(_CROWDED_HOT_TUBS_R1308_SETUP), ["remember", "Kit Lowe moved to Horsham."], [_CROWDED_HOT_TUBS_R1308_SETUP[4]]),
+]
+
+
+def crowded_hot_tubs_r51(cases: list[Case]) -> None:
+    """A firefighter whose sister has a hot tub like his: his removed with what was said of it, his trampoline given away, and his move."""
+    _ended_by(cases, 'crowded_hot_tubs_r51', 'home', CROWDED_HOT_TUBS_R1308)
+
+
+_CROWDED_USER_DRIVERS_R1309_SETUP = ["I drive to work.", "My husband drives to work too.", "I've got a Nissan Leaf.", "I park in the multi-storey.", "I live in Milton Keynes.", "I work at the hospital."]
+CROWDED_USER_DRIVERS_R1309: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_DRIVERS_R1309_SETUP), ["remember", "I've stopped driving to work."], [_CROWDED_USER_DRIVERS_R1309_SETUP[0]]),
+    (list(_CROWDED_USER_DRIVERS_R1309_SETUP), ["remember", "I've sold my Nissan Leaf."], [_CROWDED_USER_DRIVERS_R1309_SETUP[2]]),
+    (list(_CROWDED_USER_DRIVERS_R1309_SETUP), ["remember", "I don't park in the multi-storey anymore."], [_CROWDED_USER_DRIVERS_R1309_SETUP[3]]),
+]
+
+
+def crowded_user_drivers_r51(cases: list[Case]) -> None:
+    """The user who drives to work like her husband, told with contractions: driving to work stopped, her car sold, and her parking given up."""
+    _ended_by(cases, 'crowded_user_drivers_r51', 'transport', CROWDED_USER_DRIVERS_R1309)
+
+
+_CROWDED_BAKERS_UNCLES_R1310_SETUP = ["Sol Weiss's uncle lives in Haifa.", "Sol Weiss's uncle runs a bakery.", "Sol Weiss's aunt lives in Haifa too.", "Sol Weiss lives in Tel Aviv.", "Sol Weiss is a lawyer.", "Sol Weiss plays the violin."]
+CROWDED_BAKERS_UNCLES_R1310: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BAKERS_UNCLES_R1310_SETUP), ["remember", "Sol Weiss's uncle died."], [_CROWDED_BAKERS_UNCLES_R1310_SETUP[0], _CROWDED_BAKERS_UNCLES_R1310_SETUP[1]]),
+    (list(_CROWDED_BAKERS_UNCLES_R1310_SETUP), ["remember", "Sol Weiss moved to Jerusalem."], [_CROWDED_BAKERS_UNCLES_R1310_SETUP[3]]),
+    (list(_CROWDED_BAKERS_UNCLES_R1310_SETUP), ["remember", "Sol Weiss gave up the violin."], [_CROWDED_BAKERS_UNCLES_R1310_SETUP[5]]),
+]
+
+
+def crowded_bakers_uncles_r51(cases: list[Case]) -> None:
+    """A lawyer whose uncle runs a bakery in the city where his aunt lives: the uncle's death, his own move, and his violin given up."""
+    _ended_by(cases, 'crowded_bakers_uncles_r51', 'family', CROWDED_BAKERS_UNCLES_R1310)
+
+
+_CROWDED_USER_CARDS_KEPT_R1311_SETUP = ["I'm a member of the RSPB.", "My dad's a member of the RSPB too.", "I've got a Costco card.", "I subscribe to The Observer.", "I live in Norfolk.", "I'm a farmer."]
+CROWDED_USER_CARDS_KEPT_R1311: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CARDS_KEPT_R1311_SETUP), ["remember", "I've cancelled my RSPB membership."], [_CROWDED_USER_CARDS_KEPT_R1311_SETUP[0]]),
+    (list(_CROWDED_USER_CARDS_KEPT_R1311_SETUP), ["remember", "I've lost my Costco card."], [_CROWDED_USER_CARDS_KEPT_R1311_SETUP[2]]),
+    (list(_CROWDED_USER_CARDS_KEPT_R1311_SETUP), ["remember", "I've stopped subscribing to The Observer."], [_CROWDED_USER_CARDS_KEPT_R1311_SETUP[3]]),
+]
+
+
+def crowded_user_cards_kept_r51(cases: list[Case]) -> None:
+    """The user's memberships, one shared with her father, told with contractions: a membership cancelled, a card lost, and a newspaper given up."""
+    _ended_by(cases, 'crowded_user_cards_kept_r51', 'subscriptions', CROWDED_USER_CARDS_KEPT_R1311)
+
+
+_CROWDED_STOLEN_CARS_R1312_SETUP = ["Nadia Aziz drives a Honda Jazz.", "Nadia Aziz's Honda Jazz is silver.", "Nadia Aziz's husband drives a Honda Jazz too.", "Nadia Aziz has a scooter.", "Nadia Aziz lives in Luton.", "Nadia Aziz is a pharmacist."]
+CROWDED_STOLEN_CARS_R1312: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STOLEN_CARS_R1312_SETUP), ["remember", "Nadia Aziz's Honda Jazz was stolen."], [_CROWDED_STOLEN_CARS_R1312_SETUP[0], _CROWDED_STOLEN_CARS_R1312_SETUP[1]]),
+    (list(_CROWDED_STOLEN_CARS_R1312_SETUP), ["remember", "Nadia Aziz sold her scooter."], [_CROWDED_STOLEN_CARS_R1312_SETUP[3]]),
+    (list(_CROWDED_STOLEN_CARS_R1312_SETUP), ["remember", "Nadia Aziz moved to Dunstable."], [_CROWDED_STOLEN_CARS_R1312_SETUP[4]]),
+]
+
+
+def crowded_stolen_cars_r51(cases: list[Case]) -> None:
+    """A pharmacist whose husband drives her model: her car stolen with what was said of it, her scooter sold, and her move."""
+    _ended_by(cases, 'crowded_stolen_cars_r51', 'vehicles', CROWDED_STOLEN_CARS_R1312)
+
+
+_CROWDED_LAW_STUDENTS_R1313_SETUP = ["Tariq Ali studies law at Leeds.", "Tariq Ali's sister studies law at Leeds too.", "Tariq Ali works at a bar.", "Tariq Ali lives in Headingley.", "Tariq Ali plays cricket.", "Tariq Ali has a bike."]
+CROWDED_LAW_STUDENTS_R1313: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LAW_STUDENTS_R1313_SETUP), ["remember", "Tariq Ali left the bar."], [_CROWDED_LAW_STUDENTS_R1313_SETUP[2]]),
+    (list(_CROWDED_LAW_STUDENTS_R1313_SETUP), ["remember", "Tariq Ali moved to Hyde Park."], [_CROWDED_LAW_STUDENTS_R1313_SETUP[3]]),
+    (list(_CROWDED_LAW_STUDENTS_R1313_SETUP), ["remember", "Tariq Ali's bike was stolen."], [_CROWDED_LAW_STUDENTS_R1313_SETUP[5]]),
+]
+
+
+def crowded_law_students_r51(cases: list[Case]) -> None:
+    """A law student whose sister studies his subject at his university: his bar job left, his move, and his bike stolen."""
+    _ended_by(cases, 'crowded_law_students_r51', 'education', CROWDED_LAW_STUDENTS_R1313)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -21214,7 +21344,17 @@ def build() -> list[Case]:
                    crowded_german_cars_r51,
                    crowded_chinese_swimmers_r51,
                    crowded_pensioners_r51,
-                   crowded_choir_mothers_r51):
+                   crowded_choir_mothers_r51,
+                   crowded_app_users_r51,
+                   crowded_user_kin_jobs_r51,
+                   crowded_chinese_engineers_r51,
+                   crowded_german_wives_r51,
+                   crowded_hot_tubs_r51,
+                   crowded_user_drivers_r51,
+                   crowded_bakers_uncles_r51,
+                   crowded_user_cards_kept_r51,
+                   crowded_stolen_cars_r51,
+                   crowded_law_students_r51):
         family(cases)
     return cases
 
