@@ -2541,7 +2541,11 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
         # share no stem: goes, going)
         return _object_terms(" ".join(words[1:]), entity)
     if not words or words[0].lower() not in PREPOSITIONS or words[0].lower() in _GOAL:
-        return _object_terms(predicate, entity)  # "dropped to Silver": where it went
+        # "dropped to Silver": where it went; "gave away his trampoline", "gave his
+        # trampoline away": the particle is the verb's, no word of what ended
+        if words and words[-1].lower().strip(EDGE) in lx.PARTICLES:
+            words = words[:-1]
+        return _object_terms(" ".join([predicate.split()[0], *words]), entity)
     if words[0].lower() == "with" and all(
             w[:1].isupper() for w in words[1:] if w.lower() not in lx.STOPWORDS):
         return None

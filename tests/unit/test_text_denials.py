@@ -195,7 +195,9 @@ def test_a_new_fact_ends_the_denial_it_reverses(fresh_store: memory_es.MemorySto
                         ("sees Dr Lind every month", "stopped seeing Dr Lind"),
                         ("rents a garage on Mill Lane", "gave up the garage on Mill Lane"),
                         ("has a season ticket", "has given up his season ticket"),
-                        ("has a Spotify account", "deleted his Spotify account")]))
+                        ("has a Spotify account", "deleted his Spotify account"),
+                        ("has a trampoline", "gave away his trampoline"),
+                        ("has a trampoline", "gave his trampoline away")]))
 def test_an_ending_with_the_whole_object_ends_that_fact_only(
         fresh_store: memory_es.MemoryStore, pair: tuple[str, str]) -> None:
     """A cessation whose whole object is in one of the person's facts ends that fact,
