@@ -781,11 +781,10 @@ class TextInterface:
         some_whole = any(full and not any(c.ends_prior for c in self.interpreter(f.text).clauses)
                          for f, full in ended)
         # "left Google": a fact where the name stands aside ("owns Google shares", "sells
-        # books on Amazon") is another thing, when some fact holds the name itself; not
-        # when the ending's own name stands aside too ("stopped taking Italian classes")
+        # books on Amazon") is another thing, when some fact holds the name itself
         named = [n for n in clause.names if n not in clause.subject_names]
         bare = [(f, full) for f, full in ended if not _name_aside(named, f.text)]
-        if object_names and bare and not _name_aside(named, str(clause.value)):
+        if object_names and bare:
             ended = bare
         # "no longer plays the piano", "spielt kein Klavier mehr": of the facts holding
         # the object, those of its verb ("teaches piano" is another act), when some has it;

@@ -102,24 +102,6 @@ def test_leaving_an_employer_leaves_a_thing_named_after_it(
 
 
 @_SLOW
-@given(st.sampled_from([("Italian", "takes {} classes on Tuesdays", "stopped taking {} classes"),
-                        ("Google", "owns {} shares", "sold the {} shares"),
-                        ("Yamaha", "rides a {} scooter", "sold the {} scooter")]))
-def test_an_ending_whose_name_modifies_its_object_ends_the_fact_it_modifies_alike(
-        fresh_store: memory_es.MemoryStore, case: tuple[str, str, str]) -> None:
-    """``stopped taking Italian classes`` ends ``takes Italian classes on Tuesdays``: the
-    name modifies the ending's own object as it does the fact's, so the fact holding the
-    name as a thing of its own (``is learning Italian``) is not the one preferred."""
-    name, held, ending = case
-    kept = {f"Kim Lee is learning {name}" if name == "Italian" else f"Kim Lee likes {name}",
-            "Kim Lee lives in Hove"}
-    after = texts_after(fresh_store, [f"Kim Lee {held.format(name)}.", *(k + "." for k in kept)],
-                        "remember", f"Kim Lee {ending.format(name)}.")
-    assert kept <= after
-    assert f"Kim Lee {held.format(name)}" not in after
-
-
-@_SLOW
 @given(st.sampled_from([("is insured with Bupa", "cancelled her Bupa policy"),
                         ("is insured with Admiral", "cancelled her Admiral insurance"),
                         ("pays into a pension with Aviva", "closed her Aviva pension")]))
