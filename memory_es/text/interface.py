@@ -2214,8 +2214,10 @@ def _owned_text(clause: Clause) -> str | None:
     return _OWNER.split(clause.mention, maxsplit=1)[-1]
 
 
-_OWNER = re.compile(r"['\u2019]s\b|^\s*(?:my|our)\b", re.IGNORECASE)
-"""What ends a possessive subject's owner: ``'s``, or ``my`` / ``our`` before the thing."""
+_OWNER = re.compile(r"['\u2019]s\b|^\s*(?:" + "|".join(sorted(lx.POSSESSIVE_DETERMINERS))
+                    + r")\b", re.IGNORECASE)
+"""What ends a possessive subject's owner: ``'s``, or a possessive determiner before the
+thing (``my car``, ``My dog Rufus``)."""
 
 
 def _possessed_people(clause: Clause) -> list[str]:
@@ -2368,17 +2370,11 @@ def _named_object(clause: Clause) -> list[str]:
     return said if named else []
 
 
-_OWNED = re.compile(r"['\u2019]s\b|^(?:" + "|".join(sorted(lx.POSSESSIVE_DETERMINERS)) + r")\b",
-                    re.IGNORECASE)
-"""Where a possessive subject's owner ends: a name's ``'s``, or a possessive determiner
-at its start (``My dog Rufus``)."""
-
-
 def _named_possessed(clause: Clause) -> list[str]:
     """The noun and the name a possessive subject gives the one it names, the name in
     apposition after the noun (``neighbour Paul`` of ``Ines's neighbour Paul``, ``bandmate
     Jo Hale``): a being with a name of its own, whatever the noun."""
-    owned = _OWNED.split(clause.mention or "", maxsplit=1)
+    owned = _OWNER.split(clause.mention or "", maxsplit=1)
     if len(owned) < 2 or not _possessed(clause):
         return []
     said = owned[1].split()
@@ -2552,6 +2548,8 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
 
 
 def _after_verb(predicate: str) -> list[str]:
+    """The words after a predicate's verb and the particle right after it (``gave up the
+    allotment``: the allotment)."""
     words = predicate.split()[1:]
     return words[1:] if words and words[0].lower() in lx.PARTICLES else words
 
