@@ -287,22 +287,54 @@ def decide_assert(
     ]
 
 
-def decide_supersede(
+def supersede_body(
     state: EntityState, nf: NewFact, attr: AttributeDef, *, fact_id: str,
     new_chain: IdFactory, reason: str | None = None,
-) -> list[DomainEvent]:
-    """UPDATE ... FOR PORTION OF: overlapping facts keep only their portions outside."""
+) -> dict[str, Any]:
+    """UPDATE ... FOR PORTION OF: overlapping facts keep only their portions outside.
+
+    The one :class:`FactSuperseded` it decides, as its JSON body (every field in the
+    model's order, as :func:`new_fact_alone`'s): the write path seals and folds it as it
+    is when it ends no premise (:func:`ends_premises`), and :func:`decide_supersede` makes
+    the event of it otherwise. The facts it ends come first, the new fact last; an empty
+    ``supersedes`` is the empty tuple, as a fold leaves it."""
     if nf.entity is None:
         raise InvalidInput("an unresolved mention cannot supersede; resolve it first")
     related = _related(nf, _overlapping(state, nf))
     ended = [*related[SAME], *related[RIVAL], *related[DENIED]]  # not those APART
-    trims = _trim(ended, nf.valid_from, nf.valid_until, fact_id)
-    new = _new_fact(state, nf, attr, fact_id, new_chain, status="active",
-                    supersedes=tuple(f.fact_id for f in ended))
-    return [FactSuperseded(
-        tenant=nf.tenant, changes=(*trims, new), reason=reason,
-        period=(nf.valid_from, nf.valid_until), interpretation=nf.interpretation,
-    )]
+    start, end = nf.valid_from, nf.valid_until
+    chain_id = state.slots.get(slot_key(nf.attribute, nf.owner)) or new_chain()
+    changes: list[dict[str, Any]] = [{
+        "fact_id": f.fact_id,
+        "portions": [[p.start, p.end] for p in subtract(f.portions, start, end)],
+        "state": f.state, "content": None, "superseded_by": fact_id, "verified_at": None,
+    } for f in ended]
+    changes.append({
+        "fact_id": fact_id, "portions": [[start, end]], "state": "active",
+        "content": _content(nf, attr, chain_id, [f.fact_id for f in ended] or ()),
+        "superseded_by": None, "verified_at": None,
+    })
+    return {"tenant": nf.tenant, "changes": changes, "reason": reason,
+            "period": [start, end], "interpretation": nf.interpretation}
+
+
+def ends_premises(state: EntityState, body: dict[str, Any]) -> bool:
+    """Whether a decided body changes a fact that others were derived from (the cascade
+    must then see its event; :func:`changed_premises`)."""
+    for change in body["changes"]:
+        fact = state.get(change["fact_id"])
+        if fact is not None and fact.dependents:
+            return True
+    return False
+
+
+def decide_supersede(
+    state: EntityState, nf: NewFact, attr: AttributeDef, *, fact_id: str,
+    new_chain: IdFactory, reason: str | None = None,
+) -> list[DomainEvent]:
+    """:func:`supersede_body` as its event."""
+    return [FactSuperseded.model_validate(supersede_body(
+        state, nf, attr, fact_id=fact_id, new_chain=new_chain, reason=reason))]
 
 
 def _existing(state: EntityState, fact_id: str) -> FactState:

@@ -272,7 +272,7 @@ class EntityState:
         """Fold a fact this state does not hold yet (its first change, with its content,
         :func:`settled`). :meth:`apply` folds every new fact through here; the write path
         calls it directly for a new fact alone
-        (:meth:`memory_es.write.unit.UnitOfWork.emit_new_fact`)."""
+        (:meth:`memory_es.write.unit.UnitOfWork.emit_body`)."""
         fact = FactState(fid, content, portions, state)
         self.facts[fid] = fact
         self.owned.add(fid)

@@ -22,9 +22,11 @@ from memory_es.domain.events import (
     DependentLinked,
     DomainEvent,
     EntityPurged,
+    FactAsserted,
     FactChainPurged,
     FactReinforced,
     FactStateChanged,
+    FactSuperseded,
     FeedbackRecorded,
     NoteRecorded,
     NotesLinked,
@@ -120,10 +122,16 @@ def assert_fact(side: WriteSide, uow: UnitOfWork, cmd: c.AssertFact) -> Receipt:
     if not supersede:  # the common case, a fact its slot has nothing overlapping
         alone = control.new_fact_alone(st, nf, attr, new_fact_id, new_chain)
         if alone is not None:
-            return uow.receipt(cmd.OP, nf.tenant, uow.emit_new_fact(st, alone), [new_fact_id])
+            first = uow.emit_body(st, FactAsserted.TOPIC, alone)
+            return uow.receipt(cmd.OP, nf.tenant, first, [new_fact_id])
     if supersede:
-        events = control.decide_supersede(st, nf, attr, fact_id=new_fact_id,
-                                          new_chain=new_chain, reason=cmd.reason)
+        body = control.supersede_body(st, nf, attr, fact_id=new_fact_id,
+                                      new_chain=new_chain, reason=cmd.reason)
+        if not nf.derived_from and not control.ends_premises(st, body):  # nothing to cascade
+            first = uow.emit_body(st, FactSuperseded.TOPIC, body)
+            ended = [ch["fact_id"] for ch in body["changes"][:-1]]
+            return uow.receipt(cmd.OP, nf.tenant, first, [new_fact_id, *ended])
+        events: list[DomainEvent] = [FactSuperseded.model_validate(body)]
     else:
         events = control.decide_assert(st, nf, attr, now=uow.recorded_at, fact_id=new_fact_id,
                                        new_chain=new_chain, new_conflict=uuid7_str)

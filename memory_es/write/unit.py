@@ -33,7 +33,7 @@ from memory_es.crypto.mapper import SealingMapper, chain_hash, parse_body
 from memory_es.crypto.sealing import NONCE_BYTES, DataKey
 from memory_es.domain.control import SCALARS, AttributeDef
 from memory_es.domain.entity import EntityState
-from memory_es.domain.events import DomainEvent, FactAsserted
+from memory_es.domain.events import DomainEvent
 from memory_es.domain.intervals import Interval
 from memory_es.entropy import POOL
 from memory_es.ids import uuid7_str
@@ -217,24 +217,28 @@ class UnitOfWork:
         self.staged.append(Staged(st.stream_id, version, event.TOPIC, payload, key))
         return len(self.staged) - 1
 
-    def emit_new_fact(self, st: EntityState, body: dict[str, Any]) -> int:
-        """:meth:`emit` for the :class:`FactAsserted` body of
-        :func:`memory_es.domain.control.new_fact_alone` (one new fact on its own chain):
-        written by ``pydantic_core`` without an event model, and folded straight into a new
-        fact when its value is a scalar (the dict is then what parsing its JSON back would
-        give), else from its JSON as :meth:`emit` folds."""
-        change = body["changes"][0]
+    def emit_body(self, st: EntityState, topic: str, body: dict[str, Any]) -> int:
+        """:meth:`emit` for an event body decided without its model, whose last change is
+        a new fact (:func:`memory_es.domain.control.new_fact_alone`,
+        :func:`memory_es.domain.control.supersede_body`): written by ``pydantic_core`` as
+        the model would write it, sealed under the new fact's chain key, and folded as it
+        is when its value is a scalar (the dict is then what parsing its JSON back would
+        give; a new fact alone goes straight in), else from its JSON as :meth:`emit`
+        folds."""
+        changes = body["changes"]
+        change = changes[-1]
         content = change["content"]
         key = self.side.keys.fresh_chain_key(st.stream_id, content["chain_id"])
         payload = to_json(body)
         version = st.version + 1
-        topic = FactAsserted.TOPIC
-        if type(content["value"]) in SCALARS:  # what apply() would do, without its steps
+        if type(content["value"]) not in SCALARS:
+            st.apply(topic, parse_body(payload))
+        elif len(changes) == 1:  # what apply() would do, without its steps
             st.tenant = body["tenant"]
             start, end = change["portions"][0]
             st.add_fact(change["fact_id"], content, [Interval(start, end)], change["state"])
         else:
-            st.apply(topic, parse_body(payload))
+            st.apply(topic, body)
         st.version = version
         self.staged.append(Staged(st.stream_id, version, topic, payload, key))
         return len(self.staged) - 1

@@ -1,13 +1,15 @@
-"""The batched write's fast lane (issue 16 item 2): a new fact that nothing in its slot
-overlaps is written without an event model, folded without its JSON parsed back, and
-receipted without pydantic's validation. Each shortcut must give exactly what the general
-path gives: the same event bytes, the same folded state, the same receipt."""
+"""The write path's fast lanes (issue 16 item 2): a new fact that nothing in its slot
+overlaps, and a supersede that ends no premise, are written without an event model, folded
+without their JSON parsed back, and receipted without pydantic's validation. Each shortcut
+must give exactly what the general path gives: the same event bytes, the same folded
+state, the same receipt."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import enum
+import functools
 import inspect
 import itertools
 from datetime import UTC, datetime
@@ -22,7 +24,7 @@ from memory_es.domain import commands as c
 from memory_es.domain import control
 from memory_es.domain.control import AttributeDef, NewFact
 from memory_es.domain.entity import EntityState, FactState
-from memory_es.domain.events import FactAsserted
+from memory_es.domain.events import FactAsserted, FactChange, FactContent, FactSuperseded
 from memory_es.errors import InvalidInput
 from memory_es.ids import fact_id as make_fact_id
 from memory_es.ids import stream_of
@@ -86,6 +88,82 @@ def test_the_fast_lane_declines_what_the_control_plane_must_decide() -> None:
     assert alone(value="x", derived_from=(fid,), attribute="other.attr") is None
     assert alone(value="x", entity=None, mention="someone") is None
     assert alone(value="x", attribute="other.attr") is not None
+
+
+def test_a_supersede_body_is_the_events_json() -> None:
+    """The body against an event built field by field: Oslo from day 1 is split around
+    the new period [3, 6), the denial of Bergen stands apart (another value), and the
+    agent's private Oslo is in its own slot, not the tenant's."""
+    st = EntityState(STREAM)
+    cases: list[dict[str, Any]] = [{"value": "Oslo", "valid_from": D},
+                                   {"value": "Bergen", "negated": True},
+                                   {"value": "Oslo", "agent": "a1"}]
+    for seq, case in enumerate(cases, start=1):
+        decided = control.decide_assert(st, _new(case), AttributeDef(), now=D,
+                                        fact_id=make_fact_id(STREAM, seq),
+                                        new_chain=functools.partial(str, f"chain-{seq}"),
+                                        new_conflict=lambda: "c-1")
+        st.apply(decided[0].TOPIC, decided[0].model_dump(mode="json"))
+    old, fid = make_fact_id(STREAM, 1), make_fact_id(STREAM, 4)
+    nf = _new({"value": 7, "valid_from": 3 * D, "valid_until": 6 * D, "text": "seven",
+               "interpretation": {"rule": "r"}, "confidence": 0.5})
+    body = control.supersede_body(st, nf, AttributeDef(volatility="periodic"), fact_id=fid,
+                                  new_chain=lambda: "unused", reason="moved")
+    expected = FactSuperseded(
+        tenant="acme", reason="moved", period=(3 * D, 6 * D), interpretation={"rule": "r"},
+        changes=(FactChange(fact_id=old, portions=((D, 3 * D), (6 * D, None)),
+                            state="active", superseded_by=fid),
+                 FactChange(fact_id=fid, portions=((3 * D, 6 * D),), state="active",
+                            content=FactContent(
+                                tenant="acme", entity="user:mia", attribute="home.city",
+                                chain_id="chain-1", value=7, text="seven", confidence=0.5,
+                                volatility="periodic", supersedes=(old,)))))
+    assert to_json(body) == expected.__pydantic_serializer__.to_json(expected)
+    assert control.decide_supersede(st, nf, AttributeDef(volatility="periodic"),
+                                    fact_id=fid, new_chain=lambda: "unused",
+                                    reason="moved") == [expected]
+    assert not control.ends_premises(st, body)
+
+
+def test_a_supersede_folds_what_a_cold_load_folds(tmp_path: Any) -> None:
+    """Single supersedes and supersedes in a batch, each shape the fast lane folds as it
+    is (a split, nothing overlapping, an integer) or declines (a JSON object as value, a
+    premise ended, a premise given), hold the same state as the log read back."""
+    store = memory_es.open(tmp_path / "store")
+    try:
+        at = datetime(2024, 1, 1, tzinfo=UTC)
+        later = datetime(2024, 3, 1, tzinfo=UTC)
+        first = store.assert_fact("acme", "user:mia", "home.city", "Oslo", valid_from=at)
+        premise = store.assert_fact("acme", "user:mia", "job", "nurse")
+        store.assert_fact("acme", "user:mia", "job.place", "ward 3",
+                          derived_from=[str(premise.fact_id)])
+        split = store.supersede("acme", "user:mia", "home.city", "Rome", valid_from=at,
+                                valid_until=later)
+        assert split.fact_ids == [split.fact_id, first.fact_id]
+        with store.transact() as tx:
+            tx.supersede("acme", "user:mia", "age", 41)
+            tx.supersede("acme", "user:mia", "age", 42)
+            tx.supersede("acme", "user:mia", "likes", {"tea": ["green"]})
+            tx.supersede("acme", "user:mia", "likes", {"tea": []})
+        ended = store.supersede("acme", "user:mia", "job", "doctor")
+        derived = store.supersede("acme", "user:mia", "job.title", "lead",
+                                  derived_from=[str(ended.fact_id)])
+        assert [r.outcome for r in (split, ended, derived)] == ["applied"] * 3
+        side = store.runtime.side
+        sid = stream_of(str(first.fact_id))
+        written = side.load(sid)
+        side.forget_cached([sid])
+        cold = side.load(sid)
+        assert written is not cold
+        assert _facts(written) == _facts(cold)
+        assert (written.version, written.last_hash, written.slots, written.by_slot,
+                written.next_seq) == (cold.version, cold.last_hash, cold.slots,
+                                      cold.by_slot, cold.next_seq)
+        now = {f.attribute: f.value for f in store.current("acme", "user:mia")}
+        assert now["age"] == 42 and now["likes"] == {"tea": []} and now["job"] == "doctor"
+        assert "job.place" not in now  # its premise was ended: deprecated by the cascade
+    finally:
+        store.close()
 
 
 def test_a_staged_receipt_is_the_validated_one() -> None:
