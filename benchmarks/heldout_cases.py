@@ -20728,6 +20728,135 @@ def crowded_law_students_r51(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_law_students_r51', 'education', CROWDED_LAW_STUDENTS_R1313)
 
 
+_CROWDED_MUSICIANS_R1314_SETUP = ["Lena Vogt plays the violin in the city orchestra.", "Lena Vogt's husband plays the violin too.", "Lena Vogt teaches piano on Saturdays.", "Lena Vogt lives in Leipzig.", "Lena Vogt drives a Skoda.", "Lena Vogt's son plays the drums."]
+CROWDED_MUSICIANS_R1314: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MUSICIANS_R1314_SETUP), ["remember", "Lena Vogt stopped teaching piano."], [_CROWDED_MUSICIANS_R1314_SETUP[2]]),
+    (list(_CROWDED_MUSICIANS_R1314_SETUP), ["remember", "Lena Vogt now drives a Volvo."], [_CROWDED_MUSICIANS_R1314_SETUP[4]]),
+    (list(_CROWDED_MUSICIANS_R1314_SETUP), ["remember", "Lena Vogt's son gave up the drums."], [_CROWDED_MUSICIANS_R1314_SETUP[5]]),
+]
+
+
+def crowded_musicians_r52(cases: list[Case]) -> None:
+    """A violinist whose husband plays her instrument and who teaches on Saturdays: the teaching stopped, a new car, and the son's drums given up."""
+    _ended_by(cases, 'crowded_musicians_r52', 'music', CROWDED_MUSICIANS_R1314)
+
+
+_CROWDED_USER_HEALTH_R1315_SETUP = ["I take ibuprofen for my back.", "My dad takes ibuprofen too.", "I see a physio every Thursday.", "I'm allergic to cats.", "I live in Leeds.", "I work as a plumber."]
+CROWDED_USER_HEALTH_R1315: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_HEALTH_R1315_SETUP), ["remember", "I've stopped taking ibuprofen."], [_CROWDED_USER_HEALTH_R1315_SETUP[0]]),
+    (list(_CROWDED_USER_HEALTH_R1315_SETUP), ["remember", "I no longer see a physio."], [_CROWDED_USER_HEALTH_R1315_SETUP[2]]),
+    (list(_CROWDED_USER_HEALTH_R1315_SETUP), ["remember", "I now work as an electrician."], [_CROWDED_USER_HEALTH_R1315_SETUP[5]]),
+]
+
+
+def crowded_user_health_r52(cases: list[Case]) -> None:
+    """The user's painkiller shared with a parent, a weekly physio and a trade: the painkiller stopped, the physio ended, and a new trade."""
+    _ended_by(cases, 'crowded_user_health_r52', 'user', CROWDED_USER_HEALTH_R1315)
+
+
+_CROWDED_GERMAN_R1316_SETUP = ["Jonas Weber wohnt in Hamburg.", "Jonas Webers Schwester wohnt auch in Hamburg.", "Jonas Weber arbeitet bei Airbus.", "Jonas Weber spielt Handball.", "Jonas Weber hat einen Hund.", "Jonas Weber fährt einen Golf."]
+CROWDED_GERMAN_R1316: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_R1316_SETUP), ["remember", "Jonas Weber wohnt jetzt in Bremen."], [_CROWDED_GERMAN_R1316_SETUP[0]]),
+    (list(_CROWDED_GERMAN_R1316_SETUP), ["remember", "Jonas Weber spielt kein Handball mehr."], [_CROWDED_GERMAN_R1316_SETUP[3]]),
+    (list(_CROWDED_GERMAN_R1316_SETUP), ["forget", "Jonas Webers Hund"], [_CROWDED_GERMAN_R1316_SETUP[4]]),
+]
+
+
+def crowded_german_r52(cases: list[Case]) -> None:
+    """A man in German whose sister lives in his city: his move, his sport given up, and his dog forgotten."""
+    _ended_by(cases, 'crowded_german_r52', 'mixed', CROWDED_GERMAN_R1316)
+
+
+_CROWDED_CHINESE_R1317_SETUP = ["王芳住在杭州\u3002", "王芳的哥哥也住在杭州\u3002", "王芳在阿里巴巴工作\u3002", "王芳养了一只猫\u3002", "王芳会弹钢琴\u3002", "王芳的女儿在上小学\u3002"]
+CROWDED_CHINESE_R1317: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_R1317_SETUP), ["remember", "王芳现在住在上海\u3002"], [_CROWDED_CHINESE_R1317_SETUP[0]]),
+    (list(_CROWDED_CHINESE_R1317_SETUP), ["forget", "王芳的猫"], [_CROWDED_CHINESE_R1317_SETUP[3]]),
+    (list(_CROWDED_CHINESE_R1317_SETUP), ["remember", "王芳不在阿里巴巴工作了\u3002"], [_CROWDED_CHINESE_R1317_SETUP[2]]),
+]
+
+
+def crowded_chinese_r52(cases: list[Case]) -> None:
+    """A woman in Chinese whose brother lives in her city: her move, her cat forgotten, and her job left."""
+    _ended_by(cases, 'crowded_chinese_r52', 'mixed', CROWDED_CHINESE_R1317)
+
+
+_CROWDED_SUBSCRIPTIONS_R1318_SETUP = ["Dev Patel subscribes to Spotify.", "Dev Patel's wife subscribes to Spotify too.", "Dev Patel has a gym membership at PureGym.", "Dev Patel reads The Guardian online.", "Dev Patel lives in Leicester.", "Dev Patel's phone number is 07700 900123."]
+CROWDED_SUBSCRIPTIONS_R1318: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SUBSCRIPTIONS_R1318_SETUP), ["remember", "Dev Patel cancelled his Spotify subscription."], [_CROWDED_SUBSCRIPTIONS_R1318_SETUP[0]]),
+    (list(_CROWDED_SUBSCRIPTIONS_R1318_SETUP), ["purge", "07700 900123"], [_CROWDED_SUBSCRIPTIONS_R1318_SETUP[5]]),
+    (list(_CROWDED_SUBSCRIPTIONS_R1318_SETUP), ["remember", "Dev Patel cancelled his PureGym membership."], [_CROWDED_SUBSCRIPTIONS_R1318_SETUP[2]]),
+]
+
+
+def crowded_subscriptions_r52(cases: list[Case]) -> None:
+    """A man whose wife shares his music subscription, with a gym membership and a phone number: the subscription cancelled, the number purged, the gym cancelled."""
+    _ended_by(cases, 'crowded_subscriptions_r52', 'subscriptions', CROWDED_SUBSCRIPTIONS_R1318)
+
+
+_CROWDED_ONCALL_R1319_SETUP = ["Priya Nair is on call this week.", "Priya Nair's pager number is 555-0142.", "Priya Nair maintains the billing service.", "Priya Nair's teammate maintains the billing service too.", "Priya Nair works from Bangalore.", "Priya Nair uses a ThinkPad."]
+CROWDED_ONCALL_R1319: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ONCALL_R1319_SETUP), ["remember", "Priya Nair no longer maintains the billing service."], [_CROWDED_ONCALL_R1319_SETUP[2]]),
+    (list(_CROWDED_ONCALL_R1319_SETUP), ["release", "Priya Nair's pager number"], [_CROWDED_ONCALL_R1319_SETUP[1]]),
+    (list(_CROWDED_ONCALL_R1319_SETUP), ["remember", "Priya Nair now works from Pune."], [_CROWDED_ONCALL_R1319_SETUP[4]]),
+]
+
+
+def crowded_oncall_r52(cases: list[Case]) -> None:
+    """An engineer who shares a service with a teammate, with a pager number: the service handed over, the pager number released, and a new city."""
+    _ended_by(cases, 'crowded_oncall_r52', 'on-call', CROWDED_ONCALL_R1319)
+
+
+_CROWDED_FARMERS_R1320_SETUP = ["Tom Reed keeps sheep on his farm.", "Tom Reed's neighbour keeps sheep too.", "Tom Reed grows barley.", "Tom Reed sells eggs at the market.", "Tom Reed lives near Hexham.", "Tom Reed has a collie called Fly."]
+CROWDED_FARMERS_R1320: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FARMERS_R1320_SETUP), ["remember", "Tom Reed sold his sheep."], [_CROWDED_FARMERS_R1320_SETUP[0]]),
+    (list(_CROWDED_FARMERS_R1320_SETUP), ["remember", "Tom Reed stopped growing barley."], [_CROWDED_FARMERS_R1320_SETUP[2]]),
+    (list(_CROWDED_FARMERS_R1320_SETUP), ["remember", "Tom Reed's collie Fly died."], [_CROWDED_FARMERS_R1320_SETUP[5]]),
+]
+
+
+def crowded_farmers_r52(cases: list[Case]) -> None:
+    """A farmer whose neighbour keeps the same animals: the sheep sold, the barley stopped, and the dog dead."""
+    _ended_by(cases, 'crowded_farmers_r52', 'agriculture', CROWDED_FARMERS_R1320)
+
+
+_CROWDED_STUDENTS_R1321_SETUP = ["Chloe Martin studies chemistry at Bristol.", "Chloe Martin's boyfriend studies chemistry at Bristol too.", "Chloe Martin works at a café on weekends.", "Chloe Martin lives in Clifton.", "Chloe Martin rows for her college.", "Chloe Martin has a bike."]
+CROWDED_STUDENTS_R1321: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STUDENTS_R1321_SETUP), ["remember", "Chloe Martin switched to biology."], [_CROWDED_STUDENTS_R1321_SETUP[0]]),
+    (list(_CROWDED_STUDENTS_R1321_SETUP), ["remember", "Chloe Martin quit her job at the café."], [_CROWDED_STUDENTS_R1321_SETUP[2]]),
+    (list(_CROWDED_STUDENTS_R1321_SETUP), ["remember", "Chloe Martin moved to Redland."], [_CROWDED_STUDENTS_R1321_SETUP[3]]),
+]
+
+
+def crowded_students_r52(cases: list[Case]) -> None:
+    """A student whose boyfriend studies her subject at her university: a new subject, the weekend job quit, and a move."""
+    _ended_by(cases, 'crowded_students_r52', 'education', CROWDED_STUDENTS_R1321)
+
+
+_CROWDED_USER_HOME_R1322_SETUP = ["I rent a flat in Glasgow.", "My sister rents a flat in Glasgow too.", "My landlord is Mr Reid.", "I pay my rent by standing order.", "I have a cat called Miso.", "I'm a nurse at the Royal Infirmary."]
+CROWDED_USER_HOME_R1322: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_HOME_R1322_SETUP), ["remember", "I've moved to Edinburgh."], [_CROWDED_USER_HOME_R1322_SETUP[0]]),
+    (list(_CROWDED_USER_HOME_R1322_SETUP), ["remember", "My landlord is now Mrs Grant."], [_CROWDED_USER_HOME_R1322_SETUP[2]]),
+    (list(_CROWDED_USER_HOME_R1322_SETUP), ["remember", "I'm now a nurse at the Western General."], [_CROWDED_USER_HOME_R1322_SETUP[5]]),
+]
+
+
+def crowded_user_home_r52(cases: list[Case]) -> None:
+    """The user renting in the city where a sister rents too, with a landlord and a hospital job: a move, a new landlord, and a new hospital."""
+    _ended_by(cases, 'crowded_user_home_r52', 'user', CROWDED_USER_HOME_R1322)
+
+
+_CROWDED_RABBITS_R1323_SETUP = ["Sofia Rossi has two rabbits.", "Sofia Rossi's mother has a rabbit too.", "Sofia Rossi's vet is Dr Lang.", "Sofia Rossi cycles to work.", "Sofia Rossi lives in Turin.", "Sofia Rossi works as an architect."]
+CROWDED_RABBITS_R1323: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RABBITS_R1323_SETUP), ["remember", "Sofia Rossi's vet is now Dr Berg."], [_CROWDED_RABBITS_R1323_SETUP[2]]),
+    (list(_CROWDED_RABBITS_R1323_SETUP), ["remember", "Sofia Rossi gave her rabbits away."], [_CROWDED_RABBITS_R1323_SETUP[0]]),
+    (list(_CROWDED_RABBITS_R1323_SETUP), ["remember", "Sofia Rossi moved to Milan."], [_CROWDED_RABBITS_R1323_SETUP[4]]),
+]
+
+
+def crowded_rabbits_r52(cases: list[Case]) -> None:
+    """A woman whose mother keeps the same pet, with a vet and a city: a new vet, the rabbits given away, and a move."""
+    _ended_by(cases, 'crowded_rabbits_r52', 'pets', CROWDED_RABBITS_R1323)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -21354,7 +21483,17 @@ def build() -> list[Case]:
                    crowded_bakers_uncles_r51,
                    crowded_user_cards_kept_r51,
                    crowded_stolen_cars_r51,
-                   crowded_law_students_r51):
+                   crowded_law_students_r51,
+                   crowded_musicians_r52,
+                   crowded_user_health_r52,
+                   crowded_german_r52,
+                   crowded_chinese_r52,
+                   crowded_subscriptions_r52,
+                   crowded_oncall_r52,
+                   crowded_farmers_r52,
+                   crowded_students_r52,
+                   crowded_user_home_r52,
+                   crowded_rabbits_r52):
         family(cases)
     return cases
 
