@@ -584,7 +584,7 @@ def analyse_query(text: str) -> Query:
             capital = any(s[:1].isupper() or not s.isascii() or s.startswith("@")
                           for s in stripped)
             keys = query_name_keys(surface)
-            if german and _genitive(stripped, words[i + n:i + n + 1]):
+            if _genitive(stripped, words[i + n:i + n + 1]):
                 keys |= query_name_keys(surface[:-1])
             if german and (base := lx.german_person_base(stripped[-1])) is not None:
                 keys |= query_name_keys(" ".join([*stripped[:-1], base]))  # "Roths Nachbarn"
@@ -640,10 +640,12 @@ def analyse_query(text: str) -> Query:
 
 
 def _genitive(name: list[str], after: list[str]) -> bool:
-    """Is a capitalised word sequence of a German text, followed by a capitalised noun, a
-    name in the genitive (``Paul Richters Hund``: Paul Richter's dog,
+    """Is a capitalised word sequence, followed by a capitalised noun, a German name in the
+    genitive (``Paul Richters Hund``: Paul Richter's dog,
     :func:`~memory_es.text.lexicon.german_genitive`)? The name itself is then looked up
-    without the ``-s`` too."""
+    without the ``-s`` too. A query of a noun phrase alone (``Jonas Webers Hund``) has no
+    German function word to tell its language by; the reading only adds a name to look
+    up, which names no one unless someone is called so."""
     return bool(after) and after[0][:1].isupper() and lx.german_genitive(name[-1]) is not None
 
 

@@ -14,6 +14,7 @@ says.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -93,11 +94,14 @@ _RICHTER = ["Paul Richter spielt Handball.", "Paul Richter hat einen Hund.",
             "Paul Richter arbeitet bei der Post.", "Maria Richter hat einen Hund."]
 
 
-def test_a_german_genitive_names_the_person(fresh_store: memory_es.MemoryStore) -> None:
+@pytest.mark.parametrize("query", ["Vergiss Paul Richters Hund", "Paul Richters Hund"])
+def test_a_german_genitive_names_the_person(fresh_store: memory_es.MemoryStore,
+                                            query: str) -> None:
+    """With a German verb to tell the language by, or as a noun phrase alone."""
     tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     for text in _RICHTER:
         ti.remember(tenant, text)
-    ti.forget(tenant, "Vergiss Paul Richters Hund")
+    ti.forget(tenant, query)
     assert current_texts(fresh_store, tenant) == {
         t.rstrip(".") for t in _RICHTER if t != "Paul Richter hat einen Hund."}
 
