@@ -600,6 +600,8 @@ class TextInterface:
                 self._replace_label(tenant, entity, clause, plan)
                 self._replace_named_kind(tenant, entity, clause, plan)
                 self._replace_modified_kind(tenant, entity, clause, plan)
+                if _moves_house(clause):
+                    self._leave_home(tenant, entity, clause, plan)
             if entity is not None and supersede and clause.frame is not None and not (
                     ADDS_RULE in clause.rules or any(f.attribute == clause.attribute
                                                      for f in facts)):
@@ -849,6 +851,18 @@ class TextInterface:
             if other_amount or other_time or (_frame_head(f.attribute) == verb and any(
                     c.frame in frames for c in self.interpreter(f.text).clauses)
                     and not self._named_apart(f, clause)):
+                plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
+
+    def _leave_home(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+        """Release the entity's own facts that say where it lives by the home it holds at
+        another place (:func:`_housed`) when where it lives changes (:func:`_moves_house`):
+        ``I rent a flat in Glasgow`` and ``Ben Cole rents a house on Elm Road`` say where
+        they live as ``lives in Glasgow`` does, and ``I've moved to Edinburgh`` ends it. A
+        home held at a time (``every August``) is no home lived in."""
+        new = view_terms(str(clause.value))
+        for f in self._held(tenant, entity, clause):
+            if time_said(f.text) is None and not new <= view(f).terms and any(
+                    _housed(c) for c in self.interpreter(f.text).clauses):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
 
     def _timed_alike(self, clause: Clause, fact: Fact) -> bool:
@@ -2130,6 +2144,34 @@ def _arrival_frames(clause: Clause) -> set[str | None]:
 
 _LOCATIVE = ("in", "at", "on")
 """Prepositions that say where a thing is, once it has moved there."""
+
+
+_RESIDENCE = frozenset({"home.city", "home.address"})
+"""The slots that say where an entity lives (the residence and move rules of
+:mod:`memory_es.text.predicates` fill them)."""
+
+
+def _moves_house(clause: Clause) -> bool:
+    """Does a change say where its subject itself lives now (``moved to Oak Street``,
+    ``now lives in a caravan``), not a thing's place (``Eva's studio moved to Peckham``)
+    nor anything else? A move read as another slot (``moved to the University of
+    Sydney``: the employer) or to no place (``moved to the night shift``) is none."""
+    return clause.attribute in _RESIDENCE and not clause.negated
+
+
+def _housed(clause: Clause) -> bool:
+    """Does a clause say where its subject lives by the home it holds at a named place
+    (``rents a flat in Glasgow``, ``rents a house on Elm Road``): a verb of the home
+    domain, its object a word of it (topics.txt [home]), then a locative preposition and
+    a name? Not a home held as a thing (``owns a cottage in Cornwall``: ``own`` is no word
+    of the home), nor another thing held there (``rents a car in Spain``)."""
+    if clause.frame is None or clause.negated:
+        return False
+    head, _, rest = clause.frame.partition(".")
+    verb, _, held = head.partition("+")
+    preposition, _, kind = rest.partition(".")
+    home = lx.DOMAINS["home"]
+    return verb in home and held.lower() in home and preposition in _LOCATIVE and kind == "name"
 
 
 def _frame_lemma(frame: str) -> str:
