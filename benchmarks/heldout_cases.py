@@ -20857,6 +20857,135 @@ def crowded_rabbits_r52(cases: list[Case]) -> None:
     """A woman whose mother keeps the same pet, with a vet and a city: a new vet, the rabbits given away, and a move."""
     _ended_by(cases, 'crowded_rabbits_r52', 'pets', CROWDED_RABBITS_R1323)
 
+_CROWDED_NIGHT_NURSES_R1324_SETUP = ["Grace Obi works nights at the hospital.", "Grace Obi's husband works at the hospital too.", "Grace Obi drives a Nissan Leaf.", "Grace Obi lives in Lewisham.", "Grace Obi sings in a gospel choir.", "Grace Obi's email is grace.obi@nhs.net."]
+CROWDED_NIGHT_NURSES_R1324: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NIGHT_NURSES_R1324_SETUP), ["remember", "Grace Obi now works days at the hospital."], [_CROWDED_NIGHT_NURSES_R1324_SETUP[0]]),
+    (list(_CROWDED_NIGHT_NURSES_R1324_SETUP), ["purge", "grace.obi@nhs.net"], [_CROWDED_NIGHT_NURSES_R1324_SETUP[5]]),
+    (list(_CROWDED_NIGHT_NURSES_R1324_SETUP), ["remember", "Grace Obi left the gospel choir."], [_CROWDED_NIGHT_NURSES_R1324_SETUP[4]]),
+]
+
+
+def crowded_night_nurses_r52(cases: list[Case]) -> None:
+    """A nurse on nights whose husband works at her hospital, with a work e-mail: days instead of nights, the address purged, and the choir left."""
+    _ended_by(cases, 'crowded_night_nurses_r52', 'medical', CROWDED_NIGHT_NURSES_R1324)
+
+
+_CROWDED_USER_LANGUAGES_R1325_SETUP = ["I'm learning Spanish.", "My wife is learning Spanish too.", "I speak French fluently.", "I play chess on Mondays.", "I live in Manchester.", "I work in insurance."]
+CROWDED_USER_LANGUAGES_R1325: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_LANGUAGES_R1325_SETUP), ["remember", "I've given up learning Spanish."], [_CROWDED_USER_LANGUAGES_R1325_SETUP[0]]),
+    (list(_CROWDED_USER_LANGUAGES_R1325_SETUP), ["remember", "I now work in banking."], [_CROWDED_USER_LANGUAGES_R1325_SETUP[5]]),
+    (list(_CROWDED_USER_LANGUAGES_R1325_SETUP), ["release", "where I live"], [_CROWDED_USER_LANGUAGES_R1325_SETUP[4]]),
+]
+
+
+def crowded_user_languages_r52(cases: list[Case]) -> None:
+    """The user learning a language with a wife who learns it too: the learning given up, a new line of work, and where the user lives released."""
+    _ended_by(cases, 'crowded_user_languages_r52', 'user', CROWDED_USER_LANGUAGES_R1325)
+
+
+_CROWDED_GERMAN_KIN_R1326_SETUP = ["Anna Schulz wohnt in München.", "Anna Schulz arbeitet bei BMW.", "Anna Schulz' Bruder arbeitet auch bei BMW.", "Anna Schulz hat eine Katze.", "Anna Schulz spielt Geige.", "Anna Schulz fährt Fahrrad."]
+CROWDED_GERMAN_KIN_R1326: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_KIN_R1326_SETUP), ["remember", "Anna Schulz arbeitet jetzt bei Audi."], [_CROWDED_GERMAN_KIN_R1326_SETUP[1]]),
+    (list(_CROWDED_GERMAN_KIN_R1326_SETUP), ["remember", "Anna Schulz wohnt jetzt in Augsburg."], [_CROWDED_GERMAN_KIN_R1326_SETUP[0]]),
+    (list(_CROWDED_GERMAN_KIN_R1326_SETUP), ["forget", "Anna Schulz' Katze"], [_CROWDED_GERMAN_KIN_R1326_SETUP[3]]),
+]
+
+
+def crowded_german_kin_r52(cases: list[Case]) -> None:
+    """A woman in German whose name takes the apostrophe genitive, her brother at her employer: a new employer, a move, and her cat forgotten."""
+    _ended_by(cases, 'crowded_german_kin_r52', 'mixed', CROWDED_GERMAN_KIN_R1326)
+
+
+_CROWDED_CHINESE_WORK_R1327_SETUP = ["李明在北京工作\u3002", "李明的妻子也在北京工作\u3002", "李明开一辆丰田\u3002", "李明喜欢打篮球\u3002", "李明住在朝阳区\u3002", "李明的电话是13812345678\u3002"]
+CROWDED_CHINESE_WORK_R1327: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_WORK_R1327_SETUP), ["remember", "李明现在在上海工作\u3002"], [_CROWDED_CHINESE_WORK_R1327_SETUP[0]]),
+    (list(_CROWDED_CHINESE_WORK_R1327_SETUP), ["purge", "13812345678"], [_CROWDED_CHINESE_WORK_R1327_SETUP[5]]),
+    (list(_CROWDED_CHINESE_WORK_R1327_SETUP), ["remember", "李明不打篮球了\u3002"], [_CROWDED_CHINESE_WORK_R1327_SETUP[3]]),
+]
+
+
+def crowded_chinese_work_r52(cases: list[Case]) -> None:
+    """A man in Chinese whose wife works in his city, with a phone number: a new city of work, the number purged, and basketball given up."""
+    _ended_by(cases, 'crowded_chinese_work_r52', 'mixed', CROWDED_CHINESE_WORK_R1327)
+
+
+_CROWDED_TENANTS_R1328_SETUP = ["Olga Petrova rents a flat on King Street.", "Olga Petrova's brother rents a flat on King Street too.", "Olga Petrova works at a bakery.", "Olga Petrova has a parrot.", "Olga Petrova swims on Fridays.", "Olga Petrova is from Kyiv."]
+CROWDED_TENANTS_R1328: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TENANTS_R1328_SETUP), ["remember", "Olga Petrova moved to Queen Street."], [_CROWDED_TENANTS_R1328_SETUP[0]]),
+    (list(_CROWDED_TENANTS_R1328_SETUP), ["remember", "Olga Petrova's parrot died."], [_CROWDED_TENANTS_R1328_SETUP[3]]),
+    (list(_CROWDED_TENANTS_R1328_SETUP), ["remember", "Olga Petrova no longer swims."], [_CROWDED_TENANTS_R1328_SETUP[4]]),
+]
+
+
+def crowded_tenants_r52(cases: list[Case]) -> None:
+    """A woman renting on the street where her brother rents too: her move, her parrot dead, and her swimming stopped."""
+    _ended_by(cases, 'crowded_tenants_r52', 'home', CROWDED_TENANTS_R1328)
+
+
+_CROWDED_TAXI_DRIVERS_R1329_SETUP = ["Hamid Karimi drives a Toyota Prius.", "Hamid Karimi's Prius is white.", "Hamid Karimi's son drives a Toyota Prius too.", "Hamid Karimi works as a taxi driver.", "Hamid Karimi lives in Bradford.", "Hamid Karimi's licence plate is YX21 KLM."]
+CROWDED_TAXI_DRIVERS_R1329: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TAXI_DRIVERS_R1329_SETUP), ["remember", "Hamid Karimi sold his Prius."], [_CROWDED_TAXI_DRIVERS_R1329_SETUP[0], _CROWDED_TAXI_DRIVERS_R1329_SETUP[1]]),
+    (list(_CROWDED_TAXI_DRIVERS_R1329_SETUP), ["release", "Hamid Karimi's licence plate"], [_CROWDED_TAXI_DRIVERS_R1329_SETUP[5]]),
+    (list(_CROWDED_TAXI_DRIVERS_R1329_SETUP), ["remember", "Hamid Karimi now works as a bus driver."], [_CROWDED_TAXI_DRIVERS_R1329_SETUP[3]]),
+]
+
+
+def crowded_taxi_drivers_r52(cases: list[Case]) -> None:
+    """A taxi driver whose son drives his model of car, with a plate: the car sold with its colour, the plate released, and a new job."""
+    _ended_by(cases, 'crowded_taxi_drivers_r52', 'vehicles', CROWDED_TAXI_DRIVERS_R1329)
+
+
+_CROWDED_BOOK_CLUBS_R1330_SETUP = ["Joan Hill runs a book club.", "Joan Hill's neighbour runs a book club too.", "Joan Hill reads crime novels.", "Joan Hill volunteers at the library.", "Joan Hill lives in Whitby.", "Joan Hill has a cat called Pip."]
+CROWDED_BOOK_CLUBS_R1330: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BOOK_CLUBS_R1330_SETUP), ["remember", "Joan Hill stopped running her book club."], [_CROWDED_BOOK_CLUBS_R1330_SETUP[0]]),
+    (list(_CROWDED_BOOK_CLUBS_R1330_SETUP), ["remember", "Joan Hill no longer volunteers at the library."], [_CROWDED_BOOK_CLUBS_R1330_SETUP[3]]),
+    (list(_CROWDED_BOOK_CLUBS_R1330_SETUP), ["forget", "Joan Hill's cat"], [_CROWDED_BOOK_CLUBS_R1330_SETUP[5]]),
+]
+
+
+def crowded_book_clubs_r52(cases: list[Case]) -> None:
+    """A woman whose neighbour runs a book club as she does: her club stopped, the volunteering ended, and her cat forgotten."""
+    _ended_by(cases, 'crowded_book_clubs_r52', 'hobbies', CROWDED_BOOK_CLUBS_R1330)
+
+
+_CROWDED_GPS_R1331_SETUP = ["Sam Ward's GP is Dr Khan.", "Sam Ward's wife's GP is Dr Khan too.", "Sam Ward takes statins.", "Sam Ward has asthma.", "Sam Ward lives in Derby.", "Sam Ward works at Rolls-Royce."]
+CROWDED_GPS_R1331: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GPS_R1331_SETUP), ["revise", "Sam Ward's GP", "Sam Ward's GP is Dr Moss."], [_CROWDED_GPS_R1331_SETUP[0]]),
+    (list(_CROWDED_GPS_R1331_SETUP), ["remember", "Sam Ward stopped taking statins."], [_CROWDED_GPS_R1331_SETUP[2]]),
+    (list(_CROWDED_GPS_R1331_SETUP), ["remember", "Sam Ward retired from Rolls-Royce."], [_CROWDED_GPS_R1331_SETUP[5]]),
+]
+
+
+def crowded_gps_r52(cases: list[Case]) -> None:
+    """A man whose wife shares his GP: the GP revised, his statins stopped, and his retirement."""
+    _ended_by(cases, 'crowded_gps_r52', 'medical', CROWDED_GPS_R1331)
+
+
+_CROWDED_USER_SPORTS_R1332_SETUP = ["I play tennis on Saturdays.", "My brother plays tennis too.", "I go running before work.", "I'm a member of the local golf club.", "I live in Surrey.", "I drive a Mini."]
+CROWDED_USER_SPORTS_R1332: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SPORTS_R1332_SETUP), ["remember", "I've given up tennis."], [_CROWDED_USER_SPORTS_R1332_SETUP[0]]),
+    (list(_CROWDED_USER_SPORTS_R1332_SETUP), ["remember", "I'm no longer a member of the golf club."], [_CROWDED_USER_SPORTS_R1332_SETUP[3]]),
+    (list(_CROWDED_USER_SPORTS_R1332_SETUP), ["remember", "I've sold my Mini."], [_CROWDED_USER_SPORTS_R1332_SETUP[5]]),
+]
+
+
+def crowded_user_sports_r52(cases: list[Case]) -> None:
+    """The user playing a sport a brother plays too, with a club and a car: the sport given up, the club left, and the car sold."""
+    _ended_by(cases, 'crowded_user_sports_r52', 'user', CROWDED_USER_SPORTS_R1332)
+
+
+_CROWDED_FLATMATES_R1333_SETUP = ["Ivy Moss works at Tesco.", "Ivy Moss's flatmate works at Tesco too.", "Ivy Moss studies part-time.", "Ivy Moss lives in Norwich.", "Ivy Moss has a guinea pig.", "Ivy Moss plays netball."]
+CROWDED_FLATMATES_R1333: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FLATMATES_R1333_SETUP), ["remember", "Ivy Moss now works at Aldi."], [_CROWDED_FLATMATES_R1333_SETUP[0]]),
+    (list(_CROWDED_FLATMATES_R1333_SETUP), ["remember", "Ivy Moss's flatmate left Tesco."], [_CROWDED_FLATMATES_R1333_SETUP[1]]),
+    (list(_CROWDED_FLATMATES_R1333_SETUP), ["remember", "Ivy Moss gave up netball."], [_CROWDED_FLATMATES_R1333_SETUP[5]]),
+]
+
+
+def crowded_flatmates_r52(cases: list[Case]) -> None:
+    """A woman whose flatmate works where she does: her new employer, the flatmate leaving, and her sport given up."""
+    _ended_by(cases, 'crowded_flatmates_r52', 'work', CROWDED_FLATMATES_R1333)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -21493,7 +21622,17 @@ def build() -> list[Case]:
                    crowded_farmers_r52,
                    crowded_students_r52,
                    crowded_user_home_r52,
-                   crowded_rabbits_r52):
+                   crowded_rabbits_r52,
+                   crowded_night_nurses_r52,
+                   crowded_user_languages_r52,
+                   crowded_german_kin_r52,
+                   crowded_chinese_work_r52,
+                   crowded_tenants_r52,
+                   crowded_taxi_drivers_r52,
+                   crowded_book_clubs_r52,
+                   crowded_gps_r52,
+                   crowded_user_sports_r52,
+                   crowded_flatmates_r52):
         family(cases)
     return cases
 
