@@ -441,6 +441,12 @@ def _read_other_language(body: str) -> Clause | None:
                       op="supersede" if changes else "assert", confident=True,
                       rules=(f"lang:{lang}", "predicate:vehicle",
                              *(["change-of-state:replaces-slot"] if changes else [])))
+    if has is not None and chinese and groups.get("neg") and _ZH_FINAL.search(body):
+        # 李明不打篮球了: a denied act with the sentence-final 了 of a new situation is one
+        # that has ended ("no longer plays basketball"; Li & Thompson 1981, 了 of a
+        # currently relevant state), as 不再 says it: the act ends, whatever held it
+        # (李明喜欢打篮球 as well as 李明打篮球)
+        return _ended(body, subject, has.group("verb") + obj, lang)
     if has is not None:
         verb = has.group("verb").lower()
         if chinese and (moved := _ZH_TRANSFER.match(verb + obj)) is not None:
@@ -464,8 +470,14 @@ def _read_other_language(body: str) -> Clause | None:
             subject_names=subject.names, negated=bool(groups.get("neg")), frame=frame,
             rules=(f"lang:{lang}", "predicate:generic",
                    *(["change-of-state:replaces-frame"] if changes and frame else [])))
+    return _ended(body, subject, obj, lang)
+
+
+def _ended(body: str, subject: Subject, obj: str, lang: str) -> Clause:
+    """The clause of a German or Chinese cessation: ``obj``, what ended, ends the prior
+    state that holds it."""
     return Clause(text=body, entity=subject.entity, attribute=attribute_path(
-        "ended", *keywords(obj.split(), 2)) if not chinese else "ended", value=obj,
+        "ended", *keywords(obj.split(), 2)) if lang != "zh" else "ended", value=obj,
                   mention=subject.surface, op="cease", ends_prior=True, names=subject.names,
                   subject_names=subject.names,
                   rules=(f"lang:{lang}", "cessation:ends-a-prior-state"))

@@ -196,6 +196,29 @@ def test_a_chinese_denial_of_the_same_words_ends_the_fact(
     assert f"{name}在{employer}工作" not in after
 
 
+@settings(max_examples=20, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["李明", "王芳", "陈静"]),
+       st.sampled_from([("打篮球", "打篮球"), ("弹钢琴", "弹钢琴"), ("学习日语", "学日语")]),
+       st.sampled_from(["经常", "每天", ""]), st.sampled_from(["喜欢", "爱"]),
+       st.sampled_from(["不", "已经不", "不再"]))
+def test_a_chinese_act_denied_with_a_final_le_has_ended(
+        fresh_store: memory_es.MemoryStore, name: str, act: tuple[str, str],
+        how_often: str, liking: str, negator: str) -> None:
+    """``李明不打篮球了``: 不…了 says the act has ended, as 不再 does (了 of a new
+    situation), so each fact of the person that holds it ends, however often it was done,
+    liked as a pastime (``李明喜欢打篮球``, as 不再 ends it) and whichever form of the verb
+    said it (``学习日语``, ``不学日语了``); a relative's same act, kept as hers, and the
+    person's other facts stay."""
+    done, denied = act
+    held = [f"{name}{how_often}{done}", f"{name}{liking}{done}"]
+    kept = [f"{name}住在杭州", f"{name}的妻子也{done}", f"{name}会说英语"]
+    after = _after(fresh_store, [*(h + "。" for h in held), *(k + "。" for k in kept)],
+                   f"{name}{negator}{denied}了。")
+    assert set(kept) <= after
+    assert not set(held) & after
+
+
 @_SLOW
 @given(st.sampled_from(["张强", "王芳", "陈静"]), st.sampled_from(["阿里巴巴", "腾讯", "华为"]),
        st.sampled_from(["辞职了", "离职了"]))
@@ -220,7 +243,8 @@ def test_a_german_ending_shares_no_auxiliary(fresh_store: memory_es.MemoryStore)
     assert "Jonas Becker hat ein Abo bei Spotify" not in after
 
 
-@_SLOW
+@settings(max_examples=20, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(["李明", "王芳", "陈静"]), st.sampled_from(["现在", "目前", "如今"]))
 def test_a_chinese_change_marker_is_not_part_of_the_name(
         fresh_store: memory_es.MemoryStore, name: str, now: str) -> None:
@@ -635,3 +659,4 @@ def test_a_german_change_replaces_the_verb_and_head_noun(
     _replaces(fresh_store, held, change, [f"{name} hat einen Hund",
                                           f"{name}s Schwester hat zwei Kinder",
                                           f"{name} spielt Tennis", f"{name} wohnt in Köln"])
+
