@@ -7265,9 +7265,10 @@ _ZHOU_M = ["周敏在北京工作。", "周敏养了一只狗。", "周敏的丈
 CHINESE_BESIDE_HUSBAND: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ZHOU_M), ["remember", "周敏现在在上海工作。"], [_ZHOU_M[0]]),
     (list(_ZHOU_M), ["forget", "忘记周敏的丈夫"], [_ZHOU_M[2]]),
-    # "no longer swims" says nothing of liking to swim (gold corrected after its first
-    # run: it had 周敏喜欢游泳 end)
-    (list(_ZHOU_M), ["remember", "周敏不游泳了。"], []),
+    # gold as first written, restored (2026-12-06): 不…了 says "no longer", as 不再…了
+    # does, and thirteen cases of 不再 end 喜欢 + the act (households_by_language__10,
+    # 李明不再打篮球了); a correction after the first run had made this one end nothing
+    (list(_ZHOU_M), ["remember", "周敏不游泳了。"], [_ZHOU_M[3]]),
     (list(_ZHOU_M), ["remember", "周敏搬到了杭州。"], [_ZHOU_M[4]]),
 ]
 
@@ -9938,9 +9939,9 @@ def german_movers(cases: list[Case]) -> None:
 _ZHOU_J = ["周杰在联想工作。", "周杰住在北京。", "周杰的弟弟在联想工作。", "周杰喜欢钓鱼。"]
 CHINESE_JOBS_ENDED: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ZHOU_J), ["remember", "周杰不再在联想工作了。"], [_ZHOU_J[0]]),
-    # gold corrected after its run: "no longer fishes" says nothing of "likes fishing" (as
-    # 周敏不游泳了 and 周敏喜欢游泳 in chinese_beside_husband): nothing ends
-    (list(_ZHOU_J), ["remember", "周杰不钓鱼了。"], []),
+    # gold as first written, restored (2026-12-06; see chinese_beside_husband): 不…了 ends
+    # 喜欢钓鱼 as 不再…了 does
+    (list(_ZHOU_J), ["remember", "周杰不钓鱼了。"], [_ZHOU_J[3]]),
     (list(_ZHOU_J), ["forget", "忘记周杰的弟弟"], [_ZHOU_J[2]]),
 ]
 
