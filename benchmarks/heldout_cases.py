@@ -20987,6 +20987,135 @@ def crowded_flatmates_r52(cases: list[Case]) -> None:
     """A woman whose flatmate works where she does: her new employer, the flatmate leaving, and her sport given up."""
     _ended_by(cases, 'crowded_flatmates_r52', 'work', CROWDED_FLATMATES_R1333)
 
+_CROWDED_DENTISTS_R1334_SETUP = ["Mark Lowe's dentist is Dr Singh.", "Mark Lowe's daughter's dentist is Dr Singh too.", "Mark Lowe wears glasses.", "Mark Lowe cycles to work.", "Mark Lowe lives in Reading.", "Mark Lowe's insurance is with Aviva."]
+CROWDED_DENTISTS_R1334: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DENTISTS_R1334_SETUP), ["revise", "Mark Lowe's dentist", "Mark Lowe's dentist is Dr Hale."], [_CROWDED_DENTISTS_R1334_SETUP[0]]),
+    (list(_CROWDED_DENTISTS_R1334_SETUP), ["remember", "Mark Lowe doesn't cycle to work anymore."], [_CROWDED_DENTISTS_R1334_SETUP[3]]),
+    (list(_CROWDED_DENTISTS_R1334_SETUP), ["remember", "Mark Lowe switched his insurance from Aviva to Direct Line."], [_CROWDED_DENTISTS_R1334_SETUP[5]]),
+]
+
+
+def crowded_dentists_r52(cases: list[Case]) -> None:
+    """A man whose daughter shares his dentist, with insurance: the dentist revised, the cycling stopped, and the insurer switched."""
+    _ended_by(cases, 'crowded_dentists_r52', 'medical', CROWDED_DENTISTS_R1334)
+
+
+_CROWDED_USER_WORK_R1335_SETUP = ["I work at Deloitte.", "My husband works at Deloitte too.", "I commute by train.", "I'm training for a marathon.", "I live in Croydon.", "I have two kids."]
+CROWDED_USER_WORK_R1335: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_WORK_R1335_SETUP), ["remember", "I've left Deloitte."], [_CROWDED_USER_WORK_R1335_SETUP[0]]),
+    (list(_CROWDED_USER_WORK_R1335_SETUP), ["remember", "I don't commute by train anymore."], [_CROWDED_USER_WORK_R1335_SETUP[2]]),
+    (list(_CROWDED_USER_WORK_R1335_SETUP), ["remember", "I've finished training for the marathon."], [_CROWDED_USER_WORK_R1335_SETUP[3]]),
+]
+
+
+def crowded_user_work_r52(cases: list[Case]) -> None:
+    """The user at a firm where her husband works too, commuting and training: the firm left, the commute ended, and the training finished."""
+    _ended_by(cases, 'crowded_user_work_r52', 'user', CROWDED_USER_WORK_R1335)
+
+
+_CROWDED_GERMAN_PETS_R1336_SETUP = ["Lukas Brandt hat einen Hund.", "Lukas Brandts Schwester hat auch einen Hund.", "Lukas Brandt wohnt in Köln.", "Lukas Brandt arbeitet bei Ford.", "Lukas Brandt spielt Gitarre.", "Lukas Brandt trinkt keinen Kaffee."]
+CROWDED_GERMAN_PETS_R1336: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_PETS_R1336_SETUP), ["remember", "Lukas Brandt hat keinen Hund mehr."], [_CROWDED_GERMAN_PETS_R1336_SETUP[0]]),
+    (list(_CROWDED_GERMAN_PETS_R1336_SETUP), ["remember", "Lukas Brandt ist nach Bonn gezogen."], [_CROWDED_GERMAN_PETS_R1336_SETUP[2]]),
+    (list(_CROWDED_GERMAN_PETS_R1336_SETUP), ["remember", "Lukas Brandt spielt keine Gitarre mehr."], [_CROWDED_GERMAN_PETS_R1336_SETUP[4]]),
+]
+
+
+def crowded_german_pets_r52(cases: list[Case]) -> None:
+    """A man in German whose sister has a dog as he does, who drinks no coffee: the dog gone, a move, and the guitar given up."""
+    _ended_by(cases, 'crowded_german_pets_r52', 'mixed', CROWDED_GERMAN_PETS_R1336)
+
+
+_CROWDED_CHINESE_FAMILY_R1337_SETUP = ["张伟有一辆自行车\u3002", "张伟的儿子也有一辆自行车\u3002", "张伟在医院工作\u3002", "张伟喜欢钓鱼\u3002", "张伟住在成都\u3002", "张伟养了一条狗\u3002"]
+CROWDED_CHINESE_FAMILY_R1337: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_FAMILY_R1337_SETUP), ["remember", "张伟把自行车卖了\u3002"], [_CROWDED_CHINESE_FAMILY_R1337_SETUP[0]]),
+    (list(_CROWDED_CHINESE_FAMILY_R1337_SETUP), ["remember", "张伟不钓鱼了\u3002"], [_CROWDED_CHINESE_FAMILY_R1337_SETUP[3]]),
+    (list(_CROWDED_CHINESE_FAMILY_R1337_SETUP), ["remember", "张伟搬到了重庆\u3002"], [_CROWDED_CHINESE_FAMILY_R1337_SETUP[4]]),
+]
+
+
+def crowded_chinese_family_r52(cases: list[Case]) -> None:
+    """A man in Chinese whose son has a bicycle as he does: the bicycle sold, fishing given up, and a move."""
+    _ended_by(cases, 'crowded_chinese_family_r52', 'mixed', CROWDED_CHINESE_FAMILY_R1337)
+
+
+_CROWDED_ACCOUNT_NUMBERS_R1338_SETUP = ["Rosa Diaz banks with Santander.", "Rosa Diaz's account number is 12345678.", "Rosa Diaz's husband banks with Santander too.", "Rosa Diaz has a credit card with Amex.", "Rosa Diaz lives in Madrid.", "Rosa Diaz works as a translator."]
+CROWDED_ACCOUNT_NUMBERS_R1338: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ACCOUNT_NUMBERS_R1338_SETUP), ["purge", "12345678"], [_CROWDED_ACCOUNT_NUMBERS_R1338_SETUP[1]]),
+    (list(_CROWDED_ACCOUNT_NUMBERS_R1338_SETUP), ["remember", "Rosa Diaz closed her Amex card."], [_CROWDED_ACCOUNT_NUMBERS_R1338_SETUP[3]]),
+    (list(_CROWDED_ACCOUNT_NUMBERS_R1338_SETUP), ["remember", "Rosa Diaz now works as an interpreter."], [_CROWDED_ACCOUNT_NUMBERS_R1338_SETUP[5]]),
+]
+
+
+def crowded_account_numbers_r52(cases: list[Case]) -> None:
+    """A woman whose husband banks where she does, with a labelled account number: the number purged, a card closed, and a new trade."""
+    _ended_by(cases, 'crowded_account_numbers_r52', 'finance', CROWDED_ACCOUNT_NUMBERS_R1338)
+
+
+_CROWDED_GARDENERS_R1339_SETUP = ["Owen Price grows tomatoes in his greenhouse.", "Owen Price's wife grows tomatoes too.", "Owen Price keeps bees.", "Owen Price has an allotment on Park Lane.", "Owen Price lives in Hereford.", "Owen Price drives a Land Rover."]
+CROWDED_GARDENERS_R1339: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GARDENERS_R1339_SETUP), ["remember", "Owen Price gave up his allotment."], [_CROWDED_GARDENERS_R1339_SETUP[3]]),
+    (list(_CROWDED_GARDENERS_R1339_SETUP), ["remember", "Owen Price stopped keeping bees."], [_CROWDED_GARDENERS_R1339_SETUP[2]]),
+    (list(_CROWDED_GARDENERS_R1339_SETUP), ["remember", "Owen Price now drives a Subaru."], [_CROWDED_GARDENERS_R1339_SETUP[5]]),
+]
+
+
+def crowded_gardeners_r52(cases: list[Case]) -> None:
+    """A gardener whose wife grows what he grows, with an allotment and bees: the allotment given up, the bees stopped, and a new car."""
+    _ended_by(cases, 'crowded_gardeners_r52', 'hobbies', CROWDED_GARDENERS_R1339)
+
+
+_CROWDED_USER_DIET_R1340_SETUP = ["I'm vegetarian.", "My girlfriend is vegetarian too.", "I drink oat milk.", "I'm allergic to shellfish.", "I live in Brighton.", "I work as a chef."]
+CROWDED_USER_DIET_R1340: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_DIET_R1340_SETUP), ["remember", "I'm not vegetarian anymore."], [_CROWDED_USER_DIET_R1340_SETUP[0]]),
+    (list(_CROWDED_USER_DIET_R1340_SETUP), ["remember", "I've switched from oat milk to soya milk."], [_CROWDED_USER_DIET_R1340_SETUP[2]]),
+    (list(_CROWDED_USER_DIET_R1340_SETUP), ["remember", "I no longer work as a chef."], [_CROWDED_USER_DIET_R1340_SETUP[5]]),
+]
+
+
+def crowded_user_diet_r52(cases: list[Case]) -> None:
+    """The user vegetarian like a girlfriend, with a milk and a trade: vegetarian no more, the milk switched, and the trade left."""
+    _ended_by(cases, 'crowded_user_diet_r52', 'user', CROWDED_USER_DIET_R1340)
+
+
+_CROWDED_VOLUNTEERS_R1341_SETUP = ["Ruth Adams volunteers at the food bank.", "Ruth Adams's son volunteers at the food bank too.", "Ruth Adams is a retired teacher.", "Ruth Adams swims every morning.", "Ruth Adams lives in Hull.", "Ruth Adams has a Kindle."]
+CROWDED_VOLUNTEERS_R1341: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VOLUNTEERS_R1341_SETUP), ["remember", "Ruth Adams stopped volunteering at the food bank."], [_CROWDED_VOLUNTEERS_R1341_SETUP[0]]),
+    (list(_CROWDED_VOLUNTEERS_R1341_SETUP), ["remember", "Ruth Adams lost her Kindle."], [_CROWDED_VOLUNTEERS_R1341_SETUP[5]]),
+    (list(_CROWDED_VOLUNTEERS_R1341_SETUP), ["release", "Ruth Adams's swimming"], [_CROWDED_VOLUNTEERS_R1341_SETUP[3]]),
+]
+
+
+def crowded_volunteers_r52(cases: list[Case]) -> None:
+    """A retired teacher whose son volunteers where she does: the volunteering stopped, the e-reader lost, and her swimming released."""
+    _ended_by(cases, 'crowded_volunteers_r52', 'community', CROWDED_VOLUNTEERS_R1341)
+
+
+_CROWDED_BASSISTS_R1342_SETUP = ["Kai Nakamura plays bass in a jazz band.", "Kai Nakamura's brother plays bass too.", "Kai Nakamura teaches maths.", "Kai Nakamura lives in Osaka.", "Kai Nakamura owns a Fender bass.", "Kai Nakamura runs marathons."]
+CROWDED_BASSISTS_R1342: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BASSISTS_R1342_SETUP), ["remember", "Kai Nakamura left the jazz band."], [_CROWDED_BASSISTS_R1342_SETUP[0]]),
+    (list(_CROWDED_BASSISTS_R1342_SETUP), ["remember", "Kai Nakamura sold his Fender bass."], [_CROWDED_BASSISTS_R1342_SETUP[4]]),
+    (list(_CROWDED_BASSISTS_R1342_SETUP), ["remember", "Kai Nakamura now teaches physics."], [_CROWDED_BASSISTS_R1342_SETUP[2]]),
+]
+
+
+def crowded_bassists_r52(cases: list[Case]) -> None:
+    """A bassist whose brother plays his instrument, and a maths teacher: the band left, the bass sold, and a new subject taught."""
+    _ended_by(cases, 'crowded_bassists_r52', 'music', CROWDED_BASSISTS_R1342)
+
+
+_CROWDED_TRAIN_COMMUTERS_R1343_SETUP = ["Leah Cohen takes the 7:15 train to work.", "Leah Cohen's partner takes the same train.", "Leah Cohen works at Unilever.", "Leah Cohen lives in Kingston.", "Leah Cohen does yoga on Wednesdays.", "Leah Cohen has a season ticket."]
+CROWDED_TRAIN_COMMUTERS_R1343: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TRAIN_COMMUTERS_R1343_SETUP), ["remember", "Leah Cohen now takes the 8:05 train to work."], [_CROWDED_TRAIN_COMMUTERS_R1343_SETUP[0]]),
+    (list(_CROWDED_TRAIN_COMMUTERS_R1343_SETUP), ["remember", "Leah Cohen cancelled her season ticket."], [_CROWDED_TRAIN_COMMUTERS_R1343_SETUP[5]]),
+    (list(_CROWDED_TRAIN_COMMUTERS_R1343_SETUP), ["remember", "Leah Cohen stopped doing yoga."], [_CROWDED_TRAIN_COMMUTERS_R1343_SETUP[4]]),
+]
+
+
+def crowded_train_commuters_r52(cases: list[Case]) -> None:
+    """A commuter whose partner takes her train, with a season ticket: a later train, the ticket cancelled, and yoga stopped."""
+    _ended_by(cases, 'crowded_train_commuters_r52', 'travel', CROWDED_TRAIN_COMMUTERS_R1343)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -21633,7 +21762,17 @@ def build() -> list[Case]:
                    crowded_book_clubs_r52,
                    crowded_gps_r52,
                    crowded_user_sports_r52,
-                   crowded_flatmates_r52):
+                   crowded_flatmates_r52,
+                   crowded_dentists_r52,
+                   crowded_user_work_r52,
+                   crowded_german_pets_r52,
+                   crowded_chinese_family_r52,
+                   crowded_account_numbers_r52,
+                   crowded_gardeners_r52,
+                   crowded_user_diet_r52,
+                   crowded_volunteers_r52,
+                   crowded_bassists_r52,
+                   crowded_train_commuters_r52):
         family(cases)
     return cases
 
