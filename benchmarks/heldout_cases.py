@@ -21116,6 +21116,135 @@ def crowded_train_commuters_r52(cases: list[Case]) -> None:
     """A commuter whose partner takes her train, with a season ticket: a later train, the ticket cancelled, and yoga stopped."""
     _ended_by(cases, 'crowded_train_commuters_r52', 'travel', CROWDED_TRAIN_COMMUTERS_R1343)
 
+_CROWDED_COMPOUND_MOVES_R1344_SETUP = ["Nora Quinn lives in Galway.", "Nora Quinn's sister lives in Galway too.", "Nora Quinn works at a bank.", "Nora Quinn plays the harp.", "Nora Quinn has a Labrador.", "Nora Quinn drinks black coffee."]
+CROWDED_COMPOUND_MOVES_R1344: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COMPOUND_MOVES_R1344_SETUP), ["remember", "Nora Quinn moved to Cork and started working at a school."], [_CROWDED_COMPOUND_MOVES_R1344_SETUP[0], _CROWDED_COMPOUND_MOVES_R1344_SETUP[2]]),
+    (list(_CROWDED_COMPOUND_MOVES_R1344_SETUP), ["remember", "Nora Quinn gave her Labrador to her sister."], [_CROWDED_COMPOUND_MOVES_R1344_SETUP[4]]),
+    (list(_CROWDED_COMPOUND_MOVES_R1344_SETUP), ["remember", "Nora Quinn drinks tea now, not coffee."], [_CROWDED_COMPOUND_MOVES_R1344_SETUP[5]]),
+]
+
+
+def crowded_compound_moves_r52(cases: list[Case]) -> None:
+    """A woman whose sister lives in her city, told two changes in one sentence: a move and a new job, the dog given to the sister, and coffee given up for tea."""
+    _ended_by(cases, 'crowded_compound_moves_r52', 'mixed', CROWDED_COMPOUND_MOVES_R1344)
+
+
+_CROWDED_PRONOUNS_R1345_SETUP = ["Ben Ashby works at Lloyds.", "Ben Ashby's wife works at Lloyds too.", "Ben Ashby runs on Sundays.", "Ben Ashby lives in Bath.", "Ben Ashby has a vintage Vespa.", "Ben Ashby is learning Italian."]
+CROWDED_PRONOUNS_R1345: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PRONOUNS_R1345_SETUP), ["remember", "Ben Ashby sold his Vespa. He bought a bike instead."], [_CROWDED_PRONOUNS_R1345_SETUP[4]]),
+    (list(_CROWDED_PRONOUNS_R1345_SETUP), ["remember", "Ben Ashby left Lloyds last month. He now works at NatWest."], [_CROWDED_PRONOUNS_R1345_SETUP[0]]),
+    (list(_CROWDED_PRONOUNS_R1345_SETUP), ["remember", "Ben Ashby quit Italian."], [_CROWDED_PRONOUNS_R1345_SETUP[5]]),
+]
+
+
+def crowded_pronouns_r52(cases: list[Case]) -> None:
+    """A man whose wife works at his bank, told in two sentences with a pronoun: the scooter sold, the bank left for another, and a language quit."""
+    _ended_by(cases, 'crowded_pronouns_r52', 'mixed', CROWDED_PRONOUNS_R1345)
+
+
+_CROWDED_USER_MULTI_R1346_SETUP = ["I live in Cardiff.", "My mum lives in Cardiff too.", "I work from home.", "I drive a Ford Focus.", "I go to the gym on Tuesdays.", "My email is sam.jones@example.com."]
+CROWDED_USER_MULTI_R1346: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_MULTI_R1346_SETUP), ["remember", "I've moved to Newport and sold my Focus."], [_CROWDED_USER_MULTI_R1346_SETUP[0], _CROWDED_USER_MULTI_R1346_SETUP[3]]),
+    (list(_CROWDED_USER_MULTI_R1346_SETUP), ["purge", "sam.jones@example.com"], [_CROWDED_USER_MULTI_R1346_SETUP[5]]),
+    (list(_CROWDED_USER_MULTI_R1346_SETUP), ["remember", "I don't go to the gym anymore."], [_CROWDED_USER_MULTI_R1346_SETUP[4]]),
+]
+
+
+def crowded_user_multi_r52(cases: list[Case]) -> None:
+    """The user whose mother lives in the same city, with an e-mail: a move and a car sold in one sentence, the address purged, and the gym given up."""
+    _ended_by(cases, 'crowded_user_multi_r52', 'user', CROWDED_USER_MULTI_R1346)
+
+
+_CROWDED_GERMAN_COMPOUND_R1347_SETUP = ["Clara Wolf wohnt in Dresden.", "Clara Wolf arbeitet bei Siemens.", "Clara Wolfs Mann arbeitet auch bei Siemens.", "Clara Wolf hat ein Auto.", "Clara Wolf singt im Chor.", "Clara Wolf trinkt Tee."]
+CROWDED_GERMAN_COMPOUND_R1347: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_COMPOUND_R1347_SETUP), ["remember", "Clara Wolf ist nach Leipzig gezogen."], [_CROWDED_GERMAN_COMPOUND_R1347_SETUP[0]]),
+    (list(_CROWDED_GERMAN_COMPOUND_R1347_SETUP), ["remember", "Clara Wolf hat ihr Auto verkauft."], [_CROWDED_GERMAN_COMPOUND_R1347_SETUP[3]]),
+    (list(_CROWDED_GERMAN_COMPOUND_R1347_SETUP), ["remember", "Clara Wolf singt nicht mehr im Chor."], [_CROWDED_GERMAN_COMPOUND_R1347_SETUP[4]]),
+]
+
+
+def crowded_german_compound_r52(cases: list[Case]) -> None:
+    """A woman in German whose husband works at her firm: a move, the car sold, and the choir left."""
+    _ended_by(cases, 'crowded_german_compound_r52', 'mixed', CROWDED_GERMAN_COMPOUND_R1347)
+
+
+_CROWDED_CHINESE_COMPOUND_R1348_SETUP = ["陈静住在深圳\u3002", "陈静的姐姐也住在深圳\u3002", "陈静在腾讯工作\u3002", "陈静养了一只猫\u3002", "陈静喜欢画画\u3002", "陈静的邮箱是chenjing@qq.com\u3002"]
+CROWDED_CHINESE_COMPOUND_R1348: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_COMPOUND_R1348_SETUP), ["purge", "chenjing@qq.com"], [_CROWDED_CHINESE_COMPOUND_R1348_SETUP[5]]),
+    (list(_CROWDED_CHINESE_COMPOUND_R1348_SETUP), ["remember", "陈静离开了腾讯\u3002"], [_CROWDED_CHINESE_COMPOUND_R1348_SETUP[2]]),
+    (list(_CROWDED_CHINESE_COMPOUND_R1348_SETUP), ["remember", "陈静搬到了广州\u3002"], [_CROWDED_CHINESE_COMPOUND_R1348_SETUP[0]]),
+]
+
+
+def crowded_chinese_compound_r52(cases: list[Case]) -> None:
+    """A woman in Chinese whose sister lives in her city, with an e-mail: the address purged, her employer left, and a move."""
+    _ended_by(cases, 'crowded_chinese_compound_r52', 'mixed', CROWDED_CHINESE_COMPOUND_R1348)
+
+
+_CROWDED_SHARED_IDS_R1349_SETUP = ["Tom Hale's phone number is 07911 123456.", "Tom Hale's WhatsApp is 07911 123456.", "Tom Hale's wife's phone number is 07911 654321.", "Tom Hale lives in Exeter.", "Tom Hale works at the Met Office.", "Tom Hale plays darts."]
+CROWDED_SHARED_IDS_R1349: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SHARED_IDS_R1349_SETUP), ["purge", "07911 123456"], [_CROWDED_SHARED_IDS_R1349_SETUP[0], _CROWDED_SHARED_IDS_R1349_SETUP[1]]),
+    (list(_CROWDED_SHARED_IDS_R1349_SETUP), ["remember", "Tom Hale no longer plays darts."], [_CROWDED_SHARED_IDS_R1349_SETUP[5]]),
+    (list(_CROWDED_SHARED_IDS_R1349_SETUP), ["release", "Tom Hale's wife's phone number"], [_CROWDED_SHARED_IDS_R1349_SETUP[2]]),
+]
+
+
+def crowded_shared_ids_r52(cases: list[Case]) -> None:
+    """A man whose phone number is written twice, beside his wife's number: the shared number purged, darts given up, and the wife's number released."""
+    _ended_by(cases, 'crowded_shared_ids_r52', 'contacts', CROWDED_SHARED_IDS_R1349)
+
+
+_CROWDED_SCHOOL_RUNS_R1350_SETUP = ["Amir Khan's son goes to Park Primary.", "Amir Khan's daughter goes to Park Primary too.", "Amir Khan works at the council.", "Amir Khan lives in Luton.", "Amir Khan coaches his son's football team.", "Amir Khan drives a Kia."]
+CROWDED_SCHOOL_RUNS_R1350: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SCHOOL_RUNS_R1350_SETUP), ["remember", "Amir Khan's son now goes to Hill Academy."], [_CROWDED_SCHOOL_RUNS_R1350_SETUP[0]]),
+    (list(_CROWDED_SCHOOL_RUNS_R1350_SETUP), ["remember", "Amir Khan stopped coaching the football team."], [_CROWDED_SCHOOL_RUNS_R1350_SETUP[4]]),
+    (list(_CROWDED_SCHOOL_RUNS_R1350_SETUP), ["remember", "Amir Khan's daughter moved to Hill Academy."], [_CROWDED_SCHOOL_RUNS_R1350_SETUP[1]]),
+]
+
+
+def crowded_school_runs_r52(cases: list[Case]) -> None:
+    """A father whose son and daughter go to one school, and who coaches: the son's new school, the coaching stopped, and the daughter's move."""
+    _ended_by(cases, 'crowded_school_runs_r52', 'family', CROWDED_SCHOOL_RUNS_R1350)
+
+
+_CROWDED_ANTICOAGULANTS_R1351_SETUP = ["Edith Bloom takes warfarin.", "Edith Bloom's husband takes warfarin too.", "Edith Bloom has a pacemaker.", "Edith Bloom sees Dr Lee every month.", "Edith Bloom lives in Kendal.", "Edith Bloom walks with a stick."]
+CROWDED_ANTICOAGULANTS_R1351: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ANTICOAGULANTS_R1351_SETUP), ["remember", "Edith Bloom switched from warfarin to apixaban."], [_CROWDED_ANTICOAGULANTS_R1351_SETUP[0]]),
+    (list(_CROWDED_ANTICOAGULANTS_R1351_SETUP), ["remember", "Edith Bloom now sees Dr Cho every month."], [_CROWDED_ANTICOAGULANTS_R1351_SETUP[3]]),
+    (list(_CROWDED_ANTICOAGULANTS_R1351_SETUP), ["forget", "Edith Bloom's stick"], [_CROWDED_ANTICOAGULANTS_R1351_SETUP[5]]),
+]
+
+
+def crowded_anticoagulants_r52(cases: list[Case]) -> None:
+    """A woman whose husband takes her medicine, with a monthly doctor: the medicine switched, a new doctor, and her stick forgotten."""
+    _ended_by(cases, 'crowded_anticoagulants_r52', 'medical', CROWDED_ANTICOAGULANTS_R1351)
+
+
+_CROWDED_FREELANCERS_R1352_SETUP = ["Yara Haddad is a freelance designer.", "Yara Haddad's brother is a freelance designer too.", "Yara Haddad works from a café in Soho.", "Yara Haddad uses a MacBook.", "Yara Haddad lives in Camden.", "Yara Haddad has a cactus collection."]
+CROWDED_FREELANCERS_R1352: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FREELANCERS_R1352_SETUP), ["remember", "Yara Haddad now works from a café in Shoreditch."], [_CROWDED_FREELANCERS_R1352_SETUP[2]]),
+    (list(_CROWDED_FREELANCERS_R1352_SETUP), ["remember", "Yara Haddad switched from her MacBook to a Dell laptop."], [_CROWDED_FREELANCERS_R1352_SETUP[3]]),
+    (list(_CROWDED_FREELANCERS_R1352_SETUP), ["remember", "Yara Haddad moved to Hackney."], [_CROWDED_FREELANCERS_R1352_SETUP[4]]),
+]
+
+
+def crowded_freelancers_r52(cases: list[Case]) -> None:
+    """A freelance designer whose brother does the same work: a new café to work from, a new laptop, and a move."""
+    _ended_by(cases, 'crowded_freelancers_r52', 'work', CROWDED_FREELANCERS_R1352)
+
+
+_CROWDED_USER_SIBLINGS_R1353_SETUP = ["My brother lives in Perth.", "My brother works at BHP.", "My sister lives in Perth too.", "I live in Sydney.", "I work at Qantas.", "My brother has two kids."]
+CROWDED_USER_SIBLINGS_R1353: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SIBLINGS_R1353_SETUP), ["remember", "My brother moved to Darwin."], [_CROWDED_USER_SIBLINGS_R1353_SETUP[0]]),
+    (list(_CROWDED_USER_SIBLINGS_R1353_SETUP), ["remember", "My brother left BHP."], [_CROWDED_USER_SIBLINGS_R1353_SETUP[1]]),
+    (list(_CROWDED_USER_SIBLINGS_R1353_SETUP), ["remember", "I now work at Virgin."], [_CROWDED_USER_SIBLINGS_R1353_SETUP[4]]),
+]
+
+
+def crowded_user_siblings_r52(cases: list[Case]) -> None:
+    """The user's brother with a city, an employer and children, a sister in his city: the brother's move, the brother leaving his employer, and the user's new employer."""
+    _ended_by(cases, 'crowded_user_siblings_r52', 'user', CROWDED_USER_SIBLINGS_R1353)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -21772,7 +21901,17 @@ def build() -> list[Case]:
                    crowded_user_diet_r52,
                    crowded_volunteers_r52,
                    crowded_bassists_r52,
-                   crowded_train_commuters_r52):
+                   crowded_train_commuters_r52,
+                   crowded_compound_moves_r52,
+                   crowded_pronouns_r52,
+                   crowded_user_multi_r52,
+                   crowded_german_compound_r52,
+                   crowded_chinese_compound_r52,
+                   crowded_shared_ids_r52,
+                   crowded_school_runs_r52,
+                   crowded_anticoagulants_r52,
+                   crowded_freelancers_r52,
+                   crowded_user_siblings_r52):
         family(cases)
     return cases
 
