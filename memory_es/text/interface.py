@@ -790,10 +790,11 @@ class TextInterface:
             ended = bare
         # "no longer plays the piano", "spielt kein Klavier mehr": of the facts holding
         # the object, those of its verb ("teaches piano" is another act), when some has it;
-        # not for a verb of ending, whose state has a verb of its own ("sold the car" ends
-        # "owns a car", never only "sells cars")
+        # not for a verb of ending or of giving away, whose state has a verb of its own
+        # ("sold the car" ends "owns a car", never only "sells cars"; "gave her piano to a
+        # neighbour" ends "has an old piano", not "gives lifts to her neighbours")
         same = [(f, full) for f, full in ended if f.fact_id in of_the_verb]
-        if same and (verb_word or lemma not in lx.CESSATION_VERBS):
+        if same and (verb_word or lemma not in lx.CESSATION_VERBS | lx.GIVING_VERBS):
             ended = same
         for f, full in ended:
             if full or not some_whole:

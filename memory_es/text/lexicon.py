@@ -269,6 +269,9 @@ CHANGE_VERBS: frozenset[str] = frozenset(
 EXCHANGE_VERBS: frozenset[str] = data_words("exchange_verbs.txt")
 """Verbs whose object is given up for what follows ``for`` (``traded her Skoda for a
 Kia``; ``data/exchange_verbs.txt``)."""
+GIVING_VERBS: frozenset[str] = data_words("giving_verbs.txt")
+"""Verbs of giving a thing away to someone (``gave her Labrador to her sister``;
+``data/giving_verbs.txt``)."""
 HIRING_VERBS: frozenset[str] = data_words("hiring_verbs.txt")
 """Verbs whose passive with ``by`` and a name starts work there (``was hired by Tesco``;
 ``data/hiring_verbs.txt``)."""

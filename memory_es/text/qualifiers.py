@@ -14,7 +14,14 @@ from datetime import UTC, datetime, timedelta
 
 from memory_es.text import lexicon as lx
 from memory_es.text.normalize import strip_symbols
-from memory_es.text.words import EDGE, NOT_NAMES, Tok, is_capitalised, is_foreign_word
+from memory_es.text.words import (
+    DETERMINERS,
+    EDGE,
+    NOT_NAMES,
+    Tok,
+    is_capitalised,
+    is_foreign_word,
+)
 
 _MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
                 "september", "october", "november", "december")
@@ -208,6 +215,8 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         if undoes_a_verb(w) and not any(lx.lemma_of(v) == "be" for v in words[:i]):
             return True  # "unsubscribed from", not "is unmarried" (a state, as an adjective)
         lemma = lx.lemma_of(w)
+        if lemma in lx.GIVING_VERBS and _gave_away(w, words[i + 1:]):
+            return True
         if lemma in lx.CESSATION_VERBS:
             if _present_simple(w):
                 continue  # "sells cars", "leaves the pub at 11pm": a habit
@@ -217,6 +226,19 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         if lemma is not None and w not in lx.AUXILIARIES and lemma != "get":
             break  # "plays left back": the clause's verb is another ("got cancelled": a passive)
     return bool(re.search(r"\blet\b.*\b(?:expire|lapse|go)\b", text_low))
+
+
+def _gave_away(verb: str, rest: Sequence[str]) -> bool:
+    """Does a verb of giving (``data/giving_verbs.txt``) in the past give a thing of the
+    subject's to someone (``gave her Labrador to her sister``: a possessive determiner,
+    its noun phrase, then ``to``)? Not ``gave her sister a lift to work`` (two objects:
+    the first is who got the second), ``gave her a lift`` (``her`` is who), nor ``gives
+    his time to the club`` (a habit), nor ``is giving her bike to …`` (not yet done)."""
+    low = [w.lower().strip(EDGE) for w in rest]
+    if (verb.lower() not in lx.VERBS_PAST or "to" not in low[2:]
+            or low[0] not in lx.POSSESSIVE_DETERMINERS or low[1] in lx.STOPWORDS):
+        return False
+    return not DETERMINERS & set(low[1:low.index("to", 2)])
 
 
 def undoes_a_verb(word: str) -> bool:
