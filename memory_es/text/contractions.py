@@ -1,6 +1,7 @@
 """A pronoun's contractions written out before a sentence is read (``I'm`` -> ``I am``),
-and ``used to`` before a verb read as ``no longer``: the rules read the written-out words,
-and a clause keeps the words as said (:class:`Expansion`).
+``used to`` before a verb read as ``no longer`` and ``started`` before a gerund as ``is
+now``: the rules read the written-out words, and a clause keeps the words as said
+(:class:`Expansion`).
 
 The rules read a subject and then its verb, word by word; ``I'm vegetarian now`` had no
 subject they knew and became a note about a made-up topic, although agents hear the
@@ -52,7 +53,9 @@ class Expansion:
 
     @classmethod
     def of(cls, sentence: str) -> Expansion:
-        if "'" not in sentence and "’" not in sentence and "used" not in sentence.lower():
+        low = sentence.lower()
+        if ("'" not in sentence and "’" not in sentence and "used" not in low
+                and "start" not in low and "beg" not in low):
             return cls(sentence, [])
         edits = [(m.start(), m.end(), _written_out(m, sentence))
                  for m in _CONTRACTED.finditer(sentence)]
@@ -62,6 +65,9 @@ class Expansion:
         edits += [(m.start(), m.end(), "no longer") for m in _PAST_HABIT.finditer(sentence)
                   if lx.lemma_of(m.group("verb").lower()) == m.group("verb").lower()
                   and not _after_be_or_get(sentence[:m.start()])]
+        edits += [(m.start(), m.end(), f"{_be_after(sentence[:m.start()])} now")
+                  for m in _BEGAN.finditer(sentence)
+                  if lx.lemma_of(m.group("gerund").lower()) is not None]
         return cls(sentence, sorted(edits))
 
     def as_said(self, text: str) -> str:
@@ -125,6 +131,22 @@ _PAST_HABIT = re.compile(r"\bused\s+to(?=\s+(?P<verb>[A-Za-z]+)\b)", re.IGNORECA
 drums``): a habit or state that held and holds no more (Quirk et al. 1985, 4.55: *used
 to* is past only), read as ``no longer``; not after *be* or *get* (``is used to working
 nights``, ``she's used to work nights``: accustomed to it, :func:`_after_be_or_get`)."""
+_BEGAN = re.compile(r"\b(?:(?:has|have|had)\s+)?(?:started|began|begun)"
+                    r"(?=\s+(?P<gerund>[A-Za-z]+ing)\b)", re.IGNORECASE)
+"""``started`` or ``began`` before a gerund, as a clause's verb (``Nora started working at
+a school``): the act has begun and goes on (an inchoative, Quirk et al. 1985, 16.47),
+read as ``is now`` and the gerund (``is now working at a school``), what the rules read
+as a change of state."""
+
+
+def _be_after(before: str) -> str:
+    """The present of *be* for the subject just before (``I``: am; ``we``, ``you``,
+    ``they``: are; anything else: is)."""
+    words = before.split()
+    last = words[-1].lower() if words else ""
+    return "am" if last == "i" else "are" if last in ("we", "you", "they") else "is"
+
+
 _NO_NOUN_NEXT = re.compile(r"\s+(?:not|never|no\s+longer|now)\s", re.IGNORECASE)
 """Words no possessed noun phrase starts with: after a name's ``'s`` they make it ``is``
 (``Mia Chen's not vegetarian anymore``, ``Ade's now a registrar``)."""
