@@ -21245,6 +21245,135 @@ def crowded_user_siblings_r52(cases: list[Case]) -> None:
     """The user's brother with a city, an employer and children, a sister in his city: the brother's move, the brother leaving his employer, and the user's new employer."""
     _ended_by(cases, 'crowded_user_siblings_r52', 'user', CROWDED_USER_SIBLINGS_R1353)
 
+_CROWDED_TWINS_R1354_SETUP = ["Mia Lund lives in Malmö.", "Mia Lund's twin sister Ada Lund lives in Malmö too.", "Mia Lund works at IKEA.", "Ada Lund works at Volvo.", "Mia Lund plays padel.", "Mia Lund has a cat."]
+CROWDED_TWINS_R1354: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TWINS_R1354_SETUP), ["remember", "Mia Lund moved to Lund."], [_CROWDED_TWINS_R1354_SETUP[0]]),
+    (list(_CROWDED_TWINS_R1354_SETUP), ["remember", "Ada Lund left Volvo."], [_CROWDED_TWINS_R1354_SETUP[3]]),
+    (list(_CROWDED_TWINS_R1354_SETUP), ["forget", "Mia Lund's cat"], [_CROWDED_TWINS_R1354_SETUP[5]]),
+]
+
+
+def crowded_twins_r52(cases: list[Case]) -> None:
+    """A woman and her twin sister of one surname, which is also a city's name: a move to that city, the sister leaving her employer, and the cat forgotten."""
+    _ended_by(cases, 'crowded_twins_r52', 'family', CROWDED_TWINS_R1354)
+
+
+_CROWDED_USER_VETS_R1355_SETUP = ["I have two cats.", "My neighbour has two cats too.", "I feed the cats at 7am.", "I'm allergic to dogs.", "I live in Dundee.", "I work as a vet."]
+CROWDED_USER_VETS_R1355: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_VETS_R1355_SETUP), ["remember", "I have one cat now."], [_CROWDED_USER_VETS_R1355_SETUP[0]]),
+    (list(_CROWDED_USER_VETS_R1355_SETUP), ["remember", "I no longer work as a vet."], [_CROWDED_USER_VETS_R1355_SETUP[5]]),
+    (list(_CROWDED_USER_VETS_R1355_SETUP), ["remember", "I moved to Perth."], [_CROWDED_USER_VETS_R1355_SETUP[4]]),
+]
+
+
+def crowded_user_vets_r52(cases: list[Case]) -> None:
+    """The user, a vet with cats, whose neighbour has cats too: one cat fewer, the trade left, and a move."""
+    _ended_by(cases, 'crowded_user_vets_r52', 'user', CROWDED_USER_VETS_R1355)
+
+
+_CROWDED_GERMAN_WORK_R1356_SETUP = ["Tim Sommer arbeitet bei Bosch.", "Tim Sommers Frau arbeitet auch bei Bosch.", "Tim Sommer wohnt in Stuttgart.", "Tim Sommer hat ein Motorrad.", "Tim Sommer raucht.", "Tim Sommer spielt Schach."]
+CROWDED_GERMAN_WORK_R1356: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_WORK_R1356_SETUP), ["remember", "Tim Sommer hat bei Bosch gekündigt."], [_CROWDED_GERMAN_WORK_R1356_SETUP[0]]),
+    (list(_CROWDED_GERMAN_WORK_R1356_SETUP), ["remember", "Tim Sommer raucht nicht mehr."], [_CROWDED_GERMAN_WORK_R1356_SETUP[4]]),
+    (list(_CROWDED_GERMAN_WORK_R1356_SETUP), ["remember", "Tim Sommer hat sein Motorrad verkauft."], [_CROWDED_GERMAN_WORK_R1356_SETUP[3]]),
+]
+
+
+def crowded_german_work_r52(cases: list[Case]) -> None:
+    """A man in German whose wife works at his employer: his notice given, his smoking stopped, and his motorbike sold."""
+    _ended_by(cases, 'crowded_german_work_r52', 'mixed', CROWDED_GERMAN_WORK_R1356)
+
+
+_CROWDED_CHINESE_PETS_R1357_SETUP = ["刘洋养了一只狗\u3002", "刘洋的妹妹也养了一只狗\u3002", "刘洋在银行工作\u3002", "刘洋住在南京\u3002", "刘洋喜欢跑步\u3002", "刘洋的车牌号是苏A12345\u3002"]
+CROWDED_CHINESE_PETS_R1357: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_PETS_R1357_SETUP), ["remember", "刘洋的狗死了\u3002"], [_CROWDED_CHINESE_PETS_R1357_SETUP[0]]),
+    (list(_CROWDED_CHINESE_PETS_R1357_SETUP), ["purge", "苏A12345"], [_CROWDED_CHINESE_PETS_R1357_SETUP[5]]),
+    (list(_CROWDED_CHINESE_PETS_R1357_SETUP), ["remember", "刘洋不跑步了\u3002"], [_CROWDED_CHINESE_PETS_R1357_SETUP[4]]),
+]
+
+
+def crowded_chinese_pets_r52(cases: list[Case]) -> None:
+    """A man in Chinese whose sister keeps a dog as he does, with a licence plate: his dog dead, the plate purged, and running given up."""
+    _ended_by(cases, 'crowded_chinese_pets_r52', 'mixed', CROWDED_CHINESE_PETS_R1357)
+
+
+_CROWDED_PODCASTERS_R1358_SETUP = ["Sean Doyle hosts a podcast about football.", "Sean Doyle's brother hosts a podcast too.", "Sean Doyle works at RTÉ.", "Sean Doyle lives in Dublin.", "Sean Doyle supports Shamrock Rovers.", "Sean Doyle has a dog called Bran."]
+CROWDED_PODCASTERS_R1358: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PODCASTERS_R1358_SETUP), ["remember", "Sean Doyle stopped hosting his podcast."], [_CROWDED_PODCASTERS_R1358_SETUP[0]]),
+    (list(_CROWDED_PODCASTERS_R1358_SETUP), ["remember", "Sean Doyle left RTÉ."], [_CROWDED_PODCASTERS_R1358_SETUP[2]]),
+    (list(_CROWDED_PODCASTERS_R1358_SETUP), ["remember", "Sean Doyle's dog Bran died."], [_CROWDED_PODCASTERS_R1358_SETUP[5]]),
+]
+
+
+def crowded_podcasters_r52(cases: list[Case]) -> None:
+    """A broadcaster whose brother hosts a podcast as he does: his podcast stopped, his employer left, and his dog dead."""
+    _ended_by(cases, 'crowded_podcasters_r52', 'media', CROWDED_PODCASTERS_R1358)
+
+
+_CROWDED_CHESS_PLAYERS_R1359_SETUP = ["Irina Popa plays chess at the club on Thursdays.", "Irina Popa's son plays chess too.", "Irina Popa teaches piano.", "Irina Popa lives in Iași.", "Irina Popa drives a Dacia.", "Irina Popa's phone number is +40 721 555 123."]
+CROWDED_CHESS_PLAYERS_R1359: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHESS_PLAYERS_R1359_SETUP), ["purge", "+40 721 555 123"], [_CROWDED_CHESS_PLAYERS_R1359_SETUP[5]]),
+    (list(_CROWDED_CHESS_PLAYERS_R1359_SETUP), ["remember", "Irina Popa now plays chess on Fridays."], [_CROWDED_CHESS_PLAYERS_R1359_SETUP[0]]),
+    (list(_CROWDED_CHESS_PLAYERS_R1359_SETUP), ["remember", "Irina Popa sold her Dacia."], [_CROWDED_CHESS_PLAYERS_R1359_SETUP[4]]),
+]
+
+
+def crowded_chess_players_r52(cases: list[Case]) -> None:
+    """A chess player whose son plays too, with an international phone number: the number purged, a new club night, and the car sold."""
+    _ended_by(cases, 'crowded_chess_players_r52', 'hobbies', CROWDED_CHESS_PLAYERS_R1359)
+
+
+_CROWDED_RENTERS_R1360_SETUP = ["Kwame Asante rents an apartment in Accra.", "Kwame Asante's cousin rents an apartment in Accra too.", "Kwame Asante works at MTN.", "Kwame Asante plays football on Saturdays.", "Kwame Asante has a motorbike.", "Kwame Asante speaks Twi."]
+CROWDED_RENTERS_R1360: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RENTERS_R1360_SETUP), ["remember", "Kwame Asante has moved to Kumasi."], [_CROWDED_RENTERS_R1360_SETUP[0]]),
+    (list(_CROWDED_RENTERS_R1360_SETUP), ["remember", "Kwame Asante gave his motorbike to his cousin."], [_CROWDED_RENTERS_R1360_SETUP[4]]),
+    (list(_CROWDED_RENTERS_R1360_SETUP), ["remember", "Kwame Asante started working at Vodafone."], [_CROWDED_RENTERS_R1360_SETUP[2]]),
+]
+
+
+def crowded_renters_r52(cases: list[Case]) -> None:
+    """A man renting in the city where his cousin rents too: his move, his motorbike given to the cousin, and a new employer begun."""
+    _ended_by(cases, 'crowded_renters_r52', 'home', CROWDED_RENTERS_R1360)
+
+
+_CROWDED_SHIFT_WORKERS_R1361_SETUP = ["Dana Ross works night shifts at the hospital.", "Dana Ross's husband works night shifts too.", "Dana Ross drives to work.", "Dana Ross has a son at university.", "Dana Ross lives in Leeds.", "Dana Ross does pilates."]
+CROWDED_SHIFT_WORKERS_R1361: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SHIFT_WORKERS_R1361_SETUP), ["remember", "Dana Ross stopped doing pilates."], [_CROWDED_SHIFT_WORKERS_R1361_SETUP[5]]),
+    (list(_CROWDED_SHIFT_WORKERS_R1361_SETUP), ["remember", "Dana Ross now takes the bus to work."], [_CROWDED_SHIFT_WORKERS_R1361_SETUP[2]]),
+    (list(_CROWDED_SHIFT_WORKERS_R1361_SETUP), ["remember", "Dana Ross moved to York."], [_CROWDED_SHIFT_WORKERS_R1361_SETUP[4]]),
+]
+
+
+def crowded_shift_workers_r52(cases: list[Case]) -> None:
+    """A night-shift worker whose husband works nights too: pilates stopped, a new way to work, and a move."""
+    _ended_by(cases, 'crowded_shift_workers_r52', 'work', CROWDED_SHIFT_WORKERS_R1361)
+
+
+_CROWDED_USER_SUBS_R1362_SETUP = ["I subscribe to Netflix.", "My flatmate subscribes to Netflix too.", "I have a Spotify Premium account.", "I read the Economist.", "I live in Bristol.", "I work at Airbus."]
+CROWDED_USER_SUBS_R1362: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SUBS_R1362_SETUP), ["remember", "I cancelled my Netflix subscription."], [_CROWDED_USER_SUBS_R1362_SETUP[0]]),
+    (list(_CROWDED_USER_SUBS_R1362_SETUP), ["remember", "I no longer read the Economist."], [_CROWDED_USER_SUBS_R1362_SETUP[3]]),
+    (list(_CROWDED_USER_SUBS_R1362_SETUP), ["remember", "I've started working at Rolls-Royce."], [_CROWDED_USER_SUBS_R1362_SETUP[5]]),
+]
+
+
+def crowded_user_subs_r52(cases: list[Case]) -> None:
+    """The user whose flatmate shares a subscription, with a magazine and an employer: the subscription cancelled, the magazine given up, and a new employer begun."""
+    _ended_by(cases, 'crowded_user_subs_r52', 'user', CROWDED_USER_SUBS_R1362)
+
+
+_CROWDED_GRANDPARENTS_R1363_SETUP = ["Peter Lang's grandmother lives in Vienna.", "Peter Lang's grandfather lives in Vienna too.", "Peter Lang studies music.", "Peter Lang lives in Graz.", "Peter Lang plays the trumpet.", "Peter Lang has a bike."]
+CROWDED_GRANDPARENTS_R1363: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GRANDPARENTS_R1363_SETUP), ["remember", "Peter Lang's grandmother moved to Linz."], [_CROWDED_GRANDPARENTS_R1363_SETUP[0]]),
+    (list(_CROWDED_GRANDPARENTS_R1363_SETUP), ["remember", "Peter Lang gave up the trumpet."], [_CROWDED_GRANDPARENTS_R1363_SETUP[4]]),
+    (list(_CROWDED_GRANDPARENTS_R1363_SETUP), ["remember", "Peter Lang's bike was stolen."], [_CROWDED_GRANDPARENTS_R1363_SETUP[5]]),
+]
+
+
+def crowded_grandparents_r52(cases: list[Case]) -> None:
+    """A student whose grandparents live in one city: the grandmother's move, the trumpet given up, and the bike stolen."""
+    _ended_by(cases, 'crowded_grandparents_r52', 'family', CROWDED_GRANDPARENTS_R1363)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -21911,7 +22040,17 @@ def build() -> list[Case]:
                    crowded_school_runs_r52,
                    crowded_anticoagulants_r52,
                    crowded_freelancers_r52,
-                   crowded_user_siblings_r52):
+                   crowded_user_siblings_r52,
+                   crowded_twins_r52,
+                   crowded_user_vets_r52,
+                   crowded_german_work_r52,
+                   crowded_chinese_pets_r52,
+                   crowded_podcasters_r52,
+                   crowded_chess_players_r52,
+                   crowded_renters_r52,
+                   crowded_shift_workers_r52,
+                   crowded_user_subs_r52,
+                   crowded_grandparents_r52):
         family(cases)
     return cases
 
