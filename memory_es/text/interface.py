@@ -96,6 +96,7 @@ from memory_es.text.qualifiers import (
     CALENDAR,
     FREQUENCY,
     SEASON_OR_MONTH,
+    WEEKDAY,
     time_said,
     valid_from_of,
     without_ending_participle,
@@ -853,6 +854,30 @@ class TextInterface:
                     c.frame in frames for c in self.interpreter(f.text).clauses)
                     and not self._named_apart(f, clause)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
+        self._retime_act(tenant, entity, clause, frames, plan)
+
+    def _retime_act(self, tenant: str, entity: str, clause: Clause,
+                    frames: set[str | None], plan: _Plan) -> None:
+        """An act told anew on a day of the week alone (``Irina Popa now plays chess on
+        Fridays``: a frame whose object is a date) replaces the one fact of the same verb
+        and object on another day, whatever else it says of it (``plays chess at the club
+        on Thursdays``, whose frame is the club's); with several, none ends. A day leaves
+        the hours (``The bakery is now open on Sundays`` leaves ``opens at 7am``)."""
+        when = time_said(clause.text)
+        if (clause.frame is None or not clause.frame.endswith(".date") or when is None
+                or not WEEKDAY.search(when)):
+            return
+        act = clause.frame.split(".", 1)[0]
+        moved = []
+        for f in self._held(tenant, entity, clause):
+            then = time_said(f.text)
+            if (f.attribute != clause.attribute and then is not None and then != when
+                    and WEEKDAY.search(then) and any(
+                        c.frame is not None and c.frame not in frames
+                        and c.frame.split(".", 1)[0] == act
+                        for c in self.interpreter(f.text).clauses)):
+                moved.append(f)
+        _replace_the_one(moved, tenant, clause, plan)
 
     def _leave_home(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the entity's own facts that say where it lives by the home it holds at

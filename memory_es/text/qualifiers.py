@@ -66,8 +66,10 @@ def names_a_month(word: str) -> bool:
 SEASON_OR_MONTH = re.compile(rf"(?:{_MONTHS}|spring|summer|autumn|fall|winter)", re.IGNORECASE)
 """A month or a season named alone (``in March``): a time, never what a clause is about."""
 
+WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+"""A day of the week (``Thursday``, ``on Fridays``)."""
 CALENDAR = re.compile(
-    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}[:.]\d{2}\b|\b(?:noon|midday|midnight)\b"
+    rf"{WEEKDAY.pattern}|\b\d{{1,2}}[:.]\d{{2}}\b|\b(?:noon|midday|midnight)\b"
     r"|\b\d{1,2}\s*(?:am|pm)\b"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b",
     re.IGNORECASE)
