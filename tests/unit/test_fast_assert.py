@@ -149,16 +149,7 @@ def test_a_supersede_folds_what_a_cold_load_folds(tmp_path: Any) -> None:
         derived = store.supersede("acme", "user:mia", "job.title", "lead",
                                   derived_from=[str(ended.fact_id)])
         assert [r.outcome for r in (split, ended, derived)] == ["applied"] * 3
-        side = store.runtime.side
-        sid = stream_of(str(first.fact_id))
-        written = side.load(sid)
-        side.forget_cached([sid])
-        cold = side.load(sid)
-        assert written is not cold
-        assert _facts(written) == _facts(cold)
-        assert (written.version, written.last_hash, written.slots, written.by_slot,
-                written.next_seq) == (cold.version, cold.last_hash, cold.slots,
-                                      cold.by_slot, cold.next_seq)
+        _folds_as_read_back(store, stream_of(str(first.fact_id)))
         now = {f.attribute: f.value for f in store.current("acme", "user:mia")}
         assert now["age"] == 42 and now["likes"] == {"tea": []} and now["job"] == "doctor"
         assert "job.place" not in now  # its premise was ended: deprecated by the cascade
@@ -194,6 +185,20 @@ def _facts(st: EntityState) -> dict[str, tuple[Any, ...]]:
     return {fid: row(f) for fid, f in st.facts.items()}
 
 
+def _folds_as_read_back(store: memory_es.MemoryStore, sid: str) -> None:
+    """The stream's state as the writes folded it equals its state read back cold."""
+    side = store.runtime.side
+    written = side.load(sid)
+    side.forget_cached([sid])
+    cold = side.load(sid)
+    assert written is not cold
+    assert _facts(written) == _facts(cold)
+    assert (written.version, written.last_hash, written.tenant, written.entity,
+            written.slots, written.by_slot, written.next_seq) == (
+        cold.version, cold.last_hash, cold.tenant, cold.entity, cold.slots,
+        cold.by_slot, cold.next_seq)
+
+
 def test_a_batch_folds_what_a_cold_load_folds(tmp_path: Any) -> None:
     store = memory_es.open(tmp_path / "store")
     try:
@@ -209,17 +214,7 @@ def test_a_batch_folds_what_a_cold_load_folds(tmp_path: Any) -> None:
             ]
         assert [r.outcome for r in receipts] == ["applied"] * 3 + [
             "reinforced", "applied", "conflicted"]
-        side = store.runtime.side
-        sid = stream_of(str(receipts[0].fact_id))
-        written = side.load(sid)
-        side.forget_cached([sid])
-        cold = side.load(sid)
-        assert written is not cold
-        assert _facts(written) == _facts(cold)
-        assert (written.version, written.last_hash, written.tenant, written.entity,
-                written.slots, written.by_slot, written.next_seq) == (
-            cold.version, cold.last_hash, cold.tenant, cold.entity, cold.slots,
-            cold.by_slot, cold.next_seq)
+        _folds_as_read_back(store, stream_of(str(receipts[0].fact_id)))
         assert [f.value for f in store.current("acme", "user:mia")
                 if f.attribute == "likes"] == [{"tea": ["green", 1.5]}]
     finally:
