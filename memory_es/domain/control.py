@@ -155,25 +155,27 @@ def _new_fact(
     state: EntityState, nf: NewFact, attr: AttributeDef, fact_id: str, new_chain: IdFactory,
     *, status: str, supersedes: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """The new fact's :class:`FactChange`, as the fields its event validates: the event's
-    one validation then builds the change and its content too (built here first, each
-    would be another trip through pydantic per fact written)."""
+    """The new fact's :class:`FactChange` as its event writes it, every field in the
+    model's order: an event validates it into the change and its content at once (built
+    here first, each would be another trip through pydantic per fact written), and the
+    fast lanes (:func:`new_fact_alone`, :func:`supersede_body`) write it as it is."""
     chain_id = state.slots.get(slot_key(nf.attribute, nf.owner)) or new_chain()
-    content = _content(nf, attr, chain_id, list(supersedes))
     return {
         "fact_id": fact_id,
-        "portions": ((nf.valid_from, nf.valid_until),),
+        "portions": [[nf.valid_from, nf.valid_until]],
         "state": status,
-        "content": content,
+        "content": _content(nf, attr, chain_id, list(supersedes) or ()),
+        "superseded_by": None,
+        "verified_at": None,
     }
 
 
 def _content(nf: NewFact, attr: AttributeDef, chain_id: str,
              supersedes: list[str] | tuple[()]) -> dict[str, Any]:
     """A new fact's content as its event writes it: every field in the model's order, so
-    that ``pydantic_core.to_json`` of it is the model's own JSON (the fast lane of
-    :func:`new_fact_alone` writes it without the model, and folds it as it is: its empty
-    lists are empty tuples, as :func:`memory_es.domain.entity.settled` leaves them)."""
+    that ``pydantic_core.to_json`` of it is the model's own JSON (the fast lanes write it
+    without the model, and fold it as it is: its empty lists are empty tuples, as
+    :func:`memory_es.domain.entity.settled` leaves them)."""
     return {
         "tenant": nf.tenant,
         "entity": nf.entity,
@@ -218,18 +220,9 @@ def new_fact_alone(state: EntityState, nf: NewFact, attr: AttributeDef, fact_id:
     body against the event model's JSON."""
     if nf.entity is None or nf.derived_from or _overlapping(state, nf):
         return None
-    content = _content(nf, attr, state.slots.get(slot_key(nf.attribute, nf.owner))
-                       or new_chain(), ())
     return {
         "tenant": nf.tenant,
-        "changes": [{
-            "fact_id": fact_id,
-            "portions": [[nf.valid_from, nf.valid_until]],
-            "state": "active",
-            "content": content,
-            "superseded_by": None,
-            "verified_at": None,
-        }],
+        "changes": [_new_fact(state, nf, attr, fact_id, new_chain, status="active")],
         "reason": None,
         "interpretation": nf.interpretation,
     }
@@ -303,17 +296,13 @@ def supersede_body(
     related = _related(nf, _overlapping(state, nf))
     ended = [*related[SAME], *related[RIVAL], *related[DENIED]]  # not those APART
     start, end = nf.valid_from, nf.valid_until
-    chain_id = state.slots.get(slot_key(nf.attribute, nf.owner)) or new_chain()
     changes: list[dict[str, Any]] = [{
         "fact_id": f.fact_id,
         "portions": [[p.start, p.end] for p in subtract(f.portions, start, end)],
         "state": f.state, "content": None, "superseded_by": fact_id, "verified_at": None,
     } for f in ended]
-    changes.append({
-        "fact_id": fact_id, "portions": [[start, end]], "state": "active",
-        "content": _content(nf, attr, chain_id, [f.fact_id for f in ended] or ()),
-        "superseded_by": None, "verified_at": None,
-    })
+    changes.append(_new_fact(state, nf, attr, fact_id, new_chain, status="active",
+                             supersedes=tuple(f.fact_id for f in ended)))
     return {"tenant": nf.tenant, "changes": changes, "reason": reason,
             "period": [start, end], "interpretation": nf.interpretation}
 

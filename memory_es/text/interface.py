@@ -601,7 +601,7 @@ class TextInterface:
                 self._replace_label(tenant, entity, clause, plan)
                 self._replace_named_kind(tenant, entity, clause, plan)
                 self._replace_modified_kind(tenant, entity, clause, plan)
-                if _moves_house(clause):
+                if clause.attribute in _RESIDENCE:
                     self._leave_home(tenant, entity, clause, plan)
             if entity is not None and supersede and clause.frame is not None and not (
                     ADDS_RULE in clause.rules or any(f.attribute == clause.attribute
@@ -841,7 +841,8 @@ class TextInterface:
         moved = clause.frame is not None and _frame_lemma(clause.frame) in _MOVES_A_THING
         thing = ({stem(w) for w in _possessed(clause) or _thing_named(clause, entity, whole=moved)}
                  if CALENDAR.search(clause.text) else set())
-        for f in self._held(tenant, entity, clause):
+        held = self._held(tenant, entity, clause)
+        for f in held:
             if f.attribute == clause.attribute:
                 continue
             old = _measure(f.text) if measure is not None else None
@@ -854,9 +855,9 @@ class TextInterface:
                     c.frame in frames for c in self.interpreter(f.text).clauses)
                     and not self._named_apart(f, clause)):
                 plan.add(_decay(f.fact_id, tenant, f"replaced: {clause.text}"))
-        self._retime_act(tenant, entity, clause, frames, plan)
+        self._retime_act(tenant, held, clause, frames, plan)
 
-    def _retime_act(self, tenant: str, entity: str, clause: Clause,
+    def _retime_act(self, tenant: str, held: list[Fact], clause: Clause,
                     frames: set[str | None], plan: _Plan) -> None:
         """An act told anew on a day of the week alone (``Irina Popa now plays chess on
         Fridays``: a frame whose object is a date) replaces the one fact of the same verb
@@ -869,7 +870,7 @@ class TextInterface:
             return
         act = clause.frame.split(".", 1)[0]
         moved = []
-        for f in self._held(tenant, entity, clause):
+        for f in held:
             then = time_said(f.text)
             if (f.attribute != clause.attribute and then is not None and then != when
                     and WEEKDAY.search(then) and any(
@@ -881,10 +882,12 @@ class TextInterface:
 
     def _leave_home(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the entity's own facts that say where it lives by the home it holds at
-        another place (:func:`_housed`) when where it lives changes (:func:`_moves_house`):
-        ``I rent a flat in Glasgow`` and ``Ben Cole rents a house on Elm Road`` say where
-        they live as ``lives in Glasgow`` does, and ``I've moved to Edinburgh`` ends it. A
-        home held at a time (``every August``) is no home lived in."""
+        another place (:func:`_housed`) when a change says where it lives now (a slot of
+        :data:`_RESIDENCE`: ``moved to Oak Street``, ``now lives in a caravan``; a move read
+        as another slot, ``moved to the University of Sydney``, is none): ``I rent a flat
+        in Glasgow`` says where the user lives as ``lives in Glasgow`` does, and ``I've
+        moved to Edinburgh`` ends it. A home held at a time (``every August``) is no home
+        lived in."""
         new = view_terms(str(clause.value))
         for f in self._held(tenant, entity, clause):
             if time_said(f.text) is None and not new <= view(f).terms and any(
@@ -2177,21 +2180,13 @@ _RESIDENCE = frozenset({"home.city", "home.address"})
 :mod:`memory_es.text.predicates` fill them)."""
 
 
-def _moves_house(clause: Clause) -> bool:
-    """Does a change say where its subject itself lives now (``moved to Oak Street``,
-    ``now lives in a caravan``), not a thing's place (``Eva's studio moved to Peckham``)
-    nor anything else? A move read as another slot (``moved to the University of
-    Sydney``: the employer) or to no place (``moved to the night shift``) is none."""
-    return clause.attribute in _RESIDENCE and not clause.negated
-
-
 def _housed(clause: Clause) -> bool:
     """Does a clause say where its subject lives by the home it holds at a named place
     (``rents a flat in Glasgow``, ``rents a house on Elm Road``): a verb of the home
     domain, its object a word of it (topics.txt [home]), then a locative preposition and
     a name? Not a home held as a thing (``owns a cottage in Cornwall``: ``own`` is no word
     of the home), nor another thing held there (``rents a car in Spain``)."""
-    if clause.frame is None or clause.negated:
+    if clause.frame is None:
         return False
     head, _, rest = clause.frame.partition(".")
     verb, _, held = head.partition("+")
