@@ -1,4 +1,4 @@
-"""The views' durable copy: Parquet files per shard of ``fact_versions``, one per other
+"""The views' durable copy: Arrow IPC files per shard of ``fact_versions``, one per other
 table, listed by a manifest that is swapped in atomically (issue 14, item 1).
 
 **Why not a DuckDB file.** DuckDB never zeroes a freed block, so the only way to take a
@@ -17,8 +17,16 @@ snapshot whole; files no manifest names are side files (:meth:`Snapshot.leftover
 removed on open. The views are derived: what a crash loses since the last snapshot is
 replayed from the log on open, from the manifest's tracking position.
 
-**No personal data in footers.** Files are written without column statistics (min/max
-would quote stored values), as exports are.
+**Why Arrow IPC, not Parquet.** A purge rewrites the shard that held the purged rows,
+and a shard is small (≈ 800 rows at 100k facts): Parquet's fixed cost per column and page
+(35 columns, encoded, compressed and described in a Thrift footer) made reading and
+writing one 808-row shard cost 1.9 + 2.6 ms, against 0.7 + 0.7 ms as LZ4-compressed IPC
+(measured on one shard of the text benchmark's store, pyarrow 22). IPC's record batches
+are the Arrow buffers themselves, and carry no column statistics, so no stored value is
+quoted in a footer either. Views written by an older release (Parquet, layout 1) are
+replayed from the log on open, as any other layout change; tables that do not derive
+from the log are read from their Parquet file once and written as IPC by the next
+snapshot.
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
+from pyarrow import ipc
 
 from memory_es.errors import StorageUnavailable
 from projections.durable import fsync_path
@@ -46,8 +54,12 @@ DIRECTORY = "views"
 MANIFEST = "manifest.json"
 SHARDS = 128
 """Files ``fact_versions`` is spread over. At a million facts a shard holds ≈ 9k rows,
-which one purge rewrites in ≈ 30 ms (measured: pyarrow, zstd, no statistics)."""
-LAYOUT = 1
+which one purge rewrote in ≈ 30 ms as Parquet (pyarrow, zstd, no statistics)."""
+SUFFIX = ".arrow"
+CODEC = "lz4"
+"""IPC buffer compression: LZ4 wrote and read a shard as fast as no compression did, in a
+third of the bytes (the shard above: 118 kB against 320 kB; zstd: 64 kB, 1.2 + 1.5 ms)."""
+LAYOUT = 2
 """Bumped when the snapshot's own format changes (the column layout is checked apart)."""
 PARALLEL_FROM = 4
 WRITERS = 8
@@ -102,7 +114,7 @@ class Manifest:
 class Snapshot:
     """The snapshot folder of one views folder."""
 
-    def __init__(self, folder: Path, compression: str = "zstd") -> None:
+    def __init__(self, folder: Path, compression: str | None = CODEC) -> None:
         self.dir = folder / DIRECTORY
         self.compression = compression
         self.manifest = self._read()
@@ -138,12 +150,13 @@ class Snapshot:
             return False
         current = m.layout == LAYOUT and m.columns == columns
         if current and m.shards:
-            paths = [str(self.dir / name) for _, name in sorted(m.shards.items())]
-            con.execute(f"INSERT INTO fact_versions SELECT {', '.join(columns)} "
-                        "FROM read_parquet(?)", [paths])
+            _insert(con, "fact_versions", ", ".join(columns), pa.concat_tables(
+                [_read(self.dir / name) for _, name in sorted(m.shards.items())]))
         for table in (tables if current else set(kept) & set(tables)):
             name = m.tables.get(table)
-            if name is not None:
+            if name is not None and name.endswith(SUFFIX):
+                _insert(con, table, "*", _read(self.dir / name))
+            elif name is not None:  # an older release's Parquet file
                 con.execute(f"INSERT INTO {table} SELECT * FROM read_parquet(?)",
                             [str(self.dir / name)])
             found = m.rows.get(table)
@@ -194,8 +207,9 @@ class Snapshot:
                                  if t in tables or not complete})
         fresh.rows = dict(old.rows if rows is None else rows)
         outdated = old.columns != columns or old.layout != LAYOUT
-        if outdated:
+        if outdated:  # every file is written again, in this layout
             fresh.shards = {}
+            fresh.tables = fresh.tables if not complete else {}
         rewrite = set(range(SHARDS)) if shards is None or outdated else shards
         pruned = {} if outdated else {s: ids for s, ids in (pruned or {}).items()
                                       if s not in rewrite}
@@ -206,7 +220,7 @@ class Snapshot:
             written += self._prune_shards(old, pruned, fresh)
             for table, changed in tables.items():
                 if changed or table not in fresh.tables:
-                    name = f"{table}-{fresh.generation:08d}.parquet"
+                    name = f"{table}-{fresh.generation:08d}{SUFFIX}"
                     written.append(self.dir / name)
                     self._write_synced(con.sql(f"SELECT * FROM {table}").to_arrow_table(),
                                        self.dir / name)
@@ -248,8 +262,10 @@ class Snapshot:
             fresh.shards.pop(shard, None)
             if start == stop:
                 continue  # an empty shard has no file
-            name = f"fv-{shard:03d}-{fresh.generation:08d}.parquet"
-            parts.append(rows.slice(start, stop - start))
+            name = f"fv-{shard:03d}-{fresh.generation:08d}{SUFFIX}"
+            # take, not slice: IPC writes a sliced string column's whole data buffer, so
+            # a slice's file would hold other shards' values (a purged one included).
+            parts.append(rows.take(np.arange(start, stop)))
             fresh.shards[shard] = name
             written.append(self.dir / name)
         _each(self._write_synced, list(zip(parts, written, strict=True)))
@@ -268,15 +284,12 @@ class Snapshot:
             fresh.shards.pop(shard, None)
 
         def prune(shard: int, facts: set[str]) -> Path | None:
-            # Not read_table (its dataset layer cost more than the read), and on this thread
-            # only: Arrow's pool fought the recall index's rewrite beside it for two cores.
-            with pq.ParquetFile(self.dir / old.shards[shard]) as file:
-                rows = file.read(use_threads=False)
+            rows = _read(self.dir / old.shards[shard])
             kept = rows.filter(pc.invert(pc.is_in(rows.column("fact_id"),
                                                   value_set=pa.array(sorted(facts), pa.string()))))
             if not kept.num_rows:
                 return None
-            path = self.dir / f"fv-{shard:03d}-{fresh.generation:08d}.parquet"
+            path = self.dir / f"fv-{shard:03d}-{fresh.generation:08d}{SUFFIX}"
             self._write_synced(kept, path)
             return path
 
@@ -288,14 +301,12 @@ class Snapshot:
         return written
 
     def _write_file(self, table: pa.Table, path: Path) -> None:
-        # No dictionary pages: most columns are random ids or free text, and a shard's
-        # dictionaries cost more CPU than zstd alone and made the files larger (measured
-        # on 128 shards of ~90 rows and on shards of 9k rows). No Arrow schema in the
-        # footer either: every reader maps the Parquet types back (DuckDB, or pyarrow for a
-        # pruned shard, whose columns DuckDB reads by name), and serialising it was a
-        # fifth of a small shard's cost.
-        pq.write_table(table, path, compression=self.compression, write_statistics=False,
-                       use_dictionary=False, store_schema=False)
+        # One thread per file: several files are written at once by _each, and the recall
+        # index's rewrite runs beside a purge's.
+        options = ipc.IpcWriteOptions(compression=self.compression, use_threads=False)
+        with pa.OSFile(str(path), "wb") as sink, \
+                ipc.new_file(sink, table.schema, options=options) as writer:
+            writer.write_table(table)
 
 
 def _each(fn: Callable[..., T], jobs: list[tuple[Any, ...]]) -> list[T]:
@@ -305,3 +316,17 @@ def _each(fn: Callable[..., T], jobs: list[tuple[Any, ...]]) -> list[T]:
         return [fn(*job) for job in jobs]
     with ThreadPoolExecutor(WRITERS) as pool:
         return list(pool.map(fn, *zip(*jobs, strict=True)))
+
+
+def _read(path: Path) -> pa.Table:
+    """One file, decompressed on this thread (a purge's runs beside the recall rewrite)."""
+    with pa.OSFile(str(path), "rb") as source:
+        return ipc.open_file(source, options=ipc.IpcReadOptions(use_threads=False)).read_all()
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: str, rows: pa.Table) -> None:
+    con.register("snapshot_rows", rows)
+    try:
+        con.execute(f"INSERT INTO {table} SELECT {columns} FROM snapshot_rows")
+    finally:
+        con.unregister("snapshot_rows")

@@ -39,7 +39,7 @@ from projections.schema import (
     PUBLIC_COLUMNS,
     VIEWS,
 )
-from projections.snapshot import Snapshot
+from projections.snapshot import CODEC, Snapshot
 from projections.versions import VersionProjector
 
 TEXT_COLUMNS = ("value", "text", "entity", "mention", "source", "attribute")
@@ -169,7 +169,7 @@ class Views:
         self._mapper = mapper
         self._settings = dict(settings or {})
         uncompressed = self._settings.get("force_compression") == "uncompressed"
-        self.snapshot = Snapshot(folder, compression="none" if uncompressed else "zstd")
+        self.snapshot = Snapshot(folder, compression=None if uncompressed else CODEC)
         carry = _migrate(folder)
         for leftover in self.snapshot.leftovers():  # a snapshot killed mid-way
             leftover.unlink(missing_ok=True)

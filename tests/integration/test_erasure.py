@@ -15,7 +15,7 @@ import duckdb
 
 import memory_es
 from projections.schema import tenant_entity
-from projections.snapshot import MANIFEST, SHARDS, shard_of
+from projections.snapshot import MANIFEST, SHARDS, SUFFIX, shard_of
 
 
 def test_duckdb_delete_and_checkpoint_alone_leave_the_marker(tmp_path: Path) -> None:
@@ -49,12 +49,12 @@ def test_a_purge_writes_only_the_shard_that_held_the_entity(tmp_path: Path) -> N
         for entity in entities:
             store.assert_fact("acme", entity, "home.city", f"zqm-{entity}-city")
         store.current("acme", entity=entities[0])  # the views catch up; close writes them
-    shards = {p.name for p in (folder / "views").glob("fv-*.parquet")}
+    shards = {p.name for p in (folder / "views").glob(f"fv-*{SUFFIX}")}
     assert len(shards) > SHARDS // 2
     with memory_es.open(folder, views_settings={"force_compression": "uncompressed"}) as store:
         receipt = store.purge("acme", entities[7])
         assert receipt.report is not None and receipt.report.complete
-    after = {p.name for p in (folder / "views").glob("fv-*.parquet")}
+    after = {p.name for p in (folder / "views").glob(f"fv-*{SUFFIX}")}
     shard = shard_of(tenant_entity("acme", entities[7]), "")
     gone = shards - after
     assert [name.split("-")[1] for name in gone] == [f"{shard:03d}"]

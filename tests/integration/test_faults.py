@@ -144,7 +144,7 @@ def test_snapshot_side_files_are_removed_on_open_and_counted_until_then(tmp_path
     folder = tmp_path / "m"
     with memory_es.open(folder) as store:
         store.assert_fact(T, "user:alex", "home.city", "zqm-rebuild-marker")
-    side = folder / "views" / "fv-000-99999999.parquet"
+    side = folder / "views" / "fv-000-99999999.arrow"
     side.parent.mkdir(exist_ok=True)
     side.write_bytes(b"zqm-rebuild-marker")
     with memory_es.open(folder) as store:

@@ -8,10 +8,13 @@ import sqlite3
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
+from pyarrow import ipc
 
 import memory_es
-from projections.snapshot import Snapshot
+from projections.snapshot import LAYOUT, MANIFEST, SUFFIX, Snapshot
 from tests.receipts import fact_id_of
 
 
@@ -103,6 +106,36 @@ def test_views_of_an_older_layout_are_replayed_on_open(tmp_path: Path) -> None:
         exports = store.sql("SELECT path FROM exports").column("path").to_pylist()
         assert exports == [str(out)]
     assert "tenant_entity" in json.loads(manifest.read_text())["columns"]
+
+
+def test_parquet_views_of_an_older_release_are_replayed_and_rewritten(tmp_path: Path) -> None:
+    """Layout 1 kept the snapshot as Parquet files: on open the views are replayed from the
+    log, the export registry (not derived from the log) is read from its Parquet file, and
+    the next snapshot holds only Arrow IPC files."""
+    with memory_es.open(tmp_path / "m") as store:
+        store.assert_fact("acme", "user:alex", "home.city", "Detroit")
+        store.supersede("acme", "user:alex", "home.city", "Chicago")
+        out = store.export(tmp_path / "snap.parquet", "acme")
+        before = store.table("fact_versions").sort_by("version_id")
+    views = tmp_path / "m" / "views"
+    manifest = json.loads((views / MANIFEST).read_text())
+    renamed = {}
+    for path in sorted(views.glob(f"*{SUFFIX}")):
+        with pa.OSFile(str(path), "rb") as source:
+            pq.write_table(ipc.open_file(source).read_all(), path.with_suffix(".parquet"))
+        path.unlink()
+        renamed[path.name] = path.with_suffix(".parquet").name
+    assert renamed
+    manifest["layout"] = 1
+    manifest["shards"] = {k: renamed[v] for k, v in manifest["shards"].items()}
+    manifest["tables"] = {k: renamed[v] for k, v in manifest["tables"].items()}
+    (views / MANIFEST).write_text(json.dumps(manifest))
+    with memory_es.open(tmp_path / "m") as store:
+        assert store.table("fact_versions").sort_by("version_id").equals(before)
+        assert [f.value for f in store.current("acme", "user:alex")] == ["Chicago"]
+        assert store.sql("SELECT path FROM exports").column("path").to_pylist() == [str(out)]
+    assert json.loads((views / MANIFEST).read_text())["layout"] == LAYOUT
+    assert not list(views.glob("*.parquet"))
 
 
 def test_a_views_file_of_an_older_release_is_carried_over_and_removed(tmp_path: Path) -> None:
