@@ -21374,6 +21374,136 @@ def crowded_grandparents_r52(cases: list[Case]) -> None:
     """A student whose grandparents live in one city: the grandmother's move, the trumpet given up, and the bike stolen."""
     _ended_by(cases, 'crowded_grandparents_r52', 'family', CROWDED_GRANDPARENTS_R1363)
 
+_CROWDED_RESEARCHERS_R1364_SETUP = ["Dr Amara Osei studies coral reefs at the marine institute.", "Dr Amara Osei's colleague studies coral reefs too.", "Dr Amara Osei lives in Plymouth.", "Dr Amara Osei cycles to work.", "Dr Amara Osei supervises three PhD students.", "Dr Amara Osei's email is a.osei@marine.ac.uk."]
+CROWDED_RESEARCHERS_R1364: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RESEARCHERS_R1364_SETUP), ["remember", "Dr Amara Osei has moved to Falmouth."], [_CROWDED_RESEARCHERS_R1364_SETUP[2]]),
+    (list(_CROWDED_RESEARCHERS_R1364_SETUP), ["purge", "a.osei@marine.ac.uk"], [_CROWDED_RESEARCHERS_R1364_SETUP[5]]),
+    (list(_CROWDED_RESEARCHERS_R1364_SETUP), ["remember", "Dr Amara Osei no longer cycles to work."], [_CROWDED_RESEARCHERS_R1364_SETUP[3]]),
+]
+
+
+def crowded_researchers_r53(cases: list[Case]) -> None:
+    """A marine biologist whose colleague studies her subject, with a commute and an address: her move, her e-mail purged, and her cycling stopped."""
+    _ended_by(cases, 'crowded_researchers_r53', 'research', CROWDED_RESEARCHERS_R1364)
+
+
+_CROWDED_GROWERS_R1365_SETUP = ["Colm Byrne grows leeks on his allotment.", "Colm Byrne's neighbour grows leeks too.", "Colm Byrne keeps two hens.", "Colm Byrne lives in Cork.", "Colm Byrne drives a Toyota van.", "Colm Byrne sells eggs at the Saturday market."]
+CROWDED_GROWERS_R1365: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GROWERS_R1365_SETUP), ["remember", "Colm Byrne stopped selling eggs at the market."], [_CROWDED_GROWERS_R1365_SETUP[5]]),
+    (list(_CROWDED_GROWERS_R1365_SETUP), ["remember", "Colm Byrne swapped the Toyota van for a Ford Transit."], [_CROWDED_GROWERS_R1365_SETUP[4]]),
+    (list(_CROWDED_GROWERS_R1365_SETUP), ["forget", "Colm Byrne's hens"], [_CROWDED_GROWERS_R1365_SETUP[2]]),
+]
+
+
+def crowded_growers_r53(cases: list[Case]) -> None:
+    """An allotment holder whose neighbour grows his crop, with hens, a van and a market stall: the stall given up, a new van, and the hens forgotten."""
+    _ended_by(cases, 'crowded_growers_r53', 'agriculture', CROWDED_GROWERS_R1365)
+
+
+_CROWDED_VISAS_R1366_SETUP = ["Leila Ahmadi holds a work visa for Canada.", "Leila Ahmadi's husband holds a work visa for Canada too.", "Leila Ahmadi's passport number is P7731902.", "Leila Ahmadi lives in Toronto.", "Leila Ahmadi flies with Air Canada.", "Leila Ahmadi speaks Farsi."]
+CROWDED_VISAS_R1366: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VISAS_R1366_SETUP), ["purge", "passport number P7731902"], [_CROWDED_VISAS_R1366_SETUP[2]]),
+    (list(_CROWDED_VISAS_R1366_SETUP), ["remember", "Leila Ahmadi now lives in Vancouver."], [_CROWDED_VISAS_R1366_SETUP[3]]),
+    (list(_CROWDED_VISAS_R1366_SETUP), ["remember", "Leila Ahmadi switched to WestJet."], [_CROWDED_VISAS_R1366_SETUP[4]]),
+]
+
+
+def crowded_visas_r53(cases: list[Case]) -> None:
+    """A woman whose husband holds her visa, with a passport number, a city and an airline: the passport purged, her move, and a new airline."""
+    _ended_by(cases, 'crowded_visas_r53', 'travel', CROWDED_VISAS_R1366)
+
+
+_CROWDED_INSURANCE_R1367_SETUP = ["Marta Kowalczyk insures her car with Allianz.", "Marta Kowalczyk's brother insures his car with Allianz too.", "Marta Kowalczyk's policy number is AZ-448120.", "Marta Kowalczyk lives in Gdansk.", "Marta Kowalczyk works as a pharmacist.", "Marta Kowalczyk owns a grey cat."]
+CROWDED_INSURANCE_R1367: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_INSURANCE_R1367_SETUP), ["purge", "policy number AZ-448120"], [_CROWDED_INSURANCE_R1367_SETUP[2]]),
+    (list(_CROWDED_INSURANCE_R1367_SETUP), ["remember", "Marta Kowalczyk now insures her car with PZU."], [_CROWDED_INSURANCE_R1367_SETUP[0]]),
+    (list(_CROWDED_INSURANCE_R1367_SETUP), ["remember", "Marta Kowalczyk works as a pharmacy manager now."], [_CROWDED_INSURANCE_R1367_SETUP[4]]),
+]
+
+
+def crowded_insurance_r53(cases: list[Case]) -> None:
+    """A pharmacist whose brother uses her insurer, with a policy number: the policy purged, a new insurer, and a new role."""
+    _ended_by(cases, 'crowded_insurance_r53', 'finance', CROWDED_INSURANCE_R1367)
+
+
+_CROWDED_GERMAN_MUSIC_R1368_SETUP = ["Clara Neumann spielt Geige.", "Clara Neumanns Bruder spielt auch Geige.", "Clara Neumann wohnt in Dresden.", "Clara Neumann singt im Kirchenchor.", "Clara Neumann arbeitet bei Siemens.", "Clara Neumann hat eine Katze."]
+CROWDED_GERMAN_MUSIC_R1368: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_MUSIC_R1368_SETUP), ["remember", "Clara Neumann wohnt jetzt in Berlin."], [_CROWDED_GERMAN_MUSIC_R1368_SETUP[2]]),
+    (list(_CROWDED_GERMAN_MUSIC_R1368_SETUP), ["remember", "Clara Neumann singt nicht mehr im Kirchenchor."], [_CROWDED_GERMAN_MUSIC_R1368_SETUP[3]]),
+    (list(_CROWDED_GERMAN_MUSIC_R1368_SETUP), ["forget", "Clara Neumanns Katze"], [_CROWDED_GERMAN_MUSIC_R1368_SETUP[5]]),
+]
+
+
+def crowded_german_music_r53(cases: list[Case]) -> None:
+    """A violinist in German whose brother plays her instrument: her move, the choir given up, and her cat forgotten."""
+    _ended_by(cases, 'crowded_german_music_r53', 'mixed', CROWDED_GERMAN_MUSIC_R1368)
+
+
+_CROWDED_CHINESE_WORK_R1369_SETUP = ["李明在腾讯工作\u3002", "李明的妻子也在腾讯工作\u3002", "李明住在深圳\u3002", "李明每天骑自行车上班\u3002", "李明喜欢打篮球\u3002", "李明养了一条狗\u3002"]
+CROWDED_CHINESE_WORK_R1369: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_WORK_R1369_SETUP), ["remember", "李明现在住在广州\u3002"], [_CROWDED_CHINESE_WORK_R1369_SETUP[2]]),
+    (list(_CROWDED_CHINESE_WORK_R1369_SETUP), ["remember", "李明不打篮球了\u3002"], [_CROWDED_CHINESE_WORK_R1369_SETUP[4]]),
+    (list(_CROWDED_CHINESE_WORK_R1369_SETUP), ["forget", "李明的狗"], [_CROWDED_CHINESE_WORK_R1369_SETUP[5]]),
+]
+
+
+def crowded_chinese_work_r53(cases: list[Case]) -> None:
+    """A man in Chinese whose wife works at his company: his move, his basketball given up, and his dog forgotten."""
+    _ended_by(cases, 'crowded_chinese_work_r53', 'mixed', CROWDED_CHINESE_WORK_R1369)
+
+
+_CROWDED_VOLUNTEERS_R1370_SETUP = ["Grace Mensah volunteers at the animal shelter on Sundays.", "Grace Mensah's daughter volunteers at the animal shelter too.", "Grace Mensah teaches maths at Hillside School.", "Grace Mensah lives in Accra.", "Grace Mensah runs 10k every morning.", "Grace Mensah's phone number is +233 24 555 0199."]
+CROWDED_VOLUNTEERS_R1370: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VOLUNTEERS_R1370_SETUP), ["remember", "Grace Mensah stopped volunteering at the animal shelter."], [_CROWDED_VOLUNTEERS_R1370_SETUP[0]]),
+    (list(_CROWDED_VOLUNTEERS_R1370_SETUP), ["purge", "024 555 0199"], [_CROWDED_VOLUNTEERS_R1370_SETUP[5]]),
+    (list(_CROWDED_VOLUNTEERS_R1370_SETUP), ["remember", "Grace Mensah now teaches maths at Ridge Academy."], [_CROWDED_VOLUNTEERS_R1370_SETUP[2]]),
+]
+
+
+def crowded_volunteers_r53(cases: list[Case]) -> None:
+    """A teacher whose daughter volunteers beside her, with a phone in international form: the volunteering stopped, the phone purged in national form, and a new school."""
+    _ended_by(cases, 'crowded_volunteers_r53', 'education', CROWDED_VOLUNTEERS_R1370)
+
+
+_CROWDED_USER_KITCHEN_R1371_SETUP = ["I drink oat milk.", "My partner drinks oat milk too.", "I bake bread every weekend.", "I own a KitchenAid mixer.", "I live in Bristol.", "I'm vegetarian."]
+CROWDED_USER_KITCHEN_R1371: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_KITCHEN_R1371_SETUP), ["remember", "I switched to soy milk."], [_CROWDED_USER_KITCHEN_R1371_SETUP[0]]),
+    (list(_CROWDED_USER_KITCHEN_R1371_SETUP), ["remember", "I don't bake bread anymore."], [_CROWDED_USER_KITCHEN_R1371_SETUP[2]]),
+    (list(_CROWDED_USER_KITCHEN_R1371_SETUP), ["remember", "I'm not vegetarian any more."], [_CROWDED_USER_KITCHEN_R1371_SETUP[5]]),
+]
+
+
+def crowded_user_kitchen_r53(cases: list[Case]) -> None:
+    """The user's milk shared with a partner, a baking habit and a diet: a new milk, the baking stopped, and the diet ended."""
+    _ended_by(cases, 'crowded_user_kitchen_r53', 'user', CROWDED_USER_KITCHEN_R1371)
+
+
+_CROWDED_HOCKEY_R1372_SETUP = ["Mikko Virtanen plays ice hockey for the Tampere Tigers.", "Mikko Virtanen's cousin plays ice hockey too.", "Mikko Virtanen coaches the under-12 team.", "Mikko Virtanen lives in Tampere.", "Mikko Virtanen drives a Volvo.", "Mikko Virtanen reads crime novels."]
+CROWDED_HOCKEY_R1372: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOCKEY_R1372_SETUP), ["remember", "Mikko Virtanen no longer coaches the under-12 team."], [_CROWDED_HOCKEY_R1372_SETUP[2]]),
+    (list(_CROWDED_HOCKEY_R1372_SETUP), ["remember", "Mikko Virtanen has moved to Helsinki."], [_CROWDED_HOCKEY_R1372_SETUP[3]]),
+    (list(_CROWDED_HOCKEY_R1372_SETUP), ["release", "Mikko Virtanen's car"], [_CROWDED_HOCKEY_R1372_SETUP[4]]),
+]
+
+
+def crowded_hockey_r53(cases: list[Case]) -> None:
+    """A hockey player whose cousin plays his sport and who coaches juniors: the coaching ended, his move, and his car released."""
+    _ended_by(cases, 'crowded_hockey_r53', 'sport', CROWDED_HOCKEY_R1372)
+
+
+_CROWDED_TENANTS_R1373_SETUP = ["Samuel Okoro rents a flat on Elm Street.", "Samuel Okoro's sister rents a flat on Elm Street too.", "Samuel Okoro pays rent to Harbour Lettings.", "Samuel Okoro's tenancy reference is HL-20931.", "Samuel Okoro works night shifts at the hospital.", "Samuel Okoro plays five-a-side football."]
+CROWDED_TENANTS_R1373: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TENANTS_R1373_SETUP), ["purge", "tenancy reference HL-20931"], [_CROWDED_TENANTS_R1373_SETUP[3]]),
+    (list(_CROWDED_TENANTS_R1373_SETUP), ["remember", "Samuel Okoro no longer works night shifts."], [_CROWDED_TENANTS_R1373_SETUP[4]]),
+    (list(_CROWDED_TENANTS_R1373_SETUP), ["remember", "Samuel Okoro now plays tennis instead of five-a-side football."], [_CROWDED_TENANTS_R1373_SETUP[5]]),
+]
+
+
+def crowded_tenants_r53(cases: list[Case]) -> None:
+    """A tenant whose sister rents on his street, with a tenancy reference and night shifts: the reference purged, the night shifts ended, and a new sport."""
+    _ended_by(cases, 'crowded_tenants_r53', 'housing', CROWDED_TENANTS_R1373)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -22050,7 +22180,17 @@ def build() -> list[Case]:
                    crowded_renters_r52,
                    crowded_shift_workers_r52,
                    crowded_user_subs_r52,
-                   crowded_grandparents_r52):
+                   crowded_grandparents_r52,
+                   crowded_researchers_r53,
+                   crowded_growers_r53,
+                   crowded_visas_r53,
+                   crowded_insurance_r53,
+                   crowded_german_music_r53,
+                   crowded_chinese_work_r53,
+                   crowded_volunteers_r53,
+                   crowded_user_kitchen_r53,
+                   crowded_hockey_r53,
+                   crowded_tenants_r53):
         family(cases)
     return cases
 
