@@ -39,7 +39,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from memory_es.models import Fact
@@ -1403,12 +1403,19 @@ def query_terms_naming(entities: dict[str, str]) -> set[str]:
 
 
 def relevance(query: Query, v: FactView, idf: dict[str, float], th: Thresholds) -> float:
-    """How much a fact has to do with a recall query (0 = nothing in common)."""
+    """How much a fact has to do with a recall query (0 = nothing in common). The labels
+    of a query of identifiers alone say which kind of identifier it asks for
+    (:func:`_label_terms`), never which topic or who: a fact earns nothing by a label's
+    topic (``passport number …`` has nothing to do with ``flies to Delhi``), nor a
+    person's fact by a label that is a person noun (``member number …``)."""
+    if only_identifiers(query):
+        query = replace(query, domains={}, person_intent=False)
+    carried = any(matches(q, f) for q in query.identifiers for f in v.identifiers)
     score = coverage(query, v, idf, th, exact_ids=True)
     if query.person_intent and v.fact.entity and v.fact.entity.split(":", 1)[0] in (
             PERSON_NAMESPACES):
         score = max(score, 0.2)
-    if any(matches(q, f) for q in query.identifiers for f in v.identifiers):
+    if carried:
         score = max(score, 1.0)
     for surface, keys, _cap in query.ngrams:
         if v.mentions_among(keys) and not _within_identifiers(query, surface):

@@ -153,6 +153,25 @@ def test_a_purged_code_asked_with_its_label_recalls_nothing(
     assert ti.recall_texts(tenant, "passport number K 881 2934") == []
 
 
+@pytest.mark.parametrize(("label", "code", "topical"), [
+    ("passport number", "X4410283", "Ravi Menon flies to Delhi every spring."),
+    ("policy", "HX-220931", "Ravi Menon insures his house with Aviva."),
+    ("member number", "00418871", "Ravi Menon swims at the leisure centre."),
+])
+def test_a_label_is_no_topic_of_a_query_of_identifiers(
+        fresh_store: memory_es.MemoryStore, label: str, code: str, topical: str) -> None:
+    """The label of a purged code says which kind of identifier is asked for, not which
+    topic: the person's fact of the label's topic (travel for a passport, insurance for a
+    policy), which shares no word with it, has nothing to do with the code. The query
+    recalls nothing."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"Ravi Menon's {label} is {code}.", topical):
+        ti.remember(tenant, text)
+    assert ti.purge_matching(tenant, f"{label} {code}").receipts
+    assert ti.recall_texts(tenant, f"{label} {code}") == []
+    assert topical.rstrip(".") in current_texts(fresh_store, tenant)
+
+
 @settings(max_examples=8, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(["SW1A 1AA", "EH1 2NG", "M1 1AE", "94105"]),
