@@ -21504,6 +21504,136 @@ def crowded_tenants_r53(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_tenants_r53', 'housing', CROWDED_TENANTS_R1373)
 
 
+_CROWDED_PRESCRIPTIONS_R1374_SETUP = ["Nadia Haddad takes sertraline 50 mg every morning.", "Nadia Haddad's mother takes sertraline too.", "Nadia Haddad's NHS number is 943 476 5919.", "Nadia Haddad lives in Sheffield.", "Nadia Haddad works as a dental nurse.", "Nadia Haddad does pilates on Mondays."]
+CROWDED_PRESCRIPTIONS_R1374: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PRESCRIPTIONS_R1374_SETUP), ["remember", "Nadia Haddad's sertraline dose went up to 100 mg."], [_CROWDED_PRESCRIPTIONS_R1374_SETUP[0]]),
+    (list(_CROWDED_PRESCRIPTIONS_R1374_SETUP), ["purge", "NHS number 943 476 5919"], [_CROWDED_PRESCRIPTIONS_R1374_SETUP[2]]),
+    (list(_CROWDED_PRESCRIPTIONS_R1374_SETUP), ["remember", "Nadia Haddad now does pilates on Wednesdays."], [_CROWDED_PRESCRIPTIONS_R1374_SETUP[5]]),
+]
+
+
+def crowded_prescriptions_r54(cases: list[Case]) -> None:
+    """A dental nurse whose mother takes her medicine, with an NHS number and a weekly class: a dose raised, the number purged, and the class moved to another day."""
+    _ended_by(cases, 'crowded_prescriptions_r54', 'medical', CROWDED_PRESCRIPTIONS_R1374)
+
+
+_CROWDED_COMMUTERS_R1375_SETUP = ["Tom Becker commutes by bike.", "Tom Becker's housemate commutes by bike too.", "Tom Becker rides a Brompton.", "Tom Becker lives in Cambridge.", "Tom Becker works at ARM.", "Tom Becker sings in a choir."]
+CROWDED_COMMUTERS_R1375: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COMMUTERS_R1375_SETUP), ["remember", "Tom Becker now takes the train to work."], [_CROWDED_COMMUTERS_R1375_SETUP[0]]),
+    (list(_CROWDED_COMMUTERS_R1375_SETUP), ["remember", "Tom Becker left ARM."], [_CROWDED_COMMUTERS_R1375_SETUP[4]]),
+    (list(_CROWDED_COMMUTERS_R1375_SETUP), ["release", "Tom Becker's Brompton"], [_CROWDED_COMMUTERS_R1375_SETUP[2]]),
+]
+
+
+def crowded_commuters_r54(cases: list[Case]) -> None:
+    """A cyclist whose housemate commutes his way, with a folding bike and an employer: the train instead, the employer left, and the bike released."""
+    _ended_by(cases, 'crowded_commuters_r54', 'transport', CROWDED_COMMUTERS_R1375)
+
+
+_CROWDED_USER_PETS_R1376_SETUP = ["I have a tabby cat called Miso.", "My sister has a cat too.", "I walk my neighbour's dog on Fridays.", "I live in Dundee.", "I work from home.", "My vet is Dr Rao."]
+CROWDED_USER_PETS_R1376: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_PETS_R1376_SETUP), ["remember", "Miso died last week."], [_CROWDED_USER_PETS_R1376_SETUP[0]]),
+    (list(_CROWDED_USER_PETS_R1376_SETUP), ["remember", "I don't walk my neighbour's dog anymore."], [_CROWDED_USER_PETS_R1376_SETUP[2]]),
+    (list(_CROWDED_USER_PETS_R1376_SETUP), ["remember", "My vet is now Dr Singh."], [_CROWDED_USER_PETS_R1376_SETUP[5]]),
+]
+
+
+def crowded_user_pets_r54(cases: list[Case]) -> None:
+    """The user's named cat beside a sister's cat, a neighbour's dog walked and a vet: the cat's death, the walks stopped, and a new vet."""
+    _ended_by(cases, 'crowded_user_pets_r54', 'user', CROWDED_USER_PETS_R1376)
+
+
+_CROWDED_GERMAN_HOME_R1377_SETUP = ["Lukas Brandt wohnt in Köln.", "Lukas Brandts Mutter wohnt auch in Köln.", "Lukas Brandt arbeitet bei der Telekom.", "Lukas Brandt spielt Tennis.", "Lukas Brandt fährt einen Audi.", "Lukas Brandt hat zwei Kinder."]
+CROWDED_GERMAN_HOME_R1377: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_HOME_R1377_SETUP), ["remember", "Lukas Brandt ist nach Bonn gezogen."], [_CROWDED_GERMAN_HOME_R1377_SETUP[0]]),
+    (list(_CROWDED_GERMAN_HOME_R1377_SETUP), ["remember", "Lukas Brandt arbeitet nicht mehr bei der Telekom."], [_CROWDED_GERMAN_HOME_R1377_SETUP[2]]),
+    (list(_CROWDED_GERMAN_HOME_R1377_SETUP), ["forget", "Lukas Brandts Audi"], [_CROWDED_GERMAN_HOME_R1377_SETUP[4]]),
+]
+
+
+def crowded_german_home_r54(cases: list[Case]) -> None:
+    """A man in German whose mother lives in his city: his move, his employer left, and his car forgotten."""
+    _ended_by(cases, 'crowded_german_home_r54', 'mixed', CROWDED_GERMAN_HOME_R1377)
+
+
+_CROWDED_CHINESE_HEALTH_R1378_SETUP = ["张伟每天吃降压药\u3002", "张伟的父亲也吃降压药\u3002", "张伟住在成都\u3002", "张伟在医院工作\u3002", "张伟每周游泳两次\u3002", "张伟的手机号是13812345678\u3002"]
+CROWDED_CHINESE_HEALTH_R1378: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_HEALTH_R1378_SETUP), ["remember", "张伟不再吃降压药了\u3002"], [_CROWDED_CHINESE_HEALTH_R1378_SETUP[0]]),
+    (list(_CROWDED_CHINESE_HEALTH_R1378_SETUP), ["purge", "13812345678"], [_CROWDED_CHINESE_HEALTH_R1378_SETUP[5]]),
+    (list(_CROWDED_CHINESE_HEALTH_R1378_SETUP), ["remember", "张伟现在住在重庆\u3002"], [_CROWDED_CHINESE_HEALTH_R1378_SETUP[2]]),
+]
+
+
+def crowded_chinese_health_r54(cases: list[Case]) -> None:
+    """A man in Chinese whose father takes his medicine, with a mobile number: the medicine stopped, the number purged, and his move."""
+    _ended_by(cases, 'crowded_chinese_health_r54', 'mixed', CROWDED_CHINESE_HEALTH_R1378)
+
+
+_CROWDED_BANKERS_R1379_SETUP = ["Olga Petrova banks with HSBC.", "Olga Petrova's husband banks with HSBC too.", "Olga Petrova's account number is 31485502.", "Olga Petrova invests in an index fund.", "Olga Petrova lives in Reading.", "Olga Petrova works as an accountant."]
+CROWDED_BANKERS_R1379: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BANKERS_R1379_SETUP), ["remember", "Olga Petrova moved her current account to Monzo."], [_CROWDED_BANKERS_R1379_SETUP[0]]),
+    (list(_CROWDED_BANKERS_R1379_SETUP), ["remember", "Olga Petrova sold her index fund."], [_CROWDED_BANKERS_R1379_SETUP[3]]),
+    (list(_CROWDED_BANKERS_R1379_SETUP), ["remember", "Olga Petrova is now a tax adviser."], [_CROWDED_BANKERS_R1379_SETUP[5]]),
+]
+
+
+def crowded_bankers_r54(cases: list[Case]) -> None:
+    """An accountant whose husband banks where she does, with a fund: a new bank, the fund sold, and a new occupation."""
+    _ended_by(cases, 'crowded_bankers_r54', 'finance', CROWDED_BANKERS_R1379)
+
+
+_CROWDED_ENGINEERS_R1380_SETUP = ["Ben Carter maintains the payments API.", "Ben Carter's teammate maintains the payments API too.", "Ben Carter's laptop hostname is bc-mbp-07.", "Ben Carter works from Lisbon.", "Ben Carter is on call on weekends.", "Ben Carter uses Neovim."]
+CROWDED_ENGINEERS_R1380: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ENGINEERS_R1380_SETUP), ["purge", "hostname bc-mbp-07"], [_CROWDED_ENGINEERS_R1380_SETUP[2]]),
+    (list(_CROWDED_ENGINEERS_R1380_SETUP), ["remember", "Ben Carter stopped maintaining the payments API."], [_CROWDED_ENGINEERS_R1380_SETUP[0]]),
+    (list(_CROWDED_ENGINEERS_R1380_SETUP), ["remember", "Ben Carter switched from Neovim to VS Code."], [_CROWDED_ENGINEERS_R1380_SETUP[5]]),
+]
+
+
+def crowded_engineers_r54(cases: list[Case]) -> None:
+    """An engineer whose teammate maintains his service, with a laptop's hostname and an editor: the hostname purged, the service left, and a new editor."""
+    _ended_by(cases, 'crowded_engineers_r54', 'on-call', CROWDED_ENGINEERS_R1380)
+
+
+_CROWDED_LAW_STUDENTS_R1381_SETUP = ["Aisha Bello studies law at Leeds.", "Aisha Bello's cousin studies law at Leeds too.", "Aisha Bello works weekends at a café.", "Aisha Bello lives in Headingley.", "Aisha Bello plays netball.", "Aisha Bello's student number is 201847733."]
+CROWDED_LAW_STUDENTS_R1381: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LAW_STUDENTS_R1381_SETUP), ["purge", "student number 201847733"], [_CROWDED_LAW_STUDENTS_R1381_SETUP[5]]),
+    (list(_CROWDED_LAW_STUDENTS_R1381_SETUP), ["remember", "Aisha Bello quit her weekend job at the café."], [_CROWDED_LAW_STUDENTS_R1381_SETUP[2]]),
+    (list(_CROWDED_LAW_STUDENTS_R1381_SETUP), ["remember", "Aisha Bello has moved to Hyde Park."], [_CROWDED_LAW_STUDENTS_R1381_SETUP[3]]),
+]
+
+
+def crowded_law_students_r54(cases: list[Case]) -> None:
+    """A law student whose cousin studies her subject at her university, with a student number and a weekend job: the number purged, the job quit, and her move."""
+    _ended_by(cases, 'crowded_law_students_r54', 'education', CROWDED_LAW_STUDENTS_R1381)
+
+
+_CROWDED_PARENTS_R1382_SETUP = ["Rosa Jimenez drops her son at nursery every morning.", "Rosa Jimenez's husband drops him at nursery on Fridays.", "Rosa Jimenez works part-time at the library.", "Rosa Jimenez lives in Valencia.", "Rosa Jimenez drives a Seat Leon.", "Rosa Jimenez goes to yoga on Tuesdays."]
+CROWDED_PARENTS_R1382: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PARENTS_R1382_SETUP), ["remember", "Rosa Jimenez now works full-time at the library."], [_CROWDED_PARENTS_R1382_SETUP[2]]),
+    (list(_CROWDED_PARENTS_R1382_SETUP), ["remember", "Rosa Jimenez doesn't go to yoga anymore."], [_CROWDED_PARENTS_R1382_SETUP[5]]),
+    (list(_CROWDED_PARENTS_R1382_SETUP), ["remember", "Rosa Jimenez sold her Seat Leon."], [_CROWDED_PARENTS_R1382_SETUP[4]]),
+]
+
+
+def crowded_parents_r54(cases: list[Case]) -> None:
+    """A mother whose husband shares the nursery run, with a part-time job, a car and a class: full-time now, the class given up, and the car sold."""
+    _ended_by(cases, 'crowded_parents_r54', 'family', CROWDED_PARENTS_R1382)
+
+
+_CROWDED_USER_WORK_R1383_SETUP = ["I work at Deloitte as an auditor.", "My wife works at Deloitte too.", "I commute by train.", "I live in Croydon.", "I play squash on Thursdays.", "My employee number is DT-88412."]
+CROWDED_USER_WORK_R1383: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_WORK_R1383_SETUP), ["remember", "I've left Deloitte."], [_CROWDED_USER_WORK_R1383_SETUP[0]]),
+    (list(_CROWDED_USER_WORK_R1383_SETUP), ["purge", "employee number DT-88412"], [_CROWDED_USER_WORK_R1383_SETUP[5]]),
+    (list(_CROWDED_USER_WORK_R1383_SETUP), ["remember", "I stopped playing squash."], [_CROWDED_USER_WORK_R1383_SETUP[4]]),
+]
+
+
+def crowded_user_work_r54(cases: list[Case]) -> None:
+    """The user's employer shared with a wife, a commute, a sport and an employee number: the employer left, the number purged, and the sport stopped."""
+    _ended_by(cases, 'crowded_user_work_r54', 'user', CROWDED_USER_WORK_R1383)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -22190,7 +22320,17 @@ def build() -> list[Case]:
                    crowded_volunteers_r53,
                    crowded_user_kitchen_r53,
                    crowded_hockey_r53,
-                   crowded_tenants_r53):
+                   crowded_tenants_r53,
+                   crowded_prescriptions_r54,
+                   crowded_commuters_r54,
+                   crowded_user_pets_r54,
+                   crowded_german_home_r54,
+                   crowded_chinese_health_r54,
+                   crowded_bankers_r54,
+                   crowded_engineers_r54,
+                   crowded_law_students_r54,
+                   crowded_parents_r54,
+                   crowded_user_work_r54):
         family(cases)
     return cases
 
