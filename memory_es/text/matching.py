@@ -39,7 +39,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from memory_es.models import Fact
@@ -889,11 +889,13 @@ def idf_weights(views: Sequence[FactView]) -> dict[str, float]:
 
 
 def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
-             skip: Iterable[str] = (), exact_ids: bool = False) -> float:
+             skip: Iterable[str] = (), exact_ids: bool = False, literal: bool = False
+             ) -> float:
     """Share of the query's IDF-weighted content words that the fact covers.
 
     With ``exact_ids`` an identifier of the query counts only when the fact carries the
-    same identifier (``2024-1001`` earns nothing from ``2024-10012``)."""
+    same identifier (``2024-1001`` earns nothing from ``2024-10012``). With ``literal``
+    only the query's words themselves count, not a word derived from one or a topic."""
     skip_set = set(skip)
     n = idf.get("", 1.0)
     total = 0.0
@@ -918,6 +920,8 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
                 continue
         if term in v.parts:
             got += weight * th.part_credit
+            continue
+        if literal:
             continue
         if _derived(term, v.terms):  # "payments" of "pays", "poetic" of "poetry"
             got += weight * th.part_credit
@@ -1406,14 +1410,14 @@ def relevance(query: Query, v: FactView, idf: dict[str, float], th: Thresholds) 
     """How much a fact has to do with a recall query (0 = nothing in common). The labels
     of a query of identifiers alone say which kind of identifier it asks for
     (:func:`_label_terms`), never which topic or who: a fact earns nothing by a label's
-    topic (``passport number …`` has nothing to do with ``flies to Delhi``), nor a
-    person's fact by a label that is a person noun (``member number …``)."""
-    if only_identifiers(query):
-        query = replace(query, domains={}, person_intent=False)
+    topic (``passport number …`` has nothing to do with ``flies to Delhi``) or a word
+    derived from it (``employee`` / ``employer``), nor a person's fact by a label that is
+    a person noun (``member number …``)."""
+    labels_only = only_identifiers(query)
     carried = any(matches(q, f) for q in query.identifiers for f in v.identifiers)
-    score = coverage(query, v, idf, th, exact_ids=True)
-    if query.person_intent and v.fact.entity and v.fact.entity.split(":", 1)[0] in (
-            PERSON_NAMESPACES):
+    score = coverage(query, v, idf, th, exact_ids=True, literal=labels_only)
+    if query.person_intent and not labels_only and v.fact.entity and v.fact.entity.split(
+            ":", 1)[0] in PERSON_NAMESPACES:
         score = max(score, 0.2)
     if carried:
         score = max(score, 1.0)

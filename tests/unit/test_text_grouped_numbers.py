@@ -157,13 +157,14 @@ def test_a_purged_code_asked_with_its_label_recalls_nothing(
     ("passport number", "X4410283", "Ravi Menon flies to Delhi every spring."),
     ("policy", "HX-220931", "Ravi Menon insures his house with Aviva."),
     ("member number", "00418871", "Ravi Menon swims at the leisure centre."),
+    ("employee number", "EN-40871", "Ravi Menon works at Accenture as an auditor."),
 ])
 def test_a_label_is_no_topic_of_a_query_of_identifiers(
         fresh_store: memory_es.MemoryStore, label: str, code: str, topical: str) -> None:
     """The label of a purged code says which kind of identifier is asked for, not which
     topic: the person's fact of the label's topic (travel for a passport, insurance for a
-    policy), which shares no word with it, has nothing to do with the code. The query
-    recalls nothing."""
+    policy) or of a word derived from it (an employer for an employee), which shares no
+    word with it, has nothing to do with the code. The query recalls nothing."""
     tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     for text in (f"Ravi Menon's {label} is {code}.", topical):
         ti.remember(tenant, text)
