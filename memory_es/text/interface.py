@@ -459,6 +459,43 @@ class TextInterface:
         people = [e for e in named if e != entity and e.startswith("person:")]
         return people[0] if len(people) == 1 else None
 
+    def _of_named_animal(self, tenant: str, clause: Clause) -> Clause | None:
+        """``Miso died last week`` after ``I have a tabby cat called Miso``: an ending said
+        of a lone name that is no one of its own (no fact under it, no known person's given
+        name) but the name of exactly one animal of the tenant's (a pet slot that holds
+        the name, or ``Tom Hale's dog is called Rex``) is its owner's animal's, read as
+        ``My cat Miso died last week`` (that text: the caller writes the text as said), so
+        what names the animal ends as it would then. None for any other clause."""
+        entity, names = clause.entity, clause.subject_names
+        if (not clause.ends_prior or entity is None or not entity.startswith("person:")
+                or clause.refers_back is not None or len(names) != 1 or " " in names[0]
+                or not clause.text.startswith(names[0] + " ")):
+            return None
+        if self._entity_facts(tenant, entity) or self._known_person(tenant, entity):
+            return None
+        key = slug(names[0])
+        animals: dict[tuple[str, str], Fact] = {}
+        for v in self._candidates(tenant, names[0]):
+            f, parts = v.fact, v.fact.attribute.split(".")
+            if f.negated or f.entity is None or parts[-1] != key:
+                continue
+            if parts[0] == "pet" and len(parts) >= 3:
+                animals[(f.entity, parts[-2])] = f
+            elif parts[0] == "prop" and parts[2:] == ["call", key]:
+                animals[(f.entity, parts[1])] = f
+        if len(animals) != 1:
+            return None
+        (owner, kind), fact = next(iter(animals.items()))
+        said = next((c.mention for c in self.interpreter(fact.text).clauses
+                     if c.attribute == fact.attribute), None)  # facts keep no mention
+        whose = "My" if owner == "user:self" else _owner_name(said)
+        if whose is None:
+            return None
+        read = self.interpreter(f"{whose} {kind} {clause.text}").clauses
+        if len(read) != 1 or read[0].entity != owner or not read[0].ends_prior:
+            return None
+        return read[0]
+
     def _antecedent(self, tenant: str, role: str) -> str | None:
         """The entity a ``the same <role>`` subject points back to: the most recent entity
         of this tenant whose namespace, name or subject noun is the role; else the most
@@ -531,6 +568,8 @@ class TextInterface:
         before: Clause | None = None
         for n, read in enumerate(reading.clauses):
             clause = self._said_of_kin(read, before)
+            said_as = clause.text
+            clause = self._of_named_animal(tenant, clause) or clause
             before = read
             entity, extra = self._resolve(tenant, clause, plan, pronoun_of=spoken_of)
             if (owner := _given_name_owner(entity, full_names)) is not None:
@@ -622,6 +661,7 @@ class TextInterface:
                     self._retire_reversed(tenant, entity, clause, plan)
                     if _says_now(clause):
                         self._retire_preferred_alike(tenant, entity, clause, plan)
+            clause = replace(clause, text=said_as) if clause.text != said_as else clause
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now), supersede=supersede)
             if entity is not None:
@@ -2431,6 +2471,13 @@ def _named_object(clause: Clause) -> list[str]:
             said.append(word.strip(EDGE))
     named = all(any(c.isupper() or c.isdigit() for c in w) for w in said)
     return said if named else []
+
+
+def _owner_name(mention: str | None) -> str | None:
+    """The possessive of the owner a fact's subject names (``Tom Hale's`` of ``Tom Hale``
+    or of ``Tom Hale's dog``); None when it names no one by name."""
+    owner = _OWNER.split(mention or "", maxsplit=1)[0].strip()
+    return f"{owner}'s" if owner and owner[:1].isupper() else None
 
 
 def _named_possessed(clause: Clause) -> list[str]:

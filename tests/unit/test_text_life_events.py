@@ -214,6 +214,39 @@ def test_a_named_animals_death_ends_what_names_it(fresh_store: memory_es.MemoryS
     assert set(kept) <= current
 
 
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("I have a {kind} called Rex", "I walk Rex every morning"),
+                        ("Tom Hale has a {kind} called Rex", "Tom Hale walks Rex every morning"),
+                        ("Tom Hale's {kind} is called Rex", "Tom Hale feeds Rex at noon")]),
+       st.sampled_from(["died last week", "passed away"]), st.sampled_from(["dog", "cat"]))
+def test_an_animals_name_alone_tells_its_death(fresh_store: memory_es.MemoryStore,
+                                               owned: tuple[str, str], event: str,
+                                               kind: str) -> None:
+    """``Rex died`` after ``I have a dog called Rex``: a lone name that is no one of its own
+    is the one animal of that name, so its death ends what names it, as ``My dog Rex
+    died`` would; the text is kept as said, and other animals' facts stay."""
+    ended = [owned[0].format(kind=kind), owned[1]]
+    kept = ["I walk Bruno every evening", "Tom Hale's daughter has a cat called Tib",
+            "Tom Hale lives in Derby"]
+    after = texts_after(fresh_store, [t + "." for t in (*ended, *kept)], "remember",
+                        f"Rex {event}.")
+    assert after == {*kept, f"Rex {event}"}
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Rex Ortiz lives in Madrid.", "Rex lives in Paris.",
+                        "Ana Ruiz has a cat called Rex."]))
+def test_a_name_of_someone_else_or_of_two_animals_tells_no_animals_death(
+        fresh_store: memory_es.MemoryStore, other: str) -> None:
+    """When the lone name is a person's (a person called so, or a given name the tenant
+    knows) or two animals', ``Rex died`` is said of no animal: nothing of the dog ends."""
+    setup = ["Tom Hale has a dog called Rex.", "Tom Hale walks Rex every morning.", other]
+    after = texts_after(fresh_store, setup, "remember", "Rex died.")
+    assert said(setup) <= after
+
+
 def test_the_users_named_animals_death_ends_what_names_it(
         fresh_store: memory_es.MemoryStore) -> None:
     """``My dog Rufus died``: the user's possessive names the animal as ``Tom's dog Rex``
