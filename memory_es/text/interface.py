@@ -636,6 +636,7 @@ class TextInterface:
                 self._replace_role(tenant, entity, clause, plan)
                 self._replace_shared_addition(tenant, entity, clause, plan)
                 self._replace_office(tenant, entity, clause, plan)
+                self._replace_work_manner(tenant, entity, clause, plan)
                 self._replace_count(tenant, entity, clause, plan)
                 self._replace_label(tenant, entity, clause, plan)
                 self._replace_named_kind(tenant, entity, clause, plan)
@@ -919,6 +920,20 @@ class TextInterface:
                         for c in self.interpreter(f.text).clauses)):
                 moved.append(f)
         _replace_the_one(moved, tenant, clause, plan)
+
+    def _replace_work_manner(self, tenant: str, entity: str, clause: Clause,
+                             plan: _Plan) -> None:
+        """``now works full-time at the library`` replaces ``works part-time at the
+        library``: the works predicate's slot ``work.<how>.<where>`` says how one works at
+        a place, and one works at a place in one way at a time. A job at another place, or
+        at the place with no word of how, stays; with two facts of the place, which one
+        changed is not said and none ends."""
+        parts = clause.attribute.split(".")
+        if "predicate:works" not in clause.rules or len(parts) != 3 or parts[0] != "work":
+            return
+        _replace_the_one([f for f in self._held(tenant, entity, clause)
+                          if (was := f.attribute.split("."))[::2] == parts[::2]
+                          and len(was) == 3 and was[1] != parts[1]], tenant, clause, plan)
 
     def _leave_home(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release the entity's own facts that say where it lives by the home it holds at

@@ -54,3 +54,19 @@ def test_a_state_at_a_day_or_an_act_at_an_hour_stays(
     after = texts_after(fresh_store, ["Irina Popa plays chess at 7pm."], "remember",
                         "Irina Popa now plays chess on Fridays.")
     assert "Irina Popa plays chess at 7pm" in after
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([("part-time", "full-time"), ("full-time", "part-time"),
+                        ("remotely", "part-time")]),
+       st.sampled_from(["the library", "a café", "the hospital"]))
+def test_how_one_works_at_a_place_told_anew_replaces_how_one_did(
+        fresh_store: memory_es.MemoryStore, how: tuple[str, str], where: str) -> None:
+    """``now works full-time at the library`` replaces ``works part-time at the library``;
+    a job at another place and a relative's job at the same place stay."""
+    was = f"Rosa Jimenez works {how[0]} at {where}."
+    kept = [f"Rosa Jimenez's husband works {how[0]} at {where} too.",
+            "Rosa Jimenez works weekends at the market.", "Rosa Jimenez lives in Valencia."]
+    now = f"Rosa Jimenez now works {how[1]} at {where}."
+    assert texts_after(fresh_store, [was, *kept], "remember", now) == said([*kept, now])
