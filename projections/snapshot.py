@@ -21,7 +21,7 @@ replayed from the log on open, from the manifest's tracking position.
 and a shard is small (≈ 800 rows at 100k facts): Parquet's fixed cost per column and page
 (35 columns, encoded, compressed and described in a Thrift footer) made reading and
 writing one 808-row shard cost 1.9 + 2.6 ms, against 0.7 + 0.7 ms as LZ4-compressed IPC
-(measured on one shard of the text benchmark's store, pyarrow 22). IPC's record batches
+(measured on one shard of the text benchmark's store, pyarrow 26). IPC's record batches
 are the Arrow buffers themselves, and carry no column statistics, so no stored value is
 quoted in a footer either. Views written by an older release (Parquet, layout 1) are
 replayed from the log on open, as any other layout change; tables that do not derive
