@@ -21634,6 +21634,136 @@ def crowded_user_work_r54(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_work_r54', 'user', CROWDED_USER_WORK_R1383)
 
 
+_CROWDED_DENTISTS_R1384_SETUP = ["Hugo Laurent's dentist is Dr Weiss.", "Hugo Laurent's wife sees Dr Weiss too.", "Hugo Laurent wears glasses.", "Hugo Laurent lives in Lyon.", "Hugo Laurent teaches history at a lycée.", "Hugo Laurent's patient number is PT-30418."]
+CROWDED_DENTISTS_R1384: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DENTISTS_R1384_SETUP), ["remember", "Hugo Laurent's dentist is now Dr Moreau."], [_CROWDED_DENTISTS_R1384_SETUP[0]]),
+    (list(_CROWDED_DENTISTS_R1384_SETUP), ["purge", "patient number PT-30418"], [_CROWDED_DENTISTS_R1384_SETUP[5]]),
+    (list(_CROWDED_DENTISTS_R1384_SETUP), ["remember", "Hugo Laurent had laser surgery and no longer wears glasses."], [_CROWDED_DENTISTS_R1384_SETUP[2]]),
+]
+
+
+def crowded_dentists_r55(cases: list[Case]) -> None:
+    """A teacher whose wife sees his dentist, with glasses and a patient number: a new dentist, the number purged, and the glasses given up."""
+    _ended_by(cases, 'crowded_dentists_r55', 'medical', CROWDED_DENTISTS_R1384)
+
+
+_CROWDED_RUNNERS_R1385_SETUP = ["Freya Lund runs with the Hackney Harriers.", "Freya Lund's brother runs with the Hackney Harriers too.", "Freya Lund trains for the Berlin marathon.", "Freya Lund lives in Hackney.", "Freya Lund works as a physiotherapist.", "Freya Lund wears Asics trainers."]
+CROWDED_RUNNERS_R1385: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RUNNERS_R1385_SETUP), ["remember", "Freya Lund left the Hackney Harriers."], [_CROWDED_RUNNERS_R1385_SETUP[0]]),
+    (list(_CROWDED_RUNNERS_R1385_SETUP), ["remember", "Freya Lund switched from Asics to Hoka."], [_CROWDED_RUNNERS_R1385_SETUP[5]]),
+    (list(_CROWDED_RUNNERS_R1385_SETUP), ["remember", "Freya Lund now works as a sports scientist."], [_CROWDED_RUNNERS_R1385_SETUP[4]]),
+]
+
+
+def crowded_runners_r55(cases: list[Case]) -> None:
+    """A runner whose brother runs in her club, with a marathon, a job and a brand of trainers: the club left, a new brand, and a new job."""
+    _ended_by(cases, 'crowded_runners_r55', 'sport', CROWDED_RUNNERS_R1385)
+
+
+_CROWDED_USER_CAR_R1386_SETUP = ["I drive a Honda Civic.", "My son drives a Honda Civic too.", "My car insurance is with Direct Line.", "I park at the station every morning.", "I live in Swindon.", "My registration number is WR21 KXT."]
+CROWDED_USER_CAR_R1386: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CAR_R1386_SETUP), ["remember", "I sold my Honda Civic."], [_CROWDED_USER_CAR_R1386_SETUP[0]]),
+    (list(_CROWDED_USER_CAR_R1386_SETUP), ["purge", "registration number WR21 KXT"], [_CROWDED_USER_CAR_R1386_SETUP[5]]),
+    (list(_CROWDED_USER_CAR_R1386_SETUP), ["remember", "I don't park at the station anymore."], [_CROWDED_USER_CAR_R1386_SETUP[3]]),
+]
+
+
+def crowded_user_car_r55(cases: list[Case]) -> None:
+    """The user's car shared with a son, an insurer, a parking habit and a registration: the car sold, the registration purged, and the parking stopped."""
+    _ended_by(cases, 'crowded_user_car_r55', 'user', CROWDED_USER_CAR_R1386)
+
+
+_CROWDED_GERMAN_FAMILY_R1387_SETUP = ["Anna Schmidt wohnt in München.", "Anna Schmidts Schwester wohnt auch in München.", "Anna Schmidt arbeitet als Lehrerin.", "Anna Schmidt hat einen Hund namens Bello.", "Anna Schmidt spielt Klavier.", "Anna Schmidt fährt einen VW."]
+CROWDED_GERMAN_FAMILY_R1387: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_FAMILY_R1387_SETUP), ["remember", "Anna Schmidt wohnt jetzt in Augsburg."], [_CROWDED_GERMAN_FAMILY_R1387_SETUP[0]]),
+    (list(_CROWDED_GERMAN_FAMILY_R1387_SETUP), ["remember", "Anna Schmidt spielt kein Klavier mehr."], [_CROWDED_GERMAN_FAMILY_R1387_SETUP[4]]),
+    (list(_CROWDED_GERMAN_FAMILY_R1387_SETUP), ["forget", "Anna Schmidts Hund"], [_CROWDED_GERMAN_FAMILY_R1387_SETUP[3]]),
+]
+
+
+def crowded_german_family_r55(cases: list[Case]) -> None:
+    """A teacher in German whose sister lives in her city, with a named dog: her move, the piano given up, and the dog forgotten."""
+    _ended_by(cases, 'crowded_german_family_r55', 'mixed', CROWDED_GERMAN_FAMILY_R1387)
+
+
+_CROWDED_CHINESE_FAMILY_R1388_SETUP = ["刘洋住在北京\u3002", "刘洋的妹妹也住在北京\u3002", "刘洋在百度工作\u3002", "刘洋每周末打网球\u3002", "刘洋养了一只猫\u3002", "刘洋的邮箱是liuyang@example.cn\u3002"]
+CROWDED_CHINESE_FAMILY_R1388: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_FAMILY_R1388_SETUP), ["remember", "刘洋现在住在天津\u3002"], [_CROWDED_CHINESE_FAMILY_R1388_SETUP[0]]),
+    (list(_CROWDED_CHINESE_FAMILY_R1388_SETUP), ["purge", "liuyang@example.cn"], [_CROWDED_CHINESE_FAMILY_R1388_SETUP[5]]),
+    (list(_CROWDED_CHINESE_FAMILY_R1388_SETUP), ["remember", "刘洋不在百度工作了\u3002"], [_CROWDED_CHINESE_FAMILY_R1388_SETUP[2]]),
+]
+
+
+def crowded_chinese_family_r55(cases: list[Case]) -> None:
+    """A man in Chinese whose sister lives in his city, with an e-mail address: his move, the address purged, and his job left."""
+    _ended_by(cases, 'crowded_chinese_family_r55', 'mixed', CROWDED_CHINESE_FAMILY_R1388)
+
+
+_CROWDED_CONSULTANTS_R1389_SETUP = ["Ivan Petrov consults for Shell.", "Ivan Petrov's partner consults for Shell too.", "Ivan Petrov flies to Aberdeen every Monday.", "Ivan Petrov lives in Surrey.", "Ivan Petrov's company number is 08812345.", "Ivan Petrov plays golf on Sundays."]
+CROWDED_CONSULTANTS_R1389: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CONSULTANTS_R1389_SETUP), ["remember", "Ivan Petrov no longer consults for Shell."], [_CROWDED_CONSULTANTS_R1389_SETUP[0]]),
+    (list(_CROWDED_CONSULTANTS_R1389_SETUP), ["purge", "company number 08812345"], [_CROWDED_CONSULTANTS_R1389_SETUP[4]]),
+    (list(_CROWDED_CONSULTANTS_R1389_SETUP), ["remember", "Ivan Petrov now plays golf on Saturdays."], [_CROWDED_CONSULTANTS_R1389_SETUP[5]]),
+]
+
+
+def crowded_consultants_r55(cases: list[Case]) -> None:
+    """A consultant whose partner consults for his client, with a weekly flight, a company number and golf: the client ended, the number purged, and golf moved to another day."""
+    _ended_by(cases, 'crowded_consultants_r55', 'work', CROWDED_CONSULTANTS_R1389)
+
+
+_CROWDED_SINGERS_R1390_SETUP = ["Zara Ahmed sings in the Bristol Choral Society.", "Zara Ahmed's mother sings in the Bristol Choral Society too.", "Zara Ahmed gives guitar lessons.", "Zara Ahmed lives in Clifton.", "Zara Ahmed owns a Fender guitar.", "Zara Ahmed works at a music shop."]
+CROWDED_SINGERS_R1390: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SINGERS_R1390_SETUP), ["remember", "Zara Ahmed quit the Bristol Choral Society."], [_CROWDED_SINGERS_R1390_SETUP[0]]),
+    (list(_CROWDED_SINGERS_R1390_SETUP), ["remember", "Zara Ahmed stopped giving guitar lessons."], [_CROWDED_SINGERS_R1390_SETUP[2]]),
+    (list(_CROWDED_SINGERS_R1390_SETUP), ["remember", "Zara Ahmed sold her Fender guitar."], [_CROWDED_SINGERS_R1390_SETUP[4]]),
+]
+
+
+def crowded_singers_r55(cases: list[Case]) -> None:
+    """A singer whose mother sings in her choir, with lessons she gives and a guitar: the choir quit, the lessons stopped, and the guitar sold."""
+    _ended_by(cases, 'crowded_singers_r55', 'music', CROWDED_SINGERS_R1390)
+
+
+_CROWDED_USER_ALLERGIES_R1391_SETUP = ["I'm allergic to penicillin.", "My daughter is allergic to penicillin too.", "I take vitamin D every day.", "I see a dermatologist every six months.", "I live in Norwich.", "My NHS number is 485 777 3456."]
+CROWDED_USER_ALLERGIES_R1391: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_ALLERGIES_R1391_SETUP), ["purge", "NHS number 485 777 3456"], [_CROWDED_USER_ALLERGIES_R1391_SETUP[5]]),
+    (list(_CROWDED_USER_ALLERGIES_R1391_SETUP), ["remember", "I've stopped taking vitamin D."], [_CROWDED_USER_ALLERGIES_R1391_SETUP[2]]),
+    (list(_CROWDED_USER_ALLERGIES_R1391_SETUP), ["remember", "I no longer see a dermatologist."], [_CROWDED_USER_ALLERGIES_R1391_SETUP[3]]),
+]
+
+
+def crowded_user_allergies_r55(cases: list[Case]) -> None:
+    """The user's allergy shared with a daughter, a supplement, a specialist and an NHS number: the number purged, the supplement stopped, and the specialist no longer seen."""
+    _ended_by(cases, 'crowded_user_allergies_r55', 'user', CROWDED_USER_ALLERGIES_R1391)
+
+
+_CROWDED_BAKERS_R1392_SETUP = ["Mehmet Yilmaz runs a bakery on King Street.", "Mehmet Yilmaz's cousin runs a bakery on King Street too.", "Mehmet Yilmaz plays backgammon.", "Mehmet Yilmaz lives above the shop.", "Mehmet Yilmaz drives a Ford Transit.", "Mehmet Yilmaz's VAT number is GB 123 4567 89."]
+CROWDED_BAKERS_R1392: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BAKERS_R1392_SETUP), ["remember", "Mehmet Yilmaz closed his bakery on King Street."], [_CROWDED_BAKERS_R1392_SETUP[0]]),
+    (list(_CROWDED_BAKERS_R1392_SETUP), ["purge", "VAT number GB 123 4567 89"], [_CROWDED_BAKERS_R1392_SETUP[5]]),
+    (list(_CROWDED_BAKERS_R1392_SETUP), ["remember", "Mehmet Yilmaz sold his Ford Transit."], [_CROWDED_BAKERS_R1392_SETUP[4]]),
+]
+
+
+def crowded_bakers_r55(cases: list[Case]) -> None:
+    """A baker whose cousin runs a bakery on his street, with a van and a VAT number: the bakery closed, the number purged, and the van sold."""
+    _ended_by(cases, 'crowded_bakers_r55', 'retail', CROWDED_BAKERS_R1392)
+
+
+_CROWDED_GAMERS_R1393_SETUP = ["Kai Nakamura plays Valorant every evening.", "Kai Nakamura's roommate plays Valorant too.", "Kai Nakamura streams on Twitch.", "Kai Nakamura lives in Osaka.", "Kai Nakamura studies computer science.", "Kai Nakamura's Discord handle is @kai_n."]
+CROWDED_GAMERS_R1393: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GAMERS_R1393_SETUP), ["remember", "Kai Nakamura stopped streaming on Twitch."], [_CROWDED_GAMERS_R1393_SETUP[2]]),
+    (list(_CROWDED_GAMERS_R1393_SETUP), ["purge", "@kai_n"], [_CROWDED_GAMERS_R1393_SETUP[5]]),
+    (list(_CROWDED_GAMERS_R1393_SETUP), ["remember", "Kai Nakamura now plays Overwatch instead of Valorant."], [_CROWDED_GAMERS_R1393_SETUP[0]]),
+]
+
+
+def crowded_gamers_r55(cases: list[Case]) -> None:
+    """A gamer whose roommate plays his game, a streamer with a handle: the streaming stopped, the handle purged, and a new game."""
+    _ended_by(cases, 'crowded_gamers_r55', 'gaming', CROWDED_GAMERS_R1393)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -22330,7 +22460,17 @@ def build() -> list[Case]:
                    crowded_engineers_r54,
                    crowded_law_students_r54,
                    crowded_parents_r54,
-                   crowded_user_work_r54):
+                   crowded_user_work_r54,
+                   crowded_dentists_r55,
+                   crowded_runners_r55,
+                   crowded_user_car_r55,
+                   crowded_german_family_r55,
+                   crowded_chinese_family_r55,
+                   crowded_consultants_r55,
+                   crowded_singers_r55,
+                   crowded_user_allergies_r55,
+                   crowded_bakers_r55,
+                   crowded_gamers_r55):
         family(cases)
     return cases
 
