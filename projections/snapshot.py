@@ -209,7 +209,8 @@ class Snapshot:
         outdated = old.columns != columns or old.layout != LAYOUT
         if outdated:  # every file is written again, in this layout
             fresh.shards = {}
-            fresh.tables = fresh.tables if not complete else {}
+            if complete:
+                fresh.tables = {}
         rewrite = set(range(SHARDS)) if shards is None or outdated else shards
         pruned = {} if outdated else {s: ids for s, ids in (pruned or {}).items()
                                       if s not in rewrite}

@@ -569,7 +569,8 @@ class TextInterface:
         for n, read in enumerate(reading.clauses):
             clause = self._said_of_kin(read, before)
             said_as = clause.text
-            clause = self._of_named_animal(tenant, clause) or clause
+            animal = self._of_named_animal(tenant, clause)
+            clause = animal or clause
             before = read
             entity, extra = self._resolve(tenant, clause, plan, pronoun_of=spoken_of)
             if (owner := _given_name_owner(entity, full_names)) is not None:
@@ -662,7 +663,8 @@ class TextInterface:
                     self._retire_reversed(tenant, entity, clause, plan)
                     if _says_now(clause):
                         self._retire_preferred_alike(tenant, entity, clause, plan)
-            clause = replace(clause, text=said_as) if clause.text != said_as else clause
+            if animal is not None:  # read as the owner's animal's, kept as said
+                clause = replace(clause, text=said_as)
             self._write(plan, tenant, clause, entity, reading.source, extra,
                         _dated(_per_clause(options, n), clause, now), supersede=supersede)
             if entity is not None:
