@@ -342,10 +342,12 @@ class Views:
                         else self._table_fingerprints(present))
         changed = {t: fingerprints.get(t) != self._fingerprints.get(t) or t in tables
                    for t in present if t not in MANIFEST_TABLES}
-        rows = {"meta": [["last_rewrite", str(self.last_rewrite)]] if self.last_rewrite else [],
-                "tracking": [list(r) for r in self.con.execute(
-                    "SELECT * FROM tracking").fetchall()]}
         position = self.position()
+        # The projector's is the one tracking row, and the catch-up keeps its position:
+        # reading the table back cost a purge ≈ 0.7 ms of DuckDB planning.
+        rows: dict[str, list[list[Any]]] = {
+            "meta": [["last_rewrite", str(self.last_rewrite)]] if self.last_rewrite else [],
+            "tracking": [[projector.name, position]] if position else []}
         with storage_faults("the views snapshot"):
             gone = self.snapshot.write(self.flushed(), position=position,
                                        columns=COLUMN_NAMES, shards=written, tables=changed,

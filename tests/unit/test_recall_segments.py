@@ -7,6 +7,7 @@ plain numpy dot product, keywords by a BM25 over term lists in a dict.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Iterator
@@ -261,7 +262,7 @@ def test_a_write_has_the_expected_steps(tmp_path: Path) -> None:
     """Writing one emptied segment and one new one: the new segment's vector file and
     small file, the folder sync, the manifest's temp file, its replace, and the deletion
     of superseded files."""
-    assert steps(tmp_path) == ["write vec-000003-00000002.f32", "write seg-000003-00000002.npz",
+    assert steps(tmp_path) == ["write vec-000003-00000002.f32", "write seg-000003-00000002.arr",
                                "sync folder", "write manifest", "replace manifest",
                                "delete superseded"]
 
@@ -323,6 +324,55 @@ def test_a_segment_that_disagrees_with_the_manifest_is_not_trusted(tmp_path: Pat
             persist.read(tmp_path, EMBEDDER)
     with pytest.raises(persist.UnusableFile, match="segment size"):
         persist.read(tmp_path, EMBEDDER)  # written with 3 labels per segment, read with more
+
+
+def test_small_files_of_an_earlier_release_are_read_then_replaced(tmp_path: Path) -> None:
+    """An index whose small files are ``.npz`` (the container before this one) opens as
+    it was saved, without a rebuild; a segment's next write replaces its file with the
+    current container and deletes the old one, and untouched segments keep theirs."""
+    with small_segments():
+        impl, _, _ = states(tmp_path)
+        impl.save()
+        saved, entries = persist.read(tmp_path, EMBEDDER)
+        meta = json.loads((tmp_path / persist.MANIFEST).read_text())
+        for segment, name in saved.files.items():
+            old = tmp_path / name.replace(".arr", ".npz")
+            with old.open("wb") as fh:
+                np.savez(fh, **persist.load_small(tmp_path / name))  # type: ignore[arg-type]  # numpy's stub types **kwds as its flags
+            (tmp_path / name).unlink()
+            meta["segments"][str(segment)] |= {"file": old.name, "bytes": old.stat().st_size}
+        (tmp_path / persist.MANIFEST).write_text(json.dumps(meta))
+        impl.load()
+        assert impl.fact_of == entries.fact_of
+        assert impl.keywords.postings("zed") is not None
+        impl.remove([9])
+        impl.save()
+        assert impl.manifest is not None
+        kinds = {s: Path(n).suffix for s, n in impl.manifest.files.items()}
+        assert kinds == {1: ".npz", 2: ".npz", 3: ".arr"}
+        assert sorted(p.suffix for p in tmp_path.glob("seg-*")) == [".arr", ".npz", ".npz"]
+        impl.load()
+        assert sorted(impl.fact_of) == [3, 4, 5, 6, 7, 8, 10, 11]
+
+
+def test_a_small_file_holding_anything_but_plain_arrays_is_not_trusted(tmp_path: Path) -> None:
+    """A small file of the right size whose container is damaged, or which declares an
+    array of objects (which only unpickling could read), makes the index unusable."""
+    with small_segments():
+        impl, _, _ = states(tmp_path)
+        impl.save()
+        assert impl.manifest is not None
+        victim = tmp_path / impl.manifest.files[1]
+        good = victim.read_bytes()
+        assert b'"<i8"' in good
+        victim.write_bytes(good.replace(b'"<i8"', b'"|O8"', 1))
+        with pytest.raises(persist.UnusableFile, match="unreadable"):
+            persist.read(tmp_path, EMBEDDER)
+        victim.write_bytes(b"x" * len(good))
+        with pytest.raises(persist.UnusableFile, match="unreadable"):
+            persist.read(tmp_path, EMBEDDER)
+        victim.write_bytes(good)
+        persist.read(tmp_path, EMBEDDER)
 
 
 def test_removed_postings_leave_the_rewritten_segment(tmp_path: Path) -> None:
@@ -439,8 +489,8 @@ def test_a_purge_overwrites_its_rows_in_place() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         assert in_place_steps(Path(tmp)) == [
-            "write seg-000001-00000002.npz", "write rows vec-000002-00000001.f32",
-            "write seg-000002-00000002.npz", "sync folder", "write manifest",
+            "write seg-000001-00000002.arr", "write rows vec-000002-00000001.f32",
+            "write seg-000002-00000002.arr", "sync folder", "write manifest",
             "replace manifest", "scrub vec-000001-00000001.f32", "delete superseded"]
 
 
