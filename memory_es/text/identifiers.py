@@ -42,11 +42,19 @@ from functools import lru_cache
 
 from memory_es.text.lexicon import data_sections, data_words, words
 from memory_es.text.normalize import clean, strip_symbols
+from memory_es.text.segment import leading_name
 from projections.tokens import UNSPACED_LETTER
 
 _LABELS = data_sections("identifier_labels.txt")
 IDENTIFIER_LABELS = frozenset(w for section in _LABELS.values() for w in section)
 """Nouns that say the token after them is an identifier (``account``, ``order``, ``VIN``)."""
+_GERMAN = data_sections("de.txt")
+_HEADS = frozenset(_GERMAN["label_heads"])
+_LONG_HEADS = tuple(h for h in _HEADS if len(h) >= 6)
+_CJK_HEADS = tuple(data_sections("zh.txt")["label_heads"])
+_UNSPACED_WORD = re.compile(f"{UNSPACED_LETTER}+")
+POSSESSIVE = "\u7684"
+"""的, the particle of possession: a run holding it is a phrase (X's label), no label."""
 NAME_LABELS = frozenset(_LABELS["name"])
 """Labels of a name chosen for an account or a machine (``username``): the name after
 them is an identifier without a digit when its parts are joined (``tquinn-dev``)."""
@@ -55,11 +63,15 @@ JOINED_NAME = re.compile(r"[A-Za-z0-9]+(?:[_\-.][A-Za-z0-9]+)+")
 NUMBER_WORDS = ("number", "no", "nr", "id", "code", "hash")
 """Words that may stand between a label and its identifier (``order no. 123``): read as
 part of the label, never as the identifier itself."""
-_LABEL_ALT = "|".join(sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True))
+_COPULAS = ("is", "was", "are", *(w for w in _GERMAN["copula"]
+                                  if w not in _GERMAN["first_person_only"]))
+"""What may tie a label to its identifier: ``passport number is``, ``Mitgliedsnummer ist``."""
+_LABEL_ALT = "|".join([rf"\w*(?:{'|'.join(_LONG_HEADS)})",  # a German compound's head
+                       *sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True)])
 _NUMBER_ALT = "|".join(w + r"\.?" for w in NUMBER_WORDS)
 _LABELLED = re.compile(
     rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b(?:\s+(?:{_LABEL_ALT})\b)*"
-    rf"(?:\s+(?:(?:{_NUMBER_ALT})(?!\w)|#))?(?-i:\s+(?:is|was|are)(?=\s))?\s*[:#]?\s*"
+    rf"(?:\s+(?:(?:{_NUMBER_ALT})(?!\w)|#))?(?-i:\s+(?:{'|'.join(_COPULAS)})(?=\s))?\s*[:#]?\s*"
     r"((?:#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9]|(?-i:[A-Z])(?=\s\d))"
     r"(?-i:\s(?:(?=[A-Z]*\d)[A-Z0-9]{2,12}|[A-Z]{2,4})(?![\w\-])"
     r"(?:\s(?=[A-Z]*\d)[A-Z0-9]{2,12}(?![\w\-]))*"
@@ -561,6 +573,24 @@ def _kind_word_appended(query: str, fact: str) -> bool:
     qg, fg = _groups(query), _groups(fact)
     return (len(qg) >= 2 and len(fg) > len(qg) and fg[:len(qg)] == qg
             and all(g in IDENTIFIER_LABELS for g in fg[len(qg):]))
+
+
+def is_label(word: str) -> bool:
+    """Does ``word`` (lower case) say that the token after it is an identifier? One of
+    :data:`IDENTIFIER_LABELS`, or a compound whose head is a label: German and Chinese
+    compounds name their kind by their last part (``mitgliedsnummer``, ``steuer-id``,
+    ``学号``: ``data/de.txt`` and ``data/zh.txt``, ``[label_heads]``). A short German head
+    (``nr``) counts after a hyphen only: alone it is also a code's letters (``NR 000
+    000``), and a longer word may merely end in it."""
+    if word in IDENTIFIER_LABELS or word in _LONG_HEADS:
+        return True
+    last = word.rsplit("-", 1)[-1]
+    if last != word and (last in IDENTIFIER_LABELS or last in _HEADS):
+        return True
+    if _UNSPACED_WORD.fullmatch(word):  # a whole run: not someone's (王芳的学号, 王芳学号)
+        return (word.endswith(_CJK_HEADS) and POSSESSIVE not in word
+                and leading_name(word) is None)
+    return word.isalpha() and any(word.endswith(h) and len(word) > len(h) for h in _LONG_HEADS)
 
 
 def may_be_phone(ident: Identifier) -> bool:

@@ -45,10 +45,10 @@ from functools import cached_property, lru_cache
 from memory_es.models import Fact
 from memory_es.text import lexicon as lx
 from memory_es.text.identifiers import (
-    IDENTIFIER_LABELS,
     Identifier,
     code_tokens,
     find_identifiers,
+    is_label,
     matches,
     query_identifiers,
 )
@@ -744,7 +744,7 @@ def _label_terms(query: Query) -> frozenset[str]:
         before = query.text[:ident.start].split()[-3:]
         for k, word in enumerate(reversed(before)):
             form = word.strip(EDGE).lower()
-            if form not in IDENTIFIER_LABELS and (
+            if not is_label(form) and (
                     k == 0 or not form.isalpha() or form in lx.STOPWORDS):
                 break
             out.add(_term(form))

@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from memory_es.text.identifiers import IDENTIFIER_LABELS, NUMBER_WORDS, find_identifiers
+from memory_es.text.identifiers import (
+    IDENTIFIER_LABELS,
+    NUMBER_WORDS,
+    find_identifiers,
+    is_label,
+)
 from tests.unit.text_support import current_texts, fresh_tenant
 
 _ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
@@ -171,6 +176,42 @@ def test_a_label_is_no_topic_of_a_query_of_identifiers(
     assert ti.purge_matching(tenant, f"{label} {code}").receipts
     assert ti.recall_texts(tenant, f"{label} {code}") == []
     assert topical.rstrip(".") in current_texts(fresh_store, tenant)
+
+
+@pytest.mark.parametrize(("facts", "query"), [
+    (["Jonas Weber spielt Tennis im TC Blau-Weiß.", "Jonas Weber wohnt in Freiburg.",
+      "Jonas Webers Mitgliedsnummer ist TC-5520."], "Mitgliedsnummer TC-5520"),
+    (["Jonas Weber wohnt in Freiburg.", "Jonas Webers Steuer-ID ist 12 345 678 901."],
+     "Steuer-ID 12 345 678 901"),
+    (["Jonas Weber wohnt in Freiburg.", "Jonas Webers Kundennummer ist 44 812 907."],
+     "Kundennummer 44 812 907"),
+    (["王芳住在海淀区。", "王芳养了一只猫。", "王芳的学号是2023108845。"], "学号2023108845"),
+    (["李明住在广州。", "李明的手机号码是13812345678。"], "手机号码13812345678"),
+])
+def test_a_german_or_chinese_label_is_no_content_of_a_query_of_identifiers(
+        fresh_store: memory_es.MemoryStore, facts: list[str], query: str) -> None:
+    """German and Chinese compounds name their kind by their last part (``Mitglieds-
+    nummer``, ``Steuer-ID``, ``学号``: student number): such a label before a code says
+    what kind of identifier it is, as ``member number`` does, so once the code is purged
+    the query recalls nothing, not the person's other facts."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in facts:
+        ti.remember(tenant, text)
+    assert ti.purge_matching(tenant, query).receipts
+    assert ti.recall_texts(tenant, query) == []
+    assert len(current_texts(fresh_store, tenant)) == len(facts) - 1
+
+
+@pytest.mark.parametrize(("word", "label"), [
+    ("mitgliedsnummer", True), ("kfz-kennzeichen", True), ("mitglieds-nr", True),
+    ("steuer-id", True), ("学号", True), ("手机号码", True),
+    ("nummern", False), ("hummer", False), ("rapid", False), ("summer", False), ("nr", False),
+    ("王芳的学号", False), ("王芳学号", False), ("学校", False),
+])
+def test_a_compound_is_a_label_by_its_last_part(word: str, label: bool) -> None:
+    """Only the compound's head makes it a label: a word that merely ends in a short
+    head's letters, or a Chinese run that names whose label it is, is none."""
+    assert is_label(word) is label
 
 
 @settings(max_examples=8, deadline=None,
