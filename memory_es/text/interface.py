@@ -1238,7 +1238,8 @@ class TextInterface:
         whose object is more than Leeds). A switch between alternatives, not a move
         between places, also ends a fact whose thing is of the kind it left: that name and
         one common noun after it (``switched from Android to an iPhone`` ends ``uses an
-        Android phone``; nothing ends ``supports the Leeds rugby team``). Only a proper
+        Android phone``; nothing ends ``supports the Leeds rugby team``), and so does a fact
+        whose act was done with it (``shoots weddings with a Canon R5``). Only a proper
         name marks a kind: a common noun before another makes a compound whose head may
         be anything (``switched from law to medicine`` leaves ``reads law reports``, as
         leaving coffee leaves a coffee machine). With ``verb`` (what an ``instead of``
@@ -1262,7 +1263,8 @@ class TextInterface:
                                   == left for c in self.interpreter(f.text).clauses)
             if kind or owned or left in (view_terms(str(f.value)), _object_terms(f.value, entity),
                                 view_terms(" ".join(thing)) - entity_terms(entity),
-                                _act_object(f.value, entity)):
+                                _act_object(f.value, entity),
+                                None if between_places else _instrument_terms(f.value, entity)):
                 plan.add(_decay(f.fact_id, tenant, f"switched: {clause.text}"))
 
     def _retire_reversed(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
@@ -2635,6 +2637,20 @@ def _object_terms(predicate: object, entity: str) -> frozenset[str] | None:
     cut = next((i for i, w in enumerate(words) if w.lower() in PREPOSITIONS), len(words))
     found = view_terms(" ".join(words[:cut])) - entity_terms(entity)
     return found or None
+
+
+def _instrument_terms(predicate: object, entity: str) -> frozenset[str] | None:
+    """The terms of what a predicate's act is done with, after its object (``shoots
+    weddings with a Canon R5``: canon, r5; ``writes her novels with a Lamy pen``), up to the
+    next preposition; None without such a phrase (``flies with KLM``: right after the
+    verb, ``with`` names the verb's own thing, :func:`_thing_words`)."""
+    words = str(predicate).split()[1:]
+    at = next((i for i, w in enumerate(words) if w.lower() == "with"), None)
+    if not at:
+        return None
+    rest = words[at + 1:]
+    cut = next((i for i, w in enumerate(rest) if w.lower() in PREPOSITIONS), len(rest))
+    return (view_terms(" ".join(rest[:cut])) - entity_terms(entity)) or None
 
 
 def _act_object(predicate: object, entity: str) -> frozenset[str]:

@@ -3,6 +3,8 @@
 - ``switched from Android to an iPhone`` ends ``uses an Android phone``: the thing left,
   with one common noun after it, is of the kind switched from. A move between places
   ends only what is exactly the place; a thing that names it among more survives.
+- ``switched from the Canon R5 to a Sony`` ends ``shoots weddings with a Canon R5``: the
+  thing its act was done with.
 - ``now takes apixaban instead of warfarin`` ends ``takes warfarin daily``: what a verb's
   object stands instead of, said with the same verb, times and adverbs aside; a fact of
   another verb about it (``is allergic to warfarin``) or another person's stays.
@@ -44,6 +46,28 @@ def test_a_switch_ends_the_thing_of_the_kind_it_left(
     for text in [held, *kept]:
         ti.remember(tenant, text + ".")
     ti.remember(tenant, f"Sam Ortiz {verb} from {old} to {new}.")
+    current = current_texts(fresh_store, tenant)
+    assert held not in current
+    assert set(kept) <= current
+
+
+@_SLOW
+@given(st.sampled_from([("shoots weddings with a Canon R5", "the Canon R5", "a Sony A7 IV"),
+                        ("writes her novels with a Lamy pen", "the Lamy pen", "a Pilot pen"),
+                        ("cooks with olive oil", "olive oil", "butter")]))
+def test_a_switch_ends_what_an_act_was_done_with(
+        fresh_store: memory_es.MemoryStore, thing: tuple[str, str, str]) -> None:
+    """``switched from the Canon R5 to a Sony`` ends ``shoots weddings with a Canon R5``:
+    the thing the act was done with is what the switch left. A relative's act with it,
+    kept under her id, an act with another thing, and another person's stay."""
+    act, old, new = thing
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    held = f"Ines Moreau {act}"
+    kept = [f"Ines Moreau's brother {act} too", "Ines Moreau paints with watercolours",
+            f"Leo Park {act}"]
+    for text in [held, *kept]:
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"Ines Moreau switched from {old} to {new}.")
     current = current_texts(fresh_store, tenant)
     assert held not in current
     assert set(kept) <= current
