@@ -21884,6 +21884,126 @@ def crowded_nurses_r56(cases: list[Case]) -> None:
     """A nurse whose sister works at her hospital, with a half marathon, a car and a staff number: day shifts instead of nights, the number purged, and the car sold."""
     _ended_by(cases, 'crowded_nurses_r56', 'work', CROWDED_NURSES_R1403)
 
+_CROWDED_GARDENERS_R1404_SETUP = ["Martha Quinn grows tomatoes in a greenhouse.", "Martha Quinn's neighbour grows tomatoes too.", "Martha Quinn has an allotment on Mill Lane.", "Martha Quinn lives in Bristol.", "Martha Quinn volunteers at the library.", "Martha Quinn's RHS membership number is 40418872."]
+CROWDED_GARDENERS_R1404: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GARDENERS_R1404_SETUP), ["remember", "Martha Quinn gave up her allotment on Mill Lane."], [_CROWDED_GARDENERS_R1404_SETUP[2]]),
+    (list(_CROWDED_GARDENERS_R1404_SETUP), ["purge", "membership number 40418872"], [_CROWDED_GARDENERS_R1404_SETUP[5]]),
+    (list(_CROWDED_GARDENERS_R1404_SETUP), ["remember", "Martha Quinn no longer volunteers at the library."], [_CROWDED_GARDENERS_R1404_SETUP[4]]),
+]
+
+
+def crowded_gardeners_r57(cases: list[Case]) -> None:
+    """A gardener whose neighbour grows the same crop, with an allotment, volunteering and a membership number: the allotment given up, the number purged, and the volunteering stopped."""
+    _ended_by(cases, 'crowded_gardeners_r57', 'home', CROWDED_GARDENERS_R1404)
+
+_CROWDED_ANGLERS_R1405_SETUP = ["Rory Doyle fishes for trout on the River Wye.", "Rory Doyle's father fishes on the River Wye too.", "Rory Doyle owns a fly rod made by Hardy.", "Rory Doyle lives in Hereford.", "Rory Doyle works as an electrician.", "Rory Doyle's fishing licence number is EA-7741902."]
+CROWDED_ANGLERS_R1405: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ANGLERS_R1405_SETUP), ["purge", "fishing licence number EA-7741902"], [_CROWDED_ANGLERS_R1405_SETUP[5]]),
+    (list(_CROWDED_ANGLERS_R1405_SETUP), ["remember", "Rory Doyle now works as a plumber."], [_CROWDED_ANGLERS_R1405_SETUP[4]]),
+    (list(_CROWDED_ANGLERS_R1405_SETUP), ["release", "Rory Doyle's fly rod"], [_CROWDED_ANGLERS_R1405_SETUP[2]]),
+]
+
+
+def crowded_anglers_r57(cases: list[Case]) -> None:
+    """An electrician whose father fishes the same river, with a rod and a fishing licence: the licence purged, a new trade, and the rod released."""
+    _ended_by(cases, 'crowded_anglers_r57', 'leisure', CROWDED_ANGLERS_R1405)
+
+_CROWDED_CHESS_R1406_SETUP = ["Anya Petrova plays chess at the Hastings Chess Club.", "Anya Petrova's son plays at the Hastings Chess Club too.", "Anya Petrova has a FIDE rating of 1850.", "Anya Petrova lives in Hastings.", "Anya Petrova teaches maths at a primary school.", "Anya Petrova's FIDE ID is 24117803."]
+CROWDED_CHESS_R1406: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHESS_R1406_SETUP), ["remember", "Anya Petrova's FIDE rating is now 1910."], [_CROWDED_CHESS_R1406_SETUP[2]]),
+    (list(_CROWDED_CHESS_R1406_SETUP), ["purge", "FIDE ID 24117803"], [_CROWDED_CHESS_R1406_SETUP[5]]),
+    (list(_CROWDED_CHESS_R1406_SETUP), ["remember", "Anya Petrova left the Hastings Chess Club."], [_CROWDED_CHESS_R1406_SETUP[0]]),
+]
+
+
+def crowded_chess_r57(cases: list[Case]) -> None:
+    """A maths teacher whose son plays at her chess club, with a rating and a FIDE ID: a new rating, the ID purged, and the club left."""
+    _ended_by(cases, 'crowded_chess_r57', 'games', CROWDED_CHESS_R1406)
+
+_CROWDED_CYCLISTS_R1407_SETUP = ["Ben Carter cycles to work on a Trek hybrid.", "Ben Carter's partner also cycles to work.", "Ben Carter commutes along the canal path.", "Ben Carter lives in Leeds.", "Ben Carter works at a software company.", "Ben Carter's bike frame number is WTU229C4471."]
+CROWDED_CYCLISTS_R1407: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CYCLISTS_R1407_SETUP), ["remember", "Ben Carter replaced his Trek hybrid with a Brompton."], [_CROWDED_CYCLISTS_R1407_SETUP[0]]),
+    (list(_CROWDED_CYCLISTS_R1407_SETUP), ["purge", "frame number WTU229C4471"], [_CROWDED_CYCLISTS_R1407_SETUP[5]]),
+    (list(_CROWDED_CYCLISTS_R1407_SETUP), ["remember", "Ben Carter moved to York."], [_CROWDED_CYCLISTS_R1407_SETUP[3]]),
+]
+
+
+def crowded_cyclists_r57(cases: list[Case]) -> None:
+    """A commuter whose partner also cycles to work, with a route and a bike frame number: a new bike, the number purged, and a new town."""
+    _ended_by(cases, 'crowded_cyclists_r57', 'transport', CROWDED_CYCLISTS_R1407)
+
+_CROWDED_LAWYERS_R1408_SETUP = ["Sofia Russo works at Clifford Chance as a solicitor.", "Sofia Russo's husband works at Clifford Chance too.", "Sofia Russo specialises in employment law.", "Sofia Russo lives in Islington.", "Sofia Russo is learning Portuguese.", "Sofia Russo's SRA number is 661042."]
+CROWDED_LAWYERS_R1408: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LAWYERS_R1408_SETUP), ["remember", "Sofia Russo left Clifford Chance and joined Linklaters."], [_CROWDED_LAWYERS_R1408_SETUP[0]]),
+    (list(_CROWDED_LAWYERS_R1408_SETUP), ["purge", "SRA number 661042"], [_CROWDED_LAWYERS_R1408_SETUP[5]]),
+    (list(_CROWDED_LAWYERS_R1408_SETUP), ["remember", "Sofia Russo now specialises in family law."], [_CROWDED_LAWYERS_R1408_SETUP[2]]),
+]
+
+
+def crowded_lawyers_r57(cases: list[Case]) -> None:
+    """A solicitor whose husband works at her firm, with a speciality, a language and an SRA number: a new firm, the number purged, and a new speciality."""
+    _ended_by(cases, 'crowded_lawyers_r57', 'work', CROWDED_LAWYERS_R1408)
+
+_CROWDED_LANDLORDS_R1409_SETUP = ["Kenji Mori owns a flat on Elm Street that he lets out.", "Kenji Mori's sister rents a flat on Elm Street too.", "Kenji Mori lives in Croydon.", "Kenji Mori drives a Toyota Prius.", "Kenji Mori works as an accountant.", "Kenji Mori's tenancy deposit reference is DPS-550391."]
+CROWDED_LANDLORDS_R1409: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LANDLORDS_R1409_SETUP), ["remember", "Kenji Mori sold his flat on Elm Street."], [_CROWDED_LANDLORDS_R1409_SETUP[0]]),
+    (list(_CROWDED_LANDLORDS_R1409_SETUP), ["purge", "deposit reference DPS-550391"], [_CROWDED_LANDLORDS_R1409_SETUP[5]]),
+    (list(_CROWDED_LANDLORDS_R1409_SETUP), ["forget", "Kenji Mori's Prius"], [_CROWDED_LANDLORDS_R1409_SETUP[3]]),
+]
+
+
+def crowded_landlords_r57(cases: list[Case]) -> None:
+    """An accountant who lets out a flat on the street where his sister rents, with a car and a deposit reference: the flat sold, the reference purged, and the car forgotten."""
+    _ended_by(cases, 'crowded_landlords_r57', 'housing', CROWDED_LANDLORDS_R1409)
+
+_CROWDED_MUSICIANS_R1410_SETUP = ["Elena Costa plays violin in the city orchestra.", "Elena Costa's daughter plays violin too.", "Elena Costa gives piano lessons on Saturdays.", "Elena Costa lives in Bologna.", "Elena Costa drives a Fiat 500.", "Elena Costa's email is elena.costa@musica.it."]
+CROWDED_MUSICIANS_R1410: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MUSICIANS_R1410_SETUP), ["remember", "Elena Costa stopped giving piano lessons."], [_CROWDED_MUSICIANS_R1410_SETUP[2]]),
+    (list(_CROWDED_MUSICIANS_R1410_SETUP), ["purge", "elena.costa@musica.it"], [_CROWDED_MUSICIANS_R1410_SETUP[5]]),
+    (list(_CROWDED_MUSICIANS_R1410_SETUP), ["remember", "Elena Costa now plays viola in the city orchestra."], [_CROWDED_MUSICIANS_R1410_SETUP[0]]),
+]
+
+
+def crowded_musicians_r57(cases: list[Case]) -> None:
+    """A violinist whose daughter plays the same instrument, with piano lessons, a car and an e-mail address: the lessons stopped, the address purged, and a new instrument in the orchestra."""
+    _ended_by(cases, 'crowded_musicians_r57', 'music', CROWDED_MUSICIANS_R1410)
+
+_CROWDED_GERMAN_WORK_R1411_SETUP = ["Lena Fischer arbeitet bei Siemens.", "Lena Fischers Bruder arbeitet auch bei Siemens.", "Lena Fischer wohnt in München.", "Lena Fischer spielt Klavier.", "Lena Fischer fährt einen Audi A3.", "Lena Fischers Personalnummer ist 40 771 23."]
+CROWDED_GERMAN_WORK_R1411: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_WORK_R1411_SETUP), ["remember", "Lena Fischer arbeitet jetzt bei BMW."], [_CROWDED_GERMAN_WORK_R1411_SETUP[0]]),
+    (list(_CROWDED_GERMAN_WORK_R1411_SETUP), ["purge", "Personalnummer 40 771 23"], [_CROWDED_GERMAN_WORK_R1411_SETUP[5]]),
+    (list(_CROWDED_GERMAN_WORK_R1411_SETUP), ["remember", "Lena Fischer wohnt jetzt in Augsburg."], [_CROWDED_GERMAN_WORK_R1411_SETUP[2]]),
+]
+
+
+def crowded_german_work_r57(cases: list[Case]) -> None:
+    """An engineer whose brother works at her company, with a piano, a car and a staff number, in German: a new employer, the number purged, and a new town."""
+    _ended_by(cases, 'crowded_german_work_r57', 'work', CROWDED_GERMAN_WORK_R1411)
+
+_CROWDED_CHINESE_CAR_R1412_SETUP = ["刘洋开一辆特斯拉\u3002", "刘洋的妻子也开特斯拉\u3002", "刘洋住在浦东\u3002", "刘洋在华为工作\u3002", "刘洋喜欢钓鱼\u3002", "刘洋的车牌号是沪A88231\u3002"]
+CROWDED_CHINESE_CAR_R1412: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_CAR_R1412_SETUP), ["remember", "刘洋把特斯拉卖了\u3002"], [_CROWDED_CHINESE_CAR_R1412_SETUP[0]]),
+    (list(_CROWDED_CHINESE_CAR_R1412_SETUP), ["remember", "刘洋现在在腾讯工作\u3002"], [_CROWDED_CHINESE_CAR_R1412_SETUP[3]]),
+    (list(_CROWDED_CHINESE_CAR_R1412_SETUP), ["purge", "车牌号沪A88231"], [_CROWDED_CHINESE_CAR_R1412_SETUP[5]]),
+]
+
+
+def crowded_chinese_car_r57(cases: list[Case]) -> None:
+    """A Huawei engineer whose wife drives the same car, with a district, fishing and a licence plate, in Chinese: the car sold, a new employer, and the plate purged."""
+    _ended_by(cases, 'crowded_chinese_car_r57', 'vehicles', CROWDED_CHINESE_CAR_R1412)
+
+_CROWDED_USER_PHONE_R1413_SETUP = ["I'm on a Vodafone contract.", "My wife is on a Vodafone contract too.", "I use an iPhone 14.", "I live in Cardiff.", "I work as a paramedic.", "My phone number is 07700 900461."]
+CROWDED_USER_PHONE_R1413: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_PHONE_R1413_SETUP), ["remember", "I switched from Vodafone to Three."], [_CROWDED_USER_PHONE_R1413_SETUP[0]]),
+    (list(_CROWDED_USER_PHONE_R1413_SETUP), ["purge", "07700 900461"], [_CROWDED_USER_PHONE_R1413_SETUP[5]]),
+    (list(_CROWDED_USER_PHONE_R1413_SETUP), ["remember", "I upgraded my iPhone 14 to an iPhone 16."], [_CROWDED_USER_PHONE_R1413_SETUP[2]]),
+]
+
+
+def crowded_user_phone_r57(cases: list[Case]) -> None:
+    """The user, whose wife has the same network, with a phone, a job and a phone number: a new network, the number purged, and a new phone."""
+    _ended_by(cases, 'crowded_user_phone_r57', 'subscriptions', CROWDED_USER_PHONE_R1413)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -22600,7 +22720,17 @@ def build() -> list[Case]:
                    crowded_chinese_study_r56,
                    crowded_user_health_r56,
                    crowded_photographers_r56,
-                   crowded_nurses_r56):
+                   crowded_nurses_r56,
+                   crowded_gardeners_r57,
+                   crowded_anglers_r57,
+                   crowded_chess_r57,
+                   crowded_cyclists_r57,
+                   crowded_lawyers_r57,
+                   crowded_landlords_r57,
+                   crowded_musicians_r57,
+                   crowded_german_work_r57,
+                   crowded_chinese_car_r57,
+                   crowded_user_phone_r57):
         family(cases)
     return cases
 
