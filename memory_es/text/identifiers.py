@@ -684,7 +684,11 @@ def query_identifiers(text: str) -> tuple[Identifier, ...]:
     carries: :data:`NAME_LABELS`)."""
     found = find_identifiers(text)
     cleaned = clean(strip_symbols(text)).strip()
-    words = [w for w in cleaned.split() if w.lower().strip(".:#") not in IDENTIFIER_LABELS]
+    tokens = cleaned.split()
+    # words before a label qualify it ("SRA" of "SRA number 661042"): no part of a code
+    labelled = [i for i, w in enumerate(tokens) if w.lower().strip(".:#") in IDENTIFIER_LABELS]
+    after = tokens[labelled[-1] + 1:] if labelled else tokens
+    words = [w for w in after or tokens if w.lower().strip(".:#") not in IDENTIFIER_LABELS]
     grouped = " ".join(words)
     if _LETTERS_FIRST.fullmatch(grouped) and any(c.isdigit() for c in grouped) and all(
             i.kind in ("phone", "number", "card") for i in found):

@@ -2639,13 +2639,18 @@ def _object_terms(predicate: object, entity: str) -> frozenset[str] | None:
     return found or None
 
 
+_MEANS = frozenset({"with", "on"})
+"""Prepositions of the means an act is done with, after its object (``shoots weddings
+with a Canon R5``, ``cycles to work on a Trek hybrid``)."""
+
+
 def _instrument_terms(predicate: object, entity: str) -> frozenset[str] | None:
-    """The terms of what a predicate's act is done with, after its object (``shoots
-    weddings with a Canon R5``: canon, r5; ``writes her novels with a Lamy pen``), up to the
+    """The terms of what a predicate's act is done with or on, after its object (``shoots
+    weddings with a Canon R5``: canon, r5; ``cycles to work on a Trek hybrid``), up to the
     next preposition; None without such a phrase (``flies with KLM``: right after the
-    verb, ``with`` names the verb's own thing, :func:`_thing_words`)."""
+    verb, the preposition names the verb's own thing, :func:`_thing_words`)."""
     words = str(predicate).split()[1:]
-    at = next((i for i, w in enumerate(words) if w.lower() == "with"), None)
+    at = next((i for i, w in enumerate(words) if w.lower() in _MEANS), None)
     if not at:
         return None
     rest = words[at + 1:]
@@ -2870,14 +2875,15 @@ def _switched_from(clause: Clause) -> frozenset[str]:
 
 
 def _given_for(clause: Clause) -> frozenset[str]:
-    """The terms of what a verb of exchange gives up, up to five words between it and
-    ``for`` (``traded her Skoda for a Kia``: skoda); none for any other clause, nor when
-    a time follows ``for`` (``traded shifts for the weekend``: for how long, not for
-    what)."""
+    """The terms of what a verb of exchange gives up, up to five words between it and the
+    preposition of what it takes (``traded her Skoda for a Kia``, ``replaced his bike with
+    a Brompton``: skoda, bike); none for any other clause, nor when a time follows ``for``
+    (``traded shifts for the weekend``: for how long, not for what)."""
     words = [w.strip(EDGE).lower() for w in clause.text.split()]
     at = next((i for i, w in enumerate(words) if lx.lemma_of(w) in lx.EXCHANGE_VERBS), None)
+    taking = None if at is None else lx.EXCHANGE_VERBS[lx.lemma_of(words[at]) or ""]
     by = None if at is None else next(
-        (j for j in range(at + 2, min(at + 7, len(words))) if words[j] == "for"), None)
+        (j for j in range(at + 2, min(at + 7, len(words))) if words[j] == taking), None)
     if at is None or by is None:
         return frozenset()
     taken = [w for w in words[by + 1:by + 4] if w not in lx.STOPWORDS]

@@ -33,6 +33,18 @@ def data_lines(name: str) -> list[str]:
     return [e for e in (line.split("#", 1)[0].strip() for line in raw.splitlines()) if e]
 
 
+def data_sections(name: str) -> dict[str, tuple[str, ...]]:
+    """A sectioned vocabulary file (``[section]`` headers, then its words)."""
+    out: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in data_lines(name):
+        if line.startswith("[") and line.endswith("]"):
+            current = out.setdefault(line[1:-1], [])
+        elif current is not None:
+            current.extend(line.split())
+    return {k: tuple(v) for k, v in out.items()}
+
+
 def data_words(name: str) -> frozenset[str]:
     """The words of a vocabulary file (whitespace-separated entries)."""
     return frozenset(w for line in data_lines(name) for w in line.split())
@@ -266,9 +278,12 @@ CHANGE_VERBS: frozenset[str] = frozenset(
     lemma for m in CHANGE_MARKERS if m.endswith(" to") and (lemma := lemma_of(m.split()[0])))
 """The verbs of the change markers that take ``to`` (switch, move, upgrade, go, ...): with
 ``from X to Y`` between them they mark a change as well (``moved from Leeds to York``)."""
-EXCHANGE_VERBS: frozenset[str] = data_words("exchange_verbs.txt")
-"""Verbs whose object is given up for what follows ``for`` (``traded her Skoda for a
-Kia``; ``data/exchange_verbs.txt``)."""
+EXCHANGE_VERBS: dict[str, str] = {
+    verb: preposition for preposition, verbs in data_sections("exchange_verbs.txt").items()
+    for verb in verbs}
+"""Verbs whose object is given up, each with the preposition of what is taken instead
+(``traded her Skoda for a Kia``, ``replaced his bike with a Brompton``;
+``data/exchange_verbs.txt``)."""
 GIVING_VERBS: frozenset[str] = data_words("giving_verbs.txt")
 """Verbs of giving a thing away to someone (``gave her Labrador to her sister``;
 ``data/giving_verbs.txt``)."""
@@ -507,18 +522,6 @@ PERSON_NOUNS: frozenset[str] = data_words("person_nouns.txt")
 ROLE_SENSE_NOUNS: frozenset[str] = data_words("role_nouns.txt")
 """Common nouns with any sense that names a person (``chair``, ``coach``, ``secretary``;
 ``data/role_nouns.txt``, derived from WordNet 3.1's lexicographer files)."""
-
-
-def data_sections(name: str) -> dict[str, tuple[str, ...]]:
-    """A sectioned vocabulary file (``[section]`` headers, then its words)."""
-    out: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in data_lines(name):
-        if line.startswith("[") and line.endswith("]"):
-            current = out.setdefault(line[1:-1], [])
-        elif current is not None:
-            current.extend(line.split())
-    return {k: tuple(v) for k, v in out.items()}
 
 
 _UNREALISED = {k: frozenset(v) for k, v in data_sections("unrealised.txt").items()}

@@ -512,8 +512,15 @@ class Query:
     def identifiers_alone(self) -> bool:
         """:func:`only_identifiers`, worked out once: recall scores every fact it ranks
         against the same query."""
-        naming = self.id_terms | _label_terms(self)
+        naming = self.id_terms | frozenset(_label_words(self))
         return bool(self.identifiers) and all(t in naming for t in self.terms)
+
+    @cached_property
+    def label_qualifiers(self) -> frozenset[str]:
+        """The words of its labels that qualify a label word (``fishing`` of ``fishing
+        licence number``, ``FIDE`` of ``FIDE ID``): they say which identifier, never
+        which fact (:func:`relevance`)."""
+        return frozenset(t for t, label in _label_words(self).items() if not label)
 
 
 _ABOUT = frozenset({"about", "on", "of", "regarding", "concerning"})
@@ -708,7 +715,7 @@ def within_identified(query: Query, found: list[Match], views: Sequence[FactView
     ``OTP login session code 780948`` is ``Session OTP for Diana``); all when it says
     nothing beyond the identifier (``EXP-204``, ``everything about EXP-204``)."""
     direct = {m.fact.fact_id for m in found if m.by == "identifier"}
-    naming = query.id_terms | _label_terms(query)
+    naming = query.id_terms | frozenset(_label_words(query))
     rest = [t for t in content_terms(query, naming) if t not in _GENERIC_TERMS]
     if not direct or not rest:
         return found
@@ -734,21 +741,22 @@ def only_identifiers(query: Query) -> bool:
     return query.identifiers_alone
 
 
-def _label_terms(query: Query) -> frozenset[str]:
+def _label_words(query: Query) -> dict[str, bool]:
     """The terms of the label right before each identifier of the query (``case`` of
-    ``case 2024-118``, ``account number``, ``VAT number``, ``frequent flyer number``): it
-    says what kind of identifier it is, as a name's words say who, never which of its
-    facts. A label ends in a label word; up to two plain words before it qualify it."""
-    out: set[str] = set()
+    ``case 2024-118``, ``account number``, ``VAT number``, ``frequent flyer number``), each
+    with whether it is a label word itself: a label says what kind of identifier it is,
+    as a name's words say who, never which of its facts. A label ends in a label word;
+    up to two plain words before it qualify it."""
+    out: dict[str, bool] = {}
     for ident in query.identifiers:
         before = query.text[:ident.start].split()[-3:]
         for k, word in enumerate(reversed(before)):
             form = word.strip(EDGE).lower()
-            if not is_label(form) and (
-                    k == 0 or not form.isalpha() or form in lx.STOPWORDS):
+            label = is_label(form)
+            if not label and (k == 0 or not form.isalpha() or form in lx.STOPWORDS):
                 break
-            out.add(_term(form))
-    return frozenset(out)
+            out[_term(form)] = out.get(_term(form), False) or label
+    return out
 
 
 def named_entities(query: Query, views: Sequence[FactView], *,
@@ -1415,29 +1423,33 @@ def query_terms_naming(entities: dict[str, str]) -> set[str]:
 def relevance(query: Query, v: FactView, idf: dict[str, float], th: Thresholds) -> float:
     """How much a fact has to do with a recall query (0 = nothing in common). The labels
     of a query of identifiers alone say which kind of identifier it asks for
-    (:func:`_label_terms`), never which topic or who: a fact earns nothing by a label's
+    (:func:`_label_words`), never which topic or who: a fact earns nothing by a label's
     topic (``passport number …`` has nothing to do with ``flies to Delhi``) or a word
     derived from it (``employee`` / ``employer``), nor a person's fact by a label that is
-    a person noun (``member number …``)."""
+    a person noun (``member number …``), nor any fact by a word qualifying the label
+    (``FIDE ID …`` has nothing to do with ``has a FIDE rating of 1850``)."""
     labels_only = only_identifiers(query)
     carried = any(matches(q, f) for q in query.identifiers for f in v.identifiers)
-    score = coverage(query, v, idf, th, exact_ids=True, literal=labels_only)
+    score = coverage(query, v, idf, th, exact_ids=True, literal=labels_only,
+                     skip=query.label_qualifiers if labels_only else ())
     if query.person_intent and not labels_only and v.fact.entity and v.fact.entity.split(
             ":", 1)[0] in PERSON_NAMESPACES:
         score = max(score, 0.2)
     if carried:
         score = max(score, 1.0)
     for surface, keys, _cap in query.ngrams:
-        if v.mentions_among(keys) and not _within_identifiers(query, surface):
+        if v.mentions_among(keys) and not _within_identifiers(query, surface, labels_only):
             score = max(score, 0.5)
     return score
 
 
-def _within_identifiers(query: Query, surface: str) -> bool:
+def _within_identifiers(query: Query, surface: str, labels: bool = False) -> bool:
     """Is a word sequence of the query part of an identifier it names (``IE`` of ``IE
-    6388047V``)? Then it names no one: a lookalike sharing the group is no mention."""
-    return bool(query.id_terms) and all(
-        _term(w) in query.id_terms for w in word_forms(_cleaned(surface)))
+    6388047V``), or with ``labels`` of one's label too (``FIDE`` of ``FIDE ID …``)? Then
+    it names no one: a lookalike sharing the group, or a fact naming the label's kind
+    (``has a FIDE rating``), is no mention."""
+    naming = query.id_terms | (query.label_qualifiers if labels else frozenset())
+    return bool(naming) and all(_term(w) in naming for w in word_forms(_cleaned(surface)))
 
 
 def asks_for_whole_entity(query: Query, entities: dict[str, str]) -> bool:

@@ -65,6 +65,9 @@ class Predicate:
 
 
 _TIME_PREPOSITIONS = frozenset({"since", "until", "till", "before", "after", "during"})
+PATH_PREPOSITIONS = frozenset({"along", "via", "through", "across", "past", "around"})
+"""Prepositions of a path, the way taken (English grammar's spatial prepositions of path,
+beside those of a goal, ``to``, and of a means, ``by``, ``on``)."""
 
 
 def frame_of(reading: PredicateReading) -> str | None:
@@ -72,8 +75,8 @@ def frame_of(reading: PredicateReading) -> str | None:
     of up to three lower-case words first, whose head then joins the verb: ``rents a flat
     in Kraków`` is ``rent+flat.in.name``): the verb's lemma, the preposition, and the kind
     of object: ``name`` (every word capitalised), ``n:<unit>``
-    (a number and the word after it) or ``common:<topic domains>`` (``in a band`` and ``in
-    a choir`` are music; ``in a meeting`` is neither). Adverbs and function words are left
+    (a number and the word after it) or ``common:<kind>`` (:func:`_head_kind`: ``in a band``
+    and ``in a choir`` are music; ``in a meeting`` is neither). Adverbs and function words are left
     out of the object (``on Oak Road now`` is a name). A number right after the verb is
     a measure (``weighs 82 kg``: ``weigh..n:kg``). None otherwise."""
     rest = reading.rest_low
@@ -140,9 +143,21 @@ def frame_of(reading: PredicateReading) -> str | None:
     elif all(is_capitalised(w) for w in words):
         kind = "name"
     else:  # a capitalised word is a name's, not the kind's ("the Spotify Family plan")
-        kind = "common:" + "+".join(domains_in([w.lower() for w in words
-                                                if not is_capitalised(w)]))
+        kind = "common:" + _head_kind([w.lower() for w in words if not is_capitalised(w)])
     return f"{lemma}.{rest[at]}.{kind}"
+
+
+def _head_kind(common: list[str]) -> str:
+    """The kind of a preposition's object of common words: its head's (the last word's)
+    topics (``in a band``, ``in the city orchestra``: music), or for a head of no topic
+    after modifiers, the head itself (``in employment law`` and ``in family law`` are one
+    kind, ``law``: the modifiers say which law, as a direct object's do in
+    :func:`_object_frame`; ``on the night shift`` is not ``on the payments project``)."""
+    if not common:
+        return ""
+    if topics := domains_in(common[-1:]):
+        return "+".join(topics)
+    return f"={stem(common[-1])}" if len(common) > 1 else ""
 
 
 def _role_after(p: PredicateReading) -> list[str]:
@@ -653,6 +668,19 @@ def _possessed_slot(p: PredicateReading, to: int | None) -> str | None:
     return head_attribute(rest[1:to])
 
 
+def _had_measure(p: PredicateReading) -> int | None:
+    """Where ``of`` and an amount follow a thing of one to three words that a subject has
+    (``has a FIDE rating of 1850``, ``has a credit score of 720``): that ``of``'s index,
+    so the thing is a slot of the subject's as ``X's FIDE rating is …`` names it, and a
+    new amount said either way replaces it. None for any other predicate (``has a cup
+    of tea`` names no amount)."""
+    rest = p.rest_low
+    if p.lemma != "have" or rest[:1] not in (["a"], ["an"]):
+        return None
+    of = next((i for i in range(2, min(5, len(rest) - 1)) if rest[i] == "of"), None)
+    return of if of is not None and _numeric(p.rest_words[of + 1]) else None
+
+
 def _possessed_change(p: PredicateReading) -> str | None:
     """The slot of a possessed thing a change verb gives a new value (``switched her
     energy supplier to EDF``, ``changed his phone number to …``, ``upgraded her plan to
@@ -683,6 +711,12 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:possessed-amount", lambda p: not p.hint and _possessed_amount(p) is not None,
          lambda p: Slot(_possessed_amount(p) or "", value_text(
              p.rest_words[(_to_quantity(p) or 0) + 1:]))),
+    # "has a FIDE rating of 1850": the thing's amount, in the slot "X's FIDE rating is …"
+    # names
+    Rule("predicate:had-measure", lambda p: not p.hint and _had_measure(p) is not None
+         and bool(head_attribute(p.rest_low[1:_had_measure(p) or 1])),
+         lambda p: Slot(head_attribute(p.rest_low[1:_had_measure(p) or 1]) or "",
+                        value_text(p.rest_words[(_had_measure(p) or 0) + 1:]))),
     # "switched her energy supplier to EDF": the possessed thing's new value, in the slot
     # "X's energy supplier is …" names
     Rule("predicate:possessed-change", lambda p: not p.hint and _possessed_change(p) is not None,
@@ -844,7 +878,10 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:owned-vehicle", lambda p: p.lemma == "own" and "transport" in p.rest_domains,
          lambda p: Slot(attribute_path("transport", "vehicle", *keywords(p.rest_words, 2)),
                         p.value)),
-    Rule("predicate:commute", lambda p: p.lemma == "commute",
+    # how one commutes is one slot ("commutes by train", "cycles to work"); the route
+    # taken is a fact beside it ("commutes along the canal path")
+    Rule("predicate:commute", lambda p: p.lemma == "commute" and not (
+        p.rest_low[:1] and p.rest_low[0] in PATH_PREPOSITIONS),
          lambda p: Slot("transport.commute", p.value)),
     # "married Lee Park", "divorced in May": the event itself, a change of the status
     Rule("predicate:marital-event", lambda p: p.lemma in ("marry", "divorce")

@@ -1,0 +1,101 @@
+"""What a change names by its kind, its means or its label (SPEC §15).
+
+- ``now specialises in family law`` ends ``specialises in employment law``: the head of a
+  preposition's object says its kind; modifiers say which one.
+- ``commutes along the canal path`` is the route, beside how one commutes.
+- ``replaced his Trek hybrid with a Brompton`` ends ``cycles to work on a Trek hybrid``:
+  what an act is done on or with is what an exchange gives up.
+- ``has a FIDE rating of 1850`` and ``Anya's FIDE rating is 1910`` are one slot.
+- ``SRA number 661042``: a word before a label qualifies it and is no part of the code;
+  once purged, neither that word nor the label recalls the person's other facts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import memory_es
+from memory_es.text import TextInterface
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
+
+
+@pytest.mark.parametrize(("held", "change", "kept"), [
+    ("specialises in employment law", "now specialises in family law",
+     "works on the night shift"),
+    ("volunteers at the local library", "now volunteers at the university library",
+     "volunteers at the animal shelter on Sundays"),
+])
+def test_a_change_of_modifier_keeps_the_kind_of_the_head(
+        fresh_store: memory_es.MemoryStore, held: str, change: str, kept: str) -> None:
+    setup = [f"Sofia Russo {held}.", f"Sofia Russo {kept}.", f"Sofia Russo's husband {held} too."]
+    after = texts_after(fresh_store, setup, "remember", f"Sofia Russo {change}.")
+    assert f"Sofia Russo {held}" not in after
+    assert {f"Sofia Russo {kept}", f"Sofia Russo's husband {held} too"} <= after
+
+
+def test_a_change_of_head_of_no_topic_is_another_kind(fresh_store: memory_es.MemoryStore) -> None:
+    """A head with no topic is its own kind: a new project is no new shift."""
+    setup = ["Ben Carter works on the night shift.", "Ben Carter lives in Leeds."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Ben Carter now works on the payments project.")
+    assert "Ben Carter works on the night shift" in after
+
+
+def test_the_route_of_a_commute_stands_beside_how_one_commutes(
+        fresh_store: memory_es.MemoryStore) -> None:
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in ("Ben Carter cycles to work on a Trek hybrid.",
+                 "Ben Carter commutes along the canal path."):
+        ti.remember(tenant, text)
+    assert current_texts(fresh_store, tenant) == {
+        "Ben Carter cycles to work on a Trek hybrid", "Ben Carter commutes along the canal path"}
+    ti.remember(tenant, "Ben Carter now commutes by train.")
+    assert current_texts(fresh_store, tenant) == {
+        "Ben Carter commutes along the canal path", "Ben Carter now commutes by train"}
+
+
+@pytest.mark.parametrize("exchange", ["replaced his Trek hybrid with a Brompton",
+                                      "traded his Trek hybrid for a Brompton"])
+def test_an_exchange_ends_what_an_act_was_done_on(fresh_store: memory_es.MemoryStore,
+                                                  exchange: str) -> None:
+    setup = ["Ben Carter cycles to work on a Trek hybrid.",
+             "Ben Carter's partner cycles to work on a Trek hybrid too.",
+             "Ben Carter works on the night shift."]
+    after = texts_after(fresh_store, setup, "remember", f"Ben Carter {exchange}.")
+    assert "Ben Carter cycles to work on a Trek hybrid" not in after
+    assert {"Ben Carter's partner cycles to work on a Trek hybrid too",
+            "Ben Carter works on the night shift"} <= after
+
+
+@pytest.mark.parametrize(("had", "now"), [
+    ("has a FIDE rating of 1850", "Anya Petrova's FIDE rating is now 1910"),
+    ("has a credit score of 720", "Anya Petrova's credit score is now 745"),
+])
+def test_an_amount_had_and_an_amount_said_of_the_thing_are_one_slot(
+        fresh_store: memory_es.MemoryStore, had: str, now: str) -> None:
+    setup = [f"Anya Petrova {had}.", "Anya Petrova has a cup of tea every morning.",
+             f"Anya Petrova's son {had} too."]
+    after = texts_after(fresh_store, setup, "remember", now + ".")
+    assert f"Anya Petrova {had}" not in after
+    assert {"Anya Petrova has a cup of tea every morning", f"Anya Petrova's son {had} too",
+            now} <= after
+
+
+@pytest.mark.parametrize(("fact", "query", "related"), [
+    ("Sofia Russo's SRA number is 661042.", "SRA number 661042",
+     "Sofia Russo lives in Islington."),
+    ("Anya Petrova's FIDE ID is 24117803.", "FIDE ID 24117803",
+     "Anya Petrova has a FIDE rating of 1850."),
+    ("Rory Doyle's fishing licence number is EA-7741902.", "fishing licence number EA-7741902",
+     "Rory Doyle fishes for trout on the River Wye."),
+])
+def test_a_word_qualifying_a_label_is_neither_code_nor_content(
+        fresh_store: memory_es.MemoryStore, fact: str, query: str, related: str) -> None:
+    """The purge erases the fact that carries the number, and afterwards the query
+    recalls nothing: its words say which kind of identifier, not which fact."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (fact, related):
+        ti.remember(tenant, text)
+    assert ti.purge_matching(tenant, query).receipts
+    assert current_texts(fresh_store, tenant) == {related.rstrip(".")}
+    assert ti.recall_texts(tenant, query) == []
