@@ -22004,6 +22004,126 @@ def crowded_user_phone_r57(cases: list[Case]) -> None:
     """The user, whose wife has the same network, with a phone, a job and a phone number: a new network, the number purged, and a new phone."""
     _ended_by(cases, 'crowded_user_phone_r57', 'subscriptions', CROWDED_USER_PHONE_R1413)
 
+_CROWDED_VETS_R1414_SETUP = ["Nadia Haddad takes her cat Simba to the Riverside Vet Clinic.", "Nadia Haddad's mother takes her dog to the Riverside Vet Clinic too.", "Nadia Haddad feeds Simba grain-free food.", "Nadia Haddad lives in Glasgow.", "Nadia Haddad works as a dental hygienist.", "Simba's microchip number is 985112004471233."]
+CROWDED_VETS_R1414: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VETS_R1414_SETUP), ["remember", "Nadia Haddad now takes Simba to the Parkside Vet Clinic."], [_CROWDED_VETS_R1414_SETUP[0]]),
+    (list(_CROWDED_VETS_R1414_SETUP), ["purge", "microchip number 985112004471233"], [_CROWDED_VETS_R1414_SETUP[5]]),
+    (list(_CROWDED_VETS_R1414_SETUP), ["remember", "Nadia Haddad stopped feeding Simba grain-free food."], [_CROWDED_VETS_R1414_SETUP[2]]),
+]
+
+
+def crowded_vets_r58(cases: list[Case]) -> None:
+    """A dental hygienist whose mother uses her vet clinic, with her cat's food and its microchip number: a new clinic, the number purged, and the food stopped."""
+    _ended_by(cases, 'crowded_vets_r58', 'pets', CROWDED_VETS_R1414)
+
+_CROWDED_HIKERS_R1415_SETUP = ["Owen Price hikes in the Brecon Beacons every month.", "Owen Price's brother hikes in the Brecon Beacons too.", "Owen Price owns a pair of Scarpa boots.", "Owen Price lives in Cardiff.", "Owen Price works as a surveyor.", "Owen Price's email is owenprice77@trailmail.co.uk."]
+CROWDED_HIKERS_R1415: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HIKERS_R1415_SETUP), ["release", "Owen Price's Scarpa boots"], [_CROWDED_HIKERS_R1415_SETUP[2]]),
+    (list(_CROWDED_HIKERS_R1415_SETUP), ["purge", "owenprice77@trailmail.co.uk"], [_CROWDED_HIKERS_R1415_SETUP[5]]),
+    (list(_CROWDED_HIKERS_R1415_SETUP), ["remember", "Owen Price now works as a planning officer."], [_CROWDED_HIKERS_R1415_SETUP[4]]),
+]
+
+
+def crowded_hikers_r58(cases: list[Case]) -> None:
+    """A surveyor whose brother hikes the same hills, with boots and an e-mail address: the boots released, the address purged, and a new job."""
+    _ended_by(cases, 'crowded_hikers_r58', 'outdoors', CROWDED_HIKERS_R1415)
+
+_CROWDED_KNITTERS_R1416_SETUP = ["Helga Berg knits with a group at the village hall.", "Helga Berg's sister knits with the group at the village hall too.", "Helga Berg sells scarves on Etsy.", "Helga Berg lives in Tromsø.", "Helga Berg keeps two goats.", "Helga Berg's Etsy shop is etsy.com/shop/helgaknits."]
+CROWDED_KNITTERS_R1416: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KNITTERS_R1416_SETUP), ["remember", "Helga Berg stopped selling scarves on Etsy."], [_CROWDED_KNITTERS_R1416_SETUP[2]]),
+    (list(_CROWDED_KNITTERS_R1416_SETUP), ["purge", "etsy.com/shop/helgaknits"], [_CROWDED_KNITTERS_R1416_SETUP[5]]),
+    (list(_CROWDED_KNITTERS_R1416_SETUP), ["forget", "Helga Berg's goats"], [_CROWDED_KNITTERS_R1416_SETUP[4]]),
+]
+
+
+def crowded_knitters_r58(cases: list[Case]) -> None:
+    """A knitter whose sister knits in her group, with an Etsy shop and goats: the selling stopped, the shop's address purged, and the goats forgotten."""
+    _ended_by(cases, 'crowded_knitters_r58', 'crafts', CROWDED_KNITTERS_R1416)
+
+_CROWDED_ASTRONOMERS_R1417_SETUP = ["Raj Patel owns a Celestron telescope.", "Raj Patel's son owns a Celestron telescope too.", "Raj Patel is a member of the Leicester Astronomical Society.", "Raj Patel lives in Leicester.", "Raj Patel teaches physics at a sixth-form college.", "Raj Patel's society membership number is LAS-0419."]
+CROWDED_ASTRONOMERS_R1417: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ASTRONOMERS_R1417_SETUP), ["remember", "Raj Patel sold his Celestron telescope."], [_CROWDED_ASTRONOMERS_R1417_SETUP[0]]),
+    (list(_CROWDED_ASTRONOMERS_R1417_SETUP), ["purge", "membership number LAS-0419"], [_CROWDED_ASTRONOMERS_R1417_SETUP[5]]),
+    (list(_CROWDED_ASTRONOMERS_R1417_SETUP), ["remember", "Raj Patel now teaches physics at a university."], [_CROWDED_ASTRONOMERS_R1417_SETUP[4]]),
+]
+
+
+def crowded_astronomers_r58(cases: list[Case]) -> None:
+    """A physics teacher whose son owns the same telescope, with a society and its membership number: the telescope sold, the number purged, and a new place to teach."""
+    _ended_by(cases, 'crowded_astronomers_r58', 'science', CROWDED_ASTRONOMERS_R1417)
+
+_CROWDED_FIREFIGHTERS_R1418_SETUP = ["Callum Reid is a retained firefighter in Inverness.", "Callum Reid's cousin is a retained firefighter in Inverness too.", "Callum Reid runs a bike repair shop.", "Callum Reid lives in Nairn.", "Callum Reid plays the bagpipes.", "Callum Reid's phone number is +44 7700 900112."]
+CROWDED_FIREFIGHTERS_R1418: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FIREFIGHTERS_R1418_SETUP), ["remember", "Callum Reid closed his bike repair shop."], [_CROWDED_FIREFIGHTERS_R1418_SETUP[2]]),
+    (list(_CROWDED_FIREFIGHTERS_R1418_SETUP), ["purge", "07700 900112"], [_CROWDED_FIREFIGHTERS_R1418_SETUP[5]]),
+    (list(_CROWDED_FIREFIGHTERS_R1418_SETUP), ["remember", "Callum Reid moved to Inverness."], [_CROWDED_FIREFIGHTERS_R1418_SETUP[3]]),
+]
+
+
+def crowded_firefighters_r58(cases: list[Case]) -> None:
+    """A retained firefighter whose cousin serves in his station's town, with a shop, bagpipes and a phone number: the shop closed, the number purged in its national form, and a move."""
+    _ended_by(cases, 'crowded_firefighters_r58', 'work', CROWDED_FIREFIGHTERS_R1418)
+
+_CROWDED_SOMMELIERS_R1419_SETUP = ["Camille Dubois works as a sommelier at Le Cinq.", "Camille Dubois's partner works at Le Cinq too.", "Camille Dubois collects Burgundy wines.", "Camille Dubois lives in Paris.", "Camille Dubois runs a wine blog.", "Camille Dubois's blog is vinsdecamille.fr."]
+CROWDED_SOMMELIERS_R1419: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SOMMELIERS_R1419_SETUP), ["remember", "Camille Dubois left Le Cinq and now works at Septime."], [_CROWDED_SOMMELIERS_R1419_SETUP[0]]),
+    (list(_CROWDED_SOMMELIERS_R1419_SETUP), ["purge", "vinsdecamille.fr"], [_CROWDED_SOMMELIERS_R1419_SETUP[5]]),
+    (list(_CROWDED_SOMMELIERS_R1419_SETUP), ["remember", "Camille Dubois no longer runs a wine blog."], [_CROWDED_SOMMELIERS_R1419_SETUP[4]]),
+]
+
+
+def crowded_sommeliers_r58(cases: list[Case]) -> None:
+    """A sommelier whose partner works at her restaurant, with a wine collection and a blog: a new restaurant, the blog's address purged, and the blog given up."""
+    _ended_by(cases, 'crowded_sommeliers_r58', 'food', CROWDED_SOMMELIERS_R1419)
+
+_CROWDED_PODCASTERS_R1420_SETUP = ["Maya Goldberg hosts a podcast about urban gardening.", "Maya Goldberg lives in Brooklyn.", "Maya Goldberg's husband lives in Brooklyn too.", "Maya Goldberg records on a Rode microphone.", "Maya Goldberg works as a landscape architect.", "Maya Goldberg's Patreon is patreon.com/urbangrowpod."]
+CROWDED_PODCASTERS_R1420: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PODCASTERS_R1420_SETUP), ["remember", "Maya Goldberg moved to Queens."], [_CROWDED_PODCASTERS_R1420_SETUP[1]]),
+    (list(_CROWDED_PODCASTERS_R1420_SETUP), ["remember", "Maya Goldberg switched from the Rode microphone to a Shure SM7B."], [_CROWDED_PODCASTERS_R1420_SETUP[3]]),
+    (list(_CROWDED_PODCASTERS_R1420_SETUP), ["purge", "patreon.com/urbangrowpod"], [_CROWDED_PODCASTERS_R1420_SETUP[5]]),
+]
+
+
+def crowded_podcasters_r58(cases: list[Case]) -> None:
+    """A landscape architect with a gardening podcast, whose husband lives in her borough, with a microphone and a Patreon page: a move, a new microphone, and the page purged."""
+    _ended_by(cases, 'crowded_podcasters_r58', 'media', CROWDED_PODCASTERS_R1420)
+
+_CROWDED_GERMAN_PETS_R1421_SETUP = ["Sabine Koch hat einen Hund namens Bello.", "Sabine Kochs Nachbarin hat auch einen Hund.", "Sabine Koch wohnt in Köln.", "Sabine Koch arbeitet als Lehrerin.", "Sabine Koch spielt Geige.", "Sabine Kochs Telefonnummer ist 0221 4471902."]
+CROWDED_GERMAN_PETS_R1421: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_PETS_R1421_SETUP), ["remember", "Sabine Koch wohnt jetzt in Bonn."], [_CROWDED_GERMAN_PETS_R1421_SETUP[2]]),
+    (list(_CROWDED_GERMAN_PETS_R1421_SETUP), ["purge", "0221 4471902"], [_CROWDED_GERMAN_PETS_R1421_SETUP[5]]),
+    (list(_CROWDED_GERMAN_PETS_R1421_SETUP), ["forget", "Sabine Kochs Geige"], [_CROWDED_GERMAN_PETS_R1421_SETUP[4]]),
+]
+
+
+def crowded_german_pets_r58(cases: list[Case]) -> None:
+    """A teacher with a dog whose neighbour has one too, with a violin and a phone number, in German: a new town, the number purged, and the violin forgotten."""
+    _ended_by(cases, 'crowded_german_pets_r58', 'pets', CROWDED_GERMAN_PETS_R1421)
+
+_CROWDED_CHINESE_HOBBIES_R1422_SETUP = ["陈静每周六去游泳\u3002", "陈静的丈夫也去游泳\u3002", "陈静住在杭州\u3002", "陈静在阿里巴巴工作\u3002", "陈静养了一只狗\u3002", "陈静的邮箱是chenjing88@163.com\u3002"]
+CROWDED_CHINESE_HOBBIES_R1422: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_HOBBIES_R1422_SETUP), ["remember", "陈静现在住在上海\u3002"], [_CROWDED_CHINESE_HOBBIES_R1422_SETUP[2]]),
+    (list(_CROWDED_CHINESE_HOBBIES_R1422_SETUP), ["purge", "chenjing88@163.com"], [_CROWDED_CHINESE_HOBBIES_R1422_SETUP[5]]),
+    (list(_CROWDED_CHINESE_HOBBIES_R1422_SETUP), ["remember", "陈静从阿里巴巴辞职了\u3002"], [_CROWDED_CHINESE_HOBBIES_R1422_SETUP[3]]),
+]
+
+
+def crowded_chinese_hobbies_r58(cases: list[Case]) -> None:
+    """A swimmer whose husband swims too, with a city, an employer, a dog and an e-mail address, in Chinese: a new city, the address purged, and the job resigned."""
+    _ended_by(cases, 'crowded_chinese_hobbies_r58', 'hobbies', CROWDED_CHINESE_HOBBIES_R1422)
+
+_CROWDED_USER_STUDY_R1423_SETUP = ["I'm studying for an MBA at Warwick.", "My colleague is studying at Warwick too.", "I work at Jaguar Land Rover.", "I live in Coventry.", "I play squash on Tuesdays.", "My student number is 2291047."]
+CROWDED_USER_STUDY_R1423: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_STUDY_R1423_SETUP), ["remember", "I finished my MBA at Warwick."], [_CROWDED_USER_STUDY_R1423_SETUP[0]]),
+    (list(_CROWDED_USER_STUDY_R1423_SETUP), ["purge", "student number 2291047"], [_CROWDED_USER_STUDY_R1423_SETUP[5]]),
+    (list(_CROWDED_USER_STUDY_R1423_SETUP), ["remember", "I now play squash on Thursdays."], [_CROWDED_USER_STUDY_R1423_SETUP[4]]),
+]
+
+
+def crowded_user_study_r58(cases: list[Case]) -> None:
+    """The user, whose colleague studies at the same university, with an employer, squash and a student number: the MBA finished, the number purged, and squash on another day."""
+    _ended_by(cases, 'crowded_user_study_r58', 'education', CROWDED_USER_STUDY_R1423)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -22730,7 +22850,17 @@ def build() -> list[Case]:
                    crowded_musicians_r57,
                    crowded_german_work_r57,
                    crowded_chinese_car_r57,
-                   crowded_user_phone_r57):
+                   crowded_user_phone_r57,
+                   crowded_vets_r58,
+                   crowded_hikers_r58,
+                   crowded_knitters_r58,
+                   crowded_astronomers_r58,
+                   crowded_firefighters_r58,
+                   crowded_sommeliers_r58,
+                   crowded_podcasters_r58,
+                   crowded_german_pets_r58,
+                   crowded_chinese_hobbies_r58,
+                   crowded_user_study_r58):
         family(cases)
     return cases
 
