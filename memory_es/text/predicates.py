@@ -104,6 +104,9 @@ def frame_of(reading: PredicateReading) -> str | None:
         at = next((i for i, w in enumerate(rest[:4]) if w in PREPOSITIONS), 0)
         head = [t.word for t in reading.rest[:at] if t.word and t.low not in _OBJECT_DETERMINERS
                 and t.low not in lx.ADVERBS]  # "is now on the Pro plan": no object
+        if len(head) > 1 and all(w.isalpha() for w in head) and is_capitalised(head[-1]) and all(
+                w.islower() for w in head[:-1]):
+            head = head[-1:]  # "takes her cat Simba to …": the name says who, as "takes Simba"
         if head and (not all(w.isalpha() for w in head) or not (
                 all(w.islower() for w in head) or all(is_capitalised(w) for w in head)
                 or head[-1].islower())):

@@ -6,6 +6,7 @@
 - ``replaced his Trek hybrid with a Brompton`` ends ``cycles to work on a Trek hybrid``:
   what an act is done on or with is what an exchange gives up.
 - ``has a FIDE rating of 1850`` and ``Anya's FIDE rating is 1910`` are one slot.
+- ``takes her cat Simba to …`` takes Simba, as ``now takes Simba to …`` does.
 - ``SRA number 661042``: a word before a label qualifies it and is no part of the code;
   once purged, neither that word nor the label recalls the person's other facts.
 """
@@ -99,3 +100,16 @@ def test_a_word_qualifying_a_label_is_neither_code_nor_content(
     assert ti.purge_matching(tenant, query).receipts
     assert current_texts(fresh_store, tenant) == {related.rstrip(".")}
     assert ti.recall_texts(tenant, query) == []
+
+
+def test_a_named_object_after_its_kind_is_the_name(fresh_store: memory_es.MemoryStore) -> None:
+    """``takes her cat Simba to …`` takes Simba: told anew with the name alone, to another
+    place, it replaces that act; the act with another animal, and a relative's, stay."""
+    setup = ["Nadia Haddad takes her cat Simba to the Riverside Vet Clinic.",
+             "Nadia Haddad takes her dog Rex to the Riverside Vet Clinic.",
+             "Nadia Haddad's mother takes her dog to the Riverside Vet Clinic too."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Nadia Haddad now takes Simba to the Parkside Vet Clinic.")
+    assert "Nadia Haddad takes her cat Simba to the Riverside Vet Clinic" not in after
+    assert {"Nadia Haddad takes her dog Rex to the Riverside Vet Clinic",
+            "Nadia Haddad's mother takes her dog to the Riverside Vet Clinic too"} <= after
