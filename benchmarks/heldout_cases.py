@@ -22124,6 +22124,126 @@ def crowded_user_study_r58(cases: list[Case]) -> None:
     """The user, whose colleague studies at the same university, with an employer, squash and a student number: the MBA finished, the number purged, and squash on another day."""
     _ended_by(cases, 'crowded_user_study_r58', 'education', CROWDED_USER_STUDY_R1423)
 
+_CROWDED_DIVERS_R1424_SETUP = ["Lina Haddad dives with the Red Sea Divers club.", "Lina Haddad's husband dives with the Red Sea Divers club too.", "Lina Haddad has a PADI Advanced certification.", "Lina Haddad lives in Amman.", "Lina Haddad works as an architect.", "Lina Haddad's PADI diver number is 2207B4471."]
+CROWDED_DIVERS_R1424: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DIVERS_R1424_SETUP), ["remember", "Lina Haddad now has a PADI Rescue certification."], [_CROWDED_DIVERS_R1424_SETUP[2]]),
+    (list(_CROWDED_DIVERS_R1424_SETUP), ["purge", "PADI diver number 2207B4471"], [_CROWDED_DIVERS_R1424_SETUP[5]]),
+    (list(_CROWDED_DIVERS_R1424_SETUP), ["remember", "Lina Haddad left the Red Sea Divers club."], [_CROWDED_DIVERS_R1424_SETUP[0]]),
+]
+
+
+def crowded_divers_r59(cases: list[Case]) -> None:
+    """An architect whose husband dives in her club, with a certification and a PADI number: a new certification, the number purged, and the club left."""
+    _ended_by(cases, 'crowded_divers_r59', 'sport', CROWDED_DIVERS_R1424)
+
+_CROWDED_ROWERS_R1425_SETUP = ["Tom Hughes rows with Thames Rowing Club.", "Tom Hughes's daughter rows with Thames Rowing Club too.", "Tom Hughes trains on an ergometer at home.", "Tom Hughes lives in Putney.", "Tom Hughes works as a barrister.", "Tom Hughes's British Rowing membership number is BR-558120."]
+CROWDED_ROWERS_R1425: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ROWERS_R1425_SETUP), ["remember", "Tom Hughes now rows with Leander Club."], [_CROWDED_ROWERS_R1425_SETUP[0]]),
+    (list(_CROWDED_ROWERS_R1425_SETUP), ["purge", "membership number BR-558120"], [_CROWDED_ROWERS_R1425_SETUP[5]]),
+    (list(_CROWDED_ROWERS_R1425_SETUP), ["remember", "Tom Hughes sold his ergometer."], [_CROWDED_ROWERS_R1425_SETUP[2]]),
+]
+
+
+def crowded_rowers_r59(cases: list[Case]) -> None:
+    """A barrister whose daughter rows at his club, with an ergometer and a membership number: a new club, the number purged, and the ergometer sold."""
+    _ended_by(cases, 'crowded_rowers_r59', 'sport', CROWDED_ROWERS_R1425)
+
+_CROWDED_POTTERS_R1426_SETUP = ["Aiko Tanaka rents a kiln at the Hackney Clay Studio.", "Aiko Tanaka's friend rents a kiln at the Hackney Clay Studio too.", "Aiko Tanaka sells bowls at Broadway Market.", "Aiko Tanaka lives in Hackney.", "Aiko Tanaka works part-time as a translator.", "Aiko Tanaka's Instagram handle is @aiko.clay."]
+CROWDED_POTTERS_R1426: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_POTTERS_R1426_SETUP), ["remember", "Aiko Tanaka stopped renting a kiln at the Hackney Clay Studio."], [_CROWDED_POTTERS_R1426_SETUP[0]]),
+    (list(_CROWDED_POTTERS_R1426_SETUP), ["purge", "@aiko.clay"], [_CROWDED_POTTERS_R1426_SETUP[5]]),
+    (list(_CROWDED_POTTERS_R1426_SETUP), ["remember", "Aiko Tanaka now sells bowls at Columbia Road Market."], [_CROWDED_POTTERS_R1426_SETUP[2]]),
+]
+
+
+def crowded_potters_r59(cases: list[Case]) -> None:
+    """A potter whose friend rents a kiln at her studio, with a market stall and an Instagram handle: the kiln given up, the handle purged, and another market."""
+    _ended_by(cases, 'crowded_potters_r59', 'crafts', CROWDED_POTTERS_R1426)
+
+_CROWDED_SYSADMINS_R1427_SETUP = ["Piotr Zielinski manages the mail server at Nordbank.", "Piotr Zielinski's colleague manages the mail server at Nordbank too.", "Piotr Zielinski is on call on Wednesdays.", "Piotr Zielinski lives in Gdańsk.", "Piotr Zielinski uses a ThinkPad X1 Carbon.", "Piotr Zielinski's VPN username is pzielinski-adm."]
+CROWDED_SYSADMINS_R1427: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SYSADMINS_R1427_SETUP), ["remember", "Piotr Zielinski is now on call on Fridays."], [_CROWDED_SYSADMINS_R1427_SETUP[2]]),
+    (list(_CROWDED_SYSADMINS_R1427_SETUP), ["purge", "pzielinski-adm"], [_CROWDED_SYSADMINS_R1427_SETUP[5]]),
+    (list(_CROWDED_SYSADMINS_R1427_SETUP), ["remember", "Piotr Zielinski switched from the ThinkPad X1 Carbon to a MacBook Pro."], [_CROWDED_SYSADMINS_R1427_SETUP[4]]),
+]
+
+
+def crowded_sysadmins_r59(cases: list[Case]) -> None:
+    """A mail-server admin whose colleague manages the same server, with an on-call day, a laptop and a VPN username: another on-call day, the username purged, and a new laptop."""
+    _ended_by(cases, 'crowded_sysadmins_r59', 'it', CROWDED_SYSADMINS_R1427)
+
+_CROWDED_HOUSE_SELLERS_R1428_SETUP = ["Grace Owusu owns a house on Birch Road.", "Grace Owusu's brother owns a house on Birch Road too.", "Grace Owusu's house is listed with Foxtons.", "Grace Owusu works as a midwife.", "Grace Owusu drives a Honda Jazz.", "Grace Owusu's mortgage account number is 40118837."]
+CROWDED_HOUSE_SELLERS_R1428: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOUSE_SELLERS_R1428_SETUP), ["remember", "Grace Owusu's house is now listed with Savills."], [_CROWDED_HOUSE_SELLERS_R1428_SETUP[2]]),
+    (list(_CROWDED_HOUSE_SELLERS_R1428_SETUP), ["purge", "mortgage account number 40118837"], [_CROWDED_HOUSE_SELLERS_R1428_SETUP[5]]),
+    (list(_CROWDED_HOUSE_SELLERS_R1428_SETUP), ["forget", "Grace Owusu's Honda"], [_CROWDED_HOUSE_SELLERS_R1428_SETUP[4]]),
+]
+
+
+def crowded_house_sellers_r59(cases: list[Case]) -> None:
+    """A midwife whose brother owns a house on her street, with an estate agent, a car and a mortgage account: another agent, the account purged, and the car forgotten."""
+    _ended_by(cases, 'crowded_house_sellers_r59', 'housing', CROWDED_HOUSE_SELLERS_R1428)
+
+_CROWDED_FOOD_BANK_R1429_SETUP = ["Ahmed Rahman volunteers at the Bradford food bank on Saturdays.", "Ahmed Rahman's wife volunteers at the Bradford food bank too.", "Ahmed Rahman coaches a youth cricket team.", "Ahmed Rahman lives in Bradford.", "Ahmed Rahman works as a bus driver.", "Ahmed Rahman's DBS certificate number is 001604471122."]
+CROWDED_FOOD_BANK_R1429: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FOOD_BANK_R1429_SETUP), ["remember", "Ahmed Rahman now volunteers at the Bradford food bank on Sundays."], [_CROWDED_FOOD_BANK_R1429_SETUP[0]]),
+    (list(_CROWDED_FOOD_BANK_R1429_SETUP), ["purge", "DBS certificate number 001604471122"], [_CROWDED_FOOD_BANK_R1429_SETUP[5]]),
+    (list(_CROWDED_FOOD_BANK_R1429_SETUP), ["remember", "Ahmed Rahman stopped coaching the youth cricket team."], [_CROWDED_FOOD_BANK_R1429_SETUP[2]]),
+]
+
+
+def crowded_food_bank_r59(cases: list[Case]) -> None:
+    """A bus driver whose wife volunteers at his food bank, with a cricket team and a DBS certificate number: another day, the number purged, and the coaching stopped."""
+    _ended_by(cases, 'crowded_food_bank_r59', 'volunteering', CROWDED_FOOD_BANK_R1429)
+
+_CROWDED_COLLECTORS_R1430_SETUP = ["Henry Walsh collects vintage stamps.", "Henry Walsh's grandson collects stamps too.", "Henry Walsh is a member of the Royal Philatelic Society.", "Henry Walsh lives in Bath.", "Henry Walsh drives a Rover 75.", "Henry Walsh's eBay username is henrywalsh_stamps."]
+CROWDED_COLLECTORS_R1430: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COLLECTORS_R1430_SETUP), ["remember", "Henry Walsh sold his stamp collection."], [_CROWDED_COLLECTORS_R1430_SETUP[0]]),
+    (list(_CROWDED_COLLECTORS_R1430_SETUP), ["purge", "henrywalsh_stamps"], [_CROWDED_COLLECTORS_R1430_SETUP[5]]),
+    (list(_CROWDED_COLLECTORS_R1430_SETUP), ["remember", "Henry Walsh resigned from the Royal Philatelic Society."], [_CROWDED_COLLECTORS_R1430_SETUP[2]]),
+]
+
+
+def crowded_collectors_r59(cases: list[Case]) -> None:
+    """A stamp collector whose grandson collects too, with a society, a car and an eBay username: the collection sold, the username purged, and the society left."""
+    _ended_by(cases, 'crowded_collectors_r59', 'hobbies', CROWDED_COLLECTORS_R1430)
+
+_CROWDED_GERMAN_COMMUTE_R1431_SETUP = ["Felix Wagner arbeitet bei der Allianz.", "Felix Wagners Frau arbeitet auch bei der Allianz.", "Felix Wagner wohnt in Stuttgart.", "Felix Wagner spielt Fußball.", "Felix Wagner hat ein Abo bei Spotify.", "Felix Wagners E-Mail ist felix.wagner@web.de."]
+CROWDED_GERMAN_COMMUTE_R1431: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_COMMUTE_R1431_SETUP), ["remember", "Felix Wagner spielt kein Fußball mehr."], [_CROWDED_GERMAN_COMMUTE_R1431_SETUP[3]]),
+    (list(_CROWDED_GERMAN_COMMUTE_R1431_SETUP), ["purge", "felix.wagner@web.de"], [_CROWDED_GERMAN_COMMUTE_R1431_SETUP[5]]),
+    (list(_CROWDED_GERMAN_COMMUTE_R1431_SETUP), ["remember", "Felix Wagner arbeitet jetzt bei Bosch."], [_CROWDED_GERMAN_COMMUTE_R1431_SETUP[0]]),
+]
+
+
+def crowded_german_commute_r59(cases: list[Case]) -> None:
+    """An insurer's employee whose wife works at his company, with football, a subscription and an e-mail address, in German: football given up, the address purged, and a new employer."""
+    _ended_by(cases, 'crowded_german_commute_r59', 'work', CROWDED_GERMAN_COMMUTE_R1431)
+
+_CROWDED_CHINESE_TEACHER_R1432_SETUP = ["张丽在实验小学当老师\u3002", "张丽的丈夫也在实验小学工作\u3002", "张丽住在成都\u3002", "张丽每天早上跑步\u3002", "张丽有一辆比亚迪\u3002", "张丽的手机号是13912345678\u3002"]
+CROWDED_CHINESE_TEACHER_R1432: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_TEACHER_R1432_SETUP), ["remember", "张丽现在住在重庆\u3002"], [_CROWDED_CHINESE_TEACHER_R1432_SETUP[2]]),
+    (list(_CROWDED_CHINESE_TEACHER_R1432_SETUP), ["purge", "13912345678"], [_CROWDED_CHINESE_TEACHER_R1432_SETUP[5]]),
+    (list(_CROWDED_CHINESE_TEACHER_R1432_SETUP), ["remember", "张丽把比亚迪卖了\u3002"], [_CROWDED_CHINESE_TEACHER_R1432_SETUP[4]]),
+]
+
+
+def crowded_chinese_teacher_r59(cases: list[Case]) -> None:
+    """A primary-school teacher whose husband works at her school, with a city, running, a car and a mobile number, in Chinese: a new city, the number purged, and the car sold."""
+    _ended_by(cases, 'crowded_chinese_teacher_r59', 'education', CROWDED_CHINESE_TEACHER_R1432)
+
+_CROWDED_USER_FITNESS_R1433_SETUP = ["I'm a member of PureGym.", "My brother is a member of PureGym too.", "I run 5k every Saturday at parkrun.", "I live in Nottingham.", "I work as a pharmacist.", "My parkrun barcode is A4471902."]
+CROWDED_USER_FITNESS_R1433: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_FITNESS_R1433_SETUP), ["remember", "I cancelled my PureGym membership."], [_CROWDED_USER_FITNESS_R1433_SETUP[0]]),
+    (list(_CROWDED_USER_FITNESS_R1433_SETUP), ["purge", "parkrun barcode A4471902"], [_CROWDED_USER_FITNESS_R1433_SETUP[5]]),
+    (list(_CROWDED_USER_FITNESS_R1433_SETUP), ["remember", "I now work as a GP."], [_CROWDED_USER_FITNESS_R1433_SETUP[4]]),
+]
+
+
+def crowded_user_fitness_r59(cases: list[Case]) -> None:
+    """The user, whose brother belongs to the same gym, with parkrun, a job and a parkrun barcode: the membership cancelled, the barcode purged, and a new job."""
+    _ended_by(cases, 'crowded_user_fitness_r59', 'sport', CROWDED_USER_FITNESS_R1433)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -22860,7 +22980,17 @@ def build() -> list[Case]:
                    crowded_podcasters_r58,
                    crowded_german_pets_r58,
                    crowded_chinese_hobbies_r58,
-                   crowded_user_study_r58):
+                   crowded_user_study_r58,
+                   crowded_divers_r59,
+                   crowded_rowers_r59,
+                   crowded_potters_r59,
+                   crowded_sysadmins_r59,
+                   crowded_house_sellers_r59,
+                   crowded_food_bank_r59,
+                   crowded_collectors_r59,
+                   crowded_german_commute_r59,
+                   crowded_chinese_teacher_r59,
+                   crowded_user_fitness_r59):
         family(cases)
     return cases
 
