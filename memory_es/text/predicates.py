@@ -415,6 +415,18 @@ def _employer_after_role(p: PredicateReading) -> Slot:
     return Slot("work.employer", value_text(object_after(p.rest, prep + 1)))
 
 
+def _has_an_animal(p: PredicateReading) -> bool:
+    """Is what the subject has an animal: a word of animals that heads its object, no
+    noun after it (``has a tabby cat called Miso``, ``adopted a rescue greyhound``, ``has
+    one cat now``)? One that qualifies another head is none (``has a PADI Rescue
+    certification``, ``has a cat flap``)."""
+    words = [w.lower() for w in object_after(p.rest, 0)]
+    at = next((i for i, w in enumerate(words) if w in ("called", "named")), len(words))
+    return any("pet" in lx.domains_of(w) and (
+        i + 1 == at or words[i + 1] in lx.STOPWORDS or words[i + 1] in lx.ADVERBS
+        or words[i + 1] in lx.TEMPORAL_WORDS) for i, w in enumerate(words[:at]))
+
+
 def _pet(p: PredicateReading) -> Slot:
     """``has a cat called Juno``: the kind of animal and, when the text gives it, its
     name, so a second cat (``has a cat called Pixel``) is a fact of its own, not a
@@ -901,7 +913,7 @@ PREDICATE_RULES: tuple[Rule, ...] = (
          lambda p: Slot("diet", p.value)),
     Rule("predicate:prefers", lambda p: p.lemma == "prefer", _preference),
     Rule("predicate:pet",
-         lambda p: p.lemma in ("own", "have", "adopt") and "pet" in p.rest_domains, _pet),
+         lambda p: p.lemma in ("own", "have", "adopt") and _has_an_animal(p), _pet),
     Rule("predicate:health",
          lambda p: "health" in p.rest_domains
          and p.lemma in ("have", "develop", "diagnose", "suffer"),

@@ -7,8 +7,10 @@
   what an act is done on or with is what an exchange gives up.
 - ``has a FIDE rating of 1850`` and ``Anya's FIDE rating is 1910`` are one slot.
 - ``takes her cat Simba to …`` takes Simba, as ``now takes Simba to …`` does.
+- ``has a PADI Rescue certification`` has no animal: the object's head says what is had.
 - ``SRA number 661042``: a word before a label qualifies it and is no part of the code;
-  once purged, neither that word nor the label recalls the person's other facts.
+  once purged, neither that word nor the label recalls the person's other facts. A
+  barcode is a label (``parkrun barcode A4471902``).
 """
 
 from __future__ import annotations
@@ -89,6 +91,8 @@ def test_an_amount_had_and_an_amount_said_of_the_thing_are_one_slot(
      "Anya Petrova has a FIDE rating of 1850."),
     ("Rory Doyle's fishing licence number is EA-7741902.", "fishing licence number EA-7741902",
      "Rory Doyle fishes for trout on the River Wye."),
+    ("My parkrun barcode is A4471902.", "parkrun barcode A4471902",
+     "I run 5k every Saturday at parkrun."),
 ])
 def test_a_word_qualifying_a_label_is_neither_code_nor_content(
         fresh_store: memory_es.MemoryStore, fact: str, query: str, related: str) -> None:
@@ -113,3 +117,26 @@ def test_a_named_object_after_its_kind_is_the_name(fresh_store: memory_es.Memory
     assert "Nadia Haddad takes her cat Simba to the Riverside Vet Clinic" not in after
     assert {"Nadia Haddad takes her dog Rex to the Riverside Vet Clinic",
             "Nadia Haddad's mother takes her dog to the Riverside Vet Clinic too"} <= after
+
+
+def test_an_animal_word_that_qualifies_another_head_is_no_pet(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``has a PADI Rescue certification`` is a certification (a rescue is also an
+    animal): told anew with another qualifier it replaces the one held, and the
+    person's rescue dog stays."""
+    setup = ["Lina Haddad has a PADI Advanced certification.",
+             "Lina Haddad has a rescue dog called Sam."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Lina Haddad now has a PADI Rescue certification.")
+    assert "Lina Haddad has a PADI Advanced certification" not in after
+    assert "Lina Haddad has a rescue dog called Sam" in after
+
+
+def test_an_animal_told_with_a_time_after_it_is_still_a_pet(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """A time word after the animal is no head of the object: ``I have one cat now``
+    tells the pets anew."""
+    after = texts_after(fresh_store, ["I have two cats.", "I have a cat flap."], "remember",
+                        "I have one cat now.")
+    assert "I have two cats" not in after
+    assert "I have a cat flap" in after
