@@ -444,18 +444,18 @@ LANGUAGES = [
     ("de", ["Mehmet wohnt in Bremen.", "Mehmet hat einen Hund.", "Mira wohnt in Bremen."],
      ["forget", "Vergiss alles über Mehmet."], "Bremen", ["Mira"], ["Mehmet"],
      ["Mira wohnt in Bremen."]),
-    ("zh", ["王芳住在上海\u3002", "王芳养了一只猫\u3002"], ["remember", "王芳现在住在杭州\u3002"], "王芳住在哪里",
-     ["杭州"], ["上海"], ["王芳养了一只猫\u3002"]),
-    ("zh", ["李娜订阅了健身房会员\u3002", "李娜喜欢游泳\u3002", "陈杰订阅了健身房会员\u3002"],
-     ["remember", "李娜取消了健身房会员\u3002"], "李娜 健身房", [], ["李娜订阅"],
-     ["李娜喜欢游泳\u3002", "陈杰订阅了健身房会员\u3002"]),
-    ("zh", ["刘洋住在北京\u3002", "刘洋有一辆自行车\u3002", "赵敏住在北京\u3002"],
-     ["forget", "忘记关于刘洋的一切"], "北京", ["赵敏"], ["刘洋"], ["赵敏住在北京\u3002"]),
+    ("zh", ["王芳住在上海。", "王芳养了一只猫。"], ["remember", "王芳现在住在杭州。"], "王芳住在哪里",
+     ["杭州"], ["上海"], ["王芳养了一只猫。"]),
+    ("zh", ["李娜订阅了健身房会员。", "李娜喜欢游泳。", "陈杰订阅了健身房会员。"],
+     ["remember", "李娜取消了健身房会员。"], "李娜 健身房", [], ["李娜订阅"],
+     ["李娜喜欢游泳。", "陈杰订阅了健身房会员。"]),
+    ("zh", ["刘洋住在北京。", "刘洋有一辆自行车。", "赵敏住在北京。"],
+     ["forget", "忘记关于刘洋的一切"], "北京", ["赵敏"], ["刘洋"], ["赵敏住在北京。"]),
     ("de", ["Frau Keller wohnt in Graz.", "Frau Keller hat eine Katze."],
      ["remember", "Frau Keller wohnt jetzt in Linz."], "Keller wohnt", ["Linz"], ["Graz"],
      ["Frau Keller hat eine Katze."]),
-    ("zh", ["黄磊住在广州\u3002", "黄磊会说粤语\u3002"], ["remember", "黄磊现在住在深圳\u3002"], "黄磊住在哪里",
-     ["深圳"], ["广州"], ["黄磊会说粤语\u3002"]),
+    ("zh", ["黄磊住在广州。", "黄磊会说粤语。"], ["remember", "黄磊现在住在深圳。"], "黄磊住在哪里",
+     ["深圳"], ["广州"], ["黄磊会说粤语。"]),
 ]
 
 
@@ -488,7 +488,7 @@ LOOKALIKES = [
 LOOKALIKES_NATIVE = [
     ("de", "Die Kundennummer KD-55120 gehört {n}.", "Die Kundennummer KD-551201 gehört {o}.",
      "KD-55120", "KD-551201", "Kundennummer {of}"),
-    ("zh", "订单号 DD-90331 属于{n}\u3002", "订单号 DD-903312 属于{o}\u3002", "DD-90331", "DD-903312",
+    ("zh", "订单号 DD-90331 属于{n}。", "订单号 DD-903312 属于{o}。", "DD-90331", "DD-903312",
      "{of} 订单号"),
 ]
 
@@ -522,7 +522,7 @@ def lookalike_purges(cases: list[Case]) -> None:
               setup=[gone_t.format(n=name), kept_fact, bg[0], obg[0]],
               mutations=[["purge", purged]], query=query.format(of=other),
               must_contain=[kept], must_not_contain=_unless_within(purged, kept),
-              retrieves_nothing=[purged], current_lacks=[gone_t.format(n=name).rstrip("\u3002")],
+              retrieves_nothing=[purged], current_lacks=[gone_t.format(n=name).rstrip("。")],
               survivors=[kept_fact, bg[0], obg[0]])
 
 
@@ -959,13 +959,13 @@ LANGUAGES_3 = [
     ("de", ["Tim hat ein Zeitungsabo.", "Tim fährt Rad.", "Nina hat ein Zeitungsabo."],
      ["remember", "Tim hat sein Zeitungsabo gekündigt."], "Tim Zeitungsabo", [],
      ["Tim hat ein Zeitungsabo"], ["Tim fährt Rad.", "Nina hat ein Zeitungsabo."]),
-    ("zh", ["张敏住在西安\u3002", "张敏喜欢爬山\u3002"], ["remember", "张敏搬到了成都\u3002"], "张敏住在哪里",
-     ["成都"], ["西安"], ["张敏喜欢爬山\u3002"]),
-    ("zh", ["周杰住在南京\u3002", "周杰有一只狗\u3002", "吴琳住在南京\u3002"],
-     ["forget", "请忘掉关于周杰的所有信息\u3002"], "南京", ["吴琳"], ["周杰"], ["吴琳住在南京\u3002"]),
-    ("zh", ["孙丽订阅了报纸\u3002", "孙丽会弹钢琴\u3002", "何强订阅了报纸\u3002"],
-     ["remember", "孙丽退订了报纸\u3002"], "孙丽 报纸", [], ["孙丽订阅"],
-     ["孙丽会弹钢琴\u3002", "何强订阅了报纸\u3002"]),
+    ("zh", ["张敏住在西安。", "张敏喜欢爬山。"], ["remember", "张敏搬到了成都。"], "张敏住在哪里",
+     ["成都"], ["西安"], ["张敏喜欢爬山。"]),
+    ("zh", ["周杰住在南京。", "周杰有一只狗。", "吴琳住在南京。"],
+     ["forget", "请忘掉关于周杰的所有信息。"], "南京", ["吴琳"], ["周杰"], ["吴琳住在南京。"]),
+    ("zh", ["孙丽订阅了报纸。", "孙丽会弹钢琴。", "何强订阅了报纸。"],
+     ["remember", "孙丽退订了报纸。"], "孙丽 报纸", [], ["孙丽订阅"],
+     ["孙丽会弹钢琴。", "何强订阅了报纸。"]),
 ]
 
 
@@ -1066,10 +1066,10 @@ LANGUAGES_4 = [
      "Jonas Fitnessstudio", [], ["Jonas hat eine Mitgliedschaft"], ["Jonas kocht gern."]),
     ("de", ["Frau Weber wohnt in Bonn.", "Frau Weber hat einen Garten."],
      ["forget", "Lösche alles über Frau Weber."], "Weber", [], ["Bonn", "Garten"], []),
-    ("zh", ["林晓订阅了健身杂志\u3002", "林晓喜欢跑步\u3002"], ["remember", "林晓取消了健身杂志的订阅\u3002"],
-     "林晓 杂志", [], ["林晓订阅"], ["林晓喜欢跑步\u3002"]),
-    ("zh", ["高峰住在青岛\u3002", "高峰养了一只猫\u3002", "马丽住在青岛\u3002"],
-     ["forget", "删除关于高峰的一切"], "青岛", ["马丽"], ["高峰"], ["马丽住在青岛\u3002"]),
+    ("zh", ["林晓订阅了健身杂志。", "林晓喜欢跑步。"], ["remember", "林晓取消了健身杂志的订阅。"],
+     "林晓 杂志", [], ["林晓订阅"], ["林晓喜欢跑步。"]),
+    ("zh", ["高峰住在青岛。", "高峰养了一只猫。", "马丽住在青岛。"],
+     ["forget", "删除关于高峰的一切"], "青岛", ["马丽"], ["高峰"], ["马丽住在青岛。"]),
 ]
 
 
@@ -1341,14 +1341,14 @@ LANGUAGES_5 = [
     ("de", ["Hanna hat ein Netflix-Abo.", "Hanna läuft Marathon."],
      ["remember", "Hanna kündigte ihr Netflix-Abo."], "Hanna Netflix", [],
      ["Hanna hat ein Netflix-Abo"], ["Hanna läuft Marathon."]),
-    ("zh", ["李明住在杭州\u3002", "李明喜欢钓鱼\u3002"], ["remember", "李明已经搬到广州了\u3002"], "李明住在哪里",
-     ["广州"], ["杭州"], ["李明喜欢钓鱼\u3002"]),
-    ("zh", ["王强住在武汉\u3002", "王强会打篮球\u3002", "刘芳住在武汉\u3002"], ["forget", "请删除王强的所有信息\u3002"],
-     "武汉", ["刘芳"], ["王强"], ["刘芳住在武汉\u3002"]),
-    ("zh", ["赵磊住在厦门\u3002", "赵磊养了一只狗\u3002", "钱红住在厦门\u3002"], ["forget", "忘掉赵磊\u3002"],
-     "厦门", ["钱红"], ["赵磊"], ["钱红住在厦门\u3002"]),
-    ("zh", ["周婷订阅了报纸\u3002", "周婷喜欢画画\u3002"], ["remember", "周婷不再订阅报纸了\u3002"], "周婷 报纸",
-     [], ["周婷订阅了报纸"], ["周婷喜欢画画\u3002"]),
+    ("zh", ["李明住在杭州。", "李明喜欢钓鱼。"], ["remember", "李明已经搬到广州了。"], "李明住在哪里",
+     ["广州"], ["杭州"], ["李明喜欢钓鱼。"]),
+    ("zh", ["王强住在武汉。", "王强会打篮球。", "刘芳住在武汉。"], ["forget", "请删除王强的所有信息。"],
+     "武汉", ["刘芳"], ["王强"], ["刘芳住在武汉。"]),
+    ("zh", ["赵磊住在厦门。", "赵磊养了一只狗。", "钱红住在厦门。"], ["forget", "忘掉赵磊。"],
+     "厦门", ["钱红"], ["赵磊"], ["钱红住在厦门。"]),
+    ("zh", ["周婷订阅了报纸。", "周婷喜欢画画。"], ["remember", "周婷不再订阅报纸了。"], "周婷 报纸",
+     [], ["周婷订阅了报纸"], ["周婷喜欢画画。"]),
 ]
 
 
@@ -1631,7 +1631,7 @@ NON_CHANGES = [
     ("music", 10, "{n} plays the cello.", "Does {n} still play the cello?"),
     ("contact", 11, "{n}'s e-mail is r.pritchard@example.org.", "{n} deleted an old e-mail from his inbox."),
     ("home", 0, "{n} wohnt in Graz.", "{n} überlegt, nach Wien zu ziehen."),
-    ("home", 1, "{n}住在上海\u3002", "{n}可能明年搬到北京\u3002"),
+    ("home", 1, "{n}住在上海。", "{n}可能明年搬到北京。"),
 ]
 
 
@@ -1798,12 +1798,12 @@ LANGUAGES_CROWDED = [
     ("de", ["Jana Vogel wohnt in Köln.", "Jana Vogel spielt Tennis.", "Jan Vogel wohnt in Köln."],
      ["forget", "Bitte vergiss alles über Jana Vogel."],
      ["Jana Vogel wohnt in Köln.", "Jana Vogel spielt Tennis."], ""),
-    ("zh", ["王芳住在上海\u3002", "王芳喜欢跑步\u3002", "王芳芳住在上海\u3002", "王芳订阅了视频会员\u3002"],
-     ["remember", "王芳上个月搬到了苏州\u3002"], ["王芳住在上海\u3002"], "苏州"),
-    ("zh", ["王芳订阅了视频会员\u3002", "王芳芳订阅了视频会员\u3002", "王芳喜欢跑步\u3002"],
-     ["remember", "王芳取消了视频会员\u3002"], ["王芳订阅了视频会员\u3002"], ""),
-    ("zh", ["王芳住在上海\u3002", "王芳喜欢跑步\u3002", "王芳芳住在上海\u3002"],
-     ["forget", "请忘记关于王芳的所有信息\u3002"], ["王芳住在上海\u3002", "王芳喜欢跑步\u3002"], ""),
+    ("zh", ["王芳住在上海。", "王芳喜欢跑步。", "王芳芳住在上海。", "王芳订阅了视频会员。"],
+     ["remember", "王芳上个月搬到了苏州。"], ["王芳住在上海。"], "苏州"),
+    ("zh", ["王芳订阅了视频会员。", "王芳芳订阅了视频会员。", "王芳喜欢跑步。"],
+     ["remember", "王芳取消了视频会员。"], ["王芳订阅了视频会员。"], ""),
+    ("zh", ["王芳住在上海。", "王芳喜欢跑步。", "王芳芳住在上海。"],
+     ["forget", "请忘记关于王芳的所有信息。"], ["王芳住在上海。", "王芳喜欢跑步。"], ""),
 ]
 
 
@@ -1815,7 +1815,7 @@ def languages_crowded(cases: list[Case]) -> None:
         _case(cases, f"language_{lang}_crowded", "language", setup=list(setup), mutations=[op],
               query=op[1], survivors=[f for f in setup if f not in ended],
               current_has=[added] if added else [],
-              current_lacks=[e.rstrip(".\u3002") for e in ended])
+              current_lacks=[e.rstrip(".。") for e in ended])
 
 
 # --- twenty-seventh round: everyday records told as changes -------------------------------
@@ -2008,14 +2008,14 @@ LANGUAGE_WORDINGS = [
      ["remember", "Jana Vogel lebt jetzt in Hamburg."], ["Jana Vogel wohnt in Köln."]),
     ("de", ["Jana Vogel hat ein Spotify-Abo.", "Jan Vogel hat ein Spotify-Abo."],
      ["remember", "Jana Vogel kündigte ihr Spotify-Abo."], ["Jana Vogel hat ein Spotify-Abo."]),
-    ("zh", ["王芳住在上海\u3002", "王芳喜欢跑步\u3002", "王芳芳住在上海\u3002"],
-     ["forget", "忘掉王芳的所有资料"], ["王芳住在上海\u3002", "王芳喜欢跑步\u3002"]),
-    ("zh", ["王芳住在上海\u3002", "王芳喜欢跑步\u3002", "王芳芳住在上海\u3002"],
-     ["forget", "删除关于王芳的一切"], ["王芳住在上海\u3002", "王芳喜欢跑步\u3002"]),
-    ("zh", ["王芳住在上海\u3002", "王芳芳住在上海\u3002"], ["remember", "王芳已经搬到南京了\u3002"],
-     ["王芳住在上海\u3002"]),
-    ("zh", ["王芳订阅了报纸\u3002", "王芳芳订阅了报纸\u3002"], ["remember", "王芳退订了报纸\u3002"],
-     ["王芳订阅了报纸\u3002"]),
+    ("zh", ["王芳住在上海。", "王芳喜欢跑步。", "王芳芳住在上海。"],
+     ["forget", "忘掉王芳的所有资料"], ["王芳住在上海。", "王芳喜欢跑步。"]),
+    ("zh", ["王芳住在上海。", "王芳喜欢跑步。", "王芳芳住在上海。"],
+     ["forget", "删除关于王芳的一切"], ["王芳住在上海。", "王芳喜欢跑步。"]),
+    ("zh", ["王芳住在上海。", "王芳芳住在上海。"], ["remember", "王芳已经搬到南京了。"],
+     ["王芳住在上海。"]),
+    ("zh", ["王芳订阅了报纸。", "王芳芳订阅了报纸。"], ["remember", "王芳退订了报纸。"],
+     ["王芳订阅了报纸。"]),
 ]
 
 
@@ -2027,7 +2027,7 @@ def language_wordings(cases: list[Case]) -> None:
     for lang, setup, op, ended in LANGUAGE_WORDINGS:
         _case(cases, f"language_{lang}_worded", "language", setup=list(setup), mutations=[op],
               query=op[1], survivors=[f for f in setup if f not in ended],
-              current_lacks=[e.rstrip(".\u3002") for e in ended])
+              current_lacks=[e.rstrip(".。") for e in ended])
 
 
 # --- thirty-fourth round: negations that end nothing ---------------------------------------
@@ -2158,8 +2158,8 @@ NAME_FORMS = [
      ["Jürgen von Bülow wohnt in Köln.", "Jürgen von Bülow spielt Schach."]),
     (["Ludwig van Dijk lives in Delft.", "Ludwig van Dijk plays chess.", "Ludwig Dijk lives in Delft."],
      ["remember", "Ludwig van Dijk lives in Utrecht now."], ["Ludwig van Dijk lives in Delft."]),
-    (["欧阳娜娜住在上海\u3002", "欧阳娜娜喜欢画画\u3002", "欧阳娜住在上海\u3002"],
-     ["forget", "忘记关于欧阳娜娜的一切"], ["欧阳娜娜住在上海\u3002", "欧阳娜娜喜欢画画\u3002"]),
+    (["欧阳娜娜住在上海。", "欧阳娜娜喜欢画画。", "欧阳娜住在上海。"],
+     ["forget", "忘记关于欧阳娜娜的一切"], ["欧阳娜娜住在上海。", "欧阳娜娜喜欢画画。"]),
 ]
 
 
@@ -2169,7 +2169,7 @@ def name_forms(cases: list[Case]) -> None:
     for setup, op, ended in NAME_FORMS:
         _case(cases, "name_form", "names", setup=list(setup), mutations=[op], query=op[1],
               survivors=[f for f in setup if f not in ended],
-              current_lacks=[e.rstrip(".\u3002") for e in ended])
+              current_lacks=[e.rstrip(".。") for e in ended])
 
 
 # --- thirty-ninth round: a negator after the object ---------------------------------------
@@ -2509,8 +2509,8 @@ BESIDE_ALIKE = [
      ["remember", "Priya Raman moved to Bristol."], ["Priya Raman lives in Bath."]),
     (["Jan Vogel wohnt in Bonn.", "Jan Vogel arbeitet in Bonn."],
      ["remember", "Jan Vogel wohnt jetzt in Köln."], ["Jan Vogel wohnt in Bonn."]),
-    (["王芳有健身房会员\u3002", "王芳有图书馆卡\u3002"],
-     ["remember", "王芳取消了健身房会员\u3002"], ["王芳有健身房会员\u3002"]),
+    (["王芳有健身房会员。", "王芳有图书馆卡。"],
+     ["remember", "王芳取消了健身房会员。"], ["王芳有健身房会员。"]),
     (["Rhys Pritchard owns a boat.", "Rhys Pritchard lives in Padstow."],
      ["remember", "Rhys Pritchard's neighbour sold his boat."], []),
     (["Yuki Arai drinks green tea in the morning.", "Yuki Arai drinks coffee after lunch."],
@@ -2597,7 +2597,7 @@ CROWDED_NOTES = [
     (["Mateo Ferreira's flat number is 12.", "Mateo Ferreira's floor is 3."],
      ["remember", "Correction: Mateo Ferreira's flat number is 21, not 12."],
      ["Mateo Ferreira's flat number is 12."]),
-    (["李娜住在上海\u3002", "李娜在北京工作\u3002"], ["remember", "李娜搬到了杭州\u3002"], ["李娜住在上海\u3002"]),
+    (["李娜住在上海。", "李娜在北京工作。"], ["remember", "李娜搬到了杭州。"], ["李娜住在上海。"]),
     (["Jan Vogel hat ein Zeitungsabo.", "Jan Vogel hat ein Netflix-Abo."],
      ["remember", "Jan Vogel hat sein Netflix-Abo gekündigt."], ["Jan Vogel hat ein Netflix-Abo."]),
     (["Lena Okafor lives in Derby.", "Lena Okafor works at Rolls-Royce."],
@@ -2630,8 +2630,8 @@ RELATIVES_AND_TIMES = [
     (["Dev Malhotra takes 10 mg of citalopram.", "Dev Malhotra takes 5 mg of melatonin."],
      ["remember", "Dev Malhotra's citalopram dose was raised to 20 mg."],
      ["Dev Malhotra takes 10 mg of citalopram."]),
-    (["张伟住在广州\u3002", "张伟在深圳工作\u3002", "张伟伟住在北京\u3002"],
-     ["forget", "关于张伟的一切"], ["张伟住在广州\u3002", "张伟在深圳工作\u3002"]),
+    (["张伟住在广州。", "张伟在深圳工作。", "张伟伟住在北京。"],
+     ["forget", "关于张伟的一切"], ["张伟住在广州。", "张伟在深圳工作。"]),
     (["Lena Schmidt hat ein Tennis-Abo.", "Lena Schmidt hat ein Zeitungsabo."],
      ["remember", "Lena Schmidt hat ihr Tennis-Abo gekündigt."], ["Lena Schmidt hat ein Tennis-Abo."]),
     (["I work at Acme.", "I live in Oslo."],
@@ -2697,8 +2697,8 @@ NEW_DOMAINS = [
      ["forget", "Felix Braun's car"], ["Felix Braun drives a Tesla Model 3."]),
     (["Jonas Weber wohnt in Köln.", "Jonas Weber arbeitet bei Bayer."],
      ["remember", "Jonas Weber ist nach Düsseldorf umgezogen."], ["Jonas Weber wohnt in Köln."]),
-    (["王磊订阅了《经济学人》\u3002", "王磊住在成都\u3002"],
-     ["remember", "王磊取消了《经济学人》的订阅\u3002"], ["王磊订阅了《经济学人》\u3002"]),
+    (["王磊订阅了《经济学人》。", "王磊住在成都。"],
+     ["remember", "王磊取消了《经济学人》的订阅。"], ["王磊订阅了《经济学人》。"]),
     (["Marta Nowak's passport number is EA1234567.", "Piotr Nowak's passport number is EA1234568."],
      ["purge", "passport number EA1234567"], ["Marta Nowak's passport number is EA1234567."]),
     (["Sven Olsen works at Equinor.", "Sven Olsen lives in Stavanger."],
@@ -3230,26 +3230,26 @@ def agent_domains(cases: list[Case]) -> None:
 
 
 THINGS_IN_CHINESE: list[tuple[list[str], list[str], list[str]]] = [
-    (["李娜住在北京\u3002", "李娜有一只猫\u3002", "李娜喜欢游泳\u3002"], ["release", "李娜的猫"],
-     ["李娜有一只猫\u3002"]),
-    (["刘洋有一辆自行车\u3002", "刘洋住在成都\u3002", "刘洋喜欢钓鱼\u3002"], ["release", "刘洋的自行车"],
-     ["刘洋有一辆自行车\u3002"]),
-    (["王伟订阅了奈飞\u3002", "王伟喜欢足球\u3002", "王伟住在天津\u3002"], ["release", "王伟的奈飞订阅"],
-     ["王伟订阅了奈飞\u3002"]),
-    (["陈杰订阅了健身房会员\u3002", "陈杰有一只狗\u3002", "陈杰住在苏州\u3002"],
-     ["forget", "忘记陈杰的健身房会员"], ["陈杰订阅了健身房会员\u3002"]),
-    (["李娜坐火车上班\u3002", "李娜住在北京\u3002"], ["release", "李娜的车"], []),
-    (["张伟有一只猫\u3002", "李静有一只猫\u3002", "张伟住在上海\u3002"], ["release", "张伟的猫"],
-     ["张伟有一只猫\u3002"]),
-    (["孙丽会弹钢琴\u3002", "孙丽订阅了报纸\u3002", "孙丽有一辆车\u3002"], ["release", "孙丽的钢琴"],
-     ["孙丽会弹钢琴\u3002"]),
-    (["欧阳娜娜有一只狗\u3002", "欧阳娜娜住在杭州\u3002", "欧阳娜娜喜欢画画\u3002"],
-     ["forget", "欧阳娜娜的狗"], ["欧阳娜娜有一只狗\u3002"]),
-    (["马丽有一只猫\u3002", "马丽有一辆自行车\u3002", "马丽住在青岛\u3002"], ["release", "马丽的那辆自行车"],
-     ["马丽有一辆自行车\u3002"]),
-    (["周婷喜欢画画\u3002", "周婷养了一只兔子\u3002", "周婷住在南京\u3002"], ["release", "请忘记周婷的兔子"],
-     ["周婷养了一只兔子\u3002"]),
-    (["何静有一只猫\u3002", "何静住在厦门\u3002"], ["release", "何静的狗"], []),
+    (["李娜住在北京。", "李娜有一只猫。", "李娜喜欢游泳。"], ["release", "李娜的猫"],
+     ["李娜有一只猫。"]),
+    (["刘洋有一辆自行车。", "刘洋住在成都。", "刘洋喜欢钓鱼。"], ["release", "刘洋的自行车"],
+     ["刘洋有一辆自行车。"]),
+    (["王伟订阅了奈飞。", "王伟喜欢足球。", "王伟住在天津。"], ["release", "王伟的奈飞订阅"],
+     ["王伟订阅了奈飞。"]),
+    (["陈杰订阅了健身房会员。", "陈杰有一只狗。", "陈杰住在苏州。"],
+     ["forget", "忘记陈杰的健身房会员"], ["陈杰订阅了健身房会员。"]),
+    (["李娜坐火车上班。", "李娜住在北京。"], ["release", "李娜的车"], []),
+    (["张伟有一只猫。", "李静有一只猫。", "张伟住在上海。"], ["release", "张伟的猫"],
+     ["张伟有一只猫。"]),
+    (["孙丽会弹钢琴。", "孙丽订阅了报纸。", "孙丽有一辆车。"], ["release", "孙丽的钢琴"],
+     ["孙丽会弹钢琴。"]),
+    (["欧阳娜娜有一只狗。", "欧阳娜娜住在杭州。", "欧阳娜娜喜欢画画。"],
+     ["forget", "欧阳娜娜的狗"], ["欧阳娜娜有一只狗。"]),
+    (["马丽有一只猫。", "马丽有一辆自行车。", "马丽住在青岛。"], ["release", "马丽的那辆自行车"],
+     ["马丽有一辆自行车。"]),
+    (["周婷喜欢画画。", "周婷养了一只兔子。", "周婷住在南京。"], ["release", "请忘记周婷的兔子"],
+     ["周婷养了一只兔子。"]),
+    (["何静有一只猫。", "何静住在厦门。"], ["release", "何静的狗"], []),
     (["Anna hat eine Katze.", "Anna wohnt in Köln.", "Anna spielt Geige."],
      ["release", "die Geige von Anna"], ["Anna spielt Geige."]),
 ]
@@ -3350,7 +3350,7 @@ def possessed_function_words(cases: list[Case]) -> None:
 
 _ANNA = ["Anna Krüger wohnt in Bremen.", "Anna Krüger spielt Bratsche.",
          "Anna Krüger hat ein Zeitungsabo.", "Jonas Krüger wohnt in Bremen."]
-_FANG = ["王芳住在杭州\u3002", "王芳喜欢爬山\u3002", "王芳订阅了一本杂志\u3002", "王芳芳住在杭州\u3002"]
+_FANG = ["王芳住在杭州。", "王芳喜欢爬山。", "王芳订阅了一本杂志。", "王芳芳住在杭州。"]
 _RAVI = ["Ravi Menon takes 20 mg of atorvastatin daily.", "Ravi Menon is allergic to penicillin.",
          "Ravi Menon's blood type is O negative.", "Ravi Menon's phone number is +44 7700 900412.",
          "Sunita Menon's phone number is +44 7700 900413."]
@@ -3360,11 +3360,11 @@ BASICS_REWORDED: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ANNA), ["forget", "Lösche alles über Anna Krüger."], _ANNA[:3]),
     (list(_ANNA), ["remember", "Anna Krüger hat ihr Zeitungsabo gekündigt."], [_ANNA[2]]),
     (list(_ANNA), ["forget", "Vergiss alles, was du über Jonas Krüger weißt."], [_ANNA[3]]),
-    (list(_FANG), ["remember", "王芳现在住在苏州\u3002"], [_FANG[0]]),
-    (list(_FANG), ["remember", "王芳上个月搬到了苏州\u3002"], [_FANG[0]]),
-    (list(_FANG), ["forget", "删除王芳的全部信息\u3002"], _FANG[:3]),
-    (list(_FANG), ["remember", "王芳取消了杂志订阅\u3002"], [_FANG[2]]),
-    (list(_FANG), ["forget", "忘记关于王芳芳的一切\u3002"], [_FANG[3]]),
+    (list(_FANG), ["remember", "王芳现在住在苏州。"], [_FANG[0]]),
+    (list(_FANG), ["remember", "王芳上个月搬到了苏州。"], [_FANG[0]]),
+    (list(_FANG), ["forget", "删除王芳的全部信息。"], _FANG[:3]),
+    (list(_FANG), ["remember", "王芳取消了杂志订阅。"], [_FANG[2]]),
+    (list(_FANG), ["forget", "忘记关于王芳芳的一切。"], [_FANG[3]]),
     (list(_RAVI), ["revise", "Ravi Menon's atorvastatin dose",
                    "Ravi Menon takes 40 mg of atorvastatin daily."], [_RAVI[0]]),
     (list(_RAVI), ["purge", "07700 900412"], [_RAVI[3]]),
@@ -3501,8 +3501,8 @@ def neighbour_facts(cases: list[Case]) -> None:
     _ended_by(cases, "neighbour_fact", "mixed", NEIGHBOUR_FACTS)
 
 
-_WANG = ["王芳有一只猫\u3002", "王芳住在杭州\u3002", "王芳的电话是13812345678\u3002", "王芳喜欢爬山\u3002",
-         "王芳芳有一只狗\u3002"]
+_WANG = ["王芳有一只猫。", "王芳住在杭州。", "王芳的电话是13812345678。", "王芳喜欢爬山。",
+         "王芳芳有一只狗。"]
 _JONAS = ["Jonas Weber hat ein Fahrrad.", "Jonas Weber wohnt in Kiel.",
           "Jonas Weber spielt Schach.", "Lea Weber hat ein Fahrrad."]
 ACROSS_SCRIPTS: list[tuple[list[str], list[str], list[str]]] = [
@@ -3511,7 +3511,7 @@ ACROSS_SCRIPTS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_WANG), ["release", "王芳芳的狗"], [_WANG[4]]),
     (list(_WANG), ["forget", "Wang Fang"], _WANG[:4]),
     (list(_WANG), ["release", "王芳的狗"], []),
-    (list(_WANG), ["remember", "王芳不再喜欢爬山了\u3002"], [_WANG[3]]),
+    (list(_WANG), ["remember", "王芳不再喜欢爬山了。"], [_WANG[3]]),
     (list(_JONAS), ["release", "das Fahrrad von Jonas Weber"], [_JONAS[0]]),
     (list(_JONAS), ["release", "Jonas Webers Fahrrad"], [_JONAS[0]]),
     (list(_JONAS), ["forget", "Vergiss Jonas Weber."], _JONAS[:3]),
@@ -3656,17 +3656,17 @@ def workplace_things(cases: list[Case]) -> None:
 
 _JONAS = ["Jonas Weber wohnt in Köln.", "Jonas Weber spielt Handball.", "Jonas Weber hat eine Katze.",
           "Jonas Weber arbeitet bei Bosch.", "Jonas Weber hat ein Netflix-Abo.", "Anna Weber wohnt in Bonn."]
-_LEI = ["王磊住在北京\u3002", "王磊养了一只狗\u3002", "王磊在华为工作\u3002", "王磊订阅了爱奇艺会员\u3002",
-        "王磊喜欢打羽毛球\u3002", "李静住在上海\u3002"]
+_LEI = ["王磊住在北京。", "王磊养了一只狗。", "王磊在华为工作。", "王磊订阅了爱奇艺会员。",
+        "王磊喜欢打羽毛球。", "李静住在上海。"]
 BASICS_AMONG_MANY: list[tuple[list[str], list[str], list[str]]] = [
     (list(_JONAS), ["remember", "Jonas Weber wohnt jetzt in Hamburg."], [_JONAS[0]]),
     (list(_JONAS), ["remember", "Jonas Weber ist nach München umgezogen."], [_JONAS[0]]),
     (list(_JONAS), ["forget", "alles über Anna Weber"], [_JONAS[5]]),
     (list(_JONAS), ["remember", "Jonas Weber hat sein Netflix-Abo gekündigt."], [_JONAS[4]]),
-    (list(_LEI), ["remember", "王磊现在住在深圳\u3002"], [_LEI[0]]),
-    (list(_LEI), ["remember", "王磊搬到了杭州\u3002"], [_LEI[0]]),
+    (list(_LEI), ["remember", "王磊现在住在深圳。"], [_LEI[0]]),
+    (list(_LEI), ["remember", "王磊搬到了杭州。"], [_LEI[0]]),
     (list(_LEI), ["forget", "关于李静的一切"], [_LEI[5]]),
-    (list(_LEI), ["remember", "王磊取消了爱奇艺会员\u3002"], [_LEI[3]]),
+    (list(_LEI), ["remember", "王磊取消了爱奇艺会员。"], [_LEI[3]]),
     (list(_LEI), ["release", "王磊的狗"], [_LEI[1]]),
 ]
 
@@ -3847,15 +3847,15 @@ def other_peoples_things(cases: list[Case]) -> None:
 _KLARA = ["Klara Schmidt wohnt in Leipzig.", "Klara Schmidt arbeitet bei Siemens.",
           "Klara Schmidt hat einen Hund.", "Klara Schmidt hat eine Katze.", "Klara Schmidt spielt Tennis.",
           "Klara Schmidt hat ein Spotify-Abo.", "Klara Schmidt hat ein Zeit-Abo."]
-_MEI = ["陈美住在广州\u3002", "陈美养了一只猫\u3002", "陈美养了一只狗\u3002", "陈美订阅了腾讯视频\u3002",
-        "陈美订阅了网易云音乐\u3002", "陈美在银行工作\u3002"]
+_MEI = ["陈美住在广州。", "陈美养了一只猫。", "陈美养了一只狗。", "陈美订阅了腾讯视频。",
+        "陈美订阅了网易云音乐。", "陈美在银行工作。"]
 SIBLINGS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_KLARA), ["remember", "Klara Schmidt hat ihr Spotify-Abo gekündigt."], [_KLARA[5]]),
     (list(_KLARA), ["remember", "Klara Schmidt wohnt jetzt in Dresden."], [_KLARA[0]]),
     (list(_KLARA), ["forget", "alles über Klara Schmidt"], list(_KLARA)),
     (list(_KLARA), ["remember", "Klara Schmidt ist nach Berlin gezogen."], [_KLARA[0]]),
-    (list(_MEI), ["remember", "陈美取消了腾讯视频的订阅\u3002"], [_MEI[3]]),
-    (list(_MEI), ["remember", "陈美现在住在成都\u3002"], [_MEI[0]]),
+    (list(_MEI), ["remember", "陈美取消了腾讯视频的订阅。"], [_MEI[3]]),
+    (list(_MEI), ["remember", "陈美现在住在成都。"], [_MEI[0]]),
     (list(_MEI), ["release", "陈美的狗"], [_MEI[2]]),
     (list(_MEI), ["forget", "关于陈美的一切"], list(_MEI)),
 ]
@@ -4070,19 +4070,19 @@ def two_asks_in_one(cases: list[Case]) -> None:
 _PAUL = ["Paul Wagner hat ein Abo bei Netflix.", "Paul Wagner hat ein Abo bei Spotify.",
          "Paul Wagner ist Mitglied im Tennisverein.", "Paul Wagner ist Mitglied im Chor.",
          "Paul Wagner wohnt in Bremen.", "Paul Wagner arbeitet bei der Post."]
-_QIANG = ["张强住在南京\u3002", "张强在阿里巴巴工作\u3002", "张强养了一只猫\u3002", "张强订阅了《经济学人》\u3002",
-          "张强订阅了健身房会员\u3002", "张丽住在南京\u3002"]
+_QIANG = ["张强住在南京。", "张强在阿里巴巴工作。", "张强养了一只猫。", "张强订阅了《经济学人》。",
+          "张强订阅了健身房会员。", "张丽住在南京。"]
 ENDINGS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_PAUL), ["remember", "Paul Wagner hat sein Netflix-Abo gekündigt."], [_PAUL[0]]),
     (list(_PAUL), ["remember", "Paul Wagner ist aus dem Chor ausgetreten."], [_PAUL[3]]),
     (list(_PAUL), ["remember", "Paul Wagner wohnt jetzt in Hamburg."], [_PAUL[4]]),
     (list(_PAUL), ["forget", "alles über Paul Wagner"], list(_PAUL)),
     (list(_PAUL), ["remember", "Paul Wagner hat das Spotify-Abo gekündigt."], [_PAUL[1]]),
-    (list(_QIANG), ["remember", "张强退订了《经济学人》\u3002"], [_QIANG[3]]),
-    (list(_QIANG), ["remember", "张强搬到了苏州\u3002"], [_QIANG[0]]),
+    (list(_QIANG), ["remember", "张强退订了《经济学人》。"], [_QIANG[3]]),
+    (list(_QIANG), ["remember", "张强搬到了苏州。"], [_QIANG[0]]),
     (list(_QIANG), ["release", "张强的猫"], [_QIANG[2]]),
     (list(_QIANG), ["forget", "关于张强的一切"], _QIANG[0:5]),
-    (list(_QIANG), ["remember", "张强从阿里巴巴辞职了\u3002"], [_QIANG[1]]),
+    (list(_QIANG), ["remember", "张强从阿里巴巴辞职了。"], [_QIANG[1]]),
 ]
 
 
@@ -4288,7 +4288,7 @@ def research_runs(cases: list[Case]) -> None:
 _JONAS = ["Jonas Becker wohnt in Köln.", "Jonas Becker arbeitet bei Bosch.",
           "Jonas Becker hat eine Katze namens Luna.", "Jonas Becker spielt Tennis.",
           "Jonas Becker hat ein Abo bei Spotify.", "Anna Becker wohnt in Bonn."]
-_LI = ["李明住在上海\u3002", "李明在华为工作\u3002", "李明养了一只狗\u3002", "李明喜欢打篮球\u3002", "李明订阅了爱奇艺\u3002", "王芳住在北京\u3002"]
+_LI = ["李明住在上海。", "李明在华为工作。", "李明养了一只狗。", "李明喜欢打篮球。", "李明订阅了爱奇艺。", "王芳住在北京。"]
 HOUSEHOLDS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_JONAS), ["remember", "Jonas Becker wohnt jetzt in Düsseldorf."], [_JONAS[0]]),
     (list(_JONAS), ["forget", "alles über Anna Becker"], [_JONAS[5]]),
@@ -4296,11 +4296,11 @@ HOUSEHOLDS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_JONAS), ["remember", "Jonas Becker arbeitet jetzt bei Siemens."], [_JONAS[1]]),
     (list(_JONAS), ["release", "Jonas Beckers Katze"], [_JONAS[2]]),
     (list(_JONAS), ["remember", "Jonas Becker spielt kein Tennis mehr."], [_JONAS[3]]),
-    (list(_LI), ["remember", "李明现在住在深圳\u3002"], [_LI[0]]),
+    (list(_LI), ["remember", "李明现在住在深圳。"], [_LI[0]]),
     (list(_LI), ["forget", "关于王芳的一切"], [_LI[5]]),
-    (list(_LI), ["remember", "李明取消了爱奇艺\u3002"], [_LI[4]]),
-    (list(_LI), ["remember", "李明现在在腾讯工作\u3002"], [_LI[1]]),
-    (list(_LI), ["remember", "李明不再打篮球了\u3002"], [_LI[3]]),
+    (list(_LI), ["remember", "李明取消了爱奇艺。"], [_LI[4]]),
+    (list(_LI), ["remember", "李明现在在腾讯工作。"], [_LI[1]]),
+    (list(_LI), ["remember", "李明不再打篮球了。"], [_LI[3]]),
     (list(_LI), ["release", "李明的狗"], [_LI[2]]),
 ]
 
@@ -4446,13 +4446,13 @@ def medical_record_changes(cases: list[Case]) -> None:
 
 _JB = ["Jonas Becker wohnt in Köln.", "Jonas Becker hat eine Katze namens Luna.",
        "Jonas Becker arbeitet bei Bosch.", "Jonas Becker hat ein Abo bei Spotify."]
-_LM = ["李明住在上海\u3002", "李明养了一只狗\u3002", "李明订阅了爱奇艺\u3002", "李明在华为工作\u3002"]
+_LM = ["李明住在上海。", "李明养了一只狗。", "李明订阅了爱奇艺。", "李明在华为工作。"]
 MISSES_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_JB), ["release", "Jonas Beckers Auto"], []),
     (list(_JB), ["forget", "Jonas Beckers Hund"], []),
     (list(_JB), ["remember", "Jonas Becker hat Netflix gekündigt."], []),
     (list(_LM), ["release", "李明的猫"], []),
-    (list(_LM), ["remember", "李明取消了网飞\u3002"], []),
+    (list(_LM), ["remember", "李明取消了网飞。"], []),
     (list(_LM), ["forget", "李明的车"], []),
 ]
 
@@ -4549,8 +4549,8 @@ def many_facts_again(cases: list[Case]) -> None:
 _KLARA = ["Klara Hoffmann wohnt in Leipzig.", "Klara Hoffmann hat ein Abo bei Netflix.",
           "Klara Hoffmann hat einen Hund namens Bruno.", "Klara Hoffmann spielt Geige.",
           "Felix Hoffmann wohnt in Leipzig.", "Felix Hoffmann hat ein Abo bei Netflix."]
-_CHEN = ["陈静住在成都\u3002", "陈静订阅了腾讯视频\u3002", "陈静养了一只猫\u3002", "陈静喜欢游泳\u3002",
-         "陈刚住在成都\u3002", "陈刚订阅了腾讯视频\u3002"]
+_CHEN = ["陈静住在成都。", "陈静订阅了腾讯视频。", "陈静养了一只猫。", "陈静喜欢游泳。",
+         "陈刚住在成都。", "陈刚订阅了腾讯视频。"]
 BASICS_WORDED_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
     (list(_KLARA), ["remember", "Klara Hoffmann lebt jetzt in Dresden."], [_KLARA[0]]),
     (list(_KLARA), ["remember", "Klara Hoffmann ist nach Dresden umgezogen."], [_KLARA[0]]),
@@ -4559,10 +4559,10 @@ BASICS_WORDED_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
     (list(_KLARA), ["remember", "Klara Hoffmann hat Netflix abbestellt."], [_KLARA[1]]),
     (list(_KLARA), ["forget", "Vergiss alles über Klara Hoffmann"], _KLARA[0:4]),
     (list(_KLARA), ["forget", "Lösche alle Informationen über Felix Hoffmann"], _KLARA[4:6]),
-    (list(_CHEN), ["remember", "陈静搬去了重庆\u3002"], [_CHEN[0]]),
-    (list(_CHEN), ["remember", "陈静目前住在重庆\u3002"], [_CHEN[0]]),
-    (list(_CHEN), ["remember", "陈静已经搬到重庆了\u3002"], [_CHEN[0]]),
-    (list(_CHEN), ["remember", "陈静退订了腾讯视频\u3002"], [_CHEN[1]]),
+    (list(_CHEN), ["remember", "陈静搬去了重庆。"], [_CHEN[0]]),
+    (list(_CHEN), ["remember", "陈静目前住在重庆。"], [_CHEN[0]]),
+    (list(_CHEN), ["remember", "陈静已经搬到重庆了。"], [_CHEN[0]]),
+    (list(_CHEN), ["remember", "陈静退订了腾讯视频。"], [_CHEN[1]]),
     (list(_CHEN), ["forget", "忘记关于陈静的所有信息"], _CHEN[0:4]),
     (list(_CHEN), ["forget", "删除陈刚的所有资料"], _CHEN[4:6]),
 ]
@@ -4662,7 +4662,7 @@ def people_and_dates(cases: list[Case]) -> None:
     _ended_by(cases, "people_and_dates", "mixed", PEOPLE_AND_DATES)
 
 
-_WANG = ["王伟的电话是13812345678\u3002", "王伟住在杭州\u3002", "王芳的电话是13912345678\u3002"]
+_WANG = ["王伟的电话是13812345678。", "王伟住在杭州。", "王芳的电话是13912345678。"]
 _KAI = ["Kai Schulz hat die E-Mail kai@schulz.de.", "Kai Schulz wohnt in Hamburg.",
         "Eva Schulz hat die E-Mail eva@schulz.de."]
 IDENTIFIERS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
@@ -4717,14 +4717,14 @@ def services_scripts_bookings(cases: list[Case]) -> None:
 
 _JONAS_2 = ["Jonas Becker fährt einen Audi.", "Jonas Becker ist Arzt.", "Jonas Becker wohnt in Köln.",
             "Anna Becker fährt einen Audi.", "Anna Becker ist Ärztin."]
-_LI_2 = ["李明开一辆丰田\u3002", "李明是医生\u3002", "李明住在上海\u3002", "王芳是医生\u3002"]
+_LI_2 = ["李明开一辆丰田。", "李明是医生。", "李明住在上海。", "王芳是医生。"]
 _EVA = ["Eva Lind is enrolled in the Spanish course.", "Eva Lind is enrolled in the pottery course.",
         "Eva Lind's blood type is A+.", "Eva Lind's daughter's blood type is O-.", "Eva Lind takes iron tablets."]
 STATES_AND_COURSES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_JONAS_2), ["remember", "Jonas Becker fährt jetzt einen BMW."], [_JONAS_2[0]]),
     (list(_JONAS_2), ["remember", "Jonas Becker ist jetzt Lehrer."], [_JONAS_2[1]]),
-    (list(_LI_2), ["remember", "李明现在开一辆宝马\u3002"], [_LI_2[0]]),
-    (list(_LI_2), ["remember", "李明现在是老师\u3002"], [_LI_2[1]]),
+    (list(_LI_2), ["remember", "李明现在开一辆宝马。"], [_LI_2[0]]),
+    (list(_LI_2), ["remember", "李明现在是老师。"], [_LI_2[1]]),
     (list(_EVA), ["remember", "Eva Lind dropped the Spanish course."], [_EVA[0]]),
     (list(_EVA), ["release", "Eva Lind's daughter's blood type"], [_EVA[3]]),
     (list(_EVA), ["forget", "Eva Lind's blood type"], [_EVA[2]]),
@@ -4741,14 +4741,14 @@ def states_and_courses(cases: list[Case]) -> None:
 
 _MARIE = ["Marie Schulz wohnt in Bremen.", "Marie Schulz arbeitet bei Airbus.", "Marie Schulz hat eine Katze namens Mimi.",
           "Marie Schulz spielt Cello.", "Paul Schulz wohnt in Bremen."]
-_ZHOU = ["周杰住在广州\u3002", "周杰在腾讯工作\u3002", "周杰养了一只狗\u3002", "周杰喜欢钓鱼\u3002", "周敏住在广州\u3002"]
+_ZHOU = ["周杰住在广州。", "周杰在腾讯工作。", "周杰养了一只狗。", "周杰喜欢钓鱼。", "周敏住在广州。"]
 _NOOR = ["Noor Khan's passport number is P4471093.", "Noor Khan lives in Leeds.", "Noor Khan plays squash.",
          "Sana Khan's passport number is P4471094."]
 EDITS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_MARIE), ["revise", "Marie Schulz wohnt in Bremen", "Marie Schulz wohnt in Hamburg."], [_MARIE[0]]),
     (list(_MARIE), ["release", "Marie Schulz' Katze"], [_MARIE[2]]),
     (list(_MARIE), ["forget", "Marie Schulz spielt Cello"], [_MARIE[3]]),
-    (list(_ZHOU), ["revise", "周杰住在广州", "周杰住在深圳\u3002"], [_ZHOU[0]]),
+    (list(_ZHOU), ["revise", "周杰住在广州", "周杰住在深圳。"], [_ZHOU[0]]),
     (list(_ZHOU), ["release", "周杰的狗"], [_ZHOU[2]]),
     (list(_ZHOU), ["forget", "周杰喜欢钓鱼"], [_ZHOU[3]]),
     (list(_NOOR), ["purge", "erase passport number P4471093"], [_NOOR[0]]),
@@ -4808,15 +4808,15 @@ def policies_farms_bands(cases: list[Case]) -> None:
 # "since" phrase, a separable verb), beside a relative with the same facts.
 _LUKAS = ["Lukas Weber wohnt in Berlin.", "Lukas Weber arbeitet bei Bosch.", "Lukas Weber raucht.",
           "Lukas Weber spielt Handball.", "Mia Weber wohnt in Berlin."]
-_ZHANG = ["张伟住在上海\u3002", "张伟在华为工作\u3002", "张伟每天喝咖啡\u3002", "张伟会说日语\u3002", "张丽住在上海\u3002"]
+_ZHANG = ["张伟住在上海。", "张伟在华为工作。", "张伟每天喝咖啡。", "张伟会说日语。", "张丽住在上海。"]
 LANGUAGES_NEW_TENSES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_LUKAS), ["remember", "Lukas Weber ist nach München gezogen."], [_LUKAS[0]]),
     (list(_LUKAS), ["remember", "Lukas Weber hat mit dem Rauchen aufgehört."], [_LUKAS[2]]),
     (list(_LUKAS), ["remember", "Lukas Weber arbeitet seit Mai bei SAP."], [_LUKAS[1]]),
     (list(_LUKAS), ["forget", "alles über Mia Weber"], [_LUKAS[4]]),
     (list(_LUKAS), ["release", "Lukas Weber spielt Handball"], [_LUKAS[3]]),
-    (list(_ZHANG), ["remember", "张伟搬到了北京\u3002"], [_ZHANG[0]]),
-    (list(_ZHANG), ["remember", "张伟不再喝咖啡了\u3002"], [_ZHANG[2]]),
+    (list(_ZHANG), ["remember", "张伟搬到了北京。"], [_ZHANG[0]]),
+    (list(_ZHANG), ["remember", "张伟不再喝咖啡了。"], [_ZHANG[2]]),
     (list(_ZHANG), ["forget", "关于张丽的一切"], [_ZHANG[4]]),
     (list(_ZHANG), ["release", "张伟会说日语"], [_ZHANG[3]]),
 ]
@@ -4954,7 +4954,7 @@ _PAIR = ["Tom Reed and Mia Reed play tennis on Saturdays.", "Tom Reed works at A
          "Mia Reed works at Lloyds.", "Tom Reed lives in York.", "Mia Reed has a piano lesson on Fridays."]
 _BECKER = ["Jonas Becker arbeitet bei Bosch.", "Jonas Beckers Frau arbeitet bei Siemens.",
            "Jonas Becker wohnt in Stuttgart.", "Jonas Becker spielt Tennis."]
-_WANG = ["王芳在上海工作\u3002", "王芳的女儿在北京上学\u3002", "王芳喜欢游泳\u3002", "王芳住在上海\u3002"]
+_WANG = ["王芳在上海工作。", "王芳的女儿在北京上学。", "王芳喜欢游泳。", "王芳住在上海。"]
 PAIRS_AND_KIN_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_PAIR), ["remember", "Tom Reed now works at Barclays."], [_PAIR[1]]),
     (list(_PAIR), ["remember", "Mia Reed moved to Leeds."], []),
@@ -4964,9 +4964,9 @@ PAIRS_AND_KIN_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_BECKER), ["remember", "Jonas Becker arbeitet jetzt bei Daimler."], [_BECKER[0]]),
     (list(_BECKER), ["remember", "Jonas Becker spielt kein Tennis mehr."], [_BECKER[3]]),
     (list(_BECKER), ["remember", "Jonas Becker ist nach Berlin gezogen."], [_BECKER[2]]),
-    (list(_WANG), ["remember", "王芳现在在北京工作\u3002"], [_WANG[0]]),
-    (list(_WANG), ["remember", "王芳不再游泳了\u3002"], [_WANG[2]]),
-    (list(_WANG), ["remember", "王芳搬到了杭州\u3002"], [_WANG[3]]),
+    (list(_WANG), ["remember", "王芳现在在北京工作。"], [_WANG[0]]),
+    (list(_WANG), ["remember", "王芳不再游泳了。"], [_WANG[2]]),
+    (list(_WANG), ["remember", "王芳搬到了杭州。"], [_WANG[3]]),
 ]
 
 
@@ -5081,7 +5081,7 @@ def couples_namesakes_kin(cases: list[Case]) -> None:
 # job, a move dated by seit; 上班 for work, a weekly sport; a son's age, a new occupation).
 _LENA = ["Lena Vogel ist Mitglied im Fitnessstudio.", "Lena Vogel arbeitet bei der Post.",
          "Lena Vogel wohnt in Dresden.", "Lena Vogel hat ein Abo bei der Zeit.", "Tim Vogel arbeitet bei der Post."]
-_LIU = ["刘洋在百度上班\u3002", "刘洋每周打羽毛球\u3002", "刘洋住在北京\u3002", "刘敏在百度上班\u3002"]
+_LIU = ["刘洋在百度上班。", "刘洋每周打羽毛球。", "刘洋住在北京。", "刘敏在百度上班。"]
 _MAYA = ["Maya Ito is 40 years old.", "Maya Ito's son Ken is 11 years old.", "Maya Ito is an engineer.",
          "Maya Ito's husband Jun is a teacher.", "Maya Ito lives in Osaka."]
 NEW_READINGS_ELSEWHERE: list[tuple[list[str], list[str], list[str]]] = [
@@ -5089,8 +5089,8 @@ NEW_READINGS_ELSEWHERE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_LENA), ["remember", "Lena Vogel arbeitet seit Januar bei der Bahn."], [_LENA[1]]),
     (list(_LENA), ["remember", "Lena Vogel wohnt seit 2023 in Leipzig."], [_LENA[2]]),
     (list(_LENA), ["remember", "Lena Vogel hat ihr Zeit-Abo gekündigt."], [_LENA[3]]),
-    (list(_LIU), ["remember", "刘洋从百度离职了\u3002"], [_LIU[0]]),
-    (list(_LIU), ["remember", "刘洋不再打羽毛球了\u3002"], [_LIU[1]]),
+    (list(_LIU), ["remember", "刘洋从百度离职了。"], [_LIU[0]]),
+    (list(_LIU), ["remember", "刘洋不再打羽毛球了。"], [_LIU[1]]),
     (list(_MAYA), ["remember", "Maya Ito's son Ken turned 12."], [_MAYA[1]]),
     (list(_MAYA), ["remember", "Maya Ito turned 41."], [_MAYA[0]]),
     (list(_MAYA), ["remember", "Maya Ito is now an architect."], [_MAYA[2]]),
@@ -5111,7 +5111,7 @@ def new_readings_elsewhere(cases: list[Case]) -> None:
 # that went up; an alias in Chinese with its pinyin; German asks about a non-German name.
 _HUGO = ["Hugo Lam lives in Paris.", "Hugo Lam works at Peugeot.", "Hugo Lam is diabetic.",
          "Hugo Lam's rent is €1,200 a month.", "Hugo Lam's sister Ana lives in Paris.", "Hugo Lam plays chess."]
-_LIN = ["林美玲 (Lin Meiling) teaches piano.", "Lin Meiling lives in Taipei.", "林美玲有一只狗\u3002",
+_LIN = ["林美玲 (Lin Meiling) teaches piano.", "Lin Meiling lives in Taipei.", "林美玲有一只狗。",
         "Lin Meihua teaches piano."]
 CHANGES_ASKS_ALIASES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_HUGO), ["remember", "Hugo Lam moved to Lyon and now works at Renault."], [_HUGO[0], _HUGO[1]]),
@@ -5142,7 +5142,7 @@ _CASES = ["Case 2024-017 is assigned to Judge Park.", "The hearing in case 2024-
           "The hearing in case 2024-018 is on 12 March.", "Case 2024-018 is assigned to Judge Okoro."]
 _LEO = ["Leo Berg's grocery budget is £400 a month.", "Leo Berg's transport budget is £120 a month.",
         "Leo Berg saves £200 a month.", "Leo Berg banks with Monzo.", "Ida Berg's grocery budget is £400 a month."]
-_CHEN = ["陈静在清华大学读书\u3002", "陈静每天跑步\u3002", "陈静住在北京\u3002", "陈静喜欢画画\u3002", "陈丽在清华大学读书\u3002"]
+_CHEN = ["陈静在清华大学读书。", "陈静每天跑步。", "陈静住在北京。", "陈静喜欢画画。", "陈丽在清华大学读书。"]
 CASES_BUDGETS_STUDIES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_CASES), ["remember", "The hearing in case 2024-017 was moved to 19 March."], [_CASES[1]]),
     (list(_CASES), ["remember", "Case 2024-018 was reassigned to Judge Lind."], [_CASES[3]]),
@@ -5151,8 +5151,8 @@ CASES_BUDGETS_STUDIES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_LEO), ["remember", "Leo Berg now saves £250 a month."], [_LEO[2]]),
     (list(_LEO), ["remember", "Leo Berg switched from Monzo to Starling."], [_LEO[3]]),
     (list(_LEO), ["release", "Leo Berg's transport budget"], [_LEO[1]]),
-    (list(_CHEN), ["remember", "陈静不再跑步了\u3002"], [_CHEN[1]]),
-    (list(_CHEN), ["remember", "陈静搬到了上海\u3002"], [_CHEN[2]]),
+    (list(_CHEN), ["remember", "陈静不再跑步了。"], [_CHEN[1]]),
+    (list(_CHEN), ["remember", "陈静搬到了上海。"], [_CHEN[2]]),
     (list(_CHEN), ["forget", "陈静喜欢画画"], [_CHEN[3]]),
 ]
 
@@ -5194,17 +5194,17 @@ def phones_properties_jobs(cases: list[Case]) -> None:
 # Daten, a membership cancelled; 去年搬到, 删除关于, 退订, 已经不在…了), beside a relative.
 _ANNA = ["Anna Schmidt wohnt in Graz.", "Anna Schmidt ist Mitglied im Fitnessstudio.",
          "Anna Schmidt hat ein Netflix-Abo.", "Anna Schmidt spielt Geige.", "Eva Schmidt wohnt in Graz."]
-_WANGLEI = ["王磊住在广州\u3002", "王磊在腾讯工作\u3002", "王磊订阅了爱奇艺会员\u3002", "王磊喜欢下棋\u3002", "王芳住在广州\u3002"]
+_WANGLEI = ["王磊住在广州。", "王磊在腾讯工作。", "王磊订阅了爱奇艺会员。", "王磊喜欢下棋。", "王芳住在广州。"]
 BASICS_FURTHER_WORDINGS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ANNA), ["remember", "Anna Schmidt lebt jetzt in Wien."], [_ANNA[0]]),
     (list(_ANNA), ["remember", "Anna Schmidt zog letztes Jahr nach Wien."], [_ANNA[0]]),
     (list(_ANNA), ["forget", "Lösche alle Daten über Anna Schmidt"], _ANNA[0:4]),
     (list(_ANNA), ["remember", "Anna Schmidt hat ihre Mitgliedschaft im Fitnessstudio gekündigt."], [_ANNA[1]]),
     (list(_ANNA), ["remember", "Anna Schmidt hat ihr Netflix-Abo storniert."], [_ANNA[2]]),
-    (list(_WANGLEI), ["remember", "王磊去年搬到了深圳\u3002"], [_WANGLEI[0]]),
+    (list(_WANGLEI), ["remember", "王磊去年搬到了深圳。"], [_WANGLEI[0]]),
     (list(_WANGLEI), ["forget", "删除关于王磊的一切"], _WANGLEI[0:4]),
-    (list(_WANGLEI), ["remember", "王磊退订了爱奇艺会员\u3002"], [_WANGLEI[2]]),
-    (list(_WANGLEI), ["remember", "王磊已经不在腾讯工作了\u3002"], [_WANGLEI[1]]),
+    (list(_WANGLEI), ["remember", "王磊退订了爱奇艺会员。"], [_WANGLEI[2]]),
+    (list(_WANGLEI), ["remember", "王磊已经不在腾讯工作了。"], [_WANGLEI[1]]),
 ]
 
 
@@ -5327,16 +5327,16 @@ def swim_club(cases: list[Case]) -> None:
 _JONAS = ["Jonas Weber arbeitet bei Bosch.", "Jonas Weber wohnt in Köln.",
           "Jonas Weber hat ein Zeitungsabo.", "Jonas Weber spielt Handball.",
           "Lea Weber wohnt in Köln."]
-_LINA = ["李娜在小米工作\u3002", "李娜住在南京\u3002", "李娜有健身房会员\u3002", "李娜喜欢游泳\u3002", "李强住在南京\u3002"]
+_LINA = ["李娜在小米工作。", "李娜住在南京。", "李娜有健身房会员。", "李娜喜欢游泳。", "李强住在南京。"]
 BASICS_ONCE_MORE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_JONAS), ["remember", "Jonas Weber arbeitet jetzt bei Siemens."], [_JONAS[0]]),
     (list(_JONAS), ["remember", "Jonas Weber ist nach Hamburg umgezogen."], [_JONAS[1]]),
     (list(_JONAS), ["forget", "Vergiss alles über Jonas Weber"], _JONAS[0:4]),
     (list(_JONAS), ["remember", "Jonas Weber hat sein Zeitungsabo gekündigt."], [_JONAS[2]]),
-    (list(_LINA), ["remember", "李娜现在在华为工作\u3002"], [_LINA[0]]),
-    (list(_LINA), ["remember", "李娜搬到了杭州\u3002"], [_LINA[1]]),
+    (list(_LINA), ["remember", "李娜现在在华为工作。"], [_LINA[0]]),
+    (list(_LINA), ["remember", "李娜搬到了杭州。"], [_LINA[1]]),
     (list(_LINA), ["forget", "忘记李娜的所有信息"], _LINA[0:4]),
-    (list(_LINA), ["remember", "李娜取消了健身房会员\u3002"], [_LINA[2]]),
+    (list(_LINA), ["remember", "李娜取消了健身房会员。"], [_LINA[2]]),
 ]
 
 
@@ -5432,15 +5432,15 @@ def projects_and_shops(cases: list[Case]) -> None:
 # thing, beside a relative doing the same.
 _PAUL = ["Paul Richter spielt Handball.", "Paul Richter raucht.", "Paul Richter hat einen Hund.",
          "Paul Richter arbeitet bei der Post.", "Maria Richter spielt Handball."]
-_JIE = ["刘洁喜欢游泳\u3002", "刘洁在银行工作\u3002", "刘洁养了一只猫\u3002", "刘洁每天喝茶\u3002", "刘军喜欢游泳\u3002"]
+_JIE = ["刘洁喜欢游泳。", "刘洁在银行工作。", "刘洁养了一只猫。", "刘洁每天喝茶。", "刘军喜欢游泳。"]
 NEGATIONS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_PAUL), ["remember", "Paul Richter spielt kein Handball mehr."], [_PAUL[0]]),
     (list(_PAUL), ["remember", "Paul Richter raucht nicht mehr."], [_PAUL[1]]),
     (list(_PAUL), ["remember", "Paul Richter arbeitet nicht mehr bei der Post."], [_PAUL[3]]),
     (list(_PAUL), ["forget", "Vergiss Paul Richters Hund"], [_PAUL[2]]),
-    (list(_JIE), ["remember", "刘洁不再游泳了\u3002"], [_JIE[0]]),
-    (list(_JIE), ["remember", "刘洁已经不在银行工作了\u3002"], [_JIE[1]]),
-    (list(_JIE), ["remember", "刘洁不再每天喝茶了\u3002"], [_JIE[3]]),
+    (list(_JIE), ["remember", "刘洁不再游泳了。"], [_JIE[0]]),
+    (list(_JIE), ["remember", "刘洁已经不在银行工作了。"], [_JIE[1]]),
+    (list(_JIE), ["remember", "刘洁不再每天喝茶了。"], [_JIE[3]]),
     (list(_JIE), ["forget", "忘记刘洁的猫"], [_JIE[2]]),
 ]
 
@@ -5573,14 +5573,14 @@ def children_under_a_parent(cases: list[Case]) -> None:
 # beside a relative in the same town (a genitive, kein … mehr, 不再, 搬到…了, 删除…的).
 _KLAUS = ["Klaus Berg fährt einen Audi.", "Klaus Berg wohnt in Bonn.", "Klaus Berg hat eine Katze.",
           "Klaus Berg trinkt jeden Morgen Kaffee.", "Eva Berg wohnt in Bonn."]
-_ZHAO = ["赵磊开一辆丰田\u3002", "赵磊住在成都\u3002", "赵磊养了一条狗\u3002", "赵磊每天早上喝咖啡\u3002", "赵敏住在成都\u3002"]
+_ZHAO = ["赵磊开一辆丰田。", "赵磊住在成都。", "赵磊养了一条狗。", "赵磊每天早上喝咖啡。", "赵敏住在成都。"]
 BASICS_BESIDE_KIN: list[tuple[list[str], list[str], list[str]]] = [
     (list(_KLAUS), ["remember", "Klaus Berg trinkt keinen Kaffee mehr."], [_KLAUS[3]]),
     (list(_KLAUS), ["remember", "Klaus Berg ist nach München gezogen."], [_KLAUS[1]]),
     (list(_KLAUS), ["forget", "Lösche Klaus Bergs Katze"], [_KLAUS[2]]),
     (list(_KLAUS), ["forget", "Vergiss alles über Klaus Berg"], _KLAUS[0:4]),
-    (list(_ZHAO), ["remember", "赵磊不再喝咖啡了\u3002"], [_ZHAO[3]]),
-    (list(_ZHAO), ["remember", "赵磊搬到重庆了\u3002"], [_ZHAO[1]]),
+    (list(_ZHAO), ["remember", "赵磊不再喝咖啡了。"], [_ZHAO[3]]),
+    (list(_ZHAO), ["remember", "赵磊搬到重庆了。"], [_ZHAO[1]]),
     (list(_ZHAO), ["forget", "删除赵磊的狗"], [_ZHAO[2]]),
     (list(_ZHAO), ["forget", "忘记关于赵磊的一切"], _ZHAO[0:4]),
 ]
@@ -5781,7 +5781,7 @@ _HUGO = ["Hugo Lambert works night shifts at the hospital.", "Hugo Lambert lives
          "Hugo Lambert's sister drives a grey Skoda."]
 _JONAS = ["Jonas Weber wohnt in Köln.", "Jonas Weber arbeitet bei der Telekom.",
           "Jonas Weber spielt Handball.", "Lea Weber wohnt in Köln."]
-_WANG = ["王芳住在上海\u3002", "王芳在华为工作\u3002", "王芳每周打羽毛球\u3002", "王强住在上海\u3002"]
+_WANG = ["王芳住在上海。", "王芳在华为工作。", "王芳每周打羽毛球。", "王强住在上海。"]
 SHIFTS_AND_BASICS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_HUGO), ["remember", "Hugo Lambert switched to day shifts."], [_HUGO[0]]),
     (list(_HUGO), ["remember", "Hugo Lambert sold his car."], [_HUGO[2]]),
@@ -5790,8 +5790,8 @@ SHIFTS_AND_BASICS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_JONAS), ["remember", "Jonas Weber wohnt jetzt in Bonn."], [_JONAS[0]]),
     (list(_JONAS), ["remember", "Jonas Weber spielt kein Handball mehr."], [_JONAS[2]]),
     (list(_JONAS), ["forget", "Vergiss alles über Jonas Weber"], _JONAS[0:3]),
-    (list(_WANG), ["remember", "王芳搬到杭州了\u3002"], [_WANG[0]]),
-    (list(_WANG), ["remember", "王芳不再打羽毛球了\u3002"], [_WANG[2]]),
+    (list(_WANG), ["remember", "王芳搬到杭州了。"], [_WANG[0]]),
+    (list(_WANG), ["remember", "王芳不再打羽毛球了。"], [_WANG[2]]),
     (list(_WANG), ["forget", "忘记关于王芳的一切"], _WANG[0:3]),
 ]
 
@@ -5881,13 +5881,13 @@ def labs_and_clubs(cases: list[Case]) -> None:
 # colleague, worded otherwise than before (zieht um nach, ist … beigetreten, 辞职, 退出).
 _PETRA = ["Petra Schulz arbeitet bei Bosch.", "Petra Schulz wohnt in Stuttgart.",
           "Petra Schulz hat einen Hund.", "Jan Schulz arbeitet bei Bosch."]
-_LIU = ["刘洋在百度工作\u3002", "刘洋住在北京\u3002", "刘洋每周踢足球\u3002", "刘伟在百度工作\u3002"]
+_LIU = ["刘洋在百度工作。", "刘洋住在北京。", "刘洋每周踢足球。", "刘伟在百度工作。"]
 BASICS_WITH_COLLEAGUES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_PETRA), ["remember", "Petra Schulz arbeitet jetzt bei Daimler."], [_PETRA[0]]),
     (list(_PETRA), ["remember", "Petra Schulz wohnt jetzt in Ulm."], [_PETRA[1]]),
     (list(_PETRA), ["forget", "Vergiss Petra Schulz"], _PETRA[0:3]),
-    (list(_LIU), ["remember", "刘洋现在在阿里巴巴工作\u3002"], [_LIU[0]]),
-    (list(_LIU), ["remember", "刘洋不再踢足球了\u3002"], [_LIU[2]]),
+    (list(_LIU), ["remember", "刘洋现在在阿里巴巴工作。"], [_LIU[0]]),
+    (list(_LIU), ["remember", "刘洋不再踢足球了。"], [_LIU[2]]),
     (list(_LIU), ["forget", "忘记刘洋"], _LIU[0:3]),
 ]
 
@@ -5936,7 +5936,7 @@ _TOM_R = ["Tom Reed's phone runs Android.", "Tom Reed's bin is collected every T
           "Tom Reed's tablet runs Android.", "Tom Reed works at the library."]
 _SABINE = ["Sabine Koch spielt Geige.", "Sabine Koch arbeitet bei Siemens.",
            "Lukas Koch spielt Geige."]
-_SUN = ["孙丽在腾讯工作\u3002", "孙丽弹钢琴\u3002", "孙强在腾讯工作\u3002"]
+_SUN = ["孙丽在腾讯工作。", "孙丽弹钢琴。", "孙强在腾讯工作。"]
 STATES_AND_ENDINGS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_TOM_R), ["remember", "Tom Reed's phone now runs iOS."], [_TOM_R[0]]),
     (list(_TOM_R), ["remember", "Tom Reed's bin is now collected every Thursday."], [_TOM_R[1]]),
@@ -5944,8 +5944,8 @@ STATES_AND_ENDINGS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_TOM_R), ["forget", "Tom Reed's tablet"], [_TOM_R[2]]),
     (list(_SABINE), ["remember", "Sabine Koch spielt keine Geige mehr."], [_SABINE[0]]),
     (list(_SABINE), ["remember", "Sabine Koch arbeitet jetzt bei Bosch."], [_SABINE[1]]),
-    (list(_SUN), ["remember", "孙丽从腾讯辞职了\u3002"], [_SUN[0]]),
-    (list(_SUN), ["remember", "孙丽不再弹钢琴了\u3002"], [_SUN[1]]),
+    (list(_SUN), ["remember", "孙丽从腾讯辞职了。"], [_SUN[0]]),
+    (list(_SUN), ["remember", "孙丽不再弹钢琴了。"], [_SUN[1]]),
 ]
 
 
@@ -6007,7 +6007,7 @@ _EVA = ["Eva Lund's flight to Rome leaves on May 3.",
 _RUTH = ["Ruth Cole prefers window seats.", "Ruth Cole prefers tea to coffee.",
          "Ruth Cole's son prefers aisle seats."]
 _JAN = ["Jan Weber wohnt in Hamburg.", "Jan Weber spielt Tennis.", "Paul Weber wohnt in Hamburg."]
-_CHEN = ["陈静在北京工作\u3002", "陈静养了一只狗\u3002", "陈伟在北京工作\u3002"]
+_CHEN = ["陈静在北京工作。", "陈静养了一只狗。", "陈伟在北京工作。"]
 _IDS = ["Carla Nunes's IBAN is PT50 0002 0123 1234 5678 9015 4.",
         "Rui Nunes's IBAN is PT50 0002 0123 1234 5678 9015 5.",
         "Ravi Shah's newsletter address is ravi+news@mailbox.org.",
@@ -6035,7 +6035,7 @@ TRIPS_SEATS_LANGUAGES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_RUTH), ["release", "Ruth Cole's seat preference"], [_RUTH[0]]),
     (list(_JAN), ["remember", "Jan Weber wohnt jetzt in Bremen."], [_JAN[0]]),
     (list(_JAN), ["remember", "Jan Weber spielt kein Tennis mehr."], [_JAN[1]]),
-    (list(_CHEN), ["remember", "陈静现在在上海工作\u3002"], [_CHEN[0]]),
+    (list(_CHEN), ["remember", "陈静现在在上海工作。"], [_CHEN[0]]),
     (list(_CHEN), ["forget", "忘记关于陈静的一切"], [_CHEN[0], _CHEN[1]]),
     (list(_IDS), ["purge", "PT50 0002 0123 1234 5678 9015 4"], [_IDS[0]]),
     (list(_IDS), ["purge", "ravi+news@mailbox.org"], [_IDS[2]]),
@@ -6077,7 +6077,7 @@ _KOFI = ["Kofi Mensah runs 10k every Saturday.", "Kofi Mensah's personal best is
          "Kofi Mensah's brother runs marathons."]
 _ANNA_S = ["Anna Schulz arbeitet bei der Post.", "Anna Schulz hat einen Hund.",
            "Anna Schulz wohnt in Leipzig.", "Tim Schulz wohnt in Leipzig."]
-_WANG_L = ["王磊喜欢打篮球\u3002", "王磊在上海工作\u3002", "王磊的妻子在上海工作\u3002"]
+_WANG_L = ["王磊喜欢打篮球。", "王磊在上海工作。", "王磊的妻子在上海工作。"]
 TEACHERS_SERVICES_PETS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_MAYA_F), ["forget", "Maya Ford teaches ballet"], []),
     (list(_MAYA_F), ["remember", "Maya Ford now teaches at Elm Academy."], [_MAYA_F[0]]),
@@ -6099,8 +6099,8 @@ CONTACTS_RUNNERS_LANGUAGES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ANNA_S), ["remember", "Anna Schulz hat keinen Hund mehr."], [_ANNA_S[1]]),
     (list(_ANNA_S), ["forget", "Vergiss alles über Anna Schulz"], _ANNA_S[:3]),
     (list(_ANNA_S), ["remember", "Anna Schulz wohnt jetzt in Dresden."], [_ANNA_S[2]]),
-    (list(_WANG_L), ["remember", "王磊不再打篮球了\u3002"], [_WANG_L[0]]),
-    (list(_WANG_L), ["remember", "王磊现在在杭州工作\u3002"], [_WANG_L[1]]),
+    (list(_WANG_L), ["remember", "王磊不再打篮球了。"], [_WANG_L[0]]),
+    (list(_WANG_L), ["remember", "王磊现在在杭州工作。"], [_WANG_L[1]]),
 ]
 
 
@@ -6133,7 +6133,7 @@ _LEO_P = ["Leo Park manages 12 engineers.", "Leo Park's manager is Ana Diaz.",
           "Leo Park plays five-a-side football."]
 _JONAS_R = ["Jonas Richters Auto ist ein Golf.", "Jonas Richter fährt jeden Tag Rad.",
             "Jonas Richters Schwester fährt einen Golf."]
-_LI_NA = ["李娜的猫叫咪咪\u3002", "李娜住在成都\u3002", "李娜的哥哥住在成都\u3002"]
+_LI_NA = ["李娜的猫叫咪咪。", "李娜住在成都。", "李娜的哥哥住在成都。"]
 _NORA = ["Nora Eng's passport number is K1234567.", "Nora Eng's brother's passport number is K1234568.",
          "Nora Eng's driving licence number is ENG99-801234-NE9XY."]
 POLICIES_STUDIES_FLATS: list[tuple[list[str], list[str], list[str]]] = [
@@ -6151,7 +6151,7 @@ POLICIES_STUDIES_FLATS: list[tuple[list[str], list[str], list[str]]] = [
 CARS_CATS_PASSPORTS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_JONAS_R), ["release", "Jonas Richters Auto"], [_JONAS_R[0]]),
     (list(_JONAS_R), ["remember", "Jonas Richters Auto ist jetzt ein Passat."], [_JONAS_R[0]]),
-    (list(_LI_NA), ["remember", "李娜现在住在重庆\u3002"], [_LI_NA[1]]),
+    (list(_LI_NA), ["remember", "李娜现在住在重庆。"], [_LI_NA[1]]),
     (list(_LI_NA), ["forget", "李娜的猫"], [_LI_NA[0]]),
     (list(_NORA), ["purge", "K1234567"], [_NORA[0]]),
     (list(_NORA), ["purge", "ENG99-801234-NE9XY"], [_NORA[2]]),
@@ -6187,7 +6187,7 @@ _ZARA = ["Zara Khan is allergic to peanuts.", "Zara Khan is allergic to penicill
          "Zara Khan's daughter is allergic to eggs."]
 _PETRA = ["Petra Lang spielt Klavier.", "Petra Lang arbeitet bei BMW.",
           "Petra Langs Mann arbeitet bei BMW."]
-_ZHANG = ["张伟每天跑步\u3002", "张伟在银行工作\u3002", "张伟的女儿在银行工作\u3002"]
+_ZHANG = ["张伟每天跑步。", "张伟在银行工作。", "张伟的女儿在银行工作。"]
 SHIFTS_CLASSES_BILLS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_HANA), ["revise", "Hana Sato's job", "Hana Sato works as a midwife at St Mary's."],
      [_HANA[0]]),
@@ -6204,7 +6204,7 @@ ALLERGIES_AND_EMPLOYERS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ZARA), ["release", "Zara Khan's peanut allergy"], [_ZARA[0]]),
     (list(_PETRA), ["remember", "Petra Lang arbeitet nicht mehr bei BMW."], [_PETRA[1]]),
     (list(_PETRA), ["forget", "Petra Lang spielt Klavier"], [_PETRA[0]]),
-    (list(_ZHANG), ["remember", "张伟不在银行工作了\u3002"], [_ZHANG[1]]),
+    (list(_ZHANG), ["remember", "张伟不在银行工作了。"], [_ZHANG[1]]),
     (list(_ZHANG), ["forget", "张伟每天跑步"], [_ZHANG[0]]),
 ]
 
@@ -6235,7 +6235,7 @@ _ELLA = ["Ella Moss volunteers at the food bank on Saturdays.",
 _BEN_R = ["Ben Ross's sort code is 20-00-00.", "Ben Ross's account number is 12345678.",
           "Ben Ross's sister's account number is 12345679."]
 _LAURA = ["Laura Hahn fährt einen Tesla.", "Laura Hahn wohnt in Köln.", "Max Hahn fährt einen Tesla."]
-_LIU = ["刘洋开一辆特斯拉\u3002", "刘洋住在深圳\u3002", "刘洋的妹妹开一辆特斯拉\u3002"]
+_LIU = ["刘洋开一辆特斯拉。", "刘洋住在深圳。", "刘洋的妹妹开一辆特斯拉。"]
 DEVICES_PROJECTS_VOLUNTEERS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_IVY), ["remember", "Ivy Chen's thermostat is now set to 19 degrees."], [_IVY[0]]),
     (list(_IVY), ["release", "Ivy Chen's bedroom lamp"], []),
@@ -6252,7 +6252,7 @@ BANKS_AND_CARS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_BEN_R), ["forget", "Ben Ross's sort code"], [_BEN_R[0]]),
     (list(_LAURA), ["remember", "Laura Hahn fährt jetzt einen BMW."], [_LAURA[0]]),
     (list(_LAURA), ["forget", "alles über Laura Hahn"], _LAURA[:2]),
-    (list(_LIU), ["remember", "刘洋现在开一辆比亚迪\u3002"], [_LIU[0]]),
+    (list(_LIU), ["remember", "刘洋现在开一辆比亚迪。"], [_LIU[0]]),
     (list(_LIU), ["forget", "刘洋开一辆特斯拉"], [_LIU[0]]),
 ]
 
@@ -6283,7 +6283,7 @@ _CASES = ["Case 2024-117 is assigned to Judge Reed.", "Case 2024-118 is assigned
 _LUCAS = ["Lucas Reyes plays chess online.", "Lucas Reyes's chess rating is 1650.",
           "Lucas Reyes's sister plays chess at a club."]
 _MIA_B = ["Mia Braun hat eine Katze.", "Mia Braun arbeitet bei Siemens.", "Mia Braun spielt Geige."]
-_ZHAO = ["赵磊养了一只狗\u3002", "赵磊在北京大学读书\u3002", "赵磊的女朋友养了一只猫\u3002"]
+_ZHAO = ["赵磊养了一只狗。", "赵磊在北京大学读书。", "赵磊的女朋友养了一只猫。"]
 APPOINTMENTS_CASES_RATINGS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_NADIA), ["remember", "Nadia Ali's dentist appointment moved to March 10."], [_NADIA[0]]),
     (list(_NADIA), ["release", "Nadia Ali's haircut"], [_NADIA[1]]),
@@ -6298,7 +6298,7 @@ ENDINGS_AND_MISSES_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_MIA_B), ["remember", "Mia Braun hat keine Katze mehr."], [_MIA_B[0]]),
     (list(_MIA_B), ["forget", "Mia Braun arbeitet bei Bosch"], []),
     (list(_MIA_B), ["forget", "Mia Braun spielt Geige"], [_MIA_B[2]]),
-    (list(_ZHAO), ["remember", "赵磊现在在清华大学读书\u3002"], [_ZHAO[1]]),
+    (list(_ZHAO), ["remember", "赵磊现在在清华大学读书。"], [_ZHAO[1]]),
     (list(_ZHAO), ["forget", "赵磊的猫"], []),
     (list(_ZHAO), ["forget", "赵磊的狗"], [_ZHAO[0]]),
 ]
@@ -6360,7 +6360,7 @@ _TOM_W = ["Tom Wu orders pizza from Dominos on Fridays.", "Tom Wu orders sushi f
           "Tom Wu lives in Sheffield."]
 _ELIF = ["Elif Kaya is learning Spanish.", "Elif Kaya's son is learning French.",
          "Elif Kaya works at a bank."]
-_HUANG = ["黄敏喜欢看电影\u3002", "黄敏在上海工作\u3002", "黄敏的丈夫喜欢看电影\u3002"]
+_HUANG = ["黄敏喜欢看电影。", "黄敏在上海工作。", "黄敏的丈夫喜欢看电影。"]
 _FELIX = ["Felix Wolf wohnt in Graz.", "Felix Wolf spielt Schach.", "Felix Wolfs Bruder wohnt in Graz."]
 GYMS_TAKEAWAYS_LEARNERS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_AISHA), ["forget", "Aisha Bello's personal trainer"], [_AISHA[1]]),
@@ -6369,7 +6369,7 @@ GYMS_TAKEAWAYS_LEARNERS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_TOM_W), ["release", "Tom Wu's Monday order"], [_TOM_W[1]]),
     (list(_ELIF), ["remember", "Elif Kaya gave up learning Spanish."], [_ELIF[0]]),
     (list(_ELIF), ["forget", "Elif Kaya is learning French"], []),
-    (list(_HUANG), ["remember", "黄敏不再喜欢看电影了\u3002"], [_HUANG[0]]),
+    (list(_HUANG), ["remember", "黄敏不再喜欢看电影了。"], [_HUANG[0]]),
     (list(_HUANG), ["forget", "忘记关于黄敏的一切"], [_HUANG[0], _HUANG[1]]),
     (list(_FELIX), ["remember", "Felix Wolf wohnt jetzt in Linz."], [_FELIX[0]]),
 ]
@@ -6425,12 +6425,12 @@ def loans_stacks_warranties(cases: list[Case]) -> None:
 
 _LENA_V = ["Lena Vogel arbeitet bei Siemens.", "Lena Vogel fährt einen Golf.",
            "Lena Vogels Schwester arbeitet bei Siemens."]
-_CHEN_J = ["陈杰养了一只狗\u3002", "陈杰在银行工作\u3002", "陈杰的妹妹在银行工作\u3002"]
+_CHEN_J = ["陈杰养了一只狗。", "陈杰在银行工作。", "陈杰的妹妹在银行工作。"]
 SISTERS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_LENA_V), ["remember", "Lena Vogel arbeitet jetzt bei Bosch."], [_LENA_V[0]]),
     (list(_LENA_V), ["forget", "Lena Vogel fährt einen Golf"], [_LENA_V[1]]),
     (list(_LENA_V), ["forget", "Lena Vogel fährt einen Polo"], []),
-    (list(_CHEN_J), ["remember", "陈杰不在银行工作了\u3002"], [_CHEN_J[1]]),
+    (list(_CHEN_J), ["remember", "陈杰不在银行工作了。"], [_CHEN_J[1]]),
     (list(_CHEN_J), ["forget", "陈杰的狗"], [_CHEN_J[0]]),
     (list(_CHEN_J), ["forget", "陈杰的猫"], []),
 ]
@@ -6473,14 +6473,14 @@ def again_and_own(cases: list[Case]) -> None:
     _ended_by(cases, "again_and_own", "mixed", AGAIN_AND_OWN)
 
 
-_LIU_F = ["刘芳练瑜伽\u3002", "刘芳在医院工作\u3002", "刘强练瑜伽\u3002"]
-_ZHOU_T = ["周婷收藏邮票\u3002", "周婷的哥哥收藏邮票\u3002", "周婷住在杭州\u3002"]
+_LIU_F = ["刘芳练瑜伽。", "刘芳在医院工作。", "刘强练瑜伽。"]
+_ZHOU_T = ["周婷收藏邮票。", "周婷的哥哥收藏邮票。", "周婷住在杭州。"]
 UNLISTED_CHINESE_VERBS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_LIU_F), ["remember", "刘芳不再练瑜伽了\u3002"], [_LIU_F[0]]),
+    (list(_LIU_F), ["remember", "刘芳不再练瑜伽了。"], [_LIU_F[0]]),
     (list(_LIU_F), ["forget", "忘记关于刘芳的一切"], [_LIU_F[0], _LIU_F[1]]),
     (list(_LIU_F), ["purge", "刘芳"], [_LIU_F[0], _LIU_F[1]]),
     (list(_ZHOU_T), ["forget", "周婷收藏邮票"], [_ZHOU_T[0]]),
-    (list(_ZHOU_T), ["remember", "周婷搬到了南京\u3002"], [_ZHOU_T[2]]),
+    (list(_ZHOU_T), ["remember", "周婷搬到了南京。"], [_ZHOU_T[2]]),
     (list(_ZHOU_T), ["forget", "忘记关于周婷的一切"], [_ZHOU_T[0], _ZHOU_T[2]]),
 ]
 
@@ -6524,12 +6524,12 @@ def again_ways_own(cases: list[Case]) -> None:
 
 _LUKAS_B = ["Lukas Brandts Katze frisst Thunfisch.", "Lukas Brandt wohnt in Kiel.",
             "Lukas Brandts Schwester wohnt in Kiel."]
-_WU_H = ["吴昊吹长笛\u3002", "吴昊在学校工作\u3002", "吴昊的妹妹吹长笛\u3002"]
+_WU_H = ["吴昊吹长笛。", "吴昊在学校工作。", "吴昊的妹妹吹长笛。"]
 OWNERS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_LUKAS_B), ["forget", "alles über Lukas Brandt"], [_LUKAS_B[0], _LUKAS_B[1]]),
     (list(_LUKAS_B), ["purge", "Lukas Brandt"], [_LUKAS_B[0], _LUKAS_B[1]]),
     (list(_WU_H), ["forget", "忘记关于吴昊的一切"], [_WU_H[0], _WU_H[1]]),
-    (list(_WU_H), ["remember", "吴昊不再吹长笛了\u3002"], [_WU_H[0]]),
+    (list(_WU_H), ["remember", "吴昊不再吹长笛了。"], [_WU_H[0]]),
 ]
 
 
@@ -6603,11 +6603,11 @@ def german_perfect(cases: list[Case]) -> None:
     _ended_by(cases, "german_perfect", "languages", GERMAN_PERFECT)
 
 
-_CHEN_J = ["陈静每周去健身房\u3002", "陈静在银行上班\u3002", "陈静的丈夫在银行上班\u3002", "陈静住在成都\u3002"]
+_CHEN_J = ["陈静每周去健身房。", "陈静在银行上班。", "陈静的丈夫在银行上班。", "陈静住在成都。"]
 CHINESE_WORK_AND_HOME: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_CHEN_J), ["remember", "陈静不去健身房了\u3002"], [_CHEN_J[0]]),
-    (list(_CHEN_J), ["remember", "陈静现在在学校上班\u3002"], [_CHEN_J[1]]),
-    (list(_CHEN_J), ["remember", "陈静搬到了重庆\u3002"], [_CHEN_J[3]]),
+    (list(_CHEN_J), ["remember", "陈静不去健身房了。"], [_CHEN_J[0]]),
+    (list(_CHEN_J), ["remember", "陈静现在在学校上班。"], [_CHEN_J[1]]),
+    (list(_CHEN_J), ["remember", "陈静搬到了重庆。"], [_CHEN_J[3]]),
     (list(_CHEN_J), ["forget", "忘记陈静在银行上班"], [_CHEN_J[1]]),
     (list(_CHEN_J), ["forget", "忘记关于陈静的一切"], [_CHEN_J[0], _CHEN_J[1], _CHEN_J[3]]),
 ]
@@ -6752,11 +6752,11 @@ def german_memberships(cases: list[Case]) -> None:
     _ended_by(cases, "german_memberships", "languages", GERMAN_MEMBERSHIPS)
 
 
-_SUN_W = ["孙伟的车是一辆丰田\u3002", "孙伟的妻子开一辆宝马\u3002", "孙伟在北京工作\u3002"]
+_SUN_W = ["孙伟的车是一辆丰田。", "孙伟的妻子开一辆宝马。", "孙伟在北京工作。"]
 CHINESE_POSSESSIONS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_SUN_W), ["remember", "孙伟的车现在是一辆本田\u3002"], [_SUN_W[0]]),
+    (list(_SUN_W), ["remember", "孙伟的车现在是一辆本田。"], [_SUN_W[0]]),
     (list(_SUN_W), ["forget", "孙伟的车"], [_SUN_W[0]]),
-    (list(_SUN_W), ["remember", "孙伟现在在上海工作\u3002"], [_SUN_W[2]]),
+    (list(_SUN_W), ["remember", "孙伟现在在上海工作。"], [_SUN_W[2]]),
     (list(_SUN_W), ["forget", "忘记关于孙伟的一切"], [_SUN_W[0], _SUN_W[2]]),
 ]
 
@@ -6822,11 +6822,11 @@ def german_apostrophe_genitive(cases: list[Case]) -> None:
     _ended_by(cases, "german_apostrophe_genitive", "languages", GERMAN_APOSTROPHE_GENITIVE)
 
 
-_ZHAO_M = ["赵敏住在深圳\u3002", "赵敏在华为工作\u3002", "赵敏喜欢打羽毛球\u3002", "赵敏的弟弟在华为工作\u3002", "赵敏养了一只狗\u3002"]
+_ZHAO_M = ["赵敏住在深圳。", "赵敏在华为工作。", "赵敏喜欢打羽毛球。", "赵敏的弟弟在华为工作。", "赵敏养了一只狗。"]
 CHINESE_FIVE_FACTS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_ZHAO_M), ["remember", "赵敏现在住在广州\u3002"], [_ZHAO_M[0]]),
-    (list(_ZHAO_M), ["remember", "赵敏从华为辞职了\u3002"], [_ZHAO_M[1]]),
-    (list(_ZHAO_M), ["remember", "赵敏不再打羽毛球了\u3002"], [_ZHAO_M[2]]),
+    (list(_ZHAO_M), ["remember", "赵敏现在住在广州。"], [_ZHAO_M[0]]),
+    (list(_ZHAO_M), ["remember", "赵敏从华为辞职了。"], [_ZHAO_M[1]]),
+    (list(_ZHAO_M), ["remember", "赵敏不再打羽毛球了。"], [_ZHAO_M[2]]),
     (list(_ZHAO_M), ["forget", "忘记赵敏养狗的事"], [_ZHAO_M[4]]),
     (list(_ZHAO_M), ["forget", "忘记关于赵敏的一切"], [_ZHAO_M[0], _ZHAO_M[1], _ZHAO_M[2], _ZHAO_M[4]]),
 ]
@@ -6917,12 +6917,12 @@ def doses_beside_a_wife(cases: list[Case]) -> None:
 
 _LENA_R = ["Lena Roth hat einen Hund.", "Lena Roth hat eine Katze.", "Lena Roths Mann hat einen Hund.",
            "Lena Roth arbeitet als Lehrerin."]
-_ZHENG_W = ["郑伟有一辆自行车\u3002", "郑伟有一台电脑\u3002", "郑伟的妻子有一辆自行车\u3002"]
+_ZHENG_W = ["郑伟有一辆自行车。", "郑伟有一台电脑。", "郑伟的妻子有一辆自行车。"]
 PETS_JOBS_THINGS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_LENA_R), ["remember", "Lena Roth hat keinen Hund mehr."], [_LENA_R[0]]),
     (list(_LENA_R), ["remember", "Lena Roth arbeitet jetzt als Ärztin."], [_LENA_R[3]]),
     (list(_LENA_R), ["forget", "Vergiss Lena Roths Katze"], [_LENA_R[1]]),
-    (list(_ZHENG_W), ["remember", "郑伟卖掉了自行车\u3002"], [_ZHENG_W[0]]),
+    (list(_ZHENG_W), ["remember", "郑伟卖掉了自行车。"], [_ZHENG_W[0]]),
     (list(_ZHENG_W), ["forget", "忘记郑伟的电脑"], [_ZHENG_W[1]]),
 ]
 
@@ -6971,11 +6971,11 @@ def german_worded_otherwise(cases: list[Case]) -> None:
     _ended_by(cases, "german_worded_otherwise", "languages", GERMAN_WORDED_OTHERWISE)
 
 
-_LIN_T = ["林涛住在南京\u3002", "林涛在百度工作\u3002", "林涛喜欢游泳\u3002", "林涛的女儿喜欢游泳\u3002"]
+_LIN_T = ["林涛住在南京。", "林涛在百度工作。", "林涛喜欢游泳。", "林涛的女儿喜欢游泳。"]
 CHINESE_WORDED_OTHERWISE: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_LIN_T), ["remember", "林涛已经搬去杭州了\u3002"], [_LIN_T[0]]),
-    (list(_LIN_T), ["remember", "林涛离开了百度\u3002"], [_LIN_T[1]]),
-    (list(_LIN_T), ["remember", "林涛不喜欢游泳了\u3002"], [_LIN_T[2]]),
+    (list(_LIN_T), ["remember", "林涛已经搬去杭州了。"], [_LIN_T[0]]),
+    (list(_LIN_T), ["remember", "林涛离开了百度。"], [_LIN_T[1]]),
+    (list(_LIN_T), ["remember", "林涛不喜欢游泳了。"], [_LIN_T[2]]),
     (list(_LIN_T), ["forget", "删除林涛的所有信息"], list(_LIN_T[:3])),
     (list(_LIN_T), ["forget", "忘掉林涛喜欢游泳这件事"], [_LIN_T[2]]),
 ]
@@ -7039,11 +7039,11 @@ def customer_accounts(cases: list[Case]) -> None:
 
 
 _EVA_K = ["Eva Klein trinkt Kaffee.", "Eva Klein trinkt Tee.", "Eva Kleins Bruder trinkt Kaffee."]
-_MA_L = ["马丽喝咖啡\u3002", "马丽喝茶\u3002", "马丽的哥哥喝咖啡\u3002"]
+_MA_L = ["马丽喝咖啡。", "马丽喝茶。", "马丽的哥哥喝咖啡。"]
 DRINKS_GIVEN_UP_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_EVA_K), ["remember", "Eva Klein trinkt keinen Kaffee mehr."], [_EVA_K[0]]),
     (list(_EVA_K), ["forget", "Vergiss, dass Eva Klein Tee trinkt."], [_EVA_K[1]]),
-    (list(_MA_L), ["remember", "马丽不喝咖啡了\u3002"], [_MA_L[0]]),
+    (list(_MA_L), ["remember", "马丽不喝咖啡了。"], [_MA_L[0]]),
     (list(_MA_L), ["forget", "忘记马丽喝茶"], [_MA_L[1]]),
 ]
 
@@ -7076,12 +7076,12 @@ def shared_values_again(cases: list[Case]) -> None:
 
 
 _PAUL_B = ["Paul Berger wohnt in Hamburg.", "Paul Berger arbeitet in Hamburg.", "Paul Berger spielt Tennis."]
-_ZHOU_J = ["周杰住在上海\u3002", "周杰在上海工作\u3002", "周杰喜欢网球\u3002"]
+_ZHOU_J = ["周杰住在上海。", "周杰在上海工作。", "周杰喜欢网球。"]
 SHARED_VALUES_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_PAUL_B), ["remember", "Paul Berger ist nach Kiel gezogen."], [_PAUL_B[0]]),
     (list(_PAUL_B), ["remember", "Paul Berger arbeitet jetzt in Bremen."], [_PAUL_B[1]]),
-    (list(_ZHOU_J), ["remember", "周杰搬到了苏州\u3002"], [_ZHOU_J[0]]),
-    (list(_ZHOU_J), ["remember", "周杰现在在杭州工作\u3002"], [_ZHOU_J[1]]),
+    (list(_ZHOU_J), ["remember", "周杰搬到了苏州。"], [_ZHOU_J[0]]),
+    (list(_ZHOU_J), ["remember", "周杰现在在杭州工作。"], [_ZHOU_J[1]]),
 ]
 
 
@@ -7114,11 +7114,11 @@ def one_object_two_verbs(cases: list[Case]) -> None:
 
 
 _EVA_B = ["Eva Braun spielt Klavier.", "Eva Braun unterrichtet Klavier.", "Eva Braun wohnt in Ulm."]
-_HE_J = ["何静喜欢猫\u3002", "何静养了一只猫\u3002", "何静住在厦门\u3002"]
+_HE_J = ["何静喜欢猫。", "何静养了一只猫。", "何静住在厦门。"]
 ONE_OBJECT_TWO_VERBS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_EVA_B), ["remember", "Eva Braun spielt kein Klavier mehr."], [_EVA_B[0]]),
     (list(_EVA_B), ["forget", "Vergiss, dass Eva Braun Klavier unterrichtet."], [_EVA_B[1]]),
-    (list(_HE_J), ["remember", "何静不养猫了\u3002"], [_HE_J[1]]),
+    (list(_HE_J), ["remember", "何静不养猫了。"], [_HE_J[1]]),
     (list(_HE_J), ["forget", "忘记何静喜欢猫"], [_HE_J[0]]),
 ]
 
@@ -7152,11 +7152,11 @@ def two_verbs_again(cases: list[Case]) -> None:
 
 
 _UWE_K = ["Uwe Kraus trinkt Bier.", "Uwe Kraus braut Bier.", "Uwe Kraus wohnt in Köln."]
-_YANG_Y = ["杨洋教英语\u3002", "杨洋会说英语\u3002", "杨洋住在天津\u3002"]
+_YANG_Y = ["杨洋教英语。", "杨洋会说英语。", "杨洋住在天津。"]
 TWO_VERBS_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_UWE_K), ["remember", "Uwe Kraus trinkt kein Bier mehr."], [_UWE_K[0]]),
     (list(_UWE_K), ["remember", "Uwe Kraus braut kein Bier mehr."], [_UWE_K[1]]),
-    (list(_YANG_Y), ["remember", "杨洋不教英语了\u3002"], [_YANG_Y[0]]),
+    (list(_YANG_Y), ["remember", "杨洋不教英语了。"], [_YANG_Y[0]]),
     (list(_YANG_Y), ["forget", "忘记杨洋教英语"], [_YANG_Y[0]]),
 ]
 
@@ -7203,12 +7203,12 @@ def shared_first_name(cases: list[Case]) -> None:
 _MIA_R = ["Mia Roth lives in Leeds.", "Mia Roth works at Lidl.", "Mia Roth's brother lives in Leeds.",
           "Mia Roth plays netball."]
 _KAI_S = ["Kai Schulte wohnt in Bonn.", "Kai Schulte arbeitet bei Bosch.", "Kai Schultes Frau wohnt in Bonn."]
-_TANG_L = ["唐磊住在武汉\u3002", "唐磊在华为工作\u3002", "唐磊的妻子住在武汉\u3002"]
+_TANG_L = ["唐磊住在武汉。", "唐磊在华为工作。", "唐磊的妻子住在武汉。"]
 TWO_CHANGES_ONE_SENTENCE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_MIA_R), ["remember", "Mia Roth moved to York and left Lidl."], [_MIA_R[0], _MIA_R[1]]),
     (list(_MIA_R), ["remember", "Mia Roth now lives in York but still works at Lidl."], [_MIA_R[0]]),
     (list(_KAI_S), ["remember", "Kai Schulte wohnt jetzt in Köln und arbeitet jetzt bei Siemens."], [_KAI_S[0], _KAI_S[1]]),
-    (list(_TANG_L), ["remember", "唐磊搬到了上海\uff0c也从华为辞职了\u3002"], [_TANG_L[0], _TANG_L[1]]),
+    (list(_TANG_L), ["remember", "唐磊搬到了上海\uff0c也从华为辞职了。"], [_TANG_L[0], _TANG_L[1]]),
 ]
 
 
@@ -7260,16 +7260,16 @@ def german_student(cases: list[Case]) -> None:
     _ended_by(cases, "german_student", "languages", GERMAN_STUDENT)
 
 
-_ZHOU_M = ["周敏在北京工作\u3002", "周敏养了一只狗\u3002", "周敏的丈夫在北京工作\u3002", "周敏喜欢游泳\u3002",
-           "周敏住在北京\u3002"]
+_ZHOU_M = ["周敏在北京工作。", "周敏养了一只狗。", "周敏的丈夫在北京工作。", "周敏喜欢游泳。",
+           "周敏住在北京。"]
 CHINESE_BESIDE_HUSBAND: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_ZHOU_M), ["remember", "周敏现在在上海工作\u3002"], [_ZHOU_M[0]]),
+    (list(_ZHOU_M), ["remember", "周敏现在在上海工作。"], [_ZHOU_M[0]]),
     (list(_ZHOU_M), ["forget", "忘记周敏的丈夫"], [_ZHOU_M[2]]),
     # gold as first written, restored (2026-12-06): 不…了 says "no longer", as 不再…了
     # does, and thirteen cases of 不再 end 喜欢 + the act (households_by_language__10,
     # 李明不再打篮球了); a correction after the first run had made this one end nothing
-    (list(_ZHOU_M), ["remember", "周敏不游泳了\u3002"], [_ZHOU_M[3]]),
-    (list(_ZHOU_M), ["remember", "周敏搬到了杭州\u3002"], [_ZHOU_M[4]]),
+    (list(_ZHOU_M), ["remember", "周敏不游泳了。"], [_ZHOU_M[3]]),
+    (list(_ZHOU_M), ["remember", "周敏搬到了杭州。"], [_ZHOU_M[4]]),
 ]
 
 
@@ -7320,12 +7320,12 @@ def memberships_beside_a_son(cases: list[Case]) -> None:
 # notes; an on-call rota; pets' medicines and food; identifiers as people write them.
 _LENA_S = ["Lena Vogt schwimmt jeden Morgen.", "Lena Vogt wohnt in Kiel.",
            "Lena Vogts Schwester schwimmt jeden Morgen."]
-_ZHOU_S = ["周敏每天游泳\u3002", "周敏住在北京\u3002", "周敏的妹妹每天游泳\u3002"]
+_ZHOU_S = ["周敏每天游泳。", "周敏住在北京。", "周敏的妹妹每天游泳。"]
 SWIM_HABIT_BY_LANGUAGE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_LENA_S), ["remember", "Lena Vogt schwimmt nicht mehr."], [_LENA_S[0]]),
     (list(_LENA_S), ["forget", "Vergiss, dass Lena Vogts Schwester jeden Morgen schwimmt."],
      [_LENA_S[2]]),
-    (list(_ZHOU_S), ["remember", "周敏不游泳了\u3002"], [_ZHOU_S[0]]),
+    (list(_ZHOU_S), ["remember", "周敏不游泳了。"], [_ZHOU_S[0]]),
     (list(_ZHOU_S), ["forget", "忘记周敏的妹妹"], [_ZHOU_S[2]]),
 ]
 
@@ -7481,10 +7481,10 @@ def german_commuter(cases: list[Case]) -> None:
     _ended_by(cases, "german_commuter", "languages", GERMAN_COMMUTER)
 
 
-_CHEN_C = ["陈晨在阿里巴巴工作\u3002", "陈晨养了一只猫\u3002", "陈晨的哥哥在阿里巴巴工作\u3002", "陈晨住在杭州\u3002"]
+_CHEN_C = ["陈晨在阿里巴巴工作。", "陈晨养了一只猫。", "陈晨的哥哥在阿里巴巴工作。", "陈晨住在杭州。"]
 CHINESE_SAME_COMPANY: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_CHEN_C), ["remember", "陈晨从阿里巴巴辞职了\u3002"], [_CHEN_C[0]]),
-    (list(_CHEN_C), ["remember", "陈晨搬到了上海\u3002"], [_CHEN_C[3]]),
+    (list(_CHEN_C), ["remember", "陈晨从阿里巴巴辞职了。"], [_CHEN_C[0]]),
+    (list(_CHEN_C), ["remember", "陈晨搬到了上海。"], [_CHEN_C[3]]),
     (list(_CHEN_C), ["forget", "忘记陈晨的哥哥"], [_CHEN_C[2]]),
 ]
 
@@ -7544,10 +7544,10 @@ def german_pets_and_hobbies(cases: list[Case]) -> None:
     _ended_by(cases, "german_pets_and_hobbies", "languages", GERMAN_PETS_AND_HOBBIES)
 
 
-_LIU_Y = ["刘洋在北京大学读书\u3002", "刘洋学习钢琴\u3002", "刘洋的姐姐在北京大学读书\u3002", "刘洋住在海淀\u3002"]
+_LIU_Y = ["刘洋在北京大学读书。", "刘洋学习钢琴。", "刘洋的姐姐在北京大学读书。", "刘洋住在海淀。"]
 CHINESE_STUDY: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_LIU_Y), ["remember", "刘洋现在在清华大学读书\u3002"], [_LIU_Y[0]]),
-    (list(_LIU_Y), ["remember", "刘洋不学钢琴了\u3002"], [_LIU_Y[1]]),
+    (list(_LIU_Y), ["remember", "刘洋现在在清华大学读书。"], [_LIU_Y[0]]),
+    (list(_LIU_Y), ["remember", "刘洋不学钢琴了。"], [_LIU_Y[1]]),
     (list(_LIU_Y), ["forget", "忘记刘洋的姐姐"], [_LIU_Y[2]]),
 ]
 
@@ -7625,11 +7625,11 @@ def german_contacts(cases: list[Case]) -> None:
     _ended_by(cases, "german_contacts", "languages", GERMAN_CONTACTS)
 
 
-_ZHAO_L = ["赵丽开一辆宝马\u3002", "赵丽养了一只狗\u3002", "赵丽的丈夫开一辆宝马\u3002", "赵丽住在南京\u3002"]
+_ZHAO_L = ["赵丽开一辆宝马。", "赵丽养了一只狗。", "赵丽的丈夫开一辆宝马。", "赵丽住在南京。"]
 CHINESE_COUPLE: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_ZHAO_L), ["remember", "赵丽现在开一辆特斯拉\u3002"], [_ZHAO_L[0]]),
+    (list(_ZHAO_L), ["remember", "赵丽现在开一辆特斯拉。"], [_ZHAO_L[0]]),
     (list(_ZHAO_L), ["forget", "忘记赵丽的丈夫"], [_ZHAO_L[2]]),
-    (list(_ZHAO_L), ["remember", "赵丽搬到了苏州\u3002"], [_ZHAO_L[3]]),
+    (list(_ZHAO_L), ["remember", "赵丽搬到了苏州。"], [_ZHAO_L[3]]),
 ]
 
 
@@ -7702,10 +7702,10 @@ def german_nurse(cases: list[Case]) -> None:
     _ended_by(cases, "german_nurse", "languages", GERMAN_NURSE)
 
 
-_SUN_Y = ["孙燕开了一家花店\u3002", "孙燕开一辆大众\u3002", "孙燕的弟弟开一辆大众\u3002", "孙燕住在成都\u3002"]
+_SUN_Y = ["孙燕开了一家花店。", "孙燕开一辆大众。", "孙燕的弟弟开一辆大众。", "孙燕住在成都。"]
 CHINESE_SHOP_OWNER: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_SUN_Y), ["remember", "孙燕现在开一辆比亚迪\u3002"], [_SUN_Y[1]]),
-    (list(_SUN_Y), ["remember", "孙燕搬到了重庆\u3002"], [_SUN_Y[3]]),
+    (list(_SUN_Y), ["remember", "孙燕现在开一辆比亚迪。"], [_SUN_Y[1]]),
+    (list(_SUN_Y), ["remember", "孙燕搬到了重庆。"], [_SUN_Y[3]]),
     (list(_SUN_Y), ["forget", "忘记孙燕的弟弟"], [_SUN_Y[2]]),
 ]
 
@@ -7766,10 +7766,10 @@ def german_teacher(cases: list[Case]) -> None:
     _ended_by(cases, "german_teacher", "languages", GERMAN_TEACHER)
 
 
-_LIU_Y = ["刘洋在北京大学读书\u3002", "刘洋喜欢打篮球\u3002", "刘洋的妹妹喜欢打篮球\u3002", "刘洋住在海淀区\u3002"]
+_LIU_Y = ["刘洋在北京大学读书。", "刘洋喜欢打篮球。", "刘洋的妹妹喜欢打篮球。", "刘洋住在海淀区。"]
 CHINESE_STUDENT: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_LIU_Y), ["remember", "刘洋不喜欢打篮球了\u3002"], [_LIU_Y[1]]),
-    (list(_LIU_Y), ["remember", "刘洋搬到了朝阳区\u3002"], [_LIU_Y[3]]),
+    (list(_LIU_Y), ["remember", "刘洋不喜欢打篮球了。"], [_LIU_Y[1]]),
+    (list(_LIU_Y), ["remember", "刘洋搬到了朝阳区。"], [_LIU_Y[3]]),
     (list(_LIU_Y), ["forget", "忘记刘洋的妹妹"], [_LIU_Y[2]]),
 ]
 
@@ -7865,11 +7865,11 @@ def german_engineer(cases: list[Case]) -> None:
     _ended_by(cases, "german_engineer", "languages", GERMAN_ENGINEER)
 
 
-_WANG_F = ["王芳在银行工作\u3002", "王芳养了一只猫\u3002", "王芳的丈夫在银行工作\u3002", "王芳住在杭州\u3002"]
+_WANG_F = ["王芳在银行工作。", "王芳养了一只猫。", "王芳的丈夫在银行工作。", "王芳住在杭州。"]
 CHINESE_CLERK: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_WANG_F), ["remember", "王芳现在在学校工作\u3002"], [_WANG_F[0]]),
+    (list(_WANG_F), ["remember", "王芳现在在学校工作。"], [_WANG_F[0]]),
     (list(_WANG_F), ["forget", "忘记王芳的丈夫"], [_WANG_F[2]]),
-    (list(_WANG_F), ["remember", "王芳搬到了上海\u3002"], [_WANG_F[3]]),
+    (list(_WANG_F), ["remember", "王芳搬到了上海。"], [_WANG_F[3]]),
 ]
 
 
@@ -7946,11 +7946,11 @@ def german_sisters(cases: list[Case]) -> None:
     _ended_by(cases, "german_sisters", "languages", GERMAN_SISTERS)
 
 
-_CHEN_G = ["陈刚开一辆丰田\u3002", "陈刚在上海工作\u3002", "陈刚的同事开一辆丰田\u3002", "陈刚喜欢钓鱼\u3002"]
+_CHEN_G = ["陈刚开一辆丰田。", "陈刚在上海工作。", "陈刚的同事开一辆丰田。", "陈刚喜欢钓鱼。"]
 CHINESE_COLLEAGUES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_CHEN_G), ["remember", "陈刚现在开一辆本田\u3002"], [_CHEN_G[0]]),
-    (list(_CHEN_G), ["remember", "陈刚不再喜欢钓鱼了\u3002"], [_CHEN_G[3]]),
-    (list(_CHEN_G), ["remember", "陈刚现在在北京工作\u3002"], [_CHEN_G[1]]),
+    (list(_CHEN_G), ["remember", "陈刚现在开一辆本田。"], [_CHEN_G[0]]),
+    (list(_CHEN_G), ["remember", "陈刚不再喜欢钓鱼了。"], [_CHEN_G[3]]),
+    (list(_CHEN_G), ["remember", "陈刚现在在北京工作。"], [_CHEN_G[1]]),
 ]
 
 
@@ -8027,12 +8027,12 @@ def german_neighbours(cases: list[Case]) -> None:
     _ended_by(cases, "german_neighbours", "languages", GERMAN_NEIGHBOURS)
 
 
-_ZHOU_M = ["周敏的电话是13812345678\u3002", "周敏住在武汉\u3002", "周敏的哥哥的电话是13812345679\u3002",
-           "周敏喜欢唱歌\u3002"]
+_ZHOU_M = ["周敏的电话是13812345678。", "周敏住在武汉。", "周敏的哥哥的电话是13812345679。",
+           "周敏喜欢唱歌。"]
 CHINESE_PHONES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ZHOU_M), ["purge", "13812345678"], [_ZHOU_M[0]]),
-    (list(_ZHOU_M), ["remember", "周敏搬到了长沙\u3002"], [_ZHOU_M[1]]),
-    (list(_ZHOU_M), ["remember", "周敏不喜欢唱歌了\u3002"], [_ZHOU_M[3]]),
+    (list(_ZHOU_M), ["remember", "周敏搬到了长沙。"], [_ZHOU_M[1]]),
+    (list(_ZHOU_M), ["remember", "周敏不喜欢唱歌了。"], [_ZHOU_M[3]]),
 ]
 
 
@@ -8126,12 +8126,12 @@ def german_pet_owner(cases: list[Case]) -> None:
     _ended_by(cases, "german_pet_owner", "languages", GERMAN_PET_OWNER)
 
 
-_LIN_J = ["林静的邮箱是linjing@163.com\u3002", "林静在医院工作\u3002",
-          "林静的同事的邮箱是linjing2@163.com\u3002", "林静喜欢跑步\u3002"]
+_LIN_J = ["林静的邮箱是linjing@163.com。", "林静在医院工作。",
+          "林静的同事的邮箱是linjing2@163.com。", "林静喜欢跑步。"]
 CHINESE_MAILS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_LIN_J), ["purge", "linjing@163.com"], [_LIN_J[0]]),
-    (list(_LIN_J), ["remember", "林静现在在学校工作\u3002"], [_LIN_J[1]]),
-    (list(_LIN_J), ["remember", "林静不喜欢跑步了\u3002"], [_LIN_J[3]]),
+    (list(_LIN_J), ["remember", "林静现在在学校工作。"], [_LIN_J[1]]),
+    (list(_LIN_J), ["remember", "林静不喜欢跑步了。"], [_LIN_J[3]]),
 ]
 
 
@@ -8209,10 +8209,10 @@ def german_cook(cases: list[Case]) -> None:
     _ended_by(cases, "german_cook", "languages", GERMAN_COOK)
 
 
-_GAO_M = ["高明开一辆奥迪\u3002", "高明在深圳工作\u3002", "高明的儿子在深圳工作\u3002", "高明每天跑步\u3002"]
+_GAO_M = ["高明开一辆奥迪。", "高明在深圳工作。", "高明的儿子在深圳工作。", "高明每天跑步。"]
 CHINESE_FATHER: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_GAO_M), ["remember", "高明把奥迪卖了\u3002"], [_GAO_M[0]]),
-    (list(_GAO_M), ["remember", "高明现在在广州工作\u3002"], [_GAO_M[1]]),
+    (list(_GAO_M), ["remember", "高明把奥迪卖了。"], [_GAO_M[0]]),
+    (list(_GAO_M), ["remember", "高明现在在广州工作。"], [_GAO_M[1]]),
     (list(_GAO_M), ["forget", "忘记高明的儿子"], [_GAO_M[2]]),
 ]
 
@@ -8290,11 +8290,11 @@ def german_national_phones(cases: list[Case]) -> None:
     _ended_by(cases, "german_national_phones", "languages", GERMAN_NATIONAL_PHONES)
 
 
-_XU_L = ["徐亮的身份证号是110101199003071234\u3002", "徐亮住在北京\u3002",
-         "徐亮的妻子的身份证号是110101199103081235\u3002", "徐亮喜欢下棋\u3002"]
+_XU_L = ["徐亮的身份证号是110101199003071234。", "徐亮住在北京。",
+         "徐亮的妻子的身份证号是110101199103081235。", "徐亮喜欢下棋。"]
 CHINESE_ID_NUMBERS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_XU_L), ["purge", "110101199003071234"], [_XU_L[0]]),
-    (list(_XU_L), ["remember", "徐亮搬到了天津\u3002"], [_XU_L[1]]),
+    (list(_XU_L), ["remember", "徐亮搬到了天津。"], [_XU_L[1]]),
     (list(_XU_L), ["forget", "忘记徐亮的妻子"], [_XU_L[2]]),
 ]
 
@@ -8360,11 +8360,11 @@ def german_revisions(cases: list[Case]) -> None:
     _ended_by(cases, "german_revisions", "languages", GERMAN_REVISIONS)
 
 
-_HE_L = ["何丽住在广州\u3002", "何丽在医院当护士\u3002", "何丽的姐姐在医院当护士\u3002", "何丽喜欢游泳\u3002"]
+_HE_L = ["何丽住在广州。", "何丽在医院当护士。", "何丽的姐姐在医院当护士。", "何丽喜欢游泳。"]
 CHINESE_REVISIONS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_HE_L), ["revise", "何丽住在广州", "何丽住在佛山\u3002"], [_HE_L[0]]),
+    (list(_HE_L), ["revise", "何丽住在广州", "何丽住在佛山。"], [_HE_L[0]]),
     (list(_HE_L), ["release", "何丽游泳"], [_HE_L[3]]),
-    (list(_HE_L), ["remember", "何丽现在在学校当老师\u3002"], [_HE_L[1]]),
+    (list(_HE_L), ["remember", "何丽现在在学校当老师。"], [_HE_L[1]]),
 ]
 
 
@@ -8442,11 +8442,11 @@ def german_endings_again(cases: list[Case]) -> None:
     _ended_by(cases, "german_endings_again", "languages", GERMAN_ENDINGS_AGAIN)
 
 
-_SONG_J = ["宋佳在阿里巴巴工作\u3002", "宋佳吃素\u3002", "宋佳的男朋友在阿里巴巴工作\u3002", "宋佳住在杭州\u3002"]
+_SONG_J = ["宋佳在阿里巴巴工作。", "宋佳吃素。", "宋佳的男朋友在阿里巴巴工作。", "宋佳住在杭州。"]
 CHINESE_ENDINGS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_SONG_J), ["remember", "宋佳不再在阿里巴巴工作了\u3002"], [_SONG_J[0]]),
-    (list(_SONG_J), ["remember", "宋佳不吃素了\u3002"], [_SONG_J[1]]),
-    (list(_SONG_J), ["remember", "宋佳搬到了宁波\u3002"], [_SONG_J[3]]),
+    (list(_SONG_J), ["remember", "宋佳不再在阿里巴巴工作了。"], [_SONG_J[0]]),
+    (list(_SONG_J), ["remember", "宋佳不吃素了。"], [_SONG_J[1]]),
+    (list(_SONG_J), ["remember", "宋佳搬到了宁波。"], [_SONG_J[3]]),
 ]
 
 
@@ -8541,12 +8541,12 @@ def german_students(cases: list[Case]) -> None:
     _ended_by(cases, "german_students", "languages", GERMAN_STUDENTS)
 
 
-_MA_L = ["马丽的微信号是mali_1990\u3002", "马丽在上海工作\u3002", "马丽的妹妹的微信号是mali_1992\u3002",
-         "马丽喜欢画画\u3002"]
+_MA_L = ["马丽的微信号是mali_1990。", "马丽在上海工作。", "马丽的妹妹的微信号是mali_1992。",
+         "马丽喜欢画画。"]
 CHINESE_HANDLES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_MA_L), ["purge", "mali_1990"], [_MA_L[0]]),
-    (list(_MA_L), ["remember", "马丽不喜欢画画了\u3002"], [_MA_L[3]]),
-    (list(_MA_L), ["remember", "马丽现在在北京工作\u3002"], [_MA_L[1]]),
+    (list(_MA_L), ["remember", "马丽不喜欢画画了。"], [_MA_L[3]]),
+    (list(_MA_L), ["remember", "马丽现在在北京工作。"], [_MA_L[1]]),
 ]
 
 
@@ -8623,10 +8623,10 @@ def german_forget_that(cases: list[Case]) -> None:
     _ended_by(cases, "german_forget_that", "languages", GERMAN_FORGET_THAT)
 
 
-_TANG_M = ["唐敏喜欢弹钢琴\u3002", "唐敏住在西安\u3002", "唐敏的女儿喜欢弹钢琴\u3002", "唐敏在学校工作\u3002"]
+_TANG_M = ["唐敏喜欢弹钢琴。", "唐敏住在西安。", "唐敏的女儿喜欢弹钢琴。", "唐敏在学校工作。"]
 CHINESE_FORGET_CLAUSES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_TANG_M), ["forget", "忘记唐敏喜欢弹钢琴"], [_TANG_M[0]]),
-    (list(_TANG_M), ["remember", "唐敏搬到了成都\u3002"], [_TANG_M[1]]),
+    (list(_TANG_M), ["remember", "唐敏搬到了成都。"], [_TANG_M[1]]),
     (list(_TANG_M), ["forget", "忘记唐敏的女儿"], [_TANG_M[2]]),
 ]
 
@@ -8703,10 +8703,10 @@ def german_marriages(cases: list[Case]) -> None:
     _ended_by(cases, "german_marriages", "languages", GERMAN_MARRIAGES)
 
 
-_LU_Q = ["陆强养了一条狗\u3002", "陆强住在苏州\u3002", "陆强的邻居养了一条狗\u3002", "陆强喜欢钓鱼\u3002"]
+_LU_Q = ["陆强养了一条狗。", "陆强住在苏州。", "陆强的邻居养了一条狗。", "陆强喜欢钓鱼。"]
 CHINESE_PETS_DIED: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_LU_Q), ["remember", "陆强的狗死了\u3002"], [_LU_Q[0]]),
-    (list(_LU_Q), ["remember", "陆强搬到了无锡\u3002"], [_LU_Q[1]]),
+    (list(_LU_Q), ["remember", "陆强的狗死了。"], [_LU_Q[0]]),
+    (list(_LU_Q), ["remember", "陆强搬到了无锡。"], [_LU_Q[1]]),
     (list(_LU_Q), ["forget", "忘记陆强的邻居"], [_LU_Q[2]]),
 ]
 
@@ -8781,11 +8781,11 @@ def german_things_ended(cases: list[Case]) -> None:
     _ended_by(cases, "german_things_ended", "languages", GERMAN_THINGS_ENDED)
 
 
-_YE_Q = ["叶青喜欢喝茶\u3002", "叶青住在厦门\u3002", "叶青的丈夫喜欢喝茶\u3002", "叶青在银行工作\u3002"]
+_YE_Q = ["叶青喜欢喝茶。", "叶青住在厦门。", "叶青的丈夫喜欢喝茶。", "叶青在银行工作。"]
 CHINESE_HABITS_ENDED: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_YE_Q), ["remember", "叶青不喜欢喝茶了\u3002"], [_YE_Q[0]]),
-    (list(_YE_Q), ["remember", "叶青搬到了福州\u3002"], [_YE_Q[1]]),
-    (list(_YE_Q), ["remember", "叶青不在银行工作了\u3002"], [_YE_Q[3]]),
+    (list(_YE_Q), ["remember", "叶青不喜欢喝茶了。"], [_YE_Q[0]]),
+    (list(_YE_Q), ["remember", "叶青搬到了福州。"], [_YE_Q[1]]),
+    (list(_YE_Q), ["remember", "叶青不在银行工作了。"], [_YE_Q[3]]),
 ]
 
 
@@ -8862,12 +8862,12 @@ def calendars(cases: list[Case]) -> None:
     _ended_by(cases, "calendars", "everyday", CALENDARS)
 
 
-_ZHANG_W = ["张伟\uff08Zhang Wei\uff09住在上海\u3002", "Zhang Wei works at Huawei.", "张伟的妻子住在上海\u3002",
-            "张伟的电话是13900001111\u3002"]
+_ZHANG_W = ["张伟\uff08Zhang Wei\uff09住在上海。", "Zhang Wei works at Huawei.", "张伟的妻子住在上海。",
+            "张伟的电话是13900001111。"]
 ALIASED_CHINESE: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ZHANG_W), ["purge", "13900001111"], [_ZHANG_W[3]]),
     (list(_ZHANG_W), ["remember", "Zhang Wei left Huawei."], [_ZHANG_W[1]]),
-    (list(_ZHANG_W), ["remember", "张伟搬到了深圳\u3002"], [_ZHANG_W[0]]),
+    (list(_ZHANG_W), ["remember", "张伟搬到了深圳。"], [_ZHANG_W[0]]),
 ]
 
 
@@ -8944,10 +8944,10 @@ def german_addresses(cases: list[Case]) -> None:
     _ended_by(cases, "german_addresses", "languages", GERMAN_ADDRESSES)
 
 
-_WU_G = ["吴刚在Google工作\u3002", "吴刚住在深圳\u3002", "吴刚的同事在Google工作\u3002", "吴刚喜欢打羽毛球\u3002"]
+_WU_G = ["吴刚在Google工作。", "吴刚住在深圳。", "吴刚的同事在Google工作。", "吴刚喜欢打羽毛球。"]
 CHINESE_LATIN_NAMES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_WU_G), ["remember", "吴刚现在在微软工作\u3002"], [_WU_G[0]]),
-    (list(_WU_G), ["remember", "吴刚不喜欢打羽毛球了\u3002"], [_WU_G[3]]),
+    (list(_WU_G), ["remember", "吴刚现在在微软工作。"], [_WU_G[0]]),
+    (list(_WU_G), ["remember", "吴刚不喜欢打羽毛球了。"], [_WU_G[3]]),
     (list(_WU_G), ["forget", "忘记吴刚的同事"], [_WU_G[2]]),
 ]
 
@@ -9008,10 +9008,10 @@ def german_apostrophe_names(cases: list[Case]) -> None:
     _ended_by(cases, "german_apostrophe_names", "languages", GERMAN_APOSTROPHE_NAMES)
 
 
-_HU_J = ["胡军开一辆特斯拉\u3002", "胡军在腾讯工作\u3002", "胡军的弟弟开一辆特斯拉\u3002", "胡军喜欢游泳\u3002"]
+_HU_J = ["胡军开一辆特斯拉。", "胡军在腾讯工作。", "胡军的弟弟开一辆特斯拉。", "胡军喜欢游泳。"]
 CHINESE_SOLD_AND_LEFT: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_HU_J), ["remember", "胡军把特斯拉卖掉了\u3002"], [_HU_J[0]]),
-    (list(_HU_J), ["remember", "胡军从腾讯辞职了\u3002"], [_HU_J[1]]),
+    (list(_HU_J), ["remember", "胡军把特斯拉卖掉了。"], [_HU_J[0]]),
+    (list(_HU_J), ["remember", "胡军从腾讯辞职了。"], [_HU_J[1]]),
     (list(_HU_J), ["forget", "忘记胡军的弟弟"], [_HU_J[2]]),
 ]
 
@@ -9103,10 +9103,10 @@ def german_weekly_habits(cases: list[Case]) -> None:
     _ended_by(cases, "german_weekly_habits", "languages", GERMAN_WEEKLY_HABITS)
 
 
-_DENG_H = ["邓华的女儿在北京上学\u3002", "邓华住在天津\u3002", "邓华的儿子在北京上学\u3002", "邓华在银行工作\u3002"]
+_DENG_H = ["邓华的女儿在北京上学。", "邓华住在天津。", "邓华的儿子在北京上学。", "邓华在银行工作。"]
 CHINESE_CHILDREN_SCHOOLS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_DENG_H), ["remember", "邓华的女儿现在在上海上学\u3002"], [_DENG_H[0]]),
-    (list(_DENG_H), ["remember", "邓华搬到了北京\u3002"], [_DENG_H[1]]),
+    (list(_DENG_H), ["remember", "邓华的女儿现在在上海上学。"], [_DENG_H[0]]),
+    (list(_DENG_H), ["remember", "邓华搬到了北京。"], [_DENG_H[1]]),
     (list(_DENG_H), ["forget", "忘记邓华的儿子"], [_DENG_H[2]]),
 ]
 
@@ -9167,10 +9167,10 @@ def german_drivers(cases: list[Case]) -> None:
     _ended_by(cases, "german_drivers", "languages", GERMAN_DRIVERS)
 
 
-_SUN_L = ["孙丽在医院工作\u3002", "孙丽住在广州\u3002", "孙丽的妹妹在医院工作\u3002", "孙丽喜欢跑步\u3002"]
+_SUN_L = ["孙丽在医院工作。", "孙丽住在广州。", "孙丽的妹妹在医院工作。", "孙丽喜欢跑步。"]
 CHINESE_NURSES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_SUN_L), ["remember", "孙丽搬到了深圳\u3002"], [_SUN_L[1]]),
-    (list(_SUN_L), ["remember", "孙丽不再跑步了\u3002"], [_SUN_L[3]]),
+    (list(_SUN_L), ["remember", "孙丽搬到了深圳。"], [_SUN_L[1]]),
+    (list(_SUN_L), ["remember", "孙丽不再跑步了。"], [_SUN_L[3]]),
     (list(_SUN_L), ["forget", "忘记孙丽的妹妹"], [_SUN_L[2]]),
 ]
 
@@ -9295,10 +9295,10 @@ def german_quitters(cases: list[Case]) -> None:
     _ended_by(cases, "german_quitters", "languages", GERMAN_QUITTERS)
 
 
-_WANG_F = ["王芳在百度工作\u3002", "王芳抽烟\u3002", "王芳的丈夫在百度工作\u3002", "王芳住在杭州\u3002"]
+_WANG_F = ["王芳在百度工作。", "王芳抽烟。", "王芳的丈夫在百度工作。", "王芳住在杭州。"]
 CHINESE_QUITTERS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_WANG_F), ["remember", "王芳换了工作\uff0c现在在阿里巴巴上班\u3002"], [_WANG_F[0]]),
-    (list(_WANG_F), ["remember", "王芳戒烟了\u3002"], [_WANG_F[1]]),
+    (list(_WANG_F), ["remember", "王芳换了工作\uff0c现在在阿里巴巴上班。"], [_WANG_F[0]]),
+    (list(_WANG_F), ["remember", "王芳戒烟了。"], [_WANG_F[1]]),
     (list(_WANG_F), ["forget", "忘记王芳的丈夫"], [_WANG_F[2]]),
 ]
 
@@ -9409,11 +9409,11 @@ def german_maybes(cases: list[Case]) -> None:
     _ended_by(cases, "german_maybes", "languages", GERMAN_MAYBES)
 
 
-_LIU_Y = ["刘洋住在成都\u3002", "刘洋在华为工作\u3002", "刘洋的哥哥住在成都\u3002", "刘洋喜欢打篮球\u3002"]
+_LIU_Y = ["刘洋住在成都。", "刘洋在华为工作。", "刘洋的哥哥住在成都。", "刘洋喜欢打篮球。"]
 CHINESE_MAYBES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_LIU_Y), ["remember", "刘洋可能明年搬到重庆\u3002"], []),
-    (list(_LIU_Y), ["remember", "刘洋不再打篮球了\u3002"], [_LIU_Y[3]]),
-    (list(_LIU_Y), ["remember", "刘洋的哥哥搬到了重庆\u3002"], [_LIU_Y[2]]),
+    (list(_LIU_Y), ["remember", "刘洋可能明年搬到重庆。"], []),
+    (list(_LIU_Y), ["remember", "刘洋不再打篮球了。"], [_LIU_Y[3]]),
+    (list(_LIU_Y), ["remember", "刘洋的哥哥搬到了重庆。"], [_LIU_Y[2]]),
 ]
 
 
@@ -9568,10 +9568,10 @@ def german_cats_and_marriages(cases: list[Case]) -> None:
     _ended_by(cases, "german_cats_and_marriages", "languages", GERMAN_CATS_AND_MARRIAGES)
 
 
-_CHEN_J = ["陈静养了一只狗\u3002", "陈静开一辆宝马\u3002", "陈静的姐姐养了一只狗\u3002", "陈静住在南京\u3002"]
+_CHEN_J = ["陈静养了一只狗。", "陈静开一辆宝马。", "陈静的姐姐养了一只狗。", "陈静住在南京。"]
 CHINESE_DOGS_AND_CARS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_CHEN_J), ["remember", "陈静的狗死了\u3002"], [_CHEN_J[0]]),
-    (list(_CHEN_J), ["remember", "陈静现在开一辆奥迪\u3002"], [_CHEN_J[1]]),
+    (list(_CHEN_J), ["remember", "陈静的狗死了。"], [_CHEN_J[0]]),
+    (list(_CHEN_J), ["remember", "陈静现在开一辆奥迪。"], [_CHEN_J[1]]),
     (list(_CHEN_J), ["forget", "忘记陈静的姐姐"], [_CHEN_J[2]]),
 ]
 
@@ -9695,11 +9695,11 @@ def german_phones_forgotten(cases: list[Case]) -> None:
     _ended_by(cases, "german_phones_forgotten", "languages", GERMAN_PHONES_FORGOTTEN)
 
 
-_WANG_L = ["王磊的电话是13812345678\u3002", "王磊住在西安\u3002", "王磊的妻子的电话是13812345679\u3002", "王磊喜欢下棋\u3002"]
+_WANG_L = ["王磊的电话是13812345678。", "王磊住在西安。", "王磊的妻子的电话是13812345679。", "王磊喜欢下棋。"]
 CHINESE_PHONES_PURGED: list[tuple[list[str], list[str], list[str]]] = [
     (list(_WANG_L), ["purge", "13812345678"], [_WANG_L[0]]),
-    (list(_WANG_L), ["remember", "王磊搬到了成都\u3002"], [_WANG_L[1]]),
-    (list(_WANG_L), ["remember", "王磊不再下棋了\u3002"], [_WANG_L[3]]),
+    (list(_WANG_L), ["remember", "王磊搬到了成都。"], [_WANG_L[1]]),
+    (list(_WANG_L), ["remember", "王磊不再下棋了。"], [_WANG_L[3]]),
 ]
 
 
@@ -9808,10 +9808,10 @@ def german_doctors(cases: list[Case]) -> None:
     _ended_by(cases, "german_doctors", "languages", GERMAN_DOCTORS)
 
 
-_ZHAO_M = ["赵敏是老师\u3002", "赵敏住在青岛\u3002", "赵敏的丈夫是老师\u3002", "赵敏喜欢画画\u3002"]
+_ZHAO_M = ["赵敏是老师。", "赵敏住在青岛。", "赵敏的丈夫是老师。", "赵敏喜欢画画。"]
 CHINESE_TEACHERS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_ZHAO_M), ["remember", "赵敏现在是医生\u3002"], [_ZHAO_M[0]]),
-    (list(_ZHAO_M), ["remember", "赵敏搬到了大连\u3002"], [_ZHAO_M[1]]),
+    (list(_ZHAO_M), ["remember", "赵敏现在是医生。"], [_ZHAO_M[0]]),
+    (list(_ZHAO_M), ["remember", "赵敏搬到了大连。"], [_ZHAO_M[1]]),
     (list(_ZHAO_M), ["forget", "忘记赵敏的丈夫"], [_ZHAO_M[2]]),
 ]
 
@@ -9936,12 +9936,12 @@ def german_movers(cases: list[Case]) -> None:
     _ended_by(cases, "german_movers", "languages", GERMAN_MOVERS)
 
 
-_ZHOU_J = ["周杰在联想工作\u3002", "周杰住在北京\u3002", "周杰的弟弟在联想工作\u3002", "周杰喜欢钓鱼\u3002"]
+_ZHOU_J = ["周杰在联想工作。", "周杰住在北京。", "周杰的弟弟在联想工作。", "周杰喜欢钓鱼。"]
 CHINESE_JOBS_ENDED: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_ZHOU_J), ["remember", "周杰不再在联想工作了\u3002"], [_ZHOU_J[0]]),
+    (list(_ZHOU_J), ["remember", "周杰不再在联想工作了。"], [_ZHOU_J[0]]),
     # gold as first written, restored (2026-12-06; see chinese_beside_husband): 不…了 ends
     # 喜欢钓鱼 as 不再…了 does
-    (list(_ZHOU_J), ["remember", "周杰不钓鱼了\u3002"], [_ZHOU_J[3]]),
+    (list(_ZHOU_J), ["remember", "周杰不钓鱼了。"], [_ZHOU_J[3]]),
     (list(_ZHOU_J), ["forget", "忘记周杰的弟弟"], [_ZHOU_J[2]]),
 ]
 
@@ -10081,10 +10081,10 @@ def german_weddings(cases: list[Case]) -> None:
     _ended_by(cases, "german_weddings", "languages", GERMAN_WEDDINGS)
 
 
-_LI_NA = ["李娜是单身\u3002", "李娜住在重庆\u3002", "李娜的哥哥是单身\u3002", "李娜喜欢唱歌\u3002"]
+_LI_NA = ["李娜是单身。", "李娜住在重庆。", "李娜的哥哥是单身。", "李娜喜欢唱歌。"]
 CHINESE_WEDDINGS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_LI_NA), ["remember", "李娜结婚了\u3002"], [_LI_NA[0]]),
-    (list(_LI_NA), ["remember", "李娜搬到了成都\u3002"], [_LI_NA[1]]),
+    (list(_LI_NA), ["remember", "李娜结婚了。"], [_LI_NA[0]]),
+    (list(_LI_NA), ["remember", "李娜搬到了成都。"], [_LI_NA[1]]),
     (list(_LI_NA), ["forget", "忘记李娜的哥哥"], [_LI_NA[2]]),
 ]
 
@@ -10179,11 +10179,11 @@ def birthdays(cases: list[Case]) -> None:
     _ended_by(cases, "birthdays", "family", BIRTHDAYS)
 
 
-_ZHANG_W = ["张伟的手机号是13900001111\u3002", "张伟住在苏州\u3002", "张伟的妻子的手机号是13900001112\u3002",
-            "张伟喜欢打乒乓球\u3002"]
+_ZHANG_W = ["张伟的手机号是13900001111。", "张伟住在苏州。", "张伟的妻子的手机号是13900001112。",
+            "张伟喜欢打乒乓球。"]
 CHINESE_PHONES_RELEASED: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ZHANG_W), ["release", "张伟的手机号"], [_ZHANG_W[0]]),
-    (list(_ZHANG_W), ["remember", "张伟搬到了无锡\u3002"], [_ZHANG_W[1]]),
+    (list(_ZHANG_W), ["remember", "张伟搬到了无锡。"], [_ZHANG_W[1]]),
     (list(_ZHANG_W), ["forget", "忘记张伟的妻子"], [_ZHANG_W[2]]),
 ]
 
@@ -10317,11 +10317,11 @@ def german_gardeners(cases: list[Case]) -> None:
     _ended_by(cases, "german_gardeners", "languages", GERMAN_GARDENERS)
 
 
-_LIU_Y = ["刘洋住在杭州\u3002", "刘洋每天坐地铁上班\u3002", "刘洋的弟弟住在杭州\u3002", "刘洋喜欢打篮球\u3002"]
+_LIU_Y = ["刘洋住在杭州。", "刘洋每天坐地铁上班。", "刘洋的弟弟住在杭州。", "刘洋喜欢打篮球。"]
 CHINESE_COMMUTES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_LIU_Y), ["remember", "刘洋现在住在苏州\u3002"], [_LIU_Y[0]]),
+    (list(_LIU_Y), ["remember", "刘洋现在住在苏州。"], [_LIU_Y[0]]),
     (list(_LIU_Y), ["forget", "忘掉刘洋的弟弟"], [_LIU_Y[2]]),
-    (list(_LIU_Y), ["remember", "刘洋不再坐地铁上班了\u3002"], [_LIU_Y[1]]),
+    (list(_LIU_Y), ["remember", "刘洋不再坐地铁上班了。"], [_LIU_Y[1]]),
 ]
 
 
@@ -10438,11 +10438,11 @@ def german_employers(cases: list[Case]) -> None:
     _ended_by(cases, "german_employers", "languages", GERMAN_EMPLOYERS)
 
 
-_ZHOU_L = ["周丽养了一只猫\u3002", "周丽住在成都\u3002", "周丽的妈妈养了一只猫\u3002", "周丽在银行工作\u3002"]
+_ZHOU_L = ["周丽养了一只猫。", "周丽住在成都。", "周丽的妈妈养了一只猫。", "周丽在银行工作。"]
 CHINESE_CATS_AND_BANKS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_ZHOU_L), ["remember", "周丽搬到重庆了\u3002"], [_ZHOU_L[1]]),
+    (list(_ZHOU_L), ["remember", "周丽搬到重庆了。"], [_ZHOU_L[1]]),
     (list(_ZHOU_L), ["forget", "忘记周丽的妈妈"], [_ZHOU_L[2]]),
-    (list(_ZHOU_L), ["remember", "周丽不在银行工作了\u3002"], [_ZHOU_L[3]]),
+    (list(_ZHOU_L), ["remember", "周丽不在银行工作了。"], [_ZHOU_L[3]]),
 ]
 
 
@@ -10544,11 +10544,11 @@ def german_subscriptions_again(cases: list[Case]) -> None:
     _ended_by(cases, "german_subscriptions_again", "languages", GERMAN_SUBSCRIPTIONS_AGAIN)
 
 
-_HE_J = ["何静订阅了爱奇艺\u3002", "何静住在南京\u3002", "何静的丈夫订阅了爱奇艺\u3002", "何静喜欢喝茶\u3002"]
+_HE_J = ["何静订阅了爱奇艺。", "何静住在南京。", "何静的丈夫订阅了爱奇艺。", "何静喜欢喝茶。"]
 CHINESE_SUBSCRIPTIONS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_HE_J), ["remember", "何静取消了爱奇艺的订阅\u3002"], [_HE_J[0]]),
+    (list(_HE_J), ["remember", "何静取消了爱奇艺的订阅。"], [_HE_J[0]]),
     (list(_HE_J), ["forget", "忘掉何静的丈夫"], [_HE_J[2]]),
-    (list(_HE_J), ["remember", "何静搬到上海了\u3002"], [_HE_J[1]]),
+    (list(_HE_J), ["remember", "何静搬到上海了。"], [_HE_J[1]]),
 ]
 
 
@@ -10637,10 +10637,10 @@ def appointments_rescheduled(cases: list[Case]) -> None:
     _ended_by(cases, "appointments_rescheduled", "medical", APPOINTMENTS_RESCHEDULED)
 
 
-_WU_L = ["吴磊在华为工作\u3002", "吴磊住在深圳\u3002", "吴磊的妻子在华为工作\u3002", "吴磊会说英语\u3002"]
+_WU_L = ["吴磊在华为工作。", "吴磊住在深圳。", "吴磊的妻子在华为工作。", "吴磊会说英语。"]
 CHINESE_JOBS_AND_HOMES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_WU_L), ["remember", "吴磊现在在腾讯工作\u3002"], [_WU_L[0]]),
-    (list(_WU_L), ["remember", "吴磊搬到了广州\u3002"], [_WU_L[1]]),
+    (list(_WU_L), ["remember", "吴磊现在在腾讯工作。"], [_WU_L[0]]),
+    (list(_WU_L), ["remember", "吴磊搬到了广州。"], [_WU_L[1]]),
     (list(_WU_L), ["forget", "忘记吴磊的妻子"], [_WU_L[2]]),
 ]
 
@@ -10774,11 +10774,11 @@ def insurers_switched(cases: list[Case]) -> None:
     _ended_by(cases, "insurers_switched", "finance", INSURERS_SWITCHED)
 
 
-_GAO_F = ["高峰喜欢钓鱼\u3002", "高峰每周打羽毛球\u3002", "高峰的儿子喜欢钓鱼\u3002", "高峰住在青岛\u3002"]
+_GAO_F = ["高峰喜欢钓鱼。", "高峰每周打羽毛球。", "高峰的儿子喜欢钓鱼。", "高峰住在青岛。"]
 CHINESE_HOBBIES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_GAO_F), ["remember", "高峰不打羽毛球了\u3002"], [_GAO_F[1]]),
+    (list(_GAO_F), ["remember", "高峰不打羽毛球了。"], [_GAO_F[1]]),
     (list(_GAO_F), ["forget", "忘掉高峰的儿子"], [_GAO_F[2]]),
-    (list(_GAO_F), ["remember", "高峰搬到大连了\u3002"], [_GAO_F[3]]),
+    (list(_GAO_F), ["remember", "高峰搬到大连了。"], [_GAO_F[3]]),
 ]
 
 
@@ -10970,7 +10970,7 @@ def medications_stopped(cases: list[Case]) -> None:
     _ended_by(cases, "medications_stopped", "medical", MEDICATIONS_STOPPED)
 
 
-_LIN_T = ["林涛的手机号是13812345678\u3002", "林涛的邮箱是lintao@qq.com\u3002", "林涛的妻子的手机号是13812345679\u3002", "林涛住在厦门\u3002"]
+_LIN_T = ["林涛的手机号是13812345678。", "林涛的邮箱是lintao@qq.com。", "林涛的妻子的手机号是13812345679。", "林涛住在厦门。"]
 CHINESE_PHONES_AND_MAILS: list[tuple[list[str], list[str], list[str]]] = [
     (list(_LIN_T), ["purge", "13812345678"], [_LIN_T[0]]),
     (list(_LIN_T), ["purge", "lintao@qq.com"], [_LIN_T[1]]),
@@ -11074,10 +11074,10 @@ def ibans_compact(cases: list[Case]) -> None:
     _ended_by(cases, "ibans_compact", "finance", IBANS_COMPACT)
 
 
-_SUN_H = ["孙浩开一辆丰田\u3002", "孙浩的女儿在实验小学上学\u3002", "孙浩的妻子开一辆丰田\u3002", "孙浩住在西安\u3002"]
+_SUN_H = ["孙浩开一辆丰田。", "孙浩的女儿在实验小学上学。", "孙浩的妻子开一辆丰田。", "孙浩住在西安。"]
 CHINESE_CARS_AND_SCHOOLS: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_SUN_H), ["remember", "孙浩现在开一辆特斯拉\u3002"], [_SUN_H[0]]),
-    (list(_SUN_H), ["remember", "孙浩的女儿转到了育才小学\u3002"], [_SUN_H[1]]),
+    (list(_SUN_H), ["remember", "孙浩现在开一辆特斯拉。"], [_SUN_H[0]]),
+    (list(_SUN_H), ["remember", "孙浩的女儿转到了育才小学。"], [_SUN_H[1]]),
     (list(_SUN_H), ["forget", "忘掉孙浩的妻子"], [_SUN_H[2]]),
 ]
 
@@ -11315,10 +11315,10 @@ def german_first_person(cases: list[Case]) -> None:
     _ended_by(cases, "german_first_person", "languages", GERMAN_FIRST_PERSON)
 
 
-_WO = ["我住在北京\u3002", "我在百度工作\u3002", "我的妹妹住在北京\u3002", "我喜欢游泳\u3002"]
+_WO = ["我住在北京。", "我在百度工作。", "我的妹妹住在北京。", "我喜欢游泳。"]
 CHINESE_FIRST_PERSON: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_WO), ["remember", "我现在住在上海\u3002"], [_WO[0]]),
-    (list(_WO), ["remember", "我从百度辞职了\u3002"], [_WO[1]]),
+    (list(_WO), ["remember", "我现在住在上海。"], [_WO[0]]),
+    (list(_WO), ["remember", "我从百度辞职了。"], [_WO[1]]),
     (list(_WO), ["forget", "忘记我的妹妹"], [_WO[2]]),
 ]
 
@@ -11553,11 +11553,11 @@ def german_revisions_again(cases: list[Case]) -> None:
     _ended_by(cases, "german_revisions_again", "languages", GERMAN_REVISIONS_AGAIN)
 
 
-_XU_L = ["徐丽住在天津\u3002", "徐丽在京东工作\u3002", "徐丽的丈夫在京东工作\u3002", "徐丽每天喝咖啡\u3002"]
+_XU_L = ["徐丽住在天津。", "徐丽在京东工作。", "徐丽的丈夫在京东工作。", "徐丽每天喝咖啡。"]
 CHINESE_REVISIONS_AGAIN: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_XU_L), ["remember", "徐丽搬到了北京\u3002"], [_XU_L[0]]),
-    (list(_XU_L), ["remember", "徐丽现在在美团工作\u3002"], [_XU_L[1]]),
-    (list(_XU_L), ["remember", "徐丽不再喝咖啡了\u3002"], [_XU_L[3]]),
+    (list(_XU_L), ["remember", "徐丽搬到了北京。"], [_XU_L[0]]),
+    (list(_XU_L), ["remember", "徐丽现在在美团工作。"], [_XU_L[1]]),
+    (list(_XU_L), ["remember", "徐丽不再喝咖啡了。"], [_XU_L[3]]),
 ]
 
 
@@ -11674,10 +11674,10 @@ def allergies_outgrown(cases: list[Case]) -> None:
     _ended_by(cases, "allergies_outgrown", "medical", ALLERGIES_OUTGROWN)
 
 
-_TANG_Y = ["唐雨用华为手机\u3002", "唐雨有一台联想电脑\u3002", "唐雨的哥哥用华为手机\u3002", "唐雨住在武汉\u3002"]
+_TANG_Y = ["唐雨用华为手机。", "唐雨有一台联想电脑。", "唐雨的哥哥用华为手机。", "唐雨住在武汉。"]
 CHINESE_DEVICES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_TANG_Y), ["remember", "唐雨现在用苹果手机\u3002"], [_TANG_Y[0]]),
-    (list(_TANG_Y), ["remember", "唐雨把联想电脑卖了\u3002"], [_TANG_Y[1]]),
+    (list(_TANG_Y), ["remember", "唐雨现在用苹果手机。"], [_TANG_Y[0]]),
+    (list(_TANG_Y), ["remember", "唐雨把联想电脑卖了。"], [_TANG_Y[1]]),
     (list(_TANG_Y), ["forget", "忘记唐雨的哥哥"], [_TANG_Y[2]]),
 ]
 
@@ -11903,11 +11903,11 @@ def german_gyms(cases: list[Case]) -> None:
     _ended_by(cases, "german_gyms", "languages", GERMAN_GYMS)
 
 
-_LI_NA_R6 = ["李娜的猫叫咪咪\u3002", "李娜住在杭州\u3002", "李娜的姐姐的猫叫咪咪\u3002", "李娜喜欢跑步\u3002"]
+_LI_NA_R6 = ["李娜的猫叫咪咪。", "李娜住在杭州。", "李娜的姐姐的猫叫咪咪。", "李娜喜欢跑步。"]
 CHINESE_PET_NAMES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_LI_NA_R6), ["remember", "李娜的猫现在叫球球\u3002"], [_LI_NA_R6[0]]),
+    (list(_LI_NA_R6), ["remember", "李娜的猫现在叫球球。"], [_LI_NA_R6[0]]),
     (list(_LI_NA_R6), ["forget", "忘记李娜的姐姐"], [_LI_NA_R6[2]]),
-    (list(_LI_NA_R6), ["remember", "李娜搬到了宁波\u3002"], [_LI_NA_R6[1]]),
+    (list(_LI_NA_R6), ["remember", "李娜搬到了宁波。"], [_LI_NA_R6[1]]),
 ]
 
 
@@ -12036,10 +12036,10 @@ def german_children_counts(cases: list[Case]) -> None:
     _ended_by(cases, "german_children_counts", "languages", GERMAN_CHILDREN_COUNTS)
 
 
-_CHEN_C_R7 = ["陈晨在北京大学读书\u3002", "陈晨喜欢画画\u3002", "陈晨的弟弟在北京大学读书\u3002", "陈晨住在北京\u3002"]
+_CHEN_C_R7 = ["陈晨在北京大学读书。", "陈晨喜欢画画。", "陈晨的弟弟在北京大学读书。", "陈晨住在北京。"]
 CHINESE_UNIVERSITIES: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_CHEN_C_R7), ["remember", "陈晨现在在清华大学读书\u3002"], [_CHEN_C_R7[0]]),
-    (list(_CHEN_C_R7), ["remember", "陈晨不再画画了\u3002"], [_CHEN_C_R7[1]]),
+    (list(_CHEN_C_R7), ["remember", "陈晨现在在清华大学读书。"], [_CHEN_C_R7[0]]),
+    (list(_CHEN_C_R7), ["remember", "陈晨不再画画了。"], [_CHEN_C_R7[1]]),
     (list(_CHEN_C_R7), ["forget", "忘记陈晨的弟弟"], [_CHEN_C_R7[2]]),
 ]
 
@@ -12112,7 +12112,7 @@ def doctors_changed(cases: list[Case]) -> None:
     _ended_by(cases, "doctors_changed", "medical", DOCTORS_CHANGED)
 
 
-_ZHENG_R7 = ["郑磊住在广州\u3002", "郑磊在腾讯工作\u3002", "郑磊喜欢打网球\u3002", "郑磊有一只狗\u3002"]
+_ZHENG_R7 = ["郑磊住在广州。", "郑磊在腾讯工作。", "郑磊喜欢打网球。", "郑磊有一只狗。"]
 CHINESE_MISSES: list[tuple[list[str], list[str], list[str]]] = [
     (list(_ZHENG_R7), ["forget", "忘记郑磊的车"], []),
     (list(_ZHENG_R7), ["release", "郑磊的猫"], []),
