@@ -512,15 +512,20 @@ class Query:
     def identifiers_alone(self) -> bool:
         """:func:`only_identifiers`, worked out once: recall scores every fact it ranks
         against the same query."""
-        naming = self.id_terms | frozenset(_label_words(self))
+        naming = self.id_terms | self.label_words.keys()
         return bool(self.identifiers) and all(t in naming for t in self.terms)
+
+    @cached_property
+    def label_words(self) -> dict[str, bool]:
+        """:func:`_label_words`, worked out once."""
+        return _label_words(self)
 
     @cached_property
     def label_qualifiers(self) -> frozenset[str]:
         """The words of its labels that qualify a label word (``fishing`` of ``fishing
         licence number``, ``FIDE`` of ``FIDE ID``): they say which identifier, never
         which fact (:func:`relevance`)."""
-        return frozenset(t for t, label in _label_words(self).items() if not label)
+        return frozenset(t for t, label in self.label_words.items() if not label)
 
 
 _ABOUT = frozenset({"about", "on", "of", "regarding", "concerning"})
@@ -715,7 +720,7 @@ def within_identified(query: Query, found: list[Match], views: Sequence[FactView
     ``OTP login session code 780948`` is ``Session OTP for Diana``); all when it says
     nothing beyond the identifier (``EXP-204``, ``everything about EXP-204``)."""
     direct = {m.fact.fact_id for m in found if m.by == "identifier"}
-    naming = query.id_terms | frozenset(_label_words(query))
+    naming = query.id_terms | query.label_words.keys()
     rest = [t for t in content_terms(query, naming) if t not in _GENERIC_TERMS]
     if not direct or not rest:
         return found

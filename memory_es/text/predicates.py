@@ -683,17 +683,19 @@ def _possessed_slot(p: PredicateReading, to: int | None) -> str | None:
     return head_attribute(rest[1:to])
 
 
-def _had_measure(p: PredicateReading) -> int | None:
-    """Where ``of`` and an amount follow a thing of one to three words that a subject has
-    (``has a FIDE rating of 1850``, ``has a credit score of 720``): that ``of``'s index,
-    so the thing is a slot of the subject's as ``X's FIDE rating is …`` names it, and a
-    new amount said either way replaces it. None for any other predicate (``has a cup
-    of tea`` names no amount)."""
+def _had_measure(p: PredicateReading) -> Slot | None:
+    """The slot of a thing of one to three words that a subject has, followed by ``of``
+    and an amount (``has a FIDE rating of 1850``, ``has a credit score of 720``): the slot
+    ``X's FIDE rating is …`` names, so a new amount said either way replaces it. None for
+    any other predicate (``has a cup of tea`` names no amount)."""
     rest = p.rest_low
     if p.lemma != "have" or rest[:1] not in (["a"], ["an"]):
         return None
     of = next((i for i in range(2, min(5, len(rest) - 1)) if rest[i] == "of"), None)
-    return of if of is not None and _numeric(p.rest_words[of + 1]) else None
+    if of is None or not _numeric(p.rest_words[of + 1]):
+        return None
+    attribute = head_attribute(rest[1:of])
+    return Slot(attribute, value_text(p.rest_words[of + 1:])) if attribute else None
 
 
 def _possessed_change(p: PredicateReading) -> str | None:
@@ -728,10 +730,8 @@ PREDICATE_RULES: tuple[Rule, ...] = (
              p.rest_words[(_to_quantity(p) or 0) + 1:]))),
     # "has a FIDE rating of 1850": the thing's amount, in the slot "X's FIDE rating is …"
     # names
-    Rule("predicate:had-measure", lambda p: not p.hint and _had_measure(p) is not None
-         and bool(head_attribute(p.rest_low[1:_had_measure(p) or 1])),
-         lambda p: Slot(head_attribute(p.rest_low[1:_had_measure(p) or 1]) or "",
-                        value_text(p.rest_words[(_had_measure(p) or 0) + 1:]))),
+    Rule("predicate:had-measure", lambda p: not p.hint and _had_measure(p) is not None,
+         lambda p: _had_measure(p) or Slot("", "")),
     # "switched her energy supplier to EDF": the possessed thing's new value, in the slot
     # "X's energy supplier is …" names
     Rule("predicate:possessed-change", lambda p: not p.hint and _possessed_change(p) is not None,
