@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.interpreter import interpret
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -61,16 +61,13 @@ def test_a_switch_ends_what_an_act_was_done_with(
     the thing the act was done with is what the switch left. A relative's act with it,
     kept under her id, an act with another thing, and another person's stay."""
     act, old, new = thing
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     held = f"Ines Moreau {act}"
-    kept = [f"Ines Moreau's brother {act} too", "Ines Moreau paints with watercolours",
-            f"Leo Park {act}"]
-    for text in [held, *kept]:
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"Ines Moreau switched from {old} to {new}.")
-    current = current_texts(fresh_store, tenant)
-    assert held not in current
-    assert set(kept) <= current
+    kept = {f"Ines Moreau's brother {act} too", "Ines Moreau paints with watercolours",
+            f"Leo Park {act}"}
+    after = texts_after(fresh_store, [f"{t}." for t in (held, *sorted(kept))], "remember",
+                        f"Ines Moreau switched from {old} to {new}.")
+    assert held not in after
+    assert kept <= after
 
 
 def test_a_move_between_places_ends_only_the_place(fresh_store: memory_es.MemoryStore) -> None:
