@@ -22244,6 +22244,126 @@ def crowded_user_fitness_r59(cases: list[Case]) -> None:
     """The user, whose brother belongs to the same gym, with parkrun, a job and a parkrun barcode: the membership cancelled, the barcode purged, and a new job."""
     _ended_by(cases, 'crowded_user_fitness_r59', 'sport', CROWDED_USER_FITNESS_R1433)
 
+_CROWDED_HAMS_R1434_SETUP = ["Erik Lund is a licensed radio amateur.", "Erik Lund's daughter is a licensed radio amateur too.", "Erik Lund builds antennas in his garage.", "Erik Lund lives in Uppsala.", "Erik Lund works as a train driver.", "Erik Lund's callsign is SM5XYZ."]
+CROWDED_HAMS_R1434: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HAMS_R1434_SETUP), ["purge", "callsign SM5XYZ"], [_CROWDED_HAMS_R1434_SETUP[5]]),
+    (list(_CROWDED_HAMS_R1434_SETUP), ["remember", "Erik Lund stopped building antennas."], [_CROWDED_HAMS_R1434_SETUP[2]]),
+    (list(_CROWDED_HAMS_R1434_SETUP), ["remember", "Erik Lund now works as a bus driver."], [_CROWDED_HAMS_R1434_SETUP[4]]),
+]
+
+
+def crowded_hams_r60(cases: list[Case]) -> None:
+    """A radio amateur whose daughter holds a licence too, with antennas, a job and a callsign: the callsign purged, the antennas given up, and a new job."""
+    _ended_by(cases, 'crowded_hams_r60', 'hobbies', CROWDED_HAMS_R1434)
+
+_CROWDED_BREWERS_R1435_SETUP = ["Declan Murphy brews beer at home.", "Declan Murphy's neighbour brews beer at home too.", "Declan Murphy works at the Guinness Storehouse.", "Declan Murphy lives in Dublin.", "Declan Murphy plays hurling for his local club.", "Declan Murphy's PPS number is 1234567TA."]
+CROWDED_BREWERS_R1435: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BREWERS_R1435_SETUP), ["remember", "Declan Murphy left the Guinness Storehouse."], [_CROWDED_BREWERS_R1435_SETUP[2]]),
+    (list(_CROWDED_BREWERS_R1435_SETUP), ["purge", "PPS number 1234567TA"], [_CROWDED_BREWERS_R1435_SETUP[5]]),
+    (list(_CROWDED_BREWERS_R1435_SETUP), ["remember", "Declan Murphy gave up brewing beer."], [_CROWDED_BREWERS_R1435_SETUP[0]]),
+]
+
+
+def crowded_brewers_r60(cases: list[Case]) -> None:
+    """A home brewer whose neighbour brews too, with an employer, hurling and a PPS number: the employer left, the number purged, and the brewing given up."""
+    _ended_by(cases, 'crowded_brewers_r60', 'food', CROWDED_BREWERS_R1435)
+
+_CROWDED_TRIATHLETES_R1436_SETUP = ["Sanne de Vries trains for triathlons with the Utrecht Tri Club.", "Sanne de Vries's boyfriend trains with the Utrecht Tri Club too.", "Sanne de Vries rides a Canyon road bike.", "Sanne de Vries lives in Utrecht.", "Sanne de Vries works as a data analyst.", "Sanne de Vries's race licence number is NTB-22871."]
+CROWDED_TRIATHLETES_R1436: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TRIATHLETES_R1436_SETUP), ["remember", "Sanne de Vries sold her Canyon road bike."], [_CROWDED_TRIATHLETES_R1436_SETUP[2]]),
+    (list(_CROWDED_TRIATHLETES_R1436_SETUP), ["purge", "licence number NTB-22871"], [_CROWDED_TRIATHLETES_R1436_SETUP[5]]),
+    (list(_CROWDED_TRIATHLETES_R1436_SETUP), ["remember", "Sanne de Vries now works as a data engineer."], [_CROWDED_TRIATHLETES_R1436_SETUP[4]]),
+]
+
+
+def crowded_triathletes_r60(cases: list[Case]) -> None:
+    """A triathlete whose boyfriend trains in her club, with a road bike and a race licence: the bike sold, the licence purged, and a new job."""
+    _ended_by(cases, 'crowded_triathletes_r60', 'sport', CROWDED_TRIATHLETES_R1436)
+
+_CROWDED_TRANSLATORS_R1437_SETUP = ["Olga Ivanova works as a translator.", "Olga Ivanova's husband works as a translator too.", "Olga Ivanova translates for Penguin Books.", "Olga Ivanova lives in Edinburgh.", "Olga Ivanova swims at the Commonwealth Pool.", "Olga Ivanova's ITI membership number is 018823."]
+CROWDED_TRANSLATORS_R1437: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TRANSLATORS_R1437_SETUP), ["remember", "Olga Ivanova no longer translates for Penguin Books."], [_CROWDED_TRANSLATORS_R1437_SETUP[2]]),
+    (list(_CROWDED_TRANSLATORS_R1437_SETUP), ["purge", "membership number 018823"], [_CROWDED_TRANSLATORS_R1437_SETUP[5]]),
+    (list(_CROWDED_TRANSLATORS_R1437_SETUP), ["remember", "Olga Ivanova now swims at Warrender Baths."], [_CROWDED_TRANSLATORS_R1437_SETUP[4]]),
+]
+
+
+def crowded_translators_r60(cases: list[Case]) -> None:
+    """A translator whose husband is one too, with a publisher, a pool and a membership number: the publisher left, the number purged, and another pool."""
+    _ended_by(cases, 'crowded_translators_r60', 'work', CROWDED_TRANSLATORS_R1437)
+
+_CROWDED_LEASERS_R1438_SETUP = ["Marco Bianchi leases a Peugeot 208.", "Marco Bianchi's wife leases a Peugeot 208 too.", "Marco Bianchi parks in bay 14 at work.", "Marco Bianchi lives in Turin.", "Marco Bianchi works as a nurse.", "Marco Bianchi's licence plate is GF 447 KD."]
+CROWDED_LEASERS_R1438: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LEASERS_R1438_SETUP), ["remember", "Marco Bianchi now leases a Fiat Tipo."], [_CROWDED_LEASERS_R1438_SETUP[0]]),
+    (list(_CROWDED_LEASERS_R1438_SETUP), ["purge", "licence plate GF 447 KD"], [_CROWDED_LEASERS_R1438_SETUP[5]]),
+    (list(_CROWDED_LEASERS_R1438_SETUP), ["remember", "Marco Bianchi now parks in bay 22 at work."], [_CROWDED_LEASERS_R1438_SETUP[2]]),
+]
+
+
+def crowded_leasers_r60(cases: list[Case]) -> None:
+    """A nurse whose wife leases the same car, with a parking bay and a licence plate: a new lease, the plate purged, and another bay."""
+    _ended_by(cases, 'crowded_leasers_r60', 'vehicles', CROWDED_LEASERS_R1438)
+
+_CROWDED_READERS_R1439_SETUP = ["Ruth Cohen borrows books from the Central Library.", "Ruth Cohen's grandson borrows books from the Central Library too.", "Ruth Cohen is in a crime fiction book club.", "Ruth Cohen lives in Leeds.", "Ruth Cohen volunteers at a charity shop.", "Ruth Cohen's library card number is 29000104471."]
+CROWDED_READERS_R1439: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_READERS_R1439_SETUP), ["purge", "library card number 29000104471"], [_CROWDED_READERS_R1439_SETUP[5]]),
+    (list(_CROWDED_READERS_R1439_SETUP), ["remember", "Ruth Cohen left the crime fiction book club."], [_CROWDED_READERS_R1439_SETUP[2]]),
+    (list(_CROWDED_READERS_R1439_SETUP), ["release", "Ruth Cohen's charity shop"], [_CROWDED_READERS_R1439_SETUP[4]]),
+]
+
+
+def crowded_readers_r60(cases: list[Case]) -> None:
+    """A reader whose grandson uses her library, with a book club, a charity shop and a library card: the card purged, the club left, and the shop released."""
+    _ended_by(cases, 'crowded_readers_r60', 'library', CROWDED_READERS_R1439)
+
+_CROWDED_BRACES_R1440_SETUP = ["Leo Martin wears braces.", "Leo Martin's sister wears braces too.", "Leo Martin sees Dr Amir for his braces.", "Leo Martin lives in Lyon.", "Leo Martin studies engineering at INSA.", "Leo Martin's patient number is PN-77120."]
+CROWDED_BRACES_R1440: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BRACES_R1440_SETUP), ["remember", "Leo Martin no longer wears braces."], [_CROWDED_BRACES_R1440_SETUP[0]]),
+    (list(_CROWDED_BRACES_R1440_SETUP), ["purge", "patient number PN-77120"], [_CROWDED_BRACES_R1440_SETUP[5]]),
+    (list(_CROWDED_BRACES_R1440_SETUP), ["remember", "Leo Martin now studies engineering at École Centrale."], [_CROWDED_BRACES_R1440_SETUP[4]]),
+]
+
+
+def crowded_braces_r60(cases: list[Case]) -> None:
+    """A student whose sister wears braces too, with an orthodontist and a patient number: the braces off, the number purged, and another school."""
+    _ended_by(cases, 'crowded_braces_r60', 'medical', CROWDED_BRACES_R1440)
+
+_CROWDED_GERMAN_MOVE_R1441_SETUP = ["Anna Schulz wohnt in Leipzig.", "Anna Schulz' Mutter wohnt auch in Leipzig.", "Anna Schulz arbeitet als Krankenschwester.", "Anna Schulz spielt Handball.", "Anna Schulz hat eine Katze.", "Anna Schulz' Handynummer ist 0171 4478203."]
+CROWDED_GERMAN_MOVE_R1441: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_MOVE_R1441_SETUP), ["remember", "Anna Schulz ist nach Dresden gezogen."], [_CROWDED_GERMAN_MOVE_R1441_SETUP[0]]),
+    (list(_CROWDED_GERMAN_MOVE_R1441_SETUP), ["purge", "0171 4478203"], [_CROWDED_GERMAN_MOVE_R1441_SETUP[5]]),
+    (list(_CROWDED_GERMAN_MOVE_R1441_SETUP), ["remember", "Anna Schulz spielt kein Handball mehr."], [_CROWDED_GERMAN_MOVE_R1441_SETUP[3]]),
+]
+
+
+def crowded_german_move_r60(cases: list[Case]) -> None:
+    """A nurse whose mother lives in her city, with handball, a cat and a mobile number, in German, the name ending in z: a move, the number purged, and handball given up."""
+    _ended_by(cases, 'crowded_german_move_r60', 'home', CROWDED_GERMAN_MOVE_R1441)
+
+_CROWDED_CHINESE_PET_R1442_SETUP = ["赵敏养了一只狗\u3002", "赵敏的邻居也养了一只狗\u3002", "赵敏住在南京\u3002", "赵敏在银行工作\u3002", "赵敏喜欢画画\u3002", "赵敏的微信号是zhaomin_88\u3002"]
+CROWDED_CHINESE_PET_R1442: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_PET_R1442_SETUP), ["remember", "赵敏的狗死了\u3002"], [_CROWDED_CHINESE_PET_R1442_SETUP[0]]),
+    (list(_CROWDED_CHINESE_PET_R1442_SETUP), ["purge", "微信号zhaomin_88"], [_CROWDED_CHINESE_PET_R1442_SETUP[5]]),
+    (list(_CROWDED_CHINESE_PET_R1442_SETUP), ["remember", "赵敏现在住在苏州\u3002"], [_CROWDED_CHINESE_PET_R1442_SETUP[2]]),
+]
+
+
+def crowded_chinese_pet_r60(cases: list[Case]) -> None:
+    """A bank employee whose neighbour also has a dog, with a city, painting and a WeChat ID, in Chinese: the dog's death, the ID purged, and a new city."""
+    _ended_by(cases, 'crowded_chinese_pet_r60', 'pets', CROWDED_CHINESE_PET_R1442)
+
+_CROWDED_USER_TRAVEL_R1443_SETUP = ["I fly with British Airways for work.", "My manager flies with British Airways too.", "My BA Executive Club number is 44871203.", "I live in Reading.", "I work as a management consultant.", "I'm learning to play the guitar."]
+CROWDED_USER_TRAVEL_R1443: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_TRAVEL_R1443_SETUP), ["purge", "Executive Club number 44871203"], [_CROWDED_USER_TRAVEL_R1443_SETUP[2]]),
+    (list(_CROWDED_USER_TRAVEL_R1443_SETUP), ["remember", "I stopped learning the guitar."], [_CROWDED_USER_TRAVEL_R1443_SETUP[5]]),
+    (list(_CROWDED_USER_TRAVEL_R1443_SETUP), ["remember", "I now work as a product manager."], [_CROWDED_USER_TRAVEL_R1443_SETUP[4]]),
+]
+
+
+def crowded_user_travel_r60(cases: list[Case]) -> None:
+    """The user, whose manager flies the same airline, with a frequent-flyer number, a job and guitar lessons: the number purged, the guitar given up, and a new job."""
+    _ended_by(cases, 'crowded_user_travel_r60', 'travel', CROWDED_USER_TRAVEL_R1443)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -22990,7 +23110,17 @@ def build() -> list[Case]:
                    crowded_collectors_r59,
                    crowded_german_commute_r59,
                    crowded_chinese_teacher_r59,
-                   crowded_user_fitness_r59):
+                   crowded_user_fitness_r59,
+                   crowded_hams_r60,
+                   crowded_brewers_r60,
+                   crowded_triathletes_r60,
+                   crowded_translators_r60,
+                   crowded_leasers_r60,
+                   crowded_readers_r60,
+                   crowded_braces_r60,
+                   crowded_german_move_r60,
+                   crowded_chinese_pet_r60,
+                   crowded_user_travel_r60):
         family(cases)
     return cases
 
