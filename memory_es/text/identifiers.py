@@ -75,13 +75,14 @@ _LABELLED = re.compile(
     r"((?:#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9]|(?-i:[A-Z])(?=\s\d))"
     r"(?-i:\s(?:(?=[A-Z]*\d)[A-Z0-9]{2,12}|[A-Z]{2,4})(?![\w\-])"
     r"(?:\s(?=[A-Z]*\d)[A-Z0-9]{2,12}(?![\w\-]))*"
-    r"(?:\s[A-Z](?=\s*(?:[.,;:!?)]|$)))?)?)",
+    r"(?:\s[A-Z]{1,3}(?=\s*(?:[.,;:!?)]|$)))?)?)",
     re.IGNORECASE)
 """A label (``licence plate``, ``passport number is``) and the number or code after it,
 which may be written in groups of capitals and digits (``KX19 ABD``, ``IE 6388047V``,
 ``K 881 2934``): after the first, each group holds a digit, except a second group of
-two to four capitals (a registration's letters) and a last single capital that ends the
-sentence or clause (a UK national insurance number's suffix: ``QQ 12 34 56 C``)."""
+two to four capitals (a registration's letters) and a last group of one to three
+capitals that ends the sentence or clause (a UK national insurance number's suffix,
+``QQ 12 34 56 C``; an Italian or French plate's last letters, ``GF 447 KD``)."""
 
 TLDS = words("""
 com org net io ai co uk de fr br au jp cn ru in edu gov dev app info biz me us ca eu nl es
@@ -470,10 +471,25 @@ against their words (``电话是13812345678。``); they count as word characters
 patterns' boundaries would not cross."""
 
 
+_AFTER_UNSPACED = re.compile(
+    rf"({UNSPACED_LETTER}+)[:：]?\s*([A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9])")
+"""A code written right after a run of a script without spaces (``微信号是zhaomin_88``)."""
+_ZH_COPULAS = tuple(data_sections("zh.txt")["copula"])
+
+
 def find_identifiers(text: str) -> tuple[Identifier, ...]:
     """Every identifier in ``text`` (after Unicode hygiene), in reading order; letters of a
-    script written without spaces read as spaces (one for one, so positions hold)."""
-    return _extract(_UNSPACED_SCRIPT.sub(" ", clean(strip_symbols(text))))
+    script written without spaces read as spaces (one for one, so positions hold). A code
+    right after a Chinese label, perhaps with its copula (``赵敏的微信号是zhaomin_88``,
+    ``微信号zhaomin_88``: WeChat ID), is one as an English label's is."""
+    cleaned = clean(strip_symbols(text))
+    found = list(_extract(_UNSPACED_SCRIPT.sub(" ", cleaned)))
+    for m in _AFTER_UNSPACED.finditer(cleaned):
+        run = m[1].removesuffix(next((c for c in _ZH_COPULAS if m[1].endswith(c)), ""))
+        if (run.rsplit(POSSESSIVE, 1)[-1].endswith(_CJK_HEADS)
+                and not any(i.start < m.end(2) and m.start(2) < i.end for i in found)):
+            found.append(Identifier("code", m[2], _canon_code(m[2]), m.start(2), m.end(2)))
+    return tuple(sorted(found, key=lambda i: i.start))
 
 
 def canonical_forms(text: str) -> frozenset[str]:

@@ -140,3 +140,23 @@ def test_an_animal_told_with_a_time_after_it_is_still_a_pet(
                         "I have one cat now.")
     assert "I have two cats" not in after
     assert "I have a cat flap" in after
+
+
+@pytest.mark.parametrize(("fact", "query", "related"), [
+    ("Marco Bianchi's licence plate is GF 447 KD.", "licence plate GF 447 KD",
+     "Marco Bianchi leases a Peugeot 208."),
+    ("Erik Lund's callsign is SM5XYZ.", "callsign SM5XYZ",
+     "Erik Lund is a licensed radio amateur."),
+    ("赵敏的微信号是zhaomin_88。", "微信号zhaomin_88", "赵敏住在南京。"),
+])
+def test_a_labelled_code_is_purged_whole_and_then_recalls_nothing(
+        fresh_store: memory_es.MemoryStore, fact: str, query: str, related: str) -> None:
+    """A plate whose last group is letters (``GF 447 KD``), a callsign, and a code right
+    after a Chinese label (微信号, WeChat ID) are identifiers their labels name: the purge
+    erases the fact holding one, and the query then recalls nothing."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (fact, related):
+        ti.remember(tenant, text)
+    assert ti.purge_matching(tenant, query).receipts
+    assert current_texts(fresh_store, tenant) == {related.rstrip(".\u3002")}
+    assert ti.recall_texts(tenant, query) == []
