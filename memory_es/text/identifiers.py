@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_es.text.lexicon import data_sections, data_words, words
+from memory_es.text.lexicon import CHINESE, GERMAN, data_sections, data_words, words
 from memory_es.text.normalize import clean, strip_symbols
 from memory_es.text.segment import leading_name
 from projections.tokens import UNSPACED_LETTER
@@ -48,10 +48,9 @@ from projections.tokens import UNSPACED_LETTER
 _LABELS = data_sections("identifier_labels.txt")
 IDENTIFIER_LABELS = frozenset(w for section in _LABELS.values() for w in section)
 """Nouns that say the token after them is an identifier (``account``, ``order``, ``VIN``)."""
-_GERMAN = data_sections("de.txt")
-_HEADS = frozenset(_GERMAN["label_heads"])
+_HEADS = frozenset(GERMAN["label_heads"])
 _LONG_HEADS = tuple(h for h in _HEADS if len(h) >= 6)
-_CJK_HEADS = tuple(data_sections("zh.txt")["label_heads"])
+_CJK_HEADS = tuple(CHINESE["label_heads"])
 _UNSPACED_WORD = re.compile(f"{UNSPACED_LETTER}+")
 POSSESSIVE = "\u7684"
 """的, the particle of possession: a run holding it is a phrase (X's label), no label."""
@@ -63,8 +62,8 @@ JOINED_NAME = re.compile(r"[A-Za-z0-9]+(?:[_\-.][A-Za-z0-9]+)+")
 NUMBER_WORDS = ("number", "no", "nr", "id", "code", "hash")
 """Words that may stand between a label and its identifier (``order no. 123``): read as
 part of the label, never as the identifier itself."""
-_COPULAS = ("is", "was", "are", *(w for w in _GERMAN["copula"]
-                                  if w not in _GERMAN["first_person_only"]))
+_COPULAS = ("is", "was", "are", *(w for w in GERMAN["copula"]
+                                  if w not in GERMAN["first_person_only"]))
 """What may tie a label to its identifier: ``passport number is``, ``Mitgliedsnummer ist``."""
 _LABEL_ALT = "|".join([rf"\w*(?:{'|'.join(_LONG_HEADS)})",  # a German compound's head
                        *sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True)])
@@ -367,7 +366,6 @@ def _labelled(text: str, taken: list[tuple[int, int]],
     return out
 
 
-@lru_cache(maxsize=16_384)
 def _extract(text: str) -> tuple[Identifier, ...]:
     found: list[Identifier] = []
     taken: list[tuple[int, int]] = []
@@ -474,7 +472,7 @@ patterns' boundaries would not cross."""
 _AFTER_UNSPACED = re.compile(
     rf"({UNSPACED_LETTER}+)[:：]?\s*([A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9])")
 """A code written right after a run of a script without spaces (``微信号是zhaomin_88``)."""
-_ZH_COPULAS = tuple(data_sections("zh.txt")["copula"])
+_ZH_COPULAS = tuple(CHINESE["copula"])
 
 
 def find_identifiers(text: str) -> tuple[Identifier, ...]:
@@ -482,11 +480,15 @@ def find_identifiers(text: str) -> tuple[Identifier, ...]:
     script written without spaces read as spaces (one for one, so positions hold). A code
     right after a Chinese label, perhaps with its copula (``赵敏的微信号是zhaomin_88``,
     ``微信号zhaomin_88``: WeChat ID), is one as an English label's is."""
-    cleaned = clean(strip_symbols(text))
+    return _identified(clean(strip_symbols(text)))
+
+
+@lru_cache(maxsize=16_384)
+def _identified(cleaned: str) -> tuple[Identifier, ...]:
     found = list(_extract(_UNSPACED_SCRIPT.sub(" ", cleaned)))
     for m in _AFTER_UNSPACED.finditer(cleaned):
         run = m[1].removesuffix(next((c for c in _ZH_COPULAS if m[1].endswith(c)), ""))
-        if (run.rsplit(POSSESSIVE, 1)[-1].endswith(_CJK_HEADS)
+        if (is_label(run.rsplit(POSSESSIVE, 1)[-1])
                 and not any(i.start < m.end(2) and m.start(2) < i.end for i in found)):
             found.append(Identifier("code", m[2], _canon_code(m[2]), m.start(2), m.end(2)))
     return tuple(sorted(found, key=lambda i: i.start))

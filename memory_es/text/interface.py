@@ -2880,8 +2880,8 @@ def _given_for(clause: Clause) -> frozenset[str]:
     a Brompton``: skoda, bike); none for any other clause, nor when a time follows ``for``
     (``traded shifts for the weekend``: for how long, not for what)."""
     words = [w.strip(EDGE).lower() for w in clause.text.split()]
-    at = next((i for i, w in enumerate(words) if lx.lemma_of(w) in lx.EXCHANGE_VERBS), None)
-    taking = None if at is None else lx.EXCHANGE_VERBS[lx.lemma_of(words[at]) or ""]
+    at, taking = next(((i, lx.EXCHANGE_VERBS[lemma]) for i, w in enumerate(words)
+                       if (lemma := lx.lemma_of(w)) in lx.EXCHANGE_VERBS), (None, ""))
     by = None if at is None else next(
         (j for j in range(at + 2, min(at + 7, len(words))) if words[j] == taking), None)
     if at is None or by is None:

@@ -65,9 +65,16 @@ class Predicate:
 
 
 _TIME_PREPOSITIONS = frozenset({"since", "until", "till", "before", "after", "during"})
-PATH_PREPOSITIONS = frozenset({"along", "via", "through", "across", "past", "around"})
+_PATH_PREPOSITIONS = frozenset({"along", "via", "through", "across", "past", "around"})
 """Prepositions of a path, the way taken (English grammar's spatial prepositions of path,
 beside those of a goal, ``to``, and of a means, ``by``, ``on``)."""
+
+
+def _says_a_route(p: PredicateReading) -> bool:
+    """Does the verb go straight on to the way taken (``commutes along the canal path``,
+    ``drives along the coast road``)? Then the fact is the route, beside the slot of how
+    one travels or what one drives, never a value of it."""
+    return bool(p.rest_low[:1]) and p.rest_low[0] in _PATH_PREPOSITIONS
 
 
 def frame_of(reading: PredicateReading) -> str | None:
@@ -888,15 +895,14 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:way-to", lambda p: _travel_destination(p) is not None, _way_to),
     # the vehicle one drives is one slot; a vehicle one owns is a slot of its kind
     # ("drives a Volvo" and "owns a bike" both hold)
-    Rule("predicate:vehicle", lambda p: p.lemma in ("drive", "lease"),
+    Rule("predicate:vehicle", lambda p: p.lemma in ("drive", "lease") and not _says_a_route(p),
          lambda p: Slot("transport.vehicle", p.value)),
     Rule("predicate:owned-vehicle", lambda p: p.lemma == "own" and "transport" in p.rest_domains,
          lambda p: Slot(attribute_path("transport", "vehicle", *keywords(p.rest_words, 2)),
                         p.value)),
     # how one commutes is one slot ("commutes by train", "cycles to work"); the route
     # taken is a fact beside it ("commutes along the canal path")
-    Rule("predicate:commute", lambda p: p.lemma == "commute" and not (
-        p.rest_low[:1] and p.rest_low[0] in PATH_PREPOSITIONS),
+    Rule("predicate:commute", lambda p: p.lemma == "commute" and not _says_a_route(p),
          lambda p: Slot("transport.commute", p.value)),
     # "married Lee Park", "divorced in May": the event itself, a change of the status
     Rule("predicate:marital-event", lambda p: p.lemma in ("marry", "divorce")

@@ -2,7 +2,8 @@
 
 - ``now specialises in family law`` ends ``specialises in employment law``: the head of a
   preposition's object says its kind; modifiers say which one.
-- ``commutes along the canal path`` is the route, beside how one commutes.
+- ``commutes along the canal path`` is the route, beside how one commutes, and so is
+  ``drives along the coast road`` beside what one drives.
 - ``replaced his Trek hybrid with a Brompton`` ends ``cycles to work on a Trek hybrid``:
   what an act is done on or with is what an exchange gives up.
 - ``has a FIDE rating of 1850`` and ``Anya's FIDE rating is 1910`` are one slot.
@@ -56,6 +57,14 @@ def test_the_route_of_a_commute_stands_beside_how_one_commutes(
     ti.remember(tenant, "Ben Carter now commutes by train.")
     assert current_texts(fresh_store, tenant) == {
         "Ben Carter commutes along the canal path", "Ben Carter now commutes by train"}
+
+
+def test_the_road_one_drives_along_stands_beside_what_one_drives(
+        fresh_store: memory_es.MemoryStore) -> None:
+    setup = ["Ben Carter drives a Volvo.", "Ben Carter drives along the coast road to work."]
+    after = texts_after(fresh_store, setup, "remember", "Ben Carter now drives a Tesla.")
+    assert after == {"Ben Carter drives along the coast road to work",
+                     "Ben Carter now drives a Tesla"}
 
 
 @pytest.mark.parametrize("exchange", ["replaced his Trek hybrid with a Brompton",
