@@ -22364,6 +22364,126 @@ def crowded_user_travel_r60(cases: list[Case]) -> None:
     """The user, whose manager flies the same airline, with a frequent-flyer number, a job and guitar lessons: the number purged, the guitar given up, and a new job."""
     _ended_by(cases, 'crowded_user_travel_r60', 'travel', CROWDED_USER_TRAVEL_R1443)
 
+_CROWDED_ALLOTMENT_R1444_SETUP = ["Rosalind Hartley rents plot 7 at the Hollybush Lane allotments.", "Rosalind Hartley's neighbour also rents a plot at the Hollybush Lane allotments.", "Rosalind Hartley grows rhubarb and leeks.", "Rosalind Hartley lives in Shrewsbury.", "Rosalind Hartley has worked as a postwoman since 2012.", "Rosalind Hartley's allotment tenancy reference is HLA-0719-G."]
+CROWDED_ALLOTMENT_R1444: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ALLOTMENT_R1444_SETUP), ["purge", "tenancy reference HLA-0719-G"], [_CROWDED_ALLOTMENT_R1444_SETUP[5]]),
+    (list(_CROWDED_ALLOTMENT_R1444_SETUP), ["remember", "Rosalind Hartley retired as a postwoman last spring."], [_CROWDED_ALLOTMENT_R1444_SETUP[4]]),
+    (list(_CROWDED_ALLOTMENT_R1444_SETUP), ["remember", "Rosalind Hartley no longer grows rhubarb and leeks."], [_CROWDED_ALLOTMENT_R1444_SETUP[2]]),
+]
+
+
+def crowded_allotment_r61(cases: list[Case]) -> None:
+    """An allotment holder whose neighbour rents a plot on the same site, with crops, a postal job and a tenancy reference: the reference purged, the job retired from, and the crops given up."""
+    _ended_by(cases, 'crowded_allotment_r61', 'gardening', CROWDED_ALLOTMENT_R1444)
+
+_CROWDED_CHOIR_R1445_SETUP = ["Clodagh Gallagher sings alto with the Cork Harmony Singers.", "Clodagh Gallagher's aunt sings with the Cork Harmony Singers as well.", "Clodagh Gallagher teaches piano to children on weekday evenings.", "Clodagh Gallagher lives in Cobh.", "Clodagh Gallagher drives a red Toyota Yaris.", "Clodagh Gallagher's IBAN is IE64 IRCE 9205 0112 3456 78."]
+CROWDED_CHOIR_R1445: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHOIR_R1445_SETUP), ["forget", "Clodagh Gallagher's piano teaching"], [_CROWDED_CHOIR_R1445_SETUP[2]]),
+    (list(_CROWDED_CHOIR_R1445_SETUP), ["purge", "IE64 IRCE 9205 0112 3456 78"], [_CROWDED_CHOIR_R1445_SETUP[5]]),
+    (list(_CROWDED_CHOIR_R1445_SETUP), ["remember", "Clodagh Gallagher traded in the Yaris for a Skoda Fabia."], [_CROWDED_CHOIR_R1445_SETUP[4]]),
+]
+
+
+def crowded_choir_r61(cases: list[Case]) -> None:
+    """An alto whose aunt sings in the same choir, with piano pupils, a car and an IBAN: the piano teaching forgotten, the IBAN purged, and the car traded in."""
+    _ended_by(cases, 'crowded_choir_r61', 'music', CROWDED_CHOIR_R1445)
+
+_CROWDED_MORTGAGE_R1446_SETUP = ["Imogen Thwaite has a fixed-rate mortgage with Skipton Building Society.", "Imogen Thwaite's brother has a mortgage with Skipton Building Society too.", "Imogen Thwaite's National Insurance number is JT 48 19 07 B.", "Imogen Thwaite works as a quantity surveyor in Harrogate.", "Imogen Thwaite plays badminton at the leisure centre on Tuesdays.", "Imogen Thwaite keeps two ferrets."]
+CROWDED_MORTGAGE_R1446: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MORTGAGE_R1446_SETUP), ["remember", "Imogen Thwaite has paid off her mortgage with Skipton Building Society."], [_CROWDED_MORTGAGE_R1446_SETUP[0]]),
+    (list(_CROWDED_MORTGAGE_R1446_SETUP), ["purge", "National Insurance number JT 48 19 07 B"], [_CROWDED_MORTGAGE_R1446_SETUP[2]]),
+    (list(_CROWDED_MORTGAGE_R1446_SETUP), ["remember", "Imogen Thwaite's ferrets were rehomed last month."], [_CROWDED_MORTGAGE_R1446_SETUP[5]]),
+]
+
+
+def crowded_mortgage_r61(cases: list[Case]) -> None:
+    """A quantity surveyor whose brother borrows from the same building society, with badminton, ferrets and a National Insurance number: the mortgage paid off, the number purged, and the ferrets rehomed."""
+    _ended_by(cases, 'crowded_mortgage_r61', 'finance', CROWDED_MORTGAGE_R1446)
+
+_CROWDED_VET_PRACTICE_R1447_SETUP = ["Ffion Baines takes her spaniel Tansy to Castle Vets.", "Ffion Baines's mother also takes her dog to Castle Vets.", "Ffion Baines walks Tansy along the Taff Trail every morning.", "Ffion Baines lives in Cardiff.", "Ffion Baines is employed by the Welsh Government as a policy adviser.", "Tansy, Ffion Baines's spaniel, has microchip number 826097000412258."]
+CROWDED_VET_PRACTICE_R1447: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VET_PRACTICE_R1447_SETUP), ["remember", "Ffion Baines moved Tansy from Castle Vets to Llandaff Veterinary Practice."], [_CROWDED_VET_PRACTICE_R1447_SETUP[0]]),
+    (list(_CROWDED_VET_PRACTICE_R1447_SETUP), ["purge", "microchip number 826097000412258"], [_CROWDED_VET_PRACTICE_R1447_SETUP[5]]),
+    (list(_CROWDED_VET_PRACTICE_R1447_SETUP), ["remember", "Ffion Baines has left the Welsh Government and is now a freelance consultant."], [_CROWDED_VET_PRACTICE_R1447_SETUP[4]]),
+]
+
+
+def crowded_vet_practice_r61(cases: list[Case]) -> None:
+    """A spaniel owner whose mother uses the same vets, with morning walks, a civil-service job and the dog's microchip number: a new vet practice, the microchip purged, and the job left."""
+    _ended_by(cases, 'crowded_vet_practice_r61', 'veterinary', CROWDED_VET_PRACTICE_R1447)
+
+_CROWDED_COWORKING_R1448_SETUP = ["Mirela Popescu rents a hot desk at Second Home in Porto.", "Mirela Popescu's business partner rents a hot desk at Second Home as well.", "Mirela Popescu runs a small UX design studio.", "Mirela Popescu commutes on an electric scooter.", "Mirela Popescu is learning Portuguese on Duolingo.", "Mirela Popescu's studio's VAT number is RO38841027."]
+CROWDED_COWORKING_R1448: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COWORKING_R1448_SETUP), ["release", "Mirela Popescu's electric scooter"], [_CROWDED_COWORKING_R1448_SETUP[3]]),
+    (list(_CROWDED_COWORKING_R1448_SETUP), ["purge", "VAT number RO38841027"], [_CROWDED_COWORKING_R1448_SETUP[5]]),
+    (list(_CROWDED_COWORKING_R1448_SETUP), ["remember", "Mirela Popescu gave up her hot desk at Second Home and now works from home."], [_CROWDED_COWORKING_R1448_SETUP[0]]),
+]
+
+
+def crowded_coworking_r61(cases: list[Case]) -> None:
+    """A UX designer whose business partner shares her coworking space, with a scooter, Portuguese lessons and a VAT number: the scooter released, the VAT number purged, and the hot desk given up."""
+    _ended_by(cases, 'crowded_coworking_r61', 'work', CROWDED_COWORKING_R1448)
+
+_CROWDED_SAILORS_R1449_SETUP = ["Hamish Crawford is a member of Largs Sailing Club.", "Hamish Crawford's cousin is a member of Largs Sailing Club too.", "Hamish Crawford owns a Wayfarer dinghy called Selkie.", "Hamish Crawford works as a marine engineer on the Clyde.", "Hamish Crawford has lived in Greenock since 2015.", "Hamish Crawford's RYA membership number is 1180942."]
+CROWDED_SAILORS_R1449: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SAILORS_R1449_SETUP), ["remember", "Selkie, Hamish Crawford's Wayfarer dinghy, has been sold."], [_CROWDED_SAILORS_R1449_SETUP[2]]),
+    (list(_CROWDED_SAILORS_R1449_SETUP), ["purge", "RYA membership number 1180942"], [_CROWDED_SAILORS_R1449_SETUP[5]]),
+    (list(_CROWDED_SAILORS_R1449_SETUP), ["remember", "Hamish Crawford has moved from Greenock to Helensburgh."], [_CROWDED_SAILORS_R1449_SETUP[4]]),
+]
+
+
+def crowded_sailors_r61(cases: list[Case]) -> None:
+    """A dinghy sailor whose cousin belongs to the same club, with a boat, an engineering job and an RYA number: the dinghy sold, the number purged, and a move to another town."""
+    _ended_by(cases, 'crowded_sailors_r61', 'sport', CROWDED_SAILORS_R1449)
+
+_CROWDED_DOCTORAL_R1450_SETUP = ["Chiamaka Okonjo is studying for a PhD in chemistry at the University of Manchester.", "Chiamaka Okonjo's flatmate is also a PhD student at the University of Manchester.", "Chiamaka Okonjo demonstrates in the first-year teaching labs.", "Chiamaka Okonjo plays Elden Ring on a PlayStation 5.", "Chiamaka Okonjo rents a flat in Withington.", "Chiamaka Okonjo's student ID is 10458813."]
+CROWDED_DOCTORAL_R1450: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DOCTORAL_R1450_SETUP), ["purge", "student ID 10458813"], [_CROWDED_DOCTORAL_R1450_SETUP[5]]),
+    (list(_CROWDED_DOCTORAL_R1450_SETUP), ["remember", "Chiamaka Okonjo doesn't demonstrate in the teaching labs any more."], [_CROWDED_DOCTORAL_R1450_SETUP[2]]),
+    (list(_CROWDED_DOCTORAL_R1450_SETUP), ["remember", "Chiamaka Okonjo has stopped playing Elden Ring."], [_CROWDED_DOCTORAL_R1450_SETUP[3]]),
+]
+
+
+def crowded_doctoral_r61(cases: list[Case]) -> None:
+    """A chemistry PhD student whose flatmate studies at the same university, with lab demonstrating, a video game and a student ID: the ID purged, the demonstrating stopped, and the game given up."""
+    _ended_by(cases, 'crowded_doctoral_r61', 'education', CROWDED_DOCTORAL_R1450)
+
+_CROWDED_GERMAN_TENANT_R1451_SETUP = ["Katrin Hoffmeister wohnt zur Miete in einer Altbauwohnung in Freiburg.", "Katrin Hoffmeisters Schwester wohnt auch zur Miete in Freiburg.", "Katrin Hoffmeister arbeitet als Zahnärztin.", "Katrin Hoffmeister singt im Kirchenchor.", "Katrin Hoffmeister hat eine BahnCard 50.", "Katrin Hoffmeisters IBAN ist DE44 6805 0101 0012 3456 78."]
+CROWDED_GERMAN_TENANT_R1451: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_TENANT_R1451_SETUP), ["remember", "Katrin Hoffmeister hat ihre BahnCard 50 gekündigt."], [_CROWDED_GERMAN_TENANT_R1451_SETUP[4]]),
+    (list(_CROWDED_GERMAN_TENANT_R1451_SETUP), ["purge", "DE44 6805 0101 0012 3456 78"], [_CROWDED_GERMAN_TENANT_R1451_SETUP[5]]),
+    (list(_CROWDED_GERMAN_TENANT_R1451_SETUP), ["remember", "Katrin Hoffmeister singt nicht mehr im Kirchenchor."], [_CROWDED_GERMAN_TENANT_R1451_SETUP[3]]),
+]
+
+
+def crowded_german_tenant_r61(cases: list[Case]) -> None:
+    """A dentist renting in Freiburg whose sister rents there too, with a church choir, a BahnCard and an IBAN, in German: the BahnCard cancelled, the IBAN purged, and the choir given up."""
+    _ended_by(cases, 'crowded_german_tenant_r61', 'home', CROWDED_GERMAN_TENANT_R1451)
+
+_CROWDED_CHINESE_NURSERY_R1452_SETUP = ["孙晓梅在一家幼儿园当保育员\u3002", "孙晓梅的表妹也在这家幼儿园工作\u3002", "孙晓梅住在厦门\u3002", "孙晓梅每周六去上瑜伽课\u3002", "孙晓梅家的宽带是中国电信的\u3002", "孙晓梅的电费户号是3301046618\u3002"]
+CROWDED_CHINESE_NURSERY_R1452: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_NURSERY_R1452_SETUP), ["remember", "孙晓梅家的宽带换成了中国移动\u3002"], [_CROWDED_CHINESE_NURSERY_R1452_SETUP[4]]),
+    (list(_CROWDED_CHINESE_NURSERY_R1452_SETUP), ["purge", "电费户号3301046618"], [_CROWDED_CHINESE_NURSERY_R1452_SETUP[5]]),
+    (list(_CROWDED_CHINESE_NURSERY_R1452_SETUP), ["remember", "孙晓梅不再去上瑜伽课了\u3002"], [_CROWDED_CHINESE_NURSERY_R1452_SETUP[3]]),
+]
+
+
+def crowded_chinese_nursery_r61(cases: list[Case]) -> None:
+    """A nursery worker whose cousin works at the same kindergarten, with a city, yoga, a broadband provider and an electricity account number, in Chinese: a new provider, the account number purged, and yoga given up."""
+    _ended_by(cases, 'crowded_chinese_nursery_r61', 'utilities', CROWDED_CHINESE_NURSERY_R1452)
+
+_CROWDED_USER_RAIL_R1453_SETUP = ["I have an annual season ticket from Guildford to London Waterloo.", "My partner has a season ticket from Guildford to Waterloo as well.", "My SWR smartcard number is 6335 9701 0448 2911.", "I work in the claims team at Ageas.", "I'm a volunteer with the Surrey Wildlife Trust.", "I drop my daughter at Little Acorns nursery on Mondays."]
+CROWDED_USER_RAIL_R1453: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_RAIL_R1453_SETUP), ["purge", "smartcard number 6335 9701 0448 2911"], [_CROWDED_USER_RAIL_R1453_SETUP[2]]),
+    (list(_CROWDED_USER_RAIL_R1453_SETUP), ["remember", "I've left Ageas and joined the claims team at Esure."], [_CROWDED_USER_RAIL_R1453_SETUP[3]]),
+    (list(_CROWDED_USER_RAIL_R1453_SETUP), ["remember", "My daughter has started school, so she no longer goes to Little Acorns nursery."], [_CROWDED_USER_RAIL_R1453_SETUP[5]]),
+]
+
+
+def crowded_user_rail_r61(cases: list[Case]) -> None:
+    """The user, whose partner holds a season ticket on the same line, with a smartcard number, an insurance job, wildlife volunteering and a nursery run: the smartcard purged, a new insurer, and the nursery run ended."""
+    _ended_by(cases, 'crowded_user_rail_r61', 'commuting', CROWDED_USER_RAIL_R1453)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -23120,7 +23240,17 @@ def build() -> list[Case]:
                    crowded_braces_r60,
                    crowded_german_move_r60,
                    crowded_chinese_pet_r60,
-                   crowded_user_travel_r60):
+                   crowded_user_travel_r60,
+                   crowded_allotment_r61,
+                   crowded_choir_r61,
+                   crowded_mortgage_r61,
+                   crowded_vet_practice_r61,
+                   crowded_coworking_r61,
+                   crowded_sailors_r61,
+                   crowded_doctoral_r61,
+                   crowded_german_tenant_r61,
+                   crowded_chinese_nursery_r61,
+                   crowded_user_rail_r61):
         family(cases)
     return cases
 
