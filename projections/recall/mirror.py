@@ -113,6 +113,10 @@ class VersionMirror:
         self.n = 0
         self.dead = 0
         self.slots_of: dict[int, list[int]] = {}
+        self.in_table: dict[int, list[np.ndarray]] = {}
+        """Per held table, the slots placed in it (dead ones and ones since moved included:
+        a reader checks :attr:`table` and :attr:`label`), so :meth:`purge_rows` finds a
+        table's slots without scanning every slot."""
         self.tables: dict[int, pa.Table] = {}
         self.live_rows: dict[int, int] = {}
         self.dead_rows: dict[int, int] = {}
@@ -185,12 +189,26 @@ class VersionMirror:
         chunk = tid + rows // CHUNK_ROWS
         self.table[first:end] = chunk
         self.n = end
-        for t, placed in zip(*np.unique(chunk, return_counts=True), strict=True):
-            self.live_rows[int(t)] = self.live_rows.get(int(t), 0) + int(placed)
+        self._note_tables(np.arange(first, end), chunk)
         slot = first
         for label, n in zip(label_list, counts.tolist(), strict=True):
             self.slots_of[label] = list(range(slot, slot + n))
             slot += n
+
+    def _note_tables(self, slots: np.ndarray, chunk: np.ndarray) -> None:
+        """Count and index these slots, just placed in tables ``chunk`` (one each)."""
+        order = np.argsort(chunk, kind="stable")
+        tids, starts, counts = np.unique(chunk[order], return_index=True, return_counts=True)
+        for t, at, placed in zip(tids.tolist(), starts.tolist(), counts.tolist(), strict=True):
+            self.live_rows[t] = self.live_rows.get(t, 0) + placed
+            self.in_table.setdefault(t, []).append(slots[order[at:at + placed]])
+
+    def _let_go(self, tid: int) -> None:
+        """Drop a held table with no live rows (its plaintext leaves memory with it)."""
+        del self.live_rows[tid]
+        del self.tables[tid]
+        self.dead_rows.pop(tid, None)
+        self.in_table.pop(tid, None)
 
     def drop(self, label: int) -> None:
         """Forget a label's versions; a table left without live rows is let go."""
@@ -211,10 +229,8 @@ class VersionMirror:
         tids, counts = np.unique(self.table[at], return_counts=True)
         for tid, n in zip(tids.tolist(), counts.tolist(), strict=True):
             left = self.live_rows[tid] - n
-            if left == 0:  # the rows (plaintext) leave memory with it
-                del self.live_rows[tid]
-                del self.tables[tid]
-                self.dead_rows.pop(tid, None)
+            if left == 0:
+                self._let_go(tid)
             else:
                 self.live_rows[tid] = left
                 self.dead_rows[tid] = self.dead_rows.get(tid, 0) + n
@@ -224,9 +240,7 @@ class VersionMirror:
         self.generation += 1
         for chunk in range(tid, tid + self._chunks.pop(tid, 1)):
             if self.live_rows.get(chunk) == 0:
-                del self.live_rows[chunk]
-                del self.tables[chunk]
-                self.dead_rows.pop(chunk, None)
+                self._let_go(chunk)
 
     def purge_rows(self) -> int:
         """Rewrite the held tables that still hold rows of dropped versions with their
@@ -236,13 +250,10 @@ class VersionMirror:
         tids = sorted(t for t, n in self.dead_rows.items() if n)
         if not tids:
             return 0
-        n = self.n
-        touched = np.zeros(self._next_table, dtype=bool)
-        touched[tids] = True
-        slots = np.flatnonzero(touched[self.table[:n]] & (self.label[:n] >= 0))
-        owners = self.table[slots]
         for tid in tids:
-            mine = slots[owners == tid]
+            placed = np.concatenate(self.in_table[tid])
+            mine = placed[(self.table[placed] == tid) & (self.label[placed] >= 0)]
+            self.in_table[tid] = [mine]
             old_rows = self.row[mine]
             present = np.zeros(self.tables[tid].num_rows, dtype=bool)
             present[old_rows] = True
@@ -268,6 +279,7 @@ class VersionMirror:
             self.tables.pop(tid, None)
             self.live_rows.pop(tid, None)
             self.dead_rows.pop(tid, None)
+            self.in_table.pop(tid, None)
 
     def _rehome(self, slots: np.ndarray) -> None:
         """Copy the rows of these (live) slots into new chunks and point the slots there."""
@@ -284,8 +296,7 @@ class VersionMirror:
         positions = np.arange(order.size)
         self.table[order] = first + positions // CHUNK_ROWS
         self.row[order] = positions % CHUNK_ROWS
-        for t, placed in zip(*np.unique(self.table[order], return_counts=True), strict=True):
-            self.live_rows[int(t)] = int(placed)
+        self._note_tables(order, self.table[order])
 
     def current_until(self, now_us: int) -> tuple[np.ndarray, np.ndarray, int]:
         """:meth:`current` and the first moment after ``now_us`` at which its answer can
@@ -385,14 +396,13 @@ class VersionMirror:
                        if int(t) in self.tables}
         self.dead_rows = {t: n for t, n in self.dead_rows.items() if t in self.tables}
         self.live_rows = dict.fromkeys(self.tables, 0)
-        for t, placed in zip(*np.unique(tab[:kept], return_counts=True), strict=True):
-            self.live_rows[int(t)] = int(placed)
+        self.in_table = {}
+        self._note_tables(np.arange(kept), tab[:kept])
         if k > kept:
             first = self.add_table(pa.concat_tables(pieces).combine_chunks())
             del self._chunks[first]
             tab[kept:k] = first + positions // CHUNK_ROWS
-            for t, placed in zip(*np.unique(tab[kept:k], return_counts=True), strict=True):
-                self.live_rows[int(t)] = int(placed)
+            self._note_tables(np.arange(kept, k), tab[kept:k])
         self.label, self.start, self.end, self.row, self.table = label, start, end, row, tab
         self.n, self.dead = int(k), 0
         self.slots_of = {}
