@@ -1250,6 +1250,7 @@ class TextInterface:
         between_places = verb is None and bool(
             _verb_lemmas(clause.text[:clause.text.lower().find(" from ")]) & lx.MOTION_VERBS)
         given = bool(_given_for(clause))
+        moved = _moved_thing(clause) - entity_terms(entity) if between_places else frozenset()
         for f in self._held(tenant, entity, clause):
             if f.attribute == clause.attribute or (verb is not None and verb not in {
                     _main_verb(c) for c in self.interpreter(f.text).clauses}):
@@ -1261,10 +1262,14 @@ class TextInterface:
             # "traded her Ford Focus for a Kia": what is said of the Focus goes with it
             owned = given and any(view_terms(" ".join(_possessed(c))) - entity_terms(entity)
                                   == left for c in self.interpreter(f.text).clauses)
-            if kind or owned or left in (view_terms(str(f.value)), _object_terms(f.value, entity),
-                                view_terms(" ".join(thing)) - entity_terms(entity),
-                                _act_object(f.value, entity),
-                                None if between_places else _instrument_terms(f.value, entity)):
+            short = not between_places and _name_ends_in(thing, left)
+            # "moved Tansy from Castle Vets to …": what Tansy was taken to
+            carried = bool(moved) and moved | left <= view_terms(str(f.value))
+            if kind or owned or short or carried or left in (
+                    view_terms(str(f.value)), _object_terms(f.value, entity),
+                    view_terms(" ".join(thing)) - entity_terms(entity),
+                    _act_object(f.value, entity),
+                    None if between_places else _instrument_terms(f.value, entity)):
                 plan.add(_decay(f.fact_id, tenant, f"switched: {clause.text}"))
 
     def _retire_reversed(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
@@ -2747,6 +2752,31 @@ def _ended_topics(clause: Clause) -> frozenset[str]:
         return frozenset(d for d in domains if lx.names_topic(lemma, d))
     named = [frozenset(d for d in lx.DOMAINS if lx.names_topic(w, d)) for w in rest]
     return frozenset.intersection(*named)
+
+
+def _moved_thing(clause: Clause) -> frozenset[str]:
+    """The terms of what a verb of change moved ``from`` one place to another, said
+    between the verb and ``from`` (``moved Tansy from Castle Vets to …``: tansy); none
+    when the subject moved itself (``moved from Leeds to York``)."""
+    moved = _FROM_TO.search(clause.text)
+    if moved is None:
+        return frozenset()
+    words = clause.text[:moved.start()].split()
+    at = next((i for i, w in enumerate(words)
+               if lx.lemma_of(w.strip(EDGE)) in lx.CHANGE_VERBS), None)
+    return frozenset() if at is None else frozenset(view_terms(" ".join(words[at + 1:])))
+
+
+def _name_ends_in(thing: Sequence[str], left: frozenset[str]) -> bool:
+    """Is ``left`` the end of the proper name that ends a thing (``the Yaris`` of ``a red
+    Toyota Yaris``, ``the Toyota Yaris`` too): a name is called by its last words, the
+    model by its name without the make; never by its first (``Leeds`` is not ``Leeds
+    United``)."""
+    run = 0
+    while run < len(thing) and thing[len(thing) - 1 - run][:1].isupper():
+        run += 1
+    return run >= 2 and any(view_terms(" ".join(thing[len(thing) - k:])) == left
+                            for k in range(1, run + 1))
 
 
 def _thing_words(predicate: object) -> list[str]:

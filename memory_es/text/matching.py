@@ -751,7 +751,8 @@ def _label_words(query: Query) -> dict[str, bool]:
     ``case 2024-118``, ``account number``, ``VAT number``, ``frequent flyer number``), each
     with whether it is a label word itself: a label says what kind of identifier it is,
     as a name's words say who, never which of its facts. A label ends in a label word;
-    up to two plain words before it qualify it."""
+    up to two words before it qualify it, label words too (``student`` of ``student ID``,
+    ``account`` of ``account number``: the last word says the kind)."""
     out: dict[str, bool] = {}
     for ident in query.identifiers:
         before = query.text[:ident.start].split()[-3:]
@@ -760,7 +761,7 @@ def _label_words(query: Query) -> dict[str, bool]:
             label = is_label(form)
             if not label and (k == 0 or not form.isalpha() or form in lx.STOPWORDS):
                 break
-            out[_term(form)] = out.get(_term(form), False) or label
+            out[_term(form)] = out.get(_term(form), False) or (label and k == 0)
     return out
 
 

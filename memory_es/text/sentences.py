@@ -302,11 +302,16 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
     for n in range(1, min(4, len(toks) - 1) + 1):
         if toks[n - 1].raw.endswith((",", ";")):
             return 0
-        nxt = toks[n]
-        if n == 1 and first.low in lx.SUBJECT_PRONOUNS and agrees(nxt.word, plural):
+        if n > 1 and toks[n - 1].low in lx.ADVERBS:
+            continue  # a subject never ends in an adverb
+        # adverbs before the verb are not the subject's ("Omar still lives in Leeds", "she
+        # no longer goes")
+        at = n
+        while toks[at].low in lx.ADVERBS and at + 1 < len(toks):
+            at += 1
+        verb = toks[at]
+        if n == 1 and first.low in lx.SUBJECT_PRONOUNS and agrees(verb.word, plural):
             return 1
-        # an adverb before the verb is not the subject's ("Omar still lives in Leeds")
-        verb = toks[n + 1] if nxt.low in lx.ADVERBS and n + 1 < len(toks) else nxt
         finite = verb.low in _FINITE or (  # "…, and Ben Roy left DNB": a name's past tense
             is_capitalised(first.word) and verb.low in lx.VERBS_PAST and verb.word.islower())
         if n >= (1 if is_capitalised(first.word) else 2) and finite and (
@@ -317,6 +322,9 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
 
 
 _FINITE = lx.AUXILIARIES | {"lives", "works", "drives", "owns", "has"} | lx.VERBS_3SG
+_CLAUSE_JOINERS = frozenset(("so", "yet"))
+"""Coordinating conjunctions that are also adverbs (``so happy``, ``not yet``): after a
+comma and before a subject of its own they join a clause (``…, so she no longer goes``)."""
 
 
 def split_conjuncts(sentence: str, pred_start: int, plural: bool,
@@ -333,11 +341,13 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
     for i, t in enumerate(toks):
         w = t.low
         joiner = w in ("and", "but") or (w in ("while", "whereas") and i > 0)
+        nxt = toks[i + 1:]
+        if not joiner and w in _CLAUSE_JOINERS and i > 0 and toks[i - 1].raw.endswith(","):
+            joiner = bool(own_subject(nxt, False))  # ", so she no longer goes …"
         if not joiner:
             continue
         if any(s <= t.start < e for s, e in protected):
             continue
-        nxt = toks[i + 1:]
         vp = starts_verb_phrase(nxt, plural)
         if vp is not None and _names_after_and(nxt[vp]):
             vp = None  # "works at Slaughter and May": the firm's name, not "may"

@@ -26,6 +26,7 @@ from memory_es.text.words import (
     Tok,
     is_capitalised,
     is_foreign_word,
+    tokenize,
 )
 
 
@@ -89,6 +90,9 @@ def analyse_subject(region: str, region_toks: list[Tok],
     """Resolve the subject noun phrase of a clause to a canonical entity."""
     cut = next((i for i, t in enumerate(region_toks[:-1]) if t.raw.endswith(",")), None)
     if cut is not None:
+        owned = _named_possession(region_toks, cut)
+        if owned is not None:
+            return owned
         region_toks = region_toks[:cut + 1]  # an apposition follows the comma: not the name
     words = [t.word for t in region_toks if t.word]
     low = [t.bare for t in region_toks if t.word]
@@ -160,6 +164,30 @@ def analyse_subject(region: str, region_toks: list[Tok],
         owner.rules = (*owner.rules, "subject:possessive")
         return owner
     return _named(words)
+
+
+def _named_possession(toks: list[Tok], cut: int) -> Subject | None:
+    """``Selkie, Hamish Crawford's dinghy, …``: a name whose apposition says it is
+    someone's thing is that thing of theirs (the subject ``Hamish Crawford's dinghy``
+    reads), the name one of its names. An apposition naming a person (``Mia, Tom's
+    sister, …``) leaves the name the subject: the fact is the person's own."""
+    name = [t.word.rstrip(",") for t in toks[:cut + 1] if t.word]
+    rest = toks[cut + 1:]
+    end = next((i for i, t in enumerate(rest) if t.raw.endswith(",")), len(rest) - 1)
+    appos = rest[:end + 1]
+    owner = next((i for i, t in enumerate(appos[:-1]) if t.low.endswith("'s")), None)
+    if owner is None or not name or _named(name).kind not in ("person", "name"):
+        return None
+    head = appos[-1].low.rstrip(",")
+    if not head.isalpha() or lx.names_a_person(head):
+        return None
+    region = " ".join(t.word for t in appos).rstrip(",")
+    subject = analyse_subject(region, tokenize(region), [])
+    if "subject:possessive" not in subject.rules or subject.kind not in ("person", "user"):
+        return None
+    subject.names = (*subject.names, " ".join(name))
+    subject.rules = (*subject.rules, "subject:named-possession")
+    return subject
 
 
 def head_attribute(words: Sequence[str]) -> str | None:

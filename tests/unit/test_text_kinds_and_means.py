@@ -12,7 +12,12 @@
 - ``SRA number 661042``: a word before a label qualifies it and is no part of the code;
   once purged, neither that word nor the label recalls the person's other facts. A
   barcode and a callsign are labels, a plate may end in letters (``GF 447 KD``), and a
-  code right after a Chinese label is one (``微信号zhaomin_88``).
+  code right after a Chinese label is one (``微信号zhaomin_88``). A label word before the
+  label qualifies it too (``student`` of ``student ID``).
+- ``Bluebell, Nora Quinn's narrowboat, has been sold`` is said of Nora Quinn's narrowboat.
+- ``traded the Passat for …`` gives up ``a silver Volkswagen Passat``: a name is called
+  by its last words.
+- ``moved Pixel from Harbour Vets to …`` ends what Pixel was taken to at Harbour Vets.
 """
 
 from __future__ import annotations
@@ -107,6 +112,10 @@ def test_an_amount_had_and_an_amount_said_of_the_thing_are_one_slot(
      "Marco Bianchi leases a Peugeot 208."),
     ("Erik Lund's callsign is SM5XYZ.", "callsign SM5XYZ",
      "Erik Lund is a licensed radio amateur."),
+    ("Chiamaka Okonjo's student ID is 10458813.", "student ID 10458813",
+     "Chiamaka Okonjo's flatmate is a PhD student in Manchester."),
+    ("Ines Moreau's account number is 7300-4418-92.", "account number 7300-4418-92",
+     "Ines Moreau opened a savings account last year."),
     ("赵敏的微信号是zhaomin_88。", "微信号zhaomin_88", "赵敏住在南京。"),
 ])
 def test_a_labelled_code_is_purged_whole_and_its_label_is_no_content(
@@ -114,7 +123,8 @@ def test_a_labelled_code_is_purged_whole_and_its_label_is_no_content(
     """The purge erases the fact that carries the code, and afterwards the query
     recalls nothing: its words say which kind of identifier, not which fact. A plate
     whose last group is letters (``GF 447 KD``), a callsign, and a code right after a
-    Chinese label (微信号, WeChat ID) are codes their labels name."""
+    Chinese label (微信号, WeChat ID) are codes their labels name. A label word before the
+    label qualifies it as any word does (``student`` of ``student ID``)."""
     tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     for text in (fact, related):
         ti.remember(tenant, text)
@@ -158,3 +168,49 @@ def test_an_animal_told_with_a_time_after_it_is_still_a_pet(
     assert "I have two cats" not in after
     assert "I have a cat flap" in after
 
+
+
+def test_a_name_in_apposition_to_someones_thing_is_that_thing(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``Bluebell, Nora Quinn's narrowboat, has been sold`` ends ``owns a narrowboat
+    called Bluebell``, as ``Nora Quinn's narrowboat has been sold`` does; an apposition
+    naming a person leaves the name the subject (``Mia, Tom's sister, lives in Oslo``)."""
+    setup = ["Nora Quinn owns a narrowboat called Bluebell.", "Nora Quinn lives in Bath.",
+             "Nora Quinn's brother owns a narrowboat too."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Bluebell, Nora Quinn's narrowboat, has been sold.")
+    assert "Nora Quinn owns a narrowboat called Bluebell" not in after
+    assert {"Nora Quinn lives in Bath", "Nora Quinn's brother owns a narrowboat too"} <= after
+    from memory_es.text.interpreter import RuleInterpreter
+    [clause] = RuleInterpreter()("Mia, Tom's sister, lives in Oslo.").clauses
+    assert clause.entity == "person:mia"
+
+
+def test_a_thing_given_up_by_the_end_of_its_name(fresh_store: memory_es.MemoryStore) -> None:
+    """``traded the Passat for a Tesla`` ends ``drives a silver Volkswagen Passat``; the
+    wife's car stays. A move between places never reads a place by the end of a name:
+    ``moved from York to Leeds`` leaves ``visits New York``."""
+    setup = ["Jonas Berg drives a silver Volkswagen Passat.", "Jonas Berg lives in York.",
+             "Jonas Berg's wife drives a Volkswagen Golf.",
+             "Jonas Berg follows the New York Knicks."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Jonas Berg traded the Passat for a Tesla Model 3.")
+    assert "Jonas Berg drives a silver Volkswagen Passat" not in after
+    assert {t.rstrip(".") for t in setup[1:]} <= after
+    setup = ["Jonas Berg lives in York.", "Jonas Berg visits New York every spring."]
+    after = texts_after(fresh_store, setup, "remember", "Jonas Berg moved from York to Leeds.")
+    assert after >= {"Jonas Berg visits New York every spring"}
+    assert "Jonas Berg lives in York" not in after
+
+
+def test_a_thing_moved_from_a_place_ends_what_took_it_there(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``moved Pixel from Harbour Vets to Hillside Animal Clinic`` ends ``takes her cat
+    Pixel to Harbour Vets``; a sister's cat at the same vets and Pixel's other facts stay."""
+    setup = ["Aoife Byrne takes her cat Pixel to Harbour Vets.",
+             "Aoife Byrne's sister takes her cat to Harbour Vets too.",
+             "Aoife Byrne brushes Pixel every evening.", "Aoife Byrne lives in Galway."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Aoife Byrne moved Pixel from Harbour Vets to Hillside Animal Clinic.")
+    assert "Aoife Byrne takes her cat Pixel to Harbour Vets" not in after
+    assert {t.rstrip(".") for t in setup[1:]} <= after

@@ -73,3 +73,28 @@ def test_a_name_with_a_past_verb_after_and_opens_its_own_clause(
     assert f"{second} {held}" not in current
     assert kept[0] in current and kept[1] not in current
     assert len(interpret(f"{first} met Tom Berg and {second} in Oslo.").clauses) == 1
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from([", and he", ", so he", ", yet he", " and he"]),
+       st.sampled_from(["no longer works at Aviva", "doesn't work at Aviva any more",
+                        "never works at Aviva now"]))
+def test_a_pronoun_clause_after_a_conjunction_is_the_persons(
+        fresh_store: memory_es.MemoryStore, people: tuple[str, str], joint: str,
+        ended: str) -> None:
+    """``Omar moved to Leeds, so he no longer works at Aviva``: ``so`` and ``yet`` after a
+    comma join a clause of its own subject as ``and`` does, and the adverbs before its
+    verb are no part of that subject (``he no`` named a new entity): the pronoun is the
+    person, whose job ends; another person's job at the same firm stays. ``so`` with no
+    subject after it joins nothing (``is so happy``)."""
+    first, second = people
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    for text in (f"{first} works at Aviva.", f"{second} works at Aviva.",
+                 f"{first} builds model ships."):
+        ti.remember(tenant, text)
+    ti.remember(tenant, f"{first} moved to Leeds{joint} {ended}.")
+    current = current_texts(fresh_store, tenant)
+    assert f"{first} works at Aviva" not in current
+    assert {f"{second} works at Aviva", f"{first} builds model ships"} <= current
+    assert all((f.entity or "").startswith("person:") for f in fresh_store.current(tenant))
+    assert len(interpret(f"{first} is so happy in Leeds, so proud of it.").clauses) == 1
