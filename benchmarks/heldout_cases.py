@@ -22484,6 +22484,126 @@ def crowded_user_rail_r61(cases: list[Case]) -> None:
     """The user, whose partner holds a season ticket on the same line, with a smartcard number, an insurance job, wildlife volunteering and a nursery run: the smartcard purged, a new insurer, and the nursery run ended."""
     _ended_by(cases, 'crowded_user_rail_r61', 'commuting', CROWDED_USER_RAIL_R1453)
 
+_CROWDED_BEEKEEPERS_R1454_SETUP = ["Bronwen Tregarthen keeps four hives of Buckfast bees near Trelissick.", "Bronwen Tregarthen's uncle keeps bees near Trelissick as well.", "Bronwen Tregarthen sells her honey at Truro farmers' market.", "Bronwen Tregarthen has lived in Falmouth since 2016.", "Bronwen Tregarthen works as a deckhand on the St Mawes ferry.", "Bronwen Tregarthen's BeeBase apiary reference is BB-58274-K."]
+CROWDED_BEEKEEPERS_R1454: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BEEKEEPERS_R1454_SETUP), ["purge", "apiary reference BB-58274-K"], [_CROWDED_BEEKEEPERS_R1454_SETUP[5]]),
+    (list(_CROWDED_BEEKEEPERS_R1454_SETUP), ["revise", "Bronwen Tregarthen's job", "Bronwen Tregarthen works as a harbour pilot."], [_CROWDED_BEEKEEPERS_R1454_SETUP[4]]),
+    (list(_CROWDED_BEEKEEPERS_R1454_SETUP), ["remember", "Bronwen Tregarthen stopped selling honey at Truro farmers' market last year."], [_CROWDED_BEEKEEPERS_R1454_SETUP[2]]),
+]
+
+
+def crowded_beekeepers_r62(cases: list[Case]) -> None:
+    """A beekeeper whose uncle keeps bees at the same spot, with a market, a ferry job and a BeeBase apiary reference: the reference purged, the job revised, and the market selling stopped."""
+    _ended_by(cases, 'crowded_beekeepers_r62', 'beekeeping', CROWDED_BEEKEEPERS_R1454)
+
+_CROWDED_AMATEUR_THEATRE_R1455_SETUP = ["Lachlan Fairbairn has been a member of the Kelso Amateur Dramatic Society since 2018.", "Lachlan Fairbairn's sister-in-law is in the Kelso Amateur Dramatic Society too.", "Lachlan Fairbairn is playing Malvolio in the society's spring production of Twelfth Night.", "Lachlan Fairbairn works as a joiner.", "Lachlan Fairbairn rides a Dahon folding bike to his workshop.", "Lachlan Fairbairn's mobile number is +44 7700 900418."]
+CROWDED_AMATEUR_THEATRE_R1455: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_AMATEUR_THEATRE_R1455_SETUP), ["forget", "Lachlan Fairbairn's folding bike"], [_CROWDED_AMATEUR_THEATRE_R1455_SETUP[4]]),
+    (list(_CROWDED_AMATEUR_THEATRE_R1455_SETUP), ["purge", "+44 7700 900418"], [_CROWDED_AMATEUR_THEATRE_R1455_SETUP[5]]),
+    (list(_CROWDED_AMATEUR_THEATRE_R1455_SETUP), ["revise", "Lachlan Fairbairn's part in Twelfth Night", "Lachlan Fairbairn is now playing Sir Toby Belch in Twelfth Night."], [_CROWDED_AMATEUR_THEATRE_R1455_SETUP[2]]),
+]
+
+
+def crowded_amateur_theatre_r62(cases: list[Case]) -> None:
+    """An amateur actor whose sister-in-law belongs to the same society, with a role, a joinery job, a folding bike and a mobile number: the bike forgotten, the number purged, and the role revised."""
+    _ended_by(cases, 'crowded_amateur_theatre_r62', 'theatre', CROWDED_AMATEUR_THEATRE_R1455)
+
+_CROWDED_BLOOD_DONORS_R1456_SETUP = ["Tendai Mupfumira gives blood at the Leicester donor centre every twelve weeks.", "Tendai Mupfumira's colleague also donates blood at the Leicester donor centre.", "Tendai Mupfumira teaches maths at a sixth-form college.", "Tendai Mupfumira plays tenor saxophone in a ska band called The Rude Mechanicals.", "Tendai Mupfumira has lived in Oadby since 2011.", "Tendai Mupfumira's NHS number is 621 390 8847."]
+CROWDED_BLOOD_DONORS_R1456: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BLOOD_DONORS_R1456_SETUP), ["purge", "NHS number 621 390 8847"], [_CROWDED_BLOOD_DONORS_R1456_SETUP[5]]),
+    (list(_CROWDED_BLOOD_DONORS_R1456_SETUP), ["release", "Tendai Mupfumira's saxophone"], [_CROWDED_BLOOD_DONORS_R1456_SETUP[3]]),
+    (list(_CROWDED_BLOOD_DONORS_R1456_SETUP), ["remember", "Tendai Mupfumira stopped giving blood in March after being diagnosed with anaemia."], [_CROWDED_BLOOD_DONORS_R1456_SETUP[0]]),
+]
+
+
+def crowded_blood_donors_r62(cases: list[Case]) -> None:
+    """A blood donor whose colleague donates at the same centre, with a teaching job, a ska band and an NHS number: the number purged, the saxophone released, and the donating stopped."""
+    _ended_by(cases, 'crowded_blood_donors_r62', 'health', CROWDED_BLOOD_DONORS_R1456)
+
+_CROWDED_ORCHESTRA_R1457_SETUP = ["Ottilie Marchetti plays second violin in the Bristol Millennium Orchestra.", "Ottilie Marchetti's neighbour plays in the Bristol Millennium Orchestra as well.", "Ottilie Marchetti climbs at The Climbing Academy twice a week.", "Ottilie Marchetti works as a sound engineer at a studio in Bedminster.", "Ottilie Marchetti gets her prescriptions from the Boots pharmacy on Gloucester Road.", "Ottilie Marchetti's Unique Taxpayer Reference is 84173 20956."]
+CROWDED_ORCHESTRA_R1457: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ORCHESTRA_R1457_SETUP), ["revise", "Ottilie Marchetti's pharmacy", "Ottilie Marchetti gets her prescriptions from the Well pharmacy in Horfield."], [_CROWDED_ORCHESTRA_R1457_SETUP[4]]),
+    (list(_CROWDED_ORCHESTRA_R1457_SETUP), ["purge", "Unique Taxpayer Reference 84173 20956"], [_CROWDED_ORCHESTRA_R1457_SETUP[5]]),
+    (list(_CROWDED_ORCHESTRA_R1457_SETUP), ["remember", "Ottilie Marchetti was moved up to first violin in the Bristol Millennium Orchestra."], [_CROWDED_ORCHESTRA_R1457_SETUP[0]]),
+]
+
+
+def crowded_orchestra_r62(cases: list[Case]) -> None:
+    """A violinist whose neighbour plays in the same orchestra, with climbing, a studio job, a pharmacy and a tax reference: another pharmacy, the reference purged, and a move up to first violin."""
+    _ended_by(cases, 'crowded_orchestra_r62', 'music', CROWDED_ORCHESTRA_R1457)
+
+_CROWDED_CHESS_R1458_SETUP = ["Nnamdi Okereke plays on board one for Morecambe Chess Club.", "Nnamdi Okereke's son plays for Morecambe Chess Club too.", "Nnamdi Okereke is a civil engineer with Lancashire County Council.", "Nnamdi Okereke drives a grey Hyundai Ioniq.", "Nnamdi Okereke streams old films on Mubi.", "Nnamdi Okereke's ECF membership number is ME-40913."]
+CROWDED_CHESS_R1458: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHESS_R1458_SETUP), ["release", "Nnamdi Okereke's Hyundai"], [_CROWDED_CHESS_R1458_SETUP[3]]),
+    (list(_CROWDED_CHESS_R1458_SETUP), ["purge", "ME-40913"], [_CROWDED_CHESS_R1458_SETUP[5]]),
+    (list(_CROWDED_CHESS_R1458_SETUP), ["remember", "Nnamdi Okereke cancelled his Mubi subscription."], [_CROWDED_CHESS_R1458_SETUP[4]]),
+]
+
+
+def crowded_chess_r62(cases: list[Case]) -> None:
+    """A club chess player whose son plays for the same club, with a council job, a car, a streaming service and an ECF number: the car released, the number purged, and the streaming cancelled."""
+    _ended_by(cases, 'crowded_chess_r62', 'games', CROWDED_CHESS_R1458)
+
+_CROWDED_GERMAN_CARSHARING_R1459_SETUP = ["Ulrike Pfannenschmidt ist seit 2020 Mitglied bei Stadtmobil.", "Ulrike Pfannenschmidts Nachbar ist auch bei Stadtmobil angemeldet.", "Ulrike Pfannenschmidt fährt ein E-Bike von Riese & Müller.", "Ulrike Pfannenschmidt arbeitet bei einem Softwarehaus in Walldorf.", "Ulrike Pfannenschmidt wohnt in Karlsruhe-Durlach.", "Ulrike Pfannenschmidts Führerscheinnummer ist J0147XK8L21."]
+CROWDED_GERMAN_CARSHARING_R1459: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_CARSHARING_R1459_SETUP), ["remember", "Ulrike Pfannenschmidt hat ihre Mitgliedschaft bei Stadtmobil gekündigt."], [_CROWDED_GERMAN_CARSHARING_R1459_SETUP[0]]),
+    (list(_CROWDED_GERMAN_CARSHARING_R1459_SETUP), ["purge", "Führerscheinnummer J0147XK8L21"], [_CROWDED_GERMAN_CARSHARING_R1459_SETUP[5]]),
+    (list(_CROWDED_GERMAN_CARSHARING_R1459_SETUP), ["remember", "Ulrike Pfannenschmidt ist im Mai nach Pforzheim gezogen."], [_CROWDED_GERMAN_CARSHARING_R1459_SETUP[4]]),
+]
+
+
+def crowded_german_carsharing_r62(cases: list[Case]) -> None:
+    """A car-sharing member whose neighbour is signed up to the same scheme, with an e-bike, a software job and a driving licence number, in German: the membership cancelled, the licence number purged, and a move to another town."""
+    _ended_by(cases, 'crowded_german_carsharing_r62', 'mobility', CROWDED_GERMAN_CARSHARING_R1459)
+
+_CROWDED_CHINESE_DELIVERY_R1460_SETUP = ["邓雨桐在美团做外卖骑手\u3002", "邓雨桐的表哥也在美团送外卖\u3002", "邓雨桐住在合肥\u3002", "邓雨桐骑一辆雅迪电动车\u3002", "邓雨桐开通了优酷会员\u3002", "邓雨桐的邮箱是yutong.deng@163.com\u3002"]
+CROWDED_CHINESE_DELIVERY_R1460: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_DELIVERY_R1460_SETUP), ["remember", "邓雨桐取消了优酷会员\u3002"], [_CROWDED_CHINESE_DELIVERY_R1460_SETUP[4]]),
+    (list(_CROWDED_CHINESE_DELIVERY_R1460_SETUP), ["purge", "yutong.deng@163.com"], [_CROWDED_CHINESE_DELIVERY_R1460_SETUP[5]]),
+    (list(_CROWDED_CHINESE_DELIVERY_R1460_SETUP), ["remember", "邓雨桐搬到了芜湖\u3002"], [_CROWDED_CHINESE_DELIVERY_R1460_SETUP[2]]),
+]
+
+
+def crowded_chinese_delivery_r62(cases: list[Case]) -> None:
+    """A food-delivery rider whose cousin rides for the same platform, with a city, an electric scooter, a streaming membership and an e-mail address, in Chinese: the membership cancelled, the address purged, and a move to another city."""
+    _ended_by(cases, 'crowded_chinese_delivery_r62', 'delivery', CROWDED_CHINESE_DELIVERY_R1460)
+
+_CROWDED_USER_BROADBAND_R1461_SETUP = ["My broadband is with Community Fibre.", "My upstairs neighbour is on Community Fibre too.", "I host my photography portfolio on a DigitalOcean droplet.", "I've been going to the Gymbox in Farringdon since January.", "I work nights as a radiographer at the Royal London Hospital.", "My SIM card's serial number is 89441000301641177253."]
+CROWDED_USER_BROADBAND_R1461: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_BROADBAND_R1461_SETUP), ["forget", "my DigitalOcean droplet"], [_CROWDED_USER_BROADBAND_R1461_SETUP[2]]),
+    (list(_CROWDED_USER_BROADBAND_R1461_SETUP), ["purge", "89441000301641177253"], [_CROWDED_USER_BROADBAND_R1461_SETUP[5]]),
+    (list(_CROWDED_USER_BROADBAND_R1461_SETUP), ["remember", "I cancelled my Gymbox membership in June."], [_CROWDED_USER_BROADBAND_R1461_SETUP[3]]),
+]
+
+
+def crowded_user_broadband_r62(cases: list[Case]) -> None:
+    """The user, whose neighbour has the same broadband provider, with a hosted portfolio, a gym, a hospital job and a SIM serial number: the droplet forgotten, the serial purged, and the gym cancelled."""
+    _ended_by(cases, 'crowded_user_broadband_r62', 'utilities', CROWDED_USER_BROADBAND_R1461)
+
+_CROWDED_PENSIONS_R1462_SETUP = ["Dorcas Pennington pays into The People's Pension through her employer.", "Dorcas Pennington's husband is also saving with The People's Pension.", "Dorcas Pennington works as a school business manager in Kettering.", "Dorcas Pennington runs with the Kettering Town Harriers on Wednesday evenings.", "Dorcas Pennington has been pescatarian since 2019.", "Dorcas Pennington's pension member reference is PP-7782-0419-Q."]
+CROWDED_PENSIONS_R1462: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PENSIONS_R1462_SETUP), ["purge", "PP-7782-0419-Q"], [_CROWDED_PENSIONS_R1462_SETUP[5]]),
+    (list(_CROWDED_PENSIONS_R1462_SETUP), ["forget", "Dorcas Pennington's running club"], [_CROWDED_PENSIONS_R1462_SETUP[3]]),
+    (list(_CROWDED_PENSIONS_R1462_SETUP), ["revise", "Dorcas Pennington's diet", "Dorcas Pennington has been fully vegetarian since last autumn."], [_CROWDED_PENSIONS_R1462_SETUP[4]]),
+]
+
+
+def crowded_pensions_r62(cases: list[Case]) -> None:
+    """A school business manager whose husband saves with the same pension provider, with a running club, a diet and a member reference: the reference purged, the running club forgotten, and the diet revised."""
+    _ended_by(cases, 'crowded_pensions_r62', 'finance', CROWDED_PENSIONS_R1462)
+
+_CROWDED_HOSPITAL_R1463_SETUP = ["Bogdan Zaharia has physiotherapy at St Mary's Hospital on Thursday mornings.", "Bogdan Zaharia's brother-in-law is also having physiotherapy at St Mary's Hospital.", "Bogdan Zaharia collects his inhalers from the Lloydspharmacy on Praed Street.", "Bogdan Zaharia has been a Zipcar member since March.", "Bogdan Zaharia works as a bus mechanic for Transport for London.", "Bogdan Zaharia's hospital appointment reference is SMH/OP/552178."]
+CROWDED_HOSPITAL_R1463: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOSPITAL_R1463_SETUP), ["revise", "Bogdan Zaharia's physiotherapy day", "Bogdan Zaharia has physiotherapy at St Mary's Hospital on Monday mornings."], [_CROWDED_HOSPITAL_R1463_SETUP[0]]),
+    (list(_CROWDED_HOSPITAL_R1463_SETUP), ["purge", "SMH/OP/552178"], [_CROWDED_HOSPITAL_R1463_SETUP[5]]),
+    (list(_CROWDED_HOSPITAL_R1463_SETUP), ["release", "Bogdan Zaharia's Zipcar membership"], [_CROWDED_HOSPITAL_R1463_SETUP[3]]),
+]
+
+
+def crowded_hospital_r62(cases: list[Case]) -> None:
+    """A bus mechanic whose brother-in-law has physiotherapy at the same hospital, with a pharmacy, a car-club membership and an appointment reference: another physiotherapy day, the reference purged, and the Zipcar membership released."""
+    _ended_by(cases, 'crowded_hospital_r62', 'medical', CROWDED_HOSPITAL_R1463)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -23250,7 +23370,17 @@ def build() -> list[Case]:
                    crowded_doctoral_r61,
                    crowded_german_tenant_r61,
                    crowded_chinese_nursery_r61,
-                   crowded_user_rail_r61):
+                   crowded_user_rail_r61,
+                   crowded_beekeepers_r62,
+                   crowded_amateur_theatre_r62,
+                   crowded_blood_donors_r62,
+                   crowded_orchestra_r62,
+                   crowded_chess_r62,
+                   crowded_german_carsharing_r62,
+                   crowded_chinese_delivery_r62,
+                   crowded_user_broadband_r62,
+                   crowded_pensions_r62,
+                   crowded_hospital_r62):
         family(cases)
     return cases
 
