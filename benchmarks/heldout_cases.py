@@ -22604,6 +22604,126 @@ def crowded_hospital_r62(cases: list[Case]) -> None:
     """A bus mechanic whose brother-in-law has physiotherapy at the same hospital, with a pharmacy, a car-club membership and an appointment reference: another physiotherapy day, the reference purged, and the Zipcar membership released."""
     _ended_by(cases, 'crowded_hospital_r62', 'medical', CROWDED_HOSPITAL_R1463)
 
+_CROWDED_FOSTERING_R1464_SETUP = ["Saoirse Delahunt has fostered teenagers through Brightwater Fostering since 2019.", "Saoirse Delahunt's sister-in-law is an approved foster carer with Brightwater Fostering too.", "Saoirse Delahunt works part-time as a school librarian in Macclesfield.", "Saoirse Delahunt swims at the Macclesfield leisure centre on Friday evenings.", "Saoirse Delahunt drives a seven-seater SsangYong Rodius.", "Saoirse Delahunt's foster carer registration number is BWF/FC/20194."]
+CROWDED_FOSTERING_R1464: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FOSTERING_R1464_SETUP), ["purge", "registration number BWF/FC/20194"], [_CROWDED_FOSTERING_R1464_SETUP[5]]),
+    (list(_CROWDED_FOSTERING_R1464_SETUP), ["remember", "Saoirse Delahunt swapped the SsangYong for a Citroën Berlingo in March."], [_CROWDED_FOSTERING_R1464_SETUP[4]]),
+    (list(_CROWDED_FOSTERING_R1464_SETUP), ["forget", "Saoirse Delahunt's Friday swimming"], [_CROWDED_FOSTERING_R1464_SETUP[3]]),
+]
+
+
+def crowded_fostering_r63(cases: list[Case]) -> None:
+    """A foster carer whose sister-in-law fosters through the same agency, with a library job, Friday swimming, a people carrier and a registration number: the number purged, the car swapped, and the swimming forgotten."""
+    _ended_by(cases, 'crowded_fostering_r63', 'fostering', CROWDED_FOSTERING_R1464)
+
+_CROWDED_SURFING_R1465_SETUP = ["Jago Penberthy has surfed with the Towan Boardriders since he was twelve.", "Jago Penberthy's girlfriend surfs with the Towan Boardriders as well.", "Jago Penberthy rides a nine-foot longboard shaped by Tidecraft.", "Jago Penberthy teaches beginners at a surf school in Perranporth.", "Jago Penberthy lives in a static caravan at Crantock.", "Jago Penberthy's TikTok username is @jago.glassyoffshore."]
+CROWDED_SURFING_R1465: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SURFING_R1465_SETUP), ["release", "Jago Penberthy's longboard"], [_CROWDED_SURFING_R1465_SETUP[2]]),
+    (list(_CROWDED_SURFING_R1465_SETUP), ["revise", "Jago Penberthy's home", "Jago Penberthy now rents a flat above a bakery in Perranporth."], [_CROWDED_SURFING_R1465_SETUP[4]]),
+    (list(_CROWDED_SURFING_R1465_SETUP), ["purge", "@jago.glassyoffshore"], [_CROWDED_SURFING_R1465_SETUP[5]]),
+]
+
+
+def crowded_surfing_r63(cases: list[Case]) -> None:
+    """A surfer whose girlfriend rides with the same boardriders club, with a longboard, a surf-school job, a caravan and a TikTok username: the longboard released, the home revised, and the username purged."""
+    _ended_by(cases, 'crowded_surfing_r63', 'surfing', CROWDED_SURFING_R1465)
+
+_CROWDED_ARCHERY_R1466_SETUP = ["Anneliese Rowbotham shoots recurve with Ryburn Valley Archers.", "Anneliese Rowbotham's father-in-law coaches the juniors at Ryburn Valley Archers.", "For the past two years, Anneliese Rowbotham has worked as an orthoptist at a hospital in Huddersfield.", "Anneliese Rowbotham is teaching herself the ukulele from online videos.", "Anneliese Rowbotham rents a terraced cottage in Hebden Bridge.", "Anneliese Rowbotham's landline number is 01422 839466."]
+CROWDED_ARCHERY_R1466: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ARCHERY_R1466_SETUP), ["remember", "Anneliese Rowbotham quit Ryburn Valley Archers in the autumn."], [_CROWDED_ARCHERY_R1466_SETUP[0]]),
+    (list(_CROWDED_ARCHERY_R1466_SETUP), ["purge", "01422 839466"], [_CROWDED_ARCHERY_R1466_SETUP[5]]),
+    (list(_CROWDED_ARCHERY_R1466_SETUP), ["forget", "Anneliese Rowbotham's ukulele"], [_CROWDED_ARCHERY_R1466_SETUP[3]]),
+]
+
+
+def crowded_archery_r63(cases: list[Case]) -> None:
+    """An archer whose father-in-law coaches at the same club, with a hospital job, the ukulele, a cottage and a landline number: the club quit, the number purged, and the ukulele forgotten."""
+    _ended_by(cases, 'crowded_archery_r63', 'archery', CROWDED_ARCHERY_R1466)
+
+_CROWDED_MODEL_RAILWAY_R1467_SETUP = ["Cuthbert Ellingham is building an OO gauge model of Goathland station in his loft.", "Cuthbert Ellingham's next-door neighbour builds OO gauge layouts too.", "Cuthbert Ellingham is treasurer of the Pickering Model Railway Circle.", "Cuthbert Ellingham used to be a signalman on the North Yorkshire Moors Railway.", "Cuthbert Ellingham plays crown green bowls at Eastgate Park on summer evenings.", "Cuthbert Ellingham's username on the RMweb forum is goathland_shunter62."]
+CROWDED_MODEL_RAILWAY_R1467: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MODEL_RAILWAY_R1467_SETUP), ["revise", "Cuthbert Ellingham's role at the Pickering Model Railway Circle", "Cuthbert Ellingham is now chairman of the Pickering Model Railway Circle."], [_CROWDED_MODEL_RAILWAY_R1467_SETUP[2]]),
+    (list(_CROWDED_MODEL_RAILWAY_R1467_SETUP), ["purge", "goathland_shunter62"], [_CROWDED_MODEL_RAILWAY_R1467_SETUP[5]]),
+    (list(_CROWDED_MODEL_RAILWAY_R1467_SETUP), ["remember", "Cuthbert Ellingham gave up crown green bowls after his knee operation."], [_CROWDED_MODEL_RAILWAY_R1467_SETUP[4]]),
+]
+
+
+def crowded_model_railway_r63(cases: list[Case]) -> None:
+    """A retired signalman building a model station whose neighbour builds layouts in the same gauge, with a club role, bowls and a forum username: the club role revised, the username purged, and bowls given up."""
+    _ended_by(cases, 'crowded_model_railway_r63', 'hobbies', CROWDED_MODEL_RAILWAY_R1467)
+
+_CROWDED_PODCAST_R1468_SETUP = ["Thandiwe Mokoena hosts a weekly football podcast on the Loudhailer Audio network.", "Thandiwe Mokoena's best friend also hosts a podcast on the Loudhailer Audio network.", "Thandiwe Mokoena records her episodes on a Samson Q2U microphone.", "Thandiwe Mokoena works as a data analyst for a housing association in Pontefract.", "Since 2022, Thandiwe Mokoena has gone to bachata classes on Tuesday nights.", "The e-mail address for Thandiwe Mokoena's listeners is postbag@extratime-tactics.co.uk."]
+CROWDED_PODCAST_R1468: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PODCAST_R1468_SETUP), ["remember", "Thandiwe Mokoena replaced the Samson Q2U with an Electro-Voice RE20."], [_CROWDED_PODCAST_R1468_SETUP[2]]),
+    (list(_CROWDED_PODCAST_R1468_SETUP), ["release", "Thandiwe Mokoena's bachata classes"], [_CROWDED_PODCAST_R1468_SETUP[4]]),
+    (list(_CROWDED_PODCAST_R1468_SETUP), ["purge", "postbag@extratime-tactics.co.uk"], [_CROWDED_PODCAST_R1468_SETUP[5]]),
+]
+
+
+def crowded_podcast_r63(cases: list[Case]) -> None:
+    """A podcaster whose best friend hosts on the same network, with a microphone, a data job, bachata classes and a listener e-mail address: the microphone replaced, the classes released, and the address purged."""
+    _ended_by(cases, 'crowded_podcast_r63', 'podcasts', CROWDED_PODCAST_R1468)
+
+_CROWDED_GERMAN_SOLAR_R1469_SETUP = ["Seit 2021 hat Wiebke Osterkamp eine Photovoltaikanlage auf dem Dach.", "Wiebke Osterkamps Schwager hat ebenfalls eine Photovoltaikanlage auf dem Dach.", "Wiebke Osterkamp fährt einen gebrauchten Smart EQ fortwo.", "Wiebke Osterkamp arbeitet als Tierärztin in Emden.", "Wiebke Osterkamp spielt Posaune im Posaunenchor ihrer Kirchengemeinde.", "Wiebke Osterkamps Stromzählernummer ist 1EMH0017348261."]
+CROWDED_GERMAN_SOLAR_R1469: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_SOLAR_R1469_SETUP), ["remember", "Wiebke Osterkamp hat den Smart gegen einen Cupra Born eingetauscht."], [_CROWDED_GERMAN_SOLAR_R1469_SETUP[2]]),
+    (list(_CROWDED_GERMAN_SOLAR_R1469_SETUP), ["purge", "Stromzählernummer 1EMH0017348261"], [_CROWDED_GERMAN_SOLAR_R1469_SETUP[5]]),
+    (list(_CROWDED_GERMAN_SOLAR_R1469_SETUP), ["forget", "Wiebke Osterkamps Posaunenchor"], [_CROWDED_GERMAN_SOLAR_R1469_SETUP[4]]),
+]
+
+
+def crowded_german_solar_r63(cases: list[Case]) -> None:
+    """A vet with solar panels whose brother-in-law has panels on his roof too, with a small electric car, a trombone choir and an electricity meter number, in German: the car traded in, the meter number purged, and the trombone choir forgotten."""
+    _ended_by(cases, 'crowded_german_solar_r63', 'energy', CROWDED_GERMAN_SOLAR_R1469)
+
+_CROWDED_CHINESE_HEARING_R1470_SETUP = ["程雅琴戴的是峰力助听器\u3002", "程雅琴的父亲也戴峰力助听器\u3002", "程雅琴住在烟台\u3002", "程雅琴在一所中学教英语\u3002", "程雅琴每天晚上在小区广场跳广场舞\u3002", "程雅琴的手机号码是13963982207\u3002"]
+CROWDED_CHINESE_HEARING_R1470: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_HEARING_R1470_SETUP), ["revise", "程雅琴的助听器", "程雅琴现在戴的是瑞声达助听器\u3002"], [_CROWDED_CHINESE_HEARING_R1470_SETUP[0]]),
+    (list(_CROWDED_CHINESE_HEARING_R1470_SETUP), ["purge", "手机号码13963982207"], [_CROWDED_CHINESE_HEARING_R1470_SETUP[5]]),
+    (list(_CROWDED_CHINESE_HEARING_R1470_SETUP), ["remember", "程雅琴已经不跳广场舞了\u3002"], [_CROWDED_CHINESE_HEARING_R1470_SETUP[4]]),
+]
+
+
+def crowded_chinese_hearing_r63(cases: list[Case]) -> None:
+    """A secondary-school English teacher whose father wears the same brand of hearing aid, with a city, square dancing and a mobile number, in Chinese: the hearing-aid brand revised, the number purged, and the dancing given up."""
+    _ended_by(cases, 'crowded_chinese_hearing_r63', 'hearing', CROWDED_CHINESE_HEARING_R1470)
+
+_CROWDED_USER_EV_R1471_SETUP = ["Since 2022 I've driven an MG4 electric hatchback.", "My brother-in-law drives an MG4 as well.", "I top up on public chargers with an Electroverse charging card.", "I'm doing a night class in conversational Italian at the adult education college.", "I've been a locum optometrist in Chippenham for the past two years.", "My Electroverse card number is EVC-3308-5172-6649."]
+CROWDED_USER_EV_R1471: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_EV_R1471_SETUP), ["purge", "EVC-3308-5172-6649"], [_CROWDED_USER_EV_R1471_SETUP[5]]),
+    (list(_CROWDED_USER_EV_R1471_SETUP), ["forget", "my Italian night class"], [_CROWDED_USER_EV_R1471_SETUP[3]]),
+    (list(_CROWDED_USER_EV_R1471_SETUP), ["remember", "I'm not a locum any more: I've taken a permanent optometrist post at an opticians in Chippenham."], [_CROWDED_USER_EV_R1471_SETUP[4]]),
+]
+
+
+def crowded_user_ev_r63(cases: list[Case]) -> None:
+    """The user, whose brother-in-law drives the same electric car, with a charging card and its number, an Italian night class and a locum optometry job: the card number purged, the night class forgotten, and a permanent post taken."""
+    _ended_by(cases, 'crowded_user_ev_r63', 'motoring', CROWDED_USER_EV_R1471)
+
+_CROWDED_CREDIT_UNION_R1472_SETUP = ["Ignatius Mulvaney saves with the Tolka Valley Credit Union.", "Ignatius Mulvaney's wife has an account with the Tolka Valley Credit Union as well.", "Ignatius Mulvaney used to be a plumber but has worked as an upholsterer in Glasnevin since 2017.", "Ignatius Mulvaney coaches an under-11 Gaelic football team.", "Ignatius Mulvaney has a Free Now account that he uses for airport runs.", "Ignatius Mulvaney's credit union member number is TVCU-118407."]
+CROWDED_CREDIT_UNION_R1472: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CREDIT_UNION_R1472_SETUP), ["release", "Ignatius Mulvaney's Free Now account"], [_CROWDED_CREDIT_UNION_R1472_SETUP[4]]),
+    (list(_CROWDED_CREDIT_UNION_R1472_SETUP), ["revise", "Ignatius Mulvaney's Gaelic football team", "Ignatius Mulvaney now coaches an under-13 Gaelic football team."], [_CROWDED_CREDIT_UNION_R1472_SETUP[3]]),
+    (list(_CROWDED_CREDIT_UNION_R1472_SETUP), ["purge", "member number TVCU-118407"], [_CROWDED_CREDIT_UNION_R1472_SETUP[5]]),
+]
+
+
+def crowded_credit_union_r63(cases: list[Case]) -> None:
+    """An upholsterer whose wife banks with the same credit union, with a former trade, a youth football team, a ride-hailing account and a member number: the ride-hailing account released, the team revised, and the number purged."""
+    _ended_by(cases, 'crowded_credit_union_r63', 'finance', CROWDED_CREDIT_UNION_R1472)
+
+_CROWDED_COLIVING_R1473_SETUP = ["Anouk Verschueren rents a studio in a co-living building called Hatch House in Deptford.", "Anouk Verschueren's colleague rents a room at Hatch House too.", "Anouk Verschueren keeps part of her savings on the Kraken crypto exchange.", "Anouk Verschueren is being treated by a sports physio in Blackheath for an Achilles injury.", "Anouk Verschueren works as a QA engineer at a fintech start-up.", "Anouk Verschueren's mobile number is +32 471 26 93 08."]
+CROWDED_COLIVING_R1473: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COLIVING_R1473_SETUP), ["remember", "Anouk Verschueren is no longer a resident of Hatch House."], [_CROWDED_COLIVING_R1473_SETUP[0]]),
+    (list(_CROWDED_COLIVING_R1473_SETUP), ["forget", "Anouk Verschueren's sports physio"], [_CROWDED_COLIVING_R1473_SETUP[3]]),
+    (list(_CROWDED_COLIVING_R1473_SETUP), ["release", "Anouk Verschueren's Kraken account"], [_CROWDED_COLIVING_R1473_SETUP[2]]),
+]
+
+
+def crowded_coliving_r63(cases: list[Case]) -> None:
+    """A QA engineer whose colleague lives in the same co-living building, with crypto savings, a sports physio and a Belgian mobile number: the residence ended, the physio forgotten, and the Kraken account released."""
+    _ended_by(cases, 'crowded_coliving_r63', 'housing', CROWDED_COLIVING_R1473)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -23380,7 +23500,17 @@ def build() -> list[Case]:
                    crowded_chinese_delivery_r62,
                    crowded_user_broadband_r62,
                    crowded_pensions_r62,
-                   crowded_hospital_r62):
+                   crowded_hospital_r62,
+                   crowded_fostering_r63,
+                   crowded_surfing_r63,
+                   crowded_archery_r63,
+                   crowded_model_railway_r63,
+                   crowded_podcast_r63,
+                   crowded_german_solar_r63,
+                   crowded_chinese_hearing_r63,
+                   crowded_user_ev_r63,
+                   crowded_credit_union_r63,
+                   crowded_coliving_r63):
         family(cases)
     return cases
 
