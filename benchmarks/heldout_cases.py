@@ -22724,6 +22724,126 @@ def crowded_coliving_r63(cases: list[Case]) -> None:
     """A QA engineer whose colleague lives in the same co-living building, with crypto savings, a sports physio and a Belgian mobile number: the residence ended, the physio forgotten, and the Kraken account released."""
     _ended_by(cases, 'crowded_coliving_r63', 'housing', CROWDED_COLIVING_R1473)
 
+_CROWDED_MOUNTAIN_RESCUE_R1474_SETUP = ["Morag Cairncross has volunteered with the Glencoe Mountain Rescue Team for six years.", "Morag Cairncross's neighbour is also a volunteer with the Glencoe Mountain Rescue Team.", "Morag Cairncross keeps a Border Collie called Bracken.", "Morag Cairncross works shifts as a paramedic at the Belford Hospital in Fort William.", "Morag Cairncross drives a Land Rover Defender which she bought at auction.", "Morag Cairncross posts her hill photos on Instagram as @morag.munros."]
+CROWDED_MOUNTAIN_RESCUE_R1474: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1474_SETUP), ["purge", "@morag.munros"], [_CROWDED_MOUNTAIN_RESCUE_R1474_SETUP[5]]),
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1474_SETUP), ["release", "Morag Cairncross's Border Collie"], [_CROWDED_MOUNTAIN_RESCUE_R1474_SETUP[2]]),
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1474_SETUP), ["remember", "Morag Cairncross isn't on the Glencoe Mountain Rescue Team any more; she resigned in April."], [_CROWDED_MOUNTAIN_RESCUE_R1474_SETUP[0]]),
+]
+
+
+def crowded_mountain_rescue_r64(cases: list[Case]) -> None:
+    """A paramedic whose neighbour volunteers with the same mountain rescue team, with a collie, a Land Rover and an Instagram handle: the handle purged, the collie released, and the team left."""
+    _ended_by(cases, 'crowded_mountain_rescue_r64', 'rescue', CROWDED_MOUNTAIN_RESCUE_R1474)
+
+_CROWDED_BELL_RINGING_R1475_SETUP = ["Barnaby Quennell rings the tenor at St Edmund's church in Southwold on Sunday mornings.", "Barnaby Quennell's nephew is a ringer at St Edmund's church in Southwold too.", "Barnaby Quennell also rings for Thursday practice at Holy Trinity, Blythburgh.", "Barnaby Quennell retired as harbourmaster of Lowestoft in 2020.", "Barnaby Quennell keeps a clinker-built rowing boat at Walberswick.", "Barnaby Quennell's e-mail address is barnaby.quennell@tenorbox.org.uk."]
+CROWDED_BELL_RINGING_R1475: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BELL_RINGING_R1475_SETUP), ["remember", "Barnaby Quennell has stopped going to Thursday practice at Holy Trinity, Blythburgh."], [_CROWDED_BELL_RINGING_R1475_SETUP[2]]),
+    (list(_CROWDED_BELL_RINGING_R1475_SETUP), ["forget", "Barnaby Quennell's rowing boat"], [_CROWDED_BELL_RINGING_R1475_SETUP[4]]),
+    (list(_CROWDED_BELL_RINGING_R1475_SETUP), ["purge", "barnaby.quennell@tenorbox.org.uk"], [_CROWDED_BELL_RINGING_R1475_SETUP[5]]),
+]
+
+
+def crowded_bell_ringing_r64(cases: list[Case]) -> None:
+    """A retired harbourmaster who rings at two towers, one of them alongside his nephew, with a rowing boat and an e-mail address: the weekday tower given up, the boat forgotten, and the address purged."""
+    _ended_by(cases, 'crowded_bell_ringing_r64', 'bell ringing', CROWDED_BELL_RINGING_R1475)
+
+_CROWDED_RUGBY_REFEREE_R1476_SETUP = ["Gethin Probert has refereed in the Welsh Premiership since 2019.", "Gethin Probert's brother-in-law referees in the Welsh Premiership as well.", "Gethin Probert teaches PE at a comprehensive school in Ammanford.", "On Saturday nights Gethin Probert works the door at a nightclub in Swansea.", "Gethin Probert has a season ticket for the Scarlets.", "Gethin Probert's referee registration code is WRU-REF-33906."]
+CROWDED_RUGBY_REFEREE_R1476: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RUGBY_REFEREE_R1476_SETUP), ["remember", "Gethin Probert quit the nightclub job in Swansea. Gethin still teaches PE in Ammanford."], [_CROWDED_RUGBY_REFEREE_R1476_SETUP[3]]),
+    (list(_CROWDED_RUGBY_REFEREE_R1476_SETUP), ["revise", "Gethin Probert's season ticket", "Gethin Probert switched his season ticket from the Scarlets to the Ospreys."], [_CROWDED_RUGBY_REFEREE_R1476_SETUP[4]]),
+    (list(_CROWDED_RUGBY_REFEREE_R1476_SETUP), ["purge", "WRU-REF-33906"], [_CROWDED_RUGBY_REFEREE_R1476_SETUP[5]]),
+]
+
+
+def crowded_rugby_referee_r64(cases: list[Case]) -> None:
+    """A rugby referee whose brother-in-law referees in the same league, with a teaching job, a weekend door job, a season ticket and a registration code: the door job quit, the season ticket switched, and the code purged."""
+    _ended_by(cases, 'crowded_rugby_referee_r64', 'refereeing', CROWDED_RUGBY_REFEREE_R1476)
+
+_CROWDED_CHEESEMAKER_R1477_SETUP = ["Philippa Daintree runs a farm dairy near Bruton which milks sixty ewes.", "Philippa Daintree's cousin also runs a farm dairy near Bruton.", "Philippa Daintree makes a washed-rind cheese called Hollowbrook Blush.", "Philippa Daintree also makes a hard cheese called Sedgecombe Tomme, which is aged for nine months.", "Philippa Daintree sings in a Balkan folk choir in Bath.", "Philippa Daintree's dairy approval code is UK SM417 EC."]
+CROWDED_CHEESEMAKER_R1477: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHEESEMAKER_R1477_SETUP), ["remember", "Hollowbrook Blush is no longer made by Philippa Daintree; she still makes the Sedgecombe Tomme."], [_CROWDED_CHEESEMAKER_R1477_SETUP[2]]),
+    (list(_CROWDED_CHEESEMAKER_R1477_SETUP), ["forget", "Philippa Daintree's Balkan folk choir"], [_CROWDED_CHEESEMAKER_R1477_SETUP[4]]),
+    (list(_CROWDED_CHEESEMAKER_R1477_SETUP), ["purge", "UK SM417 EC"], [_CROWDED_CHEESEMAKER_R1477_SETUP[5]]),
+]
+
+
+def crowded_cheesemaker_r64(cases: list[Case]) -> None:
+    """A sheep dairy farmer whose cousin runs a dairy nearby, with two cheeses, a folk choir and a dairy approval code: one cheese discontinued, the choir forgotten, and the code purged."""
+    _ended_by(cases, 'crowded_cheesemaker_r64', 'cheese making', CROWDED_CHEESEMAKER_R1477)
+
+_CROWDED_STANDUP_R1478_SETUP = ["For three years Roos Achterberg has done stand-up at the Laughing Heron comedy club in Leeds.", "Roos Achterberg's flatmate also does open-mic spots at the Laughing Heron.", "Roos Achterberg is writing a solo show about her Dutch grandmother for the Edinburgh Fringe.", "By day, Roos Achterberg handles claims for a car insurer.", "Roos Achterberg takes tap-dance classes at a studio in Chapel Allerton.", "Roos Achterberg's Instagram handle is @roos.heckles.back."]
+CROWDED_STANDUP_R1478: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STANDUP_R1478_SETUP), ["revise", "Roos Achterberg's day job", "Roos Achterberg's day job is now reception work at a dental practice in Meanwood."], [_CROWDED_STANDUP_R1478_SETUP[3]]),
+    (list(_CROWDED_STANDUP_R1478_SETUP), ["release", "Roos Achterberg's tap-dance classes"], [_CROWDED_STANDUP_R1478_SETUP[4]]),
+    (list(_CROWDED_STANDUP_R1478_SETUP), ["purge", "@roos.heckles.back"], [_CROWDED_STANDUP_R1478_SETUP[5]]),
+]
+
+
+def crowded_standup_r64(cases: list[Case]) -> None:
+    """A stand-up comic whose flatmate plays the same comedy club, with a Fringe show, a claims-handling day job, tap classes and an Instagram handle: the day job revised, the tap classes released, and the handle purged."""
+    _ended_by(cases, 'crowded_standup_r64', 'comedy', CROWDED_STANDUP_R1478)
+
+_CROWDED_CAVING_R1479_SETUP = ["Ambrose Kettlewell caves with the Ribblehead Speleological Society.", "Ambrose Kettlewell's stepson, who started caving at school, is a member of the Ribblehead Speleological Society too.", "Ambrose Kettlewell also dives flooded sumps with the Wharfedale Cave Diving Group.", "Ambrose Kettlewell is a hydrogeologist at the Environment Agency.", "Ambrose Kettlewell drives a Suzuki Jimny, which he uses to reach remote fells.", "Ambrose Kettlewell's British Caving Association insurance number is BCA-0077120."]
+CROWDED_CAVING_R1479: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CAVING_R1479_SETUP), ["remember", "Ambrose Kettlewell gave up cave diving and left the Wharfedale Cave Diving Group."], [_CROWDED_CAVING_R1479_SETUP[2]]),
+    (list(_CROWDED_CAVING_R1479_SETUP), ["forget", "Ambrose Kettlewell's Suzuki Jimny"], [_CROWDED_CAVING_R1479_SETUP[4]]),
+    (list(_CROWDED_CAVING_R1479_SETUP), ["revise", "Ambrose Kettlewell's job", "Ambrose Kettlewell now works as a geologist for a limestone quarry near Settle."], [_CROWDED_CAVING_R1479_SETUP[3]]),
+]
+
+
+def crowded_caving_r64(cases: list[Case]) -> None:
+    """A caver in two clubs whose stepson belongs to one of them, with a hydrogeology job, a Jimny and an insurance number: the cave-diving group left, the Jimny forgotten, and the job revised."""
+    _ended_by(cases, 'crowded_caving_r64', 'caving', CROWDED_CAVING_R1479)
+
+_CROWDED_GERMAN_RIDING_R1480_SETUP = ["Friederike Ahlmeyer reitet seit 2015 im Reitverein Gut Lindenhof.", "Friederike Ahlmeyers Tante ist ebenfalls Mitglied im Reitverein Gut Lindenhof.", "Friederike Ahlmeyer besitzt eine Haflingerstute namens Liesel.", "Außerdem gehört Friederike Ahlmeyer ein alter Wallach namens Merlin.", "Friederike Ahlmeyer arbeitet als Hufschmiedin im Münsterland.", "Friederike Ahlmeyers Handynummer ist 0171 5829304."]
+CROWDED_GERMAN_RIDING_R1480: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_RIDING_R1480_SETUP), ["remember", "Friederike Ahlmeyer hat Merlin verkauft. Die Stute Liesel behält Friederike."], [_CROWDED_GERMAN_RIDING_R1480_SETUP[3]]),
+    (list(_CROWDED_GERMAN_RIDING_R1480_SETUP), ["purge", "0171 5829304"], [_CROWDED_GERMAN_RIDING_R1480_SETUP[5]]),
+    (list(_CROWDED_GERMAN_RIDING_R1480_SETUP), ["revise", "Friederike Ahlmeyers Beruf", "Friederike Ahlmeyer ist inzwischen Reitlehrerin in Warendorf."], [_CROWDED_GERMAN_RIDING_R1480_SETUP[4]]),
+]
+
+
+def crowded_german_riding_r64(cases: list[Case]) -> None:
+    """A farrier whose aunt belongs to the same riding club, with two horses and a mobile number, in German: the gelding sold, the number purged, and the job revised."""
+    _ended_by(cases, 'crowded_german_riding_r64', 'horse riding', CROWDED_GERMAN_RIDING_R1480)
+
+_CROWDED_CHINESE_BIRDWATCHING_R1481_SETUP = ["韦思远每个周末都去滇池湿地观鸟\u3002", "韦思远的同事也常去滇池湿地观鸟\u3002", "韦思远用的是一台尼康双筒望远镜\u3002", "韦思远在一家设计院当结构工程师\u3002", "韦思远养了一只叫团子的柯基\u3002", "韦思远的微信号是siyuan_kingfisher\u3002"]
+CROWDED_CHINESE_BIRDWATCHING_R1481: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_BIRDWATCHING_R1481_SETUP), ["release", "韦思远的柯基"], [_CROWDED_CHINESE_BIRDWATCHING_R1481_SETUP[4]]),
+    (list(_CROWDED_CHINESE_BIRDWATCHING_R1481_SETUP), ["remember", "韦思远把尼康望远镜换成了一台施华洛世奇的\u3002"], [_CROWDED_CHINESE_BIRDWATCHING_R1481_SETUP[2]]),
+    (list(_CROWDED_CHINESE_BIRDWATCHING_R1481_SETUP), ["purge", "siyuan_kingfisher"], [_CROWDED_CHINESE_BIRDWATCHING_R1481_SETUP[5]]),
+]
+
+
+def crowded_chinese_birdwatching_r64(cases: list[Case]) -> None:
+    """A structural engineer whose colleague watches birds at the same wetland, with binoculars, a corgi and a WeChat ID, in Chinese: the corgi released, the binoculars swapped, and the WeChat ID purged."""
+    _ended_by(cases, 'crowded_chinese_birdwatching_r64', 'birdwatching', CROWDED_CHINESE_BIRDWATCHING_R1481)
+
+_CROWDED_USER_GENEALOGY_R1482_SETUP = ["I pay for an Ancestry subscription to research my family tree.", "My cousin Shona has an Ancestry subscription as well.", "I also subscribe to the British Newspaper Archive.", "I'm the secretary of the Glen Esk Family History Group.", "I work as a conveyancing solicitor in Forfar.", "My DNA kit's activation code is AX-7Q2-HP9-K41."]
+CROWDED_USER_GENEALOGY_R1482: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_GENEALOGY_R1482_SETUP), ["remember", "I've cancelled my British Newspaper Archive subscription but kept Ancestry."], [_CROWDED_USER_GENEALOGY_R1482_SETUP[2]]),
+    (list(_CROWDED_USER_GENEALOGY_R1482_SETUP), ["forget", "my secretary role at the Glen Esk Family History Group"], [_CROWDED_USER_GENEALOGY_R1482_SETUP[3]]),
+    (list(_CROWDED_USER_GENEALOGY_R1482_SETUP), ["purge", "AX-7Q2-HP9-K41"], [_CROWDED_USER_GENEALOGY_R1482_SETUP[5]]),
+]
+
+
+def crowded_user_genealogy_r64(cases: list[Case]) -> None:
+    """The user, a family historian whose cousin has the same genealogy subscription, with a second subscription, a society role, a solicitor's job and a DNA kit code: the newspaper subscription cancelled, the society role forgotten, and the code purged."""
+    _ended_by(cases, 'crowded_user_genealogy_r64', 'genealogy', CROWDED_USER_GENEALOGY_R1482)
+
+_CROWDED_DOG_GROOMING_R1483_SETUP = ["Marisol Quintero, whose van is a converted Citroën Relay, runs a mobile dog-grooming business in Littlehampton.", "Marisol Quintero's sister runs a mobile dog-grooming business as well.", "Marisol Quintero has a Bedlington terrier called Pimiento.", "Marisol Quintero also has a lurcher called Tostada, whom she rescued in 2021.", "Marisol Quintero is studying for a diploma in canine hydrotherapy.", "Marisol Quintero's business phone number is 01903 558190."]
+CROWDED_DOG_GROOMING_R1483: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DOG_GROOMING_R1483_SETUP), ["release", "Marisol Quintero's lurcher"], [_CROWDED_DOG_GROOMING_R1483_SETUP[3]]),
+    (list(_CROWDED_DOG_GROOMING_R1483_SETUP), ["forget", "Marisol Quintero's business phone number"], [_CROWDED_DOG_GROOMING_R1483_SETUP[5]]),
+    (list(_CROWDED_DOG_GROOMING_R1483_SETUP), ["revise", "Marisol Quintero's studies", "Marisol Quintero has finished her hydrotherapy diploma and started a course in canine massage."], [_CROWDED_DOG_GROOMING_R1483_SETUP[4]]),
+]
+
+
+def crowded_dog_grooming_r64(cases: list[Case]) -> None:
+    """A mobile dog groomer whose sister runs the same kind of business, with two dogs, a hydrotherapy diploma and a business phone number: the lurcher released, the phone number forgotten, and the studies revised."""
+    _ended_by(cases, 'crowded_dog_grooming_r64', 'dog grooming', CROWDED_DOG_GROOMING_R1483)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -23510,7 +23630,17 @@ def build() -> list[Case]:
                    crowded_chinese_hearing_r63,
                    crowded_user_ev_r63,
                    crowded_credit_union_r63,
-                   crowded_coliving_r63):
+                   crowded_coliving_r63,
+                   crowded_mountain_rescue_r64,
+                   crowded_bell_ringing_r64,
+                   crowded_rugby_referee_r64,
+                   crowded_cheesemaker_r64,
+                   crowded_standup_r64,
+                   crowded_caving_r64,
+                   crowded_german_riding_r64,
+                   crowded_chinese_birdwatching_r64,
+                   crowded_user_genealogy_r64,
+                   crowded_dog_grooming_r64):
         family(cases)
     return cases
 
