@@ -366,7 +366,8 @@ class TextInterface:
         ``Nina Wolfe now holds 450 shares of Shell`` leaves it; ``now pays £45 a month
         for her gym`` names the gym of ``Priya's gym costs £40 a month``)."""
         return any(_someone_else(c, asked) or (
-            said is not None and _acts(c) and "predicate:possessive-noun" not in c.rules
+            said is not None and (_acts(c) or _does_too(c))
+            and "predicate:possessive-noun" not in c.rules
             and not {stem(w) for w in _possessed(c)} & said)
             for c in self.interpreter(fact.text).clauses)
 
@@ -571,6 +572,7 @@ class TextInterface:
             said_as = clause.text
             animal = self._of_named_animal(tenant, clause)
             clause = animal or clause
+            explains = before is not None and _explains_an_ending(text, before, read)
             before = read
             entity, extra = self._resolve(tenant, clause, plan, pronoun_of=spoken_of)
             if (owner := _given_name_owner(entity, full_names)) is not None:
@@ -580,8 +582,9 @@ class TextInterface:
             spoken_of = entity or _person_named(clause) or spoken_of
             supersede = clause.op == "supersede" and entity is not None
             if clause.ends_prior and entity is not None:
-                self._retire_prior(tenant, entity, clause, plan)
+                self._retire_prior(tenant, entity, clause, plan, explains=explains)
                 self._retire_passive(tenant, entity, clause, plan)
+                self._retire_agents_act(tenant, entity, clause, plan)
                 self._retire_thing(tenant, entity, clause, plan)
             elif "change-of-state:replaces-frame" in clause.rules and entity is not None:
                 # "moved to Sopot", "is now a tax resident of Portugal": a slot read without
@@ -700,6 +703,27 @@ class TextInterface:
                     and view_terms(" ".join(said[2:])) == agent):
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
 
+    def _retire_agents_act(self, tenant: str, entity: str, clause: Clause,
+                           plan: _Plan) -> None:
+        """The converse of :meth:`_retire_passive`: an ending told in the passive with its
+        agent (``Hollowbrook Blush is no longer made by Philippa Daintree``) ends the
+        agent's fact of the same verb whose object holds the subject's words (``Philippa
+        Daintree makes a cheese called Hollowbrook Blush``), nothing else of hers
+        (``makes a hard cheese called Sedgecombe Tomme`` stays)."""
+        words = [w.strip(EDGE) for w in str(clause.value).split()]
+        if len(words) < 3 or words[1].lower() != "by" or not all(
+                w[:1].isupper() for w in words[2:]):
+            return
+        agent = analyse_subject(" ".join(words[2:]), tokenize(" ".join(words[2:])), []).entity
+        thing = view_terms(clause.mention or "")
+        if agent is None or agent == entity or not thing:
+            return
+        for f in self._entity_facts(tenant, agent):
+            said = str(f.value).split()
+            if (f.entity == agent and not f.negated and said and _same_verb_form(said[0], words[0])
+                    and thing <= view_terms(str(f.value)) and not self._theirs(f, frozenset())):
+                plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
+
     def _retire_thing(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
         """Release every current fact of a thing whose ending is said of it alone, with no
         object: ``The product launch was cancelled`` ends ``The product launch is on 4
@@ -716,7 +740,8 @@ class TextInterface:
             if not f.negated:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
 
-    def _retire_prior(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
+    def _retire_prior(self, tenant: str, entity: str, clause: Clause, plan: _Plan, *,
+                      explains: bool = False) -> None:
         """Release the current facts of ``entity`` that a cessation clause ends: same topic
         (attribute, domain, or the same verb: in the text, or heading both slots, ``no
         longer rows`` / ``rows on the Humber``) and a distinctive word in common (``quit her
@@ -766,6 +791,8 @@ class TextInterface:
         verb_terms = view_terms(str(clause.value).split()[0]) if ended_object else frozenset()
         object_names = (ended_object or frozenset()) & frozenset().union(
             *(view_terms(n) for n in clause.names if n not in clause.subject_names))
+        other_names = [n for n in clause.names if n not in clause.subject_names]
+        name_terms = frozenset().union(*(view_terms(n) for n in other_names))
         held = [(f, view(f)) for f in self._held(tenant, entity, clause)]
         # a fact that does not name the thing, only shares its topic, is meant only when no
         # fact names it and it is the one fact of the topic ("Dev's flight to Oslo was
@@ -802,6 +829,10 @@ class TextInterface:
                 shared = shared | (stems & german_stems(f.text))
             # "gave up beekeeping" ends "keeps bees": the activity's name holds both
             shared = shared | {t for t in said if names_an_activity(t, v.terms)}
+            if shared & name_terms:
+                shared = shared - _inside_other_names(other_names, [
+                    n for c in self.interpreter(f.text).clauses for n in c.names
+                    if n not in c.subject_names])
             if clause.negated:
                 shared = shared & view_terms(str(f.value))
             whole = same_object
@@ -843,7 +874,9 @@ class TextInterface:
         for f, full in ended:
             if full or not some_whole:
                 plan.add(_decay(f.fact_id, tenant, f"ended: {clause.text}"))
-        if topics := _ended_topics(clause):
+        if (topics := _ended_topics(clause)) and not (explains and not _object_words(clause)):
+            # (an ending with no object that explains the one before it, after a semicolon
+            # or a colon, is how that one ended: "isn't on the team any more; she resigned")
             self._end_topic(tenant, entity, clause, topics, plan)
 
     def _end_topic(self, tenant: str, entity: str, clause: Clause,
@@ -1256,13 +1289,14 @@ class TextInterface:
                     _main_verb(c) for c in self.interpreter(f.text).clauses}):
                 continue
             thing = _thing_words(f.value)
-            kind = (not between_places and len(thing) >= 2 and thing[-1].islower()
-                    and all(w[:1].isupper() for w in thing[:-1])
-                    and view_terms(" ".join(thing[:-1])) - entity_terms(entity) == left)
+            named = [] if between_places else [thing, _instrument_words(f.value)]
+            kind = any(len(w) >= 2 and w[-1].islower() and all(x[:1].isupper() for x in w[:-1])
+                       and view_terms(" ".join(w[:-1])) - entity_terms(entity) == left
+                       for w in named)
             # "traded her Ford Focus for a Kia": what is said of the Focus goes with it
             owned = given and any(view_terms(" ".join(_possessed(c))) - entity_terms(entity)
                                   == left for c in self.interpreter(f.text).clauses)
-            short = not between_places and _name_ends_in(thing, left)
+            short = any(_name_ends_in(w, left) for w in named)
             # "moved Tansy from Castle Vets to …": what Tansy was taken to
             carried = bool(moved) and moved | left <= view_terms(str(f.value))
             if kind or owned or short or carried or left in (
@@ -2289,6 +2323,21 @@ def _german_verb(clause: Clause) -> str:
     return "" if word in lx.GERMAN_FUNCTION or not word.isalpha() else word
 
 
+def _inside_other_names(ours: Sequence[str], theirs: Sequence[str]) -> frozenset[str]:
+    """The words of ``ours`` (a clause's names) that a fact holds inside a name of its own
+    that is another one, neither name's words holding the other's: ``railway`` of ``the
+    North Yorkshire Moors Railway`` in ``the Pickering Model Railway Circle``. Such a word
+    is in both texts without naming one thing (``Acme`` and ``Acme Corp`` may)."""
+    mine = [view_terms(n) for n in ours]
+    out: set[str] = set()
+    for other in (view_terms(n) for n in theirs):
+        for term in other:
+            holders = [m for m in mine if term in m]
+            if holders and not any(m <= other or other <= m for m in holders):
+                out.add(term)
+    return frozenset(out)
+
+
 def _name_aside(names: Sequence[str], text: str) -> bool:
     """Does one of ``names`` stand in ``text`` aside from what its verb is about: before a
     noun it modifies (``owns Google shares``), or after the verb's own object (``sells
@@ -2650,17 +2699,22 @@ with a Canon R5``, ``cycles to work on a Trek hybrid``)."""
 
 
 def _instrument_terms(predicate: object, entity: str) -> frozenset[str] | None:
-    """The terms of what a predicate's act is done with or on, after its object (``shoots
-    weddings with a Canon R5``: canon, r5; ``cycles to work on a Trek hybrid``), up to the
-    next preposition; None without such a phrase (``flies with KLM``: right after the
-    verb, the preposition names the verb's own thing, :func:`_thing_words`)."""
-    words = str(predicate).split()[1:]
+    """The terms of :func:`_instrument_words`; None without such a phrase."""
+    return (view_terms(" ".join(_instrument_words(predicate))) - entity_terms(entity)) or None
+
+
+def _instrument_words(predicate: object) -> list[str]:
+    """The words of what a predicate's act is done with or on, after its object (``shoots
+    weddings with a Canon R5``: Canon, R5; ``cycles to work on a Trek hybrid``), up to the
+    next preposition, as written; none without such a phrase (``flies with KLM``: right
+    after the verb, the preposition names the verb's own thing, :func:`_thing_words`)."""
+    words = [w.strip(EDGE) for w in str(predicate).split()[1:]]
     at = next((i for i, w in enumerate(words) if w.lower() in _MEANS), None)
     if not at:
-        return None
+        return []
     rest = words[at + 1:]
     cut = next((i for i, w in enumerate(rest) if w.lower() in PREPOSITIONS), len(rest))
-    return (view_terms(" ".join(rest[:cut])) - entity_terms(entity)) or None
+    return [w for w in rest[:cut] if w and w.lower() not in lx.STOPWORDS]
 
 
 def _act_object(predicate: object, entity: str) -> frozenset[str]:
@@ -2684,7 +2738,7 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
     preposition names (``stopped going to the pool``: the pool)."""
     predicate = without_ending_participle(without_times(str(predicate)))
     words = _after_verb(predicate)
-    if _ended_gerund(predicate):
+    if _gerund(predicate):
         # "stopped going to the pool": where the act that ended went (its verb's forms
         # share no stem: goes, going)
         return _object_terms(" ".join(words[1:]), entity)
@@ -2710,11 +2764,37 @@ def _after_verb(predicate: str) -> list[str]:
 def _ended_gerund(predicate: object) -> str | None:
     """The lemma of the gerund a verb of ending takes before a preposition (``stopped
     cycling to work``: cycle): the act that ended, whose place or goal
-    :func:`_ended_object` names."""
+    :func:`_ended_object` names. None for going or coming to a place or an event a name
+    tells (``stopped going to Thursday practice at Holy Trinity``): there the act is only
+    the attending, and the named place is what ended, whatever one did there; ``stopped
+    going to work`` keeps its gerund (``work`` names no one place)."""
+    lemma = _gerund(predicate)
+    if lemma in _ATTENDING and any(w[:1].isupper() for w in _after_verb(
+            without_ending_participle(without_times(str(predicate))))[2:]):
+        return None
+    return lemma
+
+
+def _gerund(predicate: object) -> str | None:
+    """The lemma of a gerund right after the verb and before a preposition (``stopped
+    going to the pool``: go)."""
     words = _after_verb(without_ending_participle(without_times(str(predicate))))
     if len(words) > 2 and words[0].lower().endswith("ing") and words[1].lower() in PREPOSITIONS:
         return lx.inflected_verb(words[0].lower())
     return None
+
+
+_ATTENDING = frozenset({"go", "come"})
+"""Verbs of going whose gerund, before a named place, tells attending it."""
+
+
+def _explains_an_ending(text: str, before: Clause, clause: Clause) -> bool:
+    """Does ``clause`` follow ``before`` after a semicolon or a colon, the punctuation of
+    a clause that explains the one before it, when ``before`` ends or denies a thing it
+    names (``isn't on the rescue team any more; she resigned in April``)?"""
+    at = text.find(clause.text)
+    return (at > 0 and text[:at].rstrip().endswith((";", ":"))
+            and (before.ends_prior or before.negated) and bool(_object_words(before)))
 
 
 def _object_words(clause: Clause) -> list[str]:
@@ -2818,6 +2898,15 @@ def _predicate(text: str) -> str:
 _ANOTHERS = re.compile(r"\b[^\W\d_A-Z]+['\u2019]s\s+[^\W\d_]")
 """A common noun's possessive before what it owns, in a predicate (``the neighbour's
 dog``, ``her sister's cat``); a name's is often a place (``works at St Mary's``)."""
+
+
+def _same_verb_form(one: str, other: str) -> bool:
+    """Are two words forms of one verb: the same lemma (``makes``, ``made``), or, for a
+    verb the lexicon does not know, the same stem (``brews``, ``brewed``)?"""
+    lemma = lx.lemma_of(one.lower())
+    if lemma is not None:
+        return lemma == lx.lemma_of(other.lower())
+    return bool(view_terms(one)) and view_terms(one) == view_terms(other)
 
 
 def _lead_verb(text: str) -> str | None:
@@ -2976,6 +3065,14 @@ def _slot_verb(attribute: str) -> str:
         return parts[0]
     rest = list(itertools.dropwhile(lx.names_a_person, parts[2:]))
     return rest[0] if rest else ""
+
+
+def _does_too(clause: Clause) -> bool:
+    """Whether a possessive subject does what another does, said with ``too`` or
+    ``also`` (``Thandiwe's co-host records on a Samson Q2U too``): a thing has no act in
+    common with its owner, so whatever its noun it is someone of the owner's."""
+    return (ADDS_RULE in clause.rules and bool(_possessed(clause))
+            and _main_verb(clause) is not None)
 
 
 def _acts(clause: Clause) -> bool:

@@ -253,21 +253,32 @@ def leading_adverbial(toks: Sequence[Tok]) -> int:
 
 
 def leading_temporal(toks: Sequence[Tok]) -> int:
-    """Length of a leading temporal phrase (``Throughout 2021``, ``In May 2019,``)."""
-    if not toks or toks[0].low not in lx.TEMPORAL_PREPOSITIONS | {"last", "this", "next"}:
+    """Length of a leading temporal phrase (``Throughout 2021``, ``In May 2019,``, ``On
+    Saturday nights``, ``Every Sunday``), with or without its comma."""
+    if not toks or toks[0].low not in lx.TEMPORAL_PREPOSITIONS | _TIME_LEADS:
         return 0
     i = 1
     while i < len(toks) and i <= 4:
         w = toks[i].low
-        if re.match(r"^\d{1,4}(?:s)?$", w) or w in lx.TEMPORAL_WORDS or w in ("of", "early",
-                                                                          "late", "the"):
+        if re.match(r"^\d{1,4}(?:s)?$", w) or _temporal(w) or w in ("of", "early", "late",
+                                                                    "the"):
             i += 1
             if toks[i - 1].raw.endswith(","):
                 break
             continue
         break
-    has_time = any(re.match(r"^\d", t.low) or t.low in lx.TEMPORAL_WORDS for t in toks[1:i])
+    has_time = any(re.match(r"^\d", t.low) or _temporal(t.low) for t in toks[1:i])
     return i if has_time else 0
+
+
+_TIME_LEADS = frozenset({"last", "this", "next", "on", "at", "every", "each"})
+"""Words that open a time phrase before a day or a part of the day (``on Sundays``, ``at
+night``, ``every morning``), besides the temporal prepositions."""
+
+
+def _temporal(word: str) -> bool:
+    """A time word, or the plural of one (``Sundays``, ``nights``, ``weekends``)."""
+    return word in lx.TEMPORAL_WORDS or (word.endswith("s") and word[:-1] in lx.TEMPORAL_WORDS)
 
 
 @dataclass

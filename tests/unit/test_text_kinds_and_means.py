@@ -214,3 +214,71 @@ def test_a_thing_moved_from_a_place_ends_what_took_it_there(
                         "Aoife Byrne moved Pixel from Harbour Vets to Hillside Animal Clinic.")
     assert "Aoife Byrne takes her cat Pixel to Harbour Vets" not in after
     assert {t.rstrip(".") for t in setup[1:]} <= after
+
+
+def test_a_word_inside_another_name_is_no_word_in_common(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``used to be a signalman on the North Yorkshire Moors Railway`` leaves ``is treasurer
+    of the Pickering Model Railway Circle``: ``Railway`` is in both names, which name two
+    things. An ending of the very name still ends its fact, and a name that holds the
+    other's words is the same thing (``left the Leeds Rowing Club`` ends ``is a member of
+    the Leeds Rowing Club``, never ``supports Leeds United``)."""
+    setup = ["Cuthbert Ellis is treasurer of the Pickering Model Railway Circle.",
+             "Cuthbert Ellis volunteers at the North Yorkshire Moors Railway."]
+    after = texts_after(
+        fresh_store, setup, "remember",
+        "Cuthbert Ellis used to be a signalman on the North Yorkshire Moors Railway.")
+    assert {t.rstrip(".") for t in setup} <= after
+    after = texts_after(fresh_store, setup, "remember",
+                        "Cuthbert Ellis no longer volunteers at the North Yorkshire Moors Railway.")
+    assert "Cuthbert Ellis is treasurer of the Pickering Model Railway Circle" in after
+    assert "Cuthbert Ellis volunteers at the North Yorkshire Moors Railway" not in after
+    setup = ["Omar Reid is a member of the Leeds Rowing Club.", "Omar Reid supports Leeds United."]
+    after = texts_after(fresh_store, setup, "remember", "Omar Reid left the Leeds Rowing Club.")
+    assert "Omar Reid is a member of the Leeds Rowing Club" not in after
+    assert "Omar Reid supports Leeds United" in after
+
+
+def test_a_switch_ends_what_an_act_was_done_on_named_by_its_make(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``replaced the Samson Q2U with an Electro-Voice RE20`` ends ``records her episodes
+    on a Samson Q2U microphone`` (a name and the common noun of its kind, as ``switched
+    from Android`` ends ``uses an Android phone``); the co-host who ``records on a
+    Samson Q2U microphone too`` is someone of hers, whatever the noun, and keeps it."""
+    setup = ["Thandi Moko records her episodes on a Samson Q2U microphone.",
+             "Thandi Moko's co-host records on a Samson Q2U microphone too.",
+             "Thandi Moko takes bachata classes."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Thandi Moko replaced the Samson Q2U with an Electro-Voice RE20.")
+    assert "Thandi Moko records her episodes on a Samson Q2U microphone" not in after
+    assert {t.rstrip(".") for t in setup[1:]} <= after
+
+
+@pytest.mark.parametrize(("held", "ended"), [
+    ("does Pilates at Core Studio on Mondays", "has stopped going to Pilates at Core Studio"),
+    ("also rings for Thursday practice at Holy Trinity, Blythburgh",
+     "has stopped going to Thursday practice at Holy Trinity, Blythburgh"),
+])
+def test_going_to_a_named_place_no_more_ends_what_was_done_there(
+        fresh_store: memory_es.MemoryStore, held: str, ended: str) -> None:
+    """``stopped going to Pilates at Core Studio`` ends ``does Pilates at Core Studio``:
+    going is only the attending, the named place and what is done there ended; the
+    sister's Pilates there and another club stay."""
+    setup = [f"Ana Silva {held}.", "Ana Silva's sister does Pilates at Core Studio too.",
+             "Ana Silva runs with the Hyde Park Harriers."]
+    after = texts_after(fresh_store, setup, "remember", f"Ana Silva {ended}.")
+    assert f"Ana Silva {held}" not in after
+    assert {t.rstrip(".") for t in setup[1:]} <= after
+
+
+def test_an_ending_in_the_passive_ends_the_agents_act(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``Juniper Gold is no longer brewed by Tomas Kral`` ends ``Tomas Kral brews a pale
+    ale called Juniper Gold``; his stout and his brother's ale of that name stay."""
+    setup = ["Tomas Kral brews a pale ale called Juniper Gold.",
+             "Tomas Kral brews a stout called Night Heron.",
+             "Tomas Kral's brother brews a pale ale called Juniper Gold too."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Juniper Gold is no longer brewed by Tomas Kral.")
+    assert "Tomas Kral brews a pale ale called Juniper Gold" not in after
+    assert {t.rstrip(".") for t in setup[1:]} <= after

@@ -98,3 +98,38 @@ def test_a_pronoun_clause_after_a_conjunction_is_the_persons(
     assert {f"{second} works at Aviva", f"{first} builds model ships"} <= current
     assert all((f.entity or "").startswith("person:") for f in fresh_store.current(tenant))
     assert len(interpret(f"{first} is so happy in Leeds, so proud of it.").clauses) == 1
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from(["; she resigned in April", ": she resigned in April",
+                                "; she quit in the spring"]))
+def test_an_ending_without_object_that_explains_another_is_how_that_one_ended(
+        fresh_store: memory_es.MemoryStore, people: tuple[str, str], explained: str) -> None:
+    """``Morag isn't on the rescue team any more; she resigned in April``: after a
+    semicolon or a colon the clause explains the one before it, so ``resigned`` is how she
+    left the team, not the end of her work; said alone, ``resigned`` still ends it."""
+    first, _ = people
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    team = f"{first} volunteers with the Glencoe Mountain Rescue Team"
+    job = f"{first} works shifts as a paramedic at the Belford Hospital"
+    for text in (team, job):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{first} isn't on the Glencoe Mountain Rescue Team any more{explained}.")
+    current = current_texts(fresh_store, tenant)
+    assert team not in current and job in current
+    ti.remember(tenant, f"{first} resigned in April.")
+    assert job not in current_texts(fresh_store, tenant)
+
+
+@given(PEOPLE, st.sampled_from(["On Saturday nights", "On Sundays", "Every Sunday",
+                                "At night", "On Saturday nights,", "Every morning"]))
+def test_a_time_phrase_before_the_subject_is_no_part_of_it(people: tuple[str, str],
+                                                           when: str) -> None:
+    """``On Saturday nights Gethin Probert works the door at a nightclub``: a day or a part
+    of the day (in the plural too) after ``on``, ``at`` or ``every`` opens a time phrase,
+    comma or none; a place after ``on`` does not (``On Main Street the bakery …``)."""
+    first, _ = people
+    [clause] = interpret(f"{when} {first} works the door at a nightclub in Swansea.").clauses
+    assert clause.entity == "person:" + first.lower().replace(" ", "-")
+    [place] = interpret("On Main Street the bakery opens at 7.").clauses
+    assert not (place.entity or "").startswith("person:")
