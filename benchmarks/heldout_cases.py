@@ -22844,6 +22844,126 @@ def crowded_dog_grooming_r64(cases: list[Case]) -> None:
     """A mobile dog groomer whose sister runs the same kind of business, with two dogs, a hydrotherapy diploma and a business phone number: the lurcher released, the phone number forgotten, and the studies revised."""
     _ended_by(cases, 'crowded_dog_grooming_r64', 'dog grooming', CROWDED_DOG_GROOMING_R1483)
 
+_CROWDED_TAX_RETURN_R1484_SETUP = ["Oonagh Treacy has her tax return done each year by Ledgerwise, an accountancy firm in Limerick.", "Oonagh Treacy's brother-in-law gets his tax return done by Ledgerwise too.", "Oonagh Treacy sells hand-poured candles from a stall at the Milk Market in Limerick on Saturdays.", "Oonagh Treacy plays water polo for Shannon Masters on Wednesday evenings.", "Oonagh Treacy drives a 2009 Volvo V70 estate.", "Oonagh Treacy's client reference at Ledgerwise is LW-0931-T."]
+CROWDED_TAX_RETURN_R1484: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TAX_RETURN_R1484_SETUP), ["remember", "Oonagh Treacy no longer has a stall at the Milk Market. Oonagh sells her candles online now."], [_CROWDED_TAX_RETURN_R1484_SETUP[2]]),
+    (list(_CROWDED_TAX_RETURN_R1484_SETUP), ["purge", "LW-0931-T"], [_CROWDED_TAX_RETURN_R1484_SETUP[5]]),
+    (list(_CROWDED_TAX_RETURN_R1484_SETUP), ["revise", "Oonagh Treacy's water polo team", "Since January, Oonagh Treacy has played water polo for Corbally Seals on Monday nights."], [_CROWDED_TAX_RETURN_R1484_SETUP[3]]),
+]
+
+
+def crowded_tax_return_r65(cases: list[Case]) -> None:
+    """A candle maker whose brother-in-law uses the same accountants for his tax return, with a market stall in the same town, water polo, an estate car and a client reference: the stall given up, the reference purged, and the water polo team revised."""
+    _ended_by(cases, 'crowded_tax_return_r65', 'tax', CROWDED_TAX_RETURN_R1484)
+
+_CROWDED_HOSPICE_R1485_SETUP = ["Dapo Oyelaran has volunteered on Tuesday afternoons at St Columba's Hospice in Eccles for the past four years.", "Dapo Oyelaran's mother-in-law volunteers at St Columba's Hospice as well.", "Dapo Oyelaran also drives patients to hospital appointments for the hospice's transport scheme.", "Dapo Oyelaran runs payroll for a haulage firm in Eccles.", "Dapo Oyelaran is a brown belt in Shotokan karate and trains at a dojo in Swinton.", "Dapo Oyelaran's volunteer ID is SCH-VOL-0318."]
+CROWDED_HOSPICE_R1485: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOSPICE_R1485_SETUP), ["remember", "Dapo Oyelaran has stopped driving for the hospice's transport scheme, though he still volunteers there on Tuesdays."], [_CROWDED_HOSPICE_R1485_SETUP[2]]),
+    (list(_CROWDED_HOSPICE_R1485_SETUP), ["release", "Dapo Oyelaran's karate"], [_CROWDED_HOSPICE_R1485_SETUP[4]]),
+    (list(_CROWDED_HOSPICE_R1485_SETUP), ["forget", "Dapo Oyelaran's volunteer ID"], [_CROWDED_HOSPICE_R1485_SETUP[5]]),
+]
+
+
+def crowded_hospice_r65(cases: list[Case]) -> None:
+    """A payroll clerk who volunteers at the same hospice as his mother-in-law and drives for its transport scheme, with karate and a volunteer ID: the driving stopped, the karate released, and the ID forgotten."""
+    _ended_by(cases, 'crowded_hospice_r65', 'volunteering', CROWDED_HOSPICE_R1485)
+
+_CROWDED_FERRY_R1486_SETUP = ["Every weekday Ailsa Fordyce takes the ferry from Dunoon to Gourock.", "Ailsa Fordyce's neighbour commutes on the Dunoon ferry as well.", "Ailsa Fordyce takes a folding bike on the ferry and cycles from the pier to her office.", "Ailsa Fordyce translates Norwegian offshore manuals for a translation agency in Greenock.", "Ailsa Fordyce sets cryptic crosswords for a Sunday paper under the pseudonym Skerry.", "Ailsa Fordyce's mobile number is +44 7922 318 540."]
+CROWDED_FERRY_R1486: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FERRY_R1486_SETUP), ["revise", "Ailsa Fordyce's crossword pseudonym", "Ailsa Fordyce now sets her Sunday crosswords under the pseudonym Kyles."], [_CROWDED_FERRY_R1486_SETUP[4]]),
+    (list(_CROWDED_FERRY_R1486_SETUP), ["purge", "+44 7922 318 540"], [_CROWDED_FERRY_R1486_SETUP[5]]),
+    (list(_CROWDED_FERRY_R1486_SETUP), ["remember", "Ailsa Fordyce sold her folding bike. She walks from the pier to her office now."], [_CROWDED_FERRY_R1486_SETUP[2]]),
+]
+
+
+def crowded_ferry_r65(cases: list[Case]) -> None:
+    """A ferry commuter whose neighbour takes the same ferry, with a folding bike, a translation job, a crossword pseudonym and an international mobile number: the pseudonym revised, the number purged, and the bike sold."""
+    _ended_by(cases, 'crowded_ferry_r65', 'commuting', CROWDED_FERRY_R1486)
+
+_CROWDED_UPHOLSTERY_R1487_SETUP = ["Hebe Castellanos reupholsters antique chairs in a workshop unit she rents at Tanyard Mews in Shepton Mallet.", "Hebe Castellanos's aunt has a workshop unit at Tanyard Mews too.", "Hebe Castellanos also rents a lock-up garage in Shepton Mallet where she stores rolls of fabric.", "Hebe Castellanos bakes sourdough every Friday for her neighbours.", "Hebe Castellanos works two days a week as a textile conservator at the Kelston Museum in Bath.", "Hebe Castellanos sells her finished chairs on Etsy under the username hebe.rewebbed."]
+CROWDED_UPHOLSTERY_R1487: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_UPHOLSTERY_R1487_SETUP), ["release", "Hebe Castellanos's lock-up garage"], [_CROWDED_UPHOLSTERY_R1487_SETUP[2]]),
+    (list(_CROWDED_UPHOLSTERY_R1487_SETUP), ["forget", "Hebe Castellanos's conservation job at the Kelston Museum"], [_CROWDED_UPHOLSTERY_R1487_SETUP[4]]),
+    (list(_CROWDED_UPHOLSTERY_R1487_SETUP), ["purge", "hebe.rewebbed"], [_CROWDED_UPHOLSTERY_R1487_SETUP[5]]),
+]
+
+
+def crowded_upholstery_r65(cases: list[Case]) -> None:
+    """An upholsterer whose aunt rents a unit in the same workshop yard, with a rented lock-up in the same town, sourdough, a museum job and an Etsy username: the lock-up released, the museum job forgotten, and the username purged."""
+    _ended_by(cases, 'crowded_upholstery_r65', 'upholstery', CROWDED_UPHOLSTERY_R1487)
+
+_CROWDED_GERMAN_MOTORRAD_R1488_SETUP = ["Jördis Hagemeister fährt seit 2018 eine BMW R 80 G/S aus dem Jahr 1984.", "Jördis Hagemeisters Schwiegervater fährt ebenfalls eine BMW R 80 G/S.", "Jördis Hagemeister ist Mitglied im Motorradclub MC Sollingkurven.", "Jördis Hagemeister arbeitet als Lohnbuchhalterin bei einer Spedition in Holzminden.", "Jeden Mittwoch geht Jördis Hagemeister mit ihrem Kegelklub in Holzminden kegeln.", "Das Kennzeichen von Jördis Hagemeisters Motorrad ist HOL-JH 84H."]
+CROWDED_GERMAN_MOTORRAD_R1488: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_MOTORRAD_R1488_SETUP), ["remember", "Jördis Hagemeister hat mit dem Kegeln aufgehört. Bei der Spedition in Holzminden arbeitet sie weiterhin."], [_CROWDED_GERMAN_MOTORRAD_R1488_SETUP[4]]),
+    (list(_CROWDED_GERMAN_MOTORRAD_R1488_SETUP), ["purge", "HOL-JH 84H"], [_CROWDED_GERMAN_MOTORRAD_R1488_SETUP[5]]),
+    (list(_CROWDED_GERMAN_MOTORRAD_R1488_SETUP), ["release", "Jördis Hagemeisters Mitgliedschaft im MC Sollingkurven"], [_CROWDED_GERMAN_MOTORRAD_R1488_SETUP[2]]),
+]
+
+
+def crowded_german_motorrad_r65(cases: list[Case]) -> None:
+    """A payroll accountant whose father-in-law rides the same vintage motorbike, with a motorcycle club, a bowling club in the same town and a number plate, in German: the bowling given up, the plate purged, and the club membership released."""
+    _ended_by(cases, 'crowded_german_motorrad_r65', 'motorcycles', CROWDED_GERMAN_MOTORRAD_R1488)
+
+_CROWDED_CHINESE_AQUARIUM_R1489_SETUP = ["邝嘉豪家里有一个一米二的海水缸\u3002", "邝嘉豪的表哥也养了一个海水缸\u3002", "邝嘉豪的海水缸里养着两条小丑鱼\u3002", "邝嘉豪在佛山一家陶瓷厂做会计\u3002", "邝嘉豪每周六去佛山的一家武馆练咏春\u3002", "邝嘉豪的邮箱是kuangjh_reef@126.com\u3002"]
+CROWDED_CHINESE_AQUARIUM_R1489: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_AQUARIUM_R1489_SETUP), ["forget", "邝嘉豪的小丑鱼"], [_CROWDED_CHINESE_AQUARIUM_R1489_SETUP[2]]),
+    (list(_CROWDED_CHINESE_AQUARIUM_R1489_SETUP), ["revise", "邝嘉豪的工作", "邝嘉豪现在在佛山一家家具厂做出纳\u3002"], [_CROWDED_CHINESE_AQUARIUM_R1489_SETUP[3]]),
+    (list(_CROWDED_CHINESE_AQUARIUM_R1489_SETUP), ["purge", "kuangjh_reef@126.com"], [_CROWDED_CHINESE_AQUARIUM_R1489_SETUP[5]]),
+]
+
+
+def crowded_chinese_aquarium_r65(cases: list[Case]) -> None:
+    """An accountant whose cousin also keeps a marine aquarium, with clownfish, Wing Chun in the same city and an e-mail address, in Chinese: the clownfish forgotten, the job revised, and the address purged."""
+    _ended_by(cases, 'crowded_chinese_aquarium_r65', 'aquariums', CROWDED_CHINESE_AQUARIUM_R1489)
+
+_CROWDED_USER_DARTS_R1490_SETUP = ["I play darts for the Red Lion in the Tuesday night Thanet league.", "My neighbour Dougie plays in the Thanet darts league too.", "I've worked as a night porter at a hotel in Margate since 2020.", "I keep two bearded dragons called Sid and Nancy.", "Since 2021 I've set the quiz at the Red Lion on the first Sunday of the month.", "My username on the DartCounter app is tel_treble20."]
+CROWDED_USER_DARTS_R1490: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_DARTS_R1490_SETUP), ["remember", "I don't play for the Red Lion any more; I've moved to the Crown and Anchor team in the same league."], [_CROWDED_USER_DARTS_R1490_SETUP[0]]),
+    (list(_CROWDED_USER_DARTS_R1490_SETUP), ["forget", "my bearded dragons"], [_CROWDED_USER_DARTS_R1490_SETUP[3]]),
+    (list(_CROWDED_USER_DARTS_R1490_SETUP), ["purge", "tel_treble20"], [_CROWDED_USER_DARTS_R1490_SETUP[5]]),
+]
+
+
+def crowded_user_darts_r65(cases: list[Case]) -> None:
+    """The user, a darts player whose neighbour plays in the same league, with a quiz at the same pub, a night porter's job, two bearded dragons and a darts-app username: the pub team left, the lizards forgotten, and the username purged."""
+    _ended_by(cases, 'crowded_user_darts_r65', 'darts', CROWDED_USER_DARTS_R1490)
+
+_CROWDED_MUSEUM_R1491_SETUP = ["Dervla Brannigan guides tours at the Ulster Linen Museum on Saturday mornings.", "Dervla Brannigan's goddaughter is a volunteer guide at the Ulster Linen Museum too.", "Dervla Brannigan translates Portuguese contracts for the Babel Bridge translation agency.", "Dervla Brannigan performs close-up magic tricks at children's parties.", "Dervla Brannigan races pigeons from a loft behind her house in Lisburn.", "Dervla Brannigan's pigeon loft is registered under the code NIPA-L-4471."]
+CROWDED_MUSEUM_R1491: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MUSEUM_R1491_SETUP), ["release", "Dervla Brannigan's Saturday museum tours"], [_CROWDED_MUSEUM_R1491_SETUP[0]]),
+    (list(_CROWDED_MUSEUM_R1491_SETUP), ["revise", "Dervla Brannigan's translation work", "Dervla Brannigan left Babel Bridge and now translates Portuguese contracts as a freelancer."], [_CROWDED_MUSEUM_R1491_SETUP[2]]),
+    (list(_CROWDED_MUSEUM_R1491_SETUP), ["purge", "NIPA-L-4471"], [_CROWDED_MUSEUM_R1491_SETUP[5]]),
+]
+
+
+def crowded_museum_r65(cases: list[Case]) -> None:
+    """A museum guide whose goddaughter guides at the same museum, with an agency translation job, magic tricks, racing pigeons and a loft code: the tours released, the translation work revised, and the code purged."""
+    _ended_by(cases, 'crowded_museum_r65', 'museums', CROWDED_MUSEUM_R1491)
+
+_CROWDED_KOMBUCHA_R1492_SETUP = ["Lorcan Whitlock brews kombucha in a converted shipping container in Totnes and sells it to cafés.", "Lorcan Whitlock's former flatmate brews kombucha in Totnes as well.", "Lorcan Whitlock finds web-design jobs through the freelancing platform Taskhive.", "Lorcan Whitlock spends his weekends restoring a 1967 Morris Minor Traveller.", "Lorcan Whitlock plays bass in a ska band called The Loose Chippings.", "Lorcan Whitlock's VAT registration number is GB 318 4420 67."]
+CROWDED_KOMBUCHA_R1492: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KOMBUCHA_R1492_SETUP), ["revise", "Lorcan Whitlock's freelancing platform", "Lorcan Whitlock switched from Taskhive to Contra for his web-design jobs."], [_CROWDED_KOMBUCHA_R1492_SETUP[2]]),
+    (list(_CROWDED_KOMBUCHA_R1492_SETUP), ["remember", "Lorcan Whitlock sold the Morris Minor Traveller to a collector in Exeter."], [_CROWDED_KOMBUCHA_R1492_SETUP[3]]),
+    (list(_CROWDED_KOMBUCHA_R1492_SETUP), ["forget", "Lorcan Whitlock's VAT registration number"], [_CROWDED_KOMBUCHA_R1492_SETUP[5]]),
+]
+
+
+def crowded_kombucha_r65(cases: list[Case]) -> None:
+    """A kombucha brewer whose former flatmate brews in the same town, with freelance web design, a vintage Morris Minor, a ska band and a VAT number: the platform switched, the car sold, and the VAT number forgotten."""
+    _ended_by(cases, 'crowded_kombucha_r65', 'freelancing', CROWDED_KOMBUCHA_R1492)
+
+_CROWDED_FENCING_R1493_SETUP = ["Nadira Kassymova fences sabre at Salle Corstorphine in Edinburgh.", "Nadira Kassymova's husband fences at Salle Corstorphine too.", "Nadira Kassymova interprets Russian and Kazakh for a refugee support charity in Portobello.", "On Sunday mornings Nadira Kassymova coaches a beginners' sabre class for teenagers.", "Nadira Kassymova has a plot in the Inverleith community garden, where she grows dill and beetroot.", "Nadira Kassymova helps out at a refugee drop-in café in Portobello on Friday evenings."]
+CROWDED_FENCING_R1493: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FENCING_R1493_SETUP), ["remember", "Nadira Kassymova has handed her Sunday beginners' sabre class to another coach. She still fences at Salle Corstorphine herself."], [_CROWDED_FENCING_R1493_SETUP[3]]),
+    (list(_CROWDED_FENCING_R1493_SETUP), ["release", "Nadira Kassymova's community garden plot"], [_CROWDED_FENCING_R1493_SETUP[4]]),
+    (list(_CROWDED_FENCING_R1493_SETUP), ["revise", "Nadira Kassymova's interpreting work", "Nadira Kassymova now interprets Russian and Kazakh for NHS Lothian."], [_CROWDED_FENCING_R1493_SETUP[2]]),
+]
+
+
+def crowded_fencing_r65(cases: list[Case]) -> None:
+    """A sabre fencer whose husband fences at the same club, with a coaching class, interpreting for a refugee charity, a drop-in café in the same area and a garden plot: the class handed over, the plot released, and the interpreting revised."""
+    _ended_by(cases, 'crowded_fencing_r65', 'fencing', CROWDED_FENCING_R1493)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -23640,7 +23760,17 @@ def build() -> list[Case]:
                    crowded_german_riding_r64,
                    crowded_chinese_birdwatching_r64,
                    crowded_user_genealogy_r64,
-                   crowded_dog_grooming_r64):
+                   crowded_dog_grooming_r64,
+                   crowded_tax_return_r65,
+                   crowded_hospice_r65,
+                   crowded_ferry_r65,
+                   crowded_upholstery_r65,
+                   crowded_german_motorrad_r65,
+                   crowded_chinese_aquarium_r65,
+                   crowded_user_darts_r65,
+                   crowded_museum_r65,
+                   crowded_kombucha_r65,
+                   crowded_fencing_r65):
         family(cases)
     return cases
 
