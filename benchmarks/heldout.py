@@ -10,7 +10,9 @@ text must still be current, every ``current_has`` substring must be in some curr
 text and no ``current_lacks`` substring in any, no ``not_current`` text may be current,
 and every ``retrieves_nothing`` query must recall nothing. A survivor or ``current_has`` substring
 that is gone is counted separately as *destroyed but not asked*: the figure that must
-stay zero.
+stay zero. A survivor is current when its text is, or when every fact its ``remember``
+wrote is still current (a sentence of two clauses, ``is a brown belt in karate and trains
+at a dojo in Swinton``, is kept as two facts, neither of which is the whole text).
 
 Usage::
 
@@ -66,8 +68,11 @@ def _within(forbidden: str, text: str) -> bool:
 
 def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
     """Apply one case on a fresh tenant and score it."""
+    wrote: dict[str, set[str]] = {}  # setup text -> the facts its remember wrote
     for text in case["setup"]:
+        held = {f.fact_id for f in ti.store.current(tenant)}
         ti.remember(tenant, text)
+        wrote[text] = {f.fact_id for f in ti.store.current(tenant)} - held
     for m in case["mutations"]:
         op = m[0]
         if op == "remember":
@@ -92,8 +97,11 @@ def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
             probes.append(q)
     probed = " ".join(t for q in probes for t in ti.recall_texts(tenant, q, 5)).casefold()
     leaked = [s for s in case["must_not_contain"] if _within(s, probed)]
-    current = [_norm(f.text) for f in ti.store.current(tenant)]
-    destroyed = [s for s in case["survivors"] if _norm(s) not in current]
+    facts = ti.store.current(tenant)
+    current = [_norm(f.text) for f in facts]
+    ids = {f.fact_id for f in facts}
+    destroyed = [s for s in case["survivors"] if _norm(s) not in current
+                 and not (wrote.get(s) and wrote[s] <= ids)]
     destroyed += [s for s in case.get("current_has", [])
                   if not any(s.casefold() in t for t in current)]
     state = [s for s in case.get("current_lacks", []) if any(s.casefold() in t for t in current)]
