@@ -22964,6 +22964,126 @@ def crowded_fencing_r65(cases: list[Case]) -> None:
     """A sabre fencer whose husband fences at the same club, with a coaching class, interpreting for a refugee charity, a drop-in café in the same area and a garden plot: the class handed over, the plot released, and the interpreting revised."""
     _ended_by(cases, 'crowded_fencing_r65', 'fencing', CROWDED_FENCING_R1493)
 
+_CROWDED_SAILING_R1494_SETUP = ["Nuala Kennefick crews a Flying Fifteen at the Garrykennedy Sailing Club on Lough Derg.", "Nuala Kennefick's father-in-law is also a member of the Garrykennedy Sailing Club.", "On Thursday evenings Nuala Kennefick races a Laser single-hander at Killaloe.", "Nuala Kennefick works as a veterinary nurse in Nenagh.", "Nuala Kennefick rents a boathouse at Killaloe, where she keeps her paddleboards.", "Nuala Kennefick's membership number at the Garrykennedy Sailing Club is GKSC-4190."]
+CROWDED_SAILING_R1494: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SAILING_R1494_SETUP), ["release", "Nuala Kennefick's boathouse at Killaloe"], [_CROWDED_SAILING_R1494_SETUP[4]]),
+    (list(_CROWDED_SAILING_R1494_SETUP), ["remember", "Nuala Kennefick no longer races her Laser at Killaloe; she still rents the boathouse there."], [_CROWDED_SAILING_R1494_SETUP[2]]),
+    (list(_CROWDED_SAILING_R1494_SETUP), ["purge", "GKSC-4190"], [_CROWDED_SAILING_R1494_SETUP[5]]),
+]
+
+
+def crowded_sailing_r66(cases: list[Case]) -> None:
+    """A veterinary nurse whose father-in-law belongs to the same sailing club, with Thursday Laser racing and a boathouse in the same town, and a club membership number: the boathouse released, the racing given up, and the number purged."""
+    _ended_by(cases, 'crowded_sailing_r66', 'sailing', CROWDED_SAILING_R1494)
+
+_CROWDED_WHEELCHAIR_BASKETBALL_R1495_SETUP = ["Olumide Idowu has played wheelchair basketball for the Tamar Titans in Plymouth since 2016.", "Olumide Idowu's best friend plays for the Tamar Titans too.", "Olumide Idowu is an accessibility consultant for Plymouth City Council.", "Olumide Idowu's adapted Toyota Corolla was fitted with hand controls by a garage in Tavistock.", "On Sunday mornings Olumide Idowu coaches a junior wheelchair basketball session in Saltash.", "Olumide Idowu's mobile number is 07700 900362."]
+CROWDED_WHEELCHAIR_BASKETBALL_R1495: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WHEELCHAIR_BASKETBALL_R1495_SETUP), ["remember", "Olumide Idowu no longer coaches the junior session in Saltash, though he still plays for the Tamar Titans."], [_CROWDED_WHEELCHAIR_BASKETBALL_R1495_SETUP[4]]),
+    (list(_CROWDED_WHEELCHAIR_BASKETBALL_R1495_SETUP), ["forget", "Olumide Idowu's adapted Toyota"], [_CROWDED_WHEELCHAIR_BASKETBALL_R1495_SETUP[3]]),
+    (list(_CROWDED_WHEELCHAIR_BASKETBALL_R1495_SETUP), ["revise", "Olumide Idowu's council job", "Olumide Idowu now works as an accessibility consultant for Cornwall Council."], [_CROWDED_WHEELCHAIR_BASKETBALL_R1495_SETUP[2]]),
+]
+
+
+def crowded_wheelchair_basketball_r66(cases: list[Case]) -> None:
+    """A wheelchair basketball player whose best friend plays for the same team, with a council job in the same city, an adapted car, a junior coaching session and a mobile number: the coaching given up, the car forgotten, and the council job revised."""
+    _ended_by(cases, 'crowded_wheelchair_basketball_r66', 'wheelchair basketball', CROWDED_WHEELCHAIR_BASKETBALL_R1495)
+
+_CROWDED_SPEECH_THERAPY_R1496_SETUP = ["Ewan Strachan sees a speech therapist at the Cairnlea Clinic for his stammer.", "Ewan Strachan's younger brother also has speech therapy at the Cairnlea Clinic.", "Ewan Strachan delivers parcels around Arbroath for a courier firm.", "Ewan Strachan goes to a monthly stammering support group at the library in Arbroath.", "Ewan Strachan has played the bagpipes in a pipe band for eleven years.", "Ewan Strachan's patient number at the Cairnlea Clinic is CLC-55081."]
+CROWDED_SPEECH_THERAPY_R1496: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SPEECH_THERAPY_R1496_SETUP), ["purge", "CLC-55081"], [_CROWDED_SPEECH_THERAPY_R1496_SETUP[5]]),
+    (list(_CROWDED_SPEECH_THERAPY_R1496_SETUP), ["remember", "Ewan Strachan stopped going to the stammering support group. He still sees his therapist at the Cairnlea Clinic."], [_CROWDED_SPEECH_THERAPY_R1496_SETUP[3]]),
+    (list(_CROWDED_SPEECH_THERAPY_R1496_SETUP), ["release", "Ewan Strachan's pipe band"], [_CROWDED_SPEECH_THERAPY_R1496_SETUP[4]]),
+]
+
+
+def crowded_speech_therapy_r66(cases: list[Case]) -> None:
+    """A courier whose younger brother has speech therapy at the same clinic, with a stammering support group in the same town, a pipe band and a clinic patient number: the patient number purged, the support group stopped, and the pipe band released."""
+    _ended_by(cases, 'crowded_speech_therapy_r66', 'speech therapy', CROWDED_SPEECH_THERAPY_R1496)
+
+_CROWDED_YOUTH_ORCHESTRA_R1497_SETUP = ["Gwendolen Marchbank has conducted the Severnside Youth Orchestra since 2014.", "Gwendolen Marchbank's niece also plays in the Severnside Youth Orchestra.", "Gwendolen Marchbank gives viola lessons through the Allegro Tutors agency.", "Gwendolen Marchbank plays the viola in a string quartet that rehearses in Stroud.", "Gwendolen Marchbank flies model aircraft with the Cotswold Edge Flyers.", "Gwendolen Marchbank's e-mail address is gwen.marchbank@violabox.co.uk."]
+CROWDED_YOUTH_ORCHESTRA_R1497: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_YOUTH_ORCHESTRA_R1497_SETUP), ["revise", "Gwendolen Marchbank's tutoring agency", "Gwendolen Marchbank moved her viola pupils from Allegro Tutors to the Stroud Music Hub."], [_CROWDED_YOUTH_ORCHESTRA_R1497_SETUP[2]]),
+    (list(_CROWDED_YOUTH_ORCHESTRA_R1497_SETUP), ["forget", "Gwendolen Marchbank's model aircraft"], [_CROWDED_YOUTH_ORCHESTRA_R1497_SETUP[4]]),
+    (list(_CROWDED_YOUTH_ORCHESTRA_R1497_SETUP), ["purge", "gwen.marchbank@violabox.co.uk"], [_CROWDED_YOUTH_ORCHESTRA_R1497_SETUP[5]]),
+]
+
+
+def crowded_youth_orchestra_r66(cases: list[Case]) -> None:
+    """A youth orchestra conductor whose niece plays in the same orchestra, with viola pupils through an agency, a viola quartet, model aircraft and an e-mail address: the pupils moved to another agency, the model aircraft forgotten, and the address purged."""
+    _ended_by(cases, 'crowded_youth_orchestra_r66', 'youth orchestras', CROWDED_YOUTH_ORCHESTRA_R1497)
+
+_CROWDED_REPAIR_CAFE_R1498_SETUP = ["Aurelio Santangelo fixes small electrical appliances at the Walthamstow Repair Café once a month.", "Aurelio Santangelo's sister-in-law volunteers at the Walthamstow Repair Café too.", "Aurelio Santangelo services lifts for an engineering firm called Vertimax.", "Aurelio Santangelo commutes on a 1976 Moto Guzzi that he restored himself.", "Aurelio Santangelo sings bass in the choir of St Saviour's church in Walthamstow.", "Aurelio Santangelo's Discord handle is aurelio_solders."]
+CROWDED_REPAIR_CAFE_R1498: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_REPAIR_CAFE_R1498_SETUP), ["remember", "Aurelio Santangelo gave his Moto Guzzi away to his nephew. He cycles to work now."], [_CROWDED_REPAIR_CAFE_R1498_SETUP[3]]),
+    (list(_CROWDED_REPAIR_CAFE_R1498_SETUP), ["release", "Aurelio Santangelo's place in the St Saviour's choir"], [_CROWDED_REPAIR_CAFE_R1498_SETUP[4]]),
+    (list(_CROWDED_REPAIR_CAFE_R1498_SETUP), ["purge", "aurelio_solders"], [_CROWDED_REPAIR_CAFE_R1498_SETUP[5]]),
+]
+
+
+def crowded_repair_cafe_r66(cases: list[Case]) -> None:
+    """A lift engineer whose sister-in-law volunteers at the same repair café, with a restored motorbike, a church choir in the same district and a Discord handle: the motorbike given away, the choir released, and the handle purged."""
+    _ended_by(cases, 'crowded_repair_cafe_r66', 'repair cafés', CROWDED_REPAIR_CAFE_R1498)
+
+_CROWDED_GERMAN_FERNSCHACH_R1499_SETUP = ["Wendelin Oberhäuser spielt seit zwölf Jahren Fernschach.", "Wendelin Oberhäusers Schwager spielt ebenfalls Fernschach.", "Wendelin Oberhäuser ist Vorsitzender des Schachvereins Springer Kulmbach.", "Wendelin Oberhäuser arbeitet als Vermessungstechniker beim Landratsamt Kulmbach.", "Wendelin Oberhäuser sammelt alte Emailschilder von Bahnhöfen.", "Wendelin Oberhäusers Benutzername auf dem Fernschachserver ist ober_e4e5."]
+CROWDED_GERMAN_FERNSCHACH_R1499: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_FERNSCHACH_R1499_SETUP), ["revise", "Wendelin Oberhäusers Stelle beim Landratsamt", "Wendelin Oberhäuser arbeitet inzwischen als Vermessungstechniker bei einem Ingenieurbüro in Bayreuth."], [_CROWDED_GERMAN_FERNSCHACH_R1499_SETUP[3]]),
+    (list(_CROWDED_GERMAN_FERNSCHACH_R1499_SETUP), ["remember", "Wendelin Oberhäuser ist nicht mehr Vorsitzender des Schachvereins Springer Kulmbach, spielt dort aber weiterhin."], [_CROWDED_GERMAN_FERNSCHACH_R1499_SETUP[2]]),
+    (list(_CROWDED_GERMAN_FERNSCHACH_R1499_SETUP), ["forget", "Wendelin Oberhäusers Emailschilder"], [_CROWDED_GERMAN_FERNSCHACH_R1499_SETUP[4]]),
+]
+
+
+def crowded_german_fernschach_r66(cases: list[Case]) -> None:
+    """A surveyor whose brother-in-law also plays correspondence chess, with a chess club chairmanship and a job in the same town, enamel signs and a chess-server username, in German: the job revised, the chairmanship given up, and the enamel signs forgotten."""
+    _ended_by(cases, 'crowded_german_fernschach_r66', 'chess', CROWDED_GERMAN_FERNSCHACH_R1499)
+
+_CROWDED_CHINESE_ASTRONOMY_R1500_SETUP = ["闫若琳是绍兴天文爱好者协会的会员\u3002", "闫若琳的室友也是绍兴天文爱好者协会的会员\u3002", "闫若琳有一台八英寸的道布森望远镜\u3002", "闫若琳在绍兴一所中学教物理\u3002", "闫若琳每周三晚上去上尤克里里课\u3002", "闫若琳的手机号是139 5712 6048\u3002"]
+CROWDED_CHINESE_ASTRONOMY_R1500: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_ASTRONOMY_R1500_SETUP), ["remember", "闫若琳已经把那台道布森望远镜卖掉了\uff0c但她还是绍兴天文爱好者协会的会员\u3002"], [_CROWDED_CHINESE_ASTRONOMY_R1500_SETUP[2]]),
+    (list(_CROWDED_CHINESE_ASTRONOMY_R1500_SETUP), ["purge", "139 5712 6048"], [_CROWDED_CHINESE_ASTRONOMY_R1500_SETUP[5]]),
+    (list(_CROWDED_CHINESE_ASTRONOMY_R1500_SETUP), ["release", "闫若琳的尤克里里课"], [_CROWDED_CHINESE_ASTRONOMY_R1500_SETUP[4]]),
+]
+
+
+def crowded_chinese_astronomy_r66(cases: list[Case]) -> None:
+    """A physics teacher whose roommate belongs to the same astronomy society, with a Dobsonian telescope, a job in the same city, ukulele lessons and a mobile number, in Chinese: the telescope sold, the number purged, and the ukulele lessons released."""
+    _ended_by(cases, 'crowded_chinese_astronomy_r66', 'astronomy', CROWDED_CHINESE_ASTRONOMY_R1500)
+
+_CROWDED_USER_INHALER_TRIAL_R1501_SETUP = ["I'm taking part in a clinical trial of a new asthma inhaler at St Aldhelm's Hospital.", "My colleague Bronagh is taking part in the asthma inhaler trial too.", "I see a physiotherapist at St Aldhelm's Hospital for my frozen shoulder.", "After my late shifts I take the N29 night bus home.", "I've worked as a picture editor on the night desk of a news agency for eight years.", "My participant ID for the inhaler trial is AST-TR-00472."]
+CROWDED_USER_INHALER_TRIAL_R1501: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_INHALER_TRIAL_R1501_SETUP), ["remember", "I've finished my physiotherapy for the frozen shoulder, but I'm still on the inhaler trial."], [_CROWDED_USER_INHALER_TRIAL_R1501_SETUP[2]]),
+    (list(_CROWDED_USER_INHALER_TRIAL_R1501_SETUP), ["forget", "my night bus home"], [_CROWDED_USER_INHALER_TRIAL_R1501_SETUP[3]]),
+    (list(_CROWDED_USER_INHALER_TRIAL_R1501_SETUP), ["purge", "AST-TR-00472"], [_CROWDED_USER_INHALER_TRIAL_R1501_SETUP[5]]),
+]
+
+
+def crowded_user_inhaler_trial_r66(cases: list[Case]) -> None:
+    """The user, a night-desk picture editor whose colleague is on the same inhaler trial, with physiotherapy at the same hospital, a night bus home and a trial participant ID: the physiotherapy finished, the night bus forgotten, and the ID purged."""
+    _ended_by(cases, 'crowded_user_inhaler_trial_r66', 'clinical trials', CROWDED_USER_INHALER_TRIAL_R1501)
+
+_CROWDED_CAR_CLUB_R1502_SETUP = ["Ottoline Brackenbury has belonged to the Steep Hill Car Club in Lincoln since 2018.", "Ottoline Brackenbury's landlord is a member of the Steep Hill Car Club as well.", "Ottoline Brackenbury pays for most things with a Nimbus Rewards credit card.", "Ottoline Brackenbury collects points with a Larder & Co loyalty card.", "Ottoline Brackenbury works as a sound technician at a theatre in Lincoln.", "Ottoline Brackenbury's car club membership code is SHCC-7731-OB."]
+CROWDED_CAR_CLUB_R1502: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CAR_CLUB_R1502_SETUP), ["release", "Ottoline Brackenbury's Larder & Co loyalty card"], [_CROWDED_CAR_CLUB_R1502_SETUP[3]]),
+    (list(_CROWDED_CAR_CLUB_R1502_SETUP), ["revise", "Ottoline Brackenbury's credit card", "Ottoline Brackenbury switched from the Nimbus Rewards card to a Harbourline cashback credit card."], [_CROWDED_CAR_CLUB_R1502_SETUP[2]]),
+    (list(_CROWDED_CAR_CLUB_R1502_SETUP), ["remember", "Ottoline Brackenbury left the theatre job in Lincoln; she now tours as a sound technician with a dance company."], [_CROWDED_CAR_CLUB_R1502_SETUP[4]]),
+]
+
+
+def crowded_car_club_r66(cases: list[Case]) -> None:
+    """A sound technician whose landlord belongs to the same car club, with a credit card, a loyalty card, a theatre job in the same city and a car club code: the loyalty card released, the credit card switched, and the theatre job left."""
+    _ended_by(cases, 'crowded_car_club_r66', 'car clubs', CROWDED_CAR_CLUB_R1502)
+
+_CROWDED_MOSQUE_R1503_SETUP = ["Idris Bhamji teaches Arabic at the weekend school of the Al-Noor mosque in Batley.", "Idris Bhamji's cousin teaches at the Al-Noor mosque's weekend school too.", "Since 2019 Idris Bhamji has photographed weddings from the air with a quadcopter drone.", "Idris Bhamji is a pharmacist at a chemist's in Dewsbury.", "Idris Bhamji plays cricket for a Sunday team in Batley.", "Idris Bhamji's drone operator ID is GBR-OP-8H2K7QZ4."]
+CROWDED_MOSQUE_R1503: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MOSQUE_R1503_SETUP), ["revise", "Idris Bhamji's pharmacy job", "Idris Bhamji has worked as a hospital pharmacist in Wakefield since March."], [_CROWDED_MOSQUE_R1503_SETUP[3]]),
+    (list(_CROWDED_MOSQUE_R1503_SETUP), ["forget", "Idris Bhamji's Sunday cricket team"], [_CROWDED_MOSQUE_R1503_SETUP[4]]),
+    (list(_CROWDED_MOSQUE_R1503_SETUP), ["purge", "GBR-OP-8H2K7QZ4"], [_CROWDED_MOSQUE_R1503_SETUP[5]]),
+]
+
+
+def crowded_mosque_r66(cases: list[Case]) -> None:
+    """A pharmacist whose cousin teaches at the same mosque weekend school, with aerial wedding photography, Sunday cricket in the same town and a drone operator ID: the pharmacy job revised, the cricket team forgotten, and the operator ID purged."""
+    _ended_by(cases, 'crowded_mosque_r66', 'faith communities', CROWDED_MOSQUE_R1503)
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -23770,7 +23890,17 @@ def build() -> list[Case]:
                    crowded_user_darts_r65,
                    crowded_museum_r65,
                    crowded_kombucha_r65,
-                   crowded_fencing_r65):
+                   crowded_fencing_r65,
+                   crowded_sailing_r66,
+                   crowded_wheelchair_basketball_r66,
+                   crowded_speech_therapy_r66,
+                   crowded_youth_orchestra_r66,
+                   crowded_repair_cafe_r66,
+                   crowded_german_fernschach_r66,
+                   crowded_chinese_astronomy_r66,
+                   crowded_user_inhaler_trial_r66,
+                   crowded_car_club_r66,
+                   crowded_mosque_r66):
         family(cases)
     return cases
 
