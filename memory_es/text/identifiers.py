@@ -125,8 +125,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                         r"|\b\d{1,2}\.\d{1,2}\.\d{4}\b")),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s*[AaPp]\.?[Mm]\.?)?(?![\w:])"
                         r"|\b(?:1[0-2]|0?[1-9])\s*[AaPp]\.?[Mm]\.?(?!\w)")),
-    ("phone", re.compile(
-        r"(?<![\w+#\-$,.])(?:(?:\+|\b00)\d{1,3}[\s.\-]?)?(?:\(0\)[\s.\-]?)?"
+    ("phone", re.compile(  # after a letter of an unspaced script too (手机号是139 5712 6048)
+        r"(?<![A-Za-z0-9_+#\-$,.])(?:(?:\+|\b00)\d{1,3}[\s.\-]?)?(?:\(0\)[\s.\-]?)?"
         r"(?:\(\d{1,5}\)[\s.\-]?)?\d{1,6}(?:[\s.\-]\d{1,8}){1,5}"
         r"(?![\w\-]|\.\d)")),
     ("handle", re.compile(r"(?<![\w@.])@[A-Za-z0-9_](?:[\w\-.]*[\w])?")),
@@ -265,8 +265,10 @@ def _classify_digits(surface: str) -> tuple[str, str] | None:
         return "card", digits
     lengths = [len(g) for g in groups]
     nanp = lengths in ([3, 3, 4], [3, 4], [1, 3, 3, 4])
+    # a Chinese mobile number: eleven digits from 1, written 3-4-4 (MIIT's numbering plan)
+    cn_mobile = lengths == [3, 4, 4] and digits.startswith("1")
     trunk = digits.startswith("0") and 9 <= len(digits) <= 12 and len(groups) >= 2
-    if nanp or trunk or surface.lstrip().startswith("("):
+    if nanp or cn_mobile or trunk or surface.lstrip().startswith("("):
         return ("phone", digits) if len(digits) >= 7 else None
     if "-" in surface and len(digits) >= 6:
         return "number", digits  # a hyphenated record number (``2024-1001``, ``123-45-6789``)

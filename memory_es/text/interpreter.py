@@ -475,7 +475,10 @@ def _read_other_language(body: str) -> Clause | None:
 
 def _ended(body: str, subject: Subject, obj: str, lang: str) -> Clause:
     """The clause of a German or Chinese cessation: ``obj``, what ended, ends the prior
-    state that holds it."""
+    state that holds it. A German comma closes it: what follows is a clause of its own
+    (``ist nicht mehr Vorsitzender des Schachvereins, spielt dort aber weiterhin``)."""
+    if lang == "de":
+        obj = obj.split(",", 1)[0].strip()
     return Clause(text=body, entity=subject.entity, attribute=attribute_path(
         "ended", *keywords(obj.split(), 2)) if lang != "zh" else "ended", value=obj,
                   mention=subject.surface, op="cease", ends_prior=True, names=subject.names,

@@ -333,9 +333,10 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
 
 
 _FINITE = lx.AUXILIARIES | {"lives", "works", "drives", "owns", "has"} | lx.VERBS_3SG
-_CLAUSE_JOINERS = frozenset(("so", "yet"))
-"""Coordinating conjunctions that are also adverbs (``so happy``, ``not yet``): after a
-comma and before a subject of its own they join a clause (``…, so she no longer goes``)."""
+_CLAUSE_JOINERS = frozenset(("so", "yet", "though", "although"))
+"""Conjunctions that are also adverbs (``so happy``, ``not yet``, ``did, though``) or open
+a concession: after a comma and before a subject of its own they join a clause of its
+own (``…, so she no longer goes``, ``…, though he still volunteers there``)."""
 
 
 def split_conjuncts(sentence: str, pred_start: int, plural: bool,

@@ -153,3 +153,24 @@ def test_a_german_pet_that_died_ends_having_it(
     after = current_texts(fresh_store, tenant)
     assert kept <= after
     assert f"{given_name} {family} hat eine {pet}" not in after
+
+
+@_SLOW
+@given(st.sampled_from(["Jörg Müller", "Ida Weiß", "Emre Öztürk"]),
+       st.sampled_from([", spielt dort aber weiterhin", ", bleibt aber Mitglied"]))
+def test_a_german_ending_stops_at_its_comma(fresh_store: memory_es.MemoryStore, name: str,
+                                            rest: str) -> None:
+    """``ist nicht mehr Vorsitzender des Schachvereins Kulmbach, spielt dort aber
+    weiterhin``: what ended is the chairmanship; the clause after the comma is no part of
+    it (its ``spielt`` ended the correspondence chess, the job in Kulmbach went too)."""
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = {f"{name} spielt seit zwölf Jahren Fernschach",
+            f"{name} arbeitet beim Landratsamt Kulmbach"}
+    chair = f"{name} ist Vorsitzender des Schachvereins Springer Kulmbach"
+    for text in (*kept, chair):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{name} ist nicht mehr Vorsitzender des Schachvereins Springer "
+                        f"Kulmbach{rest}.")
+    after = current_texts(fresh_store, tenant)
+    assert kept <= after
+    assert chair not in after

@@ -116,6 +116,9 @@ def test_an_amount_had_and_an_amount_said_of_the_thing_are_one_slot(
      "Chiamaka Okonjo's flatmate is a PhD student in Manchester."),
     ("Ines Moreau's account number is 7300-4418-92.", "account number 7300-4418-92",
      "Ines Moreau opened a savings account last year."),
+    ("Aurelio Santangelo's Discord handle is aurelio_solders.", "aurelio_solders",
+     "Aurelio Santangelo can handle a soldering iron."),
+    ("闫若琳的手机号是139 5712 6048\u3002", "139 5712 6048", "闫若琳住在绍兴\u3002"),
     ("赵敏的微信号是zhaomin_88。", "微信号zhaomin_88", "赵敏住在南京。"),
 ])
 def test_a_labelled_code_is_purged_whole_and_its_label_is_no_content(
@@ -124,7 +127,10 @@ def test_a_labelled_code_is_purged_whole_and_its_label_is_no_content(
     recalls nothing: its words say which kind of identifier, not which fact. A plate
     whose last group is letters (``GF 447 KD``), a callsign, and a code right after a
     Chinese label (微信号, WeChat ID) are codes their labels name. A label word before the
-    label qualifies it as any word does (``student`` of ``student ID``)."""
+    label qualifies it as any word does (``student`` of ``student ID``). A handle is a
+    name's label as a username is (``Discord handle is aurelio_solders``), and a Chinese
+    mobile number is a phone number written 3-4-4 (``139 5712 6048``), right after the
+    Chinese label too."""
     tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     for text in (fact, related):
         ti.remember(tenant, text)

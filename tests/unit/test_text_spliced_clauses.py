@@ -133,3 +133,24 @@ def test_a_time_phrase_before_the_subject_is_no_part_of_it(people: tuple[str, st
     assert clause.entity == "person:" + first.lower().replace(" ", "-")
     [place] = interpret("On Main Street the bakery opens at 7.").clauses
     assert not (place.entity or "").startswith("person:")
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from([", though he", ", although he"]))
+def test_a_concession_with_its_own_subject_is_its_own_clause(
+        fresh_store: memory_es.MemoryStore, people: tuple[str, str], joint: str) -> None:
+    """``… has stopped driving for the hospice's transport scheme, though he still
+    volunteers there on Tuesdays``: what follows ``though`` is a clause of its own, so the
+    ending's words are only those before it (the volunteering and the volunteer ID stay)."""
+    first, _ = people
+    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
+    kept = [f"{first} volunteers at St Columba's Hospice on Tuesday afternoons",
+            f"{first}'s volunteer ID is SCH-VOL-0318"]
+    driving = f"{first} drives patients to hospital for the hospice's transport scheme"
+    for text in (*kept, driving):
+        ti.remember(tenant, text + ".")
+    ti.remember(tenant, f"{first} has stopped driving for the hospice's transport scheme"
+                        f"{joint} still volunteers there on Tuesdays.")
+    current = current_texts(fresh_store, tenant)
+    assert driving not in current
+    assert set(kept) <= current
