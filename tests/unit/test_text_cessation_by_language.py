@@ -163,14 +163,10 @@ def test_a_german_ending_stops_at_its_comma(fresh_store: memory_es.MemoryStore, 
     """``ist nicht mehr Vorsitzender des Schachvereins Kulmbach, spielt dort aber
     weiterhin``: what ended is the chairmanship; the clause after the comma is no part of
     it (its ``spielt`` ended the correspondence chess, the job in Kulmbach went too)."""
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     kept = {f"{name} spielt seit zwölf Jahren Fernschach",
             f"{name} arbeitet beim Landratsamt Kulmbach"}
     chair = f"{name} ist Vorsitzender des Schachvereins Springer Kulmbach"
-    for text in (*kept, chair):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"{name} ist nicht mehr Vorsitzender des Schachvereins Springer "
+    after = texts_after(fresh_store, [f"{t}." for t in (*kept, chair)], "remember",
+                        f"{name} ist nicht mehr Vorsitzender des Schachvereins Springer "
                         f"Kulmbach{rest}.")
-    after = current_texts(fresh_store, tenant)
-    assert kept <= after
-    assert chair not in after
+    assert kept <= after and chair not in after

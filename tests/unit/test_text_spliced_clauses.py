@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import memory_es
 from memory_es.text import TextInterface
 from memory_es.text.interpreter import interpret
-from tests.unit.text_support import current_texts, fresh_tenant
+from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 _SLOW = settings(max_examples=8, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -109,16 +109,13 @@ def test_an_ending_without_object_that_explains_another_is_how_that_one_ended(
     semicolon or a colon the clause explains the one before it, so ``resigned`` is how she
     left the team, not the end of her work; said alone, ``resigned`` still ends it."""
     first, _ = people
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
     team = f"{first} volunteers with the Glencoe Mountain Rescue Team"
     job = f"{first} works shifts as a paramedic at the Belford Hospital"
-    for text in (team, job):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"{first} isn't on the Glencoe Mountain Rescue Team any more{explained}.")
-    current = current_texts(fresh_store, tenant)
-    assert team not in current and job in current
-    ti.remember(tenant, f"{first} resigned in April.")
-    assert job not in current_texts(fresh_store, tenant)
+    after = texts_after(fresh_store, [f"{team}.", f"{job}."], "remember",
+                        f"{first} isn't on the Glencoe Mountain Rescue Team any more{explained}.")
+    assert team not in after and job in after
+    alone = texts_after(fresh_store, [f"{job}."], "remember", f"{first} resigned in April.")
+    assert job not in alone
 
 
 @given(PEOPLE, st.sampled_from(["On Saturday nights", "On Sundays", "Every Sunday",
@@ -143,14 +140,10 @@ def test_a_concession_with_its_own_subject_is_its_own_clause(
     volunteers there on Tuesdays``: what follows ``though`` is a clause of its own, so the
     ending's words are only those before it (the volunteering and the volunteer ID stay)."""
     first, _ = people
-    tenant, ti = fresh_tenant(), TextInterface(fresh_store)
-    kept = [f"{first} volunteers at St Columba's Hospice on Tuesday afternoons",
-            f"{first}'s volunteer ID is SCH-VOL-0318"]
+    kept = {f"{first} volunteers at St Columba's Hospice on Tuesday afternoons",
+            f"{first}'s volunteer ID is SCH-VOL-0318"}
     driving = f"{first} drives patients to hospital for the hospice's transport scheme"
-    for text in (*kept, driving):
-        ti.remember(tenant, text + ".")
-    ti.remember(tenant, f"{first} has stopped driving for the hospice's transport scheme"
+    after = texts_after(fresh_store, [f"{t}." for t in (*kept, driving)], "remember",
+                        f"{first} has stopped driving for the hospice's transport scheme"
                         f"{joint} still volunteers there on Tuesdays.")
-    current = current_texts(fresh_store, tenant)
-    assert driving not in current
-    assert set(kept) <= current
+    assert driving not in after and kept <= after
