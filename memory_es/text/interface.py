@@ -1289,7 +1289,8 @@ class TextInterface:
                     _main_verb(c) for c in self.interpreter(f.text).clauses}):
                 continue
             thing = _thing_words(f.value)
-            named = [] if between_places else [thing, _instrument_words(f.value)]
+            means = [] if between_places else _instrument_words(f.value)
+            named = [] if between_places else [thing, means]
             kind = any(len(w) >= 2 and w[-1].islower() and all(x[:1].isupper() for x in w[:-1])
                        and view_terms(" ".join(w[:-1])) - entity_terms(entity) == left
                        for w in named)
@@ -1303,7 +1304,7 @@ class TextInterface:
                     view_terms(str(f.value)), _object_terms(f.value, entity),
                     view_terms(" ".join(thing)) - entity_terms(entity),
                     _act_object(f.value, entity),
-                    None if between_places else _instrument_terms(f.value, entity)):
+                    (view_terms(" ".join(means)) - entity_terms(entity)) or None):
                 plan.add(_decay(f.fact_id, tenant, f"switched: {clause.text}"))
 
     def _retire_reversed(self, tenant: str, entity: str, clause: Clause, plan: _Plan) -> None:
@@ -2696,11 +2697,6 @@ def _object_terms(predicate: object, entity: str) -> frozenset[str] | None:
 _MEANS = frozenset({"with", "on"})
 """Prepositions of the means an act is done with, after its object (``shoots weddings
 with a Canon R5``, ``cycles to work on a Trek hybrid``)."""
-
-
-def _instrument_terms(predicate: object, entity: str) -> frozenset[str] | None:
-    """The terms of :func:`_instrument_words`; None without such a phrase."""
-    return (view_terms(" ".join(_instrument_words(predicate))) - entity_terms(entity)) or None
 
 
 def _instrument_words(predicate: object) -> list[str]:
