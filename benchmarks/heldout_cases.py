@@ -23084,6 +23084,397 @@ def crowded_mosque_r66(cases: list[Case]) -> None:
     """A pharmacist whose cousin teaches at the same mosque weekend school, with aerial wedding photography, Sunday cricket in the same town and a drone operator ID: the pharmacy job revised, the cricket team forgotten, and the operator ID purged."""
     _ended_by(cases, 'crowded_mosque_r66', 'faith communities', CROWDED_MOSQUE_R1503)
 
+
+_CROWDED_ROOFERS_R1504_SETUP = ["Fergal O'Shaughnessy repairs slate roofs for Slatecraft Roofing in Galway.", "Fergal O'Shaughnessy's brother-in-law repairs roofs for Slatecraft Roofing as well.", "Fergal O'Shaughnessy drives a white Ford Transit Custom that he bought second-hand in 2021.", "Most mornings before work Fergal O'Shaughnessy swims off the promenade at Salthill in Galway.", "Fergal O'Shaughnessy has a Jack Russell called Biscuit.", "Fergal O'Shaughnessy's Safe Pass card number is SP-7742-1180."]
+CROWDED_ROOFERS_R1504: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ROOFERS_R1504_SETUP), ["remember", "Fergal O'Shaughnessy gave up his morning swims off Salthill after a shoulder injury; he's still roofing for Slatecraft."], [_CROWDED_ROOFERS_R1504_SETUP[3]]),
+    (list(_CROWDED_ROOFERS_R1504_SETUP), ["purge", "SP-7742-1180"], [_CROWDED_ROOFERS_R1504_SETUP[5]]),
+    (list(_CROWDED_ROOFERS_R1504_SETUP), ["forget", "Fergal O'Shaughnessy's Jack Russell"], [_CROWDED_ROOFERS_R1504_SETUP[4]]),
+]
+
+
+def crowded_roofers_r67(cases: list[Case]) -> None:
+    """A roofer whose brother-in-law works for the same roofing firm, with a second-hand van, sea swims in the same town, a terrier and a Safe Pass card number: the swims given up, the card number purged, and the terrier forgotten."""
+    _ended_by(cases, 'crowded_roofers_r67', 'trades', CROWDED_ROOFERS_R1504)
+
+
+_CROWDED_LANGUAGE_EXCHANGE_R1505_SETUP = ["Marieke van der Linden practises her Spanish at Tandem Tuesdays, the language exchange held in Bristol Central Library.", "Marieke van der Linden's housemate goes to Tandem Tuesdays at Bristol Central Library too.", "Marieke van der Linden works as a structural engineer for Hollis Vane Associates in Bristol.", "The Kingfisher Lass, Marieke van der Linden's narrowboat, is moored on the Kennet and Avon Canal near Bath.", "Marieke van der Linden has cello lessons with a private teacher in Clifton.", "Marieke van der Linden's username on HelloTalk is marieke_habla."]
+CROWDED_LANGUAGE_EXCHANGE_R1505: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LANGUAGE_EXCHANGE_R1505_SETUP), ["revise", "Marieke van der Linden's engineering job", "Marieke van der Linden left Hollis Vane Associates and is now a structural engineer with Bristol City Council."], [_CROWDED_LANGUAGE_EXCHANGE_R1505_SETUP[2]]),
+    (list(_CROWDED_LANGUAGE_EXCHANGE_R1505_SETUP), ["release", "Marieke van der Linden's cello lessons"], [_CROWDED_LANGUAGE_EXCHANGE_R1505_SETUP[4]]),
+    (list(_CROWDED_LANGUAGE_EXCHANGE_R1505_SETUP), ["remember", "In March Marieke van der Linden sold the Kingfisher Lass and moved into a flat in Bath."], [_CROWDED_LANGUAGE_EXCHANGE_R1505_SETUP[3]]),
+]
+
+
+def crowded_language_exchange_r67(cases: list[Case]) -> None:
+    """A structural engineer whose housemate goes to the same library language exchange, with a job in the same city, a narrowboat, cello lessons and a HelloTalk username: the job revised, the cello lessons released, and the narrowboat sold."""
+    _ended_by(cases, 'crowded_language_exchange_r67', 'language exchange', CROWDED_LANGUAGE_EXCHANGE_R1505)
+
+
+_CROWDED_NIGHT_SCHOOL_R1506_SETUP = ["Wanjiru Kamau-Fletcher is studying for her AAT accounting qualification at night school at Leeds City College.", "Wanjiru Kamau-Fletcher's cousin is on the same AAT night-school course at Leeds City College.", "By day Wanjiru Kamau-Fletcher is the receptionist at a veterinary surgery in Leeds.", "On Sunday afternoons Wanjiru Kamau-Fletcher sings with the Harehills Gospel Collective.", "Wanjiru Kamau-Fletcher commutes from Wakefield on a monthly Northern season ticket.", "Wanjiru Kamau-Fletcher's student number at Leeds City College is LCC2317845."]
+CROWDED_NIGHT_SCHOOL_R1506: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NIGHT_SCHOOL_R1506_SETUP), ["remember", "Wanjiru Kamau-Fletcher was let go by the veterinary surgery in the spring, so she isn't its receptionist any more; her night-school course carries on."], [_CROWDED_NIGHT_SCHOOL_R1506_SETUP[2]]),
+    (list(_CROWDED_NIGHT_SCHOOL_R1506_SETUP), ["forget", "Wanjiru Kamau-Fletcher's gospel choir"], [_CROWDED_NIGHT_SCHOOL_R1506_SETUP[3]]),
+    (list(_CROWDED_NIGHT_SCHOOL_R1506_SETUP), ["purge", "LCC2317845"], [_CROWDED_NIGHT_SCHOOL_R1506_SETUP[5]]),
+]
+
+
+def crowded_night_school_r67(cases: list[Case]) -> None:
+    """A veterinary receptionist whose cousin is on the same night-school accounting course, with a day job in the same city, a gospel choir, a rail season ticket and a college student number: the receptionist job ended, the choir forgotten, and the student number purged."""
+    _ended_by(cases, 'crowded_night_school_r67', 'adult education', CROWDED_NIGHT_SCHOOL_R1506)
+
+
+_CROWDED_COMMUNITY_RADIO_R1507_SETUP = ["Alasdair McCorquodale presents a Saturday folk programme on Clyde Valley FM, the community radio station in Lanark.", "Alasdair McCorquodale's old schoolfriend presents a show on Clyde Valley FM as well.", "Alasdair McCorquodale delivers the post on a rural round outside Lanark.", "Alasdair McCorquodale keeps six bantam hens in his back garden.", "Alasdair McCorquodale is the treasurer of the Biggar Curling Club.", "Alasdair McCorquodale's e-mail address is ali.folkshow@clydevalleyfm.org.uk."]
+CROWDED_COMMUNITY_RADIO_R1507: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COMMUNITY_RADIO_R1507_SETUP), ["release", "Alasdair McCorquodale's bantam hens"], [_CROWDED_COMMUNITY_RADIO_R1507_SETUP[3]]),
+    (list(_CROWDED_COMMUNITY_RADIO_R1507_SETUP), ["revise", "Alasdair McCorquodale's post round", "Alasdair McCorquodale has come off his rural round and now sorts mail at the delivery office in Lanark."], [_CROWDED_COMMUNITY_RADIO_R1507_SETUP[2]]),
+    (list(_CROWDED_COMMUNITY_RADIO_R1507_SETUP), ["remember", "At the AGM Alasdair McCorquodale stood down as treasurer of the Biggar Curling Club, though he still curls with them."], [_CROWDED_COMMUNITY_RADIO_R1507_SETUP[4]]),
+]
+
+
+def crowded_community_radio_r67(cases: list[Case]) -> None:
+    """A postman whose old schoolfriend presents on the same community radio station, with a post round near the same town, bantam hens, a curling club treasurership and an e-mail address: the hens released, the post round revised, and the treasurership given up."""
+    _ended_by(cases, 'crowded_community_radio_r67', 'community radio', CROWDED_COMMUNITY_RADIO_R1507)
+
+
+_CROWDED_RHEUMATOLOGY_R1508_SETUP = ["Inês da Cunha has her lupus treated at the rheumatology clinic of Kingsmead Hospital in Reading.", "Inês da Cunha's aunt is a patient of the same rheumatology clinic at Kingsmead Hospital.", "Inês da Cunha teaches Portuguese at a Saturday school in Reading.", "Inês da Cunha takes 200 mg of hydroxychloroquine twice a day.", "Inês da Cunha drives a red Fiat 500 Hybrid.", "Inês da Cunha's NHS number is 721 384 6095."]
+CROWDED_RHEUMATOLOGY_R1508: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RHEUMATOLOGY_R1508_SETUP), ["purge", "721 384 6095"], [_CROWDED_RHEUMATOLOGY_R1508_SETUP[5]]),
+    (list(_CROWDED_RHEUMATOLOGY_R1508_SETUP), ["remember", "Inês da Cunha's rheumatologist has switched her from hydroxychloroquine to mycophenolate."], [_CROWDED_RHEUMATOLOGY_R1508_SETUP[3]]),
+    (list(_CROWDED_RHEUMATOLOGY_R1508_SETUP), ["revise", "Inês da Cunha's Saturday school in Reading", "Inês da Cunha now teaches her Saturday Portuguese classes online rather than at the school in Reading."], [_CROWDED_RHEUMATOLOGY_R1508_SETUP[2]]),
+]
+
+
+def crowded_rheumatology_r67(cases: list[Case]) -> None:
+    """A lupus patient whose aunt attends the same rheumatology clinic, with a Saturday school in the same town, a daily medicine, a car and an NHS number: the NHS number purged, the medicine switched, and the Saturday teaching revised."""
+    _ended_by(cases, 'crowded_rheumatology_r67', 'chronic illness', CROWDED_RHEUMATOLOGY_R1508)
+
+
+_CROWDED_GERMAN_KARNEVAL_R1509_SETUP = ["Hildegard Schmitz-Kürten tanzt seit 2015 im Tanzcorps der KG Rheinblüte Köln-Nippes.", "Hildegard Schmitz-Kürtens Nichte tanzt ebenfalls im Tanzcorps der KG Rheinblüte.", "Hildegard Schmitz-Kürten arbeitet als Zahnmedizinische Fachangestellte in einer Praxis in Nippes.", "Donnerstags spielt Hildegard Schmitz-Kürten Tischtennis beim TTC Longerich.", "Hildegard Schmitz-Kürten hält zwei Wellensittiche namens Pitter und Jupp.", "Hildegard Schmitz-Kürtens Handynummer ist 0172 4839617."]
+CROWDED_GERMAN_KARNEVAL_R1509: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_KARNEVAL_R1509_SETUP), ["remember", "Hildegard Schmitz-Kürten hat ihre Stelle in der Praxis in Nippes gekündigt, tanzt aber weiter im Tanzcorps."], [_CROWDED_GERMAN_KARNEVAL_R1509_SETUP[2]]),
+    (list(_CROWDED_GERMAN_KARNEVAL_R1509_SETUP), ["forget", "Hildegard Schmitz-Kürtens Wellensittiche"], [_CROWDED_GERMAN_KARNEVAL_R1509_SETUP[4]]),
+    (list(_CROWDED_GERMAN_KARNEVAL_R1509_SETUP), ["release", "Hildegard Schmitz-Kürtens Tischtennis beim TTC Longerich"], [_CROWDED_GERMAN_KARNEVAL_R1509_SETUP[3]]),
+]
+
+
+def crowded_german_karneval_r67(cases: list[Case]) -> None:
+    """A dental assistant whose niece dances in the same carnival society's dance corps, with a job in the same district, table tennis, two budgerigars and a mobile number, in German: the job quit, the budgerigars forgotten, and the table tennis released."""
+    _ended_by(cases, 'crowded_german_karneval_r67', 'carnival clubs', CROWDED_GERMAN_KARNEVAL_R1509)
+
+
+_CROWDED_CHINESE_CALLIGRAPHY_R1510_SETUP = ["郑慧敏每周六上午在杭州西湖区老年大学上书法课\u3002", "郑慧敏的老伴也在西湖区老年大学上书法课\u3002", "郑慧敏每天早上在西湖区的文化广场跳广场舞\u3002", "郑慧敏养了一只叫豆豆的比熊犬\u3002", "郑慧敏每周二在社区食堂做志愿者\uff0c帮忙打饭\u3002", "郑慧敏的微信号是zhm_moxiang58\u3002"]
+CROWDED_CHINESE_CALLIGRAPHY_R1510: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_CALLIGRAPHY_R1510_SETUP), ["revise", "郑慧敏在社区食堂的志愿工作", "郑慧敏不在社区食堂帮忙了\uff0c现在每周二去社区图书馆整理图书\u3002"], [_CROWDED_CHINESE_CALLIGRAPHY_R1510_SETUP[4]]),
+    (list(_CROWDED_CHINESE_CALLIGRAPHY_R1510_SETUP), ["purge", "zhm_moxiang58"], [_CROWDED_CHINESE_CALLIGRAPHY_R1510_SETUP[5]]),
+    (list(_CROWDED_CHINESE_CALLIGRAPHY_R1510_SETUP), ["remember", "郑慧敏膝盖不好\uff0c已经不跳广场舞了\uff0c不过书法课她还照常去上\u3002"], [_CROWDED_CHINESE_CALLIGRAPHY_R1510_SETUP[2]]),
+]
+
+
+def crowded_chinese_calligraphy_r67(cases: list[Case]) -> None:
+    """A retiree whose husband takes the same calligraphy class at a university for the elderly, with square dancing in the same district, a bichon, canteen volunteering and a WeChat ID, in Chinese: the volunteering revised, the WeChat ID purged, and the square dancing given up."""
+    _ended_by(cases, 'crowded_chinese_calligraphy_r67', 'calligraphy', CROWDED_CHINESE_CALLIGRAPHY_R1510)
+
+
+_CROWDED_USER_CAT_FOSTERING_R1511_SETUP = ["I foster rescue cats for the Purrfect Start shelter in Swindon.", "My neighbour Gwilym fosters cats for Purrfect Start as well.", "I work shifts as a custody sergeant for Wiltshire Police in Swindon.", "I'm restoring a 1968 Triumph Herald in my garage.", "I take a cetirizine tablet every day because I'm mildly allergic to cats.", "My Purrfect Start volunteer number is PSV-3318."]
+CROWDED_USER_CAT_FOSTERING_R1511: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CAT_FOSTERING_R1511_SETUP), ["forget", "my Triumph Herald"], [_CROWDED_USER_CAT_FOSTERING_R1511_SETUP[3]]),
+    (list(_CROWDED_USER_CAT_FOSTERING_R1511_SETUP), ["release", "my daily cetirizine"], [_CROWDED_USER_CAT_FOSTERING_R1511_SETUP[4]]),
+    (list(_CROWDED_USER_CAT_FOSTERING_R1511_SETUP), ["purge", "PSV-3318"], [_CROWDED_USER_CAT_FOSTERING_R1511_SETUP[5]]),
+]
+
+
+def crowded_user_cat_fostering_r67(cases: list[Case]) -> None:
+    """The user, a custody sergeant whose neighbour fosters cats for the same shelter, with a police job in the same town, a classic car restoration, a daily antihistamine and a shelter volunteer number: the car forgotten, the antihistamine released, and the volunteer number purged."""
+    _ended_by(cases, 'crowded_user_cat_fostering_r67', 'animal rescue', CROWDED_USER_CAT_FOSTERING_R1511)
+
+
+_CROWDED_MAGISTRATES_R1512_SETUP = ["Beatrix de Villiers sits as a magistrate at Middlesbrough Magistrates' Court.", "Beatrix de Villiers's next-door neighbour is also a magistrate at Middlesbrough Magistrates' Court.", "Beatrix de Villiers runs a bridal alterations business from a studio in Middlesbrough.", "Beatrix de Villiers plays the organ for Sunday services at St Cuthbert's in Marton.", "At weekends Beatrix de Villiers walks her two whippets, Dune and Sorrel, on Redcar beach.", "Beatrix de Villiers's Instagram handle is @bea.alters."]
+CROWDED_MAGISTRATES_R1512: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MAGISTRATES_R1512_SETUP), ["remember", "Beatrix de Villiers closed her alterations studio in Middlesbrough at Christmas, but she's still on the bench."], [_CROWDED_MAGISTRATES_R1512_SETUP[2]]),
+    (list(_CROWDED_MAGISTRATES_R1512_SETUP), ["revise", "Beatrix de Villiers's organ playing at St Cuthbert's", "Beatrix de Villiers has moved from St Cuthbert's and now plays the organ at All Saints' in Nunthorpe."], [_CROWDED_MAGISTRATES_R1512_SETUP[3]]),
+    (list(_CROWDED_MAGISTRATES_R1512_SETUP), ["forget", "Beatrix de Villiers's whippets"], [_CROWDED_MAGISTRATES_R1512_SETUP[4]]),
+]
+
+
+def crowded_magistrates_r67(cases: list[Case]) -> None:
+    """A dressmaker whose next-door neighbour sits at the same magistrates' court, with an alterations studio in the same town, a church organist post, two whippets and an Instagram handle: the studio closed, the organ post revised, and the whippets forgotten."""
+    _ended_by(cases, 'crowded_magistrates_r67', 'magistracy', CROWDED_MAGISTRATES_R1512)
+
+
+_CROWDED_BOXING_R1513_SETUP = ["Rhodri ap Gwilym coaches the juniors at Splott Amateur Boxing Club in Cardiff.", "Rhodri ap Gwilym's stepson coaches at Splott Amateur Boxing Club too.", "Rhodri ap Gwilym operates a container crane at Cardiff docks.", "Rhodri ap Gwilym plays bass guitar in a covers band called The Loose Screws.", "Rhodri ap Gwilym has a season ticket for Cardiff Rugby at the Arms Park.", "Rhodri ap Gwilym's van has the number plate CU68 RHD."]
+CROWDED_BOXING_R1513: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BOXING_R1513_SETUP), ["release", "Rhodri ap Gwilym's covers band"], [_CROWDED_BOXING_R1513_SETUP[3]]),
+    (list(_CROWDED_BOXING_R1513_SETUP), ["purge", "CU68 RHD"], [_CROWDED_BOXING_R1513_SETUP[5]]),
+    (list(_CROWDED_BOXING_R1513_SETUP), ["revise", "Rhodri ap Gwilym's crane job at the docks", "Rhodri ap Gwilym now drives a forklift at a distribution warehouse in Newport."], [_CROWDED_BOXING_R1513_SETUP[2]]),
+]
+
+
+def crowded_boxing_r67(cases: list[Case]) -> None:
+    """A crane operator whose stepson coaches at the same amateur boxing club, with a job and a rugby season ticket in the same city, a covers band and a van's number plate: the band released, the plate purged, and the crane job revised."""
+    _ended_by(cases, 'crowded_boxing_r67', 'boxing', CROWDED_BOXING_R1513)
+
+
+_CROWDED_FOOD_COOP_R1514_SETUP = ["Catriona MacGillivray has been a working member of the Greenhead Food Co-op in Glasgow since 2017, doing a four-hour till shift every fortnight.", "Catriona MacGillivray's partner also does till shifts at the Greenhead Food Co-op.", "Catriona MacGillivray teaches chemistry at Bellahouston Academy in Glasgow.", "Catriona MacGillivray cycles everywhere on a racing-green Brompton folding bike.", "Catriona MacGillivray adopted a retired greyhound called Peatbog in 2021.", "Catriona MacGillivray's co-op member number is GFC-00613."]
+CROWDED_FOOD_COOP_R1514: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FOOD_COOP_R1514_SETUP), ["remember", "Catriona MacGillivray sold her Brompton last spring and now takes the Subway to school."], [_CROWDED_FOOD_COOP_R1514_SETUP[3]]),
+    (list(_CROWDED_FOOD_COOP_R1514_SETUP), ["revise", "Catriona MacGillivray's teaching post at Bellahouston Academy", "Catriona MacGillivray now teaches chemistry at Hillhead High School in Glasgow."], [_CROWDED_FOOD_COOP_R1514_SETUP[2]]),
+    (list(_CROWDED_FOOD_COOP_R1514_SETUP), ["purge", "GFC-00613"], [_CROWDED_FOOD_COOP_R1514_SETUP[5]]),
+]
+
+
+def crowded_food_coop_r68(cases: list[Case]) -> None:
+    """A chemistry teacher whose partner does shifts at the same food co-op, with a school in the same city, a folding bike, a greyhound and a co-op member number: the bike sold, the teaching post revised, and the member number purged."""
+    _ended_by(cases, 'crowded_food_coop_r68', 'food co-ops', CROWDED_FOOD_COOP_R1514)
+
+
+_CROWDED_TATTOO_STUDIO_R1515_SETUP = ["Marisol Echeverría-Blake rents a chair as a tattoo artist at Inkwell & Anchor, a studio on Stokes Croft in Bristol.", "Marisol Echeverría-Blake's twin brother tattoos at Inkwell & Anchor as well.", "On Saturdays Marisol Echeverría-Blake sells her linocut prints from a stall in Bristol's St Nicholas Market.", "Marisol Echeverría-Blake keeps a leopard gecko named Pimentón.", "Marisol Echeverría-Blake plays five-a-side football on Tuesday nights at the Easton Leisure Centre.", "Marisol Echeverría-Blake's Instagram handle is @marisol.inks."]
+CROWDED_TATTOO_STUDIO_R1515: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TATTOO_STUDIO_R1515_SETUP), ["remember", "Since the pitch fees went up, Marisol Echeverría-Blake has given up her print stall at St Nicholas Market; she still tattoos at Inkwell & Anchor."], [_CROWDED_TATTOO_STUDIO_R1515_SETUP[2]]),
+    (list(_CROWDED_TATTOO_STUDIO_R1515_SETUP), ["forget", "Marisol Echeverría-Blake's leopard gecko"], [_CROWDED_TATTOO_STUDIO_R1515_SETUP[3]]),
+    (list(_CROWDED_TATTOO_STUDIO_R1515_SETUP), ["release", "Marisol Echeverría-Blake's Tuesday five-a-side football"], [_CROWDED_TATTOO_STUDIO_R1515_SETUP[4]]),
+]
+
+
+def crowded_tattoo_studio_r68(cases: list[Case]) -> None:
+    """A tattoo artist whose twin brother tattoos at the same studio, with a print stall in the same city, a leopard gecko, five-a-side football and an Instagram handle: the print stall given up, the gecko forgotten, and the football released."""
+    _ended_by(cases, 'crowded_tattoo_studio_r68', 'tattooing', CROWDED_TATTOO_STUDIO_R1515)
+
+
+_CROWDED_GUIDE_DOGS_R1516_SETUP = ["Rhodri ap Gwilym has been a volunteer puppy raiser for the Guide Dogs training centre in Cardiff since 2020.", "Rhodri ap Gwilym's next-door neighbour raises puppies for the Cardiff Guide Dogs centre too.", "Rhodri ap Gwilym works night shifts as a porter at the University Hospital of Wales in Cardiff.", "Rhodri ap Gwilym drives a 2015 Dacia Duster with a dog guard fitted in the boot.", "Rhodri ap Gwilym is learning the Welsh triple harp at a Saturday class in Penarth.", "Rhodri ap Gwilym's landline number is 029 2018 0457."]
+CROWDED_GUIDE_DOGS_R1516: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GUIDE_DOGS_R1516_SETUP), ["remember", "Rhodri ap Gwilym gave up portering at the University Hospital of Wales to become a postman in Cardiff."], [_CROWDED_GUIDE_DOGS_R1516_SETUP[2]]),
+    (list(_CROWDED_GUIDE_DOGS_R1516_SETUP), ["purge", "029 2018 0457"], [_CROWDED_GUIDE_DOGS_R1516_SETUP[5]]),
+    (list(_CROWDED_GUIDE_DOGS_R1516_SETUP), ["revise", "Rhodri ap Gwilym's Dacia Duster", "Rhodri ap Gwilym traded in the Dacia for a Skoda Octavia estate, which also has a dog guard in the boot."], [_CROWDED_GUIDE_DOGS_R1516_SETUP[3]]),
+]
+
+
+def crowded_guide_dogs_r68(cases: list[Case]) -> None:
+    """A hospital porter whose neighbour raises puppies for the same guide dog centre, with a job in the same city, a car with a dog guard, harp lessons and a landline number: the portering job given up, the landline purged, and the car revised."""
+    _ended_by(cases, 'crowded_guide_dogs_r68', 'guide dogs', CROWDED_GUIDE_DOGS_R1516)
+
+
+_CROWDED_GERMAN_SEGELFLUG_R1517_SETUP = ["Henrike Dallmann-Preuß fliegt Segelflugzeuge beim Luftsportverein Hornberg bei Schwäbisch Gmünd.", "Henrike Dallmann-Preuß' Onkel fliegt ebenfalls beim Luftsportverein Hornberg.", "Henrike Dallmann-Preuß arbeitet als Zahntechnikerin in einem Dentallabor in Schwäbisch Gmünd.", "Henrike Dallmann-Preuß besitzt einen VW T3 Westfalia, mit dem sie jeden Sommer nach Südtirol fährt.", "Henrike Dallmann-Preuß besucht montags einen Italienischkurs an der Volkshochschule Aalen.", "Henrike Dallmann-Preuß' E-Mail-Adresse ist h.dallmann-preuss@segelpost.de."]
+CROWDED_GERMAN_SEGELFLUG_R1517: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_SEGELFLUG_R1517_SETUP), ["remember", "Im Herbst hat Henrike Dallmann-Preuß ihren T3 Westfalia verkauft; nach Südtirol fährt sie jetzt mit dem Zug."], [_CROWDED_GERMAN_SEGELFLUG_R1517_SETUP[3]]),
+    (list(_CROWDED_GERMAN_SEGELFLUG_R1517_SETUP), ["release", "Henrike Dallmann-Preuß' Italienischkurs"], [_CROWDED_GERMAN_SEGELFLUG_R1517_SETUP[4]]),
+    (list(_CROWDED_GERMAN_SEGELFLUG_R1517_SETUP), ["purge", "h.dallmann-preuss@segelpost.de"], [_CROWDED_GERMAN_SEGELFLUG_R1517_SETUP[5]]),
+]
+
+
+def crowded_german_segelflug_r68(cases: list[Case]) -> None:
+    """A dental technician whose uncle flies at the same gliding club, with a job in the same town, a camper van, an Italian course and an e-mail address, in German: the camper van sold, the Italian course released, and the address purged."""
+    _ended_by(cases, 'crowded_german_segelflug_r68', 'gliding', CROWDED_GERMAN_SEGELFLUG_R1517)
+
+
+_CROWDED_CHINESE_DRAGON_BOAT_R1518_SETUP = ["邓嘉欣是佛山叠滘龙舟队的划手\u3002", "邓嘉欣的表哥也在叠滘龙舟队当划手\u3002", "邓嘉欣在佛山一家陶瓷厂做质检员\u3002", "邓嘉欣养了一只叫芝麻的柯基\u3002", "邓嘉欣每个周六下午去少年宫学粤剧\u3002", "邓嘉欣的微信号是dengjx_0757\u3002"]
+CROWDED_CHINESE_DRAGON_BOAT_R1518: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_DRAGON_BOAT_R1518_SETUP), ["revise", "邓嘉欣在陶瓷厂的工作", "邓嘉欣已经离开陶瓷厂\uff0c现在在广州一家物流公司做仓库主管\u3002"], [_CROWDED_CHINESE_DRAGON_BOAT_R1518_SETUP[2]]),
+    (list(_CROWDED_CHINESE_DRAGON_BOAT_R1518_SETUP), ["forget", "邓嘉欣的柯基芝麻"], [_CROWDED_CHINESE_DRAGON_BOAT_R1518_SETUP[3]]),
+    (list(_CROWDED_CHINESE_DRAGON_BOAT_R1518_SETUP), ["remember", "从上个月起邓嘉欣不再学粤剧了\uff0c不过她还在叠滘龙舟队划船\u3002"], [_CROWDED_CHINESE_DRAGON_BOAT_R1518_SETUP[4]]),
+]
+
+
+def crowded_chinese_dragon_boat_r68(cases: list[Case]) -> None:
+    """A ceramics-factory inspector whose cousin paddles in the same dragon boat team, with a job in the same city, a corgi, Cantonese opera lessons and a WeChat ID, in Chinese: the factory job revised, the corgi forgotten, and the opera lessons stopped."""
+    _ended_by(cases, 'crowded_chinese_dragon_boat_r68', 'dragon boats', CROWDED_CHINESE_DRAGON_BOAT_R1518)
+
+
+_CROWDED_USER_LIFEBOAT_R1519_SETUP = ["I'm a volunteer crew member at the RNLI lifeboat station in Cullercoats.", "My brother-in-law Craig is on the crew at the Cullercoats lifeboat station too.", "From May to October I swim in the sea at Cullercoats Bay before work.", "I've been restoring a 1972 Land Rover Series III in my garage.", "I work as a heating engineer for Tyneside Boilers.", "My Gas Safe registration number is 512874."]
+CROWDED_USER_LIFEBOAT_R1519: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_LIFEBOAT_R1519_SETUP), ["remember", "I sold the Land Rover before I'd finished restoring it, so the garage is empty now."], [_CROWDED_USER_LIFEBOAT_R1519_SETUP[3]]),
+    (list(_CROWDED_USER_LIFEBOAT_R1519_SETUP), ["release", "my morning sea swims at Cullercoats Bay"], [_CROWDED_USER_LIFEBOAT_R1519_SETUP[2]]),
+    (list(_CROWDED_USER_LIFEBOAT_R1519_SETUP), ["purge", "512874"], [_CROWDED_USER_LIFEBOAT_R1519_SETUP[5]]),
+]
+
+
+def crowded_user_lifeboat_r68(cases: list[Case]) -> None:
+    """The user, a heating engineer whose brother-in-law crews the same lifeboat station, with sea swims in the same bay, a Land Rover restoration and a Gas Safe number: the Land Rover sold, the sea swims released, and the number purged."""
+    _ended_by(cases, 'crowded_user_lifeboat_r68', 'lifeboats', CROWDED_USER_LIFEBOAT_R1519)
+
+
+_CROWDED_ROLLER_DERBY_R1520_SETUP = ["Aoife O'Riordan skates as a jammer for the Leeside Rollers, a roller derby league in Cork.", "Aoife O'Riordan's flatmate also skates for the Leeside Rollers.", "Aoife O'Riordan is a junior architect at a practice on the South Mall in Cork.", "Pepperoni, Aoife O'Riordan's red Fiat Panda, has 190,000 kilometres on the clock.", "Aoife O'Riordan takes tin whistle lessons over video call with a teacher in Galway.", "Aoife O'Riordan's league membership number is LR-2291-AO."]
+CROWDED_ROLLER_DERBY_R1520: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ROLLER_DERBY_R1520_SETUP), ["forget", "Aoife O'Riordan's Fiat Panda"], [_CROWDED_ROLLER_DERBY_R1520_SETUP[3]]),
+    (list(_CROWDED_ROLLER_DERBY_R1520_SETUP), ["revise", "Aoife O'Riordan's job at the South Mall practice", "Aoife O'Riordan now works as a junior architect for Cork County Council in Mallow."], [_CROWDED_ROLLER_DERBY_R1520_SETUP[2]]),
+    (list(_CROWDED_ROLLER_DERBY_R1520_SETUP), ["purge", "LR-2291-AO"], [_CROWDED_ROLLER_DERBY_R1520_SETUP[5]]),
+]
+
+
+def crowded_roller_derby_r68(cases: list[Case]) -> None:
+    """A junior architect whose flatmate skates in the same roller derby league, with a practice in the same city, a named Fiat Panda, tin whistle lessons and a league membership number: the car forgotten, the architecture job revised, and the number purged."""
+    _ended_by(cases, 'crowded_roller_derby_r68', 'roller derby', CROWDED_ROLLER_DERBY_R1520)
+
+
+_CROWDED_MAGISTRATE_R1521_SETUP = ["Pieter van der Merwe sits as a magistrate at Chelmsford Magistrates' Court two days a month.", "Pieter van der Merwe's wife is also a magistrate on the Chelmsford bench.", "Pieter van der Merwe is a chartered surveyor with a firm in Chelmsford.", "Pieter van der Merwe coaches the under-11s at Writtle Cricket Club.", "Sundowner, Pieter van der Merwe's narrowboat, is moored at Heybridge Basin.", "Pieter van der Merwe's mobile number is +44 7700 900515."]
+CROWDED_MAGISTRATE_R1521: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MAGISTRATE_R1521_SETUP), ["remember", "At the end of the season Pieter van der Merwe handed the Writtle under-11s over to another parent, but he still plays for the club's third eleven."], [_CROWDED_MAGISTRATE_R1521_SETUP[3]]),
+    (list(_CROWDED_MAGISTRATE_R1521_SETUP), ["release", "Pieter van der Merwe's narrowboat Sundowner"], [_CROWDED_MAGISTRATE_R1521_SETUP[4]]),
+    (list(_CROWDED_MAGISTRATE_R1521_SETUP), ["revise", "Pieter van der Merwe's surveying firm", "Since January Pieter van der Merwe has been a chartered surveyor with a firm in Colchester."], [_CROWDED_MAGISTRATE_R1521_SETUP[2]]),
+]
+
+
+def crowded_magistrate_r68(cases: list[Case]) -> None:
+    """A chartered surveyor whose wife sits on the same magistrates' bench, with a firm in the same town, junior cricket coaching, a narrowboat and a mobile number: the coaching handed over, the narrowboat released, and the surveying firm revised."""
+    _ended_by(cases, 'crowded_magistrate_r68', 'magistrates', CROWDED_MAGISTRATE_R1521)
+
+
+_CROWDED_ORIENTEERING_R1522_SETUP = ["Ingvild Nygård runs orienteering events with the Pentland Orienteering Club near Edinburgh.", "Ingvild Nygård's teenage son also competes for the Pentland Orienteering Club.", "Ingvild Nygård is a research fellow in glaciology at the University of Edinburgh.", "Ingvild Nygård has a Norwegian Forest cat called Troll.", "Every other Thursday Ingvild Nygård plays the Hardanger fiddle at a folk session in a Leith pub.", "Ingvild Nygård's British Orienteering membership number is BOF-118450."]
+CROWDED_ORIENTEERING_R1522: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ORIENTEERING_R1522_SETUP), ["remember", "Ingvild Nygård has stopped going to the folk session in Leith, though she still plays the Hardanger fiddle at home."], [_CROWDED_ORIENTEERING_R1522_SETUP[4]]),
+    (list(_CROWDED_ORIENTEERING_R1522_SETUP), ["forget", "Ingvild Nygård's cat Troll"], [_CROWDED_ORIENTEERING_R1522_SETUP[3]]),
+    (list(_CROWDED_ORIENTEERING_R1522_SETUP), ["purge", "BOF-118450"], [_CROWDED_ORIENTEERING_R1522_SETUP[5]]),
+]
+
+
+def crowded_orienteering_r68(cases: list[Case]) -> None:
+    """A glaciologist whose son competes for the same orienteering club, with a university post in the same city, a Norwegian Forest cat, a fiddle session and a membership number: the folk session stopped, the cat forgotten, and the number purged."""
+    _ended_by(cases, 'crowded_orienteering_r68', 'orienteering', CROWDED_ORIENTEERING_R1522)
+
+
+_CROWDED_SIGN_LANGUAGE_R1523_SETUP = ["Yusuf Demirci is taking a British Sign Language Level 2 course at the Deaf Centre in Leicester.", "Yusuf Demirci's mother is on the same BSL Level 2 course at the Leicester Deaf Centre.", "Yusuf Demirci manages the Leicester branch of a phone repair chain called FixPoint.", "Yusuf Demirci rides a Honda PCX 125 scooter to work.", "Yusuf Demirci plays the bağlama in a Turkish folk group that rehearses in Loughborough.", "Yusuf Demirci's e-mail address is yusuf.demirci@screenmend.co.uk."]
+CROWDED_SIGN_LANGUAGE_R1523: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SIGN_LANGUAGE_R1523_SETUP), ["release", "Yusuf Demirci's Honda scooter"], [_CROWDED_SIGN_LANGUAGE_R1523_SETUP[3]]),
+    (list(_CROWDED_SIGN_LANGUAGE_R1523_SETUP), ["revise", "Yusuf Demirci's job at FixPoint", "Yusuf Demirci left FixPoint and now runs his own phone repair kiosk in Leicester's Highcross shopping centre."], [_CROWDED_SIGN_LANGUAGE_R1523_SETUP[2]]),
+    (list(_CROWDED_SIGN_LANGUAGE_R1523_SETUP), ["forget", "Yusuf Demirci's folk group in Loughborough"], [_CROWDED_SIGN_LANGUAGE_R1523_SETUP[4]]),
+]
+
+
+def crowded_sign_language_r68(cases: list[Case]) -> None:
+    """A phone repair manager whose mother takes the same sign language course, with a shop in the same city, a scooter, a folk group and an e-mail address: the scooter released, the repair job revised, and the folk group forgotten."""
+    _ended_by(cases, 'crowded_sign_language_r68', 'sign language', CROWDED_SIGN_LANGUAGE_R1523)
+
+
+_CROWDED_BRIDGE_CLUB_R1524_SETUP = ["Every Tuesday evening Fenella Auchterlonie-Reid plays duplicate bridge at the Morningside Bridge Club in Edinburgh.", "Fenella Auchterlonie-Reid's brother-in-law, a retired actuary, also plays duplicate at the Morningside Bridge Club.", "Fenella Auchterlonie-Reid teaches piano to adult beginners from her studio flat in Morningside.", "Fenella Auchterlonie-Reid keeps two Burmese cats, Tansy and Mungo.", "Fenella Auchterlonie-Reid is treasurer of the Friends of the Hermitage of Braid.", "Fenella Auchterlonie-Reid's Scottish Bridge Union member number is SBU 40718."]
+CROWDED_BRIDGE_CLUB_R1524: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BRIDGE_CLUB_R1524_SETUP), ["remember", "Since the spring, Fenella Auchterlonie-Reid has taught her adult piano beginners in a church hall in Bruntsfield rather than from her Morningside flat."], [_CROWDED_BRIDGE_CLUB_R1524_SETUP[2]]),
+    (list(_CROWDED_BRIDGE_CLUB_R1524_SETUP), ["purge", "SBU 40718"], [_CROWDED_BRIDGE_CLUB_R1524_SETUP[5]]),
+    (list(_CROWDED_BRIDGE_CLUB_R1524_SETUP), ["forget", "Fenella Auchterlonie-Reid's Burmese cats"], [_CROWDED_BRIDGE_CLUB_R1524_SETUP[3]]),
+]
+
+
+def crowded_bridge_club_r69(cases: list[Case]) -> None:
+    """A duplicate bridge player whose brother-in-law plays at the same club, with piano pupils in the same district, two Burmese cats, a treasurer's post and a bridge union number: the piano teaching moved elsewhere, the number purged, and the cats forgotten."""
+    _ended_by(cases, 'crowded_bridge_club_r69', 'bridge', CROWDED_BRIDGE_CLUB_R1524)
+
+
+_CROWDED_FARM_SHOP_R1525_SETUP = ["Marijke van der Heijden runs the butchery counter at Lugg Valley Farm Shop near Leominster.", "Marijke van der Heijden's nephew also serves on the butchery counter at Lugg Valley Farm Shop.", "Marijke van der Heijden sells her home-made chutneys from a stall at the Saturday market in Leominster.", "Marijke van der Heijden drives a green 2004 Land Rover Defender 110.", "Marijke van der Heijden is learning Welsh at an evening class in Hereford.", "Marijke van der Heijden's landline number is 01568 760413."]
+CROWDED_FARM_SHOP_R1525: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FARM_SHOP_R1525_SETUP), ["revise", "Marijke van der Heijden's Welsh class", "Marijke van der Heijden now learns Welsh online with a tutor in Aberystwyth."], [_CROWDED_FARM_SHOP_R1525_SETUP[4]]),
+    (list(_CROWDED_FARM_SHOP_R1525_SETUP), ["release", "Marijke van der Heijden's chutney stall at the Leominster market"], [_CROWDED_FARM_SHOP_R1525_SETUP[2]]),
+    (list(_CROWDED_FARM_SHOP_R1525_SETUP), ["remember", "Last month Marijke van der Heijden sold the old Defender and bought a second-hand Dacia Duster."], [_CROWDED_FARM_SHOP_R1525_SETUP[3]]),
+]
+
+
+def crowded_farm_shop_r69(cases: list[Case]) -> None:
+    """A farm shop butcher whose nephew serves on the same counter, with a chutney stall in the same town, a Land Rover, a Welsh evening class and a landline number: the Welsh class revised, the stall released, and the Land Rover sold."""
+    _ended_by(cases, 'crowded_farm_shop_r69', 'farm shops', CROWDED_FARM_SHOP_R1525)
+
+
+_CROWDED_WINE_SUBSCRIPTION_R1526_SETUP = ["Cathal O'Riordan gets a mixed case of six wines every month from Vineyard Post, a wine merchant in Kinsale.", "Cathal O'Riordan's father-in-law has the same monthly case from Vineyard Post.", "At weekends Cathal O'Riordan crews on a sea-angling charter boat that sails out of Kinsale.", "Cathal O'Riordan works as a quantity surveyor for a building contractor in Cork.", "Cathal O'Riordan takes 20 mg of atorvastatin every night.", "Cathal O'Riordan's Vineyard Post account number is VP-228914."]
+CROWDED_WINE_SUBSCRIPTION_R1526: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WINE_SUBSCRIPTION_R1526_SETUP), ["purge", "VP-228914"], [_CROWDED_WINE_SUBSCRIPTION_R1526_SETUP[5]]),
+    (list(_CROWDED_WINE_SUBSCRIPTION_R1526_SETUP), ["remember", "Cathal O'Riordan has given up crewing on the Kinsale angling charter since he hurt his back, but his monthly case from Vineyard Post still arrives."], [_CROWDED_WINE_SUBSCRIPTION_R1526_SETUP[2]]),
+    (list(_CROWDED_WINE_SUBSCRIPTION_R1526_SETUP), ["revise", "Cathal O'Riordan's surveying job", "Cathal O'Riordan is now a quantity surveyor with Cork County Council."], [_CROWDED_WINE_SUBSCRIPTION_R1526_SETUP[3]]),
+]
+
+
+def crowded_wine_subscription_r69(cases: list[Case]) -> None:
+    """A quantity surveyor whose father-in-law has the same wine subscription, with angling-charter crewing in the same town, a statin and a subscription account number: the account number purged, the crewing given up, and the surveying job revised."""
+    _ended_by(cases, 'crowded_wine_subscription_r69', 'wine subscriptions', CROWDED_WINE_SUBSCRIPTION_R1526)
+
+
+_CROWDED_LIFEBOAT_R1527_SETUP = ["Eilidh McCrindle is volunteer crew on the inshore lifeboat at the Kirkcudbright RNLI station.", "Eilidh McCrindle's uncle crews the Kirkcudbright inshore lifeboat as well.", "Eilidh McCrindle manages the secondhand bookshop on St Cuthbert Street in Kirkcudbright.", "Guillemot, Eilidh McCrindle's sea kayak, lives in her parents' barn at Borgue.", "Eilidh McCrindle is studying part-time for an Open University degree in environmental science.", "Eilidh McCrindle's mobile number is +44 7700 900518."]
+CROWDED_LIFEBOAT_R1527: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LIFEBOAT_R1527_SETUP), ["forget", "Eilidh McCrindle's sea kayak"], [_CROWDED_LIFEBOAT_R1527_SETUP[3]]),
+    (list(_CROWDED_LIFEBOAT_R1527_SETUP), ["remember", "In January Eilidh McCrindle handed the running of the St Cuthbert Street bookshop over to her assistant."], [_CROWDED_LIFEBOAT_R1527_SETUP[2]]),
+    (list(_CROWDED_LIFEBOAT_R1527_SETUP), ["release", "Eilidh McCrindle's Open University degree"], [_CROWDED_LIFEBOAT_R1527_SETUP[4]]),
+]
+
+
+def crowded_lifeboat_r69(cases: list[Case]) -> None:
+    """A lifeboat volunteer whose uncle crews the same boat, with a bookshop in the same town, a named sea kayak, a part-time degree and a mobile number: the kayak forgotten, the bookshop handed over, and the degree released."""
+    _ended_by(cases, 'crowded_lifeboat_r69', 'lifeboats', CROWDED_LIFEBOAT_R1527)
+
+
+_CROWDED_STAINED_GLASS_R1528_SETUP = ["Inês da Costa rents a bench at the Kiln Yard Glass Studio in Bedminster, where she makes leaded stained-glass panels.", "Inês da Costa's former tutor from art college rents a bench at the Kiln Yard Glass Studio too.", "Inês da Costa runs a Portuguese conversation group at the public library in Bedminster.", "Inês da Costa works three days a week as a paper conservator for Bristol Archives.", "Inês da Costa is having a course of acupuncture for her migraines.", "Inês da Costa sells her panels on Etsy under the shop name GlassByInes."]
+CROWDED_STAINED_GLASS_R1528: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STAINED_GLASS_R1528_SETUP), ["release", "Inês da Costa's Portuguese conversation group"], [_CROWDED_STAINED_GLASS_R1528_SETUP[2]]),
+    (list(_CROWDED_STAINED_GLASS_R1528_SETUP), ["revise", "Inês da Costa's conservation job", "Inês da Costa is now a full-time paper conservator at the National Library of Wales."], [_CROWDED_STAINED_GLASS_R1528_SETUP[3]]),
+    (list(_CROWDED_STAINED_GLASS_R1528_SETUP), ["purge", "GlassByInes"], [_CROWDED_STAINED_GLASS_R1528_SETUP[5]]),
+]
+
+
+def crowded_stained_glass_r69(cases: list[Case]) -> None:
+    """A stained-glass maker whose former tutor rents a bench in the same studio, with a conversation group in the same district, a conservation job, acupuncture and an Etsy shop name: the group released, the job revised, and the shop name purged."""
+    _ended_by(cases, 'crowded_stained_glass_r69', 'crafts', CROWDED_STAINED_GLASS_R1528)
+
+
+_CROWDED_MENS_SHED_R1529_SETUP = ["Harjinder Singh Dhaliwal turns wooden bowls on the lathe at the Bangor Men's Shed twice a week.", "Harjinder Singh Dhaliwal's brother-in-law also turns bowls at the Bangor Men's Shed.", "Every morning Harjinder Singh Dhaliwal walks Pilot, his retired greyhound, along the seafront in Bangor.", "Harjinder Singh Dhaliwal plays the tabla with a bhangra group in Belfast.", "Harjinder Singh Dhaliwal has type 2 diabetes and checks his blood sugar with a FreeStyle Libre sensor.", "Harjinder Singh Dhaliwal's e-mail address is hs.dhaliwal.turns@shedpost.org.uk."]
+CROWDED_MENS_SHED_R1529: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MENS_SHED_R1529_SETUP), ["remember", "Because of his bad knee, Harjinder Singh Dhaliwal has rehomed Pilot with his daughter in Lisburn."], [_CROWDED_MENS_SHED_R1529_SETUP[2]]),
+    (list(_CROWDED_MENS_SHED_R1529_SETUP), ["forget", "Harjinder Singh Dhaliwal's bhangra group"], [_CROWDED_MENS_SHED_R1529_SETUP[3]]),
+    (list(_CROWDED_MENS_SHED_R1529_SETUP), ["revise", "Harjinder Singh Dhaliwal's glucose sensor", "Harjinder Singh Dhaliwal has type 2 diabetes and now checks his blood sugar with a Dexcom ONE+ sensor."], [_CROWDED_MENS_SHED_R1529_SETUP[4]]),
+]
+
+
+def crowded_mens_shed_r69(cases: list[Case]) -> None:
+    """A bowl turner whose brother-in-law turns at the same Men's Shed, with a greyhound walked in the same town, a bhangra group, a glucose sensor and an e-mail address: the greyhound rehomed, the bhangra group forgotten, and the sensor revised."""
+    _ended_by(cases, 'crowded_mens_shed_r69', "men's sheds", CROWDED_MENS_SHED_R1529)
+
+
+_CROWDED_COMMUNITY_ENERGY_R1530_SETUP = ["Priyanka Raghunathan is a volunteer director of the Calder Sun Energy Co-operative in Hebden Bridge.", "Priyanka Raghunathan's next-door neighbour sits on the board of the Calder Sun Energy Co-operative as well.", "On Saturdays Priyanka Raghunathan teaches Bharatanatyam to children at the Town Hall in Hebden Bridge.", "Priyanka Raghunathan leases a Kia e-Niro through her employer's salary-sacrifice scheme.", "Priyanka Raghunathan takes online veena lessons from a teacher in Chennai.", "Priyanka Raghunathan's shareholder number with the co-operative is CSE-0387."]
+CROWDED_COMMUNITY_ENERGY_R1530: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COMMUNITY_ENERGY_R1530_SETUP), ["purge", "CSE-0387"], [_CROWDED_COMMUNITY_ENERGY_R1530_SETUP[5]]),
+    (list(_CROWDED_COMMUNITY_ENERGY_R1530_SETUP), ["release", "Priyanka Raghunathan's leased Kia e-Niro"], [_CROWDED_COMMUNITY_ENERGY_R1530_SETUP[3]]),
+    (list(_CROWDED_COMMUNITY_ENERGY_R1530_SETUP), ["forget", "Priyanka Raghunathan's veena lessons"], [_CROWDED_COMMUNITY_ENERGY_R1530_SETUP[4]]),
+]
+
+
+def crowded_community_energy_r69(cases: list[Case]) -> None:
+    """An energy co-operative director whose neighbour sits on the same board, with dance teaching in the same town, a leased electric car, veena lessons and a shareholder number: the number purged, the car released, and the veena lessons forgotten."""
+    _ended_by(cases, 'crowded_community_energy_r69', 'community energy', CROWDED_COMMUNITY_ENERGY_R1530)
+
+
+_CROWDED_GERMAN_SCHUETZENVEREIN_R1531_SETUP = ["Reinhild Großkopf schießt seit 2011 Luftgewehr im Schützenverein Tell Meschede.", "Reinhild Großkopfs Schwiegersohn schießt ebenfalls im Schützenverein Tell Meschede.", "Reinhild Großkopf leitet ehrenamtlich die Bücherei der Pfarrgemeinde St. Walburga in Meschede.", "Reinhild Großkopf hält in ihrem Garten Sundheimer Hühner.", "Reinhild Großkopf arbeitet als Steuerfachangestellte in einer Kanzlei in Arnsberg.", "Reinhild Großkopfs Autokennzeichen ist HSK-RG 411."]
+CROWDED_GERMAN_SCHUETZENVEREIN_R1531: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_SCHUETZENVEREIN_R1531_SETUP), ["remember", "Nachdem der Fuchs zweimal im Stall war, hat Reinhild Großkopf die Hühnerhaltung aufgegeben."], [_CROWDED_GERMAN_SCHUETZENVEREIN_R1531_SETUP[3]]),
+    (list(_CROWDED_GERMAN_SCHUETZENVEREIN_R1531_SETUP), ["revise", "Reinhild Großkopfs Stelle in der Arnsberger Kanzlei", "Reinhild Großkopf ist seit Oktober Steuerfachangestellte in einer Kanzlei in Brilon."], [_CROWDED_GERMAN_SCHUETZENVEREIN_R1531_SETUP[4]]),
+    (list(_CROWDED_GERMAN_SCHUETZENVEREIN_R1531_SETUP), ["purge", "HSK-RG 411"], [_CROWDED_GERMAN_SCHUETZENVEREIN_R1531_SETUP[5]]),
+]
+
+
+def crowded_german_schuetzenverein_r69(cases: list[Case]) -> None:
+    """A tax clerk whose son-in-law shoots in the same shooting club, with a parish library in the same town, garden hens and a car plate, in German: the hens given up, the job revised, and the plate purged."""
+    _ended_by(cases, 'crowded_german_schuetzenverein_r69', 'shooting clubs', CROWDED_GERMAN_SCHUETZENVEREIN_R1531)
+
+
+_CROWDED_CHINESE_CALLIGRAPHY_R1532_SETUP = ["廖静姝每周六上午在扬州市文化馆的书法班学隶书\u3002", "廖静姝的表姐也在扬州市文化馆的书法班学隶书\u3002", "廖静姝在扬州的一家农商银行当柜员\u3002", "廖静姝养了一只名叫“豆包”的柯基犬\u3002", "廖静姝每天早上沿着瘦西湖跑步\u3002", "廖静姝的微信号是liaojs_0815\u3002"]
+CROWDED_CHINESE_CALLIGRAPHY_R1532: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_CALLIGRAPHY_R1532_SETUP), ["forget", "廖静姝的柯基犬"], [_CROWDED_CHINESE_CALLIGRAPHY_R1532_SETUP[3]]),
+    (list(_CROWDED_CHINESE_CALLIGRAPHY_R1532_SETUP), ["release", "廖静姝晨跑的习惯"], [_CROWDED_CHINESE_CALLIGRAPHY_R1532_SETUP[4]]),
+    (list(_CROWDED_CHINESE_CALLIGRAPHY_R1532_SETUP), ["remember", "廖静姝已经辞去了银行柜员的工作\uff0c自己开了一家花店\uff0c不过书法班她还在上\u3002"], [_CROWDED_CHINESE_CALLIGRAPHY_R1532_SETUP[2]]),
+]
+
+
+def crowded_chinese_calligraphy_r69(cases: list[Case]) -> None:
+    """A bank teller whose cousin attends the same calligraphy class, with a job in the same city, a corgi, morning runs and a WeChat ID, in Chinese: the corgi forgotten, the runs released, and the bank job given up."""
+    _ended_by(cases, 'crowded_chinese_calligraphy_r69', 'calligraphy', CROWDED_CHINESE_CALLIGRAPHY_R1532)
+
+
+_CROWDED_USER_SIGN_LANGUAGE_R1533_SETUP = ["I'm doing a Level 2 course in British Sign Language at the Signpost Deaf Centre in Sheffield.", "My flatmate Rosalind is on the same Level 2 BSL course at the Signpost Deaf Centre.", "On Saturday mornings I volunteer at Pedal Forward, a community bike workshop in Sheffield.", "I work nights on the reception desk of the Kelham Island Hotel.", "I'm on the waiting list for a hip replacement at the Northern General.", "My candidate number for the Signature BSL exams is SIG-77214."]
+CROWDED_USER_SIGN_LANGUAGE_R1533: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SIGN_LANGUAGE_R1533_SETUP), ["revise", "my night reception job", "I've moved off nights and now work days as a reservations agent at the Kelham Island Hotel."], [_CROWDED_USER_SIGN_LANGUAGE_R1533_SETUP[3]]),
+    (list(_CROWDED_USER_SIGN_LANGUAGE_R1533_SETUP), ["remember", "I stopped volunteering at Pedal Forward in the autumn; my Saturdays go on BSL practice now."], [_CROWDED_USER_SIGN_LANGUAGE_R1533_SETUP[2]]),
+    (list(_CROWDED_USER_SIGN_LANGUAGE_R1533_SETUP), ["purge", "SIG-77214"], [_CROWDED_USER_SIGN_LANGUAGE_R1533_SETUP[5]]),
+]
+
+
+def crowded_user_sign_language_r69(cases: list[Case]) -> None:
+    """The user, a hotel night receptionist whose flatmate is on the same sign language course, with bike-workshop volunteering in the same city, a hip replacement wait and an exam candidate number: the night job revised, the volunteering stopped, and the number purged."""
+    _ended_by(cases, 'crowded_user_sign_language_r69', 'sign language', CROWDED_USER_SIGN_LANGUAGE_R1533)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -23900,7 +24291,37 @@ def build() -> list[Case]:
                    crowded_chinese_astronomy_r66,
                    crowded_user_inhaler_trial_r66,
                    crowded_car_club_r66,
-                   crowded_mosque_r66):
+                   crowded_mosque_r66,
+                   crowded_roofers_r67,
+                   crowded_language_exchange_r67,
+                   crowded_night_school_r67,
+                   crowded_community_radio_r67,
+                   crowded_rheumatology_r67,
+                   crowded_german_karneval_r67,
+                   crowded_chinese_calligraphy_r67,
+                   crowded_user_cat_fostering_r67,
+                   crowded_magistrates_r67,
+                   crowded_boxing_r67,
+                   crowded_food_coop_r68,
+                   crowded_tattoo_studio_r68,
+                   crowded_guide_dogs_r68,
+                   crowded_german_segelflug_r68,
+                   crowded_chinese_dragon_boat_r68,
+                   crowded_user_lifeboat_r68,
+                   crowded_roller_derby_r68,
+                   crowded_magistrate_r68,
+                   crowded_orienteering_r68,
+                   crowded_sign_language_r68,
+                   crowded_bridge_club_r69,
+                   crowded_farm_shop_r69,
+                   crowded_wine_subscription_r69,
+                   crowded_lifeboat_r69,
+                   crowded_stained_glass_r69,
+                   crowded_mens_shed_r69,
+                   crowded_community_energy_r69,
+                   crowded_german_schuetzenverein_r69,
+                   crowded_chinese_calligraphy_r69,
+                   crowded_user_sign_language_r69):
         family(cases)
     return cases
 
