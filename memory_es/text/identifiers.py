@@ -68,9 +68,14 @@ _COPULAS = ("is", "was", "are", *(w for w in GERMAN["copula"]
 _LABEL_ALT = "|".join([rf"\w*(?:{'|'.join(_LONG_HEADS)})",  # a German compound's head
                        *sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True)])
 _NUMBER_ALT = "|".join(w + r"\.?" for w in NUMBER_WORDS)
+_WHOSE = r"(?:\s+(?:at|with|for|from|on|in|of)(?:\s+[^\W\d][\w'’&\-]*){1,5})"
+"""Whose or where the number is, between the label and its copula: ``student number at
+Leeds City College is …``, ``member number with the club is …`` (only before a copula:
+without one, the words after a label are no identifier's owner)."""
 _LABELLED = re.compile(
     rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b(?:\s+(?:{_LABEL_ALT})\b)*"
-    rf"(?:\s+(?:(?:{_NUMBER_ALT})(?!\w)|#))?(?-i:\s+(?:{'|'.join(_COPULAS)})(?=\s))?\s*[:#]?\s*"
+    rf"(?:\s+(?:(?:{_NUMBER_ALT})(?!\w)|#))?(?:{_WHOSE}?(?-i:\s+(?:{'|'.join(_COPULAS)})(?=\s)))?"
+    r"\s*[:#]?\s*"
     r"((?:#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9]|(?-i:[A-Z])(?=\s\d))"
     r"(?-i:\s(?:(?=[A-Z]*\d)[A-Z0-9]{2,12}|[A-Z]{2,4})(?![\w\-])"
     r"(?:\s(?=[A-Z]*\d)[A-Z0-9]{2,12}(?![\w\-]))*"
@@ -688,8 +693,9 @@ _GROUPED_RUN = re.compile(r"(?<![\w@/\\])[A-Z0-9]{1,12}(?: [A-Z0-9]{1,12}){1,5}(
 """Groups of capitals and digits side by side, as a code is written in groups."""
 
 
-_GROUP = re.compile(r"[A-Z0-9]{2,6}")
-"""A group of a code written in groups: capitals and digits (``BA``, ``4471``)."""
+_GROUP = re.compile(r"[A-Z0-9]{2,6}|[A-Z0-9]{1,6}-[A-Z0-9]{1,6}")
+"""A group of a code written in groups: capitals and digits (``BA``, ``4471``), or two
+joined by a hyphen (``HSK-RG`` of a German plate, ``HSK-RG 411``)."""
 _LETTERS_FIRST = re.compile(r"[A-Z]{1,3}(?:\s[A-Z0-9]{1,12})+")
 """A code opening with a group of capitals before groups of digits (``IE 6388047V``,
 ``K 881 2934``): what a digit group inside it looks like (a phone, a number) is not what

@@ -772,11 +772,13 @@ class TextInterface:
         # text is function words the English terms do not know (``hat Spotify gekündigt``:
         # ``hat`` is no word in common with ``hat eine Katze``)
         other_language = any(r.startswith("lang:") for r in clause.rules)
-        said = view_terms(str(clause.value) if other_language else clause.text) - entity_terms(
+        ended_value = (_without_final_place(str(clause.value)) if "lang:de" in clause.rules
+                       else str(clause.value))
+        said = view_terms(ended_value if other_language else clause.text) - entity_terms(
             entity) - frozenset().union(*(view_terms(n) for n in clause.subject_names)) - kin
         # German names what ended by a noun of its verb (``hat mit dem Rauchen aufgehört``
         # ends ``raucht``): stems of verb forms count as words in common
-        stems = (german_stems(str(clause.value)) - german_stems(" ".join(clause.subject_names))
+        stems = (german_stems(ended_value) - german_stems(" ".join(clause.subject_names))
                  if "lang:de" in clause.rules else frozenset())
         # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended;
         # a denial ends only a fact with that very object ("no longer needs a parking
@@ -1275,9 +1277,9 @@ class TextInterface:
         whose act was done with it (``shoots weddings with a Canon R5``). Only a proper
         name marks a kind: a common noun before another makes a compound whose head may
         be anything (``switched from law to medicine`` leaves ``reads law reports``, as
-        leaving coffee leaves a coffee machine). With ``verb`` (what an ``instead of``
-        replaced), only a fact of that verb ends: ``takes apixaban instead of warfarin``
-        ends ``takes warfarin daily``, never ``is allergic to warfarin``. A thing given in
+        leaving coffee leaves a coffee machine). With ``verb`` (what an ``instead of`` or a
+        ``rather than`` replaced), only a fact of that verb ends: ``takes apixaban instead
+        of warfarin`` ends ``takes warfarin daily``, never ``is allergic to warfarin``. A thing given in
         exchange (``traded her Ford Focus for a Kia``) takes what is said of it along
         (``Beth's Ford Focus is red``)."""
         between_places = verb is None and bool(
@@ -1300,7 +1302,10 @@ class TextInterface:
             short = any(_name_ends_in(w, left) for w in named)
             # "moved Tansy from Castle Vets to …": what Tansy was taken to
             carried = bool(moved) and moved | left <= view_terms(str(f.value))
-            if kind or owned or short or carried or left in (
+            # "teaches … in a church hall rather than from her Morningside flat": the same
+            # act, done elsewhere than a place of two words or more the fact names
+            elsewhere = verb is not None and len(left) >= 2 and left <= view_terms(str(f.value))
+            if kind or owned or short or carried or elsewhere or left in (
                     view_terms(str(f.value)), _object_terms(f.value, entity),
                     view_terms(" ".join(thing)) - entity_terms(entity),
                     _act_object(f.value, entity),
@@ -2324,6 +2329,22 @@ def _german_verb(clause: Clause) -> str:
     return "" if word in lx.GERMAN_FUNCTION or not word.isalpha() else word
 
 
+_FINAL_PLACE = re.compile(r"^(?P<thing>.*\S)\s+in\s+(?:[A-ZÄÖÜ][\w\-]*)(?:\s+[A-ZÄÖÜ][\w\-]*)*$")
+
+
+def _without_final_place(value: str) -> str:
+    """A German ending's object without the town it ends with (``ihre Stelle in der Praxis
+    in Nippes``: ``ihre Stelle in der Praxis``): where the thing was is no part of which
+    thing it was, so another fact of the same town (``tanzt im Tanzcorps … Köln-Nippes``)
+    shares no word with it. Kept whole when what is left names no thing (a noun)."""
+    found = _FINAL_PLACE.match(value)
+    if found is None:
+        return value
+    thing = found.group("thing")
+    return thing if any(w[:1].isupper() and w.lower() not in lx.GERMAN_FUNCTION
+                        for w in thing.split()) else value
+
+
 def _inside_other_names(ours: Sequence[str], theirs: Sequence[str]) -> frozenset[str]:
     """The words of ``ours`` (a clause's names) that a fact holds inside a name of its own
     that is another one, neither name's words holding the other's: ``railway`` of ``the
@@ -2734,6 +2755,8 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
     preposition names (``stopped going to the pool``: the pool)."""
     predicate = without_ending_participle(without_times(str(predicate)))
     words = _after_verb(predicate)
+    if (act := _act_of_a_name(words)) is not None:
+        return _object_terms(" ".join(words[act + 2:]), entity)
     if _gerund(predicate):
         # "stopped going to the pool": where the act that ended went (its verb's forms
         # share no stem: goes, going)
@@ -2748,6 +2771,22 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
             w[:1].isupper() for w in words[1:] if w.lower() not in lx.STOPWORDS):
         return None
     return _object_terms(" ".join(words), entity)
+
+
+def _act_of_a_name(words: Sequence[str]) -> int | None:
+    """Where ``the running of the St Cuthbert Street bookshop`` names its act (the index
+    of ``running``), when an act (a gerund, or a noun made from a verb: ``management``)
+    is done ``of`` a thing with a proper name: what ended is that thing, whatever verb
+    told the act (``manages the bookshop on St Cuthbert Street``). None otherwise."""
+    at = 1 if words and words[0].lower() in ("the", "her", "his", "their", "my", "our") else 0
+    if len(words) < at + 3 or words[at + 1].lower() != "of":
+        return None
+    act = words[at].lower()
+    if not ((act.endswith("ing") and lx.lemma_of(act))
+            or (act.endswith("ment") and lx.lemma_of(act[:-4]))):
+        return None
+    named = [w for w in words[at + 2:] if w[:1].isupper()]
+    return at if named else None
 
 
 def _after_verb(predicate: str) -> list[str]:
@@ -2847,7 +2886,11 @@ def _name_ends_in(thing: Sequence[str], left: frozenset[str]) -> bool:
     """Is ``left`` the end of the proper name that ends a thing (``the Yaris`` of ``a red
     Toyota Yaris``, ``the Toyota Yaris`` too): a name is called by its last words, the
     model by its name without the make; never by its first (``Leeds`` is not ``Leeds
-    United``)."""
+    United``). A model number after the name is no part of what it is called by (``the
+    Defender`` of ``a Land Rover Defender 110``)."""
+    thing = list(thing)
+    while len(thing) > 2 and any(c.isdigit() for c in thing[-1]):
+        thing.pop()
     run = 0
     while run < len(thing) and thing[len(thing) - 1 - run][:1].isupper():
         run += 1
@@ -3092,7 +3135,7 @@ _ADVERB_TERMS = frozenset(stem(w) for w in lx.ADVERBS)
 _BELOW = re.compile(r"\s+(?:" + "|".join(p.replace(" ", r"\s+") for p in lx.PREFERRED_OVER)
                     + r")\s+(.+?)[.!]?$", re.IGNORECASE)
 """What a preference puts below the thing preferred (``prefers tea to coffee``)."""
-_INSTEAD = re.compile(r"\binstead\s+of\s+(.+?)$", re.IGNORECASE)
+_INSTEAD = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(.+?)$", re.IGNORECASE)
 
 
 def _role_words(f: Fact) -> frozenset[str]:

@@ -61,6 +61,7 @@ from memory_es.text.requests import without_directive
 from memory_es.text.segment import leading_name, words_of
 from memory_es.text.sentences import (
     Conjunct,
+    fronted_phrase,
     leading_adverbial,
     leading_temporal,
     merge_dependent,
@@ -152,6 +153,10 @@ _DE_MOVE = re.compile(
     rf"|(?P<moved>{_alternation(_DE['move_finite'])})\s+(?:[^,]{{1,40}}?\s+)?nach\s+(?P<to>.+))$",
     re.IGNORECASE)
 _ZH_ADVERBS = re.compile(rf"(?:{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
+_ZH_LEADING_TIME = re.compile(
+    rf"^(?:从[\u3400-\u9fff\d]{{1,6}}?(?:起|开始)|(?:{_alternation(_ZH['time'])}))+")
+"""A time phrase before the subject (``从上个月起邓嘉欣不再…``, from last month on;
+``去年王芳…``): when the subject starts, not part of it."""
 _ZH_FINAL = re.compile(r"了$")
 """A sentence-final 了 (a change has happened): not part of the place or object."""
 _ZH_MOVE = re.compile(rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['move'])})(?P<place>.+)$")
@@ -257,12 +262,13 @@ _DE_PREPOSITION = (
     rf"(?=\s+(?:{_alternation(_DE['determiners'])})\s))")
 """A German preposition, or one English shares before a German article (``an der``)."""
 _DE_GENERIC = re.compile(
-    rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?P<now>(?:{_alternation(_DE['change'])})\s+"
+    rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?:{_alternation(_DE['adverbs'])})\s+)*"
+    rf"(?P<now>(?:{_alternation(_DE['change'])})\s+"
     rf"|{_DE_STARTED}(?={_DE_PREPOSITION}\s))?(?P<prep>{_DE_PREPOSITION})\s+(?P<obj>.+)$")
-"""``X arbeitet (jetzt) bei Y``: a verb and a German preposition, or one English shares
-before a German article (``studiert an der Uni Kiel``); with a change marker, or a time
-the state started (``arbeitet seit Mai bei SAP``), the clause replaces the verb's frame
-(``arbeitet bei Bosch``)."""
+"""``X arbeitet (jetzt) bei Y``: a verb (and adverbs: ``tanzt aber weiter im …``) and a
+German preposition, or one English shares before a German article (``studiert an der Uni
+Kiel``); with a change marker, or a time the state started (``arbeitet seit Mai bei SAP``),
+the clause replaces the verb's frame (``arbeitet bei Bosch``)."""
 
 
 def _reads_english(subject: list[str], found: re.Match[str]) -> bool:
@@ -330,6 +336,7 @@ def _read_other_language(body: str) -> Clause | None:
     words = subj.split()
     if chinese:
         subj = _ZH_ADVERBS.sub("", subj)  # 王芳上个月搬到…: the subject is 王芳
+        subj = _ZH_LEADING_TIME.sub("", subj) or subj  # 上个月王芳搬到…: 王芳 too
         subject = (Subject("user:self", subj, "user", rules=("subject:user",)) if subj == "我"
                    else Subject(entity_id("person", subj), subj, "person", names=(subj,)))
     else:
@@ -475,10 +482,10 @@ def _read_other_language(body: str) -> Clause | None:
 
 def _ended(body: str, subject: Subject, obj: str, lang: str) -> Clause:
     """The clause of a German or Chinese cessation: ``obj``, what ended, ends the prior
-    state that holds it. A German comma closes it: what follows is a clause of its own
-    (``ist nicht mehr Vorsitzender des Schachvereins, spielt dort aber weiterhin``)."""
-    if lang == "de":
-        obj = obj.split(",", 1)[0].strip()
+    state that holds it. A comma closes it: what follows is a clause of its own (``ist
+    nicht mehr Vorsitzender des Schachvereins, spielt dort aber weiterhin``; ``不再学粤剧了，
+    不过她还在…划船``, a full-width comma read as ``,``)."""
+    obj = obj.split(",", 1)[0].strip()
     return Clause(text=body, entity=subject.entity, attribute=attribute_path(
         "ended", *keywords(obj.split(), 2)) if lang != "zh" else "ended", value=obj,
                   mention=subject.surface, op="cease", ends_prior=True, names=subject.names,
@@ -691,16 +698,30 @@ def _owned_thing(clause: Clause) -> str | None:
     return f"{clause.mention}'s {m.group(1)}" if m else None
 
 
+_DE_NO_VERB = lx.GERMAN_FUNCTION | frozenset(_DE["subordinators"]) | frozenset(
+    _DE["shared_prepositions"])
+"""What opens a German phrase after a comma that is no second predicate of the subject."""
+
+
 def _conjoined_other_language(body: str) -> list[Clause] | None:
     """Two German or Chinese predicates of one subject (``X wohnt jetzt in Köln und
-    arbeitet jetzt bei Siemens``, ``X搬到了上海，也从华为辞职了``): each its own clause, the
+    arbeitet jetzt bei Siemens``, ``X hat die Stelle gekündigt, tanzt aber weiter``,
+    ``X搬到了上海，也从华为辞职了``): each its own clause, the
     second read with the first's subject. Only where the second part opens with no subject
     of its own (a German verb in lower case; in Chinese no name) and so reads as a fact of
-    the same entity (``唐磊她在华为工作`` does not)."""
+    the same entity (``唐磊她在华为工作`` does not). A Chinese second part is read up to its own
+    comma (what follows may have a subject of its own: ``…，不过书法课她还照常去上``) and
+    keeps the rest in its text."""
     chinese = any(script_of(c) == "CJK" for c in body)
     # a full-width comma reads as "," (NFKC)
     first, found, rest = body.partition("," if chinese else " und ")
-    rest = rest.strip()
+    if not chinese and not found:  # "X hat Y gekündigt, tanzt aber weiter": a verb after ","
+        first, found, rest = body.partition(", ")
+        if found and rest.split(" ", 1)[0].lower() in _DE_NO_VERB:
+            return None  # "…, mit dem sie …", "…, weil …": no second predicate
+    rest, _, further = rest.strip().partition(",") if chinese else (rest.strip(), "", "")
+    if chinese and rest.startswith(tuple(_ZH["contrast"])):
+        return None  # "…，不过书法课她还…": a contrast, with a subject of its own
     if not found or not rest or (not chinese and not rest[:1].islower()) or (
             chinese and leading_name(rest) is not None):
         return None
@@ -721,6 +742,12 @@ def _conjoined_other_language(body: str) -> list[Clause] | None:
                                   else f"{head.mention} {verb} {said[0]} {after}")
         if changed is not None and changed.entity == head.entity:
             tail = replace(changed, text=written)
+    if further:  # "…，在百度工作，喜欢爬山": a third part of the same subject is read alike
+        more = _conjoined_other_language(f"{tail.text},{further}")
+        if more is not None and more[0].entity == head.entity:
+            return [head, *more]
+        # "…，已经不跳广场舞了，不过书法课她还…": one of its own, kept as said
+        tail = replace(tail, text=f"{tail.text},{further}")
     return [head, tail]
 
 
@@ -740,11 +767,60 @@ def _aliased_other_language(body: str) -> Clause | None:
                    rules=(*clause.rules, "alias:apposition"))
 
 
+_DE_FRONTED = frozenset(_DE["fronted"])
+
+
+def _german_subject_first(body: str) -> str | None:
+    """A German main clause that opens with a time phrase, written with its subject first
+    (``Im Herbst hat Henrike Brandt ihren Bus verkauft`` -> ``Henrike Brandt hat im Herbst
+    ihren Bus verkauft``; ``Donnerstags spielt Jonas Richter Tischtennis`` -> ``Jonas
+    Richter spielt donnerstags Tischtennis``), else None. German puts the finite verb
+    second whatever comes first (the Vorfeld), so after a time phrase the subject follows
+    the verb; read as written, the phrase was taken for the subject. The phrase is read
+    after the verb when it says since when a state holds (``seit``, ``ab``: a change, as
+    after the verb), else left out of the reading (the clause keeps the text as written),
+    so that it is no part of what a verb of ending ends. The verb is the last
+    lower-case word of the first four that a name follows (``Im letzten Jahr hat Jonas
+    …``: ``letzten`` is the phrase's); the name is its capitalised words, two at most
+    besides particles, since a capitalised noun may follow it (``Tischtennis``)."""
+    words = body.split()
+    if len(words) < 4 or words[0].lower() not in _DE_FRONTED or "," in " ".join(words[:4]):
+        return None
+    verb = None
+    for v in range(1, 4):
+        if (words[v].isalpha() and words[v].islower() and words[v] not in lx.NAME_PARTICLES
+                and _name_run(words, v + 1)):
+            verb = v
+    if verb is None:
+        return None
+    end = verb + 1 + _name_run(words, verb + 1)
+    started = words[0].lower() in _DE["started"]
+    phrase = [words[0].lower(), *words[1:verb]] if started else []
+    return " ".join([*words[verb + 1:end], words[verb], *phrase, *words[end:]])
+
+
+def _name_run(words: list[str], start: int) -> int:
+    """How many words from ``start`` are a name after a German verb: two capitalised words
+    at most, and the particles between them (``Jürgen von Bülow``); 0 when none opens
+    there or nothing follows it."""
+    k, names = start, 0
+    while k < len(words) and names < 2 and (
+            is_capitalised(words[k]) or (names and words[k] in lx.NAME_PARTICLES)):
+        names += is_capitalised(words[k])
+        k += 1
+    return k - start if names and k < len(words) else 0
+
+
 def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
     """The clauses of one sentence; ``heading``: a heading dropped before it, read as
     what the sentence says before its subject (``Correction:`` marks a change)."""
     sentence = without_directive(sentence.strip())  # "Please note that …"
     body = sentence.rstrip(".!?;。！？；").rstrip()
+    if (upright := _german_subject_first(body)) is not None:
+        clauses = _interpret_sentence(upright + sentence[len(body):], heading)
+        if len(clauses) == 1 and upright.startswith(clauses[0].mention or "\0"):
+            return [replace(clauses[0], text=body,
+                            rules=(*clauses[0].rules, "lang:de-subject-after-verb"))]
     conjoined = _conjoined_other_language(body)
     if conjoined is not None:
         return conjoined
@@ -805,7 +881,9 @@ def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
         subject_toks = toks[:pred_index]
         while subject_toks and subject_toks[0].low in lx.ADVERBS and len(subject_toks) > 1:
             subject_toks = subject_toks[1:]  # "Now Ada prefers …": the adverb is no name
-        lead = leading_temporal(subject_toks) or leading_adverbial(subject_toks)
+        fronted = fronted_phrase(toks[pred_index - len(subject_toks):])  # reads the verb
+        lead = max(leading_temporal(subject_toks), leading_adverbial(subject_toks),
+                   fronted if fronted < len(subject_toks) else 0)
         if lead:
             # "Throughout 2021 the user was …"; "In 2025 returned to …" has no subject
             subject_toks = subject_toks[lead:]

@@ -1153,12 +1153,36 @@ def _derived(term: str, terms: frozenset[str]) -> bool:
     the words that is a verb (:func:`nominalises`: ``payment`` / ``pays``)."""
     if len(term) < 5 or not term.isalpha():
         return False
-    if nominalises(term, terms):
+    if nominalises(term, terms) or _how_often(term, terms):
         return True
-    root = _root(term)
+    root, latin = _root(term), _participle(term)
     return any(len(t) >= 5 and t.isalpha() and (term.startswith(t) or t.startswith(term)
-                                                 or (root is not None and _root(t) == root))
+                                                 or (root is not None and _root(t) == root)
+                                                 or (latin is not None
+                                                     and _participle(t) == latin))
                for t in terms)
+
+
+def _participle(term: str) -> str | None:
+    """The Latin participle stem that an action noun in ``-ion`` and an agent noun in
+    ``-or`` are both made of (``conservation`` / ``conservator``: ``conservat``;
+    ``translation`` / ``translator``, ``inspection`` / ``inspector``), keeping six
+    letters; None for any other word. Both words of a pair must be one of the two."""
+    for suffix in ("ion", "or"):
+        if term.endswith(suffix) and len(term) - len(suffix) >= 6 and (
+                term[:-len(suffix)].endswith("t")):
+            return term[:-len(suffix)]
+    return None
+
+
+def _how_often(term: str, terms: frozenset[str]) -> bool:
+    """An adjective of how often made of a time noun by ``-ly`` (``daily``, ``weekly``,
+    ``nightly``: every day, week, night) beside that noun among ``terms`` (``takes a
+    tablet every day`` is the daily one)."""
+    if not term.endswith("ly"):
+        return False
+    base = term[:-2][:-1] + "y" if term[:-2].endswith("i") else term[:-2]
+    return base in lx.PERIODS | lx.TEMPORAL_WORDS and stem(base) in terms
 
 
 _DERIVING = ("istic", "ism", "ist", "ic", "ry")

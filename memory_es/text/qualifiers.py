@@ -191,13 +191,15 @@ _ADJUNCT_START = re.compile(
     rf"(?:^|[\s,])(?:{'|'.join(re.escape(m) for m in lx.ADJUNCT_MARKERS)})\s")
 
 
+_OBJECT_WORD = rf"(?!(?:{'|'.join(sorted(lx.PREPOSITIONS - {'of'}))})\s)[a-z0-9'-]+\s+"
 _SEPARATED = re.compile(r"\b(?:" + "|".join(
-    rf"{re.escape(verb)}\s+(?:[a-z0-9'-]+\s+){{1,4}}?{re.escape(particle)}"
+    rf"{re.escape(verb)}\s+(?:{_OBJECT_WORD}){{1,8}}?{re.escape(particle)}"
     for verb, particle in (p.split() for p in lx.CESSATION_PHRASES if p.count(" ") == 1)
     if lx.lemma_of(verb)) + r")\b")
 """A phrasal verb of ending with its object between verb and particle (``gave the club
-up``, ``called the wedding off``, ``handed the shop over to her son``): up to four
-words, none of them punctuation."""
+up``, ``called the wedding off``, ``handed the running of the St Cuthbert Street bookshop
+over to her assistant``): up to eight words of one noun phrase, none of them punctuation
+or a preposition but ``of`` (``handed the forms to her boss over lunch`` ends nothing)."""
 
 
 def cessation(words: Sequence[str], text_low: str) -> bool:

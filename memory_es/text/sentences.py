@@ -117,7 +117,7 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
     """(index of the first predicate token, index of a key-value colon token, plural)."""
     if opens_without_subject(toks):
         return 0, None, False
-    if skip := leading_adverbial(toks):  # "These days I prefer …": the subject is "I"
+    if skip := leading_adverbial(toks) or fronted_phrase(toks):  # "These days I prefer …"
         at, colon, plural = subject_split(toks[skip:], identifiers)
         return at + skip, None if colon is None else colon + skip, plural
     spans = [(i.start, i.end) for i in identifiers]
@@ -269,6 +269,65 @@ def leading_temporal(toks: Sequence[Tok]) -> int:
         break
     has_time = any(re.match(r"^\d", t.low) or _temporal(t.low) for t in toks[1:i])
     return i if has_time else 0
+
+
+def fronted_phrase(toks: Sequence[Tok]) -> int:
+    """Length of a phrase that opens the sentence before its subject, with or without its
+    comma: ``After my late shifts I take …``, ``When he retired he moved …``, ``At the AGM
+    Alasdair McCorquodale stood down …``, ``Every other Thursday Ingvild Nygård plays …``.
+    It opens with a preposition, a subordinator of time or a word that leads a time
+    phrase, and ends before one of two subjects:
+
+    - a pronoun that can only be a subject (``I``, ``we``, ``he``, ``she``, ``they``):
+      none can be the object of the phrase's own words; one right after the opening word
+      is the phrase's own subject (``After she left I …``);
+    - a name (capitalised words, with their particles) that a finite verb follows, where
+      the phrase is complete before it: the word before the name is no determiner or
+      preposition that still wants its noun (``At the Red Lion Tom plays …`` is left
+      alone), and a capital that is a month, a day or an acronym is the phrase's own
+      (``In January Eilidh …``, ``At the AGM Alasdair …``).
+
+    A comma with no such subject after it ends the phrase without one (``After work, Tom
+    swims``: the opening phrase's rule reads it), and then nothing is read here."""
+    if len(toks) < 3 or toks[0].low not in _FRONTING:
+        return 0
+    for k in range(2, min(len(toks), 9)):
+        if toks[k].word in _NOMINATIVE or _subject_name_at(toks, k):
+            return k
+        if toks[k - 1].raw.endswith((",", ";", ":")):
+            return 0
+    return 0
+
+
+def _subject_name_at(toks: Sequence[Tok], k: int) -> bool:
+    """Does a name that a finite verb follows start at ``k``, after a complete phrase?"""
+    before = toks[k - 1]
+    if not _name_start(toks[k]) or before.low in _WANTS_A_NOUN or _name_start(before):
+        return False
+    end = k + 1
+    while end < len(toks) and (_name_start(toks[end]) or toks[end].low in lx.NAME_PARTICLES):
+        if toks[end - 1].raw.endswith((",", ";", ":")):
+            return False
+        end += 1
+    while end < len(toks) and toks[end].low in lx.ADVERBS:
+        end += 1
+    return end < len(toks) and toks[end].word.islower() and agrees(toks[end].word, False)
+
+
+def _name_start(tok: Tok) -> bool:
+    """Capitalised, not all capitals (an acronym), and no month or day (a time word)."""
+    word = tok.word.rstrip(",;:")
+    return (is_capitalised(word) and word != word.upper() and tok.low.rstrip(",;:")
+            not in lx.TEMPORAL_WORDS and not _temporal(tok.low.rstrip(",;:")))
+
+
+_NOMINATIVE = frozenset({"I", "we", "We", "he", "He", "she", "She", "they", "They"})
+"""Pronouns that are only ever subjects (``I`` as written: a lone capital is a pronoun)."""
+_FRONTING = (PREPOSITIONS | lx.TEMPORAL_PREPOSITIONS
+             | {"when", "once", "while", "whenever", "by", "most", "last", "this", "next",
+                "every", "each"})
+_WANTS_A_NOUN = lx.POSSESSIVE_DETERMINERS | PREPOSITIONS | lx.TEMPORAL_PREPOSITIONS | {
+    "the", "a", "an", "this", "that", "these", "those", "every", "each", "by", "other"}
 
 
 _TIME_LEADS = frozenset({"last", "this", "next", "on", "at", "every", "each"})

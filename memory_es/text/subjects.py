@@ -183,7 +183,7 @@ def _named_possession(toks: list[Tok], cut: int) -> Subject | None:
         return None
     region = " ".join(t.word for t in appos).rstrip(",")
     subject = analyse_subject(region, tokenize(region), [])
-    if "subject:possessive" not in subject.rules or subject.kind not in ("person", "user"):
+    if "subject:possessive" not in subject.rules or subject.kind not in ("person", "name", "user"):
         return None
     subject.names = (*subject.names, " ".join(name))
     subject.rules = (*subject.rules, "subject:named-possession")

@@ -170,3 +170,75 @@ def test_a_german_ending_stops_at_its_comma(fresh_store: memory_es.MemoryStore, 
                         f"{name} ist nicht mehr Vorsitzender des Schachvereins Springer "
                         f"Kulmbach{rest}.")
     assert kept <= after and chair not in after
+
+
+@given(st.sampled_from(["Jörg Müller", "Ida Weiß", "Jürgen von Bülow"]),
+       st.sampled_from([("Im Herbst", "hat", "sein Auto verkauft"),
+                        ("Donnerstags", "spielt", "Tischtennis beim TTC Longerich"),
+                        ("Im letzten Jahr", "hat", "ihr Abo gekündigt"),
+                        ("Seit 2019", "wohnt", "in Kiel")]))
+def test_a_german_clause_after_a_time_phrase_is_its_subjects(
+        name: str, clause: tuple[str, str, str]) -> None:
+    """German puts the verb second whatever comes first: ``Im Herbst hat Henrike Brandt
+    …`` is Henrike Brandt's, not a person named ``Im Herbst``; the phrase is no part of
+    what ended, and ``seit`` still says a state started (a change)."""
+    phrase, verb, rest = clause
+    [read] = interpret(f"{phrase} {verb} {name} {rest}.").clauses
+    assert read.entity == "person:" + name.lower().replace(" ", "-").replace(
+        "ö", "o").replace("ü", "u").replace("ß", "ss")
+    assert phrase.split()[-1].lower() not in str(read.value).lower()
+    assert read.text == f"{phrase} {verb} {name} {rest}"
+    if phrase.startswith("Seit"):
+        assert read.op == "supersede"
+
+
+@_SLOW
+@given(st.sampled_from(["Hildegard Schmitz-Kürten", "Ida Weiß"]))
+def test_a_german_second_predicate_after_a_comma_is_its_own_clause(
+        fresh_store: memory_es.MemoryStore, name: str) -> None:
+    """``X hat ihre Stelle in der Praxis in Nippes gekündigt, tanzt aber weiter im
+    Tanzcorps``: a verb after the comma is a second predicate of the subject, so the
+    ending ends the job; the town where the job was is no word it shares with the dancing
+    (``… Köln-Nippes``), which stays, and the dancing told again ends nothing."""
+    job = f"{name} arbeitet als Zahnmedizinische Fachangestellte in einer Praxis in Nippes"
+    dance = f"{name} tanzt seit 2015 im Tanzcorps der KG Rheinblüte Köln-Nippes"
+    after = texts_after(fresh_store, [f"{job}.", f"{dance}."], "remember",
+                        f"{name} hat ihre Stelle in der Praxis in Nippes gekündigt, tanzt "
+                        "aber weiter im Tanzcorps.")
+    assert job not in after and dance in after
+    [kept] = interpret(f"{name} besitzt einen VW T3, mit dem sie nach Südtirol fährt.").clauses
+    assert kept.op == "assert"
+
+
+@_SLOW
+@given(st.sampled_from(["从上个月起", "上个月", "去年"]))
+def test_a_chinese_ending_after_a_time_phrase_ends_that_habit_only(
+        fresh_store: memory_es.MemoryStore, since: str) -> None:
+    """``从上个月起邓嘉欣不再学粤剧了, 不过她还在龙舟队划船``: the time phrase before the
+    name is no part of the subject, and the comma closes what ended, so the dragon-boat
+    fact, named after it, stays."""
+    opera, boat = "邓嘉欣每个周六下午去少年宫学粤剧", "邓嘉欣是叠滘龙舟队的划手"
+    after = texts_after(fresh_store, [f"{opera}。", f"{boat}。"], "remember",
+                        f"{since}邓嘉欣不再学粤剧了\uff0c不过她还在叠滘龙舟队划船。")
+    assert opera not in after and boat in after
+    [moved] = interpret(f"{since}王芳搬到了上海。").clauses
+    assert moved.entity == "person:wang-fang"
+
+
+def test_chinese_predicates_of_one_subject_are_read_to_each_comma() -> None:
+    """``李明住在北京, 在百度工作, 喜欢爬山``: each part without a subject of its own is a
+    fact of the first part's subject, read up to its own comma; a part that opens with a
+    contrast (``不过书法课她还…``) has a subject of its own and stays in the text of the
+    part before it, so an ending's object stops at its comma (``不跳广场舞了``)."""
+    clauses = interpret("李明住在北京\uff0c在百度工作\uff0c喜欢爬山。").clauses
+    assert [c.text for c in clauses] == ["李明住在北京", "李明在百度工作", "李明喜欢爬山"]
+    said = "郑慧敏膝盖不好\uff0c已经不跳广场舞了\uff0c不过书法课她还照常去上。"
+    *_, ended = interpret(said).clauses
+    assert ended.op == "cease" and ended.value == "跳广场舞"
+    assert ended.text.endswith("不过书法课她还照常去上")
+
+
+def test_resigning_a_post_in_chinese_is_an_ending() -> None:
+    """``辞去了…的工作`` (resigned from the job) ends it, as ``离开了`` (left) does."""
+    [read] = interpret("廖静姝辞去了银行柜员的工作。").clauses
+    assert read.op == "cease" and read.entity == "person:liao-jingshu"

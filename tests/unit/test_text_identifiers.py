@@ -341,3 +341,35 @@ def test_digits_grouped_otherwise_are_another_number(
     ti.purge_matching(tenant, asked)
     texts = {f.text for f in fresh_store.current(tenant)}
     assert texts == ({kept} if same else {kept, f"Rex Hall's tax number is {held}"})
+
+
+@pytest.mark.parametrize(("owner", "code"), [
+    ("at Leeds City College", "LCC2317845"), ("with the Biggar Curling Club", "BCC4471"),
+    ("for the inhaler trial", "AST00472"), ("on the league's site", "LR2291AO")])
+def test_a_label_names_its_code_across_whose_number_it_is(
+        fresh_store: memory_es.MemoryStore, owner: str, code: str) -> None:
+    """``student number at Leeds City College is LCC2317845``: the words that say whose
+    or where the number is stand between the label and its copula, so the code is
+    labelled and a purge erases it without asking (a code no label names needs
+    ``confirm``); a code of the same shape in another person's fact is left."""
+    ti = TextInterface(fresh_store)
+    kept = f"Omar Haddad's bike lock code is {code[:-1]}9"
+    for text in (f"Wanjiru Kamau-Fletcher's student number {owner} is {code}.", f"{kept}."):
+        ti.remember("u", text)
+    result = ti.purge_matching("u", code)
+    assert result.receipts and {f.text for f in fresh_store.current("u")} == {kept}
+    assert canon(f"The member number {owner} was renewed in 2021.") == []
+
+
+@pytest.mark.parametrize("plate", ["HSK-RG 411", "HOL-JH 84H", "B-MW 1234"])
+def test_a_bare_german_plate_reaches_the_fact_that_labels_it(
+        fresh_store: memory_es.MemoryStore, plate: str) -> None:
+    """A German registration (district, hyphen, letters, then digits) asked for alone is
+    one code written in groups, as ``BA 4471 2209`` is: a purge by it erases the fact whose
+    label says it is a plate, and only that fact."""
+    ti = TextInterface(fresh_store)
+    kept = "Reinhild Großkopf fährt einen grünen VW Golf"
+    for text in (f"Reinhild Großkopfs Autokennzeichen ist {plate}.", f"{kept}."):
+        ti.remember("u", text)
+    assert ti.purge_matching("u", plate).receipts
+    assert {f.text for f in fresh_store.current("u")} == {kept}

@@ -26,6 +26,7 @@ import pytest
 
 import memory_es
 from memory_es.text import TextInterface
+from memory_es.text.interpreter import interpret
 from tests.unit.text_support import current_texts, fresh_tenant, texts_after
 
 
@@ -176,6 +177,20 @@ def test_an_animal_told_with_a_time_after_it_is_still_a_pet(
 
 
 
+@pytest.mark.parametrize("owner", ["Aoife O'Riordan", "Nora Quinn", "Pieter van der Merwe"])
+def test_a_named_thing_in_apposition_is_its_owners_whatever_the_name(
+        fresh_store: memory_es.MemoryStore, owner: str) -> None:
+    """``Pepperoni, Aoife O'Riordan's red Fiat Panda, has 190,000 kilometres on the
+    clock`` is Aoife O'Riordan's fact about her car, whatever namespace her name reads in
+    (``O'Riordan`` is a name, not a known person), so forgetting her Fiat Panda finds it
+    and leaves her other facts."""
+    car = f"Pepperoni, {owner}'s red Fiat Panda, has 190,000 kilometres on the clock"
+    kept = {f"{owner} skates for the Leeside Rollers", f"{owner}'s flatmate drives a Fiat 500"}
+    after = texts_after(fresh_store, [f"{t}." for t in (car, *kept)], "forget",
+                        f"{owner}'s Fiat Panda")
+    assert car not in after and kept <= after
+
+
 _ENDS_THE_FIRST = [
     pytest.param(["Nora Quinn owns a narrowboat called Bluebell.", "Nora Quinn lives in Bath.",
                   "Nora Quinn's brother owns a narrowboat too."],
@@ -184,6 +199,25 @@ _ENDS_THE_FIRST = [
                   "Jonas Berg's wife drives a Volkswagen Golf.",
                   "Jonas Berg follows the New York Knicks."],
                  "Jonas Berg traded the Passat for a Tesla Model 3.", id="end-of-a-name"),
+    pytest.param(["Marijke Brandt drives a green Land Rover Defender 110.",
+                  "Marijke Brandt's husband drives a Land Rover too.",
+                  "Marijke Brandt sells chutney at Leominster market."],
+                 "Marijke Brandt traded the Defender for a Dacia Duster.",
+                 id="end-of-a-name-before-its-model-number"),
+    pytest.param(["Eilidh Ross manages the secondhand bookshop on St Cuthbert Street.",
+                  "Eilidh Ross's sister works at the bookshop on St Cuthbert Street too.",
+                  "Eilidh Ross sells prints at the St Cuthbert Street market."],
+                 "Eilidh Ross handed the running of the St Cuthbert Street bookshop over to her "
+                 "assistant.", id="act-of-a-name-handed-over"),
+    pytest.param(["Fenella Reid teaches piano to adult beginners from her studio flat in "
+                  "Morningside.", "Fenella Reid's sister teaches piano in Morningside too.",
+                  "Fenella Reid plays bridge at a club in Morningside."],
+                 "Since the spring, Fenella Reid has taught her adult piano beginners in a "
+                 "church hall rather than from her Morningside flat.", id="rather-than-a-place"),
+    pytest.param(["Omar Haddad takes warfarin every morning.",
+                  "Omar Haddad is allergic to penicillin.",
+                  "Omar Haddad's father takes warfarin too."],
+                 "Omar Haddad now takes apixaban rather than warfarin.", id="rather-than-a-thing"),
     pytest.param(["Aoife Byrne takes her cat Pixel to Harbour Vets.",
                   "Aoife Byrne's sister takes her cat to Harbour Vets too.",
                   "Aoife Byrne brushes Pixel every evening.", "Aoife Byrne lives in Galway."],
@@ -272,3 +306,44 @@ def test_a_word_inside_another_name_is_no_word_in_common(
     after = texts_after(fresh_store, setup, "remember", "Omar Reid left the Leeds Rowing Club.")
     assert "Omar Reid is a member of the Leeds Rowing Club" not in after
     assert "Omar Reid supports Leeds United" in after
+
+
+@pytest.mark.parametrize(("often", "every"), [("daily", "every day"), ("weekly", "every week"),
+                                              ("nightly", "every night")])
+def test_an_adjective_of_how_often_names_the_fact_of_that_time(
+        fresh_store: memory_es.MemoryStore, often: str, every: str) -> None:
+    """``my daily cetirizine`` is the cetirizine taken ``every day``: an adjective of how
+    often made of a time noun (``-ly``) meets that noun. Another thing of the same time,
+    and the same thing at another, stay."""
+    meant = f"I take a cetirizine tablet {every} because I'm allergic to cats"
+    kept = {f"I take a vitamin D tablet {every}",
+            "I take cetirizine before a long walk in the hay fever season"}
+    after = texts_after(fresh_store, [f"{t}." for t in (meant, *kept)], "release",
+                        f"my {often} cetirizine")
+    assert meant not in after and kept <= after
+
+
+@pytest.mark.parametrize(("asked", "held"), [("conservation", "a paper conservator"),
+                                             ("translation", "a court translator"),
+                                             ("inspector", "a food safety inspection officer")])
+def test_an_action_noun_and_its_agent_noun_name_one_job(
+        fresh_store: memory_es.MemoryStore, asked: str, held: str) -> None:
+    """``Inês da Costa's conservation job`` is the one she does as ``a paper conservator``,
+    not her other job: a noun in ``-ion`` and one in ``-or`` made of one Latin participle
+    (``conservat``) name the same work."""
+    job = f"Inês da Costa works three days a week as {held} for Bristol Archives"
+    kept = "Inês da Costa works weekends as a barista at the Arnolfini café"
+    after = texts_after(fresh_store, [f"{job}.", f"{kept}."], "revise",
+                        f"Inês da Costa's {asked} job",
+                        f"Inês da Costa now works full-time as {held} for Bristol Museums.")
+    assert job not in after and kept in after
+
+
+def test_an_object_between_a_phrasal_verb_and_its_particle_is_one_noun_phrase() -> None:
+    """``handed the St Cuthbert Street bookshop over``: a verb of ending and its particle
+    around a long object still end it; a preposition between them starts another phrase,
+    so ``handed the forms to her boss over lunch`` ends nothing."""
+    assert interpret("Eilidh Ross handed the St Cuthbert Street bookshop over to her "
+                     "assistant.").clauses[0].op == "cease"
+    assert interpret("Eilidh Ross handed the forms to her boss over lunch.").clauses[0].op \
+        != "cease"

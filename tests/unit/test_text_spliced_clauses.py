@@ -147,3 +147,65 @@ def test_a_concession_with_its_own_subject_is_its_own_clause(
                         f"{first} has stopped driving for the hospice's transport scheme"
                         f"{joint} still volunteers there on Tuesdays.")
     assert driving not in after and kept <= after
+
+
+@given(st.sampled_from(["After my late shifts", "After my late shifts,", "Before breakfast",
+                        "On most weekdays", "During the school term", "After she left"]),
+       st.sampled_from([("I", "user:self", "take"), ("we", "user:self", "take"),
+                        ("she", None, "takes"), ("they", None, "take")]))
+def test_a_phrase_before_a_subject_pronoun_is_no_part_of_the_subject(
+        lead: str, subject: tuple[str, str | None, str]) -> None:
+    """``After my late shifts I take the N29 night bus home``: a subject-only pronoun ends
+    a phrase opened by a preposition or a time subordinator, comma or none, so the
+    sentence is the pronoun's (the user's, or someone named before), not a topic named
+    after the phrase's words. A pronoun right after the opening word is the phrase's own
+    (``After she left``)."""
+    pronoun, entity, verb = subject
+    [clause] = interpret(f"{lead} {pronoun} {verb} the N29 night bus home.").clauses
+    assert clause.mention == pronoun
+    assert clause.entity == entity
+    assert str(clause.value).startswith(f"{verb} the N29")
+
+
+def test_a_forgotten_habit_after_a_fronted_phrase_goes_and_nothing_else(
+        fresh_store: memory_es.MemoryStore) -> None:
+    bus = "After my late shifts I take the N29 night bus home"
+    kept = {"I've worked as a picture editor on the night desk for eight years",
+            "My colleague Bronagh takes the N29 too"}
+    after = texts_after(fresh_store, [f"{t}." for t in (bus, *kept)], "forget",
+                        "my night bus home")
+    assert bus not in after and kept <= after
+
+
+@given(PEOPLE, st.sampled_from(["At the AGM", "At the end of the season", "By day",
+                                "Every other Thursday", "Most mornings before work",
+                                "After the party", "In January"]))
+def test_a_phrase_before_a_named_subject_is_no_part_of_it(people: tuple[str, str],
+                                                          lead: str) -> None:
+    """``At the AGM Alasdair McCorquodale stood down as treasurer``: a name that a finite
+    verb follows, after a complete phrase, is the subject; a month, a day or an acronym in
+    the phrase is the phrase's own capital."""
+    first, _ = people
+    [clause] = interpret(f"{lead} {first} stood down as treasurer of the club.").clauses
+    assert clause.mention == first
+
+
+@given(st.sampled_from(["At the Red Lion Tom plays darts.",
+                        "With Ana Lopes Tom Berg runs a bakery.",
+                        "For years the Smith family lived in Leeds."]))
+def test_a_name_a_phrase_still_wants_is_not_read_as_the_subject(text: str) -> None:
+    """After a determiner or a preposition the capitalised words are the phrase's noun, so
+    nothing decides where the subject starts: no person is made of part of the phrase."""
+    [clause] = interpret(text).clauses
+    assert not (clause.entity or "").startswith("person:")
+
+
+def test_a_named_ending_after_a_fronted_phrase_ends_only_its_fact(
+        fresh_store: memory_es.MemoryStore) -> None:
+    treasurer = "Alasdair McCorquodale is the treasurer of the Biggar Curling Club"
+    kept = {"Alasdair McCorquodale's daughter curls at the Biggar Curling Club too",
+            "Alasdair McCorquodale delivers the post on a rural round outside Biggar"}
+    after = texts_after(fresh_store, [f"{t}." for t in (treasurer, *kept)], "remember",
+                        "At the AGM Alasdair McCorquodale stood down as treasurer of the "
+                        "Biggar Curling Club, though he still curls with them.")
+    assert treasurer not in after and kept <= after
