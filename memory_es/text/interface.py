@@ -1279,9 +1279,9 @@ class TextInterface:
         be anything (``switched from law to medicine`` leaves ``reads law reports``, as
         leaving coffee leaves a coffee machine). With ``verb`` (what an ``instead of`` or a
         ``rather than`` replaced), only a fact of that verb ends: ``takes apixaban instead
-        of warfarin`` ends ``takes warfarin daily``, never ``is allergic to warfarin``. A thing given in
-        exchange (``traded her Ford Focus for a Kia``) takes what is said of it along
-        (``Beth's Ford Focus is red``)."""
+        of warfarin`` ends ``takes warfarin daily``, never ``is allergic to warfarin``. A
+        thing given in exchange (``traded her Ford Focus for a Kia``) takes what is said of
+        it along (``Beth's Ford Focus is red``)."""
         between_places = verb is None and bool(
             _verb_lemmas(clause.text[:clause.text.lower().find(" from ")]) & lx.MOTION_VERBS)
         given = bool(_given_for(clause))
