@@ -23475,6 +23475,396 @@ def crowded_user_sign_language_r69(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_sign_language_r69', 'sign language', CROWDED_USER_SIGN_LANGUAGE_R1533)
 
 
+_CROWDED_LOCKSMITH_R1534_SETUP = ["Lorcan McAteer, a master locksmith, runs KeyRight Locks from a lock-up on the Antrim Road in Belfast.", "Lorcan McAteer's nephew is a locksmith at KeyRight Locks as well.", "Every other Friday evening Lorcan McAteer teaches a home-security class at Belfast Metropolitan College.", "Lorcan McAteer's grey Citroën Berlingo van was signwritten by a firm in Lisburn.", "Lorcan McAteer races pigeons from a loft behind his house in Holywood.", "Lorcan McAteer's Master Locksmiths Association membership number is MLA-40772."]
+CROWDED_LOCKSMITH_R1534: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LOCKSMITH_R1534_SETUP), ["remember", "Lorcan McAteer no longer teaches at Belfast Metropolitan College, which dropped its evening classes in the autumn; KeyRight Locks keeps him busy enough."], [_CROWDED_LOCKSMITH_R1534_SETUP[2]]),
+    (list(_CROWDED_LOCKSMITH_R1534_SETUP), ["purge", "MLA-40772"], [_CROWDED_LOCKSMITH_R1534_SETUP[5]]),
+    (list(_CROWDED_LOCKSMITH_R1534_SETUP), ["revise", "Lorcan McAteer's Berlingo van", "Lorcan McAteer's van is now a white Ford Transit Connect, bought after the Berlingo failed its MOT."], [_CROWDED_LOCKSMITH_R1534_SETUP[3]]),
+]
+
+
+def crowded_locksmith_r70(cases: list[Case]) -> None:
+    """A locksmith whose nephew works at the same lock business, with an evening class in the same city, a signwritten van, racing pigeons and an association membership number: the class stopped, the number purged, and the van revised."""
+    _ended_by(cases, 'crowded_locksmith_r70', 'locksmiths', CROWDED_LOCKSMITH_R1534)
+
+
+_CROWDED_HARP_TEACHER_R1535_SETUP = ["Since 2017 Élodie Marchetti-Bain has taught the pedal harp at the Cranwell Conservatoire in Edinburgh.", "A colleague of Élodie Marchetti-Bain's, once her pupil, also teaches harp at the Cranwell Conservatoire.", "On Saturday mornings Élodie Marchetti-Bain swims lengths at the Royal Commonwealth Pool in Edinburgh.", "Tansy, Élodie Marchetti-Bain's rescue greyhound, was adopted from a kennel in Fife.", "Élodie Marchetti-Bain is learning Gaelic at an evening class run by Leith Library.", "Élodie Marchetti-Bain's mobile number is 07700 900518."]
+CROWDED_HARP_TEACHER_R1535: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HARP_TEACHER_R1535_SETUP), ["forget", "Élodie Marchetti-Bain's greyhound Tansy"], [_CROWDED_HARP_TEACHER_R1535_SETUP[3]]),
+    (list(_CROWDED_HARP_TEACHER_R1535_SETUP), ["remember", "On her physiotherapist's advice, Élodie Marchetti-Bain has given up her Saturday swims at the Royal Commonwealth Pool; she still teaches at the Cranwell Conservatoire."], [_CROWDED_HARP_TEACHER_R1535_SETUP[2]]),
+    (list(_CROWDED_HARP_TEACHER_R1535_SETUP), ["release", "Élodie Marchetti-Bain's Gaelic evening class"], [_CROWDED_HARP_TEACHER_R1535_SETUP[4]]),
+]
+
+
+def crowded_harp_teacher_r70(cases: list[Case]) -> None:
+    """A harp teacher whose former pupil teaches harp at the same conservatoire, with Saturday swims in the same city, a rescue greyhound, a Gaelic class and a mobile number: the greyhound forgotten, the swims given up, and the Gaelic class released."""
+    _ended_by(cases, 'crowded_harp_teacher_r70', 'music teaching', CROWDED_HARP_TEACHER_R1535)
+
+
+_CROWDED_CHARITY_MARATHON_R1536_SETUP = ["Kwame Osei-Bonsu is running the London Marathon in April on a charity place with the Brightwater Kidney Trust.", "Kwame Osei-Bonsu's line manager has a Brightwater Kidney Trust charity place in the London Marathon too.", "On Thursday evenings Kwame Osei-Bonsu sorts donations at the Brightwater Kidney Trust's charity shop in Peckham.", "Kwame Osei-Bonsu is a quantity surveyor at Halden Price, a construction consultancy in Croydon.", "Kwame Osei-Bonsu plays the talking drum in a highlife band that gigs around Brixton.", "Kwame Osei-Bonsu's username on Strava is kwame_osb_runs."]
+CROWDED_CHARITY_MARATHON_R1536: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHARITY_MARATHON_R1536_SETUP), ["revise", "Kwame Osei-Bonsu's job at Halden Price", "Kwame Osei-Bonsu left Halden Price in June and is now a quantity surveyor for Transport for London."], [_CROWDED_CHARITY_MARATHON_R1536_SETUP[3]]),
+    (list(_CROWDED_CHARITY_MARATHON_R1536_SETUP), ["purge", "kwame_osb_runs"], [_CROWDED_CHARITY_MARATHON_R1536_SETUP[5]]),
+    (list(_CROWDED_CHARITY_MARATHON_R1536_SETUP), ["remember", "The highlife band that Kwame Osei-Bonsu drummed for broke up over the winter, after its singer moved back to Accra."], [_CROWDED_CHARITY_MARATHON_R1536_SETUP[4]]),
+]
+
+
+def crowded_charity_marathon_r70(cases: list[Case]) -> None:
+    """A quantity surveyor whose line manager has a marathon charity place with the same charity, with shifts at that charity's shop, a highlife band and a Strava username: the surveying job revised, the username purged, and the band broken up."""
+    _ended_by(cases, 'crowded_charity_marathon_r70', 'charity running', CROWDED_CHARITY_MARATHON_R1536)
+
+
+_CROWDED_PRINTING_PRESS_R1537_SETUP = ["Ines Carvalho-Whitby runs the Heidelberg Speedmaster on the night shift at Quayside Print in Gateshead.", "Ines Carvalho-Whitby's partner is also a press operator on nights at Quayside Print.", "At weekends Ines Carvalho-Whitby sets type by hand at the Gateshead Letterpress Collective, a community workshop in an old chapel.", "Ines Carvalho-Whitby commutes on a Honda CB500X that she bought from a dealer in Hexham.", "Ines Carvalho-Whitby is in a pub quiz team, the Lost Ligatures, that meets at the Cumberland Arms in Newcastle.", "Ines Carvalho-Whitby's e-mail address is ines.cw@fastmail.co.uk."]
+CROWDED_PRINTING_PRESS_R1537: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PRINTING_PRESS_R1537_SETUP), ["release", "Ines Carvalho-Whitby's pub quiz team"], [_CROWDED_PRINTING_PRESS_R1537_SETUP[4]]),
+    (list(_CROWDED_PRINTING_PRESS_R1537_SETUP), ["forget", "Ines Carvalho-Whitby's Honda motorbike"], [_CROWDED_PRINTING_PRESS_R1537_SETUP[3]]),
+    (list(_CROWDED_PRINTING_PRESS_R1537_SETUP), ["remember", "Since her back operation, Ines Carvalho-Whitby has been working days instead of nights on the Speedmaster at Quayside Print."], [_CROWDED_PRINTING_PRESS_R1537_SETUP[0]]),
+]
+
+
+def crowded_printing_press_r70(cases: list[Case]) -> None:
+    """A press operator whose partner works nights at the same printing firm, with a letterpress workshop in the same town, a motorbike, a pub quiz team and an e-mail address: the quiz team released, the motorbike forgotten, and the night shift changed to days."""
+    _ended_by(cases, 'crowded_printing_press_r70', 'printing', CROWDED_PRINTING_PRESS_R1537)
+
+
+_CROWDED_DRIVING_SCHOOL_R1538_SETUP = ["Every Wednesday after college Bartholomew Nkemelu has a driving lesson with Clearway Driving School in Reading.", "Bartholomew Nkemelu's twin sister is learning to drive with Clearway Driving School as well.", "Bartholomew Nkemelu is studying for a BTEC in engineering at Reading College.", "On Saturdays Bartholomew Nkemelu works on the tills at a garden centre in Twyford.", "Sergeant, Bartholomew Nkemelu's bearded dragon, lives in a vivarium in his bedroom.", "Bartholomew Nkemelu's provisional driving licence number is NKEME905127B9AB."]
+CROWDED_DRIVING_SCHOOL_R1538: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DRIVING_SCHOOL_R1538_SETUP), ["remember", "Bartholomew Nkemelu has handed in his notice at the Twyford garden centre because his coursework needs his Saturdays."], [_CROWDED_DRIVING_SCHOOL_R1538_SETUP[3]]),
+    (list(_CROWDED_DRIVING_SCHOOL_R1538_SETUP), ["revise", "Bartholomew Nkemelu's Wednesday driving lessons", "Bartholomew Nkemelu's driving lessons with Clearway Driving School have moved to Monday evenings."], [_CROWDED_DRIVING_SCHOOL_R1538_SETUP[0]]),
+    (list(_CROWDED_DRIVING_SCHOOL_R1538_SETUP), ["forget", "Bartholomew Nkemelu's bearded dragon"], [_CROWDED_DRIVING_SCHOOL_R1538_SETUP[4]]),
+]
+
+
+def crowded_driving_school_r70(cases: list[Case]) -> None:
+    """A learner driver whose twin sister learns with the same driving school, with a college course in the same town, a Saturday job, a bearded dragon and a provisional licence number: the Saturday job quit, the lessons moved to another day, and the bearded dragon forgotten."""
+    _ended_by(cases, 'crowded_driving_school_r70', 'driving lessons', CROWDED_DRIVING_SCHOOL_R1538)
+
+
+_CROWDED_DRYSTONE_WALLING_R1539_SETUP = ["Margit Halvorsen-Pike is learning dry-stone walling on a weekend course run by the Dales Wallers' Guild near Hawes.", "Margit Halvorsen-Pike's neighbour, a retired sheep farmer, is on the same Dales Wallers' Guild course.", "Margit Halvorsen-Pike owns a holiday cottage in Hawes that is let through Sykes Cottages.", "Margit Halvorsen-Pike works from home as a medical secretary for a hospital trust in Leeds.", "Margit Halvorsen-Pike drives a 2012 Land Rover Defender 110, which her late father restored.", "Margit Halvorsen-Pike's membership number with the Dales Wallers' Guild is DWG/2291."]
+CROWDED_DRYSTONE_WALLING_R1539: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DRYSTONE_WALLING_R1539_SETUP), ["purge", "DWG/2291"], [_CROWDED_DRYSTONE_WALLING_R1539_SETUP[5]]),
+    (list(_CROWDED_DRYSTONE_WALLING_R1539_SETUP), ["release", "Margit Halvorsen-Pike's holiday cottage in Hawes"], [_CROWDED_DRYSTONE_WALLING_R1539_SETUP[2]]),
+    (list(_CROWDED_DRYSTONE_WALLING_R1539_SETUP), ["revise", "Margit Halvorsen-Pike's Land Rover", "Margit Halvorsen-Pike now drives a Dacia Duster; the Defender went to a collector in Kendal."], [_CROWDED_DRYSTONE_WALLING_R1539_SETUP[4]]),
+]
+
+
+def crowded_drystone_walling_r70(cases: list[Case]) -> None:
+    """A medical secretary whose neighbour is on the same dry-stone walling course, with a holiday cottage in the same town, a restored Land Rover and a guild membership number: the number purged, the cottage released, and the Land Rover revised."""
+    _ended_by(cases, 'crowded_drystone_walling_r70', 'crafts', CROWDED_DRYSTONE_WALLING_R1539)
+
+
+_CROWDED_PIANO_TUNER_R1540_SETUP = ["Ambrose de Souza tunes pianos for Hartwell & Sons, the piano dealer on the Promenade in Cheltenham.", "Ambrose de Souza's son-in-law is a piano tuner at Hartwell & Sons too.", "On Sunday mornings Ambrose de Souza plays the organ at St Luke's Church in Cheltenham.", "Ambrose de Souza fishes for trout on the River Windrush with a syndicate from Bourton-on-the-Water.", "Ambrose de Souza is treasurer of the Cheltenham Goan Association.", "Ambrose de Souza's landline number is 01632 960417."]
+CROWDED_PIANO_TUNER_R1540: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PIANO_TUNER_R1540_SETUP), ["remember", "At the AGM Ambrose de Souza handed the treasurer's job at the Cheltenham Goan Association to a younger member; he remains an ordinary member."], [_CROWDED_PIANO_TUNER_R1540_SETUP[4]]),
+    (list(_CROWDED_PIANO_TUNER_R1540_SETUP), ["forget", "Ambrose de Souza's trout fishing syndicate"], [_CROWDED_PIANO_TUNER_R1540_SETUP[3]]),
+    (list(_CROWDED_PIANO_TUNER_R1540_SETUP), ["purge", "01632 960417"], [_CROWDED_PIANO_TUNER_R1540_SETUP[5]]),
+]
+
+
+def crowded_piano_tuner_r70(cases: list[Case]) -> None:
+    """A piano tuner whose son-in-law tunes for the same piano dealer, with a church organ post and an association treasurership in the same town, a fishing syndicate and a landline number: the treasurership handed over, the fishing forgotten, and the number purged."""
+    _ended_by(cases, 'crowded_piano_tuner_r70', 'piano tuning', CROWDED_PIANO_TUNER_R1540)
+
+
+_CROWDED_GERMAN_KANU_R1541_SETUP = ["Seit 2015 paddelt Friederike Stallbaum im Kanu-Club Havelland in Brandenburg an der Havel.", "Friederike Stallbaums Zahnarzt paddelt ebenfalls im Kanu-Club Havelland.", "Mittwochs leitet Friederike Stallbaum einen Yogakurs an der Volkshochschule in Brandenburg an der Havel.", "Friederike Stallbaum arbeitet als Bauzeichnerin in einem Architekturbüro in Potsdam.", "Friederike Stallbaum fährt einen VW-Bus T3, den sie selbst zum Camper ausgebaut hat.", "Friederike Stallbaums Mitgliedsnummer beim Deutschen Kanu-Verband lautet DKV-118204."]
+CROWDED_GERMAN_KANU_R1541: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_KANU_R1541_SETUP), ["revise", "Friederike Stallbaums Stelle im Architekturbüro", "Friederike Stallbaum hat das Architekturbüro verlassen und zeichnet jetzt Pläne für das Bauamt der Stadt Potsdam."], [_CROWDED_GERMAN_KANU_R1541_SETUP[3]]),
+    (list(_CROWDED_GERMAN_KANU_R1541_SETUP), ["remember", "Den ausgebauten VW-Bus hat Friederike Stallbaum im Herbst an ein junges Paar aus Leipzig verkauft."], [_CROWDED_GERMAN_KANU_R1541_SETUP[4]]),
+    (list(_CROWDED_GERMAN_KANU_R1541_SETUP), ["release", "Friederike Stallbaums Yogakurs an der Volkshochschule"], [_CROWDED_GERMAN_KANU_R1541_SETUP[2]]),
+]
+
+
+def crowded_german_kanu_r70(cases: list[Case]) -> None:
+    """A draughtswoman whose dentist paddles in the same canoe club, with a yoga class in the same town, an architecture job, a self-converted camper van and a canoe federation number, in German: the job revised, the van sold, and the yoga class released."""
+    _ended_by(cases, 'crowded_german_kanu_r70', 'kayaking', CROWDED_GERMAN_KANU_R1541)
+
+
+_CROWDED_CHINESE_CARE_HOME_R1542_SETUP = ["每周六下午\uff0c贺思远都会去杭州的松鹤养老院做探访志愿者\uff0c陪老人聊天\u3002", "贺思远的同事也在松鹤养老院做探访志愿者\u3002", "贺思远在杭州的一家银行做信贷员\u3002", "贺思远养了一只叫豆包的柯基犬\u3002", "每周日早上\uff0c贺思远都在西湖边跑步\u3002", "贺思远的微信号是hsy_songhe88\u3002"]
+CROWDED_CHINESE_CARE_HOME_R1542: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_CARE_HOME_R1542_SETUP), ["remember", "因为腰受了伤\uff0c贺思远已经不去西湖边跑步了\uff0c不过养老院的探访他还照常去\u3002"], [_CROWDED_CHINESE_CARE_HOME_R1542_SETUP[4]]),
+    (list(_CROWDED_CHINESE_CARE_HOME_R1542_SETUP), ["purge", "hsy_songhe88"], [_CROWDED_CHINESE_CARE_HOME_R1542_SETUP[5]]),
+    (list(_CROWDED_CHINESE_CARE_HOME_R1542_SETUP), ["forget", "贺思远的柯基犬豆包"], [_CROWDED_CHINESE_CARE_HOME_R1542_SETUP[3]]),
+]
+
+
+def crowded_chinese_care_home_r70(cases: list[Case]) -> None:
+    """A bank loan officer whose colleague also visits residents at the same care home, with a job in the same city, a corgi, Sunday runs and a WeChat ID, in Chinese: the runs given up, the WeChat ID purged, and the corgi forgotten."""
+    _ended_by(cases, 'crowded_chinese_care_home_r70', 'care home visiting', CROWDED_CHINESE_CARE_HOME_R1542)
+
+
+_CROWDED_USER_TOY_LIBRARY_R1543_SETUP = ["On Saturday mornings I volunteer at the Millbrook Toy Library, which lends toys and games to families in Southampton.", "My next-door neighbour volunteers at the Millbrook Toy Library too.", "On Tuesdays I take my daughter to a toddler music group at Millbrook Community Centre.", "I work part-time as a dental hygienist at a practice in Totton.", "I drive a Vauxhall Corsa that I'm paying for on a PCP deal.", "My e-mail address is jo.harwood.smiles@outlook.com."]
+CROWDED_USER_TOY_LIBRARY_R1543: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_TOY_LIBRARY_R1543_SETUP), ["release", "the toddler music group at Millbrook Community Centre"], [_CROWDED_USER_TOY_LIBRARY_R1543_SETUP[2]]),
+    (list(_CROWDED_USER_TOY_LIBRARY_R1543_SETUP), ["revise", "my hygienist job in Totton", "I now work three days a week as a dental hygienist at a practice in Eastleigh."], [_CROWDED_USER_TOY_LIBRARY_R1543_SETUP[3]]),
+    (list(_CROWDED_USER_TOY_LIBRARY_R1543_SETUP), ["remember", "The Corsa went back to the dealer when the PCP deal ended, and I haven't had a car since."], [_CROWDED_USER_TOY_LIBRARY_R1543_SETUP[4]]),
+]
+
+
+def crowded_user_toy_library_r70(cases: list[Case]) -> None:
+    """The user, a dental hygienist whose neighbour volunteers at the same toy library, with a toddler music group sharing its name, a financed car and an e-mail address: the music group released, the hygienist job revised, and the car handed back."""
+    _ended_by(cases, 'crowded_user_toy_library_r70', 'volunteering', CROWDED_USER_TOY_LIBRARY_R1543)
+
+
+_CROWDED_BLACKSMITHING_R1544_SETUP = ["Torin McIlwraith is on a twelve-week evening blacksmithing course at the Hammerhead Forge in Kendal.", "Torin McIlwraith's stepfather is doing the same evening course at the Hammerhead Forge.", "Torin McIlwraith is a postman whose round covers the north of Kendal.", "Torin McIlwraith keeps two ferrets, Pippin and Stout, in a hutch behind his house.", "On Wednesday nights Torin McIlwraith fell-runs with the Helm Hill Runners.", "Torin McIlwraith's mobile number is 07700 900518."]
+CROWDED_BLACKSMITHING_R1544: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BLACKSMITHING_R1544_SETUP), ["remember", "Torin McIlwraith hung up his postbag in January and now drives a delivery van for a bakery in Kendal; he's still on the forge course."], [_CROWDED_BLACKSMITHING_R1544_SETUP[2]]),
+    (list(_CROWDED_BLACKSMITHING_R1544_SETUP), ["forget", "Torin McIlwraith's ferrets"], [_CROWDED_BLACKSMITHING_R1544_SETUP[3]]),
+    (list(_CROWDED_BLACKSMITHING_R1544_SETUP), ["purge", "07700 900518"], [_CROWDED_BLACKSMITHING_R1544_SETUP[5]]),
+]
+
+
+def crowded_blacksmithing_r71(cases: list[Case]) -> None:
+    """A postman whose stepfather is on the same evening blacksmithing course, with a round in the same town, two ferrets, fell running and a mobile number: the postal round left for a bakery van, the ferrets forgotten, and the number purged."""
+    _ended_by(cases, 'crowded_blacksmithing_r71', 'blacksmithing', CROWDED_BLACKSMITHING_R1544)
+
+
+_CROWDED_AU_PAIR_R1545_SETUP = ["Lucía Fernández-Ortega is an au pair for the Ashworth family in Harrogate, placed through the Bluebell Au Pair Agency.", "Lucía Fernández-Ortega's cousin Pilar is also an au pair in Harrogate, placed through the Bluebell Au Pair Agency.", "Three mornings a week Lucía Fernández-Ortega goes to C1 exam classes at an English language school in Harrogate.", "Lucía Fernández-Ortega plays setter for a women's volleyball team in Leeds.", "La Tortuga, Lucía Fernández-Ortega's second-hand Raleigh bicycle, is how she gets about town.", "Lucía Fernández-Ortega's e-mail address is lucia.fortega@buzonmail.es."]
+CROWDED_AU_PAIR_R1545: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_AU_PAIR_R1545_SETUP), ["revise", "Lucía Fernández-Ortega's C1 exam classes", "Lucía Fernández-Ortega has moved on from the C1 classes and now prepares for the C2 Proficiency exam with an online tutor."], [_CROWDED_AU_PAIR_R1545_SETUP[2]]),
+    (list(_CROWDED_AU_PAIR_R1545_SETUP), ["remember", "Lucía Fernández-Ortega's volleyball days are over: a knee injury made her quit the team in Leeds."], [_CROWDED_AU_PAIR_R1545_SETUP[3]]),
+    (list(_CROWDED_AU_PAIR_R1545_SETUP), ["release", "Lucía Fernández-Ortega's bicycle, La Tortuga"], [_CROWDED_AU_PAIR_R1545_SETUP[4]]),
+]
+
+
+def crowded_au_pair_r71(cases: list[Case]) -> None:
+    """An au pair whose cousin was placed by the same agency in the same town, with exam classes in that town, volleyball, a named bicycle and an e-mail address: the exam classes revised, the volleyball quit, and the bicycle released."""
+    _ended_by(cases, 'crowded_au_pair_r71', 'au pairs', CROWDED_AU_PAIR_R1545)
+
+
+_CROWDED_SELF_STORAGE_R1546_SETUP = ["Bartholomew Nwachukwu rents unit 214, a 50 sq ft room at StowAway Self Storage in Swindon, to hold his late mother's furniture.", "Bartholomew Nwachukwu's brother-in-law rents a unit at StowAway Self Storage in Swindon too.", "Bartholomew Nwachukwu has taught chemistry at a secondary school in Swindon for twenty-two years.", "Bartholomew Nwachukwu drives a grey Kia Ceed Sportswagon.", "Bartholomew Nwachukwu referees Sunday league football matches around Wiltshire.", "Bartholomew Nwachukwu's FA referee registration number is FAN 58821934."]
+CROWDED_SELF_STORAGE_R1546: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SELF_STORAGE_R1546_SETUP), ["purge", "FAN 58821934"], [_CROWDED_SELF_STORAGE_R1546_SETUP[5]]),
+    (list(_CROWDED_SELF_STORAGE_R1546_SETUP), ["remember", "Bartholomew Nwachukwu has cleared out unit 214 at StowAway and handed back the key, because his niece took his mother's furniture."], [_CROWDED_SELF_STORAGE_R1546_SETUP[0]]),
+    (list(_CROWDED_SELF_STORAGE_R1546_SETUP), ["forget", "Bartholomew Nwachukwu's Kia"], [_CROWDED_SELF_STORAGE_R1546_SETUP[3]]),
+]
+
+
+def crowded_self_storage_r71(cases: list[Case]) -> None:
+    """A chemistry teacher whose brother-in-law rents at the same self-storage site, with a school in the same town, an estate car, Sunday refereeing and a referee number: the number purged, the storage unit given back, and the car forgotten."""
+    _ended_by(cases, 'crowded_self_storage_r71', 'self storage', CROWDED_SELF_STORAGE_R1546)
+
+
+_CROWDED_VINTAGE_STALL_R1547_SETUP = ["Every Saturday Hester de Villiers sells vintage clothing from a stall at the Leith Arches Market in Edinburgh.", "Hester de Villiers's former flatmate also runs a vintage stall at the Leith Arches Market.", "Hester de Villiers does alterations for a bridal boutique in Leith.", "At dawn on Sundays Hester de Villiers swims in the sea with the Portobello Selkies, a wild swimming group.", "Hester de Villiers has a greyhound called Biltong, who was retired from racing in 2022.", "Hester de Villiers's Depop username is hester_rewears."]
+CROWDED_VINTAGE_STALL_R1547: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VINTAGE_STALL_R1547_SETUP), ["remember", "Hester de Villiers has packed up her stall at the Leith Arches Market for good and now sells only through Depop."], [_CROWDED_VINTAGE_STALL_R1547_SETUP[0]]),
+    (list(_CROWDED_VINTAGE_STALL_R1547_SETUP), ["release", "Hester de Villiers's wild swimming group"], [_CROWDED_VINTAGE_STALL_R1547_SETUP[3]]),
+    (list(_CROWDED_VINTAGE_STALL_R1547_SETUP), ["revise", "Hester de Villiers's alterations work for the bridal boutique", "Hester de Villiers now does alterations for a menswear tailor in Stockbridge."], [_CROWDED_VINTAGE_STALL_R1547_SETUP[2]]),
+]
+
+
+def crowded_vintage_stall_r71(cases: list[Case]) -> None:
+    """A vintage clothes trader whose former flatmate runs a stall at the same market, with alterations work in the same district, a swimming group, a greyhound and a Depop username: the stall packed up, the swimming group released, and the alterations work revised."""
+    _ended_by(cases, 'crowded_vintage_stall_r71', 'vintage markets', CROWDED_VINTAGE_STALL_R1547)
+
+
+_CROWDED_HOME_DIALYSIS_R1548_SETUP = ["Rajinder Singh Bhogal does home haemodialysis five nights a week, supervised by the renal unit at Queen Adela Hospital in Wolverhampton.", "Rajinder Singh Bhogal's uncle is also on home haemodialysis under the renal unit at Queen Adela Hospital.", "Every six months Rajinder Singh Bhogal has his eyes checked at the diabetic eye clinic of Queen Adela Hospital.", "Rajinder Singh Bhogal works from home as a payroll officer for a bus company.", "Rajinder Singh Bhogal plays the dhol in a bhangra group that performs at weddings.", "Rajinder Singh Bhogal's hospital number at Queen Adela Hospital is QAH-K408813."]
+CROWDED_HOME_DIALYSIS_R1548: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOME_DIALYSIS_R1548_SETUP), ["remember", "Rajinder Singh Bhogal had a kidney transplant in June, so he no longer needs dialysis at home."], [_CROWDED_HOME_DIALYSIS_R1548_SETUP[0]]),
+    (list(_CROWDED_HOME_DIALYSIS_R1548_SETUP), ["purge", "QAH-K408813"], [_CROWDED_HOME_DIALYSIS_R1548_SETUP[5]]),
+    (list(_CROWDED_HOME_DIALYSIS_R1548_SETUP), ["forget", "Rajinder Singh Bhogal's bhangra group"], [_CROWDED_HOME_DIALYSIS_R1548_SETUP[4]]),
+]
+
+
+def crowded_home_dialysis_r71(cases: list[Case]) -> None:
+    """A payroll officer whose uncle is on home dialysis under the same renal unit, with an eye clinic at the same hospital, a bhangra group and a hospital number: the dialysis ended by a transplant, the hospital number purged, and the bhangra group forgotten."""
+    _ended_by(cases, 'crowded_home_dialysis_r71', 'home dialysis', CROWDED_HOME_DIALYSIS_R1548)
+
+
+_CROWDED_DRIVING_LESSONS_R1549_SETUP = ["Gethin ap Rhys has a driving lesson every Thursday with Clearway School of Motoring in Cardiff.", "Gethin ap Rhys's twin sister takes driving lessons with Clearway School of Motoring as well.", "Gethin ap Rhys stacks shelves on the night shift at a supermarket in Cardiff Bay.", "Gethin ap Rhys plays tenor horn in a brass band in Caerphilly.", "Gethin ap Rhys gets to work on a Brompton folding bike.", "Gethin ap Rhys's Snapchat username is gethin_horn99."]
+CROWDED_DRIVING_LESSONS_R1549: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DRIVING_LESSONS_R1549_SETUP), ["remember", "Gethin ap Rhys passed his driving test at the first attempt last Friday, so his Thursday lessons with Clearway are over."], [_CROWDED_DRIVING_LESSONS_R1549_SETUP[0]]),
+    (list(_CROWDED_DRIVING_LESSONS_R1549_SETUP), ["release", "Gethin ap Rhys's Brompton"], [_CROWDED_DRIVING_LESSONS_R1549_SETUP[4]]),
+    (list(_CROWDED_DRIVING_LESSONS_R1549_SETUP), ["purge", "gethin_horn99"], [_CROWDED_DRIVING_LESSONS_R1549_SETUP[5]]),
+]
+
+
+def crowded_driving_lessons_r71(cases: list[Case]) -> None:
+    """A night-shift shelf stacker whose twin sister learns with the same driving school, with a job in the same city, a brass band, a folding bike and a Snapchat username: the lessons ended by a passed test, the bike released, and the username purged."""
+    _ended_by(cases, 'crowded_driving_lessons_r71', 'driving lessons', CROWDED_DRIVING_LESSONS_R1549)
+
+
+_CROWDED_PROBATE_R1550_SETUP = ["Ambrose Fitzwilliam-Dunne is an executor of his late godmother's estate, which Lumley Pell Solicitors in Durham are helping to wind up.", "Ambrose Fitzwilliam-Dunne's sister is also an executor of their late godmother's estate.", "Ambrose Fitzwilliam-Dunne is a lay reader at St Oswald's, a parish church in Durham.", "Ambrose Fitzwilliam-Dunne manages the IT helpdesk at a building society in Newcastle.", "In his garage Ambrose Fitzwilliam-Dunne is restoring a 1967 Morris Minor Traveller.", "Ambrose Fitzwilliam-Dunne's IBAN is GB47 LOYD 3094 1158 2267 03."]
+CROWDED_PROBATE_R1550: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PROBATE_R1550_SETUP), ["revise", "Ambrose Fitzwilliam-Dunne's helpdesk job", "Since the autumn Ambrose Fitzwilliam-Dunne has run the IT helpdesk at a university in Sunderland."], [_CROWDED_PROBATE_R1550_SETUP[3]]),
+    (list(_CROWDED_PROBATE_R1550_SETUP), ["forget", "Ambrose Fitzwilliam-Dunne's Morris Minor"], [_CROWDED_PROBATE_R1550_SETUP[4]]),
+    (list(_CROWDED_PROBATE_R1550_SETUP), ["remember", "Ambrose Fitzwilliam-Dunne has stood down as an executor of his godmother's estate, leaving his sister to finish the job with Lumley Pell."], [_CROWDED_PROBATE_R1550_SETUP[0]]),
+]
+
+
+def crowded_probate_r71(cases: list[Case]) -> None:
+    """An IT helpdesk manager whose sister is a co-executor of the same estate, with a lay reader role in the same city, a classic car restoration and an IBAN: the helpdesk job revised, the car forgotten, and the executorship given up."""
+    _ended_by(cases, 'crowded_probate_r71', 'probate', CROWDED_PROBATE_R1550)
+
+
+_CROWDED_GERMAN_TANGO_R1551_SETUP = ["Seit dem vergangenen Herbst nimmt Annegret Schwarzenbeck Tangounterricht in der Tanzschule Milonga Sur in Leipzig.", "Annegret Schwarzenbecks Nachbar nimmt ebenfalls Tangounterricht in der Tanzschule Milonga Sur.", "Annegret Schwarzenbeck arbeitet als Hebamme im Klinikum St. Georg in Leipzig.", "Weil ihr der Rücken zu schaffen macht, geht Annegret Schwarzenbeck zweimal pro Woche zur Wassergymnastik.", "Annegret Schwarzenbeck fährt einen roten Fiat 500, den sie von ihrer Tante geerbt hat.", "Annegret Schwarzenbecks Handynummer lautet 0171 4420 9183."]
+CROWDED_GERMAN_TANGO_R1551: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_TANGO_R1551_SETUP), ["remember", "Seit Januar arbeitet Annegret Schwarzenbeck nicht mehr im Klinikum St. Georg, sondern als freiberufliche Hebamme in Markkleeberg."], [_CROWDED_GERMAN_TANGO_R1551_SETUP[2]]),
+    (list(_CROWDED_GERMAN_TANGO_R1551_SETUP), ["purge", "0171 4420 9183"], [_CROWDED_GERMAN_TANGO_R1551_SETUP[5]]),
+    (list(_CROWDED_GERMAN_TANGO_R1551_SETUP), ["release", "Annegret Schwarzenbecks Wassergymnastik"], [_CROWDED_GERMAN_TANGO_R1551_SETUP[3]]),
+]
+
+
+def crowded_german_tango_r71(cases: list[Case]) -> None:
+    """A midwife whose neighbour takes tango lessons at the same dance school, with a hospital job in the same city, aqua aerobics, an inherited Fiat and a mobile number, in German: the hospital job left for freelance work, the number purged, and the aqua aerobics released."""
+    _ended_by(cases, 'crowded_german_tango_r71', 'dance', CROWDED_GERMAN_TANGO_R1551)
+
+
+_CROWDED_CHINESE_GATEBALL_R1552_SETUP = ["欧阳秀兰是杭州朝晖社区老年门球队的队员\u3002", "欧阳秀兰的老伴也在朝晖社区老年门球队打门球\u3002", "欧阳秀兰每周二去朝晖社区的老年大学上国画课\u3002", "欧阳秀兰养了一只叫豆豆的八哥\u3002", "每年冬天\uff0c欧阳秀兰都会把家里的钥匙交给邻居\uff0c去海南三亚住两个月\u3002", "欧阳秀兰的微信号是ouyang_xl1956\u3002"]
+CROWDED_CHINESE_GATEBALL_R1552: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_GATEBALL_R1552_SETUP), ["revise", "欧阳秀兰的国画课", "欧阳秀兰现在每周四去老年大学上书法课\uff0c已经不学国画了\u3002"], [_CROWDED_CHINESE_GATEBALL_R1552_SETUP[2]]),
+    (list(_CROWDED_CHINESE_GATEBALL_R1552_SETUP), ["remember", "因为膝盖不好\uff0c欧阳秀兰已经退出朝晖社区老年门球队了\uff0c不过她老伴还在队里打\u3002"], [_CROWDED_CHINESE_GATEBALL_R1552_SETUP[0]]),
+    (list(_CROWDED_CHINESE_GATEBALL_R1552_SETUP), ["forget", "欧阳秀兰的八哥"], [_CROWDED_CHINESE_GATEBALL_R1552_SETUP[3]]),
+]
+
+
+def crowded_chinese_gateball_r71(cases: list[Case]) -> None:
+    """A retiree whose husband plays in the same community gateball team, with a painting class in the same community, a pet myna, winters in Hainan and a WeChat ID, in Chinese: the painting class revised, the gateball team left, and the myna forgotten."""
+    _ended_by(cases, 'crowded_chinese_gateball_r71', 'gateball', CROWDED_CHINESE_GATEBALL_R1552)
+
+
+_CROWDED_USER_HOROLOGY_R1553_SETUP = ["I'm on the two-year watchmaking course at the Kelham Horology School in Newark.", "My father-in-law, Desmond, is on the same watchmaking course at the Kelham Horology School.", "I work three days a week as a dental hygienist at a practice in Newark.", "I'm paying for my Honda PCX scooter through a finance agreement with Ridgeway Motor Finance.", "On Friday nights I play five-a-side football at a sports centre in Lincoln.", "My username on the WatchUSeek forum is escapement_ellie."]
+CROWDED_USER_HOROLOGY_R1553: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_HOROLOGY_R1553_SETUP), ["release", "my Friday five-a-side football"], [_CROWDED_USER_HOROLOGY_R1553_SETUP[4]]),
+    (list(_CROWDED_USER_HOROLOGY_R1553_SETUP), ["purge", "escapement_ellie"], [_CROWDED_USER_HOROLOGY_R1553_SETUP[5]]),
+    (list(_CROWDED_USER_HOROLOGY_R1553_SETUP), ["remember", "I left the dental practice in Newark in May so I could give the watchmaking course my full attention."], [_CROWDED_USER_HOROLOGY_R1553_SETUP[2]]),
+]
+
+
+def crowded_user_horology_r71(cases: list[Case]) -> None:
+    """The user, a dental hygienist whose father-in-law is on the same watchmaking course, with a practice in the same town, scooter finance, five-a-side football and a forum username: the football released, the username purged, and the dental job left."""
+    _ended_by(cases, 'crowded_user_horology_r71', 'horology', CROWDED_USER_HOROLOGY_R1553)
+
+
+_CROWDED_GLASS_RECYCLING_R1554_SETUP = ["Precious Nwachukwu-Bello drives a bottle-bank collection lorry for Clearcullet Recycling out of its depot in Knottingley.", "Precious Nwachukwu-Bello's stepfather drives a collection lorry for Clearcullet Recycling from the Knottingley depot as well.", "On Wednesday nights Precious Nwachukwu-Bello plays five-a-side football at the leisure centre in Knottingley.", "Precious Nwachukwu-Bello keeps two ferrets, Biscuit and Marmite, in a hutch behind her terraced house.", "Precious Nwachukwu-Bello is treasurer of the Pontefract Caribbean Carnival committee.", "Precious Nwachukwu-Bello can be reached on her mobile at +44 7700 900418."]
+CROWDED_GLASS_RECYCLING_R1554: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GLASS_RECYCLING_R1554_SETUP), ["remember", "Precious Nwachukwu-Bello hasn't played five-a-side since she tore a knee ligament in January, but she's still driving for Clearcullet."], [_CROWDED_GLASS_RECYCLING_R1554_SETUP[2]]),
+    (list(_CROWDED_GLASS_RECYCLING_R1554_SETUP), ["forget", "Precious Nwachukwu-Bello's ferrets"], [_CROWDED_GLASS_RECYCLING_R1554_SETUP[3]]),
+    (list(_CROWDED_GLASS_RECYCLING_R1554_SETUP), ["purge", "+44 7700 900418"], [_CROWDED_GLASS_RECYCLING_R1554_SETUP[5]]),
+]
+
+
+def crowded_glass_recycling_r72(cases: list[Case]) -> None:
+    """A bottle-bank lorry driver whose stepfather drives from the same recycling depot, with five-a-side in the same town, two ferrets, a carnival treasurership and a mobile number with its country code: the football given up after an injury, the ferrets forgotten, and the number purged."""
+    _ended_by(cases, 'crowded_glass_recycling_r72', 'recycling', CROWDED_GLASS_RECYCLING_R1554)
+
+
+_CROWDED_TOWN_BAND_R1555_SETUP = ["Morag McIlwraith plays second cornet in the Carnoustie Town Band, which rehearses in the Kinloch Street church hall.", "Morag McIlwraith's son-in-law plays euphonium in the Carnoustie Town Band.", "Morag McIlwraith works part-time on the reception desk of a golf hotel in Carnoustie.", "Morag McIlwraith drives a silver Honda Jazz that she bought second-hand in 2021.", "Morag McIlwraith swims forty lengths at the Arbroath leisure centre before breakfast.", "Morag McIlwraith's member number with the band, which she quotes whenever she pays her subs, is CTB-2207-M."]
+CROWDED_TOWN_BAND_R1555: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TOWN_BAND_R1555_SETUP), ["remember", "On Friday Morag McIlwraith worked her last shift on the golf hotel's reception desk; she's still playing cornet with the town band."], [_CROWDED_TOWN_BAND_R1555_SETUP[2]]),
+    (list(_CROWDED_TOWN_BAND_R1555_SETUP), ["release", "Morag McIlwraith's Honda Jazz"], [_CROWDED_TOWN_BAND_R1555_SETUP[3]]),
+    (list(_CROWDED_TOWN_BAND_R1555_SETUP), ["purge", "CTB-2207-M"], [_CROWDED_TOWN_BAND_R1555_SETUP[5]]),
+]
+
+
+def crowded_town_band_r72(cases: list[Case]) -> None:
+    """A cornet player whose son-in-law plays in the same town band, with a hotel reception job in the same town, a second-hand car, early swims and a band member number set apart from its label: the hotel job finished, the car released, and the member number purged."""
+    _ended_by(cases, 'crowded_town_band_r72', 'town bands', CROWDED_TOWN_BAND_R1555)
+
+
+_CROWDED_PADDLEBOARD_RENTAL_R1556_SETUP = ["Each summer Sebastiaan van der Graaf hires out paddle-boards from the Flatwater SUP Hire hut on the beach at Lyme Regis.", "Sebastiaan van der Graaf's cousin also works the summer season at the Flatwater SUP Hire hut in Lyme Regis.", "Sebastiaan van der Graaf rents a flat above a fish-and-chip shop in Lyme Regis.", "In the winter months Sebastiaan van der Graaf works as a ski technician in Morzine.", "Sebastiaan van der Graaf owns a 2009 Volkswagen Transporter that he converted into a camper van.", "Sebastiaan van der Graaf posts as @sup_sebas on Instagram."]
+CROWDED_PADDLEBOARD_RENTAL_R1556: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PADDLEBOARD_RENTAL_R1556_SETUP), ["revise", "Sebastiaan van der Graaf's winter job in Morzine", "Sebastiaan van der Graaf now spends the winter months fitting boots at a ski-hire shop in Val Thorens."], [_CROWDED_PADDLEBOARD_RENTAL_R1556_SETUP[3]]),
+    (list(_CROWDED_PADDLEBOARD_RENTAL_R1556_SETUP), ["forget", "Sebastiaan van der Graaf's camper van"], [_CROWDED_PADDLEBOARD_RENTAL_R1556_SETUP[4]]),
+    (list(_CROWDED_PADDLEBOARD_RENTAL_R1556_SETUP), ["purge", "@sup_sebas"], [_CROWDED_PADDLEBOARD_RENTAL_R1556_SETUP[5]]),
+]
+
+
+def crowded_paddleboard_rental_r72(cases: list[Case]) -> None:
+    """A paddle-board hire worker whose cousin works the same beach hut, with a flat in the same town, a winter ski job, a converted camper van and an Instagram handle: the winter job revised, the camper van forgotten, and the handle purged."""
+    _ended_by(cases, 'crowded_paddleboard_rental_r72', 'paddle-boarding', CROWDED_PADDLEBOARD_RENTAL_R1556)
+
+
+_CROWDED_GERMAN_SCHLAFLABOR_R1557_SETUP = ["Gerlinde Hasenöhrl wird wegen einer obstruktiven Schlafapnoe im Schlaflabor des Klinikums Passau betreut.", "Gerlinde Hasenöhrls Schwägerin ist ebenfalls Patientin im Schlaflabor des Klinikums Passau.", "Gerlinde Hasenöhrl arbeitet als Bibliothekarin in der Stadtbücherei Passau.", "Gerlinde Hasenöhrl hält drei Laufenten in ihrem Garten in Hutthurm.", "Donnerstags besucht Gerlinde Hasenöhrl einen Töpferkurs an der Volkshochschule Passau.", "Im Schlaflabor wird Gerlinde Hasenöhrl unter der Patientennummer SLP-30586 geführt."]
+CROWDED_GERMAN_SCHLAFLABOR_R1557: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_SCHLAFLABOR_R1557_SETUP), ["remember", "Nach dem Wintersemester hat Gerlinde Hasenöhrl den Töpferkurs an der Volkshochschule aufgegeben; in der Stadtbücherei arbeitet sie weiterhin."], [_CROWDED_GERMAN_SCHLAFLABOR_R1557_SETUP[4]]),
+    (list(_CROWDED_GERMAN_SCHLAFLABOR_R1557_SETUP), ["revise", "Gerlinde Hasenöhrls Laufenten", "Gerlinde Hasenöhrl hat die Laufenten abgegeben und hält jetzt zwei Zwerghühner in ihrem Garten in Hutthurm."], [_CROWDED_GERMAN_SCHLAFLABOR_R1557_SETUP[3]]),
+    (list(_CROWDED_GERMAN_SCHLAFLABOR_R1557_SETUP), ["purge", "SLP-30586"], [_CROWDED_GERMAN_SCHLAFLABOR_R1557_SETUP[5]]),
+]
+
+
+def crowded_german_schlaflabor_r72(cases: list[Case]) -> None:
+    """A librarian whose sister-in-law is a patient at the same sleep laboratory, with a job and a pottery class in the same city, runner ducks and a sleep-lab patient number, in German: the pottery class given up, the ducks revised to bantams, and the patient number purged."""
+    _ended_by(cases, 'crowded_german_schlaflabor_r72', 'sleep medicine', CROWDED_GERMAN_SCHLAFLABOR_R1557)
+
+
+_CROWDED_CRYPTO_EXCHANGE_R1558_SETUP = ["Mehmet Ali Karaoğlu has traded on the Bitstamp exchange since 2019, mostly buying ether.", "Mehmet Ali Karaoğlu's flatmate also has a Bitstamp account and trades ether on it.", "Mehmet Ali Karaoğlu works as a data analyst for a logistics firm in Rotterdam.", "Mehmet Ali Karaoğlu plays the bağlama in a Turkish folk ensemble that rehearses in Rotterdam-Zuid.", "Mehmet Ali Karaoğlu rides a Swapfiets bike on a monthly plan.", "On Telegram, Mehmet Ali Karaoğlu goes by @mak_ether."]
+CROWDED_CRYPTO_EXCHANGE_R1558: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CRYPTO_EXCHANGE_R1558_SETUP), ["remember", "Mehmet Ali Karaoğlu closed his Bitstamp account last month after moving all his ether to a Ledger hardware wallet."], [_CROWDED_CRYPTO_EXCHANGE_R1558_SETUP[0]]),
+    (list(_CROWDED_CRYPTO_EXCHANGE_R1558_SETUP), ["release", "Mehmet Ali Karaoğlu's Swapfiets bike"], [_CROWDED_CRYPTO_EXCHANGE_R1558_SETUP[4]]),
+    (list(_CROWDED_CRYPTO_EXCHANGE_R1558_SETUP), ["revise", "Mehmet Ali Karaoğlu's job at the logistics firm", "Mehmet Ali Karaoğlu now works as a data analyst at the Port of Rotterdam Authority."], [_CROWDED_CRYPTO_EXCHANGE_R1558_SETUP[2]]),
+]
+
+
+def crowded_crypto_exchange_r72(cases: list[Case]) -> None:
+    """A data analyst whose flatmate trades on the same crypto exchange, with a job and a folk ensemble in the same city, a subscription bike and a Telegram handle: the exchange account closed, the bike released, and the job revised."""
+    _ended_by(cases, 'crowded_crypto_exchange_r72', 'cryptocurrency', CROWDED_CRYPTO_EXCHANGE_R1558)
+
+
+_CROWDED_CANAL_TRUST_R1559_SETUP = ["Declan O'Halloran volunteers as a lock keeper for the Canal & River Trust on the Caen Hill flight at Devizes.", "Declan O'Halloran's neighbour also volunteers as a lock keeper on the Caen Hill flight.", "Declan O'Halloran teaches design and technology at a secondary school in Devizes.", "Declan O'Halloran presses cider from the apples in his small orchard near Potterne.", "Declan O'Halloran holds a season ticket at Swindon Town.", "Declan O'Halloran's Irish bank account, which he keeps open for his pension, has the IBAN IE29 AIBK 9311 5212 3456 78."]
+CROWDED_CANAL_TRUST_R1559: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CANAL_TRUST_R1559_SETUP), ["remember", "Declan O'Halloran's Swindon Town season ticket wasn't renewed this year - he says he'll just turn up for the odd match."], [_CROWDED_CANAL_TRUST_R1559_SETUP[4]]),
+    (list(_CROWDED_CANAL_TRUST_R1559_SETUP), ["purge", "IE29 AIBK 9311 5212 3456 78"], [_CROWDED_CANAL_TRUST_R1559_SETUP[5]]),
+    (list(_CROWDED_CANAL_TRUST_R1559_SETUP), ["forget", "Declan O'Halloran's cider"], [_CROWDED_CANAL_TRUST_R1559_SETUP[3]]),
+]
+
+
+def crowded_canal_trust_r72(cases: list[Case]) -> None:
+    """A volunteer lock keeper whose neighbour keeps the same flight of locks, with a teaching job in the same town, home-pressed cider, a football season ticket and an Irish IBAN set apart from its account label: the season ticket lapsed, the IBAN purged, and the cider forgotten."""
+    _ended_by(cases, 'crowded_canal_trust_r72', 'canal volunteering', CROWDED_CANAL_TRUST_R1559)
+
+
+_CROWDED_CHINESE_SUPPER_CLUB_R1560_SETUP = ["邝嘉雯每个月都去成都玉林的青瓦私厨参加一次晚餐会\u3002", "邝嘉雯的表姐也常去青瓦私厨参加晚餐会\u3002", "邝嘉雯在成都一家游戏公司做美术设计\u3002", "邝嘉雯养了一只叫汤圆的布偶猫\u3002", "邝嘉雯每周日下午在社区活动中心学古筝\u3002", "邝嘉雯的小红书号是kuangkuang_chi\u3002"]
+CROWDED_CHINESE_SUPPER_CLUB_R1560: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_SUPPER_CLUB_R1560_SETUP), ["remember", "邝嘉雯已经不学古筝了\uff0c不过青瓦私厨的晚餐会她还是每个月都去\u3002"], [_CROWDED_CHINESE_SUPPER_CLUB_R1560_SETUP[4]]),
+    (list(_CROWDED_CHINESE_SUPPER_CLUB_R1560_SETUP), ["purge", "kuangkuang_chi"], [_CROWDED_CHINESE_SUPPER_CLUB_R1560_SETUP[5]]),
+    (list(_CROWDED_CHINESE_SUPPER_CLUB_R1560_SETUP), ["release", "邝嘉雯的布偶猫汤圆"], [_CROWDED_CHINESE_SUPPER_CLUB_R1560_SETUP[3]]),
+]
+
+
+def crowded_chinese_supper_club_r72(cases: list[Case]) -> None:
+    """A game artist whose older cousin goes to the same private-kitchen supper club, with a job in the same city, a Ragdoll cat, guzheng lessons and a Xiaohongshu ID, in Chinese: the guzheng lessons stopped, the ID purged, and the cat released."""
+    _ended_by(cases, 'crowded_chinese_supper_club_r72', 'supper clubs', CROWDED_CHINESE_SUPPER_CLUB_R1560)
+
+
+_CROWDED_SCOUT_TROOP_R1561_SETUP = ["Anneliese de Villiers leads the 3rd Hexham Scout Troop, which meets on Friday evenings at the Scout hut on Tyne Green.", "Anneliese de Villiers's brother-in-law helps lead the 3rd Hexham Scout Troop too.", "Anneliese de Villiers works as a community midwife based at Hexham General Hospital.", "Anneliese de Villiers is learning to play the Northumbrian smallpipes.", "Anneliese de Villiers drives a green Subaru Forester with a roof box for camping trips.", "Anneliese de Villiers's WhatsApp number is +27 82 555 0194."]
+CROWDED_SCOUT_TROOP_R1561: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SCOUT_TROOP_R1561_SETUP), ["remember", "After nine years in the role, Anneliese de Villiers has handed the leadership of the 3rd Hexham Scout Troop over to a younger volunteer."], [_CROWDED_SCOUT_TROOP_R1561_SETUP[0]]),
+    (list(_CROWDED_SCOUT_TROOP_R1561_SETUP), ["revise", "Anneliese de Villiers's Subaru", "Anneliese de Villiers traded the Subaru Forester in for a grey Skoda Octavia estate."], [_CROWDED_SCOUT_TROOP_R1561_SETUP[4]]),
+    (list(_CROWDED_SCOUT_TROOP_R1561_SETUP), ["release", "Anneliese de Villiers's Northumbrian smallpipes"], [_CROWDED_SCOUT_TROOP_R1561_SETUP[3]]),
+]
+
+
+def crowded_scout_troop_r72(cases: list[Case]) -> None:
+    """A community midwife whose brother-in-law helps lead the same Scout troop, with a hospital base in the same town, smallpipes lessons, an estate car and a South African WhatsApp number: the troop leadership handed over, the car revised, and the smallpipes released."""
+    _ended_by(cases, 'crowded_scout_troop_r72', 'scouting', CROWDED_SCOUT_TROOP_R1561)
+
+
+_CROWDED_USER_PHARMACY_LOCUM_R1562_SETUP = ["I work as a locum pharmacist, mostly covering shifts at Hartwell's Pharmacy in Frome.", "My old university friend Tamsin picks up locum shifts at Hartwell's Pharmacy in Frome too.", "I go to a Pilates class above the bakery on Catherine Hill in Frome.", "I have a rescue greyhound called Juniper.", "I'm halfway through an Open University degree in environmental science.", "The registration number the General Pharmaceutical Council gave me when I qualified is 2087341."]
+CROWDED_USER_PHARMACY_LOCUM_R1562: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_PHARMACY_LOCUM_R1562_SETUP), ["remember", "I've withdrawn from the Open University degree - there just wasn't time for it alongside the locum shifts."], [_CROWDED_USER_PHARMACY_LOCUM_R1562_SETUP[4]]),
+    (list(_CROWDED_USER_PHARMACY_LOCUM_R1562_SETUP), ["purge", "2087341"], [_CROWDED_USER_PHARMACY_LOCUM_R1562_SETUP[5]]),
+    (list(_CROWDED_USER_PHARMACY_LOCUM_R1562_SETUP), ["forget", "my Pilates class"], [_CROWDED_USER_PHARMACY_LOCUM_R1562_SETUP[2]]),
+]
+
+
+def crowded_user_pharmacy_locum_r72(cases: list[Case]) -> None:
+    """The user, a locum pharmacist whose university friend covers shifts at the same pharmacy, with a Pilates class in the same town, a rescue greyhound, a distance-learning degree and a registration number set apart from its label: the degree dropped, the registration number purged, and the Pilates class forgotten."""
+    _ended_by(cases, 'crowded_user_pharmacy_locum_r72', 'pharmacy', CROWDED_USER_PHARMACY_LOCUM_R1562)
+
+
+_CROWDED_CLASSIC_CAR_RALLY_R1563_SETUP = ["Ingrid Fjellstad navigates on the classic car rallies run by the Swaledale Historic Motor Club, calling the road book from the passenger seat.", "Ingrid Fjellstad's next-door neighbour navigates on the Swaledale Historic Motor Club's rallies as well.", "Ingrid Fjellstad lets a holiday cottage in Swaledale to walkers.", "Ingrid Fjellstad works as an air traffic controller at Teesside Airport.", "Ingrid Fjellstad is having hydrotherapy for her left knee at the Friarage Hospital in Northallerton.", "Ingrid Fjellstad's competition licence from Motorsport UK is numbered MSUK 7740219."]
+CROWDED_CLASSIC_CAR_RALLY_R1563: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CLASSIC_CAR_RALLY_R1563_SETUP), ["revise", "Ingrid Fjellstad's job at Teesside Airport", "Ingrid Fjellstad now works as an air traffic controller at Newcastle Airport."], [_CROWDED_CLASSIC_CAR_RALLY_R1563_SETUP[3]]),
+    (list(_CROWDED_CLASSIC_CAR_RALLY_R1563_SETUP), ["forget", "Ingrid Fjellstad's hydrotherapy"], [_CROWDED_CLASSIC_CAR_RALLY_R1563_SETUP[4]]),
+    (list(_CROWDED_CLASSIC_CAR_RALLY_R1563_SETUP), ["purge", "MSUK 7740219"], [_CROWDED_CLASSIC_CAR_RALLY_R1563_SETUP[5]]),
+]
+
+
+def crowded_classic_car_rally_r72(cases: list[Case]) -> None:
+    """A rally navigator whose next-door neighbour navigates for the same historic motor club, with a holiday cottage in the same dale, an air traffic control job, knee hydrotherapy and a competition licence number: the job revised, the hydrotherapy forgotten, and the licence number purged."""
+    _ended_by(cases, 'crowded_classic_car_rally_r72', 'classic car rallies', CROWDED_CLASSIC_CAR_RALLY_R1563)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -24321,7 +24711,37 @@ def build() -> list[Case]:
                    crowded_community_energy_r69,
                    crowded_german_schuetzenverein_r69,
                    crowded_chinese_calligraphy_r69,
-                   crowded_user_sign_language_r69):
+                   crowded_user_sign_language_r69,
+                   crowded_locksmith_r70,
+                   crowded_harp_teacher_r70,
+                   crowded_charity_marathon_r70,
+                   crowded_printing_press_r70,
+                   crowded_driving_school_r70,
+                   crowded_drystone_walling_r70,
+                   crowded_piano_tuner_r70,
+                   crowded_german_kanu_r70,
+                   crowded_chinese_care_home_r70,
+                   crowded_user_toy_library_r70,
+                   crowded_blacksmithing_r71,
+                   crowded_au_pair_r71,
+                   crowded_self_storage_r71,
+                   crowded_vintage_stall_r71,
+                   crowded_home_dialysis_r71,
+                   crowded_driving_lessons_r71,
+                   crowded_probate_r71,
+                   crowded_german_tango_r71,
+                   crowded_chinese_gateball_r71,
+                   crowded_user_horology_r71,
+                   crowded_glass_recycling_r72,
+                   crowded_town_band_r72,
+                   crowded_paddleboard_rental_r72,
+                   crowded_german_schlaflabor_r72,
+                   crowded_crypto_exchange_r72,
+                   crowded_canal_trust_r72,
+                   crowded_chinese_supper_club_r72,
+                   crowded_scout_troop_r72,
+                   crowded_user_pharmacy_locum_r72,
+                   crowded_classic_car_rally_r72):
         family(cases)
     return cases
 
