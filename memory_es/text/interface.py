@@ -791,6 +791,13 @@ class TextInterface:
         # leaves "drinks green tea"), and a name in the object must be in the fact too
         # ("sold her Acme shares" leaves "holds 50 shares of Globex")
         verb_terms = view_terms(str(clause.value).split()[0]) if ended_object else frozenset()
+        # the object of a verb of its own that names a thing, not a topic as a whole
+        # ("dialysis", not "job": "quit her job at Acme" is told by where the job was), when
+        # the subject is no thing ("Mateo's Skoda was sold": the Skoda is what ended); a
+        # copula's complement is no such object ("is no longer a resident of Hatch House")
+        specific = frozenset(t for t in ended_object or () if thing is None and lemma not in (
+            "be", "have") and not (other_language or t in lx.STOPWORDS or t == NEGATION_TERM
+                                   or any(lx.names_topic(t, d) for d in lx.domains_of(t))))
         object_names = (ended_object or frozenset()) & frozenset().union(
             *(view_terms(n) for n in clause.names if n not in clause.subject_names))
         other_names = [n for n in clause.names if n not in clause.subject_names]
@@ -850,6 +857,10 @@ class TextInterface:
                     shared |= words
                 # 腾讯视频的订阅: the fact with every noun of the phrase is the one it ends
                 whole = len(parts) > 1 and all(p in f.text or p in said_of for p in parts)
+            if specific and not shared & specific and not same_object:
+                # "no longer needs dialysis at home": a fact that shares only where the
+                # ended thing was ("works from home") is another thing
+                continue
             if same_topic and shared:
                 ended.append((f, whole))
                 if same_verb or (verb_word and verb_word in f.text.lower().split()):
@@ -2349,15 +2360,30 @@ def _inside_other_names(ours: Sequence[str], theirs: Sequence[str]) -> frozenset
     """The words of ``ours`` (a clause's names) that a fact holds inside a name of its own
     that is another one, neither name's words holding the other's: ``railway`` of ``the
     North Yorkshire Moors Railway`` in ``the Pickering Model Railway Circle``. Such a word
-    is in both texts without naming one thing (``Acme`` and ``Acme Corp`` may)."""
-    mine = [view_terms(n) for n in ours]
+    is in both texts without naming one thing (``Acme`` and ``Acme Corp`` may). A name of
+    the fact's that opens ours is another thing too (``Belfast`` of ``Belfast Metropolitan
+    College``, a college a place names; a name is called by its last words, never by its
+    first), unless ours only adds a legal form to it (``data/legal_forms.txt``)."""
+    mine = [(view_terms(n), _opening_terms(n)) for n in ours]
     out: set[str] = set()
-    for other in (view_terms(n) for n in theirs):
+    for name in theirs:
+        other = view_terms(name)
         for term in other:
-            holders = [m for m in mine if term in m]
-            if holders and not any(m <= other or other <= m for m in holders):
+            holders = [(m, opens) for m, opens in mine if term in m]
+            if holders and not any(m <= other or (other <= m and not (
+                    other in opens and not m - other <= _LEGAL_FORMS)) for m, opens in holders):
                 out.add(term)
     return frozenset(out)
+
+
+def _opening_terms(name: str) -> list[frozenset[str]]:
+    """The terms of each shorter run of words that opens ``name`` (``Belfast``, ``Belfast
+    Metropolitan`` of ``Belfast Metropolitan College``)."""
+    words = name.split()
+    return [view_terms(" ".join(words[:k])) for k in range(1, len(words))]
+
+
+_LEGAL_FORMS = frozenset(stem(w) for w in lx.data_words("legal_forms.txt"))
 
 
 def _name_aside(names: Sequence[str], text: str) -> bool:

@@ -721,7 +721,9 @@ def _conjoined_other_language(body: str) -> list[Clause] | None:
             return None  # "…, mit dem sie …", "…, weil …": no second predicate
     rest, _, further = rest.strip().partition(",") if chinese else (rest.strip(), "", "")
     if chinese and rest.startswith(tuple(_ZH["contrast"])):
-        return None  # "…，不过书法课她还…": a contrast, with a subject of its own
+        # "…了，不过晚餐会她还…": a contrast, with a subject of its own, kept as said
+        alone = _other_language(first.strip())
+        return None if alone is None else [replace(alone, text=body)]
     if not found or not rest or (not chinese and not rest[:1].islower()) or (
             chinese and leading_name(rest) is not None):
         return None
@@ -782,8 +784,14 @@ def _german_subject_first(body: str) -> str | None:
     so that it is no part of what a verb of ending ends. The verb is the last
     lower-case word of the first four that a name follows (``Im letzten Jahr hat Jonas
     …``: ``letzten`` is the phrase's); the name is its capitalised words, two at most
-    besides particles, since a capitalised noun may follow it (``Tischtennis``)."""
+    besides particles, since a capitalised noun may follow it (``Tischtennis``). A
+    subordinate clause put first (``Weil …, geht Anna Weber …``) is read the same way, as
+    a time phrase would be, up to its comma."""
     words = body.split()
+    if words and words[0].lower() in _DE["subordinators"] and ", " in body:
+        # "Weil ihr der Rücken zu schaffen macht, geht Anna Weber zur Wassergymnastik": a
+        # clause put first is the Vorfeld, and the main clause starts at its comma
+        words = ["dann", *body.split(", ", 1)[1].split()]
     if len(words) < 4 or words[0].lower() not in _DE_FRONTED or "," in " ".join(words[:4]):
         return None
     verb = None
@@ -811,6 +819,18 @@ def _name_run(words: list[str], start: int) -> int:
     return k - start if names and k < len(words) else 0
 
 
+def _chinese_main_clause(body: str) -> str | None:
+    """The main clause of a Chinese sentence that opens with a clause of reason or
+    concession (``因为膝盖不好，欧阳秀兰已经退出…``: because her knees are bad, …) or a time
+    phrase set off by a comma (``每周日早上，贺思远都在西湖边跑步``): what follows the comma,
+    whose subject the sentence's facts are about; None otherwise."""
+    if "," not in body or not (body.startswith(tuple(_ZH["subordinators"]))
+                               or _ZH_LEADING_TIME.match(body)):
+        return None
+    main = body.split(",", 1)[1].strip()
+    return main if leading_name(main) is not None else None
+
+
 def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
     """The clauses of one sentence; ``heading``: a heading dropped before it, read as
     what the sentence says before its subject (``Correction:`` marks a change)."""
@@ -818,9 +838,12 @@ def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
     body = sentence.rstrip(".!?;。！？；").rstrip()
     if (upright := _german_subject_first(body)) is not None:
         clauses = _interpret_sentence(upright + sentence[len(body):], heading)
-        if len(clauses) == 1 and upright.startswith(clauses[0].mention or "\0"):
-            return [replace(clauses[0], text=body,
-                            rules=(*clauses[0].rules, "lang:de-subject-after-verb"))]
+        if clauses and all(upright.startswith(c.mention or "\0") for c in clauses):
+            return [replace(c, text=body if len(clauses) == 1 else c.text,
+                            rules=(*c.rules, "lang:de-subject-after-verb")) for c in clauses]
+    if (main := _chinese_main_clause(body)) is not None:
+        clauses = _interpret_sentence(main + sentence[len(body):], heading)
+        return [replace(c, text=body) if len(clauses) == 1 else c for c in clauses]
     conjoined = _conjoined_other_language(body)
     if conjoined is not None:
         return conjoined

@@ -242,3 +242,33 @@ def test_resigning_a_post_in_chinese_is_an_ending() -> None:
     """``辞去了…的工作`` (resigned from the job) ends it, as ``离开了`` (left) does."""
     [read] = interpret("廖静姝辞去了银行柜员的工作。").clauses
     assert read.op == "cease" and read.entity == "person:liao-jingshu"
+
+
+def test_a_german_clause_put_first_leaves_the_main_clause_its_subject() -> None:
+    """``Weil ihr der Rücken zu schaffen macht, geht Annegret Schwarzenbeck … zur
+    Wassergymnastik``: a subordinate clause before the comma is the main clause's first
+    part, after which its verb and then its subject come; and after ``seit`` a ``nicht
+    mehr`` ends the one place, ``sondern`` opening no second predicate of its own."""
+    [goes] = interpret("Weil ihr der Rücken zu schaffen macht, geht Annegret Schwarzenbeck "
+                       "zweimal pro Woche zur Wassergymnastik.").clauses
+    assert goes.entity == "person:annegret-schwarzenbeck"
+    clauses = interpret("Seit Januar arbeitet Annegret Schwarzenbeck nicht mehr im Klinikum "
+                        "St. Georg, sondern als freiberufliche Hebamme in Markkleeberg.").clauses
+    assert [(c.entity, c.op) for c in clauses] == [("person:annegret-schwarzenbeck", "cease")]
+
+
+@_SLOW
+@given(st.sampled_from(["因为膝盖不好\uff0c", "虽然很喜欢\uff0c", ""]))
+def test_a_chinese_clause_of_reason_before_the_name_leaves_the_name_the_subject(
+        fresh_store: memory_es.MemoryStore, reason: str) -> None:
+    """``因为膝盖不好, 欧阳秀兰已经退出…门球队了, 不过她老伴还在队里打``: the clause of
+    reason before the comma is no part of the subject, 退出 (withdrew from) ends the
+    membership, and the contrast after the next comma has a subject of its own (her
+    husband's fact stays)."""
+    team = "欧阳秀兰是杭州朝晖社区老年门球队的队员"
+    husband = "欧阳秀兰的老伴也在朝晖社区老年门球队打门球"
+    after = texts_after(fresh_store, [f"{team}。", f"{husband}。"], "remember",
+                        f"{reason}欧阳秀兰已经退出朝晖社区老年门球队了\uff0c不过她老伴还在队里打。")
+    assert team not in after and husband in after
+    [run] = interpret("每周日早上\uff0c贺思远都在西湖边跑步。").clauses
+    assert run.entity == "person:he-siyuan"

@@ -218,6 +218,12 @@ _ENDS_THE_FIRST = [
                   "Omar Haddad is allergic to penicillin.",
                   "Omar Haddad's father takes warfarin too."],
                  "Omar Haddad now takes apixaban rather than warfarin.", id="rather-than-a-thing"),
+    pytest.param(["Lorcan Byrne teaches a home-security class at Belfast Metropolitan College.",
+                  "Lorcan Byrne, a master locksmith, runs KeyRight Locks from a lock-up on the "
+                  "Antrim Road in Belfast.",
+                  "Lorcan Byrne's nephew teaches at Belfast Metropolitan College too."],
+                 "Lorcan Byrne no longer teaches at Belfast Metropolitan College.",
+                 id="a-place-that-opens-a-name-is-another-thing"),
     pytest.param(["Aoife Byrne takes her cat Pixel to Harbour Vets.",
                   "Aoife Byrne's sister takes her cat to Harbour Vets too.",
                   "Aoife Byrne brushes Pixel every evening.", "Aoife Byrne lives in Galway."],
@@ -347,3 +353,17 @@ def test_an_object_between_a_phrasal_verb_and_its_particle_is_one_noun_phrase() 
                      "assistant.").clauses[0].op == "cease"
     assert interpret("Eilidh Ross handed the forms to her boss over lunch.").clauses[0].op \
         != "cease"
+
+
+def test_where_an_ended_thing_was_names_no_other_fact(
+        fresh_store: memory_es.MemoryStore) -> None:
+    """``no longer needs dialysis at home``: what ended is the dialysis; a fact that shares
+    only where it was (``works from home``) is another thing and stays. A thing named by a
+    topic's own noun is still told by where it was (``quit his job at Acme``)."""
+    work = "Rajinder Bhogal works from home as a payroll officer for a bus company"
+    after = texts_after(fresh_store, [f"{work}.", "Rajinder Bhogal plays the tabla."],
+                        "remember", "Rajinder Bhogal no longer needs dialysis at home.")
+    assert work in after
+    job = texts_after(fresh_store, ["Tom Berg works at Acme.", "Tom Berg lives in Leeds."],
+                      "remember", "Tom Berg quit his job at Acme.")
+    assert "Tom Berg works at Acme" not in job and "Tom Berg lives in Leeds" in job

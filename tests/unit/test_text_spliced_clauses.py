@@ -8,6 +8,7 @@ comma (``Leeds, Yorkshire``) and a list of names (``Ana, Ben and Carl``) stay on
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -167,16 +168,6 @@ def test_a_phrase_before_a_subject_pronoun_is_no_part_of_the_subject(
     assert str(clause.value).startswith(f"{verb} the N29")
 
 
-def test_a_forgotten_habit_after_a_fronted_phrase_goes_and_nothing_else(
-        fresh_store: memory_es.MemoryStore) -> None:
-    bus = "After my late shifts I take the N29 night bus home"
-    kept = {"I've worked as a picture editor on the night desk for eight years",
-            "My colleague Bronagh takes the N29 too"}
-    after = texts_after(fresh_store, [f"{t}." for t in (bus, *kept)], "forget",
-                        "my night bus home")
-    assert bus not in after and kept <= after
-
-
 @given(PEOPLE, st.sampled_from(["At the AGM", "At the end of the season", "By day",
                                 "Every other Thursday", "Most mornings before work",
                                 "After the party", "In January"]))
@@ -200,12 +191,20 @@ def test_a_name_a_phrase_still_wants_is_not_read_as_the_subject(text: str) -> No
     assert not (clause.entity or "").startswith("person:")
 
 
-def test_a_named_ending_after_a_fronted_phrase_ends_only_its_fact(
-        fresh_store: memory_es.MemoryStore) -> None:
-    treasurer = "Alasdair McCorquodale is the treasurer of the Biggar Curling Club"
-    kept = {"Alasdair McCorquodale's daughter curls at the Biggar Curling Club too",
-            "Alasdair McCorquodale delivers the post on a rural round outside Biggar"}
-    after = texts_after(fresh_store, [f"{t}." for t in (treasurer, *kept)], "remember",
-                        "At the AGM Alasdair McCorquodale stood down as treasurer of the "
-                        "Biggar Curling Club, though he still curls with them.")
-    assert treasurer not in after and kept <= after
+@pytest.mark.parametrize(("meant", "kept", "op", "said"), [
+    ("After my late shifts I take the N29 night bus home",
+     {"I've worked as a picture editor on the night desk for eight years",
+      "My colleague Bronagh takes the N29 too"}, "forget", "my night bus home"),
+    ("Alasdair McCorquodale is the treasurer of the Biggar Curling Club",
+     {"Alasdair McCorquodale's daughter curls at the Biggar Curling Club too",
+      "Alasdair McCorquodale delivers the post on a rural round outside Biggar"}, "remember",
+     "At the AGM Alasdair McCorquodale stood down as treasurer of the Biggar Curling Club, "
+     "though he still curls with them."),
+])
+def test_a_fronted_phrase_changes_only_the_fact_meant(
+        fresh_store: memory_es.MemoryStore, meant: str, kept: set[str], op: str,
+        said: str) -> None:
+    """A fact told after a fronted phrase is its subject's, so forgetting it, or an ending
+    told after one, reaches it, and no fact of a relative or of the same place."""
+    after = texts_after(fresh_store, [f"{t}." for t in (meant, *kept)], op, said)
+    assert meant not in after and kept <= after
