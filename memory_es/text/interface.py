@@ -2370,10 +2370,19 @@ def _inside_other_names(ours: Sequence[str], theirs: Sequence[str]) -> frozenset
         other = view_terms(name)
         for term in other:
             holders = [(m, opens) for m, opens in mine if term in m]
-            if holders and not any(m <= other or (other <= m and not (
-                    other in opens and not m - other <= _LEGAL_FORMS)) for m, opens in holders):
+            if holders and not any(_one_thing(m, opens, other) for m, opens in holders):
                 out.add(term)
     return frozenset(out)
+
+
+def _one_thing(mine: frozenset[str], opens: list[frozenset[str]],
+               other: frozenset[str]) -> bool:
+    """May a name of ``other``'s terms name what one of ``mine`` does: one holds the
+    other's words, and ``other`` does not open ``mine`` with more than a legal form after
+    it (``opens``: the terms of ``mine``'s opening runs)?"""
+    if mine <= other:
+        return True
+    return other <= mine and (other not in opens or mine - other <= _LEGAL_FORMS)
 
 
 def _opening_terms(name: str) -> list[frozenset[str]]:
@@ -2801,15 +2810,17 @@ def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:
 
 def _act_of_a_name(words: Sequence[str]) -> int | None:
     """Where ``the running of the St Cuthbert Street bookshop`` names its act (the index
-    of ``running``), when an act (a gerund, or a noun made from a verb: ``management``)
-    is done ``of`` a thing with a proper name: what ended is that thing, whatever verb
-    told the act (``manages the bookshop on St Cuthbert Street``). None otherwise."""
+    of ``running``), when an act (a gerund, or a noun made from a verb: ``management``,
+    or from its agent: ``leadership``) is done ``of`` a thing with a proper name: what
+    ended is that thing, whatever verb told the act (``manages the bookshop on St
+    Cuthbert Street``, ``leads the 3rd Hexham Scout Troop``). None otherwise."""
     at = 1 if words and words[0].lower() in ("the", "her", "his", "their", "my", "our") else 0
     if len(words) < at + 3 or words[at + 1].lower() != "of":
         return None
     act = words[at].lower()
     if not ((act.endswith("ing") and lx.lemma_of(act))
-            or (act.endswith("ment") and lx.lemma_of(act[:-4]))):
+            or (act.endswith("ment") and lx.lemma_of(act[:-4]))
+            or (act.endswith("ership") and lx.lemma_of(act[:-6]))):
         return None
     named = [w for w in words[at + 2:] if w[:1].isupper()]
     return at if named else None

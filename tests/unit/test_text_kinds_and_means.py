@@ -209,6 +209,11 @@ _ENDS_THE_FIRST = [
                   "Eilidh Ross sells prints at the St Cuthbert Street market."],
                  "Eilidh Ross handed the running of the St Cuthbert Street bookshop over to her "
                  "assistant.", id="act-of-a-name-handed-over"),
+    pytest.param(["Anneliese Berg leads the 3rd Hexham Scout Troop.",
+                  "Anneliese Berg's brother-in-law helps to lead the 3rd Hexham Scout Troop.",
+                  "Anneliese Berg plays the Northumbrian smallpipes."],
+                 "Anneliese Berg has handed the leadership of the 3rd Hexham Scout Troop over "
+                 "to a younger volunteer.", id="agent-noun-act-of-a-name-handed-over"),
     pytest.param(["Fenella Reid teaches piano to adult beginners from her studio flat in "
                   "Morningside.", "Fenella Reid's sister teaches piano in Morningside too.",
                   "Fenella Reid plays bridge at a club in Morningside."],
