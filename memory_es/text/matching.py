@@ -1182,7 +1182,10 @@ def _how_often(term: str, terms: frozenset[str]) -> bool:
     if not term.endswith("ly"):
         return False
     base = term[:-2][:-1] + "y" if term[:-2].endswith("i") else term[:-2]
-    return base in lx.PERIODS | lx.TEMPORAL_WORDS and stem(base) in terms
+    return base in _TIME_NOUNS and stem(base) in terms
+
+
+_TIME_NOUNS = lx.PERIODS | lx.TEMPORAL_WORDS
 
 
 _DERIVING = ("istic", "ism", "ist", "ic", "ry")

@@ -323,9 +323,7 @@ def _name_start(tok: Tok) -> bool:
 
 _NOMINATIVE = frozenset({"I", "we", "We", "he", "He", "she", "She", "they", "They"})
 """Pronouns that are only ever subjects (``I`` as written: a lone capital is a pronoun)."""
-_FRONTING = (PREPOSITIONS | lx.TEMPORAL_PREPOSITIONS
-             | {"when", "once", "while", "whenever", "by", "most", "last", "this", "next",
-                "every", "each"})
+
 _WANTS_A_NOUN = lx.POSSESSIVE_DETERMINERS | PREPOSITIONS | lx.TEMPORAL_PREPOSITIONS | {
     "the", "a", "an", "this", "that", "these", "those", "every", "each", "by", "other"}
 
@@ -333,6 +331,8 @@ _WANTS_A_NOUN = lx.POSSESSIVE_DETERMINERS | PREPOSITIONS | lx.TEMPORAL_PREPOSITI
 _TIME_LEADS = frozenset({"last", "this", "next", "on", "at", "every", "each"})
 """Words that open a time phrase before a day or a part of the day (``on Sundays``, ``at
 night``, ``every morning``), besides the temporal prepositions."""
+_FRONTING = (PREPOSITIONS | lx.TEMPORAL_PREPOSITIONS | _TIME_LEADS
+             | {"when", "once", "while", "whenever", "by", "most"})
 
 
 def _temporal(word: str) -> bool:
