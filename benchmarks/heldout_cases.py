@@ -23865,6 +23865,396 @@ def crowded_classic_car_rally_r72(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_classic_car_rally_r72', 'classic car rallies', CROWDED_CLASSIC_CAR_RALLY_R1563)
 
 
+_CROWDED_RINGING_R1564_SETUP = ["Siobhan O'Rourke rings the tenor bell with the St Mary's Church bell-ringing band in Thirsk.", "Siobhan O'Rourke's nephew, Cathal, also rings with the St Mary's Church bell-ringing band in Thirsk.", "Siobhan O'Rourke works as a veterinary nurse at the Castlegate animal hospital in Thirsk.", "Siobhan O'Rourke keeps two ferrets called Bramble and Moss.", "Siobhan O'Rourke is a member of the Yorkshire Dales Caving Club.", "Siobhan O'Rourke's mobile number, which the tower captain uses for practice-night changes, is 07700 918 442."]
+CROWDED_RINGING_R1564: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RINGING_R1564_SETUP), ["remember", "After Easter Siobhan O'Rourke called it a day with the St Mary's bell-ringers, though Cathal still rings there on Tuesdays."], [_CROWDED_RINGING_R1564_SETUP[0]]),
+    (list(_CROWDED_RINGING_R1564_SETUP), ["purge", "07700 918 442"], [_CROWDED_RINGING_R1564_SETUP[5]]),
+    (list(_CROWDED_RINGING_R1564_SETUP), ["revise", "Siobhan O'Rourke's job at the Castlegate animal hospital", "Siobhan O'Rourke now works as a veterinary nurse at a farm practice in Northallerton."], [_CROWDED_RINGING_R1564_SETUP[2]]),
+]
+
+
+def crowded_ringing_r73(cases: list[Case]) -> None:
+    """A bell-ringer whose nephew rings in the same church band, with a vet-nurse job in the same town, ferrets, a caving club and a mobile number quoted with words in between: the ringing given up, the number purged, and the vet-nurse job revised."""
+    _ended_by(cases, 'crowded_ringing_r73', 'bell ringing', CROWDED_RINGING_R1564)
+
+
+_CROWDED_LIFEBOAT_R1565_SETUP = ["Pieter van der Berg volunteers as a helmsman on the Wells-next-the-Sea lifeboat crew.", "Pieter van der Berg's brother-in-law, Gareth, is also on the Wells-next-the-Sea lifeboat crew as a shore tractor driver.", "Pieter van der Berg runs a smokehouse selling kippers on the quay at Wells-next-the-Sea.", "Pieter van der Berg is restoring a 1950s Dutch barge called De Reiger.", "Pieter van der Berg has type 1 diabetes and wears a glucose sensor on his arm.", "Pieter van der Berg's e-mail address is pieter.vdberg@kipperhouse.co.uk."]
+CROWDED_LIFEBOAT_R1565: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LIFEBOAT_R1565_SETUP), ["remember", "In October Pieter van der Berg stepped down as helmsman and left the Wells lifeboat crew, but his brother-in-law Gareth is still on it."], [_CROWDED_LIFEBOAT_R1565_SETUP[0]]),
+    (list(_CROWDED_LIFEBOAT_R1565_SETUP), ["forget", "Pieter van der Berg's Dutch barge"], [_CROWDED_LIFEBOAT_R1565_SETUP[3]]),
+    (list(_CROWDED_LIFEBOAT_R1565_SETUP), ["purge", "pieter.vdberg@kipperhouse.co.uk"], [_CROWDED_LIFEBOAT_R1565_SETUP[5]]),
+]
+
+
+def crowded_lifeboat_r73(cases: list[Case]) -> None:
+    """A lifeboat helmsman whose brother-in-law is on the same crew, with a kipper smokehouse in the same harbour town, a Dutch barge, diabetes and an e-mail address: the crew left, the barge forgotten, and the e-mail purged."""
+    _ended_by(cases, 'crowded_lifeboat_r73', 'lifeboat crew', CROWDED_LIFEBOAT_R1565)
+
+
+_CROWDED_FENCING_R1566_SETUP = ["Adaeze Nwachukwu-Bello fences sabre at the Riverside Sabre Club in Leicester.", "Adaeze Nwachukwu-Bello's colleague, Tunde, also fences sabre at the Riverside Sabre Club.", "Adaeze Nwachukwu-Bello is a structural engineer at Hallam Pryce Consulting in Leicester.", "Adaeze Nwachukwu-Bello gives blood every sixteen weeks at the donor centre in Leicester.", "Adaeze Nwachukwu-Bello keeps a corn snake called Ember.", "Adaeze Nwachukwu-Bello's British Fencing licence number is BF-208833."]
+CROWDED_FENCING_R1566: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FENCING_R1566_SETUP), ["release", "Adaeze Nwachukwu-Bello's corn snake"], [_CROWDED_FENCING_R1566_SETUP[4]]),
+    (list(_CROWDED_FENCING_R1566_SETUP), ["revise", "Adaeze Nwachukwu-Bello's engineering job at Hallam Pryce Consulting", "Adaeze Nwachukwu-Bello has joined a bridge-design firm in Birmingham as a senior structural engineer."], [_CROWDED_FENCING_R1566_SETUP[2]]),
+    (list(_CROWDED_FENCING_R1566_SETUP), ["remember", "Since her anaemia diagnosis Adaeze Nwachukwu-Bello can't give blood any more, but she's still fencing at the Riverside Sabre Club."], [_CROWDED_FENCING_R1566_SETUP[3]]),
+]
+
+
+def crowded_fencing_r73(cases: list[Case]) -> None:
+    """A sabre fencer whose colleague fences at the same club, with an engineering job and blood donation in the same city, a corn snake and a fencing licence number: the snake released, the job revised, and the blood donation ended while the fencing still holds."""
+    _ended_by(cases, 'crowded_fencing_r73', 'fencing', CROWDED_FENCING_R1566)
+
+
+_CROWDED_CALLSIGN_R1567_SETUP = ["Jean-Luc de Villiers is a member of the Chelmsford Amateur Radio Society.", "Jean-Luc de Villiers's daughter, Amelie, is also a member of the Chelmsford Amateur Radio Society.", "Jean-Luc de Villiers's amateur radio call sign, which he gives at the start of every contact, is G4VJL.", "Jean-Luc de Villiers works as a signaller for Network Rail at the Chelmsford signal box.", "Jean-Luc de Villiers is on the waiting list for a plot with the Moulsham Lodge Allotment Society in Chelmsford.", "Jean-Luc de Villiers has a Gold membership at the Imperial War Museum Duxford."]
+CROWDED_CALLSIGN_R1567: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CALLSIGN_R1567_SETUP), ["purge", "G4VJL"], [_CROWDED_CALLSIGN_R1567_SETUP[2]]),
+    (list(_CROWDED_CALLSIGN_R1567_SETUP), ["remember", "Jean-Luc de Villiers let his Gold membership at IWM Duxford lapse in January."], [_CROWDED_CALLSIGN_R1567_SETUP[5]]),
+    (list(_CROWDED_CALLSIGN_R1567_SETUP), ["forget", "Jean-Luc de Villiers's place on the allotment waiting list"], [_CROWDED_CALLSIGN_R1567_SETUP[4]]),
+]
+
+
+def crowded_callsign_r73(cases: list[Case]) -> None:
+    """A radio amateur whose daughter belongs to the same radio society, with a signal-box job and an allotment waiting list in the same town, a museum membership and a call sign: the call sign purged, the museum membership lapsed, and the waiting-list place forgotten."""
+    _ended_by(cases, 'crowded_callsign_r73', 'amateur radio', CROWDED_CALLSIGN_R1567)
+
+
+_CROWDED_KILN_R1568_SETUP = ["Marisol de la Cruz rents a shelf in the shared gas kiln at Clayworks Studio in Bristol.", "Marisol de la Cruz's sister, Lupe, also rents kiln space at Clayworks Studio.", "Marisol de la Cruz has a hot desk at the Paintworks co-working space in Bristol.", "Marisol de la Cruz is a freelance translator of Spanish legal documents.", "Marisol de la Cruz volunteers as a theatre usher at the Bristol Old Vic.", "The IBAN Marisol de la Cruz gives her translation clients is GB47 MIDL 4005 1572 3390 18."]
+CROWDED_KILN_R1568: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KILN_R1568_SETUP), ["remember", "Since the spring Marisol de la Cruz has worked from home; she gave up her hot desk at Paintworks."], [_CROWDED_KILN_R1568_SETUP[2]]),
+    (list(_CROWDED_KILN_R1568_SETUP), ["purge", "GB47 MIDL 4005 1572 3390 18"], [_CROWDED_KILN_R1568_SETUP[5]]),
+    (list(_CROWDED_KILN_R1568_SETUP), ["release", "Marisol de la Cruz's ushering at the Bristol Old Vic"], [_CROWDED_KILN_R1568_SETUP[4]]),
+]
+
+
+def crowded_kiln_r73(cases: list[Case]) -> None:
+    """A potter whose sister rents space in the same studio kiln, with a co-working desk and theatre ushering in the same city, translation work and an IBAN: the hot desk given up, the IBAN purged, and the ushering released."""
+    _ended_by(cases, 'crowded_kiln_r73', 'pottery', CROWDED_KILN_R1568)
+
+
+_CROWDED_LIBRARIAN_R1569_SETUP = ["Hiroshi Tanabe is the music librarian for the Halle orchestra in Manchester.", "Hiroshi Tanabe's colleague, Bernadette, also works in the Halle orchestra's music library.", "Hiroshi Tanabe has haemodialysis three times a week at the renal unit of Manchester Royal Infirmary.", "Hiroshi Tanabe plays on board two for the Manchester Chess Club league team.", "Hiroshi Tanabe keeps tropical fish in a 200-litre aquarium.", "Hiroshi Tanabe's Manchester Libraries card number, printed under the barcode, is 2100 4478 3391 02."]
+CROWDED_LIBRARIAN_R1569: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LIBRARIAN_R1569_SETUP), ["remember", "Hiroshi Tanabe had a kidney transplant in February, so he no longer needs dialysis at the Infirmary."], [_CROWDED_LIBRARIAN_R1569_SETUP[2]]),
+    (list(_CROWDED_LIBRARIAN_R1569_SETUP), ["revise", "Hiroshi Tanabe's board at the Manchester Chess Club", "Hiroshi Tanabe has been promoted to board one for the Manchester Chess Club league team."], [_CROWDED_LIBRARIAN_R1569_SETUP[3]]),
+    (list(_CROWDED_LIBRARIAN_R1569_SETUP), ["purge", "2100 4478 3391 02"], [_CROWDED_LIBRARIAN_R1569_SETUP[5]]),
+]
+
+
+def crowded_librarian_r73(cases: list[Case]) -> None:
+    """An orchestra's music librarian whose colleague works in the same library, with dialysis and a chess club in the same city, an aquarium and a library card number: the dialysis ended by a transplant, the chess board revised, and the card number purged."""
+    _ended_by(cases, 'crowded_librarian_r73', 'orchestra library', CROWDED_LIBRARIAN_R1569)
+
+
+_CROWDED_DRONE_R1570_SETUP = ["Ana Luisa dos Santos flies survey drones for Tamar Geomatics, a land-surveying firm in Plymouth.", "Ana Luisa dos Santos's drone operator ID, which is printed on every one of her drones, is GBR-OP-7XK2R9QD4M.", "Ana Luisa dos Santos holds a season fishing permit for the Tamar Lakes.", "Ana Luisa dos Santos's partner, Kerensa, also holds a season fishing permit for the Tamar Lakes.", "Ana Luisa dos Santos fosters teenagers for Plymouth City Council.", "Ana Luisa dos Santos is taking a WSET Level 2 wine course in Exeter."]
+CROWDED_DRONE_R1570: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DRONE_R1570_SETUP), ["forget", "Ana Luisa dos Santos's WSET wine course"], [_CROWDED_DRONE_R1570_SETUP[5]]),
+    (list(_CROWDED_DRONE_R1570_SETUP), ["remember", "Ana Luisa dos Santos didn't renew her Tamar Lakes fishing permit this year, but Kerensa did."], [_CROWDED_DRONE_R1570_SETUP[2]]),
+    (list(_CROWDED_DRONE_R1570_SETUP), ["remember", "Ana Luisa dos Santos handed in her notice at Tamar Geomatics and has flown drones for the Environment Agency since August."], [_CROWDED_DRONE_R1570_SETUP[0]]),
+]
+
+
+def crowded_drone_r73(cases: list[Case]) -> None:
+    """A drone surveyor whose partner holds the same lake fishing permit, with fostering in the same city, a wine course and a drone operator ID: the wine course forgotten, the fishing permit not renewed, and the surveying job left."""
+    _ended_by(cases, 'crowded_drone_r73', 'drones', CROWDED_DRONE_R1570)
+
+
+_CROWDED_GERMAN_IMKER_R1571_SETUP = ["Gesine Brandstätter ist Mitglied im Imkerverein Lüneburg und hält sechs Bienenvölker.", "Gesine Brandstätters Schwager Torsten ist ebenfalls Mitglied im Imkerverein Lüneburg.", "Gesine Brandstätter arbeitet als Straßenbahnfahrerin bei den Verkehrsbetrieben in Hannover.", "Gesine Brandstätter lernt an der Volkshochschule Lüneburg Deutsche Gebärdensprache.", "Gesine Brandstätter fährt einen roten VW Caddy mit dem Kennzeichen LG-GB 418.", "Gesine Brandstätter spendet alle drei Monate Blut beim Roten Kreuz in Lüneburg."]
+CROWDED_GERMAN_IMKER_R1571: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_IMKER_R1571_SETUP), ["remember", "Seit März fährt Gesine Brandstätter keine Straßenbahn mehr; wegen ihres Rückens arbeitet sie jetzt in der Leitstelle der Verkehrsbetriebe."], [_CROWDED_GERMAN_IMKER_R1571_SETUP[2]]),
+    (list(_CROWDED_GERMAN_IMKER_R1571_SETUP), ["purge", "LG-GB 418"], [_CROWDED_GERMAN_IMKER_R1571_SETUP[4]]),
+    (list(_CROWDED_GERMAN_IMKER_R1571_SETUP), ["revise", "Gesine Brandstätters Gebärdensprachkurs an der Volkshochschule", "Nachdem sie den Grundkurs abgeschlossen hat, besucht Gesine Brandstätter jetzt den Aufbaukurs Gebärdensprache an der Volkshochschule Lüneburg."], [_CROWDED_GERMAN_IMKER_R1571_SETUP[3]]),
+]
+
+
+def crowded_german_imker_r73(cases: list[Case]) -> None:
+    """A beekeeper whose brother-in-law belongs to the same beekeeping association, with a sign-language course and blood donation in the same town, a tram-driving job and a number plate, in German: the tram driving ended, the plate purged, and the sign-language course revised."""
+    _ended_by(cases, 'crowded_german_imker_r73', 'beekeeping', CROWDED_GERMAN_IMKER_R1571)
+
+
+_CROWDED_CHINESE_OPERA_R1572_SETUP = ["龚晓梅是成都锦江区京剧票友社的成员\uff0c专唱青衣\u3002", "龚晓梅的同事刘芳也在锦江区京剧票友社唱戏\u3002", "龚晓梅在锦江区人民医院血液透析室当护士\u3002", "龚晓梅每个月都去天府广场的献血屋献一次血小板\u3002", "龚晓梅养了两只荷兰猪\uff0c一只叫汤圆\uff0c一只叫麻花\u3002", "龚晓梅的手机号码是+86 139 8172 4056\u3002"]
+CROWDED_CHINESE_OPERA_R1572: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_OPERA_R1572_SETUP), ["remember", "因为查出贫血\uff0c龚晓梅不再去献血屋献血小板了\uff0c不过她还在票友社唱青衣\u3002"], [_CROWDED_CHINESE_OPERA_R1572_SETUP[3]]),
+    (list(_CROWDED_CHINESE_OPERA_R1572_SETUP), ["purge", "+86 139 8172 4056"], [_CROWDED_CHINESE_OPERA_R1572_SETUP[5]]),
+    (list(_CROWDED_CHINESE_OPERA_R1572_SETUP), ["revise", "龚晓梅在透析室的护士工作", "去年底龚晓梅已经调到锦江区人民医院急诊科当护士长了\u3002"], [_CROWDED_CHINESE_OPERA_R1572_SETUP[2]]),
+]
+
+
+def crowded_chinese_opera_r73(cases: list[Case]) -> None:
+    """A dialysis nurse whose colleague sings in the same amateur Peking opera society, with blood-platelet donation, guinea pigs and a mobile number with country code, in Chinese: the platelet donation stopped while the opera still holds, the number purged, and the dialysis job revised."""
+    _ended_by(cases, 'crowded_chinese_opera_r73', 'peking opera', CROWDED_CHINESE_OPERA_R1572)
+
+
+_CROWDED_USER_FOSTER_R1573_SETUP = ["I'm an approved foster carer with Portsmouth City Council.", "My neighbour Rukhsana is also an approved foster carer with Portsmouth City Council.", "I work as a tax adviser at Hartley Moss Accountants in Southsea.", "I've got an annual season ticket for the Wightlink ferry from Portsmouth to Fishbourne.", "I'm learning taxidermy on a weekend course in Chichester.", "My Unique Taxpayer Reference, which I quote on my own self-assessment, is 83104 27695."]
+CROWDED_USER_FOSTER_R1573: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_FOSTER_R1573_SETUP), ["remember", "After our last placement ended in June I stopped fostering with Portsmouth City Council, though Rukhsana's still fostering."], [_CROWDED_USER_FOSTER_R1573_SETUP[0]]),
+    (list(_CROWDED_USER_FOSTER_R1573_SETUP), ["forget", "my Wightlink ferry season ticket"], [_CROWDED_USER_FOSTER_R1573_SETUP[3]]),
+    (list(_CROWDED_USER_FOSTER_R1573_SETUP), ["purge", "83104 27695"], [_CROWDED_USER_FOSTER_R1573_SETUP[5]]),
+]
+
+
+def crowded_user_foster_r73(cases: list[Case]) -> None:
+    """The user, a foster carer whose neighbour fosters for the same council, with a tax-adviser job, a ferry season ticket from the same city, a taxidermy course and a taxpayer reference: the fostering stopped, the ferry ticket forgotten, and the taxpayer reference purged."""
+    _ended_by(cases, 'crowded_user_foster_r73', 'foster care', CROWDED_USER_FOSTER_R1573)
+
+
+_CROWDED_BEEKEEPING_R1574_SETUP = ["Siobhan O'Callaghan is a member of the Wexford Beekeepers' Association and keeps four hives at its teaching apiary.", "Siobhan O'Callaghan's cousin Niamh also keeps hives at the Wexford Beekeepers' Association teaching apiary.", "Siobhan O'Callaghan works as a radiographer at Wexford General Hospital.", "Siobhan O'Callaghan gives blood every sixteen weeks at the donor clinic in Wexford town hall.", "Siobhan O'Callaghan drives a 2016 Skoda Octavia estate with a roof box.", "Siobhan O'Callaghan's mobile number, which she gives out to anyone who reports a swarm, is 087 412 6630."]
+CROWDED_BEEKEEPING_R1574: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BEEKEEPING_R1574_SETUP), ["remember", "Siobhan O'Callaghan's handed in her notice at Wexford General Hospital, but she's still minding her hives at the apiary."], [_CROWDED_BEEKEEPING_R1574_SETUP[2]]),
+    (list(_CROWDED_BEEKEEPING_R1574_SETUP), ["remember", "Last spring Siobhan O'Callaghan gave up her hives at the Wexford Beekeepers' Association; her cousin Niamh's still at it, mind."], [_CROWDED_BEEKEEPING_R1574_SETUP[0]]),
+    (list(_CROWDED_BEEKEEPING_R1574_SETUP), ["purge", "087 412 6630"], [_CROWDED_BEEKEEPING_R1574_SETUP[5]]),
+]
+
+
+def crowded_beekeeping_r74(cases: list[Case]) -> None:
+    """A radiographer whose cousin keeps hives at the same beekeepers' teaching apiary, with blood donation in the same town, an estate car and a swarm-line mobile number: the hospital job quit, the hives given up, and the number purged."""
+    _ended_by(cases, 'crowded_beekeeping_r74', 'beekeeping', CROWDED_BEEKEEPING_R1574)
+
+
+_CROWDED_FENCING_R1575_SETUP = ["Kwabena Mensah-Bonsu fences sabre at the Kirkstall Sabre Club in Leeds.", "Kwabena Mensah-Bonsu's colleague Adaeze also fences sabre at the Kirkstall Sabre Club.", "Kwabena Mensah-Bonsu works as a quantity surveyor for a construction firm in Leeds.", "Kwabena Mensah-Bonsu rents a hot desk at the Round Foundry co-working space in Holbeck.", "Kwabena Mensah-Bonsu is learning British Sign Language on an evening course at Leeds City College.", "Kwabena Mensah-Bonsu's British Fencing membership number is BF-204817."]
+CROWDED_FENCING_R1575: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FENCING_R1575_SETUP), ["remember", "After tearing his hamstring in the autumn, Kwabena Mensah-Bonsu hung up his sabre at the Kirkstall club for good."], [_CROWDED_FENCING_R1575_SETUP[0]]),
+    (list(_CROWDED_FENCING_R1575_SETUP), ["release", "Kwabena Mensah-Bonsu's hot desk at the Round Foundry co-working space"], [_CROWDED_FENCING_R1575_SETUP[3]]),
+    (list(_CROWDED_FENCING_R1575_SETUP), ["remember", "Kwabena Mensah-Bonsu's packed in the sign-language course at Leeds City College, but he's still fencing twice a week."], [_CROWDED_FENCING_R1575_SETUP[4]]),
+]
+
+
+def crowded_fencing_r74(cases: list[Case]) -> None:
+    """A quantity surveyor whose colleague fences sabre at the same club, with a co-working desk, a sign-language evening course in the same city and a fencing membership number: the sabre hung up, the desk released, and the sign-language course packed in."""
+    _ended_by(cases, 'crowded_fencing_r74', 'fencing', CROWDED_FENCING_R1575)
+
+
+_CROWDED_BELLRINGING_R1576_SETUP = ["Pieter van der Berg rings the tenor bell with the St Mary's ringers in Ottery St Mary on Thursday evenings.", "Pieter van der Berg's neighbour Gwen rings with the same St Mary's band in Ottery St Mary.", "Pieter van der Berg works at an organ builder's workshop in Exeter that restores church organs.", "Pieter van der Berg has a season ticket for the Starcross to Exmouth ferry.", "Pieter van der Berg holds a fishing permit for the River Otter from the Ottery St Mary angling club.", "Pieter van der Berg's email address is pvdberg.bells@fastmail.co.uk."]
+CROWDED_BELLRINGING_R1576: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BELLRINGING_R1576_SETUP), ["remember", "Since Easter Pieter van der Berg hasn't bothered renewing his River Otter fishing permit; he's sold all his rods."], [_CROWDED_BELLRINGING_R1576_SETUP[4]]),
+    (list(_CROWDED_BELLRINGING_R1576_SETUP), ["revise", "Pieter van der Berg's job at the organ workshop in Exeter", "Pieter van der Berg now works freelance as a piano tuner around East Devon."], [_CROWDED_BELLRINGING_R1576_SETUP[2]]),
+    (list(_CROWDED_BELLRINGING_R1576_SETUP), ["purge", "pvdberg.bells@fastmail.co.uk"], [_CROWDED_BELLRINGING_R1576_SETUP[5]]),
+]
+
+
+def crowded_bellringing_r74(cases: list[Case]) -> None:
+    """An organ builder whose neighbour rings in the same church tower, with a ferry season ticket, a fishing permit from a club in the same village and an e-mail address: the fishing permit lapsed, the organ job revised to piano tuning, and the e-mail purged."""
+    _ended_by(cases, 'crowded_bellringing_r74', 'bell ringing', CROWDED_BELLRINGING_R1576)
+
+
+_CROWDED_DIALYSIS_R1577_SETUP = ["Fatima Zahra El-Amrani is a staff nurse on the dialysis unit at St Helier Hospital in Carshalton.", "Fatima Zahra El-Amrani's sister Samira is also a nurse on the dialysis unit at St Helier Hospital.", "Fatima Zahra El-Amrani's drone operator ID, which is printed on a sticker on her DJI Mini, is GBR-RP-4KD81TZ3.", "Fatima Zahra El-Amrani volunteers as an usher at the Secombe Theatre in Sutton.", "Fatima Zahra El-Amrani goes to a pottery evening class at Sutton College and fires her pieces in the college kiln.", "Fatima Zahra El-Amrani leases a Kia Niro through her employer's salary-sacrifice scheme."]
+CROWDED_DIALYSIS_R1577: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DIALYSIS_R1577_SETUP), ["remember", "Fatima Zahra El-Amrani's stepped down as an usher at the Secombe Theatre, though she still goes along to the shows."], [_CROWDED_DIALYSIS_R1577_SETUP[3]]),
+    (list(_CROWDED_DIALYSIS_R1577_SETUP), ["remember", "Fatima Zahra El-Amrani left the dialysis unit at St Helier in June for a practice nurse job at a GP surgery; Samira's stayed on."], [_CROWDED_DIALYSIS_R1577_SETUP[0]]),
+    (list(_CROWDED_DIALYSIS_R1577_SETUP), ["forget", "Fatima Zahra El-Amrani's pottery class"], [_CROWDED_DIALYSIS_R1577_SETUP[4]]),
+]
+
+
+def crowded_dialysis_r74(cases: list[Case]) -> None:
+    """A dialysis nurse whose sister nurses on the same unit, with a drone operator ID, theatre ushering and a pottery class in the same town, and a leased car: the ushering stepped down from, the dialysis job left, and the pottery class forgotten."""
+    _ended_by(cases, 'crowded_dialysis_r74', 'dialysis', CROWDED_DIALYSIS_R1577)
+
+
+_CROWDED_CHESS_R1578_SETUP = ["Tomás de la Fuente plays board two for the Hastings Chess Club in the Sussex league.", "Tomás de la Fuente's brother-in-law Raúl also plays for the Hastings Chess Club.", "Tomás de la Fuente is a licensed radio amateur with the call sign M0TDF.", "Tomás de la Fuente drives buses for Stagecoach out of the Hastings depot.", "Tomás de la Fuente is a Friend of Hastings Museum, with a membership that renews every April.", "Tomás de la Fuente is fostering two teenage brothers through East Sussex County Council."]
+CROWDED_CHESS_R1578: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHESS_R1578_SETUP), ["remember", "Tomás de la Fuente called it a day at the Stagecoach depot in Hastings after twenty years behind the wheel."], [_CROWDED_CHESS_R1578_SETUP[3]]),
+    (list(_CROWDED_CHESS_R1578_SETUP), ["purge", "M0TDF"], [_CROWDED_CHESS_R1578_SETUP[2]]),
+    (list(_CROWDED_CHESS_R1578_SETUP), ["remember", "The two brothers Tomás de la Fuente was fostering have gone back to live with their mum, so he isn't fostering any more."], [_CROWDED_CHESS_R1578_SETUP[5]]),
+]
+
+
+def crowded_chess_r74(cases: list[Case]) -> None:
+    """A bus driver whose brother-in-law plays for the same chess club, with a radio call sign, a museum membership in the same town and two foster children: the bus job called a day, the call sign purged, and the fostering ended."""
+    _ended_by(cases, 'crowded_chess_r74', 'chess', CROWDED_CHESS_R1578)
+
+
+_CROWDED_ALLOTMENT_R1579_SETUP = ["Aroha Ngata rents plot 14 from the Ferndale Road Allotment Society in Bristol.", "Aroha Ngata's workmate Bev rents plot 22 from the same Ferndale Road Allotment Society.", "Aroha Ngata works as a caseworker at HM Land Registry's Bristol office.", "Aroha Ngata's Bristol library card number, which she types in to borrow e-books, is 20831009476612.", "Aroha Ngata takes her border collie, Kauri, to dog-agility classes in Keynsham on Saturday mornings.", "Aroha Ngata gets a weekly veg box delivered from Leigh Court Farm."]
+CROWDED_ALLOTMENT_R1579: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ALLOTMENT_R1579_SETUP), ["remember", "Aroha Ngata's given up plot 14 at Ferndale Road, it was too much on top of work; Bev's hanging on to hers though."], [_CROWDED_ALLOTMENT_R1579_SETUP[0]]),
+    (list(_CROWDED_ALLOTMENT_R1579_SETUP), ["revise", "Aroha Ngata's dog-agility classes in Keynsham", "Aroha Ngata now takes Kauri to flyball training in Bath on Sunday afternoons."], [_CROWDED_ALLOTMENT_R1579_SETUP[4]]),
+    (list(_CROWDED_ALLOTMENT_R1579_SETUP), ["remember", "Aroha Ngata cancelled the Leigh Court Farm veg box in the summer, since she's growing more than enough of her own."], [_CROWDED_ALLOTMENT_R1579_SETUP[5]]),
+]
+
+
+def crowded_allotment_r74(cases: list[Case]) -> None:
+    """A land registry caseworker whose workmate rents a plot from the same allotment society, with a library card number, dog agility and a farm veg box: the plot given up, the agility revised to flyball, and the veg box cancelled."""
+    _ended_by(cases, 'crowded_allotment_r74', 'allotments', CROWDED_ALLOTMENT_R1579)
+
+
+_CROWDED_LIFEBOAT_R1580_SETUP = ["Yusuf Demir volunteers as crew on the RNLI lifeboat at Cullercoats.", "Yusuf Demir's friend Callum is also on the Cullercoats RNLI lifeboat crew.", "Yusuf Demir works as an electrician at the Port of Tyne.", "Yusuf Demir's van, a white Ford Transit Custom, has the registration NK68 VTR.", "Yusuf Demir is learning taxidermy at weekend workshops in Hexham.", "Yusuf Demir has a monthly Metro season ticket for getting to the Port of Tyne."]
+CROWDED_LIFEBOAT_R1580: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LIFEBOAT_R1580_SETUP), ["remember", "Yusuf Demir's packed in the taxidermy workshops in Hexham; turns out it wasn't his cup of tea."], [_CROWDED_LIFEBOAT_R1580_SETUP[4]]),
+    (list(_CROWDED_LIFEBOAT_R1580_SETUP), ["remember", "After his back op, Yusuf Demir stood down from the Cullercoats lifeboat crew, but Callum's still on the pager."], [_CROWDED_LIFEBOAT_R1580_SETUP[0]]),
+    (list(_CROWDED_LIFEBOAT_R1580_SETUP), ["purge", "NK68 VTR"], [_CROWDED_LIFEBOAT_R1580_SETUP[3]]),
+]
+
+
+def crowded_lifeboat_r74(cases: list[Case]) -> None:
+    """A port electrician whose friend crews the same lifeboat, with a van plate, taxidermy workshops and a Metro season ticket to the same port: the taxidermy packed in, the lifeboat crew stood down from, and the plate purged."""
+    _ended_by(cases, 'crowded_lifeboat_r74', 'lifeboat', CROWDED_LIFEBOAT_R1580)
+
+
+_CROWDED_GERMAN_ORCHESTRA_R1581_SETUP = ["Jörg Wendelmann ist Notenwart beim Sinfonieorchester Wuppertal.", "Jörg Wendelmanns Kollegin Petra Lindner ist ebenfalls Notenwartin beim Sinfonieorchester Wuppertal.", "Jörg Wendelmann fährt mit der Schwebebahn zur Arbeit und hat dafür ein Jahresabo der Wuppertaler Stadtwerke.", "Jörg Wendelmann spendet alle drei Monate Blut beim DRK in Wuppertal-Barmen.", "Jörg Wendelmann lässt seine Steuererklärung von einem Steuerberater in Solingen machen.", "Jörg Wendelmanns IBAN, auf die das Orchester sein Gehalt überweist, lautet DE44 3305 0000 0712 4488 19."]
+CROWDED_GERMAN_ORCHESTRA_R1581: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_ORCHESTRA_R1581_SETUP), ["remember", "Weil er jetzt Blutverdünner nimmt, darf Jörg Wendelmann kein Blut mehr spenden."], [_CROWDED_GERMAN_ORCHESTRA_R1581_SETUP[3]]),
+    (list(_CROWDED_GERMAN_ORCHESTRA_R1581_SETUP), ["remember", "Nach der letzten Spielzeit hat Jörg Wendelmann den Job als Notenwart an den Nagel gehängt; Petra Lindner macht aber weiter."], [_CROWDED_GERMAN_ORCHESTRA_R1581_SETUP[0]]),
+    (list(_CROWDED_GERMAN_ORCHESTRA_R1581_SETUP), ["purge", "DE44 3305 0000 0712 4488 19"], [_CROWDED_GERMAN_ORCHESTRA_R1581_SETUP[5]]),
+]
+
+
+def crowded_german_orchestra_r74(cases: list[Case]) -> None:
+    """An orchestra librarian whose colleague is librarian at the same orchestra, with a Schwebebahn season ticket, blood donation, a tax adviser and an IBAN the orchestra pays into, in German: the blood donation stopped, the librarian job given up, and the IBAN purged."""
+    _ended_by(cases, 'crowded_german_orchestra_r74', 'orchestra', CROWDED_GERMAN_ORCHESTRA_R1581)
+
+
+_CROWDED_CHINESE_TRAM_R1582_SETUP = ["陈志强是大连公交集团的有轨电车司机\uff0c开201路\u3002", "陈志强的表弟陈亮也在大连公交集团开201路有轨电车\u3002", "陈志强每周六在沙河口区文化馆学手语\u3002", "陈志强的业余无线电呼号是BG2XQZ\u3002", "陈志强在甘井子区有一套两居室\uff0c每个月还房贷\u3002", "陈志强是星海湾冬泳协会的会员\uff0c冬天每天早上都下海游泳\u3002"]
+CROWDED_CHINESE_TRAM_R1582: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_TRAM_R1582_SETUP), ["remember", "今年三月起\uff0c陈志强已经不开有轨电车了\uff0c调到公交集团的调度室上班\uff0c他表弟还在开201路\u3002"], [_CROWDED_CHINESE_TRAM_R1582_SETUP[0]]),
+    (list(_CROWDED_CHINESE_TRAM_R1582_SETUP), ["remember", "去年年底\uff0c陈志强已经把甘井子区的那套两居室卖掉了\u3002"], [_CROWDED_CHINESE_TRAM_R1582_SETUP[4]]),
+    (list(_CROWDED_CHINESE_TRAM_R1582_SETUP), ["purge", "BG2XQZ"], [_CROWDED_CHINESE_TRAM_R1582_SETUP[3]]),
+]
+
+
+def crowded_chinese_tram_r74(cases: list[Case]) -> None:
+    """A tram driver whose cousin drives the same tram route for the same company, with a sign-language class, a radio call sign, a flat with a mortgage and a winter-swimming club, in Chinese: the tram job left, the flat sold, and the call sign purged."""
+    _ended_by(cases, 'crowded_chinese_tram_r74', 'tram', CROWDED_CHINESE_TRAM_R1582)
+
+
+_CROWDED_USER_WINE_R1583_SETUP = ["I'm doing the WSET Level 3 wine course at the Sheffield wine school on Monday nights.", "My flatmate, Jonno, is on the same WSET Level 3 course on Monday nights.", "I work as a tax adviser at a small practice on Division Street in Sheffield.", "I go to a pottery class at a studio in Kelham Island and fire my pieces in their kiln.", "I keep two ferrets called Biscuit and Mango.", "My National Trust membership number, which I have to quote at every car park, is 3019448207."]
+CROWDED_USER_WINE_R1583: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_WINE_R1583_SETUP), ["remember", "I've jacked in the tax job on Division Street, but I'm still doing the wine course with Jonno."], [_CROWDED_USER_WINE_R1583_SETUP[2]]),
+    (list(_CROWDED_USER_WINE_R1583_SETUP), ["release", "my pottery class in Kelham Island"], [_CROWDED_USER_WINE_R1583_SETUP[3]]),
+    (list(_CROWDED_USER_WINE_R1583_SETUP), ["remember", "I dropped out of the WSET course after the first term; Jonno's carrying on without me."], [_CROWDED_USER_WINE_R1583_SETUP[0]]),
+]
+
+
+def crowded_user_wine_r74(cases: list[Case]) -> None:
+    """The user, whose flatmate is on the same wine course, with a tax job in the same city, a pottery class, two ferrets and a National Trust membership number: the tax job jacked in, the pottery class released, and the wine course dropped out of."""
+    _ended_by(cases, 'crowded_user_wine_r74', 'wine course', CROWDED_USER_WINE_R1583)
+
+
+_CROWDED_BEEKEEPING_R1584_SETUP = ["Siobhan O'Malley keeps three hives with the Wexford Beekeepers' Association at their apiary in Johnstown Castle.", "Siobhan O'Malley's brother Ciar\u00e1n also keeps hives with the Wexford Beekeepers' Association at Johnstown Castle.", "Siobhan O'Malley works as a radiographer at Wexford General Hospital.", "Siobhan O'Malley swims in the sea off the Ballymoney slipway most mornings.", "Siobhan O'Malley drives a green \u0160koda Octavia estate.", "Siobhan O'Malley's mobile number is +353 87 412 6630."]
+CROWDED_BEEKEEPING_R1584: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BEEKEEPING_R1584_SETUP), ["forget", "Siobhan O'Malley's car"], [_CROWDED_BEEKEEPING_R1584_SETUP[4]]),
+    (list(_CROWDED_BEEKEEPING_R1584_SETUP), ["remember", "After twelve years at Wexford General Hospital, Siobhan O'Malley handed in her notice; she still keeps her hives at Johnstown Castle."], [_CROWDED_BEEKEEPING_R1584_SETUP[2]]),
+    (list(_CROWDED_BEEKEEPING_R1584_SETUP), ["purge", "+353 87 412 6630"], [_CROWDED_BEEKEEPING_R1584_SETUP[5]]),
+]
+
+
+def crowded_beekeeping_r75(cases: list[Case]) -> None:
+    """A radiographer whose brother keeps hives with the same beekeepers' association, with sea swimming, a Skoda estate and a mobile number: the Skoda forgotten as her car, the hospital job left while the hives stay, and the number purged."""
+    _ended_by(cases, 'crowded_beekeeping_r75', 'beekeeping', CROWDED_BEEKEEPING_R1584)
+
+
+_CROWDED_TRAM_R1585_SETUP = ["Kofi Mensah-Bonsu drives trams for Metrolink out of the Trafford depot.", "Kofi Mensah-Bonsu's cousin Ama also drives trams for Metrolink from the Trafford depot.", "Kofi Mensah-Bonsu is learning British Sign Language on a Level 2 evening course at Trafford College.", "Kofi Mensah-Bonsu gives blood every sixteen weeks at the Plymouth Grove donor centre in Manchester.", "Kofi Mensah-Bonsu rents a one-bedroom flat above a barber's shop in Stretford.", "Kofi Mensah-Bonsu's blood donor number, which he shows at every session, is 4402 719 835."]
+CROWDED_TRAM_R1585: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TRAM_R1585_SETUP), ["revise", "Kofi Mensah-Bonsu's signing class", "Kofi Mensah-Bonsu passed his BSL Level 2 and has started Level 3 at Trafford College."], [_CROWDED_TRAM_R1585_SETUP[2]]),
+    (list(_CROWDED_TRAM_R1585_SETUP), ["remember", "Kofi Mensah-Bonsu called it a day at Metrolink in June, but his cousin Ama still drives from the Trafford depot."], [_CROWDED_TRAM_R1585_SETUP[0]]),
+    (list(_CROWDED_TRAM_R1585_SETUP), ["purge", "4402 719 835"], [_CROWDED_TRAM_R1585_SETUP[5]]),
+]
+
+
+def crowded_tram_r75(cases: list[Case]) -> None:
+    """A tram driver whose cousin drives from the same depot, with a sign-language course in the same borough, blood donation, a flat in Stretford and a donor number: the course revised as his signing class, the tram job ended while the cousin stays, and the donor number purged while the blood donation stays."""
+    _ended_by(cases, 'crowded_tram_r75', 'trams', CROWDED_TRAM_R1585)
+
+
+_CROWDED_BELLS_R1586_SETUP = ["Willem van der Merwe rings the tenor bell with the St Mary Redcliffe band of ringers in Bristol on Sunday mornings.", "Willem van der Merwe's daughter Anneke rings with the same St Mary Redcliffe band.", "Willem van der Merwe teaches geography at Redland Green School in Bristol.", "Willem van der Merwe has an allotment plot at Ashton Vale where he grows butternut squash.", "Willem van der Merwe is on the waiting list for a hip replacement at Southmead Hospital.", "Willem van der Merwe's Bristol library card number is 2100 4478 3391."]
+CROWDED_BELLS_R1586: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BELLS_R1586_SETUP), ["forget", "Willem van der Merwe's vegetable patch"], [_CROWDED_BELLS_R1586_SETUP[3]]),
+    (list(_CROWDED_BELLS_R1586_SETUP), ["remember", "Since the spring Willem van der Merwe no longer rings at St Mary Redcliffe; his daughter Anneke still does."], [_CROWDED_BELLS_R1586_SETUP[0]]),
+    (list(_CROWDED_BELLS_R1586_SETUP), ["revise", "Willem van der Merwe's hip operation", "Willem van der Merwe had his hip replaced at Southmead Hospital in August and now walks without a stick."], [_CROWDED_BELLS_R1586_SETUP[4]]),
+]
+
+
+def crowded_bells_r75(cases: list[Case]) -> None:
+    """A geography teacher whose daughter rings in the same band of bell ringers, with an allotment, a hip-replacement wait and a library card number: the allotment forgotten as his vegetable patch, the ringing ended while the daughter stays, and the waiting-list fact revised as his hip operation."""
+    _ended_by(cases, 'crowded_bells_r75', 'bell ringing', CROWDED_BELLS_R1586)
+
+
+_CROWDED_SABRE_R1587_SETUP = ["Dolores de la Cruz fences sabre at the Leeds Sword Club on Tuesday and Thursday evenings.", "Dolores de la Cruz's colleague Imran also fences sabre at the Leeds Sword Club.", "Dolores de la Cruz works as a tax adviser at Hartley & Finch in Leeds.", "Dolores de la Cruz has a permit to fish for trout on the River Wharfe at Otley.", "Dolores de la Cruz keeps two ferrets called Tito and Lola.", "Dolores de la Cruz's British Fencing membership number is BF-118402."]
+CROWDED_SABRE_R1587: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SABRE_R1587_SETUP), ["revise", "Dolores de la Cruz's angling permit", "Dolores de la Cruz now has a season permit for grayling on the River Ure at Masham."], [_CROWDED_SABRE_R1587_SETUP[3]]),
+    (list(_CROWDED_SABRE_R1587_SETUP), ["release", "Dolores de la Cruz's pets"], [_CROWDED_SABRE_R1587_SETUP[4]]),
+    (list(_CROWDED_SABRE_R1587_SETUP), ["purge", "BF-118402"], [_CROWDED_SABRE_R1587_SETUP[5]]),
+]
+
+
+def crowded_sabre_r75(cases: list[Case]) -> None:
+    """A tax adviser whose colleague fences sabre at the same club, with a trout permit, two ferrets and a fencing membership number: the trout permit revised as her angling permit, the ferrets released as her pets, and the membership number purged."""
+    _ended_by(cases, 'crowded_sabre_r75', 'fencing', CROWDED_SABRE_R1587)
+
+
+_CROWDED_LIFEBOAT_R1588_SETUP = ["Alasdair MacKinnon is a volunteer crew member on the Portree RNLI lifeboat.", "Alasdair MacKinnon's neighbour Morag also crews the Portree RNLI lifeboat.", "Alasdair MacKinnon runs a sea-kayak hire business from the harbour at Portree.", "Alasdair MacKinnon is studying Gaelic part-time through Sabhal M\u00f2r Ostaig.", "Alasdair MacKinnon has a season ticket for the CalMac ferry between Sconser and Raasay.", "Alasdair MacKinnon's amateur radio call sign is MM0AMK."]
+CROWDED_LIFEBOAT_R1588: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LIFEBOAT_R1588_SETUP), ["remember", "Alasdair MacKinnon sold the kayak hire business last winter and now skippers a wildlife-watching boat out of Portree."], [_CROWDED_LIFEBOAT_R1588_SETUP[2]]),
+    (list(_CROWDED_LIFEBOAT_R1588_SETUP), ["forget", "Alasdair MacKinnon's Raasay ferry pass"], [_CROWDED_LIFEBOAT_R1588_SETUP[4]]),
+    (list(_CROWDED_LIFEBOAT_R1588_SETUP), ["revise", "Alasdair MacKinnon's language course", "Alasdair MacKinnon finished his Gaelic course in June and now helps run a Gaelic conversation group in Portree."], [_CROWDED_LIFEBOAT_R1588_SETUP[3]]),
+]
+
+
+def crowded_lifeboat_r75(cases: list[Case]) -> None:
+    """A kayak-hire owner whose neighbour crews the same lifeboat, with Gaelic study, a ferry season ticket and a radio call sign: the kayak business sold, the season ticket forgotten as his ferry pass, and the Gaelic study revised as his language course."""
+    _ended_by(cases, 'crowded_lifeboat_r75', 'lifeboat', CROWDED_LIFEBOAT_R1588)
+
+
+_CROWDED_KILN_R1589_SETUP = ["Zainab Al-Hashimi rents a shelf in the shared kiln at Clayworks Studio in Hackney.", "Zainab Al-Hashimi's flatmate Juno also fires her pots in the shared kiln at Clayworks Studio.", "Zainab Al-Hashimi works from a desk at the Second Floor co-working space in Dalston.", "Zainab Al-Hashimi has a Friends membership at the Horniman Museum.", "Zainab Al-Hashimi has dialysis three times a week at the Royal Free Hospital's kidney unit.", "Zainab Al-Hashimi's Instagram handle, under which she sells her bowls, is @zainab.makes.bowls."]
+CROWDED_KILN_R1589: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KILN_R1589_SETUP), ["remember", "Zainab Al-Hashimi had a kidney transplant in May, so she doesn't need dialysis any more."], [_CROWDED_KILN_R1589_SETUP[4]]),
+    (list(_CROWDED_KILN_R1589_SETUP), ["release", "Zainab Al-Hashimi's hot desk"], [_CROWDED_KILN_R1589_SETUP[2]]),
+    (list(_CROWDED_KILN_R1589_SETUP), ["purge", "@zainab.makes.bowls"], [_CROWDED_KILN_R1589_SETUP[5]]),
+]
+
+
+def crowded_kiln_r75(cases: list[Case]) -> None:
+    """A potter whose flatmate fires pots in the same shared kiln, with a co-working desk, a museum membership, dialysis and an Instagram handle: the dialysis ended by a transplant, the co-working desk released as her hot desk, and the handle purged."""
+    _ended_by(cases, 'crowded_kiln_r75', 'pottery', CROWDED_KILN_R1589)
+
+
+_CROWDED_ORCHESTRA_LIBRARY_R1590_SETUP = ["Jean-Luc Fontaine is the orchestra librarian for the Severn Philharmonic in Worcester.", "Jean-Luc Fontaine's wife Mireille also works in the Severn Philharmonic's music library, as assistant librarian.", "Jean-Luc Fontaine plays in the Worcester Chess Club's first team in the county league.", "Jean-Luc Fontaine is fostering two teenage brothers through Worcestershire County Council.", "Jean-Luc Fontaine rides a 1974 Moto Guzzi motorcycle.", "Jean-Luc Fontaine's drone operator ID, printed on a sticker on his DJI Mini, is GBR-OP-7XK24PLM9QD."]
+CROWDED_ORCHESTRA_LIBRARY_R1590: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ORCHESTRA_LIBRARY_R1590_SETUP), ["forget", "Jean-Luc Fontaine's motorbike"], [_CROWDED_ORCHESTRA_LIBRARY_R1590_SETUP[4]]),
+    (list(_CROWDED_ORCHESTRA_LIBRARY_R1590_SETUP), ["remember", "Jean-Luc Fontaine has stepped down from the Worcester Chess Club's first team, though he still turns up to its Friday blitz nights."], [_CROWDED_ORCHESTRA_LIBRARY_R1590_SETUP[2]]),
+    (list(_CROWDED_ORCHESTRA_LIBRARY_R1590_SETUP), ["purge", "GBR-OP-7XK24PLM9QD"], [_CROWDED_ORCHESTRA_LIBRARY_R1590_SETUP[5]]),
+]
+
+
+def crowded_orchestra_library_r75(cases: list[Case]) -> None:
+    """An orchestra librarian whose wife works in the same orchestra's library, with a chess team, foster care, a Moto Guzzi and a drone operator ID: the Moto Guzzi forgotten as his motorbike, the chess first team left while the club stays, and the operator ID purged."""
+    _ended_by(cases, 'crowded_orchestra_library_r75', 'orchestra', CROWDED_ORCHESTRA_LIBRARY_R1590)
+
+
+_CROWDED_GERMAN_ORGAN_R1591_SETUP = ["Friederike von Aschenbach arbeitet als Orgelbauerin bei Orgelbau Wendeler in Bonn.", "Jonas Brandt, ein Kollege von Friederike von Aschenbach, arbeitet ebenfalls als Orgelbauer bei Orgelbau Wendeler in Bonn.", "Friederike von Aschenbach besucht donnerstags einen Weinkurs an der Volkshochschule Bonn.", "Friederike von Aschenbach hat ein Jahresabo f\u00fcr die Rheinf\u00e4hre zwischen Mehlem und K\u00f6nigswinter.", "Friederike von Aschenbach f\u00e4hrt ein Lastenrad von Urban Arrow.", "Die Steuer-Identifikationsnummer von Friederike von Aschenbach, die ihr Steuerberater auf jedem Bescheid angibt, lautet 47 036 892 815."]
+CROWDED_GERMAN_ORGAN_R1591: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_ORGAN_R1591_SETUP), ["remember", "Seit dem Fr\u00fchjahr arbeitet Friederike von Aschenbach nicht mehr bei Orgelbau Wendeler; sie restauriert jetzt Cembalos in ihrer eigenen Werkstatt in Siegburg."], [_CROWDED_GERMAN_ORGAN_R1591_SETUP[0]]),
+    (list(_CROWDED_GERMAN_ORGAN_R1591_SETUP), ["forget", "Friederike von Aschenbachs Fahrrad"], [_CROWDED_GERMAN_ORGAN_R1591_SETUP[4]]),
+    (list(_CROWDED_GERMAN_ORGAN_R1591_SETUP), ["revise", "Friederike von Aschenbachs F\u00e4hrkarte", "Statt des F\u00e4hrabos hat Friederike von Aschenbach jetzt ein Deutschlandticket."], [_CROWDED_GERMAN_ORGAN_R1591_SETUP[3]]),
+]
+
+
+def crowded_german_organ_r75(cases: list[Case]) -> None:
+    """An organ builder whose colleague builds organs at the same workshop, with a wine course, a Rhine ferry pass, a cargo bike and a tax ID, in German: the workshop job left for harpsichord restoration, the cargo bike forgotten as her bicycle, and the ferry pass revised as her ferry ticket."""
+    _ended_by(cases, 'crowded_german_organ_r75', 'organ building', CROWDED_GERMAN_ORGAN_R1591)
+
+
+_CROWDED_CHINESE_WEIQI_R1592_SETUP = ["林晓燕是苏州工业园区围棋协会的会员\uff0c每周六下午去协会下棋\u3002", "林晓燕的同事周敏也是苏州工业园区围棋协会的会员\u3002", "林晓燕在苏州工业园区的一家半导体公司做质量工程师\u3002", "林晓燕在苏州市图书馆办了借书证\uff0c每个月借四五本小说\u3002", "林晓燕养了两只乌龟\uff0c一只叫团团\uff0c一只叫圆圆\u3002", "林晓燕的无人机驾驶员执照编号是UTC-2023-045871\u3002"]
+CROWDED_CHINESE_WEIQI_R1592: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_WEIQI_R1592_SETUP), ["remember", "去年年底\uff0c林晓燕已经从园区那家半导体公司辞职了\uff0c不过她还是每周六去围棋协会下棋\u3002"], [_CROWDED_CHINESE_WEIQI_R1592_SETUP[2]]),
+    (list(_CROWDED_CHINESE_WEIQI_R1592_SETUP), ["forget", "林晓燕的宠物"], [_CROWDED_CHINESE_WEIQI_R1592_SETUP[4]]),
+    (list(_CROWDED_CHINESE_WEIQI_R1592_SETUP), ["purge", "UTC-2023-045871"], [_CROWDED_CHINESE_WEIQI_R1592_SETUP[5]]),
+]
+
+
+def crowded_chinese_weiqi_r75(cases: list[Case]) -> None:
+    """A quality engineer whose colleague belongs to the same Go association, with a job in the same industrial park, a library card, two turtles and a drone licence number, in Chinese: the job quit while the Go stays, the turtles forgotten as her pets, and the licence number purged."""
+    _ended_by(cases, 'crowded_chinese_weiqi_r75', 'go', CROWDED_CHINESE_WEIQI_R1592)
+
+
+_CROWDED_USER_USHER_R1593_SETUP = ["I volunteer as an usher at the Theatre Royal in Bath on Saturday evenings.", "My sister-in-law Fenella ushers at the Theatre Royal in Bath too, usually on the same Saturday shifts.", "I'm taking a WSET Level 2 wine course at a wine school in Bath.", "I train my border collie, Skye, at a dog-agility club in Chippenham.", "I'm a member of the Holburne Museum, which lets me in free.", "The IBAN of the joint account I share with my partner is GB29 NWBK 6016 1331 9268 19."]
+CROWDED_USER_USHER_R1593: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_USHER_R1593_SETUP), ["revise", "my wine classes", "I passed WSET Level 2 and have signed up for Level 3 at the same school in Bath."], [_CROWDED_USER_USHER_R1593_SETUP[2]]),
+    (list(_CROWDED_USER_USHER_R1593_SETUP), ["remember", "Last autumn I gave up agility at the Chippenham club because Skye's hips had got stiff, but I still use my Holburne membership."], [_CROWDED_USER_USHER_R1593_SETUP[3]]),
+    (list(_CROWDED_USER_USHER_R1593_SETUP), ["purge", "GB29 NWBK 6016 1331 9268 19"], [_CROWDED_USER_USHER_R1593_SETUP[5]]),
+]
+
+
+def crowded_user_usher_r75(cases: list[Case]) -> None:
+    """The user, who ushers at the same theatre as a sister-in-law, with a wine course in the same city, dog agility, a museum membership and an IBAN: the wine course revised as wine classes, the agility given up while the museum membership stays, and the IBAN purged."""
+    _ended_by(cases, 'crowded_user_usher_r75', 'theatre', CROWDED_USER_USHER_R1593)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -24741,7 +25131,37 @@ def build() -> list[Case]:
                    crowded_chinese_supper_club_r72,
                    crowded_scout_troop_r72,
                    crowded_user_pharmacy_locum_r72,
-                   crowded_classic_car_rally_r72):
+                   crowded_classic_car_rally_r72,
+                   crowded_ringing_r73,
+                   crowded_lifeboat_r73,
+                   crowded_fencing_r73,
+                   crowded_callsign_r73,
+                   crowded_kiln_r73,
+                   crowded_librarian_r73,
+                   crowded_drone_r73,
+                   crowded_german_imker_r73,
+                   crowded_chinese_opera_r73,
+                   crowded_user_foster_r73,
+                   crowded_beekeeping_r74,
+                   crowded_fencing_r74,
+                   crowded_bellringing_r74,
+                   crowded_dialysis_r74,
+                   crowded_chess_r74,
+                   crowded_allotment_r74,
+                   crowded_lifeboat_r74,
+                   crowded_german_orchestra_r74,
+                   crowded_chinese_tram_r74,
+                   crowded_user_wine_r74,
+                   crowded_beekeeping_r75,
+                   crowded_tram_r75,
+                   crowded_bells_r75,
+                   crowded_sabre_r75,
+                   crowded_lifeboat_r75,
+                   crowded_kiln_r75,
+                   crowded_orchestra_library_r75,
+                   crowded_german_organ_r75,
+                   crowded_chinese_weiqi_r75,
+                   crowded_user_usher_r75):
         family(cases)
     return cases
 
