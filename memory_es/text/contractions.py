@@ -22,6 +22,40 @@ import re
 from memory_es.text import lexicon as lx
 from memory_es.text.predicates import PREPOSITIONS
 
+
+def _idioms() -> dict[str, tuple[str, str]]:
+    """``data/ending_idioms.txt``: each idiom as said -> (what the rules read, what they
+    read after a form of *have*), ``one's`` written out as each possessive determiner."""
+    out: dict[str, tuple[str, str]] = {}
+    for line in lx.data_lines("ending_idioms.txt"):
+        said, _, read = (part.strip() for part in line.partition("="))
+        past, _, perfect = (part.strip() for part in read.partition(","))
+        for owner in lx.POSSESSIVE_DETERMINERS if "one's" in said else ("",):
+            out[said.replace("one's", owner)] = (past.replace("one's", owner),
+                                                 (perfect or past).replace("one's", owner))
+    return out
+
+
+_IDIOMS = _idioms()
+_IDIOM_ALT = "|".join(re.escape(i).replace("'", "['’]")
+                      for i in sorted(_IDIOMS, key=len, reverse=True))
+_IDIOM = re.compile(rf"\b(?:{_IDIOM_ALT})\b", re.IGNORECASE)
+"""An idiom of stopping (``called it a day``, ``handed in her notice``), read as the plain
+word of ending it means (``stopped``, ``resigned``): the rules know those words."""
+_HAVE = re.compile(r"(?:\b(?:has|have|had)|['’](?:s|ve|d))\s+$", re.IGNORECASE)
+
+
+def _idiom_read(m: re.Match[str], sentence: str) -> str | None:
+    """What the rules read for the idiom ``m`` found; None where it is literal, after a
+    form of *be* or *get* (``the books are packed in boxes``)."""
+    before = sentence[:m.start()]
+    words = before.split()
+    if words and lx.lemma_of(words[-1].lower()) in ("be", "get"):
+        return None
+    past, perfect = _IDIOMS[m.group().lower().replace("’", "'")]
+    return perfect if _HAVE.search(before) else past
+
+
 _PRONOUNS = ("I", "you", "we", "they", "he", "she", "it", "that", "there", "who", "what")
 _CONTRACTED = re.compile(rf"\b({'|'.join(_PRONOUNS)})['’](m|re|ve|ll|d|s)\b", re.IGNORECASE)
 _ONE_VERB = {"m": "am", "re": "are", "ve": "have", "ll": "will"}
@@ -54,11 +88,13 @@ class Expansion:
     @classmethod
     def of(cls, sentence: str) -> Expansion:
         low = sentence.lower()
+        idioms = [(m.start(), m.end(), read) for m in _IDIOM.finditer(sentence)
+                  if (read := _idiom_read(m, sentence)) is not None]
         if ("'" not in sentence and "’" not in sentence and "used" not in low
-                and "start" not in low and "beg" not in low):
+                and "start" not in low and "beg" not in low and not idioms):
             return cls(sentence, [])
-        edits = [(m.start(), m.end(), _written_out(m, sentence))
-                 for m in _CONTRACTED.finditer(sentence)]
+        edits = [*idioms, *((m.start(), m.end(), _written_out(m, sentence))
+                            for m in _CONTRACTED.finditer(sentence))]
         taken = {i for start, end, _out in edits for i in range(start, end)}
         edits += [(m.start(), m.end(), out) for m in _NAMED.finditer(sentence)
                   if m.start() not in taken and (out := _verb_after_name(m, sentence)) != m.group()]
@@ -147,9 +183,11 @@ def _be_after(before: str) -> str:
     return "am" if last == "i" else "are" if last in ("we", "you", "they") else "is"
 
 
-_NO_NOUN_NEXT = re.compile(r"\s+(?:not|never|no\s+longer|now)\s", re.IGNORECASE)
+_NO_NOUN_NEXT = re.compile(r"\s+(?:not|never|no\s+longer|now|still|also|always|already)\s",
+                           re.IGNORECASE)
 """Words no possessed noun phrase starts with: after a name's ``'s`` they make it ``is``
-(``Mia Chen's not vegetarian anymore``, ``Ade's now a registrar``)."""
+(``Mia Chen's not vegetarian anymore``, ``Ade's now a registrar``, ``Callum's still on
+the pager``)."""
 
 
 def _finite_later(rest: str) -> bool:
@@ -174,7 +212,7 @@ def _participle_follows(rest: str) -> bool:
     if at == len(words):
         return False
     word = words[at]
-    if word in lx.IRREGULAR_PAST:
+    if word in lx.IRREGULAR_PAST or _IDIOM.match(" ".join(words[at:])):
         return True
     if word not in lx.VERBS_PAST:
         return False

@@ -40,7 +40,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_es.text.lexicon import CHINESE, GERMAN, data_sections, data_words, words
+from memory_es.text.lexicon import (
+    CHINESE,
+    COMMON_NOUNS,
+    GERMAN,
+    data_sections,
+    data_words,
+    words,
+)
 from memory_es.text.normalize import clean, strip_symbols
 from memory_es.text.segment import leading_name
 from projections.tokens import UNSPACED_LETTER
@@ -65,16 +72,30 @@ part of the label, never as the identifier itself."""
 _COPULAS = ("is", "was", "are", *(w for w in GERMAN["copula"]
                                   if w not in GERMAN["first_person_only"]))
 """What may tie a label to its identifier: ``passport number is``, ``Mitgliedsnummer ist``."""
+
+
+def _written_open(label: str) -> str:
+    """A label's pattern: a compound of two nouns may also be written open or hyphenated
+    (``callsign``, ``call sign``, ``call-sign``; ``postcode``, ``post code``)."""
+    for i in range(3, len(label) - 2):
+        if label[:i] in COMMON_NOUNS and label[i:] in COMMON_NOUNS:
+            return rf"{re.escape(label[:i])}[\s\-]?{re.escape(label[i:])}"
+    return re.escape(label)
+
+
 _LABEL_ALT = "|".join([rf"\w*(?:{'|'.join(_LONG_HEADS)})",  # a German compound's head
-                       *sorted((re.escape(w) for w in IDENTIFIER_LABELS), key=len, reverse=True)])
+                       *sorted((_written_open(w) for w in IDENTIFIER_LABELS), key=len,
+                               reverse=True)])
 _NUMBER_ALT = "|".join(w + r"\.?" for w in NUMBER_WORDS)
-_WHOSE = r"(?:\s+(?:at|with|for|from|on|in|of)(?:\s+[^\W\d][\w'’&\-]*){1,5})"
-"""Whose or where the number is, between the label and its copula: ``student number at
-Leeds City College is …``, ``member number with the club is …`` (only before a copula:
-without one, the words after a label are no identifier's owner)."""
+_WHOSE = (r"(?:\s+(?:at|with|for|from|on|in|of)(?:\s+[^\W\d][\w'’&\-]*){1,5})?"
+          r"(?:,\s+(?:which|that|who)\s[^,.;:]{1,80},)?")
+"""Whose or where the number is, and an aside on it set off by commas, between the label
+and its copula: ``student number at Leeds City College is …``, ``member number with the
+club is …``, ``blood donor number, which he shows at every session, is …`` (only before a
+copula: without one, the words after a label are no identifier's owner)."""
 _LABELLED = re.compile(
     rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b(?:\s+(?:{_LABEL_ALT})\b)*"
-    rf"(?:\s+(?:(?:{_NUMBER_ALT})(?!\w)|#))?(?:{_WHOSE}?(?-i:\s+(?:{'|'.join(_COPULAS)})(?=\s)))?"
+    rf"(?:\s+(?:(?:{_NUMBER_ALT})(?!\w)|#))?(?:{_WHOSE}(?-i:\s+(?:{'|'.join(_COPULAS)})(?=\s)))?"
     r"\s*[:#]?\s*"
     r"((?:#?[A-Za-z0-9][A-Za-z0-9_\-./]*[A-Za-z0-9]|(?-i:[A-Z])(?=\s\d))"
     r"(?-i:\s(?:(?=[A-Z]*\d)[A-Z0-9]{2,12}|[A-Z]{2,4})(?![\w\-])"

@@ -63,6 +63,7 @@ from memory_es.text.matching import (
     coverage,
     entity_keys,
     entity_terms,
+    german_compound_parts,
     german_stems,
     identifier_matches,
     idf_weights,
@@ -83,6 +84,7 @@ from memory_es.text.matching import (
     specific,
     topic_facts,
     topic_match,
+    vehicle_match,
     view,
     view_terms,
     within_identified,
@@ -835,7 +837,8 @@ class TextInterface:
                           or (names_it and not kin) or same_object)
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms) & said
             if stems:
-                shared = shared | (stems & german_stems(f.text))
+                shared = shared | (stems & german_stems(f.text)) | german_compound_parts(
+                    stems, f.text)
             # "gave up beekeeping" ends "keeps bees": the activity's name holds both
             shared = shared | {t for t in said if names_an_activity(t, v.terms)}
             if shared & name_terms:
@@ -1720,6 +1723,8 @@ class TextInterface:
                 # hers kept under her id is his, not a second one of hers)
                 asked = frozenset(query.terms)
                 own = [v for v in scope if not self._theirs(v.fact, asked)]
+                if (vehicle := vehicle_match(query, own, skip)) is not None:
+                    return _Selection([vehicle], "topic", entities=entities)
                 only, topics = topic_match(query, own, skip)
                 if only is not None:
                     return _Selection([only], "topic", entities=entities, topics=topics)

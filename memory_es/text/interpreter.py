@@ -68,6 +68,7 @@ from memory_es.text.sentences import (
     split_conjuncts,
     split_sentences,
     subject_split,
+    uninverted,
 )
 from memory_es.text.subjects import Subject, analyse_subject
 from memory_es.text.words import Tok, agrees, is_capitalised, tokenize
@@ -129,7 +130,10 @@ def _anchored_identifiers(body: str) -> list[Identifier]:
 
 
 def _alternation(words: Iterable[str]) -> str:
-    return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+    """A regex alternation of ``words``, longest first; ``_`` in a data file's phrase is a
+    space (``an_den_Nagel_gehängt``)."""
+    return "|".join(sorted((re.escape(w).replace("_", r"\s+") for w in words), key=len,
+                           reverse=True))
 
 
 _DE, _ZH = lx.GERMAN, lx.CHINESE
@@ -249,20 +253,24 @@ def _zh_named(body: str) -> re.Match[str] | None:
                     rf"(?P<obj>(?!的)[\u3400-\u9fff].*)$", body)
 _ZH_TRANSFER = re.compile(rf"^(?:{_alternation(_ZH['transfer'])})了?(?P<place>[\u3400-\u9fff].*)$")
 """``转到了育才小学``: transferred to another place of the same kind, named after it."""
+_DE_VERB = rf"(?!(?:{_alternation(lx.NAME_PARTICLES)})\s)[a-zäöüß]+"
+"""A lower-case word after a German subject that may be its finite verb: no particle of
+a surname (``Friederike von Aschenbach arbeitet …``: ``von`` is the name's)."""
 _DE_NO_LONGER = re.compile(
-    rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?P<before>.+?)\s+)?"
+    rf"^(?P<subj>.+?)\s+(?P<verb>{_DE_VERB})\s+(?:(?P<before>.+?)\s+)?"
     rf"(?:nicht\s+mehr(?:\s+(?P<after>.+))?"
     rf"|(?:{_alternation(w for w in _DE['negators'] if w != 'nicht')})\s+(?P<obj>.+?)\s+mehr"
-    rf"(?:\s+(?:{_alternation(_DE['separable_particles'])}))?)$")
+    rf"(?:\s+(?:{_alternation(_DE['separable_particles'])}|[a-zäöüß]+en))?)$")
 """``X spielt kein Tennis mehr``, ``X arbeitet nicht mehr bei Bosch``, ``X raucht nicht
-mehr``, ``X baut keine Tomaten mehr an`` (a separable verb's particle comes last): X no
-longer does it (a lower-case finite verb after the subject)."""
+mehr``, ``X baut keine Tomaten mehr an`` (a separable verb's particle comes last), ``X darf
+kein Blut mehr spenden`` (a modal's infinitive comes last): X no longer does it (a
+lower-case finite verb after the subject)."""
 _DE_PREPOSITION = (
     rf"(?:{_alternation(_DE['prepositions'])}|(?:{_alternation(_DE['shared_prepositions'])})"
     rf"(?=\s+(?:{_alternation(_DE['determiners'])})\s))")
 """A German preposition, or one English shares before a German article (``an der``)."""
 _DE_GENERIC = re.compile(
-    rf"^(?P<subj>.+?)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?:{_alternation(_DE['adverbs'])})\s+)*"
+    rf"^(?P<subj>.+?)\s+(?P<verb>{_DE_VERB})\s+(?:(?:{_alternation(_DE['adverbs'])})\s+)*"
     rf"(?P<now>(?:{_alternation(_DE['change'])})\s+"
     rf"|{_DE_STARTED}(?={_DE_PREPOSITION}\s))?(?P<prep>{_DE_PREPOSITION})\s+(?P<obj>.+)$")
 """``X arbeitet (jetzt) bei Y``: a verb (and adverbs: ``tanzt aber weiter im …``) and a
@@ -781,30 +789,40 @@ def _german_subject_first(body: str) -> str | None:
     the verb; read as written, the phrase was taken for the subject. The phrase is read
     after the verb when it says since when a state holds (``seit``, ``ab``: a change, as
     after the verb), else left out of the reading (the clause keeps the text as written),
-    so that it is no part of what a verb of ending ends. The verb is the last
-    lower-case word of the first four that a name follows (``Im letzten Jahr hat Jonas
-    …``: ``letzten`` is the phrase's); the name is its capitalised words, two at most
-    besides particles, since a capitalised noun may follow it (``Tischtennis``). A
-    subordinate clause put first (``Weil …, geht Anna Weber …``) is read the same way, as
-    a time phrase would be, up to its comma."""
+    so that it is no part of what a verb of ending ends. The verb is the first
+    lower-case word of the first five that a name follows and that is no article, negator
+    or word of a time phrase (``Im letzten Jahr hat Jonas …``: ``letzten`` is the
+    phrase's; ``Nach der letzten Spielzeit hat Jörg …``; ``darf Jörg … kein Blut``); the
+    name is its capitalised words, two at most besides particles, since a capitalised
+    noun may follow it (``Tischtennis``). A subordinate clause put first (``Weil …, geht
+    Anna Weber …``) is read the same way, as a time phrase would be, up to its comma."""
     words = body.split()
     if words and words[0].lower() in _DE["subordinators"] and ", " in body:
         # "Weil ihr der Rücken zu schaffen macht, geht Anna Weber zur Wassergymnastik": a
         # clause put first is the Vorfeld, and the main clause starts at its comma
         words = ["dann", *body.split(", ", 1)[1].split()]
-    if len(words) < 4 or words[0].lower() not in _DE_FRONTED or "," in " ".join(words[:4]):
+    if len(words) < 4 or words[0].lower() not in _DE_FRONTED:
         return None
     verb = None
-    for v in range(1, 4):
-        if (words[v].isalpha() and words[v].islower() and words[v] not in lx.NAME_PARTICLES
+    for v in range(1, min(5, len(words))):
+        if words[v - 1].endswith(","):
+            break
+        if (words[v].isalpha() and words[v].islower() and words[v] not in _NOT_A_VERB
                 and _name_run(words, v + 1)):
             verb = v
+            break
     if verb is None:
         return None
     end = verb + 1 + _name_run(words, verb + 1)
     started = words[0].lower() in _DE["started"]
     phrase = [words[0].lower(), *words[1:verb]] if started else []
     return " ".join([*words[verb + 1:end], words[verb], *phrase, *words[end:]])
+
+
+_NOT_A_VERB = lx.NAME_PARTICLES | _DE_FRONTED | frozenset(_DE["determiners"]) | frozenset(
+    _DE["negators"])
+"""Lower-case words before a capitalised one that are no finite verb: a name's particle,
+a time phrase's own word (``letzten Jahr``), an article or a negator (``kein Blut``)."""
 
 
 def _name_run(words: list[str], start: int) -> int:
@@ -836,6 +854,10 @@ def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
     what the sentence says before its subject (``Correction:`` marks a change)."""
     sentence = without_directive(sentence.strip())  # "Please note that …"
     body = sentence.rstrip(".!?;。！？；").rstrip()
+    if sentence.endswith("?") and (statement := uninverted(body)) is not None:
+        clauses = _interpret_sentence(statement + sentence[len(body):], heading)
+        return [replace(c, text=body if len(clauses) == 1 else c.text,
+                        rules=(*c.rules, "sentence:question-order")) for c in clauses]
     if (upright := _german_subject_first(body)) is not None:
         clauses = _interpret_sentence(upright + sentence[len(body):], heading)
         if clauses and all(upright.startswith(c.mention or "\0") for c in clauses):

@@ -393,8 +393,10 @@ TEMPORAL_WORDS: frozenset[str] = words("""
 january february march april may june july august september october november december jan
 feb mar apr jun jul aug sep sept oct nov dec today yesterday tomorrow tonight week weeks
 month months year years quarter spring summer autumn fall winter weekends decade century
-semester term season
+semester term season easter christmas halloween ramadan
 """) | (PERIODS - {"day", "weekday"})
+"""Months, seasons, spans of time and the holidays that mark a time of year (``After
+Easter Siobhan …``: the holiday says when, it starts no name)."""
 TEMPORAL_PREPOSITIONS: frozenset[str] = words("""
 since until till from to between through throughout during before after as of in starting
 beginning ending

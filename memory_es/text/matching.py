@@ -1130,6 +1130,58 @@ def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
     return Match(hits[0].fact, "semantic", 0.5, f"the entity's only fact in {topics}"), named
 
 
+def _vehicle_kinds() -> dict[str, tuple[str, frozenset[str], bool]]:
+    """``data/vehicle_kinds.txt``: the stem of each vehicle noun -> (the verb used with
+    it, the stems of its kind, whether it is the verb's first kind)."""
+    out: dict[str, tuple[str, frozenset[str], bool]] = {}
+    verb = ""
+    for line in lx.data_lines("vehicle_kinds.txt"):
+        if line.startswith("["):
+            verb, first = line.strip("[]"), True
+            continue
+        kind = frozenset(stem(w) for w in line.split())
+        out.update((k, (verb, kind, first)) for k in kind)
+        first = False
+    return out
+
+
+_VEHICLE_KINDS = _vehicle_kinds()
+_OBJECT_LEADS = lx.POSSESSIVE_DETERMINERS | {"a", "an", "the"}
+
+
+def vehicle_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = ()
+                  ) -> Match | None:
+    """Revise, release, forget: ``Siobhan's car`` for ``Siobhan drives a green Škoda
+    Octavia estate``, ``Jean-Luc's motorbike`` for ``rides a 1974 Moto Guzzi
+    motorcycle``: a query naming one kind of vehicle (``data/vehicle_kinds.txt``) and
+    words the fact holds targets the entity's one fact whose verb is that kind's, with its
+    object right after it (``drives to work`` says how she goes, not what). The fact
+    names that kind, or no vehicle at all and then the kind is the verb's first (a make
+    and model one drives is a car: ``Siobhan's van`` is not her Škoda, and ``drives buses
+    for Stagecoach`` is not her car). None otherwise."""
+    content = content_terms(query, skip)
+    named = [t for t in content if t in _VEHICLE_KINDS]
+    if len(named) != 1:
+        return None
+    verb, kind, first = _VEHICLE_KINDS[named[0]]
+    rest = [t for t in content if t != named[0]]
+    vehicles = frozenset(_VEHICLE_KINDS)
+    hits = [v for v in scope if _drives(v.fact.text, verb)
+            and (v.terms & kind if v.terms & vehicles else first)
+            and all(t in v.terms for t in rest)]
+    if len(hits) != 1:
+        return None
+    return Match(hits[0].fact, "semantic", 0.5, f"the entity's only {named[0]} by its verb")
+
+
+def _drives(text: str, verb: str) -> bool:
+    """Does ``text`` use ``verb`` with an object (``drives a …``, ``rides his …``)?"""
+    words = [w.strip(EDGE) for w in text.split()]
+    return any(lx.lemma_of(w.lower()) == verb and (
+        nxt.lower() in _OBJECT_LEADS or nxt[:1].isupper() or nxt[:1].isdigit())
+        for w, nxt in itertools.pairwise(words))
+
+
 def crossed_topics(query: Query, skip: Iterable[str] = ()) -> list[frozenset[str]]:
     """A query of two or more words of different topics, one of which names its topic
     (``music preference``, ``literary preference``): the topics of each word (those it
@@ -1231,6 +1283,20 @@ of a noun made from its infinitive (``das Rauchen``), longest first."""
 _DE_LOAN_ENDINGS = ("ation", "ium", "ier")
 """What a German loan verb's stem (``studier``) and its Latin noun (``Studium``,
 ``Operation``) add to their shared root."""
+
+
+def german_compound_parts(stems: frozenset[str], text: str) -> frozenset[str]:
+    """The ``stems`` that open or close a longer word of ``text``, or that a word of
+    ``text`` opens or closes (six letters or more each): German writes a compound as one
+    word, so a thing named alone is a part of the compound that names it elsewhere
+    (``keine Straßenbahn mehr`` / ``Straßenbahnfahrerin``, ``die Hühnerhaltung`` / ``hält
+    Hühner``)."""
+    words = set(re.findall(r"[^\W\d_]{6,}", text.casefold()))
+
+    def part(a: str, b: str) -> bool:
+        return len(a) >= 6 and len(b) > len(a) and (b.startswith(a) or b.endswith(a))
+
+    return frozenset(s for s in stems if any(part(s, w) or part(w, s) for w in words))
 
 
 def german_stems(text: str) -> frozenset[str]:

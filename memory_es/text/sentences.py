@@ -139,6 +139,8 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
         if w == "and" and i <= 3 and is_capitalised(toks[i - 1].word):
             plural = True
             continue
+        if is_capitalised(toks[i - 1].word) and _particle_at(toks, i):
+            continue  # "Ana Luisa dos Santos": a surname's particle, not a verb in -s
         prev_cap = is_capitalised(toks[i - 1].word)
         if toks[i - 1].low.endswith("'s"):
             continue  # right after a possessive: an adjective of the noun phrase
@@ -186,15 +188,26 @@ def _after_opening_name(toks: Sequence[Tok]) -> int:
     opening name of two or more capitalised words, at the first lower-case word
     (``Jonas Weber arbeitet bei Siemens``, ``Mia Lund beat her record``). A name is
     followed by its verb in any language that writes verbs in lower case, so the
-    sentence stays its named person's; with no such name it is one noun phrase."""
+    sentence stays its named person's; with no such name it is one noun phrase. A
+    surname's particle between capitalised words is the name's (``Friederike von
+    Aschenbach besucht …``)."""
     k = 0
-    while k < len(toks) and is_capitalised(toks[k].word) and not toks[k].raw.endswith(
-            (",", ":", "'s", "’s")):
+    while k < len(toks) and (is_capitalised(toks[k].word) or (k and _particle_at(toks, k))) \
+            and not toks[k].raw.endswith((",", ":", "'s", "’s")):
         k += 1
     if k >= 2 and k < len(toks) and toks[k].word.isalpha() and toks[k].word.islower() \
             and toks[k].low not in lx.STOPWORDS:
         return k
     return len(toks)
+
+
+def _particle_at(toks: Sequence[Tok], k: int) -> bool:
+    """Do surname particles start at ``k`` and a capitalised word follow them (``van der
+    Meer``)?"""
+    j = k
+    while j < len(toks) and toks[j].low in lx.NAME_PARTICLES:
+        j += 1
+    return k < j < len(toks) and is_capitalised(toks[j].word)
 
 
 def opens_without_subject(toks: Sequence[Tok]) -> bool:
@@ -383,7 +396,9 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
         if n == 1 and first.low in lx.SUBJECT_PRONOUNS and agrees(verb.word, plural):
             return 1
         finite = verb.low in _FINITE or (  # "…, and Ben Roy left DNB": a name's past tense
-            is_capitalised(first.word) and verb.low in lx.VERBS_PAST and verb.word.islower())
+            is_capitalised(first.word) and verb.low in lx.VERBS_PAST and verb.word.islower()
+        ) or (  # "…, though Cathal still rings there": after an adverb, a verb of the broad list
+            at > n and verb.word.islower() and lx.inflected_verb(verb.low) is not None)
         if n >= (1 if is_capitalised(first.word) else 2) and finite and (
                 first.low in _OWN_SUBJECT_LEAD or not any(lx.lemma_of(t.low)
                                                           for t in toks[1:n])):
@@ -578,3 +593,57 @@ def _between(prev: Conjunct, conj: Conjunct) -> str:
     if gap <= 1:
         return " "
     return " and " if gap <= 6 else ", and "
+
+
+_INVERTED_SUBJECTS = frozenset({"i", "he", "she", "it", "we", "they", "there"})
+"""Pronouns that follow an auxiliary in a question (``you`` asks the assistant: left as
+it is)."""
+
+
+def uninverted(body: str) -> str | None:
+    """A yes/no question in statement order: ``Is Tom Baker still at Acme`` ->
+    ``Tom Baker is still at Acme``, ``Does the boiler need a service`` -> ``the boiler
+    does need a service``, ``Was Tom's car stolen`` -> ``Tom's car was stolen``. English
+    puts the auxiliary before the subject in a question; read as written, the auxiliary
+    became part of the subject's name (``person:is-tom-baker``). The subject is a subject
+    pronoun, a name (capitalised words and their particles) or a noun phrase opened by a
+    determiner; an owner's ``'s`` continues it into the owned thing's noun phrase, which
+    ends before an adverb, a preposition or a verb form (a noun phrase that runs to the
+    end leaves its last word as the predicate: ``Is the boiler old``). None when the
+    question has no such shape."""
+    toks = tokenize(body)
+    if len(toks) < 3 or toks[0].low not in lx.AUXILIARIES or "'" in toks[0].low:
+        return None
+    bare_verb = toks[0].low in ("do", "does", "did")
+    if toks[1].low in _INVERTED_SUBJECTS:
+        end = 2
+    else:
+        if toks[1].low in _DETERMINERS or toks[1].low == "that":
+            end = _noun_phrase_end(toks, 2, bare_verb)
+        elif _name_start(toks[1]):
+            end = 2
+            while end < len(toks) and (_name_start(toks[end])
+                                       or toks[end].low in lx.NAME_PARTICLES):
+                end += 1
+        else:
+            return None
+        if toks[end - 1].low.endswith(("'s", "’s")):
+            end = _noun_phrase_end(toks, end, bare_verb)
+    if end >= len(toks):
+        return None
+    cut, aux = toks[end - 1].end, toks[0].word.lower()
+    return f"{body[toks[1].start:cut]} {aux} {body[cut:].lstrip()}"
+
+
+def _noun_phrase_end(toks: Sequence[Tok], start: int, bare_verb: bool) -> int:
+    """End of the noun phrase whose words start at ``start`` (see :func:`uninverted`)."""
+    end = start
+    while end < len(toks):
+        w = toks[end].low
+        if (w in lx.ADVERBS or w in PREPOSITIONS or w in lx.AUXILIARIES
+                or (bare_verb and w in lx.VERBS_BARE)
+                or (w.endswith(("ing", "ed")) and lx.lemma_of(w) is not None)
+                or (w in lx.VERBS_PAST and lx.lemma_of(w) != w)):
+            break
+        end += 1
+    return end - 1 if end == len(toks) and end - 1 > start else end

@@ -112,8 +112,11 @@ def analyse_subject(region: str, region_toks: list[Tok],
                       if not (is_capitalised(w) or is_foreign_word(w))), None)
         named = ([w for w in rest[lower + 1:] if is_capitalised(w) or is_foreign_word(w)]
                  if lower is not None else [w for w in rest if not w.isupper()])
-        if lower is None and not any(w.lower() in _CALLED_BY_ROLE for w in named):
-            named = []  # "My Fiesta", "My Kindle": a name said alone that no person is
+        if lower is None and (not any(w.lower() in _CALLED_BY_ROLE for w in named) or (
+                named and named[-1].lower() in lx.COMMON_NOUNS - _CALLED_BY_ROLE)):
+            # "My Fiesta", "My Kindle": a name said alone that no person is; "My Unique
+            # Taxpayer Reference": a thing, whose head noun no person is called by
+            named = []
         # "My cat Miso": a named pet is the user's, as "Zoe's cat Miso" is Zoe's
         animal = any("pet" in lx.domains_of(w) for w in low[1:] if w not in
                      {n.lower() for n in named})

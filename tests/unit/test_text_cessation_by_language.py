@@ -272,3 +272,68 @@ def test_a_chinese_clause_of_reason_before_the_name_leaves_the_name_the_subject(
     assert team not in after and husband in after
     [run] = interpret("每周日早上\uff0c贺思远都在西湖边跑步。").clauses
     assert run.entity == "person:he-siyuan"
+
+
+@_SLOW
+@given(st.sampled_from(["Friederike von Aschenbach", "Jürgen von Bülow", "Karin zu Solms",
+                        "Anke van der Meer"]),
+       st.sampled_from(["", "Seit dem Frühjahr "]))
+def test_a_german_ending_keeps_a_surname_particle_in_the_name(
+        fresh_store: memory_es.MemoryStore, name: str, lead: str) -> None:
+    """``Friederike von Aschenbach arbeitet nicht mehr bei …``: the lower-case ``von`` is
+    her name's, not the verb; read as the verb, the rest of the name and the verb were the
+    ended thing, and every fact of hers that named her ended with it."""
+    kept = {f"{name} hat ein Jahresabo für die Rheinfähre",
+            f"{name} fährt ein Lastenrad von Urban Arrow",
+            f"{name} besucht donnerstags einen Weinkurs an der Volkshochschule Bonn"}
+    job = f"{name} arbeitet als Orgelbauerin bei Orgelbau Wendeler in Bonn"
+    said = (f"{lead}arbeitet {name} nicht mehr bei Orgelbau Wendeler." if lead
+            else f"{name} arbeitet nicht mehr bei Orgelbau Wendeler.")
+    after = texts_after(fresh_store, [f"{t}." for t in (job, *kept)], "remember", said)
+    assert kept <= after
+    assert job not in after
+
+
+@given(st.sampled_from(["Friederike von Aschenbach", "Anke van der Meer"]))
+def test_a_german_statement_keeps_a_surname_particle_in_its_subject(name: str) -> None:
+    [clause] = interpret(f"{name} besucht donnerstags einen Weinkurs an der "
+                         f"Volkshochschule Bonn.").clauses
+    assert clause.mention == name
+
+
+# (what ended, what is said of it, what stays)
+GERMAN_ENDINGS = [
+    ("{p} ist Notenwart beim Sinfonieorchester Wuppertal",
+     "Nach der letzten Spielzeit hat {p} den Job als Notenwart an den Nagel gehängt",
+     "{p} fährt mit der Schwebebahn zur Arbeit"),
+    ("{p} spendet alle drei Monate Blut beim DRK in Barmen",
+     "Weil er jetzt Blutverdünner nimmt, darf {p} kein Blut mehr spenden",
+     "{p} lässt seine Steuererklärung von einem Steuerberater machen"),
+    ("{p} arbeitet als Straßenbahnfahrer bei den Verkehrsbetrieben in Hannover",
+     "Seit März fährt {p} keine Straßenbahn mehr",
+     "{p} ist Mitglied im Imkerverein Lüneburg"),
+    ("{p} hält sechs Hühner in seinem Garten",
+     "{p} hat die Hühnerhaltung aufgegeben",
+     "{p} fährt einen roten VW Caddy"),
+]
+
+
+@_SLOW
+@given(st.sampled_from(["Jörg Wendelmann", "Anke van der Meer", "Emre Öztürk"]),
+       st.sampled_from(GERMAN_ENDINGS))
+def test_a_german_ending_in_other_words_ends_that_thing_only(
+        fresh_store: memory_es.MemoryStore, name: str, case: tuple[str, str, str]) -> None:
+    """A time phrase of four words before the verb, a modal's infinitive after ``mehr``,
+    the idiom ``an den Nagel hängen`` (give up), and a thing named alone that a compound
+    named before (``Straßenbahn`` / ``Straßenbahnfahrer``, ``Hühnerhaltung`` /
+    ``Hühner``): each ends the one fact, and another fact of the person stays."""
+    ended, said, kept = (t.format(p=name) for t in case)
+    after = texts_after(fresh_store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")
+    assert ended not in after
+    assert kept in after
+
+
+@given(st.sampled_from(["去年底", "今年初", "上半年"]))
+def test_a_chinese_time_phrase_before_the_name_is_no_part_of_it(when: str) -> None:
+    [clause] = interpret(f"{when}龚晓梅搬到了上海。").clauses
+    assert clause.entity == "person:gong-xiaomei"

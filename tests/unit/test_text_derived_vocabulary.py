@@ -8,6 +8,7 @@ and, for the nouns, no everyday personal names.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 import pytest
@@ -110,3 +111,13 @@ def test_the_role_nouns_are_common_nouns() -> None:
     assert "Source:" in raw
     assert len(lx.ROLE_SENSE_NOUNS) > 1000
     assert lx.ROLE_SENSE_NOUNS <= lx.COMMON_NOUNS
+
+
+def test_the_ending_idioms_keep_the_admission_rule() -> None:
+    """``ending_idioms.txt`` states its source, and every word on either side of its
+    ``=`` is frequent (Zipf >= 3.0): no idiom is there for a rare word."""
+    raw = resources.files("memory_es.text").joinpath("data", "ending_idioms.txt").read_text("utf-8")
+    assert "Source:" in raw
+    entries = [line.split("#")[0].strip() for line in raw.splitlines()]
+    words = {w for e in entries if e for w in re.split(r"[\s=,]+", e) if w}
+    assert words and all(frequent(w) for w in words)

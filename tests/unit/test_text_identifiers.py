@@ -361,6 +361,26 @@ def test_a_label_names_its_code_across_whose_number_it_is(
     assert canon(f"The member number {owner} was renewed in 2021.") == []
 
 
+@pytest.mark.parametrize(("label", "code"), [
+    ("blood donor number, which he shows at every session,", "4402 719 835"),
+    ("Unique Taxpayer Reference, which he quotes on his tax return,", "83104 27695"),
+    ("amateur radio call sign, which he gives at the start of every contact,", "G4VJL"),
+    ("call sign", "M0TDF"), ("call-sign", "2E0ABC"), ("post code", "LS6 2AB")])
+def test_a_label_names_its_code_across_an_aside_or_written_open(
+        fresh_store: memory_es.MemoryStore, label: str, code: str) -> None:
+    """An aside set off by commas may stand between a label and its copula, and a
+    compound label may be written open or hyphenated (``call sign``, ``post code``): the
+    code is still labelled, so a purge by it erases the fact without asking, and another
+    person's fact stays."""
+    ti = TextInterface(fresh_store)
+    kept = "Omar Haddad plays the trumpet in a brass band"
+    copula = " is" if label.endswith(",") else ""
+    for text in (f"Kofi Mensah-Bonsu's {label}{copula} {code}.", f"{kept}."):
+        ti.remember("u", text)
+    assert ti.purge_matching("u", code).receipts
+    assert {f.text for f in fresh_store.current("u")} == {kept}
+
+
 @pytest.mark.parametrize("plate", ["HSK-RG 411", "HOL-JH 84H", "B-MW 1234"])
 def test_a_bare_german_plate_reaches_the_fact_that_labels_it(
         fresh_store: memory_es.MemoryStore, plate: str) -> None:

@@ -41,3 +41,12 @@ def test_selling_the_users_named_thing_ends_what_was_said_of_it(
                         "remember", f"I've sold my {name}.")
     assert f"My {name} is blue" not in after
     assert "I live in Reading" in after
+
+
+@given(st.sampled_from(["Unique Taxpayer Reference", "Patient Portal Password",
+                        "Student Loan Account", "Employee Parking Permit"]))
+def test_a_thing_whose_head_no_person_is_called_by_is_the_users(name: str) -> None:
+    """``My Unique Taxpayer Reference is …``: a word people are called by (``taxpayer``,
+    ``patient``) inside it does not make it a person: its head noun says what it is."""
+    clause = RuleInterpreter()(f"My {name} is 83104 27695.").clauses[0]
+    assert clause.entity == "user:self"

@@ -1,0 +1,99 @@
+"""An idiom of stopping ends what it stops, and only that (SPEC §15).
+
+``called it a day at the depot``, ``handed in her notice at the hospital``, ``hung up his
+sabre``, ``packed in the course``, ``didn't renew her permit``: read word by word none of
+these says that anything ended, so the job, the club or the permit stayed current
+beside the sentence that ended it. They are read as the plain words of ending they mean
+(``data/ending_idioms.txt``); the fact keeps the words as said.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from memory_es.text.contractions import Expansion
+from memory_es.text.interpreter import interpret
+from tests.unit.text_support import texts_after
+
+_SLOW = settings(max_examples=6, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+PEOPLE = st.sampled_from(["Tomás de la Fuente", "Ana Luisa dos Santos", "Kofi Mensah-Bonsu",
+                          "Mei Tanaka"])
+
+# (the fact that ends, what is said of it, a fact of the same person that stays)
+ENDINGS = [
+    ("{p} drives buses for Stagecoach out of the Hastings depot",
+     "{p} called it a day at the Stagecoach depot in Hastings",
+     "{p} plays chess at the Hastings club"),
+    ("{p} works as a radiographer at Wexford General Hospital",
+     "{p} handed in her notice at Wexford General Hospital",
+     "{p} keeps four hives at the Wexford apiary"),
+    ("{p} fences sabre at the Kirkstall Sabre Club in Leeds",
+     "{p} hung up his sabre at the Kirkstall club for good",
+     "{p} is learning sign language at Leeds City College"),
+    ("{p} is learning taxidermy at weekend workshops in Hexham",
+     "{p}'s packed in the taxidermy workshops in Hexham",
+     "{p} volunteers on the lifeboat at Hexham"),
+    ("{p} holds a season fishing permit for the Tamar Lakes",
+     "{p} didn't renew the Tamar Lakes fishing permit this year",
+     "{p} flies survey drones for a firm in Plymouth"),
+]
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from(ENDINGS))
+def test_an_idiom_of_stopping_ends_that_thing_only(
+        fresh_store: memory_es.MemoryStore, person: str, case: tuple[str, str, str]) -> None:
+    ended, said, kept = (t.format(p=person) for t in case)
+    after = texts_after(fresh_store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")
+    assert ended not in after
+    assert kept in after
+
+
+@given(st.sampled_from(["The books are packed in boxes.", "Tom got packed in like a sardine.",
+                        "The tins were packed in straw."]))
+def test_the_idiom_words_after_be_or_get_are_literal(text: str) -> None:
+    assert Expansion.of(text).written == text
+
+
+@given(st.sampled_from([("Tom has hung up his whistle.", "Tom has given up his whistle."),
+                        ("She hung up her apron.", "She gave up her apron."),
+                        ("I've jacked in the tax job.", "I have given up the tax job."),
+                        ("Ana didn\u2019t renew her permit.", "Ana cancelled her permit.")]))
+def test_an_idiom_is_read_in_its_tense(case: tuple[str, str]) -> None:
+    said, read = case
+    assert Expansion.of(said).written == read
+
+
+def test_the_fact_keeps_the_idiom_as_said() -> None:
+    [clause] = interpret("Mei Tanaka called it a day at the bakery.").clauses
+    assert clause.text == "Mei Tanaka called it a day at the bakery"
+    assert clause.ends_prior
+
+
+@given(st.sampled_from(["Easter", "Christmas", "Halloween"]))
+def test_a_holiday_before_the_subject_says_when(holiday: str) -> None:
+    """``After Easter Siobhan O'Rourke left …``: the holiday is a time, not a name's
+    first word."""
+    [clause] = interpret(f"After {holiday} Mei Tanaka left the choir.").clauses
+    assert clause.entity == "person:mei-tanaka"
+
+
+def test_a_name_with_a_particle_in_s_keeps_it() -> None:
+    """``dos``, ``das``, ``des`` end in ``s`` like a verb: inside a name they are its."""
+    [clause] = interpret("Ana Luisa dos Santos flies drones for a firm in Plymouth.").clauses
+    assert clause.entity == "person:ana-luisa-dos-santos"
+
+
+@given(st.sampled_from(["though", "but"]), st.sampled_from(["rings", "crews", "referees"]))
+def test_a_concession_with_its_own_subject_is_its_own_clause(joiner: str, verb: str) -> None:
+    """``…, though Cathal still rings there``: a name, an adverb and a verb of the broad
+    list open a clause of its own, so Cathal's words are no part of what ended."""
+    clauses = interpret(f"Mei Tanaka left the band, {joiner} Cathal still {verb} there.").clauses
+    assert [c.entity for c in clauses] == ["person:mei-tanaka", "person:cathal"]
+
+
+def test_a_name_s_before_still_is_is() -> None:
+    assert Expansion.of("Callum's still on the pager.").written == "Callum is still on the pager."
