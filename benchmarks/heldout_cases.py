@@ -24255,6 +24255,396 @@ def crowded_user_usher_r75(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_usher_r75', 'theatre', CROWDED_USER_USHER_R1593)
 
 
+_CROWDED_ARCHERY_R1594_SETUP = ["Femi Adeyemi-Clarke shoots recurve with the Bowmen of Ashby archery club on their field in Ashby-de-la-Zouch.", "Femi Adeyemi-Clarke's nephew Tunde also shoots with the Bowmen of Ashby.", "Femi Adeyemi-Clarke works night shifts as a crane operator at the freight terminal at East Midlands Airport.", "Femi Adeyemi-Clarke is having physiotherapy for a frozen shoulder at the health centre in Ashby-de-la-Zouch.", "Femi Adeyemi-Clarke keeps a pair of lovebirds called Ade and Bisi.", "Femi Adeyemi-Clarke's Archery GB membership number, which he has to show at every tournament, is AGB-2231478."]
+CROWDED_ARCHERY_R1594: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ARCHERY_R1594_SETUP), ["remember", "Because of his shoulder, Femi Adeyemi-Clarke has given up archery and left the Bowmen of Ashby, though his nephew Tunde still shoots there."], [_CROWDED_ARCHERY_R1594_SETUP[0]]),
+    (list(_CROWDED_ARCHERY_R1594_SETUP), ["purge", "AGB-2231478"], [_CROWDED_ARCHERY_R1594_SETUP[5]]),
+    (list(_CROWDED_ARCHERY_R1594_SETUP), ["revise", "Femi Adeyemi-Clarke's crane job at the freight terminal", "Femi Adeyemi-Clarke now drives a forklift on day shifts at the freight terminal at East Midlands Airport."], [_CROWDED_ARCHERY_R1594_SETUP[2]]),
+]
+
+
+def crowded_archery_r76(cases: list[Case]) -> None:
+    """An airport crane operator whose nephew shoots with the same archery club, with shoulder physiotherapy in the same town, lovebirds and an Archery GB number quoted with words in between: archery given up for the shoulder while the nephew stays, the number purged, and the crane job revised to forklift driving."""
+    _ended_by(cases, 'crowded_archery_r76', 'archery', CROWDED_ARCHERY_R1594)
+
+
+_CROWDED_UMPIRE_R1595_SETUP = ["Rohan D'Souza umpires Saturday matches in the Lancashire Cricket League.", "Rohan D'Souza's brother-in-law Alwyn also umpires in the Lancashire Cricket League.", "Rohan D'Souza is a school governor at St Mary's Primary in Accrington.", "Rohan D'Souza's mortgage on his terraced house in Accrington is with the Marsden Building Society.", "Rohan D'Souza wears hearing aids from the audiology clinic at Burnley General Hospital.", "Rohan D'Souza's mobile number is 07700 914552."]
+CROWDED_UMPIRE_R1595: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_UMPIRE_R1595_SETUP), ["purge", "07700 914552"], [_CROWDED_UMPIRE_R1595_SETUP[5]]),
+    (list(_CROWDED_UMPIRE_R1595_SETUP), ["forget", "Rohan D'Souza's hearing aids"], [_CROWDED_UMPIRE_R1595_SETUP[4]]),
+    (list(_CROWDED_UMPIRE_R1595_SETUP), ["release", "Rohan D'Souza's cricket umpiring"], [_CROWDED_UMPIRE_R1595_SETUP[0]]),
+]
+
+
+def crowded_umpire_r76(cases: list[Case]) -> None:
+    """A cricket umpire whose brother-in-law umpires in the same league, with a school governorship and a mortgage in the same town, hearing aids and a mobile number: the number purged, the hearing aids forgotten, and the umpiring released."""
+    _ended_by(cases, 'crowded_umpire_r76', 'cricket', CROWDED_UMPIRE_R1595)
+
+
+_CROWDED_HOSPITAL_RADIO_R1596_SETUP = ["Marieke van der Berg presents a Sunday request show on Radio Tyneside, the hospital radio station at the Royal Victoria Infirmary in Newcastle.", "Marieke van der Berg's colleague from the vet surgery, Gareth, also presents a show on Radio Tyneside.", "Marieke van der Berg works as a veterinary nurse at a surgery in Jesmond.", "Marieke van der Berg has a lodger, a PhD student called Kofi, in the box room of her house in Heaton.", "Marieke van der Berg rides a hired e-scooter from Heaton to the surgery in Jesmond.", "Marieke van der Berg's e-mail address is marieke.vdberg@tynemail.co.uk."]
+CROWDED_HOSPITAL_RADIO_R1596: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOSPITAL_RADIO_R1596_SETUP), ["forget", "Marieke van der Berg's lodger"], [_CROWDED_HOSPITAL_RADIO_R1596_SETUP[3]]),
+    (list(_CROWDED_HOSPITAL_RADIO_R1596_SETUP), ["purge", "marieke.vdberg@tynemail.co.uk"], [_CROWDED_HOSPITAL_RADIO_R1596_SETUP[5]]),
+    (list(_CROWDED_HOSPITAL_RADIO_R1596_SETUP), ["revise", "Marieke van der Berg's Sunday request show on Radio Tyneside", "Marieke van der Berg now presents the Wednesday evening quiz on Radio Tyneside instead of the Sunday request show."], [_CROWDED_HOSPITAL_RADIO_R1596_SETUP[0]]),
+]
+
+
+def crowded_hospital_radio_r76(cases: list[Case]) -> None:
+    """A veterinary nurse whose workmate presents on the same hospital radio station, with a lodger and an e-scooter in the same suburb and an e-mail address: the lodger forgotten, the address purged, and the Sunday show revised to a Wednesday quiz."""
+    _ended_by(cases, 'crowded_hospital_radio_r76', 'hospital radio', CROWDED_HOSPITAL_RADIO_R1596)
+
+
+_CROWDED_GLIDING_R1597_SETUP = ["Aroha Ngata flies gliders with the Cotswold Gliding Club at Aston Down.", "Aroha Ngata's husband Wiremu is also a member of the Cotswold Gliding Club.", "Aroha Ngata works as a court interpreter at Gloucester Crown Court.", "Aroha Ngata lives on a narrowboat called Kowhai moored at Saul Junction.", "Aroha Ngata has an annual season ticket for the train between Stroud and Gloucester.", "Aroha Ngata's glider pilot licence number is BGA-48817."]
+CROWDED_GLIDING_R1597: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GLIDING_R1597_SETUP), ["release", "Aroha Ngata's train season ticket"], [_CROWDED_GLIDING_R1597_SETUP[4]]),
+    (list(_CROWDED_GLIDING_R1597_SETUP), ["remember", "Aroha Ngata doesn't fly with the Cotswold Gliding Club any more, but Wiremu still goes up most weekends."], [_CROWDED_GLIDING_R1597_SETUP[0]]),
+    (list(_CROWDED_GLIDING_R1597_SETUP), ["forget", "Aroha Ngata's narrowboat"], [_CROWDED_GLIDING_R1597_SETUP[3]]),
+]
+
+
+def crowded_gliding_r76(cases: list[Case]) -> None:
+    """A court interpreter whose husband belongs to the same gliding club, with a narrowboat, a train season ticket to the same city and a glider pilot licence number: the season ticket released, the gliding ended while the husband still flies, and the narrowboat forgotten."""
+    _ended_by(cases, 'crowded_gliding_r76', 'gliding', CROWDED_GLIDING_R1597)
+
+
+_CROWDED_BALLROOM_R1598_SETUP = ["Inês de Carvalho takes ballroom dancing lessons on Thursday evenings at the Tower Lane Dance Studio in Leeds.", "Inês de Carvalho's colleague Priyanka also takes ballroom lessons at the Tower Lane Dance Studio.", "Inês de Carvalho works as a dispensing optician at Brightside Opticians in Headingley.", "Inês de Carvalho is seeing a podiatrist in Headingley for plantar fasciitis.", "Inês de Carvalho has a residents' parking permit for Cardigan Road in Leeds.", "Inês de Carvalho's Instagram handle is @ines.dances.leeds."]
+CROWDED_BALLROOM_R1598: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BALLROOM_R1598_SETUP), ["remember", "Inês de Carvalho has stopped going to the ballroom lessons at Tower Lane, but Priyanka still goes on Thursdays."], [_CROWDED_BALLROOM_R1598_SETUP[0]]),
+    (list(_CROWDED_BALLROOM_R1598_SETUP), ["forget", "Inês de Carvalho's parking permit"], [_CROWDED_BALLROOM_R1598_SETUP[4]]),
+    (list(_CROWDED_BALLROOM_R1598_SETUP), ["release", "Inês de Carvalho's podiatry appointments"], [_CROWDED_BALLROOM_R1598_SETUP[3]]),
+]
+
+
+def crowded_ballroom_r76(cases: list[Case]) -> None:
+    """A dispensing optician whose colleague takes ballroom lessons at the same studio, with a podiatrist in the same suburb, a residents' parking permit and an Instagram handle: the ballroom lessons stopped while the colleague carries on, the parking permit forgotten, and the podiatry released."""
+    _ended_by(cases, 'crowded_ballroom_r76', 'ballroom', CROWDED_BALLROOM_R1598)
+
+
+_CROWDED_MODEL_RAILWAY_R1599_SETUP = ["Bartholomew O'Rourke runs the 00 gauge layout at the Wirral Model Railway Society's clubroom in Birkenhead.", "Bartholomew O'Rourke's son-in-law Declan is also a member of the Wirral Model Railway Society.", "Bartholomew O'Rourke collects Irish postage stamps printed before 1950.", "Bartholomew O'Rourke owns a Swift Challenger caravan, which he keeps at a storage site near Heswall.", "Bartholomew O'Rourke has a full upper denture from a dental practice in Birkenhead.", "Bartholomew O'Rourke's pension goes into an account with the IBAN GB47 LOYD 3095 1123 4408 17."]
+CROWDED_MODEL_RAILWAY_R1599: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MODEL_RAILWAY_R1599_SETUP), ["revise", "Bartholomew O'Rourke's Swift Challenger caravan", "Bartholomew O'Rourke swapped the Swift Challenger for a smaller Elddis Avante caravan, kept at the same site near Heswall."], [_CROWDED_MODEL_RAILWAY_R1599_SETUP[3]]),
+    (list(_CROWDED_MODEL_RAILWAY_R1599_SETUP), ["purge", "GB47 LOYD 3095 1123 4408 17"], [_CROWDED_MODEL_RAILWAY_R1599_SETUP[5]]),
+    (list(_CROWDED_MODEL_RAILWAY_R1599_SETUP), ["forget", "Bartholomew O'Rourke's stamp collection"], [_CROWDED_MODEL_RAILWAY_R1599_SETUP[2]]),
+]
+
+
+def crowded_model_railway_r76(cases: list[Case]) -> None:
+    """A model railway enthusiast whose son-in-law belongs to the same society, with a denture from the same town, stamp collecting, a caravan and an IBAN: the caravan revised to a smaller one, the IBAN purged, and the stamp collection forgotten."""
+    _ended_by(cases, 'crowded_model_railway_r76', 'model railways', CROWDED_MODEL_RAILWAY_R1599)
+
+
+_CROWDED_MOUNTAIN_RESCUE_R1600_SETUP = ["Kaveh Rostami volunteers with the Keswick Mountain Rescue Team.", "Kaveh Rostami's workmate Jo Fairclough is also on the Keswick Mountain Rescue Team.", "Kaveh Rostami works nights as a baker at a bakery on Main Street in Keswick.", "Kaveh Rostami swims in Derwentwater all year round.", "Kaveh Rostami is studying for an Open University degree in geology.", "Kaveh Rostami's mobile, which the team's call-out system rings, is +44 7700 900318."]
+CROWDED_MOUNTAIN_RESCUE_R1600: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1600_SETUP), ["remember", "As the night shifts were wearing him out, Kaveh Rostami left the bakery in Keswick; he's still on the rescue team."], [_CROWDED_MOUNTAIN_RESCUE_R1600_SETUP[2]]),
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1600_SETUP), ["release", "Kaveh Rostami's Open University degree"], [_CROWDED_MOUNTAIN_RESCUE_R1600_SETUP[4]]),
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1600_SETUP), ["revise", "Kaveh Rostami's place on the Keswick Mountain Rescue Team", "Kaveh Rostami has transferred from the Keswick team to the Cockermouth Mountain Rescue Team."], [_CROWDED_MOUNTAIN_RESCUE_R1600_SETUP[0]]),
+]
+
+
+def crowded_mountain_rescue_r76(cases: list[Case]) -> None:
+    """A night baker whose workmate is on the same mountain rescue team, with lake swimming, an Open University degree and a call-out mobile number quoted with words in between: the bakery left while the rescue work goes on, the degree released, and the team revised to a neighbouring one."""
+    _ended_by(cases, 'crowded_mountain_rescue_r76', 'mountain rescue', CROWDED_MOUNTAIN_RESCUE_R1600)
+
+
+_CROWDED_GERMAN_KARATE_R1601_SETUP = ["Friederike Wolkenstein-Brandt trainiert Karate im Budo-Club Kassel und hat im Frühjahr die Prüfung zum grünen Gürtel bestanden.", "Friederike Wolkenstein-Brandts Tochter Lotte trainiert ebenfalls Karate im Budo-Club Kassel.", "Friederike Wolkenstein-Brandt arbeitet als Dolmetscherin für Polnisch am Landgericht Kassel.", "Im Gästezimmer ihrer Wohnung in der Kasseler Südstadt wohnt ein Untermieter von Friederike Wolkenstein-Brandt, ein Referendar namens Jonas.", "Friederike Wolkenstein-Brandt trägt seit zwei Jahren ein Hörgerät im linken Ohr.", "Das Kennzeichen von Friederike Wolkenstein-Brandts Kleinwagen lautet KS-FW 482."]
+CROWDED_GERMAN_KARATE_R1601: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_KARATE_R1601_SETUP), ["remember", "Weil sie eine feste Stelle bei der Stadtverwaltung angenommen hat, dolmetscht Friederike Wolkenstein-Brandt seit dem Sommer nicht mehr am Landgericht Kassel."], [_CROWDED_GERMAN_KARATE_R1601_SETUP[2]]),
+    (list(_CROWDED_GERMAN_KARATE_R1601_SETUP), ["revise", "Friederike Wolkenstein-Brandts Untermieter", "Seit Oktober wohnt statt Jonas eine Studentin aus Göttingen als Untermieterin bei Friederike Wolkenstein-Brandt."], [_CROWDED_GERMAN_KARATE_R1601_SETUP[3]]),
+    (list(_CROWDED_GERMAN_KARATE_R1601_SETUP), ["purge", "KS-FW 482"], [_CROWDED_GERMAN_KARATE_R1601_SETUP[5]]),
+]
+
+
+def crowded_german_karate_r76(cases: list[Case]) -> None:
+    """A court interpreter whose daughter trains at the same karate club, with a lodger in the same city, a hearing aid and a number plate, in German: the court job ended for a council post, the lodger revised to a student, and the plate purged."""
+    _ended_by(cases, 'crowded_german_karate_r76', 'karate', CROWDED_GERMAN_KARATE_R1601)
+
+
+_CROWDED_CHINESE_STAMPS_R1602_SETUP = ["司马婉清是成都市集邮协会的会员\uff0c专门收集生肖邮票\u3002", "司马婉清的同事周建国也是成都市集邮协会的会员\u3002", "司马婉清在成都华西医院康复科当理疗师\u3002", "司马婉清每天骑电动滑板车去华西医院上班\u3002", "每个周六晚上\uff0c司马婉清都在武侯区的一家舞蹈室学国标舞\u3002", "司马婉清的手机号是+86 138 0813 4572\u3002"]
+CROWDED_CHINESE_STAMPS_R1602: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_STAMPS_R1602_SETUP), ["remember", "去年年底\uff0c司马婉清已经退出了成都市集邮协会\uff0c不过她的同事周建国还是会员\u3002"], [_CROWDED_CHINESE_STAMPS_R1602_SETUP[0]]),
+    (list(_CROWDED_CHINESE_STAMPS_R1602_SETUP), ["forget", "司马婉清的电动滑板车"], [_CROWDED_CHINESE_STAMPS_R1602_SETUP[3]]),
+    (list(_CROWDED_CHINESE_STAMPS_R1602_SETUP), ["release", "司马婉清的国标舞课"], [_CROWDED_CHINESE_STAMPS_R1602_SETUP[4]]),
+]
+
+
+def crowded_chinese_stamps_r76(cases: list[Case]) -> None:
+    """A hospital physiotherapist whose colleague belongs to the same philatelic association, with an e-scooter ride to the same hospital, ballroom dancing and a mobile number with country code, in Chinese: the association left while the colleague stays, the e-scooter forgotten, and the ballroom class released."""
+    _ended_by(cases, 'crowded_chinese_stamps_r76', 'stamp collecting', CROWDED_CHINESE_STAMPS_R1602)
+
+
+_CROWDED_USER_SHEEP_R1603_SETUP = ["I keep forty Jacob sheep on rented grazing at Bourton Farm near Much Wenlock.", "My neighbour Gwen also grazes her Jacob sheep at Bourton Farm.", "I'm a parish councillor on the Much Wenlock parish council.", "My son Alfie goes to the Little Acorns nursery in Much Wenlock three mornings a week.", "I have a season ticket for Shrewsbury Town home games.", "My council tax reference, which I quote whenever I ring Shropshire Council, is CTX 4401 7823."]
+CROWDED_USER_SHEEP_R1603: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SHEEP_R1603_SETUP), ["release", "my Shrewsbury Town season ticket"], [_CROWDED_USER_SHEEP_R1603_SETUP[4]]),
+    (list(_CROWDED_USER_SHEEP_R1603_SETUP), ["revise", "my seat on the Much Wenlock parish council", "I'm now the clerk to the Much Wenlock parish council rather than a councillor."], [_CROWDED_USER_SHEEP_R1603_SETUP[2]]),
+    (list(_CROWDED_USER_SHEEP_R1603_SETUP), ["purge", "CTX 4401 7823"], [_CROWDED_USER_SHEEP_R1603_SETUP[5]]),
+]
+
+
+def crowded_user_sheep_r76(cases: list[Case]) -> None:
+    """The user, whose neighbour grazes Jacob sheep on the same rented farm, with a parish council seat and a nursery place in the same town, a football season ticket and a council tax reference quoted with words in between: the season ticket released, the council seat revised to clerk, and the reference purged."""
+    _ended_by(cases, 'crowded_user_sheep_r76', 'sheep farming', CROWDED_USER_SHEEP_R1603)
+
+
+_CROWDED_ARCHERY_R1604_SETUP = ["Aoife O'Hanlon-Reyes shoots recurve with the Ballincollig Archers at their range beside the Regional Park.", "Aoife O'Hanlon-Reyes's colleague Declan also shoots recurve with the Ballincollig Archers.", "Aoife O'Hanlon-Reyes works as a veterinary nurse at a small-animal practice on Main Street in Ballincollig.", "Aoife O'Hanlon-Reyes drives a silver Toyota Yaris hybrid that she bought second-hand in 2021.", "Aoife O'Hanlon-Reyes sees a physiotherapist every second Thursday for a torn rotator cuff.", "Aoife O'Hanlon-Reyes's Archery Ireland membership number, which she writes on every score sheet, is AI-0447 3196."]
+CROWDED_ARCHERY_R1604: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ARCHERY_R1604_SETUP), ["revise", "Aoife O'Hanlon-Reyes's job at the veterinary practice in Ballincollig", "Aoife O'Hanlon-Reyes is now head veterinary nurse at the animal hospital in Carrigaline."], [_CROWDED_ARCHERY_R1604_SETUP[2]]),
+    (list(_CROWDED_ARCHERY_R1604_SETUP), ["purge", "AI-0447 3196"], [_CROWDED_ARCHERY_R1604_SETUP[5]]),
+    (list(_CROWDED_ARCHERY_R1604_SETUP), ["remember", "In August Aoife sold the Yaris and now cycles everywhere, but she's still shooting with the Ballincollig Archers."], [_CROWDED_ARCHERY_R1604_SETUP[3]]),
+]
+
+
+def crowded_archery_r77(cases: list[Case]) -> None:
+    """An archer whose colleague shoots with the same archery club, with a vet-nurse job in the same town, a Toyota Yaris, physiotherapy and a membership number with a dash and a space: the vet-nurse job revised to a new hospital, the membership number purged, and the Yaris sold while the archery stays."""
+    _ended_by(cases, 'crowded_archery_r77', 'archery', CROWDED_ARCHERY_R1604)
+
+
+_CROWDED_UMPIRE_R1605_SETUP = ["Farida van der Linde umpires Saturday matches in the Surrey Championship cricket league.", "Farida van der Linde's brother-in-law Johan also umpires Saturday matches in the Surrey Championship.", "Farida van der Linde lives in a two-bedroom terrace on Gander Green Lane in Sutton.", "Farida van der Linde takes 50 mg of sertraline every morning.", "Farida van der Linde works as a court interpreter for Dutch and Afrikaans at Croydon Crown Court.", "Farida van der Linde's mobile, which the fixtures secretary rings when a match is rained off, is 07700 900 318."]
+CROWDED_UMPIRE_R1605: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_UMPIRE_R1605_SETUP), ["revise", "Farida van der Linde's sertraline dose", "Farida van der Linde's GP has raised her sertraline to 100 mg a day."], [_CROWDED_UMPIRE_R1605_SETUP[3]]),
+    (list(_CROWDED_UMPIRE_R1605_SETUP), ["revise", "Farida van der Linde's home in Sutton", "Farida van der Linde has moved into a ground-floor flat in Cheam Village."], [_CROWDED_UMPIRE_R1605_SETUP[2]]),
+    (list(_CROWDED_UMPIRE_R1605_SETUP), ["purge", "07700 900 318"], [_CROWDED_UMPIRE_R1605_SETUP[5]]),
+]
+
+
+def crowded_umpire_r77(cases: list[Case]) -> None:
+    """A cricket umpire whose brother-in-law umpires in the same league, with a terrace in Sutton, a sertraline dose, court interpreting and a mobile number quoted with words in between: the dose raised, the home revised to a flat in Cheam, and the number purged."""
+    _ended_by(cases, 'crowded_umpire_r77', 'cricket', CROWDED_UMPIRE_R1605)
+
+
+_CROWDED_HOSPITAL_RADIO_R1606_SETUP = ["Niamh O'Driscoll presents a Sunday request show on Radio Glan, the hospital radio station at Glan Clwyd Hospital.", "Niamh O'Driscoll's friend Bethan also presents a show on Radio Glan at Glan Clwyd Hospital.", "Niamh O'Driscoll operates a tower crane for Kier on the Rhyl harbour redevelopment.", "Niamh O'Driscoll is paying off a 25-year mortgage with the Principality Building Society on her house in Abergele.", "Niamh O'Driscoll breeds Pekin bantams in her back garden.", "Niamh O'Driscoll's e-mail address is n.odriscoll_glan@outlook.com."]
+CROWDED_HOSPITAL_RADIO_R1606: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOSPITAL_RADIO_R1606_SETUP), ["remember", "After nine years on air, Niamh O'Driscoll stepped down from her Sunday show on Radio Glan; her friend Bethan is still presenting there."], [_CROWDED_HOSPITAL_RADIO_R1606_SETUP[0]]),
+    (list(_CROWDED_HOSPITAL_RADIO_R1606_SETUP), ["revise", "Niamh O'Driscoll's crane job on the Rhyl harbour redevelopment", "Niamh O'Driscoll now drives a mobile crane for a plant-hire firm in Prestatyn."], [_CROWDED_HOSPITAL_RADIO_R1606_SETUP[2]]),
+    (list(_CROWDED_HOSPITAL_RADIO_R1606_SETUP), ["forget", "Niamh O'Driscoll's bantams"], [_CROWDED_HOSPITAL_RADIO_R1606_SETUP[4]]),
+]
+
+
+def crowded_hospital_radio_r77(cases: list[Case]) -> None:
+    """A hospital-radio presenter whose friend presents on the same station, with a tower-crane job, a building-society mortgage, Pekin bantams and an e-mail address: the radio show stepped down from while the friend stays, the crane job revised to a new firm, and the bantams forgotten."""
+    _ended_by(cases, 'crowded_hospital_radio_r77', 'radio', CROWDED_HOSPITAL_RADIO_R1606)
+
+
+_CROWDED_MODEL_RAILWAY_R1607_SETUP = ["Jean-Luc de Villiers is building an OO-gauge layout of Settle station with the Keighley Model Railway Club.", "Jean-Luc de Villiers's son Mathieu also builds layouts with the Keighley Model Railway Club.", "Jean-Luc de Villiers works night shifts as a baker at Hinchliffe's bakery in Keighley.", "Jean-Luc de Villiers wears a hearing aid in his left ear, fitted by the audiology clinic at Airedale Hospital.", "Jean-Luc de Villiers owns a 2015 Swift Challenger caravan that he keeps at a storage site in Silsden.", "Jean-Luc de Villiers's Volvo XC60 has the registration plate YD65 KHL."]
+CROWDED_MODEL_RAILWAY_R1607: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MODEL_RAILWAY_R1607_SETUP), ["revise", "Jean-Luc de Villiers's Swift caravan", "Jean-Luc de Villiers traded the Swift in for a 2019 Bailey Unicorn caravan."], [_CROWDED_MODEL_RAILWAY_R1607_SETUP[4]]),
+    (list(_CROWDED_MODEL_RAILWAY_R1607_SETUP), ["purge", "YD65 KHL"], [_CROWDED_MODEL_RAILWAY_R1607_SETUP[5]]),
+    (list(_CROWDED_MODEL_RAILWAY_R1607_SETUP), ["remember", "Jean-Luc de Villiers gave up the night shifts at Hinchliffe's in October, but he's still working on the Settle layout with the club."], [_CROWDED_MODEL_RAILWAY_R1607_SETUP[2]]),
+]
+
+
+def crowded_model_railway_r77(cases: list[Case]) -> None:
+    """A railway modeller whose son builds layouts at the same club, with a night-baking job in the same town, a hearing aid, a caravan and a Volvo plate: the caravan revised to a newer one, the plate purged, and the night shifts given up while the layout stays."""
+    _ended_by(cases, 'crowded_model_railway_r77', 'railway', CROWDED_MODEL_RAILWAY_R1607)
+
+
+_CROWDED_MOUNTAIN_RESCUE_R1608_SETUP = ["Ifeoma Okonkwo-Hale is a volunteer with the Patterdale Mountain Rescue Team.", "Ifeoma Okonkwo-Hale's partner Gethin is also a volunteer with the Patterdale Mountain Rescue Team.", "Ifeoma Okonkwo-Hale works as a dispensing optician at an opticians on Lake Road in Ambleside.", "Ifeoma Okonkwo-Hale rents out the spare room of her cottage in Glenridding to a lodger called Piotr.", "Ifeoma Okonkwo-Hale has a season ticket for Carlisle United at Brunton Park.", "Ifeoma Okonkwo-Hale's driving licence number, which the team keeps on file for the Land Rover insurance, is OKONK 806154 IH9PL."]
+CROWDED_MOUNTAIN_RESCUE_R1608: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1608_SETUP), ["revise", "Ifeoma Okonkwo-Hale's job at the opticians in Ambleside", "Ifeoma Okonkwo-Hale has become practice manager at an opticians in Keswick."], [_CROWDED_MOUNTAIN_RESCUE_R1608_SETUP[2]]),
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1608_SETUP), ["release", "Ifeoma Okonkwo-Hale's Carlisle United season ticket"], [_CROWDED_MOUNTAIN_RESCUE_R1608_SETUP[4]]),
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1608_SETUP), ["purge", "OKONK 806154 IH9PL"], [_CROWDED_MOUNTAIN_RESCUE_R1608_SETUP[5]]),
+]
+
+
+def crowded_mountain_rescue_r77(cases: list[Case]) -> None:
+    """A mountain-rescue volunteer whose partner is on the same team, with an optician job, a lodger, a football season ticket and a driving licence number in spaced groups quoted with words in between: the optician job revised to a new town, the season ticket released, and the licence number purged."""
+    _ended_by(cases, 'crowded_mountain_rescue_r77', 'rescue', CROWDED_MOUNTAIN_RESCUE_R1608)
+
+
+_CROWDED_BALLROOM_R1609_SETUP = ["Carmen de la Fuente takes Latin and ballroom classes at the Starlight Dance Academy in Leicester.", "Carmen de la Fuente's sister Lucia also takes ballroom classes at the Starlight Dance Academy in Leicester.", "Carmen de la Fuente is a school governor at Braunstone Frith Primary School in Leicester.", "Carmen de la Fuente works as a research technician in the chemistry department at the University of Leicester.", "Carmen de la Fuente pays \u00a3200 a month into a personal pension with Aviva.", "Carmen de la Fuente's Spanish IBAN is ES91 2100 0418 4502 0005 1332."]
+CROWDED_BALLROOM_R1609: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BALLROOM_R1609_SETUP), ["remember", "At the end of the summer term Carmen de la Fuente stood down as a governor at Braunstone Frith Primary School."], [_CROWDED_BALLROOM_R1609_SETUP[2]]),
+    (list(_CROWDED_BALLROOM_R1609_SETUP), ["revise", "Carmen de la Fuente's pension contributions", "Carmen de la Fuente now pays \u00a3350 a month into her Aviva pension."], [_CROWDED_BALLROOM_R1609_SETUP[4]]),
+    (list(_CROWDED_BALLROOM_R1609_SETUP), ["purge", "ES91 2100 0418 4502 0005 1332"], [_CROWDED_BALLROOM_R1609_SETUP[5]]),
+]
+
+
+def crowded_ballroom_r77(cases: list[Case]) -> None:
+    """A ballroom dancer whose sister dances at the same academy, with a school-governor post and a university job in the same city, a personal pension and a Spanish IBAN: the governor post stood down from, the pension contribution revised upwards, and the IBAN purged."""
+    _ended_by(cases, 'crowded_ballroom_r77', 'dance', CROWDED_BALLROOM_R1609)
+
+
+_CROWDED_SHEEP_R1610_SETUP = ["Rhodri ap Gwilym farms 400 Welsh Mountain ewes on a tenancy near Llanrwst.", "Rhodri ap Gwilym's neighbour Elin also farms Welsh Mountain ewes on a tenancy near Llanrwst.", "Rhodri ap Gwilym referees rugby for the Welsh Rugby Union in the North Wales leagues.", "Rhodri ap Gwilym drives a 2017 Isuzu D-Max pickup.", "Rhodri ap Gwilym had a full set of upper dentures made at a dental practice in Llanrwst.", "Rhodri ap Gwilym's County Parish Holding number, which goes on all his sheep movement forms, is 61/223/0047."]
+CROWDED_SHEEP_R1610: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SHEEP_R1610_SETUP), ["revise", "Rhodri ap Gwilym's pickup", "Rhodri ap Gwilym now drives a 2022 Toyota Hilux."], [_CROWDED_SHEEP_R1610_SETUP[3]]),
+    (list(_CROWDED_SHEEP_R1610_SETUP), ["remember", "Rhodri hung up his whistle at the end of last season and no longer referees rugby, though he still farms his ewes near Llanrwst."], [_CROWDED_SHEEP_R1610_SETUP[2]]),
+    (list(_CROWDED_SHEEP_R1610_SETUP), ["purge", "61/223/0047"], [_CROWDED_SHEEP_R1610_SETUP[5]]),
+]
+
+
+def crowded_sheep_r77(cases: list[Case]) -> None:
+    """A sheep farmer whose neighbour farms the same breed near the same town, with rugby refereeing, an Isuzu pickup, dentures from the same town and a holding number with slashes quoted with words in between: the pickup revised to a Hilux, the refereeing given up while the sheep stay, and the holding number purged."""
+    _ended_by(cases, 'crowded_sheep_r77', 'farming', CROWDED_SHEEP_R1610)
+
+
+_CROWDED_GERMAN_GLIDING_R1611_SETUP = ["Hannelore Brinkmann fliegt Segelflugzeuge beim Luftsportverein Porta Westfalica auf dem Flugplatz Vennebeck.", "Hannelore Brinkmanns Schwager Ulrich fliegt ebenfalls beim Luftsportverein Porta Westfalica in Vennebeck.", "Hannelore Brinkmann arbeitet als Gerichtsdolmetscherin für Polnisch am Landgericht Bielefeld.", "Hannelore Brinkmann wohnt zur Miete in einer Dachgeschosswohnung in Minden.", "Hannelore Brinkmann nimmt jeden Morgen 5 mg Ramipril gegen ihren Bluthochdruck.", "Hannelore Brinkmanns Anwohnerparkausweis für die Mindener Innenstadt hat die Nummer MI-AP 20417."]
+CROWDED_GERMAN_GLIDING_R1611: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_GLIDING_R1611_SETUP), ["revise", "Hannelore Brinkmanns Wohnung in Minden", "Hannelore Brinkmann hat ein Reihenhaus in Bad Oeynhausen gekauft und ist im März dorthin gezogen."], [_CROWDED_GERMAN_GLIDING_R1611_SETUP[3]]),
+    (list(_CROWDED_GERMAN_GLIDING_R1611_SETUP), ["remember", "Seit sie im Herbst in Rente gegangen ist, dolmetscht Hannelore Brinkmann nicht mehr am Landgericht Bielefeld, fliegt aber weiter in Vennebeck."], [_CROWDED_GERMAN_GLIDING_R1611_SETUP[2]]),
+    (list(_CROWDED_GERMAN_GLIDING_R1611_SETUP), ["purge", "MI-AP 20417"], [_CROWDED_GERMAN_GLIDING_R1611_SETUP[5]]),
+]
+
+
+def crowded_german_gliding_r77(cases: list[Case]) -> None:
+    """A glider pilot whose brother-in-law flies at the same gliding club, with court interpreting, a rented flat, a ramipril dose and a residents' parking permit number, in German: the flat revised to a house in another town, the interpreting ended by retirement while the gliding stays, and the permit number purged."""
+    _ended_by(cases, 'crowded_german_gliding_r77', 'gliding', CROWDED_GERMAN_GLIDING_R1611)
+
+
+_CROWDED_CHINESE_STAMPS_R1612_SETUP = ["司马文静是成都市集邮协会的会员\uff0c专门收集新中国早期邮票\u3002", "司马文静的同事老周也是成都市集邮协会的会员\u3002", "司马文静在成都一家面包房上夜班\uff0c每天凌晨三点开始烤面包\u3002", "司马文静住在成都武侯区的一套两居室里\u3002", "司马文静每周去华西医院做两次康复理疗\uff0c治疗腰椎间盘突出\u3002", "司马文静的手机号是+86 138 0828 4716\u3002"]
+CROWDED_CHINESE_STAMPS_R1612: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_STAMPS_R1612_SETUP), ["remember", "上个月司马文静已经从面包房辞职了\uff0c不过她还是集邮协会的会员\u3002"], [_CROWDED_CHINESE_STAMPS_R1612_SETUP[2]]),
+    (list(_CROWDED_CHINESE_STAMPS_R1612_SETUP), ["revise", "司马文静在武侯区的两居室", "司马文静已经搬到了成都高新区的一套新房子\u3002"], [_CROWDED_CHINESE_STAMPS_R1612_SETUP[3]]),
+    (list(_CROWDED_CHINESE_STAMPS_R1612_SETUP), ["purge", "+86 138 0828 4716"], [_CROWDED_CHINESE_STAMPS_R1612_SETUP[5]]),
+]
+
+
+def crowded_chinese_stamps_r77(cases: list[Case]) -> None:
+    """A stamp collector whose colleague belongs to the same philatelic association, with a night-shift baking job and a flat in the same city, physiotherapy and a mobile number with country code in spaced groups, in Chinese: the baking job quit while the association stays, the flat revised to a new home, and the number purged."""
+    _ended_by(cases, 'crowded_chinese_stamps_r77', 'stamps', CROWDED_CHINESE_STAMPS_R1612)
+
+
+_CROWDED_USER_KARATE_R1613_SETUP = ["I train twice a week with the Fairfield Shotokan Karate Club at the Bedford leisure centre.", "My brother-in-law, Kenji, also trains with the Fairfield Shotokan Karate Club.", "I work as a nursery assistant at Little Acorns Nursery in Bedford.", "I rent my box room to a lodger, a physiotherapy student called Amara.", "I ride a Segway Ninebot e-scooter to the station every morning.", "My council tax account reference, which I quote whenever I ring Bedford Borough Council, is 6100 4482 17."]
+CROWDED_USER_KARATE_R1613: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_KARATE_R1613_SETUP), ["revise", "my job at Little Acorns Nursery", "I've started as a room leader at the Busy Bees nursery in Kempston."], [_CROWDED_USER_KARATE_R1613_SETUP[2]]),
+    (list(_CROWDED_USER_KARATE_R1613_SETUP), ["release", "my e-scooter"], [_CROWDED_USER_KARATE_R1613_SETUP[4]]),
+    (list(_CROWDED_USER_KARATE_R1613_SETUP), ["purge", "6100 4482 17"], [_CROWDED_USER_KARATE_R1613_SETUP[5]]),
+]
+
+
+def crowded_user_karate_r77(cases: list[Case]) -> None:
+    """The user, whose brother-in-law trains at the same karate club, with a nursery job in the same town, a lodger, an e-scooter and a council tax reference quoted with words in between: the nursery job revised to a new nursery, the e-scooter released, and the council tax reference purged."""
+    _ended_by(cases, 'crowded_user_karate_r77', 'karate', CROWDED_USER_KARATE_R1613)
+
+
+_CROWDED_ARCHERY_R1614_SETUP = ["Marguerite de la Cruz shoots recurve bow with the Fenwick Archers club in Hexham.", "Marguerite de la Cruz's son-in-law, Owen, also shoots with the Fenwick Archers club in Hexham.", "Marguerite de la Cruz works as a dental technician making dentures at a laboratory in Hexham.", "Marguerite de la Cruz drives a Vauxhall Zafira that she bought second-hand in 2019.", "Marguerite de la Cruz has physiotherapy on her left shoulder every Thursday at the Tynedale clinic.", "Marguerite de la Cruz's Archery GB membership number, which she writes on every score sheet, is AGB-1177420."]
+CROWDED_ARCHERY_R1614: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ARCHERY_R1614_SETUP), ["remember", "Since her shoulder operation Marguerite de la Cruz has stopped shooting with the Fenwick Archers, though Owen still goes every Sunday."], [_CROWDED_ARCHERY_R1614_SETUP[0]]),
+    (list(_CROWDED_ARCHERY_R1614_SETUP), ["forget", "Marguerite de la Cruz's car"], [_CROWDED_ARCHERY_R1614_SETUP[3]]),
+    (list(_CROWDED_ARCHERY_R1614_SETUP), ["purge", "AGB-1177420"], [_CROWDED_ARCHERY_R1614_SETUP[5]]),
+]
+
+
+def crowded_archery_r78(cases: list[Case]) -> None:
+    """An archer whose son-in-law shoots at the same club, with a denture-lab job and shoulder physiotherapy in the same town, a Zafira and an Archery GB number quoted with words in between: the archery stopped while the son-in-law carries on, the Zafira forgotten as her car, and the number purged."""
+    _ended_by(cases, 'crowded_archery_r78', 'archery', CROWDED_ARCHERY_R1614)
+
+
+_CROWDED_UMPIRE_R1615_SETUP = ["Tariq Al-Mansouri umpires Saturday matches in the Cheshire County Cricket League.", "Tariq Al-Mansouri's brother, Faisal, also umpires in the Cheshire County Cricket League.", "Tariq Al-Mansouri is a tower crane operator on the Mersey Gateway building site in Runcorn.", "Tariq Al-Mansouri wears a pair of Oticon More hearing aids fitted at the audiology clinic in Warrington.", "Tariq Al-Mansouri keeps koi carp in a pond in his back garden in Runcorn.", "Tariq Al-Mansouri's mobile number is +44 7911 204 683."]
+CROWDED_UMPIRE_R1615: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_UMPIRE_R1615_SETUP), ["release", "Tariq Al-Mansouri's fish"], [_CROWDED_UMPIRE_R1615_SETUP[4]]),
+    (list(_CROWDED_UMPIRE_R1615_SETUP), ["remember", "After twenty seasons Tariq Al-Mansouri has hung up his white coat and no longer umpires in the Cheshire league; Faisal is carrying on."], [_CROWDED_UMPIRE_R1615_SETUP[0]]),
+    (list(_CROWDED_UMPIRE_R1615_SETUP), ["purge", "+44 7911 204 683"], [_CROWDED_UMPIRE_R1615_SETUP[5]]),
+]
+
+
+def crowded_umpire_r78(cases: list[Case]) -> None:
+    """A cricket umpire whose brother umpires in the same league, with a crane-operator job and a garden pond in the same town, hearing aids and a mobile number with country code: the koi released as his fish, the umpiring given up while the brother carries on, and the number purged."""
+    _ended_by(cases, 'crowded_umpire_r78', 'cricket umpiring', CROWDED_UMPIRE_R1615)
+
+
+_CROWDED_HOSPITAL_RADIO_R1616_SETUP = ["Declan O'Shaughnessy presents a Sunday request show on Radio Wansbeck, the hospital radio station at Wansbeck General Hospital.", "Declan O'Shaughnessy's niece, Ciara, also presents a show on Radio Wansbeck.", "Declan O'Shaughnessy works nights as a baker at the Harrowgate bakery in Ashington.", "Declan O'Shaughnessy keeps racing pigeons in a loft behind his house in Ashington.", "Declan O'Shaughnessy has a zone C residents' parking permit for the street outside his house.", "Declan O'Shaughnessy's e-mail address is declan.osh@wansbeckradio.org.uk."]
+CROWDED_HOSPITAL_RADIO_R1616: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOSPITAL_RADIO_R1616_SETUP), ["revise", "Declan O'Shaughnessy's night-shift job at the Harrowgate bakery", "Declan O'Shaughnessy now bakes on the early shift at a craft bakery in Morpeth."], [_CROWDED_HOSPITAL_RADIO_R1616_SETUP[2]]),
+    (list(_CROWDED_HOSPITAL_RADIO_R1616_SETUP), ["forget", "Declan O'Shaughnessy's birds"], [_CROWDED_HOSPITAL_RADIO_R1616_SETUP[3]]),
+    (list(_CROWDED_HOSPITAL_RADIO_R1616_SETUP), ["remember", "Declan O'Shaughnessy's handed the Sunday request show over and doesn't present on Radio Wansbeck any more, but Ciara's still on air there every week."], [_CROWDED_HOSPITAL_RADIO_R1616_SETUP[0]]),
+]
+
+
+def crowded_hospital_radio_r78(cases: list[Case]) -> None:
+    """A hospital-radio presenter whose niece presents on the same station, with a night-shift bakery job, racing pigeons and a parking permit in the same town and an e-mail address: the bakery job revised, the pigeons forgotten as his birds, and the radio show handed over while the niece stays on air."""
+    _ended_by(cases, 'crowded_hospital_radio_r78', 'hospital radio', CROWDED_HOSPITAL_RADIO_R1616)
+
+
+_CROWDED_GOVERNOR_R1617_SETUP = ["Anneliese van der Merwe is a parent governor at Hollybank Primary School in Bedford.", "Anneliese van der Merwe's husband, Johan, is a co-opted governor at Hollybank Primary School as well.", "Anneliese van der Merwe is a court interpreter for Afrikaans and Dutch at Luton Crown Court.", "Anneliese van der Merwe's twins go to the Little Acorns nursery on Hollybank Road in Bedford.", "Anneliese van der Merwe is paying off a 25-year mortgage with the Nationwide on her house in Bedford.", "Anneliese van der Merwe's registration number on the National Register of Public Service Interpreters is 14328."]
+CROWDED_GOVERNOR_R1617: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GOVERNOR_R1617_SETUP), ["remember", "At the end of the summer term Anneliese van der Merwe stepped down as a governor at Hollybank, but Johan is staying on the board."], [_CROWDED_GOVERNOR_R1617_SETUP[0]]),
+    (list(_CROWDED_GOVERNOR_R1617_SETUP), ["release", "Anneliese van der Merwe's home loan"], [_CROWDED_GOVERNOR_R1617_SETUP[4]]),
+    (list(_CROWDED_GOVERNOR_R1617_SETUP), ["purge", "14328"], [_CROWDED_GOVERNOR_R1617_SETUP[5]]),
+]
+
+
+def crowded_governor_r78(cases: list[Case]) -> None:
+    """A school governor whose husband governs the same primary school, with a court-interpreting job, twins at a nursery on the school's road, a mortgage in the same town and an interpreter register number: the governorship stepped down from while the husband stays, the mortgage released as her home loan, and the register number purged."""
+    _ended_by(cases, 'crowded_governor_r78', 'school governors', CROWDED_GOVERNOR_R1617)
+
+
+_CROWDED_MOUNTAIN_RESCUE_R1618_SETUP = ["Haruto Nakamura-Jones is a volunteer with the Keswick Mountain Rescue Team.", "Haruto Nakamura-Jones's partner, Elin, is also a volunteer with the Keswick Mountain Rescue Team.", "Haruto Nakamura-Jones is a veterinary nurse at the Skiddaw Vets practice in Keswick.", "Haruto Nakamura-Jones lives in a static caravan on a farm site near Braithwaite.", "Haruto Nakamura-Jones swims in the sea at St Bees every Sunday morning.", "Haruto Nakamura-Jones's Land Rover Defender has the number plate PX68 KWR."]
+CROWDED_MOUNTAIN_RESCUE_R1618: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1618_SETUP), ["forget", "Haruto Nakamura-Jones's mobile home"], [_CROWDED_MOUNTAIN_RESCUE_R1618_SETUP[3]]),
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1618_SETUP), ["remember", "After hurting his back, Haruto Nakamura-Jones is no longer on the Keswick Mountain Rescue Team's call-out list; Elin still is."], [_CROWDED_MOUNTAIN_RESCUE_R1618_SETUP[0]]),
+    (list(_CROWDED_MOUNTAIN_RESCUE_R1618_SETUP), ["purge", "PX68 KWR"], [_CROWDED_MOUNTAIN_RESCUE_R1618_SETUP[5]]),
+]
+
+
+def crowded_mountain_rescue_r78(cases: list[Case]) -> None:
+    """A mountain-rescue volunteer whose partner is on the same team, with a vet-nurse job in the same town, a static caravan, sea swimming and a Land Rover plate: the caravan forgotten as his mobile home, the rescue team left while the partner stays on call, and the plate purged."""
+    _ended_by(cases, 'crowded_mountain_rescue_r78', 'mountain rescue', CROWDED_MOUNTAIN_RESCUE_R1618)
+
+
+_CROWDED_BALLROOM_R1619_SETUP = ["Giuseppe D'Alessandro dances Latin and ballroom at the Starlight Dance Studio in Swansea.", "Giuseppe D'Alessandro's sister, Lucia, also takes ballroom classes at the Starlight Dance Studio in Swansea.", "Giuseppe D'Alessandro works as a dispensing optician at Vision Plus in the Quadrant Centre in Swansea.", "Giuseppe D'Alessandro has a season ticket for Swansea City home games.", "Giuseppe D'Alessandro has worn a full upper denture since a cycling accident.", "Giuseppe D'Alessandro's Instagram handle is @giuseppe_cha_cha."]
+CROWDED_BALLROOM_R1619: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BALLROOM_R1619_SETUP), ["remember", "Giuseppe D'Alessandro's given up his classes at the Starlight studio since his knee op; Lucia's still dancing there on Wednesdays."], [_CROWDED_BALLROOM_R1619_SETUP[0]]),
+    (list(_CROWDED_BALLROOM_R1619_SETUP), ["release", "Giuseppe D'Alessandro's false teeth"], [_CROWDED_BALLROOM_R1619_SETUP[4]]),
+    (list(_CROWDED_BALLROOM_R1619_SETUP), ["purge", "@giuseppe_cha_cha"], [_CROWDED_BALLROOM_R1619_SETUP[5]]),
+]
+
+
+def crowded_ballroom_r78(cases: list[Case]) -> None:
+    """A ballroom dancer whose sister dances at the same studio, with an optician's job and a football season ticket in the same city, a denture and an Instagram handle: the dancing given up while the sister carries on, the denture released as his false teeth, and the handle purged."""
+    _ended_by(cases, 'crowded_ballroom_r78', 'ballroom dancing', CROWDED_BALLROOM_R1619)
+
+
+_CROWDED_GLIDING_R1620_SETUP = ["Ludovic de Saint-Aubin flies gliders with the Cotswold Gliding Club at Aston Down.", "Ludovic de Saint-Aubin's colleague, Priyanka, also flies with the Cotswold Gliding Club at Aston Down.", "Ludovic de Saint-Aubin is a pensions administrator at Stroud District Council.", "Ludovic de Saint-Aubin rides a Segway Ninebot e-scooter to the office in Stroud.", "Ludovic de Saint-Aubin trains at the Stroud Shotokan karate club and is going for his brown belt grading in June.", "Ludovic de Saint-Aubin's IBAN, which he gave the gliding club for the winch fees, is GB47 LOYD 3094 1271 5530 62."]
+CROWDED_GLIDING_R1620: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GLIDING_R1620_SETUP), ["revise", "Ludovic de Saint-Aubin's pensions job at Stroud District Council", "Ludovic de Saint-Aubin now works as a pensions adviser for a charity in Cheltenham."], [_CROWDED_GLIDING_R1620_SETUP[2]]),
+    (list(_CROWDED_GLIDING_R1620_SETUP), ["forget", "Ludovic de Saint-Aubin's scooter"], [_CROWDED_GLIDING_R1620_SETUP[3]]),
+    (list(_CROWDED_GLIDING_R1620_SETUP), ["remember", "Since the spring Ludovic de Saint-Aubin hasn't flown with the Cotswold Gliding Club, but Priyanka still goes up from Aston Down most weekends."], [_CROWDED_GLIDING_R1620_SETUP[0]]),
+]
+
+
+def crowded_gliding_r78(cases: list[Case]) -> None:
+    """A glider pilot whose colleague flies at the same club, with a council pensions job, an e-scooter and a karate club in the same town and an IBAN quoted with words in between: the pensions job revised, the e-scooter forgotten as his scooter, and the gliding stopped while the colleague keeps flying."""
+    _ended_by(cases, 'crowded_gliding_r78', 'gliding', CROWDED_GLIDING_R1620)
+
+
+_CROWDED_GERMAN_SCHNUCKEN_R1621_SETUP = ["Friederike Lüdemann ist Mitglied im Heidschnuckenzuchtverein Schneverdingen.", "Friederike Lüdemanns Schwager Hauke ist ebenfalls Mitglied im Heidschnuckenzuchtverein Schneverdingen.", "Friederike Lüdemann arbeitet als Notfallsanitäterin auf dem Rettungshubschrauber Christoph 29 in Hamburg.", "Friederike Lüdemann wohnt mit ihrem Lebensgefährten in einem Fachwerkhaus in Schneverdingen.", "Friederike Lüdemann hat ein Deutschlandticket im Abo, mit dem sie zweimal die Woche nach Hamburg fährt.", "Friederike Lüdemanns Handynummer ist 0152 3381 4407."]
+CROWDED_GERMAN_SCHNUCKEN_R1621: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_SCHNUCKEN_R1621_SETUP), ["remember", "Nachdem sie ihre letzten Schafe verkauft hatte, ist Friederike Lüdemann im Herbst aus dem Heidschnuckenzuchtverein ausgetreten; ihr Schwager Hauke bleibt aber Mitglied."], [_CROWDED_GERMAN_SCHNUCKEN_R1621_SETUP[0]]),
+    (list(_CROWDED_GERMAN_SCHNUCKEN_R1621_SETUP), ["forget", "Friederike Lüdemanns Monatskarte"], [_CROWDED_GERMAN_SCHNUCKEN_R1621_SETUP[4]]),
+    (list(_CROWDED_GERMAN_SCHNUCKEN_R1621_SETUP), ["revise", "Friederike Lüdemanns Stelle auf dem Rettungshubschrauber", "Friederike Lüdemann arbeitet inzwischen als Notfallsanitäterin auf der Rettungswache in Soltau."], [_CROWDED_GERMAN_SCHNUCKEN_R1621_SETUP[2]]),
+]
+
+
+def crowded_german_schnucken_r78(cases: list[Case]) -> None:
+    """A sheep breeder whose brother-in-law belongs to the same Heidschnucken breeders' club, with an air-ambulance paramedic job, a rail pass to the same city, a timber-framed house and a mobile number, in German: the club left while the brother-in-law stays, the rail pass forgotten as her monthly ticket, and the air-ambulance job revised."""
+    _ended_by(cases, 'crowded_german_schnucken_r78', 'sheep farming', CROWDED_GERMAN_SCHNUCKEN_R1621)
+
+
+_CROWDED_CHINESE_CRANE_R1622_SETUP = ["司马建国在成都天府新区的一个工地上开塔吊\u3002", "司马建国的表弟也在天府新区的同一个工地上开塔吊\u3002", "司马建国每周三去成都市第五人民医院做腰椎理疗\u3002", "司马建国周末在锦江边的业余气排球队打球\u3002", "司马建国左耳戴着一个西门子助听器\u3002", "司马建国的手机号是+86 139 8172 4056\u3002"]
+CROWDED_CHINESE_CRANE_R1622: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_CRANE_R1622_SETUP), ["remember", "从上个月起\uff0c司马建国已经不开塔吊了\uff0c不过他表弟还在天府新区那个工地上开\u3002"], [_CROWDED_CHINESE_CRANE_R1622_SETUP[0]]),
+    (list(_CROWDED_CHINESE_CRANE_R1622_SETUP), ["forget", "司马建国的助听设备"], [_CROWDED_CHINESE_CRANE_R1622_SETUP[4]]),
+    (list(_CROWDED_CHINESE_CRANE_R1622_SETUP), ["purge", "+86 139 8172 4056"], [_CROWDED_CHINESE_CRANE_R1622_SETUP[5]]),
+]
+
+
+def crowded_chinese_crane_r78(cases: list[Case]) -> None:
+    """A tower-crane operator whose cousin operates a crane on the same building site, with back physiotherapy in the same city, an air-volleyball team, a hearing aid and a mobile number with country code, in Chinese: the crane job stopped while the cousin carries on, the hearing aid forgotten as his hearing device, and the number purged."""
+    _ended_by(cases, 'crowded_chinese_crane_r78', 'crane operators', CROWDED_CHINESE_CRANE_R1622)
+
+
+_CROWDED_USER_AIR_AMBULANCE_R1623_SETUP = ["I volunteer two mornings a week in the Great Western Air Ambulance charity shop in Keynsham.", "My mother-in-law, Rosalind, volunteers in the same Great Western Air Ambulance charity shop in Keynsham.", "I'm a physiotherapist at Southmead Hospital in Bristol.", "I tow a Swift Challenger caravan down to Cornwall every August.", "I've got a lodger, a PhD student called Matthias, in my back bedroom in Keynsham.", "My council tax account number, which is printed at the top of every bill, is CT 4001 8823."]
+CROWDED_USER_AIR_AMBULANCE_R1623: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_AIR_AMBULANCE_R1623_SETUP), ["remember", "I stopped volunteering at the air ambulance shop in June, but Rosalind's still doing her Tuesday and Thursday mornings there."], [_CROWDED_USER_AIR_AMBULANCE_R1623_SETUP[0]]),
+    (list(_CROWDED_USER_AIR_AMBULANCE_R1623_SETUP), ["release", "my tourer"], [_CROWDED_USER_AIR_AMBULANCE_R1623_SETUP[3]]),
+    (list(_CROWDED_USER_AIR_AMBULANCE_R1623_SETUP), ["purge", "CT 4001 8823"], [_CROWDED_USER_AIR_AMBULANCE_R1623_SETUP[5]]),
+]
+
+
+def crowded_user_air_ambulance_r78(cases: list[Case]) -> None:
+    """The user, whose mother-in-law volunteers in the same air-ambulance charity shop, with a physiotherapy job, a caravan, a lodger in the same town and a council tax account number quoted with words in between: the shop volunteering stopped while the mother-in-law carries on, the caravan released as my tourer, and the account number purged."""
+    _ended_by(cases, 'crowded_user_air_ambulance_r78', 'air ambulance', CROWDED_USER_AIR_AMBULANCE_R1623)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -25161,7 +25551,37 @@ def build() -> list[Case]:
                    crowded_orchestra_library_r75,
                    crowded_german_organ_r75,
                    crowded_chinese_weiqi_r75,
-                   crowded_user_usher_r75):
+                   crowded_user_usher_r75,
+                   crowded_archery_r76,
+                   crowded_umpire_r76,
+                   crowded_hospital_radio_r76,
+                   crowded_gliding_r76,
+                   crowded_ballroom_r76,
+                   crowded_model_railway_r76,
+                   crowded_mountain_rescue_r76,
+                   crowded_german_karate_r76,
+                   crowded_chinese_stamps_r76,
+                   crowded_user_sheep_r76,
+                   crowded_archery_r77,
+                   crowded_umpire_r77,
+                   crowded_hospital_radio_r77,
+                   crowded_model_railway_r77,
+                   crowded_mountain_rescue_r77,
+                   crowded_ballroom_r77,
+                   crowded_sheep_r77,
+                   crowded_german_gliding_r77,
+                   crowded_chinese_stamps_r77,
+                   crowded_user_karate_r77,
+                   crowded_archery_r78,
+                   crowded_umpire_r78,
+                   crowded_hospital_radio_r78,
+                   crowded_governor_r78,
+                   crowded_mountain_rescue_r78,
+                   crowded_ballroom_r78,
+                   crowded_gliding_r78,
+                   crowded_german_schnucken_r78,
+                   crowded_chinese_crane_r78,
+                   crowded_user_air_ambulance_r78):
         family(cases)
     return cases
 
