@@ -69,9 +69,10 @@ JOINED_NAME = re.compile(r"[A-Za-z0-9]+(?:[_\-.][A-Za-z0-9]+)+")
 NUMBER_WORDS = ("number", "no", "nr", "id", "code", "hash")
 """Words that may stand between a label and its identifier (``order no. 123``): read as
 part of the label, never as the identifier itself."""
-_COPULAS = ("is", "was", "are", *(w for w in GERMAN["copula"]
-                                  if w not in GERMAN["first_person_only"]))
-"""What may tie a label to its identifier: ``passport number is``, ``Mitgliedsnummer ist``."""
+_COPULAS = ("is", "was", "are", "lautet", "lauten", *(w for w in GERMAN["copula"]
+                                                    if w not in GERMAN["first_person_only"]))
+"""What may tie a label to its identifier: ``passport number is``, ``Mitgliedsnummer ist``,
+``Kennzeichen lautet`` (German *lauten*, to read: how a number or a name is written)."""
 
 
 def _written_open(label: str) -> str:
@@ -87,12 +88,14 @@ _LABEL_ALT = "|".join([rf"\w*(?:{'|'.join(_LONG_HEADS)})",  # a German compound'
                        *sorted((_written_open(w) for w in IDENTIFIER_LABELS), key=len,
                                reverse=True)])
 _NUMBER_ALT = "|".join(w + r"\.?" for w in NUMBER_WORDS)
-_WHOSE = (r"(?:\s+(?:at|with|for|from|on|in|of)(?:\s+[^\W\d][\w'’&\-]*){1,5})?"
+_WHOSE = (r"(?:\s+(?:at|with|for|from|on|in|of|von|bei|für|im|am|beim)"
+          r"(?:\s+[^\W\d][\w'’&\-]*){1,8})?"
           r"(?:,\s+(?:which|that|who)\s[^,.;:]{1,80},)?")
 """Whose or where the number is, and an aside on it set off by commas, between the label
 and its copula: ``student number at Leeds City College is …``, ``member number with the
-club is …``, ``blood donor number, which he shows at every session, is …`` (only before a
-copula: without one, the words after a label are no identifier's owner)."""
+club is …``, ``blood donor number, which he shows at every session, is …``,
+``Kennzeichen von Friederikes Kleinwagen lautet …`` (only before a copula: without one,
+the words after a label are no identifier's owner)."""
 _LABELLED = re.compile(
     rf"\b(?:{_LABEL_ALT})(?:[_\-](?:id|no|nr|number|code))?\b(?:\s+(?:{_LABEL_ALT})\b)*"
     rf"(?:\s+(?:(?:{_NUMBER_ALT})(?!\w)|#))?(?:{_WHOSE}(?-i:\s+(?:{'|'.join(_COPULAS)})(?=\s)))?"
@@ -258,6 +261,10 @@ def _canon_date(s: str) -> str:
 
 
 def _canon_code(s: str) -> str:
+    """A code's canonical form: separators dropped, lower case; a code of digits and
+    separators alone is its digits, as a number's canonical form is (``61/223/0047``)."""
+    if re.fullmatch(r"[\d\-./\s]+", s) and any(c.isdigit() for c in s):
+        return _digits(s)
     return re.sub(r"[\-.\s_]", "", s.lstrip("#")).lower()
 
 
@@ -741,11 +748,15 @@ def query_identifiers(text: str) -> tuple[Identifier, ...]:
             i.kind in ("phone", "number", "card") for i in found):
         start = max(text.find(words[0]), 0)
         return (Identifier("code", grouped, _canon_code(grouped), start, start + len(grouped)),)
-    if found:
+    in_groups = len(words) > 1 and all(_GROUP.fullmatch(w) for w in words) and any(
+        c.isdigit() for w in words for c in w)
+    if found and not (in_groups and not any(i.surface == grouped for i in found)
+                      and all(i.kind in ("code", "number") for i in found)):
         return found
-    if len(words) > 1 and all(_GROUP.fullmatch(w) for w in words) and any(
-            c.isdigit() for w in words for c in w):
-        words = [grouped]  # one code written in groups (``BA 4471 2209``, ``LB21 XYZ``)
+    if in_groups:
+        # one code written in groups (``BA 4471 2209``, ``LB21 XYZ``, ``AI-0447 3196``,
+        # ``OKONK 806154 IH9PL``): a query of groups alone names the whole, not one group
+        words = [grouped]
     if len(words) == 1:
         tok = words[0].strip(".,;:!?()[]\"'")
         coded = any(c.isdigit() for c in tok) and any(c.isalnum() for c in tok) and len(tok) >= 2

@@ -250,11 +250,21 @@ def _own_things(query: str, found: list[Match]) -> list[Match]:
     def others(m: Match) -> bool:
         own = (entity_terms(m.fact.entity) if m.fact.entity else frozenset()) | named
         return any(stem(slug(p.group(1))) not in own and head in {
-            stem(w.lower()) for w in p.group(2, 3) if w} for p in _POSSESSOR.finditer(m.fact.text))
+            stem(w.lower()) for w in p.group(2, 3) if w} and not _descriptive(m.fact.text, p)
+            for p in _POSSESSOR.finditer(m.fact.text))
 
     own = [m for m in found if not others(m)]
     held = [m for m in own if not _of_the_kind(words[-1], m.fact.text)]
     return held or own
+
+
+def _descriptive(text: str, possessor: re.Match[str]) -> bool:
+    """Is the plural genitive ``possessor`` found in ``text`` a kind, after an article that
+    agrees with the noun after it (``a residents' parking permit``, ``a farmers' market``:
+    a descriptive genitive, Quirk et al. 1985, 5.123), not who owns the thing?"""
+    word, end = possessor.group(1), possessor.start() + len(possessor.group(1))
+    return (word.endswith("s") and text[end:end + 2] in ("' ", "’ ")
+            and re.search(r"\ban?\s+$", text[:possessor.start()], re.IGNORECASE) is not None)
 
 
 def _of_the_kind(noun: str, text: str) -> bool:
@@ -805,6 +815,7 @@ class TextInterface:
         other_names = [n for n in clause.names if n not in clause.subject_names]
         name_terms = frozenset().union(*(view_terms(n) for n in other_names))
         held = [(f, view(f)) for f in self._held(tenant, entity, clause)]
+        lowered = view_terms(" ".join(w for w in clause.text.split()[1:] if w[:1].islower()))
         # a fact that does not name the thing, only shares its topic, is meant only when no
         # fact names it and it is the one fact of the topic ("Dev's flight to Oslo was
         # cancelled" leaves "has a hotel booking in Oslo")
@@ -839,6 +850,8 @@ class TextInterface:
             if stems:
                 shared = shared | (stems & german_stems(f.text)) | german_compound_parts(
                     stems, f.text)
+                shared = shared - _de_town_of_another_name(
+                    clause.text, v.terms | german_stems(f.text))
             # "gave up beekeeping" ends "keeps bees": the activity's name holds both
             shared = shared | {t for t in said if names_an_activity(t, v.terms)}
             if shared & name_terms:
@@ -860,6 +873,10 @@ class TextInterface:
                     shared |= words
                 # 腾讯视频的订阅: the fact with every noun of the phrase is the one it ends
                 whole = len(parts) > 1 and all(p in f.text or p in said_of for p in parts)
+            if shared and shared <= _in_its_names(f.text) & lowered:
+                # "given up archery" and "his Archery GB membership number is …": a word
+                # the clause says as a common noun is inside a name of the fact's
+                continue
             if specific and not shared & specific and not same_object:
                 # "no longer needs dialysis at home": a fact that shares only where the
                 # ended thing was ("works from home") is another thing
@@ -2359,6 +2376,28 @@ def _without_final_place(value: str) -> str:
     thing = found.group("thing")
     return thing if any(w[:1].isupper() and w.lower() not in lx.GERMAN_FUNCTION
                         for w in thing.split()) else value
+
+
+def _in_its_names(text: str) -> frozenset[str]:
+    """The terms of the capitalised words of ``text`` after its first (its names, as
+    written in English: ``Archery`` of ``Femi's Archery GB membership number``)."""
+    return view_terms(" ".join(w for w in text.split()[1:] if w[:1].isupper()))
+
+
+_DE_NAME_RUN = re.compile(r"(?:[A-ZÄÖÜ][\w-]*\s+)+[A-ZÄÖÜ][\w-]*")
+
+
+def _de_town_of_another_name(text: str, terms: frozenset[str]) -> frozenset[str]:
+    """The last word of a German name of two words or more in ``text`` whose other words
+    a fact (``terms``) lacks: ``Kassel`` of ``am Landgericht Kassel`` in ``trainiert im
+    Budo-Club Kassel``. A name that ends with its town (a court, a club, a clinic) shares
+    the town with every other name of that town without naming the same thing."""
+    out: set[str] = set()
+    for run in _DE_NAME_RUN.findall(text):
+        words = run.split()
+        if not (view_terms(" ".join(words[:-1])) | german_stems(" ".join(words[:-1]))) & terms:
+            out |= view_terms(words[-1]) | german_stems(words[-1])
+    return frozenset(out)
 
 
 def _inside_other_names(ours: Sequence[str], theirs: Sequence[str]) -> frozenset[str]:

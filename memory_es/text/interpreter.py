@@ -797,7 +797,8 @@ def _german_subject_first(body: str) -> str | None:
     noun may follow it (``Tischtennis``). A subordinate clause put first (``Weil …, geht
     Anna Weber …``) is read the same way, as a time phrase would be, up to its comma."""
     words = body.split()
-    if words and words[0].lower() in _DE["subordinators"] and ", " in body:
+    if words and ", " in body and (words[0].lower() in _DE["subordinators"] or (
+            words[0].lower() in _DE_FRONTED and words[1:2] and words[1] in _DE_PRONOUNS)):
         # "Weil ihr der Rücken zu schaffen macht, geht Anna Weber zur Wassergymnastik": a
         # clause put first is the Vorfeld, and the main clause starts at its comma
         words = ["dann", *body.split(", ", 1)[1].split()]
@@ -819,10 +820,15 @@ def _german_subject_first(body: str) -> str | None:
     return " ".join([*words[verb + 1:end], words[verb], *phrase, *words[end:]])
 
 
-_NOT_A_VERB = lx.NAME_PARTICLES | _DE_FRONTED | frozenset(_DE["determiners"]) | frozenset(
-    _DE["negators"])
+_NOT_A_VERB = (lx.NAME_PARTICLES | _DE_FRONTED | frozenset(_DE["determiners"])
+               | frozenset(_DE["negators"]) | frozenset(_DE["prepositions"])
+               | frozenset(_DE["shared_prepositions"]))
 """Lower-case words before a capitalised one that are no finite verb: a name's particle,
-a time phrase's own word (``letzten Jahr``), an article or a negator (``kein Blut``)."""
+a time phrase's own word (``letzten Jahr``), an article, a negator (``kein Blut``) or a
+preposition (``in Rente``)."""
+_DE_PRONOUNS = frozenset({"ich", "du", "er", "sie", "es", "wir", "ihr"})
+"""Subject pronouns: after ``Seit`` or ``Nach`` they open a clause of their own (``Seit
+sie in Rente gegangen ist, …``), as a subordinator does, not a time phrase."""
 
 
 def _name_run(words: list[str], start: int) -> int:
@@ -1188,6 +1194,15 @@ _STARTED = re.compile(r"(?:since|as of)\s", re.IGNORECASE)
 its slot from then on, as ``now`` makes it one."""
 
 
+def _not_since(words: Sequence[str], text_low: str) -> bool:
+    """``hasn't flown with the club since the spring``: the present perfect, negated, with
+    the time since when, says a habit that held stopped then (the perfect of a state up
+    to now, Quirk et al. 1985, 4.22), as ``no longer flies`` does."""
+    perfect = words[:1] in (["hasn't"], ["haven't"]) or (
+        words[:1] in (["has"], ["have"]) and words[1:2] in (["not"], ["never"]))
+    return perfect and re.search(r"\bsince\b", text_low) is not None
+
+
 def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks: list[Tok],
             identifiers: Sequence[Identifier], cue: str | None, negated: bool,
             rules: list[str], conj_text: str, elided: bool, lead: str = "") -> Clause:
@@ -1229,7 +1244,7 @@ def _finish(*, sentence: str, text: str, subject: Subject, pred: Predicate, toks
     dated = any(re.search(r"\d|\b(?:last|next|this|ago)\b", t, re.IGNORECASE)
                 for t in temporal)
     op = "assert"
-    ends_prior = ceased or (negated and change)
+    ends_prior = ceased or (negated and (change or _not_since(words, marked_low)))
     if ends_prior:
         rules.append("ends-a-prior-state")
     if ceased and not purpose and not negated and not dated:

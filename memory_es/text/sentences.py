@@ -288,7 +288,8 @@ def fronted_phrase(toks: Sequence[Tok]) -> int:
     """Length of a phrase that opens the sentence before its subject, with or without its
     comma: ``After my late shifts I take …``, ``When he retired he moved …``, ``At the AGM
     Alasdair McCorquodale stood down …``, ``Every other Thursday Ingvild Nygård plays …``.
-    It opens with a preposition, a subordinator of time or a word that leads a time
+    It opens with a preposition, a subordinator of time, cause or concession (``Because
+    of his shoulder, Femi …``, ``Although she moved, Mei …``) or a word that leads a time
     phrase, and ends before one of two subjects:
 
     - a pronoun that can only be a subject (``I``, ``we``, ``he``, ``she``, ``they``):
@@ -345,7 +346,8 @@ _TIME_LEADS = frozenset({"last", "this", "next", "on", "at", "every", "each"})
 """Words that open a time phrase before a day or a part of the day (``on Sundays``, ``at
 night``, ``every morning``), besides the temporal prepositions."""
 _FRONTING = (PREPOSITIONS | lx.TEMPORAL_PREPOSITIONS | _TIME_LEADS
-             | {"when", "once", "while", "whenever", "by", "most"})
+             | {"when", "once", "while", "whenever", "by", "most"}
+             | {"because", "despite", "due", "thanks", "although", "though"})
 
 
 def _temporal(word: str) -> bool:

@@ -315,6 +315,14 @@ GERMAN_ENDINGS = [
     ("{p} hält sechs Hühner in seinem Garten",
      "{p} hat die Hühnerhaltung aufgegeben",
      "{p} fährt einen roten VW Caddy"),
+    ("{p} arbeitet als Gerichtsdolmetscherin am Landgericht Bielefeld",
+     "Seit sie im Herbst in Rente gegangen ist, dolmetscht {p} nicht mehr am Landgericht "
+     "Bielefeld",
+     "{p} fliegt Segelflugzeuge in Vennebeck"),
+    ("{p} arbeitet als Dolmetscherin für Polnisch am Landgericht Kassel",
+     "Weil sie eine feste Stelle angenommen hat, dolmetscht {p} seit dem Sommer nicht mehr "
+     "am Landgericht Kassel",
+     "{p} trainiert Karate im Budo-Club Kassel"),
 ]
 
 
@@ -326,7 +334,8 @@ def test_a_german_ending_in_other_words_ends_that_thing_only(
     """A time phrase of four words before the verb, a modal's infinitive after ``mehr``,
     the idiom ``an den Nagel hängen`` (give up), and a thing named alone that a compound
     named before (``Straßenbahn`` / ``Straßenbahnfahrer``, ``Hühnerhaltung`` /
-    ``Hühner``): each ends the one fact, and another fact of the person stays."""
+    ``Hühner``): each ends the one fact, and another fact of the person stays, also one
+    whose name ends with the same town (``Landgericht Kassel``, ``Budo-Club Kassel``)."""
     ended, said, kept = (t.format(p=name) for t in case)
     after = texts_after(fresh_store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")
     assert ended not in after

@@ -97,3 +97,42 @@ def test_a_concession_with_its_own_subject_is_its_own_clause(joiner: str, verb: 
 
 def test_a_name_s_before_still_is_is() -> None:
     assert Expansion.of("Callum's still on the pager.").written == "Callum is still on the pager."
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from([
+    ("{p} flies gliders with the Cotswold Gliding Club",
+     "Since the spring {p} hasn't flown with the Cotswold Gliding Club"),
+    ("{p} plays five-a-side football at the leisure centre",
+     "{p} hasn't played five-a-side since she tore a knee ligament in January")]))
+def test_a_negated_perfect_since_a_time_ends_the_habit(
+        fresh_store: memory_es.MemoryStore, person: str, case: tuple[str, str]) -> None:
+    """``hasn't flown with the club since the spring``: the habit stopped then."""
+    held, said = (t.format(p=person) for t in case)
+    kept = f"{person} works as a radiographer in Leeds"
+    after = texts_after(fresh_store, [f"{held}.", f"{kept}."], "remember", f"{said}.")
+    assert held not in after
+    assert kept in after
+
+
+@given(st.sampled_from(["Because of his shoulder,", "Due to his knee,", "Despite the rain,",
+                        "Although he moved,"]))
+def test_a_phrase_of_cause_or_concession_before_the_subject_is_no_part_of_it(lead: str) -> None:
+    [clause] = interpret(f"{lead} Femi Adeyemi-Clarke has given up archery.").clauses
+    assert clause.entity == "person:femi-adeyemi-clarke"
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from([
+    ("{p} shoots recurve with the Bowmen of Ashby archery club",
+     "{p}'s Archery GB membership number is AGB-2231478", "{p} has given up archery"),
+    ("{p} sings bass in the church choir",
+     "{p} reads the Choir Monthly magazine", "{p} has stopped singing in the choir")]))
+def test_a_common_word_inside_another_facts_name_is_not_what_ended(
+        fresh_store: memory_es.MemoryStore, person: str, case: tuple[str, str, str]) -> None:
+    """``has given up archery`` ends the archery, not ``his Archery GB membership number``:
+    the word said as a common noun is only inside a name of that fact."""
+    ended, kept, said = (t.format(p=person) for t in case)
+    after = texts_after(fresh_store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")
+    assert ended not in after
+    assert kept in after

@@ -381,6 +381,31 @@ def test_a_label_names_its_code_across_an_aside_or_written_open(
     assert {f.text for f in fresh_store.current("u")} == {kept}
 
 
+@pytest.mark.parametrize(("fact", "code"), [
+    ("Aoife Reyes's Archery Ireland membership number is {c}", "AI-0447 3196"),
+    ("Ifeoma Hale's driving licence number is {c}", "OKONK 806154 IH9PL"),
+    ("Rhodri Gwilym's County Parish Holding number is {c}", "61/223/0047"),
+    ("Anneliese Merwe's registration number on the National Register of Public Service "
+     "Interpreters is {c}", "14328"),
+    ("Das Kennzeichen von Jonas Richters Kleinwagen lautet {c}", "KS-FW 482")])
+def test_a_code_asked_for_whole_reaches_the_fact_that_labels_it(
+        fresh_store: memory_es.MemoryStore, fact: str, code: str) -> None:
+    """A code asked for alone is the whole code, whatever its groups look like (``AI-0447
+    3196`` is no ``AI-0447``, ``OKONK 806154 IH9PL`` no ``806154``; ``61/223/0047`` is the
+    number its label gives); the label may be far from it or German (``lautet``). The
+    purge erases that fact without asking, and a fact holding a group of a code of
+    letters and digits stays (a number's last digits may be the same number written
+    short: that one is previewed, not erased)."""
+    ti = TextInterface(fresh_store)
+    lettered = " " in code and not code.replace(" ", "").isdigit()
+    group = code.rsplit(maxsplit=1)[-1] if lettered else "9911"
+    kept = f"Omar Haddad's bike lock code is {group}"
+    for text in (fact.format(c=code) + ".", f"{kept}."):
+        ti.remember("u", text)
+    assert ti.purge_matching("u", code).receipts
+    assert {f.text for f in fresh_store.current("u")} == {kept}
+
+
 @pytest.mark.parametrize("plate", ["HSK-RG 411", "HOL-JH 84H", "B-MW 1234"])
 def test_a_bare_german_plate_reaches_the_fact_that_labels_it(
         fresh_store: memory_es.MemoryStore, plate: str) -> None:

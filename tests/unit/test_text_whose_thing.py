@@ -216,3 +216,19 @@ def test_a_kind_with_an_adjective_is_no_thing_of_ones_own(
     after = texts_after(fresh_store, ["I have a dog called Rufus.", f"{kind}."], "release",
                         "my dog")
     assert after == {kind}
+
+
+@_SLOW
+@given(st.sampled_from([("a residents' parking permit for Cardigan Road", "parking permit"),
+                        ("a members' locker at the golf club", "locker"),
+                        ("a visitors' pass for the Royal Infirmary", "pass")]))
+def test_a_plural_genitive_after_an_article_is_a_kind_not_an_owner(
+        fresh_store: memory_es.MemoryStore, case: tuple[str, str]) -> None:
+    """``has a residents' parking permit``: the article is the permit's, and the genitive
+    says which kind of permit (a descriptive genitive), so the permit is hers, and a
+    forget of ``Inês's parking permit`` finds it."""
+    held, thing = case
+    fact, kept = f"Inês de Carvalho has {held}", "Inês de Carvalho dances at a ballroom studio"
+    after = texts_after(fresh_store, [f"{fact}.", f"{kept}."], "forget",
+                        f"Inês de Carvalho's {thing}")
+    assert after == {kept}
