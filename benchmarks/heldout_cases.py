@@ -24645,6 +24645,266 @@ def crowded_user_air_ambulance_r78(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_air_ambulance_r78', 'air ambulance', CROWDED_USER_AIR_AMBULANCE_R1623)
 
 
+_CROWDED_TENNIS_COACHING_R1624_SETUP = ["Kofi Boateng-Whitfield coaches junior tennis at the Westfield Lawn Tennis Club in Harrogate on Saturday mornings.", "Kofi Boateng-Whitfield's cousin Ama also coaches junior tennis at the Westfield Lawn Tennis Club.", "Kofi Boateng-Whitfield works as a quantity surveyor for a housebuilder in Harrogate.", "Kofi Boateng-Whitfield uses an Omnipod insulin pump for his type 1 diabetes.", "Kofi Boateng-Whitfield keeps an African grey parrot called Biscuit.", "Kofi Boateng-Whitfield's LTA coaching licence number, which he has to show at every county event, is LTA-C 30917."]
+CROWDED_TENNIS_COACHING_R1624: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TENNIS_COACHING_R1624_SETUP), ["remember", "Just so you know, Kofi Boateng-Whitfield has called it a day with the junior coaching at Westfield Lawn Tennis Club, though his cousin Ama's still coaching there."], [_CROWDED_TENNIS_COACHING_R1624_SETUP[0]]),
+    (list(_CROWDED_TENNIS_COACHING_R1624_SETUP), ["purge", "LTA-C 30917"], [_CROWDED_TENNIS_COACHING_R1624_SETUP[5]]),
+    (list(_CROWDED_TENNIS_COACHING_R1624_SETUP), ["revise", "Kofi Boateng-Whitfield's job as a quantity surveyor", "Kofi Boateng-Whitfield is now a site manager for the same housebuilder in Harrogate."], [_CROWDED_TENNIS_COACHING_R1624_SETUP[2]]),
+]
+
+
+def crowded_tennis_coaching_r79(cases: list[Case]) -> None:
+    """A tennis coach whose cousin coaches juniors at the same club, with a surveying job in the same town, an insulin pump, a parrot and an LTA licence number quoted with words in between: the coaching stopped while the cousin carries on, the licence number purged, and the job revised to site manager."""
+    _ended_by(cases, 'crowded_tennis_coaching_r79', 'tennis', CROWDED_TENNIS_COACHING_R1624)
+
+
+_CROWDED_FOOD_BANK_R1625_SETUP = ["Dervla Ní Bhriain runs the Tuesday sorting shift at the Ballymun food bank in Dublin.", "Dervla Ní Bhriain's neighbour Paddy also volunteers on the Tuesday sorting shift at the Ballymun food bank.", "Dervla Ní Bhriain drives a bin lorry for Dublin City Council.", "Dervla Ní Bhriain plays the bodhrán at a trad session in a pub in Glasnevin every Thursday.", "Dervla Ní Bhriain has braces on her top teeth, fitted by an orthodontist in Drumcondra.", "Dervla Ní Bhriain's e-mail address, which the food bank uses for the rota, is dervla.nibhriain@eircom.net."]
+CROWDED_FOOD_BANK_R1625: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FOOD_BANK_R1625_SETUP), ["release", "Dervla Ní Bhriain's braces"], [_CROWDED_FOOD_BANK_R1625_SETUP[4]]),
+    (list(_CROWDED_FOOD_BANK_R1625_SETUP), ["remember", "Dervla Ní Bhriain handed in her notice at Dublin City Council in June, so she's not driving the bin lorry any more; she's still doing Tuesdays at the food bank, mind."], [_CROWDED_FOOD_BANK_R1625_SETUP[2]]),
+    (list(_CROWDED_FOOD_BANK_R1625_SETUP), ["purge", "dervla.nibhriain@eircom.net"], [_CROWDED_FOOD_BANK_R1625_SETUP[5]]),
+]
+
+
+def crowded_food_bank_r79(cases: list[Case]) -> None:
+    """A food bank volunteer whose neighbour works the same Tuesday sorting shift, with a council bin-lorry job in the same city, a bodhrán session, braces and an e-mail address quoted with words in between: the braces released, the council job left while the food bank carries on, and the e-mail purged."""
+    _ended_by(cases, 'crowded_food_bank_r79', 'food bank', CROWDED_FOOD_BANK_R1625)
+
+
+_CROWDED_ASTRONOMY_R1626_SETUP = ["Mehmet Y\u0131ld\u0131z is treasurer of the Mid-Kent Astronomical Society, which meets at the village hall in Bearsted.", "Mehmet Y\u0131ld\u0131z's colleague Priya is also a member of the Mid-Kent Astronomical Society.", "Mehmet Y\u0131ld\u0131z teaches GCSE physics at a grammar school in Maidstone.", "Mehmet Y\u0131ld\u0131z has his car insurance with Admiral and renews it every March.", "Mehmet Y\u0131ld\u0131z goes to a Thursday night salsa class at a dance studio in Maidstone.", "The policy number on Mehmet Y\u0131ld\u0131z's Admiral car insurance is P-88214-7730."]
+CROWDED_ASTRONOMY_R1626: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ASTRONOMY_R1626_SETUP), ["remember", "After the AGM in February Mehmet Y\u0131ld\u0131z stepped down as treasurer of the Mid-Kent Astronomical Society; Priya's taken over the books."], [_CROWDED_ASTRONOMY_R1626_SETUP[0]]),
+    (list(_CROWDED_ASTRONOMY_R1626_SETUP), ["revise", "Mehmet Y\u0131ld\u0131z's salsa class", "Mehmet Y\u0131ld\u0131z has switched from salsa to the Tuesday bachata class at the same studio in Maidstone."], [_CROWDED_ASTRONOMY_R1626_SETUP[4]]),
+    (list(_CROWDED_ASTRONOMY_R1626_SETUP), ["purge", "P-88214-7730"], [_CROWDED_ASTRONOMY_R1626_SETUP[5]]),
+]
+
+
+def crowded_astronomy_r79(cases: list[Case]) -> None:
+    """An astronomy society treasurer whose colleague belongs to the same society, with a physics teaching job and a salsa class in the same town, car insurance and a policy number with the same insurer: the treasurer post given up while the colleague stays a member, the salsa class revised to bachata, and the policy number purged without touching the insurance fact."""
+    _ended_by(cases, 'crowded_astronomy_r79', 'astronomy', CROWDED_ASTRONOMY_R1626)
+
+
+_CROWDED_COURIER_R1627_SETUP = ["Agnieszka Kowalczyk-Reid rides as a motorbike courier for Blue Arrow Couriers in Leeds, mostly carrying legal documents between solicitors' offices.", "Agnieszka Kowalczyk-Reid's brother Marek also rides as a motorbike courier for Blue Arrow Couriers in Leeds.", "Agnieszka Kowalczyk-Reid rides a Honda NC750X.", "Agnieszka Kowalczyk-Reid has breakdown cover with the RAC for her motorbike.", "Agnieszka Kowalczyk-Reid is doing an evening course in bookkeeping at Leeds City College.", "The registration plate on Agnieszka Kowalczyk-Reid's motorbike is YJ19 KWD."]
+CROWDED_COURIER_R1627: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COURIER_R1627_SETUP), ["remember", "FYI Agnieszka Kowalczyk-Reid packed in the courier work at Blue Arrow last month, but Marek's still riding for them."], [_CROWDED_COURIER_R1627_SETUP[0]]),
+    (list(_CROWDED_COURIER_R1627_SETUP), ["revise", "Agnieszka Kowalczyk-Reid's breakdown cover", "Agnieszka Kowalczyk-Reid switched her motorbike breakdown cover from the RAC to the AA."], [_CROWDED_COURIER_R1627_SETUP[3]]),
+    (list(_CROWDED_COURIER_R1627_SETUP), ["purge", "YJ19 KWD"], [_CROWDED_COURIER_R1627_SETUP[5]]),
+]
+
+
+def crowded_courier_r79(cases: list[Case]) -> None:
+    """A motorbike courier whose brother rides for the same firm, with a Honda, RAC breakdown cover and a plate all about the same motorbike, and a bookkeeping course: the courier job packed in while the brother carries on, the breakdown cover revised to the AA, and the plate purged."""
+    _ended_by(cases, 'crowded_courier_r79', 'courier', CROWDED_COURIER_R1627)
+
+
+_CROWDED_TATTOO_R1628_SETUP = ["Isabella D'Souza is a tattoo artist at Ink & Anchor, a tattoo parlour on the seafront in Brighton.", "Isabella D'Souza's partner Kit also tattoos at Ink & Anchor in Brighton.", "Isabella D'Souza sells prints of her flash designs through an Etsy shop called SaltInkStudio.", "Isabella D'Souza goes to the asthma clinic at her GP surgery in Hove every six months.", "Isabella D'Souza keeps two bearded dragons called Pesto and Mango.", "Isabella D'Souza's Instagram handle, where she posts her finished tattoos, is @bella.inks.brighton."]
+CROWDED_TATTOO_R1628: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TATTOO_R1628_SETUP), ["release", "Isabella D'Souza's Etsy shop"], [_CROWDED_TATTOO_R1628_SETUP[2]]),
+    (list(_CROWDED_TATTOO_R1628_SETUP), ["remember", "Note that Isabella D'Souza's left Ink & Anchor to open her own studio in Lewes, though Kit's staying on at the parlour."], [_CROWDED_TATTOO_R1628_SETUP[0]]),
+    (list(_CROWDED_TATTOO_R1628_SETUP), ["forget", "Isabella D'Souza's bearded dragons"], [_CROWDED_TATTOO_R1628_SETUP[4]]),
+]
+
+
+def crowded_tattoo_r79(cases: list[Case]) -> None:
+    """A tattoo artist whose partner tattoos at the same parlour, with an Etsy print shop, an asthma clinic, two bearded dragons and an Instagram handle quoted with words in between: the Etsy shop released, the parlour left for her own studio while the partner stays, and the bearded dragons forgotten."""
+    _ended_by(cases, 'crowded_tattoo_r79', 'tattoo', CROWDED_TATTOO_R1628)
+
+
+_CROWDED_WINDOW_CLEANING_R1629_SETUP = ["Ravi Chandrasekaran runs a window cleaning round covering about two hundred houses in Stockport.", "Ravi Chandrasekaran's nephew Arjun runs his own window cleaning round in Stockport too.", "Ravi Chandrasekaran plays euphonium in the Hazel Grove brass band.", "Ravi Chandrasekaran has a gym membership at PureGym in Stockport.", "Ravi Chandrasekaran does the school run for his granddaughter every weekday morning.", "Ravi Chandrasekaran's mobile number, which is painted on the side of his van, is 07700 900 652."]
+CROWDED_WINDOW_CLEANING_R1629: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WINDOW_CLEANING_R1629_SETUP), ["remember", "Ravi Chandrasekaran's given up his window cleaning round, his knees couldn't take the ladders any more, but Arjun's still out on his."], [_CROWDED_WINDOW_CLEANING_R1629_SETUP[0]]),
+    (list(_CROWDED_WINDOW_CLEANING_R1629_SETUP), ["release", "Ravi Chandrasekaran's gym membership"], [_CROWDED_WINDOW_CLEANING_R1629_SETUP[3]]),
+    (list(_CROWDED_WINDOW_CLEANING_R1629_SETUP), ["purge", "07700 900 652"], [_CROWDED_WINDOW_CLEANING_R1629_SETUP[5]]),
+]
+
+
+def crowded_window_cleaning_r79(cases: list[Case]) -> None:
+    """A window cleaner whose nephew runs his own round in the same town, with a brass band, a gym membership in the same town, a school run and a mobile number quoted with words in between: the round given up while the nephew carries on, the gym membership released, and the number purged."""
+    _ended_by(cases, 'crowded_window_cleaning_r79', 'window cleaning', CROWDED_WINDOW_CLEANING_R1629)
+
+
+_CROWDED_VINEYARD_R1630_SETUP = ["Amaury de Beaufort is the vineyard manager at Tillingham Ridge Vineyard near Rye.", "Amaury de Beaufort's sister-in-law Hélène also works at Tillingham Ridge Vineyard, in the winery.", "Amaury de Beaufort enters hedge laying competitions with the South of England Hedgelaying Society.", "Amaury de Beaufort has a stocks and shares ISA with Vanguard.", "Amaury de Beaufort rents a flat above a bookshop on the High Street in Rye.", "Amaury de Beaufort's NPTC spraying certificate number, which he has to quote to the agronomist, is 00417723."]
+CROWDED_VINEYARD_R1630: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VINEYARD_R1630_SETUP), ["remember", "Quick one: Amaury de Beaufort's moved out of his flat above the bookshop in Rye and he's living in a cottage on the vineyard estate now."], [_CROWDED_VINEYARD_R1630_SETUP[4]]),
+    (list(_CROWDED_VINEYARD_R1630_SETUP), ["revise", "Amaury de Beaufort's job as vineyard manager at Tillingham Ridge", "Amaury de Beaufort left Tillingham Ridge Vineyard in October and now works freelance as a vineyard consultant."], [_CROWDED_VINEYARD_R1630_SETUP[0]]),
+    (list(_CROWDED_VINEYARD_R1630_SETUP), ["forget", "Amaury de Beaufort's ISA"], [_CROWDED_VINEYARD_R1630_SETUP[3]]),
+]
+
+
+def crowded_vineyard_r79(cases: list[Case]) -> None:
+    """A vineyard manager whose sister-in-law works at the same vineyard, with hedge laying, an ISA, a rented flat in the same town and a spraying certificate number quoted with words in between: the flat left for a cottage on the estate, the manager job revised to freelance consulting while the sister-in-law stays, and the ISA forgotten."""
+    _ended_by(cases, 'crowded_vineyard_r79', 'vineyard', CROWDED_VINEYARD_R1630)
+
+
+_CROWDED_GERMAN_KLETTERN_R1631_SETUP = ["Wiebke Oltmanns ist Übungsleiterin für Kinderklettern in der DAV-Kletterhalle in Oldenburg.", "Wiebke Oltmanns' Kollegin Svenja leitet ebenfalls Kinderklettergruppen in der DAV-Kletterhalle in Oldenburg.", "Wiebke Oltmanns arbeitet als Schornsteinfegerin im Kehrbezirk Oldenburg-Ost.", "Wiebke Oltmanns hat ihren VW Caddy bei der HUK-Coburg versichert.", "Wiebke Oltmanns hält drei Laufenten in ihrem Garten in Rastede.", "Wiebke Oltmanns' IBAN, die sie dem DAV für die Übungsleiterpauschale gegeben hat, lautet DE44 2805 0100 0012 3456 78."]
+CROWDED_GERMAN_KLETTERN_R1631: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_KLETTERN_R1631_SETUP), ["remember", "Nachdem sie sich im Frühjahr das Knie verletzt hatte, hat Wiebke Oltmanns das Kinderklettern in der DAV-Kletterhalle aufgegeben; Svenja leitet ihre Gruppen aber weiter."], [_CROWDED_GERMAN_KLETTERN_R1631_SETUP[0]]),
+    (list(_CROWDED_GERMAN_KLETTERN_R1631_SETUP), ["purge", "DE44 2805 0100 0012 3456 78"], [_CROWDED_GERMAN_KLETTERN_R1631_SETUP[5]]),
+    (list(_CROWDED_GERMAN_KLETTERN_R1631_SETUP), ["revise", "Wiebke Oltmanns' Kfz-Versicherung", "Wiebke Oltmanns ist nicht mehr bei der HUK-Coburg, ihren VW Caddy hat sie seit Januar bei der Allianz versichert."], [_CROWDED_GERMAN_KLETTERN_R1631_SETUP[3]]),
+]
+
+
+def crowded_german_klettern_r79(cases: list[Case]) -> None:
+    """A children's climbing instructor whose colleague leads groups at the same climbing hall, with a chimney-sweep job in the same city, car insurance, runner ducks and an IBAN quoted with words in between, in German: the climbing groups given up while the colleague carries on, the IBAN purged, and the car insurance revised to a new insurer."""
+    _ended_by(cases, 'crowded_german_klettern_r79', 'climbing', CROWDED_GERMAN_KLETTERN_R1631)
+
+
+_CROWDED_CHINESE_DELIVERY_R1632_SETUP = ["上官明辉在深圳南山区给美团送外卖\u3002", "上官明辉的表哥也在南山区给美团送外卖\u3002", "上官明辉每周日晚上在南山区的一个羽毛球馆打羽毛球\u3002", "上官明辉戴着隐形牙套矫正牙齿\u3002", "每周六晚上\uff0c上官明辉在深圳职业技术学院的夜校学汽车维修\u3002", "上官明辉的QQ号是2871604493\u3002"]
+CROWDED_CHINESE_DELIVERY_R1632: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_DELIVERY_R1632_SETUP), ["remember", "上个月上官明辉已经辞职不送外卖了\uff0c在南山区开了一家奶茶店\uff0c不过他表哥还在送\u3002"], [_CROWDED_CHINESE_DELIVERY_R1632_SETUP[0]]),
+    (list(_CROWDED_CHINESE_DELIVERY_R1632_SETUP), ["forget", "上官明辉的隐形牙套"], [_CROWDED_CHINESE_DELIVERY_R1632_SETUP[3]]),
+    (list(_CROWDED_CHINESE_DELIVERY_R1632_SETUP), ["purge", "2871604493"], [_CROWDED_CHINESE_DELIVERY_R1632_SETUP[5]]),
+]
+
+
+def crowded_chinese_delivery_r79(cases: list[Case]) -> None:
+    """A food-delivery rider whose cousin rides for the same platform in the same district, with badminton in the same district, clear aligners, a night-school course and a QQ number, in Chinese: the delivery work quit for a tea shop while the cousin carries on, the aligners forgotten, and the QQ number purged."""
+    _ended_by(cases, 'crowded_chinese_delivery_r79', 'delivery', CROWDED_CHINESE_DELIVERY_R1632)
+
+
+_CROWDED_USER_MARKET_STALL_R1633_SETUP = ["I have a cheese stall at Ludlow farmers' market every Saturday, selling cheeses from a dairy in Clun.", "My brother-in-law Idris has a stall at Ludlow farmers' market as well, selling sourdough.", "I co-host a local history podcast called Marches Miscellany with a friend from Leominster.", "My daughter Nell goes to a childminder in Ludlow, Mrs Pugh, on Tuesdays and Thursdays.", "I'm still paying back my student loan from my degree at Aberystwyth.", "My Student Loans Company customer reference number, which I need every time I ring them, is 4471 2093 8816."]
+CROWDED_USER_MARKET_STALL_R1633: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_MARKET_STALL_R1633_SETUP), ["remember", "Note for me: I packed in the cheese stall at Ludlow market at the end of September. Idris is still there every Saturday with his sourdough."], [_CROWDED_USER_MARKET_STALL_R1633_SETUP[0]]),
+    (list(_CROWDED_USER_MARKET_STALL_R1633_SETUP), ["revise", "my daughter's childminder, Mrs Pugh", "Nell goes to Mrs Bevan, a childminder in Ludlow, on Mondays and Wednesdays now."], [_CROWDED_USER_MARKET_STALL_R1633_SETUP[3]]),
+    (list(_CROWDED_USER_MARKET_STALL_R1633_SETUP), ["purge", "4471 2093 8816"], [_CROWDED_USER_MARKET_STALL_R1633_SETUP[5]]),
+]
+
+
+def crowded_user_market_stall_r79(cases: list[Case]) -> None:
+    """The user, whose brother-in-law has a stall at the same farmers' market, with a podcast, a childminder in the same town, a student loan and a Student Loans Company reference number quoted with words in between: the cheese stall packed in while the brother-in-law carries on, the childminder revised, and the reference number purged without touching the loan."""
+    _ended_by(cases, 'crowded_user_market_stall_r79', 'market stall', CROWDED_USER_MARKET_STALL_R1633)
+
+
+_CROWDED_DERBY_R1634_SETUP = ["Siobhan O'Driscoll skates as a jammer for the Severn Roller Girls in Gloucester.", "Siobhan O'Driscoll's sister-in-law, Niamh, also skates for the Severn Roller Girls.", "Siobhan O'Driscoll works as a locksmith for a firm on Westgate Street in Gloucester.", "Siobhan O'Driscoll wears a Tandem t:slim insulin pump that the diabetes team at Gloucestershire Royal set up for her.", "Siobhan O'Driscoll's Kia Picanto has breakdown cover with Green Flag.", "Siobhan O'Driscoll's e-mail address is siobhan.odriscoll@fastmail.co.uk."]
+CROWDED_DERBY_R1634: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DERBY_R1634_SETUP), ["revise", "Siobhan O'Driscoll's breakdown cover", "In April Siobhan O'Driscoll switched the Picanto's breakdown cover from Green Flag to the RAC."], [_CROWDED_DERBY_R1634_SETUP[4]]),
+    (list(_CROWDED_DERBY_R1634_SETUP), ["forget", "Siobhan O'Driscoll's diabetes kit"], [_CROWDED_DERBY_R1634_SETUP[3]]),
+    (list(_CROWDED_DERBY_R1634_SETUP), ["remember", "Siobhan O'Driscoll handed in her notice at the locksmith's on Westgate Street and now fits burglar alarms for a security firm in Cheltenham."], [_CROWDED_DERBY_R1634_SETUP[2]]),
+]
+
+
+def crowded_derby_r80(cases: list[Case]) -> None:
+    """A roller-derby jammer whose sister-in-law skates for the same team, with a locksmith job in the same city, an insulin pump, breakdown cover on a Picanto and an e-mail address: the breakdown cover revised to a new provider, the pump forgotten as her diabetes kit, and the locksmith job left for alarm fitting."""
+    _ended_by(cases, 'crowded_derby_r80', 'roller derby', CROWDED_DERBY_R1634)
+
+
+_CROWDED_TENNIS_R1635_SETUP = ["Kofi Mensah-Bonsu coaches junior tennis at the Edgbaston Priory Club on Saturday mornings.", "Kofi Mensah-Bonsu's colleague, Harriet, also coaches juniors at the Edgbaston Priory Club.", "Kofi Mensah-Bonsu rents a two-bed flat above a barber's in Harborne.", "Kofi Mensah-Bonsu records a weekly podcast about West African football called Black Stars Bench.", "Kofi Mensah-Bonsu is having his teeth straightened with clear aligners from a dentist in Harborne.", "Kofi Mensah-Bonsu's LTA coach accreditation number is LTA-C-508831."]
+CROWDED_TENNIS_R1635: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TENNIS_R1635_SETUP), ["revise", "Kofi Mensah-Bonsu's junior coaching at Edgbaston Priory", "Kofi Mensah-Bonsu now coaches junior tennis at Moseley Tennis Club on Sunday mornings instead."], [_CROWDED_TENNIS_R1635_SETUP[0]]),
+    (list(_CROWDED_TENNIS_R1635_SETUP), ["forget", "Kofi Mensah-Bonsu's football show"], [_CROWDED_TENNIS_R1635_SETUP[3]]),
+    (list(_CROWDED_TENNIS_R1635_SETUP), ["purge", "LTA-C-508831"], [_CROWDED_TENNIS_R1635_SETUP[5]]),
+]
+
+
+def crowded_tennis_r80(cases: list[Case]) -> None:
+    """A junior tennis coach whose colleague coaches at the same club, with a rented flat and clear aligners in the same suburb, a football podcast and an LTA accreditation number: the coaching revised to a new club, the podcast forgotten as his football show, and the number purged."""
+    _ended_by(cases, 'crowded_tennis_r80', 'tennis coaching', CROWDED_TENNIS_R1635)
+
+
+_CROWDED_FOODBANK_R1636_SETUP = ["Annelies van der Berg runs the Tuesday sorting shift at the Norwich Central food bank.", "Annelies van der Berg's neighbour, Gwen, also volunteers on the Tuesday sorting shift at the Norwich Central food bank.", "Annelies van der Berg teaches Dutch to adults at City College Norwich.", "Annelies van der Berg keeps two tortoises, Bram and Fien, in a run in her back garden.", "Annelies van der Berg pays \u00a3200 a month into a stocks and shares ISA with Vanguard.", "Annelies van der Berg's mobile, which the food bank rings when a delivery is late, is 07700 914 362."]
+CROWDED_FOODBANK_R1636: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FOODBANK_R1636_SETUP), ["remember", "After six years Annelies van der Berg has stepped down from the Tuesday sorting shift at the food bank, but Gwen's still there every week."], [_CROWDED_FOODBANK_R1636_SETUP[0]]),
+    (list(_CROWDED_FOODBANK_R1636_SETUP), ["revise", "Annelies van der Berg's monthly ISA payments", "Since the new tax year Annelies van der Berg pays \u00a3350 a month into her Vanguard ISA."], [_CROWDED_FOODBANK_R1636_SETUP[4]]),
+    (list(_CROWDED_FOODBANK_R1636_SETUP), ["forget", "Annelies van der Berg's reptiles"], [_CROWDED_FOODBANK_R1636_SETUP[3]]),
+]
+
+
+def crowded_foodbank_r80(cases: list[Case]) -> None:
+    """A food-bank volunteer whose neighbour sorts on the same shift, with Dutch teaching in the same city, two tortoises, an ISA and a mobile number quoted with words in between: the shift stepped down from while the neighbour carries on, the ISA payments revised to a new amount, and the tortoises forgotten as her reptiles."""
+    _ended_by(cases, 'crowded_foodbank_r80', 'food bank', CROWDED_FOODBANK_R1636)
+
+
+_CROWDED_COURIER_R1637_SETUP = ["Rafael de Souza works as a motorbike courier for CitySprint in central Leeds.", "Rafael de Souza's cousin, Thiago, rides for CitySprint in Leeds as well.", "Rafael de Souza rides a Honda NC750X that he insures with Bikesure.", "Rafael de Souza takes salsa classes on Wednesday evenings at a studio on Call Lane in Leeds.", "Rafael de Souza takes two puffs of his Clenil 100 preventer inhaler twice a day, as the asthma nurse at his surgery advised.", "Rafael de Souza's Instagram handle is @rafa.rides.leeds."]
+CROWDED_COURIER_R1637: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COURIER_R1637_SETUP), ["revise", "Rafael de Souza's Clenil inhaler", "At his March review the asthma nurse put Rafael de Souza up to two puffs of Clenil 200 twice a day."], [_CROWDED_COURIER_R1637_SETUP[4]]),
+    (list(_CROWDED_COURIER_R1637_SETUP), ["forget", "Rafael de Souza's dance lessons"], [_CROWDED_COURIER_R1637_SETUP[3]]),
+    (list(_CROWDED_COURIER_R1637_SETUP), ["purge", "@rafa.rides.leeds"], [_CROWDED_COURIER_R1637_SETUP[5]]),
+]
+
+
+def crowded_courier_r80(cases: list[Case]) -> None:
+    """A motorbike courier whose cousin rides for the same firm, with salsa classes in the same city, an insured Honda, an asthma inhaler dose and an Instagram handle: the inhaler revised to a stronger dose, the salsa forgotten as his dance lessons, and the handle purged."""
+    _ended_by(cases, 'crowded_courier_r80', 'couriers', CROWDED_COURIER_R1637)
+
+
+_CROWDED_MARKET_R1638_SETUP = ["Priyanka Chatterjee-Hill runs a Saturday stall selling block-printed tea towels at the Corn Street market in Bristol.", "Priyanka Chatterjee-Hill's friend, Rosie, runs a candle stall at the same Corn Street market.", "Priyanka Chatterjee-Hill works weekdays as a childminder from her house in Bedminster, looking after three under-fives.", "Priyanka Chatterjee-Hill plays tenor horn in the Bedminster Brass Band.", "Priyanka Chatterjee-Hill has a gym membership at the PureGym in Bristol city centre.", "Priyanka Chatterjee-Hill's Ofsted registration number, which is printed on her childminding contracts, is EY562918."]
+CROWDED_MARKET_R1638: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MARKET_R1638_SETUP), ["revise", "Priyanka Chatterjee-Hill's tenor horn in the Bedminster Brass Band", "Priyanka Chatterjee-Hill has swapped her tenor horn for a flugelhorn in the Bedminster Brass Band."], [_CROWDED_MARKET_R1638_SETUP[3]]),
+    (list(_CROWDED_MARKET_R1638_SETUP), ["forget", "Priyanka Chatterjee-Hill's fitness club"], [_CROWDED_MARKET_R1638_SETUP[4]]),
+    (list(_CROWDED_MARKET_R1638_SETUP), ["remember", "Priyanka Chatterjee-Hill gave up her tea-towel stall on Corn Street in the autumn; Rosie still sells her candles there."], [_CROWDED_MARKET_R1638_SETUP[0]]),
+]
+
+
+def crowded_market_r80(cases: list[Case]) -> None:
+    """A market-stall holder whose friend trades at the same market, with childminding and a brass band in the same suburb, a gym membership and an Ofsted number quoted with words in between: the band instrument revised, the gym forgotten as her fitness club, and the stall given up while the friend carries on."""
+    _ended_by(cases, 'crowded_market_r80', 'market stalls', CROWDED_MARKET_R1638)
+
+
+_CROWDED_ASTRONOMY_R1639_SETUP = ["Dmitri Volkov is the observing secretary of the Mid-Kent Astronomical Society in Maidstone.", "Dmitri Volkov's son, Pavel, is also a member of the Mid-Kent Astronomical Society.", "Dmitri Volkov works nights as a care assistant at Oakwood House care home in Maidstone.", "Dmitri Volkov lays hedges with the Kent Downs hedging group every winter.", "Dmitri Volkov is still repaying a Plan 2 student loan from a nursing degree he never finished.", "Dmitri Volkov's grey Skoda Fabia has the registration GK17 WPD."]
+CROWDED_ASTRONOMY_R1639: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ASTRONOMY_R1639_SETUP), ["revise", "Dmitri Volkov's night job at Oakwood House", "Dmitri Volkov now works day shifts as a senior carer at Beech Lodge care home in Tonbridge."], [_CROWDED_ASTRONOMY_R1639_SETUP[2]]),
+    (list(_CROWDED_ASTRONOMY_R1639_SETUP), ["release", "Dmitri Volkov's conservation volunteering"], [_CROWDED_ASTRONOMY_R1639_SETUP[3]]),
+    (list(_CROWDED_ASTRONOMY_R1639_SETUP), ["purge", "GK17 WPD"], [_CROWDED_ASTRONOMY_R1639_SETUP[5]]),
+]
+
+
+def crowded_astronomy_r80(cases: list[Case]) -> None:
+    """An astronomy-society officer whose son belongs to the same society, with a care-home job in the same town, hedge laying, a student loan and a number plate: the care-home job revised to a new home, the hedge laying released as his conservation volunteering, and the plate purged."""
+    _ended_by(cases, 'crowded_astronomy_r80', 'astronomy', CROWDED_ASTRONOMY_R1639)
+
+
+_CROWDED_WARDEN_R1640_SETUP = ["Bronwen ap Rhys is churchwarden at St Teilo's Church in Llandeilo.", "Bronwen ap Rhys's husband, Gareth, is the other churchwarden at St Teilo's Church.", "Bronwen ap Rhys runs a dog-walking business called Tidy Tails around Llandeilo.", "Bronwen ap Rhys has a membership at the Summit Centre climbing wall in Carmarthen.", "Bronwen ap Rhys drives a Dacia Duster that she insures with Admiral.", "Bronwen ap Rhys's bookings e-mail for Tidy Tails is bookings@tidytails-llandeilo.co.uk."]
+CROWDED_WARDEN_R1640: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WARDEN_R1640_SETUP), ["remember", "At the Easter vestry meeting Bronwen ap Rhys stepped down as churchwarden at St Teilo's, and Gareth carries on alone."], [_CROWDED_WARDEN_R1640_SETUP[0]]),
+    (list(_CROWDED_WARDEN_R1640_SETUP), ["revise", "Bronwen ap Rhys's car insurance", "Bronwen ap Rhys has moved the insurance on her Dacia Duster from Admiral to Direct Line."], [_CROWDED_WARDEN_R1640_SETUP[4]]),
+    (list(_CROWDED_WARDEN_R1640_SETUP), ["forget", "Bronwen ap Rhys's bouldering"], [_CROWDED_WARDEN_R1640_SETUP[3]]),
+]
+
+
+def crowded_warden_r80(cases: list[Case]) -> None:
+    """A churchwarden whose husband is warden at the same church, with a dog-walking business in the same town, a climbing-wall membership, an insured Duster and a business e-mail address: the warden post stepped down from while the husband carries on, the car insurance revised to a new insurer, and the climbing wall forgotten as her bouldering."""
+    _ended_by(cases, 'crowded_warden_r80', 'church wardens', CROWDED_WARDEN_R1640)
+
+
+_CROWDED_GERMAN_MUSIKZUG_R1641_SETUP = ["Jörg Hinrichsen spielt Tenorhorn im Musikzug der Freiwilligen Feuerwehr Kiel-Wik.", "Jörg Hinrichsens Schwager Uwe spielt ebenfalls im Musikzug der Freiwilligen Feuerwehr Kiel-Wik.", "Jörg Hinrichsen arbeitet als Schornsteinfeger in einem Kehrbezirk in Kiel.", "Jörg Hinrichsen trägt seit dem Herbst eine feste Zahnspange, die ihm eine Kieferorthopädin in Kiel eingesetzt hat.", "Jörg Hinrichsen hat eine Segeljolle vom Typ Pirat im Hafen von Laboe liegen.", "Jörg Hinrichsens IBAN, die er auf jeder Rechnung angibt, lautet DE44 2105 0170 0012 3456 78."]
+CROWDED_GERMAN_MUSIKZUG_R1641: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_MUSIKZUG_R1641_SETUP), ["revise", "Jörg Hinrichsens Kehrbezirk in Kiel", "Zum Jahresbeginn hat Jörg Hinrichsen den Kehrbezirk Eckernförde übernommen und fegt nicht mehr in Kiel."], [_CROWDED_GERMAN_MUSIKZUG_R1641_SETUP[2]]),
+    (list(_CROWDED_GERMAN_MUSIKZUG_R1641_SETUP), ["remember", "Weil ihm die Zahnspange beim Spielen wehtut, hat Jörg Hinrichsen im Musikzug der Feuerwehr Kiel-Wik aufgehört; Uwe spielt weiter mit."], [_CROWDED_GERMAN_MUSIKZUG_R1641_SETUP[0]]),
+    (list(_CROWDED_GERMAN_MUSIKZUG_R1641_SETUP), ["forget", "Jörg Hinrichsens Boot"], [_CROWDED_GERMAN_MUSIKZUG_R1641_SETUP[4]]),
+]
+
+
+def crowded_german_musikzug_r80(cases: list[Case]) -> None:
+    """A chimney sweep whose brother-in-law plays in the same fire-brigade band, with braces fitted in the same city, a sailing dinghy and an IBAN quoted with words in between, in German: the sweeping district revised to a new town, the band left because of the braces while the brother-in-law plays on, and the dinghy forgotten as his boat."""
+    _ended_by(cases, 'crowded_german_musikzug_r80', 'brass band', CROWDED_GERMAN_MUSIKZUG_R1641)
+
+
+_CROWDED_CHINESE_PINGPONG_R1642_SETUP = ["宋建国在成都市青少年宫当乒乓球教练\u3002", "宋建国的徒弟小刘也在成都市青少年宫教乒乓球\u3002", "宋建国每天早上在人民公园跟一群老朋友打太极拳\u3002", "宋建国有高血压\uff0c每天早上吃一片氨氯地平\u3002", "宋建国住在成都武侯区的一套两居室里\u3002", "宋建国的手机号是139 8012 4476\u3002"]
+CROWDED_CHINESE_PINGPONG_R1642: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_PINGPONG_R1642_SETUP), ["revise", "宋建国的降压药", "上个月医生把宋建国的氨氯地平加到了每天两片\u3002"], [_CROWDED_CHINESE_PINGPONG_R1642_SETUP[3]]),
+    (list(_CROWDED_CHINESE_PINGPONG_R1642_SETUP), ["remember", "去年秋天宋建国已经搬到双流区和儿子一起住了\uff0c不过还在青少年宫教球\u3002"], [_CROWDED_CHINESE_PINGPONG_R1642_SETUP[4]]),
+    (list(_CROWDED_CHINESE_PINGPONG_R1642_SETUP), ["forget", "宋建国的晨练"], [_CROWDED_CHINESE_PINGPONG_R1642_SETUP[2]]),
+]
+
+
+def crowded_chinese_pingpong_r80(cases: list[Case]) -> None:
+    """A table-tennis coach whose apprentice coaches at the same youth palace, with tai chi in a park in the same city, a blood-pressure dose, a flat and a mobile number, in Chinese: the dose revised upwards under another word, the flat ended by a move while the coaching still holds, and the tai chi forgotten as his morning exercise."""
+    _ended_by(cases, 'crowded_chinese_pingpong_r80', 'table tennis', CROWDED_CHINESE_PINGPONG_R1642)
+
+
+_CROWDED_USER_VINEYARD_R1643_SETUP = ["I volunteer on the Sunday pruning team at the Denbies vineyard in Dorking.", "My friend Lucy is on the same Sunday pruning team at the Denbies vineyard.", "I run a window-cleaning round covering about eighty houses in Dorking and Westcott.", "Every Tuesday and Thursday I do the school run for my niece to St Martin's primary in Dorking.", "I pay monthly for AA breakdown cover on my Ford Transit Connect van.", "The PayPal e-mail my window-cleaning customers pay into is squeegee.sam@outlook.com."]
+CROWDED_USER_VINEYARD_R1643: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_VINEYARD_R1643_SETUP), ["revise", "my van's breakdown cover", "I've switched the van's breakdown cover from the AA to Start Rescue."], [_CROWDED_USER_VINEYARD_R1643_SETUP[4]]),
+    (list(_CROWDED_USER_VINEYARD_R1643_SETUP), ["forget", "my niece's lifts to school"], [_CROWDED_USER_VINEYARD_R1643_SETUP[3]]),
+    (list(_CROWDED_USER_VINEYARD_R1643_SETUP), ["purge", "squeegee.sam@outlook.com"], [_CROWDED_USER_VINEYARD_R1643_SETUP[5]]),
+]
+
+
+def crowded_user_vineyard_r80(cases: list[Case]) -> None:
+    """The user, whose friend prunes on the same vineyard team, with a window-cleaning round in the same town, a school run for a niece, van breakdown cover and a PayPal e-mail address: the breakdown cover revised to a new provider, the school run forgotten as the niece's lifts to school, and the address purged."""
+    _ended_by(cases, 'crowded_user_vineyard_r80', 'vineyards', CROWDED_USER_VINEYARD_R1643)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -25581,7 +25841,27 @@ def build() -> list[Case]:
                    crowded_gliding_r78,
                    crowded_german_schnucken_r78,
                    crowded_chinese_crane_r78,
-                   crowded_user_air_ambulance_r78):
+                   crowded_user_air_ambulance_r78,
+                   crowded_tennis_coaching_r79,
+                   crowded_food_bank_r79,
+                   crowded_astronomy_r79,
+                   crowded_courier_r79,
+                   crowded_tattoo_r79,
+                   crowded_window_cleaning_r79,
+                   crowded_vineyard_r79,
+                   crowded_german_klettern_r79,
+                   crowded_chinese_delivery_r79,
+                   crowded_user_market_stall_r79,
+                   crowded_derby_r80,
+                   crowded_tennis_r80,
+                   crowded_foodbank_r80,
+                   crowded_courier_r80,
+                   crowded_market_r80,
+                   crowded_astronomy_r80,
+                   crowded_warden_r80,
+                   crowded_german_musikzug_r80,
+                   crowded_chinese_pingpong_r80,
+                   crowded_user_vineyard_r80):
         family(cases)
     return cases
 
