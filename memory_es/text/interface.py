@@ -67,6 +67,7 @@ from memory_es.text.matching import (
     german_stems,
     identifier_matches,
     idf_weights,
+    kind_match,
     lexical_matches,
     mention_matches,
     named_entities,
@@ -1740,8 +1741,8 @@ class TextInterface:
                 # hers kept under her id is his, not a second one of hers)
                 asked = frozenset(query.terms)
                 own = [v for v in scope if not self._theirs(v.fact, asked)]
-                if (vehicle := vehicle_match(query, own, skip)) is not None:
-                    return _Selection([vehicle], "topic", entities=entities)
+                if (kind := vehicle_match(query, own, skip) or kind_match(query, own, skip)):
+                    return _Selection([kind], "topic", entities=entities)
                 only, topics = topic_match(query, own, skip)
                 if only is not None:
                     return _Selection([only], "topic", entities=entities, topics=topics)

@@ -846,10 +846,14 @@ def _name_run(words: list[str], start: int) -> int:
 def _chinese_main_clause(body: str) -> str | None:
     """The main clause of a Chinese sentence that opens with a clause of reason or
     concession (``因为膝盖不好，欧阳秀兰已经退出…``: because her knees are bad, …) or a time
-    phrase set off by a comma (``每周日早上，贺思远都在西湖边跑步``): what follows the comma,
-    whose subject the sentence's facts are about; None otherwise."""
-    if "," not in body or not (body.startswith(tuple(_ZH["subordinators"]))
-                               or _ZH_LEADING_TIME.match(body)):
+    phrase, set off by a comma or not (``每周日早上，贺思远都在西湖边跑步``,
+    ``去年秋天宋建国已经…``): what follows it, whose subject the sentence's facts are about;
+    None otherwise."""
+    lead = _ZH_LEADING_TIME.match(body)
+    rest = body[lead.end():] if lead is not None else ""
+    if rest and not rest.startswith(",") and leading_name(rest) is not None:
+        return rest  # "去年秋天宋建国已经…": a time phrase with no comma, then the name
+    if "," not in body or not (body.startswith(tuple(_ZH["subordinators"])) or lead):
         return None
     main = body.split(",", 1)[1].strip()
     return main if leading_name(main) is not None else None

@@ -67,11 +67,11 @@ POSSESSIVE_PRONOUNS: frozenset[str] = words("his her their its")
 POSSESSIVE_DETERMINERS: frozenset[str] = POSSESSIVE_PRONOUNS | words("my our your")
 
 NAME_PARTICLES: frozenset[str] = words("""
-von van der den de da di du del della des la le ten ter zu bin ibn al dos das do
+von van der den de da di du del della des la le ten ter zu bin ibn al dos das do ap ab
 """)
 """Lower-case particles inside a surname (``Jürgen von Bülow``, ``Ludwig van Beethoven``,
-``Maria de la Cruz``): the closed class of European nobiliary and Arabic patronymic
-particles."""
+``Maria de la Cruz``, ``Bronwen ap Rhys``): the closed class of European nobiliary and
+Arabic and Welsh patronymic particles."""
 
 REPORTING_VERBS: frozenset[str] = words("""
 say confirm mention report explain note state add write announce reply admit

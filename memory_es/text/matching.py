@@ -1174,6 +1174,40 @@ def vehicle_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] =
     return Match(hits[0].fact, "semantic", 0.5, f"the entity's only {named[0]} by its verb")
 
 
+def _kinds() -> dict[str, frozenset[str]]:
+    """``data/kinds.txt``: the stem of each kind noun -> the stems of its members."""
+    out: dict[str, frozenset[str]] = {}
+    names: list[str] = []
+    for line in lx.data_lines("kinds.txt"):
+        if line.startswith("["):
+            names = [stem(w) for w in line.strip("[]").split()]
+            continue
+        members = frozenset(stem(w) for w in line.split())
+        out.update((n, out.get(n, frozenset()) | members) for n in names)
+    return out
+
+
+_KINDS = _kinds()
+
+
+def kind_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = ()
+               ) -> Match | None:
+    """Revise, release, forget: ``Annelies's reptiles`` for ``keeps two tortoises``,
+    ``Tariq's fish`` for ``keeps koi carp in a pond``: a query naming one kind
+    (``data/kinds.txt``) and words the fact holds targets the entity's one fact that
+    names a member of it. None otherwise (no such fact, or several)."""
+    content = content_terms(query, skip)
+    named = [t for t in content if t in _KINDS]
+    if len(named) != 1:
+        return None
+    members = _KINDS[named[0]]
+    rest = [t for t in content if t != named[0]]
+    hits = [v for v in scope if v.terms & members and all(t in v.terms for t in rest)]
+    if len(hits) != 1:
+        return None
+    return Match(hits[0].fact, "semantic", 0.5, f"the entity's only {named[0]} by its kind")
+
+
 def _drives(text: str, verb: str) -> bool:
     """Does ``text`` use ``verb`` with an object (``drives a …``, ``rides his …``)?"""
     words = [w.strip(EDGE) for w in text.split()]

@@ -40,13 +40,18 @@ def without_request(text: str) -> str:
 
 
 _DIRECTIVE = re.compile(
-    r"^\s*(?:(?:please|kindly|also)[\s,]+)*(?:just\s+)?"
-    r"(?:note|notice|remember|be\s+aware|keep\s+in\s+mind|bear\s+in\s+mind)\s+that\s+(?=\S)",
+    r"^\s*(?:(?:(?:please|kindly|also)[\s,]+)*(?:just\s+)?"
+    r"(?:note|notice|remember|be\s+aware|keep\s+in\s+mind|bear\s+in\s+mind)\s+that\s+"
+    r"|(?:just\s+)?(?:fyi|for\s+your\s+information|so\s+you\s+know|to\s+let\s+you\s+know"
+    r"|by\s+the\s+way|btw|(?:a\s+)?heads[\s-]+up|for\s+the\s+record|(?:a\s+)?quick\s+update)"
+    r"\s*[,:;\-–—]?\s+)(?=\S)",
     re.IGNORECASE)
 """An imperative that points the hearer at what follows (``Please note that …``, ``Keep in
 mind that …``): a verb of noticing or keeping in mind, then ``that`` and a clause (the
 directives of a statement's uptake, Searle 1975). Without ``that`` it is an ask about a
-thing (``Remember the milk``) and stays."""
+thing (``Remember the milk``) and stays. Or a discourse marker that only announces the
+news (``FYI``, ``Just so you know,``, ``By the way,``, ``Heads up:``, ``For the
+record,``): read as the subject's first words, it made a person ``FYI Agnieszka …``."""
 
 
 def without_directive(statement: str) -> str:

@@ -95,8 +95,9 @@ def leading_name(run: str) -> str | None:
     (``李建国``) and cuts an unknown one into its characters while keeping the
     predicate's dictionary words whole (``弹钢琴``). So the name is that word (a longer
     word of another kind opens no name: ``时间很紧``), or the given name after the
-    surname: a word tagged nr (``欧阳娜娜``), or at most two single characters (one the
-    dictionary lacks, tagged x, among them: ``周婷``), ended early by a verb
+    surname: a word tagged nr (``欧阳娜娜``) or ns (``宋建国``: 建国 is also a place
+    word), or at most two single characters (one the dictionary lacks, tagged x, among
+    them: ``周婷``), ended early by a verb
     (``张伟拉小提琴``: 拉), a character the perfective 了 follows (a verb's aspect, never a
     name's: ``王芳换了工作``, 换) or a word of grammar (an adverb, a particle). None when the run
     opens with no surname or nothing follows the name."""
@@ -113,7 +114,8 @@ def leading_name(run: str) -> str | None:
         tagged = _jieba().tag(run[len(surname):], False)
         for k, (word, tag) in enumerate(tagged):
             given = len(name) - len(surname)
-            if not given and len(word) == 2 and tag.startswith("nr"):  # 欧阳 / 娜娜
+            if not given and len(word) == 2 and tag.startswith(("nr", "ns")):
+                # 欧阳 / 娜娜; 宋 / 建国, a given name the dictionary knows as a place word
                 name += word
                 break
             if len(word) != 1 or not is_han(word) or given == 2 or (

@@ -346,3 +346,25 @@ def test_a_german_ending_in_other_words_ends_that_thing_only(
 def test_a_chinese_time_phrase_before_the_name_is_no_part_of_it(when: str) -> None:
     [clause] = interpret(f"{when}龚晓梅搬到了上海。").clauses
     assert clause.entity == "person:gong-xiaomei"
+
+
+def test_a_welsh_patronymic_particle_is_part_of_the_name() -> None:
+    """``Bronwen ap Rhys``: ``ap`` (son or daughter of) is a name's particle, as ``van`` is."""
+    said = "At the vestry meeting Bronwen ap Rhys stepped down as churchwarden."
+    [clause] = interpret(said).clauses
+    assert clause.entity == "person:bronwen-ap-rhys"
+
+
+@_SLOW
+@given(st.sampled_from(["宋建国", "司马建国"]),
+       st.sampled_from(["从上个月起\uff0c", "去年秋天", ""]))
+def test_a_chinese_given_name_the_dictionary_knows_as_a_place_is_a_name(
+        fresh_store: memory_es.MemoryStore, name: str, when: str) -> None:
+    """``宋建国``: jieba tags 建国 a place word, which made no given name, so a time phrase
+    before the name stayed part of the subject and nothing ended."""
+    kept = f"{name}每天早上在人民公园打太极拳"
+    job = f"{name}在天府新区的一个工地上开塔吊"
+    after = texts_after(fresh_store, [f"{t}。" for t in (job, kept)], "remember",
+                        f"{when}{name}已经不开塔吊了。")
+    assert job not in after
+    assert kept in after

@@ -55,16 +55,18 @@ def test_words_that_only_look_like_a_request_stay() -> None:
 _STATEMENTS = ["Iris Lund doesn't work at Volvo anymore.", "Iris Lund moved to Malmö.",
                "Iris Lund's email is now iris@lund.dk.", "Iris Lund no longer has a dog."]
 _POINTERS = ["Please note that {}", "Note that {}", "Please remember that {}",
-             "Keep in mind that {}", "Just be aware that {}"]
+             "Keep in mind that {}", "Just be aware that {}", "FYI {}", "Just so you know, {}",
+             "By the way, {}", "Heads up: {}", "For the record, {}", "BTW {}"]
 
 
-@settings(max_examples=16, deadline=None,
+@settings(max_examples=24, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_STATEMENTS), st.sampled_from(_POINTERS))
 def test_a_statement_pointed_at_does_what_the_statement_does(
         fresh_store: memory_es.MemoryStore, statement: str, pointer: str) -> None:
-    """``Please note that Iris Lund moved to Malmö``: the imperative only points at the
-    statement, which changes what it changes (Iris's, not Tom's, and nothing else)."""
+    """``Please note that Iris Lund moved to Malmö``, ``FYI Iris Lund moved to Malmö``: the
+    imperative or the discourse marker only points at the statement, which changes what
+    it changes (Iris's, not Tom's, and nothing else)."""
     bare, pointed = fresh_tenant(), fresh_tenant()
     ti = TextInterface(fresh_store)
     for tenant in (bare, pointed):

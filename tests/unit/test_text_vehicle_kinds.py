@@ -1,11 +1,14 @@
-"""A kind of vehicle names the one fact whose verb is that kind's (SPEC §15).
+"""A kind of vehicle names the one fact whose verb is that kind's, and a kind of animal or
+dance the one fact that names a member of it (SPEC §15).
 
 ``forget Siobhan's car`` when she ``drives a green Škoda Octavia estate``: no word of the
 query is in the fact, and ``car`` names no topic as a whole, so the forget found nothing
 and said so. One drives a car and rides a bike (``data/vehicle_kinds.txt``): the one fact
 of the person that drives something is her car; a fact that names a vehicle of another
 kind (``drives buses for Stagecoach``) or says only how she goes (``drives to work``) is
-not, and a kind whose verb no fact uses selects nothing.
+not, and a kind whose verb no fact uses selects nothing; a make and model one drives is
+a car (``Siobhan's van`` is not her Škoda). Likewise ``Annelies's reptiles`` are her
+tortoises (``data/kinds.txt``).
 """
 
 from __future__ import annotations
@@ -56,3 +59,31 @@ def test_a_fact_naming_another_kind_is_not_the_vehicle_asked_for(
     assert after == facts
     after = texts_after(fresh_store, [f"{t}." for t in facts], "forget", f"{person}'s bike")
     assert after == {f"{person} drives buses for Stagecoach"}
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from([
+    ("{p} keeps two tortoises in a run in the garden", "reptiles"),
+    ("{p} keeps koi carp in a pond in the back garden", "fish"),
+    ("{p} keeps racing pigeons in a loft behind the house", "birds"),
+    ("{p} takes salsa classes on Wednesday evenings", "dancing")]), st.sampled_from(["forget",
+                                                                                  "release"]))
+def test_a_kind_names_the_one_fact_of_a_member(
+        fresh_store: memory_es.MemoryStore, person: str, case: tuple[str, str],
+        op: str) -> None:
+    """``Annelies's reptiles`` for ``keeps two tortoises`` (``data/kinds.txt``); her dog and
+    her job stay."""
+    held, kind = case
+    fact = held.format(p=person)
+    kept = {f"{person} has a dog called Rufus", f"{person} works at the library"}
+    after = texts_after(fresh_store, [f"{t}." for t in (fact, *kept)], op, f"{person}'s {kind}")
+    assert after == kept
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from(["reptiles", "birds"]))
+def test_a_kind_with_no_member_among_the_facts_selects_nothing(
+        fresh_store: memory_es.MemoryStore, person: str, kind: str) -> None:
+    facts = {f"{person} keeps koi carp in a pond", f"{person} has a dog called Rufus"}
+    after = texts_after(fresh_store, [f"{t}." for t in facts], "forget", f"{person}'s {kind}")
+    assert after == facts
