@@ -2380,9 +2380,12 @@ def _without_final_place(value: str) -> str:
 
 
 def _in_its_names(text: str) -> frozenset[str]:
-    """The terms of the capitalised words of ``text`` after its first (its names, as
-    written in English: ``Archery`` of ``Femi's Archery GB membership number``)."""
-    return view_terms(" ".join(w for w in text.split()[1:] if w[:1].isupper()))
+    """The terms of ``text`` found only in its capitalised words after its first (its
+    names, as written in English: ``Archery`` of ``Femi's Archery GB membership number``;
+    not ``rugby`` of ``referees rugby for the Welsh Rugby Union``)."""
+    words = text.split()[1:]
+    return view_terms(" ".join(w for w in words if w[:1].isupper())) - view_terms(
+        " ".join(w for w in words if w[:1].islower()))
 
 
 _DE_NAME_RUN = re.compile(r"(?:[A-ZÄÖÜ][\w-]*\s+)+[A-ZÄÖÜ][\w-]*")

@@ -395,12 +395,14 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
         while toks[at].low in lx.ADVERBS and at + 1 < len(toks):
             at += 1
         verb = toks[at]
-        if n == 1 and first.low in lx.SUBJECT_PRONOUNS and agrees(verb.word, plural):
+        # "…, though Cathal still rings there", "…, though he still farms": after an
+        # adverb, a verb of the broad list
+        adverbed = at > n and verb.word.islower() and lx.inflected_verb(verb.low) is not None
+        if n == 1 and first.low in lx.SUBJECT_PRONOUNS and (agrees(verb.word, plural)
+                                                            or adverbed):
             return 1
-        finite = verb.low in _FINITE or (  # "…, and Ben Roy left DNB": a name's past tense
-            is_capitalised(first.word) and verb.low in lx.VERBS_PAST and verb.word.islower()
-        ) or (  # "…, though Cathal still rings there": after an adverb, a verb of the broad list
-            at > n and verb.word.islower() and lx.inflected_verb(verb.low) is not None)
+        finite = verb.low in _FINITE or adverbed or (  # "…, and Ben Roy left DNB": a name's past
+            is_capitalised(first.word) and verb.low in lx.VERBS_PAST and verb.word.islower())
         if n >= (1 if is_capitalised(first.word) else 2) and finite and (
                 first.low in _OWN_SUBJECT_LEAD or not any(lx.lemma_of(t.low)
                                                           for t in toks[1:n])):

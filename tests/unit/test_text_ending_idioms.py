@@ -127,11 +127,16 @@ def test_a_phrase_of_cause_or_concession_before_the_subject_is_no_part_of_it(lea
     ("{p} shoots recurve with the Bowmen of Ashby archery club",
      "{p}'s Archery GB membership number is AGB-2231478", "{p} has given up archery"),
     ("{p} sings bass in the church choir",
-     "{p} reads the Choir Monthly magazine", "{p} has stopped singing in the choir")]))
+     "{p} reads the Choir Monthly magazine", "{p} has stopped singing in the choir"),
+    ("{p} referees rugby for the Welsh Rugby Union in the North Wales leagues",
+     "{p} farms ewes near Llanrwst",
+     "{p} no longer referees rugby, though he still farms his ewes near Llanrwst")]))
 def test_a_common_word_inside_another_facts_name_is_not_what_ended(
         fresh_store: memory_es.MemoryStore, person: str, case: tuple[str, str, str]) -> None:
     """``has given up archery`` ends the archery, not ``his Archery GB membership number``:
-    the word said as a common noun is only inside a name of that fact."""
+    the word said as a common noun is only inside a name of that fact. A fact that also
+    says it as a common noun holds it (``referees rugby for the Welsh Rugby Union``); a
+    pronoun, an adverb and a verb after ``though`` open a clause of its own."""
     ended, kept, said = (t.format(p=person) for t in case)
     after = texts_after(fresh_store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")
     assert ended not in after
