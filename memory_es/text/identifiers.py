@@ -750,8 +750,8 @@ def query_identifiers(text: str) -> tuple[Identifier, ...]:
         return (Identifier("code", grouped, _canon_code(grouped), start, start + len(grouped)),)
     in_groups = len(words) > 1 and all(_GROUP.fullmatch(w) for w in words) and any(
         c.isdigit() for w in words for c in w)
-    if found and not (in_groups and not any(i.surface == grouped for i in found)
-                      and all(i.kind in ("code", "number") for i in found)):
+    if found and not (in_groups and all(i.kind in ("code", "number") and i.surface != grouped
+                                        for i in found)):
         return found
     if in_groups:
         # one code written in groups (``BA 4471 2209``, ``LB21 XYZ``, ``AI-0447 3196``,

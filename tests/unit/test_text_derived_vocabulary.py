@@ -77,7 +77,8 @@ ABBREVIATIONS = {"acct", "iban", "mrn", "inv", "sku", "otp"}
 @pytest.mark.parametrize("name", ["topics.txt", "verbs.txt", "cessation.txt",
                                   "topic_names.txt", "identifier_labels.txt",
                                   "linking_adverbs.txt", "travel_verbs.txt",
-                                  "time_shift_verbs.txt", "dying_verbs.txt"])
+                                  "time_shift_verbs.txt", "dying_verbs.txt", "kinds.txt",
+                                  "vehicle_kinds.txt"])
 def test_a_compiled_list_keeps_its_admission_rule(name: str) -> None:
     """The hand-compiled lists' headers state their rule: a source note, and every word
     frequent (Zipf >= 3.0), a regular inflection of a frequent word, or, for the
