@@ -24905,6 +24905,396 @@ def crowded_user_vineyard_r80(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_vineyard_r80', 'vineyards', CROWDED_USER_VINEYARD_R1643)
 
 
+_CROWDED_PLUMBING_R1644_SETUP = ["Tomasz Nowicki is a second-year plumbing apprentice with Harland Heating in Swindon.", "Tomasz Nowicki's older brother, Marek, is also a plumbing apprentice at Harland Heating.", "Tomasz Nowicki studies for his Level 3 plumbing diploma one day a week at New College Swindon.", "Tomasz Nowicki plays five-a-side football on Thursday nights at the Oasis leisure centre in Swindon.", "Tomasz Nowicki is saving for a house deposit in a Lifetime ISA with Moneybox.", "Tomasz Nowicki's CSCS card number is 60418827."]
+CROWDED_PLUMBING_R1644: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PLUMBING_R1644_SETUP), ["remember", "Tomasz Nowicki has left Harland Heating for an apprenticeship with a bathroom fitter in Chippenham, though he still does his day a week at New College; Marek is staying on at Harland."], [_CROWDED_PLUMBING_R1644_SETUP[0]]),
+    (list(_CROWDED_PLUMBING_R1644_SETUP), ["forget", "Tomasz Nowicki's weekly kickabout"], [_CROWDED_PLUMBING_R1644_SETUP[3]]),
+    (list(_CROWDED_PLUMBING_R1644_SETUP), ["revise", "Tomasz's house-deposit savings", "In January Tomasz Nowicki moved his house-deposit savings from Moneybox into a Lifetime ISA with AJ Bell."], [_CROWDED_PLUMBING_R1644_SETUP[4]]),
+]
+
+
+def crowded_plumbing_r81(cases: list[Case]) -> None:
+    """A plumbing apprentice whose brother is apprenticed at the same firm, with a plumbing diploma and five-a-side in the same town, a Lifetime ISA and a CSCS card number: the apprenticeship moved to a new firm while the college day and the brother carry on, the football forgotten as his weekly kickabout, and the savings revised to a new provider under his first name."""
+    _ended_by(cases, 'crowded_plumbing_r81', 'plumbing', CROWDED_PLUMBING_R1644)
+
+
+_CROWDED_SALON_R1645_SETUP = ["Adaeze Okonkwo rents a chair as a self-employed hair stylist at the Crown & Curl salon on Rye Lane in Peckham.", "Adaeze Okonkwo's cousin, Chioma, rents the chair next to hers at the Crown & Curl salon.", "Adaeze Okonkwo sings alto in a gospel choir at the Sunday services of a church on Rye Lane.", "Adaeze Okonkwo goes to a Pilates class before work at a studio in Peckham.", "Adaeze Okonkwo's public liability insurance for her hairdressing is with Salon Gold.", "Adaeze Okonkwo's booking number, which clients text for appointments, is 07700 903 518."]
+CROWDED_SALON_R1645: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SALON_R1645_SETUP), ["remember", "Adaeze Okonkwo has given up her chair at Crown & Curl and opened a little salon of her own in Nunhead; Chioma is staying put on Rye Lane."], [_CROWDED_SALON_R1645_SETUP[0]]),
+    (list(_CROWDED_SALON_R1645_SETUP), ["release", "Adaeze's Sunday singing"], [_CROWDED_SALON_R1645_SETUP[2]]),
+    (list(_CROWDED_SALON_R1645_SETUP), ["purge", "07700 903 518"], [_CROWDED_SALON_R1645_SETUP[5]]),
+]
+
+
+def crowded_salon_r81(cases: list[Case]) -> None:
+    """A chair-renting hair stylist whose cousin rents the next chair in the same salon, with a gospel choir on the same street, Pilates in the same area, hairdressing insurance and a booking number quoted with words in between: the chair given up for her own salon while the cousin stays, the choir released as her Sunday singing under her first name, and the number purged."""
+    _ended_by(cases, 'crowded_salon_r81', 'hairdressing', CROWDED_SALON_R1645)
+
+
+_CROWDED_MASONRY_R1646_SETUP = ["Eilidh MacLeod carves replacement stones as a banker mason in the Glasgow Cathedral masons' yard.", "Eilidh MacLeod's partner, Ruairidh, is also a banker mason in the Glasgow Cathedral masons' yard.", "Eilidh MacLeod teaches a Saturday letter-carving class at the Glasgow Sculpture Studios.", "Eilidh MacLeod plays shinty for Glasgow Mid Argyll.", "Eilidh MacLeod is paying off a Ford Ranger pickup on a PCP deal with Ford Credit.", "Eilidh MacLeod's e-mail for lettering commissions is eilidh@macleodlettering.scot."]
+CROWDED_MASONRY_R1646: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MASONRY_R1646_SETUP), ["revise", "Eilidh MacLeod's lettering class", "Eilidh MacLeod's letter-carving class at the Glasgow Sculpture Studios has moved from Saturdays to Sunday afternoons."], [_CROWDED_MASONRY_R1646_SETUP[2]]),
+    (list(_CROWDED_MASONRY_R1646_SETUP), ["remember", "Since her knee operation Eilidh MacLeod has hung up her caman and no longer turns out for Glasgow Mid Argyll."], [_CROWDED_MASONRY_R1646_SETUP[3]]),
+    (list(_CROWDED_MASONRY_R1646_SETUP), ["remember", "Last month Eilidh was taken on at the Historic Environment Scotland stoneyard in Stirling, so she has finished at the cathedral yard, though Ruairidh is still there."], [_CROWDED_MASONRY_R1646_SETUP[0]]),
+]
+
+
+def crowded_masonry_r81(cases: list[Case]) -> None:
+    """A banker mason whose partner works in the same cathedral yard, with a letter-carving class and shinty in the same city, pickup finance and a commissions e-mail address: the class revised to a new day under another word, the shinty ended with an idiom after an operation, and the cathedral job left for a new stoneyard in the passive under her first name while the partner stays."""
+    _ended_by(cases, 'crowded_masonry_r81', 'stonemasonry', CROWDED_MASONRY_R1646)
+
+
+_CROWDED_THATCH_R1647_SETUP = ["Declan Fitzgerald thatches roofs for Moorland Thatching, a family firm based in Chagford.", "Declan Fitzgerald's nephew, Ciaran, also thatches for Moorland Thatching in Chagford.", "Declan Fitzgerald rents a thatched cottage on the edge of Chagford.", "Declan Fitzgerald swims in the River Teign below Chagford most mornings, whatever the weather.", "Declan Fitzgerald takes 5 mg of bisoprolol every morning for his heart rhythm.", "Declan Fitzgerald's National Society of Master Thatchers membership number is NSMT-2291."]
+CROWDED_THATCH_R1647: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_THATCH_R1647_SETUP), ["remember", "Declan Fitzgerald went self-employed in March and no longer thatches for Moorland Thatching, but Ciaran is still with them."], [_CROWDED_THATCH_R1647_SETUP[0]]),
+    (list(_CROWDED_THATCH_R1647_SETUP), ["revise", "Declan's heart tablets", "At his last check-up the cardiologist put Declan Fitzgerald up to 7.5 mg of bisoprolol each morning."], [_CROWDED_THATCH_R1647_SETUP[4]]),
+    (list(_CROWDED_THATCH_R1647_SETUP), ["forget", "Declan Fitzgerald's morning dips"], [_CROWDED_THATCH_R1647_SETUP[3]]),
+]
+
+
+def crowded_thatch_r81(cases: list[Case]) -> None:
+    """A thatcher whose nephew thatches for the same firm, with a thatched cottage and river swimming in the same village, a heart-rhythm dose and a thatchers' society membership number: the firm left for self-employment while the nephew stays, the dose revised upwards as his heart tablets, and the swimming forgotten as his morning dips."""
+    _ended_by(cases, 'crowded_thatch_r81', 'thatching', CROWDED_THATCH_R1647)
+
+
+_CROWDED_BAKERY_R1648_SETUP = ["Mehmet Y\u0131ld\u0131z bakes simit and pide on the early shift at the Anadolu F\u0131r\u0131n bakery on Green Lanes.", "Mehmet Y\u0131ld\u0131z's brother-in-law, Emre, also bakes on the early shift at Anadolu F\u0131r\u0131n.", "Mehmet Y\u0131ld\u0131z rents a flat above a kebab shop on Green Lanes.", "Mehmet Y\u0131ld\u0131z plays the saz in a Turkish folk group that meets at a community centre on Green Lanes.", "Mehmet Y\u0131ld\u0131z coaches an under-11 football team in Finsbury Park on Sunday mornings.", "Mehmet Y\u0131ld\u0131z's IBAN, which his wages are paid into, is GB47 BARC 2004 1573 8826 14."]
+CROWDED_BAKERY_R1648: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BAKERY_R1648_SETUP), ["remember", "Because of his back, Mehmet has given up the early shifts at Anadolu F\u0131r\u0131n; Emre still does them."], [_CROWDED_BAKERY_R1648_SETUP[0]]),
+    (list(_CROWDED_BAKERY_R1648_SETUP), ["revise", "Mehmet Y\u0131ld\u0131z's flat on Green Lanes", "Mehmet Y\u0131ld\u0131z has moved out of the flat above the kebab shop into a house share in Tottenham."], [_CROWDED_BAKERY_R1648_SETUP[2]]),
+    (list(_CROWDED_BAKERY_R1648_SETUP), ["purge", "GB47 BARC 2004 1573 8826 14"], [_CROWDED_BAKERY_R1648_SETUP[5]]),
+]
+
+
+def crowded_bakery_r81(cases: list[Case]) -> None:
+    """A bakery worker whose brother-in-law bakes on the same shift, with a flat and a folk group on the same street, junior football coaching and an IBAN quoted with words in between: the shift given up for his back under his first name while the brother-in-law carries on, the flat revised to a house share, and the IBAN purged."""
+    _ended_by(cases, 'crowded_bakery_r81', 'bakeries', CROWDED_BAKERY_R1648)
+
+
+_CROWDED_ELECTRICIAN_R1649_SETUP = ["Aroha Ngata is an apprentice electrician with Sparkwise Electrical in Lower Hutt.", "Aroha Ngata's cousin, Tama, is also an apprentice electrician at Sparkwise Electrical.", "Aroha Ngata studies electrical theory on block courses at WelTec in Petone.", "Aroha Ngata plays social netball on Tuesday nights in Lower Hutt.", "Aroha Ngata is learning te reo M\u0101ori at a night class in Lower Hutt.", "Aroha Ngata's trainee registration number with the Electrical Workers Registration Board is EW229184."]
+CROWDED_ELECTRICIAN_R1649: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ELECTRICIAN_R1649_SETUP), ["forget", "Aroha Ngata's language lessons"], [_CROWDED_ELECTRICIAN_R1649_SETUP[4]]),
+    (list(_CROWDED_ELECTRICIAN_R1649_SETUP), ["revise", "Aroha's netball", "Aroha Ngata's social netball has been moved to Thursday nights in Lower Hutt."], [_CROWDED_ELECTRICIAN_R1649_SETUP[3]]),
+    (list(_CROWDED_ELECTRICIAN_R1649_SETUP), ["remember", "Aroha Ngata left Sparkwise last month and has signed on as an apprentice with a solar installer in Porirua; Tama has stayed at Sparkwise."], [_CROWDED_ELECTRICIAN_R1649_SETUP[0]]),
+]
+
+
+def crowded_electrician_r81(cases: list[Case]) -> None:
+    """An apprentice electrician whose cousin is apprenticed at the same firm, with netball and a language night class in the same town, block courses and a registration-board number: the language class forgotten as her language lessons, the netball revised to a new night in the passive, and the apprenticeship moved to a solar installer while the cousin stays."""
+    _ended_by(cases, 'crowded_electrician_r81', 'electricians', CROWDED_ELECTRICIAN_R1649)
+
+
+_CROWDED_ARBORIST_R1650_SETUP = ["Minh Tran climbs as a tree surgeon for Peak Arb, a tree firm based in Hillsborough, Sheffield.", "Minh Tran's friend, Jonno, also climbs as a tree surgeon for Peak Arb.", "Minh Tran lives with his parents above their nail bar in Hillsborough.", "Minh Tran boulders twice a week at the Climbing Works in Sheffield.", "Minh Tran plants hedgerows on Saturdays as a volunteer with the Sheffield and Rotherham Wildlife Trust.", "Minh Tran's NPTC chainsaw certificate number is NPTC-0042718."]
+CROWDED_ARBORIST_R1650: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ARBORIST_R1650_SETUP), ["release", "Minh Tran's weekend conservation work"], [_CROWDED_ARBORIST_R1650_SETUP[4]]),
+    (list(_CROWDED_ARBORIST_R1650_SETUP), ["purge", "NPTC-0042718"], [_CROWDED_ARBORIST_R1650_SETUP[5]]),
+    (list(_CROWDED_ARBORIST_R1650_SETUP), ["remember", "Minh Tran has swapped his climbing job at Peak Arb for a desk as a tree officer with Sheffield City Council; Jonno is still with Peak Arb."], [_CROWDED_ARBORIST_R1650_SETUP[0]]),
+]
+
+
+def crowded_arborist_r81(cases: list[Case]) -> None:
+    """A tree surgeon whose friend climbs for the same firm, with his parents' nail bar in the same suburb, bouldering and hedgerow planting in the same city and a chainsaw certificate number: the hedge planting released as his weekend conservation work, the certificate number purged, and the climbing job swapped for a council desk while the friend stays."""
+    _ended_by(cases, 'crowded_arborist_r81', 'tree surgery', CROWDED_ARBORIST_R1650)
+
+
+_CROWDED_GERMAN_TISCHLEREI_R1651_SETUP = ["Lena Brückner macht eine Ausbildung zur Tischlerin in der Tischlerei Kiefer in Freiburg-Haslach.", "Lena Brückners Freundin Selin macht ebenfalls ihre Tischlerlehre in der Tischlerei Kiefer.", "Lena Brückner besucht zweimal pro Woche die Berufsschule an der Richard-Fehrenbach-Gewerbeschule in Freiburg.", "Lena Brückner wohnt in einer WG in Freiburg-Haslach.", "Lena Brückner spielt Handball in der zweiten Damenmannschaft der HSG Freiburg.", "Lena Brückners Handynummer lautet 0176 3382 9104."]
+CROWDED_GERMAN_TISCHLEREI_R1651: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_TISCHLEREI_R1651_SETUP), ["remember", "Nach einem Streit mit dem Meister ist Lena Brückner zur Schreinerei Vogt in Gundelfingen gewechselt und lernt nicht mehr bei Kiefer; Selin bleibt dort."], [_CROWDED_GERMAN_TISCHLEREI_R1651_SETUP[0]]),
+    (list(_CROWDED_GERMAN_TISCHLEREI_R1651_SETUP), ["revise", "wo Lena Brückner wohnt", "Lena ist aus der WG in Haslach ausgezogen und wohnt jetzt allein im Stühlinger."], [_CROWDED_GERMAN_TISCHLEREI_R1651_SETUP[3]]),
+    (list(_CROWDED_GERMAN_TISCHLEREI_R1651_SETUP), ["forget", "Lena Brückners Mannschaftssport"], [_CROWDED_GERMAN_TISCHLEREI_R1651_SETUP[4]]),
+]
+
+
+def crowded_german_tischlerei_r81(cases: list[Case]) -> None:
+    """An apprentice joiner whose friend is apprenticed at the same workshop, with a shared flat in the same district, vocational school and handball in the same city and a mobile number, in German: the apprenticeship moved to another workshop under a synonym while the friend stays, the shared flat revised to a new district under her first name, and the handball forgotten as her team sport."""
+    _ended_by(cases, 'crowded_german_tischlerei_r81', 'joinery', CROWDED_GERMAN_TISCHLEREI_R1651)
+
+
+_CROWDED_CHINESE_CAIFENG_R1652_SETUP = ["林秀英在杭州四季青服装市场旁边的一家裁缝铺给人改衣服\u3001做旗袍\u3002", "林秀英的妹妹林秀芳也在同一家裁缝铺给人改衣服\u3002", "林秀英每周六晚上在社区学校教中老年人缝纫\u3002", "林秀英每天傍晚在小区广场跳广场舞\u3002", "林秀英住在杭州上城区的一套老公房里\u3002", "林秀英的微信号是xiuying_qipao88\u3002"]
+CROWDED_CHINESE_CAIFENG_R1652: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_CAIFENG_R1652_SETUP), ["remember", "因为房租涨了\uff0c林秀英今年春天起不在四季青那边的裁缝铺干了\uff0c改在家里接活\uff1b秀芳还在铺子里\u3002"], [_CROWDED_CHINESE_CAIFENG_R1652_SETUP[0]]),
+    (list(_CROWDED_CHINESE_CAIFENG_R1652_SETUP), ["forget", "林秀英傍晚的锻炼"], [_CROWDED_CHINESE_CAIFENG_R1652_SETUP[3]]),
+    (list(_CROWDED_CHINESE_CAIFENG_R1652_SETUP), ["revise", "林秀英教的缝纫课", "林秀英的缝纫课已经从周六晚上改到了周三下午\u3002"], [_CROWDED_CHINESE_CAIFENG_R1652_SETUP[2]]),
+]
+
+
+def crowded_chinese_caifeng_r81(cases: list[Case]) -> None:
+    """A tailor whose sister alters clothes in the same shop, with a sewing class, square dancing, a flat in the same city and a WeChat ID, in Chinese: the shop job left because of the rent for work at home while the sister stays, the square dancing forgotten as her evening exercise, and the sewing class revised to a new day."""
+    _ended_by(cases, 'crowded_chinese_caifeng_r81', 'tailoring', CROWDED_CHINESE_CAIFENG_R1652)
+
+
+_CROWDED_USER_BIKEREPAIR_R1653_SETUP = ["I work three days a week as a mechanic at Spokes & Sprockets, a bike shop on Mill Road in Cambridge.", "My friend Ollie also works as a mechanic at Spokes & Sprockets.", "On my other days I do mobile bike repairs around Cambridge as a sole trader.", "I rent a room in a shared house just off Mill Road.", "I race cyclocross for Cambridge CC on winter weekends.", "My UTR for the self-assessment return on my repair work is 48210 39576."]
+CROWDED_USER_BIKEREPAIR_R1653: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_BIKEREPAIR_R1653_SETUP), ["remember", "I left Spokes & Sprockets in January and now do my three days at the Outspoken cargo-bike workshop instead; Ollie's still at the shop."], [_CROWDED_USER_BIKEREPAIR_R1653_SETUP[0]]),
+    (list(_CROWDED_USER_BIKEREPAIR_R1653_SETUP), ["forget", "my winter racing"], [_CROWDED_USER_BIKEREPAIR_R1653_SETUP[4]]),
+    (list(_CROWDED_USER_BIKEREPAIR_R1653_SETUP), ["purge", "48210 39576"], [_CROWDED_USER_BIKEREPAIR_R1653_SETUP[5]]),
+]
+
+
+def crowded_user_bikerepair_r81(cases: list[Case]) -> None:
+    """The user, a bike-shop mechanic whose friend works at the same shop, with mobile repairs in the same city, a room off the same road, cyclocross racing and a tax reference quoted with words in between: the shop job left for a cargo-bike workshop while the friend stays, the cyclocross forgotten as winter racing, and the reference purged."""
+    _ended_by(cases, 'crowded_user_bikerepair_r81', 'bicycle repair', CROWDED_USER_BIKEREPAIR_R1653)
+
+
+_CROWDED_PHYSIO_R1654_SETUP = ["Priya Raghunathan has physiotherapy for a torn rotator cuff at the Westgate Physio Clinic in Leicester every Wednesday morning.", "Priya Raghunathan's husband, Arun, also has physiotherapy at the Westgate Physio Clinic, for a slipped disc.", "Priya Raghunathan swims forty lengths at Leicester Leisure Centre on Wednesday evenings.", "Priya Raghunathan works as a dental receptionist at a practice on Westgate Road in Leicester.", "Priya Raghunathan has a sports massage once a month at a salon in Oadby.", "Priya Raghunathan's NHS number is 485 777 3456."]
+CROWDED_PHYSIO_R1654: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PHYSIO_R1654_SETUP), ["remember", "Priya's shoulder has mended nicely, and she was discharged from the Westgate physio clinic last week."], [_CROWDED_PHYSIO_R1654_SETUP[0]]),
+    (list(_CROWDED_PHYSIO_R1654_SETUP), ["revise", "Priya Raghunathan's Wednesday lengths", "Priya Raghunathan now does her lengths at Aylestone Leisure Centre on Thursday evenings."], [_CROWDED_PHYSIO_R1654_SETUP[2]]),
+    (list(_CROWDED_PHYSIO_R1654_SETUP), ["purge", "485 777 3456"], [_CROWDED_PHYSIO_R1654_SETUP[5]]),
+]
+
+
+def crowded_physio_r82(cases: list[Case]) -> None:
+    """A shoulder physiotherapy patient whose husband is treated at the same clinic, with Wednesday swimming in the same city, a receptionist job on a street of the same name, a monthly sports massage and an NHS number: the physio ended by a discharge, the swimming revised to a new pool and evening, and the number purged."""
+    _ended_by(cases, 'crowded_physio_r82', 'physiotherapy', CROWDED_PHYSIO_R1654)
+
+
+_CROWDED_SWIMMING_R1655_SETUP = ["Tomasz Kowalczyk swims with the Masters squad at Tooting Bec Lido on Tuesday and Thursday mornings.", "Tomasz Kowalczyk's sister, Ewa, trains in the same Masters squad at Tooting Bec Lido.", "Tomasz Kowalczyk teaches his daughter to ride a bike on Tooting Common on Sunday mornings.", "Tomasz Kowalczyk works night shifts as a radiographer at St George's Hospital in Tooting.", "Tomasz Kowalczyk is having a course of steroid injections in his knee at St George's Hospital.", "Tomasz Kowalczyk's mobile number is 07700 914362."]
+CROWDED_SWIMMING_R1655: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SWIMMING_R1655_SETUP), ["remember", "Since starting the knee injections, Tomasz has given up the lido Masters squad, though Ewa still swims with them."], [_CROWDED_SWIMMING_R1655_SETUP[0]]),
+    (list(_CROWDED_SWIMMING_R1655_SETUP), ["release", "Tomasz's job at the hospital"], [_CROWDED_SWIMMING_R1655_SETUP[3]]),
+    (list(_CROWDED_SWIMMING_R1655_SETUP), ["purge", "07700 914362"], [_CROWDED_SWIMMING_R1655_SETUP[5]]),
+]
+
+
+def crowded_swimming_r82(cases: list[Case]) -> None:
+    """A Masters squad swimmer whose sister trains in the same lido squad, with Sunday-morning bike lessons on the common of the same name, a radiographer job and knee injections at the same hospital, and a mobile number: the squad given up with the injections named as the reason while the sister carries on, the job released as his job at the hospital, and the number purged."""
+    _ended_by(cases, 'crowded_swimming_r82', 'swimming', CROWDED_SWIMMING_R1655)
+
+
+_CROWDED_ROWING_R1656_SETUP = ["Aoife Brennan rows at bow in the women's eight at Tyne Amateur Rowing Club in Newcastle.", "Aoife Brennan's flatmate, Ruth, rows in the same women's eight at Tyne Amateur Rowing Club.", "Aoife Brennan coaches the novice crew at Tyne Amateur Rowing Club on Monday evenings.", "Aoife Brennan is a staff nurse on the cardiology ward at the Freeman Hospital in Newcastle.", "Aoife Brennan goes to a Pilates class for rowers at a studio in Jesmond on Saturday mornings.", "Aoife Brennan's British Rowing membership number is BR-2271904."]
+CROWDED_ROWING_R1656: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ROWING_R1656_SETUP), ["remember", "After her back flared up in the winter, Aoife gave up her seat in Tyne's women's eight, but she carries on coaching the novices there."], [_CROWDED_ROWING_R1656_SETUP[0]]),
+    (list(_CROWDED_ROWING_R1656_SETUP), ["revise", "Aoife Brennan's nursing job", "Aoife Brennan has moved to the renal unit at the Royal Victoria Infirmary as a staff nurse."], [_CROWDED_ROWING_R1656_SETUP[3]]),
+    (list(_CROWDED_ROWING_R1656_SETUP), ["forget", "Aoife's Saturday exercise class in Jesmond"], [_CROWDED_ROWING_R1656_SETUP[4]]),
+]
+
+
+def crowded_rowing_r82(cases: list[Case]) -> None:
+    """A rower in a women's eight whose flatmate rows in the same boat, who also coaches novices at the same club and does Pilates for rowers, with a nursing job in the same city and a British Rowing number: her seat in the eight given up for a bad back while the coaching explicitly continues, the nursing job revised to a new hospital, and the Pilates forgotten as her Saturday exercise class."""
+    _ended_by(cases, 'crowded_rowing_r82', 'rowing', CROWDED_ROWING_R1656)
+
+
+_CROWDED_BOWLS_R1657_SETUP = ["Winston Alleyne plays in the Wednesday afternoon triples league at Roundhay Park Bowling Club in Leeds.", "Winston Alleyne's neighbour, Gerald, plays in the same Wednesday triples league at Roundhay Park Bowling Club.", "Winston Alleyne helps serve at the Wednesday lunch club at St John's Church in Roundhay.", "Winston Alleyne goes to a cardiac rehab exercise class at St James's Hospital on Friday mornings.", "Winston Alleyne walks his Border terrier round Waterloo Lake in Roundhay Park every morning.", "Winston Alleyne's Bowls England membership number is BE-0448127."]
+CROWDED_BOWLS_R1657: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BOWLS_R1657_SETUP), ["revise", "Winston's midweek bowls", "Winston Alleyne has swapped the Wednesday triples for the Saturday pairs league at Roundhay Park Bowling Club."], [_CROWDED_BOWLS_R1657_SETUP[0]]),
+    (list(_CROWDED_BOWLS_R1657_SETUP), ["remember", "Winston completed his heart rehab course at St James's back in March."], [_CROWDED_BOWLS_R1657_SETUP[3]]),
+    (list(_CROWDED_BOWLS_R1657_SETUP), ["purge", "BE-0448127"], [_CROWDED_BOWLS_R1657_SETUP[5]]),
+]
+
+
+def crowded_bowls_r82(cases: list[Case]) -> None:
+    """A lawn bowler in a Wednesday triples league whose neighbour plays in the same league, with a Wednesday church lunch club and dog walks in the same park and suburb, cardiac rehab and a Bowls England number: the league revised to Saturday pairs under the broader words midweek bowls, the rehab ended in the past tense under another name, and the number purged."""
+    _ended_by(cases, 'crowded_bowls_r82', 'lawn bowls', CROWDED_BOWLS_R1657)
+
+
+_CROWDED_CYCLING_R1658_SETUP = ["Rashid Haddad rides the Sunday club run with Bristol South Cycling Club, leaving from the Bedminster clubhouse.", "Rashid Haddad's workmate, Colin, also rides the Sunday club run with Bristol South Cycling Club.", "Rashid Haddad cycles to work along the Bristol and Bath Railway Path every weekday.", "Rashid Haddad takes his son to junior football at a ground in Bedminster on Sunday afternoons.", "Rashid Haddad has physio for his knee at a sports clinic in Clifton.", "Rashid Haddad's work e-mail is r.haddad@severnvale-eng.co.uk."]
+CROWDED_CYCLING_R1658: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CYCLING_R1658_SETUP), ["remember", "In the spring Rashid packed in Bristol South's Sunday club run, though Colin still turns out for it."], [_CROWDED_CYCLING_R1658_SETUP[0]]),
+    (list(_CROWDED_CYCLING_R1658_SETUP), ["forget", "Rashid's bike commute"], [_CROWDED_CYCLING_R1658_SETUP[2]]),
+    (list(_CROWDED_CYCLING_R1658_SETUP), ["revise", "Rashid Haddad's knee treatment", "Rashid Haddad's knee physio is now done at a clinic in Southville."], [_CROWDED_CYCLING_R1658_SETUP[4]]),
+]
+
+
+def crowded_cycling_r82(cases: list[Case]) -> None:
+    """A club cyclist whose workmate rides the same Sunday club run, with a cycle commute, Sunday junior football in the same district, knee physio and a work e-mail address: the club run packed in with a time first while the workmate still rides, the commute forgotten as his bike commute, and the physio revised to a new clinic under the broader words knee treatment."""
+    _ended_by(cases, 'crowded_cycling_r82', 'cycling', CROWDED_CYCLING_R1658)
+
+
+_CROWDED_NETBALL_R1659_SETUP = ["Grace Adeyemi plays goal defence for the Solihull Sparks in the Thursday night league at Tudor Grange Leisure Centre.", "Grace Adeyemi's cousin, Funmi, plays wing attack for the Solihull Sparks at Tudor Grange as well.", "Grace Adeyemi takes a spin class at Tudor Grange Leisure Centre on Monday mornings.", "Grace Adeyemi umpires under-12 netball matches for a schools league on Saturday mornings.", "Grace Adeyemi works as a midwife on the labour ward at Solihull Hospital.", "Grace Adeyemi's England Netball membership number is EN-31190427."]
+CROWDED_NETBALL_R1659: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NETBALL_R1659_SETUP), ["release", "Grace Adeyemi's spot in the Sparks team"], [_CROWDED_NETBALL_R1659_SETUP[0]]),
+    (list(_CROWDED_NETBALL_R1659_SETUP), ["revise", "Grace's midwifery post", "Grace Adeyemi is now a community midwife attached to a GP practice in Shirley."], [_CROWDED_NETBALL_R1659_SETUP[4]]),
+    (list(_CROWDED_NETBALL_R1659_SETUP), ["forget", "Grace's indoor cycling session"], [_CROWDED_NETBALL_R1659_SETUP[2]]),
+]
+
+
+def crowded_netball_r82(cases: list[Case]) -> None:
+    """A netball goal defence whose cousin plays for the same team at the same leisure centre, with a spin class at that centre, junior netball umpiring, a midwife job in the same town and an England Netball number: her place in the team released, the midwife job revised to community work, and the spin class forgotten as her indoor cycling session."""
+    _ended_by(cases, 'crowded_netball_r82', 'netball', CROWDED_NETBALL_R1659)
+
+
+_CROWDED_PODIATRY_R1660_SETUP = ["Hamish MacLeod sees a podiatrist at Govan Health Centre every six weeks for his diabetic foot checks.", "Hamish MacLeod's brother, Callum, also sees the podiatrist at Govan Health Centre for diabetic foot care.", "Hamish MacLeod collects his insulin pens on repeat prescription from a chemist in Govan.", "Hamish MacLeod plays walking football at a sports centre in Govan on Tuesday nights.", "Hamish MacLeod wears orthotic insoles made for him by a shop in Partick.", "Hamish MacLeod's CHI number is 1203574418."]
+CROWDED_PODIATRY_R1660: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PODIATRY_R1660_SETUP), ["remember", "Hamish MacLeod's diabetic foot checks have been transferred to the podiatry clinic at the Queen Elizabeth University Hospital."], [_CROWDED_PODIATRY_R1660_SETUP[0]]),
+    (list(_CROWDED_PODIATRY_R1660_SETUP), ["forget", "Hamish's Tuesday kickabout"], [_CROWDED_PODIATRY_R1660_SETUP[3]]),
+    (list(_CROWDED_PODIATRY_R1660_SETUP), ["purge", "1203574418"], [_CROWDED_PODIATRY_R1660_SETUP[5]]),
+]
+
+
+def crowded_podiatry_r82(cases: list[Case]) -> None:
+    """A diabetic podiatry patient whose brother sees the same podiatrist at the same health centre, with insulin from a chemist and walking football in the same district, orthotic insoles and a CHI number: the foot checks transferred to a hospital clinic in the passive, the walking football forgotten as his Tuesday kickabout, and the number purged."""
+    _ended_by(cases, 'crowded_podiatry_r82', 'podiatry', CROWDED_PODIATRY_R1660)
+
+
+_CROWDED_GERMAN_KEGELN_R1661_SETUP = ["Jürgen Hoffmann kegelt jeden Freitagabend mit dem Kegelclub Alle Neune im Gasthaus Zur Linde in Kassel.", "Jürgen Hoffmanns Schwager Dieter kegelt ebenfalls freitags im Kegelclub Alle Neune im Gasthaus Zur Linde.", "Jürgen Hoffmann trifft sich jeden Sonntagvormittag mit seinen Skatbrüdern zum Frühschoppen im Gasthaus Zur Linde.", "Jürgen Hoffmann bekommt wegen seiner Kniearthrose zweimal pro Woche Krankengymnastik in einer Praxis in Kassel-Wilhelmshöhe.", "Jürgen Hoffmann ist Kassenwart im Kleingartenverein Am Fasanenhof in Kassel.", "Jürgen Hoffmanns Handynummer lautet 0171 4482903."]
+CROWDED_GERMAN_KEGELN_R1661: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_KEGELN_R1661_SETUP), ["remember", "Wegen seiner Knie hat Jürgen das Kegeln bei Alle Neune an den Nagel gehängt, zum Frühschoppen in die Linde geht er aber nach wie vor."], [_CROWDED_GERMAN_KEGELN_R1661_SETUP[0]]),
+    (list(_CROWDED_GERMAN_KEGELN_R1661_SETUP), ["revise", "Jürgens Physiotherapie", "Jürgen Hoffmann bekommt seine Krankengymnastik inzwischen nur noch einmal pro Woche."], [_CROWDED_GERMAN_KEGELN_R1661_SETUP[3]]),
+    (list(_CROWDED_GERMAN_KEGELN_R1661_SETUP), ["release", "Jürgen Hoffmanns Amt im Gartenverein"], [_CROWDED_GERMAN_KEGELN_R1661_SETUP[4]]),
+]
+
+
+def crowded_german_kegeln_r82(cases: list[Case]) -> None:
+    """A skittles player whose brother-in-law bowls in the same club at the same inn, with a Sunday card-players' drink at that inn, physiotherapy for knee arthritis and a garden-club treasurer post in the same city, and a mobile number, in German: the skittles given up with an idiom and a reason first while the Sunday drink is kept, the physiotherapy revised to once a week under another word, and the treasurer post released."""
+    _ended_by(cases, 'crowded_german_kegeln_r82', 'skittles', CROWDED_GERMAN_KEGELN_R1661)
+
+
+_CROWDED_CHINESE_ZHENJIU_R1662_SETUP = ["林秀英每周二下午在杭州市中医院做针灸\uff0c治疗颈椎病\u3002", "林秀英的妹妹林秀芳也在杭州市中医院做针灸\u3002", "林秀英在杭州市中医院对面的一家药店当收银员\u3002", "林秀英每周二晚上在西湖文化广场跳广场舞\u3002", "林秀英每天晚上睡前用中药包泡脚\u3002", "林秀英的医保卡号是HZ33015582907\u3002"]
+CROWDED_CHINESE_ZHENJIU_R1662: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_ZHENJIU_R1662_SETUP), ["remember", "医生说林秀英的颈椎已经好多了\uff0c从上个月起她就不再去扎针了\uff0c不过她妹妹还在那儿做\u3002"], [_CROWDED_CHINESE_ZHENJIU_R1662_SETUP[0]]),
+    (list(_CROWDED_CHINESE_ZHENJIU_R1662_SETUP), ["revise", "林秀英的收银工作", "林秀英现在改到小区门口的超市当收银员了\u3002"], [_CROWDED_CHINESE_ZHENJIU_R1662_SETUP[2]]),
+    (list(_CROWDED_CHINESE_ZHENJIU_R1662_SETUP), ["forget", "林秀英跳舞的事"], [_CROWDED_CHINESE_ZHENJIU_R1662_SETUP[3]]),
+]
+
+
+def crowded_chinese_zhenjiu_r82(cases: list[Case]) -> None:
+    """An acupuncture patient whose younger sister has acupuncture at the same hospital, with a cashier job opposite that hospital, Tuesday square dancing, herbal foot soaks and a medical insurance card number, in Chinese: the acupuncture ended under a colloquial word while the sister carries on, the cashier job revised to a supermarket, and the square dancing forgotten as her dancing."""
+    _ended_by(cases, 'crowded_chinese_zhenjiu_r82', 'acupuncture', CROWDED_CHINESE_ZHENJIU_R1662)
+
+
+_CROWDED_USER_YOGA_R1663_SETUP = ["I go to the Thursday evening Iyengar yoga class at the Friends Meeting House in Brighton.", "My colleague Joanna goes to the same Thursday Iyengar class at the Friends Meeting House.", "I sing with a community choir that rehearses at the Friends Meeting House on Monday evenings.", "I see an osteopath in Hove every fortnight for my lower back.", "I swim in the sea off Brighton beach most Thursday mornings.", "My mobile number is 07911 482630."]
+CROWDED_USER_YOGA_R1663: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_YOGA_R1663_SETUP), ["revise", "my weeknight yoga", "I've swapped the Thursday Iyengar class for a Sunday morning yin yoga class at a studio in Kemptown."], [_CROWDED_USER_YOGA_R1663_SETUP[0]]),
+    (list(_CROWDED_USER_YOGA_R1663_SETUP), ["remember", "My osteopath has signed me off, so the fortnightly trips to Hove for my back have stopped."], [_CROWDED_USER_YOGA_R1663_SETUP[3]]),
+    (list(_CROWDED_USER_YOGA_R1663_SETUP), ["purge", "07911 482630"], [_CROWDED_USER_YOGA_R1663_SETUP[5]]),
+]
+
+
+def crowded_user_yoga_r82(cases: list[Case]) -> None:
+    """The user, whose colleague goes to the same Thursday yoga class, with a choir at the same meeting house, Thursday sea swims in the same town, fortnightly osteopathy and a mobile number: the yoga revised to a Sunday class elsewhere, the osteopathy ended by being signed off, and the number purged."""
+    _ended_by(cases, 'crowded_user_yoga_r82', 'yoga', CROWDED_USER_YOGA_R1663)
+
+
+_CROWDED_CREDITUNION_R1664_SETUP = ["Tunde Adeyemi pays £40 a week into a savings account at Clockwise Credit Union in Leicester.", "Tunde Adeyemi's brother Kunle also saves every week with Clockwise Credit Union in Leicester.", "Tunde Adeyemi is repaying a £3,000 loan from Clockwise Credit Union that he took out for a new cab.", "Tunde Adeyemi drives a private-hire cab for a firm based near Leicester railway station.", "Tunde Adeyemi's daughter Funmi has swimming lessons at Leicester Leys Leisure Centre on Wednesday evenings.", "Tunde Adeyemi's private-hire driver licence number is PHD-118204."]
+CROWDED_CREDITUNION_R1664: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CREDITUNION_R1664_SETUP), ["remember", "Tunde has closed his weekly savings account at Clockwise, though he's still paying off the cab loan with them."], [_CROWDED_CREDITUNION_R1664_SETUP[0]]),
+    (list(_CROWDED_CREDITUNION_R1664_SETUP), ["revise", "Tunde Adeyemi's daughter's swimming lessons", "Funmi's swimming lessons have moved to Saturday mornings at Aylestone Leisure Centre."], [_CROWDED_CREDITUNION_R1664_SETUP[4]]),
+    (list(_CROWDED_CREDITUNION_R1664_SETUP), ["purge", "PHD-118204"], [_CROWDED_CREDITUNION_R1664_SETUP[5]]),
+]
+
+
+def crowded_creditunion_r83(cases: list[Case]) -> None:
+    """A cab driver whose brother saves at the same credit union, with a loan from that credit union, a cab firm and a daughter's swimming in the same city and a private-hire licence number: the savings account closed while the loan carries on, the swimming revised to a new day and pool, and the licence number purged."""
+    _ended_by(cases, 'crowded_creditunion_r83', 'credit unions', CROWDED_CREDITUNION_R1664)
+
+
+_CROWDED_TENANCY_R1665_SETUP = ["Agnieszka Wróblewska rents a one-bedroom flat in the Finnieston Quay building in Glasgow on a twelve-month lease.", "Agnieszka Wróblewska's cousin Marta also rents a flat on a lease in the Finnieston Quay building.", "Agnieszka Wróblewska rents a lock-up garage in Finnieston where she keeps her scooter.", "Agnieszka Wróblewska works as a dental nurse at a practice on Argyle Street in Glasgow.", "Agnieszka Wróblewska plays in a women's five-a-side football league in Glasgow on Monday nights.", "The e-mail address Agnieszka Wróblewska gives her letting agent is aga.wrob@proton.me."]
+CROWDED_TENANCY_R1665: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TENANCY_R1665_SETUP), ["remember", "When her lease ran out in March, Agnieszka moved out of Finnieston Quay to a flat in Partick, though she's kept the lock-up garage."], [_CROWDED_TENANCY_R1665_SETUP[0]]),
+    (list(_CROWDED_TENANCY_R1665_SETUP), ["forget", "the football Agnieszka plays on Mondays"], [_CROWDED_TENANCY_R1665_SETUP[4]]),
+    (list(_CROWDED_TENANCY_R1665_SETUP), ["revise", "Agnieszka Wróblewska's dental nursing job", "Agnieszka Wróblewska has moved to an NHS dental practice in Govan, where she still works as a dental nurse."], [_CROWDED_TENANCY_R1665_SETUP[3]]),
+]
+
+
+def crowded_tenancy_r83(cases: list[Case]) -> None:
+    """A dental nurse whose cousin rents in the same building, with a rented garage in the same district, a job and a football league in the same city and a letting-agent e-mail address: the lease ended by a move while the garage is kept, the football forgotten by its day, and the job revised to a new practice."""
+    _ended_by(cases, 'crowded_tenancy_r83', 'tenancies', CROWDED_TENANCY_R1665)
+
+
+_CROWDED_SEASON_R1666_SETUP = ["Rohan Deshpande has an annual rail season ticket from Reading to London Paddington.", "Rohan Deshpande's colleague Claire also has an annual season ticket from Reading to Paddington.", "Rohan Deshpande leaves his bike in the cycle hub at Reading station every weekday morning.", "Rohan Deshpande works as an actuary for an insurer with offices near Paddington.", "Rohan Deshpande's twin sons attend a Saturday Marathi class at a community hall in Reading.", "Rohan Deshpande's work mobile number is 07700 914 362."]
+CROWDED_SEASON_R1666: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SEASON_R1666_SETUP), ["remember", "Since his firm went to three office days a week, Rohan has let his annual season ticket lapse and buys flexi tickets instead; Claire has renewed hers."], [_CROWDED_SEASON_R1666_SETUP[0]]),
+    (list(_CROWDED_SEASON_R1666_SETUP), ["forget", "where Rohan Deshpande leaves his bicycle"], [_CROWDED_SEASON_R1666_SETUP[2]]),
+    (list(_CROWDED_SEASON_R1666_SETUP), ["purge", "07700 914 362"], [_CROWDED_SEASON_R1666_SETUP[5]]),
+]
+
+
+def crowded_season_r83(cases: list[Case]) -> None:
+    """An actuary whose colleague holds the same season ticket, with bike parking at the same station, a job near the terminus, his sons' language class in the same town and a work mobile number: the season ticket let lapse for a reason given first while the colleague renews, the bike parking forgotten as where he leaves his bicycle, and the number purged."""
+    _ended_by(cases, 'crowded_season_r83', 'season tickets', CROWDED_SEASON_R1666)
+
+
+_CROWDED_COUNCIL_R1667_SETUP = ["Eleri Vaughan is an elected member of Bishop's Castle Town Council.", "Eleri Vaughan's neighbour Geoff is also a councillor on Bishop's Castle Town Council.", "Eleri Vaughan runs a second-hand bookshop on the High Street in Bishop's Castle.", "Eleri Vaughan is treasurer of the Bishop's Castle Michaelmas Fair committee.", "Eleri Vaughan drives a Land Rover Defender insured with NFU Mutual.", "Eleri Vaughan's mobile number is 07971 204 586."]
+CROWDED_COUNCIL_R1667: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COUNCIL_R1667_SETUP), ["remember", "Eleri stood down from Bishop's Castle Town Council at the May elections; Geoff was re-elected."], [_CROWDED_COUNCIL_R1667_SETUP[0]]),
+    (list(_CROWDED_COUNCIL_R1667_SETUP), ["revise", "Eleri Vaughan's role on the Michaelmas Fair committee", "Eleri Vaughan has handed the treasurer's job on to someone else and now chairs the Michaelmas Fair committee."], [_CROWDED_COUNCIL_R1667_SETUP[3]]),
+    (list(_CROWDED_COUNCIL_R1667_SETUP), ["forget", "Eleri Vaughan's 4x4"], [_CROWDED_COUNCIL_R1667_SETUP[4]]),
+]
+
+
+def crowded_council_r83(cases: list[Case]) -> None:
+    """A town councillor whose neighbour sits on the same council, with a bookshop and a fair committee in the same town, an insured Defender and a mobile number: the council seat given up at an election while the neighbour is re-elected, the fair role revised from treasurer to chair, and the Defender forgotten as her 4x4."""
+    _ended_by(cases, 'crowded_council_r83', 'local councils', CROWDED_COUNCIL_R1667)
+
+
+_CROWDED_NURSERY_R1668_SETUP = ["Ciarán Ó Dálaigh's daughter Róisín goes to the Little Acorns crèche in Douglas three days a week.", "Ciarán Ó Dálaigh's sister Niamh also sends her little boy to the Little Acorns crèche in Douglas.", "Ciarán Ó Dálaigh coaches an under-10s hurling team at a GAA club in Douglas on Saturday mornings.", "Ciarán Ó Dálaigh's daughter Róisín has speech and language therapy at a clinic in Cork city once a fortnight.", "Ciarán Ó Dálaigh works night shifts as a paramedic out of Cork University Hospital.", "Ciarán Ó Dálaigh's PPS number is 7261843TA."]
+CROWDED_NURSERY_R1668: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NURSERY_R1668_SETUP), ["remember", "Since starting junior infants in September, Róisín no longer goes to Little Acorns, though Niamh's boy is still there."], [_CROWDED_NURSERY_R1668_SETUP[0]]),
+    (list(_CROWDED_NURSERY_R1668_SETUP), ["revise", "Ciarán Ó Dálaigh's shift pattern", "Ciarán Ó Dálaigh has come off nights and now does day shifts as a paramedic out of Cork University Hospital."], [_CROWDED_NURSERY_R1668_SETUP[4]]),
+    (list(_CROWDED_NURSERY_R1668_SETUP), ["purge", "7261843TA"], [_CROWDED_NURSERY_R1668_SETUP[5]]),
+]
+
+
+def crowded_nursery_r83(cases: list[Case]) -> None:
+    """A paramedic whose sister's son goes to the same crèche as his daughter, with hurling coaching in the same suburb, the daughter's speech therapy and a PPS number: the crèche ended by starting school while the cousin stays, the night shifts revised to days under a broader word, and the PPS number purged."""
+    _ended_by(cases, 'crowded_nursery_r83', 'nurseries', CROWDED_NURSERY_R1668)
+
+
+_CROWDED_HOMEINSURANCE_R1669_SETUP = ["Marcia Campbell-Reid has buildings and contents insurance with Aviva on her terraced house in Handsworth.", "Marcia Campbell-Reid's sister Paulette also insures her house in Handsworth with Aviva.", "Marcia Campbell-Reid's Toyota Yaris is insured with Aviva as well.", "Marcia Campbell-Reid sings alto in a gospel choir that rehearses in Handsworth on Thursday evenings.", "Marcia Campbell-Reid works as the school business manager at a secondary school in Perry Barr.", "Marcia Campbell-Reid's landline number is 0121 554 8093."]
+CROWDED_HOMEINSURANCE_R1669: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOMEINSURANCE_R1669_SETUP), ["revise", "Marcia Campbell-Reid's house insurance", "At renewal Marcia moved her buildings and contents cover from Aviva to LV, though the Yaris is still insured with Aviva."], [_CROWDED_HOMEINSURANCE_R1669_SETUP[0]]),
+    (list(_CROWDED_HOMEINSURANCE_R1669_SETUP), ["remember", "Marcia was made redundant from her school business manager job in July."], [_CROWDED_HOMEINSURANCE_R1669_SETUP[4]]),
+    (list(_CROWDED_HOMEINSURANCE_R1669_SETUP), ["forget", "Marcia Campbell-Reid's Thursday-night singing"], [_CROWDED_HOMEINSURANCE_R1669_SETUP[3]]),
+]
+
+
+def crowded_homeinsurance_r83(cases: list[Case]) -> None:
+    """A school business manager whose sister insures her house with the same insurer, with a car at that insurer, a gospel choir in the same suburb, a school job and a landline number: the house cover revised to a new insurer while the car stays, the job ended by a redundancy in the passive, and the choir forgotten as her Thursday-night singing."""
+    _ended_by(cases, 'crowded_homeinsurance_r83', 'home insurance', CROWDED_HOMEINSURANCE_R1669)
+
+
+_CROWDED_POLLING_R1670_SETUP = ["Andreas Christodoulou works as a poll clerk at the polling station in St Paul's church hall in Palmers Green on election days.", "Andreas Christodoulou's wife Eleni is also a poll clerk at the St Paul's church hall polling station.", "Andreas Christodoulou runs a fish and chip shop on Green Lanes in Palmers Green.", "Andreas Christodoulou goes to a Greek dancing class at St Paul's church hall on Tuesday evenings.", "Andreas Christodoulou has a postal vote for council and general elections.", "Andreas Christodoulou's National Insurance number is JT 40 27 91 C."]
+CROWDED_POLLING_R1670: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_POLLING_R1670_SETUP), ["remember", "Andreas has called time on working as a poll clerk at St Paul's, but Eleni is carrying on."], [_CROWDED_POLLING_R1670_SETUP[0]]),
+    (list(_CROWDED_POLLING_R1670_SETUP), ["release", "Andreas's vote by post"], [_CROWDED_POLLING_R1670_SETUP[4]]),
+    (list(_CROWDED_POLLING_R1670_SETUP), ["purge", "JT 40 27 91 C"], [_CROWDED_POLLING_R1670_SETUP[5]]),
+]
+
+
+def crowded_polling_r83(cases: list[Case]) -> None:
+    """A chip-shop owner whose wife clerks at the same polling station, with a dancing class in the same church hall, a shop in the same suburb, a postal vote and a National Insurance number: the poll clerking given up with an idiom while the wife carries on, the postal vote released as his vote by post, and the number purged."""
+    _ended_by(cases, 'crowded_polling_r83', 'polling stations', CROWDED_POLLING_R1670)
+
+
+_CROWDED_GERMAN_ELTERNBEIRAT_R1671_SETUP = ["Katrin Albrecht ist Mitglied im Elternbeirat der Kita Sonnenblume in Freiburg-Wiehre.", "Katrin Albrechts Schwägerin Doris sitzt ebenfalls im Elternbeirat der Kita Sonnenblume.", "Katrin Albrechts Sohn Jonas geht vormittags in die Kita Sonnenblume in Freiburg-Wiehre.", "Katrin Albrecht wohnt zur Miete in einer Dreizimmerwohnung in Freiburg-Wiehre.", "Katrin Albrecht pendelt mit dem Deutschlandticket zu ihrer Arbeit bei der Sparkasse in Offenburg.", "Katrin Albrechts Handynummer lautet 0176 3348 1902."]
+CROWDED_GERMAN_ELTERNBEIRAT_R1671: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_ELTERNBEIRAT_R1671_SETUP), ["remember", "Weil sie wieder Vollzeit arbeitet, ist Katrin aus dem Elternbeirat der Kita Sonnenblume ausgetreten; Doris macht weiter."], [_CROWDED_GERMAN_ELTERNBEIRAT_R1671_SETUP[0]]),
+    (list(_CROWDED_GERMAN_ELTERNBEIRAT_R1671_SETUP), ["revise", "Katrins Arbeitsweg", "Seit Juni fährt Katrin Albrecht mit dem Auto zur Sparkasse nach Offenburg statt mit dem Deutschlandticket."], [_CROWDED_GERMAN_ELTERNBEIRAT_R1671_SETUP[4]]),
+    (list(_CROWDED_GERMAN_ELTERNBEIRAT_R1671_SETUP), ["forget", "Katrin Albrechts Mietwohnung"], [_CROWDED_GERMAN_ELTERNBEIRAT_R1671_SETUP[3]]),
+]
+
+
+def crowded_german_elternbeirat_r83(cases: list[Case]) -> None:
+    """A savings-bank worker whose sister-in-law sits on the same nursery parents' council, with her son at that nursery, a rented flat in the same district, a travel pass and a mobile number, in German: the council seat left for a reason given first while the sister-in-law carries on, the commute revised from the pass to the car under a broader word, and the flat forgotten as her rented home."""
+    _ended_by(cases, 'crowded_german_elternbeirat_r83', 'parent councils', CROWDED_GERMAN_ELTERNBEIRAT_R1671)
+
+
+_CROWDED_CHINESE_YEWEIHUI_R1672_SETUP = ["王丽华是上海浦东阳光花园小区业主委员会的委员\u3002", "王丽华的邻居老陈也是阳光花园小区业主委员会的委员\u3002", "王丽华在阳光花园小区里开了一家小超市\u3002", "王丽华每个月还八千块房贷\uff0c贷款是在浦东的招商银行办的\u3002", "王丽华每天坐地铁二号线去陆家嘴上班\u3002", "王丽华的邮箱是wanglihua88@163.com\u3002"]
+CROWDED_CHINESE_YEWEIHUI_R1672: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_YEWEIHUI_R1672_SETUP), ["remember", "因为要帮女儿带刚出生的外孙\uff0c王丽华今年辞去了业委会委员的职务\uff0c老陈还继续当委员\u3002"], [_CROWDED_CHINESE_YEWEIHUI_R1672_SETUP[0]]),
+    (list(_CROWDED_CHINESE_YEWEIHUI_R1672_SETUP), ["revise", "丽华的住房贷款", "王丽华上个月已经把招商银行的房贷提前还清了\u3002"], [_CROWDED_CHINESE_YEWEIHUI_R1672_SETUP[3]]),
+    (list(_CROWDED_CHINESE_YEWEIHUI_R1672_SETUP), ["purge", "wanglihua88@163.com"], [_CROWDED_CHINESE_YEWEIHUI_R1672_SETUP[5]]),
+]
+
+
+def crowded_chinese_yeweihui_r83(cases: list[Case]) -> None:
+    """A shopkeeper whose neighbour sits on the same homeowners' committee, with a shop on the same estate, a mortgage in the same district, a metro commute and an e-mail address, in Chinese: the committee seat resigned for a reason given first under an abbreviation while the neighbour stays, the mortgage revised to paid off early, and the address purged."""
+    _ended_by(cases, 'crowded_chinese_yeweihui_r83', "residents' committees", CROWDED_CHINESE_YEWEIHUI_R1672)
+
+
+_CROWDED_USER_SAVINGSCLUB_R1673_SETUP = ["I pay £10 a week into the Christmas savings club at Hodgson's butcher's in Morley.", "My neighbour Jean also pays into the Christmas savings club at Hodgson's butcher's.", "I buy our Sunday joint from Hodgson's butcher's every Saturday morning.", "I work part-time on the tills at the Asda in Morley.", "I'm saving for a house deposit in a Lifetime ISA with Yorkshire Building Society.", "My Santander current account number is 71849302."]
+CROWDED_USER_SAVINGSCLUB_R1673: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SAVINGSCLUB_R1673_SETUP), ["release", "my Christmas club at the butcher's"], [_CROWDED_USER_SAVINGSCLUB_R1673_SETUP[0]]),
+    (list(_CROWDED_USER_SAVINGSCLUB_R1673_SETUP), ["remember", "These days we get our Sunday joint from the farm shop in Tingley instead of Hodgson's."], [_CROWDED_USER_SAVINGSCLUB_R1673_SETUP[2]]),
+    (list(_CROWDED_USER_SAVINGSCLUB_R1673_SETUP), ["purge", "71849302"], [_CROWDED_USER_SAVINGSCLUB_R1673_SETUP[5]]),
+]
+
+
+def crowded_user_savingsclub_r83(cases: list[Case]) -> None:
+    """The user, whose neighbour pays into the same butcher's Christmas club, with a weekly joint from that butcher, a till job in the same town, a Lifetime ISA and a bank account number: the Christmas club released as the club at the butcher's, the Sunday joint moved to a farm shop, and the account number purged."""
+    _ended_by(cases, 'crowded_user_savingsclub_r83', 'savings clubs', CROWDED_USER_SAVINGSCLUB_R1673)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -25861,7 +26251,37 @@ def build() -> list[Case]:
                    crowded_warden_r80,
                    crowded_german_musikzug_r80,
                    crowded_chinese_pingpong_r80,
-                   crowded_user_vineyard_r80):
+                   crowded_user_vineyard_r80,
+                   crowded_plumbing_r81,
+                   crowded_salon_r81,
+                   crowded_masonry_r81,
+                   crowded_thatch_r81,
+                   crowded_bakery_r81,
+                   crowded_electrician_r81,
+                   crowded_arborist_r81,
+                   crowded_german_tischlerei_r81,
+                   crowded_chinese_caifeng_r81,
+                   crowded_user_bikerepair_r81,
+                   crowded_physio_r82,
+                   crowded_swimming_r82,
+                   crowded_rowing_r82,
+                   crowded_bowls_r82,
+                   crowded_cycling_r82,
+                   crowded_netball_r82,
+                   crowded_podiatry_r82,
+                   crowded_german_kegeln_r82,
+                   crowded_chinese_zhenjiu_r82,
+                   crowded_user_yoga_r82,
+                   crowded_creditunion_r83,
+                   crowded_tenancy_r83,
+                   crowded_season_r83,
+                   crowded_council_r83,
+                   crowded_nursery_r83,
+                   crowded_homeinsurance_r83,
+                   crowded_polling_r83,
+                   crowded_german_elternbeirat_r83,
+                   crowded_chinese_yeweihui_r83,
+                   crowded_user_savingsclub_r83):
         family(cases)
     return cases
 
