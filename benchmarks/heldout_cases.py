@@ -25295,6 +25295,396 @@ def crowded_user_savingsclub_r83(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_user_savingsclub_r83', 'savings clubs', CROWDED_USER_SAVINGSCLUB_R1673)
 
 
+_CROWDED_NEWSROOM_R1674_SETUP = ["Moira Kinsella works as a sub-editor on the night desk of the Yorkshire Post in Leeds.", "Moira Kinsella's colleague, Declan, also subs on the Yorkshire Post night desk in Leeds.", "Moira Kinsella teaches a Monday night shorthand class at Leeds City College.", "Moira Kinsella sings alto in a community choir that rehearses at Leeds Minster on Thursday evenings.", "Moira Kinsella has a rescue greyhound called Tess.", "Moira Kinsella's NUJ press card number is NUJ-PC-77314."]
+CROWDED_NEWSROOM_R1674: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NEWSROOM_R1674_SETUP), ["remember", "Moira has moved over to the Yorkshire Post's features desk and no longer subs on the night shift."], [_CROWDED_NEWSROOM_R1674_SETUP[0]]),
+    (list(_CROWDED_NEWSROOM_R1674_SETUP), ["forget", "Moira Kinsella's singing"], [_CROWDED_NEWSROOM_R1674_SETUP[3]]),
+    (list(_CROWDED_NEWSROOM_R1674_SETUP), ["purge", "NUJ-PC-77314"], [_CROWDED_NEWSROOM_R1674_SETUP[5]]),
+]
+
+
+def crowded_newsroom_r84(cases: list[Case]) -> None:
+    """A night-desk sub-editor whose colleague subs on the same desk, with a night class and a choir in the same city, a greyhound and an NUJ press card number: the night subbing ended by a move to features with the first name alone, the choir forgotten as her singing, and the card number purged."""
+    _ended_by(cases, 'crowded_newsroom_r84', 'newsrooms', CROWDED_NEWSROOM_R1674)
+
+
+_CROWDED_HELPDESK_R1675_SETUP = ["Tomasz Nowicki works on the IT service desk at the University of Sheffield, sorting out staff laptops and password lockouts.", "Tomasz Nowicki's flatmate, Kamil, also works on the IT service desk at the University of Sheffield.", "Tomasz Nowicki is studying part-time for a master's in cybersecurity at the University of Sheffield.", "Tomasz Nowicki refurbishes old laptops for a Sheffield charity that passes them on to refugee families.", "Tomasz Nowicki plays bass guitar in a covers band that gigs in pubs around Kelham Island.", "Tomasz Nowicki's mobile number is 07812 556 093."]
+CROWDED_HELPDESK_R1675: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HELPDESK_R1675_SETUP), ["remember", "Because the shifts kept clashing with his master's lectures, Tomasz Nowicki has left the university's IT service desk for a support job at a software firm in Leeds."], [_CROWDED_HELPDESK_R1675_SETUP[0]]),
+    (list(_CROWDED_HELPDESK_R1675_SETUP), ["revise", "Tomasz Nowicki's laptop refurbishing for refugees", "Tomasz Nowicki now refurbishes donated laptops for a Sheffield charity that gives them to care leavers."], [_CROWDED_HELPDESK_R1675_SETUP[3]]),
+    (list(_CROWDED_HELPDESK_R1675_SETUP), ["forget", "Tomasz's band"], [_CROWDED_HELPDESK_R1675_SETUP[4]]),
+]
+
+
+def crowded_helpdesk_r84(cases: list[Case]) -> None:
+    """A university service-desk worker whose flatmate works on the same desk, with a master's at the same university, laptop refurbishing in the same city, a covers band and a mobile number: the desk job left for a reason given first while the course carries on, the refurbishing revised to a new charity, and the band forgotten with the first name alone."""
+    _ended_by(cases, 'crowded_helpdesk_r84', 'helpdesks', CROWDED_HELPDESK_R1675)
+
+
+_CROWDED_STUDIO_R1676_SETUP = ["Delroy Campbell works as a mixing engineer at Parr Street Studios in Liverpool.", "Delroy Campbell's nephew, Jordan, also works as an engineer at Parr Street Studios.", "Delroy Campbell teaches music production on Saturday mornings at a youth centre in Toxteth, Liverpool.", "Delroy Campbell DJs a reggae set once a month at a bar on Parr Street.", "Delroy Campbell has tinnitus and wears custom-moulded earplugs made by an audiologist in Liverpool.", "Delroy Campbell's e-mail address for session bookings is delroy.mixes@gmail.com."]
+CROWDED_STUDIO_R1676: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STUDIO_R1676_SETUP), ["remember", "Delroy Campbell was made head engineer at Motor Museum Studios in Liverpool and has left Parr Street Studios."], [_CROWDED_STUDIO_R1676_SETUP[0]]),
+    (list(_CROWDED_STUDIO_R1676_SETUP), ["release", "Delroy Campbell's monthly reggae night"], [_CROWDED_STUDIO_R1676_SETUP[3]]),
+    (list(_CROWDED_STUDIO_R1676_SETUP), ["purge", "delroy.mixes@gmail.com"], [_CROWDED_STUDIO_R1676_SETUP[5]]),
+]
+
+
+def crowded_studio_r84(cases: list[Case]) -> None:
+    """A mixing engineer whose nephew works at the same studio, with a DJ night on the same street, production teaching and earplugs in the same city and a bookings e-mail address: the studio job ended by a passive promotion elsewhere, the DJ set released as his monthly reggae night, and the address purged."""
+    _ended_by(cases, 'crowded_studio_r84', 'recording studios', CROWDED_STUDIO_R1676)
+
+
+_CROWDED_ARCHIVE_R1677_SETUP = ["Catriona MacLeod catalogues estate papers as an archivist at the Highland Archive Centre in Inverness.", "Catriona MacLeod's old university friend, Morag, is also an archivist at the Highland Archive Centre.", "Catriona MacLeod is tracing her family's emigration to Nova Scotia through records at the Highland Archive Centre.", "Catriona MacLeod transcribes old Gaelic songs on Wednesday evenings for a heritage group in Inverness.", "Catriona MacLeod runs with Inverness Harriers on Tuesday nights.", "Catriona MacLeod's ScotlandsPeople reader's ticket number is SP-2094417."]
+CROWDED_ARCHIVE_R1677: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ARCHIVE_R1677_SETUP), ["remember", "Since January Catriona MacLeod has been working as records manager for Highland Council instead of cataloguing at the Highland Archive Centre."], [_CROWDED_ARCHIVE_R1677_SETUP[0]]),
+    (list(_CROWDED_ARCHIVE_R1677_SETUP), ["forget", "Catriona's running club"], [_CROWDED_ARCHIVE_R1677_SETUP[4]]),
+    (list(_CROWDED_ARCHIVE_R1677_SETUP), ["revise", "Catriona MacLeod's family history research", "Catriona MacLeod is now tracing her family's emigration to Cape Breton through the Nova Scotia Archives online."], [_CROWDED_ARCHIVE_R1677_SETUP[2]]),
+]
+
+
+def crowded_archive_r84(cases: list[Case]) -> None:
+    """An archivist whose old friend works at the same archive centre, with her own family research at that centre, song transcribing and a running club in the same town and a reader's ticket number: the archivist post ended with a time phrase first while the research there carries on, the running forgotten with the first name alone, and the research revised to a new archive."""
+    _ended_by(cases, 'crowded_archive_r84', 'archives', CROWDED_ARCHIVE_R1677)
+
+
+_CROWDED_LAB_R1678_SETUP = ["Samir Haddad works as a biomedical scientist in the microbiology lab at the Royal Victoria Infirmary in Newcastle.", "Samir Haddad's wife, Rana, also works in the microbiology lab at the Royal Victoria Infirmary.", "Samir Haddad runs an after-school science club at a primary school in Newcastle as a STEM ambassador.", "Samir Haddad gives blood every sixteen weeks at the donor centre in the Royal Victoria Infirmary.", "Samir Haddad plays the oud in an Arabic music ensemble in Gateshead.", "Samir Haddad's HCPC registration number is BS61842."]
+CROWDED_LAB_R1678: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LAB_R1678_SETUP), ["remember", "Samir Haddad has been moved from the microbiology lab to the blood transfusion lab at the RVI."], [_CROWDED_LAB_R1678_SETUP[0]]),
+    (list(_CROWDED_LAB_R1678_SETUP), ["release", "Samir Haddad's trips to the donor centre"], [_CROWDED_LAB_R1678_SETUP[3]]),
+    (list(_CROWDED_LAB_R1678_SETUP), ["purge", "BS61842"], [_CROWDED_LAB_R1678_SETUP[5]]),
+]
+
+
+def crowded_lab_r84(cases: list[Case]) -> None:
+    """A hospital biomedical scientist whose wife works in the same lab, with blood donation at the same hospital, a science club in the same city, an oud ensemble and an HCPC number: the lab post ended by a passive move to the transfusion lab, the donating released as his trips to the donor centre, and the number purged."""
+    _ended_by(cases, 'crowded_lab_r84', 'laboratories', CROWDED_LAB_R1678)
+
+
+_CROWDED_EDITSUITE_R1679_SETUP = ["Yusuf Demir works as an assistant editor at a post-production house on Wardour Street in Soho.", "Yusuf Demir's cousin, Emre, is also an assistant editor at the same post-production house on Wardour Street.", "Yusuf Demir edits wedding videos on the side for couples in north London.", "Yusuf Demir goes to a Tuesday evening life-drawing class at a studio in Soho.", "Yusuf Demir plays the saz in a Turkish folk group at a community centre in Haringey.", "The IBAN Yusuf Demir's wedding clients pay into is GB47 BARC 2004 1573 8821 06."]
+CROWDED_EDITSUITE_R1679: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_EDITSUITE_R1679_SETUP), ["remember", "Yusuf Demir has gone freelance and no longer works at the post-production house on Wardour Street."], [_CROWDED_EDITSUITE_R1679_SETUP[0]]),
+    (list(_CROWDED_EDITSUITE_R1679_SETUP), ["forget", "Yusuf Demir's sketching class"], [_CROWDED_EDITSUITE_R1679_SETUP[3]]),
+    (list(_CROWDED_EDITSUITE_R1679_SETUP), ["revise", "Yusuf Demir's saz group", "Yusuf Demir's Turkish folk group now meets in a church hall in Enfield."], [_CROWDED_EDITSUITE_R1679_SETUP[4]]),
+]
+
+
+def crowded_editsuite_r84(cases: list[Case]) -> None:
+    """An assistant film editor whose cousin works at the same post-production house, with wedding-video editing on the side, a life-drawing class in the same district, a saz group and an IBAN quoted with words in between: the staff job ended by going freelance, the life drawing forgotten as his sketching class, and the saz group revised to a new hall."""
+    _ended_by(cases, 'crowded_editsuite_r84', 'film editing', CROWDED_EDITSUITE_R1679)
+
+
+_CROWDED_SUBTITLING_R1680_SETUP = ["Ingrid Solberg writes English subtitles for Norwegian TV dramas for Lumen Subtitles in Bristol.", "Ingrid Solberg's friend, Astrid, also subtitles Norwegian dramas for Lumen Subtitles in Bristol.", "Ingrid Solberg teaches a Norwegian conversation evening class at the Bristol Folk House.", "Ingrid Solberg does live captioning of Bristol City Council meetings on Tuesday afternoons.", "Ingrid Solberg goes cross-country skiing near Lillehammer every February.", "Ingrid Solberg's ITI membership number is ITI-0048215."]
+CROWDED_SUBTITLING_R1680: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SUBTITLING_R1680_SETUP), ["remember", "Ingrid has given up live captioning the council's Tuesday meetings, though she's still writing subtitles for Lumen."], [_CROWDED_SUBTITLING_R1680_SETUP[3]]),
+    (list(_CROWDED_SUBTITLING_R1680_SETUP), ["forget", "Ingrid Solberg's evening teaching"], [_CROWDED_SUBTITLING_R1680_SETUP[2]]),
+    (list(_CROWDED_SUBTITLING_R1680_SETUP), ["purge", "ITI-0048215"], [_CROWDED_SUBTITLING_R1680_SETUP[5]]),
+]
+
+
+def crowded_subtitling_r84(cases: list[Case]) -> None:
+    """A subtitler whose friend subtitles for the same firm, with live council captioning and a language class in the same city, a skiing trip and an ITI membership number: the captioning given up with the first name alone while the subtitling carries on, the language class forgotten as her evening teaching, and the number purged."""
+    _ended_by(cases, 'crowded_subtitling_r84', 'subtitling', CROWDED_SUBTITLING_R1680)
+
+
+_CROWDED_GERMAN_WETTERDIENST_R1681_SETUP = ["Friederike Brandtner arbeitet als Meteorologin in der Vorhersagezentrale des Deutschen Wetterdienstes in Offenbach.", "Friederike Brandtners Kollege Sven arbeitet ebenfalls als Meteorologe in der Vorhersagezentrale des Deutschen Wetterdienstes in Offenbach.", "Friederike Brandtner betreut eine private Wetterstation im Garten ihrer Eltern in Offenbach-Bieber.", "Friederike Brandtner hält einmal im Monat einen Vortrag über den Klimawandel an der Volkshochschule Offenbach.", "Friederike Brandtner spielt Cello in einem Laienorchester in Frankfurt-Bornheim.", "Friederike Brandtners Handynummer lautet 0171 4829 536."]
+CROWDED_GERMAN_WETTERDIENST_R1681: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_WETTERDIENST_R1681_SETUP), ["remember", "Friederike Brandtner wurde in die Klimaabteilung des Deutschen Wetterdienstes versetzt und erstellt keine Wettervorhersagen mehr."], [_CROWDED_GERMAN_WETTERDIENST_R1681_SETUP[0]]),
+    (list(_CROWDED_GERMAN_WETTERDIENST_R1681_SETUP), ["revise", "Friederike Brandtners Vorträge an der Volkshochschule", "Seit dem Herbst hält Friederike Brandtner ihre monatlichen Klimavorträge an der Volkshochschule Darmstadt statt in Offenbach."], [_CROWDED_GERMAN_WETTERDIENST_R1681_SETUP[3]]),
+    (list(_CROWDED_GERMAN_WETTERDIENST_R1681_SETUP), ["forget", "Friederike Brandtners Musizieren im Orchester"], [_CROWDED_GERMAN_WETTERDIENST_R1681_SETUP[4]]),
+]
+
+
+def crowded_german_wetterdienst_r84(cases: list[Case]) -> None:
+    """A forecasting meteorologist whose colleague works in the same forecast centre, with a home weather station and adult-education talks in the same city, an amateur orchestra and a mobile number, in German: the forecasting ended by a passive transfer to the climate department, the talks revised to a new town with a time phrase first, and the cello forgotten as her orchestra playing."""
+    _ended_by(cases, 'crowded_german_wetterdienst_r84', 'meteorology', CROWDED_GERMAN_WETTERDIENST_R1681)
+
+
+_CROWDED_CHINESE_DIANSHITAI_R1682_SETUP = ["周晓梅在浙江电视台当新闻主播\u3002", "周晓梅的同事小陈也在浙江电视台当新闻主播\u3002", "周晓梅周末在浙江电视台附近的一家少儿口才培训班教小朋友朗诵\u3002", "周晓梅在浙江传媒学院读在职研究生\u3002", "周晓梅每天晚上在西湖边跑五公里\u3002", "周晓梅的邮箱是xiaomei.zhou@163.com\u3002"]
+CROWDED_CHINESE_DIANSHITAI_R1682: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_DIANSHITAI_R1682_SETUP), ["remember", "今年三月起\uff0c周晓梅调到浙江电视台纪录片部当编导\uff0c不再播新闻了\u3002"], [_CROWDED_CHINESE_DIANSHITAI_R1682_SETUP[0]]),
+    (list(_CROWDED_CHINESE_DIANSHITAI_R1682_SETUP), ["forget", "周晓梅的夜跑"], [_CROWDED_CHINESE_DIANSHITAI_R1682_SETUP[4]]),
+    (list(_CROWDED_CHINESE_DIANSHITAI_R1682_SETUP), ["purge", "xiaomei.zhou@163.com"], [_CROWDED_CHINESE_DIANSHITAI_R1682_SETUP[5]]),
+]
+
+
+def crowded_chinese_dianshitai_r84(cases: list[Case]) -> None:
+    """A television news anchor whose colleague anchors at the same station, with children's recitation teaching near the station, a part-time master's at a media school in the same province, evening runs and an e-mail address, in Chinese: the anchoring ended by a move to documentaries with a time phrase first, the running forgotten as her night runs, and the address purged."""
+    _ended_by(cases, 'crowded_chinese_dianshitai_r84', 'television', CROWDED_CHINESE_DIANSHITAI_R1682)
+
+
+_CROWDED_USER_MAKESPACE_R1683_SETUP = ["I run the laser-cutter induction sessions at Cambridge Makespace on Thursday evenings.", "My friend Ravi also runs laser-cutter inductions at Cambridge Makespace.", "I'm building a CNC router in my garage from a kit I ordered through Cambridge Makespace.", "I work as a QA tester for a games studio on Hills Road in Cambridge.", "Every Saturday I take my son to a coding club at Cambridge Central Library.", "The e-mail address I use for Makespace bookings is lasers.jo@posteo.net."]
+CROWDED_USER_MAKESPACE_R1683: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_MAKESPACE_R1683_SETUP), ["remember", "I've handed my Thursday sessions over to Ravi and no longer teach anyone the laser cutter at Makespace."], [_CROWDED_USER_MAKESPACE_R1683_SETUP[0]]),
+    (list(_CROWDED_USER_MAKESPACE_R1683_SETUP), ["revise", "my son's coding club", "My son's Saturday coding club has been moved to the Arbury Community Centre."], [_CROWDED_USER_MAKESPACE_R1683_SETUP[4]]),
+    (list(_CROWDED_USER_MAKESPACE_R1683_SETUP), ["forget", "my games testing job"], [_CROWDED_USER_MAKESPACE_R1683_SETUP[3]]),
+]
+
+
+def crowded_user_makespace_r84(cases: list[Case]) -> None:
+    """The user, whose friend runs inductions at the same makerspace, with a CNC kit ordered through that makerspace, a games-testing job and a son's coding club in the same city and a bookings e-mail address: the inductions handed over while the friend carries on, the coding club revised by a passive move to a new venue, and the job forgotten as games testing."""
+    _ended_by(cases, 'crowded_user_makespace_r84', 'makerspaces', CROWDED_USER_MAKESPACE_R1683)
+
+
+_CROWDED_ANGLING_R1684_SETUP = ["Declan Furlong fishes for trout on the River Test near Stockbridge every Thursday morning as a member of the Longstock Angling Syndicate.", "Declan Furlong's brother-in-law, Martin, is also a member of the Longstock Angling Syndicate and fishes the Test near Stockbridge.", "Declan Furlong ties his own trout flies and sells them through the tackle shop in Stockbridge.", "Declan Furlong clears weed from the banks of the Test near Stockbridge with a river-keepers' trust on Sunday afternoons.", "Declan Furlong works as a quantity surveyor for Hartwell QS in Winchester.", "Declan Furlong's work e-mail address is declan.furlong@hartwellqs.co.uk."]
+CROWDED_ANGLING_R1684: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ANGLING_R1684_SETUP), ["remember", "After his knee operation, Declan hung up his rod and left the Longstock Angling Syndicate; he still ties flies for the tackle shop in Stockbridge."], [_CROWDED_ANGLING_R1684_SETUP[0]]),
+    (list(_CROWDED_ANGLING_R1684_SETUP), ["revise", "Declan Furlong's Sunday conservation work", "Declan Furlong now clears weed on the Test with the river-keepers' trust on Saturday mornings instead of Sunday afternoons."], [_CROWDED_ANGLING_R1684_SETUP[3]]),
+    (list(_CROWDED_ANGLING_R1684_SETUP), ["purge", "declan.furlong@hartwellqs.co.uk"], [_CROWDED_ANGLING_R1684_SETUP[5]]),
+]
+
+
+def crowded_angling_r85(cases: list[Case]) -> None:
+    """A trout angler whose brother-in-law fishes with the same syndicate, with fly-tying for a shop and river-keeping work in the same village and a work e-mail address: the fishing ended by an idiom with a reason first while the fly-tying carries on, the river work revised under a broader word to a new day, and the address purged."""
+    _ended_by(cases, 'crowded_angling_r85', 'angling', CROWDED_ANGLING_R1684)
+
+
+_CROWDED_LIVERY_R1685_SETUP = ["Grace Nwachukwu keeps her mare, Tilly, on part livery at Hollybush Farm Stables outside Knutsford.", "Grace Nwachukwu's sister, Ada, also keeps a horse on part livery at Hollybush Farm Stables.", "Grace Nwachukwu's daughter, Zara, has a riding lesson on a school pony at Hollybush Farm Stables every Saturday.", "Grace Nwachukwu works as a pharmacist at a chemist's on King Street in Knutsford.", "Grace Nwachukwu sings alto in a community choir that rehearses in Knutsford on Wednesday evenings.", "Grace Nwachukwu's British Horse Society membership number is BHS-2094417."]
+CROWDED_LIVERY_R1685: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LIVERY_R1685_SETUP), ["revise", "where Grace stables her horse", "Grace Nwachukwu has moved Tilly to DIY livery at Mere Lane Yard near Tabley."], [_CROWDED_LIVERY_R1685_SETUP[0]]),
+    (list(_CROWDED_LIVERY_R1685_SETUP), ["remember", "Zara has given up her Saturday riding lessons at Hollybush to take up gymnastics."], [_CROWDED_LIVERY_R1685_SETUP[2]]),
+    (list(_CROWDED_LIVERY_R1685_SETUP), ["forget", "Grace's Wednesday singing"], [_CROWDED_LIVERY_R1685_SETUP[4]]),
+]
+
+
+def crowded_livery_r85(cases: list[Case]) -> None:
+    """A pharmacist whose sister keeps a horse at the same livery yard, with a daughter's lessons at that yard, a job and a choir in the same town and a BHS membership number: the livery revised to a new yard under a broader query, the daughter's lessons given up, and the choir forgotten by its day."""
+    _ended_by(cases, 'crowded_livery_r85', 'livery stables', CROWDED_LIVERY_R1685)
+
+
+_CROWDED_FALCONRY_R1686_SETUP = ["Rhys Pritchard flies his Harris hawk, Bran, in the summer falconry displays at Gwydir Castle near Llanrwst.", "Rhys Pritchard's cousin, Owain, also flies birds of prey in the summer falconry displays at Gwydir Castle.", "Rhys Pritchard runs hawk-walking experience days for visitors in the forest above Llanrwst.", "Rhys Pritchard works part-time as a groundsman at Gwydir Castle.", "Rhys Pritchard takes his ferrets rabbiting on farms around Llanrwst in the winter.", "Rhys Pritchard's mobile number is 07788 412936."]
+CROWDED_FALCONRY_R1686: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FALCONRY_R1686_SETUP), ["remember", "Rhys knocked the falconry displays at Gwydir Castle on the head at the end of last summer, though he still works there as a groundsman."], [_CROWDED_FALCONRY_R1686_SETUP[0]]),
+    (list(_CROWDED_FALCONRY_R1686_SETUP), ["release", "Rhys Pritchard's ferreting"], [_CROWDED_FALCONRY_R1686_SETUP[4]]),
+    (list(_CROWDED_FALCONRY_R1686_SETUP), ["purge", "07788 412936"], [_CROWDED_FALCONRY_R1686_SETUP[5]]),
+]
+
+
+def crowded_falconry_r85(cases: list[Case]) -> None:
+    """A falconer whose cousin flies birds in the same castle displays, with hawk-walking days in the same area, a groundsman's job at the castle, winter rabbiting and a mobile number: the displays stopped by an idiom while the castle job carries on, the rabbiting released under a synonym, and the number purged."""
+    _ended_by(cases, 'crowded_falconry_r85', 'falconry', CROWDED_FALCONRY_R1686)
+
+
+_CROWDED_KITCHEN_R1687_SETUP = ["Marisol Ortega works as sous chef in the kitchen at The Anchor, a gastropub on Bristol's harbourside.", "Marisol Ortega's partner, Dev, also cooks in the kitchen at The Anchor as a chef de partie.", "Marisol Ortega hosts a Mexican supper pop-up at The Anchor on the first Monday of every month, when the pub is normally closed.", "Marisol Ortega rents a flat on Bristol's harbourside, a short walk from The Anchor.", "Marisol Ortega plays five-a-side football in Bedminster on Thursday evenings.", "Marisol Ortega's food hygiene certificate number is FH-L3-660193."]
+CROWDED_KITCHEN_R1687: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KITCHEN_R1687_SETUP), ["remember", "After a row with the owner, Marisol quit as sous chef at The Anchor; she still runs her monthly pop-up there."], [_CROWDED_KITCHEN_R1687_SETUP[0]]),
+    (list(_CROWDED_KITCHEN_R1687_SETUP), ["revise", "Marisol's Thursday kickabout", "Marisol Ortega now plays five-a-side football in Southville on Tuesday evenings."], [_CROWDED_KITCHEN_R1687_SETUP[4]]),
+    (list(_CROWDED_KITCHEN_R1687_SETUP), ["forget", "Marisol's rented flat by the harbour"], [_CROWDED_KITCHEN_R1687_SETUP[3]]),
+]
+
+
+def crowded_kitchen_r85(cases: list[Case]) -> None:
+    """A sous chef whose partner cooks in the same pub kitchen, with a monthly pop-up at that pub, a rented flat on the same harbourside, five-a-side football and a food hygiene certificate number: the job quit for a reason given first while the pop-up carries on, the football revised under a synonym and its day, and the flat forgotten."""
+    _ended_by(cases, 'crowded_kitchen_r85', 'restaurant kitchens', CROWDED_KITCHEN_R1687)
+
+
+_CROWDED_CIDER_R1688_SETUP = ["Anand Pillai presses cider with the Wedmore Community Orchard group every October.", "Anand Pillai's neighbour, Sue, also presses cider with the Wedmore Community Orchard group.", "Anand Pillai prunes the apple trees at the Wedmore Community Orchard on Sunday mornings in winter.", "Anand Pillai makes perry at home in Wedmore from the pears on his garden tree.", "Anand Pillai teaches chemistry at a secondary school in Cheddar.", "Anand Pillai's e-mail address is anand.pillai@btinternet.com."]
+CROWDED_CIDER_R1688: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CIDER_R1688_SETUP), ["release", "Anand's autumn apple pressing"], [_CROWDED_CIDER_R1688_SETUP[0]]),
+    (list(_CROWDED_CIDER_R1688_SETUP), ["remember", "The old pear tree in Anand's garden came down in a storm, so he has stopped making perry; he still prunes at the community orchard on winter Sundays."], [_CROWDED_CIDER_R1688_SETUP[3]]),
+    (list(_CROWDED_CIDER_R1688_SETUP), ["revise", "Anand's teaching post", "Anand Pillai has been taken on as a chemistry teacher at a sixth-form college in Wells, leaving the school in Cheddar."], [_CROWDED_CIDER_R1688_SETUP[4]]),
+]
+
+
+def crowded_cider_r85(cases: list[Case]) -> None:
+    """A chemistry teacher whose neighbour presses cider with the same community orchard group, with winter pruning at that orchard, home perry-making in the same village and an e-mail address: the cider pressing released under a synonym and season, the perry stopped for a reason given first while the pruning carries on, and the teaching revised in the passive to a new college."""
+    _ended_by(cases, 'crowded_cider_r85', 'cider making', CROWDED_CIDER_R1688)
+
+
+_CROWDED_FORAGING_R1689_SETUP = ["Freya Lindqvist leads guided mushroom forays in Epping Forest on Saturday mornings in the autumn.", "Freya Lindqvist's friend, Tamsin, also leads guided mushroom forays in Epping Forest.", "Freya Lindqvist records fungi in Epping Forest for a conservation survey on Tuesdays.", "Freya Lindqvist writes a wild-food column for a community magazine in Loughton.", "Freya Lindqvist works as a dental hygienist at a practice in Loughton.", "Freya Lindqvist's public liability insurance policy number is PLI-44820917."]
+CROWDED_FORAGING_R1689: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FORAGING_R1689_SETUP), ["remember", "Freya has packed in leading her Saturday mushroom walks in Epping Forest, though she still records fungi there on Tuesdays."], [_CROWDED_FORAGING_R1689_SETUP[0]]),
+    (list(_CROWDED_FORAGING_R1689_SETUP), ["forget", "Freya's wild-food writing"], [_CROWDED_FORAGING_R1689_SETUP[3]]),
+    (list(_CROWDED_FORAGING_R1689_SETUP), ["purge", "PLI-44820917"], [_CROWDED_FORAGING_R1689_SETUP[5]]),
+]
+
+
+def crowded_foraging_r85(cases: list[Case]) -> None:
+    """A dental hygienist whose friend leads mushroom forays in the same forest, with a fungus survey in that forest, a wild-food column and a job in the same town and an insurance policy number: the forays packed in under a synonym while the survey carries on, the column forgotten under a broader word, and the policy number purged."""
+    _ended_by(cases, 'crowded_foraging_r85', 'foraging', CROWDED_FORAGING_R1689)
+
+
+_CROWDED_POULTRY_R1690_SETUP = ["Winston Clarke shows his Pekin bantams at the Birmingham Fanciers' Club shows on Sundays.", "Winston Clarke's daughter, Marcia, also shows Pekin bantams at the Birmingham Fanciers' Club shows.", "Winston Clarke sells hatching eggs from his Pekin bantams to other keepers through a poultry forum.", "Winston Clarke judges the poultry classes at the Moseley Show every August.", "Winston Clarke drives buses out of the Perry Barr garage on early shifts.", "Winston Clarke's Poultry Club membership number is PC-318842."]
+CROWDED_POULTRY_R1690: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_POULTRY_R1690_SETUP), ["remember", "Winston has called it a day with showing his bantams at the Birmingham Fanciers' Club, though he still sells hatching eggs from them; Marcia is carrying on showing hers."], [_CROWDED_POULTRY_R1690_SETUP[0]]),
+    (list(_CROWDED_POULTRY_R1690_SETUP), ["revise", "Winston's August judging", "Winston Clarke now judges the poultry classes at the Kings Heath Show instead of the Moseley Show."], [_CROWDED_POULTRY_R1690_SETUP[3]]),
+    (list(_CROWDED_POULTRY_R1690_SETUP), ["release", "Winston's early shifts on the buses"], [_CROWDED_POULTRY_R1690_SETUP[4]]),
+]
+
+
+def crowded_poultry_r85(cases: list[Case]) -> None:
+    """A bus driver whose daughter shows bantams at the same fanciers' club, with egg sales from the same birds, poultry judging at a summer show and a Poultry Club membership number: the showing ended by an idiom while the egg sales and the daughter carry on, the judging revised by its month to a new show, and the bus job released by its shifts."""
+    _ended_by(cases, 'crowded_poultry_r85', 'poultry keeping', CROWDED_POULTRY_R1690)
+
+
+_CROWDED_GERMAN_ZIEGENHOF_R1691_SETUP = ["Johanna Brückner hilft jeden Samstag beim Melken der Ziegen auf dem Ziegenhof Alpenblick in Oberstaufen.", "Johanna Brückners Neffe Lukas hilft ebenfalls samstags beim Melken der Ziegen auf dem Ziegenhof Alpenblick.", "Johanna Brückner kauft jede Woche Ziegenkäse im Hofladen des Ziegenhofs Alpenblick.", "Johanna Brückner hält zwei eigene Zwergziegen im Garten ihres Hauses in Oberstaufen.", "Johanna Brückner arbeitet als Krankenschwester in der Klinik in Immenstadt.", "Johanna Brückners IBAN lautet DE44 7336 9920 0004 5812 77."]
+CROWDED_GERMAN_ZIEGENHOF_R1691: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_ZIEGENHOF_R1691_SETUP), ["remember", "Wegen ihres Rückens hat Johanna das samstägliche Ziegenmelken auf dem Alpenblick aufgegeben; Lukas hilft dort weiter."], [_CROWDED_GERMAN_ZIEGENHOF_R1691_SETUP[0]]),
+    (list(_CROWDED_GERMAN_ZIEGENHOF_R1691_SETUP), ["revise", "Johannas Stelle als Pflegekraft", "Johanna Brückner arbeitet jetzt als Krankenschwester im Klinikum Kempten."], [_CROWDED_GERMAN_ZIEGENHOF_R1691_SETUP[4]]),
+    (list(_CROWDED_GERMAN_ZIEGENHOF_R1691_SETUP), ["forget", "Johannas Zwergziegen zu Hause"], [_CROWDED_GERMAN_ZIEGENHOF_R1691_SETUP[3]]),
+]
+
+
+def crowded_german_ziegenhof_r85(cases: list[Case]) -> None:
+    """A nurse whose nephew helps milk goats on the same farm, with weekly cheese from that farm's shop, her own pygmy goats in the same village, a clinic job and an IBAN, in German: the milking given up for a reason given first with a semicolon while the nephew carries on, the job revised under a synonym to a new hospital, and the pygmy goats forgotten."""
+    _ended_by(cases, 'crowded_german_ziegenhof_r85', 'goat keeping', CROWDED_GERMAN_ZIEGENHOF_R1691)
+
+
+_CROWDED_CHINESE_CHAYUAN_R1692_SETUP = ["林秀英每年春天都在安溪县西坪镇的铁观音茶园采茶\u3002", "林秀英的妯娌阿芳每年春天也在西坪镇同一片铁观音茶园采茶\u3002", "林秀英在西坪镇开了一家小茶叶店\uff0c卖自己家炒制的铁观音\u3002", "林秀英的儿子在厦门读大学\u3002", "林秀英每周六晚上在西坪镇文化广场跳广场舞\u3002", "林秀英的手机号码是13859552071\u3002"]
+CROWDED_CHINESE_CHAYUAN_R1692: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_CHAYUAN_R1692_SETUP), ["remember", "因为手腕受了伤\uff0c林秀英从今年起不再去铁观音茶园采茶了\uff0c不过她的茶叶店还照常开着\u3002"], [_CROWDED_CHINESE_CHAYUAN_R1692_SETUP[0]]),
+    (list(_CROWDED_CHINESE_CHAYUAN_R1692_SETUP), ["revise", "秀英周六晚上的跳舞", "林秀英现在改成每周三晚上在西坪镇文化广场跳广场舞\u3002"], [_CROWDED_CHINESE_CHAYUAN_R1692_SETUP[4]]),
+    (list(_CROWDED_CHINESE_CHAYUAN_R1692_SETUP), ["purge", "13859552071"], [_CROWDED_CHINESE_CHAYUAN_R1692_SETUP[5]]),
+]
+
+
+def crowded_chinese_chayuan_r85(cases: list[Case]) -> None:
+    """A tea-shop owner whose sister-in-law picks tea in the same tea garden, with a shop and square dancing in the same town, a son at university and a mobile number, in Chinese: the tea picking stopped for a reason given first while the shop stays open, the dancing revised by its day under a first name, and the number purged."""
+    _ended_by(cases, 'crowded_chinese_chayuan_r85', 'tea growing', CROWDED_CHINESE_CHAYUAN_R1692)
+
+
+_CROWDED_USER_SHEEPDOG_R1693_SETUP = ["I run my collie, Moss, in the sheepdog trials at Bala every August.", "My brother-in-law Gareth also runs his dog in the sheepdog trials at Bala.", "I take Moss to a herding practice session on a farm near Bala on Wednesday evenings.", "I sell boxes of lamb from our own flock at the Bala farmers' market once a month.", "I work as a teaching assistant at the primary school in Corwen.", "My collie Moss's ISDS registration number is ISDS-338107."]
+CROWDED_USER_SHEEPDOG_R1693: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SHEEPDOG_R1693_SETUP), ["remember", "Now that Moss is ten, I've retired him from trialling at Bala, though we still go to the Wednesday practice for the fun of it."], [_CROWDED_USER_SHEEPDOG_R1693_SETUP[0]]),
+    (list(_CROWDED_USER_SHEEPDOG_R1693_SETUP), ["forget", "the lamb I sell at the market in Bala"], [_CROWDED_USER_SHEEPDOG_R1693_SETUP[3]]),
+    (list(_CROWDED_USER_SHEEPDOG_R1693_SETUP), ["revise", "my classroom job in Corwen", "I've moved to a teaching assistant job at the primary school in Llandrillo."], [_CROWDED_USER_SHEEPDOG_R1693_SETUP[4]]),
+]
+
+
+def crowded_user_sheepdog_r85(cases: list[Case]) -> None:
+    """The user, whose brother-in-law runs a dog in the same sheepdog trials, with weekly herding practice and monthly lamb sales in the same town, a school job and a dog's ISDS registration number: the trialling retired with a reason first while the practice carries on, the lamb sales forgotten, and the job revised under a broader word to a new school."""
+    _ended_by(cases, 'crowded_user_sheepdog_r85', 'sheepdog trials', CROWDED_USER_SHEEPDOG_R1693)
+
+
+_CROWDED_JURY_R1694_SETUP = ["Siobhan O'Callaghan is doing jury service at Snaresbrook Crown Court on a fraud trial expected to last six weeks.", "Siobhan O'Callaghan's neighbour Derek was summoned the same week and is also serving on a jury at Snaresbrook Crown Court, in a burglary trial.", "Siobhan O'Callaghan's son Ciarán is training as a court usher at Snaresbrook Crown Court.", "Siobhan O'Callaghan works on the reception desk of a dental surgery on Wanstead High Street.", "Siobhan O'Callaghan is registered with a GP surgery on Wanstead High Street.", "Siobhan O'Callaghan's mobile number is 07700 914382."]
+CROWDED_JURY_R1694: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_JURY_R1694_SETUP), ["remember", "The fraud trial fell apart on Tuesday and Siobhan's jury was discharged, so her jury service is over."], [_CROWDED_JURY_R1694_SETUP[0]]),
+    (list(_CROWDED_JURY_R1694_SETUP), ["remember", "Since the dental practice in Wanstead where she sat on reception closed its doors at the end of May, Siobhan O'Callaghan has been looking for work."], [_CROWDED_JURY_R1694_SETUP[3]]),
+    (list(_CROWDED_JURY_R1694_SETUP), ["purge", "07700 914382"], [_CROWDED_JURY_R1694_SETUP[5]]),
+]
+
+
+def crowded_jury_r86(cases: list[Case]) -> None:
+    """A juror whose neighbour sits on another jury at the same court, with a son training as an usher there, a reception job and a GP on the same high street and a mobile number: the jury service ended by a collapsed trial, the job lost told indirectly by the practice closing, and the number purged."""
+    _ended_by(cases, 'crowded_jury_r86', 'jury service', CROWDED_JURY_R1694)
+
+
+_CROWDED_PRISONVISIT_R1695_SETUP = ["Pieter van der Merwe is an official prison visitor at HMP Wandsworth, seeing two men on B wing every other Thursday.", "Pieter van der Merwe's friend Graham is also an official prison visitor at HMP Wandsworth.", "Pieter van der Merwe runs a paid Thursday evening woodwork class at a community centre in Wandsworth.", "Pieter van der Merwe sings bass in the choir of St Anne's Church, Wandsworth.", "Pieter van der Merwe's wife Annelie works as a nurse in the healthcare unit at HMP Wandsworth.", "Pieter van der Merwe's e-mail address is pvdmerwe@btinternet.com."]
+CROWDED_PRISONVISIT_R1695: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PRISONVISIT_R1695_SETUP), ["forget", "Pieter's volunteering at the prison"], [_CROWDED_PRISONVISIT_R1695_SETUP[0]]),
+    (list(_CROWDED_PRISONVISIT_R1695_SETUP), ["revise", "his woodwork class", "Pieter van der Merwe's woodwork class has moved to Tuesday evenings in the workshop at Putney Arts Theatre."], [_CROWDED_PRISONVISIT_R1695_SETUP[2]]),
+    (list(_CROWDED_PRISONVISIT_R1695_SETUP), ["remember", "St Anne's choir has been short of a bass since last month, when Pieter van der Merwe stepped down from it."], [_CROWDED_PRISONVISIT_R1695_SETUP[3]]),
+]
+
+
+def crowded_prisonvisit_r86(cases: list[Case]) -> None:
+    """A prison visitor whose friend visits at the same prison, with a wife nursing there, a woodwork class and a church choir in the same borough and an e-mail address: the visiting forgotten as his volunteering at the prison, the class moved to a new day and place, and the choir left told from the choir's side."""
+    _ended_by(cases, 'crowded_prisonvisit_r86', 'prison visiting', CROWDED_PRISONVISIT_R1695)
+
+
+_CROWDED_TUTORING_R1696_SETUP = ["Nadia D'Souza tutors GCSE maths online for Bright Minds Tutoring on weekday evenings.", "Nadia D'Souza's flatmate Priya also tutors GCSE maths online for Bright Minds Tutoring.", "Nadia D'Souza tutors her nephew Aaron in A-level chemistry at her sister's house on Sundays.", "Nadia D'Souza works days as a science technician at a secondary school in Croydon.", "Nadia D'Souza is learning Konkani from an online tutor on Saturday mornings.", "Nadia D'Souza's DBS certificate number is 001672483915."]
+CROWDED_TUTORING_R1696: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TUTORING_R1696_SETUP), ["remember", "Nadia D'Souza has given up her evening maths tutoring with Bright Minds so she can concentrate on her own studies. She's still helping Aaron with his chemistry on Sundays."], [_CROWDED_TUTORING_R1696_SETUP[0]]),
+    (list(_CROWDED_TUTORING_R1696_SETUP), ["forget", "the language lessons Nadia takes"], [_CROWDED_TUTORING_R1696_SETUP[4]]),
+    (list(_CROWDED_TUTORING_R1696_SETUP), ["purge", "001672483915"], [_CROWDED_TUTORING_R1696_SETUP[5]]),
+]
+
+
+def crowded_tutoring_r86(cases: list[Case]) -> None:
+    """An online maths tutor whose flatmate tutors for the same company, with a nephew she tutors in person, a school technician's job and online lessons of her own from a tutor and a DBS certificate number: the company tutoring given up in two sentences while the nephew's lessons go on, her Konkani lessons forgotten by a broader word, and the certificate number purged."""
+    _ended_by(cases, 'crowded_tutoring_r86', 'tutoring', CROWDED_TUTORING_R1696)
+
+
+_CROWDED_INTERPRETING_R1697_SETUP = ["Marisol de la Cruz works as a freelance Spanish interpreter at Manchester Crown Court, mostly on criminal trials.", "Marisol de la Cruz's cousin Inés also interprets Spanish at Manchester Crown Court.", "Marisol de la Cruz interprets for Spanish-speaking patients at Manchester Royal Infirmary two afternoons a week.", "Marisol de la Cruz teaches a Spanish conversation class at Manchester Central Library on Wednesday evenings.", "Marisol de la Cruz keeps her interpreting dictionaries and old case files in a rented storage unit in Salford.", "Marisol de la Cruz's National Register of Public Service Interpreters number is NRPSI-14902."]
+CROWDED_INTERPRETING_R1697: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_INTERPRETING_R1697_SETUP), ["revise", "where Marisol keeps her interpreting books and files", "Marisol de la Cruz has moved her interpreting dictionaries and old case files out of the Salford storage unit and into the spare room of her house in Chorlton."], [_CROWDED_INTERPRETING_R1697_SETUP[4]]),
+    (list(_CROWDED_INTERPRETING_R1697_SETUP), ["release", "Marisol's hospital interpreting"], [_CROWDED_INTERPRETING_R1697_SETUP[2]]),
+    (list(_CROWDED_INTERPRETING_R1697_SETUP), ["remember", "Since the start of the year Marisol de la Cruz hasn't taken any work at Manchester Crown Court, though Inés still interprets there."], [_CROWDED_INTERPRETING_R1697_SETUP[0]]),
+]
+
+
+def crowded_interpreting_r86(cases: list[Case]) -> None:
+    """A court interpreter whose cousin interprets at the same court, with hospital interpreting and a Spanish class in the same city, a storage unit of interpreting books and a public-service interpreter register number: the books moved to a new place, the hospital work released, and the court work ended by a time-first sentence while the cousin carries on."""
+    _ended_by(cases, 'crowded_interpreting_r86', 'court interpreting', CROWDED_INTERPRETING_R1697)
+
+
+_CROWDED_CROSSING_R1698_SETUP = ["Huw ap Dafydd is the school crossing patrol officer outside Ysgol Treganna on Lansdowne Road in Canton, Cardiff, working mornings and afternoons.", "Huw ap Dafydd's wife Menna is also a school crossing patrol officer outside Ysgol Treganna, at the Severn Road crossing.", "Huw ap Dafydd's granddaughter Nia is in Year 2 at Ysgol Treganna.", "Huw ap Dafydd drives a minibus at midday for a Cardiff Council day centre in Canton.", "Huw ap Dafydd sings with the Canton male voice choir on Tuesday evenings.", "Huw ap Dafydd's landline number is 029 2034 5518."]
+CROWDED_CROSSING_R1698: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CROSSING_R1698_SETUP), ["remember", "Huw ap Dafydd hung up his lollipop stick at Easter after nineteen years outside Ysgol Treganna."], [_CROWDED_CROSSING_R1698_SETUP[0]]),
+    (list(_CROWDED_CROSSING_R1698_SETUP), ["revise", "Huw's choir", "Huw ap Dafydd's male voice choir now rehearses on Thursday evenings in a chapel in Llandaff."], [_CROWDED_CROSSING_R1698_SETUP[4]]),
+    (list(_CROWDED_CROSSING_R1698_SETUP), ["purge", "029 2034 5518"], [_CROWDED_CROSSING_R1698_SETUP[5]]),
+]
+
+
+def crowded_crossing_r86(cases: list[Case]) -> None:
+    """A lollipop man whose wife patrols another crossing at the same school, with a granddaughter at that school, a council minibus job and a choir in the same district and a landline number: the patrol ended by an idiom, the choir revised to a new night and chapel, and the number purged."""
+    _ended_by(cases, 'crowded_crossing_r86', 'school crossing patrols', CROWDED_CROSSING_R1698)
+
+
+_CROWDED_CITIZENSADVICE_R1699_SETUP = ["Ewan MacAskill volunteers as a debt adviser at the Leith Citizens Advice bureau on Monday and Wednesday mornings.", "Ewan MacAskill's former colleague Moira also volunteers as a debt adviser at the Leith Citizens Advice bureau.", "Ewan MacAskill sits on the tenants' panel of a housing association in Leith.", "Ewan MacAskill gives a free talk on claiming benefits at a community café in Leith once a month.", "Ewan MacAskill walks his collie Bran on Portobello beach every evening.", "Ewan MacAskill's e-mail address is ewan.macaskill@outlook.com."]
+CROWDED_CITIZENSADVICE_R1699: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CITIZENSADVICE_R1699_SETUP), ["forget", "Ewan's volunteering at Citizens Advice"], [_CROWDED_CITIZENSADVICE_R1699_SETUP[0]]),
+    (list(_CROWDED_CITIZENSADVICE_R1699_SETUP), ["remember", "Ewan MacAskill's monthly benefits talks came to an end in January, when the café in Leith that hosted them closed down."], [_CROWDED_CITIZENSADVICE_R1699_SETUP[3]]),
+    (list(_CROWDED_CITIZENSADVICE_R1699_SETUP), ["purge", "ewan.macaskill@outlook.com"], [_CROWDED_CITIZENSADVICE_R1699_SETUP[5]]),
+]
+
+
+def crowded_citizensadvice_r86(cases: list[Case]) -> None:
+    """A debt adviser whose former colleague volunteers at the same bureau, with a tenants' panel and café talks in the same district, an evening dog walk and an e-mail address: the advice work forgotten as his volunteering, the café talks ended by the café closing, and the address purged."""
+    _ended_by(cases, 'crowded_citizensadvice_r86', 'citizens advice', CROWDED_CITIZENSADVICE_R1699)
+
+
+_CROWDED_INVIGILATION_R1700_SETUP = ["Aminata N'Diaye works as an exam invigilator at Hillside Academy in Luton during the May and June exam season.", "Aminata N'Diaye's sister Fatou also invigilates exams at Hillside Academy every summer.", "Aminata N'Diaye's son Ousmane is sitting his GCSEs at Hillside Academy this summer.", "Aminata N'Diaye works as a teaching assistant at a primary school in Dunstable.", "Aminata N'Diaye is studying for an Open University degree in social sciences and sits her exams at a centre in Luton.", "Aminata N'Diaye's National Insurance number is QQ 48 19 72 C."]
+CROWDED_INVIGILATION_R1700: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_INVIGILATION_R1700_SETUP), ["revise", "Aminata N'Diaye's invigilation job at Hillside", "This summer Aminata N'Diaye is invigilating exams at Barnfield College in Luton instead of Hillside Academy."], [_CROWDED_INVIGILATION_R1700_SETUP[0]]),
+    (list(_CROWDED_INVIGILATION_R1700_SETUP), ["release", "Aminata's Open University course"], [_CROWDED_INVIGILATION_R1700_SETUP[4]]),
+    (list(_CROWDED_INVIGILATION_R1700_SETUP), ["purge", "QQ 48 19 72 C"], [_CROWDED_INVIGILATION_R1700_SETUP[5]]),
+]
+
+
+def crowded_invigilation_r86(cases: list[Case]) -> None:
+    """An exam invigilator whose sister invigilates at the same academy, with a son sitting exams there, a teaching assistant's job and her own degree exams in the same town and a National Insurance number: the invigilating revised to a new college, the degree released, and the number purged."""
+    _ended_by(cases, 'crowded_invigilation_r86', 'exam invigilation', CROWDED_INVIGILATION_R1700)
+
+
+_CROWDED_BEWAEHRUNG_R1701_SETUP = ["Friederike von Stein arbeitet als Bewährungshelferin beim Landgericht Hannover.", "Friederike von Steins Kollege Jens Brandt arbeitet ebenfalls als Bewährungshelfer beim Landgericht Hannover.", "Friederike von Stein gibt dienstags ehrenamtlich einen Deutschkurs für Geflüchtete in der Stadtbibliothek Hannover.", "Friederike von Stein singt im Chor der Marktkirche Hannover.", "Friederike von Stein stellt ihr Lastenrad in einer gemieteten Fahrradbox am Hauptbahnhof Hannover ab.", "Friederike von Steins IBAN lautet DE44 2505 0180 0012 3456 78."]
+CROWDED_BEWAEHRUNG_R1701: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BEWAEHRUNG_R1701_SETUP), ["remember", "Seit Oktober ist Friederike von Stein als Schulsozialarbeiterin an einer Gesamtschule in Linden tätig und hat die Bewährungshilfe hinter sich gelassen."], [_CROWDED_BEWAEHRUNG_R1701_SETUP[0]]),
+    (list(_CROWDED_BEWAEHRUNG_R1701_SETUP), ["revise", "Friederikes Lastenrad", "Friederike von Stein stellt ihr Lastenrad jetzt im Hinterhof ihres Hauses in der List ab."], [_CROWDED_BEWAEHRUNG_R1701_SETUP[4]]),
+    (list(_CROWDED_BEWAEHRUNG_R1701_SETUP), ["forget", "Friederikes Ehrenamt mit Geflüchteten"], [_CROWDED_BEWAEHRUNG_R1701_SETUP[2]]),
+]
+
+
+def crowded_bewaehrung_r86(cases: list[Case]) -> None:
+    """A German probation officer whose colleague works at the same court, with a volunteer German class, a church choir and a rented bike box in the same city and an IBAN: the probation work ended by a time-first move to a new job, the cargo bike moved to a new place, and the volunteer class forgotten by its topic."""
+    _ended_by(cases, 'crowded_bewaehrung_r86', 'probation', CROWDED_BEWAEHRUNG_R1701)
+
+
+_CROWDED_MEDIATION_R1702_SETUP = ["欧阳明在杭州市西湖区北山街道人民调解委员会担任调解员\uff0c每周二和周四值班\u3002", "欧阳明的老同事沈建国也在北山街道人民调解委员会当调解员\u3002", "欧阳明的女儿欧阳婷在北山街道社区卫生服务中心当护士\u3002", "欧阳明每周六上午在西湖区老年大学教二胡\u3002", "欧阳明每天早上在西湖区北山街道附近的宝石山上散步\u3002", "欧阳明的手机号码是13857104629\u3002"]
+CROWDED_MEDIATION_R1702: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MEDIATION_R1702_SETUP), ["remember", "因为年纪大了\uff0c欧阳明从今年三月起不再在北山街道人民调解委员会当调解员了\u3002"], [_CROWDED_MEDIATION_R1702_SETUP[0]]),
+    (list(_CROWDED_MEDIATION_R1702_SETUP), ["revise", "欧阳明教的二胡课", "欧阳明的二胡课改到了每周日下午\uff0c地点也换成了拱墅区的一个社区文化家园\u3002"], [_CROWDED_MEDIATION_R1702_SETUP[3]]),
+    (list(_CROWDED_MEDIATION_R1702_SETUP), ["purge", "13857104629"], [_CROWDED_MEDIATION_R1702_SETUP[5]]),
+]
+
+
+def crowded_mediation_r86(cases: list[Case]) -> None:
+    """A Chinese community mediator whose old colleague mediates on the same committee, with a daughter nursing in the same subdistrict, an erhu class and a morning walk in the same district and a mobile number: the mediation ended with a reason first, the erhu class revised to a new day and place, and the number purged."""
+    _ended_by(cases, 'crowded_mediation_r86', 'community mediation', CROWDED_MEDIATION_R1702)
+
+
+_CROWDED_SUPPLY_R1703_SETUP = ["I do supply teaching through Apex Education, mostly covering science lessons at secondary schools in Bristol.", "My friend Rachel also does supply teaching through Apex Education in Bristol.", "I tutor a Year 11 student in physics online on Tuesday evenings.", "My daughter goes to Redland Green School in Bristol.", "I keep my teaching resources in a cupboard at my mum's house in Bishopston.", "My teacher reference number is 1984523."]
+CROWDED_SUPPLY_R1703: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SUPPLY_R1703_SETUP), ["remember", "Apex Education hasn't offered me a single day of supply work since the summer. I'm applying for permanent posts now."], [_CROWDED_SUPPLY_R1703_SETUP[0]]),
+    (list(_CROWDED_SUPPLY_R1703_SETUP), ["revise", "where I store my teaching materials", "I've moved my teaching resources out of Mum's cupboard and into the garage at my new flat in Horfield."], [_CROWDED_SUPPLY_R1703_SETUP[4]]),
+    (list(_CROWDED_SUPPLY_R1703_SETUP), ["forget", "my physics tutoring"], [_CROWDED_SUPPLY_R1703_SETUP[2]]),
+]
+
+
+def crowded_supply_r86(cases: list[Case]) -> None:
+    """The user, a supply teacher whose friend supplies through the same agency, with online physics tutoring, a daughter at a school in the same city, teaching resources kept at a parent's house and a teacher reference number: the agency work lost told indirectly in two sentences, the resources moved to a new place, and the tutoring forgotten."""
+    _ended_by(cases, 'crowded_supply_r86', 'supply teaching', CROWDED_SUPPLY_R1703)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -26281,7 +26671,37 @@ def build() -> list[Case]:
                    crowded_polling_r83,
                    crowded_german_elternbeirat_r83,
                    crowded_chinese_yeweihui_r83,
-                   crowded_user_savingsclub_r83):
+                   crowded_user_savingsclub_r83,
+                   crowded_newsroom_r84,
+                   crowded_helpdesk_r84,
+                   crowded_studio_r84,
+                   crowded_archive_r84,
+                   crowded_lab_r84,
+                   crowded_editsuite_r84,
+                   crowded_subtitling_r84,
+                   crowded_german_wetterdienst_r84,
+                   crowded_chinese_dianshitai_r84,
+                   crowded_user_makespace_r84,
+                   crowded_angling_r85,
+                   crowded_livery_r85,
+                   crowded_falconry_r85,
+                   crowded_kitchen_r85,
+                   crowded_cider_r85,
+                   crowded_foraging_r85,
+                   crowded_poultry_r85,
+                   crowded_german_ziegenhof_r85,
+                   crowded_chinese_chayuan_r85,
+                   crowded_user_sheepdog_r85,
+                   crowded_jury_r86,
+                   crowded_prisonvisit_r86,
+                   crowded_tutoring_r86,
+                   crowded_interpreting_r86,
+                   crowded_crossing_r86,
+                   crowded_citizensadvice_r86,
+                   crowded_invigilation_r86,
+                   crowded_bewaehrung_r86,
+                   crowded_mediation_r86,
+                   crowded_supply_r86):
         family(cases)
     return cases
 
