@@ -10,9 +10,12 @@ text must still be current, every ``current_has`` substring must be in some curr
 text and no ``current_lacks`` substring in any, no ``not_current`` text may be current,
 and every ``retrieves_nothing`` query must recall nothing. A survivor or ``current_has`` substring
 that is gone is counted separately as *destroyed but not asked*: the figure that must
-stay zero. A survivor is current when its text is, or when every fact its ``remember``
-wrote is still current (a sentence of two clauses, ``is a brown belt in karate and trains
-at a dojo in Swinton``, is kept as two facts, neither of which is the whole text).
+stay zero. A survivor the control plane held in conflict when the setup remembered it
+(a second value of a one-valued slot, SPEC §5: kept, awaiting a decision, not current)
+fails its case without counting as destroyed. A survivor is current when its text is,
+or when every fact its ``remember`` wrote is still current (a sentence of two clauses,
+``is a brown belt in karate and trains at a dojo in Swinton``, is kept as two facts,
+neither of which is the whole text).
 
 Usage::
 
@@ -69,9 +72,11 @@ def _within(forbidden: str, text: str) -> bool:
 def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
     """Apply one case on a fresh tenant and score it."""
     wrote: dict[str, set[str]] = {}  # setup text -> the facts its remember wrote
+    conflicted: list[str] = []  # setup texts the control plane held in conflict
     for text in case["setup"]:
         held = {f.fact_id for f in ti.store.current(tenant)}
-        ti.remember(tenant, text)
+        if any(r.outcome == "conflicted" for r in ti.remember(tenant, text)):
+            conflicted.append(text)
         wrote[text] = {f.fact_id for f in ti.store.current(tenant)} - held
     for m in case["mutations"]:
         op = m[0]
@@ -100,12 +105,14 @@ def run_case(ti: TextInterface, tenant: str, case: dict[str, Any]) -> Outcome:
     facts = ti.store.current(tenant)
     current = [_norm(f.text) for f in facts]
     ids = {f.fact_id for f in facts}
-    destroyed = [s for s in case["survivors"] if _norm(s) not in current
-                 and not (wrote.get(s) and wrote[s] <= ids)]
+    lost = [s for s in case["survivors"] if _norm(s) not in current
+            and not (wrote.get(s) and wrote[s] <= ids)]
+    destroyed = [s for s in lost if s not in conflicted]
     destroyed += [s for s in case.get("current_has", [])
                   if not any(s.casefold() in t for t in current)]
     state = [s for s in case.get("current_lacks", []) if any(s.casefold() in t for t in current)]
     state += [s for s in case.get("not_current", []) if _norm(s) in current]
+    state += [f"held in conflict since it was remembered: {s}" for s in lost if s in conflicted]
     leaked += [f"{q} retrieves {found}" for q in case.get("retrieves_nothing", [])
                if (found := ti.recall_texts(tenant, q, 5))]
     passed = not (missing or leaked or destroyed or state)

@@ -53,6 +53,7 @@ from memory_es.text.matching import (
     DEFAULT_THRESHOLDS,
     NEGATION_TERM,
     PERSON_NAMESPACES,
+    TIME_TERMS,
     FactView,
     Match,
     Query,
@@ -60,6 +61,7 @@ from memory_es.text.matching import (
     analyse_query,
     asks_for_whole_entity,
     content_terms,
+    core_domains,
     coverage,
     entity_keys,
     entity_terms,
@@ -81,6 +83,7 @@ from memory_es.text.matching import (
     query_terms_naming,
     query_topics,
     relevance,
+    shared_content,
     sibling_kind,
     specific,
     topic_facts,
@@ -252,11 +255,39 @@ def _own_things(query: str, found: list[Match]) -> list[Match]:
         own = (entity_terms(m.fact.entity) if m.fact.entity else frozenset()) | named
         return any(stem(slug(p.group(1))) not in own and head in {
             stem(w.lower()) for w in p.group(2, 3) if w} and not _descriptive(m.fact.text, p)
-            for p in _POSSESSOR.finditer(m.fact.text))
+            and not _in_a_name(m.fact.text, p) for p in _POSSESSOR.finditer(m.fact.text))
 
     own = [m for m in found if not others(m)]
     held = [m for m in own if not _of_the_kind(words[-1], m.fact.text)]
     return held or own
+
+
+def _by_a_time_alone(query: str, sel: _Selection) -> bool:
+    """Did each fact ``sel`` matched share only a day or a time of day with the query
+    (:func:`shared_content`: ``Declan's morning dips`` and ``swims most mornings``,
+    ``takes bisoprolol every morning``)?"""
+    asked = analyse_query(query)
+    skip = query_terms_naming(sel.entities)
+    return all(shared_content(asked, view(m.fact), skip, within_entity=bool(sel.entities))
+               == "when" for m in sel.matches)
+
+
+def _in_topic_named(query: str, found: Sequence[Match]) -> list[Match]:
+    """Of several facts a query's words matched, those in a topic that a noun of the query
+    names as a whole, by the core of their predicate (:func:`core_domains`): ``Tomasz's
+    job at the hospital`` is ``works as a radiographer at St George's Hospital``, not
+    ``has steroid injections at St George's Hospital``. Only when that leaves some and
+    not all; else none."""
+    topics = {d for w in re.findall(r"[^\W\d_]+", query.lower()) for d in lx.domains_of(w)
+              if lx.names_topic(w, d)}
+    kept = [m for m in found if core_domains(view(m.fact)) & topics] if topics else []
+    return kept if len(kept) < len(found) else []
+
+
+def _in_a_name(text: str, possessor: re.Match[str]) -> bool:
+    """Is ``possessor`` a saint's in a place's name (``St George's Hospital``, ``St
+    Mary's``: named for the saint, owned by no one the facts speak of)?"""
+    return re.search(r"\b(?:St\.?|Saint)\s+$", text[:possessor.start()]) is not None
 
 
 def _descriptive(text: str, possessor: re.Match[str]) -> bool:
@@ -283,12 +314,15 @@ def _head_unheld(query: str, found: Sequence[Match]) -> str | None:
     """The query's head noun, one thing (``Elin's coffee habit``), when none of the facts
     it matched holds it: they matched by a modifier they share (``drinks black coffee``,
     ``owns a coffee grinder``, ``works at a coffee roastery``), which cannot say which
-    one thing is meant. None for a plural head (``tennis commitments`` asks for each), a
-    head some fact holds, or a word that is no content (a name, ``stuff``)."""
+    one thing is meant. The head stands before a prepositional phrase that qualifies it
+    (``Tomasz's appointment at the hospital``). None for a plural head (``tennis
+    commitments`` asks for each), a head some fact holds, or a word that is no content (a
+    name, ``stuff``)."""
     words = re.findall(r"[^\W\d_]+", query)
     if not words:
         return None
-    head: str = words[-1]
+    head: str = next((words[k - 1] for k in range(1, len(words))
+                      if words[k].lower() in lx.PREPOSITIONS), words[-1])
     low = head.lower()
     if (head[:1].isupper() or low in lx.STOPWORDS or low in lx.INFO_NOUNS
             or low in lx.TOTALITY or (low.endswith("s") and not low.endswith("ss"))):
@@ -823,6 +857,11 @@ class TextInterface:
         by_topic = [f for f, v in held if thing_domains & v.domains]
         topic_stands_in = (thing is not None and len(by_topic) == 1
                            and not any(thing <= v.terms for _f, v in held))
+        # "no longer subs on the night shift": when a thing was done is no word in common
+        # ("teaches a Monday night class"), unless it is all the clause says ("no longer
+        # works nights")
+        untimed = TIME_TERMS if (ended_object or said) - TIME_TERMS - {NEGATION_TERM} - (
+            verb_terms) else frozenset()
         ended: list[tuple[Fact, bool]] = []
         of_the_verb: set[str] = set()
         verb_word = _german_verb(clause)
@@ -847,7 +886,8 @@ class TextInterface:
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
                           or bool(v.domains & (domains | thing_domains))
                           or (names_it and not kin) or same_object)
-            shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms) & said
+            shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms
+                                                 - untimed) & said
             if stems:
                 shared = shared | (stems & german_stems(f.text)) | german_compound_parts(
                     stems, f.text)
@@ -878,7 +918,7 @@ class TextInterface:
                 # "given up archery" and "his Archery GB membership number is …": a word
                 # the clause says as a common noun is inside a name of the fact's
                 continue
-            if specific and not shared & specific and not same_object:
+            if specific - untimed and not shared & specific and not same_object:
                 # "no longer needs dialysis at home": a fact that shares only where the
                 # ended thing was ("works from home") is another thing
                 continue
@@ -1575,6 +1615,13 @@ class TextInterface:
                                note="no match: the thing named is someone else's in every "
                                     "fact that holds it")
             sel = replace(sel, matches=own)
+        if len(sel.matches) > 1 and sel.tier == "lexical" and (
+                in_topic := _in_topic_named(text, sel.matches)):
+            sel = replace(sel, matches=in_topic)
+        if len(sel.matches) > 1 and sel.tier == "lexical" and _by_a_time_alone(text, sel):
+            return replace(sel, matches=[], tier="none", candidates=sel.matches,
+                           note="no match: the facts it matches share only a day or a time "
+                                "of day with it, which does not say which is meant")
         # (a revise's new text says which of them it replaces: about_the_new_text)
         if len(sel.matches) > 1 and sel.tier == "lexical" and purpose != "revise" and len(
                 _THINGS.split(text)) == 1 and (head := _head_unheld(text, sel.matches)):
@@ -2876,9 +2923,18 @@ def _act_of_a_name(words: Sequence[str]) -> int | None:
 
 def _after_verb(predicate: str) -> list[str]:
     """The words after a predicate's verb and the particle right after it (``gave up the
-    allotment``: the allotment)."""
-    words = predicate.split()[1:]
-    return words[1:] if words and words[0].lower() in lx.PARTICLES else words
+    allotment``: the allotment), or the word that makes a phrase of ending with it
+    (``made redundant from the school``: the school), or a pronoun before a preposition,
+    whom the act took from it (``retired him from trialling at Bala``: trialling)."""
+    said = predicate.split()
+    words = said[1:]
+    return words[1:] if words and (words[0].lower() in lx.PARTICLES or " ".join(
+        said[:2]).lower() in lx.CESSATION_PHRASES or (
+            words[0].lower() in _OBJECT_PRONOUNS and words[1:2]
+            and words[1].lower() in PREPOSITIONS)) else words
+
+
+_OBJECT_PRONOUNS = frozenset({"him", "her", "them", "it", "me", "us"})
 
 
 def _ended_gerund(predicate: object) -> str | None:

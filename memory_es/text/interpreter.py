@@ -26,6 +26,7 @@ as its fallback.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -187,7 +188,9 @@ _DE_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)\s+(?:{_alternation(_DE['unrealised'])})\b[\s,]*(?P<obj>.+)$", re.IGNORECASE)
 _ZH_UNREALISED = re.compile(
     rf"^(?P<subj>.+?)(?:{_alternation(_ZH['unrealised'])})(?P<obj>.+)$")
-_ZH_BESIDE = _alternation(_ZH["adverbs"] + _ZH["time"])
+_ZH_BESIDE = rf"(?:{_alternation(_ZH['time'])})起?|{_alternation(_ZH['adverbs'])}"
+"""An adverb or a time word beside the verb, the time perhaps with 起 (from then on:
+``林秀英今年春天起不在裁缝铺干了``)."""
 _ZH_I = "我(?!们)"
 """The first person (not 我们, we): the user, as English ``I``."""
 _ZH_OWNED = re.compile(rf"^(?P<subj>{_ZH_I}(?=的(?!{_alternation(_ZH['persons'])}))"
@@ -251,6 +254,7 @@ def _zh_named(body: str) -> re.Match[str] | None:
     subj = kin.group() if kin else name  # "吴昊的妹妹吹长笛": his sister's fact
     return re.match(rf"^(?P<subj>{re.escape(subj)}){_ZH_NEGATOR}(?P<verb>)"
                     rf"(?P<obj>(?!的)[\u3400-\u9fff].*)$", body)
+_ZH_LOCALIZERS = frozenset(_ZH["localizers"])
 _ZH_TRANSFER = re.compile(rf"^(?:{_alternation(_ZH['transfer'])})了?(?P<place>[\u3400-\u9fff].*)$")
 """``转到了育才小学``: transferred to another place of the same kind, named after it."""
 _DE_VERB = rf"(?!(?:{_alternation(lx.NAME_PARTICLES)})\s)[a-zäöüß]+"
@@ -474,8 +478,11 @@ def _read_other_language(body: str) -> Clause | None:
             cut = [w for w in words_of(obj) if w.strip()]
             head = cut[1] if verb == "在" and len(cut) > 1 else cut[-1] if cut else ""
             head = _ZH["work"][0] if head in _ZH["work"] else head  # 在X上班 is 在X工作
-            # a verb no rule lists is the run's first word (用华为手机: 用..手机)
-            frame = f"zh:{verb or cut[0]}..{head}" if len(cut) > 1 else None
+            # a verb no rule lists is the run's first word (用华为手机: 用..手机); a place
+            # near another (在电视台附近的培训班) is no frame of the other's
+            near = verb == "在" and any(a in _ZH_LOCALIZERS and b == "的"
+                                        for a, b in itertools.pairwise(cut))
+            frame = f"zh:{verb or cut[0]}..{head}" if len(cut) > 1 and not near else None
         else:
             frame = _german_frame(verb, obj)
         return Clause(text=body, entity=subject.entity, attribute=attribute_path(
@@ -791,8 +798,9 @@ def _german_subject_first(body: str) -> str | None:
     after the verb), else left out of the reading (the clause keeps the text as written),
     so that it is no part of what a verb of ending ends. The verb is the first
     lower-case word of the first five that a name follows and that is no article, negator
-    or word of a time phrase (``Im letzten Jahr hat Jonas …``: ``letzten`` is the
-    phrase's; ``Nach der letzten Spielzeit hat Jörg …``; ``darf Jörg … kein Blut``); the
+    or word of a time phrase, nor an adjective right after an article (``Im letzten Jahr
+    hat Jonas …``; ``Nach der letzten Spielzeit hat Jörg …``; ``darf Jörg … kein Blut``),
+    or an auxiliary up to the ninth (``Nach einem Streit mit dem Meister ist Lena …``); the
     name is its capitalised words, two at most besides particles, since a capitalised
     noun may follow it (``Tischtennis``). A subordinate clause put first (``Weil …, geht
     Anna Weber …``) is read the same way, as a time phrase would be, up to its comma."""
@@ -805,11 +813,12 @@ def _german_subject_first(body: str) -> str | None:
     if len(words) < 4 or words[0].lower() not in _DE_FRONTED:
         return None
     verb = None
-    for v in range(1, min(5, len(words))):
+    for v in range(1, min(_LONGEST_VORFELD + 1, len(words))):
         if words[v - 1].endswith(","):
             break
         if (words[v].isalpha() and words[v].islower() and words[v] not in _NOT_A_VERB
-                and _name_run(words, v + 1)):
+                and words[v - 1].lower() not in _DE_ARTICLES  # "einem langen Streit"
+                and (v < 5 or words[v] in _DE_AUXILIARIES) and _name_run(words, v + 1)):
             verb = v
             break
     if verb is None:
@@ -826,6 +835,12 @@ _NOT_A_VERB = (lx.NAME_PARTICLES | _DE_FRONTED | frozenset(_DE["determiners"])
 """Lower-case words before a capitalised one that are no finite verb: a name's particle,
 a time phrase's own word (``letzten Jahr``), an article, a negator (``kein Blut``) or a
 preposition (``in Rente``)."""
+_DE_AUXILIARIES = frozenset(_DE["auxiliaries"])
+_DE_ARTICLES = frozenset(_DE["determiners"])
+"""After one of these, a lower-case word is an adjective of the noun phrase, no verb."""
+_LONGEST_VORFELD = 8
+"""Words before the verb at most: a Vorfeld of two phrases (``Nach einem Streit mit dem
+Meister``), up to an auxiliary beyond the fourth word (``de.txt`` [auxiliaries])."""
 _DE_PRONOUNS = frozenset({"ich", "du", "er", "sie", "es", "wir", "ihr"})
 """Subject pronouns: after ``Seit`` or ``Nach`` they open a clause of their own (``Seit
 sie in Rente gegangen ist, …``), as a subordinator does, not a time phrase."""

@@ -989,31 +989,65 @@ def specific(query: Query, v: FactView, skip: Iterable[str] = (), *,
     """Does the fact share real content with the query: a query word (not a name of any
     person or entity, not a skipped term) found as a word, a compound part or in the
     attribute, or a record topic (``medical`` record) in the fact's domains? Topic
-    closeness alone, or a name alone, never is.
+    closeness alone, or a name alone, never is (:func:`shared_content`).
 
     ``within_entity``: the query named the fact's entity (its names are in ``skip``), so
     another proper name it shares with the fact is what the fact says about that entity
     (``Bob education Harvard`` ~ ``Bob studied at Harvard``), not a second subject."""
+    return bool(shared_content(query, v, skip, within_entity=within_entity))
+
+
+def shared_content(query: Query, v: FactView, skip: Iterable[str] = (), *,
+                   within_entity: bool = False) -> str:
+    """What real content the fact shares with the query (:func:`specific`): ``what`` (a
+    word of what it is about, or an identifier), ``when`` (only a day or a part of the
+    day it happens: ``Hamish's Tuesday kickabout`` is ``plays walking football on Tuesday
+    nights``), or nothing (empty). How often a thing recurs (``weekly``, ``every
+    week``) is shared by many of a person's facts: it is content only in a query of
+    nothing else (``Tomasz's weekly kickabout`` is not ``studies one day a week``)."""
     skip_set = set(skip)
 
     def content(term: str) -> bool:  # the names are read only for a term that meets the fact
         return within_entity or term not in v.name_terms
 
+    met_when = met_often = False
     for term in query.terms:
         if term in skip_set or term == NEGATION_TERM:
             continue
         if term in query.record_topics:
             if (query.domains.get(term, frozenset()) & v.domains or term in v.terms) and (
                     content(term)):
-                return True
+                return "what"
             continue
-        if (term in v.terms or term in v.parts or _derived(term, v.terms)) and content(term):
-            return True
-        qparts = _parts_asked(query, term, skip_set)
-        if qparts and _parts_held(qparts, v.parts | v.terms) == qparts and content(term):
-            return True
-    return any(q.canonical in v.codes for q in query.identifiers) or any(
-        matches(q, f) for q in query.identifiers for f in v.identifiers)
+        met = (term in v.terms or term in v.parts or _derived(term, v.terms)) and content(term)
+        if not met:
+            qparts = _parts_asked(query, term, skip_set)
+            met = bool(qparts) and _parts_held(qparts, v.parts | v.terms) == qparts and (
+                content(term))
+        if met and term in _HOW_OFTEN:
+            met_often = True
+        elif met and term in _WHEN:
+            met_when = True
+        elif met:
+            return "what"
+    if any(q.canonical in v.codes for q in query.identifiers) or any(
+            matches(q, f) for q in query.identifiers for f in v.identifiers):
+        return "what"
+    if met_when or (met_often and all(
+            t in _HOW_OFTEN or t in _WHEN or t in skip_set or t == NEGATION_TERM
+            for t in query.terms)):
+        return "when"
+    return ""
+
+
+_WHEN = frozenset(stem(w) for w in lx.PERIODS)
+"""The days and the parts of the day: when a thing happens."""
+_HOW_OFTEN = frozenset(stem(w) for w in words("""
+week weeks month months year years fortnight hourly daily weekly fortnightly monthly
+quarterly yearly annually"""))
+"""Words of how often a thing recurs."""
+TIME_TERMS = _WHEN | _HOW_OFTEN
+"""The terms of when and how often a thing happens."""
 
 
 def query_topics(query: Query, skip: Iterable[str] = ()) -> frozenset[str]:
@@ -1124,10 +1158,25 @@ def topic_match(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (
         crossed = crossed_topics(query, skip)
         named = frozenset().union(*crossed)
         hits = [v for v in scope if crossed and all(v.domains & c for c in crossed)]
-    if len(hits) != 1:
+    if len(hits) != 1 or _act_unsaid(query, hits[0], skip):
         return None, frozenset()
     topics = ", ".join(sorted(hits[0].domains & named))
     return Match(hits[0].fact, "semantic", 0.5, f"the entity's only fact in {topics}"), named
+
+
+def _act_unsaid(query: Query, v: FactView, skip: Iterable[str]) -> bool:
+    """Does a word of no topic qualifying the topic name an act (a noun made from a verb:
+    ``conservation work``, ``translation work``) that the fact does not tell? Then the
+    query asks for that work, and the one fact in the topic may be another (``climbs as a
+    tree surgeon``); a word of no act (``second language``, ``weekend job``) only says
+    which one."""
+    return any(not query.domains.get(t) and t.endswith(_ACT_NOUNS) and not (
+        t in v.terms or t in v.parts or _derived(t, v.terms))
+        for t in content_terms(query, skip))
+
+
+_ACT_NOUNS = ("tion", "sion", "ment")
+"""Endings of the nouns English makes from verbs (``conserve``: conservation)."""
 
 
 def _vehicle_kinds() -> dict[str, tuple[str, frozenset[str], bool]]:
@@ -1387,9 +1436,35 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     if len(phrase) < 2:
         return False
     if not _meets(query, phrase[-1], v):
-        return (_a_physical_thing(query, phrase[-1]) and _meets(query, phrase[-2], v)
-                and not _LIST.search(query.text))
-    return not _meets(query, phrase[-2], v) or _sibling(query, phrase[-1], phrase[-2], v)
+        return ((_a_physical_thing(query, phrase[-1]) or _an_act(query, phrase[-1]))
+                and _meets(query, phrase[-2], v) and not _LIST.search(query.text))
+    return not _meets_as_kind(query, phrase[-2], v) or _sibling(query, phrase[-1], phrase[-2], v)
+
+
+def _meets_as_kind(query: Query, term: str, v: FactView) -> bool:
+    """A word that says what kind, found in the fact as written, or naming a topic of the
+    fact's as a whole (``music`` preference: ``prefers jazz``); a word that is only a
+    member of the fact's topic says another kind (``hospital`` interpreting is not
+    ``interpreter at the Crown Court``, though both words are of work)."""
+    return _meets_as_written(query, term, v) or any(
+        lx.names_topic(term, d) for d in query.domains.get(term, frozenset()) & v.domains)
+
+
+def _an_act(query: Query, term: str) -> bool:
+    """Is the query's word of ``term`` the gerund of a verb (``apple pressing``)? A fact
+    that does not tell that act is another one of the same thing (``prunes the apple
+    trees``), as a fact without a physical thing the query names is another thing."""
+    return any(_term(f) == term and _gerund_of(f) for f in word_forms(query.text))
+
+
+def _gerund_of(word: str) -> bool:
+    """Is ``word`` the ``-ing`` form of a verb of the broad list (``pressing``, ``pruning``,
+    ``swimming``), and no time word (``evening``, ``morning``)?"""
+    if not word.endswith("ing") or len(word) < 6 or word in lx.PERIODS:
+        return False
+    base = word[:-3]
+    doubled = base[:-1] if len(base) > 2 and base[-1] == base[-2] else ""
+    return any(b in lx.ENGLISH_VERBS for b in (base, base + "e", doubled) if b)
 
 
 _LIST = re.compile(r",|\b(?:and|or|nor)\b", re.IGNORECASE)

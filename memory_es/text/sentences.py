@@ -44,10 +44,13 @@ _ELLIPSIS_END = re.compile(r"\b(?:to|not|too|either|so|does|do|did|has|have|will
 
 
 def split_sentences(text: str) -> list[tuple[int, str]]:
-    """Split into sentences, keeping offsets; abbreviations and identifiers do not end one."""
+    """Split into sentences, keeping offsets; abbreviations and identifiers do not end one.
+    Chinese ends a sentence or a clause of its own with no space after it (``。``, and
+    ``！``, ``？``, ``；`` as NFKC writes them)."""
     out: list[tuple[int, str]] = []
     start = 0
-    for m in re.finditer(r"[.!?]+(?=\s+[\"'“(]?[A-Z0-9\u0370-\uffff])|;(?=\s)", text):
+    for m in re.finditer(r"[.!?]+(?=\s+[\"'“(]?[A-Z0-9\u0370-\uffff])|;(?=\s)"
+                         r"|[\u3002!?;](?=[\u3400-\u9fff])", text):
         end = m.end()
         before = text[start:m.start()].split()
         last = before[-1].lower().rstrip(".") if before else ""

@@ -277,7 +277,7 @@ def _named(words: list[str]) -> Subject:
             and not _common_noun(cleaned)):
         name = " ".join(cleaned)
         personal = (len(cleaned) - len(particles) <= 3
-                    and all(w.replace("-", "").isalpha() for w in cleaned))
+                    and all(_NAME_WORD.fullmatch(w) for w in cleaned))
         ns = "person" if personal else "name"
         return Subject(entity_id(ns, name), " ".join(words), "person" if personal else "name",
                        names=(name,), rules=("subject:proper-name",))
@@ -320,13 +320,18 @@ def _common_noun(words: Sequence[str]) -> bool:
             and words[0].lower() in lx.COMMON_NOUNS)
 
 
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+"""A word of a person's name: letters, joined by a hyphen or an apostrophe (``Hanne-Lore``,
+``O'Hanlon-Reyes``, ``D\u2019Souza``); a digit makes it a product's or a code's."""
+
+
 def _full_personal_name(words: Sequence[str]) -> bool:
     """Given name and surname (two or three capitalised words of letters): with a role
     before them (``Patient Omar Said``) they still name the person the name alone names,
     so a later ``Omar Said stopped taking metformin`` reaches the fact. A single name
     keeps its role's namespace (``Client Oleg``: the role tells the Olegs apart)."""
     return 2 <= len(words) <= 3 and all(
-        is_capitalised(w) and w.replace("-", "").isalpha() for w in words)
+        is_capitalised(w) and _NAME_WORD.fullmatch(w) for w in words)
 
 
 def _role_prefix(low: Sequence[str]) -> int:

@@ -100,7 +100,8 @@ def agrees(word: str, plural: bool) -> bool:
 def starts_verb_phrase(toks: Sequence[Tok], plural: bool) -> int | None:
     """Index of the finite verb if ``toks`` starts a verb phrase (adverbs allowed first).
     After ``no longer`` the position says a verb follows: any regular form of a verb of
-    the broad list is one (``no longer rows``)."""
+    the broad list is one (``no longer rows``), and so is a word of no list written in a
+    third-person form with words after it (``no longer thatches for Moorland``)."""
     i = 0
     after_no_longer = False
     while i < len(toks) and i < 3:
@@ -113,7 +114,18 @@ def starts_verb_phrase(toks: Sequence[Tok], plural: bool) -> int | None:
             i += 1
             continue
         break
-    if i < len(toks) and (agrees(toks[i].word, plural) or (
-            after_no_longer and lx.inflected_verb(toks[i].low) is not None)):
+    if i < len(toks) and (agrees(toks[i].word, plural) or (after_no_longer and (
+            lx.inflected_verb(toks[i].low) is not None
+            or (not plural and i + 1 < len(toks) and _third_person(toks[i])
+                and toks[i + 1].word.strip(EDGE).isalpha())))):
         return i
     return None
+
+
+def _third_person(tok: Tok) -> bool:
+    """Written like a regular third-person verb form: lower case, letters, ``-s`` but not
+    ``-ss`` (``thatches``, ``coppices``; a verb in ``-sses`` is on the broad list), and no
+    word of the closed classes."""
+    w = tok.word.strip(EDGE)
+    return (len(w) > 3 and w.isalpha() and w.islower() and w.endswith("s")
+            and not w.endswith(("ss", "sses", "us", "is")) and w not in lx.STOPWORDS)

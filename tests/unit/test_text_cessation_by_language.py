@@ -275,6 +275,36 @@ def test_a_chinese_clause_of_reason_before_the_name_leaves_the_name_the_subject(
 
 
 @_SLOW
+@given(st.sampled_from(["\u3002", "\uff1b", "\uff01"]), st.sampled_from(["", "今年春天起"]))
+def test_chinese_sentences_end_at_their_own_stops(
+        fresh_store: memory_es.MemoryStore, stop: str, since: str) -> None:
+    """``林秀英不在裁缝铺工作了。秀芳还在铺子里。``: Chinese writes no space after a full stop
+    or a semicolon, so each sentence is its own clause (read as one, the ending was lost
+    inside it); a time word with 起 (from then on) before the verb is read past as a time
+    word is."""
+    shop = "林秀英在四季青服装市场旁边的一家裁缝铺工作"
+    dance = "林秀英每天傍晚在小区广场跳广场舞"
+    said = f"林秀英{since}不在裁缝铺工作了{stop}秀芳还在铺子里。"
+    assert [c.text for c in interpret(said).clauses] == [f"林秀英{since}不在裁缝铺工作了",
+                                                         "秀芳还在铺子里"]
+    after = texts_after(fresh_store, [f"{shop}。", f"{dance}。"], "remember", said)
+    assert shop not in after and dance in after
+
+
+@_SLOW
+@given(st.sampled_from(["附近", "对面", "旁边"]))
+def test_a_chinese_place_near_another_is_not_the_other(
+        fresh_store: memory_es.MemoryStore, where: str) -> None:
+    """``调到浙江电视台纪录片部当编导`` moves her within the station: it replaces her post at
+    the station, not a class she teaches at a school near it (在电视台附近的培训班)."""
+    anchor = "周晓梅在浙江电视台当新闻主播"
+    school = f"周晓梅周末在浙江电视台{where}的一家少儿口才培训班教小朋友朗诵"
+    after = texts_after(fresh_store, [f"{anchor}。", f"{school}。"], "remember",
+                        "今年三月起\uff0c周晓梅调到浙江电视台纪录片部当编导。")
+    assert school in after and anchor not in after
+
+
+@_SLOW
 @given(st.sampled_from(["Friederike von Aschenbach", "Jürgen von Bülow", "Karin zu Solms",
                         "Anke van der Meer"]),
        st.sampled_from(["", "Seit dem Frühjahr "]))
@@ -298,6 +328,19 @@ def test_a_german_ending_keeps_a_surname_particle_in_the_name(
 def test_a_german_statement_keeps_a_surname_particle_in_its_subject(name: str) -> None:
     [clause] = interpret(f"{name} besucht donnerstags einen Weinkurs an der "
                          f"Volkshochschule Bonn.").clauses
+    assert clause.mention == name
+
+
+@given(st.sampled_from(["Lena Brückner", "Anke van der Meer"]),
+       st.sampled_from(["Nach einem Streit mit dem Meister ist",
+                        "Nach einem langen Streit mit dem Meister ist",
+                        "Wegen der Fahrzeit nach Freiburg ist",
+                        "Im letzten Jahr ist"]))
+def test_a_german_vorfeld_of_two_phrases_ends_at_its_auxiliary(name: str, lead: str) -> None:
+    """``Nach einem Streit mit dem Meister ist Lena Brückner … gewechselt``: six words
+    before the auxiliary, the subject after it; a lower-case word after an article is the
+    noun's adjective (``einem langen Streit``), not the verb."""
+    [clause] = interpret(f"{lead} {name} zur Schreinerei Vogt gewechselt.").clauses
     assert clause.mention == name
 
 

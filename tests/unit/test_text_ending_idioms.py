@@ -1,10 +1,11 @@
 """An idiom of stopping ends what it stops, and only that (SPEC §15).
 
 ``called it a day at the depot``, ``handed in her notice at the hospital``, ``hung up his
-sabre``, ``packed in the course``, ``didn't renew her permit``: read word by word none of
-these says that anything ended, so the job, the club or the permit stayed current
-beside the sentence that ended it. They are read as the plain words of ending they mean
-(``data/ending_idioms.txt``); the fact keeps the words as said.
+sabre``, ``packed in the course``, ``called time on marking``, ``didn't renew her
+permit``: read word by word none of these says that anything ended, so the job, the
+club or the permit stayed current beside the sentence that ended it. They are read as
+the plain words of ending they mean (``data/ending_idioms.txt``); the fact keeps the
+words as said.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ ENDINGS = [
     ("{p} holds a season fishing permit for the Tamar Lakes",
      "{p} didn't renew the Tamar Lakes fishing permit this year",
      "{p} flies survey drones for a firm in Plymouth"),
+    ("{p} marks exam papers for the AQA board every summer",
+     "{p} has called time on marking for the AQA board",
+     "{p} sings tenor in the Exeter Cathedral choir"),
 ]
 
 
@@ -61,6 +65,7 @@ def test_the_idiom_words_after_be_or_get_are_literal(text: str) -> None:
 @given(st.sampled_from([("Tom has hung up his whistle.", "Tom has given up his whistle."),
                         ("She hung up her apron.", "She gave up her apron."),
                         ("I've jacked in the tax job.", "I have given up the tax job."),
+                        ("Eli called time on the quiz night.", "Eli gave up the quiz night."),
                         ("Ana didn\u2019t renew her permit.", "Ana cancelled her permit.")]))
 def test_an_idiom_is_read_in_its_tense(case: tuple[str, str]) -> None:
     said, read = case
