@@ -375,7 +375,10 @@ class Conjunct:
 
 
 _OWN_SUBJECT_LEAD = frozenset({"his", "her", "their", "its", "my", "our", "the", "he", "she",
-                               "they", "it"})
+                               "they", "it", "we"})
+_PRONOUN_SUBJECTS = lx.SUBJECT_PRONOUNS | {"we"}
+"""Pronouns that are a clause's whole subject: the third person's, and ``we`` (the user
+with others: ``…, though we still go to the Wednesday practice``)."""
 
 
 def own_subject(toks: Sequence[Tok], plural: bool) -> int:
@@ -401,8 +404,8 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
         # "…, though Cathal still rings there", "…, though he still farms": after an
         # adverb, a verb of the broad list
         adverbed = at > n and verb.word.islower() and lx.inflected_verb(verb.low) is not None
-        if n == 1 and first.low in lx.SUBJECT_PRONOUNS and (agrees(verb.word, plural)
-                                                            or adverbed):
+        if n == 1 and first.low in _PRONOUN_SUBJECTS and (
+                agrees(verb.word, plural or first.low == "we") or adverbed):
             return 1
         finite = verb.low in _FINITE or adverbed or (  # "…, and Ben Roy left DNB": a name's past
             is_capitalised(first.word) and verb.low in lx.VERBS_PAST and verb.word.islower())

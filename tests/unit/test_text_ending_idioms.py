@@ -100,6 +100,16 @@ def test_a_concession_with_its_own_subject_is_its_own_clause(joiner: str, verb: 
     assert [c.entity for c in clauses] == ["person:mei-tanaka", "person:cathal"]
 
 
+@given(st.sampled_from(["though", "but"]), st.sampled_from(["go", "train", "meet"]))
+def test_we_opens_a_clause_of_the_users_own(joiner: str, verb: str) -> None:
+    """``…, though we still go to the Wednesday practice``: ``we`` is the user with
+    others, a subject of its own, so the practice is no part of what ended."""
+    clauses = interpret(f"I've retired him from trialling at Bala, {joiner} we still {verb} "
+                        "at the Wednesday practice.").clauses
+    assert [c.text for c in clauses] == ["I've retired him from trialling at Bala",
+                                         f"we still {verb} at the Wednesday practice"]
+
+
 def test_a_name_s_before_still_is_is() -> None:
     assert Expansion.of("Callum's still on the pager.").written == "Callum is still on the pager."
 
