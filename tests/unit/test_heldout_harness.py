@@ -35,3 +35,25 @@ def test_a_survivor_an_operation_ends_is_destroyed(fresh_store: memory_es.Memory
     out = run_case(TextInterface(fresh_store), fresh_tenant(), _case(
         [JOB, HOBBY], ["forget", "everything about Aminata Diallo"], [JOB]))
     assert out.destroyed == [JOB]
+
+
+def test_a_sample_runs_that_many_cases_drawn_by_seed(tmp_path: Any) -> None:
+    import json
+
+    from benchmarks import heldout
+
+    cases = [{**_case([HOBBY], ["forget", "Aminata Diallo's choir"], []), "id": f"c{n}",
+              "family": f"f{n}"} for n in range(6)]
+    data = tmp_path / "cases.json"
+    data.write_text(json.dumps(cases))
+    chosen = []
+    for seed in (1, 1, 2):
+        out = tmp_path / f"out{seed}.json"
+        heldout.main(["--data", str(data), "--out", str(out), "--sample", "3",
+                      "--seed", str(seed)])
+        report = json.loads(out.read_text())
+        assert report["total"] == 3
+        assert report["sample"] == {"size": 3, "seed": seed}
+        chosen.append(sorted(report["by_family"]))
+    assert chosen[0] == chosen[1]
+    assert chosen[0] != chosen[2]
