@@ -25685,6 +25685,266 @@ def crowded_supply_r86(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_supply_r86', 'supply teaching', CROWDED_SUPPLY_R1703)
 
 
+_CROWDED_BOOKBINDING_R1704_SETUP = ["Maeve O'Sullivan takes a hand-bookbinding class at the Frome Craft Centre every Tuesday evening.", "Maeve O'Sullivan's daughter, Niamh, also takes the Tuesday evening hand-bookbinding class at the Frome Craft Centre.", "Maeve O'Sullivan repairs damaged hymn books for St John's Church in Frome.", "Maeve O'Sullivan sells handmade notebooks at the Frome Independent Market on the first Sunday of each month.", "Maeve O'Sullivan works part-time as a receptionist at a veterinary practice in Frome.", "Maeve O'Sullivan's Frome Craft Centre member number is FCC-20417."]
+CROWDED_BOOKBINDING_R1704: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BOOKBINDING_R1704_SETUP), ["remember", "The Tuesday classes clashed with her new shifts, so Maeve has stopped going to bookbinding at the Frome Craft Centre. Niamh still goes every week."], [_CROWDED_BOOKBINDING_R1704_SETUP[0]]),
+    (list(_CROWDED_BOOKBINDING_R1704_SETUP), ["forget", "Maeve's notebook stall at the monthly market"], [_CROWDED_BOOKBINDING_R1704_SETUP[3]]),
+    (list(_CROWDED_BOOKBINDING_R1704_SETUP), ["purge", "FCC-20417"], [_CROWDED_BOOKBINDING_R1704_SETUP[5]]),
+]
+
+
+def crowded_bookbinding_r87(cases: list[Case]) -> None:
+    """A bookbinder whose daughter takes the same class at the same craft centre, with hymn-book repairs and a notebook stall in the same town and a member number: the class ended by a reason-first two-sentence statement that keeps the daughter going, the stall forgotten under a reworded topic, and the member number purged."""
+    _ended_by(cases, 'crowded_bookbinding_r87', 'bookbinding', CROWDED_BOOKBINDING_R1704)
+
+
+_CROWDED_DENTAL_R1705_SETUP = ["Oluwaseun Adeyemi is a registered patient at Castle Street Dental Practice in Shrewsbury and has a check-up there every six months.", "Oluwaseun Adeyemi's wife, Funmi, is also a registered patient at Castle Street Dental Practice in Shrewsbury.", "Oluwaseun Adeyemi is having a course of Invisalign aligner treatment with an orthodontist in Shrewsbury.", "Oluwaseun Adeyemi has a Simplyhealth cash plan that refunds part of his dental bills.", "Oluwaseun Adeyemi coaches an under-12s football team at Shrewsbury Sports Village on Saturday mornings.", "Oluwaseun Adeyemi's NHS number is 943 476 5919."]
+CROWDED_DENTAL_R1705: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DENTAL_R1705_SETUP), ["revise", "Oluwaseun's orthodontic treatment", "Oluwaseun Adeyemi has finished his Invisalign treatment and now only wears a retainer at night."], [_CROWDED_DENTAL_R1705_SETUP[2]]),
+    (list(_CROWDED_DENTAL_R1705_SETUP), ["remember", "Since changing jobs, Oluwaseun Adeyemi has moved to a dentist near his new office in Telford and is no longer a patient at Castle Street; Funmi is staying with Castle Street."], [_CROWDED_DENTAL_R1705_SETUP[0]]),
+    (list(_CROWDED_DENTAL_R1705_SETUP), ["release", "the Saturday football coaching Oluwaseun does"], [_CROWDED_DENTAL_R1705_SETUP[4]]),
+]
+
+
+def crowded_dental_r87(cases: list[Case]) -> None:
+    """A dental patient whose wife is registered at the same practice, with orthodontic treatment in the same town, a dental cash plan, weekend football coaching and an NHS number: the aligner treatment revised under a broader word, the practice left in a time-first statement that keeps the wife and the cash plan, and the coaching released."""
+    _ended_by(cases, 'crowded_dental_r87', 'dental care', CROWDED_DENTAL_R1705)
+
+
+_CROWDED_GERMAN_HANDBALL_R1706_SETUP = ["Jörg Brückner spielt jeden Mittwochabend Handball in der zweiten Herrenmannschaft des TSV Lindau.", "Jörg Brückners Bruder Uwe spielt ebenfalls in der zweiten Herrenmannschaft des TSV Lindau Handball.", "Jörg Brückner trainiert samstags die D-Jugend der Handballabteilung des TSV Lindau.", "Jörg Brückner pfeift als Schiedsrichter Handballspiele in der Bezirksliga Bodensee.", "Jörg Brückner arbeitet als Physiotherapeut in einer Praxis in Lindau.", "Jörg Brückners Mitgliedsnummer beim TSV Lindau ist 004718."]
+CROWDED_GERMAN_HANDBALL_R1706: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_HANDBALL_R1706_SETUP), ["remember", "Wegen seiner Schulterverletzung hat Jörg Brückner in der zweiten Herrenmannschaft aufgehört. Die D-Jugend trainiert er aber weiterhin, und Uwe spielt weiter in der Mannschaft."], [_CROWDED_GERMAN_HANDBALL_R1706_SETUP[0]]),
+    (list(_CROWDED_GERMAN_HANDBALL_R1706_SETUP), ["revise", "Jörgs Jugendtraining", "Jörg Brückner trainiert die D-Jugend des TSV Lindau jetzt freitags statt samstags."], [_CROWDED_GERMAN_HANDBALL_R1706_SETUP[2]]),
+    (list(_CROWDED_GERMAN_HANDBALL_R1706_SETUP), ["forget", "Jörgs Tätigkeit als Schiedsrichter"], [_CROWDED_GERMAN_HANDBALL_R1706_SETUP[3]]),
+]
+
+
+def crowded_german_handball_r87(cases: list[Case]) -> None:
+    """A handball player whose brother plays in the same team at the same club, with youth coaching at the club, refereeing in the district league, a job in the same town and a member number, in German: the playing ended by a reason-first two-sentence statement that keeps the coaching and the brother, the coaching revised to a new day under a reworded topic, and the refereeing forgotten."""
+    _ended_by(cases, 'crowded_german_handball_r87', 'handball', CROWDED_GERMAN_HANDBALL_R1706)
+
+
+_CROWDED_LOTTERY_R1707_SETUP = ["Priya Raghunathan is in the office lottery syndicate at Kingsway Logistics in Leicester and pays £2 a week for the EuroMillions draws.", "Priya Raghunathan's colleague Gareth Pugh also pays £2 a week into the office lottery syndicate at Kingsway Logistics in Leicester.", "Priya Raghunathan tops up her Premium Bonds with £50 every month.", "Priya Raghunathan runs the weekly raffle at the Sunday community lunch of the Hindu temple in Leicester.", "Priya Raghunathan works as a payroll officer at Kingsway Logistics in Leicester.", "Priya Raghunathan's National Lottery account e-mail is priya.r1984@fastmail.co.uk."]
+CROWDED_LOTTERY_R1707: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LOTTERY_R1707_SETUP), ["release", "Priya's share in the office EuroMillions syndicate"], [_CROWDED_LOTTERY_R1707_SETUP[0]]),
+    (list(_CROWDED_LOTTERY_R1707_SETUP), ["remember", "Last month Priya Raghunathan handed the temple raffle over to her cousin, so she no longer runs it at the Sunday lunch."], [_CROWDED_LOTTERY_R1707_SETUP[3]]),
+    (list(_CROWDED_LOTTERY_R1707_SETUP), ["purge", "priya.r1984@fastmail.co.uk"], [_CROWDED_LOTTERY_R1707_SETUP[5]]),
+]
+
+
+def crowded_lottery_r87(cases: list[Case]) -> None:
+    """A payroll officer whose colleague pays into the same office lottery syndicate, with Premium Bonds, a temple raffle in the same city, a job at the same firm and a lottery e-mail address: her syndicate share released without touching the colleague or the job, the raffle handed over in a time-first statement, and the address purged."""
+    _ended_by(cases, 'crowded_lottery_r87', 'lottery syndicates', CROWDED_LOTTERY_R1707)
+
+
+_CROWDED_INVOICING_R1708_SETUP = ["Hélène Fontaine asks her assistant to send an invoice to Bramwell Publishing in Bristol on the last working day of every month.", "Hélène Fontaine's business partner, Tom Archer, also has an invoice sent to Bramwell Publishing in Bristol on the last working day of every month.", "Hélène Fontaine has her assistant chase unpaid invoices from Harbourside Films in Bristol by e-mail every Friday.", "Hélène Fontaine files a quarterly VAT return for her translation business.", "Hélène Fontaine teaches French conversation at a community centre in Bristol on Wednesday evenings.", "Hélène Fontaine's business bank account IBAN is GB82 WEST 1234 5698 7654 32."]
+CROWDED_INVOICING_R1708: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_INVOICING_R1708_SETUP), ["revise", "the monthly Bramwell invoice for Hélène", "Hélène Fontaine now has her invoice sent to Bramwell Publishing in Bristol every two weeks instead of once a month."], [_CROWDED_INVOICING_R1708_SETUP[0]]),
+    (list(_CROWDED_INVOICING_R1708_SETUP), ["remember", "Harbourside Films have finally paid everything they owed Hélène Fontaine, so there is nothing left to chase them for."], [_CROWDED_INVOICING_R1708_SETUP[2]]),
+    (list(_CROWDED_INVOICING_R1708_SETUP), ["forget", "Hélène's French conversation teaching"], [_CROWDED_INVOICING_R1708_SETUP[4]]),
+]
+
+
+def crowded_invoicing_r87(cases: list[Case]) -> None:
+    """A translator whose business partner invoices the same publisher in the same city, with debt-chasing for a film company, quarterly VAT, evening teaching and an IBAN: her monthly invoice revised to a fortnightly one, the chasing ended indirectly because the debt is paid, and the teaching forgotten under a reworded topic."""
+    _ended_by(cases, 'crowded_invoicing_r87', 'invoicing', CROWDED_INVOICING_R1708)
+
+
+_CROWDED_USER_KNITTING_R1709_SETUP = ["I go to the Thursday afternoon knitting circle at Hebden Bridge library.", "My mum also goes to the Thursday afternoon knitting circle at Hebden Bridge library.", "I knit hats for the neonatal unit at Calderdale Royal Hospital.", "I buy my wool from the yarn shop on Market Street in Hebden Bridge.", "I volunteer at the Hebden Bridge Picture House on Saturday evenings.", "My library card number is 2290 0147 3381."]
+CROWDED_USER_KNITTING_R1709: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_KNITTING_R1709_SETUP), ["release", "the library knitting group I go to"], [_CROWDED_USER_KNITTING_R1709_SETUP[0]]),
+    (list(_CROWDED_USER_KNITTING_R1709_SETUP), ["remember", "Since the yarn shop on Market Street closed down in March, I've been ordering my wool online."], [_CROWDED_USER_KNITTING_R1709_SETUP[3]]),
+    (list(_CROWDED_USER_KNITTING_R1709_SETUP), ["purge", "2290 0147 3381"], [_CROWDED_USER_KNITTING_R1709_SETUP[5]]),
+]
+
+
+def crowded_user_knitting_r87(cases: list[Case]) -> None:
+    """The user, whose mum goes to the same knitting circle at the same library, with knitting for a hospital, a wool shop and cinema volunteering in the same town and a library card number: the user's circle released under a reworded topic while the mum's stays, the wool shop ended by its closure in a time-first sentence, and the card number purged."""
+    _ended_by(cases, 'crowded_user_knitting_r87', 'knitting circles', CROWDED_USER_KNITTING_R1709)
+
+
+_CROWDED_CHILDMINDING_R1710_SETUP = ["Abena Mensah-Boateng is a registered childminder in Walthamstow and looks after three children at her home on weekdays.", "Abena Mensah-Boateng's sister, Akosua, is also a registered childminder in Walthamstow.", "Abena Mensah-Boateng runs a Saturday morning Ghanaian drumming class for children at Walthamstow Assembly Hall.", "Abena Mensah-Boateng is studying for a Level 3 early years qualification at Waltham Forest College on Monday evenings.", "Abena Mensah-Boateng collects her nephew from Henry Maynard Primary School in Walthamstow every Thursday afternoon.", "Abena Mensah-Boateng's Ofsted registration number is EY561209."]
+CROWDED_CHILDMINDING_R1710: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHILDMINDING_R1710_SETUP), ["remember", "Abena Mensah-Boateng passed her Level 3 early years qualification in June, so her Monday evenings at Waltham Forest College are over."], [_CROWDED_CHILDMINDING_R1710_SETUP[3]]),
+    (list(_CROWDED_CHILDMINDING_R1710_SETUP), ["revise", "Abena's drumming class", "Abena Mensah-Boateng's children's drumming class at Walthamstow Assembly Hall has moved to Sunday afternoons."], [_CROWDED_CHILDMINDING_R1710_SETUP[2]]),
+    (list(_CROWDED_CHILDMINDING_R1710_SETUP), ["forget", "the Thursday school run Abena does for her nephew"], [_CROWDED_CHILDMINDING_R1710_SETUP[4]]),
+]
+
+
+def crowded_childminding_r87(cases: list[Case]) -> None:
+    """A childminder whose sister minds children in the same area, with a children's drumming class, college study, a nephew's school run in the same town and an Ofsted number: the course ended indirectly by passing it, the drumming class revised to a new day, and the school run forgotten under a reworded topic."""
+    _ended_by(cases, 'crowded_childminding_r87', 'childminding', CROWDED_CHILDMINDING_R1710)
+
+
+_CROWDED_CHINESE_ERHU_R1711_SETUP = ["陈国华每周二晚上在成都市青羊区文化馆的民乐团拉二胡\u3002", "陈国华的表哥陈建军也在青羊区文化馆的民乐团拉二胡\u3002", "陈国华每周日上午在人民公园教几位退休老人拉二胡\u3002", "陈国华在成都一所中学当物理老师\u3002", "陈国华每天早上在人民公园打太极拳\u3002", "陈国华的微信号是chenguohua_1968\u3002"]
+CROWDED_CHINESE_ERHU_R1711: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_ERHU_R1711_SETUP), ["remember", "因为眼睛做了手术\uff0c陈国华从这个月起不再去文化馆民乐团排练了\uff0c他表哥建军还在团里拉二胡\u3002"], [_CROWDED_CHINESE_ERHU_R1711_SETUP[0]]),
+    (list(_CROWDED_CHINESE_ERHU_R1711_SETUP), ["release", "国华周日在公园教退休老人拉二胡的事"], [_CROWDED_CHINESE_ERHU_R1711_SETUP[2]]),
+    (list(_CROWDED_CHINESE_ERHU_R1711_SETUP), ["purge", "chenguohua_1968"], [_CROWDED_CHINESE_ERHU_R1711_SETUP[5]]),
+]
+
+
+def crowded_chinese_erhu_r87(cases: list[Case]) -> None:
+    """An erhu player whose cousin plays in the same folk orchestra at the same cultural centre, with erhu teaching and tai chi in the same park, a teaching job and a WeChat ID, in Chinese: the orchestra left for a reason given first while the cousin stays, the park teaching released under a first name without touching the tai chi, and the WeChat ID purged."""
+    _ended_by(cases, 'crowded_chinese_erhu_r87', 'erhu', CROWDED_CHINESE_ERHU_R1711)
+
+
+_CROWDED_GROCERY_R1712_SETUP = ["Dmitri Volkov has a weekly Tesco grocery delivery to his flat in Leeds every Friday evening.", "Dmitri Volkov's flatmate, Kasia Nowak, also has her own weekly Tesco grocery delivery to the same flat in Leeds on Friday evenings.", "Dmitri Volkov buys his meat at Kirkgate Market in Leeds every Saturday morning.", "Dmitri Volkov has a Riverford organic vegetable box delivered every fortnight.", "Dmitri Volkov plays five-a-side football in Leeds on Wednesday nights.", "Dmitri Volkov's Tesco Clubcard number is 6340 0402 5177 8812."]
+CROWDED_GROCERY_R1712: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GROCERY_R1712_SETUP), ["revise", "Dmitri's Tesco delivery", "Dmitri Volkov's weekly Tesco grocery delivery now comes on Sunday mornings instead of Friday evenings."], [_CROWDED_GROCERY_R1712_SETUP[0]]),
+    (list(_CROWDED_GROCERY_R1712_SETUP), ["remember", "Too much of it was going to waste, so Dmitri Volkov has cancelled his Riverford vegetable box."], [_CROWDED_GROCERY_R1712_SETUP[3]]),
+    (list(_CROWDED_GROCERY_R1712_SETUP), ["forget", "Dmitri's Saturday meat shopping at the market"], [_CROWDED_GROCERY_R1712_SETUP[2]]),
+]
+
+
+def crowded_grocery_r87(cases: list[Case]) -> None:
+    """A shopper whose flatmate has her own grocery delivery to the same flat on the same evening, with market shopping and football in the same city, a vegetable box and a loyalty card number: his delivery revised to a new day without touching the flatmate's, the vegetable box cancelled with the reason first, and the market shopping forgotten under a reworded topic."""
+    _ended_by(cases, 'crowded_grocery_r87', 'grocery shopping', CROWDED_GROCERY_R1712)
+
+
+_CROWDED_CHORAL_R1713_SETUP = ["Anneke van der Berg sings alto in the Norwich Philharmonic Chorus, which rehearses on Monday evenings.", "Anneke van der Berg's husband, Pieter, sings bass in the Norwich Philharmonic Chorus.", "Anneke van der Berg sings in the Sunday morning choir at St Peter Mancroft church in Norwich.", "Anneke van der Berg has private singing lessons with a voice teacher in Norwich every other Thursday.", "Anneke van der Berg works as a librarian at the University of East Anglia.", "Anneke van der Berg's mobile number is 07700 900461."]
+CROWDED_CHORAL_R1713: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHORAL_R1713_SETUP), ["remember", "Anneke van der Berg has left the Norwich Philharmonic Chorus because the Monday rehearsals were too tiring alongside her job. Pieter is carrying on in the chorus without her."], [_CROWDED_CHORAL_R1713_SETUP[0]]),
+    (list(_CROWDED_CHORAL_R1713_SETUP), ["revise", "Anneke's voice lessons", "Anneke van der Berg now has her singing lessons with the voice teacher in Norwich every Thursday instead of every other Thursday."], [_CROWDED_CHORAL_R1713_SETUP[3]]),
+    (list(_CROWDED_CHORAL_R1713_SETUP), ["purge", "07700 900461"], [_CROWDED_CHORAL_R1713_SETUP[5]]),
+]
+
+
+def crowded_choral_r87(cases: list[Case]) -> None:
+    """A chorus singer whose husband sings in the same chorus, with a church choir and singing lessons in the same city, a university job and a mobile number: the chorus left in a two-sentence statement that keeps the husband and the church choir, the lessons revised under a reworded topic to a new frequency, and the number purged."""
+    _ended_by(cases, 'crowded_choral_r87', 'choral singing', CROWDED_CHORAL_R1713)
+
+
+_CROWDED_MARATHON_R1714_SETUP = ["Siobhán Ní Bhriain trains for the Dublin Marathon with the Clontarf Road Runners on Tuesday and Thursday evenings.", "Siobhán Ní Bhriain's cousin Aoife also trains for the Dublin Marathon with the Clontarf Road Runners on Tuesday and Thursday evenings.", "Siobhán Ní Bhriain marshals at the Saturday morning parkrun in St Anne's Park, Clontarf.", "Siobhán Ní Bhriain sees a sports physiotherapist in Clontarf every fortnight about her left hamstring.", "Siobhán Ní Bhriain coaches the under-12 athletics group at the Clontarf Road Runners on Sunday mornings.", "Siobhán Ní Bhriain's Athletics Ireland membership number is AI-2290417."]
+CROWDED_MARATHON_R1714: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MARATHON_R1714_SETUP), ["remember", "Siobhán has pulled out of this year's Dublin Marathon and stopped going to the Tuesday and Thursday training runs, though she still coaches the under-12s on Sundays."], [_CROWDED_MARATHON_R1714_SETUP[0]]),
+    (list(_CROWDED_MARATHON_R1714_SETUP), ["release", "Siobhán Ní Bhriain's parkrun marshalling"], [_CROWDED_MARATHON_R1714_SETUP[2]]),
+    (list(_CROWDED_MARATHON_R1714_SETUP), ["revise", "Siobhán Ní Bhriain's hamstring treatment", "Siobhán Ní Bhriain now sees the sports physiotherapist in Clontarf only once a month, as her left hamstring has mostly healed."], [_CROWDED_MARATHON_R1714_SETUP[3]]),
+]
+
+
+def crowded_marathon_r88(cases: list[Case]) -> None:
+    """A marathon runner whose cousin trains with the same club on the same evenings, with parkrun marshalling, physiotherapy and junior coaching in the same suburb and a membership number: the marathon training ended under a first name while the coaching carries on, the marshalling released under a reworded noun, and the physiotherapy revised to a new frequency."""
+    _ended_by(cases, 'crowded_marathon_r88', 'marathon training', CROWDED_MARATHON_R1714)
+
+
+_CROWDED_NARROWBOAT_R1715_SETUP = ["Gareth ap Rhys rents a permanent mooring for his narrowboat Kingfisher at Gas Street Basin in Birmingham.", "Gareth ap Rhys's brother Owain also rents a permanent mooring for his narrowboat at Gas Street Basin in Birmingham.", "Gareth ap Rhys paints traditional roses and castles on boats at a boatyard near Gas Street Basin at weekends.", "Gareth ap Rhys volunteers as a lock keeper at Farmer's Bridge Locks in Birmingham every Wednesday.", "Gareth ap Rhys teaches Welsh at an evening class in Birmingham city centre.", "Gareth ap Rhys's mobile number is 07700 914362."]
+CROWDED_NARROWBOAT_R1715: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NARROWBOAT_R1715_SETUP), ["remember", "Gareth ap Rhys sold Kingfisher last month. He gave up his mooring at Gas Street Basin along with her."], [_CROWDED_NARROWBOAT_R1715_SETUP[0]]),
+    (list(_CROWDED_NARROWBOAT_R1715_SETUP), ["forget", "Gareth's Wednesday lock shifts"], [_CROWDED_NARROWBOAT_R1715_SETUP[3]]),
+    (list(_CROWDED_NARROWBOAT_R1715_SETUP), ["purge", "07700 914362"], [_CROWDED_NARROWBOAT_R1715_SETUP[5]]),
+]
+
+
+def crowded_narrowboat_r88(cases: list[Case]) -> None:
+    """A narrowboat owner with a Welsh particle name whose brother moors at the same basin, with boat painting, lock keeping and a Welsh class in the same city and a mobile number: the mooring ended indirectly by selling the boat in two sentences, the lock keeping forgotten under a reworded phrase and a first name, and the number purged."""
+    _ended_by(cases, 'crowded_narrowboat_r88', 'narrowboats', CROWDED_NARROWBOAT_R1715)
+
+
+_CROWDED_USER_OPTICIANS_R1716_SETUP = ["I buy my monthly contact lenses on a subscription from Hargreaves Opticians on Market Street in Todmorden.", "My husband also buys his monthly contact lenses on a subscription from Hargreaves Opticians on Market Street in Todmorden.", "I have an eye test at Hargreaves Opticians every twelve months because of my family history of glaucoma.", "I volunteer at the charity shop two doors down from Hargreaves Opticians on Market Street on Friday mornings.", "My reading glasses are being repaired at Hargreaves Opticians after I sat on them.", "My Hargreaves Opticians customer number is HO-77310."]
+CROWDED_USER_OPTICIANS_R1716: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_OPTICIANS_R1716_SETUP), ["remember", "I've switched to wearing glasses full-time, so I've cancelled my contact lens subscription with Hargreaves."], [_CROWDED_USER_OPTICIANS_R1716_SETUP[0]]),
+    (list(_CROWDED_USER_OPTICIANS_R1716_SETUP), ["remember", "I picked up my reading glasses from Hargreaves this afternoon. They're as good as new."], [_CROWDED_USER_OPTICIANS_R1716_SETUP[4]]),
+    (list(_CROWDED_USER_OPTICIANS_R1716_SETUP), ["release", "my Friday mornings at the charity shop"], [_CROWDED_USER_OPTICIANS_R1716_SETUP[3]]),
+]
+
+
+def crowded_user_opticians_r88(cases: list[Case]) -> None:
+    """The user, whose husband has the same contact lens subscription at the same opticians, with yearly eye tests, a glasses repair and charity-shop volunteering on the same street and a customer number: the lens subscription cancelled with a reason first while the husband's continues, the repair ended indirectly by collecting the glasses in two sentences, and the volunteering released under a reworded phrase."""
+    _ended_by(cases, 'crowded_user_opticians_r88', 'opticians', CROWDED_USER_OPTICIANS_R1716)
+
+
+_CROWDED_PARKING_R1717_SETUP = ["Adaeze Okonkwo-Bright holds a resident's parking permit for zone N in Brighton for her Honda Jazz.", "Adaeze Okonkwo-Bright's husband Tunde also holds a resident's parking permit for zone N in Brighton, for his work van.", "Adaeze Okonkwo-Bright has a staff parking pass for the main car park at the Royal Sussex County Hospital, where she works as a midwife.", "Adaeze Okonkwo-Bright is appealing a parking fine she got on Western Road in Brighton last month.", "Adaeze Okonkwo-Bright has booked a zone N visitor permit so her mother can park outside the house when she visits in March.", "Adaeze Okonkwo-Bright's Brighton & Hove council account reference is BHC-6603941."]
+CROWDED_PARKING_R1717: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PARKING_R1717_SETUP), ["remember", "The council has cancelled the fine Adaeze Okonkwo-Bright got on Western Road, so her appeal is over."], [_CROWDED_PARKING_R1717_SETUP[3]]),
+    (list(_CROWDED_PARKING_R1717_SETUP), ["revise", "Adaeze's hospital parking", "Adaeze Okonkwo-Bright's staff parking pass is now for the new multi-storey on Eastern Road at the Royal Sussex County Hospital instead of the main car park."], [_CROWDED_PARKING_R1717_SETUP[2]]),
+    (list(_CROWDED_PARKING_R1717_SETUP), ["purge", "BHC-6603941"], [_CROWDED_PARKING_R1717_SETUP[5]]),
+]
+
+
+def crowded_parking_r88(cases: list[Case]) -> None:
+    """A midwife with a hyphenated name whose husband holds a permit for the same residents' zone, with a hospital staff pass, a fine under appeal and a visitor permit in the same town and a council account reference: the appeal ended indirectly by the fine being cancelled, the hospital pass revised under a first name to a new car park, and the reference purged."""
+    _ended_by(cases, 'crowded_parking_r88', 'parking permits', CROWDED_PARKING_R1717)
+
+
+_CROWDED_QUILTING_R1718_SETUP = ["Marjorie O'Dowd sews with the Thursday quilting circle at St Columba's church hall in Derry.", "Marjorie O'Dowd's sister-in-law Bernadette also sews with the Thursday quilting circle at St Columba's church hall in Derry.", "Marjorie O'Dowd is making a wedding quilt for her granddaughter Niamh, to be finished by June.", "Marjorie O'Dowd runs the tombola at the St Columba's parish fundraiser every autumn.", "Marjorie O'Dowd sells her patchwork cushions at the Saturday craft market in the Guildhall in Derry.", "Marjorie O'Dowd's e-mail address is marjorie.odowd@btinternet.com."]
+CROWDED_QUILTING_R1718: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_QUILTING_R1718_SETUP), ["remember", "Since Easter, Marjorie O'Dowd has stopped going to the quilting circle at St Columba's, because Thursday afternoons now clash with minding her grandson."], [_CROWDED_QUILTING_R1718_SETUP[0]]),
+    (list(_CROWDED_QUILTING_R1718_SETUP), ["remember", "Marjorie O'Dowd gave Niamh the finished wedding quilt at the reception last weekend."], [_CROWDED_QUILTING_R1718_SETUP[2]]),
+    (list(_CROWDED_QUILTING_R1718_SETUP), ["forget", "Marjorie O'Dowd's cushion stall at the Guildhall"], [_CROWDED_QUILTING_R1718_SETUP[4]]),
+]
+
+
+def crowded_quilting_r88(cases: list[Case]) -> None:
+    """A quilter with an apostrophe in her name whose sister-in-law sews in the same circle, with a wedding quilt, a parish tombola and a craft stall in the same town and an e-mail address: the circle ended in a time-first sentence with a reason, the wedding quilt ended indirectly by handing it over, and the craft stall forgotten under a reworded noun."""
+    _ended_by(cases, 'crowded_quilting_r88', 'quilting', CROWDED_QUILTING_R1718)
+
+
+_CROWDED_RUGBY_R1719_SETUP = ["Tevita Fifita plays lock for Cleve RFC's second fifteen in Bristol on Saturday afternoons.", "Tevita Fifita's younger brother Sione also plays for Cleve RFC's second fifteen in Bristol on Saturday afternoons.", "Tevita Fifita coaches the Cleve RFC under-10s tag rugby session on Sunday mornings.", "Tevita Fifita works behind the bar in the Cleve RFC clubhouse on Friday nights.", "Tevita Fifita has a season ticket for Bristol Bears and watches their home games at Ashton Gate.", "Tevita Fifita's RFU player registration number is 0194-5528."]
+CROWDED_RUGBY_R1719: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RUGBY_R1719_SETUP), ["remember", "Tevita Fifita has hung up his boots after a shoulder reconstruction, so no more Saturday games for Cleve's seconds; he is carrying on with the under-10s."], [_CROWDED_RUGBY_R1719_SETUP[0]]),
+    (list(_CROWDED_RUGBY_R1719_SETUP), ["revise", "Tevita's bar work", "Tevita Fifita now works behind the bar in the Cleve RFC clubhouse on Thursday nights instead of Fridays."], [_CROWDED_RUGBY_R1719_SETUP[3]]),
+    (list(_CROWDED_RUGBY_R1719_SETUP), ["release", "Tevita Fifita's Bristol Bears season ticket"], [_CROWDED_RUGBY_R1719_SETUP[4]]),
+]
+
+
+def crowded_rugby_r88(cases: list[Case]) -> None:
+    """A Tongan-named rugby lock whose younger brother plays in the same club side, with junior coaching and bar work at the same club, a professional season ticket in the same city and a registration number: the playing ended by an idiom with a reason while the coaching carries on, the bar work revised under a first name to a new night, and the season ticket released."""
+    _ended_by(cases, 'crowded_rugby_r88', 'rugby', CROWDED_RUGBY_R1719)
+
+
+_CROWDED_SNOOKER_R1720_SETUP = ["Imran Qureshi plays in the Tuesday night snooker league for the Crucible Cue Club team in Sheffield.", "Imran Qureshi's colleague Dean Hollis also plays in the Tuesday night snooker league for the Crucible Cue Club team in Sheffield.", "Imran Qureshi re-tips cues for other members of the Crucible Cue Club for a small fee.", "Imran Qureshi referees the junior snooker tournament held at the Crucible Cue Club every school holiday.", "Imran Qureshi works as a pharmacist at the Boots branch on Fargate in Sheffield.", "Imran Qureshi's Crucible Cue Club membership number is CCC-3317."]
+CROWDED_SNOOKER_R1720: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SNOOKER_R1720_SETUP), ["forget", "Imran's cue re-tipping"], [_CROWDED_SNOOKER_R1720_SETUP[2]]),
+    (list(_CROWDED_SNOOKER_R1720_SETUP), ["remember", "With his new evening shifts at the pharmacy, Imran Qureshi has dropped out of the Tuesday night snooker league."], [_CROWDED_SNOOKER_R1720_SETUP[0]]),
+    (list(_CROWDED_SNOOKER_R1720_SETUP), ["purge", "CCC-3317"], [_CROWDED_SNOOKER_R1720_SETUP[5]]),
+]
+
+
+def crowded_snooker_r88(cases: list[Case]) -> None:
+    """A snooker player whose colleague plays in the same league team, with cue repairs and junior refereeing at the same club, a pharmacy job in the same city and a club membership number: the cue repairs forgotten under a first name, the league play ended with a reason first while the pharmacy job stays, and the membership number purged."""
+    _ended_by(cases, 'crowded_snooker_r88', 'snooker', CROWDED_SNOOKER_R1720)
+
+
+_CROWDED_GERMAN_DRECHSELN_R1721_SETUP = ["Jürgen Wöhrle drechselt jeden Mittwochabend Holzschalen in der Vereinswerkstatt des Drechslervereins Breisgau in Freiburg.", "Jürgen Wöhrles Schwager Dieter drechselt ebenfalls jeden Mittwochabend in der Vereinswerkstatt des Drechslervereins Breisgau in Freiburg.", "Jürgen Wöhrle verkauft seine gedrechselten Holzschalen samstags auf dem Freiburger Münstermarkt.", "Jürgen Wöhrle gibt im Drechslerverein Breisgau Anfängerkurse für Jugendliche.", "Jürgen Wöhrle arbeitet als Schreiner bei der Firma Holzbau Kiefer in Freiburg-Haslach.", "Jürgen Wöhrles Telefonnummer ist 0761 4829037."]
+CROWDED_GERMAN_DRECHSELN_R1721: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_DRECHSELN_R1721_SETUP), ["remember", "Seit er mittwochs Spätschicht hat, kommt Jürgen Wöhrle nicht mehr zum Drechseln in die Vereinswerkstatt. Die Jugendkurse im Verein gibt er aber weiterhin."], [_CROWDED_GERMAN_DRECHSELN_R1721_SETUP[0]]),
+    (list(_CROWDED_GERMAN_DRECHSELN_R1721_SETUP), ["revise", "Jürgens Marktstand", "Jürgen Wöhrle verkauft seine gedrechselten Holzschalen jetzt samstags auf dem Wochenmarkt in Emmendingen statt auf dem Münstermarkt."], [_CROWDED_GERMAN_DRECHSELN_R1721_SETUP[2]]),
+    (list(_CROWDED_GERMAN_DRECHSELN_R1721_SETUP), ["forget", "Jürgen Wöhrles Drechselkurse für Jugendliche"], [_CROWDED_GERMAN_DRECHSELN_R1721_SETUP[3]]),
+]
+
+
+def crowded_german_drechseln_r88(cases: list[Case]) -> None:
+    """A woodturner whose brother-in-law turns in the same club workshop on the same evening, with a market stall and youth courses in the same town, a joinery job and a phone number, in German: the workshop evenings ended in two sentences with the reason first while the courses carry on, the market stall revised under a first name to another town, and the youth courses forgotten under a reworded noun."""
+    _ended_by(cases, 'crowded_german_drechseln_r88', 'woodturning', CROWDED_GERMAN_DRECHSELN_R1721)
+
+
+_CROWDED_CHINESE_CHUZUCHE_R1722_SETUP = ["王建国在成都天府出租车公司开出租车\uff0c跑的是白班\u3002", "王建国的表弟刘强也在成都天府出租车公司开出租车\uff0c跑的也是白班\u3002", "王建国周末开自己的私家车在成都跑网约车\u3002", "王建国是天府出租车公司的车队安全员\uff0c每月给新司机上一次安全课\u3002", "王建国的女儿在成都华西医院当护士\u3002", "王建国的手机号码是13982076415\u3002"]
+CROWDED_CHINESE_CHUZUCHE_R1722: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_CHUZUCHE_R1722_SETUP), ["revise", "建国开出租车的班次", "王建国现在在成都天府出租车公司改跑夜班了\u3002"], [_CROWDED_CHINESE_CHUZUCHE_R1722_SETUP[0]]),
+    (list(_CROWDED_CHINESE_CHUZUCHE_R1722_SETUP), ["remember", "上个月王建国把私家车卖了\uff0c周末不再跑网约车了\u3002"], [_CROWDED_CHINESE_CHUZUCHE_R1722_SETUP[2]]),
+    (list(_CROWDED_CHINESE_CHUZUCHE_R1722_SETUP), ["purge", "13982076415"], [_CROWDED_CHINESE_CHUZUCHE_R1722_SETUP[5]]),
+]
+
+
+def crowded_chinese_chuzuche_r88(cases: list[Case]) -> None:
+    """A taxi driver whose cousin drives day shifts for the same company, with weekend ride-hailing, a safety-officer role at the same company, a daughter who is a nurse and a mobile number, in Chinese: the taxi shift revised under a first name to nights, the ride-hailing ended indirectly by selling the car in a time-first sentence, and the number purged."""
+    _ended_by(cases, 'crowded_chinese_chuzuche_r88', 'taxi driving', CROWDED_CHINESE_CHUZUCHE_R1722)
+
+
+_CROWDED_URBAN_SKETCHING_R1723_SETUP = ["Lucía Fernández de la Torre draws with the Urban Sketchers Manchester group at a different city-centre spot on the first Saturday of every month.", "Lucía Fernández de la Torre's colleague Priya Nair also draws with the Urban Sketchers Manchester group on the first Saturday of every month.", "Lucía Fernández de la Torre teaches a watercolour sketching class at Manchester Art Gallery on Wednesday evenings.", "Lucía Fernández de la Torre has three of her sketches of Ancoats in an exhibition at Manchester Central Library until the end of May.", "Lucía Fernández de la Torre works as an architect at Haworth Lomax Architects in Manchester.", "Lucía Fernández de la Torre's Instagram handle is @lucia.sketches.mcr."]
+CROWDED_URBAN_SKETCHING_R1723: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_URBAN_SKETCHING_R1723_SETUP), ["remember", "The exhibition at Manchester Central Library closed early for building work, and Lucía Fernández de la Torre has taken her three Ancoats sketches home."], [_CROWDED_URBAN_SKETCHING_R1723_SETUP[3]]),
+    (list(_CROWDED_URBAN_SKETCHING_R1723_SETUP), ["release", "Lucía's Wednesday evening watercolour teaching at the gallery"], [_CROWDED_URBAN_SKETCHING_R1723_SETUP[2]]),
+    (list(_CROWDED_URBAN_SKETCHING_R1723_SETUP), ["remember", "Now that her son has football matches on Saturdays, Lucía no longer goes out with Urban Sketchers Manchester on the first Saturday of the month; Priya still does."], [_CROWDED_URBAN_SKETCHING_R1723_SETUP[0]]),
+]
+
+
+def crowded_urban_sketching_r88(cases: list[Case]) -> None:
+    """An architect with a Spanish particle name whose colleague sketches with the same group on the same Saturdays, with a gallery class and a library exhibition in the same city and an Instagram handle: the exhibition ended indirectly by the show closing early, the teaching released under a first name and reworded noun, and the group sketching ended with a reason first while the colleague carries on."""
+    _ended_by(cases, 'crowded_urban_sketching_r88', 'urban sketching', CROWDED_URBAN_SKETCHING_R1723)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -26701,7 +26961,27 @@ def build() -> list[Case]:
                    crowded_invigilation_r86,
                    crowded_bewaehrung_r86,
                    crowded_mediation_r86,
-                   crowded_supply_r86):
+                   crowded_supply_r86,
+                   crowded_bookbinding_r87,
+                   crowded_dental_r87,
+                   crowded_german_handball_r87,
+                   crowded_lottery_r87,
+                   crowded_invoicing_r87,
+                   crowded_user_knitting_r87,
+                   crowded_childminding_r87,
+                   crowded_chinese_erhu_r87,
+                   crowded_grocery_r87,
+                   crowded_choral_r87,
+                   crowded_marathon_r88,
+                   crowded_narrowboat_r88,
+                   crowded_user_opticians_r88,
+                   crowded_parking_r88,
+                   crowded_quilting_r88,
+                   crowded_rugby_r88,
+                   crowded_snooker_r88,
+                   crowded_german_drechseln_r88,
+                   crowded_chinese_chuzuche_r88,
+                   crowded_urban_sketching_r88):
         family(cases)
     return cases
 
