@@ -25945,6 +25945,266 @@ def crowded_urban_sketching_r88(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_urban_sketching_r88', 'urban sketching', CROWDED_URBAN_SKETCHING_R1723)
 
 
+_CROWDED_BADMINTON_R1724_SETUP = ["Siobhán Ní Bhriain plays doubles at the Renmore Badminton Club in Galway every Tuesday evening.", "Siobhán Ní Bhriain's husband, Cathal, also plays doubles at the Renmore Badminton Club in Galway on Tuesday evenings.", "Siobhán Ní Bhriain coaches the under-12 badminton squad at Scoil Bhríde in Galway on Saturday mornings.", "Siobhán Ní Bhriain strings rackets in her garage for players from the Renmore Badminton Club.", "Siobhán Ní Bhriain works as a radiographer at University Hospital Galway.", "Siobhán Ní Bhriain's mobile number is 087 614 3392."]
+CROWDED_BADMINTON_R1724: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BADMINTON_R1724_SETUP), ["remember", "The Renmore Badminton Club has cancelled Siobhán Ní Bhriain's membership, so her Tuesday doubles there are over; Cathal is staying on, and she will keep stringing rackets for the members."], [_CROWDED_BADMINTON_R1724_SETUP[0]]),
+    (list(_CROWDED_BADMINTON_R1724_SETUP), ["forget", "the junior squad Siobhán coaches at Scoil Bhríde"], [_CROWDED_BADMINTON_R1724_SETUP[2]]),
+    (list(_CROWDED_BADMINTON_R1724_SETUP), ["purge", "087 614 3392"], [_CROWDED_BADMINTON_R1724_SETUP[5]]),
+]
+
+
+def crowded_badminton_r89(cases: list[Case]) -> None:
+    """A badminton player whose husband plays doubles at the same club, with junior coaching and racket stringing for the same club's players, a hospital job and a mobile number: the club play ended by a cancelled membership with a pronoun in the second clause while the husband and the stringing carry on, the coaching forgotten by a relative clause, and the number purged."""
+    _ended_by(cases, 'crowded_badminton_r89', 'badminton', CROWDED_BADMINTON_R1724)
+
+
+_CROWDED_BLOOD_DONATION_R1725_SETUP = ["Tomasz Wójcik gives blood every sixteen weeks at the NHS donor centre on Albion Street in Leeds.", "Tomasz Wójcik's brother, Marek, also gives blood at the NHS donor centre on Albion Street in Leeds.", "Tomasz Wójcik is on the Anthony Nolan stem cell register.", "Tomasz Wójcik runs the tea-and-biscuits table at the blood donation sessions held in St George's church hall in Leeds.", "Tomasz Wójcik works as a warehouse supervisor at a distribution centre in Leeds.", "Tomasz Wójcik's e-mail address is tomasz.wojcik84@outlook.com."]
+CROWDED_BLOOD_DONATION_R1725: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BLOOD_DONATION_R1725_SETUP), ["remember", "Tomasz Wójcik has stopped giving blood at the Albion Street donor centre, because its opening hours no longer fit his shifts at the warehouse; his brother Marek still donates there."], [_CROWDED_BLOOD_DONATION_R1725_SETUP[0]]),
+    (list(_CROWDED_BLOOD_DONATION_R1725_SETUP), ["revise", "Tomasz's helping at the church hall sessions", "Tomasz Wójcik now runs the welcome desk instead of the tea-and-biscuits table at the blood donation sessions in St George's church hall in Leeds."], [_CROWDED_BLOOD_DONATION_R1725_SETUP[3]]),
+    (list(_CROWDED_BLOOD_DONATION_R1725_SETUP), ["forget", "the register Tomasz Wójcik joined with Anthony Nolan"], [_CROWDED_BLOOD_DONATION_R1725_SETUP[2]]),
+]
+
+
+def crowded_blood_donation_r89(cases: list[Case]) -> None:
+    """A blood donor whose brother gives blood at the same centre, with a stem cell registration, a tea table at donation sessions in the same city, a warehouse job and an e-mail address: the donating ended with the reason told after while the brother carries on, the tea-table help revised under a reworded topic to the welcome desk, and the registration forgotten by a relative clause."""
+    _ended_by(cases, 'crowded_blood_donation_r89', 'blood donation', CROWDED_BLOOD_DONATION_R1725)
+
+
+_CROWDED_DEBATING_R1726_SETUP = ["Arjun Venkataraman debates for the Edgbaston Debating Society, which meets on Wednesday evenings at the Midland Institute in Birmingham.", "Arjun Venkataraman's colleague, Helen Pryce, also debates for the Edgbaston Debating Society at the Midland Institute in Birmingham.", "Arjun Venkataraman judges sixth-form debating competitions at King Edward's School in Birmingham.", "Arjun Venkataraman runs a public-speaking workshop for adults at the Library of Birmingham on the first Saturday of each month.", "Arjun Venkataraman works as a barrister at Colmore Row Chambers in Birmingham.", "Arjun Venkataraman's e-mail address is avenkataraman@colmorerowchambers.co.uk."]
+CROWDED_DEBATING_R1726: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DEBATING_R1726_SETUP), ["remember", "Arjun Venkataraman's time with the Edgbaston Debating Society is over: he resigned after a row with the committee over the list of motions. Helen Pryce is still a member."], [_CROWDED_DEBATING_R1726_SETUP[0]]),
+    (list(_CROWDED_DEBATING_R1726_SETUP), ["forget", "the workshop Arjun runs at the library"], [_CROWDED_DEBATING_R1726_SETUP[3]]),
+    (list(_CROWDED_DEBATING_R1726_SETUP), ["purge", "avenkataraman@colmorerowchambers.co.uk"], [_CROWDED_DEBATING_R1726_SETUP[5]]),
+]
+
+
+def crowded_debating_r89(cases: list[Case]) -> None:
+    """A barrister who debates for a society where a colleague also debates, with school competition judging and a library speaking workshop in the same city and a work e-mail address: the society debating declared over with the reason told after while the colleague stays, the workshop forgotten by a relative clause under a first name, and the address purged."""
+    _ended_by(cases, 'crowded_debating_r89', 'debating societies', CROWDED_DEBATING_R1726)
+
+
+_CROWDED_FLOWER_ARRANGING_R1727_SETUP = ["Marguerite D'Souza arranges the altar flowers at St Mary's Church in Bathwick every other Saturday.", "Marguerite D'Souza's sister-in-law, Philomena, also arranges the altar flowers at St Mary's Church in Bathwick on alternate Saturdays.", "Marguerite D'Souza attends a floristry evening class at Bath College on Thursdays.", "Marguerite D'Souza belongs to the Bath Flower Club and enters its annual show in the Guildhall.", "Marguerite D'Souza grows dahlias on her allotment in Larkhall.", "Marguerite D'Souza's phone number is 01225 448193."]
+CROWDED_FLOWER_ARRANGING_R1727: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FLOWER_ARRANGING_R1727_SETUP), ["remember", "The floristry class Marguerite D'Souza was taking at Bath College has come to an end; the last session was this Thursday."], [_CROWDED_FLOWER_ARRANGING_R1727_SETUP[2]]),
+    (list(_CROWDED_FLOWER_ARRANGING_R1727_SETUP), ["revise", "Marguerite's dahlias", "Marguerite D'Souza now grows sweet peas instead of dahlias on her allotment in Larkhall."], [_CROWDED_FLOWER_ARRANGING_R1727_SETUP[4]]),
+    (list(_CROWDED_FLOWER_ARRANGING_R1727_SETUP), ["forget", "Marguerite D'Souza's turns on the altar flower rota at St Mary's"], [_CROWDED_FLOWER_ARRANGING_R1727_SETUP[0]]),
+]
+
+
+def crowded_flower_arranging_r89(cases: list[Case]) -> None:
+    """A church flower arranger whose sister-in-law does the altar flowers at the same church, with a floristry class, a flower club and dahlias on an allotment in the same city and a phone number: the class said to have come to an end, the dahlias revised to sweet peas under a first name, and her own turns on the altar rota forgotten while the sister-in-law's survive."""
+    _ended_by(cases, 'crowded_flower_arranging_r89', 'flower arranging', CROWDED_FLOWER_ARRANGING_R1727)
+
+
+_CROWDED_GERMAN_WANDERN_R1728_SETUP = ["Annegret Schäfer wandert jeden zweiten Sonntag mit der Ortsgruppe Freiburg des Schwarzwaldvereins.", "Annegret Schäfers Schwägerin, Heike Brandt, wandert ebenfalls jeden zweiten Sonntag mit der Ortsgruppe Freiburg des Schwarzwaldvereins.", "Annegret Schäfer markiert als ehrenamtliche Wegewartin die Wanderwege rund um den Schauinsland.", "Annegret Schäfer leitet montags einen Nordic-Walking-Kurs im Seepark in Freiburg.", "Annegret Schäfer arbeitet als Apothekerin in der Bertold-Apotheke in Freiburg.", "Annegret Schäfers Telefonnummer lautet 0761 4829317."]
+CROWDED_GERMAN_WANDERN_R1728: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_WANDERN_R1728_SETUP), ["remember", "Annegret Schäfer wandert nicht mehr mit der Ortsgruppe Freiburg des Schwarzwaldvereins, weil sie die Sonntage jetzt mit ihrem Enkel verbringt. Heike wandert weiter mit."], [_CROWDED_GERMAN_WANDERN_R1728_SETUP[0]]),
+    (list(_CROWDED_GERMAN_WANDERN_R1728_SETUP), ["forget", "den Kurs, den Annegret Schäfer montags im Seepark leitet"], [_CROWDED_GERMAN_WANDERN_R1728_SETUP[3]]),
+    (list(_CROWDED_GERMAN_WANDERN_R1728_SETUP), ["revise", "Annegrets Arbeit als Wegewartin", "Annegret Schäfer markiert als ehrenamtliche Wegewartin jetzt die Wanderwege rund um den Feldberg statt am Schauinsland."], [_CROWDED_GERMAN_WANDERN_R1728_SETUP[2]]),
+]
+
+
+def crowded_german_wandern_r89(cases: list[Case]) -> None:
+    """A Freiburg pharmacist who hikes with a Black Forest club group where her sister-in-law also hikes, with trail marking and a Nordic walking course in the same area and a phone number, in German: the club hiking ended with the reason told after while the sister-in-law carries on, the course forgotten by a relative clause, and the trail marking revised to another mountain under a first name."""
+    _ended_by(cases, 'crowded_german_wandern_r89', 'hiking', CROWDED_GERMAN_WANDERN_R1728)
+
+
+_CROWDED_ICE_SKATING_R1729_SETUP = ["Femke van der Linden skates in the adult figure-skating session at the National Ice Centre in Nottingham every Friday morning.", "Femke van der Linden's colleague, Bernadette Lowe, also skates in the Friday morning adult figure-skating session at the National Ice Centre in Nottingham.", "Femke van der Linden sharpens skates at the pro shop inside the National Ice Centre in Nottingham on Saturdays.", "Femke van der Linden has a season ticket for the Nottingham Panthers ice hockey games.", "Femke van der Linden teaches Dutch evening classes at Nottingham Trent University.", "Femke van der Linden's IBAN is NL44 RABO 0123 4567 89."]
+CROWDED_ICE_SKATING_R1729: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ICE_SKATING_R1729_SETUP), ["remember", "Femke van der Linden has given up the Friday adult figure-skating session at the National Ice Centre after a bad fall on the ice last month; Bernadette still goes, and Femke still works her Saturdays in the pro shop."], [_CROWDED_ICE_SKATING_R1729_SETUP[0]]),
+    (list(_CROWDED_ICE_SKATING_R1729_SETUP), ["forget", "the season ticket Femke van der Linden holds for the Panthers"], [_CROWDED_ICE_SKATING_R1729_SETUP[3]]),
+    (list(_CROWDED_ICE_SKATING_R1729_SETUP), ["purge", "NL44 RABO 0123 4567 89"], [_CROWDED_ICE_SKATING_R1729_SETUP[5]]),
+]
+
+
+def crowded_ice_skating_r89(cases: list[Case]) -> None:
+    """A Dutch teacher who figure-skates in a session where a colleague also skates, with skate sharpening at the same rink, an ice hockey season ticket and an IBAN: the skating given up with the reason told after while the colleague and the pro-shop work carry on, the season ticket forgotten by a relative clause, and the IBAN purged."""
+    _ended_by(cases, 'crowded_ice_skating_r89', 'ice skating', CROWDED_ICE_SKATING_R1729)
+
+
+_CROWDED_JEWELLERY_R1730_SETUP = ["Rosa Quiñones goes to a silversmithing class at the Brighton Jewellery School on Tuesday evenings.", "Rosa Quiñones's cousin, Lucía, also goes to the Tuesday evening silversmithing class at the Brighton Jewellery School.", "Rosa Quiñones sells her beaded earrings from a stall at the Open Market in Brighton on Saturdays.", "Rosa Quiñones repairs broken necklaces for the customers of a vintage shop in the North Laine in Brighton.", "Rosa Quiñones works part-time as a dental nurse in Hove.", "Rosa Quiñones's shop e-mail address is hello@rosaqjewellery.co.uk."]
+CROWDED_JEWELLERY_R1730: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_JEWELLERY_R1730_SETUP), ["forget", "the repair work Rosa Quiñones does for the vintage shop in the North Laine"], [_CROWDED_JEWELLERY_R1730_SETUP[3]]),
+    (list(_CROWDED_JEWELLERY_R1730_SETUP), ["remember", "Rosa Quiñones has stopped going to the silversmithing class at the Brighton Jewellery School because the fees went up in January. Lucía is still going."], [_CROWDED_JEWELLERY_R1730_SETUP[0]]),
+    (list(_CROWDED_JEWELLERY_R1730_SETUP), ["revise", "Rosa's market stall", "Rosa Quiñones now sells her beaded earrings from a stall at the Open Market in Brighton on Sundays instead of Saturdays."], [_CROWDED_JEWELLERY_R1730_SETUP[2]]),
+]
+
+
+def crowded_jewellery_r89(cases: list[Case]) -> None:
+    """A jewellery maker whose cousin goes to the same silversmithing class, with a market stall and necklace repairs in the same city, a dental-nurse job and a shop e-mail address: the repairs forgotten by a relative clause, the class stopped with the reason told after while the cousin keeps going, and the stall revised to a new day under a first name."""
+    _ended_by(cases, 'crowded_jewellery_r89', 'jewellery making', CROWDED_JEWELLERY_R1730)
+
+
+_CROWDED_CHINESE_FENGZHENG_R1731_SETUP = ["王建国每个周末都在潍坊市白浪河湿地公园放风筝\u3002", "王建国的表哥王建民每个周末也在潍坊市白浪河湿地公园放风筝\u3002", "王建国在潍坊杨家埠的一家作坊里扎制传统风筝\u3002", "王建国每年四月都给潍坊国际风筝节当志愿者\u3002", "王建国在潍坊一家柴油机厂当工程师\u3002", "王建国的手机号码是13905367418\u3002"]
+CROWDED_CHINESE_FENGZHENG_R1731: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_FENGZHENG_R1731_SETUP), ["remember", "从今年起\uff0c王建国不再给潍坊国际风筝节当志愿者了\uff0c因为组委会现在只招在校大学生\u3002"], [_CROWDED_CHINESE_FENGZHENG_R1731_SETUP[3]]),
+    (list(_CROWDED_CHINESE_FENGZHENG_R1731_SETUP), ["forget", "王建国在杨家埠作坊扎风筝的活儿"], [_CROWDED_CHINESE_FENGZHENG_R1731_SETUP[2]]),
+    (list(_CROWDED_CHINESE_FENGZHENG_R1731_SETUP), ["purge", "13905367418"], [_CROWDED_CHINESE_FENGZHENG_R1731_SETUP[5]]),
+]
+
+
+def crowded_chinese_fengzheng_r89(cases: list[Case]) -> None:
+    """A Weifang engineer who flies kites in a park where his cousin also flies them, with kite making in a workshop and festival volunteering in the same city and a mobile number, in Chinese: the volunteering ended with the reason told after, the kite making forgotten under reworded words, and the number purged."""
+    _ended_by(cases, 'crowded_chinese_fengzheng_r89', 'kite flying', CROWDED_CHINESE_FENGZHENG_R1731)
+
+
+_CROWDED_USER_AQUA_AEROBICS_R1732_SETUP = ["I go to the aqua aerobics class at Ponds Forge in Sheffield on Monday and Wednesday mornings.", "My neighbour, Doreen Hallam, also goes to the Monday and Wednesday morning aqua aerobics class at Ponds Forge in Sheffield.", "I swim lengths in the early-bird lane session at Ponds Forge in Sheffield on Fridays.", "I do a seated Pilates class at the Burngreave community centre in Sheffield on Thursday afternoons.", "My physiotherapist at the Northern General Hospital in Sheffield is Anjali Mistry.", "My Ponds Forge leisure card number is PF-55820417."]
+CROWDED_USER_AQUA_AEROBICS_R1732: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_AQUA_AEROBICS_R1732_SETUP), ["remember", "I've dropped out of the aqua aerobics class at Ponds Forge, because it now clashes with looking after my grandson. Doreen still goes."], [_CROWDED_USER_AQUA_AEROBICS_R1732_SETUP[0]]),
+    (list(_CROWDED_USER_AQUA_AEROBICS_R1732_SETUP), ["revise", "my Friday swimming", "I now swim lengths at Ponds Forge on Tuesday evenings instead of in the Friday early-bird session."], [_CROWDED_USER_AQUA_AEROBICS_R1732_SETUP[2]]),
+    (list(_CROWDED_USER_AQUA_AEROBICS_R1732_SETUP), ["forget", "the Pilates class I do at the community centre"], [_CROWDED_USER_AQUA_AEROBICS_R1732_SETUP[3]]),
+]
+
+
+def crowded_user_aqua_aerobics_r89(cases: list[Case]) -> None:
+    """The user, who goes to an aqua aerobics class with a neighbour, swims lengths at the same pool, does seated Pilates in the same city and has a physiotherapist and a leisure card number: the aqua aerobics dropped with the reason told after while the neighbour keeps going, the swimming revised to a new day under a reworded topic, and the Pilates forgotten by a relative clause."""
+    _ended_by(cases, 'crowded_user_aqua_aerobics_r89', 'aqua aerobics', CROWDED_USER_AQUA_AEROBICS_R1732)
+
+
+_CROWDED_LIFE_DRAWING_R1733_SETUP = ["Malik Haddad draws at the Thursday evening life drawing session at the Glasgow Art Club on Bath Street.", "Malik Haddad's flatmate, Euan Craig, also draws at the Thursday evening life drawing session at the Glasgow Art Club on Bath Street.", "Malik Haddad sits as a life model for a painting class at the Glasgow School of Art on Monday afternoons.", "Malik Haddad sells prints of his charcoal drawings at a craft market in the Barras in Glasgow.", "Malik Haddad works as an architect at Hillhead Architects in Glasgow.", "Malik Haddad's phone number is 0141 496 0732."]
+CROWDED_LIFE_DRAWING_R1733: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LIFE_DRAWING_R1733_SETUP), ["remember", "The Glasgow School of Art has taken Malik Haddad off its list of models, so his Monday afternoon sittings there are over."], [_CROWDED_LIFE_DRAWING_R1733_SETUP[2]]),
+    (list(_CROWDED_LIFE_DRAWING_R1733_SETUP), ["forget", "Malik's Thursday life drawing at the Art Club"], [_CROWDED_LIFE_DRAWING_R1733_SETUP[0]]),
+    (list(_CROWDED_LIFE_DRAWING_R1733_SETUP), ["revise", "Malik Haddad's print sales", "Malik Haddad now sells prints of his charcoal drawings online instead of at the Barras."], [_CROWDED_LIFE_DRAWING_R1733_SETUP[3]]),
+]
+
+
+def crowded_life_drawing_r89(cases: list[Case]) -> None:
+    """An architect who draws at a life drawing session where his flatmate also draws, with life modelling at an art school, print sales at a Glasgow market and a phone number: the modelling ended by the school with a pronoun in the second clause, his own Thursday drawing forgotten under a first name while the flatmate's survives, and the print sales revised to online."""
+    _ended_by(cases, 'crowded_life_drawing_r89', 'life drawing', CROWDED_LIFE_DRAWING_R1733)
+
+
+_CROWDED_MOSAIC_R1734_SETUP = ["Ngozi Eze makes glass mosaics at the Saltaire Mosaic Studio on Monday evenings.", "Ngozi Eze's sister-in-law, Chioma, also makes glass mosaics at the Saltaire Mosaic Studio on Monday evenings.", "Ngozi Eze restores the tiled floors of Victorian houses around Saltaire for a heritage building firm.", "Ngozi Eze runs a stained-glass workshop for teenagers at Saltaire Library on Saturday mornings.", "Ngozi Eze sells her finished mosaics from a stall at the Saltaire Makers' Market on the first Sunday of each month.", "Ngozi Eze's mobile number is 07458 231907."]
+CROWDED_MOSAIC_R1734: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MOSAIC_R1734_SETUP), ["remember", "Since the studio raised its fees in January, Ngozi Eze no longer goes to the Monday mosaic evenings at the Saltaire Mosaic Studio; she still keeps her stall at the makers' market."], [_CROWDED_MOSAIC_R1734_SETUP[0]]),
+    (list(_CROWDED_MOSAIC_R1734_SETUP), ["forget", "the Saturday class Ngozi Eze gives teenagers at the library"], [_CROWDED_MOSAIC_R1734_SETUP[3]]),
+    (list(_CROWDED_MOSAIC_R1734_SETUP), ["revise", "Ngozi Eze's tile restoration work", "Ngozi Eze now restores the tiled floors of Victorian houses around Saltaire and Shipley for a different firm, Airedale Heritage Floors."], [_CROWDED_MOSAIC_R1734_SETUP[2]]),
+]
+
+
+def crowded_mosaic_r90(cases: list[Case]) -> None:
+    """A mosaic maker whose sister-in-law works at the same studio on the same evening, with tile restoration, a stained-glass class and a market stall in the same village and a mobile number: the studio evenings ended by a time-first sentence while the market stall carries on, the teenagers' workshop forgotten under the broader word class, and the restoration job revised to a new firm."""
+    _ended_by(cases, 'crowded_mosaic_r90', 'mosaics', CROWDED_MOSAIC_R1734)
+
+
+_CROWDED_MIDWIFERY_R1735_SETUP = ["Aroha Ngata works night shifts as a midwife on the delivery suite at Wellington Regional Hospital.", "Aroha Ngata's colleague Mere Tipene also works night shifts as a midwife on the delivery suite at Wellington Regional Hospital.", "Aroha Ngata teaches antenatal classes for first-time parents at a community centre in Newtown, Wellington, on Wednesday evenings.", "Aroha Ngata mentors student midwives from Victoria University during their placements at Wellington Regional Hospital.", "Aroha Ngata plays netball for a hospital staff team in the Wellington social league on Monday nights.", "Aroha Ngata's Midwifery Council registration number is MCNZ 31874."]
+CROWDED_MIDWIFERY_R1735: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MIDWIFERY_R1735_SETUP), ["release", "Aroha Ngata's birth-preparation evenings in Newtown"], [_CROWDED_MIDWIFERY_R1735_SETUP[2]]),
+    (list(_CROWDED_MIDWIFERY_R1735_SETUP), ["remember", "Aroha Ngata has moved to day shifts. She now works on the postnatal ward at Wellington Regional Hospital rather than on the delivery suite."], [_CROWDED_MIDWIFERY_R1735_SETUP[0]]),
+    (list(_CROWDED_MIDWIFERY_R1735_SETUP), ["purge", "MCNZ 31874"], [_CROWDED_MIDWIFERY_R1735_SETUP[5]]),
+]
+
+
+def crowded_midwifery_r90(cases: list[Case]) -> None:
+    """A midwife whose colleague works the same night shifts on the same delivery suite, with antenatal teaching, student mentoring and staff netball around the same hospital and a registration number: the antenatal classes released under a reworded name, the night shifts ended by a two-sentence move to another ward while the mentoring stays, and the registration number purged."""
+    _ended_by(cases, 'crowded_midwifery_r90', 'midwifery', CROWDED_MIDWIFERY_R1735)
+
+
+_CROWDED_PENSION_R1736_SETUP = ["Ravi Subramaniam pays into the Northgate Engineering workplace pension scheme through salary sacrifice.", "Ravi Subramaniam's wife, Lakshmi, also pays into the Northgate Engineering workplace pension scheme through salary sacrifice.", "Ravi Subramaniam has a self-invested personal pension with Fairhaven Investments that he tops up every April.", "Ravi Subramaniam is a member-nominated trustee of the Northgate Engineering pension scheme and attends its quarterly trustee meetings.", "Ravi Subramaniam volunteers at a free pensions advice drop-in at Leicester Central Library on the first Tuesday of each month.", "Ravi Subramaniam's National Insurance number is QH 52 81 47 C."]
+CROWDED_PENSION_R1736: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PENSION_R1736_SETUP), ["remember", "Because his three-year term has run out, Ravi Subramaniam is no longer a trustee of the Northgate Engineering pension scheme, though he still pays into it as before."], [_CROWDED_PENSION_R1736_SETUP[3]]),
+    (list(_CROWDED_PENSION_R1736_SETUP), ["revise", "Ravi Subramaniam's private pension", "Ravi Subramaniam has moved his self-invested personal pension from Fairhaven Investments to Castlegate Direct and now tops it up every October."], [_CROWDED_PENSION_R1736_SETUP[2]]),
+    (list(_CROWDED_PENSION_R1736_SETUP), ["forget", "Ravi's library advice sessions"], [_CROWDED_PENSION_R1736_SETUP[4]]),
+]
+
+
+def crowded_pension_r90(cases: list[Case]) -> None:
+    """A pension saver whose wife pays into the same workplace scheme, with a private pension, a trusteeship of the same scheme, library advice volunteering and a National Insurance number: the trusteeship ended by a reason-first sentence while the contributions carry on, the self-invested pension revised under the broader words private pension, and the advice drop-in forgotten under a first name."""
+    _ended_by(cases, 'crowded_pension_r90', 'pensions', CROWDED_PENSION_R1736)
+
+
+_CROWDED_PIGEON_R1737_SETUP = ["Tomasz Wójcik races pigeons with the Hoyland Common Flying Club and sends his birds to the Saturday races from April to September.", "Tomasz Wójcik's father-in-law, Harold, also races pigeons with the Hoyland Common Flying Club and sends his birds to the Saturday races.", "Tomasz Wójcik drives the transporter that takes the Hoyland Common Flying Club's pigeons to the race liberation points.", "Tomasz Wójcik breeds budgerigars in an aviary on his allotment in Hoyland.", "Tomasz Wójcik is the treasurer of the Hoyland Common Flying Club.", "Tomasz Wójcik's Royal Pigeon Racing Association membership number is RPRA 118406."]
+CROWDED_PIGEON_R1737: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PIGEON_R1737_SETUP), ["remember", "From this season on, Tomasz Wójcik won't be racing any birds of his own, as he sold his whole loft over the winter. He'll still drive the club transporter on race days."], [_CROWDED_PIGEON_R1737_SETUP[0]]),
+    (list(_CROWDED_PIGEON_R1737_SETUP), ["forget", "Tomasz Wójcik's cage birds at the allotment"], [_CROWDED_PIGEON_R1737_SETUP[3]]),
+    (list(_CROWDED_PIGEON_R1737_SETUP), ["revise", "Tomasz Wójcik's post on the club committee", "Tomasz Wójcik has handed over the treasurer's job and is now the secretary of the Hoyland Common Flying Club."], [_CROWDED_PIGEON_R1737_SETUP[4]]),
+]
+
+
+def crowded_pigeon_r90(cases: list[Case]) -> None:
+    """A pigeon fancier whose father-in-law races with the same club on the same days, with transporter driving and a treasurer's post in the same club, budgerigar breeding and a membership number: the racing ended by a time-first two-sentence statement while the driving carries on, the budgerigars forgotten under the broader words cage birds, and the committee post revised from treasurer to secretary."""
+    _ended_by(cases, 'crowded_pigeon_r90', 'pigeon racing', CROWDED_PIGEON_R1737)
+
+
+_CROWDED_GERMAN_FEUERWEHR_R1738_SETUP = ["Jörg Brandstätter ist aktives Mitglied der Freiwilligen Feuerwehr Murnau und rückt bei Alarm als Atemschutzgeräteträger aus.", "Jörg Brandstätters Schwager Florian ist ebenfalls aktives Mitglied der Freiwilligen Feuerwehr Murnau und rückt bei Alarm als Atemschutzgeräteträger aus.", "Jörg Brandstätter leitet jeden Freitagnachmittag die Jugendfeuerwehr in Murnau.", "Jörg Brandstätter gibt an der Volkshochschule Murnau Erste-Hilfe-Kurse für Führerscheinbewerber.", "Jörg Brandstätter spielt Tuba in der Blaskapelle Murnau.", "Jörg Brandstätters Handynummer ist 0171 4829356."]
+CROWDED_GERMAN_FEUERWEHR_R1738: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_FEUERWEHR_R1738_SETUP), ["remember", "Wegen seiner Knieoperation ist Jörg Brandstätter aus dem aktiven Einsatzdienst der Freiwilligen Feuerwehr Murnau ausgeschieden; die Jugendfeuerwehr leitet er aber weiterhin."], [_CROWDED_GERMAN_FEUERWEHR_R1738_SETUP[0]]),
+    (list(_CROWDED_GERMAN_FEUERWEHR_R1738_SETUP), ["revise", "Jörgs Erste-Hilfe-Kurse", "Seit diesem Herbst gibt Jörg Brandstätter seine Erste-Hilfe-Kurse für Führerscheinbewerber nicht mehr an der Volkshochschule, sondern beim Roten Kreuz in Murnau."], [_CROWDED_GERMAN_FEUERWEHR_R1738_SETUP[3]]),
+    (list(_CROWDED_GERMAN_FEUERWEHR_R1738_SETUP), ["forget", "Jörg Brandstätters Blasmusik"], [_CROWDED_GERMAN_FEUERWEHR_R1738_SETUP[4]]),
+]
+
+
+def crowded_german_feuerwehr_r90(cases: list[Case]) -> None:
+    """A volunteer firefighter whose brother-in-law serves in the same brigade in the same role, with youth brigade leadership, first-aid teaching and a brass band in the same town and a mobile number, in German: the active service ended by a sentence with a fronted reason while the youth brigade carries on, the first-aid courses revised with a fronted time phrase to a new venue, and the tuba playing forgotten under the broader word Blasmusik."""
+    _ended_by(cases, 'crowded_german_feuerwehr_r90', 'volunteer fire brigades', CROWDED_GERMAN_FEUERWEHR_R1738)
+
+
+_CROWDED_CHINESE_TAIJI_R1739_SETUP = ["陈桂兰每天早上六点在杭州西湖边的柳浪闻莺公园打太极拳\u3002", "陈桂兰的老伴张建国每天早上也在柳浪闻莺公园打太极拳\u3002", "陈桂兰每周二下午在柳浪闻莺公园附近的社区老年大学教太极扇\u3002", "陈桂兰在西湖区老年太极拳协会担任会计\u3002", "陈桂兰每周四晚上在社区文化中心学书法\u3002", "陈桂兰的微信号是guilan_taiji52\u3002"]
+CROWDED_CHINESE_TAIJI_R1739: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_TAIJI_R1739_SETUP), ["remember", "陈桂兰从上个月起每天早上改在家里跟着视频练太极拳\uff0c不再去柳浪闻莺公园了\u3002"], [_CROWDED_CHINESE_TAIJI_R1739_SETUP[0]]),
+    (list(_CROWDED_CHINESE_TAIJI_R1739_SETUP), ["revise", "桂兰的太极扇课", "陈桂兰现在改成每周五上午在社区老年大学教太极扇\u3002"], [_CROWDED_CHINESE_TAIJI_R1739_SETUP[2]]),
+    (list(_CROWDED_CHINESE_TAIJI_R1739_SETUP), ["release", "陈桂兰在协会的职务"], [_CROWDED_CHINESE_TAIJI_R1739_SETUP[3]]),
+]
+
+
+def crowded_chinese_taiji_r90(cases: list[Case]) -> None:
+    """A retired tai chi player whose husband practises in the same park every morning, with tai chi fan teaching nearby, an association post, calligraphy lessons and a WeChat ID, in Chinese: the park practice ended by a sentence with the time phrase after the name, the fan class revised by its day under a first name, and the accounting post released under the broader word for a position."""
+    _ended_by(cases, 'crowded_chinese_taiji_r90', 'tai chi', CROWDED_CHINESE_TAIJI_R1739)
+
+
+_CROWDED_USER_MORTGAGE_R1740_SETUP = ["I have a five-year fixed-rate mortgage on my flat in Leith with Forth Valley Building Society.", "My brother Euan also has a fixed-rate mortgage with Forth Valley Building Society on his flat in Leith.", "I rent out the spare room in my Leith flat to a lodger under the Rent a Room scheme.", "I have a regular saver account with Forth Valley Building Society that I pay £200 into every month.", "I collect the stair-cleaning money from my neighbours in our tenement in Leith every quarter.", "My Forth Valley Building Society member number is FV-558214."]
+CROWDED_USER_MORTGAGE_R1740: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_MORTGAGE_R1740_SETUP), ["revise", "my home loan", "I've remortgaged my flat in Leith onto a two-year tracker-rate mortgage with Forth Valley Building Society."], [_CROWDED_USER_MORTGAGE_R1740_SETUP[0]]),
+    (list(_CROWDED_USER_MORTGAGE_R1740_SETUP), ["remember", "Because I need the spare room as a home office now, I've stopped taking in a lodger."], [_CROWDED_USER_MORTGAGE_R1740_SETUP[2]]),
+    (list(_CROWDED_USER_MORTGAGE_R1740_SETUP), ["purge", "FV-558214"], [_CROWDED_USER_MORTGAGE_R1740_SETUP[5]]),
+]
+
+
+def crowded_user_mortgage_r90(cases: list[Case]) -> None:
+    """The user, whose brother has a mortgage with the same building society on a flat in the same district, with a lodger, a regular saver at the same society, stair-cleaning collections and a member number: the mortgage revised under the reworded topic home loan, the lodger ended by a reason-first sentence, and the member number purged."""
+    _ended_by(cases, 'crowded_user_mortgage_r90', 'mortgages', CROWDED_USER_MORTGAGE_R1740)
+
+
+_CROWDED_WEDDING_PHOTO_R1741_SETUP = ["Marguerite D'Souza photographs weddings at Hengrave Hall near Bury St Edmunds as one of the venue's recommended photographers.", "Marguerite D'Souza's husband, Nikhil, also photographs weddings at Hengrave Hall as one of the venue's recommended photographers.", "Marguerite D'Souza runs a beginners' photography evening class at West Suffolk College in Bury St Edmunds on Tuesdays.", "Marguerite D'Souza photographs the players and match days for Bury Town Football Club.", "Marguerite D'Souza edits her photos in a rented studio above a bakery on Abbeygate Street in Bury St Edmunds.", "Marguerite D'Souza's business e-mail address is hello@margueritedsouza.photo."]
+CROWDED_WEDDING_PHOTO_R1741: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WEDDING_PHOTO_R1741_SETUP), ["forget", "Marguerite D'Souza's sports photography"], [_CROWDED_WEDDING_PHOTO_R1741_SETUP[3]]),
+    (list(_CROWDED_WEDDING_PHOTO_R1741_SETUP), ["remember", "Hengrave Hall has dropped Marguerite D'Souza from its list of recommended wedding photographers. Her husband Nikhil is still on it."], [_CROWDED_WEDDING_PHOTO_R1741_SETUP[0]]),
+    (list(_CROWDED_WEDDING_PHOTO_R1741_SETUP), ["revise", "Marguerite D'Souza's editing space", "Marguerite D'Souza has given up the rented studio on Abbeygate Street and now edits her photos at home in Bury St Edmunds."], [_CROWDED_WEDDING_PHOTO_R1741_SETUP[4]]),
+]
+
+
+def crowded_wedding_photo_r90(cases: list[Case]) -> None:
+    """A wedding photographer whose husband is on the same venue's recommended list, with an evening class, football photography and a rented studio in the same town and a business e-mail address: the football work forgotten under the broader words sports photography, the venue work ended indirectly by a two-sentence statement that keeps the husband, and the studio revised under a reworded topic."""
+    _ended_by(cases, 'crowded_wedding_photo_r90', 'wedding photography', CROWDED_WEDDING_PHOTO_R1741)
+
+
+_CROWDED_UKULELE_R1742_SETUP = ["Lorenzo Bianchi-Reid plays ukulele with the Hove Ukulele Strummers at the Foundry pub in Hove on Wednesday evenings.", "Lorenzo Bianchi-Reid's daughter, Giulia, also plays ukulele with the Hove Ukulele Strummers at the Foundry pub on Wednesday evenings.", "Lorenzo Bianchi-Reid runs the quiz night at the Foundry pub in Hove on the first Monday of each month.", "Lorenzo Bianchi-Reid teaches guitar to children at a music shop in Hove on Saturday mornings.", "Lorenzo Bianchi-Reid plays mandolin in a folk duo at weddings and parties around Sussex.", "Lorenzo Bianchi-Reid's mobile number is 07911 382604."]
+CROWDED_UKULELE_R1742: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_UKULELE_R1742_SETUP), ["forget", "Lorenzo Bianchi-Reid's ukulele playing with the Hove Ukulele Strummers"], [_CROWDED_UKULELE_R1742_SETUP[0]]),
+    (list(_CROWDED_UKULELE_R1742_SETUP), ["remember", "Last month the Foundry pub handed its quiz night to a new host, so Lorenzo Bianchi-Reid no longer runs it."], [_CROWDED_UKULELE_R1742_SETUP[2]]),
+    (list(_CROWDED_UKULELE_R1742_SETUP), ["revise", "Lorenzo's teaching", "Lorenzo Bianchi-Reid now teaches guitar to children at the music shop in Hove on Sunday mornings instead of Saturdays."], [_CROWDED_UKULELE_R1742_SETUP[3]]),
+]
+
+
+def crowded_ukulele_r90(cases: list[Case]) -> None:
+    """A ukulele player whose daughter strums with the same group at the same pub on the same evening, with a quiz night at that pub, guitar teaching, a mandolin duo and a mobile number: the ukulele playing forgotten directly, the quiz night ended indirectly by a time-first sentence, and the guitar lessons revised to a new day under the broader word teaching."""
+    _ended_by(cases, 'crowded_ukulele_r90', 'ukulele groups', CROWDED_UKULELE_R1742)
+
+
+_CROWDED_SCUBA_R1743_SETUP = ["Ana Lúcia Ferreira dives with the Plymouth Sound Sub-Aqua Club on Sunday mornings from Mount Batten.", "Ana Lúcia Ferreira's partner, Tom Heale, also dives with the Plymouth Sound Sub-Aqua Club on Sunday mornings from Mount Batten.", "Ana Lúcia Ferreira instructs trainee divers in the pool at Plymouth Life Centre for the Plymouth Sound Sub-Aqua Club on Thursday evenings.", "Ana Lúcia Ferreira surveys seagrass beds in Plymouth Sound as a volunteer with a marine conservation charity.", "Ana Lúcia Ferreira works as a radiographer at Derriford Hospital in Plymouth.", "Ana Lúcia Ferreira's BSAC membership number is 2210583."]
+CROWDED_SCUBA_R1743: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SCUBA_R1743_SETUP), ["remember", "Because she now works Sunday shifts at Derriford Hospital, Ana Lúcia Ferreira has stopped going on the club's Sunday morning dives from Mount Batten; she still teaches in the pool on Thursdays."], [_CROWDED_SCUBA_R1743_SETUP[0]]),
+    (list(_CROWDED_SCUBA_R1743_SETUP), ["release", "Ana Lúcia Ferreira's marine conservation volunteering"], [_CROWDED_SCUBA_R1743_SETUP[3]]),
+    (list(_CROWDED_SCUBA_R1743_SETUP), ["purge", "2210583"], [_CROWDED_SCUBA_R1743_SETUP[5]]),
+]
+
+
+def crowded_scuba_r90(cases: list[Case]) -> None:
+    """A scuba diver whose partner dives with the same club from the same spot on the same morning, with pool instruction for that club, seagrass surveys in the same waters, a hospital job and a membership number: the Sunday dives ended by a reason-first sentence that mentions the job without ending it and keeps the pool teaching, the seagrass surveys released under the broader words marine conservation volunteering, and the membership number purged."""
+    _ended_by(cases, 'crowded_scuba_r90', 'scuba diving', CROWDED_SCUBA_R1743)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -26981,7 +27241,27 @@ def build() -> list[Case]:
                    crowded_snooker_r88,
                    crowded_german_drechseln_r88,
                    crowded_chinese_chuzuche_r88,
-                   crowded_urban_sketching_r88):
+                   crowded_urban_sketching_r88,
+                   crowded_badminton_r89,
+                   crowded_blood_donation_r89,
+                   crowded_debating_r89,
+                   crowded_flower_arranging_r89,
+                   crowded_german_wandern_r89,
+                   crowded_ice_skating_r89,
+                   crowded_jewellery_r89,
+                   crowded_chinese_fengzheng_r89,
+                   crowded_user_aqua_aerobics_r89,
+                   crowded_life_drawing_r89,
+                   crowded_mosaic_r90,
+                   crowded_midwifery_r90,
+                   crowded_pension_r90,
+                   crowded_pigeon_r90,
+                   crowded_german_feuerwehr_r90,
+                   crowded_chinese_taiji_r90,
+                   crowded_user_mortgage_r90,
+                   crowded_wedding_photo_r90,
+                   crowded_ukulele_r90,
+                   crowded_scuba_r90):
         family(cases)
     return cases
 
