@@ -26205,6 +26205,266 @@ def crowded_scuba_r90(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_scuba_r90', 'scuba diving', CROWDED_SCUBA_R1743)
 
 
+_CROWDED_ACCOUNTANCY_R1744_SETUP = ["Kwabena Asante-Darko works as an audit senior at Brightwell & Oduya Chartered Accountants in Leicester, auditing the accounts of local charities.", "Kwabena Asante-Darko's cousin, Efua Asante, also works as an audit senior at Brightwell & Oduya Chartered Accountants in Leicester.", "Kwabena Asante-Darko is studying for his ACCA Strategic Business Reporting exam at an evening college in Leicester.", "Kwabena Asante-Darko is treasurer of the Ghana Union of Leicester and prepares its annual accounts.", "Kwabena Asante-Darko fills in self-assessment tax returns for a few freelance friends on the side, charging £150 each.", "Kwabena Asante-Darko's ACCA membership number is 2871635."]
+CROWDED_ACCOUNTANCY_R1744: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ACCOUNTANCY_R1744_SETUP), ["remember", "Kwabena Asante-Darko left Brightwell & Oduya last Friday to become finance manager at a housing association in Nottingham; his cousin Efua is staying on at the firm."], [_CROWDED_ACCOUNTANCY_R1744_SETUP[0]]),
+    (list(_CROWDED_ACCOUNTANCY_R1744_SETUP), ["release", "the books Kwabena keeps for the Ghana Union of Leicester"], [_CROWDED_ACCOUNTANCY_R1744_SETUP[3]]),
+    (list(_CROWDED_ACCOUNTANCY_R1744_SETUP), ["revise", "Kwabena Asante-Darko's fee for his friends' tax returns", "Since April, Kwabena Asante-Darko has charged £180 for each self-assessment tax return he fills in for freelance friends."], [_CROWDED_ACCOUNTANCY_R1744_SETUP[4]]),
+]
+
+
+def crowded_accountancy_r91(cases: list[Case]) -> None:
+    """An audit senior whose cousin holds the same job at the same Leicester firm, with exam study, a treasurer's role and side tax-return work in the same town and an ACCA number: the job ended by a move to another employer while the cousin stays, the treasurer's books released under a reworded phrase, and the side-work fee revised time-first."""
+    _ended_by(cases, 'crowded_accountancy_r91', 'accountancy', CROWDED_ACCOUNTANCY_R1744)
+
+
+_CROWDED_CALL_CENTRE_R1745_SETUP = ["Priyanka Raghunathan works night shifts on the billing helpline at Taff Energy's call centre in Cardiff.", "Priyanka Raghunathan's husband, Arjun, also works night shifts on the billing helpline at Taff Energy's call centre in Cardiff.", "Priyanka Raghunathan trains new recruits at Taff Energy's Cardiff call centre on Monday afternoons.", "Priyanka Raghunathan is the Unison workplace representative at Taff Energy's call centre in Cardiff.", "Priyanka Raghunathan is studying part-time for a psychology degree with the Open University.", "Priyanka Raghunathan's Taff Energy staff number is TE-30918."]
+CROWDED_CALL_CENTRE_R1745: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CALL_CENTRE_R1745_SETUP), ["remember", "Because the nights were wrecking her sleep, Priyanka Raghunathan has come off the night shifts on the Taff Energy billing helpline. Arjun is still working nights there."], [_CROWDED_CALL_CENTRE_R1745_SETUP[0]]),
+    (list(_CROWDED_CALL_CENTRE_R1745_SETUP), ["forget", "Priyanka's union role at the call centre"], [_CROWDED_CALL_CENTRE_R1745_SETUP[3]]),
+    (list(_CROWDED_CALL_CENTRE_R1745_SETUP), ["purge", "TE-30918"], [_CROWDED_CALL_CENTRE_R1745_SETUP[5]]),
+]
+
+
+def crowded_call_centre_r91(cases: list[Case]) -> None:
+    """A call-centre agent whose husband works the same night shifts on the same Cardiff helpline, with recruit training and a union role at the same centre, part-time study and a staff number: the night shifts ended by a two-sentence statement with the reason first while the husband carries on, the union role forgotten under a reworded phrase, and the staff number purged."""
+    _ended_by(cases, 'crowded_call_centre_r91', 'call centres', CROWDED_CALL_CENTRE_R1745)
+
+
+_CROWDED_GERMAN_BUCHHALTUNG_R1746_SETUP = ["Heike Brünnow arbeitet als Buchhalterin bei der Reederei Ostsee-Fracht in Rostock und kümmert sich dort um die Kreditorenbuchhaltung.", "Heike Brünnows Schwester Anja arbeitet ebenfalls als Buchhalterin bei der Reederei Ostsee-Fracht in Rostock.", "Heike Brünnow macht nebenberuflich die Buchführung für die Bäckerei ihres Onkels in Warnemünde.", "Heike Brünnow ist Kassenwartin im Kleingartenverein Rostock-Südstadt.", "Heike Brünnow besucht montags abends einen Vorbereitungskurs zur geprüften Bilanzbuchhalterin bei der IHK Rostock.", "Heike Brünnows IBAN für ihr Gehaltskonto lautet DE27130500000201458836."]
+CROWDED_GERMAN_BUCHHALTUNG_R1746: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_BUCHHALTUNG_R1746_SETUP), ["remember", "Weil ihr Onkel die Bäckerei in Warnemünde verkauft hat, macht Heike Brünnow dort keine Buchführung mehr."], [_CROWDED_GERMAN_BUCHHALTUNG_R1746_SETUP[2]]),
+    (list(_CROWDED_GERMAN_BUCHHALTUNG_R1746_SETUP), ["revise", "Heikes Fortbildung bei der IHK", "Seit diesem Monat besucht Heike Brünnow den Vorbereitungskurs zur Bilanzbuchhalterin bei der IHK Rostock donnerstags abends statt montags."], [_CROWDED_GERMAN_BUCHHALTUNG_R1746_SETUP[4]]),
+    (list(_CROWDED_GERMAN_BUCHHALTUNG_R1746_SETUP), ["forget", "Heike Brünnows Amt als Kassenwartin im Kleingartenverein"], [_CROWDED_GERMAN_BUCHHALTUNG_R1746_SETUP[3]]),
+]
+
+
+def crowded_german_buchhaltung_r91(cases: list[Case]) -> None:
+    """A bookkeeper whose sister keeps the books at the same Rostock shipping company, with side bookkeeping for an uncle's bakery, a garden-club treasurer's post, an evening course and a salary IBAN, in German: the bakery work ended with the reason first, the course revised to a new evening under a broader word, and the treasurer's post forgotten."""
+    _ended_by(cases, 'crowded_german_buchhaltung_r91', 'bookkeeping', CROWDED_GERMAN_BUCHHALTUNG_R1746)
+
+
+_CROWDED_CATERING_R1747_SETUP = ["Oksana Petrenko's catering company, Borsch & Bread, holds the contract to supply staff lunches to the Avonmouth depot of Severn Logistics in Bristol.", "Oksana Petrenko's brother-in-law, Taras Petrenko, also holds a catering contract with Severn Logistics, supplying night-shift meals at the Avonmouth depot.", "Oksana Petrenko's company caters the monthly board lunches at Severn Logistics' head office in Bristol.", "Oksana Petrenko buys her vegetables wholesale every Tuesday at Bristol Fruit Market on a credit account.", "Oksana Petrenko teaches a Ukrainian cookery class at a community kitchen in Easton on Wednesday evenings.", "Oksana Petrenko's company registration number at Companies House is 13570842."]
+CROWDED_CATERING_R1747: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CATERING_R1747_SETUP), ["remember", "Severn Logistics put the Avonmouth staff lunches out to tender again and Borsch & Bread lost that contract to a national caterer; Oksana Petrenko still does the board lunches at head office."], [_CROWDED_CATERING_R1747_SETUP[0]]),
+    (list(_CROWDED_CATERING_R1747_SETUP), ["forget", "Oksana's credit account at the fruit market"], [_CROWDED_CATERING_R1747_SETUP[3]]),
+    (list(_CROWDED_CATERING_R1747_SETUP), ["purge", "13570842"], [_CROWDED_CATERING_R1747_SETUP[5]]),
+]
+
+
+def crowded_catering_r91(cases: list[Case]) -> None:
+    """A caterer whose brother-in-law holds another catering contract at the same Bristol depot, with board lunches for the same client, a supplier's credit account, a cookery class and a company number: the depot lunch contract ended indirectly by a lost tender while the board lunches carry on, the supplier account forgotten under a reworded phrase, and the company number purged."""
+    _ended_by(cases, 'crowded_catering_r91', 'catering contracts', CROWDED_CATERING_R1747)
+
+
+_CROWDED_DOMICILIARY_CARE_R1748_SETUP = ["Aminata Sesay works as a home carer for Caring Hands Sheffield, doing the morning calls on the Gleadless round.", "Aminata Sesay's sister, Isatu Sesay, also works for Caring Hands Sheffield, doing the morning calls on the Gleadless round.", "Aminata Sesay is paid privately by the family of an elderly neighbour, Mr Hobbs, to sit with him two evenings a week in Gleadless.", "Aminata Sesay is working towards a Level 3 Diploma in Adult Care through Caring Hands Sheffield.", "Aminata Sesay claims a mileage allowance of 45p a mile from Caring Hands Sheffield for driving between calls.", "Aminata Sesay's mobile number is 07723 418905."]
+CROWDED_DOMICILIARY_CARE_R1748: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DOMICILIARY_CARE_R1748_SETUP), ["revise", "Aminata's shift on the Gleadless round", "Aminata Sesay now does the evening calls on the Gleadless round for Caring Hands Sheffield instead of the morning calls."], [_CROWDED_DOMICILIARY_CARE_R1748_SETUP[0]]),
+    (list(_CROWDED_DOMICILIARY_CARE_R1748_SETUP), ["remember", "Mr Hobbs has moved into a care home in Dore, so Aminata Sesay no longer sits with him in the evenings."], [_CROWDED_DOMICILIARY_CARE_R1748_SETUP[2]]),
+    (list(_CROWDED_DOMICILIARY_CARE_R1748_SETUP), ["release", "Aminata Sesay's mileage claims"], [_CROWDED_DOMICILIARY_CARE_R1748_SETUP[4]]),
+]
+
+
+def crowded_domiciliary_care_r91(cases: list[Case]) -> None:
+    """A home carer whose sister does the same morning calls on the same Sheffield round, with private evening sits for a neighbour, a care diploma and mileage claims with the same agency and a mobile number: her round revised from mornings to evenings under a first name, the private sits ended indirectly by the neighbour's move, and the mileage claims released under a reworded phrase."""
+    _ended_by(cases, 'crowded_domiciliary_care_r91', 'domiciliary care', CROWDED_DOMICILIARY_CARE_R1748)
+
+
+_CROWDED_CHINESE_JIAZHENG_R1749_SETUP = ["王桂兰通过杭州的安心家政公司做月嫂\uff0c每单合同签二十六天\u3002", "王桂兰的表妹李春燕也在杭州的安心家政公司做月嫂\u3002", "王桂兰每周二和周五上午在杭州拱墅区给一户人家做钟点工\uff0c打扫卫生\u3002", "王桂兰在安心家政公司的培训中心给新来的保姆讲婴儿护理课\u3002", "王桂兰每个月给安徽老家的父母汇两千块钱\u3002", "王桂兰的工商银行卡号是6222021202041187365\u3002"]
+CROWDED_CHINESE_JIAZHENG_R1749: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_JIAZHENG_R1749_SETUP), ["remember", "因为腰伤复发\uff0c王桂兰已经不再接月嫂的单子了\uff0c不过她还在安心家政的培训中心讲课\u3002"], [_CROWDED_CHINESE_JIAZHENG_R1749_SETUP[0]]),
+    (list(_CROWDED_CHINESE_JIAZHENG_R1749_SETUP), ["revise", "桂兰在拱墅区做钟点工的时间", "王桂兰现在改成每周一和周四上午去拱墅区那户人家做钟点工\u3002"], [_CROWDED_CHINESE_JIAZHENG_R1749_SETUP[2]]),
+    (list(_CROWDED_CHINESE_JIAZHENG_R1749_SETUP), ["purge", "6222021202041187365"], [_CROWDED_CHINESE_JIAZHENG_R1749_SETUP[5]]),
+]
+
+
+def crowded_chinese_jiazheng_r91(cases: list[Case]) -> None:
+    """A maternity nanny whose cousin works as a nanny through the same Hangzhou agency, with hourly cleaning in the same city, training classes at the same agency, money sent home and a bank card number, in Chinese: the nanny work ended with the reason first while the teaching continues, the cleaning days revised under a first name, and the card number purged."""
+    _ended_by(cases, 'crowded_chinese_jiazheng_r91', 'housekeeping agencies', CROWDED_CHINESE_JIAZHENG_R1749)
+
+
+_CROWDED_USER_ESTATE_AGENCY_R1750_SETUP = ["I work as a lettings negotiator at Marsh & Mensah estate agents in Brixton.", "My flatmate Dami also works as a lettings negotiator at Marsh & Mensah in Brixton.", "I earn a commission of 10% of the first month's rent on every let I agree at Marsh & Mensah.", "I show flats for Marsh & Mensah's Clapham branch on Saturday mornings.", "I'm saving for a deposit in a Lifetime ISA with Moneybox.", "My Propertymark membership number is PM-0448127."]
+CROWDED_USER_ESTATE_AGENCY_R1750: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_ESTATE_AGENCY_R1750_SETUP), ["remember", "The Clapham branch has taken on its own weekend staff, so I no longer do Saturday viewings for them."], [_CROWDED_USER_ESTATE_AGENCY_R1750_SETUP[3]]),
+    (list(_CROWDED_USER_ESTATE_AGENCY_R1750_SETUP), ["revise", "my commission on lets", "From this quarter, Marsh & Mensah pays me a commission of 8% of the first month's rent on every let I agree."], [_CROWDED_USER_ESTATE_AGENCY_R1750_SETUP[2]]),
+    (list(_CROWDED_USER_ESTATE_AGENCY_R1750_SETUP), ["forget", "my Lifetime ISA savings"], [_CROWDED_USER_ESTATE_AGENCY_R1750_SETUP[4]]),
+]
+
+
+def crowded_user_estate_agency_r91(cases: list[Case]) -> None:
+    """The user, a lettings negotiator whose flatmate has the same job at the same Brixton agency, with commission and Saturday viewings for the same firm, deposit savings and a Propertymark number: the Saturday viewings ended indirectly by new weekend staff, the commission revised time-first to a lower rate, and the savings forgotten."""
+    _ended_by(cases, 'crowded_user_estate_agency_r91', 'estate agency', CROWDED_USER_ESTATE_AGENCY_R1750)
+
+
+_CROWDED_FREIGHT_R1751_SETUP = ["Ximena de la Cruz works as an ocean freight coordinator at Harwich Line Forwarding in Felixstowe, booking container shipments from South America.", "Ximena de la Cruz's husband, Rodrigo Benítez, also works as an ocean freight coordinator at Harwich Line Forwarding in Felixstowe.", "Ximena de la Cruz handles customs declarations as a freelance agent for a coffee importer in Ipswich.", "Ximena de la Cruz translates shipping documents from Spanish for Harwich Line Forwarding's Latin American clients.", "Ximena de la Cruz sells alpaca-wool jumpers from Peru at the Sunday market in Felixstowe.", "Ximena de la Cruz's EORI number is GB498127730000."]
+CROWDED_FREIGHT_R1751: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FREIGHT_R1751_SETUP), ["forget", "Ximena's freelance customs work for the coffee importer"], [_CROWDED_FREIGHT_R1751_SETUP[2]]),
+    (list(_CROWDED_FREIGHT_R1751_SETUP), ["remember", "Harwich Line Forwarding now sends its Spanish paperwork to a translation agency. Ximena de la Cruz no longer translates the shipping documents for its Latin American clients."], [_CROWDED_FREIGHT_R1751_SETUP[3]]),
+    (list(_CROWDED_FREIGHT_R1751_SETUP), ["purge", "GB498127730000"], [_CROWDED_FREIGHT_R1751_SETUP[5]]),
+]
+
+
+def crowded_freight_r91(cases: list[Case]) -> None:
+    """A freight coordinator whose husband has the same job at the same Felixstowe forwarder, with freelance customs work, translation for the same firm, a market stall and an EORI number: the customs work forgotten under a reworded phrase, the translation ended by a two-sentence statement while the coordinating carries on, and the EORI number purged."""
+    _ended_by(cases, 'crowded_freight_r91', 'freight forwarding', CROWDED_FREIGHT_R1751)
+
+
+_CROWDED_INSURANCE_BROKING_R1752_SETUP = ["Tariq Al-Mansouri is an account executive at Pennine Risk Brokers in Manchester, placing fleet insurance for haulage firms.", "Tariq Al-Mansouri's colleague Hannah O'Dowd also places fleet insurance for haulage firms at Pennine Risk Brokers in Manchester.", "Tariq Al-Mansouri is studying for the Chartered Insurance Institute's Diploma in Insurance, paid for by Pennine Risk Brokers.", "Tariq Al-Mansouri looks after the insurance renewals for his uncle's three restaurants in Rusholme.", "Tariq Al-Mansouri drives a leased Skoda Octavia as a company car from Pennine Risk Brokers.", "Tariq Al-Mansouri's direct line at Pennine Risk Brokers is 0161 496 0732."]
+CROWDED_INSURANCE_BROKING_R1752: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_INSURANCE_BROKING_R1752_SETUP), ["revise", "the kind of insurance Tariq Al-Mansouri places at Pennine Risk Brokers", "Tariq Al-Mansouri now places cyber insurance for small tech firms at Pennine Risk Brokers instead of fleet insurance."], [_CROWDED_INSURANCE_BROKING_R1752_SETUP[0]]),
+    (list(_CROWDED_INSURANCE_BROKING_R1752_SETUP), ["remember", "Tariq's uncle has sold two of his Rusholme restaurants and closed the third, so Tariq Al-Mansouri has no renewals left to handle for him."], [_CROWDED_INSURANCE_BROKING_R1752_SETUP[3]]),
+    (list(_CROWDED_INSURANCE_BROKING_R1752_SETUP), ["release", "Tariq Al-Mansouri's leased company car"], [_CROWDED_INSURANCE_BROKING_R1752_SETUP[4]]),
+]
+
+
+def crowded_insurance_broking_r91(cases: list[Case]) -> None:
+    """An insurance broker whose colleague places the same fleet cover at the same Manchester brokerage, with employer-funded study, renewals for an uncle's restaurants, a company car and a direct line: his line of business revised while the colleague's stays, the uncle's renewals ended indirectly by the sale and closure of the restaurants, and the company car released."""
+    _ended_by(cases, 'crowded_insurance_broking_r91', 'insurance broking', CROWDED_INSURANCE_BROKING_R1752)
+
+
+_CROWDED_LOCUM_R1753_SETUP = ["Gareth Pryce-Jones works as a locum GP at Mumbles Medical Practice in Swansea on Mondays and Tuesdays.", "Gareth Pryce-Jones's wife, Dr Nia Pryce-Jones, also does locum GP sessions at Mumbles Medical Practice in Swansea.", "Gareth Pryce-Jones works out-of-hours shifts for the Swansea Bay urgent care service one weekend a month.", "Gareth Pryce-Jones bills for his locum sessions through his own limited company, Pryce-Jones Medical Ltd.", "Gareth Pryce-Jones teaches clinical skills to medical students at Swansea University on Thursday afternoons.", "Gareth Pryce-Jones's GMC number is 7041583."]
+CROWDED_LOCUM_R1753: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LOCUM_R1753_SETUP), ["remember", "After a winter of back-to-back weekends, Gareth Pryce-Jones has come off the Swansea Bay out-of-hours rota."], [_CROWDED_LOCUM_R1753_SETUP[2]]),
+    (list(_CROWDED_LOCUM_R1753_SETUP), ["revise", "Gareth's locum days at Mumbles", "Gareth Pryce-Jones now works as a locum GP at Mumbles Medical Practice on Wednesdays and Fridays."], [_CROWDED_LOCUM_R1753_SETUP[0]]),
+    (list(_CROWDED_LOCUM_R1753_SETUP), ["purge", "7041583"], [_CROWDED_LOCUM_R1753_SETUP[5]]),
+]
+
+
+def crowded_locum_r91(cases: list[Case]) -> None:
+    """A locum GP whose wife does locum sessions at the same Swansea practice, with out-of-hours shifts, billing through his own company, university teaching and a GMC number: the out-of-hours work ended with the reason first and an idiom, his locum days revised under a first name while his wife's sessions stay, and the GMC number purged."""
+    _ended_by(cases, 'crowded_locum_r91', 'locum doctors', CROWDED_LOCUM_R1753)
+
+
+_CROWDED_MEALS_R1754_SETUP = ["Bernadette O'Rourke drives a Meals on Wheels round for Age Concern Kendal on Tuesday and Friday lunchtimes.", "Bernadette O'Rourke's sister, Maureen, also drives a Meals on Wheels round for Age Concern Kendal on Tuesday and Friday lunchtimes.", "Bernadette O'Rourke helps serve Age Concern Kendal's Wednesday lunch club for older people at the Castle Street Community Centre.", "Bernadette O'Rourke does the weekly food shopping for her housebound neighbour on Greenside in Kendal, Harold Beck.", "Bernadette O'Rourke works mornings as a receptionist at Station Road Veterinary Surgery in Kendal.", "Bernadette O'Rourke's Age Concern volunteer number is AC-KEN-40517."]
+CROWDED_MEALS_R1754: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MEALS_R1754_SETUP), ["remember", "Because her eyesight is no longer good enough for driving, Bernadette O'Rourke has handed her Meals on Wheels round back to Age Concern Kendal; she still helps at the Wednesday lunch club."], [_CROWDED_MEALS_R1754_SETUP[0]]),
+    (list(_CROWDED_MEALS_R1754_SETUP), ["release", "the errands Bernadette runs for her housebound neighbour Harold"], [_CROWDED_MEALS_R1754_SETUP[3]]),
+    (list(_CROWDED_MEALS_R1754_SETUP), ["purge", "AC-KEN-40517"], [_CROWDED_MEALS_R1754_SETUP[5]]),
+]
+
+
+def crowded_meals_r92(cases: list[Case]) -> None:
+    """A Meals on Wheels driver whose sister drives rounds for the same charity on the same days, with a lunch club for the same charity, shopping for a neighbour in the same town, a receptionist job and a volunteer number: the driving ended with the reason first while the lunch club carries on, the neighbour's shopping released under the reworded word errands, and the volunteer number purged."""
+    _ended_by(cases, 'crowded_meals_r92', 'meals on wheels', CROWDED_MEALS_R1754)
+
+
+_CROWDED_NEIGHBOURHOOD_WATCH_R1755_SETUP = ["Rajesh Venkataraman walks the Clarendon Avenue Neighbourhood Watch patrol in Leamington Spa on Thursday evenings.", "Rajesh Venkataraman's wife, Lakshmi, also walks the Clarendon Avenue Neighbourhood Watch patrol in Leamington Spa on Thursday evenings.", "Rajesh Venkataraman keeps a spare key for the elderly couple at number 12 Clarendon Avenue and checks on their house when they are away.", "Rajesh Venkataraman sits on the residents' association committee that is campaigning for speed bumps on Clarendon Avenue.", "Rajesh Venkataraman teaches maths at North Leamington School.", "Rajesh Venkataraman's e-mail address is rajesh.venkat@outlook.com."]
+CROWDED_NEIGHBOURHOOD_WATCH_R1755: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_NEIGHBOURHOOD_WATCH_R1755_SETUP), ["forget", "Rajesh Venkataraman's own Thursday evening rounds for the Neighbourhood Watch"], [_CROWDED_NEIGHBOURHOOD_WATCH_R1755_SETUP[0]]),
+    (list(_CROWDED_NEIGHBOURHOOD_WATCH_R1755_SETUP), ["remember", "The elderly couple at number 12 Clarendon Avenue have moved into a care home. Rajesh Venkataraman has given their spare key back to their son and no longer looks after the house."], [_CROWDED_NEIGHBOURHOOD_WATCH_R1755_SETUP[2]]),
+    (list(_CROWDED_NEIGHBOURHOOD_WATCH_R1755_SETUP), ["revise", "Rajesh Venkataraman's teaching job", "Rajesh Venkataraman now teaches maths at Campion School in Leamington Spa."], [_CROWDED_NEIGHBOURHOOD_WATCH_R1755_SETUP[4]]),
+]
+
+
+def crowded_neighbourhood_watch_r92(cases: list[Case]) -> None:
+    """A Neighbourhood Watch volunteer whose wife walks the same patrol on the same evening, with a neighbour's spare key and a speed-bump campaign on the same street, a teaching job and an e-mail address: his own patrols forgotten under the reworded word rounds while his wife's stay, the key-holding ended by a two-sentence statement about the neighbours moving, and the teaching job revised to a new school."""
+    _ended_by(cases, 'crowded_neighbourhood_watch_r92', 'neighbourhood watch', CROWDED_NEIGHBOURHOOD_WATCH_R1755)
+
+
+_CROWDED_OCCUPATIONAL_THERAPY_R1756_SETUP = ["Esther Adeyemi-Clarke has occupational therapy for her right hand at Hexham General Hospital every Monday morning since her stroke.", "Esther Adeyemi-Clarke's husband, Winston, also has occupational therapy at Hexham General Hospital every Monday morning, for his shoulder.", "Esther Adeyemi-Clarke goes to a stroke survivors' support group at Hexham Library on the first Thursday of each month.", "Esther Adeyemi-Clarke swims at Wentworth Leisure Centre in Hexham on Saturday mornings as part of her recovery.", "Esther Adeyemi-Clarke is on the waiting list for a stairlift from Northumberland County Council's home adaptations team.", "Esther Adeyemi-Clarke's NHS number is 485 777 3456."]
+CROWDED_OCCUPATIONAL_THERAPY_R1756: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_OCCUPATIONAL_THERAPY_R1756_SETUP), ["remember", "Esther Adeyemi-Clarke was discharged from occupational therapy at Hexham General Hospital last week because her hand has recovered well; Winston still goes on Mondays."], [_CROWDED_OCCUPATIONAL_THERAPY_R1756_SETUP[0]]),
+    (list(_CROWDED_OCCUPATIONAL_THERAPY_R1756_SETUP), ["revise", "Esther's weekend swimming", "Esther Adeyemi-Clarke now swims at Wentworth Leisure Centre in Hexham on Sunday afternoons instead of Saturday mornings."], [_CROWDED_OCCUPATIONAL_THERAPY_R1756_SETUP[3]]),
+    (list(_CROWDED_OCCUPATIONAL_THERAPY_R1756_SETUP), ["remember", "On Tuesday the council's home adaptations team finally installed Esther Adeyemi-Clarke's stairlift."], [_CROWDED_OCCUPATIONAL_THERAPY_R1756_SETUP[4]]),
+]
+
+
+def crowded_occupational_therapy_r92(cases: list[Case]) -> None:
+    """A stroke survivor whose husband has occupational therapy at the same hospital on the same morning, with a support group and swimming in the same town, a stairlift on order and an NHS number: her therapy ended by a discharge while his carries on, the swimming revised under a first name to a new day, and the waiting list ended indirectly by a time-first sentence about the stairlift being fitted."""
+    _ended_by(cases, 'crowded_occupational_therapy_r92', 'occupational therapy', CROWDED_OCCUPATIONAL_THERAPY_R1756)
+
+
+_CROWDED_PEST_CONTROL_R1757_SETUP = ["Customer Yusuf Demir has a monthly mouse-control contract with Fenland Pest Solutions for his flat at 14 Carrow Road, Norwich.", "Yusuf Demir's brother, Kemal Demir, lives in the flat upstairs at 14 Carrow Road and also has a monthly mouse-control contract with Fenland Pest Solutions.", "Yusuf Demir owns a kebab shop on Prince of Wales Road in Norwich, where our technicians treat the kitchen for cockroaches every quarter.", "Yusuf Demir has asked the technician to phone him thirty minutes before arriving because he works night shifts.", "Yusuf Demir reported a wasp nest in the loft at 14 Carrow Road, and a technician is booked to treat it on 12 June.", "Yusuf Demir's customer account number with Fenland Pest Solutions is FPS-208834."]
+CROWDED_PEST_CONTROL_R1757: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PEST_CONTROL_R1757_SETUP), ["remember", "Update on the kebab shop: Yusuf Demir has sold it to a new owner, who has not kept on our quarterly cockroach treatment."], [_CROWDED_PEST_CONTROL_R1757_SETUP[2]]),
+    (list(_CROWDED_PEST_CONTROL_R1757_SETUP), ["release", "the note about ringing Yusuf half an hour ahead of visits"], [_CROWDED_PEST_CONTROL_R1757_SETUP[3]]),
+    (list(_CROWDED_PEST_CONTROL_R1757_SETUP), ["purge", "FPS-208834"], [_CROWDED_PEST_CONTROL_R1757_SETUP[5]]),
+]
+
+
+def crowded_pest_control_r92(cases: list[Case]) -> None:
+    """A pest-control firm's notes on a customer whose brother has the same mouse contract in the same building, with a shop treatment and a wasp booking at the same address or town, a call-ahead request and an account number: the shop treatment ended by a topic-first update on the sale, the call-ahead request released in reworded form, and the account number purged."""
+    _ended_by(cases, 'crowded_pest_control_r92', 'pest control', CROWDED_PEST_CONTROL_R1757)
+
+
+_CROWDED_GERMAN_REHA_R1758_SETUP = ["Hannelore Brückner macht nach ihrer Knieoperation dreimal pro Woche ambulante Reha im Reha-Zentrum am Kurpark in Bad Kissingen.", "Hannelore Brückners Schwager, Dieter Brückner, macht nach seiner Hüftoperation ebenfalls ambulante Reha im Reha-Zentrum am Kurpark in Bad Kissingen.", "Hannelore Brückner geht jeden Dienstag zur Wassergymnastik im Thermalbad KissSalis in Bad Kissingen.", "Hannelore Brückner leitet ehrenamtlich eine Selbsthilfegruppe für Arthrose-Patienten im Gemeindehaus St. Jakobus in Bad Kissingen.", "Hannelore Brückner arbeitet halbtags als Buchhalterin bei einer Brauerei in Bad Kissingen.", "Hannelore Brückners Versichertennummer bei der AOK Bayern ist M482915736."]
+CROWDED_GERMAN_REHA_R1758: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_REHA_R1758_SETUP), ["remember", "Seit letzter Woche ist Hannelore Brückners Reha im Reha-Zentrum am Kurpark abgeschlossen; ihr Knie ist wieder voll belastbar."], [_CROWDED_GERMAN_REHA_R1758_SETUP[0]]),
+    (list(_CROWDED_GERMAN_REHA_R1758_SETUP), ["revise", "Hannelores Wassergymnastik", "Hannelore Brückner geht jetzt donnerstags statt dienstags zur Wassergymnastik im Thermalbad KissSalis."], [_CROWDED_GERMAN_REHA_R1758_SETUP[2]]),
+    (list(_CROWDED_GERMAN_REHA_R1758_SETUP), ["forget", "die Arthrose-Gruppe, die Hannelore im Gemeindehaus leitet"], [_CROWDED_GERMAN_REHA_R1758_SETUP[3]]),
+]
+
+
+def crowded_german_reha_r92(cases: list[Case]) -> None:
+    """A knee patient whose brother-in-law does outpatient rehabilitation at the same centre, with water gymnastics and an arthritis self-help group in the same spa town, a bookkeeping job and an insurance number, in German: her rehabilitation ended by a time-first sentence while his carries on, the water gymnastics revised under a first name to a new day, and the self-help group forgotten in shortened form."""
+    _ended_by(cases, 'crowded_german_reha_r92', 'rehabilitation', CROWDED_GERMAN_REHA_R1758)
+
+
+_CROWDED_USER_SCHOOL_RUN_R1759_SETUP = ["I drive my daughter Nia to Ashgrove Primary School in Llandaff on Monday, Wednesday and Friday mornings.", "My husband, Gareth, drives our daughter Nia to Ashgrove Primary School in Llandaff on Tuesday and Thursday mornings.", "I collect my neighbour's son, Alfie, from Ashgrove Primary School on Wednesday afternoons because his mother works late.", "I listen to Year 2 children read at Ashgrove Primary School on Thursday afternoons as a parent volunteer.", "I take Nia to swimming lessons at Maindy Pool in Cardiff on Saturday mornings.", "My phone number on the Ashgrove Primary School contact list is 07700 900418."]
+CROWDED_USER_SCHOOL_RUN_R1759: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_SCHOOL_RUN_R1759_SETUP), ["remember", "From next term Nia will take the school bus to Ashgrove on Mondays, Wednesdays and Fridays, so I won't be driving her in on those mornings any more."], [_CROWDED_USER_SCHOOL_RUN_R1759_SETUP[0]]),
+    (list(_CROWDED_USER_SCHOOL_RUN_R1759_SETUP), ["release", "my Wednesday pick-ups of Alfie"], [_CROWDED_USER_SCHOOL_RUN_R1759_SETUP[2]]),
+    (list(_CROWDED_USER_SCHOOL_RUN_R1759_SETUP), ["purge", "07700 900418"], [_CROWDED_USER_SCHOOL_RUN_R1759_SETUP[5]]),
+]
+
+
+def crowded_user_school_run_r92(cases: list[Case]) -> None:
+    """The user, whose husband drives their daughter to the same school on the other weekdays, with a neighbour's child to collect and reading volunteering at the same school, swimming lessons and a phone number on the school list: the user's own school run ended by a time-first sentence about the bus while the husband's days stay, the neighbour's pick-ups released under a reworded phrase, and the phone number purged."""
+    _ended_by(cases, 'crowded_user_school_run_r92', 'school runs', CROWDED_USER_SCHOOL_RUN_R1759)
+
+
+_CROWDED_CHINESE_TUINA_R1760_SETUP = ["王淑芬每周二上午去成都市第一人民医院中医科做推拿\uff0c治疗她的颈椎病\u3002", "王淑芬的丈夫刘建国也每周二上午在成都市第一人民医院中医科做推拿\u3002", "王淑芬每天早上在成都人民公园练八段锦\u3002", "王淑芬在成都宽窄巷子附近的一家中药房当收银员\u3002", "王淑芬每周四下午去社区卫生服务中心帮她母亲拿降压药\u3002", "王淑芬在成都市第一人民医院的就诊卡号是0028617435\u3002"]
+CROWDED_CHINESE_TUINA_R1760: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_TUINA_R1760_SETUP), ["remember", "颈椎好多了\uff0c王淑芬从上个月起就不再去医院做推拿了\uff0c她丈夫还在继续做\u3002"], [_CROWDED_CHINESE_TUINA_R1760_SETUP[0]]),
+    (list(_CROWDED_CHINESE_TUINA_R1760_SETUP), ["revise", "淑芬在中药房的工作", "王淑芬现在在成都春熙路的一家中药房当药剂助理\u3002"], [_CROWDED_CHINESE_TUINA_R1760_SETUP[3]]),
+    (list(_CROWDED_CHINESE_TUINA_R1760_SETUP), ["forget", "王淑芬早上在公园的锻炼"], [_CROWDED_CHINESE_TUINA_R1760_SETUP[2]]),
+]
+
+
+def crowded_chinese_tuina_r92(cases: list[Case]) -> None:
+    """A neck patient whose husband has tuina massage at the same hospital department on the same morning, with qigong in a park, a job in a herbal pharmacy and fetching her mother's medicine in the same city and a patient card number, in Chinese: her massage ended with the reason first while her husband's continues, the pharmacy job revised under a first name to a new shop, and the qigong forgotten under the broader word exercise."""
+    _ended_by(cases, 'crowded_chinese_tuina_r92', 'traditional medicine', CROWDED_CHINESE_TUINA_R1760)
+
+
+_CROWDED_VACCINATION_R1761_SETUP = ["Thandiwe Mokoena gives childhood vaccinations at Riverside Medical Centre in Barnstaple on Tuesday and Thursday mornings.", "Thandiwe Mokoena's colleague, practice nurse Helen Squire, also gives childhood vaccinations at Riverside Medical Centre in Barnstaple on Tuesday and Thursday mornings.", "Thandiwe Mokoena runs the Saturday flu vaccination clinics at Riverside Medical Centre every autumn.", "Thandiwe Mokoena gives travel vaccinations at the pharmacy on Barnstaple High Street one evening a week.", "Thandiwe Mokoena coaches an under-11s girls' netball team in Barnstaple.", "Thandiwe Mokoena's NMC PIN is 14I3857E."]
+CROWDED_VACCINATION_R1761: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_VACCINATION_R1761_SETUP), ["revise", "Thandiwe's childhood immunisation sessions", "Thandiwe Mokoena now gives childhood vaccinations at Riverside Medical Centre on Monday and Wednesday mornings."], [_CROWDED_VACCINATION_R1761_SETUP[0]]),
+    (list(_CROWDED_VACCINATION_R1761_SETUP), ["remember", "The pharmacy on Barnstaple High Street has stopped offering travel jabs, so Thandiwe Mokoena no longer works there in the evenings."], [_CROWDED_VACCINATION_R1761_SETUP[3]]),
+    (list(_CROWDED_VACCINATION_R1761_SETUP), ["purge", "14I3857E"], [_CROWDED_VACCINATION_R1761_SETUP[5]]),
+]
+
+
+def crowded_vaccination_r92(cases: list[Case]) -> None:
+    """A practice nurse whose colleague gives childhood vaccinations at the same surgery on the same mornings, with flu clinics at the same surgery, travel jabs at a pharmacy in the same town, netball coaching and a registration PIN: her childhood sessions revised under the reworded word immunisation to new days, the pharmacy evenings ended indirectly by the pharmacy dropping the service, and the PIN purged."""
+    _ended_by(cases, 'crowded_vaccination_r92', 'vaccinations', CROWDED_VACCINATION_R1761)
+
+
+_CROWDED_WOUND_CARE_R1762_SETUP = ["Patient Cornelis van der Berg has the venous ulcer on his left leg dressed in the treatment room at Millbrook Surgery every Monday and Thursday.", "Cornelis van der Berg's wife, Anneke van der Berg, also has a leg ulcer dressed in the treatment room at Millbrook Surgery every Monday and Thursday.", "Cornelis van der Berg wears compression stockings from the Millbrook Surgery dispensary, which are replaced every three months.", "Cornelis van der Berg is diabetic and has his feet checked at the podiatry clinic in Millbrook Health Centre every six weeks.", "Cornelis van der Berg prefers morning appointments because he volunteers at the Millbrook hospice charity shop in the afternoons.", "Cornelis van der Berg's NHS number is 943 476 5919."]
+CROWDED_WOUND_CARE_R1762: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WOUND_CARE_R1762_SETUP), ["remember", "The ulcer on Cornelis van der Berg's left leg has fully healed, so he has been discharged from the treatment room at Millbrook Surgery; Anneke continues her twice-weekly dressings."], [_CROWDED_WOUND_CARE_R1762_SETUP[0]]),
+    (list(_CROWDED_WOUND_CARE_R1762_SETUP), ["release", "Cornelis's six-weekly diabetic foot checks"], [_CROWDED_WOUND_CARE_R1762_SETUP[3]]),
+    (list(_CROWDED_WOUND_CARE_R1762_SETUP), ["revise", "Cornelis van der Berg's appointment preference", "Cornelis van der Berg now prefers afternoon appointments because he has moved his charity shop volunteering to the mornings."], [_CROWDED_WOUND_CARE_R1762_SETUP[4]]),
+]
+
+
+def crowded_wound_care_r92(cases: list[Case]) -> None:
+    """A nurse's notes on a leg-ulcer patient whose wife has her dressings done in the same treatment room on the same days, with compression stockings and diabetic foot checks at the same practice, an appointment preference and an NHS number: his dressings ended by healing and discharge while his wife's continue, the foot checks released under a first name, and the appointment preference revised to afternoons."""
+    _ended_by(cases, 'crowded_wound_care_r92', 'wound care', CROWDED_WOUND_CARE_R1762)
+
+
+_CROWDED_YOUNG_CARERS_R1763_SETUP = ["Kacper Zieli\u0144ski goes to the Young Carers group at Swindon Carers Centre every Wednesday after school.", "Kacper Zieli\u0144ski's younger sister, Zosia, also goes to the Young Carers group at Swindon Carers Centre every Wednesday after school.", "Kacper Zieli\u0144ski helps his mother, who has multiple sclerosis, with her evening medication every day.", "Kacper Zieli\u0144ski sees Commonweal School's young carers lead, Mrs Okoro, every Monday lunchtime.", "Kacper Zieli\u0144ski plays in goal for Swindon Supermarine's under-15s football team on Sunday mornings.", "Kacper Zieli\u0144ski's Young Carers card number is YC-SWI-11832."]
+CROWDED_YOUNG_CARERS_R1763: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_YOUNG_CARERS_R1763_SETUP), ["forget", "the Wednesday sessions Kacper goes to at the carers centre"], [_CROWDED_YOUNG_CARERS_R1763_SETUP[0]]),
+    (list(_CROWDED_YOUNG_CARERS_R1763_SETUP), ["remember", "A district nurse now comes every evening to give Kacper Zieli\u0144ski's mother her medication, so Kacper no longer has to."], [_CROWDED_YOUNG_CARERS_R1763_SETUP[2]]),
+    (list(_CROWDED_YOUNG_CARERS_R1763_SETUP), ["remember", "After a shoulder injury in March, Kacper Zieli\u0144ski has stopped playing for Swindon Supermarine's under-15s."], [_CROWDED_YOUNG_CARERS_R1763_SETUP[4]]),
+]
+
+
+def crowded_young_carers_r92(cases: list[Case]) -> None:
+    """A teenage young carer whose sister goes to the same carers' group on the same afternoon, with his mother's medication and a school young-carers lead in the same town, goalkeeping and a carer card number: his group sessions forgotten under a first name while his sister's stay, the medication duty ended indirectly by a district nurse taking over, and the football ended with the reason first."""
+    _ended_by(cases, 'crowded_young_carers_r92', 'young carers', CROWDED_YOUNG_CARERS_R1763)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -27261,7 +27521,27 @@ def build() -> list[Case]:
                    crowded_user_mortgage_r90,
                    crowded_wedding_photo_r90,
                    crowded_ukulele_r90,
-                   crowded_scuba_r90):
+                   crowded_scuba_r90,
+                   crowded_accountancy_r91,
+                   crowded_call_centre_r91,
+                   crowded_german_buchhaltung_r91,
+                   crowded_catering_r91,
+                   crowded_domiciliary_care_r91,
+                   crowded_chinese_jiazheng_r91,
+                   crowded_user_estate_agency_r91,
+                   crowded_freight_r91,
+                   crowded_insurance_broking_r91,
+                   crowded_locum_r91,
+                   crowded_meals_r92,
+                   crowded_neighbourhood_watch_r92,
+                   crowded_occupational_therapy_r92,
+                   crowded_pest_control_r92,
+                   crowded_german_reha_r92,
+                   crowded_user_school_run_r92,
+                   crowded_chinese_tuina_r92,
+                   crowded_vaccination_r92,
+                   crowded_wound_care_r92,
+                   crowded_young_carers_r92):
         family(cases)
     return cases
 
