@@ -77,7 +77,10 @@ FOLDER = "recall"
 MANIFEST = "manifest.json"
 LEGACY_FILE = "recall.npz"
 """The one-file index of format 1 (in the views folder itself)."""
-FORMAT = 3
+FORMAT = 4
+"""Format 4 adds the bigram terms of unspaced scripts to the keyword postings
+(:func:`projections.tokens.keyword_tokens`); an index of format 3 lacks them, so it is
+rebuilt rather than queried with terms it never held."""
 SEGMENT_LABELS = 4_096
 """Labels per segment. At 256 dimensions one full segment's vector file is ≈ 4 MB, of
 which a purge overwrites only the removed rows; its small file (labels, fact ids,

@@ -550,3 +550,26 @@ def test_a_rebuild_re_diffs_only_the_facts_whose_rows_it_changed(
     assert diffed == [[wrong]]
     assert wired.values("Oslo") == ["Oslo"]
     assert wired.values("Detroit") == ["Detroit"]
+
+
+def test_an_index_of_an_older_format_is_rebuilt(store_factory: StoreFactory) -> None:
+    """An index saved in format 3 lacks the bigram terms of unspaced scripts: it is
+    rebuilt on open, not queried with terms it never held."""
+    import json
+
+    from projections.recall import persist
+
+    store = store_factory()
+    w = Wired(store, HashingEmbedder(256))
+    store.assert_fact(T, "person:chen", "hobby", "陈国华每周日在人民公园教退休老人拉二胡")
+    w.recall("陈国华")
+    manifest = w.index.path / persist.MANIFEST
+    w.close()
+    store.runtime.views.catchup.followers.clear()
+    meta = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**meta, "format": 3}))
+    again = RecallIndex(lambda: store.runtime.views.con, store.path, HashingEmbedder(256))
+    assert again.rebuilt is not None and "format 3" in again.rebuilt
+    found = recall(again, T, "退休老人", 5, store.runtime.now())
+    assert [h.fact.entity for h in found] == ["person:chen"]
+    again.close()

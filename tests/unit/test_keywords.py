@@ -153,3 +153,27 @@ def test_bm25_over_two_indexes_equals_one_index() -> None:
         merged.update({int(x) + 3: float(v) for x, v in zip(b_l, b_s, strict=True)})
         w_l, w_s = whole.scores(query, everyone())
         assert merged == pytest.approx(dict(zip(w_l.tolist(), w_s.tolist(), strict=True)))
+
+
+CJK = st.text(alphabet=st.sampled_from("陈国华周日公园退休老人拉二胡茶叶店东京の駅서울역"),
+              min_size=1, max_size=12)
+
+
+@given(CJK, st.integers(0, 10), st.integers(2, 4))
+def test_a_piece_of_an_unspaced_run_finds_the_run(run: str, start: int, size: int) -> None:
+    """Chinese, Japanese and Korean write no spaces between words: any two or more letters
+    of a run, asked alone, find the document holding the run (reference: a substring)."""
+    piece = run[start:start + size]
+    if len(piece) < 2:
+        return
+    index = built({0: f"note {run}", 1: "note 其他 other"})
+    assert 0 in ranked(index, piece)
+
+
+def test_unspaced_runs_rank_by_the_words_they_share() -> None:
+    index = built({0: "陈国华每周日上午在人民公园教几位退休老人拉二胡",
+                   1: "陈国华每天早上在人民公园打太极拳",
+                   2: "陈国华在成都一所中学当物理老师"})
+    assert ranked(index, "国华周日在公园教退休老人拉二胡的事")[0] == 0
+    assert ranked(index, "太极拳") == [1]
+    assert sorted(ranked(index, "陈国华")) == [0, 1, 2]
