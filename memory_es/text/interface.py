@@ -629,10 +629,11 @@ class TextInterface:
             spoken_of = entity or _person_named(clause) or spoken_of
             supersede = clause.op == "supersede" and entity is not None
             if clause.ends_prior and entity is not None:
-                self._retire_prior(tenant, entity, clause, plan, explains=explains)
-                self._retire_passive(tenant, entity, clause, plan)
-                self._retire_agents_act(tenant, entity, clause, plan)
-                self._retire_thing(tenant, entity, clause, plan)
+                ending = _without_later_adjuncts(clause)
+                self._retire_prior(tenant, entity, ending, plan, explains=explains)
+                self._retire_passive(tenant, entity, ending, plan)
+                self._retire_agents_act(tenant, entity, ending, plan)
+                self._retire_thing(tenant, entity, ending, plan)
             elif "change-of-state:replaces-frame" in clause.rules and entity is not None:
                 # "moved to Sopot", "is now a tax resident of Portugal": a slot read without
                 # certainty ("moved to" may name an employer) that the entity holds with
@@ -909,7 +910,7 @@ class TextInterface:
                 shared = {n for n in [clause.value, *parts] if n in f.text or n in said_of}
                 # 杂志订阅 ends 订阅了一本杂志; 狗豆豆 (the dog 豆豆) ends 有一只狗叫豆豆, where the
                 # dictionary cuts 狗叫 (a dog's bark): each word is found as written
-                words = content_words(clause.value)
+                words = content_words(clause.value) - _ZH_GOING  # 去公园跑步: 在公园跑步
                 if words and all(w in said_of for w in words):
                     shared |= words
                 # 腾讯视频的订阅: the fact with every noun of the phrase is the one it ends
@@ -2598,9 +2599,13 @@ def _verb_object(clause: Clause) -> list[str]:
 
 def _a_named_subjects_clause(clause: Clause, text: str) -> bool:
     """Is ``clause`` a person's name followed by its predicate, nothing said about all of
-    something (``everything Mia said about knitting``)?"""
+    something (``everything Mia said about knitting``)? A query that opens with the name
+    and ``'s`` names a thing of theirs (``Tariq's leased company car``: a possessive, not
+    ``Tariq has leased``), as a query mostly does."""
+    owned = bool(clause.mention) and re.match(
+        rf"\s*{re.escape(clause.mention or '')}['\u2019]s\s", text) is not None
     return ("subject:proper-name" in clause.rules and "subject:possessive" not in clause.rules
-            and not analyse_query(text).totality)
+            and not owned and not analyse_query(text).totality)
 
 
 def _object_kind(clause: Clause) -> str | None:
@@ -2872,6 +2877,26 @@ def _act_object(predicate: object, entity: str) -> frozenset[str]:
 
 _GOAL = frozenset({"to", "into", "onto"})
 """Prepositions of a goal: what follows is where a change went, not what ended."""
+
+
+_ZH_GOING = frozenset(lx.CHINESE["going"])
+
+
+def _without_later_adjuncts(clause: Clause) -> Clause:
+    """An ending without the reasons and circumstances told after its object (``has left
+    the chorus because the Monday rehearsals were too tiring alongside her job``: the
+    chorus ended, not the rehearsals nor the job), so that none of their words is taken
+    for what ended. An adjunct that is all the verb has is its object (``stopped following
+    the podcast``: ``following`` opens no reason there)."""
+    value, text = str(clause.value), clause.text
+    for _marker, piece in clause.adjuncts:
+        at, in_text = value.find(piece), text.find(piece)
+        if at > 0 and in_text > 0 and _after_verb(value[:at]):
+            value, text = value[:at].rstrip(" ,;"), text[:in_text].rstrip(" ,;")
+    if value == str(clause.value):
+        return clause
+    return replace(clause, value=value, text=text,
+                   domains=domains_in([w.lower().strip(EDGE) for w in value.split()]))
 
 
 def _ended_object(predicate: object, entity: str) -> frozenset[str] | None:

@@ -157,9 +157,12 @@ _DE_MOVE = re.compile(
     rf"(?P<now>{_alternation(_DE['move'])})"
     rf"|(?P<moved>{_alternation(_DE['move_finite'])})\s+(?:[^,]{{1,40}}?\s+)?nach\s+(?P<to>.+))$",
     re.IGNORECASE)
-_ZH_ADVERBS = re.compile(rf"(?:{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
-_ZH_LEADING_TIME = re.compile(
-    rf"^(?:从[\u3400-\u9fff\d]{{1,6}}?(?:起|开始)|(?:{_alternation(_ZH['time'])}))+")
+_ZH_FROM_ON = r"从[\u3400-\u9fff\d]{1,6}?(?:起|开始)"
+"""A time from which on (``从这个月起``, from this month on; ``从三月开始``)."""
+_ZH_ADVERBS = re.compile(rf"(?:{_ZH_FROM_ON}|{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
+"""Adverbs and times between the subject and the verb (``王芳上个月搬到…``,
+``陈国华从这个月起不再去…``): not part of the subject."""
+_ZH_LEADING_TIME = re.compile(rf"^(?:{_ZH_FROM_ON}|(?:{_alternation(_ZH['time'])}))+")
 """A time phrase before the subject (``从上个月起邓嘉欣不再…``, from last month on;
 ``去年王芳…``): when the subject starts, not part of it."""
 _ZH_FINAL = re.compile(r"了$")
@@ -830,13 +833,14 @@ def _german_subject_first(body: str) -> str | None:
 
 
 _NOT_A_VERB = (lx.NAME_PARTICLES | _DE_FRONTED | frozenset(_DE["determiners"])
+               | frozenset(_DE["possessives"])
                | frozenset(_DE["negators"]) | frozenset(_DE["prepositions"])
                | frozenset(_DE["shared_prepositions"]))
 """Lower-case words before a capitalised one that are no finite verb: a name's particle,
 a time phrase's own word (``letzten Jahr``), an article, a negator (``kein Blut``) or a
 preposition (``in Rente``)."""
 _DE_AUXILIARIES = frozenset(_DE["auxiliaries"])
-_DE_ARTICLES = frozenset(_DE["determiners"])
+_DE_ARTICLES = frozenset(_DE["determiners"]) | frozenset(_DE["possessives"])
 """After one of these, a lower-case word is an adjective of the noun phrase, no verb."""
 _LONGEST_VORFELD = 8
 """Words before the verb at most: a Vorfeld of two phrases (``Nach einem Streit mit dem
@@ -999,7 +1003,7 @@ def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:
         elif k == 0:
             text = body[:conj.start + len(conj.text)].strip()
         elif conj.subject:
-            clause_subject, text = _own_subject(conj, subject)
+            clause_subject, text = _own_subject(conj, subject, body[:conj.start])
             pred_toks = conj.toks[conj.subject:]
         else:
             text = f"{subject_text} {conj.resolved or conj.text}".strip()
@@ -1083,16 +1087,57 @@ def _written_out(pronoun: str, owner: str) -> str:
     return f"{owner}'s" if pronoun.lower() in lx.POSSESSIVE_PRONOUNS else owner
 
 
-def _own_subject(conj: Conjunct, main: Subject) -> tuple[Subject, str]:
+_PERSONAL_PRONOUNS = frozenset(("he", "she", "him", "his", "her"))
+"""Pronouns that stand for a person: never for a body, a thing or a place."""
+
+
+_NAME_RUN = re.compile(
+    r"(?P<name>[^\W\d_a-z][\w\-]*(?:['\u2019](?![sS]\b)\w+)*"
+    rf"(?:\s+(?:(?:{_alternation(sorted(lx.NAME_PARTICLES))})\s+)*[^\W\d_a-z][\w\-]*"
+    r"(?:['\u2019](?![sS]\b)\w+)*)*)(?P<owns>['\u2019]s\b)?")
+"""A run of capitalised words, with a name's particles between them (``Cornelis van der
+Berg``), and the possessive ``'s`` after it if one follows."""
+
+
+def _person_before(before: str) -> Subject | None:
+    """The last person named in ``before`` who is no object of a preposition (``the fine
+    Adaeze Okonkwo-Bright got on Western Road``: Adaeze; a road, a town or a firm after
+    ``on``, ``in`` or ``at`` is where), unless the name owns what follows it (``The ulcer
+    on Cornelis van der Berg's left leg``: his)."""
+    found: Subject | None = None
+    for m in _NAME_RUN.finditer(before):
+        words = m.group("name").split()
+        while words and words[0].lower() in lx.STOPWORDS:  # "The Glasgow School"
+            words.pop(0)
+        name, owns = " ".join(words), bool(m.group("owns"))
+        prior = before[:m.start()].split()[-1:]
+        if not name or (prior and prior[0].lower() in lx.PREPOSITIONS and not owns):
+            continue
+        subject = analyse_subject(name, tokenize(name), [])
+        if subject.kind == "person" and subject.entity is not None:
+            found = subject
+    return found
+
+
+def _own_subject(conj: Conjunct, main: Subject, before: str) -> tuple[Subject, str]:
     """The subject of a coordinated clause with its own subject, and the clause's text:
-    a pronoun (``her bike``) stands for the sentence's subject, written out in the text."""
+    a pronoun (``her bike``) stands for the sentence's subject, written out in the text;
+    a pronoun of a person after a subject that is none (``The council has cancelled the
+    fine Adaeze got, so her appeal is over``) for the person named before it."""
     toks = conj.toks[:conj.subject]
     own = analyse_subject(" ".join(t.raw for t in toks), toks, [])
     text = conj.text
+    if (own.kind == "pronoun" and main.kind != "person" and toks[0].low in _PERSONAL_PRONOUNS
+            and (person := _person_before(before)) is not None):
+        main = person
     if own.kind == "pronoun" and main.entity is not None:
         owner = main.names[0] if main.names else main.surface
-        text = _written_out(toks[0].low, owner) + conj.text[len(toks[0].raw):]
-        own = Subject(main.entity, main.surface, main.kind, names=main.names, role=main.role,
+        written = _written_out(toks[0].low, owner)
+        text = written + conj.text[len(toks[0].raw):]
+        # "her appeal": the subject is the owner's thing, as "Adaeze's appeal" would be
+        surface = (" ".join((written, *(t.raw for t in toks[1:]))) if written != owner
+                   else main.surface)
+        own = Subject(main.entity, surface, main.kind, names=main.names, role=main.role,
                       attribute_hint=own.attribute_hint,
                       rules=(*own.rules, "subject:pronoun-of-sentence-subject"))
     return own, text.strip()

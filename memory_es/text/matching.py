@@ -1430,8 +1430,15 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     the head of a query of one thing names a physical thing
     (:data:`~memory_es.text.lexicon.CONCRETE_NOUNS`): ``drinks black coffee`` is no
     coffee grinder."""
-    phrase = _noun_phrase(query, skip)
+    phrase, after = _phrase(query, skip)
     if phrase and _another_of_its_topic(query, phrase[-1], v):
+        return True
+    if after is not None and not _names_shared(query, v, skip) and (
+            not any(_meets_as_written(query, t, v) for t in phrase) if after == "clause"
+            else len(phrase) > 1 and not any(_meets(query, t, v) for t in phrase)):
+        # "the pottery class I go to", "union role at the call centre": what the relative
+        # clause or the place says is no kind, unless it names someone or something the
+        # fact names ("the errands Bernadette runs for her neighbour Harold")
         return True
     if len(phrase) < 2:
         return False
@@ -1447,7 +1454,24 @@ def _meets_as_kind(query: Query, term: str, v: FactView) -> bool:
     member of the fact's topic says another kind (``hospital`` interpreting is not
     ``interpreter at the Crown Court``, though both words are of work)."""
     return _meets_as_written(query, term, v) or any(
-        lx.names_topic(term, d) for d in query.domains.get(term, frozenset()) & v.domains)
+        lx.names_topic(term, d) for d in query.domains.get(term, frozenset()) & (
+            v.domains - _verb_sense_apart(v)))
+
+
+def _verb_sense_apart(v: FactView) -> frozenset[str]:
+    """The topics a fact has only through its verb, when the verb's object is of other
+    topics: the verb is meant in another sense (``runs a beginners' photography class``:
+    manages it, no sport; ``runs a marathon`` is one). Read from the fact's slot, whose
+    first part is its verb and the rest its object's words; empty for a slot of no verb,
+    an object of no topic or of the verb's, and a topic another word of the fact has."""
+    head, *rest = v.fact.attribute.split(".")
+    verb = lx.domains_of(head)
+    obj = frozenset().union(*(lx.domains_of(w) for w in rest))
+    if not verb or not obj or obj & verb:
+        return frozenset()
+    others = frozenset().union(*(lx.domains_of(f) for f in word_forms(v.fact.text)
+                                 if stem(f) != stem(head) and lx.lemma_of(f) != head))
+    return verb - others
 
 
 def _an_act(query: Query, term: str) -> bool:
@@ -1544,25 +1568,41 @@ def _meets_as_written(query: Query, term: str, v: FactView) -> bool:
             or bool(query.parts.get(term, frozenset()) & (v.parts | v.terms)))
 
 
+_CLAUSE_OPENERS = words("i you he she we they")
+"""Subject pronouns, which after a noun open a relative clause of their own (``the
+knitting group I go to``, ``the class that she takes``): the noun phrase ends before
+them. Not ``that`` itself, which after an information noun opens what it holds (``the
+note that Nadia speaks Polish``)."""
+
+
 def _noun_phrase(query: Query, skip: Iterable[str]) -> list[str]:
-    """The query's content terms up to a preposition after one of them: the noun
-    phrase before its complement (``on-call duty`` of ``on-call duty for billing``). A
-    role or information noun is no content alone, but after a content word it is the
-    head of the compound (``water supplier``, ``phone number``), and an information noun
-    before one its modifier (``account number``)."""
+    """The query's content terms up to a preposition or a relative clause after one of
+    them: the noun phrase before its complement (``on-call duty`` of ``on-call duty for
+    billing``, ``knitting group`` of ``the knitting group I go to``). A role or
+    information noun is no content alone, but after a content word it is the head of the
+    compound (``water supplier``, ``phone number``), and an information noun before one
+    its modifier (``account number``)."""
+    return _phrase(query, skip)[0]
+
+
+def _phrase(query: Query, skip: Iterable[str]) -> tuple[list[str], str | None]:
+    """:func:`_noun_phrase`, and what follows it: ``clause`` (a relative clause),
+    ``complement`` (a preposition's phrase) or None."""
     terms = [t for t in content_terms(query, skip) if t not in query.id_terms]
     content = {t for t in terms if t not in _GENERIC_TERMS}
     heads = {t for t in terms if t in _GENERIC_TERMS}  # "water supplier": a supplier
     out: list[str] = []
     forms = word_forms(query.text)
     for form, after in itertools.zip_longest(forms, forms[1:], fillvalue=""):
+        if out and form in _CLAUSE_OPENERS:
+            return out, "clause"
         if out and form in _PREPOSITIONS:
-            break
+            return out, "complement"
         term = _term(form)
         if (term in content or (term in heads and (out or _modifies(form, after)))) and (
                 term not in out):
             out.append(term)
-    return out
+    return out, None
 
 
 def _meets(query: Query, term: str, v: FactView) -> bool:
@@ -1587,6 +1627,12 @@ def names_another(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     if not asked or asked <= v.terms | v.parts:
         return False
     return bool(_proper_terms(v.proper, unnamed) - set(query.terms) - asked)
+
+
+def _names_shared(query: Query, v: FactView, skip: Iterable[str]) -> bool:
+    """Does the fact hold a proper name the query gives, other than the entity's own?"""
+    asked = _proper_terms(query.text.split()[1:], set(skip) | titles(query.text))
+    return bool(asked & (v.terms | v.parts))
 
 
 def _proper_terms(words: Iterable[str], unnamed: set[str]) -> frozenset[str]:

@@ -406,9 +406,10 @@ def _role_at_organisation(p: PredicateReading) -> bool:
     """``is a <role> at <Org>``: ``at``/``for`` after a work word, before a capitalised
     name, perhaps after ``the`` (``a chef at the Ritz``). Any other noun there is no
     employment (``a regular at Café Luso``, ``a season ticket holder at Benfica``, ``a
-    member at Hilltop Golf Club``)."""
+    member at Hilltop Golf Club``). A complement that opens with a preposition is where
+    the subject is, no role it holds (``is in the office lottery syndicate at Acme``)."""
     comp = p.rest_low
-    if "at" not in comp and "for" not in comp:
+    if ("at" not in comp and "for" not in comp) or comp[0] in PREPOSITIONS:
         return False
     prep = _role_preposition(comp)
     head = comp[:prep]

@@ -215,6 +215,8 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         return True
     if _ending_participle(words) is not None:  # "had her heat pump removed"
         return True
+    if _over(words):  # "her appeal is over"
+        return True
     for i, w in enumerate(words[:4]):
         if undoes_a_verb(w) and not any(lx.lemma_of(v) == "be" for v in words[:i]):
             return True  # "unsubscribed from", not "is unmarried" (a state, as an adjective)
@@ -230,6 +232,23 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         if lemma is not None and w not in lx.AUXILIARIES and lemma != "get":
             break  # "plays left back": the clause's verb is another ("got cancelled": a passive)
     return bool(re.search(r"\blet\b.*\b(?:expire|lapse|go)\b", text_low))
+
+
+def _over(words: Sequence[str]) -> bool:
+    """Does the clause end with a form of *be* and ``over``, perhaps with an adverb
+    between or after (``her appeal is over``, ``the Monday evenings are now over``)?
+    Predicative ``over`` with nothing after it is the adjective *finished* (OED, over
+    adj.); with an object it is a preposition (``is over the garage``), and after ``not``
+    the state goes on."""
+    low = [w.lower().strip(EDGE) for w in words]
+    while low and low[-1] in lx.ADVERBS:
+        low.pop()
+    if len(low) < 2 or low[-1] != "over":
+        return False
+    be = len(low) - 2
+    while be > 0 and low[be] in lx.ADVERBS:
+        be -= 1
+    return lx.lemma_of(low[be]) == "be" and not negated(low)
 
 
 def _gave_away(verb: str, rest: Sequence[str]) -> bool:

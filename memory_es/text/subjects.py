@@ -253,8 +253,9 @@ def _named(words: list[str]) -> Subject:
                               and not lone.endswith(("s", "ing", "ed"))
                               and lone not in lx.STOPWORDS and lone not in lx.ROLE_NOUNS
                               and not lx.domains_of(lone))
-            if name_words and (all(_looks_like_name_token(w.strip(EDGE)) for w in name_words)
-                               or lowercase_name):
+            if name_words and (all(_looks_like_name_token(w.strip(EDGE)) or (
+                    0 < i < len(name_words) - 1 and w in lx.NAME_PARTICLES)  # van der
+                    for i, w in enumerate(name_words)) or lowercase_name):
                 role = "_".join(segment(w) for w in low[:role_end])
                 name = " ".join(name_words)
                 ns = role.replace("_", "-")
@@ -326,12 +327,15 @@ _NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 
 
 def _full_personal_name(words: Sequence[str]) -> bool:
-    """Given name and surname (two or three capitalised words of letters): with a role
-    before them (``Patient Omar Said``) they still name the person the name alone names,
-    so a later ``Omar Said stopped taking metformin`` reaches the fact. A single name
-    keeps its role's namespace (``Client Oleg``: the role tells the Olegs apart)."""
-    return 2 <= len(words) <= 3 and all(
-        is_capitalised(w) and _NAME_WORD.fullmatch(w) for w in words)
+    """Given name and surname (two or three capitalised words of letters, and a surname's
+    particles between them: ``Cornelis van der Berg``): with a role before them
+    (``Patient Omar Said``) they still name the person the name alone names, so a later
+    ``Omar Said stopped taking metformin`` reaches the fact. A single name keeps its
+    role's namespace (``Client Oleg``: the role tells the Olegs apart)."""
+    named = [w for i, w in enumerate(words)
+             if not (0 < i < len(words) - 1 and w in lx.NAME_PARTICLES)]
+    return 2 <= len(named) <= 3 and all(
+        is_capitalised(w) and _NAME_WORD.fullmatch(w) for w in named)
 
 
 def _role_prefix(low: Sequence[str]) -> int:

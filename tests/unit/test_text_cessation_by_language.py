@@ -411,3 +411,38 @@ def test_a_chinese_given_name_the_dictionary_knows_as_a_place_is_a_name(
                         f"{when}{name}已经不开塔吊了。")
     assert job not in after
     assert kept in after
+
+
+@given(st.sampled_from(["从这个月起", "从三月开始", "从上个月起"]))
+def test_a_chinese_time_from_which_on_after_the_name_is_no_part_of_it(when: str) -> None:
+    """``陈国华从这个月起不再…``: a 从…起 phrase between the name and the verb says when, as
+    it does before the name."""
+    [clause] = interpret(f"陈国华{when}不再喝咖啡了。").clauses
+    assert clause.entity == "person:chen-guohua"
+
+
+@_SLOW
+@given(st.sampled_from(["", "从这个月起"]))
+def test_a_chinese_place_gone_to_for_an_act_ends_that_act_there_only(
+        fresh_store: memory_es.MemoryStore, when: str) -> None:
+    """``不再去公园跑步``: the going (去) is no word of ``在公园跑步``; the running in the park
+    ends, the tai chi in the same park and the library job stay, as they do when going to
+    the library to read ends."""
+    run, taichi, job = "王芳每天早上在公园跑步", "王芳每周六在公园打太极拳", "王芳在图书馆工作"
+    setup = [f"{t}。" for t in (run, taichi, job)]
+    after = texts_after(fresh_store, setup, "remember", f"王芳{when}不再去公园跑步了。")
+    assert run not in after
+    assert {taichi, job} <= after
+    after = texts_after(fresh_store, setup, "remember", "王芳不再去图书馆看书了。")
+    assert {run, taichi, job} <= after
+
+
+@given(st.sampled_from(["seiner Schulterverletzung", "ihrer schweren Knieverletzung",
+                        "unseres Umzugs"]))
+def test_a_german_vorfeld_with_a_possessive_ends_at_its_verb(reason: str) -> None:
+    """``Wegen seiner Schulterverletzung hat Jörg Brückner …``: a possessive determiner is
+    no verb, so the finite verb after the Vorfeld is ``hat`` and the subject is Jörg."""
+    [clause] = interpret(f"Wegen {reason} hat Jörg Brückner in der zweiten "
+                         "Herrenmannschaft aufgehört.").clauses
+    assert clause.entity == "person:jorg-bruckner"
+    assert clause.ends_prior

@@ -1,0 +1,46 @@
+"""What an ending ends is its object, not the reason or circumstance told after it
+(SPEC §15): ``has left the chorus because the Monday rehearsals were too tiring
+alongside her job`` ends the chorus; the rehearsals and the job are why, and another
+fact that names them stays."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from tests.unit.text_support import said, texts_after
+
+_SLOW = settings(max_examples=8, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+PEOPLE = st.sampled_from(["Anneke van der Berg", "Rhiannon Price", "Tomás Ortega"])
+CHORUS = "{p} sings alto in the Norwich Philharmonic Chorus, which rehearses on Monday evenings."
+KEPT = ["{p} works as a librarian at the University of East Anglia.",
+        "{p} has singing lessons with a voice teacher in Norwich every other Thursday."]
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from([
+    "{p} has left the Norwich Philharmonic Chorus because the Monday rehearsals were too "
+    "tiring alongside her job.",
+    "{p} has left the Norwich Philharmonic Chorus because of her job at the University of "
+    "East Anglia.",
+    "{p} quit the Norwich Philharmonic Chorus after her singing lessons with a voice "
+    "teacher got more demanding.",
+    "{p} has left the Norwich Philharmonic Chorus due to her librarian work."]))
+def test_an_ending_ends_its_object_not_its_reason(fresh_store: memory_es.MemoryStore,
+                                                  person: str, told: str) -> None:
+    setup = [t.format(p=person) for t in (CHORUS, *KEPT)]
+    after = texts_after(fresh_store, setup, "remember", told.format(p=person))
+    assert said(setup[1:]) <= after
+    assert said(setup[:1]).isdisjoint(after)
+
+
+def test_an_adjunct_that_is_all_the_verb_has_is_its_object(
+        fresh_store: memory_es.MemoryStore) -> None:
+    setup = ["Rhiannon Price listens to the Rest Is History podcast.",
+             "Rhiannon Price follows the Arsenal podcast on her commute."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Rhiannon Price stopped following the Arsenal podcast.")
+    assert said(setup[:1]) <= after
+    assert said(setup[1:]).isdisjoint(after)

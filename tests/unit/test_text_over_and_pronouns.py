@@ -1,0 +1,59 @@
+"""``is over`` ends what its subject names, and a pronoun of a person stands for a person
+(SPEC §15).
+
+Predicative ``over`` with nothing after it is the adjective *finished*: ``her appeal is
+over`` ends the appeal, ``is not over`` ends nothing and ``is over the garage`` is a
+place. In ``The council has cancelled the fine Adaeze got, so her appeal is over`` the
+``her`` is Adaeze's (a council is no ``she``), and a coordinated clause's ``his bike``
+is the bike, not every fact of its owner.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import memory_es
+from tests.unit.text_support import said, texts_after
+
+_SLOW = settings(max_examples=6, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+PEOPLE = st.sampled_from(["Adaeze Okonkwo-Bright", "Lukas Hoffmann", "Mei Tanaka"])
+APPEAL = "{p} is appealing a parking fine from Western Road in Brighton."
+KEPT = ["{p} has a residents' parking permit for zone Y in Brighton.",
+        "{p} works as a dental nurse on Western Road in Brighton."]
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from([
+    "{p}'s appeal is over.",
+    "{p}'s appeal is finally over now.",
+    "The council has cancelled the fine {p} got on Western Road, so her appeal is over.",
+    "The council has dropped the fine {p} got on Western Road, and his appeal is now over.",
+    "The council has cancelled the fine {p} got on Western Road, so her appeal was withdrawn."]))
+def test_what_is_over_ends(fresh_store: memory_es.MemoryStore, person: str,
+                           told: str) -> None:
+    setup = [t.format(p=person) for t in (APPEAL, *KEPT)]
+    after = texts_after(fresh_store, setup, "remember", told.format(p=person))
+    assert said(setup[1:]) <= after
+    assert said(setup[:1]).isdisjoint(after)
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from(["{p}'s appeal is not over.", "{p}'s appeal is never over.",
+                                "{p}'s parking permit is over the limit for zone Y."]))
+def test_what_is_not_over_or_over_something_stays(fresh_store: memory_es.MemoryStore,
+                                                  person: str, told: str) -> None:
+    setup = [t.format(p=person) for t in (APPEAL, *KEPT)]
+    after = texts_after(fresh_store, setup, "remember", told.format(p=person))
+    assert said(setup) <= after
+
+
+def test_a_coordinated_possessive_pronoun_names_the_thing(
+        fresh_store: memory_es.MemoryStore) -> None:
+    setup = ["Tom Baker owns a red Ford Focus.", "Tom Baker rides a Brompton bike to work.",
+             "Tom Baker plays chess at the Kings Arms.", "Tom Baker lives in Hove."]
+    after = texts_after(fresh_store, setup, "remember",
+                        "Tom Baker sold the Ford, and his bike was stolen.")
+    assert said(setup[2:]) <= after
+    assert said(setup[:2]).isdisjoint(after)
