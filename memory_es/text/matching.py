@@ -1433,12 +1433,7 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     phrase, after = _phrase(query, skip)
     if phrase and _another_of_its_topic(query, phrase[-1], v):
         return True
-    if after is not None and not _names_shared(query, v, skip) and (
-            not any(_meets_as_written(query, t, v) for t in phrase) if after == "clause"
-            else len(phrase) > 1 and not any(_meets(query, t, v) for t in phrase)):
-        # "the pottery class I go to", "union role at the call centre": what the relative
-        # clause or the place says is no kind, unless it names someone or something the
-        # fact names ("the errands Bernadette runs for her neighbour Harold")
+    if after is not None and _met_only_beside(query, phrase, after, v, skip):
         return True
     if len(phrase) < 2:
         return False
@@ -1446,6 +1441,21 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
         return ((_a_physical_thing(query, phrase[-1]) or _an_act(query, phrase[-1]))
                 and _meets(query, phrase[-2], v) and not _LIST.search(query.text))
     return not _meets_as_kind(query, phrase[-2], v) or _sibling(query, phrase[-1], phrase[-2], v)
+
+
+def _met_only_beside(query: Query, phrase: list[str], after: str, v: FactView,
+                     skip: Iterable[str]) -> bool:
+    """Does the fact meet the query only in what follows its noun phrase: a relative
+    clause (``the pottery class I go to``: none of the phrase's words as written), or a
+    place after a preposition (``union role at the call centre``: none of a phrase of two
+    words or more, as written or by topic)? Either says where or whose, not what kind. A
+    proper name the query gives that the fact holds still tells the thing (``the errands
+    Bernadette runs for her housebound neighbour Harold``)."""
+    if _names_shared(query, v, skip):
+        return False
+    if after == "clause":
+        return not any(_meets_as_written(query, t, v) for t in phrase)
+    return len(phrase) > 1 and not any(_meets(query, t, v) for t in phrase)
 
 
 def _meets_as_kind(query: Query, term: str, v: FactView) -> bool:
