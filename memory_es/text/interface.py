@@ -244,8 +244,12 @@ def _own_things(query: str, found: list[Match]) -> list[Match]:
     whether or not a fact of her own dog (``has a dog called Biscuit``) also matches; and,
     when some fact holds the thing as hers, not one that speaks of its kind (``is afraid of
     dogs``). A possessor the query names is no one else (``my wife's phone`` is the fact of
-    ``My wife's phone is a Pixel 7``)."""
+    ``My wife's phone is a Pixel 7``). The thing is the head before a preposition's phrase
+    (``Priyanka's night shifts at the call centre``: shifts, so ``at Taff Energy's call
+    centre`` is where they are, no one else's shifts)."""
     words = re.findall(r"[^\W\d_]+", query)
+    words = words[:next((i for i, w in enumerate(words)
+                         if i > 0 and w.lower() in lx.PREPOSITIONS), len(words))]
     if not words:
         return found
     head = stem(words[-1].lower())

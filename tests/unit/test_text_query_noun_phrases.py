@@ -113,3 +113,21 @@ def test_a_name_after_the_noun_phrase_still_tells_the_thing(
                         "the errands Bernadette runs for her housebound neighbour Harold")
     assert said(setup[1:]) <= after
     assert said(setup[:1]).isdisjoint(after)
+
+
+@_SLOW
+@given(st.sampled_from(["Priyanka Raghunathan", "Owain Pryce"]))
+def test_a_possessor_in_the_place_owns_no_thing_asked_for(
+        fresh_store: memory_es.MemoryStore, person: str) -> None:
+    """``Priyanka's night shifts at the call centre``: the thing is the shifts, so the
+    fact's ``at Taff Energy's call centre`` says where they are, not that they are Taff
+    Energy's; ``walks her neighbour's dog`` is still no dog of hers."""
+    setup = [f"{person} works night shifts on the billing helpline at Taff Energy's call "
+             "centre.",
+             f"{person} trains new recruits at Taff Energy's call centre on Mondays.",
+             f"{person} walks her neighbour's dog in Bute Park."]
+    after = texts_after(fresh_store, setup, "forget",
+                        f"{person}'s night shifts at the call centre")
+    assert said(setup[1:]) <= after
+    assert said(setup[:1]).isdisjoint(after)
+    assert said(setup) <= texts_after(fresh_store, setup, "forget", f"{person}'s dog")
