@@ -295,7 +295,7 @@ def keyword_tokens(text: str) -> list[Token]:
             continue
         seen.add(t.term)
         tokens.append(t)
-        if t.kind == "word" and _UNSPACED_RUN.fullmatch(t.term):
+        if t.kind == "word" and not t.term.isascii() and _UNSPACED_RUN.fullmatch(t.term):
             tokens.extend(_bigrams(t.term))
     return tokens
 

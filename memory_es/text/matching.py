@@ -1451,11 +1451,11 @@ def _met_only_beside(query: Query, phrase: list[str], after: str, v: FactView,
     words or more, as written or by topic)? Either says where or whose, not what kind. A
     proper name the query gives that the fact holds still tells the thing (``the errands
     Bernadette runs for her housebound neighbour Harold``)."""
-    if _names_shared(query, v, skip):
-        return False
     if after == "clause":
-        return not any(_meets_as_written(query, t, v) for t in phrase)
-    return len(phrase) > 1 and not any(_meets(query, t, v) for t in phrase)
+        unmet = not any(_meets_as_written(query, t, v) for t in phrase)
+    else:
+        unmet = len(phrase) > 1 and not any(_meets(query, t, v) for t in phrase)
+    return unmet and not _names_shared(query, v, skip)
 
 
 def _meets_as_kind(query: Query, term: str, v: FactView) -> bool:
@@ -1463,9 +1463,11 @@ def _meets_as_kind(query: Query, term: str, v: FactView) -> bool:
     fact's as a whole (``music`` preference: ``prefers jazz``); a word that is only a
     member of the fact's topic says another kind (``hospital`` interpreting is not
     ``interpreter at the Crown Court``, though both words are of work)."""
-    return _meets_as_written(query, term, v) or any(
-        lx.names_topic(term, d) for d in query.domains.get(term, frozenset()) & (
-            v.domains - _verb_sense_apart(v)))
+    if _meets_as_written(query, term, v):
+        return True
+    shared = query.domains.get(term, frozenset()) & v.domains
+    return bool(shared) and any(lx.names_topic(term, d)
+                                for d in shared - _verb_sense_apart(v))
 
 
 def _verb_sense_apart(v: FactView) -> frozenset[str]:

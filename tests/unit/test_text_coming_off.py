@@ -6,15 +6,14 @@ names, whom a later ``he`` stands for."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text.interpreter import RuleInterpreter
-from tests.unit.text_support import said, texts_after
+from tests.unit.text_support import said, store_examples, texts_after
 
-_SLOW = settings(max_examples=6, deadline=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_SLOW = store_examples()
 PEOPLE = st.sampled_from(["Priyanka Raghunathan", "Cornelis van der Berg", "Tomás Ortega"])
 
 

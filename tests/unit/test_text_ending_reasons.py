@@ -5,14 +5,13 @@ fact that names them stays."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_es
-from tests.unit.text_support import said, texts_after
+from tests.unit.text_support import said, store_examples, texts_after
 
-_SLOW = settings(max_examples=8, deadline=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_SLOW = store_examples(8)
 PEOPLE = st.sampled_from(["Anneke van der Berg", "Rhiannon Price", "Tomás Ortega"])
 CHORUS = "{p} sings alto in the Norwich Philharmonic Chorus, which rehearses on Monday evenings."
 KEPT = ["{p} works as a librarian at the University of East Anglia.",

@@ -10,14 +10,13 @@ is the bike, not every fact of its owner.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_es
-from tests.unit.text_support import said, texts_after
+from tests.unit.text_support import said, store_examples, texts_after
 
-_SLOW = settings(max_examples=6, deadline=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_SLOW = store_examples()
 PEOPLE = st.sampled_from(["Adaeze Okonkwo-Bright", "Lukas Hoffmann", "Mei Tanaka"])
 APPEAL = "{p} is appealing a parking fine from Western Road in Brighton."
 KEPT = ["{p} has a residents' parking permit for zone Y in Brighton.",

@@ -13,14 +13,13 @@ A relative's fact kept under the user (``My mum also goes to …``) is hers: ``m
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_es
-from tests.unit.text_support import said, texts_after
+from tests.unit.text_support import said, store_examples, texts_after
 
-_SLOW = settings(max_examples=6, deadline=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_SLOW = store_examples()
 CIRCLE = "I go to the Thursday afternoon knitting circle at Hebden Bridge library."
 KIN = "My {k} also goes to the Thursday afternoon knitting circle at Hebden Bridge library."
 KEPT = "I volunteer at Hebden Bridge library on Saturday mornings."

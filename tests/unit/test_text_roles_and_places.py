@@ -4,15 +4,14 @@ their employer keeps the job told beside it, with no conflict in the employer's 
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_es
 from memory_es.text import TextInterface
-from tests.unit.text_support import current_texts, fresh_tenant, said
+from tests.unit.text_support import current_texts, fresh_tenant, said, store_examples
 
-_SLOW = settings(max_examples=6, deadline=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_SLOW = store_examples()
 
 
 @_SLOW

@@ -5,14 +5,13 @@ a sport."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_es
-from tests.unit.text_support import said, texts_after
+from tests.unit.text_support import said, store_examples, texts_after
 
-_SLOW = settings(max_examples=6, deadline=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+_SLOW = store_examples()
 PEOPLE = st.sampled_from(["Marguerite D'Souza", "Kofi Mensah", "Ilse Brandt"])
 SPORT = "{p} photographs the players and match days for Bury Town Football Club."
 KEPT = ["{p} runs a beginners' photography evening class at West Suffolk College.",

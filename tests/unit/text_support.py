@@ -8,11 +8,20 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from itertools import count
 
+from hypothesis import HealthCheck, settings
+
 import memory_es
 from memory_es.models import Fact
 from memory_es.text import TextInterface
 
 _tenants = count()
+
+
+def store_examples(n: int = 6) -> settings:
+    """Hypothesis settings for a text test on the store fixture: ``n`` examples (each
+    writes to the store), no deadline, and the fixture shared by its examples."""
+    return settings(max_examples=n, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def fresh_tenant() -> str:
