@@ -26465,6 +26465,246 @@ def crowded_young_carers_r92(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_young_carers_r92', 'young carers', CROWDED_YOUNG_CARERS_R1763)
 
 
+_CROWDED_ROOFING_R1764_SETUP = ["Seán Ó Briain fixes slate roofs for Midland Roofing in Tullamore on Tuesdays, Wednesdays and Thursdays.", "Seán Ó Briain's brother, Donal, also fixes slate roofs for Midland Roofing in Tullamore on Tuesdays, Wednesdays and Thursdays.", "Seán Ó Briain clears gutters for Midland Roofing's elderly customers in Tullamore on Friday mornings.", "Seán Ó Briain teaches a lead-work evening class for roofing apprentices at the Tullamore Training Centre on Tuesdays.", "Seán Ó Briain inspects the roofs of council houses in Tullamore for Offaly County Council on Mondays.", "Seán Ó Briain's Safe Pass card number is SP-4471920."]
+CROWDED_ROOFING_R1764: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ROOFING_R1764_SETUP), ["remember", "Because Midland Roofing has dropped its gutter-clearing service, Seán Ó Briain no longer clears gutters for its elderly customers on Friday mornings."], [_CROWDED_ROOFING_R1764_SETUP[2]]),
+    (list(_CROWDED_ROOFING_R1764_SETUP), ["revise", "Seán's evening class for apprentices", "Seán Ó Briain now teaches the lead-work evening class for roofing apprentices at the Tullamore Training Centre on Wednesdays."], [_CROWDED_ROOFING_R1764_SETUP[3]]),
+    (list(_CROWDED_ROOFING_R1764_SETUP), ["purge", "SP-4471920"], [_CROWDED_ROOFING_R1764_SETUP[5]]),
+]
+
+def crowded_roofing_r93(cases: list[Case]) -> None:
+    """A slate roofer whose brother fixes slate roofs for the same firm in the same town on the same days, with gutter clearing for the same firm, an evening class for apprentices and council roof inspections in the same town and a Safe Pass card number: the gutter clearing ended indirectly with the reason first while the roofing carries on, the evening class revised under a first name to a new day, and the card number purged."""
+    _ended_by(cases, "crowded_roofing_r93", "roofing", CROWDED_ROOFING_R1764)
+
+
+_CROWDED_BLOOD_BIKES_R1765_SETUP = ["Kwabena Asante-Mensah rides for North East Blood Bikes on Friday nights, carrying blood samples between Hexham General Hospital and the RVI in Newcastle.", "Kwabena Asante-Mensah's wife, Efua, also rides for North East Blood Bikes on Friday nights, carrying blood samples between Hexham General Hospital and the RVI in Newcastle.", "Kwabena Asante-Mensah takes calls on the North East Blood Bikes control desk from home on Sunday evenings.", "Kwabena Asante-Mensah gives talks about North East Blood Bikes to Rotary clubs and WI groups around Hexham to raise funds.", "Kwabena Asante-Mensah services the North East Blood Bikes motorcycles at the charity's garage in Hexham on Saturday mornings.", "Kwabena Asante-Mensah's e-mail address is kwabena.am@btinternet.com."]
+CROWDED_BLOOD_BIKES_R1765: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BLOOD_BIKES_R1765_SETUP), ["remember", "Since March, Kwabena Asante-Mensah has stopped riding the Friday night blood runs for North East Blood Bikes, though his wife Efua still rides them."], [_CROWDED_BLOOD_BIKES_R1765_SETUP[0]]),
+    (list(_CROWDED_BLOOD_BIKES_R1765_SETUP), ["forget", "the fundraising talks that Kwabena gives to local groups"], [_CROWDED_BLOOD_BIKES_R1765_SETUP[3]]),
+    (list(_CROWDED_BLOOD_BIKES_R1765_SETUP), ["release", "Kwabena's Sunday evening controller duty"], [_CROWDED_BLOOD_BIKES_R1765_SETUP[2]]),
+]
+
+def crowded_blood_bikes_r93(cases: list[Case]) -> None:
+    """A blood bike rider whose wife rides the same night shift for the same charity between the same hospitals, with a control desk shift, fundraising talks and bike servicing for the same charity and an e-mail address: his riding ended by a time-first sentence while hers carries on, the fundraising talks forgotten through a relative clause, and the control desk shift released under the reworded words controller duty."""
+    _ended_by(cases, "crowded_blood_bikes_r93", "blood bikes", CROWDED_BLOOD_BIKES_R1765)
+
+
+_CROWDED_GERMAN_FAHRGEMEINSCHAFT_R1766_SETUP = ["Katharina von Stetten fährt montags bis donnerstags in der Fahrgemeinschaft von Ravensburg zum ZF-Werk in Friedrichshafen mit.", "Katharina von Stettens Kollege Matthias Kern fährt ebenfalls montags bis donnerstags in der Fahrgemeinschaft von Ravensburg zum ZF-Werk in Friedrichshafen mit.", "Katharina von Stetten betreut für den Betriebsrat des ZF-Werks in Friedrichshafen die Mitfahrbörse im Intranet.", "Katharina von Stetten fährt freitags ihre Nachbarin, Frau Öztürk, zum Einkaufen in die Ravensburger Innenstadt.", "Katharina von Stetten fährt samstags die C-Jugend des FV Ravensburg zu Auswärtsspielen.", "Katharina von Stettens Handynummer ist 0171 4839225."]
+CROWDED_GERMAN_FAHRGEMEINSCHAFT_R1766: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_FAHRGEMEINSCHAFT_R1766_SETUP), ["remember", "Weil Katharina von Stetten jetzt mit dem Zug nach Friedrichshafen pendelt, fährt sie nicht mehr in der Fahrgemeinschaft mit; Matthias Kern fährt weiterhin mit."], [_CROWDED_GERMAN_FAHRGEMEINSCHAFT_R1766_SETUP[0]]),
+    (list(_CROWDED_GERMAN_FAHRGEMEINSCHAFT_R1766_SETUP), ["revise", "Katharinas Samstagsfahrten zu den Auswärtsspielen", "Katharina von Stetten fährt jetzt sonntags die C-Jugend des FV Ravensburg zu Auswärtsspielen."], [_CROWDED_GERMAN_FAHRGEMEINSCHAFT_R1766_SETUP[4]]),
+    (list(_CROWDED_GERMAN_FAHRGEMEINSCHAFT_R1766_SETUP), ["forget", "die Mitfahrbörse des Betriebsrats"], [_CROWDED_GERMAN_FAHRGEMEINSCHAFT_R1766_SETUP[2]]),
+]
+
+def crowded_german_fahrgemeinschaft_r93(cases: list[Case]) -> None:
+    """A commuter whose colleague shares the same carpool to the same factory on the same days, with a ride-share board for the works council at the same factory, shopping trips for a neighbour and away-game driving in the same town and a mobile number, in German: her carpooling ended with the reason first while his carries on, the away-game driving revised under a first name to a new day, and the ride-share board forgotten in shortened form."""
+    _ended_by(cases, "crowded_german_fahrgemeinschaft_r93", "carpooling", CROWDED_GERMAN_FAHRGEMEINSCHAFT_R1766)
+
+
+_CROWDED_STREET_FOOD_R1767_SETUP = ["Mariana dos Santos sells Brazilian street food from her van at the Harbourside Market in Bristol on Saturdays.", "Mariana dos Santos's brother, Tiago, also sells Brazilian street food from a van at the Harbourside Market in Bristol on Saturdays.", "Mariana dos Santos parks her food van outside the Temple Quay offices in Bristol on weekday lunchtimes.", "Mariana dos Santos rents a kitchen unit at the Bristol Food Hub in St Philips, where she prepares the food for her van.", "Mariana dos Santos sits on the committee of the Bristol Street Food Traders' Association.", "Mariana dos Santos's street trading licence number is BCC-STL-4471."]
+CROWDED_STREET_FOOD_R1767: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STREET_FOOD_R1767_SETUP), ["remember", "Update on the food van: Mariana dos Santos has given up her weekday lunchtime pitch outside the Temple Quay offices, but she still trades at the Harbourside Market on Saturdays."], [_CROWDED_STREET_FOOD_R1767_SETUP[2]]),
+    (list(_CROWDED_STREET_FOOD_R1767_SETUP), ["release", "the kitchen unit that Mariana rents in St Philips"], [_CROWDED_STREET_FOOD_R1767_SETUP[3]]),
+    (list(_CROWDED_STREET_FOOD_R1767_SETUP), ["purge", "BCC-STL-4471"], [_CROWDED_STREET_FOOD_R1767_SETUP[5]]),
+]
+
+def crowded_street_food_r93(cases: list[Case]) -> None:
+    """A street food trader whose brother sells the same food from a van at the same Saturday market, with a weekday lunchtime pitch for the same van, a rented kitchen unit and a traders' association seat in the same city and a street trading licence number: the lunchtime pitch given up with the topic first while the market carries on, the kitchen unit released in a relative clause, and the licence number purged."""
+    _ended_by(cases, "crowded_street_food_r93", "street food", CROWDED_STREET_FOOD_R1767)
+
+
+_CROWDED_SPECIAL_CONSTABLES_R1768_SETUP = ["Aleksandra Wiśniewska patrols Leicester city centre as a special constable with Leicestershire Police on Friday and Saturday nights.", "Aleksandra Wiśniewska's husband, Tomasz, also patrols Leicester city centre as a special constable with Leicestershire Police on Friday and Saturday nights.", "Aleksandra Wiśniewska helps run the Leicestershire Police cadet unit at Euston Street police station on Wednesday evenings.", "Aleksandra Wiśniewska interprets Polish for Leicestershire Police when officers interview witnesses in Leicester.", "Aleksandra Wiśniewska works as a pharmacist at the Boots store on Gallowtree Gate in Leicester city centre on weekdays.", "Aleksandra Wiśniewska's mobile number is 07700 900731."]
+CROWDED_SPECIAL_CONSTABLES_R1768: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SPECIAL_CONSTABLES_R1768_SETUP), ["revise", "Aleksandra's weekend night patrols", "Aleksandra Wiśniewska now patrols Leicester city centre as a special constable with Leicestershire Police on Thursday nights only."], [_CROWDED_SPECIAL_CONSTABLES_R1768_SETUP[0]]),
+    (list(_CROWDED_SPECIAL_CONSTABLES_R1768_SETUP), ["remember", "The police cadet unit at Euston Street police station has been disbanded, so Aleksandra Wiśniewska no longer helps there on Wednesday evenings."], [_CROWDED_SPECIAL_CONSTABLES_R1768_SETUP[2]]),
+    (list(_CROWDED_SPECIAL_CONSTABLES_R1768_SETUP), ["forget", "Aleksandra's translating for the police"], [_CROWDED_SPECIAL_CONSTABLES_R1768_SETUP[3]]),
+]
+
+def crowded_special_constables_r93(cases: list[Case]) -> None:
+    """A special constable whose husband patrols the same city centre for the same force on the same nights, with a police cadet unit, interpreting for the same force and a pharmacist job in the same city and a mobile number: her patrols revised under a first name to a new night, the cadet unit ended indirectly in the passive, and the interpreting forgotten under the reworded word translating."""
+    _ended_by(cases, "crowded_special_constables_r93", "special constables", CROWDED_SPECIAL_CONSTABLES_R1768)
+
+
+_CROWDED_USER_HOUSE_SITTING_R1769_SETUP = ["I stay at the Hendersons' house on Valley Drive in Harrogate every other weekend to look after their two cats while they visit their daughter in York.", "My partner, Sam, also stays at the Hendersons' house on Valley Drive in Harrogate every other weekend to look after their two cats while they visit their daughter in York.", "I water the plants and collect the post at the Okafors' flat on Valley Drive on Wednesday evenings while they are working in Dubai.", "I take house-sits around Harrogate through TrustedHousesitters during the school summer holidays.", "I walk Mrs Pellegrini's spaniel, Bruno, on the Stray in Harrogate on weekday mornings.", "My TrustedHousesitters member number is THS-660214."]
+CROWDED_USER_HOUSE_SITTING_R1769: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_HOUSE_SITTING_R1769_SETUP), ["remember", "About the Hendersons' cats: I no longer stay over at their house on alternate weekends, but Sam still does."], [_CROWDED_USER_HOUSE_SITTING_R1769_SETUP[0]]),
+    (list(_CROWDED_USER_HOUSE_SITTING_R1769_SETUP), ["release", "my Wednesday evening visits to the Okafors' flat"], [_CROWDED_USER_HOUSE_SITTING_R1769_SETUP[2]]),
+    (list(_CROWDED_USER_HOUSE_SITTING_R1769_SETUP), ["purge", "THS-660214"], [_CROWDED_USER_HOUSE_SITTING_R1769_SETUP[5]]),
+]
+
+def crowded_user_house_sitting_r93(cases: list[Case]) -> None:
+    """The user house-sits for a couple's cats alongside their partner on the same weekends, with post and plants at a flat on the same street, holiday house-sits through an agency and dog walking in the same town and an agency member number, in the first person: the weekend cat-sitting ended with the topic first while the partner still goes, the Wednesday visits to the flat released under a time word, and the member number purged."""
+    _ended_by(cases, "crowded_user_house_sitting_r93", "house-sitting", CROWDED_USER_HOUSE_SITTING_R1769)
+
+
+_CROWDED_CHIMNEY_SWEEPING_R1770_SETUP = ["Gwilym ap Rhys sweeps chimneys for Beacons Sweeps in Brecon on Mondays, Tuesdays and Wednesdays.", "Gwilym ap Rhys's son, Iolo, also sweeps chimneys for Beacons Sweeps in Brecon on Mondays, Tuesdays and Wednesdays.", "Gwilym ap Rhys fits chimney cowls and bird guards for Beacons Sweeps around Brecon on Thursdays.", "Gwilym ap Rhys inspects the chimneys of the holiday cottages that Beacons Holiday Lets manages near Brecon every October.", "Gwilym ap Rhys sings bass in the Brecon Male Voice Choir on Wednesday evenings.", "Gwilym ap Rhys's Guild of Master Sweeps membership number is GMS-2741."]
+CROWDED_CHIMNEY_SWEEPING_R1770: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHIMNEY_SWEEPING_R1770_SETUP), ["remember", "Gwilym ap Rhys has called time on his Monday-to-Wednesday sweeping rounds for Beacons Sweeps; he still fits cowls on Thursdays, and Iolo still does the sweeping."], [_CROWDED_CHIMNEY_SWEEPING_R1770_SETUP[0]]),
+    (list(_CROWDED_CHIMNEY_SWEEPING_R1770_SETUP), ["revise", "Gwilym's yearly checks on the holiday lets", "Gwilym ap Rhys now inspects the chimneys of the holiday cottages that Beacons Holiday Lets manages near Brecon every September."], [_CROWDED_CHIMNEY_SWEEPING_R1770_SETUP[3]]),
+    (list(_CROWDED_CHIMNEY_SWEEPING_R1770_SETUP), ["forget", "Gwilym's singing"], [_CROWDED_CHIMNEY_SWEEPING_R1770_SETUP[4]]),
+]
+
+def crowded_chimney_sweeping_r93(cases: list[Case]) -> None:
+    """A chimney sweep whose son sweeps for the same firm in the same town on the same days, with cowl fitting for the same firm, yearly checks on holiday cottages and a male voice choir in the same town and a guild membership number: his early-week sweeping ended with an idiom while the cowl fitting and his son's sweeping carry on, the holiday cottage checks revised under a first name to a new month, and the choir forgotten under the broader word singing."""
+    _ended_by(cases, "crowded_chimney_sweeping_r93", "chimney sweeping", CROWDED_CHIMNEY_SWEEPING_R1770)
+
+
+_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP = ["王秀兰每周二和周四上午在杭州翠苑一区社区居委会值班，接待来访居民。", "王秀兰的丈夫张志刚也每周二和周四上午在杭州翠苑一区社区居委会值班，接待来访居民。", "王秀兰是翠苑一区的垃圾分类督导员，每天早上七点到八点在小区垃圾投放点值守。", "王秀兰每周四下午在翠苑一区老年活动中心教老人用智能手机。", "王秀兰每周六上午在翠苑农贸市场帮女儿看水果摊。", "王秀兰的社区志愿者编号是ZJ-330106-0815。"]
+CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP), ["remember", "因为社区新招了专职工作人员，王秀兰从本月起不再去居委会值班了；张志刚仍然每周二、周四上午去值班。"], [_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP[0]]),
+    (list(_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP), ["revise", "秀兰的手机课", "王秀兰现在每周五下午在翠苑一区老年活动中心教老人用智能手机。"], [_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP[3]]),
+    (list(_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP), ["purge", "ZJ-330106-0815"], [_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP[5]]),
+]
+
+def crowded_chinese_residents_committee_r93(cases: list[Case]) -> None:
+    """A residents' committee volunteer whose husband keeps the same duty at the same committee office on the same mornings, with waste-sorting supervision and a smartphone class in the same estate, minding her daughter's fruit stall at the local market and a volunteer number, in Chinese: her duty shifts ended with the reason first while her husband's continue, the smartphone class revised under a first name to a new day, and the volunteer number purged."""
+    _ended_by(cases, "crowded_chinese_residents_committee_r93", "residents committees", CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771)
+
+
+_CROWDED_FERRIES_R1772_SETUP = ["Yusuf Karagöz works as a deckhand on the Wightlink car ferry between Portsmouth and Fishbourne on Monday to Thursday day shifts.", "Yusuf Karagöz's cousin, Emre, also works as a deckhand on the Wightlink car ferry between Portsmouth and Fishbourne on Monday to Thursday day shifts.", "Yusuf Karagöz teaches knots and rope work to the Sea Cadets in Portsmouth on Friday evenings.", "Yusuf Karagöz is the union representative for the Wightlink deckhands at the Portsmouth terminal.", "Yusuf Karagöz takes the Wightlink ferry to Fishbourne on Saturdays to visit his mother in Ryde.", "Yusuf Karagöz's e-mail address is y.karagoz@hotmail.co.uk."]
+CROWDED_FERRIES_R1772: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FERRIES_R1772_SETUP), ["remember", "Yusuf Karagöz has stepped down as the union representative for the Wightlink deckhands at the Portsmouth terminal. He says eight years of arguing over rotas was enough."], [_CROWDED_FERRIES_R1772_SETUP[3]]),
+    (list(_CROWDED_FERRIES_R1772_SETUP), ["release", "Yusuf's Saturday trips to see his mother"], [_CROWDED_FERRIES_R1772_SETUP[4]]),
+    (list(_CROWDED_FERRIES_R1772_SETUP), ["forget", "the evening sessions that Yusuf runs for the Sea Cadets"], [_CROWDED_FERRIES_R1772_SETUP[2]]),
+]
+
+def crowded_ferries_r93(cases: list[Case]) -> None:
+    """A ferry deckhand whose cousin works the same car ferry on the same day shifts, with a union rep role at the same terminal, rope-work classes for the Sea Cadets in the same port, weekend crossings on the same route to see his mother and an e-mail address: the union role ended in two sentences with stepped down, the weekend crossings released under a reworded noun, and the Sea Cadets classes forgotten through a relative clause."""
+    _ended_by(cases, "crowded_ferries_r93", "ferries", CROWDED_FERRIES_R1772)
+
+
+_CROWDED_CAR_BOOT_SALES_R1773_SETUP = ["Bernadette D'Souza sells second-hand children's clothes from the boot of her car at the Sunday morning car boot sale at Tiverton Rugby Club.", "Bernadette D'Souza's sister-in-law, Marisa, also sells second-hand children's clothes from the boot of her car at the Sunday morning car boot sale at Tiverton Rugby Club.", "Bernadette D'Souza collects the pitch fees at the Wednesday evening summer car boot sale at Tiverton Rugby Club.", "Bernadette D'Souza sells upcycled furniture on eBay from her garage in Tiverton.", "Bernadette D'Souza does the bookkeeping for the bar at Tiverton Rugby Club.", "Bernadette D'Souza's PayPal account e-mail is bernie.dsouza@yahoo.co.uk."]
+CROWDED_CAR_BOOT_SALES_R1773: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CAR_BOOT_SALES_R1773_SETUP), ["remember", "Since September the Wednesday evening car boot sale at Tiverton Rugby Club has been scrapped, so Bernadette D'Souza no longer collects pitch fees there; the Sunday morning sale carries on as before."], [_CROWDED_CAR_BOOT_SALES_R1773_SETUP[2]]),
+    (list(_CROWDED_CAR_BOOT_SALES_R1773_SETUP), ["revise", "Bernadette's furniture upcycling", "Bernadette D'Souza now sells upcycled furniture on Facebook Marketplace from her garage in Tiverton."], [_CROWDED_CAR_BOOT_SALES_R1773_SETUP[3]]),
+    (list(_CROWDED_CAR_BOOT_SALES_R1773_SETUP), ["purge", "bernie.dsouza@yahoo.co.uk"], [_CROWDED_CAR_BOOT_SALES_R1773_SETUP[5]]),
+]
+
+def crowded_car_boot_sales_r93(cases: list[Case]) -> None:
+    """A car boot seller whose sister-in-law sells the same clothes at the same Sunday sale at the same rugby club, with pitch-fee collecting at a midweek sale at the same club, furniture sales from her garage and bookkeeping for the club's bar in the same town and a PayPal e-mail: the midweek fee collecting ended indirectly by a time-first sentence while the Sunday sale carries on, the furniture sales revised under a first name to a new website, and the e-mail purged."""
+    _ended_by(cases, "crowded_car_boot_sales_r93", "car boot sales", CROWDED_CAR_BOOT_SALES_R1773)
+
+
+_CROWDED_SUNDAY_SCHOOL_R1774_SETUP = ["Chidinma Okafor-Hughes teaches the Sunday school class for five- to seven-year-olds at St Mark's Methodist Church in Kettering on Sunday mornings.", "Chidinma Okafor-Hughes's sister, Adaeze, also teaches the Sunday school class for five- to seven-year-olds at St Mark's Methodist Church in Kettering on Sunday mornings.", "Chidinma Okafor-Hughes reads the lessons at the Sunday morning service at St Mark's Methodist Church once a month.", "Chidinma Okafor-Hughes helps run the toddler group in the St Mark's Methodist Church hall on Wednesday mornings.", "Chidinma Okafor-Hughes sings with the Kettering Gospel Choir on Sunday evenings.", "Chidinma Okafor-Hughes's DBS certificate number is 001734926518."]
+CROWDED_SUNDAY_SCHOOL_R1774: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SUNDAY_SCHOOL_R1774_SETUP), ["remember", "Since Easter, Chidinma Okafor-Hughes has stepped down from teaching Sunday school at St Mark's; she still reads the lessons once a month."], [_CROWDED_SUNDAY_SCHOOL_R1774_SETUP[0]]),
+    (list(_CROWDED_SUNDAY_SCHOOL_R1774_SETUP), ["release", "Chidinma's Wednesday parent-and-toddler mornings in the church hall"], [_CROWDED_SUNDAY_SCHOOL_R1774_SETUP[3]]),
+    (list(_CROWDED_SUNDAY_SCHOOL_R1774_SETUP), ["purge", "001734926518"], [_CROWDED_SUNDAY_SCHOOL_R1774_SETUP[5]]),
+]
+
+def crowded_sunday_school_r94(cases: list[Case]) -> None:
+    """A Sunday school teacher whose sister teaches the same class at the same Methodist church on the same mornings, with reading the lessons and a toddler group at the same church, a gospel choir in the same town and a DBS certificate number: her teaching ended by a time-first sentence with stepped down while the lesson reading still carries on, the toddler group released under the reworded words parent-and-toddler mornings, and the certificate number purged."""
+    _ended_by(cases, 'crowded_sunday_school_r94', 'sunday school', CROWDED_SUNDAY_SCHOOL_R1774)
+
+
+_CROWDED_STAINED_GLASS_R1775_SETUP = ["Maarten van der Berg takes a stained glass class at the Ropewalk Arts Centre in Barton-upon-Humber on Tuesday evenings.", "Maarten van der Berg's wife, Els, also takes the stained glass class at the Ropewalk Arts Centre in Barton-upon-Humber on Tuesday evenings.", "Maarten van der Berg sells his glass suncatchers in the Ropewalk Arts Centre gift shop.", "Maarten van der Berg is restoring a leaded window for St Peter's Church in Barton-upon-Humber.", "Maarten van der Berg works as a quantity surveyor for a building firm in Hull.", "Maarten van der Berg's e-mail address is maarten.vdberg@btinternet.com."]
+CROWDED_STAINED_GLASS_R1775: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STAINED_GLASS_R1775_SETUP), ["revise", "Maarten's glass class", "Maarten van der Berg now takes the stained glass class at the Ropewalk Arts Centre on Thursday evenings."], [_CROWDED_STAINED_GLASS_R1775_SETUP[0]]),
+    (list(_CROWDED_STAINED_GLASS_R1775_SETUP), ["remember", "The gift shop at the Ropewalk Arts Centre has closed for good, so Maarten van der Berg no longer sells his suncatchers there."], [_CROWDED_STAINED_GLASS_R1775_SETUP[2]]),
+    (list(_CROWDED_STAINED_GLASS_R1775_SETUP), ["forget", "the church window that Maarten van der Berg is restoring"], [_CROWDED_STAINED_GLASS_R1775_SETUP[3]]),
+]
+
+def crowded_stained_glass_r94(cases: list[Case]) -> None:
+    """A stained glass student whose wife takes the same evening class at the same arts centre, with suncatchers sold in the same arts centre's gift shop, a church window being restored in the same town, a surveying job and an e-mail address: the class revised under a first name and the shorter word glass to a new evening, the gift shop sales ended indirectly because the shop closed, and the church window forgotten through a relative clause."""
+    _ended_by(cases, 'crowded_stained_glass_r94', 'stained glass', CROWDED_STAINED_GLASS_R1775)
+
+
+_CROWDED_SAMBA_R1776_SETUP = ["Rosa María Delgado plays the surdo drum in the Bloco Sol samba band, which rehearses at the Trinity Centre in Bristol on Monday evenings.", "Rosa María Delgado's partner, Tomás, also plays the surdo drum in the Bloco Sol samba band at the Trinity Centre in Bristol on Monday evenings.", "Rosa María Delgado sews the costumes for Bloco Sol's appearances at St Pauls Carnival in Bristol.", "Rosa María Delgado runs a children's percussion workshop at the Trinity Centre on Saturday mornings.", "Rosa María Delgado works as a sound technician at Bristol Old Vic.", "Rosa María Delgado's phone number is 07700 900261."]
+CROWDED_SAMBA_R1776: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SAMBA_R1776_SETUP), ["forget", "Rosa María's Monday night drumming with Bloco Sol"], [_CROWDED_SAMBA_R1776_SETUP[0]]),
+    (list(_CROWDED_SAMBA_R1776_SETUP), ["remember", "The Saturday children's percussion workshop at the Trinity Centre was cancelled when its grant ran out, so Rosa María Delgado no longer runs it."], [_CROWDED_SAMBA_R1776_SETUP[3]]),
+    (list(_CROWDED_SAMBA_R1776_SETUP), ["revise", "Rosa María's sound engineering job", "Rosa María Delgado now works as a sound technician at the Bristol Beacon concert hall."], [_CROWDED_SAMBA_R1776_SETUP[4]]),
+]
+
+def crowded_samba_r94(cases: list[Case]) -> None:
+    """A samba drummer whose partner plays the same drum in the same band at the same centre on the same evenings, with carnival costumes for the same band, a children's percussion workshop at the same centre, a sound technician job in the same city and a phone number: her drumming forgotten under a first name, the workshop ended in the passive because it was cancelled, and the theatre job revised under the reworded words sound engineering to a new concert hall."""
+    _ended_by(cases, 'crowded_samba_r94', 'samba band', CROWDED_SAMBA_R1776)
+
+
+_CROWDED_PARKRUN_R1777_SETUP = ["Aroha Ngata volunteers as a course marshal at Heaton Park parkrun in Manchester on Saturday mornings.", "Aroha Ngata's flatmate, Bethan, also volunteers as a course marshal at Heaton Park parkrun in Manchester on Saturday mornings.", "Aroha Ngata is the event director of the junior parkrun at Heaton Park on Sunday mornings.", "Aroha Ngata does a hill-repeats session with Prestwich Harriers in Heaton Park on Wednesday evenings.", "Aroha Ngata works night shifts as a radiographer at North Manchester General Hospital.", "Aroha Ngata's parkrun barcode number is A4719253."]
+CROWDED_PARKRUN_R1777: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PARKRUN_R1777_SETUP), ["remember", "Update on Heaton Park: Aroha Ngata no longer marshals at the Saturday parkrun, but she still directs the junior parkrun on Sundays."], [_CROWDED_PARKRUN_R1777_SETUP[0]]),
+    (list(_CROWDED_PARKRUN_R1777_SETUP), ["release", "Aroha's midweek hill training with the Harriers"], [_CROWDED_PARKRUN_R1777_SETUP[3]]),
+    (list(_CROWDED_PARKRUN_R1777_SETUP), ["purge", "A4719253"], [_CROWDED_PARKRUN_R1777_SETUP[5]]),
+]
+
+def crowded_parkrun_r94(cases: list[Case]) -> None:
+    """A parkrun marshal whose flatmate marshals at the same park on the same mornings, with directing the junior event and hill training at the same park, a radiographer job in the same city and a parkrun barcode: the marshalling ended by a topic-first sentence while the junior event still carries on, the hill training released under the reworded words midweek hill training, and the barcode purged."""
+    _ended_by(cases, 'crowded_parkrun_r94', 'parkrun volunteering', CROWDED_PARKRUN_R1777)
+
+
+_CROWDED_GERMAN_HUNDESCHULE_R1778_SETUP = ["Annegret Wolters besucht mit ihrer Border-Collie-Hündin Emmi jeden Samstagvormittag den Agility-Kurs der Hundeschule Pfotenglück in Lüneburg.", "Annegret Wolters' Schwester Heike besucht mit ihrem Labrador ebenfalls jeden Samstagvormittag den Agility-Kurs der Hundeschule Pfotenglück in Lüneburg.", "Annegret Wolters hilft dienstagabends als Assistenztrainerin im Welpenkurs der Hundeschule Pfotenglück.", "Annegret Wolters geht donnerstagnachmittags mit Hunden aus dem Tierheim Lüneburg im Kurpark spazieren.", "Annegret Wolters arbeitet als Steuerfachangestellte in einer Kanzlei in Lüneburg.", "Die Chipnummer von Annegret Wolters' Hündin Emmi lautet 276098106543217."]
+CROWDED_GERMAN_HUNDESCHULE_R1778: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_HUNDESCHULE_R1778_SETUP), ["remember", "Seit Anfang März geht Annegret Wolters mit Emmi nicht mehr zum Agility-Kurs bei Pfotenglück, weil die Hündin Probleme mit der Hüfte hat."], [_CROWDED_GERMAN_HUNDESCHULE_R1778_SETUP[0]]),
+    (list(_CROWDED_GERMAN_HUNDESCHULE_R1778_SETUP), ["revise", "Annegrets Welpengruppe", "Annegret Wolters hilft jetzt mittwochabends als Assistenztrainerin im Welpenkurs der Hundeschule Pfotenglück."], [_CROWDED_GERMAN_HUNDESCHULE_R1778_SETUP[2]]),
+    (list(_CROWDED_GERMAN_HUNDESCHULE_R1778_SETUP), ["forget", "Annegrets Gassirunden mit Tierheimhunden"], [_CROWDED_GERMAN_HUNDESCHULE_R1778_SETUP[3]]),
+]
+
+def crowded_german_hundeschule_r94(cases: list[Case]) -> None:
+    """A dog owner whose sister does the same agility course at the same dog school on the same mornings, with assisting in a puppy course at the same dog school, walking shelter dogs in the same town, a tax office job and her dog's microchip number, in German: her agility course ended by a time-first sentence with the reason after it while her sister's carries on, the puppy course revised under a first name and the reworded word Welpengruppe to a new evening, and the shelter dog walks forgotten in shortened form."""
+    _ended_by(cases, 'crowded_german_hundeschule_r94', 'dog training', CROWDED_GERMAN_HUNDESCHULE_R1778)
+
+
+_CROWDED_HOCKEY_R1779_SETUP = ["Kwabena Asante-Mensah plays in goal for Canterbury Hockey Club's men's third team on Saturday afternoons.", "Kwabena Asante-Mensah's brother, Kofi, also plays for Canterbury Hockey Club's men's third team on Saturday afternoons.", "Kwabena Asante-Mensah coaches the under-12s at Canterbury Hockey Club on Sunday mornings.", "Kwabena Asante-Mensah umpires school hockey matches at Kent College in Canterbury on Wednesday afternoons.", "Kwabena Asante-Mensah teaches PE at Simon Langton Grammar School in Canterbury.", "Kwabena Asante-Mensah's England Hockey membership number is EH-6630185."]
+CROWDED_HOCKEY_R1779: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOCKEY_R1779_SETUP), ["remember", "Kwabena Asante-Mensah has hung up his goalkeeping pads and no longer plays for Canterbury Hockey Club's men's third team, though he still coaches the under-12s on Sunday mornings."], [_CROWDED_HOCKEY_R1779_SETUP[0]]),
+    (list(_CROWDED_HOCKEY_R1779_SETUP), ["release", "Kwabena's refereeing of school matches at Kent College"], [_CROWDED_HOCKEY_R1779_SETUP[3]]),
+    (list(_CROWDED_HOCKEY_R1779_SETUP), ["revise", "Kwabena's PE teaching job", "Kwabena Asante-Mensah now teaches PE at Barton Court Grammar School in Canterbury."], [_CROWDED_HOCKEY_R1779_SETUP[4]]),
+]
+
+def crowded_hockey_r94(cases: list[Case]) -> None:
+    """A hockey goalkeeper whose brother plays for the same club's same team on the same afternoons, with coaching the under-12s at the same club, umpiring school matches and a PE teaching job in the same city and a membership number: his playing ended with the idiom hung up his pads while the coaching still carries on, the umpiring released under the reworded word refereeing, and the teaching job revised under a first name to a new school."""
+    _ended_by(cases, 'crowded_hockey_r94', 'field hockey', CROWDED_HOCKEY_R1779)
+
+
+_CROWDED_CHINESE_GUZHENG_R1780_SETUP = ["林晓燕每周六上午在杭州市青少年宫教孩子们弹古筝。", "林晓燕的同事周敏也每周六上午在杭州市青少年宫教孩子们弹古筝。", "林晓燕每周三晚上在西湖边的一家茶馆演奏古筝。", "林晓燕是杭州市青少年宫民乐团的指导老师，每周日下午带乐团排练。", "林晓燕每周五下午到西湖区的一家养老院为老人们弹古筝。", "林晓燕的手机号码是13905712846。"]
+CROWDED_CHINESE_GUZHENG_R1780: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_GUZHENG_R1780_SETUP), ["remember", "因为西湖边的那家茶馆已经关门了，林晓燕每周三晚上不再去那里演奏古筝了。"], [_CROWDED_CHINESE_GUZHENG_R1780_SETUP[2]]),
+    (list(_CROWDED_CHINESE_GUZHENG_R1780_SETUP), ["revise", "晓燕在青少年宫教的古筝课", "林晓燕现在改为每周六下午在杭州市青少年宫教孩子们弹古筝。"], [_CROWDED_CHINESE_GUZHENG_R1780_SETUP[0]]),
+    (list(_CROWDED_CHINESE_GUZHENG_R1780_SETUP), ["forget", "林晓燕去敬老院的志愿活动"], [_CROWDED_CHINESE_GUZHENG_R1780_SETUP[4]]),
+]
+
+def crowded_chinese_guzheng_r94(cases: list[Case]) -> None:
+    """A guzheng teacher whose colleague teaches the same children's class at the same youth palace on the same mornings, with a teahouse performance by the lake, coaching the youth palace folk orchestra, playing at a care home in the same district and a phone number, in Chinese: the teahouse playing ended with the reason first because the teahouse closed, the class revised under a first name to a new time, and the care home playing forgotten under the broader words volunteer activity."""
+    _ended_by(cases, 'crowded_chinese_guzheng_r94', 'guzheng lessons', CROWDED_CHINESE_GUZHENG_R1780)
+
+
+_CROWDED_USER_DOG_WALKING_R1781_SETUP = ["I walk my neighbour Mrs Ackroyd's spaniel, Biscuit, along the canal towpath in Hebden Bridge on Monday and Thursday afternoons.", "My son, Callum, also walks Mrs Ackroyd's spaniel, Biscuit, along the canal towpath in Hebden Bridge on Monday and Thursday afternoons.", "I take my own dog, Pepper, to obedience classes at the Calder Valley Dog Training Club in Hebden Bridge on Tuesday evenings.", "I feed my neighbour Leon's cat, Mabel, on Thursday evenings while he is at choir practice.", "I walk dogs for the Calder Valley Animal Sanctuary near Hebden Bridge on Saturday mornings.", "My dog Pepper's microchip number is 977200008461532."]
+CROWDED_USER_DOG_WALKING_R1781: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_DOG_WALKING_R1781_SETUP), ["remember", "Since I started my new job I've had to give up walking Biscuit on Mondays and Thursdays, but Callum still takes him out."], [_CROWDED_USER_DOG_WALKING_R1781_SETUP[0]]),
+    (list(_CROWDED_USER_DOG_WALKING_R1781_SETUP), ["release", "my Saturday morning walks for the sanctuary"], [_CROWDED_USER_DOG_WALKING_R1781_SETUP[4]]),
+    (list(_CROWDED_USER_DOG_WALKING_R1781_SETUP), ["purge", "977200008461532"], [_CROWDED_USER_DOG_WALKING_R1781_SETUP[5]]),
+]
+
+def crowded_user_dog_walking_r94(cases: list[Case]) -> None:
+    """A user who walks a neighbour's spaniel while the user's son walks the same dog on the same towpath on the same afternoons, with obedience classes for the user's own dog and sanctuary dog walks in the same town, feeding another neighbour's cat on one of the same days and the user's dog's microchip number, in the first person: the user's spaniel walks ended with given up while the son still carries on, the sanctuary walks released under a time word, and the microchip number purged."""
+    _ended_by(cases, 'crowded_user_dog_walking_r94', 'dog walking', CROWDED_USER_DOG_WALKING_R1781)
+
+
+_CROWDED_HOMEWORK_CLUB_R1782_SETUP = ["Fatima Zahra Benali runs the homework club in the school hall at Hollins Park Primary School in Warrington on Tuesday and Thursday afternoons.", "Fatima Zahra Benali's colleague, teaching assistant Gemma Riley, also runs the homework club in the school hall at Hollins Park Primary School in Warrington on Tuesday and Thursday afternoons.", "Fatima Zahra Benali runs an Arabic and French languages club at Hollins Park Primary School on Wednesday lunchtimes.", "Fatima Zahra Benali gives one-to-one reading support to Year 3 pupils at Hollins Park Primary School on Monday mornings.", "Fatima Zahra Benali is taking a Level 3 teaching assistant course at Warrington and Vale Royal College on Thursday evenings.", "Fatima Zahra Benali's staff e-mail address is f.benali@hollinspark.sch.uk."]
+CROWDED_HOMEWORK_CLUB_R1782: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOMEWORK_CLUB_R1782_SETUP), ["revise", "Fatima Zahra's after-school homework sessions", "Fatima Zahra Benali now runs the homework club at Hollins Park Primary School on Monday and Wednesday afternoons."], [_CROWDED_HOMEWORK_CLUB_R1782_SETUP[0]]),
+    (list(_CROWDED_HOMEWORK_CLUB_R1782_SETUP), ["remember", "Fatima Zahra Benali passed her Level 3 teaching assistant course in July. She no longer goes to Warrington and Vale Royal College on Thursday evenings."], [_CROWDED_HOMEWORK_CLUB_R1782_SETUP[4]]),
+    (list(_CROWDED_HOMEWORK_CLUB_R1782_SETUP), ["forget", "the lunchtime club that Fatima Zahra Benali runs on Wednesdays"], [_CROWDED_HOMEWORK_CLUB_R1782_SETUP[2]]),
+]
+
+def crowded_homework_club_r94(cases: list[Case]) -> None:
+    """A homework club leader whose teaching-assistant colleague runs the same club at the same primary school on the same afternoons, with a lunchtime languages club and reading support at the same school, a college course in the same town and a staff e-mail address: the homework club revised under a possessive with the reworded words after-school sessions to new days, the college course ended in two sentences because she passed it, and the languages club forgotten through a relative clause."""
+    _ended_by(cases, 'crowded_homework_club_r94', 'homework club', CROWDED_HOMEWORK_CLUB_R1782)
+
+
+_CROWDED_GURDWARA_R1783_SETUP = ["Harpreet Kaur Sandhu cooks in the langar kitchen at Guru Nanak Gurdwara in Smethwick on Sunday mornings.", "Harpreet Kaur Sandhu's sister-in-law, Jaswinder, also cooks in the langar kitchen at Guru Nanak Gurdwara in Smethwick on Sunday mornings.", "Harpreet Kaur Sandhu teaches Punjabi to children at the Guru Nanak Gurdwara Saturday school.", "Harpreet Kaur Sandhu plays the harmonium for the kirtan at Guru Nanak Gurdwara on Friday evenings.", "Harpreet Kaur Sandhu serves hot meals at the Smethwick night shelter on Tuesday evenings with a Sikh welfare group.", "Harpreet Kaur Sandhu's mobile number is 07700 900573."]
+CROWDED_GURDWARA_R1783: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GURDWARA_R1783_SETUP), ["remember", "After twelve years, Harpreet Kaur Sandhu has retired from cooking in the Sunday langar at Guru Nanak Gurdwara; Jaswinder carries on."], [_CROWDED_GURDWARA_R1783_SETUP[0]]),
+    (list(_CROWDED_GURDWARA_R1783_SETUP), ["release", "Harpreet's Tuesday food service at the night shelter"], [_CROWDED_GURDWARA_R1783_SETUP[4]]),
+    (list(_CROWDED_GURDWARA_R1783_SETUP), ["purge", "07700 900573"], [_CROWDED_GURDWARA_R1783_SETUP[5]]),
+]
+
+def crowded_gurdwara_r94(cases: list[Case]) -> None:
+    """A langar cook whose sister-in-law cooks in the same gurdwara kitchen on the same mornings, with Punjabi teaching and kirtan at the same gurdwara, meals at a night shelter in the same town and a mobile number: her cooking ended with retired from while her sister-in-law carries on, the night shelter meals released under the reworded words food service, and the mobile number purged."""
+    _ended_by(cases, 'crowded_gurdwara_r94', 'gurdwara seva', CROWDED_GURDWARA_R1783)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -27541,7 +27781,27 @@ def build() -> list[Case]:
                    crowded_chinese_tuina_r92,
                    crowded_vaccination_r92,
                    crowded_wound_care_r92,
-                   crowded_young_carers_r92):
+                   crowded_young_carers_r92,
+                   crowded_roofing_r93,
+                   crowded_blood_bikes_r93,
+                   crowded_german_fahrgemeinschaft_r93,
+                   crowded_street_food_r93,
+                   crowded_special_constables_r93,
+                   crowded_user_house_sitting_r93,
+                   crowded_chimney_sweeping_r93,
+                   crowded_chinese_residents_committee_r93,
+                   crowded_ferries_r93,
+                   crowded_car_boot_sales_r93,
+                   crowded_sunday_school_r94,
+                   crowded_stained_glass_r94,
+                   crowded_samba_r94,
+                   crowded_parkrun_r94,
+                   crowded_german_hundeschule_r94,
+                   crowded_hockey_r94,
+                   crowded_chinese_guzheng_r94,
+                   crowded_user_dog_walking_r94,
+                   crowded_homework_club_r94,
+                   crowded_gurdwara_r94):
         family(cases)
     return cases
 
