@@ -26549,9 +26549,9 @@ def crowded_chimney_sweeping_r93(cases: list[Case]) -> None:
     _ended_by(cases, "crowded_chimney_sweeping_r93", "chimney sweeping", CROWDED_CHIMNEY_SWEEPING_R1770)
 
 
-_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP = ["王秀兰每周二和周四上午在杭州翠苑一区社区居委会值班，接待来访居民。", "王秀兰的丈夫张志刚也每周二和周四上午在杭州翠苑一区社区居委会值班，接待来访居民。", "王秀兰是翠苑一区的垃圾分类督导员，每天早上七点到八点在小区垃圾投放点值守。", "王秀兰每周四下午在翠苑一区老年活动中心教老人用智能手机。", "王秀兰每周六上午在翠苑农贸市场帮女儿看水果摊。", "王秀兰的社区志愿者编号是ZJ-330106-0815。"]
+_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP = ["王秀兰每周二和周四上午在杭州翠苑一区社区居委会值班\uff0c接待来访居民。", "王秀兰的丈夫张志刚也每周二和周四上午在杭州翠苑一区社区居委会值班\uff0c接待来访居民。", "王秀兰是翠苑一区的垃圾分类督导员\uff0c每天早上七点到八点在小区垃圾投放点值守。", "王秀兰每周四下午在翠苑一区老年活动中心教老人用智能手机。", "王秀兰每周六上午在翠苑农贸市场帮女儿看水果摊。", "王秀兰的社区志愿者编号是ZJ-330106-0815。"]
 CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP), ["remember", "因为社区新招了专职工作人员，王秀兰从本月起不再去居委会值班了；张志刚仍然每周二、周四上午去值班。"], [_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP[0]]),
+    (list(_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP), ["remember", "因为社区新招了专职工作人员\uff0c王秀兰从本月起不再去居委会值班了\uff1b张志刚仍然每周二、周四上午去值班。"], [_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP[0]]),
     (list(_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP), ["revise", "秀兰的手机课", "王秀兰现在每周五下午在翠苑一区老年活动中心教老人用智能手机。"], [_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP[3]]),
     (list(_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP), ["purge", "ZJ-330106-0815"], [_CROWDED_CHINESE_RESIDENTS_COMMITTEE_R1771_SETUP[5]]),
 ]
@@ -26657,9 +26657,9 @@ def crowded_hockey_r94(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_hockey_r94', 'field hockey', CROWDED_HOCKEY_R1779)
 
 
-_CROWDED_CHINESE_GUZHENG_R1780_SETUP = ["林晓燕每周六上午在杭州市青少年宫教孩子们弹古筝。", "林晓燕的同事周敏也每周六上午在杭州市青少年宫教孩子们弹古筝。", "林晓燕每周三晚上在西湖边的一家茶馆演奏古筝。", "林晓燕是杭州市青少年宫民乐团的指导老师，每周日下午带乐团排练。", "林晓燕每周五下午到西湖区的一家养老院为老人们弹古筝。", "林晓燕的手机号码是13905712846。"]
+_CROWDED_CHINESE_GUZHENG_R1780_SETUP = ["林晓燕每周六上午在杭州市青少年宫教孩子们弹古筝。", "林晓燕的同事周敏也每周六上午在杭州市青少年宫教孩子们弹古筝。", "林晓燕每周三晚上在西湖边的一家茶馆演奏古筝。", "林晓燕是杭州市青少年宫民乐团的指导老师\uff0c每周日下午带乐团排练。", "林晓燕每周五下午到西湖区的一家养老院为老人们弹古筝。", "林晓燕的手机号码是13905712846。"]
 CROWDED_CHINESE_GUZHENG_R1780: list[tuple[list[str], list[str], list[str]]] = [
-    (list(_CROWDED_CHINESE_GUZHENG_R1780_SETUP), ["remember", "因为西湖边的那家茶馆已经关门了，林晓燕每周三晚上不再去那里演奏古筝了。"], [_CROWDED_CHINESE_GUZHENG_R1780_SETUP[2]]),
+    (list(_CROWDED_CHINESE_GUZHENG_R1780_SETUP), ["remember", "因为西湖边的那家茶馆已经关门了\uff0c林晓燕每周三晚上不再去那里演奏古筝了。"], [_CROWDED_CHINESE_GUZHENG_R1780_SETUP[2]]),
     (list(_CROWDED_CHINESE_GUZHENG_R1780_SETUP), ["revise", "晓燕在青少年宫教的古筝课", "林晓燕现在改为每周六下午在杭州市青少年宫教孩子们弹古筝。"], [_CROWDED_CHINESE_GUZHENG_R1780_SETUP[0]]),
     (list(_CROWDED_CHINESE_GUZHENG_R1780_SETUP), ["forget", "林晓燕去敬老院的志愿活动"], [_CROWDED_CHINESE_GUZHENG_R1780_SETUP[4]]),
 ]
