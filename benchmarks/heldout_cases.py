@@ -26705,6 +26705,247 @@ def crowded_gurdwara_r94(cases: list[Case]) -> None:
     _ended_by(cases, 'crowded_gurdwara_r94', 'gurdwara seva', CROWDED_GURDWARA_R1783)
 
 
+def crowded_hospice_r95(cases: list[Case]) -> None:
+    """A hospice ward volunteer whose husband sits with patients on the same ward on the same afternoons, with a bereavement group at the same hospice, the hospice charity shop and a cathedral choir in the same city and a volunteer number: the ward shifts ended with the reason first in a two-clause sentence whose second clause keeps the bereavement group, the charity shop forgotten under a relative clause, and the volunteer number purged."""
+    _ended_by(cases, 'crowded_hospice_r95', 'hospice volunteering', CROWDED_HOSPICE_R1784)
+
+
+_CROWDED_HOSPICE_R1784_SETUP = ["Siobhán O'Donoghue volunteers on the ward at St Columba's Hospice in Derry on Monday and Wednesday afternoons, sitting with patients.", "Siobhán O'Donoghue's husband, Declan, also volunteers on the ward at St Columba's Hospice in Derry on Monday and Wednesday afternoons, sitting with patients.", "Siobhán O'Donoghue runs the bereavement support group at St Columba's Hospice on the first Thursday of each month.", "Siobhán O'Donoghue sorts donations at the St Columba's Hospice charity shop on Shipquay Street in Derry on Saturday mornings.", "Siobhán O'Donoghue sings in the choir at St Eugene's Cathedral in Derry on Wednesday evenings.", "Siobhán O'Donoghue's hospice volunteer number is SCH-40718."]
+CROWDED_HOSPICE_R1784: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOSPICE_R1784_SETUP), ["remember", "Because she now looks after her new grandson on those afternoons, Siobhán O'Donoghue has stopped sitting with patients on the ward at St Columba's Hospice, though she still runs the monthly bereavement support group there."], [_CROWDED_HOSPICE_R1784_SETUP[0]]),
+    (list(_CROWDED_HOSPICE_R1784_SETUP), ["forget", "the hospice charity shop where Siobhán sorts donations"], [_CROWDED_HOSPICE_R1784_SETUP[3]]),
+    (list(_CROWDED_HOSPICE_R1784_SETUP), ["purge", "SCH-40718"], [_CROWDED_HOSPICE_R1784_SETUP[5]]),
+]
+
+def crowded_home_brewing_r95(cases: list[Case]) -> None:
+    """A home brewer whose brother brews in the same club shed on the same mornings, with a judging role at the same club, bar shifts at a pub in the same district, elderflower wine at home and an e-mail address: the Sunday brewing revised under a first name to a new day, the bar shifts ended indirectly because the pub was sold and shut, and the competition judging released under a reworded phrase."""
+    _ended_by(cases, 'crowded_home_brewing_r95', 'home brewing', CROWDED_HOME_BREWING_R1785)
+
+
+_CROWDED_HOME_BREWING_R1785_SETUP = ["Tomasz Wiśniewski brews beer in the shared brewing shed at the Kelham Island Homebrew Club in Sheffield on Sunday mornings.", "Tomasz Wiśniewski's brother, Paweł, also brews beer in the shared brewing shed at the Kelham Island Homebrew Club in Sheffield on Sunday mornings.", "Tomasz Wiśniewski judges the bitter category at the Kelham Island Homebrew Club's annual competition.", "Tomasz Wiśniewski serves behind the bar at the Fat Cat pub on Kelham Island on Friday and Saturday evenings.", "Tomasz Wiśniewski makes elderflower wine at home in Sheffield every June.", "Tomasz Wiśniewski's e-mail address is t.wisniewski.brews@proton.me."]
+CROWDED_HOME_BREWING_R1785: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOME_BREWING_R1785_SETUP), ["revise", "Tomasz's Sunday brewing", "Tomasz Wiśniewski now brews beer in the shared brewing shed at the Kelham Island Homebrew Club on Saturday afternoons."], [_CROWDED_HOME_BREWING_R1785_SETUP[0]]),
+    (list(_CROWDED_HOME_BREWING_R1785_SETUP), ["remember", "The Fat Cat on Kelham Island has been sold and has shut its doors for good, so Tomasz Wiśniewski's weekend bar shifts there are over."], [_CROWDED_HOME_BREWING_R1785_SETUP[3]]),
+    (list(_CROWDED_HOME_BREWING_R1785_SETUP), ["release", "Tomasz Wiśniewski's place on the judging panel of the club competition"], [_CROWDED_HOME_BREWING_R1785_SETUP[2]]),
+]
+
+def crowded_caravanning_r95(cases: list[Case]) -> None:
+    """A caravanner whose sister takes her caravan to the same park for the same August fortnight, with winter storage at the same park, a spring rally in the same village, a bus-driving job and a club membership number: the August fortnight ended with the reason first in a two-clause sentence whose second clause keeps the winter storage, the rally forgotten under a relative clause, and the job revised under the employer's name to a new town."""
+    _ended_by(cases, 'crowded_caravanning_r95', 'caravan holidays', CROWDED_CARAVANNING_R1786)
+
+
+_CROWDED_CARAVANNING_R1786_SETUP = ["Rhodri ap Gwilym takes his touring caravan to Glan Gors Caravan Park near Abersoch for the last two weeks of August every year.", "Rhodri ap Gwilym's sister, Eleri, also takes her touring caravan to Glan Gors Caravan Park near Abersoch for the last two weeks of August every year.", "Rhodri ap Gwilym pays for a winter storage pitch for his caravan at Glan Gors Caravan Park from November to March.", "Rhodri ap Gwilym goes to the Caravan and Motorhome Club's spring rally in Abersoch every May.", "Rhodri ap Gwilym works as a bus driver for Arriva in Bangor.", "Rhodri ap Gwilym's Caravan and Motorhome Club membership number is CMC-7731904."]
+CROWDED_CARAVANNING_R1786: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CARAVANNING_R1786_SETUP), ["remember", "Since the pitch fees at Glan Gors went up, Rhodri ap Gwilym will spend his late-August fortnight at a site in Pembrokeshire instead, though his caravan will still be stored at Glan Gors over the winter."], [_CROWDED_CARAVANNING_R1786_SETUP[0]]),
+    (list(_CROWDED_CARAVANNING_R1786_SETUP), ["forget", "the spring caravan rally that Rhodri goes to"], [_CROWDED_CARAVANNING_R1786_SETUP[3]]),
+    (list(_CROWDED_CARAVANNING_R1786_SETUP), ["revise", "Rhodri ap Gwilym's job with Arriva", "Rhodri ap Gwilym now drives buses for Arriva in Caernarfon."], [_CROWDED_CARAVANNING_R1786_SETUP[4]]),
+]
+
+def crowded_robotics_r95(cases: list[Case]) -> None:
+    """A robotics mentor whose colleague mentors the same school team on the same evenings, with a coding club at the same school, laptop repairs for a tech library and a job at a robotics firm in the same town and a phone number: the mentoring released under a first name, the laptop repairs ended indirectly in two sentences with a pronoun because the tech library closed, and the phone number purged."""
+    _ended_by(cases, 'crowded_robotics_r95', 'robotics club', CROWDED_ROBOTICS_R1787)
+
+
+_CROWDED_ROBOTICS_R1787_SETUP = ["Kwame Asante-Boateng mentors the school robotics team at Heathfield Academy in Croydon on Tuesday evenings.", "Kwame Asante-Boateng's colleague, software engineer Priya Raman, also mentors the school robotics team at Heathfield Academy in Croydon on Tuesday evenings.", "Kwame Asante-Boateng runs a Raspberry Pi coding club for Year 7 pupils at Heathfield Academy on Thursday lunchtimes.", "Kwame Asante-Boateng repairs donated laptops for the Croydon Community Tech Library on Saturday mornings.", "Kwame Asante-Boateng works as a firmware engineer at Lumen Robotics in Croydon.", "Kwame Asante-Boateng's phone number is 07700 900562."]
+CROWDED_ROBOTICS_R1787: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ROBOTICS_R1787_SETUP), ["release", "Kwame's Tuesday evening robotics mentoring"], [_CROWDED_ROBOTICS_R1787_SETUP[0]]),
+    (list(_CROWDED_ROBOTICS_R1787_SETUP), ["remember", "The Croydon Community Tech Library has lost its premises and closed down. Kwame Asante-Boateng no longer repairs laptops for it."], [_CROWDED_ROBOTICS_R1787_SETUP[3]]),
+    (list(_CROWDED_ROBOTICS_R1787_SETUP), ["purge", "07700 900562"], [_CROWDED_ROBOTICS_R1787_SETUP[5]]),
+]
+
+def crowded_grandparenting_r95(cases: list[Case]) -> None:
+    """A grandmother whose husband collects the same granddaughter from the same nursery on the same afternoons, with minding her grandson, a toddler music group at the library and church linen in the same town and a library card number: her nursery collections ended while his are said to carry on, the grandson's minding revised under a first name to a new day, and the music group forgotten under a possessive of a possessive."""
+    _ended_by(cases, 'crowded_grandparenting_r95', 'grandparenting', CROWDED_GRANDPARENTING_R1788)
+
+
+_CROWDED_GRANDPARENTING_R1788_SETUP = ["Margarida Fonseca collects her granddaughter, Beatriz, from Little Acorns Nursery in Swindon on Monday and Tuesday afternoons.", "Margarida Fonseca's husband, Joaquim, also collects their granddaughter, Beatriz, from Little Acorns Nursery in Swindon on Monday and Tuesday afternoons.", "Margarida Fonseca looks after her grandson, Tiago, at her home in Swindon on Wednesday mornings.", "Margarida Fonseca takes Beatriz to the toddler music group at Swindon Central Library on Friday mornings.", "Margarida Fonseca washes the altar linen for Holy Rood Church in Swindon once a fortnight.", "Margarida Fonseca's Swindon Libraries card number is 2900 1437 6652."]
+CROWDED_GRANDPARENTING_R1788: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GRANDPARENTING_R1788_SETUP), ["remember", "Since her knee operation, Margarida Fonseca has stopped collecting Beatriz from Little Acorns Nursery; Joaquim still does the Monday and Tuesday pick-ups."], [_CROWDED_GRANDPARENTING_R1788_SETUP[0]]),
+    (list(_CROWDED_GRANDPARENTING_R1788_SETUP), ["revise", "Margarida's Wednesday minding of her grandson", "Margarida Fonseca now looks after her grandson, Tiago, at her home in Swindon on Thursday mornings."], [_CROWDED_GRANDPARENTING_R1788_SETUP[2]]),
+    (list(_CROWDED_GRANDPARENTING_R1788_SETUP), ["forget", "Margarida's granddaughter's music group"], [_CROWDED_GRANDPARENTING_R1788_SETUP[3]]),
+]
+
+def crowded_german_diabetes_r95(cases: list[Case]) -> None:
+    """A diabetes patient whose husband attends the same training course at the same clinic on the same mornings, with foot care at the same clinic, a walking group in the same city, a tailoring job and an insurance number, in German: her course ended by a time-first sentence while his carries on, the walking group revised under a first name with a reworded noun to a new day, and the insurance number purged."""
+    _ended_by(cases, 'crowded_german_diabetes_r95', 'diabetes care', CROWDED_GERMAN_DIABETES_R1789)
+
+
+_CROWDED_GERMAN_DIABETES_R1789_SETUP = ["Hülya Demir nimmt jeden Dienstagvormittag an der Diabetesschulung im Klinikum Nürnberg Nord teil.", "Hülya Demirs Mann, Murat, nimmt ebenfalls jeden Dienstagvormittag an der Diabetesschulung im Klinikum Nürnberg Nord teil.", "Hülya Demir geht einmal im Monat zur Fußpflege in die podologische Praxis am Klinikum Nürnberg Nord.", "Hülya Demir leitet donnerstags abends eine Walkinggruppe der Diabetes-Selbsthilfe im Nürnberger Stadtpark.", "Hülya Demir arbeitet halbtags in einer Änderungsschneiderei in Nürnberg-Gostenhof.", "Hülya Demirs Versichertennummer ist K847261935."]
+CROWDED_GERMAN_DIABETES_R1789: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_DIABETES_R1789_SETUP), ["remember", "Seit Ende März geht Hülya Demir nicht mehr zur Diabetesschulung im Klinikum Nürnberg Nord, weil sie den Kurs abgeschlossen hat."], [_CROWDED_GERMAN_DIABETES_R1789_SETUP[0]]),
+    (list(_CROWDED_GERMAN_DIABETES_R1789_SETUP), ["revise", "Hülyas Walking-Treff im Stadtpark", "Hülya Demir leitet jetzt montags abends eine Walkinggruppe der Diabetes-Selbsthilfe im Nürnberger Stadtpark."], [_CROWDED_GERMAN_DIABETES_R1789_SETUP[3]]),
+    (list(_CROWDED_GERMAN_DIABETES_R1789_SETUP), ["purge", "K847261935"], [_CROWDED_GERMAN_DIABETES_R1789_SETUP[5]]),
+]
+
+def crowded_chinese_tour_guiding_r95(cases: list[Case]) -> None:
+    """A tour guide whose cousin guides groups at the same city-wall gate at the same weekends, with museum volunteering in the same city, a part-time travel-agency job near the same gate, evening English classes and a guide licence number, in Chinese: her weekend guiding ended with the reason first in a two-clause sentence whose second clause keeps the agency job, the museum volunteering forgotten under a first name and a reworded noun, and the evening classes revised to a new day."""
+    _ended_by(cases, 'crowded_chinese_tour_guiding_r95', 'tour guiding', CROWDED_CHINESE_TOUR_GUIDING_R1790)
+
+
+_CROWDED_CHINESE_TOUR_GUIDING_R1790_SETUP = ["陈晓梅每周六和周日在西安城墙南门给旅游团做导游。", "陈晓梅的表妹林芳也每周六和周日在西安城墙南门给旅游团做导游。", "陈晓梅每周三下午在陕西历史博物馆做志愿讲解员。", "陈晓梅在西安城墙南门附近的一家旅行社兼职做行程策划。", "陈晓梅每周一晚上在西安一所夜校教英语口语。", "陈晓梅的导游证号是D-6105-438821。"]
+CROWDED_CHINESE_TOUR_GUIDING_R1790: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_TOUR_GUIDING_R1790_SETUP), ["remember", "因为要在家照顾刚出生的孩子\uff0c陈晓梅周末不再在城墙南门带旅游团了\uff0c不过她还在南门附近那家旅行社兼职做行程策划。"], [_CROWDED_CHINESE_TOUR_GUIDING_R1790_SETUP[0]]),
+    (list(_CROWDED_CHINESE_TOUR_GUIDING_R1790_SETUP), ["forget", "晓梅在博物馆当志愿者的事"], [_CROWDED_CHINESE_TOUR_GUIDING_R1790_SETUP[2]]),
+    (list(_CROWDED_CHINESE_TOUR_GUIDING_R1790_SETUP), ["revise", "陈晓梅在夜校的英语课", "陈晓梅现在每周二晚上在西安一所夜校教英语口语。"], [_CROWDED_CHINESE_TOUR_GUIDING_R1790_SETUP[4]]),
+]
+
+def crowded_user_coffee_r95(cases: list[Case]) -> None:
+    """A user who works weekend barista shifts at a café where a flatmate works the same shifts, with a latte art workshop at the same café, a coffee stall at a market and a community kitchen on the same street, and an importer account number, in the first person: the barista shifts ended in a two-clause sentence whose second clause keeps the workshop at the shared café, the market stall released under a reworded phrase, and the account number purged."""
+    _ended_by(cases, 'crowded_user_coffee_r95', 'coffee shops', CROWDED_USER_COFFEE_R1791)
+
+
+_CROWDED_USER_COFFEE_R1791_SETUP = ["I work the early shift as a barista at Bean & Gone café on Stokes Croft in Bristol on Saturday and Sunday mornings.", "My flatmate, Imogen, also works the early shift as a barista at Bean & Gone café on Stokes Croft in Bristol on Saturday and Sunday mornings.", "I run a latte art workshop at Bean & Gone café on the last Wednesday evening of every month.", "I sell bags of my own roasted coffee at St Nicholas Market in Bristol on Friday lunchtimes.", "I help out at the Stokes Croft community kitchen on Sunday afternoons.", "My account number with Clifton Green Coffee Importers is CGC-55830."]
+CROWDED_USER_COFFEE_R1791: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_COFFEE_R1791_SETUP), ["remember", "I've given up my weekend early shifts at Bean & Gone, but I still run the latte art workshop there every month."], [_CROWDED_USER_COFFEE_R1791_SETUP[0]]),
+    (list(_CROWDED_USER_COFFEE_R1791_SETUP), ["release", "my Friday coffee stall at the market"], [_CROWDED_USER_COFFEE_R1791_SETUP[3]]),
+    (list(_CROWDED_USER_COFFEE_R1791_SETUP), ["purge", "CGC-55830"], [_CROWDED_USER_COFFEE_R1791_SETUP[5]]),
+]
+
+def crowded_first_aid_r95(cases: list[Case]) -> None:
+    """A first aid trainer whose colleague teaches the same courses at the same hall on the same evenings, with match-day cover for the same charity, baby first aid at a children's centre and a hospital job in the same town and a volunteer number: her courses ended with stepped down while his are said to carry on, the baby first aid released under a relative clause, and the hospital job revised under a first name to a new department."""
+    _ended_by(cases, 'crowded_first_aid_r95', 'first aid', CROWDED_FIRST_AID_R1792)
+
+
+_CROWDED_FIRST_AID_R1792_SETUP = ["Fatima Zahra El Idrissi teaches first aid courses for St John Ambulance at the hall on Desborough Road in High Wycombe on Tuesday evenings.", "Fatima Zahra El Idrissi's colleague, Graham Pettifer, also teaches first aid courses for St John Ambulance at the hall on Desborough Road in High Wycombe on Tuesday evenings.", "Fatima Zahra El Idrissi provides first aid cover for St John Ambulance at Wycombe Wanderers home matches at Adams Park.", "Fatima Zahra El Idrissi teaches baby first aid to new parents at Castlefield Children's Centre in High Wycombe on Thursday mornings.", "Fatima Zahra El Idrissi works as a healthcare assistant on the stroke ward at Wycombe Hospital.", "Fatima Zahra El Idrissi's St John Ambulance volunteer number is SJA-208847."]
+CROWDED_FIRST_AID_R1792: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FIRST_AID_R1792_SETUP), ["remember", "Fatima Zahra El Idrissi has stepped down from teaching the Tuesday evening first aid courses on Desborough Road; Graham Pettifer is carrying on with them."], [_CROWDED_FIRST_AID_R1792_SETUP[0]]),
+    (list(_CROWDED_FIRST_AID_R1792_SETUP), ["release", "the baby first aid sessions that Fatima Zahra runs for new parents"], [_CROWDED_FIRST_AID_R1792_SETUP[3]]),
+    (list(_CROWDED_FIRST_AID_R1792_SETUP), ["revise", "Fatima Zahra's job at the hospital", "Fatima Zahra El Idrissi now works as a healthcare assistant in the emergency department at Wycombe Hospital."], [_CROWDED_FIRST_AID_R1792_SETUP[4]]),
+]
+
+def crowded_digital_skills_r95(cases: list[Case]) -> None:
+    """A digital-skills volunteer whose neighbour helps at the same library drop-in on the same mornings, with an online banking course for a charity, video calls at a care home in the same district on the same day, a council job and an e-mail address: the drop-in forgotten under a first name and reworded nouns, the banking course ended by a passive sentence with a pronoun because it was cancelled, and the e-mail address purged."""
+    _ended_by(cases, 'crowded_digital_skills_r95', 'digital skills', CROWDED_DIGITAL_SKILLS_R1793)
+
+
+_CROWDED_DIGITAL_SKILLS_R1793_SETUP = ["Lan Nguyen helps older people learn to use tablets and smartphones at the Thursday morning Digital Drop-in at Hulme Library in Manchester.", "Lan Nguyen's neighbour, Bernard Okafor, also helps older people learn to use tablets and smartphones at the Thursday morning Digital Drop-in at Hulme Library in Manchester.", "Lan Nguyen runs an online banking safety course for Age UK Manchester on Monday afternoons.", "Lan Nguyen sets up video calls for residents at Birchfields Care Home in Hulme on Thursday afternoons.", "Lan Nguyen works as a web developer for Manchester City Council.", "Lan Nguyen's e-mail address is lan.nguyen.hulme@outlook.com."]
+CROWDED_DIGITAL_SKILLS_R1793: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DIGITAL_SKILLS_R1793_SETUP), ["forget", "Lan's Thursday morning gadget help at the library"], [_CROWDED_DIGITAL_SKILLS_R1793_SETUP[0]]),
+    (list(_CROWDED_DIGITAL_SKILLS_R1793_SETUP), ["remember", "The online banking safety course has been cancelled by Age UK Manchester, so Lan Nguyen no longer runs it on Mondays."], [_CROWDED_DIGITAL_SKILLS_R1793_SETUP[2]]),
+    (list(_CROWDED_DIGITAL_SKILLS_R1793_SETUP), ["purge", "lan.nguyen.hulme@outlook.com"], [_CROWDED_DIGITAL_SKILLS_R1793_SETUP[5]]),
+]
+
+
+_CROWDED_HOSPITAL_PORTERING_R1794_SETUP = ["Kwame Asante-Boateng works night shifts as a porter at Derriford Hospital in Plymouth on Friday and Saturday nights.", "Kwame Asante-Boateng's brother, Kofi, also works night shifts as a porter at Derriford Hospital in Plymouth on Friday and Saturday nights.", "Kwame Asante-Boateng is the union representative for the portering staff at Derriford Hospital.", "Kwame Asante-Boateng pushes the library trolley round the wards at Derriford Hospital on Wednesday afternoons as a volunteer.", "Kwame Asante-Boateng delivers the free weekly newspaper around Mutley in Plymouth on Tuesday afternoons.", "Kwame Asante-Boateng's staff ID number at Derriford Hospital is DH-480217."]
+CROWDED_HOSPITAL_PORTERING_R1794: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HOSPITAL_PORTERING_R1794_SETUP), ["remember", "Because he wants his weekend nights back, Kwame Asante-Boateng has called time on his night shifts as a porter at Derriford, though he is still the union representative for the porters there."], [_CROWDED_HOSPITAL_PORTERING_R1794_SETUP[0]]),
+    (list(_CROWDED_HOSPITAL_PORTERING_R1794_SETUP), ["forget", "the ward library trolley that Kwame volunteers with"], [_CROWDED_HOSPITAL_PORTERING_R1794_SETUP[3]]),
+    (list(_CROWDED_HOSPITAL_PORTERING_R1794_SETUP), ["purge", "DH-480217"], [_CROWDED_HOSPITAL_PORTERING_R1794_SETUP[5]]),
+]
+
+def crowded_hospital_portering_r96(cases: list[Case]) -> None:
+    """A hospital porter whose brother works the same weekend night shifts at the same hospital, with the porters' union post and a ward library trolley at the same hospital, a newspaper round in the same city and a staff ID number: his night shifts ended with the reason first while a second clause keeps the union post, the trolley volunteering forgotten under a relative clause, and the staff ID purged."""
+    _ended_by(cases, "crowded_hospital_portering_r96", "hospital portering", CROWDED_HOSPITAL_PORTERING_R1794)
+
+
+_CROWDED_LITTER_PICKING_R1795_SETUP = ["Siobhán O'Driscoll joins the Ballincollig Tidy Towns litter pick along the River Lee on Sunday mornings.", "Siobhán O'Driscoll's husband, Donal, also joins the Ballincollig Tidy Towns litter pick along the River Lee on Sunday mornings.", "Siobhán O'Driscoll is the treasurer of the Ballincollig Tidy Towns committee.", "Siobhán O'Driscoll waters the hanging baskets on Ballincollig Main Street for the Tidy Towns group on Wednesday evenings in summer.", "Siobhán O'Driscoll works as a pharmacist in a chemist's on Ballincollig Main Street.", "Siobhán O'Driscoll's phone number on the Tidy Towns volunteer rota is 087 412 6690."]
+CROWDED_LITTER_PICKING_R1795: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LITTER_PICKING_R1795_SETUP), ["remember", "The watering of the hanging baskets on Ballincollig Main Street has been taken over by Cork County Council, so Siobhán O'Driscoll no longer does it."], [_CROWDED_LITTER_PICKING_R1795_SETUP[3]]),
+    (list(_CROWDED_LITTER_PICKING_R1795_SETUP), ["release", "Siobhán's Sunday riverside clean-up"], [_CROWDED_LITTER_PICKING_R1795_SETUP[0]]),
+    (list(_CROWDED_LITTER_PICKING_R1795_SETUP), ["revise", "Siobhán's pharmacy job", "Siobhán O'Driscoll now works as a pharmacist at Cork University Hospital."], [_CROWDED_LITTER_PICKING_R1795_SETUP[4]]),
+]
+
+def crowded_litter_picking_r96(cases: list[Case]) -> None:
+    """A Tidy Towns volunteer whose husband joins the same Sunday litter pick by the same river, with the committee treasurer post, watering hanging baskets on the main street, a pharmacist job on the same main street and a rota phone number: the basket watering ended in the passive with a pronoun referring back, the litter pick released under the reworded word clean-up, and the chemist's job revised under a first name and the broader word pharmacy."""
+    _ended_by(cases, "crowded_litter_picking_r96", "litter picking", CROWDED_LITTER_PICKING_R1795)
+
+
+_CROWDED_USER_CHARITY_GIVING_R1796_SETUP = ["I give £20 a month by direct debit to St Luke's Hospice in Sheffield.", "My wife, Priya, also gives £20 a month by direct debit to St Luke's Hospice in Sheffield.", "I volunteer in the St Luke's Hospice charity shop on Ecclesall Road on Saturday mornings.", "I count the money from the St Luke's Hospice collection tins on the first Monday of each month.", "I sponsor a child in Kenya through ActionAid with £25 a month by direct debit.", "My Gift Aid supporter number with St Luke's Hospice is SLH-0093372."]
+CROWDED_USER_CHARITY_GIVING_R1796: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CHARITY_GIVING_R1796_SETUP), ["remember", "Since January my monthly direct debit to St Luke's Hospice has been cancelled, though I still sponsor the child in Kenya through ActionAid."], [_CROWDED_USER_CHARITY_GIVING_R1796_SETUP[0]]),
+    (list(_CROWDED_USER_CHARITY_GIVING_R1796_SETUP), ["release", "my monthly tin counting for the hospice"], [_CROWDED_USER_CHARITY_GIVING_R1796_SETUP[3]]),
+    (list(_CROWDED_USER_CHARITY_GIVING_R1796_SETUP), ["revise", "my child sponsorship", "I now sponsor a child in Kenya through ActionAid with £30 a month by direct debit."], [_CROWDED_USER_CHARITY_GIVING_R1796_SETUP[4]]),
+]
+
+def crowded_user_charity_giving_r96(cases: list[Case]) -> None:
+    """The user, who gives a monthly direct debit to a hospice as their wife does, with a shift in the same hospice's charity shop, counting its collection tins, a second monthly direct debit for child sponsorship and a Gift Aid supporter number, in the first person: the hospice direct debit ended by a time-first passive sentence whose second clause keeps the sponsorship, the tin counting released in reworded form, and the sponsorship revised to a new amount."""
+    _ended_by(cases, "crowded_user_charity_giving_r96", "charity donations", CROWDED_USER_CHARITY_GIVING_R1796)
+
+
+_CROWDED_ORCHARDS_R1797_SETUP = ["Pieter van der Berg prunes the apple trees at the Welshmill Community Orchard in Frome on the first Saturday of each month from November to March.", "Pieter van der Berg's neighbour, Ruth Hargreaves, also prunes the apple trees at the Welshmill Community Orchard in Frome on the first Saturday of each month from November to March.", "Pieter van der Berg organises the wassail at the Welshmill Community Orchard every January.", "Pieter van der Berg sells his own pressed apple juice at the Frome Independent market on the first Sunday of each month.", "Pieter van der Berg teaches Dutch to adults at Frome College on Tuesday evenings.", "Pieter van der Berg's e-mail address is pieter.vdberg@protonmail.com."]
+CROWDED_ORCHARDS_R1797: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ORCHARDS_R1797_SETUP), ["remember", "Update on the orchard: Pieter van der Berg has handed the organising of the January wassail over to Frome Town Council's events team."], [_CROWDED_ORCHARDS_R1797_SETUP[2]]),
+    (list(_CROWDED_ORCHARDS_R1797_SETUP), ["forget", "Pieter's winter tree pruning at the Frome orchard"], [_CROWDED_ORCHARDS_R1797_SETUP[0]]),
+    (list(_CROWDED_ORCHARDS_R1797_SETUP), ["purge", "pieter.vdberg@protonmail.com"], [_CROWDED_ORCHARDS_R1797_SETUP[5]]),
+]
+
+def crowded_orchards_r96(cases: list[Case]) -> None:
+    """A community orchard volunteer whose neighbour prunes the same trees at the same orchard on the same Saturdays, with the orchard's January wassail, an apple juice stall at a market in the same town, Dutch teaching in the same town and an e-mail address: the wassail ended by a topic-first sentence with handed over, the pruning forgotten under a first name and the reworded words winter tree pruning, and the e-mail address purged."""
+    _ended_by(cases, "crowded_orchards_r96", "community orchards", CROWDED_ORCHARDS_R1797)
+
+
+_CROWDED_GERMAN_LAGER_R1798_SETUP = ["Dragana Petrović arbeitet montags bis mittwochs in der Frühschicht im Versandlager von Brandt Logistik in Leipzig.", "Dragana Petrovićs Schwager, Zoran Jović, arbeitet ebenfalls montags bis mittwochs in der Frühschicht im Versandlager von Brandt Logistik in Leipzig.", "Dragana Petrović ist als Ersthelferin für das Versandlager von Brandt Logistik in Leipzig eingetragen.", "Dragana Petrović sitzt im Betriebsrat von Brandt Logistik in Leipzig.", "Dragana Petrović putzt donnerstag- und freitagabends Büros in der Leipziger Innenstadt.", "Dragana Petrovićs Personalnummer bei Brandt Logistik lautet BL-227145."]
+CROWDED_GERMAN_LAGER_R1798: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_LAGER_R1798_SETUP), ["revise", "Draganas Frühschicht im Lager", "Dragana Petrović arbeitet jetzt montags bis mittwochs in der Spätschicht im Versandlager von Brandt Logistik in Leipzig."], [_CROWDED_GERMAN_LAGER_R1798_SETUP[0]]),
+    (list(_CROWDED_GERMAN_LAGER_R1798_SETUP), ["remember", "Weil die Reinigungsfirma den Auftrag für die Büros in der Innenstadt verloren hat, putzt Dragana Petrović dort donnerstag- und freitagabends nicht mehr."], [_CROWDED_GERMAN_LAGER_R1798_SETUP[4]]),
+    (list(_CROWDED_GERMAN_LAGER_R1798_SETUP), ["forget", "Dragana Petrovićs Sitz in der Arbeitnehmervertretung"], [_CROWDED_GERMAN_LAGER_R1798_SETUP[3]]),
+]
+
+def crowded_german_lager_r96(cases: list[Case]) -> None:
+    """A warehouse worker whose brother-in-law works the same early shifts at the same dispatch warehouse, with a first-aider listing and a works council seat at the same firm, office cleaning in the same city and a staff number, in German: her early shift revised under a first name to the late shift, the office cleaning ended indirectly with the reason first, and the works council seat forgotten under the broader word Arbeitnehmervertretung."""
+    _ended_by(cases, "crowded_german_lager_r96", "warehouse shifts", CROWDED_GERMAN_LAGER_R1798)
+
+
+_CROWDED_CHINESE_PENJING_R1799_SETUP = ["周建国每周二和周四上午在扬州瘦西湖盆景园做义务讲解员。", "周建国的老伴刘秀兰也每周二和周四上午在扬州瘦西湖盆景园做义务讲解员。", "周建国是扬州市盆景协会的副会长。", "周建国每周六上午在瘦西湖附近的花鸟市场摆摊卖盆景。", "周建国每周三下午在扬州市老年大学教盆景修剪课。", "周建国的扬州市盆景协会会员证号是YZPJ-06152。"]
+CROWDED_CHINESE_PENJING_R1799: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_PENJING_R1799_SETUP), ["remember", "从这个月起\uff0c周建国不再去瘦西湖盆景园做义务讲解员了\uff0c不过盆景协会副会长他还继续当着。"], [_CROWDED_CHINESE_PENJING_R1799_SETUP[0]]),
+    (list(_CROWDED_CHINESE_PENJING_R1799_SETUP), ["revise", "建国在老年大学上的课", "周建国现在每周五下午在扬州市老年大学教盆景修剪课。"], [_CROWDED_CHINESE_PENJING_R1799_SETUP[4]]),
+    (list(_CROWDED_CHINESE_PENJING_R1799_SETUP), ["forget", "周建国在花鸟市场的盆景摊"], [_CROWDED_CHINESE_PENJING_R1799_SETUP[3]]),
+]
+
+def crowded_chinese_penjing_r96(cases: list[Case]) -> None:
+    """A retired penjing grower whose wife is also a volunteer guide at the same bonsai garden on the same mornings, with the vice-chair post of the city bonsai society, a bonsai stall at a market near the same lake, a pruning class at the senior university in the same city and a society membership card number, in Chinese: his guiding ended by a time-first sentence whose second clause keeps the society post, the senior university class revised under a first name to a new day, and the market stall forgotten in shortened form."""
+    _ended_by(cases, "crowded_chinese_penjing_r96", "bonsai growing", CROWDED_CHINESE_PENJING_R1799)
+
+
+_CROWDED_SPEAKERS_CLUB_R1800_SETUP = ["Oluwaseun Adebayo-Cole attends the Milton Keynes Speakers Club at the Civic Offices on the first and third Tuesday evenings of each month.", "Oluwaseun Adebayo-Cole's colleague, Marcus Feld, also attends the Milton Keynes Speakers Club at the Civic Offices on the first and third Tuesday evenings of each month.", "Oluwaseun Adebayo-Cole is the membership secretary of the Milton Keynes Speakers Club.", "Oluwaseun Adebayo-Cole judges the regional humorous speech contest held at the Civic Offices in Milton Keynes every October.", "Oluwaseun Adebayo-Cole works as a data analyst at Santander's offices in Milton Keynes.", "Oluwaseun Adebayo-Cole's membership number with the Association of Speakers Clubs is ASC-77120."]
+CROWDED_SPEAKERS_CLUB_R1800: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SPEAKERS_CLUB_R1800_SETUP), ["remember", "The Milton Keynes Speakers Club elected a new membership secretary at its AGM. Oluwaseun Adebayo-Cole stepped down from the post after three years but still comes to the Tuesday meetings."], [_CROWDED_SPEAKERS_CLUB_R1800_SETUP[2]]),
+    (list(_CROWDED_SPEAKERS_CLUB_R1800_SETUP), ["forget", "Oluwaseun's fortnightly evenings at the speaking club"], [_CROWDED_SPEAKERS_CLUB_R1800_SETUP[0]]),
+    (list(_CROWDED_SPEAKERS_CLUB_R1800_SETUP), ["purge", "ASC-77120"], [_CROWDED_SPEAKERS_CLUB_R1800_SETUP[5]]),
+]
+
+def crowded_speakers_club_r96(cases: list[Case]) -> None:
+    """A speakers' club member whose colleague attends the same club at the same civic offices on the same Tuesdays, with the club's membership secretary post, judging a contest at the same civic offices, an analyst job in the same town and an association membership number: the secretary post ended in two sentences with stepped down and still for the meetings, the Tuesday attendance forgotten under a first name and the reworded word fortnightly, and the membership number purged."""
+    _ended_by(cases, "crowded_speakers_club_r96", "public speaking", CROWDED_SPEAKERS_CLUB_R1800)
+
+
+_CROWDED_ROTARY_R1801_SETUP = ["Joaquín de la Cruz goes to the Rotary Club of Chester's lunch meetings at the Grosvenor Hotel on Wednesdays.", "Joaquín de la Cruz's wife, Carmen, also goes to the Rotary Club of Chester's lunch meetings at the Grosvenor Hotel on Wednesdays.", "Joaquín de la Cruz drives the Rotary Club of Chester's Santa float round the streets of Hoole on December evenings to collect for charity.", "Joaquín de la Cruz judges the Rotary Young Chef competition for Chester secondary schools every spring.", "Joaquín de la Cruz owns a tapas restaurant on Watergate Street in Chester.", "Joaquín de la Cruz's Rotary member ID is 8841207."]
+CROWDED_ROTARY_R1801: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ROTARY_R1801_SETUP), ["remember", "The Rotary Club of Chester has sold its Santa float and will no longer hold the December collection in Hoole, though Joaquín de la Cruz still goes to the club's Wednesday lunches."], [_CROWDED_ROTARY_R1801_SETUP[2]]),
+    (list(_CROWDED_ROTARY_R1801_SETUP), ["revise", "the tapas bar that Joaquín de la Cruz runs", "Joaquín de la Cruz now owns a tapas restaurant on Bridge Street in Chester."], [_CROWDED_ROTARY_R1801_SETUP[4]]),
+    (list(_CROWDED_ROTARY_R1801_SETUP), ["release", "Joaquín's Wednesday Rotary lunches"], [_CROWDED_ROTARY_R1801_SETUP[0]]),
+]
+
+def crowded_rotary_r96(cases: list[Case]) -> None:
+    """A Rotarian whose wife goes to the same club's Wednesday lunches at the same hotel, with driving the club's Santa float, judging the club's Young Chef competition, a tapas restaurant in the same city and a Rotary member ID: the float collection ended indirectly because the club sold the float while a second clause keeps the lunches, the restaurant revised under a relative clause with the reworded word tapas bar, and the lunches released under a first name."""
+    _ended_by(cases, "crowded_rotary_r96", "service clubs", CROWDED_ROTARY_R1801)
+
+
+_CROWDED_HEDGELAYING_R1802_SETUP = ["Aroha Te Rangi lays hedges with the Herefordshire Wildlife Trust volunteers at Lugg Meadows on Thursdays from October to March.", "Aroha Te Rangi's partner, Tom Bellamy, also lays hedges with the Herefordshire Wildlife Trust volunteers at Lugg Meadows on Thursdays from October to March.", "Aroha Te Rangi walks a butterfly transect at Lugg Meadows every week from April to September for Butterfly Conservation.", "Aroha Te Rangi competes in the Herefordshire Hedgelaying Society's annual match at Kington every November.", "Aroha Te Rangi sells hazel stakes and binders for hedgelaying from her smallholding near Hereford.", "Aroha Te Rangi's Herefordshire Wildlife Trust membership number is HWT-305518."]
+CROWDED_HEDGELAYING_R1802: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HEDGELAYING_R1802_SETUP), ["revise", "Aroha's Thursday hedge laying", "Aroha Te Rangi now lays hedges with the Herefordshire Wildlife Trust volunteers at Lugg Meadows on Tuesdays from October to March."], [_CROWDED_HEDGELAYING_R1802_SETUP[0]]),
+    (list(_CROWDED_HEDGELAYING_R1802_SETUP), ["remember", "Aroha Te Rangi has passed her butterfly transect at Lugg Meadows on to a new recorder, and she no longer walks it."], [_CROWDED_HEDGELAYING_R1802_SETUP[2]]),
+    (list(_CROWDED_HEDGELAYING_R1802_SETUP), ["forget", "Aroha Te Rangi's hedgelaying society's November match"], [_CROWDED_HEDGELAYING_R1802_SETUP[3]]),
+]
+
+def crowded_hedgelaying_r96(cases: list[Case]) -> None:
+    """A conservation volunteer whose partner lays hedges with the same trust at the same meadows on the same days, with a butterfly transect at the same meadows, a hedgelaying match, selling hazel stakes and a wildlife trust membership number: the hedge laying revised under a first name to a new day, the butterfly transect ended with a pronoun referring back, and the match forgotten under a possessive of a possessive."""
+    _ended_by(cases, "crowded_hedgelaying_r96", "hedge laying", CROWDED_HEDGELAYING_R1802)
+
+
+_CROWDED_QUIZ_LEAGUE_R1803_SETUP = ["Minh Nguyen plays for the Red Lion team in the Reading and District Quiz League on Monday evenings.", "Minh Nguyen's flatmate, Jake Osei, also plays for the Red Lion team in the Reading and District Quiz League on Monday evenings.", "Minh Nguyen sets the questions for the Reading and District Quiz League's end-of-season cup final.", "Minh Nguyen hosts the Thursday night pub quiz at the Red Lion in Reading.", "Minh Nguyen works weekday shifts as a lab technician at the University of Reading.", "Minh Nguyen's phone number on the Reading and District Quiz League contact list is 07700 900532."]
+CROWDED_QUIZ_LEAGUE_R1803: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_QUIZ_LEAGUE_R1803_SETUP), ["remember", "The Red Lion in Reading has a new landlord who has scrapped its Thursday quiz, so Minh Nguyen no longer hosts it; his league team still plays there on Monday evenings."], [_CROWDED_QUIZ_LEAGUE_R1803_SETUP[3]]),
+    (list(_CROWDED_QUIZ_LEAGUE_R1803_SETUP), ["release", "Minh's place on the Monday league team"], [_CROWDED_QUIZ_LEAGUE_R1803_SETUP[0]]),
+    (list(_CROWDED_QUIZ_LEAGUE_R1803_SETUP), ["purge", "07700 900532"], [_CROWDED_QUIZ_LEAGUE_R1803_SETUP[5]]),
+]
+
+def crowded_quiz_league_r96(cases: list[Case]) -> None:
+    """A quiz league player whose flatmate plays for the same pub team in the same league on the same evenings, with setting the league's cup final questions, hosting a Thursday quiz at the same pub, a lab job in the same town and a contact-list phone number: the Thursday quiz ended indirectly at the shared pub with a pronoun and a second clause keeping the league team, the league place released under a first name, and the phone number purged."""
+    _ended_by(cases, "crowded_quiz_league_r96", "quiz leagues", CROWDED_QUIZ_LEAGUE_R1803)
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -27801,7 +28042,27 @@ def build() -> list[Case]:
                    crowded_chinese_guzheng_r94,
                    crowded_user_dog_walking_r94,
                    crowded_homework_club_r94,
-                   crowded_gurdwara_r94):
+                   crowded_gurdwara_r94,
+                   crowded_hospice_r95,
+                   crowded_home_brewing_r95,
+                   crowded_caravanning_r95,
+                   crowded_robotics_r95,
+                   crowded_grandparenting_r95,
+                   crowded_german_diabetes_r95,
+                   crowded_chinese_tour_guiding_r95,
+                   crowded_user_coffee_r95,
+                   crowded_first_aid_r95,
+                   crowded_digital_skills_r95,
+                   crowded_hospital_portering_r96,
+                   crowded_litter_picking_r96,
+                   crowded_user_charity_giving_r96,
+                   crowded_orchards_r96,
+                   crowded_german_lager_r96,
+                   crowded_chinese_penjing_r96,
+                   crowded_speakers_club_r96,
+                   crowded_rotary_r96,
+                   crowded_hedgelaying_r96,
+                   crowded_quiz_league_r96):
         family(cases)
     return cases
 
