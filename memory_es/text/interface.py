@@ -67,6 +67,7 @@ from memory_es.text.matching import (
     entity_terms,
     german_compound_parts,
     german_stems,
+    gerund_of,
     identifier_matches,
     idf_weights,
     kind_match,
@@ -89,6 +90,7 @@ from memory_es.text.matching import (
     topic_facts,
     topic_match,
     vehicle_match,
+    verb_sense_apart,
     view,
     view_terms,
     within_identified,
@@ -843,6 +845,14 @@ class TextInterface:
         # leaves "drinks green tea"), and a name in the object must be in the fact too
         # ("sold her Acme shares" leaves "holds 50 shares of Globex")
         verb_terms = view_terms(str(clause.value).split()[0]) if ended_object else frozenset()
+        # the gerunds inside the object before a noun ("her running club", "his sweeping
+        # rounds"; not the act itself, "stopped drinking coffee", "from teaching Sunday
+        # school")
+        after = [w.lower() for w in _after_verb(str(clause.value))]
+        modifying = {stem(w) for before, w, nxt in zip(after, after[1:], after[2:], strict=False)
+                     if gerund_of(w) and before not in PREPOSITIONS and nxt.isalpha()
+                     and nxt not in PREPOSITIONS and nxt not in lx.STOPWORDS
+                     } if ended_object else set()
         # the object of a verb of its own that names a thing, not a topic as a whole
         # ("dialysis", not "job": "quit her job at Acme" is told by where the job was), when
         # the subject is no thing ("Mateo's Skoda was sold": the Skoda is what ended); a
@@ -855,7 +865,13 @@ class TextInterface:
         other_names = [n for n in clause.names if n not in clause.subject_names]
         name_terms = frozenset().union(*(view_terms(n) for n in other_names))
         held = [(f, view(f)) for f in self._held(tenant, entity, clause)]
-        lowered = view_terms(" ".join(w for w in clause.text.split()[1:] if w[:1].islower()))
+        if thing and not any(thing <= v.terms for _f, v in held) and (
+                timeless := thing - TIME_TERMS):
+            # "my monthly direct debit", "weekend bar shifts": when no fact says the thing
+            # at that time, the time is no word of it ("gives £20 a month by direct debit")
+            thing = timeless
+        lowered = _lowered(clause.text)
+        said_in_names = _in_its_names(clause.text)
         # a fact that does not name the thing, only shares its topic, is meant only when no
         # fact names it and it is the one fact of the topic ("Dev's flight to Oslo was
         # cancelled" leaves "has a hotel booking in Oslo")
@@ -868,6 +884,7 @@ class TextInterface:
         untimed = TIME_TERMS if (ended_object or said) - TIME_TERMS - {NEGATION_TERM} - (
             verb_terms) else frozenset()
         ended: list[tuple[Fact, bool]] = []
+        shares: dict[str, frozenset[str]] = {}
         of_the_verb: set[str] = set()
         verb_word = _german_verb(clause)
         for f, v in held:
@@ -876,8 +893,9 @@ class TextInterface:
             if (thing and not (names_it or (topic_stands_in and f is by_topic[0]))) or (
                     object_names and not object_names & v.terms):
                 continue
-            same_verb = (verb in _verb_lemmas(f.text) or lemma == (
-                lx.inflected_verb(head := f.attribute.split(".", 1)[0]) or head))
+            head = f.attribute.split(".", 1)[0]
+            same_verb = (verb in _verb_lemmas(f.text)
+                         or lemma == (lx.inflected_verb(head) or head))
             if same_verb and lemma in lx.CESSATION_VERBS and any(
                     c.ends_prior for c in self.interpreter(f.text).clauses):
                 continue  # the same ending told again ("is a retired teacher": is retired)
@@ -888,8 +906,10 @@ class TextInterface:
                          for t in ended_object)
                 and (gerund is None or gerund in _verb_lemmas(f.text)
                      or stem(gerund) in v.terms))
+            # "no longer marshals at the parkrun": the verb's word as the fact's noun ("a
+            # course marshal") tells the same act
             same_topic = (f.attribute == clause.attribute or same_verb or other_language
-                          or bool(v.domains & (domains | thing_domains))
+                          or bool(v.domains & (domains | thing_domains) or verb_terms & v.terms)
                           or (names_it and not kin) or same_object)
             shared: set[str] | frozenset[str] = (v.terms - {NEGATION_TERM} - verb_terms
                                                  - untimed) & said
@@ -906,6 +926,14 @@ class TextInterface:
                     if n not in c.subject_names])
             if clause.negated:
                 shared = shared & view_terms(str(f.value))
+            if stem(head) in modifying:
+                # "called time on his sweeping rounds for Beacons Sweeps": the act a gerund
+                # before the thing names is the fact's verb ("sweeps chimneys for Beacons
+                # Sweeps") when they share another word too; not a verb in another sense
+                # ("given up her running club" leaves "runs a bakery", "runs the book club")
+                if verb_sense_apart(v) & domains:
+                    continue
+                same_topic = same_topic or bool(shared - modifying)
             whole = same_object
             if other_language and isinstance(clause.value, str) and re.search(
                     r"[\u3400-\u9fff]", clause.value):
@@ -919,18 +947,31 @@ class TextInterface:
                     shared |= words
                 # 腾讯视频的订阅: the fact with every noun of the phrase is the one it ends
                 whole = len(parts) > 1 and all(p in f.text or p in said_of for p in parts)
-            if shared and shared <= _in_its_names(f.text) & lowered:
-                # "given up archery" and "his Archery GB membership number is …": a word
-                # the clause says as a common noun is inside a name of the fact's
+            # "given up archery" and "his Archery GB membership number is …": a word
+            # the clause says as a common noun is inside a name of the fact's, or the
+            # other way round ("plays for Canterbury Hockey Club" and "umpires hockey
+            # matches")
+            named_apart = (_in_its_names(f.text) & lowered) | (said_in_names & _lowered(f.text))
+            if shared and shared <= named_apart:
                 continue
-            if specific - untimed and not shared & specific and not same_object:
+            if specific - untimed and not (shared - named_apart) & specific and not same_object:
                 # "no longer needs dialysis at home": a fact that shares only where the
-                # ended thing was ("works from home") is another thing
+                # ended thing was ("works from home") is another thing; so does one that
+                # holds the object's word only inside a name ("stopped the blood runs for
+                # North East Blood Bikes" and "takes calls on the Blood Bikes desk")
                 continue
             if same_topic and shared:
                 ended.append((f, whole))
+                shares[f.fact_id] = frozenset(t for t in shared if "'" not in t)  # not "i've"
                 if same_verb or (verb_word and verb_word in f.text.lower().split()):
                     of_the_verb.add(f.fact_id)
+        # "geht nicht mehr zum Agility-Kurs bei Pfotenglück", "no longer goes to Warrington
+        # College": a fact that shares only part of what another ended fact shares
+        # (``Pfotenglück``, where the course was; the town) is another thing there; not so
+        # for a thing that ended ("Tom's dog Rex died": "walks Rex" names it too)
+        if thing is None:
+            ended = [(f, full) for f, full in ended
+                     if not any(shares[f.fact_id] < shares[g.fact_id] for g, _ in ended)]
         # "quit the pottery course": when some state holds the whole object, one that
         # shares only part of it ("takes a Spanish course") is another thing (an earlier
         # ending, "quit her job", holds it as the thing that ended, not as a state)
@@ -2431,13 +2472,17 @@ def _without_final_place(value: str) -> str:
                         for w in thing.split()) else value
 
 
+def _lowered(text: str) -> frozenset[str]:
+    """The terms of ``text``'s words after its first that are written in lower case."""
+    return view_terms(" ".join(w for w in text.split()[1:] if w[:1].islower()))
+
+
 def _in_its_names(text: str) -> frozenset[str]:
     """The terms of ``text`` found only in its capitalised words after its first (its
     names, as written in English: ``Archery`` of ``Femi's Archery GB membership number``;
     not ``rugby`` of ``referees rugby for the Welsh Rugby Union``)."""
     words = text.split()[1:]
-    return view_terms(" ".join(w for w in words if w[:1].isupper())) - view_terms(
-        " ".join(w for w in words if w[:1].islower()))
+    return view_terms(" ".join(w for w in words if w[:1].isupper())) - _lowered(text)
 
 
 _DE_NAME_RUN = re.compile(r"(?:[A-ZÄÖÜ][\w-]*\s+)+[A-ZÄÖÜ][\w-]*")
@@ -2509,7 +2554,9 @@ def _name_aside(names: Sequence[str], text: str) -> bool:
             return True
         for m in re.finditer(rf"\b[a-z]+\s+((?:[a-z]+\s+){{1,3}}?)(?:{_PREPOSITION_ALT})\s+"
                              rf"(?:the\s+)?{at}\b", text):
-            if any(content(w) for w in m.group(1).split()):
+            between = m.group(1).split()
+            # "plays in goal for Canterbury HC": a phrase of a preposition is no object
+            if between[0] not in PREPOSITIONS and any(content(w) for w in between):
                 return True
     return False
 

@@ -159,10 +159,15 @@ _DE_MOVE = re.compile(
     re.IGNORECASE)
 _ZH_FROM_ON = r"从[\u3400-\u9fff\d]{1,6}?(?:起|开始)"
 """A time from which on (``从这个月起``, from this month on; ``从三月开始``)."""
-_ZH_ADVERBS = re.compile(rf"(?:{_ZH_FROM_ON}|{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
+_ZH_DAY_TIME = rf"每?(?:{_alternation(_ZH['day_times'])})"
+"""A day of the week or a part of the day, perhaps after 每 (``每周三晚上``: every Wednesday
+evening)."""
+_ZH_ADVERBS = re.compile(
+    rf"(?:{_ZH_FROM_ON}|{_ZH_DAY_TIME}|{_alternation(_ZH['adverbs'] + _ZH['time'])})+$")
 """Adverbs and times between the subject and the verb (``王芳上个月搬到…``,
 ``陈国华从这个月起不再去…``): not part of the subject."""
-_ZH_LEADING_TIME = re.compile(rf"^(?:{_ZH_FROM_ON}|(?:{_alternation(_ZH['time'])}))+")
+_ZH_LEADING_TIME = re.compile(
+    rf"^(?:{_ZH_FROM_ON}|{_ZH_DAY_TIME}|(?:{_alternation(_ZH['time'])}))+")
 """A time phrase before the subject (``从上个月起邓嘉欣不再…``, from last month on;
 ``去年王芳…``): when the subject starts, not part of it."""
 _ZH_FINAL = re.compile(r"了$")

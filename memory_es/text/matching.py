@@ -832,7 +832,26 @@ def named_entities(query: Query, views: Sequence[FactView], *,
                 continue  # a longer known name holds it (width control)
             for entity in ents:
                 found.setdefault(entity, key)
+    if given_names:
+        found |= _chinese_given_name(text, index, found)
     return found
+
+
+def _chinese_given_name(text: str, index: dict[str, set[str]],
+                        found: dict[str, str]) -> dict[str, str]:
+    """The person a query opens with by the given name alone (``晓燕在青少年宫教的古筝课``:
+    林晓燕), when the name is a surname and two characters or more, its given part is exactly
+    one candidate person's, and the query gives no whole name of that person."""
+    people: dict[str, set[str]] = {}
+    for key, ents in index.items():
+        surname = next((s for s in (key[:2], key[:1]) if s in lx.CHINESE_SURNAMES), None)
+        if (surname is None or len(key) - len(surname) < 2
+                or not all(script_of(c) == "CJK" for c in key)):
+            continue
+        if text.startswith(given := key[len(surname):]):
+            people.setdefault(given, set()).update(
+                e for e in ents if e.split(":", 1)[0] in PERSON_NAMESPACES and e not in found)
+    return {ents.pop(): given for given, ents in people.items() if len(ents) == 1}
 
 
 _UNSPACED = frozenset({"CJK", "HIRAGANA", "KATAKANA"})
@@ -855,25 +874,65 @@ def _given_names(query: Query, index: dict[str, set[str]], left: Counter[str],
     """Persons named by the first word of their name alone, when that word is unique and
     the query gives it alone: followed by a surname (``Alexey Morozov``), it is part of a
     full name that named nobody, and never stands for another person with that first
-    name (``Alexey Morgunov``)."""
+    name (``Alexey Morgunov``). So do the first words of a longer name (``Fatima Zahra``
+    of ``Fatima Zahra Benali``) and a German genitive of the first (``Annegrets``)."""
     people = {e for ents in index.values() for e in ents
               if e.split(":", 1)[0] in PERSON_NAMESPACES and e not in found}
     full = {surface.split()[0].lower() for surface, _keys, _capital in query.ngrams
             if len(surface.split()) == 2 and all(_name_cased(w) for w in surface.split())}
     out: dict[str, str] = {}
+    for surface, _keys, _capital in query.ngrams:
+        # "Fatima Zahra's homework club": the given names that open exactly one person's
+        # longer name are that person (``Fatima Zahra Benali``)
+        words = surface.split()
+        if len(words) < 2 or not all(_name_cased(w) for w in words) or any(
+                left[w.lower()] <= 0 for w in words):
+            continue
+        said = [ascii_fold(_POSSESSIVE_END.sub("", w.lower())) for w in words]
+        hit = {e for e in people if e not in out and any(
+            k.split()[:len(said)] == said and _a_surname(k.split()[len(said):])
+            for k in entity_keys(e))}
+        if len(hit) == 1:
+            out[hit.pop()] = _POSSESSIVE_END.sub("", surface)
+            for w in words:
+                left[w.lower()] -= 1
     for surface, _keys, capital in query.ngrams:
         words = surface.lower().split()
         if len(words) != 1 or not capital or left[words[0]] <= 0 or words[0] in lx.STOPWORDS:
             continue
-        if words[0] in full:
-            continue
-        word = ascii_fold(words[0])
-        hit = {e for e in people if any(
-            len(k.split()) >= 2 and k.split()[0] == word for k in entity_keys(e))}
+        hit = set() if words[0] in full else _first_named(people, ascii_fold(words[0]))
+        if not hit and (base := lx.german_genitive(surface)) is not None:
+            # before a noun, which German capitalises too: "Annegrets Welpengruppe"
+            hit = _first_named(people, ascii_fold(base.lower()))
         if len(hit) == 1:
             out[hit.pop()] = surface
             left[words[0]] -= 1
     return out
+
+
+def _first_named(people: Iterable[str], word: str) -> set[str]:
+    """The persons whose name of two words or more opens with ``word``; not a person of
+    someone's named in the German genitive (``Dragana Petrovićs Schwager``: his first word
+    is hers)."""
+    return {e for e in people if any(
+        len(words := k.split()) >= 2 and words[0] == word and not (
+            len(words) >= 3 and words[-2].endswith("s") and words[-1] in _DE_PERSONS)
+        for k in entity_keys(e))}
+
+
+_DE_PERSONS = frozenset(ascii_fold(w.lower()) for w in lx.GERMAN["persons"])
+
+
+def _a_surname(words: Sequence[str]) -> bool:
+    """Is what follows the given names a surname, not only a suffix (``Tom Berg Jr``: the
+    query's ``Tom Berg`` is a full name, his father's)?"""
+    return bool(words) and not all(w in lx.HONORIFICS or _ROMAN.fullmatch(w) for w in words)
+
+
+_ROMAN = re.compile(r"[ivx]+")
+
+
+_POSSESSIVE_END = re.compile(r"['\u2019]s?$")
 
 
 def _name_cased(word: str) -> bool:
@@ -952,6 +1011,23 @@ def coverage(query: Query, v: FactView, idf: dict[str, float], th: Thresholds,
     return got / total if total else 0.0
 
 
+def _head_left_open(run: str, asked: frozenset[str], held: frozenset[str]) -> bool:
+    """Does a fact hold every word of a Chinese query but the head that ends it, a word of
+    no person (``中药房的工作``, the job at the herbal pharmacy: ``在中药房当收银员`` holds the
+    pharmacy)? A compound is right-headed: the words before the head say which one, and
+    a fact holding them all and a word of two characters or more tells it, as an English
+    query's missing head leaves the kind open (:func:`another_kind`)."""
+    missing = asked - held
+    if len(missing) != 1 or not is_chinese_run(run):
+        return False
+    head = next(iter(missing))
+    return (run.endswith(head) and head not in _ZH_PEOPLE
+            and any(len(w) >= 2 for w in held))
+
+
+_ZH_PEOPLE = frozenset(lx.CHINESE["persons"] + lx.CHINESE["occupations"])
+
+
 def _parts_held(parts: frozenset[str], words: frozenset[str]) -> frozenset[str]:
     """The query's words a fact holds: as words of its own, or a Chinese word spelled out
     by words of the fact (``养狗``, keeping a dog, of ``养了一只狗``; ``喝咖啡`` of
@@ -1022,7 +1098,8 @@ def shared_content(query: Query, v: FactView, skip: Iterable[str] = (), *,
         met = (term in v.terms or term in v.parts or _derived(term, v.terms)) and content(term)
         if not met:
             qparts = _parts_asked(query, term, skip_set)
-            met = bool(qparts) and _parts_held(qparts, v.parts | v.terms) == qparts and (
+            held = _parts_held(qparts, v.parts | v.terms)
+            met = bool(qparts) and (held == qparts or _head_left_open(term, qparts, held)) and (
                 content(term))
         if met and term in _HOW_OFTEN:
             met_often = True
@@ -1435,6 +1512,8 @@ def another_kind(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
         return True
     if after is not None and _met_only_beside(query, phrase, after, v, skip):
         return True
+    # "Monday night drumming": a word of when says no kind
+    phrase = [t for t in phrase[:-1] if t not in TIME_TERMS] + phrase[-1:]
     if len(phrase) < 2:
         return False
     if not _meets(query, phrase[-1], v):
@@ -1467,10 +1546,10 @@ def _meets_as_kind(query: Query, term: str, v: FactView) -> bool:
         return True
     shared = query.domains.get(term, frozenset()) & v.domains
     return bool(shared) and any(lx.names_topic(term, d)
-                                for d in shared - _verb_sense_apart(v))
+                                for d in shared - verb_sense_apart(v))
 
 
-def _verb_sense_apart(v: FactView) -> frozenset[str]:
+def verb_sense_apart(v: FactView) -> frozenset[str]:
     """The topics a fact has only through its verb, when the verb's object is of other
     topics: the verb is meant in another sense (``runs a beginners' photography class``:
     manages it, no sport; ``runs a marathon`` is one). Read from the fact's slot, whose
@@ -1490,10 +1569,10 @@ def _an_act(query: Query, term: str) -> bool:
     """Is the query's word of ``term`` the gerund of a verb (``apple pressing``)? A fact
     that does not tell that act is another one of the same thing (``prunes the apple
     trees``), as a fact without a physical thing the query names is another thing."""
-    return any(_term(f) == term and _gerund_of(f) for f in word_forms(query.text))
+    return any(_term(f) == term and gerund_of(f) for f in word_forms(query.text))
 
 
-def _gerund_of(word: str) -> bool:
+def gerund_of(word: str) -> bool:
     """Is ``word`` the ``-ing`` form of a verb of the broad list (``pressing``, ``pruning``,
     ``swimming``), and no time word (``evening``, ``morning``)?"""
     if not word.endswith("ing") or len(word) < 6 or word in lx.PERIODS:
@@ -1638,7 +1717,8 @@ def names_another(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
     asked = _proper_terms(query.text.split()[1:], unnamed)
     if not asked or asked <= v.terms | v.parts:
         return False
-    return bool(_proper_terms(v.proper, unnamed) - set(query.terms) - asked)
+    own = entity_terms(v.fact.entity) if v.fact.entity else frozenset()
+    return bool(_proper_terms(v.proper, unnamed) - set(query.terms) - asked - own)
 
 
 def _names_shared(query: Query, v: FactView, skip: Iterable[str]) -> bool:
@@ -1648,10 +1728,11 @@ def _names_shared(query: Query, v: FactView, skip: Iterable[str]) -> bool:
 
 
 def _proper_terms(words: Iterable[str], unnamed: set[str]) -> frozenset[str]:
-    """The terms of the capitalised words among ``words`` (none of ``unnamed``)."""
+    """The terms of the capitalised words among ``words`` (none of ``unnamed``), but a day
+    or a part of the day (``Monday``), which English capitalises but names nothing."""
     return frozenset(t for w in words if w[:1].isupper() for f in word_forms(w)
                      if f not in lx.STOPWORDS and (t := _term(f)) not in unnamed
-                     and f not in unnamed)
+                     and f not in unnamed and t not in _WHEN)
 
 
 def lexical_matches(query: Query, views: Sequence[FactView], th: Thresholds, *,

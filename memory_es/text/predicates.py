@@ -938,20 +938,28 @@ def verb_reach(words: Sequence[str], start: int = 0) -> int:
     vegan): a negator inside this reach negates the clause, one after it only what follows
     it (``lives in Leeds but not in the centre``). A modal is always followed by a verb,
     one the lexicon knows or not (``can deadlift``, as ``can now deadlift``); another
-    auxiliary before a word that is no verb is the verb itself (``is vegan``)."""
+    auxiliary before a word that is no verb is the verb itself (``is vegan``). ``have
+    to`` before a verb is a modal too (``had to give up walking Biscuit``: give)."""
     main = start
     while main < len(words) - 1 and (words[main] in lx.AUXILIARIES or words[main] in lx.ADVERBS
                                      or words[main] in lx.NEGATORS or words[main] == "longer"
                                      or words[main].endswith("n't") or _since_then(words, main)):
         nxt = words[main + 1]
         if words[main] in lx.AUXILIARIES and nxt not in lx.ADVERBS and nxt not in lx.NEGATORS \
-                and lx.lemma_of(nxt) is None and nxt != "longer" and not nxt.endswith("n't") \
+                and lx.lemma_of(nxt) is None and not _have_to(words, main) \
+                and nxt != "longer" and not nxt.endswith("n't") \
                 and not (nxt.endswith("ed") and nxt.isalpha()) \
                 and not _since_then(words, main + 1) \
                 and not (_uncontracted(words[main]) in lx.MODALS and nxt.isalpha()):
             break
-        main += 1
+        main += 2 if _have_to(words, main) else 1
     return main
+
+
+def _have_to(words: Sequence[str], i: int) -> bool:
+    """Is ``words[i]`` a form of ``have`` that with ``to`` makes a modal before a verb?"""
+    return (lx.lemma_of(words[i]) == "have" and words[i + 1:i + 2] == ["to"]
+            and i + 2 < len(words) - 1 and lx.lemma_of(words[i + 2]) is not None)
 
 
 def _since_then(words: Sequence[str], i: int) -> bool:

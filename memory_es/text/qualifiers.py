@@ -224,8 +224,8 @@ def cessation(words: Sequence[str], text_low: str) -> bool:
         if lemma in lx.GIVING_VERBS and _gave_away(w, words[i + 1:]):
             return True
         if lemma in lx.CESSATION_VERBS:
-            if _present_simple(w):
-                continue  # "sells cars", "leaves the pub at 11pm": a habit
+            if _present_simple(w) and words[max(i - 2, 0):i] != ["had", "to"]:
+                continue  # "sells cars", "leaves the pub at 11pm": a habit ("had to stop": ended)
             # "left a note", "dropped a hint": an indefinite object is something given or
             # put down, not a state that ended ("left the band", "left Acme")
             return not (lemma in ("leave", "drop") and words[i + 1:i + 2] in (["a"], ["an"]))

@@ -112,6 +112,12 @@ def analyse_subject(region: str, region_toks: list[Tok],
                       if not (is_capitalised(w) or is_foreign_word(w))), None)
         named = ([w for w in rest[lower + 1:] if is_capitalised(w) or is_foreign_word(w)]
                  if lower is not None else [w for w in rest if not w.isupper()])
+        last = next((w.lower() for w in reversed(rest) if not (
+            is_capitalised(w) or is_foreign_word(w) or w.lower() in ("the", "a", "an"))), None)
+        if last in lx.PREPOSITIONS:
+            # "My monthly direct debit to St Luke's Hospice": a name after a preposition
+            # is where the thing goes, no relative of the user's
+            named = []
         if lower is None and (not any(w.lower() in _CALLED_BY_ROLE for w in named) or (
                 named and named[-1].lower() in lx.COMMON_NOUNS - _CALLED_BY_ROLE)):
             # "My Fiesta", "My Kindle": a name said alone that no person is; "My Unique
