@@ -57,3 +57,9 @@ def note_fact(n: int, entity: str | None, text: str) -> Fact:
                 recorded_at=t, recorded_until=None, asserted_by="user",
                 volatility="stable", confidence=1.0, state="active",
                 classification="internal", chain_id=f"c{n}")
+
+
+def assert_first_ended_only(setup: list[str], after: set[str]) -> None:
+    """The first of ``setup`` is no longer current, and every other one still is."""
+    assert said(setup[1:]) <= after
+    assert said(setup[:1]).isdisjoint(after)
