@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_es
-from tests.unit.text_support import said, store_examples, texts_after
+from tests.unit.text_support import assert_first_ended_only, said, store_examples, texts_after
 
 _SLOW = store_examples()
 CIRCLE = "I go to the Thursday afternoon knitting circle at Hebden Bridge library."
@@ -33,8 +33,7 @@ def test_a_relative_clause_leaves_the_thing_it_restricts(
         fresh_store: memory_es.MemoryStore, kin: str, asked: str) -> None:
     setup = [CIRCLE, KIN.format(k=kin), KEPT]
     after = texts_after(fresh_store, setup, "release", asked)
-    assert said(setup[1:]) <= after
-    assert said(setup[:1]).isdisjoint(after)
+    assert_first_ended_only(setup, after)
 
 
 @_SLOW
@@ -51,8 +50,7 @@ def test_that_after_an_information_noun_holds_what_it_says(
     """``the note that Nadia speaks Polish``: a content clause, not a relative one."""
     setup = ["Nadia Petrova speaks Polish.", "Nadia Petrova rows on Sundays."]
     after = texts_after(fresh_store, setup, "release", "the note that Nadia speaks Polish")
-    assert said(setup[1:]) <= after
-    assert said(setup[:1]).isdisjoint(after)
+    assert_first_ended_only(setup, after)
 
 
 CALL_CENTRE = ["{p} trains new recruits at the Taff Energy call centre on Monday afternoons.",
@@ -110,8 +108,7 @@ def test_a_name_after_the_noun_phrase_still_tells_the_thing(
              "centre."]
     after = texts_after(fresh_store, setup, "release",
                         "the errands Bernadette runs for her housebound neighbour Harold")
-    assert said(setup[1:]) <= after
-    assert said(setup[:1]).isdisjoint(after)
+    assert_first_ended_only(setup, after)
 
 
 @_SLOW
@@ -127,6 +124,5 @@ def test_a_possessor_in_the_place_owns_no_thing_asked_for(
              f"{person} walks her neighbour's dog in Bute Park."]
     after = texts_after(fresh_store, setup, "forget",
                         f"{person}'s night shifts at the call centre")
-    assert said(setup[1:]) <= after
-    assert said(setup[:1]).isdisjoint(after)
+    assert_first_ended_only(setup, after)
     assert said(setup) <= texts_after(fresh_store, setup, "forget", f"{person}'s dog")
