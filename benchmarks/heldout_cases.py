@@ -26946,6 +26946,247 @@ def crowded_quiz_league_r96(cases: list[Case]) -> None:
     _ended_by(cases, "crowded_quiz_league_r96", "quiz leagues", CROWDED_QUIZ_LEAGUE_R1803)
 
 
+_CROWDED_BRAILLE_R1804_SETUP = ["Oluwaseun Adeyemi-Clarke transcribes school textbooks into braille for the Sight Forward charity at its Leeds office on Monday and Thursday mornings.", "Oluwaseun Adeyemi-Clarke's sister, Folake Adeyemi, also transcribes school textbooks into braille for the Sight Forward charity at its Leeds office on Monday and Thursday mornings.", "Oluwaseun Adeyemi-Clarke proofreads braille exam papers for the Sight Forward charity from home during the summer exam season.", "Oluwaseun Adeyemi-Clarke teaches a beginners' braille class at Leeds Central Library on Thursday evenings.", "Oluwaseun Adeyemi-Clarke repairs braille embossers for schools across West Yorkshire on Monday afternoons.", "Oluwaseun Adeyemi-Clarke's volunteer ID with Sight Forward is SF-480273."]
+CROWDED_BRAILLE_R1804: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BRAILLE_R1804_SETUP), ["remember", "Since Sight Forward has handed its textbook work to a paid agency, Oluwaseun no longer does the Monday and Thursday morning transcribing at the Leeds office, though he still proofreads the exam papers from home."], [_CROWDED_BRAILLE_R1804_SETUP[0]]),
+    (list(_CROWDED_BRAILLE_R1804_SETUP), ["revise", "the Thursday evening class that Oluwaseun teaches for braille newcomers at the library", "Oluwaseun Adeyemi-Clarke teaches an improvers' braille class at Leeds Central Library on Thursday evenings."], [_CROWDED_BRAILLE_R1804_SETUP[3]]),
+    (list(_CROWDED_BRAILLE_R1804_SETUP), ["purge", "SF-480273"], [_CROWDED_BRAILLE_R1804_SETUP[5]]),
+]
+
+def crowded_braille_r97(cases: list[Case]) -> None:
+    """A braille transcriber whose sister transcribes at the same charity office at the same times, with exam-paper proofreading for the same charity, a Thursday library class and Monday embosser repairs, and a volunteer ID: the transcribing ended with the reason first and a second clause keeping the proofreading, the library class revised under a relative clause with a reworded noun, and the volunteer ID purged."""
+    _ended_by(cases, "crowded_braille_r97", "braille transcription", CROWDED_BRAILLE_R1804)
+
+
+_CROWDED_CELEBRANT_R1805_SETUP = ["Mairéad Ní Bhriain leads non-religious funeral ceremonies as a celebrant at Rosebank Crematorium in Galway on weekday afternoons.", "Mairéad Ní Bhriain's cousin, Siobhán Ní Bhriain, also leads non-religious funeral ceremonies as a celebrant at Rosebank Crematorium in Galway on weekday afternoons.", "Mairéad Ní Bhriain writes eulogies for families who book through Corrib Funeral Directors in Galway.", "Mairéad Ní Bhriain runs a bereavement support group in the chapel room at Rosebank Crematorium on the first Tuesday evening of each month.", "Mairéad Ní Bhriain conducts naming ceremonies for babies in hotels around Galway on Saturday afternoons.", "Mairéad Ní Bhriain's celebrant registration number with the Humanist Association of Ireland is HAI-C-30917."]
+CROWDED_CELEBRANT_R1805: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CELEBRANT_R1805_SETUP), ["forget", "the monthly get-together that Mairéad hosts for grieving people at the crematorium"], [_CROWDED_CELEBRANT_R1805_SETUP[3]]),
+    (list(_CROWDED_CELEBRANT_R1805_SETUP), ["remember", "Mairéad's weekday funerals at Rosebank have been taken over by a new celebrant the crematorium hired, so she doesn't do them any more, but she still writes eulogies for Corrib's families."], [_CROWDED_CELEBRANT_R1805_SETUP[0]]),
+    (list(_CROWDED_CELEBRANT_R1805_SETUP), ["release", "Mairéad's Saturday baby-naming work in the Galway hotels"], [_CROWDED_CELEBRANT_R1805_SETUP[4]]),
+]
+
+def crowded_celebrant_r97(cases: list[Case]) -> None:
+    """A funeral celebrant whose cousin leads the same weekday ceremonies at the same crematorium, with eulogy writing in the same town, a support group at the same crematorium, Saturday naming ceremonies and a registration number: the support group forgotten under a reworded relative-clause description, the funerals ended because another actor took them over with a second clause keeping the eulogies, and the naming ceremonies released under a first name and a compound noun."""
+    _ended_by(cases, "crowded_celebrant_r97", "funeral celebrancy", CROWDED_CELEBRANT_R1805)
+
+
+_CROWDED_ALPACA_R1806_SETUP = ["Thanh-Huong Nguyen leads guided alpaca treks for visitors at Fellside Alpacas near Keswick on Saturday and Sunday mornings.", "Thanh-Huong Nguyen's husband, Declan Moore, also leads guided alpaca treks for visitors at Fellside Alpacas near Keswick on Saturday and Sunday mornings.", "Thanh-Huong Nguyen shears the alpacas at Fellside Alpacas every June.", "Thanh-Huong Nguyen sells alpaca-wool hats and scarves at Keswick market on Saturday afternoons.", "Thanh-Huong Nguyen runs feeding sessions for school groups at Fellside Alpacas on Wednesday mornings.", "Thanh-Huong Nguyen's phone number is 07700 918442."]
+CROWDED_ALPACA_R1806: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ALPACA_R1806_SETUP), ["revise", "Thanh-Huong's weekend walks with the alpacas for visitors", "Thanh-Huong Nguyen leads guided alpaca treks for visitors at Fellside Alpacas near Keswick on Sunday mornings only."], [_CROWDED_ALPACA_R1806_SETUP[0]]),
+    (list(_CROWDED_ALPACA_R1806_SETUP), ["remember", "The Saturday afternoon pitch where she sold her alpaca-wool knitwear was scrapped when Keswick market was reorganised, so Thanh-Huong doesn't sell her hats and scarves there any more."], [_CROWDED_ALPACA_R1806_SETUP[3]]),
+    (list(_CROWDED_ALPACA_R1806_SETUP), ["purge", "07700 918442"], [_CROWDED_ALPACA_R1806_SETUP[5]]),
+]
+
+def crowded_alpaca_r97(cases: list[Case]) -> None:
+    """An alpaca-trek leader whose husband leads the same weekend treks at the same farm, with June shearing and school feeding sessions at the same farm, a Saturday market stall in the same town and a phone number: the treks revised under a first name and the reworded phrase weekend walks, the market stall ended in the passive with a pronoun before the name and the broader word knitwear, and the phone number purged."""
+    _ended_by(cases, "crowded_alpaca_r97", "alpaca trekking", CROWDED_ALPACA_R1806)
+
+
+_CROWDED_GERMAN_HAUSMEISTER_R1807_SETUP = ["Jan-Hendrik van der Velde arbeitet als Hausmeister in der Wohnanlage Am Lindenhof in Bremen-Findorff, montags bis freitags von sieben bis zwölf Uhr.", "Jan-Hendrik van der Veldes Bruder, Maarten van der Velde, arbeitet ebenfalls als Hausmeister in der Wohnanlage Am Lindenhof in Bremen-Findorff, montags bis freitags von sieben bis zwölf Uhr.", "Jan-Hendrik van der Velde räumt im Winter frühmorgens den Schnee in der Wohnanlage Am Lindenhof und streut die Gehwege.", "Jan-Hendrik van der Velde pflegt samstags die Grünanlagen der Grundschule in Bremen-Findorff.", "Jan-Hendrik van der Velde verwaltet die Schließanlage der Wohnanlage Am Lindenhof und gibt dort die Ersatzschlüssel aus.", "Jan-Hendrik van der Veldes Handynummer lautet 0171 5538902."]
+CROWDED_GERMAN_HAUSMEISTER_R1807: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_HAUSMEISTER_R1807_SETUP), ["remember", "Weil die Hausverwaltung den Winterdienst an eine Fremdfirma vergeben hat, räumt Jan-Hendrik am Lindenhof keinen Schnee mehr, um die Ersatzschlüssel kümmert er sich aber weiterhin."], [_CROWDED_GERMAN_HAUSMEISTER_R1807_SETUP[2]]),
+    (list(_CROWDED_GERMAN_HAUSMEISTER_R1807_SETUP), ["revise", "Jan-Hendriks Vormittagsdienst als Hauswart am Lindenhof", "Jan-Hendrik van der Velde arbeitet jetzt als Hausmeister in der Wohnanlage Am Lindenhof in Bremen-Findorff, montags bis mittwochs von sieben bis zwölf Uhr."], [_CROWDED_GERMAN_HAUSMEISTER_R1807_SETUP[0]]),
+    (list(_CROWDED_GERMAN_HAUSMEISTER_R1807_SETUP), ["forget", "dass Jan-Hendrik am Wochenende das Grün an der Schule in Findorff pflegt"], [_CROWDED_GERMAN_HAUSMEISTER_R1807_SETUP[3]]),
+]
+
+def crowded_german_hausmeister_r97(cases: list[Case]) -> None:
+    """A caretaker whose brother works the same weekday morning hours at the same housing estate, with winter snow clearing and key management at the same estate, school grounds care in the same district and a mobile number, in German: the snow clearing ended with the reason first and another actor taking it over plus a clause keeping the keys, the caretaking revised under a first name and the synonym Hauswart, and the school grounds care forgotten in a dass-clause with reworded words."""
+    _ended_by(cases, "crowded_german_hausmeister_r97", "building caretaking", CROWDED_GERMAN_HAUSMEISTER_R1807)
+
+
+_CROWDED_CHINESE_XIUXIE_R1808_SETUP = ["欧阳建国每天上午在成都玉林路菜市场门口摆摊修鞋。", "欧阳建国的弟弟欧阳建华也每天上午在成都玉林路菜市场门口摆摊修鞋。", "欧阳建国每周六下午在玉林社区活动中心免费给老人修雨伞。", "欧阳建国在玉林路菜市场里租了一个柜台配钥匙。", "欧阳建国每周三晚上在玉林社区活动中心教居民擦皮鞋和保养皮具。", "欧阳建国的手机号是13981204576。"]
+CROWDED_CHINESE_XIUXIE_R1808: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_XIUXIE_R1808_SETUP), ["remember", "因为菜市场门口那块地要改成停车场\uff0c建国已经不在那儿摆修鞋摊了\uff0c不过市场里配钥匙的柜台他还开着。"], [_CROWDED_CHINESE_XIUXIE_R1808_SETUP[0]]),
+    (list(_CROWDED_CHINESE_XIUXIE_R1808_SETUP), ["release", "欧阳建国周三晚上给街坊讲的皮具保养课"], [_CROWDED_CHINESE_XIUXIE_R1808_SETUP[4]]),
+    (list(_CROWDED_CHINESE_XIUXIE_R1808_SETUP), ["purge", "13981204576"], [_CROWDED_CHINESE_XIUXIE_R1808_SETUP[5]]),
+]
+
+def crowded_chinese_xiuxie_r97(cases: list[Case]) -> None:
+    """A street shoe repairer whose younger brother repairs shoes at the same market gate every morning, with umbrella mending and a leather-care class at the same community centre, a key-cutting counter inside the same market and a mobile number, in Chinese: the shoe stall ended with the reason first under the given name only and a clause keeping the key counter, the leather-care class released under the reworded 街坊 and 课, and the phone number purged."""
+    _ended_by(cases, "crowded_chinese_xiuxie_r97", "shoe repair", CROWDED_CHINESE_XIUXIE_R1808)
+
+
+_CROWDED_WATER_POLO_R1809_SETUP = ["Kofi Mensah-Bonsu coaches the under-14 water polo squad at Pond Forge pool in Sheffield on Tuesday and Friday evenings.", "Kofi Mensah-Bonsu's brother-in-law, Tomasz Wiśniewski, also coaches the under-14 water polo squad at Pond Forge pool in Sheffield on Tuesday and Friday evenings.", "Kofi Mensah-Bonsu plays in goal for the Sheffield City men's water polo team in the Northern League on Sunday afternoons.", "Kofi Mensah-Bonsu referees junior water polo matches at Pond Forge on Saturday mornings.", "Kofi Mensah-Bonsu works as a lifeguard at Hillsborough Leisure Centre in Sheffield on Tuesday and Thursday mornings.", "Kofi Mensah-Bonsu's Swim England membership number is SE-1187356."]
+CROWDED_WATER_POLO_R1809: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WATER_POLO_R1809_SETUP), ["forget", "Kofi's goalkeeping for the men's side in the league"], [_CROWDED_WATER_POLO_R1809_SETUP[2]]),
+    (list(_CROWDED_WATER_POLO_R1809_SETUP), ["remember", "Kofi has called time on coaching the under-14s at Pond Forge after eight seasons, although he's carrying on with the Saturday refereeing there."], [_CROWDED_WATER_POLO_R1809_SETUP[0]]),
+    (list(_CROWDED_WATER_POLO_R1809_SETUP), ["revise", "Kofi's lifeguarding job at the Hillsborough leisure centre", "Kofi Mensah-Bonsu works as a lifeguard at Hillsborough Leisure Centre in Sheffield on Monday and Wednesday evenings."], [_CROWDED_WATER_POLO_R1809_SETUP[4]]),
+]
+
+def crowded_water_polo_r97(cases: list[Case]) -> None:
+    """A water polo coach whose brother-in-law coaches the same under-14 squad at the same pool at the same times, with league goalkeeping, Saturday refereeing at the same pool and lifeguard shifts in the same city, and a membership number: the goalkeeping forgotten under a first name and the reworded word side, the coaching ended with the idiom called time on and a clause keeping the refereeing, and the lifeguard shifts revised to new days."""
+    _ended_by(cases, "crowded_water_polo_r97", "water polo", CROWDED_WATER_POLO_R1809)
+
+
+_CROWDED_USER_DRYSTONE_R1810_SETUP = ["I repair dry stone walls as a volunteer with the Peak District National Park ranger team near Edale on Wednesdays.", "My brother, Callum, also repairs dry stone walls as a volunteer with the Peak District National Park ranger team near Edale on Wednesdays.", "I teach a weekend dry stone walling course for beginners at a farm near Hope twice a year.", "I judge the walling competition at the Hope Show in the Peak District every August.", "I lead a guided walk for the Edale village history society on the first Sunday of each month.", "My email address is rhian.ap.gwilym@stonemail.co.uk."]
+CROWDED_USER_DRYSTONE_R1810: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_DRYSTONE_R1810_SETUP), ["remember", "My knee's been playing up, so I've packed in the Wednesday wall repairs with the rangers near Edale, but I'm still teaching the beginners' course."], [_CROWDED_USER_DRYSTONE_R1810_SETUP[0]]),
+    (list(_CROWDED_USER_DRYSTONE_R1810_SETUP), ["release", "the contest I judge every summer at the Hope Show"], [_CROWDED_USER_DRYSTONE_R1810_SETUP[3]]),
+    (list(_CROWDED_USER_DRYSTONE_R1810_SETUP), ["purge", "rhian.ap.gwilym@stonemail.co.uk"], [_CROWDED_USER_DRYSTONE_R1810_SETUP[5]]),
+]
+
+def crowded_user_drystone_r97(cases: list[Case]) -> None:
+    """A user who repairs dry stone walls with park rangers where a brother volunteers on the same day, with a walling course near the same village, a walling competition and a history walk in the same area, and an e-mail address, in the first person: the wall repairs ended with the reason first and the phrasal verb packed in plus a clause keeping the course, the competition released under the reworded words contest and summer, and the e-mail address purged."""
+    _ended_by(cases, "crowded_user_drystone_r97", "dry stone walling", CROWDED_USER_DRYSTONE_R1810)
+
+
+_CROWDED_KNIFE_R1811_SETUP = ["Rafael de la Cruz Ortega sharpens knives for restaurant kitchens from a mobile van in Bristol on Monday and Tuesday mornings.", "Rafael de la Cruz Ortega's son, Mateo de la Cruz, also sharpens knives for restaurant kitchens from a mobile van in Bristol on Monday and Tuesday mornings.", "Rafael de la Cruz Ortega runs a knife-sharpening stall at the Harbourside market in Bristol on Sunday afternoons.", "Rafael de la Cruz Ortega sharpens garden shears and lawnmower blades for the allotment society in Bristol every March.", "Rafael de la Cruz Ortega teaches a knife skills evening at the cookery school in Clifton on the last Monday of each month.", "Rafael de la Cruz Ortega's trade account number with Sheffield Steel Supplies is SSS-770412."]
+CROWDED_KNIFE_R1811: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KNIFE_R1811_SETUP), ["revise", "the evening class on handling knives that Rafael teaches in Clifton", "Rafael de la Cruz Ortega teaches a knife skills evening at the cookery school in Clifton on the last Thursday of each month."], [_CROWDED_KNIFE_R1811_SETUP[4]]),
+    (list(_CROWDED_KNIFE_R1811_SETUP), ["remember", "The Bristol restaurants have switched to a knife-rental firm that does its own sharpening, so Rafael no longer does his Monday and Tuesday van rounds, though he's keeping the Sunday stall on the Harbourside."], [_CROWDED_KNIFE_R1811_SETUP[0]]),
+    (list(_CROWDED_KNIFE_R1811_SETUP), ["purge", "SSS-770412"], [_CROWDED_KNIFE_R1811_SETUP[5]]),
+]
+
+def crowded_knife_r97(cases: list[Case]) -> None:
+    """A mobile knife sharpener whose son does the same restaurant van rounds in the same city at the same times, with a market stall, allotment tool sharpening in the same city and a monthly knife skills class, and a trade account number: the class revised under a relative clause with reworded words, the van rounds ended because another actor changed supplier with a clause keeping the market stall, and the account number purged."""
+    _ended_by(cases, "crowded_knife_r97", "knife sharpening", CROWDED_KNIFE_R1811)
+
+
+_CROWDED_SIGNWRITER_R1812_SETUP = ["Aroha Te Rangi-Walker hand-paints shop signs for businesses along Cuba Street in Wellington on weekday mornings.", "Aroha Te Rangi-Walker's flatmate, Priya Sharma, also hand-paints shop signs for businesses along Cuba Street in Wellington on weekday mornings.", "Aroha Te Rangi-Walker paints the chalkboard menus for a café on Cuba Street every Friday.", "Aroha Te Rangi-Walker teaches a gilding and lettering workshop at the Wellington community arts centre on Saturday mornings.", "Aroha Te Rangi-Walker restores old painted advertisements on brick walls for Wellington City Council during the summer.", "Aroha Te Rangi-Walker's email address is aroha.signs@kowhaimail.co.nz."]
+CROWDED_SIGNWRITER_R1812: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SIGNWRITER_R1812_SETUP), ["release", "the weekly blackboard menus Aroha does for the café on Cuba Street"], [_CROWDED_SIGNWRITER_R1812_SETUP[2]]),
+    (list(_CROWDED_SIGNWRITER_R1812_SETUP), ["remember", "The council has cut its heritage budget, so Aroha no longer restores the faded wall ads for them over the summer."], [_CROWDED_SIGNWRITER_R1812_SETUP[4]]),
+    (list(_CROWDED_SIGNWRITER_R1812_SETUP), ["forget", "Aroha's weekday sign-painting for the shops on Cuba Street"], [_CROWDED_SIGNWRITER_R1812_SETUP[0]]),
+]
+
+def crowded_signwriter_r97(cases: list[Case]) -> None:
+    """A signwriter whose flatmate paints shop signs on the same street at the same times, with café menu boards on the same street, a lettering workshop and council wall-advert restoration in the same city, and an e-mail address: the menu boards released under the synonym blackboard, the restoration ended because another actor cut the budget with reworded nouns, and the shop signs forgotten under a first name and the reworded sign-painting."""
+    _ended_by(cases, "crowded_signwriter_r97", "signwriting", CROWDED_SIGNWRITER_R1812)
+
+
+_CROWDED_PETANQUE_R1813_SETUP = ["K. S. Raghunathan plays for the Abbey Park pétanque team in Leicester in its league matches on Thursday evenings.", "K. S. Raghunathan's neighbour, Graham Pettifer, also plays for the Abbey Park pétanque team in Leicester in its league matches on Thursday evenings.", "K. S. Raghunathan rakes and levels the gravel piste at Abbey Park on Saturday mornings.", "K. S. Raghunathan is the treasurer of the Leicester Pétanque Club.", "K. S. Raghunathan runs a free pétanque taster session for retirees at Abbey Park on Tuesday afternoons.", "K. S. Raghunathan's licence number with the English Pétanque Association is EPA-0452981."]
+CROWDED_PETANQUE_R1813: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PETANQUE_R1813_SETUP), ["remember", "After his hip operation, Raghunathan has stepped back from the Thursday league games with the Abbey Park side, though he still looks after the club's money."], [_CROWDED_PETANQUE_R1813_SETUP[0]]),
+    (list(_CROWDED_PETANQUE_R1813_SETUP), ["revise", "the Tuesday sessions that Raghunathan runs for retired newcomers to the game", "K. S. Raghunathan runs a free pétanque taster session for retirees at Abbey Park on Tuesday and Friday afternoons."], [_CROWDED_PETANQUE_R1813_SETUP[4]]),
+    (list(_CROWDED_PETANQUE_R1813_SETUP), ["forget", "Raghunathan's job minding the Leicester club's finances"], [_CROWDED_PETANQUE_R1813_SETUP[3]]),
+]
+
+def crowded_petanque_r97(cases: list[Case]) -> None:
+    """A pétanque player whose neighbour plays for the same team in the same Thursday league matches, with piste raking and a retirees' taster session at the same park, a treasurer role at the same club, and a licence number: the league play ended with the reason first, the phrasal verb stepped back from and a clause keeping the treasurer role in other words, the taster session revised under a relative clause, and the treasurer role forgotten under the reworded phrase minding the finances."""
+    _ended_by(cases, "crowded_petanque_r97", "pétanque", CROWDED_PETANQUE_R1813)
+
+
+_CROWDED_CELEBRANT_R1814_SETUP = ["Adaeze Okonkwo-Hartley leads non-religious funeral ceremonies at Lawnswood Crematorium in Leeds on weekday mornings.", "Adaeze Okonkwo-Hartley's cousin, Chidi Nwosu, also leads non-religious funeral ceremonies at Lawnswood Crematorium in Leeds on weekday mornings.", "Adaeze Okonkwo-Hartley writes eulogies for families who book services through Beckett & Lowe Funeral Directors in Leeds.", "Adaeze Okonkwo-Hartley runs a bereavement café at Headingley Library in Leeds on Thursday afternoons.", "Adaeze Okonkwo-Hartley conducts naming ceremonies for babies at the Mansion in Roundhay Park in Leeds on Saturday mornings.", "Adaeze Okonkwo-Hartley's celebrant registration number with the Humanist Ceremonies Network is HCN-40718."]
+CROWDED_CELEBRANT_R1814: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CELEBRANT_R1814_SETUP), ["remember", "Because Lawnswood has brought in its own in-house officiants, Adaeze no longer takes the weekday morning funerals there, though she still writes eulogies for Beckett & Lowe families."], [_CROWDED_CELEBRANT_R1814_SETUP[0]]),
+    (list(_CROWDED_CELEBRANT_R1814_SETUP), ["revise", "the drop-in she holds for grieving people at the library", "Adaeze Okonkwo-Hartley runs a bereavement café at Headingley Library in Leeds on Tuesday afternoons."], [_CROWDED_CELEBRANT_R1814_SETUP[3]]),
+    (list(_CROWDED_CELEBRANT_R1814_SETUP), ["forget", "the baby-naming ceremonies Adaeze does at the Roundhay mansion"], [_CROWDED_CELEBRANT_R1814_SETUP[4]]),
+]
+
+def crowded_celebrant_r98(cases: list[Case]) -> None:
+    """A humanist funeral celebrant whose cousin leads the same weekday morning funerals at the same crematorium, with eulogy writing, a library bereavement café and baby-naming ceremonies in the same city, and a registration number: the funerals ended with the reason first and a second clause keeping the eulogy writing, the bereavement café revised under the reworded phrase drop-in for grieving people, and the naming ceremonies forgotten under a first name and a reworded place."""
+    _ended_by(cases, "crowded_celebrant_r98", "funeral celebrancy", CROWDED_CELEBRANT_R1814)
+
+
+_CROWDED_ICE_HOCKEY_R1815_SETUP = ["Jukka-Pekka Hämäläinen coaches the under-14 team of the Sheffield Ironhawks Academy at the Don Valley ice rink on Tuesday and Thursday evenings.", "Jukka-Pekka Hämäläinen's brother, Ville Hämäläinen, also coaches the under-14 team of the Sheffield Ironhawks Academy at the Don Valley ice rink on Tuesday and Thursday evenings.", "Jukka-Pekka Hämäläinen plays defence for the Sheffield Ironhawks recreational side at the Don Valley ice rink on Sunday nights.", "Jukka-Pekka Hämäläinen sharpens skates in the pro shop at the Don Valley ice rink on Saturday mornings.", "Jukka-Pekka Hämäläinen referees under-10 league games at the Don Valley ice rink on Sunday afternoons.", "Jukka-Pekka Hämäläinen's Ice Hockey UK member number is IHUK-882051."]
+CROWDED_ICE_HOCKEY_R1815: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ICE_HOCKEY_R1815_SETUP), ["remember", "Jukka-Pekka has handed the Tuesday and Thursday under-14 sessions over to the academy's new full-time coach, but he's still playing for the rec side on Sundays."], [_CROWDED_ICE_HOCKEY_R1815_SETUP[0]]),
+    (list(_CROWDED_ICE_HOCKEY_R1815_SETUP), ["release", "his Saturday blade-sharpening shifts at the rink shop"], [_CROWDED_ICE_HOCKEY_R1815_SETUP[3]]),
+    (list(_CROWDED_ICE_HOCKEY_R1815_SETUP), ["purge", "IHUK-882051"], [_CROWDED_ICE_HOCKEY_R1815_SETUP[5]]),
+]
+
+def crowded_ice_hockey_r98(cases: list[Case]) -> None:
+    """An ice hockey coach whose brother coaches the same under-14 team on the same evenings at the same rink, with a recreational playing slot, skate sharpening and refereeing at the same rink, and a member number: the coaching handed over in a phrasal verb with a second clause keeping the Sunday playing, the skate sharpening released under a pronoun and reworded nouns, and the member number purged."""
+    _ended_by(cases, "crowded_ice_hockey_r98", "ice hockey", CROWDED_ICE_HOCKEY_R1815)
+
+
+_CROWDED_PUPPETRY_R1816_SETUP = ["Mei-Ling O'Donoghue operates marionettes in the weekend matinees at the Lantern Puppet Theatre in Islington.", "Mei-Ling O'Donoghue's partner, Rhys Penhaligon, also operates marionettes in the weekend matinees at the Lantern Puppet Theatre in Islington.", "Mei-Ling O'Donoghue runs a shadow puppet workshop for children at the Lantern Puppet Theatre in Islington during the school holidays.", "Mei-Ling O'Donoghue carves and repairs wooden puppet heads in a shared studio on Essex Road in Islington.", "Mei-Ling O'Donoghue takes a glove-puppet storytelling show round Islington primary schools on Wednesday mornings.", "Mei-Ling O'Donoghue's Puppeteers' Guild membership number is PGUK-51760."]
+CROWDED_PUPPETRY_R1816: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PUPPETRY_R1816_SETUP), ["remember", "The Lantern's weekend matinees have been taken over by a touring company, so Mei-Ling no longer works the marionettes in them, though she's keeping her holiday shadow puppet workshop there."], [_CROWDED_PUPPETRY_R1816_SETUP[0]]),
+    (list(_CROWDED_PUPPETRY_R1816_SETUP), ["forget", "the glove-puppet stories she takes into the primaries midweek"], [_CROWDED_PUPPETRY_R1816_SETUP[4]]),
+    (list(_CROWDED_PUPPETRY_R1816_SETUP), ["revise", "Mei-Ling's puppet-head carving studio", "Mei-Ling O'Donoghue carves and repairs wooden puppet heads in a shared studio on Hornsey Road in Islington."], [_CROWDED_PUPPETRY_R1816_SETUP[3]]),
+]
+
+def crowded_puppetry_r98(cases: list[Case]) -> None:
+    """A puppeteer whose partner operates marionettes in the same weekend matinees at the same theatre, with a holiday shadow puppet workshop at that theatre, a carving studio and school storytelling visits in the same borough, and a guild membership number: the matinee work ended by another actor taking the shows over with a clause keeping the workshop, the school visits forgotten under a pronoun and the broader word midweek, and the studio revised to a new street under a possessive first name."""
+    _ended_by(cases, "crowded_puppetry_r98", "puppetry", CROWDED_PUPPETRY_R1816)
+
+
+_CROWDED_GERMAN_GLAS_R1817_SETUP = ["Henrike von Stetten arbeitet dienstags bis freitags als Glasbläserin in der Glashütte Waldhof in Lauscha.", "Henrike von Stettens Bruder, Konrad von Stetten, arbeitet ebenfalls dienstags bis freitags als Glasbläser in der Glashütte Waldhof in Lauscha.", "Henrike von Stetten zeigt samstags Touristen das Glasblasen bei Schauvorführungen in der Glashütte Waldhof in Lauscha.", "Henrike von Stetten fertigt in ihrer eigenen Werkstatt in Lauscha Christbaumkugeln für den Weihnachtsmarkt.", "Henrike von Stetten unterrichtet montags Glasgestaltung an der Berufsfachschule in Lauscha.", "Henrike von Stettens Mitgliedsnummer bei der Handwerkskammer Südthüringen lautet HWK-583302."]
+CROWDED_GERMAN_GLAS_R1817: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_GLAS_R1817_SETUP), ["remember", "Seit die Glashütte Waldhof die Produktion zurückgefahren hat, hat Henrike dort als Glasbläserin aufgehört, die Samstagsvorführungen für die Touristen macht sie aber weiter."], [_CROWDED_GERMAN_GLAS_R1817_SETUP[0]]),
+    (list(_CROWDED_GERMAN_GLAS_R1817_SETUP), ["release", "Henrikes Christbaumschmuck aus der eigenen Werkstatt"], [_CROWDED_GERMAN_GLAS_R1817_SETUP[3]]),
+    (list(_CROWDED_GERMAN_GLAS_R1817_SETUP), ["purge", "HWK-583302"], [_CROWDED_GERMAN_GLAS_R1817_SETUP[5]]),
+]
+
+def crowded_german_glas_r98(cases: list[Case]) -> None:
+    """A glassblower whose brother works the same weekday shifts at the same glassworks, with Saturday demonstrations at that glassworks, her own bauble workshop and teaching at a vocational school in the same town, and a chamber of crafts number, in German: her glassworks job ended with the reason first and a second clause keeping the demonstrations, the baubles released under the broader word Christbaumschmuck and a first name, and the member number purged."""
+    _ended_by(cases, "crowded_german_glas_r98", "glassblowing", CROWDED_GERMAN_GLAS_R1817)
+
+
+_CROWDED_CHINESE_JIANZHI_R1818_SETUP = ["欧阳秀兰每周六上午在西安市碑林区文化馆教剪纸课。", "欧阳秀兰的妹妹欧阳秀梅也每周六上午在西安市碑林区文化馆教剪纸课。", "欧阳秀兰每周日在碑林区文化馆门口摆摊卖自己剪的窗花。", "欧阳秀兰为碑林区文化馆的春节展览设计大幅剪纸作品。", "欧阳秀兰每周三下午去碑林区的一所养老院陪老人剪纸。", "欧阳秀兰的陕西省民间文艺家协会会员号是SXMX-207914。"]
+CROWDED_CHINESE_JIANZHI_R1818: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_JIANZHI_R1818_SETUP), ["remember", "因为文化馆把周六上午的剪纸课交给了新来的年轻老师\uff0c秀兰已经不去那儿教课了\uff0c不过周日她还在门口摆摊卖窗花。"], [_CROWDED_CHINESE_JIANZHI_R1818_SETUP[0]]),
+    (list(_CROWDED_CHINESE_JIANZHI_R1818_SETUP), ["forget", "秀兰给文化馆过年展览做的那些大作品"], [_CROWDED_CHINESE_JIANZHI_R1818_SETUP[3]]),
+    (list(_CROWDED_CHINESE_JIANZHI_R1818_SETUP), ["revise", "她去养老院陪老人们剪纸的事", "欧阳秀兰每周五下午去碑林区的一所养老院陪老人剪纸。"], [_CROWDED_CHINESE_JIANZHI_R1818_SETUP[4]]),
+]
+
+def crowded_chinese_jianzhi_r98(cases: list[Case]) -> None:
+    """A paper-cutting teacher whose younger sister teaches the same Saturday morning class at the same cultural centre, with a window-flower stall and a Spring Festival exhibition at that centre and care home visits in the same district, and an association member number, in Chinese: the class ended with the reason first and another actor handing it over plus a clause keeping the stall, the exhibition pieces forgotten under a first name and reworded nouns, and the care home visits revised to a new day under a pronoun."""
+    _ended_by(cases, "crowded_chinese_jianzhi_r98", "paper cutting", CROWDED_CHINESE_JIANZHI_R1818)
+
+
+_CROWDED_USER_LIFEGUARD_R1819_SETUP = ["I volunteer as a beach lifeguard on Portobello beach in Edinburgh on Saturday and Sunday afternoons from June to August.", "My brother, Callum, also volunteers as a beach lifeguard on Portobello beach in Edinburgh on Saturday and Sunday afternoons from June to August.", "I coach the junior surf lifesaving club on Portobello beach on Sunday mornings.", "I do pool lifeguard shifts at the Royal Commonwealth Pool in Edinburgh on Tuesday nights.", "I assess lifeguard qualifications for the Edinburgh lifesaving club at Portobello Swim Centre once a month.", "My lifeguard qualification licence number is NPLQ-7741203."]
+CROWDED_USER_LIFEGUARD_R1819: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_LIFEGUARD_R1819_SETUP), ["remember", "I've packed in the weekend beach patrols at Portobello since my knee went, but I'm still coaching the juniors there on Sunday mornings."], [_CROWDED_USER_LIFEGUARD_R1819_SETUP[0]]),
+    (list(_CROWDED_USER_LIFEGUARD_R1819_SETUP), ["release", "my Tuesday night shifts at the Commie Pool"], [_CROWDED_USER_LIFEGUARD_R1819_SETUP[3]]),
+    (list(_CROWDED_USER_LIFEGUARD_R1819_SETUP), ["purge", "NPLQ-7741203"], [_CROWDED_USER_LIFEGUARD_R1819_SETUP[5]]),
+]
+
+def crowded_user_lifeguard_r98(cases: list[Case]) -> None:
+    """A user who volunteers as a weekend beach lifeguard where a brother patrols the same beach at the same times, with junior club coaching on the same beach, pool shifts and monthly assessing in the same city, and a licence number, in the first person: the beach patrols ended with an idiom and the reason after plus a clause keeping the junior coaching, the pool shifts released under a local nickname, and the licence number purged."""
+    _ended_by(cases, "crowded_user_lifeguard_r98", "lifeguarding", CROWDED_USER_LIFEGUARD_R1819)
+
+
+_CROWDED_COBBLER_R1820_SETUP = ["Tomasz Wiśniewski repairs shoes at the Quick Heel kiosk in the Victoria Centre in Nottingham from Monday to Friday.", "Tomasz Wiśniewski's son, Kacper Wiśniewski, also repairs shoes at the Quick Heel kiosk in the Victoria Centre in Nottingham from Monday to Friday.", "Tomasz Wiśniewski restores vintage leather boots for collectors in his garage workshop in Beeston.", "Tomasz Wiśniewski runs a shoe-shine stand in Nottingham's Old Market Square on Saturday mornings.", "Tomasz Wiśniewski teaches a leather-stitching evening class at Nottingham College on Thursdays.", "Tomasz Wiśniewski's e-mail address is tomasz.wisniewski@quickheel.co.uk."]
+CROWDED_COBBLER_R1820: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COBBLER_R1820_SETUP), ["revise", "Tomasz's weekday job fixing shoes at the shopping centre kiosk", "Tomasz Wiśniewski repairs shoes at the Quick Heel kiosk in the Victoria Centre in Nottingham on Mondays and Tuesdays only."], [_CROWDED_COBBLER_R1820_SETUP[0]]),
+    (list(_CROWDED_COBBLER_R1820_SETUP), ["forget", "the Saturday pitch where he polishes people's shoes in the square"], [_CROWDED_COBBLER_R1820_SETUP[3]]),
+    (list(_CROWDED_COBBLER_R1820_SETUP), ["purge", "tomasz.wisniewski@quickheel.co.uk"], [_CROWDED_COBBLER_R1820_SETUP[5]]),
+]
+
+def crowded_cobbler_r98(cases: list[Case]) -> None:
+    """A cobbler whose son repairs shoes at the same kiosk on the same weekdays, with boot restoration, a shoe-shine stand and a leather-stitching class in and around the same city, and an e-mail address: the kiosk job revised to fewer days under a first name and a broader place word, the shoe-shine stand forgotten under a pronoun and a reworded relative clause, and the e-mail address purged."""
+    _ended_by(cases, "crowded_cobbler_r98", "shoe repair", CROWDED_COBBLER_R1820)
+
+
+_CROWDED_CURLING_R1821_SETUP = ["Eilidh MacAskill plays lead in the Thursday evening league at Kinnoull Curling Club in Perth.", "Eilidh MacAskill's husband, Douglas Fairbairn, also plays lead in the Thursday evening league at Kinnoull Curling Club in Perth.", "Eilidh MacAskill coaches the wheelchair curling squad at Kinnoull Curling Club in Perth on Monday afternoons.", "Eilidh MacAskill looks after the pebbled ice as a volunteer ice technician at Kinnoull Curling Club in Perth on Thursday mornings.", "Eilidh MacAskill organises the annual bonspiel for Perth's curling clubs every February.", "Eilidh MacAskill's Scottish Curling membership number is SC-0492857."]
+CROWDED_CURLING_R1821: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CURLING_R1821_SETUP), ["forget", "Eilidh's spot in the Thursday night league"], [_CROWDED_CURLING_R1821_SETUP[0]]),
+    (list(_CROWDED_CURLING_R1821_SETUP), ["remember", "The February bonspiel has been taken over by the Perth & Kinross curling association, so Eilidh isn't organising it any more."], [_CROWDED_CURLING_R1821_SETUP[4]]),
+    (list(_CROWDED_CURLING_R1821_SETUP), ["release", "the Monday sessions that Eilidh runs for wheelchair curlers"], [_CROWDED_CURLING_R1821_SETUP[2]]),
+]
+
+def crowded_curling_r98(cases: list[Case]) -> None:
+    """A curler whose husband plays lead in the same Thursday evening league at the same club, with wheelchair coaching and Thursday morning ice duty at that club, the annual bonspiel in the same town, and a membership number: the league place forgotten under a first name and the reworded Thursday night, the bonspiel ended in the passive with another body taking it over, and the wheelchair coaching released through a relative clause."""
+    _ended_by(cases, "crowded_curling_r98", "curling", CROWDED_CURLING_R1821)
+
+
+_CROWDED_REMOVALS_R1822_SETUP = ["Sione Taufa drives a removals lorry for Carrington Removals in Auckland from Monday to Friday.", "Sione Taufa's cousin, Viliami Taufa, also drives a removals lorry for Carrington Removals in Auckland from Monday to Friday.", "Sione Taufa does weekend piano moves for Carrington Removals around Auckland.", "Sione Taufa trains new packers at the Carrington Removals depot in Penrose on Saturday mornings.", "Sione Taufa helps out with furniture collections for the Penrose church op shop on Sunday afternoons.", "Sione Taufa's heavy vehicle licence number is DL-HT482910."]
+CROWDED_REMOVALS_R1822: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_REMOVALS_R1822_SETUP), ["remember", "Sione has stepped back from driving the weekday lorry runs for Carrington because of his back, but he's still doing the Saturday training for new packers at Penrose."], [_CROWDED_REMOVALS_R1822_SETUP[0]]),
+    (list(_CROWDED_REMOVALS_R1822_SETUP), ["revise", "the op shop furniture pick-ups Sione helps with", "Sione Taufa helps out with furniture collections for the Penrose church op shop on Saturday afternoons."], [_CROWDED_REMOVALS_R1822_SETUP[4]]),
+    (list(_CROWDED_REMOVALS_R1822_SETUP), ["purge", "DL-HT482910"], [_CROWDED_REMOVALS_R1822_SETUP[5]]),
+]
+
+def crowded_removals_r98(cases: list[Case]) -> None:
+    """A removals driver whose cousin drives the same weekday lorry for the same firm, with weekend piano moves and Saturday packer training for that firm and church op shop collections in the same suburb, and a licence number: the driving ended with a phrasal verb, the reason after and a clause keeping the packer training, the op shop collections revised to a new day under the reworded pick-ups and a relative clause, and the licence number purged."""
+    _ended_by(cases, "crowded_removals_r98", "removals", CROWDED_REMOVALS_R1822)
+
+
+_CROWDED_CROSSWORD_R1823_SETUP = ["Priya Abernethy-Singh sets the Saturday cryptic crossword for the Yorkshire Evening Echo in Leeds every week.", "Priya Abernethy-Singh's husband, Gareth Abernethy, also sets the Saturday cryptic crossword for the Yorkshire Evening Echo in Leeds every week.", "Priya Abernethy-Singh writes the weekday quick crossword for the Yorkshire Evening Echo in Leeds.", "Priya Abernethy-Singh runs a cryptic clue-writing workshop at Leeds Central Library on Saturday afternoons.", "Priya Abernethy-Singh test-solves puzzles for a crossword app called Gridlock on Sunday evenings.", "Priya Abernethy-Singh's contributor number at the Yorkshire Evening Echo is YEE-C-60312."]
+CROWDED_CROSSWORD_R1823: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CROSSWORD_R1823_SETUP), ["remember", "Since the Echo axed its weekday puzzle page to save money, Priya no longer writes the quick crossword, though she still sets the Saturday cryptic."], [_CROWDED_CROSSWORD_R1823_SETUP[2]]),
+    (list(_CROWDED_CROSSWORD_R1823_SETUP), ["release", "Priya's Saturday cryptic for the paper"], [_CROWDED_CROSSWORD_R1823_SETUP[0]]),
+    (list(_CROWDED_CROSSWORD_R1823_SETUP), ["forget", "the puzzle-testing she does for the Gridlock app"], [_CROWDED_CROSSWORD_R1823_SETUP[4]]),
+]
+
+def crowded_crossword_r98(cases: list[Case]) -> None:
+    """A crossword setter whose husband sets the same Saturday cryptic for the same newspaper, with a weekday quick crossword for that paper, a Saturday clue-writing workshop in the same city and app test-solving, and a contributor number: the quick crossword ended with the reason first and a clause keeping the Saturday cryptic, the Saturday cryptic released under a first name and the broader word paper, and the app test-solving forgotten under a pronoun and a reworded noun."""
+    _ended_by(cases, "crowded_crossword_r98", "crossword setting", CROWDED_CROSSWORD_R1823)
+
+
+
 def build() -> list[Case]:
     cases: list[Case] = []
     for family in (record_purges, name_mention_purges, specific_no_match, specific_match,
@@ -28062,7 +28303,27 @@ def build() -> list[Case]:
                    crowded_speakers_club_r96,
                    crowded_rotary_r96,
                    crowded_hedgelaying_r96,
-                   crowded_quiz_league_r96):
+                   crowded_quiz_league_r96,
+                   crowded_braille_r97,
+                   crowded_celebrant_r97,
+                   crowded_alpaca_r97,
+                   crowded_german_hausmeister_r97,
+                   crowded_chinese_xiuxie_r97,
+                   crowded_water_polo_r97,
+                   crowded_user_drystone_r97,
+                   crowded_knife_r97,
+                   crowded_signwriter_r97,
+                   crowded_petanque_r97,
+                   crowded_celebrant_r98,
+                   crowded_ice_hockey_r98,
+                   crowded_puppetry_r98,
+                   crowded_german_glas_r98,
+                   crowded_chinese_jianzhi_r98,
+                   crowded_user_lifeguard_r98,
+                   crowded_cobbler_r98,
+                   crowded_curling_r98,
+                   crowded_removals_r98,
+                   crowded_crossword_r98):
         family(cases)
     return cases
 
