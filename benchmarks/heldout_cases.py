@@ -27186,6 +27186,246 @@ def crowded_crossword_r98(cases: list[Case]) -> None:
     _ended_by(cases, "crowded_crossword_r98", "crossword setting", CROWDED_CROSSWORD_R1823)
 
 
+_CROWDED_LACE_R1824_SETUP = ["Mairéad Ní Bhriain teaches a bobbin lace class at the Honiton Lace Guild rooms on Tuesday mornings.", "Mairéad Ní Bhriain's sister-in-law, Philippa Ní Bhriain, also teaches a bobbin lace class at the Honiton Lace Guild rooms on Tuesday mornings.", "Mairéad Ní Bhriain repairs antique lace collars for the Allhallows Museum in Honiton.", "Mairéad Ní Bhriain sells handmade lace bookmarks at the Honiton Tuesday market.", "Mairéad Ní Bhriain is the treasurer of the Honiton Lace Guild.", "Mairéad Ní Bhriain's membership number with the Lace Guild of England is LGE-40917."]
+CROWDED_LACE_R1824: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LACE_R1824_SETUP), ["remember", "Mairéad has handed her Tuesday morning bobbin lace class over to a younger tutor, though she's staying on as the guild's treasurer."], [_CROWDED_LACE_R1824_SETUP[0]]),
+    (list(_CROWDED_LACE_R1824_SETUP), ["forget", "the bit about Mairéad mending old collars for the museum"], [_CROWDED_LACE_R1824_SETUP[2]]),
+    (list(_CROWDED_LACE_R1824_SETUP), ["revise", "her bookmark stall at the market", "Mairéad Ní Bhriain sells handmade lace bookmarks at the Honiton Saturday craft fair."], [_CROWDED_LACE_R1824_SETUP[3]]),
+]
+
+def crowded_lace_r99(cases: list[Case]) -> None:
+    """A lacemaker who teaches a Tuesday bobbin lace class where her sister-in-law teaches the same class, with museum collar repairs, a Tuesday market stall and a treasurer post at the same guild, and a guild membership number: the class handed over in a two-clause sentence that keeps the treasurer post, the museum repairs forgotten under the reworded verb mending, and the bookmark stall revised to a Saturday craft fair."""
+    _ended_by(cases, "crowded_lace_r99", "bobbin lacemaking", CROWDED_LACE_R1824)
+
+
+_CROWDED_FARRIER_R1825_SETUP = ["Gethin ap Rhys shoes the riding-school horses at Pen-y-Bryn Equestrian Centre near Brecon every Monday and Thursday.", "Gethin ap Rhys's cousin, Osian Pryce, also shoes the riding-school horses at Pen-y-Bryn Equestrian Centre near Brecon every Monday and Thursday.", "Gethin ap Rhys takes his mobile forge van round the hill farms near Brecon on Tuesdays.", "Gethin ap Rhys judges the farriery competition at the Royal Welsh Show in Builth Wells every July.", "Gethin ap Rhys gives a hoof-care talk to the Pony Club at Pen-y-Bryn Equestrian Centre on the first Saturday of each month.", "Gethin ap Rhys's registration number with the Farriers Registration Council is FRC-118204."]
+CROWDED_FARRIER_R1825: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FARRIER_R1825_SETUP), ["remember", "Since his back started playing up, Gethin has packed in shoeing the riding-school horses at Pen-y-Bryn, though he still gives the Pony Club their talk there each month."], [_CROWDED_FARRIER_R1825_SETUP[0]]),
+    (list(_CROWDED_FARRIER_R1825_SETUP), ["release", "the summer show judging Gethin does over in Builth"], [_CROWDED_FARRIER_R1825_SETUP[3]]),
+    (list(_CROWDED_FARRIER_R1825_SETUP), ["purge", "FRC-118204"], [_CROWDED_FARRIER_R1825_SETUP[5]]),
+]
+
+def crowded_farrier_r99(cases: list[Case]) -> None:
+    """A farrier who shoes riding-school horses on Mondays and Thursdays at an equestrian centre where his cousin shoes the same horses, with a mobile forge round, show judging and a Pony Club talk at the same centre, and a registration number: the shoeing packed in with the reason first and a clause keeping the Pony Club talk, the show judging released under a reworded phrase, and the registration number purged."""
+    _ended_by(cases, "crowded_farrier_r99", "farriery", CROWDED_FARRIER_R1825)
+
+
+_CROWDED_KORFBALL_R1826_SETUP = ["Femke de Vries-Osei plays in the first team of Bristol Bees Korfball Club, which trains at Whitchurch Sports Centre on Wednesday evenings.", "Femke de Vries-Osei's husband, Kofi Osei, also plays in the first team of Bristol Bees Korfball Club, which trains at Whitchurch Sports Centre on Wednesday evenings.", "Femke de Vries-Osei coaches Bristol Bees Korfball Club's under-12 squad at Whitchurch Sports Centre on Saturday mornings.", "Femke de Vries-Osei referees matches in the South West Korfball League on Sunday afternoons.", "Femke de Vries-Osei swims lengths in the pool at Whitchurch Sports Centre before work on Wednesday mornings.", "Femke de Vries-Osei's England Korfball membership number is EK-305562."]
+CROWDED_KORFBALL_R1826: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KORFBALL_R1826_SETUP), ["revise", "Femke's refereeing in the regional league", "Femke de Vries-Osei referees matches in the South West Korfball League on Saturday afternoons."], [_CROWDED_KORFBALL_R1826_SETUP[3]]),
+    (list(_CROWDED_KORFBALL_R1826_SETUP), ["remember", "The leisure trust has shut the pool at Whitchurch for good, so Femke no longer does her early lengths there before work."], [_CROWDED_KORFBALL_R1826_SETUP[4]]),
+    (list(_CROWDED_KORFBALL_R1826_SETUP), ["forget", "the under-12s coaching that Femke does for the Bees at the weekend"], [_CROWDED_KORFBALL_R1826_SETUP[2]]),
+]
+
+def crowded_korfball_r99(cases: list[Case]) -> None:
+    """A korfball player in a club's first team where her husband plays in the same team on the same evenings, with junior coaching and early swims at the same sports centre, league refereeing and a membership number: the refereeing revised to Saturdays under a broader phrase, the swims ended by another actor shutting the pool, and the junior coaching forgotten through a relative clause."""
+    _ended_by(cases, "crowded_korfball_r99", "korfball", CROWDED_KORFBALL_R1826)
+
+
+_CROWDED_TOWN_CRIER_R1827_SETUP = ["Bartholomew J. Okonkwo cries the news in Faversham Market Place on Saturday mornings as one of the town's two criers.", "Bartholomew J. Okonkwo's wife, Grace Okonkwo, also cries the news in Faversham Market Place on Saturday mornings as one of the town's two criers.", "Bartholomew J. Okonkwo leads a history walking tour from Faversham Guildhall on Sunday afternoons.", "Bartholomew J. Okonkwo reads the lesson at St Mary of Charity church in Faversham on the first Sunday of each month.", "Bartholomew J. Okonkwo competes in the national town crier championships in Hastings every August.", "Bartholomew J. Okonkwo's membership number with the Ancient and Honourable Guild of Town Criers is AHGTC-7714."]
+CROWDED_TOWN_CRIER_R1827: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TOWN_CRIER_R1827_SETUP), ["remember", "After fifteen years Bart has stepped down as one of Faversham's criers, but he's keeping up his Sunday walking tours from the Guildhall."], [_CROWDED_TOWN_CRIER_R1827_SETUP[0]]),
+    (list(_CROWDED_TOWN_CRIER_R1827_SETUP), ["release", "Bartholomew's monthly Bible reading at the parish church"], [_CROWDED_TOWN_CRIER_R1827_SETUP[3]]),
+    (list(_CROWDED_TOWN_CRIER_R1827_SETUP), ["purge", "AHGTC-7714"], [_CROWDED_TOWN_CRIER_R1827_SETUP[5]]),
+]
+
+def crowded_town_crier_r99(cases: list[Case]) -> None:
+    """A town crier who cries the news on Saturday mornings in the same market place as his wife, with a Sunday walking tour, a monthly church reading and a crier championship, and a guild membership number: the crying ended under a nickname with a phrasal verb and a clause keeping the Sunday tours, the church reading released under the synonym Bible reading, and the guild number purged."""
+    _ended_by(cases, "crowded_town_crier_r99", "town crying", CROWDED_TOWN_CRIER_R1827)
+
+
+_CROWDED_BATS_R1828_SETUP = ["Ana Lucía Ferreira da Silva leads the bat detector walk along the River Kelvin in Glasgow on Friday evenings from May to September.", "Ana Lucía Ferreira da Silva's partner, Eilidh Murray, also leads the bat detector walk along the River Kelvin in Glasgow on Friday evenings from May to September.", "Ana Lucía Ferreira da Silva counts the bats at the roost under the Kelvin footbridge in Partick for the National Bat Monitoring Programme each June.", "Ana Lucía Ferreira da Silva works as an ecological consultant for Clydeside Ecology, carrying out bat surveys on building sites.", "Ana Lucía Ferreira da Silva looks after injured bats at her flat in the West End of Glasgow as a volunteer for the Clyde Bat Group.", "Ana Lucía Ferreira da Silva's NatureScot bat licence number is NS-BAT-20931."]
+CROWDED_BATS_R1828: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BATS_R1828_SETUP), ["forget", "Ana Lucía's job doing surveys for developers"], [_CROWDED_BATS_R1828_SETUP[3]]),
+    (list(_CROWDED_BATS_R1828_SETUP), ["remember", "Because her landlord won't allow animals in the flat any more, Ana Lucía has stopped taking in injured bats at home, though she's still out on the Friday walks by the Kelvin."], [_CROWDED_BATS_R1828_SETUP[4]]),
+    (list(_CROWDED_BATS_R1828_SETUP), ["revise", "the early-summer roost count she does for the national monitoring scheme", "Ana Lucía Ferreira da Silva counts the bats at the roost under the Kelvin footbridge in Partick for the National Bat Monitoring Programme each July."], [_CROWDED_BATS_R1828_SETUP[2]]),
+]
+
+def crowded_bats_r99(cases: list[Case]) -> None:
+    """A bat enthusiast who leads a Friday riverside bat walk with her partner leading the same walk, with a roost count on the same river, a consultancy job doing bat surveys and bat care at home, and a licence number: the consultancy job forgotten under the reworded word developers, the bat care ended with the reason first and a clause keeping the walks, and the roost count revised to July under a pronoun and a broader season."""
+    _ended_by(cases, "crowded_bats_r99", "bat surveying", CROWDED_BATS_R1828)
+
+
+_CROWDED_MASSAGE_R1829_SETUP = ["Lesedi Mokoena gives sports massages to runners at the Kirkstall Harriers clubhouse in Leeds on Tuesday and Thursday evenings.", "Lesedi Mokoena's brother, Thabo Mokoena, also gives sports massages to runners at the Kirkstall Harriers clubhouse in Leeds on Tuesday and Thursday evenings.", "Lesedi Mokoena goes on the Kirkstall Harriers' Sunday morning long run from the clubhouse in Leeds.", "Lesedi Mokoena works as a physiotherapy assistant at St James's Hospital in Leeds on weekdays.", "Lesedi Mokoena teaches a stretching and foam-rolling class at Kirkstall Leisure Centre on Thursday lunchtimes.", "Lesedi Mokoena's phone number for massage bookings is 07700 918246."]
+CROWDED_MASSAGE_R1829: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MASSAGE_R1829_SETUP), ["remember", "Lesedi has called time on the evening massages at the Harriers' clubhouse now that she's studying part-time, though she still turns out for their Sunday long run."], [_CROWDED_MASSAGE_R1829_SETUP[0]]),
+    (list(_CROWDED_MASSAGE_R1829_SETUP), ["release", "Lesedi's midday stretch class in Kirkstall"], [_CROWDED_MASSAGE_R1829_SETUP[4]]),
+    (list(_CROWDED_MASSAGE_R1829_SETUP), ["purge", "07700 918246"], [_CROWDED_MASSAGE_R1829_SETUP[5]]),
+]
+
+def crowded_massage_r99(cases: list[Case]) -> None:
+    """A sports masseuse who treats runners at a running club's clubhouse on Tuesday and Thursday evenings where her brother does the same, with the club's Sunday long run, a hospital physiotherapy job and a Thursday stretching class, and a bookings phone number: the massages ended with an idiom and a clause keeping the long run, the stretching class released under the narrower word midday, and the phone number purged."""
+    _ended_by(cases, "crowded_massage_r99", "sports massage", CROWDED_MASSAGE_R1829)
+
+
+_CROWDED_FISHMONGER_R1830_SETUP = ["Ibrahim Al-Khouri works the wet fish counter at Harbour Fresh on Freeman Street in Grimsby from Tuesday to Saturday.", "Ibrahim Al-Khouri's uncle, Yusuf Al-Khouri, also works the wet fish counter at Harbour Fresh on Freeman Street in Grimsby from Tuesday to Saturday.", "Ibrahim Al-Khouri buys fish for Harbour Fresh at the Grimsby Fish Market auction early on Monday mornings.", "Ibrahim Al-Khouri gives a filleting demonstration at the Grimsby Fishing Heritage Centre on the last Sunday of each month.", "Ibrahim Al-Khouri drives fish boxes from Harbour Fresh to restaurants in Cleethorpes on Friday afternoons.", "Ibrahim Al-Khouri's e-mail address is ibrahim.alkhouri@harbourfresh.co.uk."]
+CROWDED_FISHMONGER_R1830: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_FISHMONGER_R1830_SETUP), ["revise", "the Monday auction buying Ibrahim does for the shop", "Ibrahim Al-Khouri buys fish for Harbour Fresh at the Grimsby Fish Market auction early on Thursday mornings."], [_CROWDED_FISHMONGER_R1830_SETUP[2]]),
+    (list(_CROWDED_FISHMONGER_R1830_SETUP), ["remember", "The Cleethorpes restaurant round has been taken over by a refrigerated courier firm, so Ibrahim doesn't drive the fish boxes out on Fridays any more."], [_CROWDED_FISHMONGER_R1830_SETUP[4]]),
+    (list(_CROWDED_FISHMONGER_R1830_SETUP), ["forget", "Ibrahim's shifts serving customers behind the fish counter at Harbour Fresh"], [_CROWDED_FISHMONGER_R1830_SETUP[0]]),
+]
+
+def crowded_fishmonger_r99(cases: list[Case]) -> None:
+    """A fishmonger who works a shop's wet fish counter from Tuesday to Saturday alongside his uncle on the same counter, with Monday auction buying and Friday restaurant deliveries for the same shop, a filleting demonstration in the same town and an e-mail address: the auction buying revised to Thursdays under a first name, the deliveries ended by another firm taking the round over, and the counter shifts forgotten under a reworded phrase."""
+    _ended_by(cases, "crowded_fishmonger_r99", "fishmongering", CROWDED_FISHMONGER_R1830)
+
+
+_CROWDED_USER_FORUM_R1831_SETUP = ["I moderate the beginners' board of the FixItFolk home repair forum on weekday evenings.", "My brother, Dev, also moderates the beginners' board of the FixItFolk home repair forum on weekday evenings.", "I write a monthly how-to guide for the FixItFolk home repair forum's newsletter.", "I host the FixItFolk Discord server's Sunday night voice chat about DIY projects.", "I answer plumbing questions on the experts' board of the FixItFolk forum at weekends.", "My FixItFolk staff account ID is FIF-MOD-0392."]
+CROWDED_USER_FORUM_R1831: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_FORUM_R1831_SETUP), ["remember", "With the new job eating my evenings, I've stepped back from modding the beginners' board, but I'm still writing the monthly how-to for the newsletter."], [_CROWDED_USER_FORUM_R1831_SETUP[0]]),
+    (list(_CROWDED_USER_FORUM_R1831_SETUP), ["release", "the plumbing advice I dish out over on the experts' side"], [_CROWDED_USER_FORUM_R1831_SETUP[4]]),
+    (list(_CROWDED_USER_FORUM_R1831_SETUP), ["purge", "FIF-MOD-0392"], [_CROWDED_USER_FORUM_R1831_SETUP[5]]),
+]
+
+def crowded_user_forum_r99(cases: list[Case]) -> None:
+    """A user who moderates a home repair forum's beginners' board on weekday evenings where a brother moderates the same board, with a newsletter guide, a Sunday Discord voice chat and weekend plumbing answers on the same forum, and a staff account ID, in the first person: the moderating ended with the reason first, the slang word modding and a clause keeping the newsletter guide, the plumbing answers released under a reworded phrase, and the account ID purged."""
+    _ended_by(cases, "crowded_user_forum_r99", "forum moderation", CROWDED_USER_FORUM_R1831)
+
+
+_CROWDED_GERMAN_BOERSE_R1832_SETUP = ["Hülya Aksoy-Brenner nimmt jeden zweiten Donnerstagabend an den Treffen des Investmentclubs „Rheingold Anleger“ im Gasthaus Zum Löwen in Mainz teil.", "Hülya Aksoy-Brenners Ehemann, Lukas Brenner, nimmt ebenfalls jeden zweiten Donnerstagabend an den Treffen des Investmentclubs „Rheingold Anleger“ im Gasthaus Zum Löwen in Mainz teil.", "Hülya Aksoy-Brenner führt die Kasse des Investmentclubs „Rheingold Anleger“ in Mainz.", "Hülya Aksoy-Brenner gibt an der Volkshochschule Mainz donnerstags einen Abendkurs „Geldanlage für Einsteigerinnen“.", "Hülya Aksoy-Brenner arbeitet als Sachbearbeiterin in der Kreditabteilung der Sparkasse Mainz.", "Hülya Aksoy-Brenners Depotnummer bei der Sparkasse Mainz lautet SPK-DEP-480217."]
+CROWDED_GERMAN_BOERSE_R1832: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_BOERSE_R1832_SETUP), ["remember", "Weil ihr die Donnerstage neben dem VHS-Kurs zu voll geworden sind, geht Hülya nicht mehr zu den Clubabenden im Löwen, die Kasse der Rheingold Anleger führt sie aber weiterhin."], [_CROWDED_GERMAN_BOERSE_R1832_SETUP[0]]),
+    (list(_CROWDED_GERMAN_BOERSE_R1832_SETUP), ["revise", "Hülyas Einsteigerkurs an der VHS", "Hülya Aksoy-Brenner gibt an der Volkshochschule Mainz dienstags einen Abendkurs „Geldanlage für Einsteigerinnen“."], [_CROWDED_GERMAN_BOERSE_R1832_SETUP[3]]),
+    (list(_CROWDED_GERMAN_BOERSE_R1832_SETUP), ["forget", "Hülyas Stelle bei der Bank"], [_CROWDED_GERMAN_BOERSE_R1832_SETUP[4]]),
+]
+
+def crowded_german_boerse_r99(cases: list[Case]) -> None:
+    """A member of an investment club that meets every other Thursday evening where her husband attends the same meetings, with the club's treasurer post, a Thursday adult-education course on investing and a job at a savings bank where she also holds a securities account number, in German: the meetings ended with the reason first naming the course and a clause keeping the treasurer post, the course revised to Tuesdays under a short name, and the job forgotten under the broader word Bank."""
+    _ended_by(cases, "crowded_german_boerse_r99", "investment clubs", CROWDED_GERMAN_BOERSE_R1832)
+
+
+_CROWDED_CHINESE_TUANGOU_R1833_SETUP = ["林晓燕在成都武侯区桂溪街道的锦绣花园小区当社区团购团长\uff0c每天晚上在微信群里接单。", "林晓燕的表姐陈芳也在成都武侯区桂溪街道的锦绣花园小区当社区团购团长\uff0c每天晚上在微信群里接单。", "林晓燕每天下午在锦绣花园小区门口的快递驿站帮忙分发包裹。", "林晓燕是锦绣花园小区业主委员会的委员。", "林晓燕每周六上午在桂溪街道社区服务中心教老年人用智能手机。", "林晓燕的团购平台团长编号是TZ-028-66193。"]
+CROWDED_CHINESE_TUANGOU_R1833: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_TUANGOU_R1833_SETUP), ["remember", "晓燕因为要帮女儿带刚出生的外孙\uff0c把小区团购的活儿交给别人了\uff0c不过业委会的事她还继续管着。"], [_CROWDED_CHINESE_TUANGOU_R1833_SETUP[0]]),
+    (list(_CROWDED_CHINESE_TUANGOU_R1833_SETUP), ["release", "晓燕周末在街道教老人玩手机的那件事"], [_CROWDED_CHINESE_TUANGOU_R1833_SETUP[4]]),
+    (list(_CROWDED_CHINESE_TUANGOU_R1833_SETUP), ["purge", "TZ-028-66193"], [_CROWDED_CHINESE_TUANGOU_R1833_SETUP[5]]),
+]
+
+def crowded_chinese_tuangou_r99(cases: list[Case]) -> None:
+    """A community group-buying organiser on a housing estate who takes orders every evening in a WeChat group where her cousin does the same on the same estate, with parcel sorting at the estate's courier point, an owners' committee seat and a smartphone class for the elderly in the same subdistrict, and an organiser number, in Chinese: the group buying handed over under a first name with the reason first and a clause keeping the committee seat, the smartphone class released under the broader word weekend, and the organiser number purged."""
+    _ended_by(cases, "crowded_chinese_tuangou_r99", "community group buying", CROWDED_CHINESE_TUANGOU_R1833)
+
+
+_CROWDED_ESCAPE_ROOM_R1834_SETUP = ["Oluwaseun Adeyemi-Clarke works as a game master at Locked In escape rooms on Deansgate in Manchester on Thursday and Friday evenings.", "Oluwaseun Adeyemi-Clarke's cousin, Tobi Adeyemi, also works as a game master at Locked In escape rooms on Deansgate in Manchester on Thursday and Friday evenings.", "Oluwaseun Adeyemi-Clarke designs new puzzles for the Victorian mystery room at Locked In escape rooms in Manchester.", "Oluwaseun Adeyemi-Clarke hosts a murder-mystery dinner at the Crown pub on Deansgate on the first Saturday evening of every month.", "Oluwaseun Adeyemi-Clarke plays five-a-side football in Manchester on Thursday lunchtimes.", "Oluwaseun Adeyemi-Clarke's staff number at Locked In escape rooms is LIE-408213."]
+CROWDED_ESCAPE_ROOM_R1834: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ESCAPE_ROOM_R1834_SETUP), ["remember", "Oluwaseun has packed in his evening shifts running the rooms at Locked In, though he's still designing puzzles for the Victorian one."], [_CROWDED_ESCAPE_ROOM_R1834_SETUP[0]]),
+    (list(_CROWDED_ESCAPE_ROOM_R1834_SETUP), ["forget", "the monthly murder-mystery dinner he hosts at the pub on Deansgate"], [_CROWDED_ESCAPE_ROOM_R1834_SETUP[3]]),
+    (list(_CROWDED_ESCAPE_ROOM_R1834_SETUP), ["revise", "Oluwaseun's lunchtime five-a-side", "Oluwaseun Adeyemi-Clarke plays five-a-side football in Manchester on Tuesday lunchtimes."], [_CROWDED_ESCAPE_ROOM_R1834_SETUP[4]]),
+]
+
+def crowded_escape_room_r100(cases: list[Case]) -> None:
+    """An escape-room game master whose cousin works the same evening shifts at the same Deansgate venue, with puzzle design for the same firm, a murder-mystery dinner on the same street, Thursday football and a staff number: the game-master shifts ended under a reworded phrase with a clause keeping the puzzle design, the monthly dinner forgotten through a relative clause and a pronoun, and the five-a-side revised to another day under a first name."""
+    _ended_by(cases, "crowded_escape_room_r100", "escape rooms", CROWDED_ESCAPE_ROOM_R1834)
+
+
+_CROWDED_BAT_SURVEY_R1835_SETUP = ["Siobhán Ní Bhriain carries out dusk bat surveys for the Wicklow Bat Group along the Vartry River in County Wicklow on Tuesday and Wednesday evenings from May to September.", "Siobhán Ní Bhriain's partner, Declan Furlong, also carries out dusk bat surveys for the Wicklow Bat Group along the Vartry River in County Wicklow on Tuesday and Wednesday evenings from May to September.", "Siobhán Ní Bhriain checks the bat boxes in Avondale Forest Park for the Wicklow Bat Group every October.", "Siobhán Ní Bhriain is treasurer of the Wicklow Bat Group.", "Siobhán Ní Bhriain leads guided dawn walks along the Vartry River for Ashford Tidy Towns on Sunday mornings.", "Siobhán Ní Bhriain's bat licence number with the National Parks and Wildlife Service is NPWS-220914."]
+CROWDED_BAT_SURVEY_R1835: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BAT_SURVEY_R1835_SETUP), ["remember", "Since her knee operation, Siobhán has stepped back from the evening bat surveys on the Vartry, but she's still the group's treasurer."], [_CROWDED_BAT_SURVEY_R1835_SETUP[0]]),
+    (list(_CROWDED_BAT_SURVEY_R1835_SETUP), ["release", "the bat box checks she does in Avondale every autumn"], [_CROWDED_BAT_SURVEY_R1835_SETUP[2]]),
+    (list(_CROWDED_BAT_SURVEY_R1835_SETUP), ["purge", "NPWS-220914"], [_CROWDED_BAT_SURVEY_R1835_SETUP[5]]),
+]
+
+def crowded_bat_survey_r100(cases: list[Case]) -> None:
+    """A bat surveyor whose partner does the same dusk surveys on the same river on the same evenings, with bat box checks and a treasurer role in the same group, dawn walks along the same river and a licence number: the surveys ended with the reason first, a phrasal verb and a clause keeping the treasurer role, the box checks released with autumn as a broader word for October, and the licence number purged."""
+    _ended_by(cases, "crowded_bat_survey_r100", "bat surveys", CROWDED_BAT_SURVEY_R1835)
+
+
+_CROWDED_GERMAN_SKI_R1836_SETUP = ["Aylin Demirtaş-Huber arbeitet samstags und sonntags als Skilehrerin bei der Skischule Zugspitze in Garmisch-Partenkirchen.", "Aylin Demirtaş-Hubers Bruder, Emre Demirtaş, arbeitet ebenfalls samstags und sonntags als Skilehrer bei der Skischule Zugspitze in Garmisch-Partenkirchen.", "Aylin Demirtaş-Huber leitet mittwochnachmittags einen Kinderskikurs der Skischule Zugspitze am Hausberg in Garmisch-Partenkirchen.", "Aylin Demirtaş-Huber betreut samstagabends die Theke des Skiverleihs im Sporthaus Alpenblick in Garmisch-Partenkirchen.", "Aylin Demirtaş-Huber gibt dienstagabends Türkischkurse an der Volkshochschule Garmisch-Partenkirchen.", "Aylin Demirtaş-Hubers Mitgliedsnummer beim Deutschen Skilehrerverband lautet DSLV-318507."]
+CROWDED_GERMAN_SKI_R1836: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_SKI_R1836_SETUP), ["remember", "Weil sie an den Wochenenden jetzt ihre Mutter pflegt, hat Aylin ihre Wochenenddienste als Skilehrerin in Garmisch an den Nagel gehängt; den Kinderkurs am Mittwoch gibt sie aber weiterhin."], [_CROWDED_GERMAN_SKI_R1836_SETUP[0]]),
+    (list(_CROWDED_GERMAN_SKI_R1836_SETUP), ["revise", "Aylins Kinderskikurs am Mittwoch", "Aylin Demirtaş-Huber leitet jetzt donnerstagnachmittags einen Kinderskikurs der Skischule Zugspitze am Hausberg in Garmisch-Partenkirchen."], [_CROWDED_GERMAN_SKI_R1836_SETUP[2]]),
+    (list(_CROWDED_GERMAN_SKI_R1836_SETUP), ["forget", "die Sprachkurse, die Aylin an der VHS gibt"], [_CROWDED_GERMAN_SKI_R1836_SETUP[4]]),
+]
+
+def crowded_german_ski_r100(cases: list[Case]) -> None:
+    """A ski instructor whose brother teaches the same weekend shifts at the same ski school, with a children's course at the same school, a Saturday ski-hire counter and adult-education language classes in the same town and a membership number, in German: the weekend teaching ended with the reason first, an idiom and a clause keeping the children's course, the children's course revised to Thursday under a first name, and the language classes forgotten through a relative clause and the abbreviation VHS."""
+    _ended_by(cases, "crowded_german_ski_r100", "ski instructing", CROWDED_GERMAN_SKI_R1836)
+
+
+_CROWDED_GRITTING_R1837_SETUP = ["Rhodri ap Gwyn drives a gritter lorry for Powys County Council out of the Llandrindod Wells depot on the overnight shift from November to March.", "Rhodri ap Gwyn's brother-in-law, Gareth Pryce, also drives a gritter lorry for Powys County Council out of the Llandrindod Wells depot on the overnight shift from November to March.", "Rhodri ap Gwyn checks the salt stock at the Llandrindod Wells depot for Powys County Council every Monday morning.", "Rhodri ap Gwyn clears snow from the lanes around Llanbadarn Fawr with his own tractor for the community council when it snows.", "Rhodri ap Gwyn teaches Welsh to adult learners at Llandrindod Wells library on Wednesday evenings.", "Rhodri ap Gwyn's Driver CPC card number is DQC-590284."]
+CROWDED_GRITTING_R1837: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GRITTING_R1837_SETUP), ["remember", "Rhodri has called time on his night gritting runs for the council, since his doctor warned him off night work, though he still does the Monday salt check at the depot."], [_CROWDED_GRITTING_R1837_SETUP[0]]),
+    (list(_CROWDED_GRITTING_R1837_SETUP), ["release", "the snow clearing he does with his tractor for the community council"], [_CROWDED_GRITTING_R1837_SETUP[3]]),
+    (list(_CROWDED_GRITTING_R1837_SETUP), ["purge", "DQC-590284"], [_CROWDED_GRITTING_R1837_SETUP[5]]),
+]
+
+def crowded_gritting_r100(cases: list[Case]) -> None:
+    """A council gritter driver whose brother-in-law drives the same overnight runs from the same depot, with a salt-stock check at the same depot for the same council, tractor snow clearing for a community council, Welsh classes in the same town and a driver card number: the gritting ended with an idiom, the reason after and a clause keeping the salt check, the snow clearing released under a pronoun with the council word shared, and the card number purged."""
+    _ended_by(cases, "crowded_gritting_r100", "road gritting", CROWDED_GRITTING_R1837)
+
+
+_CROWDED_CHINESE_TUANGOU_R1838_SETUP = ["林晓雯在杭州拱墅区和睦新村当社区团购团长\uff0c每天下午在小区门口分发团购商品。", "林晓雯的表妹陈美玲也在杭州拱墅区和睦新村当社区团购团长\uff0c每天下午在小区门口分发团购商品。", "林晓雯每周六上午在和睦新村社区活动室教老人用手机支付。", "林晓雯每周三晚上在和睦新村小区门口的水果店帮忙。", "林晓雯负责管理和睦新村的业主微信群。", "林晓雯在兴盛团购平台的团长编号是XS-660318。"]
+CROWDED_CHINESE_TUANGOU_R1838: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_TUANGOU_R1838_SETUP), ["remember", "因为要在家照顾刚出生的孙子\uff0c林晓雯已经不当和睦新村的团购团长了\uff0c不过业主微信群她还在管。"], [_CROWDED_CHINESE_TUANGOU_R1838_SETUP[0]]),
+    (list(_CROWDED_CHINESE_TUANGOU_R1838_SETUP), ["forget", "晓雯周六在活动室给老人上的手机支付课"], [_CROWDED_CHINESE_TUANGOU_R1838_SETUP[2]]),
+    (list(_CROWDED_CHINESE_TUANGOU_R1838_SETUP), ["remember", "小区门口那家水果店已经被房东收回去了\uff0c所以晓雯周三晚上不用再去店里帮忙了。"], [_CROWDED_CHINESE_TUANGOU_R1838_SETUP[3]]),
+]
+
+def crowded_chinese_tuangou_r100(cases: list[Case]) -> None:
+    """A community group-buying organiser whose cousin runs the same pick-up point at the same estate gate every afternoon, with phone-payment lessons for the elderly, a fruit shop at the same gate and an owners' chat group on the same estate, and a platform number, in Chinese: the organiser role ended with the reason first and a clause keeping the chat group, the payment lessons forgotten under a first name and a relative phrase, and the fruit-shop help ended by another actor in the passive."""
+    _ended_by(cases, "crowded_chinese_tuangou_r100", "group buying", CROWDED_CHINESE_TUANGOU_R1838)
+
+
+_CROWDED_USER_STEWARD_R1839_SETUP = ["I work as a match-day steward in the South Stand at Bramall Lane in Sheffield for Sheffield United's Saturday home games.", "My wife, Parveen, also works as a match-day steward in the South Stand at Bramall Lane in Sheffield for Sheffield United's Saturday home games.", "I work as a steward at the summer concerts held at Bramall Lane.", "I help run the supporters' food bank collection outside Bramall Lane before Sheffield United home games.", "I coach an under-11s girls' football team in Sharrow on Sunday mornings.", "My SIA licence number is SIA-783162."]
+CROWDED_USER_STEWARD_R1839: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_STEWARD_R1839_SETUP), ["remember", "I've stepped back from the Saturday stewarding at the Lane because of my back, but I'm still doing the summer concerts there."], [_CROWDED_USER_STEWARD_R1839_SETUP[0]]),
+    (list(_CROWDED_USER_STEWARD_R1839_SETUP), ["release", "the food bank collection I help with before kick-off"], [_CROWDED_USER_STEWARD_R1839_SETUP[3]]),
+    (list(_CROWDED_USER_STEWARD_R1839_SETUP), ["revise", "my Sunday coaching with the girls", "I coach an under-12s girls' football team in Sharrow on Sunday mornings."], [_CROWDED_USER_STEWARD_R1839_SETUP[4]]),
+]
+
+def crowded_user_steward_r100(cases: list[Case]) -> None:
+    """A user who stewards Saturday home games in the same stand as his wife, with concert stewarding and a food bank collection at the same ground, Sunday girls' coaching nearby and a licence number, in the first person: the match-day stewarding ended with a phrasal verb, the nickname the Lane, the reason after and a clause keeping the concerts, the food bank collection released through a relative clause with kick-off for home games, and the coaching revised to an older age group."""
+    _ended_by(cases, "crowded_user_steward_r100", "stadium stewarding", CROWDED_USER_STEWARD_R1839)
+
+
+_CROWDED_LACE_R1840_SETUP = ["Marie-Claire Dubois-Lemaire teaches bobbin lace classes at Allhallows Museum in Honiton on Tuesday and Thursday mornings.", "Marie-Claire Dubois-Lemaire's sister-in-law, Hélène Dubois, also teaches bobbin lace classes at Allhallows Museum in Honiton on Tuesday and Thursday mornings.", "Marie-Claire Dubois-Lemaire repairs antique lace for Allhallows Museum in Honiton.", "Marie-Claire Dubois-Lemaire sells handmade lace bookmarks at Honiton's Saturday market.", "Marie-Claire Dubois-Lemaire runs a French conversation group at Honiton library on Thursday evenings.", "Marie-Claire Dubois-Lemaire's membership number with the Lace Guild is LG-204697."]
+CROWDED_LACE_R1840: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LACE_R1840_SETUP), ["forget", "the lace classes Marie-Claire teaches at the museum twice a week"], [_CROWDED_LACE_R1840_SETUP[0]]),
+    (list(_CROWDED_LACE_R1840_SETUP), ["remember", "Honiton's Saturday market has been moved to Wednesdays by the town council, so Marie-Claire has given up selling her lace bookmarks there."], [_CROWDED_LACE_R1840_SETUP[3]]),
+    (list(_CROWDED_LACE_R1840_SETUP), ["purge", "LG-204697"], [_CROWDED_LACE_R1840_SETUP[5]]),
+]
+
+def crowded_lace_r100(cases: list[Case]) -> None:
+    """A bobbin lace teacher whose sister-in-law teaches the same classes at the same museum on the same mornings, with lace repairs for the same museum, a lace stall at the town market, a Thursday conversation group in the same town and a guild number: the classes forgotten through a relative clause with twice a week for the days, the market stall ended by the council moving the market in the passive, and the guild number purged."""
+    _ended_by(cases, "crowded_lace_r100", "bobbin lacemaking", CROWDED_LACE_R1840)
+
+
+_CROWDED_BEACH_VOLLEYBALL_R1841_SETUP = ["Tomás Ferreira da Silva coaches beach volleyball for Brighton Beach Volleyball Club at the Yellowave courts in Brighton on Monday and Wednesday evenings.", "Tomás Ferreira da Silva's twin brother, Rafael Ferreira da Silva, also coaches beach volleyball for Brighton Beach Volleyball Club at the Yellowave courts in Brighton on Monday and Wednesday evenings.", "Tomás Ferreira da Silva plays in the Sunday doubles league at the Yellowave courts in Brighton.", "Tomás Ferreira da Silva referees the junior tournaments of Brighton Beach Volleyball Club on Saturday mornings.", "Tomás Ferreira da Silva works as a physiotherapist at a sports clinic on Western Road in Brighton.", "Tomás Ferreira da Silva's Volleyball England membership number is VE-551870."]
+CROWDED_BEACH_VOLLEYBALL_R1841: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BEACH_VOLLEYBALL_R1841_SETUP), ["revise", "Tomás's coaching sessions at Yellowave", "Tomás Ferreira da Silva coaches beach volleyball for Brighton Beach Volleyball Club at the Yellowave courts in Brighton on Tuesday and Thursday evenings."], [_CROWDED_BEACH_VOLLEYBALL_R1841_SETUP[0]]),
+    (list(_CROWDED_BEACH_VOLLEYBALL_R1841_SETUP), ["remember", "Tomás has dropped out of the Sunday doubles league, since his partner moved to Bristol, but he's still refereeing the club's junior tournaments."], [_CROWDED_BEACH_VOLLEYBALL_R1841_SETUP[2]]),
+    (list(_CROWDED_BEACH_VOLLEYBALL_R1841_SETUP), ["release", "his job at the clinic on Western Road"], [_CROWDED_BEACH_VOLLEYBALL_R1841_SETUP[4]]),
+]
+
+def crowded_beach_volleyball_r100(cases: list[Case]) -> None:
+    """A beach volleyball coach whose twin brother coaches the same evening sessions at the same courts, with a doubles league at the same courts, junior refereeing for the same club, a physiotherapy job in the same town and a membership number: the coaching revised to other evenings under a first name, the league ended with a phrasal verb, the reason after and a clause keeping the refereeing, and the clinic job released under a pronoun."""
+    _ended_by(cases, "crowded_beach_volleyball_r100", "beach volleyball", CROWDED_BEACH_VOLLEYBALL_R1841)
+
+
+_CROWDED_LAUNDRETTE_R1842_SETUP = ["Lan Pham-Whitfield works the counter at Suds & Co laundrette on Cowley Road in Oxford on weekday mornings.", "Lan Pham-Whitfield's daughter, Mai Whitfield, also works the counter at Suds & Co laundrette on Cowley Road in Oxford on weekday mornings.", "Lan Pham-Whitfield does alterations and hemming for customers of Suds & Co laundrette on Cowley Road.", "Lan Pham-Whitfield picks up and drops off the bed linen of Iffley House care home for Suds & Co on Friday afternoons.", "Lan Pham-Whitfield volunteers at the East Oxford community centre on Cowley Road on Wednesday evenings.", "Lan Pham-Whitfield's phone number is 07700 914362."]
+CROWDED_LAUNDRETTE_R1842: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LAUNDRETTE_R1842_SETUP), ["remember", "Iffley House has taken its laundry back in-house, so Lan no longer does the Friday linen run for them."], [_CROWDED_LAUNDRETTE_R1842_SETUP[3]]),
+    (list(_CROWDED_LAUNDRETTE_R1842_SETUP), ["release", "her weekday morning shifts behind the counter at the laundrette"], [_CROWDED_LAUNDRETTE_R1842_SETUP[0]]),
+    (list(_CROWDED_LAUNDRETTE_R1842_SETUP), ["purge", "07700 914362"], [_CROWDED_LAUNDRETTE_R1842_SETUP[5]]),
+]
+
+def crowded_laundrette_r100(cases: list[Case]) -> None:
+    """A laundrette counter worker whose daughter works the same weekday mornings at the same laundrette, with alterations for its customers, a care-home linen run for the same firm, community-centre volunteering on the same road and a phone number: the linen run ended by the care home taking the work in-house under a reworded phrase, the counter shifts released under a pronoun, and the phone number purged."""
+    _ended_by(cases, "crowded_laundrette_r100", "laundrettes", CROWDED_LAUNDRETTE_R1842)
+
+
+_CROWDED_TAXIDERMY_R1843_SETUP = ["Aili MacLeod-Virtanen prepares bird specimens in the taxidermy workshop at Kelvingrove Museum in Glasgow on Monday and Friday afternoons.", "Aili MacLeod-Virtanen's husband, Callum MacLeod, also prepares bird specimens in the taxidermy workshop at Kelvingrove Museum in Glasgow on Monday and Friday afternoons.", "Aili MacLeod-Virtanen gives a talk on Victorian taxidermy to visitors at Kelvingrove Museum on the first Sunday of every month.", "Aili MacLeod-Virtanen collects dead birds found on roads around Glasgow for the specimen freezer at Kelvingrove Museum.", "Aili MacLeod-Virtanen teaches a weekend taxidermy course at her studio in Partick.", "Aili MacLeod-Virtanen's Guild of Taxidermists membership number is GT-830615."]
+CROWDED_TAXIDERMY_R1843: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_TAXIDERMY_R1843_SETUP), ["remember", "Aili's handed the monthly Sunday talk at Kelvingrove over to one of the curators, though she's still in the workshop there on Mondays and Fridays."], [_CROWDED_TAXIDERMY_R1843_SETUP[2]]),
+    (list(_CROWDED_TAXIDERMY_R1843_SETUP), ["forget", "the taxidermy course Aili runs at weekends from her Partick studio"], [_CROWDED_TAXIDERMY_R1843_SETUP[4]]),
+    (list(_CROWDED_TAXIDERMY_R1843_SETUP), ["revise", "Aili's afternoons preparing birds in the Kelvingrove workshop", "Aili MacLeod-Virtanen prepares bird specimens in the taxidermy workshop at Kelvingrove Museum in Glasgow on Wednesday afternoons."], [_CROWDED_TAXIDERMY_R1843_SETUP[0]]),
+]
+
+def crowded_taxidermy_r100(cases: list[Case]) -> None:
+    """A museum taxidermist whose husband prepares specimens in the same workshop on the same afternoons, with a monthly talk and road-kill collecting for the same museum, a weekend course at her own studio and a guild number: the talk handed over to a curator with a clause keeping the workshop days, the weekend course forgotten through a relative clause, and the workshop afternoons revised to Wednesday under a first name and a possessive."""
+    _ended_by(cases, "crowded_taxidermy_r100", "taxidermy", CROWDED_TAXIDERMY_R1843)
+
+
 
 def build() -> list[Case]:
     cases: list[Case] = []
@@ -28323,7 +28563,27 @@ def build() -> list[Case]:
                    crowded_cobbler_r98,
                    crowded_curling_r98,
                    crowded_removals_r98,
-                   crowded_crossword_r98):
+                   crowded_crossword_r98,
+                   crowded_lace_r99,
+                   crowded_farrier_r99,
+                   crowded_korfball_r99,
+                   crowded_town_crier_r99,
+                   crowded_bats_r99,
+                   crowded_massage_r99,
+                   crowded_fishmonger_r99,
+                   crowded_user_forum_r99,
+                   crowded_german_boerse_r99,
+                   crowded_chinese_tuangou_r99,
+                   crowded_escape_room_r100,
+                   crowded_bat_survey_r100,
+                   crowded_german_ski_r100,
+                   crowded_gritting_r100,
+                   crowded_chinese_tuangou_r100,
+                   crowded_user_steward_r100,
+                   crowded_lace_r100,
+                   crowded_beach_volleyball_r100,
+                   crowded_laundrette_r100,
+                   crowded_taxidermy_r100):
         family(cases)
     return cases
 
