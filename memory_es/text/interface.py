@@ -119,7 +119,7 @@ from memory_es.text.revision import (
     revised_slot,
     without_back_references,
 )
-from memory_es.text.segment import content_words
+from memory_es.text.segment import content_words, is_chinese_run
 from memory_es.text.subjects import analyse_subject
 from memory_es.text.words import EDGE, agrees, tokenize
 from projections.tokens import identifiers_only, stem, word_forms, word_parts
@@ -268,14 +268,16 @@ def _own_things(query: str, found: list[Match]) -> list[Match]:
     return held or own
 
 
-def _by_a_time_alone(query: str, sel: _Selection) -> bool:
-    """Did each fact ``sel`` matched share only a day or a time of day with the query
-    (:func:`shared_content`: ``Declan's morning dips`` and ``swims most mornings``,
-    ``takes bisoprolol every morning``)?"""
+def _beyond_a_time(query: str, sel: _Selection) -> list[Match]:
+    """The facts ``sel`` matched that share more than a day or a time of day with the
+    query (:func:`shared_content`: ``Declan's morning dips`` shares only that with ``swims
+    most mornings`` and ``takes bisoprolol every morning``; ``Eilidh's spot in the
+    Thursday night league`` more with ``plays lead in the Thursday evening league`` than
+    with ``looks after the ice … on Thursday mornings``)."""
     asked = analyse_query(query)
     skip = query_terms_naming(sel.entities)
-    return all(shared_content(asked, view(m.fact), skip, within_entity=bool(sel.entities))
-               == "when" for m in sel.matches)
+    return [m for m in sel.matches if shared_content(
+        asked, view(m.fact), skip, within_entity=bool(sel.entities)) != "when"]
 
 
 def _in_topic_named(query: str, found: Sequence[Match]) -> list[Match]:
@@ -288,6 +290,28 @@ def _in_topic_named(query: str, found: Sequence[Match]) -> list[Match]:
               if lx.names_topic(w, d)}
     kept = [m for m in found if core_domains(view(m.fact)) & topics] if topics else []
     return kept if len(kept) < len(found) else []
+
+
+def _said_together(query: str, found: Sequence[Match], naming: Iterable[str]) -> list[Match]:
+    """Of several facts a query's words matched, those that hold the most pairs of words
+    the query says side by side, side by side and in its order (``Priya's Saturday
+    cryptic``: ``sets the Saturday cryptic crossword``, not ``runs a cryptic clue-writing
+    workshop … on Saturday afternoons``, where the two words are of two things; ``his
+    shifts behind the fish counter at Harbour Fresh``: ``works the wet fish counter at
+    Harbour Fresh``, not ``buys fish for Harbour Fresh``). Words that name the owner say
+    nothing of the thing. Only when that leaves some and not all; else none."""
+    named = {*naming, *(t for m in found if m.fact.entity for t in entity_terms(m.fact.entity))}
+    asked = _side_by_side(query, named)
+    held = [len(asked & _side_by_side(m.fact.text, named)) for m in found]
+    kept = [m for m, n in zip(found, held, strict=True) if n == max(held) > 0]
+    return kept if len(kept) < len(found) else []
+
+
+def _side_by_side(text: str, named: set[str]) -> set[tuple[str, str]]:
+    """The pairs of content words next to each other in ``text`` (stems, in their order)."""
+    stems = [stem(w.lower()) for w in re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", text))]
+    return {(a, b) for a, b in itertools.pairwise(stems)
+            if not ({a, b} & named or {a, b} & lx.STOPWORDS)}
 
 
 def _in_a_name(text: str, possessor: re.Match[str]) -> bool:
@@ -500,17 +524,28 @@ class TextInterface:
                 return sel
         return self._select(tenant, text, self._candidates(tenant, text), "purge")
 
-    def _known_person(self, tenant: str, entity: str | None) -> str | None:
+    def _known_person(self, tenant: str, entity: str | None, said: str | None = None
+                      ) -> str | None:
         """The one known person a bare given name stands for (``Kwame moved to Kumasi``
         when the tenant knows Kwame Asante and no other Kwame, and holds nothing under
         the bare name itself); None when the name is no bare given name, or names no one
-        or several people (then it stays a person of its own)."""
-        if entity is None or not entity.startswith("person:") or not entity[7:].isalpha():
-            return None  # a given name is one word of letters
-        word = entity[7:].capitalize()
+        or several people (then it stays a person of its own). ``said``: the name as
+        written, which may be one hyphenated given name (``Jukka-Pekka``) or one in
+        Chinese (``秀兰``, whose id spells its pinyin: :func:`_chinese_given_name`)."""
+        if entity is None or not entity.startswith("person:"):
+            return None
+        if entity[7:].isalpha():  # a given name is one word of letters
+            word = entity[7:].capitalize()
+        elif said is not None and " " not in said and entity_id("person", said) == entity and (
+                "-" in said or _chinese_given_name(said)):
+            word = said
+        else:
+            return None
         named = named_entities(analyse_query(word), self._candidates(tenant, word),
-                               given_names=True)  # the bare name's own facts name it first
-        people = [e for e in named if e != entity and e.startswith("person:")]
+                               given_names=True)
+        if entity in named:
+            return None  # the name's own facts: a person of that name is known
+        people = [e for e in named if e.startswith("person:")]
         return people[0] if len(people) == 1 else None
 
     def _of_named_animal(self, tenant: str, clause: Clause) -> Clause | None:
@@ -630,7 +665,7 @@ class TextInterface:
             entity, extra = self._resolve(tenant, clause, plan, pronoun_of=spoken_of)
             if (owner := _given_name_owner(entity, full_names)) is not None:
                 entity, extra = owner, extra | {"given_name_of": owner}
-            elif (known := self._known_person(tenant, entity)) is not None:
+            elif (known := self._known_person(tenant, entity, clause.mention)) is not None:
                 entity, extra = known, extra | {"given_name_of": known}
             spoken_of = entity or _person_named(clause) or spoken_of
             supersede = clause.op == "supersede" and entity is not None
@@ -1664,10 +1699,16 @@ class TextInterface:
         if len(sel.matches) > 1 and sel.tier == "lexical" and (
                 in_topic := _in_topic_named(text, sel.matches)):
             sel = replace(sel, matches=in_topic)
-        if len(sel.matches) > 1 and sel.tier == "lexical" and _by_a_time_alone(text, sel):
-            return replace(sel, matches=[], tier="none", candidates=sel.matches,
-                           note="no match: the facts it matches share only a day or a time "
-                                "of day with it, which does not say which is meant")
+        if len(sel.matches) > 1 and sel.tier == "lexical" and (
+                together := _said_together(text, sel.matches,
+                                           query_terms_naming(sel.entities))):
+            sel = replace(sel, matches=together)
+        if len(sel.matches) > 1 and sel.tier == "lexical":
+            if not (beyond := _beyond_a_time(text, sel)):
+                return replace(sel, matches=[], tier="none", candidates=sel.matches,
+                               note="no match: the facts it matches share only a day or a "
+                                    "time of day with it, which does not say which is meant")
+            sel = replace(sel, matches=beyond)  # a fact that shares only that is another
         # (a revise's new text says which of them it replaces: about_the_new_text)
         if len(sel.matches) > 1 and sel.tier == "lexical" and purpose != "revise" and len(
                 _THINGS.split(text)) == 1 and (head := _head_unheld(text, sel.matches)):
@@ -2028,8 +2069,10 @@ class TextInterface:
         _check_size("query", query, MAX_QUERY)
         sel = self._select(tenant, query, self._candidates(tenant, query), "forget")
         if not sel.entities and sel.tier != "identifier":
-            return TextResult(op="forget", query=query, note="the query names no entity",
-                              targets=[_target(m, "candidate") for m in sel.candidates])
+            if (owner := _the_person_meant(query, sel.matches)) is None:
+                return TextResult(op="forget", query=query, note="the query names no entity",
+                                  targets=[_target(m, "candidate") for m in sel.candidates])
+            sel = replace(sel, entities=owner)
         if not sel.matches:
             return _no_match("forget", query, sel)
         why = (reason or f"forget: {query}")[:1024]
@@ -2245,6 +2288,30 @@ class TextInterface:
             return []
         chosen = relevant or pool
         return [v.fact.text for v in chosen[:k]]
+
+
+def _chinese_given_name(said: str) -> bool:
+    """Is ``said`` a Chinese given name alone (``秀兰``), two or three characters that open
+    with no surname? A full name opens with one (``王芳`` is no given name of ``王芳芳``)."""
+    return is_chinese_run(said) and len(said) <= 3 and not any(
+        said.startswith(s) for s in lx.CHINESE_SURNAMES)
+
+
+def _the_person_meant(query: str, found: Sequence[Match]) -> dict[str, str] | None:
+    """The one person a query speaks of by a pronoun (``the puppet stories she takes into
+    the primaries``), when every fact it matched is that person's: who else the pronoun
+    stands for is not said, so a match of several entities, or of none, names no one."""
+    said = [w for w in re.findall(r"[^\W\d_]+", query.lower()) if w in _PERSONAL_PRONOUNS]
+    owners = {m.fact.entity for m in found}
+    if not said or len(owners) != 1:
+        return None
+    owner = owners.pop()
+    return {owner: said[0]} if owner is not None and owner.startswith("person:") else None
+
+
+_PERSONAL_PRONOUNS = (lx.SUBJECT_PRONOUNS | lx.POSSESSIVE_PRONOUNS | {"him", "hers"}) - {
+    "it", "its", "they", "their"}
+"""The pronouns that stand for one person (not ``it``, nor ``they``, which may be several)."""
 
 
 def _names_a_thing_of(sel: _Selection) -> bool:

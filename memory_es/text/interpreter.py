@@ -147,8 +147,10 @@ _DE_RESIDENCE = re.compile(
     re.IGNORECASE)
 _DE_CEASE = re.compile(
     rf"^(?P<subj>.+?)\s+(?:(?:hat|haben|habe|ist|sind|bin)\s+(?P<obj>.+?)\s+"
-    rf"(?:{_alternation(_DE['cessation'])})"
+    rf"(?:{_alternation(_DE['cessation'])})(?:,\s.*)?"
     rf"|(?:{_alternation(_DE['cessation_finite'])})\s+(?P<ended>.+))$", re.IGNORECASE)
+"""``X hat Y gekündigt``, ``X kündigte Y``: X ended Y. A comma closes the participle's
+clause (``hat dort aufgehört, die Vorführungen macht sie aber weiter``)."""
 _ZH_RESIDENCE = re.compile(
     rf"^(?P<subj>.+?)(?P<now>{_alternation(_ZH['change'])})?"
     rf"(?:{_alternation(_ZH['residence'])})(?P<place>.+)$")
@@ -272,11 +274,12 @@ _DE_NO_LONGER = re.compile(
     rf"^(?P<subj>.+?)\s+(?P<verb>{_DE_VERB})\s+(?:(?P<before>.+?)\s+)?"
     rf"(?:nicht\s+mehr(?:\s+(?P<after>.+))?"
     rf"|(?:{_alternation(w for w in _DE['negators'] if w != 'nicht')})\s+(?P<obj>.+?)\s+mehr"
-    rf"(?:\s+(?:{_alternation(_DE['separable_particles'])}|[a-zäöüß]+en))?)$")
+    rf"(?:\s+(?:{_alternation(_DE['separable_particles'])}|[a-zäöüß]+en))?(?:,\s.*)?)$")
 """``X spielt kein Tennis mehr``, ``X arbeitet nicht mehr bei Bosch``, ``X raucht nicht
 mehr``, ``X baut keine Tomaten mehr an`` (a separable verb's particle comes last), ``X darf
 kein Blut mehr spenden`` (a modal's infinitive comes last): X no longer does it (a
-lower-case finite verb after the subject)."""
+lower-case finite verb after the subject). A comma closes it (``X räumt keinen Schnee
+mehr, um die Schlüssel kümmert er sich aber weiterhin``: a clause of its own follows)."""
 _DE_PREPOSITION = (
     rf"(?:{_alternation(_DE['prepositions'])}|(?:{_alternation(_DE['shared_prepositions'])})"
     rf"(?=\s+(?:{_alternation(_DE['determiners'])})\s))")
@@ -516,9 +519,13 @@ def _ended(body: str, subject: Subject, obj: str, lang: str) -> Clause:
                   rules=(f"lang:{lang}", "cessation:ends-a-prior-state"))
 
 
-_DE_OWNED_ACT = re.compile(r"^(?P<subj>(?:[A-ZÄÖÜ][\w-]*\s+){2,}[A-ZÄÖÜ][\w-]*)\s+"
-                           r"(?P<verb>[a-zäöüß]+(?:t|en))\b(?P<obj>.*)$")
-"""A subject of capitalised words and a German finite verb after it (``bellt``,
+_DE_CAPITAL = r"[A-ZÄÖÜ][\w-]*"
+_DE_PARTICLES = rf"(?:\s+(?:{_alternation(lx.NAME_PARTICLES)}))*"
+_DE_OWNED_ACT = re.compile(
+    rf"^(?P<subj>{_DE_CAPITAL}{_DE_PARTICLES}(?:\s+{_DE_CAPITAL}{_DE_PARTICLES})+"
+    rf"\s+{_DE_CAPITAL})\s+(?P<verb>[a-zäöüß]+(?:t|en))\b(?P<obj>.*)$")
+"""A subject of capitalised words, with the particles of a surname between them
+(``Jan-Hendrik van der Veldes Handy``), and a German finite verb after it (``bellt``,
 ``schlafen``): the third person's ``-t`` or the plural's ``-en``."""
 
 
@@ -813,8 +820,12 @@ def _german_subject_first(body: str) -> str | None:
     noun may follow it (``Tischtennis``). A subordinate clause put first (``Weil …, geht
     Anna Weber …``) is read the same way, as a time phrase would be, up to its comma."""
     words = body.split()
+    vorfeld = body.split(", ", 1)[0].split()
     if words and ", " in body and (words[0].lower() in _DE["subordinators"] or (
-            words[0].lower() in _DE_FRONTED and words[1:2] and words[1] in _DE_PRONOUNS)):
+            words[0].lower() in _DE_FRONTED and words[1:2] and words[1] in _DE_PRONOUNS) or (
+            # "Seit die Hütte die Produktion zurückgefahren hat, …": a clause, its verb last
+            words[0].lower() in _DE_FRONTED and len(vorfeld) > 2
+            and vorfeld[-1] in _DE_AUXILIARIES)):
         # "Weil ihr der Rücken zu schaffen macht, geht Anna Weber zur Wassergymnastik": a
         # clause put first is the Vorfeld, and the main clause starts at its comma
         words = ["dann", *body.split(", ", 1)[1].split()]
@@ -880,7 +891,18 @@ def _chinese_main_clause(body: str) -> str | None:
     if "," not in body or not (body.startswith(tuple(_ZH["subordinators"])) or lead):
         return None
     main = body.split(",", 1)[1].strip()
-    return main if leading_name(main) is not None else None
+    return main if leading_name(main) is not None or _opens_with_a_given_name(main) else None
+
+
+def _opens_with_a_given_name(main: str) -> bool:
+    """Does a Chinese clause open with a person's given name alone, its subject
+    (``秀兰已经不去那儿教课了``: the Chinese patterns read it; a name of two or three
+    characters, as :func:`~memory_es.text.segment.leading_name` reads one with its
+    surname)?"""
+    clause = _read_other_language(main)
+    if clause is None or not clause.mention or not (clause.entity or "").startswith("person:"):
+        return False
+    return main.startswith(clause.mention) and 2 <= len(clause.mention) <= 3
 
 
 def _interpret_sentence(sentence: str, heading: str = "") -> list[Clause]:

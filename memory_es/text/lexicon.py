@@ -404,9 +404,10 @@ beginning ending
 
 ADJUNCT_MARKERS: tuple[str, ...] = (
     "after", "because", "due to", "following", "citing", "thanks to", "as a result of",
-    "owing to", "when", "once",
+    "owing to", "when", "once", "since",
 )
-"""Subordinators that open a reason or circumstance adjunct."""
+"""Subordinators that open a reason or circumstance adjunct (``since his partner moved to
+Bristol``; ``since 2019`` is a time: :func:`~memory_es.text.qualifiers.adjuncts`)."""
 
 # --- topic thesaurus (data/topics.txt) ------------------------------------------------
 

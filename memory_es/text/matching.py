@@ -248,6 +248,8 @@ def text_terms(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
             continue
         if is_chinese_run(form):
             parts |= indexed_words(form)
+        if german:
+            parts |= german_heads(form)
         whole.add(plurals.get(form) or _term(form))
         domains |= lx.domains_of(form)
     if "no longer" in cleaned.lower():
@@ -889,9 +891,7 @@ def _given_names(query: Query, index: dict[str, set[str]], left: Counter[str],
                 left[w.lower()] <= 0 for w in words):
             continue
         said = [ascii_fold(_POSSESSIVE_END.sub("", w.lower())) for w in words]
-        hit = {e for e in people if e not in out and any(
-            k.split()[:len(said)] == said and _a_surname(k.split()[len(said):])
-            for k in entity_keys(e))}
+        hit = {e for e in _opened_by(people, said) if e not in out}
         if len(hit) == 1:
             out[hit.pop()] = _POSSESSIVE_END.sub("", surface)
             for w in words:
@@ -901,23 +901,36 @@ def _given_names(query: Query, index: dict[str, set[str]], left: Counter[str],
         if len(words) != 1 or not capital or left[words[0]] <= 0 or words[0] in lx.STOPWORDS:
             continue
         hit = set() if words[0] in full else _first_named(people, ascii_fold(words[0]))
-        if not hit and (base := lx.german_genitive(surface)) is not None:
+        base = lx.german_genitive(surface)
+        if not hit and base is not None:
             # before a noun, which German capitalises too: "Annegrets Welpengruppe"
             hit = _first_named(people, ascii_fold(base.lower()))
+        if not hit and "-" in words[0]:
+            # a hyphenated given name opens the name as its words ("Jan-Hendrik's",
+            # "Jan-Hendriks": Jan-Hendrik van der Velde, whose key says "jan hendrik …")
+            for form in (None if words[0] in full else surface, base):
+                if not hit and form:
+                    hit = _opened_by(people, ascii_fold(
+                        _POSSESSIVE_END.sub("", form.lower())).split("-"))
         if len(hit) == 1:
             out[hit.pop()] = surface
             left[words[0]] -= 1
     return out
 
 
-def _first_named(people: Iterable[str], word: str) -> set[str]:
-    """The persons whose name of two words or more opens with ``word``; not a person of
-    someone's named in the German genitive (``Dragana Petrovićs Schwager``: his first word
-    is hers)."""
+def _opened_by(people: Iterable[str], said: Sequence[str]) -> set[str]:
+    """The persons whose name opens with the words ``said`` and goes on with a surname;
+    not a person of someone's named in the German genitive (``Dragana Petrovićs
+    Schwager``: his first word is hers)."""
     return {e for e in people if any(
-        len(words := k.split()) >= 2 and words[0] == word and not (
-            len(words) >= 3 and words[-2].endswith("s") and words[-1] in _DE_PERSONS)
+        (words := k.split())[:len(said)] == list(said) and _a_surname(words[len(said):])
+        and not (len(words) >= 3 and words[-2].endswith("s") and words[-1] in _DE_PERSONS)
         for k in entity_keys(e))}
+
+
+def _first_named(people: Iterable[str], word: str) -> set[str]:
+    """The persons whose name of two words or more opens with ``word``."""
+    return _opened_by(people, [word])
 
 
 _DE_PERSONS = frozenset(ascii_fold(w.lower()) for w in lx.GERMAN["persons"])
@@ -1016,13 +1029,19 @@ def _head_left_open(run: str, asked: frozenset[str], held: frozenset[str]) -> bo
     no person (``中药房的工作``, the job at the herbal pharmacy: ``在中药房当收银员`` holds the
     pharmacy)? A compound is right-headed: the words before the head say which one, and
     a fact holding them all and a word of two characters or more tells it, as an English
-    query's missing head leaves the kind open (:func:`another_kind`)."""
-    missing = asked - held
-    if len(missing) != 1 or not is_chinese_run(run):
+    query's missing head leaves the kind open (:func:`another_kind`). Or every word of two
+    characters or more but one, when it holds two of them."""
+    if not is_chinese_run(run):
         return False
-    head = next(iter(missing))
-    return (run.endswith(head) and head not in _ZH_PEOPLE
-            and any(len(w) >= 2 for w in held))
+    missing = asked - held
+    long_held = sum(len(w) >= 2 for w in held)
+    if len(missing) == 1 and run.endswith(next(iter(missing))):
+        return not missing & _ZH_PEOPLE and long_held >= 1
+    # a word of one character says little (做, 大: ``过年展览做的那些大作品``, the big
+    # pieces made for the New Year show); of the words of two or more, one may be said
+    # otherwise (过年 / 春节) when the fact holds two others
+    unsaid = [w for w in missing if len(w) >= 2]
+    return len(unsaid) == 1 and unsaid[0] not in _ZH_PEOPLE and long_held >= 2
 
 
 _ZH_PEOPLE = frozenset(lx.CHINESE["persons"] + lx.CHINESE["occupations"])
@@ -1459,6 +1478,18 @@ def german_compound_parts(stems: frozenset[str], text: str) -> frozenset[str]:
     return frozenset(s for s in stems if any(part(s, w) or part(w, s) for w in words))
 
 
+def german_heads(word: str) -> frozenset[str]:
+    """The terms of the ends of a German word that could be the head of a compound: every
+    ending of five letters or more after three or more (``Versandlager``: ``lager``,
+    ``dlager``, …). German writes a compound as one word, and its last part says what the
+    thing is (Duden, *Grammatik*: Determinativkompositum), so ``das Lager`` names the
+    ``Versandlager`` and ``die Nummer`` the ``Personalnummer``. Endings that are no word
+    cost nothing: a query never says them."""
+    if not word.isalpha() or len(word) < 8:
+        return frozenset()
+    return frozenset(_term(word[i:]) for i in range(3, len(word) - 4))
+
+
 def german_stems(text: str) -> frozenset[str]:
     """The stems of a German text's content words: a regular verb ending taken off, so
     that a verb's forms and the noun made from its infinitive are one (``raucht`` and
@@ -1655,8 +1686,14 @@ def _a_kind_of(word: str, kind: str, topics: frozenset[str]) -> bool:
 def _meets_as_written(query: Query, term: str, v: FactView) -> bool:
     """A query word found in the fact as a word, a part or a derivation (not by topic)."""
     return (term in v.terms or term in v.parts or _derived(term, v.terms)
-            or nominalises(term, v.terms)
+            or nominalises(term, v.terms) or bool(_DAYS_OF.get(term, frozenset()) & v.terms)
             or bool(query.parts.get(term, frozenset()) & (v.parts | v.terms)))
+
+
+_DAYS_OF = {stem("weekend"): frozenset(stem(d) for d in ("saturday", "sunday")),
+            stem("weekday"): frozenset(stem(d) for d in (
+                "monday", "tuesday", "wednesday", "thursday", "friday"))}
+"""The days a span of the week is made of: the weekend is Saturday and Sunday."""
 
 
 _CLAUSE_OPENERS = words("i you he she we they")
@@ -1715,7 +1752,7 @@ def names_another(query: Query, v: FactView, skip: Iterable[str] = ()) -> bool:
         return False
     unnamed = set(skip) | titles(query.text)
     asked = _proper_terms(query.text.split()[1:], unnamed)
-    if not asked or asked <= v.terms | v.parts:
+    if all(t in v.terms or t in v.parts or _derived(t, v.terms) for t in asked):
         return False
     own = entity_terms(v.fact.entity) if v.fact.entity else frozenset()
     return bool(_proper_terms(v.proper, unnamed) - set(query.terms) - asked - own)

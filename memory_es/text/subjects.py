@@ -283,7 +283,9 @@ def _named(words: list[str]) -> Subject:
             and cleaned[0].lower() not in lx.ROLE_NOUNS
             and not _common_noun(cleaned)):
         name = " ".join(cleaned)
-        personal = (len(cleaned) - len(particles) <= 3
+        # two given names and two surnames joined by a particle are a person's (Iberian
+        # names: "Ana Lucía Ferreira da Silva"); so is any name of three words or fewer
+        personal = (len(cleaned) - len(particles) <= (4 if particles else 3)
                     and all(_NAME_WORD.fullmatch(w) for w in cleaned))
         ns = "person" if personal else "name"
         return Subject(entity_id(ns, name), " ".join(words), "person" if personal else "name",

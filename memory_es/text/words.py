@@ -92,6 +92,10 @@ def agrees(word: str, plural: bool) -> bool:
         return w in lx.VERBS_BARE
     if w in lx.VERBS_3SG:
         return True
+    head, hyphen, last = w.rpartition("-")
+    if hyphen and head.isalpha() and len(last) > 3 and last in lx.VERBS_3SG and (
+            word.strip(EDGE).islower()):
+        return True  # a verb with a word joined before it: hand-paints, test-solves
     # unknown regular past forms (reordered, repotted, decommissioned, co-authored)
     return (len(w) > 5 and w.endswith("ed") and w.replace("-", "").isalpha()
             and word.strip(EDGE).islower())

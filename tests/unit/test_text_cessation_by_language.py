@@ -172,6 +172,38 @@ def test_a_german_ending_stops_at_its_comma(fresh_store: memory_es.MemoryStore, 
     assert kept <= after and chair not in after
 
 
+@_SLOW
+@given(st.sampled_from(["Jörg Müller", "Ida Weiß", "Jürgen von Bülow"]),
+       st.sampled_from([", um die Ersatzschlüssel kümmert er sich aber weiterhin",
+                        ", die Gehwege streut er aber weiterhin"]))
+def test_a_german_kein_mehr_ending_stops_at_its_comma(
+        fresh_store: memory_es.MemoryStore, name: str, rest: str) -> None:
+    """``räumt keinen Schnee mehr, um die Ersatzschlüssel kümmert er sich aber
+    weiterhin``: a clause of its own after the comma leaves the ending an ending."""
+    kept = f"{name} verwaltet die Ersatzschlüssel der Wohnanlage Am Lindenhof"
+    snow = f"{name} räumt im Winter den Schnee in der Wohnanlage Am Lindenhof"
+    after = texts_after(fresh_store, [f"{kept}.", f"{snow}."], "remember",
+                        f"{name} räumt am Lindenhof keinen Schnee mehr{rest}.")
+    assert kept in after and snow not in after
+
+
+@_SLOW
+@given(st.sampled_from(["Henrike Brandt", "Jürgen von Bülow"]),
+       st.sampled_from(["Seit die Glashütte die Produktion zurückgefahren hat, hat {p}",
+                        "Weil die Glashütte schließt, hat {p}", "{p} hat"]),
+       st.sampled_from(["", ", die Vorführungen für Touristen macht sie aber weiter"]))
+def test_a_german_participle_ending_after_a_clause_put_first_ends_that_job(
+        fresh_store: memory_es.MemoryStore, name: str, opening: str, rest: str) -> None:
+    """``Seit die Glashütte … zurückgefahren hat, hat Henrike … aufgehört, …``: a clause
+    whose verb is last before the comma is put first, as ``Weil …`` is; the ending's
+    participle closes its clause at the next comma."""
+    kept = f"{name} zeigt samstags Touristen das Glasblasen im Museum"
+    job = f"{name} arbeitet als Glasbläserin in der Glashütte Waldhof"
+    after = texts_after(fresh_store, [f"{job}.", f"{kept}."], "remember",
+                        f"{opening.format(p=name)} als Glasbläserin aufgehört{rest}.")
+    assert kept in after and job not in after
+
+
 @given(st.sampled_from(["Jörg Müller", "Ida Weiß", "Jürgen von Bülow"]),
        st.sampled_from([("Im Herbst", "hat", "sein Auto verkauft"),
                         ("Donnerstags", "spielt", "Tischtennis beim TTC Longerich"),

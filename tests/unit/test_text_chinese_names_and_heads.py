@@ -50,3 +50,51 @@ def test_a_person_head_is_never_left_open(fresh_store: memory_es.MemoryStore,
     setup = [f"{person}每周六上午在青少年宫弹钢琴。", f"{person}每天早上在公园跑步。"]
     after = texts_after(fresh_store, setup, op, f"{person}在青少年宫的钢琴老师")
     assert {s.rstrip("。") for s in setup} <= after
+
+
+@_SLOW
+@given(st.sampled_from([("林晓燕", "晓燕"), ("欧阳秀兰", "秀兰")]),
+       st.sampled_from(["forget", "release"]))
+def test_one_word_said_otherwise_among_several_held_is_the_same_thing(
+        fresh_store: memory_es.MemoryStore, person: tuple[str, str], op: str) -> None:
+    """``过年展览`` for ``春节展览``: the fact holds the query's other words of two
+    characters or more (文化馆, 展览, 作品); its words of one character (做, 大) say
+    little."""
+    full, given_name = person
+    setup = [f"{full}为碑林区文化馆的春节展览设计大幅剪纸作品。",
+             f"{full}每周六上午在碑林区文化馆教剪纸课。",
+             f"{full}每周三下午去碑林区的一所养老院陪老人剪纸。"]
+    after = texts_after(fresh_store, setup, op, f"{given_name}给文化馆过年展览做的那些大作品")
+    assert {s.rstrip("。") for s in setup[1:]} <= after
+    assert setup[0].rstrip("。") not in after
+
+
+@_SLOW
+@given(st.sampled_from([("欧阳秀兰", "秀兰", "妹妹欧阳秀梅"), ("林晓燕", "晓燕", "表妹林芳")]),
+       st.sampled_from(["", "因为文化馆换了新老师\uff0c"]))
+def test_an_ending_said_of_the_given_name_is_the_known_persons(
+        fresh_store: memory_es.MemoryStore, person: tuple[str, str, str], reason: str) -> None:
+    """``秀兰已经不去文化馆教剪纸课了``, with a reason put first or not: 秀兰 is 欧阳秀兰, the
+    one person of the tenant that given name opens; her sister's near-twin stays."""
+    full, given_name, kin = person
+    setup = [f"{full}每周六上午在碑林区文化馆教剪纸课。",
+             f"{full}的{kin}也每周六上午在碑林区文化馆教剪纸课。",
+             f"{full}每周三下午去碑林区的一所养老院陪老人剪纸。"]
+    after = texts_after(fresh_store, setup, "remember",
+                        f"{reason}{given_name}已经不去文化馆教剪纸课了。")
+    assert {s.rstrip("。") for s in setup[1:]} <= after
+    assert setup[0].rstrip("。") not in after
+
+
+@_SLOW
+@given(st.sampled_from([("王芳", "王芳芳"), ("王磊", "王磊磊")]),
+       st.sampled_from(["上个月搬到了苏州。", "不再订阅报纸了。"]))
+def test_a_name_that_holds_a_known_one_is_another_person(
+        fresh_store: memory_es.MemoryStore, names: tuple[str, str], said: str) -> None:
+    """``王芳芳`` opens with a surname: a full name of her own, never a given name that
+    stands for ``王芳``, known before her; what is said of 王芳 leaves her facts."""
+    short, longer = names
+    setup = [f"{short}住在上海。", f"{short}订阅了报纸。", f"{longer}住在北京。",
+             f"{longer}订阅了报纸。"]
+    after = texts_after(fresh_store, setup, "remember", f"{short}{said}")
+    assert {s.rstrip("。") for s in setup[2:]} <= after

@@ -45,10 +45,30 @@ ENDINGS = [
      "{p} sings tenor in the Exeter Cathedral choir"),
 ]
 
+# the phrasal verbs of withdrawing from a role beside "step down" (data/cessation.txt)
+STEPPED_BACK = [
+    ("{p} drives a removals lorry for Carrington Removals on weekdays",
+     "{p} has stepped back from driving the weekday lorry runs for Carrington",
+     "{p} trains new packers at the Carrington depot on Saturdays"),
+    ("{p} plays in the Thursday pétanque league for Abbey Park",
+     "{p} stepped away from the Thursday pétanque league this spring",
+     "{p} is the treasurer of the Abbey Park pétanque club"),
+]
+
 
 @_SLOW
 @given(PEOPLE, st.sampled_from(ENDINGS))
 def test_an_idiom_of_stopping_ends_that_thing_only(
+        fresh_store: memory_es.MemoryStore, person: str, case: tuple[str, str, str]) -> None:
+    ended, said, kept = (t.format(p=person) for t in case)
+    after = texts_after(fresh_store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")
+    assert ended not in after
+    assert kept in after
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from(STEPPED_BACK))
+def test_stepping_back_from_a_thing_ends_it_only(
         fresh_store: memory_es.MemoryStore, person: str, case: tuple[str, str, str]) -> None:
     ended, said, kept = (t.format(p=person) for t in case)
     after = texts_after(fresh_store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")

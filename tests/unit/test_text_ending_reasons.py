@@ -42,3 +42,19 @@ def test_an_adjunct_that_is_all_the_verb_has_is_its_object(
                         "Rhiannon Price stopped following the Arsenal podcast.")
     assert said(setup[:1]) <= after
     assert said(setup[1:]).isdisjoint(after)
+
+
+@_SLOW
+@given(st.sampled_from(["Tomás Ferreira da Silva", "Rhiannon Price"]),
+       st.sampled_from([", since his partner moved to Bristol", " since his partner moved away",
+                        ", since the Yellowave courts in Brighton put their fees up"]))
+def test_a_reason_said_after_since_is_no_part_of_what_ended(
+        fresh_store: memory_es.MemoryStore, person: str, reason: str) -> None:
+    setup = [f"{person} plays in the Sunday doubles league at the Yellowave courts in "
+             "Brighton.",
+             f"{person} referees the junior tournaments of Brighton Beach Volleyball Club.",
+             f"{person} works as a physiotherapist at a sports clinic in Brighton."]
+    given_name = person.split(maxsplit=1)[0]
+    after = texts_after(fresh_store, setup, "remember",
+                        f"{given_name} has dropped out of the Sunday doubles league{reason}.")
+    assert_first_ended_only(setup, after)
