@@ -1678,6 +1678,14 @@ class TextInterface:
         sel = self._select_by_tier(tenant, text, views, purpose)
         if purpose == "purge" or sel.whole or not sel.matches:
             return sel
+        if not sel.entities and (owner := _the_person_meant(text, sel.matches)):
+            # "her weekday shifts at the laundrette": the one person of every match, whose
+            # own facts they are (a relative's kept under her id is the relative's)
+            sel = replace(sel, entities=owner,
+                          matches=self._own_acts(sel.matches, analyse_query(text)))
+            if not sel.matches:
+                return replace(sel, tier="none", note="no match: every fact it matches is of "
+                                                      "someone the person has")
         if sel.tier == "lexical" and (
                 others := [m for m in sel.matches if self._another_object(text, m.fact)]):
             kept = [m for m in sel.matches if m not in others]
@@ -2069,10 +2077,8 @@ class TextInterface:
         _check_size("query", query, MAX_QUERY)
         sel = self._select(tenant, query, self._candidates(tenant, query), "forget")
         if not sel.entities and sel.tier != "identifier":
-            if (owner := _the_person_meant(query, sel.matches)) is None:
-                return TextResult(op="forget", query=query, note="the query names no entity",
-                                  targets=[_target(m, "candidate") for m in sel.candidates])
-            sel = replace(sel, entities=owner)
+            return TextResult(op="forget", query=query, note="the query names no entity",
+                              targets=[_target(m, "candidate") for m in sel.candidates])
         if not sel.matches:
             return _no_match("forget", query, sel)
         why = (reason or f"forget: {query}")[:1024]

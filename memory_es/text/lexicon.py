@@ -613,9 +613,14 @@ PARTICLES = words("away back down off out up apart aside along around ahead")
 course``), never its object."""
 
 PREPOSITIONS = words("""
-in at to for from with on by of as into onto via about near over under
+in at to for from with on by of as into onto via about near over under behind beside
+between among across through outside inside beyond towards toward within without against
+during throughout upon beneath underneath
 """)
-"""The prepositions that end an object noun phrase or link two nouns."""
+"""The prepositions that end an object noun phrase or link two nouns (the closed class of
+English prepositions, Quirk et al. 1985, §9.7, less those that are also adverbial
+particles of phrasal verbs, ``up``, ``down``, ``off``, ``out``, ``around``, ``along``, and
+those that open a clause, ``after``, ``before``, ``since``, ``until``)."""
 
 KIN_BY_PRONOUN: dict[str, frozenset[str]] = {
     pronoun: frozenset(data_sections("gendered_kin.txt")[gender])

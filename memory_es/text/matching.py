@@ -1221,8 +1221,8 @@ def core_domains(v: FactView) -> frozenset[str]:
     return frozenset(out | lx.domains_of(v.fact.attribute.split(".", 1)[0]))
 
 
-_PREPOSITIONS = words("in at to for from with on by of into onto via about near over "
-                      "under during after before since until through")
+_PREPOSITIONS = lx.PREPOSITIONS | words("after before since until")
+"""Words that end a noun phrase: the prepositions, and those that also open a clause."""
 
 
 def topic_facts(query: Query, scope: Sequence[FactView], skip: Iterable[str] = (), *,
@@ -1713,6 +1713,11 @@ def _noun_phrase(query: Query, skip: Iterable[str]) -> list[str]:
     return _phrase(query, skip)[0]
 
 
+def _names_a_topic(term: str) -> bool:
+    """Does a query term name one of its topics as a whole (``job``: work)?"""
+    return any(lx.names_topic(term, d) for d in lx.domains_of(term))
+
+
 def _phrase(query: Query, skip: Iterable[str]) -> tuple[list[str], str | None]:
     """:func:`_noun_phrase`, and what follows it: ``clause`` (a relative clause),
     ``complement`` (a preposition's phrase) or None."""
@@ -1724,7 +1729,9 @@ def _phrase(query: Query, skip: Iterable[str]) -> tuple[list[str], str | None]:
     for form, after in itertools.zip_longest(forms, forms[1:], fillvalue=""):
         if out and form in _CLAUSE_OPENERS:
             return out, "clause"
-        if out and form in _PREPOSITIONS:
+        if out and (form in _PREPOSITIONS or (gerund_of(form) and _names_a_topic(out[-1]))):
+            # "the job fixing shoes at the kiosk": after a noun of a whole topic a gerund
+            # says what the job is, as a preposition's phrase would, no kind of shoe
             return out, "complement"
         term = _term(form)
         if (term in content or (term in heads and (out or _modifies(form, after)))) and (

@@ -56,24 +56,26 @@ STEPPED_BACK = [
 ]
 
 
+def _ends_that_thing_only(store: memory_es.MemoryStore, person: str,
+                          case: tuple[str, str, str]) -> None:
+    ended, said, kept = (t.format(p=person) for t in case)
+    after = texts_after(store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")
+    assert ended not in after
+    assert kept in after
+
+
 @_SLOW
 @given(PEOPLE, st.sampled_from(ENDINGS))
 def test_an_idiom_of_stopping_ends_that_thing_only(
         fresh_store: memory_es.MemoryStore, person: str, case: tuple[str, str, str]) -> None:
-    ended, said, kept = (t.format(p=person) for t in case)
-    after = texts_after(fresh_store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")
-    assert ended not in after
-    assert kept in after
+    _ends_that_thing_only(fresh_store, person, case)
 
 
 @_SLOW
 @given(PEOPLE, st.sampled_from(STEPPED_BACK))
 def test_stepping_back_from_a_thing_ends_it_only(
         fresh_store: memory_es.MemoryStore, person: str, case: tuple[str, str, str]) -> None:
-    ended, said, kept = (t.format(p=person) for t in case)
-    after = texts_after(fresh_store, [f"{ended}.", f"{kept}."], "remember", f"{said}.")
-    assert ended not in after
-    assert kept in after
+    _ends_that_thing_only(fresh_store, person, case)
 
 
 @given(st.sampled_from(["The books are packed in boxes.", "Tom got packed in like a sardine.",

@@ -164,3 +164,20 @@ def test_two_given_names_and_two_surnames_with_a_particle_are_a_person(
     after = texts_after(fresh_store, setup, op,
                         f"{given_names}'s job doing bat surveys for developers")
     assert_first_ended_only(setup, after)
+
+
+@_SLOW
+@given(st.sampled_from([("fixing shoes", "repairs shoes"), ("cutting keys", "cuts keys")]),
+       st.sampled_from(["forget", "release"]))
+def test_a_gerund_after_a_noun_of_a_whole_topic_says_what_the_job_is(
+        fresh_store: memory_es.MemoryStore, acts: tuple[str, str], op: str) -> None:
+    """``Tomasz's weekday job fixing shoes at the kiosk``: after ``job`` the gerund's phrase
+    says what the job is, as a preposition's would; it names no kind of shoe."""
+    asked, told = acts
+    setup = [f"Tomasz Wiśniewski {told} at the Quick Heel kiosk in the Victoria Centre "
+             "from Monday to Friday.",
+             "Tomasz Wiśniewski restores vintage leather boots for collectors.",
+             "Tomasz Wiśniewski teaches a leather-stitching evening class on Thursdays."]
+    after = texts_after(fresh_store, setup, op,
+                        f"Tomasz's weekday job {asked} at the shopping centre kiosk")
+    assert_first_ended_only(setup, after)

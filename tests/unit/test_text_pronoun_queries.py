@@ -40,3 +40,21 @@ def test_a_match_of_several_people_or_no_pronoun_forgets_nothing(
         setup = SETUP
     after = texts_after(fresh_store, setup, "forget", query)
     assert said(setup) <= after
+
+
+@_SLOW
+@given(st.sampled_from(["release", "forget"]),
+       st.sampled_from(["her weekday morning shifts behind the counter at the laundrette",
+                        "the counter shifts she works at the laundrette on weekday mornings"]))
+def test_a_relatives_near_twin_is_the_relatives_when_a_pronoun_names_the_person(
+        fresh_store: memory_es.MemoryStore, op: str, query: str) -> None:
+    """The daughter's fact kept under her mother's id is the daughter's: ``her … shifts``
+    is the mother's own (and ``behind`` ends the noun phrase, as ``at`` does)."""
+    setup = ["Lan Pham-Whitfield works the counter at Suds & Co laundrette on Cowley Road "
+             "on weekday mornings.",
+             "Lan Pham-Whitfield's daughter, Mai Whitfield, also works the counter at Suds & "
+             "Co laundrette on Cowley Road on weekday mornings.",
+             "Lan Pham-Whitfield does alterations for customers of Suds & Co laundrette."]
+    after = texts_after(fresh_store, setup, op, query)
+    assert said(setup[1:]) <= after
+    assert said(setup[:1]).isdisjoint(after)
