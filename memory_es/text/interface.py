@@ -894,7 +894,7 @@ class TextInterface:
         # copula's complement is no such object ("is no longer a resident of Hatch House")
         specific = frozenset(t for t in ended_object or () if thing is None and lemma not in (
             "be", "have") and not (other_language or t in lx.STOPWORDS or t == NEGATION_TERM
-                                   or any(lx.names_topic(t, d) for d in lx.domains_of(t))))
+                                   or lx.names_a_topic(t)))
         object_names = (ended_object or frozenset()) & frozenset().union(
             *(view_terms(n) for n in clause.names if n not in clause.subject_names))
         other_names = [n for n in clause.names if n not in clause.subject_names]

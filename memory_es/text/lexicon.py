@@ -448,6 +448,11 @@ def names_topic(word: str, domain: str) -> bool:
     return any(w in (n, stem(n)) for n in TOPIC_NAMES.get(domain, frozenset()))
 
 
+def names_a_topic(word: str) -> bool:
+    """Does ``word`` name one of its own topics as a whole (``job``: work)?"""
+    return any(names_topic(word, d) for d in domains_of(word))
+
+
 def _build_domains() -> dict[str, frozenset[str]]:
     table: dict[str, set[str]] = {}
     for domain, words in DOMAINS.items():

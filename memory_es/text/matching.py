@@ -1713,11 +1713,6 @@ def _noun_phrase(query: Query, skip: Iterable[str]) -> list[str]:
     return _phrase(query, skip)[0]
 
 
-def _names_a_topic(term: str) -> bool:
-    """Does a query term name one of its topics as a whole (``job``: work)?"""
-    return any(lx.names_topic(term, d) for d in lx.domains_of(term))
-
-
 def _phrase(query: Query, skip: Iterable[str]) -> tuple[list[str], str | None]:
     """:func:`_noun_phrase`, and what follows it: ``clause`` (a relative clause),
     ``complement`` (a preposition's phrase) or None."""
@@ -1729,7 +1724,7 @@ def _phrase(query: Query, skip: Iterable[str]) -> tuple[list[str], str | None]:
     for form, after in itertools.zip_longest(forms, forms[1:], fillvalue=""):
         if out and form in _CLAUSE_OPENERS:
             return out, "clause"
-        if out and (form in _PREPOSITIONS or (gerund_of(form) and _names_a_topic(out[-1]))):
+        if out and (form in _PREPOSITIONS or (gerund_of(form) and lx.names_a_topic(out[-1]))):
             # "the job fixing shoes at the kiosk": after a noun of a whole topic a gerund
             # says what the job is, as a preposition's phrase would, no kind of shoe
             return out, "complement"
