@@ -27426,6 +27426,245 @@ def crowded_taxidermy_r100(cases: list[Case]) -> None:
     _ended_by(cases, "crowded_taxidermy_r100", "taxidermy", CROWDED_TAXIDERMY_R1843)
 
 
+_CROWDED_SHANTY_R1844_SETUP = ["Kerensa Penhaligon-Boase sings with the Newlyn Harbour Shanty Crew at their rehearsals in the upstairs room of the Star Inn in Newlyn on Thursday evenings.", "Kerensa Penhaligon-Boase's uncle, Jory Penhaligon, also sings with the Newlyn Harbour Shanty Crew at their rehearsals in the upstairs room of the Star Inn in Newlyn on Thursday evenings.", "Kerensa Penhaligon-Boase keeps the booking diary for the Newlyn Harbour Shanty Crew's summer gigs.", "Kerensa Penhaligon-Boase runs the pub quiz at the Star Inn in Newlyn on Sunday evenings.", "Kerensa Penhaligon-Boase teaches sea songs to the Year 4 class at Newlyn School on Thursday afternoons.", "Kerensa Penhaligon-Boase's Musicians' Union membership number is MU-3307519."]
+CROWDED_SHANTY_R1844: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SHANTY_R1844_SETUP), ["remember", "Now that she's on late shifts at the hospital, Kerensa has stopped going to the crew's Thursday night practices upstairs at the Star, though she's still handling the bookings for their summer gigs."], [_CROWDED_SHANTY_R1844_SETUP[0]]),
+    (list(_CROWDED_SHANTY_R1844_SETUP), ["forget", "the quiz night Kerensa hosts at the pub on Sundays"], [_CROWDED_SHANTY_R1844_SETUP[3]]),
+    (list(_CROWDED_SHANTY_R1844_SETUP), ["revise", "Kerensa's sea-song lessons at the primary school", "Kerensa Penhaligon-Boase teaches sea songs to the Year 5 class at Newlyn School on Thursday afternoons."], [_CROWDED_SHANTY_R1844_SETUP[4]]),
+]
+
+def crowded_shanty_r101(cases: list[Case]) -> None:
+    """A shanty singer whose uncle sings at the same Thursday rehearsals in the same pub room, with the crew's gig bookings, a Sunday quiz at the same pub, Thursday sea-song lessons at a school and a union number: the rehearsals ended with the reason first, practices as a synonym, the pub's short name and a clause keeping the bookings, the quiz forgotten through a relative clause with pub for the inn, and the lessons revised to another class under a first name and primary school for the school's name."""
+    _ended_by(cases, "crowded_shanty_r101", "sea shanty singing", CROWDED_SHANTY_R1844)
+
+
+_CROWDED_CATHEDRAL_R1845_SETUP = ["Hamish J. Fairbairn-Kerr leads guided tours of Durham Cathedral for visitors on Monday and Wednesday afternoons.", "Hamish J. Fairbairn-Kerr's sister-in-law, Morag Kerr, also leads guided tours of Durham Cathedral for visitors on Monday and Wednesday afternoons.", "Hamish J. Fairbairn-Kerr rings the bells with the Durham Cathedral ringers on Sunday mornings.", "Hamish J. Fairbairn-Kerr volunteers in the library of Durham Cathedral cataloguing old sermons on Wednesday mornings.", "Hamish J. Fairbairn-Kerr leads ghost walks around Durham city centre for Durham Walking Tours on Friday evenings.", "Hamish J. Fairbairn-Kerr's volunteer ID at Durham Cathedral is DC-VOL-20781."]
+CROWDED_CATHEDRAL_R1845: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CATHEDRAL_R1845_SETUP), ["remember", "Durham Walking Tours has been wound up by its owners, so Hamish no longer takes people round the city on his Friday night ghost walks."], [_CROWDED_CATHEDRAL_R1845_SETUP[4]]),
+    (list(_CROWDED_CATHEDRAL_R1845_SETUP), ["forget", "the weekday afternoon tours Hamish takes round the cathedral"], [_CROWDED_CATHEDRAL_R1845_SETUP[0]]),
+    (list(_CROWDED_CATHEDRAL_R1845_SETUP), ["purge", "DC-VOL-20781"], [_CROWDED_CATHEDRAL_R1845_SETUP[5]]),
+]
+
+def crowded_cathedral_r101(cases: list[Case]) -> None:
+    """A cathedral guide whose sister-in-law leads the same afternoon tours on the same days, with bell ringing and library cataloguing at the same cathedral, Friday ghost walks in the same city and a volunteer ID: the ghost walks ended by the tour firm being wound up in the passive, the cathedral tours forgotten under a first name with weekday afternoon for the named days, and the volunteer ID purged."""
+    _ended_by(cases, "crowded_cathedral_r101", "cathedral guiding", CROWDED_CATHEDRAL_R1845)
+
+
+_CROWDED_GERMAN_LESEPATEN_R1846_SETUP = ["Friederike von Albrecht-Nowak liest als Lesepatin in der Stadtbücherei Lüneburg dienstags und donnerstags nachmittags mit Grundschulkindern.", "Friederike von Albrecht-Nowaks Schwägerin, Ute Nowak, liest ebenfalls als Lesepatin in der Stadtbücherei Lüneburg dienstags und donnerstags nachmittags mit Grundschulkindern.", "Friederike von Albrecht-Nowak sortiert dienstags vormittags zurückgegebene Bücher in der Stadtbücherei Lüneburg ein.", "Friederike von Albrecht-Nowak leitet einmal im Monat den Literaturkreis des Fördervereins der Stadtbücherei Lüneburg.", "Friederike von Albrecht-Nowak gibt donnerstags nachmittags Hausaufgabenhilfe an der Grundschule Am Sande in Lüneburg.", "Friederike von Albrecht-Nowaks Leseausweisnummer bei der Stadtbücherei Lüneburg lautet LG-BIB-774203."]
+CROWDED_GERMAN_LESEPATEN_R1846: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_LESEPATEN_R1846_SETUP), ["remember", "Seit sie nachmittags ihren Enkel betreut, hat Friederike die Lesestunden mit den Grundschülern in der Bücherei abgegeben; die Hausaufgabenhilfe an der Schule macht sie aber weiterhin."], [_CROWDED_GERMAN_LESEPATEN_R1846_SETUP[0]]),
+    (list(_CROWDED_GERMAN_LESEPATEN_R1846_SETUP), ["revise", "Friederikes monatlichen Literaturkreis", "Friederike von Albrecht-Nowak leitet alle zwei Monate den Literaturkreis des Fördervereins der Stadtbücherei Lüneburg."], [_CROWDED_GERMAN_LESEPATEN_R1846_SETUP[3]]),
+    (list(_CROWDED_GERMAN_LESEPATEN_R1846_SETUP), ["forget", "das Einräumen der Rückgaben, das Friederike am Dienstagvormittag erledigt"], [_CROWDED_GERMAN_LESEPATEN_R1846_SETUP[2]]),
+]
+
+def crowded_german_lesepaten_r101(cases: list[Case]) -> None:
+    """A reading mentor at a town library whose sister-in-law reads with primary pupils on the same afternoons at the same library, with Tuesday book shelving and a friends' literary circle at the same library, Thursday homework help at a school and a library card number, in German: the reading sessions ended with the reason first, reworded as reading hours with primary pupils and a clause keeping the homework help, the literary circle revised to every two months under a first name, and the shelving forgotten through a relative clause with a synonym for sorting returned books."""
+    _ended_by(cases, "crowded_german_lesepaten_r101", "reading mentoring", CROWDED_GERMAN_LESEPATEN_R1846)
+
+
+_CROWDED_CEILIDH_R1847_SETUP = ["Finlay D. McAlister calls the dances for the Lomond Ceilidh Band at the monthly Friday night ceilidh in Balloch Village Hall.", "Finlay D. McAlister's son, Euan McAlister, also calls the dances for the Lomond Ceilidh Band at the monthly Friday night ceilidh in Balloch Village Hall.", "Finlay D. McAlister plays the accordion in the Lomond Ceilidh Band at weddings.", "Finlay D. McAlister teaches a Scottish country dancing class in Balloch Village Hall on Tuesday evenings.", "Finlay D. McAlister runs the Friday night bingo at Balloch Bowling Club.", "Finlay D. McAlister's mobile number is 07812 446 091."]
+CROWDED_CEILIDH_R1847: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CEILIDH_R1847_SETUP), ["remember", "Since his hearing went, Finlay's stopped shouting out the figures at the Balloch Friday ceilidhs, though he's still taking his country dance class in the hall on Tuesdays."], [_CROWDED_CEILIDH_R1847_SETUP[0]]),
+    (list(_CROWDED_CEILIDH_R1847_SETUP), ["release", "Finlay squeezing the box with the band at weddings"], [_CROWDED_CEILIDH_R1847_SETUP[2]]),
+    (list(_CROWDED_CEILIDH_R1847_SETUP), ["purge", "07812 446 091"], [_CROWDED_CEILIDH_R1847_SETUP[5]]),
+]
+
+def crowded_ceilidh_r101(cases: list[Case]) -> None:
+    """A ceilidh caller whose son calls at the same monthly Friday ceilidh in the same hall for the same band, with accordion playing in the same band, a Tuesday country dancing class in the same hall, Friday bingo in the same village and a mobile number: the calling ended with the reason first, the idiom shouting out the figures and a clause keeping the dance class, the accordion playing released under the slang word box, and the mobile number purged."""
+    _ended_by(cases, "crowded_ceilidh_r101", "ceilidh calling", CROWDED_CEILIDH_R1847)
+
+
+_CROWDED_WHEELWRIGHT_R1848_SETUP = ["Pieter van der Hoek builds and repairs cartwheels in the wheelwright's shop at Hollins Green Rural Life Museum near Ludlow on Tuesdays and Fridays.", "Pieter van der Hoek's nephew, Sander van der Hoek, also builds and repairs cartwheels in the wheelwright's shop at Hollins Green Rural Life Museum near Ludlow on Tuesdays and Fridays.", "Pieter van der Hoek demonstrates fitting a hot iron tyre to a wheel for visitors at Hollins Green Rural Life Museum on bank holiday Mondays.", "Pieter van der Hoek restores horse-drawn Romany wagons in his own yard in Ludlow.", "Pieter van der Hoek teaches a green woodworking course at Ludlow College on Friday evenings.", "Pieter van der Hoek's membership number with the Worshipful Company of Wheelwrights is WCW-11482."]
+CROWDED_WHEELWRIGHT_R1848: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WHEELWRIGHT_R1848_SETUP), ["revise", "Pieter's weekly days in the museum's wheel shop", "Pieter van der Hoek builds and repairs cartwheels in the wheelwright's shop at Hollins Green Rural Life Museum near Ludlow on Wednesdays and Saturdays."], [_CROWDED_WHEELWRIGHT_R1848_SETUP[0]]),
+    (list(_CROWDED_WHEELWRIGHT_R1848_SETUP), ["remember", "Ludlow College has cut its evening classes, so the Friday green woodwork course Pieter taught there has been dropped."], [_CROWDED_WHEELWRIGHT_R1848_SETUP[4]]),
+    (list(_CROWDED_WHEELWRIGHT_R1848_SETUP), ["forget", "the old gypsy caravans he does up at home"], [_CROWDED_WHEELWRIGHT_R1848_SETUP[3]]),
+]
+
+def crowded_wheelwright_r101(cases: list[Case]) -> None:
+    """A museum wheelwright whose nephew builds wheels in the same shop on the same days, with bank-holiday tyring demonstrations at the same museum, wagon restoration in his own yard in the same town, a Friday woodwork course and a livery company number: the shop days revised to other days under a first name with weekly for the named days, the course ended by the college cutting its classes in the passive, and the wagon restoration forgotten under a pronoun with gypsy caravans and at home as rewordings."""
+    _ended_by(cases, "crowded_wheelwright_r101", "wheelwrighting", CROWDED_WHEELWRIGHT_R1848)
+
+
+_CROWDED_CHINESE_GUANGCHANGWU_R1849_SETUP = ["王桂兰每天晚上在郑州金水区紫荆山公园南门广场跟着红枫舞蹈队跳广场舞。", "王桂兰的妯娌李秀英也每天晚上在郑州金水区紫荆山公园南门广场跟着红枫舞蹈队跳广场舞。", "王桂兰负责保管红枫舞蹈队的音响和扩音器。", "王桂兰每天早上在紫荆山公园打太极拳。", "王桂兰每周五晚上在金水区文化馆教退休职工跳交谊舞。", "王桂兰的郑州市老年优待证号码是LY-410105-3392。"]
+CROWDED_CHINESE_GUANGCHANGWU_R1849: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_GUANGCHANGWU_R1849_SETUP), ["remember", "因为腰椎间盘突出又犯了\uff0c桂兰晚上不再去公园南门跟红枫舞蹈队一起跳了\uff0c不过队里的音响她还帮着保管。"], [_CROWDED_CHINESE_GUANGCHANGWU_R1849_SETUP[0]]),
+    (list(_CROWDED_CHINESE_GUANGCHANGWU_R1849_SETUP), ["forget", "桂兰早上在公园练的太极"], [_CROWDED_CHINESE_GUANGCHANGWU_R1849_SETUP[3]]),
+    (list(_CROWDED_CHINESE_GUANGCHANGWU_R1849_SETUP), ["revise", "桂兰在文化馆教的交谊舞课", "王桂兰每周六晚上在金水区文化馆教退休职工跳交谊舞。"], [_CROWDED_CHINESE_GUANGCHANGWU_R1849_SETUP[4]]),
+]
+
+def crowded_chinese_guangchangwu_r101(cases: list[Case]) -> None:
+    """A square dancer whose sister-in-law dances every evening with the same troupe on the same park square, with looking after the troupe's sound system, morning tai chi in the same park, a Friday ballroom class at a cultural centre and a senior citizen card number, in Chinese: the evening dancing ended with the reason first under a first name and a clause keeping the sound system, the tai chi forgotten through a relative phrase, and the ballroom class revised to Saturday."""
+    _ended_by(cases, "crowded_chinese_guangchangwu_r101", "square dancing", CROWDED_CHINESE_GUANGCHANGWU_R1849)
+
+
+_CROWDED_MUSHROOM_R1850_SETUP = ["Aroha Ngata-Pryce picks oyster mushrooms in the growing tunnels at Fernhill Mushrooms near Tiptree on Monday, Wednesday and Friday mornings.", "Aroha Ngata-Pryce's stepdaughter, Keira Pryce, also picks oyster mushrooms in the growing tunnels at Fernhill Mushrooms near Tiptree on Monday, Wednesday and Friday mornings.", "Aroha Ngata-Pryce mixes and bags the straw substrate for the growing tunnels at Fernhill Mushrooms.", "Aroha Ngata-Pryce sells Fernhill Mushrooms produce at Colchester farmers' market on Saturday mornings.", "Aroha Ngata-Pryce leads autumn fungus forays on Tiptree Heath for the Essex Field Club.", "Aroha Ngata-Pryce's employee number at Fernhill Mushrooms is FM-02217."]
+CROWDED_MUSHROOM_R1850: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MUSHROOM_R1850_SETUP), ["remember", "After her spore allergy flared up, Aroha came off the harvesting rota in the tunnels at Fernhill, though she's still running the Saturday stall in Colchester."], [_CROWDED_MUSHROOM_R1850_SETUP[0]]),
+    (list(_CROWDED_MUSHROOM_R1850_SETUP), ["release", "the substrate job she does for the tunnels"], [_CROWDED_MUSHROOM_R1850_SETUP[2]]),
+    (list(_CROWDED_MUSHROOM_R1850_SETUP), ["purge", "FM-02217"], [_CROWDED_MUSHROOM_R1850_SETUP[5]]),
+]
+
+def crowded_mushroom_r101(cases: list[Case]) -> None:
+    """A mushroom picker whose stepdaughter picks in the same tunnels at the same farm on the same mornings, with substrate mixing for the same tunnels, the farm's Saturday market stall, fungus forays near the same village and an employee number: the picking ended with the reason first, a phrasal verb, harvesting rota as a rewording and a clause keeping the market stall, the substrate work released under a pronoun with the tunnels word shared, and the employee number purged."""
+    _ended_by(cases, "crowded_mushroom_r101", "mushroom farming", CROWDED_MUSHROOM_R1850)
+
+
+_CROWDED_USER_AUDIOBOOK_R1851_SETUP = ["I narrate audiobooks for Larkspur Audio at their recording studio in Stokes Croft in Bristol on Tuesday and Wednesday mornings.", "My sister, Imogen Achterberg-Lowe, also narrates audiobooks for Larkspur Audio at their recording studio in Stokes Croft in Bristol on Tuesday and Wednesday mornings.", "I proof-listen other narrators' recordings for Larkspur Audio from home.", "I read the local news bulletins on BCfm community radio in Stokes Croft on Wednesday afternoons.", "I lead a children's story time at Bristol Central Library on Saturday mornings.", "My Equity membership number is EQ-9045512."]
+CROWDED_USER_AUDIOBOOK_R1851: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_AUDIOBOOK_R1851_SETUP), ["remember", "Since I took the part-time teaching job, I've handed my studio mornings at Larkspur over to another narrator, though I'm still reading the news on BCfm."], [_CROWDED_USER_AUDIOBOOK_R1851_SETUP[0]]),
+    (list(_CROWDED_USER_AUDIOBOOK_R1851_SETUP), ["forget", "the checking of other people's recordings I do from home"], [_CROWDED_USER_AUDIOBOOK_R1851_SETUP[2]]),
+    (list(_CROWDED_USER_AUDIOBOOK_R1851_SETUP), ["revise", "my Saturday story time at the library", "I lead a children's story time at Bristol Central Library on Saturday afternoons."], [_CROWDED_USER_AUDIOBOOK_R1851_SETUP[4]]),
+]
+
+def crowded_user_audiobook_r101(cases: list[Case]) -> None:
+    """A user who narrates audiobooks at a studio on the same mornings as the user's sister, with proof-listening for the same publisher, radio news reading in the same street, library story time and an Equity number, in the first person: the narration ended with the reason first, a phrasal verb, studio mornings as a rewording and a clause keeping the radio news, the proof-listening forgotten through a relative clause with checking as a synonym, and the story time revised to afternoons."""
+    _ended_by(cases, "crowded_user_audiobook_r101", "audiobook narration", CROWDED_USER_AUDIOBOOK_R1851)
+
+
+_CROWDED_COASTAL_PATH_R1852_SETUP = ["Anneliese de Groot-Bevan patrols the Pembrokeshire Coast Path between Newgale and Solva as a volunteer warden for the national park authority on Saturday and Sunday mornings.", "Anneliese de Groot-Bevan's husband, Owain Bevan, also patrols the Pembrokeshire Coast Path between Newgale and Solva as a volunteer warden for the national park authority on Saturday and Sunday mornings.", "Anneliese de Groot-Bevan clears gorse and bracken from the stiles near Solva with the national park's volunteer work party on Thursdays.", "Anneliese de Groot-Bevan counts nesting choughs on the cliffs between Newgale and Solva for the RSPB each spring.", "Anneliese de Groot-Bevan serves in the café at Newgale beach on Saturday and Sunday afternoons.", "Anneliese de Groot-Bevan's volunteer number with the Pembrokeshire Coast National Park Authority is PCNPA-V-3871."]
+CROWDED_COASTAL_PATH_R1852: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_COASTAL_PATH_R1852_SETUP), ["remember", "Anneliese has given up her weekend warden rounds on the coast path since her hip started playing up, though she's still doing the spring chough count on the cliffs."], [_CROWDED_COASTAL_PATH_R1852_SETUP[0]]),
+    (list(_CROWDED_COASTAL_PATH_R1852_SETUP), ["remember", "The beach café at Newgale has shut for good after the winter storm damage, so Anneliese's weekend afternoon shifts there are over."], [_CROWDED_COASTAL_PATH_R1852_SETUP[4]]),
+    (list(_CROWDED_COASTAL_PATH_R1852_SETUP), ["release", "the stile clearing she does with the park's work party midweek"], [_CROWDED_COASTAL_PATH_R1852_SETUP[2]]),
+]
+
+def crowded_coastal_path_r101(cases: list[Case]) -> None:
+    """A volunteer coast path warden whose husband patrols the same stretch on the same weekend mornings for the same park authority, with stile clearing for the same park, a chough count on the same cliffs, weekend afternoon café shifts at the same beach and a volunteer number: the patrols ended with a phrasal verb, the reason after and a clause keeping the chough count, the café shifts ended by the café closing, and the stile clearing released under a pronoun with midweek for Thursdays."""
+    _ended_by(cases, "crowded_coastal_path_r101", "coastal path wardening", CROWDED_COASTAL_PATH_R1852)
+
+
+_CROWDED_BUS_R1853_SETUP = ["Gurpreet K. Sandhu-Walsh drives the number 48 bus for Soar Valley Buses from St Margaret's bus station in Leicester on weekday early shifts.", "Gurpreet K. Sandhu-Walsh's brother-in-law, Harjit Sandhu, also drives the number 48 bus for Soar Valley Buses from St Margaret's bus station in Leicester on weekday early shifts.", "Gurpreet K. Sandhu-Walsh trains new drivers for Soar Valley Buses at the Abbey Lane depot on Saturday mornings.", "Gurpreet K. Sandhu-Walsh is the Unite union rep for the drivers at Soar Valley Buses.", "Gurpreet K. Sandhu-Walsh drives the community minibus for the Belgrave day centre in Leicester on weekday afternoons.", "Gurpreet K. Sandhu-Walsh's staff number at Soar Valley Buses is SVB-D-60427."]
+CROWDED_BUS_R1853: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BUS_R1853_SETUP), ["remember", "After six years of it, Gurpreet has stood down as the drivers' union rep, though she's still training the new recruits at the depot on Saturdays."], [_CROWDED_BUS_R1853_SETUP[3]]),
+    (list(_CROWDED_BUS_R1853_SETUP), ["revise", "Gurpreet's early turns on the 48", "Gurpreet K. Sandhu-Walsh drives the number 48 bus for Soar Valley Buses from St Margaret's bus station in Leicester on weekday late shifts."], [_CROWDED_BUS_R1853_SETUP[0]]),
+    (list(_CROWDED_BUS_R1853_SETUP), ["purge", "SVB-D-60427"], [_CROWDED_BUS_R1853_SETUP[5]]),
+]
+
+def crowded_bus_r101(cases: list[Case]) -> None:
+    """A bus driver whose brother-in-law drives the same route on the same weekday early shifts from the same bus station, with Saturday driver training and a union rep post at the same company, weekday afternoon minibus driving in the same city and a staff number: the union post ended with the reason first, a phrasal verb and a clause keeping the training, the early shifts revised to late shifts under a first name with turns as a synonym and the bare route number, and the staff number purged."""
+    _ended_by(cases, "crowded_bus_r101", "bus driving", CROWDED_BUS_R1853)
+
+
+_CROWDED_SADDLERY_R1854_SETUP = ["Iwona Kowalczyk-Rees works as a bench saddler at Brookes & Tanner Saddlery in Walsall from Monday to Wednesday.", "Iwona Kowalczyk-Rees's son, Daniel Rees, also works as a bench saddler at Brookes & Tanner Saddlery in Walsall from Monday to Wednesday.", "Iwona Kowalczyk-Rees fits saddles to customers' horses on visits around Staffordshire for Brookes & Tanner Saddlery on Thursdays.", "Iwona Kowalczyk-Rees teaches a leather-stitching class at the Walsall Leather Museum on Wednesday evenings.", "Iwona Kowalczyk-Rees rides her cob in dressage tests at Walsall Riding Club on Sunday mornings.", "Iwona Kowalczyk-Rees's Society of Master Saddlers membership number is SMS-472906."]
+CROWDED_SADDLERY_R1854: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SADDLERY_R1854_SETUP), ["remember", "Since Brookes & Tanner stopped offering its mobile fitting service, Iwona no longer drives out on Thursdays to fit saddles to clients' horses, though she's still at the bench in the Walsall workshop early in the week."], [_CROWDED_SADDLERY_R1854_SETUP[2]]),
+    (list(_CROWDED_SADDLERY_R1854_SETUP), ["forget", "the evening stitching class Iwona runs at the leather museum"], [_CROWDED_SADDLERY_R1854_SETUP[3]]),
+    (list(_CROWDED_SADDLERY_R1854_SETUP), ["purge", "SMS-472906"], [_CROWDED_SADDLERY_R1854_SETUP[5]]),
+]
+
+def crowded_saddlery_r102(cases: list[Case]) -> None:
+    """A bench saddler whose son works the same early-week days at the same Walsall saddlery, with Thursday saddle fitting for the same firm, a Wednesday stitching class at a leather museum in the same town, Sunday dressage and a guild membership number: the fitting visits ended by the firm dropping the service with the reason first and a clause keeping the bench work, the stitching class forgotten through a relative clause, and the membership number purged."""
+    _ended_by(cases, "crowded_saddlery_r102", "saddlery", CROWDED_SADDLERY_R1854)
+
+
+_CROWDED_MORRIS_R1855_SETUP = ["Joss Penhaligon-Trew dances with Great Western Morris, practising at the St Sidwell's Centre in Exeter on Thursday evenings.", "Joss Penhaligon-Trew's daughter, Morwenna Trew, also dances with Great Western Morris, practising at the St Sidwell's Centre in Exeter on Thursday evenings.", "Joss Penhaligon-Trew plays melodeon for Great Western Morris on its summer evening tours of Exeter pubs.", "Joss Penhaligon-Trew is the bagman of Great Western Morris, arranging the side's dance-out bookings.", "Joss Penhaligon-Trew runs a ceilidh band that plays at the St Sidwell's Centre in Exeter on the last Saturday of each month.", "Joss Penhaligon-Trew's phone number is 07823 516094."]
+CROWDED_MORRIS_R1855: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MORRIS_R1855_SETUP), ["remember", "Joss has hung up her bells after the hip replacement and no longer dances with Great Western, though she still squeezes the melodeon for the side on the summer pub tours."], [_CROWDED_MORRIS_R1855_SETUP[0]]),
+    (list(_CROWDED_MORRIS_R1855_SETUP), ["revise", "the ceilidh band Joss runs at St Sidwell's", "Joss Penhaligon-Trew runs a ceilidh band that plays at the St Sidwell's Centre in Exeter on the first Saturday of each month."], [_CROWDED_MORRIS_R1855_SETUP[4]]),
+    (list(_CROWDED_MORRIS_R1855_SETUP), ["release", "Joss's job as the side's secretary"], [_CROWDED_MORRIS_R1855_SETUP[3]]),
+]
+
+def crowded_morris_r102(cases: list[Case]) -> None:
+    """A morris dancer whose daughter dances with the same side at the same Thursday practices, with melodeon playing and the bagman role for the same side, a monthly ceilidh band at the same venue and a phone number: the dancing ended with the idiom hung up her bells, the reason after and a clause keeping the melodeon, the ceilidh band revised to another Saturday through a relative clause, and the bagman role released under the synonym secretary."""
+    _ended_by(cases, "crowded_morris_r102", "morris dancing", CROWDED_MORRIS_R1855)
+
+
+_CROWDED_GERMAN_SKAT_R1856_SETUP = ["Wilfried van der Meulen spielt jeden Dienstagabend beim Skatverein „Grand Hand Kleve“ im Vereinslokal Zur Schwanenburg in Kleve Skat.", "Wilfried van der Meulens Schwager, Norbert Hendricks, spielt ebenfalls jeden Dienstagabend beim Skatverein „Grand Hand Kleve“ im Vereinslokal Zur Schwanenburg in Kleve Skat.", "Wilfried van der Meulen ist Schriftführer des Skatvereins „Grand Hand Kleve“.", "Wilfried van der Meulen spielt donnerstags in der Gaststätte Zur Schwanenburg in Kleve Doppelkopf mit ehemaligen Arbeitskollegen.", "Wilfried van der Meulen leitet dienstagnachmittags einen Schachtreff für Senioren in der Stadtbücherei Kleve.", "Wilfried van der Meulens Spielerpassnummer beim Deutschen Skatverband lautet DSkV-61-20734."]
+CROWDED_GERMAN_SKAT_R1856: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_SKAT_R1856_SETUP), ["remember", "Seit seiner Augen-OP kann Wilfried die Karten abends kaum noch erkennen, deshalb hat er die Dienstagsrunde im Verein aufgegeben; das Protokoll schreibt er aber weiterhin."], [_CROWDED_GERMAN_SKAT_R1856_SETUP[0]]),
+    (list(_CROWDED_GERMAN_SKAT_R1856_SETUP), ["forget", "Wilfrieds Doppelkopfrunde mit den alten Kollegen"], [_CROWDED_GERMAN_SKAT_R1856_SETUP[3]]),
+    (list(_CROWDED_GERMAN_SKAT_R1856_SETUP), ["revise", "der Schachtreff, den Wilfried in der Bücherei leitet", "Wilfried van der Meulen leitet mittwochnachmittags einen Schachtreff für Senioren in der Stadtbücherei Kleve."], [_CROWDED_GERMAN_SKAT_R1856_SETUP[4]]),
+]
+
+def crowded_german_skat_r102(cases: list[Case]) -> None:
+    """A Skat club player whose brother-in-law plays the same Tuesday evenings at the same club pub, with the club's secretary post, a Thursday Doppelkopf game at the same pub, a Tuesday chess group in the same town and a player pass number, in German: the Tuesday games ended with the reason first, the word Dienstagsrunde and a clause keeping the minutes, the Doppelkopf game forgotten under a reworded phrase, and the chess group revised to Wednesday through a relative clause."""
+    _ended_by(cases, "crowded_german_skat_r102", "skat clubs", CROWDED_GERMAN_SKAT_R1856)
+
+
+_CROWDED_CHINESE_CHAYI_R1857_SETUP = ["苏婉清每周二和周四下午在苏州平江路的听雨茶舍做茶艺师\uff0c为客人冲泡功夫茶。", "苏婉清的妹妹苏婉婷也每周二和周四下午在苏州平江路的听雨茶舍做茶艺师\uff0c为客人冲泡功夫茶。", "苏婉清每周六上午在听雨茶舍开茶艺入门班\uff0c教学员冲泡绿茶。", "苏婉清负责替听雨茶舍去安溪采购铁观音。", "苏婉清每周四晚上在平江路的评弹馆弹琵琶。", "苏婉清的茶艺师职业资格证书编号是CYS-3205-18762。"]
+CROWDED_CHINESE_CHAYI_R1857: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_CHAYI_R1857_SETUP), ["remember", "因为怀孕后身体吃不消\uff0c婉清已经辞掉了茶舍下午当班给客人表演茶艺的工作\uff0c不过替茶舍去安溪进茶叶的事她还管着。"], [_CROWDED_CHINESE_CHAYI_R1857_SETUP[0]]),
+    (list(_CROWDED_CHINESE_CHAYI_R1857_SETUP), ["remember", "听雨茶舍的老板把周末的入门班停掉了\uff0c所以婉清星期六上午不用再去教学员泡茶了。"], [_CROWDED_CHINESE_CHAYI_R1857_SETUP[2]]),
+    (list(_CROWDED_CHINESE_CHAYI_R1857_SETUP), ["forget", "婉清晚上在评弹馆弹琵琶的事"], [_CROWDED_CHINESE_CHAYI_R1857_SETUP[4]]),
+]
+
+def crowded_chinese_chayi_r102(cases: list[Case]) -> None:
+    """A tea-ceremony performer whose younger sister works the same afternoons at the same teahouse, with a Saturday beginners' class and tea buying for the same teahouse, Thursday pipa playing on the same street and a certificate number, in Chinese: the performing ended with the reason first, a reworded phrase and a clause keeping the tea buying, the beginners' class ended by the owner under the broader word weekend, and the pipa playing forgotten under a first name."""
+    _ended_by(cases, "crowded_chinese_chayi_r102", "tea ceremony", CROWDED_CHINESE_CHAYI_R1857)
+
+
+_CROWDED_STEAM_R1858_SETUP = ["Kofi A. Mensah-Ashworth works as a volunteer fireman on the steam locomotives of the Keighley & Worth Valley Railway out of Haworth on Saturdays and Sundays.", "Kofi A. Mensah-Ashworth's nephew, Kwame Ashworth, also works as a volunteer fireman on the steam locomotives of the Keighley & Worth Valley Railway out of Haworth on Saturdays and Sundays.", "Kofi A. Mensah-Ashworth helps overhaul boilers in the Haworth locomotive shed of the Keighley & Worth Valley Railway on Wednesdays.", "Kofi A. Mensah-Ashworth drives a restored steam traction engine at the Haworth Village Steam Rally every August.", "Kofi A. Mensah-Ashworth serves cream teas in the buffet car of the Keighley & Worth Valley Railway's Sunday dining train.", "Kofi A. Mensah-Ashworth's volunteer ID with the Keighley & Worth Valley Railway is KWVR-V-20581."]
+CROWDED_STEAM_R1858: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_STEAM_R1858_SETUP), ["forget", "the weekend firing turns Kofi does on the Worth Valley locos"], [_CROWDED_STEAM_R1858_SETUP[0]]),
+    (list(_CROWDED_STEAM_R1858_SETUP), ["remember", "The boiler overhauls have been contracted out by the railway to a firm in Bury, so Kofi's midweek sessions in the Haworth shed have come to an end."], [_CROWDED_STEAM_R1858_SETUP[2]]),
+    (list(_CROWDED_STEAM_R1858_SETUP), ["purge", "KWVR-V-20581"], [_CROWDED_STEAM_R1858_SETUP[5]]),
+]
+
+def crowded_steam_r102(cases: list[Case]) -> None:
+    """A heritage railway fireman whose nephew fires the same weekend turns out of the same station, with midweek boiler work in the same shed, a traction engine at the village steam rally, cream teas on the same railway's Sunday dining train and a volunteer ID: the firing forgotten through a relative clause and the slang locos, the boiler work ended by the railway contracting it out in the passive with midweek for Wednesdays, and the volunteer ID purged."""
+    _ended_by(cases, "crowded_steam_r102", "heritage steam engines", CROWDED_STEAM_R1858)
+
+
+_CROWDED_USER_CANOE_POLO_R1859_SETUP = ["I play canoe polo in goal for Nottingham Kayak Club's second team at the Harvey Hadden pool on Monday evenings.", "My sister, Aoife Brennan, also plays canoe polo in goal for Nottingham Kayak Club's second team at the Harvey Hadden pool on Monday evenings.", "I coach the juniors' canoe polo session at Nottingham Kayak Club on Saturday mornings.", "I referee Midlands league canoe polo matches at the Harvey Hadden pool on Sunday afternoons.", "I swim lengths at the Harvey Hadden pool before work on Monday mornings.", "My British Canoeing membership number is BC-1187453."]
+CROWDED_USER_CANOE_POLO_R1859: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CANOE_POLO_R1859_SETUP), ["remember", "Now that my shoulder's gone, I've packed in playing for the seconds, but I'm still coaching the juniors on Saturdays."], [_CROWDED_USER_CANOE_POLO_R1859_SETUP[0]]),
+    (list(_CROWDED_USER_CANOE_POLO_R1859_SETUP), ["release", "the Sunday league games I ref at Harvey Hadden"], [_CROWDED_USER_CANOE_POLO_R1859_SETUP[3]]),
+    (list(_CROWDED_USER_CANOE_POLO_R1859_SETUP), ["revise", "my early swim before work", "I swim lengths at the Harvey Hadden pool before work on Tuesday mornings."], [_CROWDED_USER_CANOE_POLO_R1859_SETUP[4]]),
+]
+
+def crowded_user_canoe_polo_r102(cases: list[Case]) -> None:
+    """A user who keeps goal for a canoe polo club's second team on Monday evenings where a sister plays in the same team at the same pool, with junior coaching at the same club, Sunday league refereeing and Monday swims at the same pool and a membership number, in the first person: the playing ended with the reason first, the phrasal verb packed in, the slang the seconds and a clause keeping the coaching, the refereeing released through a relative clause with the slang ref, and the swim revised to Tuesday under a reworded phrase."""
+    _ended_by(cases, "crowded_user_canoe_polo_r102", "canoe polo", CROWDED_USER_CANOE_POLO_R1859)
+
+
+_CROWDED_WILD_SWIM_R1860_SETUP = ["Ingrid Solberg-Mackay leads the dawn swims of the Selkie Dippers wild swimming club at Portobello Beach in Edinburgh on Tuesday and Saturday mornings.", "Ingrid Solberg-Mackay's daughter-in-law, Kirsty Mackay, also leads the dawn swims of the Selkie Dippers wild swimming club at Portobello Beach in Edinburgh on Tuesday and Saturday mornings.", "Ingrid Solberg-Mackay manages the bookings for the wood-fired sauna the Selkie Dippers share at Portobello Beach.", "Ingrid Solberg-Mackay writes the Selkie Dippers' weekly water-temperature and tide report.", "Ingrid Solberg-Mackay works as a lifeguard at Portobello Swim Centre on Saturday afternoons.", "Ingrid Solberg-Mackay's Outdoor Swimming Society membership number is OSS-385120."]
+CROWDED_WILD_SWIM_R1860: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_WILD_SWIM_R1860_SETUP), ["remember", "The council has shut Portobello Swim Centre for a two-year refurbishment, so Ingrid's Saturday afternoon lifeguarding is over, though she's still leading the early-morning dips off the beach."], [_CROWDED_WILD_SWIM_R1860_SETUP[4]]),
+    (list(_CROWDED_WILD_SWIM_R1860_SETUP), ["forget", "the sea temperature and tides update Ingrid puts out for the club every week"], [_CROWDED_WILD_SWIM_R1860_SETUP[3]]),
+    (list(_CROWDED_WILD_SWIM_R1860_SETUP), ["purge", "OSS-385120"], [_CROWDED_WILD_SWIM_R1860_SETUP[5]]),
+]
+
+def crowded_wild_swim_r102(cases: list[Case]) -> None:
+    """A wild swimming club leader whose daughter-in-law leads the same dawn swims at the same beach on the same mornings, with sauna bookings and a weekly tide report for the same club, Saturday lifeguarding at a pool in the same place and a membership number: the lifeguarding ended by the council closing the pool with a clause keeping the dawn swims under the word dips, the tide report forgotten through a relative clause and a reworded phrase, and the membership number purged."""
+    _ended_by(cases, "crowded_wild_swim_r102", "wild swimming clubs", CROWDED_WILD_SWIM_R1860)
+
+
+_CROWDED_SUGARCRAFT_R1861_SETUP = ["Priya Venkataraman-Holt teaches sugar flower classes at the Cake Craft Studio on Granby Street in Leicester on Tuesday and Thursday evenings.", "Priya Venkataraman-Holt's mother, Lakshmi Venkataraman, also teaches sugar flower classes at the Cake Craft Studio on Granby Street in Leicester on Tuesday and Thursday evenings.", "Priya Venkataraman-Holt demonstrates royal-icing piping in the window of the Cake Craft Studio on Granby Street on Saturday afternoons.", "Priya Venkataraman-Holt chairs the Leicester branch of the British Sugarcraft Guild, which meets on the first Thursday of each month.", "Priya Venkataraman-Holt bakes wedding cakes to order from her home kitchen in Oadby.", "Priya Venkataraman-Holt's food business registration number with Oadby and Wigston Borough Council is OWBC-FBR-07731."]
+CROWDED_SUGARCRAFT_R1861: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_SUGARCRAFT_R1861_SETUP), ["remember", "Priya has handed over the sugar flower evenings on Granby Street to a former student, but she's still doing the Saturday piping demos in the studio window."], [_CROWDED_SUGARCRAFT_R1861_SETUP[0]]),
+    (list(_CROWDED_SUGARCRAFT_R1861_SETUP), ["revise", "Priya's role at the head of the Leicester guild branch", "Priya Venkataraman-Holt is vice-chair of the Leicester branch of the British Sugarcraft Guild, which meets on the first Thursday of each month."], [_CROWDED_SUGARCRAFT_R1861_SETUP[3]]),
+    (list(_CROWDED_SUGARCRAFT_R1861_SETUP), ["release", "the wedding cakes she turns out of her kitchen at home"], [_CROWDED_SUGARCRAFT_R1861_SETUP[4]]),
+]
+
+def crowded_sugarcraft_r102(cases: list[Case]) -> None:
+    """A sugarcraft teacher whose mother teaches the same evening sugar flower classes at the same studio, with Saturday piping demos at the same studio, the chair of a guild branch that meets on Thursdays, wedding cakes from home and a food business registration number: the classes handed over to a former student with a clause keeping the demos, the chair revised to vice-chair under a possessive and a reworded phrase, and the wedding cakes released under a pronoun and a relative clause."""
+    _ended_by(cases, "crowded_sugarcraft_r102", "sugarcraft cake decorating", CROWDED_SUGARCRAFT_R1861)
+
+
+_CROWDED_LIGHTHOUSE_R1862_SETUP = ["Elis ap Dafydd guides visitor tours of South Stack Lighthouse on Anglesey for the Holyhead Maritime Trust on Friday and Saturday afternoons from Easter to September.", "Elis ap Dafydd's brother, Huw ap Dafydd, also guides visitor tours of South Stack Lighthouse on Anglesey for the Holyhead Maritime Trust on Friday and Saturday afternoons from Easter to September.", "Elis ap Dafydd runs the South Stack Lighthouse gift kiosk for the Holyhead Maritime Trust on Sunday mornings.", "Elis ap Dafydd counts seabirds on the cliffs at South Stack for the RSPB on Friday mornings.", "Elis ap Dafydd gives Welsh-language talks about shipwrecks at Holyhead Maritime Museum on winter evenings.", "Elis ap Dafydd's staff number with the Holyhead Maritime Trust is HMT-0417."]
+CROWDED_LIGHTHOUSE_R1862: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LIGHTHOUSE_R1862_SETUP), ["remember", "Since the four hundred steps down to the lighthouse have got too much for his knees, Elis has stopped taking visitors round South Stack, though he still counts the seabirds on the cliffs there."], [_CROWDED_LIGHTHOUSE_R1862_SETUP[0]]),
+    (list(_CROWDED_LIGHTHOUSE_R1862_SETUP), ["release", "the Sunday morning shift he does in the lighthouse gift shop"], [_CROWDED_LIGHTHOUSE_R1862_SETUP[2]]),
+    (list(_CROWDED_LIGHTHOUSE_R1862_SETUP), ["revise", "the shipwreck talks Elis gives at the museum", "Elis ap Dafydd gives Welsh-language talks about shipwrecks at Holyhead Maritime Museum on summer evenings."], [_CROWDED_LIGHTHOUSE_R1862_SETUP[4]]),
+]
+
+def crowded_lighthouse_r102(cases: list[Case]) -> None:
+    """A lighthouse tour guide whose brother guides the same afternoon tours of the same lighthouse for the same trust, with a Sunday gift kiosk for the same trust, Friday seabird counts at the same headland, winter shipwreck talks and a staff number: the tours ended with the reason first, a reworded phrase and a clause keeping the seabird counts, the kiosk shift released under a pronoun and the synonym gift shop, and the shipwreck talks revised to summer through a relative clause."""
+    _ended_by(cases, "crowded_lighthouse_r102", "lighthouse tours", CROWDED_LIGHTHOUSE_R1862)
+
+
+_CROWDED_HARBOUR_PILOT_R1863_SETUP = ["Marguerite de la Haye works as a harbour pilot for Falmouth Harbour, bringing ships into Falmouth docks on the night rota from Monday to Thursday.", "Marguerite de la Haye's husband, R. J. Trelawny, also works as a harbour pilot for Falmouth Harbour, bringing ships into Falmouth docks on the night rota from Monday to Thursday.", "Marguerite de la Haye trains new pilots on the ship-handling simulator at Falmouth Marine School on Friday mornings.", "Marguerite de la Haye crews the Falmouth lifeboat as a volunteer navigator.", "Marguerite de la Haye sits on Falmouth Harbour's safety committee, which meets on the first Monday evening of each month.", "Marguerite de la Haye's pilot licence number is FHC-PL-0934."]
+CROWDED_HARBOUR_PILOT_R1863: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_HARBOUR_PILOT_R1863_SETUP), ["remember", "After twenty-two years of night boardings, Marguerite has come off the pilotage rota and stopped bringing ships in, though she'll carry on training the new intake on the simulator."], [_CROWDED_HARBOUR_PILOT_R1863_SETUP[0]]),
+    (list(_CROWDED_HARBOUR_PILOT_R1863_SETUP), ["release", "Marguerite's seat on the harbour's safety committee"], [_CROWDED_HARBOUR_PILOT_R1863_SETUP[4]]),
+    (list(_CROWDED_HARBOUR_PILOT_R1863_SETUP), ["remember", "Marguerite has been stood down from the lifeboat crew by the RNLI after her medical, so she no longer navigates for the Falmouth boat."], [_CROWDED_HARBOUR_PILOT_R1863_SETUP[3]]),
+]
+
+def crowded_harbour_pilot_r102(cases: list[Case]) -> None:
+    """A harbour pilot whose husband works the same night rota bringing ships into the same docks, with simulator training at a marine school, lifeboat navigating and a harbour safety committee seat in the same port and a licence number: the piloting ended with the reason first, a phrasal verb and a clause keeping the simulator training, the committee seat released under a possessive of the first name, and the lifeboat crewing ended by the RNLI in the passive."""
+    _ended_by(cases, "crowded_harbour_pilot_r102", "harbour pilots", CROWDED_HARBOUR_PILOT_R1863)
+
 
 def build() -> list[Case]:
     cases: list[Case] = []
@@ -28583,7 +28822,27 @@ def build() -> list[Case]:
                    crowded_lace_r100,
                    crowded_beach_volleyball_r100,
                    crowded_laundrette_r100,
-                   crowded_taxidermy_r100):
+                   crowded_taxidermy_r100,
+                   crowded_shanty_r101,
+                   crowded_cathedral_r101,
+                   crowded_german_lesepaten_r101,
+                   crowded_ceilidh_r101,
+                   crowded_wheelwright_r101,
+                   crowded_chinese_guangchangwu_r101,
+                   crowded_mushroom_r101,
+                   crowded_user_audiobook_r101,
+                   crowded_coastal_path_r101,
+                   crowded_bus_r101,
+                   crowded_saddlery_r102,
+                   crowded_morris_r102,
+                   crowded_german_skat_r102,
+                   crowded_chinese_chayi_r102,
+                   crowded_steam_r102,
+                   crowded_user_canoe_polo_r102,
+                   crowded_wild_swim_r102,
+                   crowded_sugarcraft_r102,
+                   crowded_lighthouse_r102,
+                   crowded_harbour_pilot_r102):
         family(cases)
     return cases
 
