@@ -322,11 +322,20 @@ def _in_a_name(text: str, possessor: re.Match[str]) -> bool:
 
 def _descriptive(text: str, possessor: re.Match[str]) -> bool:
     """Is the plural genitive ``possessor`` found in ``text`` a kind, after an article that
-    agrees with the noun after it (``a residents' parking permit``, ``a farmers' market``:
-    a descriptive genitive, Quirk et al. 1985, 5.123), not who owns the thing?"""
+    agrees with the noun after it (``a residents' parking permit``, ``a farmers' market``,
+    ``a children's story time``: a descriptive genitive, Quirk et al. 1985, 5.123), not
+    who owns the thing? A plural is one in ``-s`` with the apostrophe alone, or one of
+    people not made with ``-s`` (:data:`_PLURALS_OF_PEOPLE`) with ``'s``."""
     word, end = possessor.group(1), possessor.start() + len(possessor.group(1))
-    return (word.endswith("s") and text[end:end + 2] in ("' ", "’ ")
-            and re.search(r"\ban?\s+$", text[:possessor.start()], re.IGNORECASE) is not None)
+    plural = (text[end:end + 2] in ("' ", "’ ") if word.endswith("s")
+              else word.islower() and word.endswith(_PLURALS_OF_PEOPLE))
+    return plural and re.search(r"\ban?\s+$", text[:possessor.start()],
+                                re.IGNORECASE) is not None
+
+
+_PLURALS_OF_PEOPLE = ("children", "people", "men", "women")
+"""The English plurals of people not made with ``-s`` (``craftsmen`` and ``sportswomen``
+end so too)."""
 
 
 def _of_the_kind(noun: str, text: str) -> bool:
@@ -374,6 +383,10 @@ def _one_owner(text: str) -> bool:
     said."""
     return any(m.group(1) is None or m.group(1).lower() not in lx.STOPWORDS
                for m in _SINGULAR_OWNER.finditer(text))
+
+
+_ROLE_STEMS = frozenset(stem(w) for w in lx.PERSON_NOUNS)
+"""Nouns of a person in a role (``warden``, ``steward``, ``lifeguard``), as their stems."""
 
 
 class TextInterface:
@@ -534,17 +547,21 @@ class TextInterface:
         Chinese (``秀兰``, whose id spells its pinyin: :func:`_chinese_given_name`)."""
         if entity is None or not entity.startswith("person:"):
             return None
+        surnamed = False  # a Chinese given name that opens as a surname would (桂兰)
         if entity[7:].isalpha():  # a given name is one word of letters
             word = entity[7:].capitalize()
         elif said is not None and " " not in said and entity_id("person", said) == entity and (
-                "-" in said or _chinese_given_name(said)):
+                "-" in said or _chinese_given_name(said)
+                or (surnamed := _chinese_given_name(said, surnamed=True))):
             word = said
         else:
             return None
-        named = named_entities(analyse_query(word), self._candidates(tenant, word),
-                               given_names=True)
+        views = self._candidates(tenant, word)
+        named = named_entities(analyse_query(word), views, given_names=True)
         if entity in named:
             return None  # the name's own facts: a person of that name is known
+        if surnamed:  # only people whose whole name is a surname and it (王桂兰)
+            named = {e: k for e, k in named.items() if _surname_and(word, e)}
         people = [e for e in named if e.startswith("person:")]
         return people[0] if len(people) == 1 else None
 
@@ -995,6 +1012,9 @@ class TextInterface:
                 # holds the object's word only inside a name ("stopped the blood runs for
                 # North East Blood Bikes" and "takes calls on the Blood Bikes desk")
                 continue
+            # "given up her weekend warden rounds" ends "patrols the coast path as a
+            # volunteer warden": the role said in both names the same activity
+            same_topic = same_topic or bool((shared - named_apart) & specific & _ROLE_STEMS)
             if same_topic and shared:
                 ended.append((f, whole))
                 shares[f.fact_id] = frozenset(t for t in shared if "'" not in t)  # not "i've"
@@ -2296,11 +2316,20 @@ class TextInterface:
         return [v.fact.text for v in chosen[:k]]
 
 
-def _chinese_given_name(said: str) -> bool:
+def _chinese_given_name(said: str, *, surnamed: bool = False) -> bool:
     """Is ``said`` a Chinese given name alone (``秀兰``), two or three characters that open
-    with no surname? A full name opens with one (``王芳`` is no given name of ``王芳芳``)."""
-    return is_chinese_run(said) and len(said) <= 3 and not any(
-        said.startswith(s) for s in lx.CHINESE_SURNAMES)
+    with no surname? A full name opens with one (``王芳`` is no given name of ``王芳芳``).
+    ``surnamed``: whether it is one that does open with a surname (``桂兰``, since 桂 is
+    one too), a given name only where a known person's name is a surname and it
+    (:func:`_surname_and`)."""
+    opens = any(said.startswith(s) for s in lx.CHINESE_SURNAMES)
+    return is_chinese_run(said) and len(said) <= 3 and opens == surnamed
+
+
+def _surname_and(given: str, entity: str) -> bool:
+    """Is ``entity`` the person whose name is a surname and then ``given`` (``王桂兰``
+    for 桂兰; its id spells the name's pinyin)?"""
+    return any(entity_id("person", s + given) == entity for s in lx.CHINESE_SURNAMES)
 
 
 def _the_person_meant(query: str, found: Sequence[Match]) -> dict[str, str] | None:

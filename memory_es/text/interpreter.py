@@ -47,6 +47,8 @@ from memory_es.text.predicates import (
     verb_reach,
 )
 from memory_es.text.qualifiers import (
+    CALENDAR,
+    SEASON_OR_MONTH,
     SPAN,
     TEMPORAL,
     adjuncts,
@@ -1126,11 +1128,19 @@ _NAME_RUN = re.compile(
 Berg``), and the possessive ``'s`` after it if one follows."""
 
 
+_PLACE_AFTER = lx.PREPOSITIONS | lx.PREPOSITIONAL_ADVERBS | {"the", "a", "an"}
+"""Words after which a capitalised name is a place or a thing, not a person a pronoun
+could stand for: a preposition or a prepositional adverb governs it (``on Western Road``,
+``round South Stack``), or an article opens it (``upstairs at the Star``: no article
+comes before a person's name)."""
+
+
 def _person_before(before: str) -> Subject | None:
     """The last person named in ``before`` who is no object of a preposition (``the fine
     Adaeze Okonkwo-Bright got on Western Road``: Adaeze; a road, a town or a firm after
-    ``on``, ``in`` or ``at`` is where), unless the name owns what follows it (``The ulcer
-    on Cornelis van der Berg's left leg``: his)."""
+    ``on``, ``in`` or ``at`` is where; :data:`_PLACE_AFTER`), unless the name owns what
+    follows it (``The ulcer on Cornelis van der Berg's left leg``: his). A day or a month
+    is no person either."""
     found: Subject | None = None
     for m in _NAME_RUN.finditer(before):
         words = m.group("name").split()
@@ -1138,8 +1148,9 @@ def _person_before(before: str) -> Subject | None:
             words.pop(0)
         name, owns = " ".join(words), bool(m.group("owns"))
         prior = before[:m.start()].split()[-1:]
-        if not name or (prior and prior[0].lower() in lx.PREPOSITIONS and not owns):
-            continue
+        if not name or (prior and prior[0].lower() in _PLACE_AFTER and not owns) or (
+                CALENDAR.fullmatch(name) or SEASON_OR_MONTH.fullmatch(name)):
+            continue  # a place, or a day or month ("the crew's Thursday night practices")
         subject = analyse_subject(name, tokenize(name), [])
         if subject.kind == "person" and subject.entity is not None:
             found = subject

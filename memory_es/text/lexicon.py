@@ -612,6 +612,11 @@ def inflected_verb(word: str) -> str | None:
 PINYIN_SYLLABLES: frozenset[str] = data_words("pinyin_syllables.txt")
 """Hanyu Pinyin syllables without tones (``data/pinyin_syllables.txt``)."""
 
+PREPOSITIONAL_ADVERBS = words("around round along past")
+"""Prepositions that are also adverbs (Quirk et al. 1985, §9.7 and §16.3): after a verb
+a particle (``showed her around``), after a noun or before a name a preposition (``tours
+round the cathedral``, ``visitors round South Stack``)."""
+
 PARTICLES = words("away back down off out up apart aside along around ahead")
 """The adverbial particles of phrasal verbs that are no prepositions (Quirk et al. 1985,
 §16.3): part of the verb (``stepped down from the committee``, ``dropped out of the

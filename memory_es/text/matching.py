@@ -580,6 +580,19 @@ def _whole_record(cleaned: str) -> bool:
     return False
 
 
+_GOVERNING = re.compile(
+    rf"(?i:\b({'|'.join(sorted(lx.PREPOSITIONAL_ADVERBS))})\s+)(?=(?i:"
+    rf"{'|'.join(sorted(lx.POSSESSIVE_DETERMINERS | {'the', 'a', 'an'}))})\b|[^\W\d_a-z])")
+
+
+def _governing(text: str) -> frozenset[str]:
+    """The prepositional adverbs a query uses as prepositions, before a determiner or a
+    name (``tours round the cathedral``, ``walks along the Thames``): function words
+    there, as ``in`` and ``at`` are, and no word a fact must hold (it says ``tours of
+    Durham Cathedral``)."""
+    return frozenset(m.group(1).lower() for m in _GOVERNING.finditer(text))
+
+
 @lru_cache(maxsize=16_384)
 def analyse_query(text: str) -> Query:
     """Analyse a targeting or recall query: identifiers, name n-grams, terms, intents (the
@@ -617,7 +630,7 @@ def analyse_query(text: str) -> Query:
     low_words = word_forms(cleaned)
     kept = acronyms(text) | possessed_nouns(cleaned)  # content though in the stopword list
     kept |= {a for a, b in itertools.pairwise(low_words) if _modifies(a, b)}
-    titled = titles(cleaned)
+    titled = titles(cleaned) | _governing(cleaned)
     low_words = [w for w in low_words if w not in titled]
     lead = next((i for i, w in enumerate(low_words) if w not in lx.INSTRUCTION_VERBS),
                 len(low_words))
@@ -1030,7 +1043,8 @@ def _head_left_open(run: str, asked: frozenset[str], held: frozenset[str]) -> bo
     pharmacy)? A compound is right-headed: the words before the head say which one, and
     a fact holding them all and a word of two characters or more tells it, as an English
     query's missing head leaves the kind open (:func:`another_kind`). Or every word of two
-    characters or more but one, when it holds two of them."""
+    characters or more but one, when it holds two of them; or every one of them, with the
+    head, when only words of one character are missing."""
     if not is_chinese_run(run):
         return False
     missing = asked - held
@@ -1041,6 +1055,8 @@ def _head_left_open(run: str, asked: frozenset[str], held: frozenset[str]) -> bo
     # pieces made for the New Year show); of the words of two or more, one may be said
     # otherwise (过年 / 春节) when the fact holds two others
     unsaid = [w for w in missing if len(w) >= 2]
+    if not unsaid:  # only such words (练 of 桂兰早上在公园练的太极), when it holds the head
+        return long_held >= 2 and any(run.endswith(w) for w in held if len(w) >= 2)
     return len(unsaid) == 1 and unsaid[0] not in _ZH_PEOPLE and long_held >= 2
 
 
@@ -1380,11 +1396,13 @@ def crossed_topics(query: Query, skip: Iterable[str] = ()) -> list[frozenset[str
 def _derived(term: str, terms: frozenset[str]) -> bool:
     """A derivation of one of the words (``preference`` / ``prefers``): one stem starts
     with the other, which has at least five letters; both are made from one noun by
-    another suffix (:func:`_root`: ``poetic`` / ``poetry``); or a noun made from one of
-    the words that is a verb (:func:`nominalises`: ``payment`` / ``pays``)."""
+    another suffix (:func:`_root`: ``poetic`` / ``poetry``); a noun made from one of
+    the words that is a verb (:func:`nominalises`: ``payment`` / ``pays``); or one who
+    practises the field the other names (:func:`_practises`: ``podiatrist`` /
+    ``podiatry``)."""
     if len(term) < 5 or not term.isalpha():
         return False
-    if nominalises(term, terms) or _how_often(term, terms):
+    if nominalises(term, terms) or _how_often(term, terms) or _practises(term, terms):
         return True
     root, latin = _root(term), _participle(term)
     return any(len(t) >= 5 and t.isalpha() and (term.startswith(t) or t.startswith(term)
@@ -1422,6 +1440,15 @@ _TIME_NOUNS = lx.PERIODS | lx.TEMPORAL_WORDS
 _DERIVING = ("istic", "ism", "ist", "ic", "ry")
 """Suffixes that make nouns and adjectives of a noun (``poet``: poetic, poetry; ``tour``:
 touristic, tourism, tourist)."""
+
+
+def _practises(term: str, terms: frozenset[str]) -> bool:
+    """Is ``term`` the one who practises a field among ``terms``, or the field of one
+    among them: ``-ist`` and ``-y`` of one stem of four letters or more (``podiatrist`` /
+    ``podiatry``, ``therapist`` / ``therapy``, ``pharmacist`` / ``pharmacy``)?"""
+    if term.endswith("ist") and len(term) >= 7:
+        return term[:-3] + "y" in terms
+    return term.endswith("y") and len(term) >= 5 and term[:-1] + "ist" in terms
 
 
 def _root(term: str) -> str | None:
@@ -1721,10 +1748,11 @@ def _phrase(query: Query, skip: Iterable[str]) -> tuple[list[str], str | None]:
     heads = {t for t in terms if t in _GENERIC_TERMS}  # "water supplier": a supplier
     out: list[str] = []
     forms = word_forms(query.text)
+    governing = _PREPOSITIONS | _governing(query.text)
     for form, after in itertools.zip_longest(forms, forms[1:], fillvalue=""):
         if out and form in _CLAUSE_OPENERS:
             return out, "clause"
-        if out and (form in _PREPOSITIONS or (gerund_of(form) and lx.names_a_topic(out[-1]))):
+        if out and (form in governing or (gerund_of(form) and lx.names_a_topic(out[-1]))):
             # "the job fixing shoes at the kiosk": after a noun of a whole topic a gerund
             # says what the job is, as a preposition's phrase would, no kind of shoe
             return out, "complement"

@@ -11,6 +11,7 @@ facts never share a slot.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,15 @@ def _says_a_route(p: PredicateReading) -> bool:
     ``drives along the coast road``)? Then the fact is the route, beside the slot of how
     one travels or what one drives, never a value of it."""
     return bool(p.rest_low[:1]) and p.rest_low[0] in _PATH_PREPOSITIONS
+
+
+def _for_someone(p: PredicateReading) -> bool:
+    """Does the clause say whom it is done for (``drives the number 48 bus for Soar Valley
+    Buses``, ``drives the minibus for the day centre``)? Then driving is a job, one of
+    several a person may hold, not the one vehicle they drive."""
+    rest = p.rest_words
+    return any(w.lower() == "for" and (nxt.lower() in ("the", "a", "an") or is_capitalised(nxt))
+               for w, nxt in itertools.pairwise(rest))
 
 
 def frame_of(reading: PredicateReading) -> str | None:
@@ -896,7 +906,8 @@ PREDICATE_RULES: tuple[Rule, ...] = (
     Rule("predicate:way-to", lambda p: _travel_destination(p) is not None, _way_to),
     # the vehicle one drives is one slot; a vehicle one owns is a slot of its kind
     # ("drives a Volvo" and "owns a bike" both hold)
-    Rule("predicate:vehicle", lambda p: p.lemma in ("drive", "lease") and not _says_a_route(p),
+    Rule("predicate:vehicle", lambda p: p.lemma in ("drive", "lease") and not _says_a_route(p)
+         and not _for_someone(p),
          lambda p: Slot("transport.vehicle", p.value)),
     Rule("predicate:owned-vehicle", lambda p: p.lemma == "own" and "transport" in p.rest_domains,
          lambda p: Slot(attribute_path("transport", "vehicle", *keywords(p.rest_words, 2)),

@@ -193,13 +193,16 @@ _ADJUNCT_START = re.compile(
 
 _OBJECT_WORD = rf"(?!(?:{'|'.join(sorted(lx.PREPOSITIONS - {'of'}))})\s)[a-z0-9'-]+\s+"
 _SEPARATED = re.compile(r"\b(?:" + "|".join(
-    rf"{re.escape(verb)}\s+(?:{_OBJECT_WORD}){{1,8}}?{re.escape(particle)}"
+    rf"{re.escape(verb)}\s+(?:(?:{_OBJECT_WORD}){{1,8}}?{re.escape(particle)}\b"
+    rf"|(?:[a-z0-9'-]+\s+){{1,8}}?{re.escape(particle)}\s+to\b)"
     for verb, particle in (p.split() for p in lx.CESSATION_PHRASES if p.count(" ") == 1)
-    if lx.lemma_of(verb)) + r")\b")
+    if lx.lemma_of(verb)) + r")")
 """A phrasal verb of ending with its object between verb and particle (``gave the club
 up``, ``called the wedding off``, ``handed the running of the St Cuthbert Street bookshop
 over to her assistant``): up to eight words of one noun phrase, none of them punctuation
-or a preposition but ``of`` (``handed the forms to her boss over lunch`` ends nothing)."""
+or a preposition but ``of`` (``handed the forms to her boss over lunch`` ends nothing),
+unless ``to`` and whom it went to follow the particle, which is then the verb's (``handed
+my mornings at Larkspur over to another narrator``)."""
 
 
 def cessation(words: Sequence[str], text_low: str) -> bool:
@@ -331,7 +334,8 @@ a unit (``kWh``) nor an abbreviation (``mRNA``)."""
 
 def names_in(toks: Sequence[Tok], skip_first: bool) -> tuple[str, ...]:
     """Proper names: runs of capitalised (or non-Latin) words not at sentence start, and
-    brands in camel case (:data:`_CAMEL`)."""
+    brands in camel case (:data:`_CAMEL`). A day of the week is a name of its own, never
+    the end of another's."""
     names: list[str] = []
     run: list[str] = []
     for i, t in enumerate(toks):
@@ -350,6 +354,9 @@ def names_in(toks: Sequence[Tok], skip_first: bool) -> tuple[str, ...]:
              and not w.isupper()) or (w.isupper() and len(w) <= 5 and w.isalpha()))
             or is_foreign_word(w) or _CAMEL.fullmatch(w) is not None)
         if is_name and not any(c.isdigit() for c in w):
+            if run and WEEKDAY.fullmatch(w):  # "Ingrid's Saturday": no "Ingrid Saturday"
+                names.append(" ".join(run))
+                run = []
             run.append(w)
             if t.raw.rstrip().endswith((",", ".", ";", ":", ")")):
                 names.append(" ".join(run))

@@ -168,13 +168,15 @@ def subject_split(toks: list[Tok], identifiers: Sequence[Identifier]
             return i, None, plural
         if w in lx.NEGATING_VERBS:
             return i, None, plural
-        if (not plural and (start := _adverbs_start(toks, i)) <= 3 and w.isalpha()
+        if (not plural and ((start := _adverbs_start(toks, i)) <= 3
+                            or toks[start - 1].raw.endswith(",")) and w.isalpha()
                 and w.endswith("s") and not w.endswith("ss")
                 and t.word.islower() and w not in lx.STOPWORDS and w not in lx.ADVERBS
                 and not _noun_plural(w) and not _after_a_named_verb(toks, start)
                 and (i + 1 >= len(toks) or not agrees(toks[i + 1].word, True))):
             # an unknown -s word after the subject (and its adverbs: "now supervises"),
-            # not followed by a verb: the verb
+            # or after an apposition closed by a comma ("X's sister, Imogen Lowe, also
+            # narrates"), not followed by a verb: the verb
             return start, None, plural
     # no finite verb: a key-value line without a colon, or a fragment
     first = toks[0].low if toks else ""
@@ -193,7 +195,13 @@ def _after_opening_name(toks: Sequence[Tok]) -> int:
     followed by its verb in any language that writes verbs in lower case, so the
     sentence stays its named person's; with no such name it is one noun phrase. A
     surname's particle between capitalised words is the name's (``Friederike von
-    Aschenbach besucht …``)."""
+    Aschenbach besucht …``). After an opening subject pronoun, at the word after it
+    (``I narrate audiobooks``, ``I proof-listen recordings``): a pronoun is followed by
+    its verb."""
+    verb = toks[1].word if len(toks) > 1 else ""
+    if toks and toks[0].low in _PLURAL_PRONOUNS and verb.replace("-", "").isalpha() \
+            and verb.islower() and verb not in lx.STOPWORDS:
+        return 1
     k = 0
     while k < len(toks) and (is_capitalised(toks[k].word) or (k and _particle_at(toks, k))) \
             and not toks[k].raw.endswith((",", ":", "'s", "’s")):
@@ -381,16 +389,18 @@ _PRONOUN_SUBJECTS = lx.SUBJECT_PRONOUNS | {"we"}
 with others: ``…, though we still go to the Wednesday practice``)."""
 
 
-def own_subject(toks: Sequence[Tok], plural: bool) -> int:
+def own_subject(toks: Sequence[Tok], plural: bool, longest: int = 4) -> int:
     """Length of a subject noun phrase that opens ``toks`` and is followed by a finite
     verb (``her bike is``, ``the van was``, ``Ana lives``, ``Ben Roy left``), else 0: the
-    coordinated clause then has its own subject."""
+    coordinated clause then has its own subject. ``longest``: the most words it may have
+    (more after a conjunction that opens a clause: ``…, so Pieter's Friday green woodwork
+    course has been dropped``)."""
     if not toks:
         return 0
     first = toks[0]
     if first.low not in _OWN_SUBJECT_LEAD and not is_capitalised(first.word):
         return 0
-    for n in range(1, min(4, len(toks) - 1) + 1):
+    for n in range(1, min(longest, len(toks) - 1) + 1):
         if toks[n - 1].raw.endswith((",", ";")):
             return 0
         if n > 1 and toks[n - 1].low in lx.ADVERBS:
@@ -417,6 +427,9 @@ def own_subject(toks: Sequence[Tok], plural: bool) -> int:
 
 
 _FINITE = lx.AUXILIARIES | {"lives", "works", "drives", "owns", "has"} | lx.VERBS_3SG
+_JOINED_SUBJECT = 8
+"""The most words of a subject after ``so`` or ``though`` (a noun phrase and a relative
+clause of its own: ``the Friday course Pieter taught there``)."""
 _CLAUSE_JOINERS = frozenset(("so", "yet", "though", "although"))
 """Conjunctions that are also adverbs (``so happy``, ``not yet``, ``did, though``) or open
 a concession: after a comma and before a subject of its own they join a clause of its
@@ -434,12 +447,15 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
     pred = sentence[pred_start:]
     toks = tokenize(pred, pred_start)
     cuts: list[tuple[int, int]] = []  # (token index of conjunction, index of next token)
+    long_subjects: set[int] = set()  # where a clause after "so" or "though" starts
     for i, t in enumerate(toks):
         w = t.low
         joiner = w in ("and", "but") or (w in ("while", "whereas") and i > 0)
         nxt = toks[i + 1:]
         if not joiner and w in _CLAUSE_JOINERS and i > 0 and toks[i - 1].raw.endswith(","):
-            joiner = bool(own_subject(nxt, False))  # ", so she no longer goes …"
+            joiner = bool(own_subject(nxt, False, _JOINED_SUBJECT))  # ", so she no longer goes …"
+            if joiner:
+                long_subjects.add(i + 1)
         if not joiner:
             continue
         if any(s <= t.start < e for s, e in protected):
@@ -447,7 +463,8 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
         vp = starts_verb_phrase(nxt, plural)
         if vp is not None and _names_after_and(nxt[vp]):
             vp = None  # "works at Slaughter and May": the firm's name, not "may"
-        if vp is not None or own_subject(nxt, False) or _parallel_verb(toks, nxt, plural):
+        if vp is not None or i + 1 in long_subjects or own_subject(nxt, False) or (
+                _parallel_verb(toks, nxt, plural)):
             cuts.append((i, i + 1))
     # a clause with its own subject after a comma or semicolon, no conjunction: "Priya moved
     # to Bristol, Omar still lives in Leeds" (notes splice clauses)
@@ -479,7 +496,8 @@ def split_conjuncts(sentence: str, pred_start: int, plural: bool,
             vi = starts_verb_phrase(seg, plural)
             if pieces and vi is not None and _names_after_and(seg[vi]):
                 vi = None  # "… and Will Cole works at Bosch": a name opens the clause
-            own = own_subject(seg, False) if pieces and vi is None else 0
+            own = own_subject(seg, False, _JOINED_SUBJECT if begin in long_subjects else 4) \
+                if pieces and vi is None else 0
             pieces.append(Conjunct(start, text, seg, own if own else (vi if vi is not None
                                                                       else 0), own))
         begin = resume

@@ -2,8 +2,9 @@
 something else (SPEC §15):
 
 - a phrasal verb of ending holds with its object between verb and particle (``gave the
-  chess club up``, ``handed the bakery over to her son``, ``called the wedding off``):
-  the fact of that thing ends, every other stays;
+  chess club up``, ``handed the bakery over to her son``, ``called the wedding off``;
+  a place inside the object when ``to`` follows the particle, ``handed her mornings at
+  the studio over to a colleague``): the fact of that thing ends, every other stays;
 - a verb of exchange gives up its object for what follows ``for`` (``traded her Skoda
   for a Kia``, ``swapped coffee for green tea``): the fact that held the object ends, a
   relative's same fact and a fact that only shares a word (``owns a coffee machine``)
@@ -32,9 +33,15 @@ _NAMES = ["Nora Vance", "Idris Bello", "Mei Tanaka", "Jonas Becker"]
                          "handed the corner bakery over to her son"),
                         ("owns the billing service",
                          "handed the billing service over to a colleague"),
-                        ("plans a wedding in June", "called the wedding off")]))
+                        ("plans a wedding in June", "called the wedding off"),
+                        ("narrates audiobooks at the Larkspur studio on Tuesday mornings",
+                         "handed her Tuesday mornings at the Larkspur studio over to a "
+                         "colleague")]))
 @example(name="Mei Tanaka", pair=("runs the corner bakery",
                                   "handed the corner bakery over to her son"))
+@example(name="Idris Bello", pair=(
+    "narrates audiobooks at the Larkspur studio on Tuesday mornings",
+    "handed her Tuesday mornings at the Larkspur studio over to a colleague"))
 def test_a_phrasal_ending_around_its_object_ends_that_fact(
         fresh_store: memory_es.MemoryStore, name: str, pair: tuple[str, str]) -> None:
     held, ending = pair

@@ -55,3 +55,43 @@ def test_a_coordinated_possessive_pronoun_names_the_thing(
                         "Tom Baker sold the Ford, and his bike was stolen.")
     assert said(setup[2:]) <= after
     assert said(setup[:2]).isdisjoint(after)
+
+
+@_SLOW
+@given(PEOPLE, st.sampled_from([
+    ("Since her knee went, {p} has stopped taking visitors round South Stack, though she "
+     "still counts the seabirds there.", "South Stack"),
+    ("Now that she is on late shifts, {p} has stopped going to the crew's practices "
+     "upstairs at the Star, though she is still handling the bookings.", "Star"),
+    ("Now that she is on late shifts, {p} has stopped going to the crew's Thursday night "
+     "practices, though she is still handling the bookings.", "Thursday")]))
+def test_a_kept_clauses_pronoun_is_the_person_not_a_place_or_a_day(
+        fresh_store: memory_es.MemoryStore, person: str, told: tuple[str, str]) -> None:
+    """After a reason clause the sentence's first subject is no person, so ``she`` stands
+    for the last person named: never a place a preposition or an article opens, nor a
+    day."""
+    text, place = told
+    after = texts_after(fresh_store, [APPEAL.format(p=person)], "remember",
+                        text.format(p=person))
+    first = person.split(maxsplit=1)[0]
+    assert any(t.startswith((person, first)) and "still" in t for t in after), after
+    assert not any(t.startswith(place) for t in after), after
+
+
+@_SLOW
+@given(st.sampled_from(["Pieter van der Hoek", "Mei Tanaka"]),
+       st.sampled_from(["has been dropped", "was cancelled", "is over"]))
+def test_a_long_subject_after_so_opens_a_clause_of_its_own(
+        fresh_store: memory_es.MemoryStore, person: str, ended: str) -> None:
+    """``Ludlow College has cut its evening classes, so Pieter's Friday green woodwork
+    course has been dropped``: after ``, so`` a subject of five words and its verb are a
+    clause of their own, which ends the course; the college's cut ends nothing of his."""
+    given_name = person.split(maxsplit=1)[0]
+    setup = [f"{person} teaches a green woodworking course at Ludlow College on Friday "
+             "evenings.",
+             f"{person} builds cartwheels at the rural life museum near Ludlow.",
+             f"{person} studies Welsh at Ludlow College on Monday evenings."]
+    after = texts_after(fresh_store, setup, "remember",
+                        f"Ludlow College has cut its evening classes, so {given_name}'s "
+                        f"Friday green woodwork course {ended}.")
+    assert_first_ended_only(setup, after)

@@ -7,8 +7,9 @@
 * a pet named by its breed is a pet (``data/breeds.txt``);
 * a query whose words each name a topic (``music preference``) describes the one fact
   in all of them;
-* words made from one noun by other suffixes meet (``poetic`` / ``poetry``), a bare
-  word and a longer one merely starting alike do not (``pantry`` / ``pants``)."""
+* words made from one noun by other suffixes meet (``poetic`` / ``poetry``), as do one
+  who practises a field and the field (``podiatrist`` / ``podiatry``); a bare word and a
+  longer one merely starting alike do not (``pantry`` / ``pants``)."""
 
 from __future__ import annotations
 
@@ -143,6 +144,9 @@ def test_a_preference_within_a_topic_is_the_one_fact_in_both(
 
 @pytest.mark.parametrize(("query", "fact", "meets"), [
     ("poetic", "poetry", True), ("touristic", "tourism", True), ("chemistry", "chemist", True),
-    ("pantry", "pant", False), ("generic", "general", False), ("poetic", "poem", False)])
+    ("pantry", "pant", False), ("generic", "general", False), ("poetic", "poem", False),
+    ("podiatry", "podiatrist", True), ("therapist", "therapy", True),
+    ("pharmacist", "pharmacy", True), ("city", "cist", False),
+    ("artist", "arty", False)])
 def test_words_made_from_one_noun_meet(query: str, fact: str, meets: bool) -> None:
     assert _derived(query, frozenset({fact})) is meets

@@ -221,7 +221,9 @@ def test_a_kind_with_an_adjective_is_no_thing_of_ones_own(
 @_SLOW
 @given(st.sampled_from([("a residents' parking permit for Cardigan Road", "parking permit"),
                         ("a members' locker at the golf club", "locker"),
-                        ("a visitors' pass for the Royal Infirmary", "pass")]))
+                        ("a visitors' pass for the Royal Infirmary", "pass"),
+                        ("a children's story time at the library", "story time"),
+                        ("a women's football team in Leeds", "football team")]))
 def test_a_plural_genitive_after_an_article_is_a_kind_not_an_owner(
         fresh_store: memory_es.MemoryStore, case: tuple[str, str]) -> None:
     """``has a residents' parking permit``: the article is the permit's, and the genitive
