@@ -27665,6 +27665,245 @@ def crowded_harbour_pilot_r102(cases: list[Case]) -> None:
     """A harbour pilot whose husband works the same night rota bringing ships into the same docks, with simulator training at a marine school, lifeboat navigating and a harbour safety committee seat in the same port and a licence number: the piloting ended with the reason first, a phrasal verb and a clause keeping the simulator training, the committee seat released under a possessive of the first name, and the lifeboat crewing ended by the RNLI in the passive."""
     _ended_by(cases, "crowded_harbour_pilot_r102", "harbour pilots", CROWDED_HARBOUR_PILOT_R1863)
 
+_CROWDED_LOCK_KEEPING_R1864_SETUP = ["Jan-Willem van der Berg works as a relief lock keeper at Boulter's Lock on the River Thames at Maidenhead for the Environment Agency on Saturdays and Sundays.", "Jan-Willem van der Berg's nephew, Pieter van der Berg, also works as a relief lock keeper at Boulter's Lock on the River Thames at Maidenhead for the Environment Agency on Saturdays and Sundays.", "Jan-Willem van der Berg tends the lockside flower beds at Boulter's Lock in Maidenhead for the Environment Agency's Thames lock garden competition.", "Jan-Willem van der Berg skippers the Maidenhead Rowing Club safety launch on the River Thames on Saturday mornings.", "Jan-Willem van der Berg gives talks on the history of the Thames locks at Maidenhead Heritage Centre on Sunday afternoons.", "Jan-Willem van der Berg's Environment Agency staff number is EA-615092."]
+CROWDED_LOCK_KEEPING_R1864: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_LOCK_KEEPING_R1864_SETUP), ["remember", "The rowing club has trained up some of its own juniors to drive the new launch, so Jan-Willem no longer takes the safety boat out on Saturday mornings, though he's still at Boulter's every weekend."], [_CROWDED_LOCK_KEEPING_R1864_SETUP[3]]),
+    (list(_CROWDED_LOCK_KEEPING_R1864_SETUP), ["forget", "the Sunday talks he gives at the heritage centre about the old locks on the river"], [_CROWDED_LOCK_KEEPING_R1864_SETUP[4]]),
+    (list(_CROWDED_LOCK_KEEPING_R1864_SETUP), ["revise", "Jan-Willem's weekend relief shifts working the gates at Boulter's", "Jan-Willem van der Berg works as a relief lock keeper at Boulter's Lock on the River Thames at Maidenhead for the Environment Agency on Sundays only."], [_CROWDED_LOCK_KEEPING_R1864_SETUP[0]]),
+]
+
+def crowded_lock_keeping_r103(cases: list[Case]) -> None:
+    """A relief lock keeper whose nephew works the same weekend shifts at the same Thames lock, with lockside gardening at the same lock, a Saturday rowing-club safety launch on the same river, Sunday talks on lock history and a staff number: the safety launch ended by the club training its own juniors with a clause keeping the lock shifts, the talks forgotten under a pronoun and a relative clause, and the lock shifts revised to Sundays only under a first name and a possessive."""
+    _ended_by(cases, "crowded_lock_keeping_r103", "lock keeping", CROWDED_LOCK_KEEPING_R1864)
+
+
+_CROWDED_KITESURF_R1865_SETUP = ["Anaïs Le Goff teaches beginners' kitesurfing lessons for Kite Riders Anglesey on the beach at Rhosneigr on Tuesday and Thursday afternoons from April to October.", "Anaïs Le Goff's stepson, Tomos Pritchard, also teaches beginners' kitesurfing lessons for Kite Riders Anglesey on the beach at Rhosneigr on Tuesday and Thursday afternoons from April to October.", "Anaïs Le Goff repairs torn kites and harnesses in the workshop of Kite Riders Anglesey in Rhosneigr.", "Anaïs Le Goff crews the Rhosneigr inshore rescue boat on Tuesday evenings.", "Anaïs Le Goff leads a yoga class on the beach at Rhosneigr on Thursday mornings.", "Anaïs Le Goff's British Kitesports Association instructor number is BKSA-I-70834."]
+CROWDED_KITESURF_R1865: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_KITESURF_R1865_SETUP), ["remember", "After tearing a ligament in her shoulder, Anaïs has had to give up showing newcomers how to ride a kite off Rhosneigr beach, although she still fixes the school's gear in the workshop."], [_CROWDED_KITESURF_R1865_SETUP[0]]),
+    (list(_CROWDED_KITESURF_R1865_SETUP), ["release", "the yoga she runs on the sand before lunch on Thursdays"], [_CROWDED_KITESURF_R1865_SETUP[4]]),
+    (list(_CROWDED_KITESURF_R1865_SETUP), ["purge", "BKSA-I-70834"], [_CROWDED_KITESURF_R1865_SETUP[5]]),
+]
+
+def crowded_kitesurf_r103(cases: list[Case]) -> None:
+    """A kitesurfing instructor whose stepson teaches the same beginners' lessons on the same beach on the same afternoons, with kit repairs for the same school, a Tuesday lifeboat crew slot and a Thursday beach yoga class in the same village, and an instructor number: the teaching ended with the reason first, a reworded phrase and a clause keeping the repairs, the yoga released through a relative clause with before lunch for mornings, and the instructor number purged."""
+    _ended_by(cases, "crowded_kitesurf_r103", "kitesurfing instruction", CROWDED_KITESURF_R1865)
+
+
+_CROWDED_CHEESEMONGER_R1866_SETUP = ["Chidinma Okafor-Brennan works as a cheesemonger on the Wedge & Rind stall in Borough Market in London on Thursdays, Fridays and Saturdays.", "Chidinma Okafor-Brennan's brother-in-law, Seán Brennan, also works as a cheesemonger on the Wedge & Rind stall in Borough Market in London on Thursdays, Fridays and Saturdays.", "Chidinma Okafor-Brennan turns and brushes the cheeses in the maturing cellar of Wedge & Rind in Bermondsey on Monday mornings.", "Chidinma Okafor-Brennan hosts cheese and wine tasting evenings in the upstairs room of the Market Porter pub at Borough Market on the last Friday of every month.", "Chidinma Okafor-Brennan writes a weekly cheese column for the Southwark News.", "Chidinma Okafor-Brennan's Academy of Cheese membership number is AOC-284519."]
+CROWDED_CHEESEMONGER_R1866: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHEESEMONGER_R1866_SETUP), ["forget", "the Monday work Chidinma does ripening the wheels down in the Bermondsey cellar"], [_CROWDED_CHEESEMONGER_R1866_SETUP[2]]),
+    (list(_CROWDED_CHEESEMONGER_R1866_SETUP), ["remember", "The Market Porter has stopped letting out its upstairs room, so the monthly tastings Chidinma put on there have come to an end; she's still on the Wedge & Rind stall from Thursday to Saturday, though."], [_CROWDED_CHEESEMONGER_R1866_SETUP[3]]),
+    (list(_CROWDED_CHEESEMONGER_R1866_SETUP), ["revise", "Chidinma's cheese column in the local paper", "Chidinma Okafor-Brennan writes a fortnightly cheese column for the Southwark News."], [_CROWDED_CHEESEMONGER_R1866_SETUP[4]]),
+]
+
+def crowded_cheesemonger_r103(cases: list[Case]) -> None:
+    """A market cheesemonger whose brother-in-law works the same stall on the same days, with Monday cellar work for the same firm, monthly tastings at a pub in the same market, a weekly newspaper column and a membership number: the cellar work forgotten under a first name with ripening the wheels for turning and brushing, the tastings ended by the pub closing its room in the passive with a clause keeping the stall, and the column revised to fortnightly under the broader phrase local paper."""
+    _ended_by(cases, "crowded_cheesemonger_r103", "cheese mongering", CROWDED_CHEESEMONGER_R1866)
+
+
+_CROWDED_GERMAN_KLEIDERKAMMER_R1867_SETUP = ["Dragana Petrović-Kühn sortiert dienstags und freitags vormittags gespendete Kleidung in der Kleiderkammer der Diakonie in der Lutherstraße in Hannover.", "Dragana Petrović-Kühns Schwägerin, Ute Kühn, sortiert ebenfalls dienstags und freitags vormittags gespendete Kleidung in der Kleiderkammer der Diakonie in der Lutherstraße in Hannover.", "Dragana Petrović-Kühn gibt freitagnachmittags in der Kleiderkammer der Diakonie in der Lutherstraße Kleidung an Bedürftige aus.", "Dragana Petrović-Kühn leitet dienstagabends das Nähcafé im Stadtteilzentrum Nordstadt in Hannover, in dem gespendete Kleidung ausgebessert wird.", "Dragana Petrović-Kühn dolmetscht für die Diakonie Hannover bei Beratungsgesprächen mit serbischsprachigen Familien.", "Dragana Petrović-Kühns Telefonnummer lautet 0511 3841527."]
+CROWDED_GERMAN_KLEIDERKAMMER_R1867: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_KLEIDERKAMMER_R1867_SETUP), ["remember", "Weil sie freitagnachmittags jetzt ihren Enkel von der Kita abholt, hat Dragana die Ausgabe in der Kleiderkammer aufgegeben; beim Sortieren der Spenden hilft sie aber weiterhin."], [_CROWDED_GERMAN_KLEIDERKAMMER_R1867_SETUP[2]]),
+    (list(_CROWDED_GERMAN_KLEIDERKAMMER_R1867_SETUP), ["forget", "das Nähcafé, das Dragana in der Nordstadt leitet"], [_CROWDED_GERMAN_KLEIDERKAMMER_R1867_SETUP[3]]),
+    (list(_CROWDED_GERMAN_KLEIDERKAMMER_R1867_SETUP), ["release", "die Übersetzungshilfe, die sie bei den Beratungen der Diakonie leistet"], [_CROWDED_GERMAN_KLEIDERKAMMER_R1867_SETUP[4]]),
+]
+
+def crowded_german_kleiderkammer_r103(cases: list[Case]) -> None:
+    """A clothing-bank volunteer whose sister-in-law sorts donations on the same mornings at the same church clothing bank, with Friday handing-out at the same clothing bank, a Tuesday sewing café in the same city, interpreting for the same charity and a phone number, in German: the handing-out ended with the reason first, the noun Ausgabe and a clause keeping the sorting, the sewing café forgotten through a relative clause, and the interpreting released under a pronoun and the synonym Übersetzungshilfe."""
+    _ended_by(cases, "crowded_german_kleiderkammer_r103", "clothing banks", CROWDED_GERMAN_KLEIDERKAMMER_R1867)
+
+
+_CROWDED_CHINESE_TUSHUSHI_R1868_SETUP = ["王桂兰每周二和周四下午在南京鼓楼区湖南路街道的阳光社区图书室当志愿者\uff0c负责借还图书。", "王桂兰的妹妹王桂芳也每周二和周四下午在南京鼓楼区湖南路街道的阳光社区图书室当志愿者\uff0c负责借还图书。", "王桂兰每周六上午在阳光社区图书室给小朋友讲绘本故事。", "王桂兰每周四晚上在湖南路街道社区服务中心参加老年合唱团排练。", "王桂兰负责阳光社区图书室的新书登记和编目。", "王桂兰的志愿者证编号是NJ-ZYZ-305817。"]
+CROWDED_CHINESE_TUSHUSHI_R1868: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_TUSHUSHI_R1868_SETUP), ["remember", "桂兰因为腰椎不好\uff0c不再去图书室值班帮人借书还书了\uff0c不过新书登记的活儿她还接着做。"], [_CROWDED_CHINESE_TUSHUSHI_R1868_SETUP[0]]),
+    (list(_CROWDED_CHINESE_TUSHUSHI_R1868_SETUP), ["revise", "桂兰周末给孩子们讲故事的那个活动", "王桂兰每周日上午在阳光社区图书室给小朋友讲绘本故事。"], [_CROWDED_CHINESE_TUSHUSHI_R1868_SETUP[2]]),
+    (list(_CROWDED_CHINESE_TUSHUSHI_R1868_SETUP), ["purge", "NJ-ZYZ-305817"], [_CROWDED_CHINESE_TUSHUSHI_R1868_SETUP[5]]),
+]
+
+def crowded_chinese_tushushi_r103(cases: list[Case]) -> None:
+    """A community library volunteer who staffs the lending desk on two afternoons a week where her younger sister does the same desk on the same afternoons, with Saturday picture-book storytelling and cataloguing at the same library, a Thursday choir in the same subdistrict, and a volunteer card number, in Chinese: the desk duty ended under a first name with the reason first and a clause keeping the cataloguing, the storytelling revised to Sunday under the broader word weekend, and the card number purged."""
+    _ended_by(cases, "crowded_chinese_tushushi_r103", "community libraries", CROWDED_CHINESE_TUSHUSHI_R1868)
+
+
+_CROWDED_USER_PARKOUR_R1869_SETUP = ["I coach beginners' parkour classes for Urban Flow at the Foundry parkour gym in Bristol on Monday and Wednesday evenings.", "My brother, Kwame Boateng, also coaches beginners' parkour classes for Urban Flow at the Foundry parkour gym in Bristol on Monday and Wednesday evenings.", "I run a free outdoor parkour jam for teenagers on Bristol Harbourside on Saturday afternoons.", "I design the obstacle layouts for the monthly parkour competitions at the Foundry parkour gym in Bristol.", "I work as a climbing wall instructor at the Redpoint centre in Bristol on Tuesday and Thursday evenings.", "My Parkour UK membership number is PKUK-461093."]
+CROWDED_USER_PARKOUR_R1869: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_PARKOUR_R1869_SETUP), ["remember", "Redpoint has shut its climbing wall for a refit that's going to take the best part of a year, so I'm not instructing there on Tuesdays and Thursdays any more."], [_CROWDED_USER_PARKOUR_R1869_SETUP[4]]),
+    (list(_CROWDED_USER_PARKOUR_R1869_SETUP), ["release", "the Saturday jam I host down by the harbour for the teens"], [_CROWDED_USER_PARKOUR_R1869_SETUP[2]]),
+    (list(_CROWDED_USER_PARKOUR_R1869_SETUP), ["purge", "PKUK-461093"], [_CROWDED_USER_PARKOUR_R1869_SETUP[5]]),
+]
+
+def crowded_user_parkour_r103(cases: list[Case]) -> None:
+    """A user who coaches beginners' parkour on two evenings a week at a gym where a brother coaches the same classes, with a Saturday harbourside jam, competition course design at the same gym, climbing wall instructing in the same city and a membership number, in the first person: the climbing instructing ended by the centre closing its wall for a refit, the jam released through a relative clause with the teens and down by the harbour, and the membership number purged."""
+    _ended_by(cases, "crowded_user_parkour_r103", "parkour coaching", CROWDED_USER_PARKOUR_R1869)
+
+
+_CROWDED_PLANETARIUM_R1870_SETUP = ["Priya K. Raghunathan presents the live evening star show in the planetarium dome at Armagh Observatory and Planetarium on Friday and Saturday nights.", "Priya K. Raghunathan's father, Suresh Raghunathan, also presents the live evening star show in the planetarium dome at Armagh Observatory and Planetarium on Friday and Saturday nights.", "Priya K. Raghunathan runs school workshops on the phases of the Moon at Armagh Observatory and Planetarium on Tuesday mornings.", "Priya K. Raghunathan leads stargazing nights for the Armagh Astronomical Society in Gosford Forest Park on clear Saturday nights.", "Priya K. Raghunathan writes the scripts for the pre-recorded daytime shows in the planetarium dome at Armagh Observatory and Planetarium.", "Priya K. Raghunathan's staff number at Armagh Observatory and Planetarium is AOP-73306."]
+CROWDED_PLANETARIUM_R1870: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_PLANETARIUM_R1870_SETUP), ["forget", "the scripts Priya writes for the daytime films shown in the dome"], [_CROWDED_PLANETARIUM_R1870_SETUP[4]]),
+    (list(_CROWDED_PLANETARIUM_R1870_SETUP), ["remember", "Now that the astronomical society has moved its dark-sky sessions up to Davagh Forest, Priya has given up leading them as it's too far a drive, though she's still doing the weekend evening shows in the dome."], [_CROWDED_PLANETARIUM_R1870_SETUP[3]]),
+    (list(_CROWDED_PLANETARIUM_R1870_SETUP), ["revise", "Priya's live weekend star shows at Armagh", "Priya K. Raghunathan presents the live evening star show in the planetarium dome at Armagh Observatory and Planetarium on Friday nights only."], [_CROWDED_PLANETARIUM_R1870_SETUP[0]]),
+]
+
+def crowded_planetarium_r103(cases: list[Case]) -> None:
+    """A planetarium presenter whose father presents the same live evening show in the same dome on the same nights, with school workshops and daytime show scripts for the same planetarium, Saturday stargazing nights for a local society and a staff number: the scripts forgotten under a first name with films for pre-recorded shows, the stargazing ended with the reason first, dark-sky sessions for stargazing nights and a clause keeping the evening shows, and the live shows revised to Fridays only under a possessive."""
+    _ended_by(cases, "crowded_planetarium_r103", "planetarium shows", CROWDED_PLANETARIUM_R1870)
+
+
+_CROWDED_CATHEDRAL_CHOIR_R1871_SETUP = ["Teodor Wiśniewski-Hart sings bass as a lay clerk in the Wells Cathedral Choir at Evensong on Wednesday evenings and at the Sunday morning Eucharist.", "Teodor Wiśniewski-Hart's son-in-law, Marcus Hale, also sings bass as a lay clerk in the Wells Cathedral Choir at Evensong on Wednesday evenings and at the Sunday morning Eucharist.", "Teodor Wiśniewski-Hart gives guided tours of Wells Cathedral to visitors on Tuesday afternoons.", "Teodor Wiśniewski-Hart conducts the Wells Community Choir at its rehearsals in the Chapter House of Wells Cathedral on Monday evenings.", "Teodor Wiśniewski-Hart teaches singing to the choristers at Wells Cathedral School on Wednesday mornings.", "Teodor Wiśniewski-Hart's phone number is 07812 550493."]
+CROWDED_CATHEDRAL_CHOIR_R1871: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CATHEDRAL_CHOIR_R1871_SETUP), ["remember", "Since his voice has started to tire, Teodor has retired from his place among the lay clerks at Wells, though he's still taking the Monday rehearsals of the community choir."], [_CROWDED_CATHEDRAL_CHOIR_R1871_SETUP[0]]),
+    (list(_CROWDED_CATHEDRAL_CHOIR_R1871_SETUP), ["forget", "Teodor's midweek morning voice lessons for the school's choristers"], [_CROWDED_CATHEDRAL_CHOIR_R1871_SETUP[4]]),
+    (list(_CROWDED_CATHEDRAL_CHOIR_R1871_SETUP), ["purge", "07812 550493"], [_CROWDED_CATHEDRAL_CHOIR_R1871_SETUP[5]]),
+]
+
+def crowded_cathedral_choir_r103(cases: list[Case]) -> None:
+    """A cathedral lay clerk whose son-in-law sings the same services in the same choir, with cathedral tours, a community choir rehearsing in the same cathedral's chapter house, Wednesday singing lessons for the cathedral school's choristers and a phone number: the lay clerk post ended with the reason first, a reworded phrase and a clause keeping the community choir, the singing lessons forgotten under a possessive with midweek for Wednesday, and the phone number purged."""
+    _ended_by(cases, "crowded_cathedral_choir_r103", "cathedral choirs", CROWDED_CATHEDRAL_CHOIR_R1871)
+
+
+_CROWDED_CHAPLAINCY_R1872_SETUP = ["Imran Qureshi-Lindsay works as a Muslim chaplain on the wards of the Royal Infirmary of Edinburgh on Monday, Wednesday and Friday afternoons.", "Imran Qureshi-Lindsay's uncle, Tariq Qureshi, also works as a Muslim chaplain on the wards of the Royal Infirmary of Edinburgh on Monday, Wednesday and Friday afternoons.", "Imran Qureshi-Lindsay leads Friday prayers in the multi-faith sanctuary at the Royal Infirmary of Edinburgh.", "Imran Qureshi-Lindsay trains volunteer chaplaincy visitors for NHS Lothian on Wednesday evenings.", "Imran Qureshi-Lindsay runs a bereavement support group at the Marie Curie Hospice in Edinburgh on Monday evenings.", "Imran Qureshi-Lindsay's NHS Lothian staff number is NHSL-4407186."]
+CROWDED_CHAPLAINCY_R1872: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHAPLAINCY_R1872_SETUP), ["release", "the evening training Imran gives the volunteers who go round visiting patients"], [_CROWDED_CHAPLAINCY_R1872_SETUP[3]]),
+    (list(_CROWDED_CHAPLAINCY_R1872_SETUP), ["remember", "The hospice has handed its bereavement group over to a counselling charity, so Imran doesn't lead the Monday evening meetings there any more."], [_CROWDED_CHAPLAINCY_R1872_SETUP[4]]),
+    (list(_CROWDED_CHAPLAINCY_R1872_SETUP), ["revise", "Imran's Friday prayers at the Infirmary", "Imran Qureshi-Lindsay leads Friday prayers in the multi-faith sanctuary at the Royal Infirmary of Edinburgh on alternate weeks."], [_CROWDED_CHAPLAINCY_R1872_SETUP[2]]),
+]
+
+def crowded_chaplaincy_r103(cases: list[Case]) -> None:
+    """A hospital chaplain whose uncle covers the same wards of the same infirmary on the same afternoons, with Friday prayers at the same infirmary, Wednesday evening training of volunteer visitors for the same health board, a Monday evening hospice bereavement group and a staff number: the volunteer training released through a relative clause describing the visitors, the bereavement group ended by the hospice handing it over, and the Friday prayers revised to alternate weeks under a possessive."""
+    _ended_by(cases, "crowded_chaplaincy_r103", "hospital chaplaincy", CROWDED_CHAPLAINCY_R1872)
+
+
+_CROWDED_MILLINERY_R1873_SETUP = ["Élodie de Villiers-Maxwell makes bespoke hats in the workroom of Hartley & Crane Milliners in Bath on Tuesdays, Wednesdays and Thursdays.", "Élodie de Villiers-Maxwell's stepdaughter, Isla Maxwell, also makes bespoke hats in the workroom of Hartley & Crane Milliners in Bath on Tuesdays, Wednesdays and Thursdays.", "Élodie de Villiers-Maxwell serves customers in the Hartley & Crane Milliners shop in Bath on Saturdays.", "Élodie de Villiers-Maxwell teaches a fascinator-making workshop at Bath College on Thursday evenings.", "Élodie de Villiers-Maxwell steams and re-blocks the hats in the costume store of the Theatre Royal Bath before each new production.", "Élodie de Villiers-Maxwell's British Hat Guild membership number is BHG-518274."]
+CROWDED_MILLINERY_R1873: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_MILLINERY_R1873_SETUP), ["remember", "With her arthritis getting worse, Élodie has stopped blocking and stitching made-to-order hats in the Hartley & Crane workroom midweek, though she still looks after customers in their shop on Saturdays."], [_CROWDED_MILLINERY_R1873_SETUP[0]]),
+    (list(_CROWDED_MILLINERY_R1873_SETUP), ["forget", "the evening class at the college where Élodie shows people how to make fascinators"], [_CROWDED_MILLINERY_R1873_SETUP[3]]),
+    (list(_CROWDED_MILLINERY_R1873_SETUP), ["purge", "BHG-518274"], [_CROWDED_MILLINERY_R1873_SETUP[5]]),
+]
+
+def crowded_millinery_r103(cases: list[Case]) -> None:
+    """A milliner whose stepdaughter makes bespoke hats in the same workroom on the same days, with Saturday shop work for the same firm, a Thursday fascinator class and theatre hat re-blocking in the same city, and a guild number: the workroom hat-making ended with the reason first, made-to-order for bespoke, midweek for the days and a clause keeping the shop work, the fascinator class forgotten through a relative clause, and the guild number purged."""
+    _ended_by(cases, "crowded_millinery_r103", "millinery", CROWDED_MILLINERY_R1873)
+
+
+_CROWDED_ZOO_KEEPER_R1874_SETUP = ["Priyanka R. Venkataraman works as a keeper on the penguin beach at Bristol Zoo Project on Tuesday and Saturday mornings.", "Priyanka R. Venkataraman's nephew, Arjun Venkataraman, also works as a keeper on the penguin beach at Bristol Zoo Project on Tuesday and Saturday mornings.", "Priyanka R. Venkataraman gives the afternoon penguin feeding talk to visitors at Bristol Zoo Project on Saturdays.", "Priyanka R. Venkataraman keeps the stud book for the African penguins at Bristol Zoo Project.", "Priyanka R. Venkataraman leads a birdwatching walk at Blaise Castle Estate in Bristol on Saturday mornings.", "Priyanka R. Venkataraman's staff number at Bristol Zoo Project is BZP-472016."]
+CROWDED_ZOO_KEEPER_R1874: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ZOO_KEEPER_R1874_SETUP), ["remember", "Since the reshuffle in the bird section, Priyanka's morning keeper shifts on the penguin beach have gone to a new recruit, though she still does the feeding talk on Saturday afternoons."], [_CROWDED_ZOO_KEEPER_R1874_SETUP[0]]),
+    (list(_CROWDED_ZOO_KEEPER_R1874_SETUP), ["forget", "the breeding records Priyanka keeps for the zoo's African penguins"], [_CROWDED_ZOO_KEEPER_R1874_SETUP[3]]),
+    (list(_CROWDED_ZOO_KEEPER_R1874_SETUP), ["release", "her Saturday bird-spotting walks at Blaise Castle"], [_CROWDED_ZOO_KEEPER_R1874_SETUP[4]]),
+]
+
+def crowded_zoo_keeper_r104(cases: list[Case]) -> None:
+    """A zoo keeper whose nephew works the same penguin-beach mornings at the same zoo, with a Saturday feeding talk and a penguin stud book at the same zoo, a Saturday birdwatching walk in the same city and a staff number: the keeper shifts ended with the reason first, a passive hand-over and a clause keeping the feeding talk, the stud book forgotten through a relative clause under the reworded breeding records, and the birdwatching walk released under a pronoun and a synonym."""
+    _ended_by(cases, "crowded_zoo_keeper_r104", "zoo keeping", CROWDED_ZOO_KEEPER_R1874)
+
+
+_CROWDED_ORGAN_RECITAL_R1875_SETUP = ["Jonathan de Villiers-Ashe plays the Wednesday lunchtime organ recitals at St Giles' Cathedral in Edinburgh.", "Jonathan de Villiers-Ashe's brother-in-law, Fraser Lindsay, also plays the Wednesday lunchtime organ recitals at St Giles' Cathedral in Edinburgh.", "Jonathan de Villiers-Ashe accompanies the choir at Sunday evensong at St Giles' Cathedral in Edinburgh.", "Jonathan de Villiers-Ashe teaches organ students at the University of Edinburgh's Reid Concert Hall on Wednesday afternoons.", "Jonathan de Villiers-Ashe writes the programme notes for the Edinburgh Organ Society's summer recital series.", "Jonathan de Villiers-Ashe's Incorporated Society of Musicians membership number is ISM-615093."]
+CROWDED_ORGAN_RECITAL_R1875: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_ORGAN_RECITAL_R1875_SETUP), ["remember", "The cathedral has handed its midweek lunchtime recitals over to a visiting-organist scheme, so Jonathan no longer plays them, though he's still accompanying evensong."], [_CROWDED_ORGAN_RECITAL_R1875_SETUP[0]]),
+    (list(_CROWDED_ORGAN_RECITAL_R1875_SETUP), ["revise", "Jonathan's organ teaching at the Reid", "Jonathan de Villiers-Ashe teaches organ students at the University of Edinburgh's Reid Concert Hall on Thursday afternoons."], [_CROWDED_ORGAN_RECITAL_R1875_SETUP[3]]),
+    (list(_CROWDED_ORGAN_RECITAL_R1875_SETUP), ["purge", "ISM-615093"], [_CROWDED_ORGAN_RECITAL_R1875_SETUP[5]]),
+]
+
+def crowded_organ_recital_r104(cases: list[Case]) -> None:
+    """A cathedral organist whose brother-in-law plays the same Wednesday lunchtime recitals at the same cathedral, with Sunday evensong at the same cathedral, Wednesday organ teaching in the same city, programme notes for an organ society's recital series and a membership number: the recitals ended by the cathedral handing them to another scheme with midweek for Wednesday and a clause keeping evensong, the teaching revised to Thursday under a first name and a short venue name, and the membership number purged."""
+    _ended_by(cases, "crowded_organ_recital_r104", "organ recitals", CROWDED_ORGAN_RECITAL_R1875)
+
+
+_CROWDED_GERMAN_SCHWIMMVEREIN_R1876_SETUP = ["Kerstin von der Heydt trainiert montags und mittwochs abends die Wettkampfgruppe des Schwimmvereins SV Poseidon Bremen im Unibad Bremen.", "Kerstin von der Heydts Schwester, Annika von der Heydt, trainiert ebenfalls montags und mittwochs abends die Wettkampfgruppe des Schwimmvereins SV Poseidon Bremen im Unibad Bremen.", "Kerstin von der Heydt leitet samstagvormittags den Seepferdchen-Kurs des SV Poseidon Bremen im Unibad Bremen.", "Kerstin von der Heydt arbeitet mittwochnachmittags als Rettungsschwimmerin für die DLRG am Unisee in Bremen.", "Kerstin von der Heydt ist Kampfrichterin bei den Landesmeisterschaften des Landesschwimmverbands Bremen.", "Kerstin von der Heydts Trainerlizenznummer beim Deutschen Schwimm-Verband lautet DSV-TL-204718."]
+CROWDED_GERMAN_SCHWIMMVEREIN_R1876: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_GERMAN_SCHWIMMVEREIN_R1876_SETUP), ["remember", "Seit sie in ihrer Firma die Abteilungsleitung übernommen hat, hat Kerstin das Abendtraining der Wettkampfschwimmer beim Poseidon abgegeben; den Seepferdchen-Kurs am Samstag macht sie aber weiter."], [_CROWDED_GERMAN_SCHWIMMVEREIN_R1876_SETUP[0]]),
+    (list(_CROWDED_GERMAN_SCHWIMMVEREIN_R1876_SETUP), ["release", "Kerstins Wachdienst für die DLRG am See"], [_CROWDED_GERMAN_SCHWIMMVEREIN_R1876_SETUP[3]]),
+    (list(_CROWDED_GERMAN_SCHWIMMVEREIN_R1876_SETUP), ["forget", "Kerstins Einsätze als Schiedsrichterin bei den Landesmeisterschaften"], [_CROWDED_GERMAN_SCHWIMMVEREIN_R1876_SETUP[4]]),
+]
+
+def crowded_german_schwimmverein_r104(cases: list[Case]) -> None:
+    """A swimming-club coach whose sister trains the same competition squad on the same evenings at the same pool, with a Saturday beginners' course for the same club, Wednesday lifeguarding for the DLRG in the same city, judging at the state championships and a coaching licence number, in German: the squad training ended with the reason first, the verb abgeben, a short club name and a clause keeping the beginners' course, the lifeguarding released under the reworded Wachdienst, and the judging forgotten under the synonym Schiedsrichterin."""
+    _ended_by(cases, "crowded_german_schwimmverein_r104", "swim coaching", CROWDED_GERMAN_SCHWIMMVEREIN_R1876)
+
+
+_CROWDED_CYCLE_PATH_R1877_SETUP = ["Tadhg Ó Súilleabháin volunteers with Sustrans cutting back vegetation along the Tarka Trail near Barnstaple on the first and third Saturdays of the month.", "Tadhg Ó Súilleabháin's son, Cian Ó Súilleabháin, also volunteers with Sustrans cutting back vegetation along the Tarka Trail near Barnstaple on the first and third Saturdays of the month.", "Tadhg Ó Súilleabháin reports potholes and broken signs on the Tarka Trail to Sustrans through its volunteer app.", "Tadhg Ó Súilleabháin leads a beginners' bike ride from Barnstaple station for Barnstaple Cycling Club on Saturday mornings.", "Tadhg Ó Súilleabháin repairs donated bikes at the Barnstaple Bike Kitchen on Thursday evenings.", "Tadhg Ó Súilleabháin's Sustrans volunteer ID is SUS-VOL-38821."]
+CROWDED_CYCLE_PATH_R1877: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CYCLE_PATH_R1877_SETUP), ["forget", "the fortnightly Saturday work parties where Tadhg clears the overgrowth along the trail"], [_CROWDED_CYCLE_PATH_R1877_SETUP[0]]),
+    (list(_CROWDED_CYCLE_PATH_R1877_SETUP), ["remember", "Tadhg has stopped logging the trail's potholes and damaged signs on the Sustrans app, since his old phone can't run it any more, though he still turns up to the Saturday work parties."], [_CROWDED_CYCLE_PATH_R1877_SETUP[2]]),
+    (list(_CROWDED_CYCLE_PATH_R1877_SETUP), ["release", "the bike fixing he does on Thursday evenings at the Bike Kitchen"], [_CROWDED_CYCLE_PATH_R1877_SETUP[4]]),
+]
+
+def crowded_cycle_path_r104(cases: list[Case]) -> None:
+    """A cycle-path volunteer whose son cuts back the same trail with the same charity on the same Saturdays, with pothole reporting for the same charity on the same trail, a Saturday beginners' ride in the same town, Thursday bike repairs and a volunteer ID: the vegetation clearing forgotten through a relative clause with fortnightly for the dates and overgrowth for vegetation, the pothole reporting ended with a reworded verb, the reason after and a clause keeping the work parties, and the bike repairs released under a pronoun."""
+    _ended_by(cases, "crowded_cycle_path_r104", "cycle-path volunteering", CROWDED_CYCLE_PATH_R1877)
+
+
+_CROWDED_CHINESE_YESHI_R1878_SETUP = ["黄志强每周五和周六晚上在台中逢甲夜市摆摊卖大肠包小肠。", "黄志强的弟弟黄志明也每周五和周六晚上在台中逢甲夜市摆摊卖大肠包小肠。", "黄志强是逢甲夜市摊商自治会的干事。", "黄志强每周二晚上在台中一中街夜市卖烤玉米。", "黄志强每周六上午在逢甲大学附近的传统市场帮他妈妈卖菜。", "黄志强的夜市摊位登记编号是FJ-NM-07342。"]
+CROWDED_CHINESE_YESHI_R1878: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_CHINESE_YESHI_R1878_SETUP), ["remember", "因为腰伤复发\uff0c志强把周末在逢甲卖大肠包小肠的摊子顶给别人了\uff0c不过自治会的干事他还在当。"], [_CROWDED_CHINESE_YESHI_R1878_SETUP[0]]),
+    (list(_CROWDED_CHINESE_YESHI_R1878_SETUP), ["release", "志强礼拜二去一中街烤玉米的那份生意"], [_CROWDED_CHINESE_YESHI_R1878_SETUP[3]]),
+    (list(_CROWDED_CHINESE_YESHI_R1878_SETUP), ["purge", "FJ-NM-07342"], [_CROWDED_CHINESE_YESHI_R1878_SETUP[5]]),
+]
+
+def crowded_chinese_yeshi_r104(cases: list[Case]) -> None:
+    """A night-market stall holder whose younger brother sells the same snack at the same market on the same weekend evenings, with a seat on the same market's traders' committee, a Tuesday stall at another night market, Saturday vegetable selling near the same university and a stall registration number, in Chinese: the weekend stall handed over with the reason first, weekend for the two days and a clause keeping the committee seat, the Tuesday stall released under a first name and the colloquial 礼拜二, and the registration number purged."""
+    _ended_by(cases, "crowded_chinese_yeshi_r104", "night markets", CROWDED_CHINESE_YESHI_R1878)
+
+
+_CROWDED_DRY_CLEANING_R1879_SETUP = ["Seo-yeon Park-Holloway runs the pressing machines at Crown Dry Cleaners on Stoke Newington High Street in London on Mondays, Tuesdays and Wednesdays.", "Seo-yeon Park-Holloway's mother-in-law, Brenda Holloway, also runs the pressing machines at Crown Dry Cleaners on Stoke Newington High Street in London on Mondays, Tuesdays and Wednesdays.", "Seo-yeon Park-Holloway cleans and boxes wedding dresses for Crown Dry Cleaners' customers.", "Seo-yeon Park-Holloway delivers cleaned staff uniforms from Crown Dry Cleaners to the Rosewood Hotel on Wednesday afternoons.", "Seo-yeon Park-Holloway teaches a Korean cookery class at Stoke Newington Library on Tuesday evenings.", "Seo-yeon Park-Holloway's phone number is 07911 528034."]
+CROWDED_DRY_CLEANING_R1879: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_DRY_CLEANING_R1879_SETUP), ["remember", "The Rosewood has moved its uniform cleaning to a contract laundry, so Seo-yeon's Wednesday afternoon drop-offs there have stopped."], [_CROWDED_DRY_CLEANING_R1879_SETUP[3]]),
+    (list(_CROWDED_DRY_CLEANING_R1879_SETUP), ["revise", "Seo-yeon's early-week shifts on the presses at Crown", "Seo-yeon Park-Holloway runs the pressing machines at Crown Dry Cleaners on Stoke Newington High Street in London on Thursdays and Fridays."], [_CROWDED_DRY_CLEANING_R1879_SETUP[0]]),
+    (list(_CROWDED_DRY_CLEANING_R1879_SETUP), ["purge", "07911 528034"], [_CROWDED_DRY_CLEANING_R1879_SETUP[5]]),
+]
+
+def crowded_dry_cleaning_r104(cases: list[Case]) -> None:
+    """A dry-cleaner's presser whose mother-in-law works the same presses at the same shop on the same days, with wedding-dress cleaning for the same shop's customers, a Wednesday uniform delivery to a hotel, a Tuesday cookery class on the same high street and a phone number: the uniform delivery ended by the hotel moving its cleaning elsewhere under a reworded phrase, the pressing shifts revised to later days under a first name with early-week for the days, and the phone number purged."""
+    _ended_by(cases, "crowded_dry_cleaning_r104", "dry cleaning", CROWDED_DRY_CLEANING_R1879)
+
+
+_CROWDED_USER_CINEMA_R1880_SETUP = ["I volunteer as an usher at the Rio Cinema in Dalston on Saturday and Sunday evenings.", "My brother, Kwame Asante-Mills, also volunteers as an usher at the Rio Cinema in Dalston on Saturday and Sunday evenings.", "I run the Rio Cinema's kids' club screenings on Saturday mornings.", "I write the film notes for the Rio Cinema's monthly members' newsletter.", "I help out at the Dalston community film club's screenings in St Mark's church hall on Sunday afternoons.", "My Rio Cinema volunteer number is RIO-V-2093."]
+CROWDED_USER_CINEMA_R1880: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_USER_CINEMA_R1880_SETUP), ["remember", "Since I started night shifts at the hospital, I've packed in showing people to their seats at the Rio in the evenings, but I'm still running the kids' club on Saturday mornings."], [_CROWDED_USER_CINEMA_R1880_SETUP[0]]),
+    (list(_CROWDED_USER_CINEMA_R1880_SETUP), ["forget", "the write-ups about films that I do for the members' newsletter"], [_CROWDED_USER_CINEMA_R1880_SETUP[3]]),
+    (list(_CROWDED_USER_CINEMA_R1880_SETUP), ["release", "the Sunday afternoon screenings I help with in the church hall"], [_CROWDED_USER_CINEMA_R1880_SETUP[4]]),
+]
+
+def crowded_user_cinema_r104(cases: list[Case]) -> None:
+    """A user who ushers at a cinema on weekend evenings where his brother ushers the same evenings, with a Saturday kids' club and newsletter film notes for the same cinema, Sunday community film screenings in the same area and a volunteer number, in the first person: the ushering ended with the reason first, an idiom and a paraphrase of ushering and a clause keeping the kids' club, the film notes forgotten through a relative clause under the reworded write-ups, and the community screenings released through a relative clause."""
+    _ended_by(cases, "crowded_user_cinema_r104", "cinema volunteering", CROWDED_USER_CINEMA_R1880)
+
+
+_CROWDED_BOAT_BUILDING_R1881_SETUP = ["Alasdair J. MacInnes builds wooden clinker boats at the Portsoy Boatshed in Aberdeenshire on Tuesdays and Thursdays.", "Alasdair J. MacInnes's uncle, Murdo MacInnes, also builds wooden clinker boats at the Portsoy Boatshed in Aberdeenshire on Tuesdays and Thursdays.", "Alasdair J. MacInnes teaches an oar-making course at the Portsoy Boatshed on Saturday mornings.", "Alasdair J. MacInnes rows with Portsoy Coastal Rowing Club on Thursday evenings.", "Alasdair J. MacInnes sits on the organising committee of the Scottish Traditional Boat Festival in Portsoy.", "Alasdair J. MacInnes's membership number with the Scottish Coastal Rowing Association is SCRA-40716."]
+CROWDED_BOAT_BUILDING_R1881: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_BOAT_BUILDING_R1881_SETUP), ["remember", "Alasdair has given up the oar-making classes at weekends, since his wrists can't take the spokeshave any more, though he's still building boats in the shed midweek."], [_CROWDED_BOAT_BUILDING_R1881_SETUP[2]]),
+    (list(_CROWDED_BOAT_BUILDING_R1881_SETUP), ["forget", "his seat on the boat festival committee"], [_CROWDED_BOAT_BUILDING_R1881_SETUP[4]]),
+    (list(_CROWDED_BOAT_BUILDING_R1881_SETUP), ["revise", "Alasdair's twice-weekly boatbuilding at Portsoy", "Alasdair J. MacInnes builds wooden clinker boats at the Portsoy Boatshed in Aberdeenshire on Mondays and Wednesdays."], [_CROWDED_BOAT_BUILDING_R1881_SETUP[0]]),
+]
+
+def crowded_boat_building_r104(cases: list[Case]) -> None:
+    """A boatbuilder whose uncle builds clinker boats at the same boatshed on the same days, with an oar-making course at the same boatshed, Thursday rowing in the same town, a boat festival committee seat and a rowing membership number: the oar-making course ended with weekends for Saturday, the reason after and a clause keeping the midweek boatbuilding, the committee seat forgotten under a pronoun, and the boatbuilding revised to other days under a first name with twice-weekly for the days."""
+    _ended_by(cases, "crowded_boat_building_r104", "boat building", CROWDED_BOAT_BUILDING_R1881)
+
+
+_CROWDED_THEATRE_BSL_R1882_SETUP = ["Halima Yusuf-Brennan interprets the Thursday evening performances into British Sign Language at the Crucible Theatre in Sheffield.", "Halima Yusuf-Brennan's cousin, Amina Yusuf, also interprets the Thursday evening performances into British Sign Language at the Crucible Theatre in Sheffield.", "Halima Yusuf-Brennan runs a British Sign Language taster workshop for the Crucible Theatre's front-of-house staff.", "Halima Yusuf-Brennan interprets at outpatient appointments for Sheffield Teaching Hospitals on weekday mornings.", "Halima Yusuf-Brennan teaches a BSL Level 1 evening class at Sheffield College on Tuesdays.", "Halima Yusuf-Brennan's NRCPD registration number is NRCPD-1048832."]
+CROWDED_THEATRE_BSL_R1882: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_THEATRE_BSL_R1882_SETUP), ["remember", "The Crucible has dropped its signed Thursday shows for this season, so Halima won't be interpreting on stage there, though she's still running the BSL workshop for the front-of-house team."], [_CROWDED_THEATRE_BSL_R1882_SETUP[0]]),
+    (list(_CROWDED_THEATRE_BSL_R1882_SETUP), ["release", "the hospital appointments Halima signs at in the mornings"], [_CROWDED_THEATRE_BSL_R1882_SETUP[3]]),
+    (list(_CROWDED_THEATRE_BSL_R1882_SETUP), ["purge", "NRCPD-1048832"], [_CROWDED_THEATRE_BSL_R1882_SETUP[5]]),
+]
+
+def crowded_theatre_bsl_r104(cases: list[Case]) -> None:
+    """A theatre sign-language interpreter whose cousin interprets the same Thursday performances at the same theatre, with a staff workshop at the same theatre, hospital interpreting and a Tuesday BSL class in the same city and a registration number: the performance interpreting ended by the theatre dropping its signed shows with a clause keeping the workshop, the hospital interpreting released through a relative clause with signs for interprets, and the registration number purged."""
+    _ended_by(cases, "crowded_theatre_bsl_r104", "theatre interpreting", CROWDED_THEATRE_BSL_R1882)
+
+
+_CROWDED_RADIO_QUIZ_R1883_SETUP = ["Benedict Okonkwo-Ward hosts the Friday evening phone-in quiz on Wey Valley FM community radio in Guildford.", "Benedict Okonkwo-Ward's daughter, Chioma Okonkwo-Ward, also hosts the Friday evening phone-in quiz on Wey Valley FM community radio in Guildford.", "Benedict Okonkwo-Ward writes the questions for the Thursday pub quiz at the Britannia in Guildford.", "Benedict Okonkwo-Ward presents the Sunday morning jazz show on Wey Valley FM.", "Benedict Okonkwo-Ward trains new volunteer presenters at Wey Valley FM on Friday afternoons.", "Benedict Okonkwo-Ward's Wey Valley FM presenter ID is WVFM-0612."]
+CROWDED_RADIO_QUIZ_R1883: list[tuple[list[str], list[str], list[str]]] = [
+    (list(_CROWDED_RADIO_QUIZ_R1883_SETUP), ["forget", "the questions Benedict sets for the Britannia's quiz night"], [_CROWDED_RADIO_QUIZ_R1883_SETUP[2]]),
+    (list(_CROWDED_RADIO_QUIZ_R1883_SETUP), ["remember", "Benedict has handed the Sunday jazz programme over to a younger presenter, though he's still fronting the Friday quiz."], [_CROWDED_RADIO_QUIZ_R1883_SETUP[3]]),
+    (list(_CROWDED_RADIO_QUIZ_R1883_SETUP), ["release", "the Friday afternoon sessions where Benedict shows newcomers how to present"], [_CROWDED_RADIO_QUIZ_R1883_SETUP[4]]),
+]
+
+def crowded_radio_quiz_r104(cases: list[Case]) -> None:
+    """A community-radio quiz host whose daughter hosts the same Friday phone-in on the same station, with pub-quiz question writing in the same town, a Sunday jazz show and Friday presenter training at the same station and a presenter ID: the pub-quiz questions forgotten through a relative clause with quiz night for pub quiz, the jazz show handed over with a clause keeping the Friday quiz, and the presenter training released through a relative clause under newcomers for new volunteers."""
+    _ended_by(cases, "crowded_radio_quiz_r104", "radio quizzes", CROWDED_RADIO_QUIZ_R1883)
+
 
 def build() -> list[Case]:
     cases: list[Case] = []
@@ -28842,7 +29081,27 @@ def build() -> list[Case]:
                    crowded_wild_swim_r102,
                    crowded_sugarcraft_r102,
                    crowded_lighthouse_r102,
-                   crowded_harbour_pilot_r102):
+                   crowded_harbour_pilot_r102,
+                   crowded_lock_keeping_r103,
+                   crowded_kitesurf_r103,
+                   crowded_cheesemonger_r103,
+                   crowded_german_kleiderkammer_r103,
+                   crowded_chinese_tushushi_r103,
+                   crowded_user_parkour_r103,
+                   crowded_planetarium_r103,
+                   crowded_cathedral_choir_r103,
+                   crowded_chaplaincy_r103,
+                   crowded_millinery_r103,
+                   crowded_zoo_keeper_r104,
+                   crowded_organ_recital_r104,
+                   crowded_german_schwimmverein_r104,
+                   crowded_cycle_path_r104,
+                   crowded_chinese_yeshi_r104,
+                   crowded_dry_cleaning_r104,
+                   crowded_user_cinema_r104,
+                   crowded_boat_building_r104,
+                   crowded_theatre_bsl_r104,
+                   crowded_radio_quiz_r104):
         family(cases)
     return cases
 
