@@ -886,6 +886,8 @@ class TextInterface:
         # ends ``raucht``): stems of verb forms count as words in common
         stems = (german_stems(ended_value) - german_stems(" ".join(clause.subject_names))
                  if "lang:de" in clause.rules else frozenset())
+        # "die Ausgabe in der Kleiderkammer": the thing before the preposition of its place
+        de_thing = _de_thing(ended_value) if "lang:de" in clause.rules else frozenset()
         # "sold his red Ford to …", "stopped seeing Dr Lind": the whole object it ended;
         # a denial ends only a fact with that very object ("no longer needs a parking
         # permit" ends "has a parking permit", never "Omar's phone is …" for phone calls)
@@ -1027,6 +1029,11 @@ class TextInterface:
         if thing is None:
             ended = [(f, full) for f, full in ended
                      if not any(shares[f.fact_id] < shares[g.fact_id] for g, _ in ended)]
+        if de_thing and len(ended) > 1 and not any(shares[f.fact_id] & de_thing
+                                                   for f, _ in ended):
+            # "hat die Ausgabe in der Kleiderkammer aufgegeben": facts that share only where
+            # the thing was, none of the thing itself, do not say which one ended
+            ended = []
         # "quit the pottery course": when some state holds the whole object, one that
         # shares only part of it ("takes a Spanish course") is another thing (an earlier
         # ending, "quit her job", holds it as the thing that ended, not as a state)
@@ -2559,6 +2566,23 @@ def _german_verb(clause: Clause) -> str:
 
 
 _FINAL_PLACE = re.compile(r"^(?P<thing>.*\S)\s+in\s+(?:[A-ZÄÖÜ][\w\-]*)(?:\s+[A-ZÄÖÜ][\w\-]*)*$")
+
+
+_DE_PREPOSITIONS = frozenset(lx.GERMAN["prepositions"]) | frozenset(
+    lx.GERMAN["shared_prepositions"])
+_DE_FUNCTION = lx.GERMAN_FUNCTION | frozenset(lx.GERMAN["determiners"])
+
+
+def _de_thing(value: str) -> frozenset[str]:
+    """The words and stems of a German ending's object before the preposition that says
+    where it was (``die Ausgabe`` of ``die Ausgabe in der Kleiderkammer``); empty when it
+    has no such preposition after a noun."""
+    words = value.split()
+    at = next((i for i, w in enumerate(words) if i > 0 and w.lower() in _DE_PREPOSITIONS), None)
+    thing = " ".join(w for w in words[:at] if w.lower() not in _DE_FUNCTION) if at else ""
+    if not any(w[:1].isupper() for w in thing.split()):
+        return frozenset()
+    return view_terms(thing) | german_stems(thing)
 
 
 def _without_final_place(value: str) -> str:

@@ -478,3 +478,22 @@ def test_a_german_vorfeld_with_a_possessive_ends_at_its_verb(reason: str) -> Non
                          "Herrenmannschaft aufgehört.").clauses
     assert clause.entity == "person:jorg-bruckner"
     assert clause.ends_prior
+
+
+@_SLOW
+@given(st.sampled_from(["Dragana Petrović-Kühn", "Ute Kühn", "Emre Öztürk"]),
+       st.sampled_from(["die Ausgabe", "den Nähkurs"]))
+def test_a_german_ending_that_shares_only_its_place_with_several_facts_ends_none(
+        fresh_store: memory_es.MemoryStore, name: str, thing: str) -> None:
+    """``hat die Ausgabe in der Kleiderkammer aufgegeben``: two facts hold the
+    Kleiderkammer and neither the thing itself, so which one ended is not said; the first
+    version ended both, the sorting among them."""
+    setup = [f"{name} sortiert dienstags gespendete Kleidung in der Kleiderkammer der "
+             "Diakonie.",
+             f"{name} gibt freitags in der Kleiderkammer der Diakonie Kleidung an "
+             "Bedürftige aus.",
+             f"{name} dolmetscht für die Diakonie Hannover."]
+    given_name = name.split(maxsplit=1)[0]
+    after = texts_after(fresh_store, setup, "remember",
+                        f"{given_name} hat {thing} in der Kleiderkammer aufgegeben.")
+    assert {s.rstrip(".") for s in setup} <= after
