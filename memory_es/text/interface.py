@@ -2568,8 +2568,6 @@ def _german_verb(clause: Clause) -> str:
 _FINAL_PLACE = re.compile(r"^(?P<thing>.*\S)\s+in\s+(?:[A-ZÄÖÜ][\w\-]*)(?:\s+[A-ZÄÖÜ][\w\-]*)*$")
 
 
-_DE_PREPOSITIONS = frozenset(lx.GERMAN["prepositions"]) | frozenset(
-    lx.GERMAN["shared_prepositions"])
 _DE_FUNCTION = lx.GERMAN_FUNCTION | frozenset(lx.GERMAN["determiners"])
 
 
@@ -2578,7 +2576,8 @@ def _de_thing(value: str) -> frozenset[str]:
     where it was (``die Ausgabe`` of ``die Ausgabe in der Kleiderkammer``); empty when it
     has no such preposition after a noun."""
     words = value.split()
-    at = next((i for i, w in enumerate(words) if i > 0 and w.lower() in _DE_PREPOSITIONS), None)
+    at = next((i for i, w in enumerate(words)
+               if i > 0 and w.lower() in lx.GERMAN_PREPOSITIONS), None)
     thing = " ".join(w for w in words[:at] if w.lower() not in _DE_FUNCTION) if at else ""
     if not any(w[:1].isupper() for w in thing.split()):
         return frozenset()

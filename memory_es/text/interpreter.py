@@ -618,7 +618,7 @@ def _german_noun_key(noun: str) -> str:
     return key
 
 
-_DE_PREPOSITIONS = frozenset(_DE["prepositions"]) | frozenset(_DE["shared_prepositions"])
+_DE_PREPOSITIONS = lx.GERMAN_PREPOSITIONS
 
 
 def _names_occupation(verb: str, obj: str, chinese: bool) -> bool:

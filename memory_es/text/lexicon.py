@@ -647,6 +647,9 @@ TOTALITY = TOTALITY | frozenset(GERMAN["totality"])
 _GERMAN_FUNCTION = frozenset(GERMAN["function"]) | frozenset(
     unicodedata.normalize("NFKD", w.replace("ß", "ss")).encode("ascii", "ignore").decode()
     for w in GERMAN["function"])  # as queries are folded: "weißt" is read as "weisst"
+GERMAN_PREPOSITIONS: frozenset[str] = frozenset(GERMAN["prepositions"]) | frozenset(
+    GERMAN["shared_prepositions"])
+"""German prepositions, those that are English words too (``in``, ``an``, ``um``) among them."""
 GERMAN_FUNCTION: frozenset[str] = frozenset(GERMAN["function"]) | frozenset(
     w for key in ("negators", "prepositions", "change", "started") for w in GERMAN[key])
 """German words that carry no content of a fact: articles, pronouns, auxiliaries,

@@ -585,6 +585,7 @@ _GOVERNING = re.compile(
     rf"{'|'.join(sorted(lx.POSSESSIVE_DETERMINERS | {'the', 'a', 'an'}))})\b|[^\W\d_a-z])")
 
 
+@lru_cache(maxsize=16_384)
 def _governing(text: str) -> frozenset[str]:
     """The prepositional adverbs a query uses as prepositions, before a determiner or a
     name (``tours round the cathedral``, ``walks along the Thames``): function words

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_es
-from tests.unit.text_support import store_examples, texts_after
+from tests.unit.text_support import assert_first_ended_only, said, store_examples, texts_after
 
 _SLOW = store_examples(6)
 TEAHOUSE = "{p}每周三晚上在西湖边的一家茶馆演奏古筝。"
@@ -25,8 +25,7 @@ def test_a_time_after_the_name_is_no_part_of_the_subject(
     setup = [t.format(p=person) for t in (TEAHOUSE, *KEPT)]
     after = texts_after(fresh_store, setup, "remember",
                         f"{person}{when}不再去茶馆演奏古筝了。")
-    assert {s.rstrip("。") for s in setup[1:]} <= after
-    assert setup[0].rstrip("。") not in after
+    assert_first_ended_only(setup, after)
 
 
 @_SLOW
@@ -39,8 +38,7 @@ def test_a_query_opening_with_the_given_name_names_the_person(
              f"{full}每天早上在成都人民公园练八段锦。",
              "张伟在成都的一家中药房当药剂师。"]
     after = texts_after(fresh_store, setup, op, f"{given_name}在中药房的工作")
-    assert {s.rstrip("。") for s in setup[1:]} <= after
-    assert setup[0].rstrip("。") not in after
+    assert_first_ended_only(setup, after)
 
 
 @_SLOW
@@ -49,7 +47,7 @@ def test_a_person_head_is_never_left_open(fresh_store: memory_es.MemoryStore,
                                           person: str, op: str) -> None:
     setup = [f"{person}每周六上午在青少年宫弹钢琴。", f"{person}每天早上在公园跑步。"]
     after = texts_after(fresh_store, setup, op, f"{person}在青少年宫的钢琴老师")
-    assert {s.rstrip("。") for s in setup} <= after
+    assert said(setup) <= after
 
 
 @_SLOW
@@ -65,8 +63,7 @@ def test_one_word_said_otherwise_among_several_held_is_the_same_thing(
              f"{full}每周六上午在碑林区文化馆教剪纸课。",
              f"{full}每周三下午去碑林区的一所养老院陪老人剪纸。"]
     after = texts_after(fresh_store, setup, op, f"{given_name}给文化馆过年展览做的那些大作品")
-    assert {s.rstrip("。") for s in setup[1:]} <= after
-    assert setup[0].rstrip("。") not in after
+    assert_first_ended_only(setup, after)
 
 
 @_SLOW
@@ -82,8 +79,7 @@ def test_a_one_character_verb_of_the_de_clause_may_be_said_otherwise(
              f"{full}每天晚上在紫荆山公园南门广场跳广场舞。",
              f"{full}每周五晚上在文化馆教退休职工跳交谊舞。"]
     after = texts_after(fresh_store, setup, op, f"{given_name}早上在公园{verb}的太极")
-    assert {s.rstrip("。") for s in setup[1:]} <= after
-    assert setup[0].rstrip("。") not in after
+    assert_first_ended_only(setup, after)
 
 
 @_SLOW
@@ -102,19 +98,18 @@ def test_an_ending_said_of_the_given_name_is_the_known_persons(
              f"{full}每周三下午去碑林区的一所养老院陪老人剪纸。"]
     after = texts_after(fresh_store, setup, "remember",
                         f"{reason}{given_name}已经不去文化馆教剪纸课了。")
-    assert {s.rstrip("。") for s in setup[1:]} <= after
-    assert setup[0].rstrip("。") not in after
+    assert_first_ended_only(setup, after)
 
 
 @_SLOW
 @given(st.sampled_from([("王芳", "王芳芳"), ("王磊", "王磊磊")]),
        st.sampled_from(["上个月搬到了苏州。", "不再订阅报纸了。"]))
 def test_a_name_that_holds_a_known_one_is_another_person(
-        fresh_store: memory_es.MemoryStore, names: tuple[str, str], said: str) -> None:
+        fresh_store: memory_es.MemoryStore, names: tuple[str, str], told: str) -> None:
     """``王芳芳`` opens with a surname: a full name of her own, never a given name that
     stands for ``王芳``, known before her; what is said of 王芳 leaves her facts."""
     short, longer = names
     setup = [f"{short}住在上海。", f"{short}订阅了报纸。", f"{longer}住在北京。",
              f"{longer}订阅了报纸。"]
-    after = texts_after(fresh_store, setup, "remember", f"{short}{said}")
-    assert {s.rstrip("。") for s in setup[2:]} <= after
+    after = texts_after(fresh_store, setup, "remember", f"{short}{told}")
+    assert said(setup[2:]) <= after

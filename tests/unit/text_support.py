@@ -44,9 +44,10 @@ def texts_after(store: memory_es.MemoryStore, setup: Iterable[str], op: str,
 
 
 def said(texts: Iterable[str], *, but: Iterable[str | None] = ()) -> set[str]:
-    """``texts`` as the store keeps them (no final stop), less those of ``but``."""
+    """``texts`` as the store keeps them (no final stop, in either script), less those of
+    ``but``."""
     gone = set(but)
-    return {t.rstrip(".") for t in texts if t not in gone}
+    return {t.rstrip(".。") for t in texts if t not in gone}
 
 
 def note_fact(n: int, entity: str | None, text: str) -> Fact:
